@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  execFileAsync,
+  freePort,
+  type RunningDaemon,
+  requireBinary,
+  startForeground,
+  waitForPort,
+  workDir,
+} from './daemon-harness.ts';
+
+const TEMPLATE = path.join(import.meta.dirname, '../../deploy/powerdns/pdns.conf.template');
+const SCHEMA = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql';
+
+export interface PowerDns {
+  dnsPort: number;
+  apiUrl: string;
+  apiKey: string;
+  /** Asks this server with dig; returns the answer lines (`+short`) or the chosen sections. */
+  dig(name: string, type: string, options?: string[]): Promise<string[]>;
+  stop(): Promise<void>;
+  /** Starts it again on the same ports and database (after stop). */
+  start(): Promise<void>;
+}
+
+/** Debian's pdns_server with the sqlite3 backend, from the deploy/ template, on loopback ports. */
+export async function startPowerDns(): Promise<PowerDns> {
+  const binary = requireBinary('pdns_server', 'pdns-server');
+  const dig = requireBinary('dig', 'bind9-dnsutils');
+  const dir = await workDir('pdns');
+  chmodSync(dir, 0o755);
+  const [dnsPort, apiPort] = [await freePort(), await freePort()];
+  const apiKey = randomBytes(16).toString('hex');
+  writeFileSync(
+    path.join(dir, 'pdns.conf'),
+    readFileSync(TEMPLATE, 'utf8')
+      .replaceAll('@DIR@', dir)
+      .replaceAll('@DNS_PORT@', String(dnsPort))
+      .replaceAll('@API_PORT@', String(apiPort))
+      .replaceAll('@API_KEY@', apiKey),
+  );
+  let schema: string;
+  try {
+    schema = readFileSync(SCHEMA, 'utf8');
+  } catch {
+    throw new Error(`${SCHEMA} is missing: install Debian's pdns-backend-sqlite3`);
+  }
+  const database = new SQLite(path.join(dir, 'pdns.sqlite'));
+  database.exec(schema);
+  database.close();
+
+  let daemon: RunningDaemon | undefined;
+  const start = async () => {
+    daemon = startForeground(binary, [`--config-dir=${dir}`]);
+    try {
+      await waitForPort(apiPort);
+      await waitForPort(dnsPort);
+    } catch (error) {
+      await daemon.stop();
+      throw new Error(`pdns_server did not start: ${(error as Error).message}\n${daemon.output()}`);
+    }
+  };
+  await start();
+
+  return {
+    dnsPort,
+    apiUrl: `http://127.0.0.1:${apiPort}`,
+    apiKey,
+    async dig(name, type, options = ['+short']) {
+      const { stdout } = await execFileAsync(dig, [
+        '@127.0.0.1',
+        '-p',
+        String(dnsPort),
+        '+time=2',
+        '+tries=1',
+        ...options,
+        name,
+        type,
+      ]);
+      return stdout
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && !line.startsWith(';'));
+    },
+    stop: async () => daemon?.stop(),
+    start,
+  };
+}

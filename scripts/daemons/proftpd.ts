@@ -1,0 +1,84 @@
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  execFileAsync,
+  freePort,
+  type RunningDaemon,
+  requireBinary,
+  startForeground,
+  waitForPort,
+  workDir,
+} from './daemon-harness.ts';
+
+const TEMPLATE = path.join(import.meta.dirname, '../../deploy/proftpd/proftpd.conf.template');
+
+export type FtpDatabase = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface ProFtpd {
+  port: number;
+  /** curl as the FTP client; resolves with curl's exit code (0 ok, 67 login refused) and output. */
+  curl(user: string, password: string, args: string[], urlPath?: string): Promise<{ code: number; stdout: string }>;
+  stop(): Promise<void>;
+}
+
+/** Debian's ProFTPD with mod_sql from the deploy/ template, on loopback. */
+export async function startProFtpd(database: FtpDatabase): Promise<ProFtpd> {
+  const proftpd = requireBinary('proftpd', 'proftpd-core');
+  const curl = requireBinary('curl', 'curl');
+  const dir = await workDir('ftp');
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const pasv = 40_000 + Math.floor(Math.random() * 20_000);
+  const connect =
+    database.kind === 'sqlite'
+      ? database.file
+      : (() => {
+          const url = new URL(database.url);
+          return `${url.pathname.slice(1)}@${url.hostname}:${url.port || 5432} ${decodeURIComponent(url.username)} ${decodeURIComponent(url.password)}`.trim();
+        })();
+  const config = readFileSync(TEMPLATE, 'utf8')
+    .replaceAll('@DIR@', dir)
+    .replaceAll('@PORT@', String(port))
+    .replaceAll('@PASV_MIN@', String(pasv))
+    .replaceAll('@PASV_MAX@', String(pasv + 20))
+    .replaceAll('@SQL_MODULE@', database.kind === 'sqlite' ? 'mod_sql_sqlite.c' : 'mod_sql_postgres.c')
+    .replaceAll('@SQL_BACKEND@', database.kind === 'sqlite' ? 'sqlite3' : 'postgres')
+    .replaceAll('@CONNECT@', connect);
+  const file = path.join(dir, 'proftpd.conf');
+  writeFileSync(file, config);
+  const daemon: RunningDaemon = startForeground(proftpd, ['-n', '-c', file]);
+  try {
+    await waitForPort(port);
+  } catch (error) {
+    await daemon.stop();
+    const log = (() => {
+      try {
+        return readFileSync(path.join(dir, 'proftpd.log'), 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    throw new Error(`proftpd did not start: ${(error as Error).message}\n${daemon.output()}\n${log}`);
+  }
+  return {
+    port,
+    async curl(user, password, args, urlPath = '/') {
+      try {
+        const { stdout } = await execFileAsync(curl, [
+          '-s',
+          '--max-time',
+          '10',
+          '--user',
+          `${user}:${password}`,
+          ...args,
+          `ftp://127.0.0.1:${port}${urlPath}`,
+        ]);
+        return { code: 0, stdout };
+      } catch (error) {
+        const failure = error as { code?: number; stdout?: string };
+        return { code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '' };
+      }
+    },
+    stop: () => daemon.stop(),
+  };
+}

@@ -1,0 +1,126 @@
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { NginxWebOptions } from '../../apps/server/src/drivers/web/nginx.driver.ts';
+import { freePort, type RunningDaemon, waitForPort, workDir } from './daemon-harness.ts';
+import {
+  fillTemplate,
+  nginxBinary,
+  phpFpmBinary,
+  readOr,
+  startNginx,
+  startPhpFpm,
+  waitForSocket,
+  webIdentity,
+} from './nginx-php.ts';
+
+const KIT = path.join(import.meta.dirname, '../../deploy/nginx');
+const PHP_VERSION = '8.2';
+
+export interface WebServers {
+  /** The run's folder (mode 0755): service homes can live in it. */
+  dir: string;
+  httpPort: number;
+  httpsPort: number;
+  /** What the panel's nginx driver needs to drive these servers. */
+  driverOptions: NginxWebOptions;
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * nginx and PHP-FPM 8.2 from the deploy/nginx kit on loopback ports, in a folder of their own:
+ * nginx.conf and php-fpm.conf include the live folder the web driver writes into, exactly as an
+ * operator's do. Nothing under /etc is touched (mime.types is only read).
+ */
+export async function startWebServers(): Promise<WebServers> {
+  const nginx = nginxBinary();
+  const phpFpm = phpFpmBinary();
+  const web = webIdentity();
+  const user = web.user || 'nobody';
+  const group = web.group || 'nogroup';
+  const dir = await workDir('web');
+  chmodSync(dir, 0o755);
+  const configDir = path.join(dir, 'web');
+  const liveDir = path.join(configDir, 'live');
+  const runDir = path.join(dir, 'run');
+  const tempDir = path.join(dir, 'nginx-temp');
+  // PHP-FPM refuses an include pattern whose folder does not exist yet.
+  for (const folder of [liveDir, runDir, tempDir]) mkdirSync(folder, { recursive: true, mode: 0o755 });
+  const [httpPort, httpsPort] = [await freePort(), await freePort()];
+  const nginxConf = path.join(dir, 'nginx.conf');
+  const nginxErrorLog = path.join(dir, 'nginx-error.log');
+  const fpmConf = path.join(dir, `php-fpm-${PHP_VERSION}.conf`);
+  const fpmPid = path.join(dir, 'php-fpm.pid');
+  const idleSocket = path.join(runDir, 'idle.sock');
+
+  writeFileSync(
+    nginxConf,
+    fillTemplate(KIT, 'nginx.conf.template', {
+      USER: user,
+      GROUP: group,
+      PID_FILE: path.join(dir, 'nginx.pid'),
+      ERROR_LOG: nginxErrorLog,
+      ACCESS_LOG: path.join(dir, 'nginx-access.log'),
+      MIME_TYPES: '/etc/nginx/mime.types',
+      TEMP_DIR: tempDir,
+      HTTP_LISTEN: `127.0.0.1:${httpPort}`,
+      HTTPS_LISTEN: `127.0.0.1:${httpsPort}`,
+      LIVE_DIR: liveDir,
+    }),
+  );
+  writeFileSync(
+    fpmConf,
+    fillTemplate(KIT, 'php-fpm.conf.template', {
+      PID_FILE: fpmPid,
+      ERROR_LOG: path.join(dir, 'php-fpm.log'),
+      DAEMONIZE: 'no',
+      IDLE_SOCKET: idleSocket,
+      USER: user,
+      GROUP: group,
+      LIVE_DIR: liveDir,
+      VERSION: PHP_VERSION,
+    }),
+  );
+
+  const fpm: RunningDaemon = startPhpFpm(fpmConf);
+  const server: RunningDaemon = startNginx(dir, nginxConf, nginxErrorLog);
+  const logs = () =>
+    [fpm.output(), server.output(), readOr(path.join(dir, 'php-fpm.log')), readOr(nginxErrorLog)].join('\n');
+  const stop = async () => {
+    await server.stop();
+    await fpm.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForPort(httpPort);
+    await waitForPort(httpsPort);
+    await waitForSocket(idleSocket, fpm);
+  } catch (error) {
+    await stop();
+    throw new Error(`nginx/php-fpm did not start: ${(error as Error).message}\n${logs()}`);
+  }
+  return {
+    dir,
+    httpPort,
+    httpsPort,
+    driverOptions: {
+      configDir,
+      templatesDir: KIT,
+      logDir: path.join(dir, 'logs'),
+      httpListen: `127.0.0.1:${httpPort}`,
+      httpsListen: `127.0.0.1:${httpsPort}`,
+      phpSockets: { [PHP_VERSION]: runDir },
+      phpUser: user,
+      phpGroup: group,
+      nginxUser: user,
+      ...(web.asRoot ? { logOwner: { uid: web.uid, gid: web.gid } } : {}),
+      nginxBinary: nginx,
+      nginxPrefix: `${dir}/`,
+      nginxConf,
+      nginxErrorLog,
+      php: { [PHP_VERSION]: { binary: phpFpm, config: fpmConf, pidFile: fpmPid } },
+    },
+    logs,
+    stop,
+  };
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test tiers need, only when some are missing. Safe to run often:
+# when everything is there it only checks and returns. Needs root (or sudo) to install.
+set -euo pipefail
+
+# The browser for the e2e tier; the daemons of the integration tier; dig and named-checkzone;
+# nginx, PHP-FPM and phpMyAdmin for the database sign-on; the MariaDB client tools (dumps).
+PACKAGES=(
+  chromium
+  fonts-dejavu-core
+  postfix
+  postfix-sqlite
+  postfix-pgsql
+  dovecot-imapd
+  dovecot-lmtpd
+  dovecot-sqlite
+  dovecot-pgsql
+  proftpd-core
+  proftpd-mod-sqlite
+  proftpd-mod-pgsql
+  proftpd-mod-crypto
+  pdns-server
+  pdns-backend-sqlite3
+  bind9-dnsutils
+  bind9-utils
+  curl
+  nginx
+  php8.2-fpm
+  php8.2-cli
+  php8.2-mysql
+  phpmyadmin
+  mariadb-client
+)
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-system-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "install-system-deps: missing ${missing[*]} and not root (no sudo): install them and run again" >&2
+    exit 1
+  fi
+fi
+
+echo "install-system-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# Postfix asks how it should be configured: it should not configure itself at all, the tests
+# start it with the project's own config from deploy/.
+echo "postfix postfix/main_mailer_type select No configuration" | $SUDO debconf-set-selections
+# ProFTPD likewise: standalone, started by the tests with the project's config.
+echo "proftpd-core shared/proftpd/inetd_or_standalone select standalone" | $SUDO debconf-set-selections
+# phpMyAdmin: no database of its own (dbconfig) and no web server wiring; the tests serve it
+# through the project's nginx and PHP-FPM configs from deploy/phpmyadmin.
+echo "phpmyadmin phpmyadmin/dbconfig-install boolean false" | $SUDO debconf-set-selections
+echo "phpmyadmin phpmyadmin/reconfigure-webserver multiselect" | $SUDO debconf-set-selections
+$SUDO apt-get update -o DPkg::Lock::Timeout=120 >/dev/null
+$SUDO apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=120 "${missing[@]}"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs every test tier — unit (server + web), API (SQLite and PostgreSQL), real-daemon
+# integration, browser e2e — one after another, and ends with one line "N passed, N failed".
+# It installs the Debian packages it needs (scripts/install-system-deps.sh) and starts the
+# local PostgreSQL when it is installed but stopped.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+out=.test-output
+rm -rf "$out" && mkdir -p "$out"
+
+bash scripts/install-system-deps.sh || echo "test-all: could not install system packages; daemon tiers will fail" >&2
+
+if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -q -h 127.0.0.1 -p 5432; then
+  cluster=$(ls /etc/postgresql 2>/dev/null | head -n 1)
+  [ -n "$cluster" ] && pg_ctlcluster --skip-systemctl-redirect "$cluster" main start || true
+fi
+
+[ -d node_modules ] || npm ci
+
+echo "test-all: building the web app (served by the e2e tier)"
+npm run build -w apps/web >"$out/build.log" 2>&1 || { echo "web build failed:"; tail -n 30 "$out/build.log"; }
+
+status=0
+run_tier() {
+  local name=$1
+  shift
+  echo
+  echo "=== tier: $name ==="
+  npx vitest run "$@" --reporter=default --reporter=json --outputFile="$out/$name.json" || status=1
+}
+
+run_tier unit --project unit --project web
+run_tier api --project api
+run_tier integration --project integration
+run_tier e2e --project e2e
+
+# Adds up the JSON reports; a tier that crashed before writing its report counts as one failure.
+node - "$out" unit api integration e2e <<'NODE'
+const fs = require('node:fs');
+const [dir, ...tiers] = process.argv.slice(2);
+let passed = 0, failed = 0, skipped = 0;
+for (const tier of tiers) {
+  const file = `${dir}/${tier}.json`;
+  if (!fs.existsSync(file)) { console.log(`test-all: tier ${tier} wrote no report`); failed += 1; continue; }
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  // A test file that failed to load has no failed tests but is a failure all the same.
+  failed += report.testResults.filter((r) => r.status === 'failed' && r.assertionResults.every((a) => a.status !== 'failed')).length;
+  console.log(`test-all: ${tier}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+}
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exitCode = failed > 0 ? 1 : 0;
+NODE
+summary=$?
+[ $status -eq 0 ] && [ $summary -eq 0 ]
