@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { idParam } from './fields.ts';
+
+/** A MariaDB database of a hosting service, with its own user (same name). */
+export const databaseSchema = z.object({
+  id: z.number().int(),
+  /** Database name, generated from the service (e.g. `demotest_3`); never typed by the user. */
+  bbdd: z.string(),
+  user: z.string(),
+  /** Only filled by the single-database call ("show password"); '' in lists. */
+  password: z.string(),
+  /** Whether the user may connect from anywhere ('%') besides 'localhost'. */
+  externalAccess: z.boolean(),
+  eliminable: z.boolean(),
+  /** Data plus index size from information_schema, in bytes. */
+  size: z.number().int().nonnegative(),
+});
+export type HostedDatabase = z.infer<typeof databaseSchema>;
+
+const password = z.string({ error: 'validation.required' }).max(128, { error: 'validation.too_long' });
+
+export const ddbbServiceParamsSchema = z.object({ id: idParam });
+export const ddbbParamsSchema = z.object({ id: idParam, did: idParam });
+export const ddbbCreateParamsSchema = z.object({ id: idParam, password });
+export const ddbbPasswordParamsSchema = z.object({ id: idParam, did: idParam, password });
+
+export const ddbbListDataSchema = z.object({
+  ddbb: z.array(databaseSchema),
+  /** The plan's number of databases; creation is refused once the list has this many. */
+  limit: z.number().int().nonnegative(),
+});
+export const ddbbOneDataSchema = z.object({ ddbb: databaseSchema });
+
+/** What phpMyAdmin's hand-off script gets for a token (server to server). */
+export const ddbbRedeemDataSchema = z.object({
+  user: z.string(),
+  password: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+  database: z.string(),
+});

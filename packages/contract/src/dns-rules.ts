@@ -1,0 +1,335 @@
+/**
+ * DNS record rules shared by the server (which enforces them) and the web form (which shows the
+ * same errors early). Zod-free and dependency-free, so both sides run the very same code.
+ * Error values are i18n keys; the server translates them, the web has the same keys.
+ */
+
+export const DNS_TYPES = ['A', 'AAAA', 'ANAME', 'CAA', 'CNAME', 'MX', 'NS', 'SRV', 'TXT'] as const;
+export type DnsType = (typeof DNS_TYPES)[number];
+
+/** TTL choices in seconds; 0 means "the zone's default". */
+export const DNS_TTLS = [0, 600, 1800, 3600, 21600, 43200, 86400] as const;
+export const DNS_PRIORITIES = [0, 1, 5, 10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100] as const;
+export const DNS_DEFAULTS = { type: 'A' as DnsType, ttl: 0, priority: 20, srvPriority: 20 } as const;
+
+export const SRV_SERVICES = [
+  ['SIP', '_sip'],
+  ['SIPS', '_sips'],
+  ['HTTP', '_http'],
+  ['HTTPS', '_https'],
+  ['FTP', '_ftp'],
+  ['TFTPD', '_tftpd'],
+  ['SCP', '_scp'],
+  ['SMTP', '_smtp'],
+  ['POP3', '_pop3'],
+  ['POP3S', '_pop3s'],
+  ['IMAPS', '_imaps'],
+  ['IMAP', '_imap'],
+  ['NAMED', '_named'],
+  ['LDAP', '_ldap'],
+  ['SSH', '_ssh'],
+  ['DHCP', '_dhcp'],
+  ['RADIUS', '_radius'],
+] as const;
+export const SRV_PROTOCOLS = ['_tcp', '_udp', '_tls'] as const;
+export const CAA_TAGS = ['issue', 'issuewild', 'iodef'] as const;
+
+/** Types whose record carries a priority. */
+export function hasPriority(type: string): boolean {
+  return type === 'MX' || type === 'SRV';
+}
+
+/** i18n key of the value field's label for a type. */
+export function valueLabelKey(type: string): string {
+  switch (type) {
+    case 'AAAA':
+      return 'dns.value_ipv6';
+    case 'ANAME':
+    case 'CNAME':
+      return 'dns.value_host';
+    case 'MX':
+      return 'dns.value_mail_server';
+    case 'SRV':
+      return 'dns.value_value';
+    case 'TXT':
+      return 'dns.value_text';
+    case 'NS':
+      return 'dns.value_dns_server';
+    case 'CAA':
+      return 'dns.value_certificate_entity';
+    default:
+      return 'dns.value_ip';
+  }
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const LDH_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+const SERVICE_LABEL = /^_[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** UTS-46 to ASCII (punycode) through the WHATWG URL parser, present in browsers and Node. */
+export function toAsciiName(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: plain ASCII needs no conversion
+  if (/^[\x00-\x7f]*$/.test(lower)) return lower;
+  try {
+    return new URL(`http://${lower}/`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A relative owner name inside a zone: '' for the apex, LDH labels, `_service` labels, a leading `*`. */
+export function isOwnerName(zona: string): boolean {
+  if (zona === '') return true;
+  const labels = zona.split('.');
+  return labels.every((label, index) => {
+    if (label === '*') return index === 0;
+    return LDH_LABEL.test(label) || SERVICE_LABEL.test(label);
+  });
+}
+
+/** A fully-qualified host name (at least two labels, LDH, each 1-63, total ≤ 253). */
+export function isHostName(name: string): boolean {
+  const bare = name.endsWith('.') ? name.slice(0, -1) : name;
+  if (bare.length === 0 || bare.length > 253) return false;
+  const labels = bare.split('.');
+  return labels.length >= 2 && labels.every((label) => LDH_LABEL.test(label)) && !/^\d+$/.test(labels.at(-1) ?? '');
+}
+
+export function isIPv4(value: string): boolean {
+  return IPV4.test(value);
+}
+
+/** Canonical RFC 5952 text of an IPv6 address, or undefined when it is not one (zone ids refused). */
+export function canonicalIPv6(value: string): string | undefined {
+  const text = value.toLowerCase();
+  if (!/^[0-9a-f:.]+$/.test(text) || text.includes(':::')) return undefined;
+  let head = text;
+  let tailV4: number[] = [];
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    if (!isIPv4(v4[1] as string)) return undefined;
+    tailV4 = (v4[1] as string).split('.').map(Number);
+    head = text.slice(0, -(v4[1] as string).length);
+    if (!head.endsWith(':')) return undefined;
+    head = head.endsWith('::') ? head : head.slice(0, -1);
+  }
+  const halves = head.split('::');
+  if (halves.length > 2) return undefined;
+  const parse = (part: string) => (part === '' ? [] : part.split(':'));
+  const left = parse(halves[0] as string);
+  const right = halves.length === 2 ? parse(halves[1] as string) : [];
+  const groupsWanted = 8 - (tailV4.length ? 2 : 0);
+  if ([...left, ...right].some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return undefined;
+  const missing = groupsWanted - left.length - right.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  const groups = [...left, ...Array(halves.length === 2 ? missing : 0).fill('0'), ...right].map((g) =>
+    Number.parseInt(g, 16),
+  );
+  if (tailV4.length)
+    groups.push(
+      ((tailV4[0] as number) << 8) | (tailV4[1] as number),
+      ((tailV4[2] as number) << 8) | (tailV4[3] as number),
+    );
+  // Longest run of two or more zero groups becomes "::" (the first one on a tie).
+  let bestStart = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLength) {
+      bestStart = i;
+      bestLength = j - i;
+    }
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (bestStart === -1) return hex.join(':');
+  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
+}
+
+/** Splits TXT data into strings of at most 255 octets (UTF-8), never cutting a character. */
+export function splitTxt(text: string): string[] {
+  const encoder = new TextEncoder();
+  const parts: string[] = [];
+  let current = '';
+  let size = 0;
+  for (const char of text) {
+    const length = encoder.encode(char).length;
+    if (size + length > 255) {
+      parts.push(current);
+      current = '';
+      size = 0;
+    }
+    current += char;
+    size += length;
+  }
+  parts.push(current);
+  return parts;
+}
+
+/** TXT data as zone-file content: each 255-octet piece quoted, `"` and `\` escaped. */
+export function quoteTxt(text: string): string {
+  return splitTxt(text)
+    .map((part) => `"${part.replace(/[\\"]/g, (c) => `\\${c}`)}"`)
+    .join(' ');
+}
+
+/** SRV owner: service, protocol and the entered name joined with dots (the web form's composition). */
+export function composeSrvName(service: string, protocol: string, zona: string): string {
+  return [service, protocol, zona].filter((part) => part !== '').join('.');
+}
+
+/** SRV value: "weight port target"; the form's first number is its priority (see docs). */
+export function composeSrvValue(priority: number | string, port: number | string, target: string): string {
+  return `${priority} ${port} ${target}`;
+}
+
+export function composeCaaValue(flag: number | string, tag: string, target: string): string {
+  return `${flag} ${tag} "${target}"`;
+}
+
+/** Splits a stored SRV value back into its parts, stripping a trailing dot. */
+export function splitSrvValue(value: string): { priority: string; port: string; target: string } {
+  const [priority = '', port = '', target = ''] = value.trim().split(/\s+/);
+  return { priority, port, target: target.replace(/\.$/, '') };
+}
+
+/** Splits a stored CAA value back into flag, tag and the unquoted target. */
+export function splitCaaValue(value: string): { flag: string; tag: string; target: string } {
+  const match = /^\s*(\S+)\s+(\S+)\s+(.*)$/.exec(value);
+  if (!match) return { flag: '', tag: '', target: '' };
+  return { flag: match[1] as string, tag: match[2] as string, target: (match[3] as string).replace(/^"|"$/g, '') };
+}
+
+export interface DnsRecordInput {
+  type: string;
+  /** Owner relative to the zone ('' or '@' = apex). */
+  zona: string;
+  value: string;
+  ttl: number;
+  priority: number;
+}
+
+export interface NormalisedDnsRecord {
+  type: DnsType;
+  zona: string;
+  value: string;
+  ttl: number;
+  priority: number;
+}
+
+export type DnsFieldError = { field: 'type' | 'zona' | 'value' | 'ttl' | 'priority'; messageKey: string };
+
+/**
+ * Checks one record and returns it in canonical form (lower-case names, canonical IPv6, no trailing
+ * dots), or the field errors. Neighbour rules (CNAME beside other records) need the zone and are
+ * the server's; `zoneName` is the zone's ASCII name, for the total length check.
+ */
+export function validateDnsRecord(
+  input: DnsRecordInput,
+  zoneName: string,
+): { record: NormalisedDnsRecord; errors: [] } | { record: undefined; errors: DnsFieldError[] } {
+  const errors: DnsFieldError[] = [];
+  const type = (DNS_TYPES as readonly string[]).includes(input.type) ? (input.type as DnsType) : undefined;
+  if (!type) errors.push({ field: 'type', messageKey: 'dns.error.type' });
+
+  // Control characters are refused before trimming, so a trailing CR/LF cannot slip through.
+  let zona = input.zona.trim();
+  if (zona === '@') zona = '';
+  zona = zona.replace(/\.$/, '');
+  const asciiZona = CONTROL.test(input.zona) ? undefined : toAsciiName(zona);
+  if (asciiZona === undefined || !isOwnerName(asciiZona)) {
+    errors.push({ field: 'zona', messageKey: 'dns.error.name' });
+  } else if ((asciiZona ? asciiZona.length + 1 : 0) + zoneName.length > 253) {
+    errors.push({ field: 'zona', messageKey: 'dns.error.name_too_long' });
+  }
+
+  if (!(DNS_TTLS as readonly number[]).includes(input.ttl)) errors.push({ field: 'ttl', messageKey: 'dns.error.ttl' });
+  const priority = type && hasPriority(type) ? input.priority : 0;
+  if (type && hasPriority(type) && !(DNS_PRIORITIES as readonly number[]).includes(input.priority)) {
+    errors.push({ field: 'priority', messageKey: 'dns.error.priority' });
+  }
+
+  const raw = input.value.trim();
+  let value: string | undefined;
+  if (raw === '') errors.push({ field: 'value', messageKey: 'validation.required' });
+  else if (CONTROL.test(input.value) || raw.length > 4000)
+    errors.push({ field: 'value', messageKey: 'dns.error.value' });
+  else if (type) {
+    const checked = checkValue(type, raw, asciiZona ?? '');
+    if ('error' in checked) errors.push({ field: checked.field ?? 'value', messageKey: checked.error });
+    else value = checked.value;
+  }
+
+  if (errors.length > 0 || !type || value === undefined || asciiZona === undefined)
+    return { record: undefined, errors };
+  return { record: { type, zona: asciiZona, value, ttl: input.ttl, priority }, errors: [] };
+}
+
+function checkValue(
+  type: DnsType,
+  raw: string,
+  zona: string,
+): { value: string } | { error: string; field?: DnsFieldError['field'] } {
+  const host = (text: string) => {
+    const lower = text.toLowerCase().replace(/\.$/, '');
+    const ascii = toAsciiName(lower);
+    return ascii && isHostName(ascii) ? ascii : undefined;
+  };
+  switch (type) {
+    case 'A':
+      return isIPv4(raw) ? { value: raw } : { error: 'dns.error.ipv4' };
+    case 'AAAA': {
+      const canonical = canonicalIPv6(raw);
+      return canonical ? { value: canonical } : { error: 'dns.error.ipv6' };
+    }
+    case 'CNAME':
+      if (zona === '') return { error: 'dns.error.cname_apex', field: 'zona' };
+      return host(raw) ? { value: host(raw) as string } : { error: 'dns.error.host' };
+    case 'ANAME':
+    case 'MX':
+    case 'NS':
+      return host(raw) ? { value: host(raw) as string } : { error: 'dns.error.host' };
+    case 'SRV': {
+      const labels = zona.split('.');
+      if (labels.length < 2 || !SERVICE_LABEL.test(labels[0] as string) || !SERVICE_LABEL.test(labels[1] as string)) {
+        return { error: 'dns.error.srv_name', field: 'zona' };
+      }
+      const parts = raw.split(/\s+/);
+      if (parts.length !== 3) return { error: 'dns.error.srv_value' };
+      const [weight, port, target] = parts as [string, string, string];
+      if (![weight, port].every((n) => /^\d{1,5}$/.test(n) && Number(n) <= 65535)) {
+        return { error: 'dns.error.srv_number' };
+      }
+      const targetHost = target === '.' ? '.' : host(target);
+      if (!targetHost) return { error: 'dns.error.host' };
+      return { value: `${Number(weight)} ${Number(port)} ${targetHost}` };
+    }
+    case 'CAA': {
+      const match = /^(\d{1,3})\s+([a-z]+)\s+"([^"\\]*)"$/i.exec(raw);
+      if (!match) return { error: 'dns.error.caa' };
+      const flag = Number(match[1]);
+      const tag = (match[2] as string).toLowerCase();
+      const target = match[3] as string;
+      if (flag > 255) return { error: 'dns.error.caa_flag' };
+      if (!(CAA_TAGS as readonly string[]).includes(tag)) return { error: 'dns.error.caa_tag' };
+      if (
+        tag === 'iodef'
+          ? !/^(mailto:[^\s@]+@[^\s@]+|https?:\/\/\S+)$/.test(target)
+          : !/^[a-z0-9.-]*(;.*)?$/i.test(target)
+      ) {
+        return { error: 'dns.error.caa_value' };
+      }
+      return { value: `${flag} ${tag} "${target}"` };
+    }
+    case 'TXT':
+      return { value: raw };
+  }
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { idParam } from './fields.ts';
+
+/** One DNS record of a service's zone, as the API returns it. */
+export const dnsRecordSchema = z.object({
+  id: z.number().int(),
+  /** The owner name relative to the zone ('' for the apex), in ASCII (punycode). */
+  zona: z.string(),
+  reference: z.string(),
+  referencePunycode: z.string(),
+  type: z.string(),
+  ttl: z.number().int(),
+  /** MX and SRV only; 0 for the other types. */
+  priority: z.number().int(),
+  /** Canonical value: SRV "weight port target", CAA `flag tag "value"`, TXT the unquoted text. */
+  value: z.string(),
+  /** For records the provider keeps in step (restored defaults): what the value follows. */
+  dynamicValue: z.string(),
+  eliminable: z.boolean(),
+});
+export type DnsRecord = z.infer<typeof dnsRecordSchema>;
+
+const text = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
+const choice = (error: string) => z.coerce.number({ error }).int({ error });
+
+export const dnsServiceParamsSchema = z.object({ id: idParam });
+
+/**
+ * The list call. Without `page` it returns every record (the spec's call); with it, one page of the
+ * records matching `type` and the text `filter`, and `total` — so a 10,000-record zone answers as
+ * fast as a small one. The filter runs over name, type, reference, TTL, priority, value and
+ * dynamic value, case-insensitive.
+ */
+export const dnsListParamsSchema = z.object({
+  id: idParam,
+  page: z.coerce.number({ error: 'validation.invalid' }).int().min(1).optional(),
+  pageSize: z.coerce.number({ error: 'validation.invalid' }).int().min(1).max(100).optional().default(10),
+  type: z
+    .enum(['', 'A', 'AAAA', 'ANAME', 'CAA', 'CNAME', 'MX', 'NS', 'SRV', 'TXT'], { error: 'dns.error.type' })
+    .optional()
+    .default(''),
+  filter: text(200).optional().default(''),
+});
+export type DnsListParams = z.infer<typeof dnsListParamsSchema>;
+export const dnsRecordParamsSchema = z.object({ id: idParam, dnsZoneId: idParam });
+
+export const dnsCreateParamsSchema = z.object({
+  id: idParam,
+  type: text(10),
+  zona: text(253).optional().default(''),
+  value: text(4000),
+  ttl: choice('dns.error.ttl').optional().default(0),
+  priority: choice('dns.error.priority').optional().default(20),
+});
+export type DnsCreateParams = z.infer<typeof dnsCreateParamsSchema>;
+
+export const dnsSaveParamsSchema = z.object({
+  id: idParam,
+  dnsZoneId: idParam,
+  value: text(4000),
+  ttl: choice('dns.error.ttl').optional().default(0),
+  priority: choice('dns.error.priority').optional().default(20),
+});
+export type DnsSaveParams = z.infer<typeof dnsSaveParamsSchema>;
+
+export const dnsListDataSchema = z.object({ dnss: z.array(dnsRecordSchema), total: z.number().int() });
+export const dnsOneDataSchema = z.object({ dns: dnsRecordSchema });

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { idParam } from './fields.ts';
+
+/** A domain contact as the API shows it. */
+export const contactSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(['individual', 'organization']),
+  orgName: z.string(),
+  /** Display name: the organisation's name if any, else first and last name. */
+  name: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  /** Identification number (VAT for organisations, NIF otherwise). */
+  vat: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  postalCode: z.string(),
+  city: z.string(),
+  state: z.string(),
+  country: z.string(),
+  countryKey: z.string(),
+  stateKey: z.string(),
+  cityKey: z.string(),
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+export const domainSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  dns: z.object({ mode: z.enum(['mantenerDNS', 'defaultDNS', 'setDNS']), servers: z.array(z.string()) }),
+  status: z.string(),
+  expireTS: z.number().int(),
+  /** Registration time, epoch seconds. */
+  ts: z.number().int(),
+  blocked: z.boolean(),
+  transferBlock: z.boolean(),
+  whoisPrivacy: z.boolean(),
+  /** Which secret the registry uses for transfers: an auth code, or a transfer key. */
+  authType: z.enum(['authcode', 'transferkey']),
+  /** How DNSSEC keys are given to this registry: DS digests or public keys. */
+  dnssecType: z.enum(['digest', 'pubkey']),
+});
+export type Domain = z.infer<typeof domainSchema>;
+
+export const domainDataSchema = z.object({
+  domain: domainSchema,
+  registrant: contactSchema,
+  admin: contactSchema,
+  billing: contactSchema,
+  tech: contactSchema,
+});
+export type DomainData = z.infer<typeof domainDataSchema>;
+export const domainOnlyDataSchema = z.object({ domain: domainSchema });
+
+export const domainParamsSchema = z.object({ id: idParam });
+
+export const dnsInitDataSchema = z.object({
+  domainDNSs: z.array(z.string()),
+  hasService: z.boolean(),
+  defaultDNSs: z.array(z.string()),
+});
+export type DnsInitData = z.infer<typeof dnsInitDataSchema>;
+
+const list = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v]));
+/** `dns[]`: the custom servers, in order; field errors come back as `dns[N]` (0-based). */
+export const dnsEditParamsSchema = z.object({
+  id: idParam,
+  'default-ns': z.enum(['0', '1'], { error: 'validation.invalid' }).optional().default('0'),
+  dns: list.optional().default([]),
+});
+
+export const glueRecordSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  ip: z.string(),
+  ipv6: z.string(),
+});
+export type GlueRecord = z.infer<typeof glueRecordSchema>;
+export const glueListDataSchema = z.object({ gluerecords: z.array(glueRecordSchema) });
+const short = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
+export const glueCreateParamsSchema = z.object({
+  id: idParam,
+  /** A host label under the domain ("ns1") or the full name ("ns1.example.com"). */
+  name: short(253),
+  ip: short(15),
+  ipv6: short(45).optional().default(''),
+});
+export const glueSaveParamsSchema = z.object({
+  id: idParam,
+  glueId: idParam,
+  ip: short(15),
+  ipv6: short(45).optional().default(''),
+});
+export const glueParamsSchema = z.object({ id: idParam, glueId: idParam });
+
+export const dnssecEntrySchema = z.object({
+  id: z.number().int(),
+  keytag: z.number().int(),
+  algorithm: z.number().int(),
+  digesttype: z.number().int(),
+  digest: z.string(),
+});
+export type DnssecEntry = z.infer<typeof dnssecEntrySchema>;
+export const dnssecListDataSchema = z.object({ dnssec: z.array(dnssecEntrySchema) });
+export const dnssecCreateInitDataSchema = z.object({
+  type: z.enum(['digest', 'pubkey']),
+  algorithms: z.record(z.string(), z.string()),
+  digestTypes: z.record(z.string(), z.string()),
+  flags: z.record(z.string(), z.string()),
+  protocols: z.record(z.string(), z.string()),
+  /** Whether the domain's zone is served here with DNSSEC available (one-click DS import). */
+  zoneKeysAvailable: z.boolean(),
+});
+const numeric = (error: string) => z.coerce.number({ error }).int({ error });
+/** Digest type: keytag, algorithm, digesttype, digest. Public-key type: flags, protocols, algorithm, digest (the key). */
+export const dnssecCreateParamsSchema = z.object({
+  id: idParam,
+  keytag: numeric('domain.error.keytag').optional(),
+  algorithm: numeric('domain.error.algorithm').optional(),
+  digesttype: numeric('domain.error.digest_type').optional(),
+  flags: numeric('domain.error.flags').optional(),
+  protocols: numeric('domain.error.protocol').optional(),
+  digest: short(4096).optional().default(''),
+});
+export const dnssecCreateDataSchema = z.object({ dnssec: z.array(dnssecEntrySchema) });
+export const dnssecParamsSchema = z.object({ id: idParam, dnssecId: idParam });
+
+export const authCodeDataSchema = z.object({ authCode: z.string() });
+export const transferKeyDataSchema = z.object({ transferkey: z.string() });
+
+export const contactSaveParamsSchema = z.object({
+  id: idParam,
+  /** The role edited: registrant through owner/save, admin|billing|tech through contacts/save. */
+  type: z.enum(['registrant', 'admin', 'billing', 'tech'], { error: 'validation.invalid' }),
+  isOrg: z.enum(['0', '1'], { error: 'validation.invalid' }).optional().default('0'),
+  firstName: short(100).optional().default(''),
+  lastName: short(100).optional().default(''),
+  identNumber: short(30).optional().default(''),
+  orgName: short(200).optional().default(''),
+  email: short(254).optional().default(''),
+  phone: short(30).optional().default(''),
+  postalCode: short(10).optional().default(''),
+  country: short(2).optional().default(''),
+  state: short(10).optional().default(''),
+  city: short(100).optional().default(''),
+  address: short(255).optional().default(''),
+  mode: z
+    .enum(['only_contact', 'only_domain', 'all_contacts'], { error: 'validation.invalid' })
+    .optional()
+    .default('only_contact'),
+});
+
+export type ContactSaveParams = z.infer<typeof contactSaveParamsSchema>;
+
+export const countryParamsSchema = z.object({
+  country: short(2).optional().default(''),
+  state: short(10).optional().default(''),
+  city: short(100).optional().default(''),
+  postal_code: short(10).optional().default(''),
+});
+export const countryDataSchema = z.object({
+  /** ISO code → name in the request's language, sorted by name. */
+  country: z.record(z.string(), z.string()),
+  states: z.array(z.object({ key: z.string(), name: z.string() })),
+  cities: z.array(z.object({ key: z.string(), name: z.string() })),
+  /** Postal codes of the chosen city when the data set has them; empty means a free 1-5 character input. */
+  postalCodes: z.array(z.string()),
+  selected: z.object({ country: z.string(), state: z.string(), city: z.string(), postalCode: z.string() }),
+  names: z.object({ state: z.string(), city: z.string() }),
+});
+export type CountryData = z.infer<typeof countryDataSchema>;

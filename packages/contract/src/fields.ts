@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * Field building blocks. Messages are i18n keys (`validation.*`): the server translates them into
+ * the request's language before they reach `system.errors`.
+ */
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL_CHARS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL_CHARS_BUT_NEWLINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** One-line text: trimmed, required, no CR/LF/NUL or other control characters. */
+export function line(max = 255) {
+  // Control characters are checked before trimming, so a trailing CR/LF is refused, not trimmed.
+  return z
+    .string({ error: 'validation.required' })
+    .refine((value) => !CONTROL_CHARS.test(value), { error: 'validation.control_chars', abort: true })
+    .trim()
+    .min(1, { error: 'validation.required' })
+    .max(max, { error: 'validation.too_long' });
+}
+
+/** Multi-line text: newlines allowed, NUL and other control characters refused. */
+export function text(max = 5000) {
+  return z
+    .string({ error: 'validation.required' })
+    .refine((value) => !CONTROL_CHARS_BUT_NEWLINES.test(value), { error: 'validation.control_chars', abort: true })
+    .trim()
+    .min(1, { error: 'validation.required' })
+    .max(max, { error: 'validation.too_long' });
+}
+
+/** A password as typed: not trimmed, no control characters. */
+export function password(min = 1, max = 128) {
+  return z
+    .string({ error: 'validation.required' })
+    .min(1, { error: 'validation.required' })
+    .min(min, { error: 'validation.password_too_short' })
+    .max(max, { error: 'validation.too_long' })
+    .refine((value) => !CONTROL_CHARS.test(value), { error: 'validation.control_chars' });
+}
+
+export const email = line(254).pipe(z.email({ error: 'validation.email' }));
+
+/** A host name as typed by a user at login (lower-cased, LDH labels, dots). */
+export const domainName = line(253)
+  .transform((value) => value.toLowerCase())
+  .refine(
+    (value) => /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(value),
+    {
+      error: 'validation.domain',
+    },
+  );
+
+/** A positive integer id as it arrives in a route. */
+export const idParam = z.coerce.number({ error: 'validation.id' }).int({ error: 'validation.id' }).positive({
+  error: 'validation.id',
+});

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { idParam } from './fields.ts';
+
+export { FTP_USER_MAX } from './ftp-rules.ts';
+
+export const ftpAccountSchema = z.object({
+  id: z.number().int(),
+  /** The login: the name typed plus "@" and the service's domain. */
+  user: z.string(),
+  /** Folder relative to the service home ('' is the home itself). */
+  directorio: z.string(),
+  /** Only filled by the single-account call ("show password"); '' in lists. */
+  password: z.string(),
+  eliminable: z.boolean(),
+});
+export type FtpAccount = z.infer<typeof ftpAccountSchema>;
+
+const text = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
+
+export const ftpServiceParamsSchema = z.object({ id: idParam });
+export const ftpAccountParamsSchema = z.object({ id: idParam, fid: idParam });
+export const ftpCreateParamsSchema = z.object({
+  id: idParam,
+  ftpUser: text(64),
+  password: text(128),
+  folder: text(255).optional().default(''),
+});
+export const ftpSaveParamsSchema = z.object({ id: idParam, fid: idParam, folder: text(255).optional().default('') });
+export const ftpPasswordParamsSchema = z.object({ id: idParam, fid: idParam, password: text(128) });
+
+/** WebFTP login: the folder (relative to the account's own) the WebFTP opens first. */
+export const ftpLoginParamsSchema = z.object({
+  id: idParam,
+  fid: idParam,
+  initialDirectory: text(255).optional().default(''),
+});
+
+export const ftpListDataSchema = z.object({ ftps: z.array(ftpAccountSchema) });
+export const ftpOneDataSchema = z.object({ ftp: ftpAccountSchema });
+export const ftpMainDataSchema = z.object({
+  ftp: z.object({ host: z.string(), sslHost: z.string(), port: z.number().int(), webftp: z.string() }),
+});
+
+/** What the WebFTP's server gets for a token (server to server): the account it opens. */
+export const ftpRedeemDataSchema = z.object({
+  user: z.string(),
+  password: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+});

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { idParam } from './fields.ts';
+import { permissionMapSchema } from './permissions.ts';
+
+/** The web side of a hosting service: overview, PHP version, parking, redirections and sites. */
+
+const usageSchema = z.object({ used: z.number().nonnegative(), limit: z.number().nonnegative() });
+
+export const hostingServiceSchema = z.object({
+  id: z.number().int(),
+  frontendDbID: z.number().int(),
+  /** Bytes, except BBDD (a number of databases). */
+  usage: z.object({ spaceWeb: usageSchema, traffic: usageSchema, BBDD: usageSchema, spaceBbdd: usageSchema }),
+  /** The provider's default version, used while `phpversion` is 'default'. */
+  defaultPHPVersion: z.string(),
+  /** 'default' or one of `phpVersions`. */
+  phpversion: z.string(),
+  /** The oldest version offered. */
+  phpminversion: z.string(),
+  /** The versions this server runs (beyond the spec: the PHP selector offers only these). */
+  phpVersions: z.array(z.string()),
+  parkingActive: z.boolean(),
+  permissions: permissionMapSchema,
+});
+export type HostingService = z.infer<typeof hostingServiceSchema>;
+
+export const REDIRECT_TYPES = ['301', '302', 'frame'] as const;
+export type RedirectType = (typeof REDIRECT_TYPES)[number];
+
+export const redirectionSchema = z.object({
+  id: z.number().int(),
+  /** The host and path that redirect, e.g. `shop.example.com/offers`. */
+  origin: z.string(),
+  url: z.string(),
+  redirType: z.enum(REDIRECT_TYPES),
+  /** The path without its leading slash ('' is the whole host). */
+  recurso: z.string(),
+  /** '' is the main domain. */
+  subdominio: z.string(),
+  iframeTitle: z.string(),
+  iframeDescription: z.string(),
+  iframeKeywords: z.string(),
+  eliminable: z.boolean(),
+});
+export type Redirection = z.infer<typeof redirectionSchema>;
+
+/** What the panel says of an installed certificate; the private key itself never leaves the server. */
+export const certificateInfoSchema = z.object({
+  names: z.array(z.string()),
+  issuer: z.string(),
+  /** Epoch seconds. */
+  validFrom: z.number().int(),
+  validTo: z.number().int(),
+  fingerprint: z.string(),
+  keyInstalled: z.boolean(),
+});
+
+export const subdomainSchema = z.object({
+  id: z.number().int(),
+  /** '' is the main domain. */
+  subdominio: z.string(),
+  referencePunycode: z.string(),
+  /** Folder relative to the service home ('' is the home). */
+  directorio: z.string(),
+  eliminable: z.boolean(),
+  ssl: z.object({
+    enabled: z.boolean(),
+    /** `key` is always '': an installed key is only reported by `info.keyInstalled`. */
+    cert: z.object({ cert: z.string(), key: z.string(), ca: z.string() }),
+    info: certificateInfoSchema.nullable(),
+  }),
+});
+export type Subdomain = z.infer<typeof subdomainSchema>;
+
+const text = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
+const optionalText = (max: number) => text(max).optional().default('');
+const pem = optionalText(64 * 1024);
+const flag = z.enum(['0', '1'], { error: 'validation.invalid' }).optional().default('0');
+
+export const hostingServiceParamsSchema = z.object({ id: idParam });
+export const hostingPhpParamsSchema = z.object({ id: idParam, phpVersion: text(16) });
+
+export const redirectionParamsSchema = z.object({ id: idParam, rid: idParam });
+const redirectionFields = {
+  urlRedir: text(2048),
+  redirType: z.enum(REDIRECT_TYPES, { error: 'validation.invalid' }),
+  iframeTitle: optionalText(500),
+  iframeDescription: optionalText(500),
+  iframeKeywords: optionalText(500),
+};
+export const redirectionCreateParamsSchema = z.object({
+  id: idParam,
+  subDomain: optionalText(190),
+  recurso: optionalText(255),
+  ...redirectionFields,
+});
+export const redirectionSaveParamsSchema = z.object({ id: idParam, rid: idParam, ...redirectionFields });
+
+export const subdomainParamsSchema = z.object({ id: idParam, sid: idParam });
+const siteFields = { folder: optionalText(255), SSLActive: flag, cert: pem, certkey: pem, certchain: pem };
+export const subdomainCreateParamsSchema = z.object({ id: idParam, subDomain: text(190), ...siteFields });
+export const subdomainSaveParamsSchema = z.object({ id: idParam, sid: idParam, ...siteFields });
+
+export const hostingServiceDataSchema = z.object({ service: hostingServiceSchema });
+export const redirectionListDataSchema = z.object({ redirection: z.array(redirectionSchema) });
+export const redirectionOneDataSchema = z.object({ redirection: redirectionSchema });
+export const subdomainListDataSchema = z.object({ subdomains: z.array(subdomainSchema) });
+export const subdomainOneDataSchema = z.object({ subdomain: subdomainSchema });

@@ -1,0 +1,30 @@
+/** Mail rules shared by the server and the web form. Zod-free; errors are i18n keys. */
+
+/** A local part the mail daemons take safely: letters, digits and . _ - + (no dot at the ends, no "..") */
+export function isLocalPart(value: string): boolean {
+  return /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/i.test(value) && !value.includes('..');
+}
+
+/**
+ * An alias target as the spec says: local part, @, and a domain with a dot and a suffix of 2+
+ * letters, or a bracketed IP.
+ */
+export function isAliasTarget(value: string): boolean {
+  const at = value.lastIndexOf('@');
+  if (at < 1 || value.length > 254) return false;
+  const local = value.slice(0, at);
+  const domain = value.slice(at + 1);
+  if (!/^[a-z0-9!#$&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$&'*+/=?^_`{|}~-]+)*$/i.test(local)) return false;
+  if (/^\[(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\]$/.test(domain)) {
+    return domain
+      .slice(1, -1)
+      .split('.')
+      .every((n) => Number(n) <= 255);
+  }
+  return /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain);
+}
+
+/** Targets as typed: trimmed, empty ones dropped. */
+export function cleanTargets(values: string[]): string[] {
+  return values.map((v) => v.trim()).filter((v) => v !== '');
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { idParam } from './fields.ts';
+import { type SignonForm, signonFormSchema } from './signon.ts';
+
+export const mailboxSchema = z.object({
+  id: z.number().int(),
+  /** Local part; the address is user@referencePunycode. */
+  user: z.string(),
+  /** Bytes. */
+  quota: z.number().int(),
+  usage: z.number().int(),
+  eliminable: z.boolean(),
+});
+export type Mailbox = z.infer<typeof mailboxSchema>;
+
+export const aliasSchema = z.object({
+  id: z.number().int(),
+  /** Local part, possibly empty (every address of the domain). */
+  alias: z.string(),
+  referencePunycode: z.string(),
+  /** Targets, comma-separated. */
+  name: z.string(),
+  eliminable: z.boolean(),
+});
+export type Alias = z.infer<typeof aliasSchema>;
+
+const text = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
+const targets = z
+  .union([text(320), z.array(text(320))])
+  .transform((value) => (Array.isArray(value) ? value : value.split(',')));
+
+export const mailServiceParamsSchema = z.object({ id: idParam });
+export const mailboxParamsSchema = z.object({ id: idParam, accountId: idParam });
+export const aliasParamsSchema = z.object({ id: idParam, aliasId: idParam });
+
+export const mailboxCreateParamsSchema = z.object({
+  id: idParam,
+  name: text(64),
+  password: text(128),
+  /** MiB; the plan's default when left out. */
+  quota: z.coerce.number({ error: 'mail.error.quota' }).int({ error: 'mail.error.quota' }).optional(),
+});
+export const mailboxPasswordParamsSchema = z.object({ id: idParam, accountId: idParam, password: text(128) });
+export const aliasCreateParamsSchema = z.object({
+  id: idParam,
+  name: text(64).optional().default(''),
+  target: targets,
+});
+export const aliasSaveParamsSchema = z.object({ id: idParam, aliasId: idParam, target: targets });
+
+export const mailboxListDataSchema = z.object({ correo: z.array(mailboxSchema) });
+export const mailboxDataSchema = z.object({ correo: mailboxSchema });
+export const aliasListDataSchema = z.object({ alias: z.array(aliasSchema) });
+export const aliasDataSchema = z.object({ alias: aliasSchema });
+
+export const connectionDataSchema = z.object({
+  plain: z.object({ imap: z.string(), smtp: z.string(), ftp: z.string(), bbdd: z.string() }),
+  ssl: z.object({ imap: z.string(), smtp: z.string(), ftp: z.string(), bbdd: z.string() }),
+});
+
+/** What the browser posts to the brand's WebMail to log in: never the password. */
+/** The WebMail login is one of the panel's sign-on forms (see signon.ts). */
+export const webmailLoginDataSchema = signonFormSchema;
+export type WebmailLoginData = SignonForm;

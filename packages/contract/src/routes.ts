@@ -1,0 +1,122 @@
+/**
+ * Paths of the API, relative to the base path. The web client and the server share them so a
+ * rename is one edit. Zod-free on purpose (see constants.ts).
+ */
+export const API = {
+  configGet: 'config/get/',
+  captchaChallenge: 'captcha/challenge/',
+  userLogin: 'user/login/',
+  userInfo: 'user/info/',
+  userLogout: 'user/logout/',
+  userChangePassword: 'user/changepass/',
+  userForgotPassword: 'user/forgotpassword/',
+  permissionList: 'permission/list/',
+  permissionSet: (id: number | string) => `permission/${id}/`,
+  legalPrivacyPolicy: 'legal/privacypolicy/',
+  contactMail: 'contactmail/',
+  realtime: 'realtime/',
+} as const;
+
+/** DNS zone calls of a service. */
+export const DNS_API = {
+  list: (serviceId: number | string) => `service/${serviceId}/dns/list/`,
+  one: (serviceId: number | string, recordId: number | string) => `service/${serviceId}/dns/${recordId}/`,
+  create: (serviceId: number | string) => `service/${serviceId}/dns/create/`,
+  save: (serviceId: number | string, recordId: number | string) => `service/${serviceId}/dns/${recordId}/save/`,
+  remove: (serviceId: number | string, recordId: number | string) => `service/${serviceId}/dns/${recordId}/delete/`,
+  restore: (serviceId: number | string) => `service/${serviceId}/dns/restore/`,
+  removeAll: (serviceId: number | string) => `service/${serviceId}/dns/delete/`,
+  exportZone: (serviceId: number | string) => `service/${serviceId}/dns/export/`,
+} as const;
+
+/** Domain area calls. */
+export const DOMAIN_API = {
+  domain: (id: number | string) => `domain/${id}/`,
+  dnsInit: (id: number | string) => `domains/${id}/dnsinit/`,
+  dnsEdit: (id: number | string) => `domain/${id}/dnsedit/`,
+  dnssecList: (id: number | string) => `domain/${id}/dnssec/list/`,
+  dnssecCreateInit: (id: number | string) => `domain/${id}/dnssec/createinit/`,
+  dnssecCreate: (id: number | string) => `domain/${id}/dnssec/create/`,
+  dnssecFromZone: (id: number | string) => `domain/${id}/dnssec/fromzone/`,
+  dnssecDelete: (id: number | string, dnssecId: number | string) => `domain/${id}/dnssec/${dnssecId}/delete/`,
+  glueList: (id: number | string) => `domain/${id}/gluerecord/list/`,
+  glueCreate: (id: number | string) => `domain/${id}/gluerecord/create/`,
+  glueSave: (id: number | string, glueId: number | string) => `domain/${id}/gluerecord/${glueId}/save/`,
+  glueDelete: (id: number | string, glueId: number | string) => `domain/${id}/gluerecord/${glueId}/delete/`,
+  toggleBlock: (id: number | string) => `domain/${id}/toggle/block/`,
+  toggleTransferBlock: (id: number | string) => `domain/${id}/toggle/transferblock/`,
+  toggleWhoisPrivacy: (id: number | string) => `domain/${id}/toggle/whoisprivacy/`,
+  authCode: (id: number | string) => `domain/${id}/authcode/`,
+  transferKey: (id: number | string) => `domain/${id}/transferkey/`,
+  ownerSave: (id: number | string) => `domain/${id}/owner/save/`,
+  contactsSave: (id: number | string) => `domain/${id}/contacts/save/`,
+  country: 'tools/country/',
+} as const;
+
+/** Mail calls of a service. */
+export const MAIL_API = {
+  mailboxes: (id: number | string) => `service/${id}/correo/list/`,
+  aliases: (id: number | string) => `service/${id}/alias/list/`,
+  mailbox: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/`,
+  mailboxCreate: (id: number | string) => `service/${id}/correo/create/`,
+  mailboxPassword: (id: number | string, accountId: number | string) =>
+    `service/${id}/correo/${accountId}/changepassword/`,
+  mailboxDelete: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/delete/`,
+  mailboxLogin: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/login/`,
+  connection: (id: number | string) => `service/${id}/correo/connection/`,
+  alias: (id: number | string, aliasId: number | string) => `service/${id}/alias/${aliasId}/`,
+  aliasCreate: (id: number | string) => `service/${id}/alias/create/`,
+  aliasSave: (id: number | string, aliasId: number | string) => `service/${id}/alias/${aliasId}/save/`,
+  aliasDelete: (id: number | string, aliasId: number | string) => `service/${id}/alias/${aliasId}/delete/`,
+} as const;
+
+/** FTP calls of a service. */
+export const FTP_API = {
+  main: (id: number | string) => `service/${id}/ftp/main/`,
+  list: (id: number | string) => `service/${id}/ftp/list/`,
+  one: (id: number | string, fid: number | string) => `service/${id}/ftp/${fid}/`,
+  create: (id: number | string) => `service/${id}/ftp/create/`,
+  save: (id: number | string, fid: number | string) => `service/${id}/ftp/${fid}/save/`,
+  changePassword: (id: number | string, fid: number | string) => `service/${id}/ftp/${fid}/changepassword/`,
+  remove: (id: number | string, fid: number | string) => `service/${id}/ftp/${fid}/delete/`,
+  login: (id: number | string, fid: number | string) => `service/${id}/ftp/${fid}/login/`,
+} as const;
+
+/** Database calls of a service. */
+export const DDBB_API = {
+  list: (id: number | string) => `service/${id}/ddbb/list/`,
+  one: (id: number | string, did: number | string) => `service/${id}/ddbb/${did}/`,
+  create: (id: number | string) => `service/${id}/ddbb/create/`,
+  changePassword: (id: number | string, did: number | string) => `service/${id}/ddbb/${did}/changepassword/`,
+  remove: (id: number | string, did: number | string) => `service/${id}/ddbb/${did}/delete/`,
+  toggleExternalAccess: (id: number | string, did: number | string) =>
+    `service/${id}/ddbb/${did}/toggle/externalaccess/`,
+  dump: (id: number | string, did: number | string) => `service/${id}/ddbb/${did}/dump/`,
+  login: (id: number | string, did: number | string) => `service/${id}/ddbb/${did}/login/`,
+} as const;
+
+/** The hosting service itself: overview, PHP version, parking. */
+export const HOSTING_API = {
+  service: (id: number | string) => `service/${id}/`,
+  php: (id: number | string) => `service/${id}/php/`,
+  parkingActive: (id: number | string) => `service/${id}/parking/active/`,
+  parkingDisable: (id: number | string) => `service/${id}/parking/disable/`,
+} as const;
+
+/** Redirections of a service. */
+export const REDIRECTION_API = {
+  list: (id: number | string) => `service/${id}/redirection/list/`,
+  one: (id: number | string, rid: number | string) => `service/${id}/redirection/${rid}/`,
+  create: (id: number | string) => `service/${id}/redirection/create/`,
+  save: (id: number | string, rid: number | string) => `service/${id}/redirection/${rid}/save/`,
+  remove: (id: number | string, rid: number | string) => `service/${id}/redirection/${rid}/delete/`,
+} as const;
+
+/** Sites (subdomains with their folder and certificate) of a service. */
+export const SUBDOMAIN_API = {
+  list: (id: number | string) => `service/${id}/subdomain/list/`,
+  one: (id: number | string, sid: number | string) => `service/${id}/subdomain/${sid}/`,
+  create: (id: number | string) => `service/${id}/subdomain/create/`,
+  save: (id: number | string, sid: number | string) => `service/${id}/subdomain/${sid}/save/`,
+  remove: (id: number | string, sid: number | string) => `service/${id}/subdomain/${sid}/delete/`,
+} as const;

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canonicalIPv6,
+  composeCaaValue,
+  composeSrvName,
+  composeSrvValue,
+  isHostName,
+  isIPv4,
+  isOwnerName,
+  quoteTxt,
+  splitCaaValue,
+  splitSrvValue,
+  splitTxt,
+  validateDnsRecord,
+  valueLabelKey,
+} from '../src/dns-rules.ts';
+
+describe('DNS rules', () => {
+  it('accepts only strict dotted IPv4', () => {
+    for (const good of ['0.0.0.0', '192.0.2.1', '255.255.255.255', '10.0.0.10']) expect(isIPv4(good)).toBe(true);
+    for (const bad of [
+      '127.1',
+      '010.0.0.1',
+      '256.0.0.1',
+      '1.2.3',
+      '1.2.3.4.5',
+      ' 1.2.3.4',
+      '1.2.3.4\n',
+      '0x7f.0.0.1',
+    ]) {
+      expect(isIPv4(bad)).toBe(false);
+    }
+  });
+
+  it('canonicalises IPv6 (RFC 5952) and refuses zone ids and malformed text', () => {
+    expect(canonicalIPv6('2001:DB8:0:0:0:0:0:1')).toBe('2001:db8::1');
+    expect(canonicalIPv6('2001:db8:0:0:1:0:0:1')).toBe('2001:db8::1:0:0:1');
+    expect(canonicalIPv6('::')).toBe('::');
+    expect(canonicalIPv6('::1')).toBe('::1');
+    expect(canonicalIPv6('fe80::0001')).toBe('fe80::1');
+    expect(canonicalIPv6('::ffff:192.0.2.1')).toBe('::ffff:c000:201');
+    expect(canonicalIPv6('1:2:3:4:5:6:7:8')).toBe('1:2:3:4:5:6:7:8');
+    for (const bad of ['fe80::1%eth0', '1::2::3', '1:2:3:4:5:6:7:8:9', '12345::1', 'g::1', '1:2:3:4:5:6:7', ':::']) {
+      expect(canonicalIPv6(bad)).toBeUndefined();
+    }
+  });
+
+  it('knows owner names and host names', () => {
+    for (const good of ['', 'www', '*.app', '_sip._tcp', '_dmarc', 'a-b.c1']) expect(isOwnerName(good)).toBe(true);
+    for (const bad of ['-a', 'a-', 'a_b', 'a..b', 'www.*', 'x'.repeat(64), 'a b']) expect(isOwnerName(bad)).toBe(false);
+    for (const good of ['mail.example.com', 'mail.example.com.', 'xn--and-6ma2c.example'])
+      expect(isHostName(good)).toBe(true);
+    for (const bad of ['localhost', '192.0.2.1', '_sip.example.com', 'a..b', `${'a'.repeat(250)}.com`]) {
+      expect(isHostName(bad)).toBe(false);
+    }
+  });
+
+  it('splits TXT into 255-octet strings without cutting a character, and quotes them', () => {
+    expect(splitTxt('a'.repeat(600)).map((p) => p.length)).toEqual([255, 255, 90]);
+    const parts = splitTxt('ñ'.repeat(200));
+    expect(parts.map((p) => new TextEncoder().encode(p).length)).toEqual([254, 146]);
+    expect(quoteTxt('say "hi" \\ bye')).toBe('"say \\"hi\\" \\\\ bye"');
+  });
+
+  it('composes and splits SRV and CAA values like the web form', () => {
+    expect(composeSrvName('_sip', '_tcp', '')).toBe('_sip._tcp');
+    expect(composeSrvName('_sip', '_tcp', 'voice')).toBe('_sip._tcp.voice');
+    expect(composeSrvValue(20, 5060, 'sip.example.com')).toBe('20 5060 sip.example.com');
+    expect(splitSrvValue('20 5060 sip.example.com.')).toEqual({
+      priority: '20',
+      port: '5060',
+      target: 'sip.example.com',
+    });
+    expect(composeCaaValue(0, 'issue', 'letsencrypt.org')).toBe('0 issue "letsencrypt.org"');
+    expect(splitCaaValue('128 iodef "mailto:ca@example.com"')).toEqual({
+      flag: '128',
+      tag: 'iodef',
+      target: 'mailto:ca@example.com',
+    });
+  });
+
+  it('labels the value field by type', () => {
+    expect(valueLabelKey('AAAA')).toBe('dns.value_ipv6');
+    expect(valueLabelKey('MX')).toBe('dns.value_mail_server');
+    expect(valueLabelKey('A')).toBe('dns.value_ip');
+  });
+
+  it('normalises a record, or lists its field errors', () => {
+    const zone = 'example.com';
+    expect(
+      validateDnsRecord({ type: 'MX', zona: '@', value: 'MX.Example.org.', ttl: 600, priority: 10 }, zone),
+    ).toEqual({
+      record: { type: 'MX', zona: '', value: 'mx.example.org', ttl: 600, priority: 10 },
+      errors: [],
+    });
+    expect(
+      validateDnsRecord({ type: 'A', zona: 'Ñandú', value: '192.0.2.1', ttl: 0, priority: 50 }, zone).record,
+    ).toEqual({
+      type: 'A',
+      zona: 'xn--and-6ma2c',
+      value: '192.0.2.1',
+      ttl: 0,
+      priority: 0,
+    });
+    expect(validateDnsRecord({ type: 'TXT', zona: 'x', value: '', ttl: 5, priority: 0 }, zone).errors).toEqual([
+      { field: 'ttl', messageKey: 'dns.error.ttl' },
+      { field: 'value', messageKey: 'validation.required' },
+    ]);
+    expect(
+      validateDnsRecord({ type: 'CNAME', zona: '', value: 'a.example.org', ttl: 0, priority: 0 }, zone).errors,
+    ).toEqual([{ field: 'zona', messageKey: 'dns.error.cname_apex' }]);
+    expect(
+      validateDnsRecord({ type: 'CAA', zona: '', value: '0 iodef "ftp://x"', ttl: 0, priority: 0 }, zone).errors,
+    ).toEqual([{ field: 'value', messageKey: 'dns.error.caa_value' }]);
+    expect(
+      validateDnsRecord({ type: 'SRV', zona: '_sip._tcp', value: '0 5060 .', ttl: 0, priority: 0 }, zone).record?.value,
+    ).toBe('0 5060 .');
+  });
+});
