@@ -1,0 +1,212 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import type { BenchReady } from './bench-server.ts';
+
+/**
+ * `npm run bench [-- --db postgres] [--duration 6]`: the API's overhead over a bare Fastify route,
+ * and the cost of the biggest answer (a 10,000-resource permission list). Prints figures and
+ * whether the targets are met; never fails on a missed target (a benchmark is not a test).
+ */
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    duration: { type: 'string', default: '6' },
+    connections: { type: 'string', default: '10' },
+    /** Only some cases, e.g. `--case b` while profiling. */
+    case: { type: 'string', default: 'a,b,c' },
+    /** Also measures servers adding one layer at a time to the bare route (helmet, session). */
+    diagnose: { type: 'boolean', default: false },
+    /** Writes a V8 CPU profile of the server process into this folder (open it in Chrome DevTools). */
+    'cpu-prof': { type: 'string' },
+  },
+});
+if (values.db !== 'sqlite' && values.db !== 'postgres') {
+  console.error(`--db must be sqlite or postgres, not ${JSON.stringify(values.db)}`);
+  process.exit(1);
+}
+const CASES = new Set((values.case ?? '').split(','));
+const DURATION = Math.max(1, Math.min(60, Number(values.duration) || 6));
+const ROUNDS = 3;
+const CONNECTIONS = Math.max(1, Math.min(200, Number(values.connections) || 10));
+const WARMUP = 1;
+const TARGET_RATIO = 0.6;
+const TARGET_LIST_P99_MS = 50;
+const PG_ADMIN_URL = process.env.PANEL_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+interface Figures {
+  name: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  problems: number;
+}
+
+async function measure(
+  name: string,
+  options: { url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; connections: number },
+): Promise<Figures> {
+  // A short warm-up first, so JIT compilation and prepared statements are not in the figures.
+  await autocannon({ ...options, duration: WARMUP });
+  const result = await autocannon({ ...options, duration: DURATION, timeout: 10 });
+  return {
+    name,
+    connections: options.connections,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    problems: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `p247_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+function startServer(
+  env: Record<string, string>,
+  profileDir?: string,
+): Promise<{ child: ChildProcess; ready: BenchReady }> {
+  const child = fork(path.join(import.meta.dirname, 'bench-server.ts'), [], {
+    execArgv: ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : [])],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.on('message', (message: { type: string; ready?: BenchReady; message?: string }) => {
+      if (message.type === 'ready' && message.ready) resolve({ child, ready: message.ready });
+      if (message.type === 'error') reject(new Error(`bench server failed: ${message.message}`));
+    });
+    child.on('exit', (code) => reject(new Error(`bench server exited with code ${code}`)));
+  });
+}
+
+const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+const pad = (value: string, width: number) => value.padEnd(width);
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'p247-bench-'));
+  const database = values.db === 'postgres' ? await createPgDatabase() : undefined;
+  let child: ChildProcess | undefined;
+  try {
+    const started = await startServer(
+      { BENCH_DATA_DIR: dataDir, BENCH_DATABASE_URL: database?.url ?? '', BENCH_DIAGNOSE: values.diagnose ? '1' : '' },
+      values['cpu-prof'],
+    );
+    child = started.child;
+    const { ready } = started;
+    const base = `http://127.0.0.1:${ready.appPort}/p247/`;
+    console.log(
+      `Panel247 API bench — ${ready.kind}, ${cpus().length} CPUs, Node ${process.version}, ` +
+        `${DURATION}s per case after ${WARMUP}s warm-up`,
+    );
+    console.log(
+      `Setup: ${ready.resources} resources + grants inserted in ${ready.insertMs.toFixed(0)} ms; ` +
+        `permission/list answer is ${(ready.listBytes / 1024).toFixed(0)} KiB`,
+    );
+
+    const figures: Figures[] = [];
+    const run = async (...args: Parameters<typeof measure>) => {
+      const result = await measure(...args);
+      figures.push(result);
+      console.log(
+        `  ${pad(result.name, 38)} c=${pad(String(result.connections), 3)} ${pad(result.rps.toFixed(0), 6)} req/s  ` +
+          `p50 ${pad(ms(result.p50), 9)} p99 ${pad(ms(result.p99), 9)}${result.problems ? `  (${result.problems} errors/non-2xx!)` : ''}`,
+      );
+      return result;
+    };
+
+    // (a) and (b) alternate for a few rounds and the ratio is the median of the rounds' ratios:
+    // on a shared 2-core machine one run's load hits one case and not the other.
+    const ratios: number[] = [];
+    let bare: Figures | undefined;
+    let info: Figures | undefined;
+    for (let round = 0; round < (CASES.has('a') && CASES.has('b') ? ROUNDS : 1); round++) {
+      bare = CASES.has('a')
+        ? await run('(a) bare Fastify GET /bare', {
+            url: `http://127.0.0.1:${ready.barePort}/bare`,
+            method: 'GET',
+            connections: CONNECTIONS,
+          })
+        : undefined;
+      info = CASES.has('b')
+        ? await run('(b) POST /p247/user/info/ (session)', {
+            url: `${base}user/info/`,
+            method: 'POST',
+            headers: { cookie: ready.smallCookie, 'x-dd-request': '1' },
+            connections: CONNECTIONS,
+          })
+        : undefined;
+      if (bare && info) ratios.push(info.rps / bare.rps);
+    }
+    for (const [name, port] of Object.entries(ready.ladder)) {
+      await run(`(diag) bare + ${name}`, {
+        url: `http://127.0.0.1:${port}/bare`,
+        method: 'GET',
+        headers: name.startsWith('cookie-session') ? { cookie: ready.smallCookie } : {},
+        connections: CONNECTIONS,
+      });
+    }
+    const lists: Figures[] = [];
+    for (const connections of CASES.has('c') ? [1, 10] : []) {
+      lists.push(
+        await run(`(c) GET /p247/permission/list/ (${ready.resources / 1000}k)`, {
+          url: `${base}permission/list/`,
+          method: 'GET',
+          headers: { cookie: ready.bigCookie, 'x-dd-request': '1' },
+          connections,
+        }),
+      );
+    }
+
+    const mark = (met: boolean) => (met ? 'met' : 'NOT MET');
+    console.log('\nTargets:');
+    if (ratios.length > 0) {
+      const ratio = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)] as number;
+      console.log(
+        `  (b)/(a) req/s = ${ratio.toFixed(2)}, median of ${ratios.length} alternating rounds ` +
+          `(${ratios.map((r) => r.toFixed(2)).join(', ')}) (target >= ${TARGET_RATIO}): ${mark(ratio >= TARGET_RATIO)}`,
+      );
+    }
+    for (const list of lists) {
+      console.log(
+        `  (c) p99 with ${list.connections} connection(s) = ${ms(list.p99)} (target <= ${TARGET_LIST_P99_MS} ms): ` +
+          mark(list.p99 <= TARGET_LIST_P99_MS),
+      );
+    }
+    if (figures.some((f) => f.problems > 0)) console.log('\nWarning: some requests failed; the figures are suspect.');
+  } finally {
+    child?.send({ type: 'stop' });
+    if (child && child.exitCode === null) await new Promise((resolve) => child?.once('exit', resolve));
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  // Only a broken setup fails the command; a missed target never does.
+  process.exit(1);
+});

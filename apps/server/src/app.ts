@@ -1,0 +1,225 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import type { AppConfig } from './config.ts';
+import type { Db } from './db/database.ts';
+import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
+import type { DnsDriver } from './drivers/dns/dns.driver.ts';
+import { CsrfError } from './errors.ts';
+import { createApiRouter } from './http/api-route.ts';
+import { csrfAllows } from './http/csrf.ts';
+import { installErrorHandler, notFoundEnvelope } from './http/error-handler.ts';
+import { parseFormBody } from './http/form-body.ts';
+import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from './http/security-headers.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { SessionService } from './modules/auth/session.service.ts';
+import { registerUserRoutes } from './modules/auth/user.routes.ts';
+import { BrandService } from './modules/brand/brand.service.ts';
+import { registerConfigRoutes, registerDefaultLogos } from './modules/brand/config.routes.ts';
+import { AltchaVerifier } from './modules/captcha/altcha.verifier.ts';
+import { registerCaptchaRoutes } from './modules/captcha/captcha.routes.ts';
+import { type CaptchaVerifier, NoCaptcha } from './modules/captcha/captcha.verifier.ts';
+import { SiteVerifyVerifier } from './modules/captcha/siteverify.verifier.ts';
+import { registerContactRoutes } from './modules/contact/contact.routes.ts';
+import { ContactService } from './modules/contact/contact.service.ts';
+import { createSmtpMailer, type Mailer } from './modules/contact/mailer.ts';
+import { createDdbbService } from './modules/ddbb/create-ddbb-service.ts';
+import { registerDdbbRoutes } from './modules/ddbb/ddbb.routes.ts';
+import { registerDnsExportRoute, registerDnsRoutes } from './modules/dns/dns.routes.ts';
+import { createDnsService, type DnsService } from './modules/dns/dns.service.ts';
+import { createDomainServices } from './modules/domain/create-domain-services.ts';
+import { registerDomainRoutes } from './modules/domain/domain.routes.ts';
+import { createFtpService } from './modules/ftp/create-ftp-service.ts';
+import { registerFtpRoutes } from './modules/ftp/ftp.routes.ts';
+import { createHostingService } from './modules/hosting/create-hosting-service.ts';
+import { registerHostingRoutes } from './modules/hosting/hosting.routes.ts';
+import { registerLegalRoutes } from './modules/legal/legal.routes.ts';
+import { LegalService } from './modules/legal/legal.service.ts';
+import { createMailService } from './modules/mail/create-mail-service.ts';
+import { registerMailRoutes } from './modules/mail/mail.routes.ts';
+import { registerPermissionRoutes } from './modules/permission/permission.routes.ts';
+import { PermissionService } from './modules/permission/permission.service.ts';
+import { RateLimiter } from './modules/rate-limit/rate-limiter.ts';
+import type { EventBus } from './modules/realtime/event-bus.ts';
+import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.ts';
+
+export interface AppDeps {
+  config: AppConfig;
+  db: Db;
+  events: EventBus;
+  secretKey: Buffer;
+  /** Epoch milliseconds; tests move time forward without waiting. */
+  clock?: () => number;
+  mailer?: Mailer;
+  dnsDriver?: DnsDriver;
+  logger?: FastifyServerOptions['logger'];
+  /** Parse every answer with its contract schema (on in tests). */
+  checkAnswers?: boolean;
+}
+
+export interface PanelApp {
+  app: FastifyInstance;
+  services: { sessions: SessionService; permissions: PermissionService; contact: ContactService; dns: DnsService };
+}
+
+function createCaptcha(config: AppConfig, db: Db, secretKey: Buffer, now: () => number): CaptchaVerifier {
+  const { provider, secret, verifyUrl, altchaMaxNumber } = config.captcha;
+  if (provider === 'none') return new NoCaptcha();
+  if (provider === 'altcha') return new AltchaVerifier(db, secretKey, altchaMaxNumber, now);
+  return new SiteVerifyVerifier(provider, secret, verifyUrl);
+}
+
+/** Builds the whole panel without listening, so tests can `inject` into it. */
+export async function buildApp(deps: AppDeps): Promise<PanelApp> {
+  const { config, db, events } = deps;
+  const clock = deps.clock ?? Date.now;
+  const now = () => Math.floor(clock() / 1000);
+  const basePath = config.basePath;
+
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 256 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    // Per-request lines only when debugging: auth events and errors are logged on their own.
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { parser: parseFormBody });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  // Documents get all of helmet's headers; JSON answers only those that mean something for
+  // them (CSP and friends govern documents, and each header costs on every call).
+  const documentHeaders = computeSecurityHeaders(PANEL_HELMET_OPTIONS);
+  const apiHeaders = apiSecurityHeaders(documentHeaders);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith(config.basePath) ? apiHeaders : documentHeaders);
+    done();
+  });
+
+  installErrorHandler(app, config.defaultLanguage);
+
+  const exemptGets = new Set([`${basePath}config/get/`, `${basePath}captcha/challenge/`]);
+  const socketPath = `${basePath}realtime/`;
+  const allowedOrigins = new Set(config.allowedOrigins);
+  // Callback style: this hook runs on every call, and an async hook costs a promise each time.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith(basePath) || csrfAllows(request, { exemptGets, socketPath, allowedOrigins })) {
+      done();
+      return;
+    }
+    request.log.warn({ event: 'csrf.refused', origin: request.headers.origin ?? null }, 'csrf refused');
+    done(new CsrfError());
+  });
+
+  const limiter = new RateLimiter(db, now);
+  const window = (minutes: number) => Math.round(minutes * 60);
+  const brands = new BrandService(db);
+  const sessions = new SessionService(
+    db,
+    {
+      idleSeconds: window(config.session.idleMinutes),
+      absoluteSeconds: window(config.session.absoluteHours * 60),
+      cacheSeconds: config.session.cacheSeconds,
+    },
+    events,
+    now,
+  );
+  const permissions = new PermissionService(db, { events, seconds: config.session.cacheSeconds, now });
+  const captcha = createCaptcha(config, db, deps.secretKey, now);
+  const auth = new AuthService(
+    db,
+    sessions,
+    permissions,
+    captcha,
+    limiter,
+    {
+      perAccount: {
+        bucket: 'login-account',
+        max: config.limits.loginPerAccount,
+        windowSeconds: window(config.limits.loginWindowMinutes),
+      },
+      perIp: {
+        bucket: 'login-ip',
+        max: config.limits.loginPerIp,
+        windowSeconds: window(config.limits.loginWindowMinutes),
+      },
+    },
+    now,
+  );
+  const mailer = deps.mailer ?? createSmtpMailer(config.smtp.url);
+  const contact = new ContactService(
+    db,
+    mailer,
+    config.smtp.from,
+    limiter,
+    {
+      bucket: 'form',
+      max: config.limits.formsPerIp,
+      windowSeconds: window(config.limits.formsWindowMinutes),
+    },
+    now,
+  );
+  app.addHook('onClose', async () => mailer?.close());
+
+  const api = createApiRouter(app, {
+    basePath,
+    defaultLanguage: config.defaultLanguage,
+    auth: sessions,
+    checkAnswers: deps.checkAnswers ?? false,
+  });
+  registerConfigRoutes(api, brands, { basePath, captcha, captchaSiteKey: config.captcha.siteKey });
+  registerCaptchaRoutes(app, basePath, captcha instanceof AltchaVerifier ? captcha : undefined);
+  registerUserRoutes(api, auth);
+  registerPermissionRoutes(api, permissions);
+  registerLegalRoutes(api, brands, new LegalService(db));
+  registerContactRoutes(api, { brands, contact, captcha });
+  const dnsDriver = deps.dnsDriver ?? createDnsDriver(config);
+  const dns = createDnsService(db, config, dnsDriver, now);
+  registerDnsRoutes(api, dns);
+  const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now);
+  registerDomainRoutes(api, domains.domains, domains.contacts);
+  registerMailRoutes(api, createMailService(db, config, brands, now));
+  const ftp = createFtpService(db, config, brands, deps.secretKey, now);
+  registerFtpRoutes(api, ftp);
+  registerDdbbRoutes(api, createDdbbService(db, config, brands, deps.secretKey, now), {
+    app,
+    basePath,
+    auth: sessions,
+  });
+  app.addHook('onReady', () => ftp.refreshUsersFile());
+  registerHostingRoutes(api, createHostingService(db, config, deps.secretKey, now), { app });
+  registerDnsExportRoute(app, { basePath, auth: sessions, dns });
+  registerRealtimeRoutes(app, { path: socketPath, sessions, events });
+  registerDefaultLogos(app);
+  await registerWebApp(app, config);
+
+  return { app, services: { sessions, permissions, contact, dns } };
+}
+
+/** Serves the built SPA; unknown non-API paths get index.html so client routes work on reload. */
+async function registerWebApp(app: FastifyInstance, config: AppConfig) {
+  const dist = config.webDist ?? '';
+  const indexFile = path.join(dist, 'index.html');
+  const hasWeb = existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: dist, prefix: '/', wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith(config.basePath)) return notFoundEnvelope(request, reply, config.defaultLanguage);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(404).send();
+    if (!hasWeb) {
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built: run `npm run build` (or `npm start`, which builds it).');
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(readFileSync(indexFile));
+  });
+}

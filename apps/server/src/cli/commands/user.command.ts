@@ -1,0 +1,105 @@
+import { type CommandGroup, defineCommand, type ParsedArgs } from '../command.ts';
+import { table, timestamp } from '../output.ts';
+import { PASSWORD_HELP, PASSWORD_USAGE, passwordOptions, readPassword } from '../password-input.ts';
+import * as v from '../validate.ts';
+
+interface UserPasswordInput {
+  domain: string;
+  user: string;
+  password: string;
+}
+
+const list = defineCommand({
+  name: 'list',
+  summary: 'List the users, of every account or of one',
+  usage: '[--domain D]',
+  options: { domain: { type: 'string' } },
+  parse({ values }) {
+    const domain = v.optionString(values, 'domain');
+    return { domain: domain === undefined ? undefined : v.domainName(domain) };
+  },
+  async run({ admin }, input: { domain?: string }) {
+    if (input.domain) await admin.accountId(input.domain);
+    const users = (await admin.listUsers(input.domain)).map((row) => ({
+      id: row.id,
+      domain: row.domain_name,
+      user: row.username,
+      lastLoginAt: row.last_login_at,
+    }));
+    return {
+      json: users,
+      text: table(
+        ['ID', 'DOMAIN', 'USER', 'LAST LOGIN (UTC)'],
+        users.map((u) => [u.id, u.domain, u.user, timestamp(u.lastLoginAt)]),
+      ),
+    };
+  },
+});
+
+async function parseUserPassword({ values, io }: ParsedArgs): Promise<UserPasswordInput> {
+  const domain = v.domainName(v.requiredString(values, 'domain'));
+  const user = v.username(v.requiredString(values, 'user'));
+  return { domain, user, password: await readPassword(values, io) };
+}
+
+const add = defineCommand({
+  name: 'add',
+  summary: `Create a user on an account (an existing user keeps its password). ${PASSWORD_HELP}`,
+  usage: `--domain D --user U ${PASSWORD_USAGE}`,
+  options: { domain: { type: 'string' }, user: { type: 'string' }, ...passwordOptions },
+  parse: parseUserPassword,
+  async run({ admin }, input: UserPasswordInput) {
+    const id = await admin.ensureUser(input.domain, input.user, input.password);
+    return {
+      json: { id, domain: input.domain, user: input.user },
+      text: `User '${input.user}' (id ${id}) on '${input.domain}' ready`,
+    };
+  },
+});
+
+const password = defineCommand({
+  name: 'password',
+  summary: `Set a new password and end the user's sessions. ${PASSWORD_HELP}`,
+  usage: `--domain D --user U ${PASSWORD_USAGE}`,
+  options: { domain: { type: 'string' }, user: { type: 'string' }, ...passwordOptions },
+  parse: parseUserPassword,
+  async run({ admin }, input: UserPasswordInput) {
+    await admin.resetPassword(input.domain, input.user, input.password);
+    return {
+      json: { domain: input.domain, user: input.user, passwordChanged: true, sessionsEnded: true },
+      text: `Password of '${input.user}' on '${input.domain}' changed; their sessions were ended`,
+    };
+  },
+});
+
+export const userCommands: CommandGroup = {
+  name: 'user',
+  summary: 'Users of an account: list, create, reset a password',
+  commands: [list, add, password],
+};
+
+const end = defineCommand({
+  name: 'end',
+  summary: 'End every session of a user (their open panels go back to the login)',
+  usage: '--domain D --user U',
+  options: { domain: { type: 'string' }, user: { type: 'string' } },
+  parse({ values }) {
+    return {
+      domain: v.domainName(v.requiredString(values, 'domain')),
+      user: v.username(v.requiredString(values, 'user')),
+    };
+  },
+  async run({ admin }, input: { domain: string; user: string }) {
+    await admin.endSessions(input.domain, input.user);
+    return {
+      json: { domain: input.domain, user: input.user, sessionsEnded: true },
+      text: `Sessions of '${input.user}' on '${input.domain}' ended`,
+    };
+  },
+});
+
+export const sessionCommands: CommandGroup = {
+  name: 'sessions',
+  summary: 'Login sessions',
+  commands: [end],
+};

@@ -1,0 +1,144 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.ts';
+import { nowSeconds } from '../db/database.ts';
+import { AdminService } from '../modules/admin/admin.service.ts';
+import { openRuntime } from '../runtime.ts';
+import { CliError, type CliIo, type Command, type CommandGroup } from './command.ts';
+import { accountCommands } from './commands/account.command.ts';
+import { brandCommands } from './commands/brand.command.ts';
+import { dnsCommands } from './commands/dns.command.ts';
+import { legalCommands } from './commands/legal.command.ts';
+import { mailCommands } from './commands/mail.command.ts';
+import { outboxCommands } from './commands/outbox.command.ts';
+import { permissionCommands } from './commands/permission.command.ts';
+import { resourceCommands } from './commands/resource.command.ts';
+import { seedCommands } from './commands/seed.command.ts';
+import { sessionCommands, userCommands } from './commands/user.command.ts';
+
+export const GROUPS: CommandGroup[] = [
+  brandCommands,
+  accountCommands,
+  userCommands,
+  sessionCommands,
+  resourceCommands,
+  permissionCommands,
+  outboxCommands,
+  legalCommands,
+  dnsCommands,
+  mailCommands,
+  seedCommands,
+];
+
+const PROGRAM = 'npm run panel --';
+
+function commandLine(group: CommandGroup, command: Command<unknown>): string {
+  return [group.name, command.name, command.usage].filter(Boolean).join(' ');
+}
+
+export function helpText(): string {
+  const lines = [
+    'Panel247 admin CLI. It reads the same configuration as the server (PANEL_DATA_DIR,',
+    'PANEL_DATABASE_URL, PANEL_CONFIG_FILE, PANEL_SMTP_URL, …) and migrates the database if needed.',
+    '',
+    `Usage: ${PROGRAM} <group> <command> [options]`,
+    '',
+    'Commands:',
+  ];
+  for (const group of GROUPS) {
+    for (const command of group.commands) lines.push(`  ${commandLine(group, command)}`, `      ${command.summary}`);
+  }
+  lines.push(
+    '',
+    'Every command takes --json (machine-readable output on stdout, nothing else) and --help.',
+    'Errors go to stderr with exit code 1.',
+  );
+  return lines.join('\n');
+}
+
+function commandHelp(group: CommandGroup, command: Command<unknown>): string {
+  return [`Usage: ${PROGRAM} ${commandLine(group, command)} [--json]`, '', command.summary].join('\n');
+}
+
+function groupHelp(group: CommandGroup): string {
+  const lines = [`${group.summary}`, '', 'Commands:'];
+  for (const command of group.commands) lines.push(`  ${commandLine(group, command)}`, `      ${command.summary}`);
+  return lines.join('\n');
+}
+
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
+
+/** Runs one command line; returns the exit code. Output goes through `io` only. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const [groupName, commandName, ...rest] = argv;
+    if (groupName === undefined || isHelp(groupName)) {
+      io.stdout(`${helpText()}\n`);
+      return 0;
+    }
+    const group = GROUPS.find((g) => g.name === groupName);
+    if (!group) throw new CliError(`Unknown command '${groupName}'. Run with --help to list the commands.`);
+    if (commandName === undefined || isHelp(commandName)) {
+      io.stdout(`${groupHelp(group)}\n`);
+      return commandName === undefined ? 1 : 0;
+    }
+    const command = group.commands.find((c) => c.name === commandName);
+    if (!command) {
+      const known = group.commands.map((c) => c.name).join(', ');
+      throw new CliError(`Unknown command '${group.name} ${commandName}' (${group.name} has: ${known})`);
+    }
+
+    let parsed: ReturnType<typeof parseArgs>;
+    try {
+      parsed = parseArgs({
+        args: rest,
+        options: { ...command.options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (error) {
+      throw new CliError(
+        `${(error as Error).message.split('. ')[0]} (see: ${PROGRAM} ${group.name} ${command.name} --help)`,
+      );
+    }
+    if (parsed.values.help) {
+      io.stdout(`${commandHelp(group, command)}\n`);
+      return 0;
+    }
+    const wanted = command.positionals ?? [];
+    const most = wanted.length + (command.optionalPositionals?.length ?? 0);
+    if (parsed.positionals.length < wanted.length || parsed.positionals.length > most) {
+      const usage = `${PROGRAM} ${commandLine(group, command)}`;
+      throw new CliError(
+        parsed.positionals.length < wanted.length
+          ? `Missing ${wanted.slice(parsed.positionals.length).join(' ')}. Usage: ${usage}`
+          : `Unexpected argument '${parsed.positionals[most]}'. Usage: ${usage}`,
+      );
+    }
+
+    const input = await command.parse({ values: parsed.values, positionals: parsed.positionals, io });
+    const config = loadConfig(io.env);
+    const runtime = await openRuntime({ ...config, seedDemo: command.seedDemo ?? false });
+    try {
+      const now = () => nowSeconds();
+      const admin = new AdminService(runtime.db, runtime.events, now);
+      const result = await command.run({ admin, runtime, config, now }, input);
+      io.stdout(parsed.values.json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
+    } finally {
+      await runtime.close();
+    }
+    return 0;
+  } catch (error) {
+    io.stderr(`${describe(error)}\n`);
+    return 1;
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof CliError || error instanceof ConfigError) return `Error: ${error.message}`;
+  if (error instanceof Error) {
+    // AdminService raises plain errors for unknown names ("No account 'x.test'"); anything else
+    // (a database refusing a row) is shown by its message too, with the stack only on request.
+    return process.env.PANEL_CLI_DEBUG ? `Error: ${error.stack}` : `Error: ${error.message}`;
+  }
+  return `Error: ${String(error)}`;
+}

@@ -1,0 +1,420 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_BASE_PATH, LANGUAGES } from '@panel247/contract/constants';
+import { z } from 'zod';
+
+/**
+ * The one configuration of the server: an optional JSON file (PANEL_CONFIG_FILE) overlaid by
+ * PANEL_* variables (and PORT/HOST). Every problem is collected and reported at once.
+ */
+
+const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])]).transform((value) => {
+  return value === true || value === 'true' || value === '1' || value === 'yes';
+});
+const positiveNumber = z.coerce.number().positive();
+/** A map given as a record, or in the environment as `8.2=/a,8.3=/b`. */
+const mapOf = z.union([
+  z.record(z.string(), z.string()),
+  z.string().transform((value) =>
+    Object.fromEntries(
+      value
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => {
+          const at = pair.indexOf('=');
+          return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+        }),
+    ),
+  ),
+]);
+
+export const configSchema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.coerce.number().int().min(0).max(65535).default(8247),
+  basePath: z
+    .string()
+    .regex(/^\/([a-z0-9_-]+\/)+$/, 'must look like /p247/ (lower-case segments, leading and trailing slash)')
+    .default(DEFAULT_BASE_PATH),
+  dataDir: z.string().min(1).default('./data'),
+  /** postgres://… selects PostgreSQL; empty keeps the embedded SQLite file in dataDir. */
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  /** 64 hex characters; generated into dataDir/secret.key when absent. */
+  secretKey: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i, 'must be 64 hexadecimal characters (32 bytes)')
+    .optional(),
+  seedDemo: bool.optional(),
+  webDist: z.string().optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  trustProxy: bool.default(false),
+  /** Extra origins accepted by the CSRF check besides the request's own host. */
+  allowedOrigins: z.array(z.url()).default([]),
+  defaultLanguage: z.enum(LANGUAGES).default('es'),
+  session: z
+    .object({
+      idleMinutes: positiveNumber.default(30),
+      absoluteHours: positiveNumber.default(12),
+      /**
+       * Seconds a looked-up session or permission list is reused without the database; changes
+       * made through the panel (or, on PostgreSQL, anywhere) drop them at once. 0 turns it off.
+       */
+      cacheSeconds: z.coerce.number().int().min(0).max(60).default(5),
+    })
+    .prefault({}),
+  captcha: z
+    .object({
+      provider: z.enum(['altcha', 'recaptcha', 'hcaptcha', 'turnstile', 'none']).default('altcha'),
+      siteKey: z.string().default(''),
+      secret: z.string().default(''),
+      /** Overrides the provider's siteverify URL (a proxy, or a loopback stand-in in tests). */
+      verifyUrl: z.url().optional(),
+      /** ALTCHA proof-of-work difficulty: the largest number the client may have to try. */
+      altchaMaxNumber: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
+    })
+    // On the captcha block itself, so it is reported even when other settings are wrong too.
+    .superRefine((captcha, ctx) => {
+      if (captcha.provider !== 'altcha' && captcha.provider !== 'none' && !captcha.secret) {
+        ctx.addIssue({ code: 'custom', path: ['secret'], message: `required for ${captcha.provider}` });
+      }
+    })
+    .prefault({}),
+  limits: z
+    .object({
+      loginPerAccount: z.coerce.number().int().positive().default(5),
+      loginPerIp: z.coerce.number().int().positive().default(20),
+      loginWindowMinutes: positiveNumber.default(15),
+      formsPerIp: z.coerce.number().int().positive().default(5),
+      formsWindowMinutes: positiveNumber.default(60),
+    })
+    .prefault({}),
+  dns: z
+    .object({
+      /** `database`: the zone lives in the panel only; `powerdns`: every change goes to PowerDNS. */
+      driver: z.enum(['database', 'powerdns']).default('database'),
+      powerdnsApiUrl: z.url().optional(),
+      powerdnsApiKey: z.string().default(''),
+      powerdnsServerId: z
+        .string()
+        .regex(/^[a-z0-9._-]+$/i)
+        .default('localhost'),
+      /** The provider's name servers: the apex NS records of every zone. */
+      nameservers: z
+        .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
+        .default(['ns1.panel247.test', 'ns2.panel247.test']),
+      /** TTL used for records whose ttl is 0 ("default"). */
+      defaultTtl: z.coerce.number().int().min(60).max(604_800).default(3600),
+      /** Addresses the restored default records point at (the provider's web and mail servers). */
+      webIpv4: z.string().default('192.0.2.10'),
+      webIpv6: z.string().default('2001:db8::10'),
+      mailIpv4: z.string().default('192.0.2.25'),
+    })
+    .superRefine((dns, ctx) => {
+      if (dns.driver === 'powerdns' && !dns.powerdnsApiUrl) {
+        ctx.addIssue({ code: 'custom', path: ['powerdnsApiUrl'], message: 'required for the powerdns driver' });
+      }
+    })
+    .prefault({}),
+  mail: z
+    .object({
+      /** Maildirs live in <root>/<domain>/<local part> (Dovecot's mail_home, see deploy/dovecot). */
+      root: z.string().optional(),
+      defaultQuotaMb: z.coerce.number().int().positive().default(1024),
+      /** The plan's largest mailbox. */
+      maxQuotaMb: z.coerce.number().int().positive().default(10240),
+      /** What happens to a deleted mailbox's mail: removed at once, or kept aside for keepDays. */
+      deleteMode: z.enum(['remove', 'keep']).default('keep'),
+      keepDays: z.coerce.number().int().min(1).default(30),
+      /** dovecot.conf of the running Dovecot, so password changes flush its auth cache. */
+      doveadmConfig: z.string().optional(),
+      /** The brand's WebMail when the brand names none; it redeems tokens at /p247/webmail/redeem/. */
+      webmailUrl: z.string().default('/webmail/'),
+      /** Shared with the WebMail: proves a token redemption comes from it. 32+ characters. */
+      webmailKey: z.string().min(32).optional(),
+    })
+    .prefault({}),
+  hosting: z
+    .object({
+      /** Service homes live in <root>/<domain> (FTP accounts and sites are folders inside). */
+      root: z.string().optional(),
+      /** Owner of uploaded files: the web server's user, so sites can read them. */
+      uid: z.coerce.number().int().min(1).default(33),
+      gid: z.coerce.number().int().min(1).default(33),
+      ftpPort: z.coerce.number().int().min(1).max(65535).default(21),
+      /**
+       * On SQLite: a file the panel keeps with a copy of ftp_users_view for ProFTPD to read
+       * (see modules/ftp/ftp-users-file.ts). Not needed on PostgreSQL.
+       */
+      ftpUsersFile: z.string().optional(),
+      /** Where the WebFTP's server reaches ProFTPD (it redeems tokens at /p247/webftp/redeem/). */
+      ftpHost: z.string().default('127.0.0.1'),
+      /** The brand's WebFTP when the brand names none. */
+      webftpUrl: z.string().default('/webftp/'),
+      /** Shared with the WebFTP: proves a token redemption comes from it. 32+ characters. */
+      webftpKey: z.string().min(32).optional(),
+      /** The plan's limits shown in the service overview, in MiB: web space, monthly traffic, databases' space. */
+      webSpaceMb: z.coerce.number().int().min(0).default(10_240),
+      trafficMb: z.coerce.number().int().min(0).default(102_400),
+      databaseSpaceMb: z.coerce.number().int().min(0).default(1_024),
+    })
+    .prefault({}),
+  databases: z
+    .object({
+      /** `embedded`: databases live in the panel only (no MariaDB needed); `mariadb`: real ones. */
+      driver: z.enum(['embedded', 'mariadb']).default('embedded'),
+      /** The MariaDB admin connection, e.g. mysql://root@127.0.0.1:3306 (required for mariadb). */
+      url: z
+        .string()
+        .regex(/^(mysql|mariadb):\/\//, 'must be a mysql:// URL')
+        .optional(),
+      /**
+       * Put before every generated database and user name; lets several panels (or test runs) share
+       * one MariaDB without colliding.
+       */
+      namePrefix: z
+        .string()
+        .regex(/^[a-z0-9_]{0,16}$/, 'at most 16 of a-z, 0-9 and _')
+        .default(''),
+      /** The plan's number of databases per hosting service. */
+      maxPerService: z.coerce.number().int().min(0).max(1000).default(5),
+      /** Where users, the sites and phpMyAdmin reach MariaDB (given to phpMyAdmin at sign-on). */
+      host: z.string().default('127.0.0.1'),
+      port: z.coerce.number().int().min(1).max(65535).default(3306),
+      /**
+       * The hosts a user without external access may connect from. With skip-name-resolve a TCP
+       * login from 127.0.0.1 matches neither 'localhost' nor anything but '127.0.0.1' and '%'.
+       */
+      localHosts: z
+        .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
+        .pipe(z.array(z.string().regex(/^[a-z0-9.:-]{1,60}$/i, 'a host name or address')).min(1))
+        .default(['localhost', '127.0.0.1']),
+      /** The dump tool, run with an argument array (mariadb-dump or mysqldump). */
+      dumpCommand: z.string().min(1).default('mariadb-dump'),
+      /** The phpMyAdmin hand-off script the sign-on form posts to, when the brand names no host. */
+      phpmyadminUrl: z.string().default('/phpmyadmin/panel247-signon.php'),
+      /** Shared with the hand-off script: proves a token redemption comes from it. 32+ characters. */
+      phpmyadminKey: z.string().min(32).optional(),
+    })
+    .superRefine((databases, ctx) => {
+      if (databases.driver === 'mariadb' && !databases.url) {
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'required for the mariadb driver' });
+      }
+    })
+    .prefault({}),
+  web: z
+    .object({
+      /** `embedded`: server blocks and pools are only written (no web server); `nginx`: tested and reloaded. */
+      driver: z.enum(['embedded', 'nginx']).default('embedded'),
+      /** Where live server blocks and pools go (<configDir>/live/<service>); default <dataDir>/web. */
+      configDir: z.string().optional(),
+      /** Per-service error logs (<logDir>/<service>/); default <configDir>/logs. */
+      logDir: z.string().optional(),
+      /** The driver's templates; default the repository's deploy/nginx. */
+      templatesDir: z.string().optional(),
+      nginxBinary: z.string().min(1).default('/usr/sbin/nginx'),
+      /** nginx's -p, -c and -e, used the same way for `nginx -t` and `nginx -s reload`. */
+      nginxPrefix: z.string().default('/etc/nginx/'),
+      nginxConf: z.string().default('/etc/nginx/nginx.conf'),
+      nginxErrorLog: z.string().default('/var/log/nginx/error.log'),
+      /** What the server blocks listen on, e.g. 80 / 443 or 127.0.0.1:8080. */
+      httpListen: z.string().default('80'),
+      httpsListen: z.string().default('443'),
+      /** PHP-FPM per version: pool sockets folder, binary (for -t), main config and master pid. */
+      phpSockets: mapOf.default({ '8.2': '/run/php/panel247-8.2' }),
+      phpBinaries: mapOf.default({}),
+      phpConfigs: mapOf.default({}),
+      phpPidFiles: mapOf.default({}),
+      /** Instead of USR2 to the pid: a command per version, split on spaces and run without a shell. */
+      phpReloadCommands: mapOf.default({}),
+      defaultPhpVersion: z
+        .string()
+        .regex(/^\d+\.\d+$/)
+        .default('8.2'),
+      /** The pools' user and group, and the web server's (owner of the sockets). */
+      phpUser: z.string().default('www-data'),
+      phpGroup: z.string().default('www-data'),
+      nginxUser: z.string().default('www-data'),
+    })
+    .superRefine((web, ctx) => {
+      for (const [version, folder] of Object.entries(web.phpSockets)) {
+        if (!/^\d+\.\d+$/.test(version) || !/^(\/[A-Za-z0-9._-]+)+$/.test(folder)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['phpSockets'],
+            message: 'version=/absolute/folder pairs, e.g. 8.2=/run/php/panel247-8.2',
+          });
+        }
+      }
+      if (!web.phpSockets[web.defaultPhpVersion]) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['defaultPhpVersion'],
+          message: 'must be one of the versions in phpSockets',
+        });
+      }
+    })
+    .prefault({}),
+  registry: z
+    .object({
+      /** DNS servers (host:port) that name servers must resolve through; the system's when empty. */
+      resolvers: z
+        .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
+        .default([]),
+    })
+    .prefault({}),
+  smtp: z
+    .object({
+      /** smtp://user:pass@host:port or smtps://…; empty keeps messages in the outbox table. */
+      url: z
+        .string()
+        .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+        .optional(),
+      from: z.string().default('Panel247 <no-reply@localhost>'),
+    })
+    .prefault({}),
+});
+
+export type AppConfig = z.output<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Environment variable → config path. Kept as a table so the README can list it. */
+export const ENV_MAP: Record<string, string> = {
+  HOST: 'host',
+  PORT: 'port',
+  PANEL_BASE_PATH: 'basePath',
+  PANEL_DATA_DIR: 'dataDir',
+  PANEL_DATABASE_URL: 'databaseUrl',
+  PANEL_SECRET_KEY: 'secretKey',
+  PANEL_SEED_DEMO: 'seedDemo',
+  PANEL_WEB_DIST: 'webDist',
+  PANEL_LOG_LEVEL: 'logLevel',
+  PANEL_TRUST_PROXY: 'trustProxy',
+  PANEL_DEFAULT_LANGUAGE: 'defaultLanguage',
+  PANEL_SESSION_IDLE_MINUTES: 'session.idleMinutes',
+  PANEL_SESSION_ABSOLUTE_HOURS: 'session.absoluteHours',
+  PANEL_SESSION_CACHE_SECONDS: 'session.cacheSeconds',
+  PANEL_CAPTCHA: 'captcha.provider',
+  PANEL_CAPTCHA_SITE_KEY: 'captcha.siteKey',
+  PANEL_CAPTCHA_SECRET: 'captcha.secret',
+  PANEL_CAPTCHA_VERIFY_URL: 'captcha.verifyUrl',
+  PANEL_CAPTCHA_ALTCHA_MAX_NUMBER: 'captcha.altchaMaxNumber',
+  PANEL_LOGIN_LIMIT_PER_ACCOUNT: 'limits.loginPerAccount',
+  PANEL_LOGIN_LIMIT_PER_IP: 'limits.loginPerIp',
+  PANEL_LOGIN_LIMIT_WINDOW_MINUTES: 'limits.loginWindowMinutes',
+  PANEL_FORMS_LIMIT_PER_IP: 'limits.formsPerIp',
+  PANEL_FORMS_LIMIT_WINDOW_MINUTES: 'limits.formsWindowMinutes',
+  PANEL_DNS_DRIVER: 'dns.driver',
+  PANEL_POWERDNS_API_URL: 'dns.powerdnsApiUrl',
+  PANEL_POWERDNS_API_KEY: 'dns.powerdnsApiKey',
+  PANEL_POWERDNS_SERVER_ID: 'dns.powerdnsServerId',
+  PANEL_DNS_NAMESERVERS: 'dns.nameservers',
+  PANEL_DNS_DEFAULT_TTL: 'dns.defaultTtl',
+  PANEL_DNS_WEB_IPV4: 'dns.webIpv4',
+  PANEL_DNS_WEB_IPV6: 'dns.webIpv6',
+  PANEL_DNS_MAIL_IPV4: 'dns.mailIpv4',
+  PANEL_REGISTRY_RESOLVERS: 'registry.resolvers',
+  PANEL_HOSTING_ROOT: 'hosting.root',
+  PANEL_FTP_PORT: 'hosting.ftpPort',
+  PANEL_FTP_HOST: 'hosting.ftpHost',
+  PANEL_FTP_USERS_FILE: 'hosting.ftpUsersFile',
+  PANEL_WEBFTP_URL: 'hosting.webftpUrl',
+  PANEL_WEBFTP_KEY: 'hosting.webftpKey',
+  PANEL_HOSTING_WEB_SPACE_MB: 'hosting.webSpaceMb',
+  PANEL_HOSTING_TRAFFIC_MB: 'hosting.trafficMb',
+  PANEL_HOSTING_DATABASE_SPACE_MB: 'hosting.databaseSpaceMb',
+  PANEL_DATABASES_DRIVER: 'databases.driver',
+  PANEL_DATABASES_URL: 'databases.url',
+  PANEL_DATABASES_NAME_PREFIX: 'databases.namePrefix',
+  PANEL_DATABASES_MAX_PER_SERVICE: 'databases.maxPerService',
+  PANEL_DATABASES_HOST: 'databases.host',
+  PANEL_DATABASES_PORT: 'databases.port',
+  PANEL_DATABASES_LOCAL_HOSTS: 'databases.localHosts',
+  PANEL_DATABASES_DUMP_COMMAND: 'databases.dumpCommand',
+  PANEL_PHPMYADMIN_URL: 'databases.phpmyadminUrl',
+  PANEL_PHPMYADMIN_KEY: 'databases.phpmyadminKey',
+  PANEL_MAIL_ROOT: 'mail.root',
+  PANEL_MAIL_DEFAULT_QUOTA_MB: 'mail.defaultQuotaMb',
+  PANEL_MAIL_MAX_QUOTA_MB: 'mail.maxQuotaMb',
+  PANEL_MAIL_DELETE_MODE: 'mail.deleteMode',
+  PANEL_MAIL_KEEP_DAYS: 'mail.keepDays',
+  PANEL_MAIL_DOVEADM_CONFIG: 'mail.doveadmConfig',
+  PANEL_WEBMAIL_URL: 'mail.webmailUrl',
+  PANEL_WEBMAIL_KEY: 'mail.webmailKey',
+  PANEL_WEB_DRIVER: 'web.driver',
+  PANEL_WEB_CONFIG_DIR: 'web.configDir',
+  PANEL_WEB_LOG_DIR: 'web.logDir',
+  PANEL_WEB_TEMPLATES_DIR: 'web.templatesDir',
+  PANEL_WEB_NGINX_BINARY: 'web.nginxBinary',
+  PANEL_WEB_NGINX_PREFIX: 'web.nginxPrefix',
+  PANEL_WEB_NGINX_CONF: 'web.nginxConf',
+  PANEL_WEB_NGINX_ERROR_LOG: 'web.nginxErrorLog',
+  PANEL_WEB_HTTP_LISTEN: 'web.httpListen',
+  PANEL_WEB_HTTPS_LISTEN: 'web.httpsListen',
+  PANEL_WEB_PHP_SOCKETS: 'web.phpSockets',
+  PANEL_WEB_PHP_BINARIES: 'web.phpBinaries',
+  PANEL_WEB_PHP_CONFIGS: 'web.phpConfigs',
+  PANEL_WEB_PHP_PID_FILES: 'web.phpPidFiles',
+  PANEL_WEB_PHP_RELOAD_COMMANDS: 'web.phpReloadCommands',
+  PANEL_WEB_DEFAULT_PHP_VERSION: 'web.defaultPhpVersion',
+  PANEL_WEB_PHP_USER: 'web.phpUser',
+  PANEL_WEB_PHP_GROUP: 'web.phpGroup',
+  PANEL_WEB_NGINX_USER: 'web.nginxUser',
+  PANEL_SMTP_URL: 'smtp.url',
+  PANEL_SMTP_FROM: 'smtp.from',
+};
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown) {
+  const keys = dotted.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    node[key] ??= {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1] as string] = value;
+}
+
+/** Reads the file (if any) and the environment, validates, and resolves paths. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Record<string, unknown> = {}): AppConfig {
+  const problems: string[] = [];
+  let raw: Record<string, unknown> = {};
+  if (env.PANEL_CONFIG_FILE) {
+    try {
+      raw = JSON.parse(readFileSync(env.PANEL_CONFIG_FILE, 'utf8'));
+    } catch (error) {
+      problems.push(`PANEL_CONFIG_FILE (${env.PANEL_CONFIG_FILE}): ${(error as Error).message}`);
+    }
+  }
+  for (const [name, dotted] of Object.entries(ENV_MAP)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') setPath(raw, dotted, value);
+  }
+  if (env.PANEL_ALLOWED_ORIGINS) setPath(raw, 'allowedOrigins', env.PANEL_ALLOWED_ORIGINS.split(',').filter(Boolean));
+  for (const [dotted, value] of Object.entries(overrides)) setPath(raw, dotted, value);
+
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const byPath = Object.fromEntries(Object.entries(ENV_MAP).map(([name, dotted]) => [dotted, name]));
+    for (const issue of parsed.error.issues) {
+      const dotted = issue.path.join('.');
+      const source = byPath[dotted] ? ` (${byPath[dotted]})` : '';
+      problems.push(`${dotted || '(root)'}${source}: ${issue.message}`);
+    }
+  }
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  const config = parsed.data;
+  config.dataDir = path.resolve(config.dataDir);
+  config.hosting.root = path.resolve(config.hosting.root ?? path.join(config.dataDir, 'www'));
+  config.mail.root = path.resolve(config.mail.root ?? path.join(config.dataDir, 'mail'));
+  config.web.configDir = path.resolve(config.web.configDir ?? path.join(config.dataDir, 'web'));
+  config.web.logDir = path.resolve(config.web.logDir ?? path.join(config.web.configDir, 'logs'));
+  config.webDist = path.resolve(config.webDist ?? path.join(import.meta.dirname, '../../web/dist'));
+  return config;
+}

@@ -1,0 +1,19 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001-foundation.ts';
+import * as m0002 from './0002-dns-zones.ts';
+import * as m0003 from './0003-domains.ts';
+import * as m0004 from './0004-mail.ts';
+import * as m0005 from './0005-ftp.ts';
+import * as m0006 from './0006-signon-and-databases.ts';
+import * as m0007 from './0007-hosting-web.ts';
+
+/** Every migration in order. Names are frozen: renaming one would re-run it. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-foundation': m0001,
+  '0002-dns-zones': m0002,
+  '0003-domains': m0003,
+  '0004-mail': m0004,
+  '0005-ftp': m0005,
+  '0006-signon-and-databases': m0006,
+  '0007-hosting-web': m0007,
+};

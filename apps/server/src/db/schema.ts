@@ -1,0 +1,313 @@
+import type { PermissionKey, PermissionLevel } from '@panel247/contract/constants';
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/**
+ * The panel database as Kysely sees it. Times are epoch seconds; booleans are 0/1 integers so the
+ * same rows work on SQLite and PostgreSQL.
+ */
+
+export interface BrandTable {
+  id: Generated<number>;
+  slug: string;
+  company: string;
+  color: string;
+  logo: string;
+  logo_mini: string;
+  allow_color_change: number;
+  default_language: string;
+  channel: string;
+  contact_email: string;
+  webmail_host: string;
+  webftp_host: string;
+  phpmyadmin_host: Generated<string>;
+  ssl_host: string;
+  is_default: number;
+  created_at: number;
+}
+
+export interface BrandHostTable {
+  host: string;
+  brand_id: number;
+}
+
+export interface LegalTextTable {
+  brand_id: number;
+  kind: string;
+  language: string;
+  title: string;
+  body: string;
+  redirect_to: string;
+}
+
+export interface AccountTable {
+  id: Generated<number>;
+  brand_id: number;
+  domain_name: string;
+  name: string;
+  created_at: number;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  account_id: number;
+  username: string;
+  password_hash: string;
+  last_login_at: number | null;
+  last_login_ip: string | null;
+  password_changed_at: number;
+  created_at: number;
+}
+
+export interface ResourceTable {
+  id: Generated<number>;
+  account_id: number;
+  reference: string;
+  reference_punycode: string;
+  has_domain: number;
+  has_service: number;
+  has_mail: number;
+  is_redir_and_parking: number;
+  domain_expire_ts: number | null;
+  service_expire_ts: number | null;
+  mail_expire_ts: number | null;
+  created_at: number;
+}
+
+/** One row per user and resource, one column per permission key; no row means no access. */
+export type PermissionGrantTable = { user_id: number; resource_id: number } & Record<PermissionKey, PermissionLevel>;
+
+export interface SessionTable {
+  /** sha256 of the cookie's token: a leaked table does not leak usable sessions. */
+  id: string;
+  user_id: number;
+  created_at: number;
+  last_seen_at: number;
+  ip: string;
+  user_agent: string;
+  previous_login_at: number | null;
+}
+
+export interface RateLimitTable {
+  bucket: string;
+  key: string;
+  window_start: number;
+  hits: number;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  brand_id: number;
+  kind: string;
+  to_address: string;
+  reply_to: string;
+  subject: string;
+  body: string;
+  created_at: number;
+  sent_at: number | null;
+  error: string | null;
+}
+
+export interface CaptchaSpentTable {
+  signature: string;
+  expires_at: number;
+}
+
+export interface DnsZoneTable {
+  service_id: number;
+  created_at: number;
+}
+
+export interface DnsRecordTable {
+  id: Generated<number>;
+  service_id: number;
+  zona: string;
+  type: string;
+  ttl: number;
+  priority: number;
+  value: string;
+  dynamic_value: string;
+  eliminable: number;
+  created_at: number;
+}
+
+export interface DomainTable {
+  resource_id: number;
+  dns_mode: string;
+  status: string;
+  registered_at: number;
+  blocked: number;
+  transfer_block: number;
+  whois_privacy: number;
+  auth_type: string;
+  dnssec_type: string;
+  auth_secret: string;
+}
+
+export interface DomainNameserverTable {
+  resource_id: number;
+  position: number;
+  host: string;
+}
+
+export interface DomainGlueRecordTable {
+  id: Generated<number>;
+  resource_id: number;
+  name: string;
+  ipv4: string;
+  ipv6: string;
+}
+
+export interface DomainDsRecordTable {
+  id: Generated<number>;
+  resource_id: number;
+  keytag: number;
+  algorithm: number;
+  digest_type: number;
+  digest: string;
+}
+
+export interface ContactTable {
+  id: Generated<number>;
+  account_id: number;
+  is_org: number;
+  org_name: string;
+  first_name: string;
+  last_name: string;
+  ident_number: string;
+  email: string;
+  phone: string;
+  address: string;
+  postal_code: string;
+  city: string;
+  state: string;
+  country: string;
+  created_at: number;
+}
+
+export interface DomainContactTable {
+  resource_id: number;
+  role: string;
+  contact_id: number;
+}
+
+export interface MailboxTable {
+  id: Generated<number>;
+  service_id: number;
+  local_part: string;
+  password_hash: string;
+  quota_bytes: number;
+  eliminable: Generated<number>;
+  created_at: number;
+}
+
+export interface MailAliasTable {
+  id: Generated<number>;
+  service_id: number;
+  local_part: string;
+  targets: string;
+  eliminable: Generated<number>;
+  created_at: number;
+}
+
+/** One-time hand-off tokens; `kind` says which application redeems them (see modules/signon). */
+export interface SignonTokenTable {
+  token_hash: string;
+  kind: string;
+  subject_id: number;
+  expires_at: number;
+}
+
+export interface HostedDatabaseTable {
+  id: Generated<number>;
+  service_id: number;
+  name: string;
+  db_user: string;
+  password_sealed: string;
+  external_access: Generated<number>;
+  eliminable: Generated<number>;
+  created_at: number;
+}
+
+export interface FtpAccountTable {
+  id: Generated<number>;
+  service_id: number;
+  login: string;
+  folder: string;
+  password_hash: string;
+  password_sealed: string;
+  home: string;
+  eliminable: Generated<number>;
+  created_at: number;
+}
+
+export interface WebSettingsTable {
+  service_id: number;
+  php_version: Generated<string>;
+  parking: Generated<number>;
+  updated_at: number;
+}
+
+export interface WebSiteTable {
+  id: Generated<number>;
+  service_id: number;
+  subdomain: string;
+  folder: string;
+  ssl_active: Generated<number>;
+  cert_pem: Generated<string>;
+  cert_chain_pem: Generated<string>;
+  key_sealed: Generated<string>;
+  eliminable: Generated<number>;
+  created_at: number;
+}
+
+export interface WebRedirectionTable {
+  id: Generated<number>;
+  service_id: number;
+  subdomain: string;
+  path: string;
+  url: string;
+  type: string;
+  iframe_title: Generated<string>;
+  iframe_description: Generated<string>;
+  iframe_keywords: Generated<string>;
+  eliminable: Generated<number>;
+  created_at: number;
+}
+
+export interface Database {
+  brands: BrandTable;
+  brand_hosts: BrandHostTable;
+  legal_texts: LegalTextTable;
+  accounts: AccountTable;
+  users: UserTable;
+  resources: ResourceTable;
+  permission_grants: PermissionGrantTable;
+  sessions: SessionTable;
+  rate_limits: RateLimitTable;
+  outbox: OutboxTable;
+  captcha_spent: CaptchaSpentTable;
+  dns_zones: DnsZoneTable;
+  dns_records: DnsRecordTable;
+  domains: DomainTable;
+  domain_nameservers: DomainNameserverTable;
+  domain_glue_records: DomainGlueRecordTable;
+  domain_ds_records: DomainDsRecordTable;
+  contacts: ContactTable;
+  domain_contacts: DomainContactTable;
+  mailboxes: MailboxTable;
+  mail_aliases: MailAliasTable;
+  signon_tokens: SignonTokenTable;
+  ftp_accounts: FtpAccountTable;
+  hosted_databases: HostedDatabaseTable;
+  web_settings: WebSettingsTable;
+  web_sites: WebSiteTable;
+  web_redirections: WebRedirectionTable;
+}
+
+export type BrandRow = Selectable<BrandTable>;
+export type ResourceRow = Selectable<ResourceTable>;
+export type NewResource = Insertable<ResourceTable>;
+export type PermissionGrantRow = Selectable<PermissionGrantTable>;
+export type DnsRecordRow = Selectable<DnsRecordTable>;
+export type DomainRow = Selectable<DomainTable>;
+export type ContactRow = Selectable<ContactTable>;

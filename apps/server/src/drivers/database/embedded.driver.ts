@@ -1,0 +1,38 @@
+import { Readable } from 'node:stream';
+import { assertDatabaseName, type DatabaseDriver } from './database.driver.ts';
+
+/**
+ * The default when no MariaDB is configured: a database exists only as the panel's row, so the
+ * panel starts and every screen works on a machine without MariaDB. Nothing holds data, so the
+ * usage is 0 and a dump is a short SQL file that creates the empty database.
+ */
+export class EmbeddedDatabaseDriver implements DatabaseDriver {
+  readonly kind = 'embedded' as const;
+
+  constructor(private readonly clock: () => Date = () => new Date()) {}
+
+  async create(): Promise<void> {}
+  async changePassword(): Promise<void> {}
+  async setExternalAccess(): Promise<void> {}
+  async drop(): Promise<void> {}
+
+  async usage(names: string[]): Promise<Map<string, number>> {
+    return new Map(names.map((name) => [name, 0]));
+  }
+
+  async dump(name: string): Promise<Readable> {
+    assertDatabaseName(name);
+    const sql = [
+      '-- Panel247 database dump',
+      `-- Database: ${name}`,
+      `-- Date: ${this.clock().toISOString()}`,
+      '-- This panel keeps its databases without a MariaDB server (embedded driver): there are no tables yet.',
+      '',
+      `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;`,
+      '',
+    ].join('\n');
+    return Readable.from([Buffer.from(sql, 'utf8')]);
+  }
+
+  async close(): Promise<void> {}
+}

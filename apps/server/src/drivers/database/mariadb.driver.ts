@@ -1,0 +1,303 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import mysql, { type Pool, type PoolConnection, type RowDataPacket } from 'mysql2/promise';
+import { DaemonError } from '../../errors.ts';
+import { assertDatabaseName, assertDatabaseUser, type DatabaseDriver, DatabaseExistsError } from './database.driver.ts';
+
+export interface MariaDbOptions {
+  /** Admin connection: mysql://user:password@host:port, or mysql://user@localhost/?socket=/path. */
+  url: string;
+  /** Hosts a user always connects from (see config `databases.localHosts`). */
+  localHosts: string[];
+  /** mariadb-dump (or mysqldump), run with an argument array. */
+  dumpCommand: string;
+  connectTimeoutMs?: number;
+}
+
+interface AdminConnection {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  socketPath?: string;
+}
+
+/** What the dump holds in memory before answering: enough to see an early refusal. */
+const DUMP_HEAD_BYTES = 64 * 1024;
+
+// MariaDB error numbers the driver tells apart.
+const ER_DB_CREATE_EXISTS = 1007;
+const ER_CANNOT_USER = 1396;
+
+type Exec = (sql: string, values?: unknown[]) => Promise<unknown>;
+
+export function parseAdminUrl(url: string): AdminConnection {
+  const parsed = new URL(url);
+  const socketPath = parsed.searchParams.get('socket') ?? undefined;
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, '') || 'localhost',
+    port: Number(parsed.port || 3306),
+    user: decodeURIComponent(parsed.username) || 'root',
+    password: decodeURIComponent(parsed.password),
+    ...(socketPath ? { socketPath } : {}),
+  };
+}
+
+/** An option-file value: double-quoted, with the escapes MariaDB's option-file reader undoes. */
+function optionValue(value: string): string {
+  const escaped = value
+    .replaceAll('\\', '\\\\')
+    .replaceAll('"', '\\"')
+    .replaceAll('\n', '\\n')
+    .replaceAll('\r', '\\r')
+    .replaceAll('\t', '\\t');
+  return `"${escaped}"`;
+}
+
+/**
+ * The [client] option file the dump tool reads its admin credentials from, so the password never
+ * shows on a command line (`ps`) or in the environment.
+ */
+export function clientOptionFile(admin: AdminConnection): string {
+  const lines = ['[client]', `user=${optionValue(admin.user)}`];
+  if (admin.password) lines.push(`password=${optionValue(admin.password)}`);
+  if (admin.socketPath) lines.push(`socket=${optionValue(admin.socketPath)}`, 'protocol=socket');
+  else lines.push(`host=${optionValue(admin.host)}`, `port=${admin.port}`, 'protocol=tcp');
+  return `${lines.join('\n')}\n`;
+}
+
+/** `db`.* for GRANT, with _ escaped: in a database-level grant an unescaped _ matches any character. */
+function grantTarget(name: string): string {
+  return `\`${assertDatabaseName(name).replaceAll('_', '\\_')}\`.*`;
+}
+
+/**
+ * MariaDB through an admin connection (mysql2). Names are allow-listed and quoted; passwords and
+ * user names only ever travel as escaped literals (mysql2's placeholders, with the session's
+ * sql_mode kept free of NO_BACKSLASH_ESCAPES so the escaping means what it says). MariaDB's DDL is
+ * not transactional, so every multi-step call undoes its own steps when a later one fails.
+ */
+export class MariaDbDriver implements DatabaseDriver {
+  readonly kind = 'mariadb' as const;
+  private readonly admin: AdminConnection;
+  private readonly pool: Pool;
+
+  constructor(private readonly options: MariaDbOptions) {
+    this.admin = parseAdminUrl(options.url);
+    this.pool = mysql.createPool({
+      host: this.admin.host,
+      port: this.admin.port,
+      user: this.admin.user,
+      password: this.admin.password,
+      ...(this.admin.socketPath ? { socketPath: this.admin.socketPath } : {}),
+      charset: 'utf8mb4',
+      connectionLimit: 4,
+      maxIdle: 1,
+      idleTimeout: 30_000,
+      connectTimeout: options.connectTimeoutMs ?? 5000,
+      multipleStatements: false,
+    });
+  }
+
+  /**
+   * One connection for a whole call, its sql_mode first: mysql2 escapes literals with
+   * backslashes, which NO_BACKSLASH_ESCAPES (a server or global default) would turn into text.
+   */
+  private async session<T>(work: (exec: Exec) => Promise<T>): Promise<T> {
+    let connection: PoolConnection;
+    try {
+      connection = await this.pool.getConnection();
+    } catch (error) {
+      throw this.translate(error, 'CONNECT');
+    }
+    const exec: Exec = async (sql, values = []) => {
+      try {
+        const [rows] = await connection.query(sql, values);
+        return rows;
+      } catch (error) {
+        throw this.translate(error, sql);
+      }
+    };
+    try {
+      await exec("SET SESSION sql_mode = REPLACE(@@SESSION.sql_mode, 'NO_BACKSLASH_ESCAPES', '')");
+      return await work(exec);
+    } finally {
+      connection.release();
+    }
+  }
+
+  /** MariaDB's refusals and outages as the panel's errors; the SQL in the detail has no values. */
+  private translate(error: unknown, sql: string): Error {
+    if (error instanceof DaemonError || error instanceof DatabaseExistsError) return error;
+    const failure = error as { errno?: number; code?: string; message?: string; fatal?: boolean };
+    if (failure.errno === ER_DB_CREATE_EXISTS) return new DatabaseExistsError('database');
+    if (failure.errno === ER_CANNOT_USER && /^CREATE USER/.test(sql)) return new DatabaseExistsError('user');
+    const detail = `${sql.split(' ').slice(0, 3).join(' ')}: ${failure.code ?? ''} ${failure.message ?? String(error)}`;
+    const down =
+      failure.fatal === true || /^(ECONN|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|PROTOCOL_)/.test(failure.code ?? '');
+    return new DaemonError(down ? 'ddbb.error.server_down' : 'ddbb.error.refused', detail.slice(0, 500));
+  }
+
+  /** Runs undo steps newest first; each is tried even when another fails (best effort). */
+  private async undo(steps: (() => Promise<unknown>)[]): Promise<void> {
+    for (const step of steps.reverse()) await step().catch(() => undefined);
+  }
+
+  private async hostsOf(exec: Exec, user: string): Promise<string[]> {
+    const rows = (await exec('SELECT Host AS host FROM mysql.user WHERE User = ?', [user])) as RowDataPacket[];
+    return rows.map((row) => String(row.host));
+  }
+
+  async create(database: { name: string; user: string; password: string; externalAccess: boolean }): Promise<void> {
+    const name = assertDatabaseName(database.name);
+    const user = assertDatabaseUser(database.user);
+    const hosts = [...this.options.localHosts, ...(database.externalAccess ? ['%'] : [])];
+    await this.session(async (exec) => {
+      const undo: (() => Promise<unknown>)[] = [];
+      try {
+        await exec(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+        undo.push(() => exec(`DROP DATABASE IF EXISTS \`${name}\``));
+        for (const host of hosts) {
+          await exec('CREATE USER ?@? IDENTIFIED BY ?', [user, host, database.password]);
+          undo.push(() => exec('DROP USER IF EXISTS ?@?', [user, host]));
+          await exec(`GRANT ALL PRIVILEGES ON ${grantTarget(name)} TO ?@?`, [user, host]);
+        }
+      } catch (error) {
+        await this.undo(undo);
+        throw error;
+      }
+    });
+  }
+
+  async changePassword(userName: string, password: string, previous: string): Promise<void> {
+    const user = assertDatabaseUser(userName);
+    await this.session(async (exec) => {
+      const hosts = await this.hostsOf(exec, user);
+      if (hosts.length === 0) throw new DaemonError('ddbb.error.missing', `user ${user} is not on the server`);
+      const done: string[] = [];
+      try {
+        // Every entry: with skip-name-resolve a TCP login from 127.0.0.1 matches '127.0.0.1' or '%'.
+        for (const host of hosts) {
+          await exec('ALTER USER ?@? IDENTIFIED BY ?', [user, host, password]);
+          done.push(host);
+        }
+      } catch (error) {
+        await this.undo(done.map((host) => () => exec('ALTER USER ?@? IDENTIFIED BY ?', [user, host, previous])));
+        throw error;
+      }
+    });
+  }
+
+  async setExternalAccess(database: { name: string; user: string; password: string }, on: boolean): Promise<void> {
+    const name = assertDatabaseName(database.name);
+    const user = assertDatabaseUser(database.user);
+    await this.session(async (exec) => {
+      if (!on) {
+        await exec("DROP USER IF EXISTS ?@'%'", [user]);
+        return;
+      }
+      if ((await this.hostsOf(exec, user)).includes('%')) return;
+      await exec("CREATE USER ?@'%' IDENTIFIED BY ?", [user, database.password]);
+      try {
+        await exec(`GRANT ALL PRIVILEGES ON ${grantTarget(name)} TO ?@'%'`, [user]);
+      } catch (error) {
+        await this.undo([() => exec("DROP USER IF EXISTS ?@'%'", [user])]);
+        throw error;
+      }
+    });
+  }
+
+  async drop(database: { name: string; user: string }): Promise<void> {
+    const name = assertDatabaseName(database.name);
+    const user = assertDatabaseUser(database.user);
+    await this.session(async (exec) => {
+      // The users first, so nothing writes into a database on its way out.
+      for (const host of await this.hostsOf(exec, user)) await exec('DROP USER IF EXISTS ?@?', [user, host]);
+      await exec(`DROP DATABASE IF EXISTS \`${name}\``);
+    });
+  }
+
+  async usage(names: string[]): Promise<Map<string, number>> {
+    const sizes = new Map(names.map((name) => [assertDatabaseName(name), 0]));
+    if (names.length === 0) return sizes;
+    const rows = (await this.session((exec) =>
+      exec(
+        `SELECT table_schema AS name, COALESCE(SUM(data_length + index_length), 0) AS size
+         FROM information_schema.tables WHERE table_schema IN (?) GROUP BY table_schema`,
+        [names],
+      ),
+    )) as RowDataPacket[];
+    for (const row of rows) sizes.set(String(row.name), Number(row.size));
+    return sizes;
+  }
+
+  async dump(databaseName: string): Promise<Readable> {
+    const name = assertDatabaseName(databaseName);
+    const dir = await mkdtemp(path.join(tmpdir(), 'p247-dump-'));
+    const optionsFile = path.join(dir, 'client.cnf');
+    await writeFile(optionsFile, clientOptionFile(this.admin), { mode: 0o600 });
+    const cleanup = () => rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    const args = [
+      // must come first: the admin credentials, never on the command line
+      `--defaults-file=${optionsFile}`,
+      '--single-transaction',
+      '--routines',
+      '--triggers',
+      '--events',
+      '--hex-blob',
+      '--default-character-set=utf8mb4',
+      name,
+    ];
+    const child = spawn(this.options.dumpCommand, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = new PassThrough({ highWaterMark: 2 * DUMP_HEAD_BYTES });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = `${stderr}${chunk.toString('utf8')}`.slice(-1000);
+    });
+    child.stdout.pipe(out, { end: false });
+    // The downloader went away: stop the dump rather than let it run on.
+    out.on('close', () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    });
+
+    let started = false;
+    await new Promise<void>((resolve, reject) => {
+      let seen = 0;
+      const onData = (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen < DUMP_HEAD_BYTES) return;
+        child.stdout.off('data', onData);
+        started = true;
+        resolve();
+      };
+      child.stdout.on('data', onData);
+      child.once('error', (error) => {
+        void cleanup();
+        out.destroy();
+        reject(new DaemonError('ddbb.error.dump', `${this.options.dumpCommand}: ${error.message}`));
+      });
+      child.once('close', (code, signal) => {
+        void cleanup();
+        if (code === 0) {
+          out.end();
+          resolve();
+          return;
+        }
+        const failure = new DaemonError('ddbb.error.dump', `exit ${code ?? signal}: ${stderr.trim()}`);
+        if (started) out.destroy(failure);
+        else {
+          out.destroy();
+          reject(failure);
+        }
+      });
+    });
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,15 @@
+import type { AppConfig } from '../../config.ts';
+import { DatabaseDnsDriver } from './database.driver.ts';
+import type { DnsDriver } from './dns.driver.ts';
+import { PowerDnsDriver } from './powerdns.driver.ts';
+
+export function createDnsDriver(config: AppConfig): DnsDriver {
+  if (config.dns.driver === 'powerdns') {
+    return new PowerDnsDriver({
+      apiUrl: config.dns.powerdnsApiUrl as string,
+      apiKey: config.dns.powerdnsApiKey,
+      serverId: config.dns.powerdnsServerId,
+    });
+  }
+  return new DatabaseDnsDriver();
+}

@@ -1,0 +1,17 @@
+import type { DnsDriver, DsRecord, RRset } from './dns.driver.ts';
+
+/**
+ * The embedded default: the zone lives in the panel database only (to be published by whatever
+ * the operator sets up later, e.g. `npm run panel -- dns export`). Every change succeeds here.
+ */
+export class DatabaseDnsDriver implements DnsDriver {
+  readonly kind = 'database' as const;
+  async ensureZone(): Promise<void> {}
+  async replaceRRsets(_zone: string, _rrsets: RRset[]): Promise<void> {}
+  async readZone(): Promise<RRset[] | undefined> {
+    return undefined;
+  }
+  async dsRecords(): Promise<DsRecord[]> {
+    return [];
+  }
+}

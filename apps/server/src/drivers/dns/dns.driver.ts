@@ -1,0 +1,32 @@
+/**
+ * The DNS driver: what the panel asks of an authoritative server. Names are absolute with the
+ * trailing dot; contents are in zone-file presentation format. The panel database stays the
+ * source of truth: a driver only ever receives complete RRsets computed from it.
+ */
+
+export interface RRset {
+  /** Absolute owner name, e.g. `www.example.com.` */
+  name: string;
+  type: string;
+  ttl: number;
+  contents: string[];
+}
+
+export interface DsRecord {
+  keytag: number;
+  algorithm: number;
+  digestType: number;
+  digest: string;
+}
+
+export interface DnsDriver {
+  readonly kind: 'database' | 'powerdns';
+  /** Creates the zone (SOA and the given name servers) when the server does not have it yet. */
+  ensureZone(zone: string, nameservers: string[]): Promise<void>;
+  /** Replaces each RRset (name + type) with the given records; an empty `contents` deletes it. */
+  replaceRRsets(zone: string, rrsets: RRset[]): Promise<void>;
+  /** What the server holds now (SOA left out), for drift reports; undefined when it holds nothing. */
+  readZone(zone: string): Promise<RRset[] | undefined>;
+  /** Turns DNSSEC on for the zone if needed and returns its DS records. */
+  dsRecords(zone: string): Promise<DsRecord[]>;
+}

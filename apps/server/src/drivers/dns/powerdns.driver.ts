@@ -1,0 +1,153 @@
+import { DaemonError, FieldErrors } from '../../errors.ts';
+import type { DnsDriver, DsRecord, RRset } from './dns.driver.ts';
+
+export interface PowerDnsOptions {
+  /** e.g. http://127.0.0.1:8081 */
+  apiUrl: string;
+  apiKey: string;
+  serverId: string;
+  timeoutMs?: number;
+}
+
+interface PdnsRRset {
+  name: string;
+  type: string;
+  ttl: number;
+  records: { content: string; disabled: boolean }[];
+}
+
+/**
+ * PowerDNS Authoritative through its HTTP API: zones are created Native with SOA-EDIT-API so the
+ * serial moves on every change; each change is one PATCH of complete RRsets (PowerDNS applies a
+ * PATCH atomically and purges its caches, so the next query answers the new data). A 422 means
+ * PowerDNS refused the content: nothing was written, and the user gets a field error.
+ */
+export class PowerDnsDriver implements DnsDriver {
+  readonly kind = 'powerdns' as const;
+  private readonly known = new Set<string>();
+
+  constructor(private readonly options: PowerDnsOptions) {}
+
+  private async request(method: string, path: string, body?: unknown): Promise<Response> {
+    const url = `${this.options.apiUrl.replace(/\/$/, '')}/api/v1/servers/${encodeURIComponent(this.options.serverId)}${path}`;
+    try {
+      return await fetch(url, {
+        method,
+        headers: { 'x-api-key': this.options.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
+      });
+    } catch (error) {
+      throw new DaemonError('dns.error.server_down', `${method} ${path}: ${(error as Error).message}`);
+    }
+  }
+
+  private async expectOk(response: Response, what: string): Promise<void> {
+    if (response.ok) return;
+    const detail = `${what}: HTTP ${response.status} ${await response.text().catch(() => '')}`.slice(0, 500);
+    if (response.status === 422) {
+      throw Object.assign(FieldErrors.one('value', 'dns.error.refused'), { detail });
+    }
+    throw new DaemonError('dns.error.server_down', detail);
+  }
+
+  private zonePath(zone: string): string {
+    return `/zones/${encodeURIComponent(`${zone}.`)}`;
+  }
+
+  async ensureZone(zone: string, nameservers: string[]): Promise<void> {
+    if (this.known.has(zone)) return;
+    const existing = await this.request('GET', `${this.zonePath(zone)}?rrsets=false`);
+    if (existing.status === 404 || existing.status === 422) {
+      const absolute = nameservers.map((ns) => `${ns.replace(/\.$/, '')}.`);
+      const created = await this.request('POST', '/zones', {
+        name: `${zone}.`,
+        kind: 'Native',
+        soa_edit_api: 'DEFAULT',
+        nameservers: absolute,
+        // The SOA names the provider's first name server as primary (PowerDNS's default would not).
+        rrsets: [
+          {
+            name: `${zone}.`,
+            type: 'SOA',
+            ttl: 3600,
+            records: [
+              {
+                content: `${absolute[0] ?? `ns1.${zone}.`} hostmaster.${zone}. 0 10800 3600 604800 3600`,
+                disabled: false,
+              },
+            ],
+          },
+        ],
+      });
+      // 409: created meanwhile by another instance — fine.
+      if (created.status !== 409) await this.expectOk(created, `create zone ${zone}`);
+    } else {
+      await this.expectOk(existing, `read zone ${zone}`);
+    }
+    this.known.add(zone);
+  }
+
+  async replaceRRsets(zone: string, rrsets: RRset[]): Promise<void> {
+    if (rrsets.length === 0) return;
+    const response = await this.request('PATCH', this.zonePath(zone), {
+      rrsets: rrsets.map((rrset) =>
+        rrset.contents.length === 0
+          ? { name: rrset.name, type: rrset.type, changetype: 'DELETE' }
+          : {
+              name: rrset.name,
+              type: rrset.type,
+              ttl: rrset.ttl,
+              changetype: 'REPLACE',
+              records: rrset.contents.map((content) => ({ content, disabled: false })),
+            },
+      ),
+    });
+    await this.expectOk(response, `patch zone ${zone}`);
+  }
+
+  async readZone(zone: string): Promise<RRset[] | undefined> {
+    const response = await this.request('GET', this.zonePath(zone));
+    if (response.status === 404 || response.status === 422) return undefined;
+    await this.expectOk(response, `read zone ${zone}`);
+    const body = (await response.json()) as { rrsets: PdnsRRset[] };
+    return body.rrsets
+      .filter((rrset) => rrset.type !== 'SOA')
+      .map((rrset) => ({
+        name: rrset.name,
+        type: rrset.type,
+        ttl: rrset.ttl,
+        contents: rrset.records.filter((r) => !r.disabled).map((r) => r.content),
+      }));
+  }
+
+  async dsRecords(zone: string): Promise<DsRecord[]> {
+    const keysPath = `${this.zonePath(zone)}/cryptokeys`;
+    const listed = await this.request('GET', keysPath);
+    await this.expectOk(listed, `list keys of ${zone}`);
+    let keys = (await listed.json()) as { active: boolean; ds?: string[] }[];
+    if (!keys.some((key) => key.active)) {
+      const created = await this.request('POST', keysPath, {
+        keytype: 'csk',
+        active: true,
+        algorithm: 'ECDSAP256SHA256',
+      });
+      await this.expectOk(created, `create key of ${zone}`);
+      const again = await this.request('GET', keysPath);
+      await this.expectOk(again, `list keys of ${zone}`);
+      keys = (await again.json()) as { active: boolean; ds?: string[] }[];
+    }
+    return keys
+      .filter((key) => key.active)
+      .flatMap((key) => key.ds ?? [])
+      .map((ds) => {
+        const [keytag, algorithm, digestType, digest] = ds.split(/\s+/);
+        return {
+          keytag: Number(keytag),
+          algorithm: Number(algorithm),
+          digestType: Number(digestType),
+          digest: (digest ?? '').toLowerCase(),
+        };
+      });
+  }
+}

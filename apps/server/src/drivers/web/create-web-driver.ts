@@ -1,0 +1,47 @@
+import path from 'node:path';
+import type { AppConfig } from '../../config.ts';
+import { EmbeddedWebDriver } from './embedded.driver.ts';
+import { NginxWebDriver, type PhpFpmMaster } from './nginx.driver.ts';
+import type { WebDriver } from './web.driver.ts';
+
+/** The repository's deploy/nginx: the templates the operator kit ships. */
+export const DEFAULT_WEB_TEMPLATES = path.resolve(import.meta.dirname, '../../../../../deploy/nginx');
+
+export function createWebDriver(config: AppConfig): WebDriver {
+  const web = config.web;
+  const configDir = web.configDir ?? path.join(config.dataDir, 'web');
+  const common = {
+    configDir,
+    templatesDir: web.templatesDir ?? DEFAULT_WEB_TEMPLATES,
+    logDir: web.logDir ?? path.join(configDir, 'logs'),
+    httpListen: web.httpListen,
+    httpsListen: web.httpsListen,
+    phpSockets: web.phpSockets,
+    phpUser: web.phpUser,
+    phpGroup: web.phpGroup,
+    nginxUser: web.nginxUser,
+    logOwner: { uid: config.hosting.uid, gid: config.hosting.gid },
+  };
+  if (web.driver === 'nginx') {
+    // Debian's paths for every version with a socket folder, unless configured otherwise.
+    const php: Record<string, PhpFpmMaster> = {};
+    for (const version of Object.keys(web.phpSockets)) {
+      php[version] = {
+        binary: web.phpBinaries[version] ?? `/usr/sbin/php-fpm${version}`,
+        config: web.phpConfigs[version] ?? `/etc/php/${version}/fpm/php-fpm.conf`,
+        pidFile: web.phpPidFiles[version] ?? `/run/php/php${version}-fpm.pid`,
+      };
+      const reload = web.phpReloadCommands[version]?.split(/\s+/).filter(Boolean);
+      if (reload?.length) php[version].reloadCommand = reload;
+    }
+    return new NginxWebDriver({
+      ...common,
+      nginxBinary: web.nginxBinary,
+      nginxPrefix: web.nginxPrefix,
+      nginxConf: web.nginxConf,
+      nginxErrorLog: web.nginxErrorLog,
+      php,
+    });
+  }
+  return new EmbeddedWebDriver(common);
+}

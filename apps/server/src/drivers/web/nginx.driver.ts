@@ -1,0 +1,187 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { access, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { DaemonError } from '../../errors.ts';
+import { FileWebDriver, type FileWebOptions } from './file-web.driver.ts';
+
+const run = promisify(execFile);
+
+export interface PhpFpmMaster {
+  /** php-fpm<version>, run with -t to test a configuration. */
+  binary: string;
+  /** The master's php-fpm.conf, which includes <configDir>/live/*\/php-fpm-<version>.conf. */
+  config: string;
+  /** The master's pid file: a reload is USR2 to that process. */
+  pidFile: string;
+  /** Instead of USR2: a command (argument array, no shell), e.g. systemctl reload php8.2-fpm. */
+  reloadCommand?: string[];
+}
+
+export interface NginxWebOptions extends FileWebOptions {
+  nginxBinary: string;
+  /** nginx's -p, -c and -e: the same for `nginx -t` and `nginx -s reload`. */
+  nginxPrefix: string;
+  nginxConf: string;
+  nginxErrorLog: string;
+  php: Record<string, PhpFpmMaster>;
+  /** How long a reloaded PHP-FPM may take to come back (default 15 s). */
+  reloadTimeoutMs?: number;
+}
+
+const COMMAND_TIMEOUT_MS = 30_000;
+
+function output(error: unknown): string {
+  const failure = error as { stderr?: string; stdout?: string; message?: string };
+  return [failure.stderr, failure.stdout, failure.message].filter(Boolean).join('\n').trim();
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return condition();
+}
+
+/**
+ * nginx and PHP-FPM on this machine. A change is tested first with a copy of the live main
+ * configurations in which the service's include points at the new files (`nginx -t`,
+ * `php-fpm -t`), then swapped in and reloaded (`nginx -s reload`, USR2 to the PHP-FPM master).
+ * Commands run with argument arrays, never a shell.
+ */
+export class NginxWebDriver extends FileWebDriver {
+  readonly kind = 'nginx' as const;
+
+  constructor(protected override readonly options: NginxWebOptions) {
+    super(options);
+  }
+
+  private nginxArgs(config: string): string[] {
+    const o = this.options;
+    return [
+      '-p',
+      o.nginxPrefix.endsWith('/') ? o.nginxPrefix : `${o.nginxPrefix}/`,
+      '-c',
+      config,
+      '-e',
+      o.nginxErrorLog,
+    ];
+  }
+
+  /** The main file with its live include replaced by the given files. */
+  private async testCopy(mainFile: string, include: string, files: string[], line: (file: string) => string) {
+    const main = await readFile(mainFile, 'utf8').catch((error: Error) => {
+      throw new DaemonError('web.error.refused', `${mainFile}: ${error.message}`);
+    });
+    if (!main.includes(include)) {
+      throw new DaemonError('web.error.refused', `${mainFile} does not contain the line "${include}"`);
+    }
+    const checkDir = path.join(this.options.configDir, 'check');
+    await mkdir(checkDir, { recursive: true });
+    const copy = path.join(checkDir, `${path.basename(mainFile)}.${randomBytes(6).toString('hex')}`);
+    await writeFile(copy, main.replace(include, files.map(line).join('\n')), { mode: 0o600 });
+    return copy;
+  }
+
+  protected async check(serviceId: number, staging: string | null): Promise<void> {
+    const folders = [...(await this.otherLiveServices(serviceId)), ...(staging ? [staging] : [])];
+    const nginxCopy = await this.testCopy(
+      this.options.nginxConf,
+      `include ${this.liveDir}/*/nginx.conf;`,
+      folders.map((folder) => path.join(folder, 'nginx.conf')),
+      (file) => `include ${file};`,
+    );
+    try {
+      await run(this.options.nginxBinary, ['-t', '-q', ...this.nginxArgs(nginxCopy)], { timeout: COMMAND_TIMEOUT_MS });
+    } catch (error) {
+      throw new DaemonError('web.error.refused', `nginx -t: ${output(error)}`);
+    } finally {
+      await rm(nginxCopy, { force: true });
+    }
+    if (!staging) return;
+    for (const version of Object.keys(this.options.php)) {
+      const pool = `php-fpm-${version}.conf`;
+      if (!(await exists(path.join(staging, pool)))) continue;
+      const master = this.options.php[version] as PhpFpmMaster;
+      const pools: string[] = [];
+      for (const folder of folders) if (await exists(path.join(folder, pool))) pools.push(path.join(folder, pool));
+      const phpCopy = await this.testCopy(
+        master.config,
+        `include=${this.liveDir}/*/${pool}`,
+        pools,
+        (file) => `include=${file}`,
+      );
+      try {
+        await run(master.binary, ['-t', '-y', phpCopy], { timeout: COMMAND_TIMEOUT_MS });
+      } catch (error) {
+        throw new DaemonError('web.error.refused', `php-fpm -t: ${output(error)}`);
+      } finally {
+        await rm(phpCopy, { force: true });
+      }
+    }
+  }
+
+  protected async reload(phpVersions: string[], socket: string | null): Promise<void> {
+    const timeout = this.options.reloadTimeoutMs ?? 15_000;
+    // A master whose pool cannot bind its socket exits on reload: the folder must be there first.
+    if (socket) await mkdir(path.dirname(socket), { recursive: true, mode: 0o755 });
+    for (const version of phpVersions) {
+      const master = this.options.php[version];
+      if (!master) continue;
+      await this.reloadPhp(master, timeout);
+    }
+    if (socket && !(await waitFor(() => exists(socket), timeout))) {
+      throw new DaemonError('web.error.reload', `php-fpm opened no socket ${socket}`);
+    }
+    try {
+      await run(this.options.nginxBinary, ['-s', 'reload', ...this.nginxArgs(this.options.nginxConf)], {
+        timeout: COMMAND_TIMEOUT_MS,
+      });
+    } catch (error) {
+      throw new DaemonError('web.error.reload', `nginx -s reload: ${output(error)}`);
+    }
+  }
+
+  /**
+   * USR2 makes the master re-execute itself with the new pools. It rewrites its pid file once it
+   * is up again; until then another USR2 could arrive before its handlers exist, so the reload
+   * waits for that.
+   */
+  private async reloadPhp(master: PhpFpmMaster, timeoutMs: number) {
+    const [command, ...args] = master.reloadCommand ?? [];
+    if (command) {
+      try {
+        await run(command, args, { timeout: COMMAND_TIMEOUT_MS });
+      } catch (error) {
+        throw new DaemonError('web.error.reload', `${command}: ${output(error)}`);
+      }
+      return;
+    }
+    let pid: number;
+    let before: bigint;
+    try {
+      const text = await readFile(master.pidFile, 'utf8');
+      pid = Number.parseInt(text.trim(), 10);
+      if (!Number.isSafeInteger(pid) || pid < 2) throw new Error(`no pid in ${master.pidFile}`);
+      before = (await stat(master.pidFile, { bigint: true })).mtimeNs;
+      process.kill(pid, 'SIGUSR2');
+    } catch (error) {
+      throw new DaemonError('web.error.reload', `php-fpm reload: ${(error as Error).message}`);
+    }
+    const back = await waitFor(async () => {
+      const now = await stat(master.pidFile, { bigint: true }).catch(() => null);
+      return now !== null && now.mtimeNs !== before;
+    }, timeoutMs);
+    if (!back) throw new DaemonError('web.error.reload', `php-fpm (pid ${pid}) did not come back after USR2`);
+  }
+}
+
+function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,368 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { FieldErrors } from '../../errors.ts';
+import type { WebRedirection, WebService, WebSite } from './web.driver.ts';
+
+/**
+ * Turns a service into the files nginx and PHP-FPM read, from the templates in deploy/nginx.
+ * Every value that reaches a config file is allow-listed first: a value outside the list is
+ * refused (FieldErrors, `web.error.value`), never escaped. Only the HTML pages (frame, parking)
+ * escape, since they are HTML and not configuration.
+ */
+
+export interface WebRenderSettings {
+  /** Per-service logs go to <logDir>/<serviceId>/. */
+  logDir: string;
+  httpListen: string;
+  httpsListen: string;
+  /** PHP version → the folder its pools' sockets live in. */
+  phpSockets: Record<string, string>;
+  phpUser: string;
+  phpGroup: string;
+  nginxUser: string;
+}
+
+export interface RenderedFile {
+  /** Relative to the service's folder. */
+  name: string;
+  content: string;
+  mode: number;
+}
+
+export interface RenderedService {
+  files: RenderedFile[];
+  phpVersion: string;
+  socket: string;
+  errorLog: string;
+  phpErrorLog: string;
+}
+
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const DOMAIN = new RegExp(`^(?=.{1,253}$)(?:${LABEL}\\.)+${LABEL}$`);
+const SUBDOMAIN = new RegExp(`^(?=.{1,190}$)${LABEL}(?:\\.${LABEL})*$`);
+/** An absolute path: letters, digits and . _ - between slashes; no "." or ".." segments. */
+const ABSOLUTE_PATH = /^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._-]+)+\/?$/;
+const FOLDER_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,64}$/;
+const URL_PATH = /^\/(?:[A-Za-z0-9._~-]+\/)*(?:[A-Za-z0-9._~-]+)?$/;
+/** A URL: scheme, host, optional port, and path/query/fragment characters without quotes, $, ; or braces. */
+const URL_TEXT = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:[/?#][A-Za-z0-9._~:/?#@!&()*+,=%-]*)?$/;
+const LISTEN = /^(?:(?:\d{1,3}\.){3}\d{1,3}:|\[[0-9a-f:]+\]:)?\d{1,5}$/i;
+const NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
+const VERSION = /^\d+\.\d+$/;
+const PEM = /^(?:-----BEGIN [A-Z ]{1,40}-----\r?\n[A-Za-z0-9+/=\r\n]+-----END [A-Z ]{1,40}-----\s*)+$/;
+
+function hasControl(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+function refuse(field: string, key = 'web.error.value'): never {
+  throw FieldErrors.one(field, key);
+}
+
+function check(value: unknown, pattern: RegExp, field: string): string {
+  if (typeof value !== 'string' || !pattern.test(value)) refuse(field);
+  return value;
+}
+
+/** Settings come from the operator, and still go through the same lists before use. */
+export function checkSettings(settings: WebRenderSettings): void {
+  check(settings.logDir, ABSOLUTE_PATH, 'web.logDir');
+  check(settings.httpListen, LISTEN, 'web.httpListen');
+  check(settings.httpsListen, LISTEN, 'web.httpsListen');
+  for (const [version, dir] of Object.entries(settings.phpSockets)) {
+    check(version, VERSION, 'web.phpSockets');
+    check(dir, ABSOLUTE_PATH, 'web.phpSockets');
+  }
+  check(settings.phpUser, NAME, 'web.phpUser');
+  check(settings.phpGroup, NAME, 'web.phpGroup');
+  check(settings.nginxUser, NAME, 'web.nginxUser');
+}
+
+function checkFolder(folder: unknown, field: string): string {
+  if (typeof folder !== 'string') refuse(field);
+  if (folder === '') return '';
+  const segments = folder.split('/');
+  if (segments.length > 16 || !segments.every((segment) => FOLDER_SEGMENT.test(segment))) refuse(field);
+  return folder;
+}
+
+function checkUrl(url: unknown, field: string): string {
+  const text = check(url, URL_TEXT, field);
+  try {
+    const parsed = new URL(text);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') refuse(field);
+  } catch {
+    refuse(field);
+  }
+  return text;
+}
+
+function checkText(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.length > 500 || hasControl(value)) refuse(field);
+  return value;
+}
+
+function checkPem(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.length > 64 * 1024 || !PEM.test(value)) refuse(field);
+  return value;
+}
+
+/** Checks every value of the service; returns it unchanged or throws before anything is written. */
+export function checkService(service: WebService, settings: WebRenderSettings): void {
+  if (!Number.isSafeInteger(service.serviceId) || service.serviceId < 1) refuse('serviceId');
+  check(service.domain, DOMAIN, 'domain');
+  check(service.home, ABSOLUTE_PATH, 'home');
+  check(service.phpVersion, VERSION, 'phpVersion');
+  if (!settings.phpSockets[service.phpVersion]) refuse('phpVersion', 'web.error.php_version');
+  if (typeof service.parking !== 'boolean') refuse('parking');
+  const hosts = new Set<string>();
+  service.sites.forEach((site, index) => {
+    if (site.subdomain !== '') check(site.subdomain, SUBDOMAIN, `sites.${index}.subdomain`);
+    checkFolder(site.folder, `sites.${index}.folder`);
+    if (hosts.has(site.subdomain)) refuse(`sites.${index}.subdomain`);
+    hosts.add(site.subdomain);
+    if (site.ssl) {
+      checkPem(site.ssl.certPem, `sites.${index}.ssl.certPem`);
+      checkPem(site.ssl.keyPem, `sites.${index}.ssl.keyPem`);
+      if (site.ssl.chainPem) checkPem(site.ssl.chainPem, `sites.${index}.ssl.chainPem`);
+    }
+  });
+  const locations = new Set<string>();
+  service.redirections.forEach((redirection, index) => {
+    const field = `redirections.${index}`;
+    if (redirection.subdomain !== '') check(redirection.subdomain, SUBDOMAIN, `${field}.subdomain`);
+    check(redirection.path, URL_PATH, `${field}.path`);
+    const key = `${redirection.subdomain}|${trimPath(redirection.path)}`;
+    if (locations.has(key)) refuse(`${field}.path`);
+    locations.add(key);
+    checkUrl(redirection.url, `${field}.url`);
+    if (redirection.type !== 301 && redirection.type !== 302 && redirection.type !== 'frame') refuse(`${field}.type`);
+    if (redirection.type === 'frame') {
+      checkText(redirection.frame?.title ?? '', `${field}.frame.title`);
+      checkText(redirection.frame?.description ?? '', `${field}.frame.description`);
+      checkText(redirection.frame?.keywords ?? '', `${field}.frame.keywords`);
+    }
+  });
+}
+
+function trimPath(urlPath: string): string {
+  return urlPath === '/' ? '/' : urlPath.replace(/\/$/, '');
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+export class Templates {
+  private readonly cache = new Map<string, string>();
+  constructor(readonly dir: string) {}
+
+  fill(name: string, values: Record<string, string>): string {
+    let text = this.cache.get(name);
+    if (text === undefined) {
+      text = readFileSync(path.join(this.dir, name), 'utf8');
+      this.cache.set(name, text);
+    }
+    // Comment lines of the templates document placeholders; they stay out of the rendered file.
+    const body = name.endsWith('.html.template')
+      ? text
+      : text
+          .split('\n')
+          .filter((line) => !/^\s*[#;]/.test(line))
+          .join('\n');
+    const filled = body.replace(/@([A-Z_]+)@/g, (whole, key: string) => {
+      const value = values[key];
+      if (value === undefined) throw new Error(`${name}: ${whole} not filled`);
+      return value;
+    });
+    return filled;
+  }
+}
+
+function host(subdomain: string, domain: string): string {
+  return subdomain === '' ? domain : `${subdomain}.${domain}`;
+}
+
+/** The server_name list of a site: the main site also answers as www.<domain> unless www has its own. */
+function siteNames(site: WebSite, service: WebService): string {
+  const names = [host(site.subdomain, service.domain)];
+  const wwwTaken =
+    service.sites.some((other) => other.subdomain === 'www') ||
+    service.redirections.some((redirection) => redirection.subdomain === 'www');
+  if (site.subdomain === '' && !wwwTaken) {
+    names.push(`www.${service.domain}`);
+  }
+  return names.join(' ');
+}
+
+/** Renders the service's files (nothing written). `dir` is the absolute folder they will live in. */
+export function renderService(
+  service: WebService,
+  settings: WebRenderSettings,
+  templates: Templates,
+  dir: string,
+): RenderedService {
+  checkSettings(settings);
+  checkService(service, settings);
+  check(dir, ABSOLUTE_PATH, 'web.configDir');
+  const id = String(service.serviceId);
+  const logs = path.join(settings.logDir, id);
+  const errorLog = path.join(logs, 'error.log');
+  const phpErrorLog = path.join(logs, 'php-error.log');
+  const socketDir = settings.phpSockets[service.phpVersion] as string;
+  const socket = path.join(socketDir, `panel247-${id}.sock`);
+  const home = service.home.replace(/\/$/, '');
+  const files: RenderedFile[] = [];
+  const blocks: string[] = [];
+  const common = {
+    ERROR_LOG: errorLog,
+    ACCESS_LOG: path.join(logs, 'access.log'),
+  };
+
+  const frames: string[] = [];
+  const redirectionLines = (redirections: WebRedirection[]): string =>
+    redirections
+      .map((redirection) => {
+        let body: string;
+        if (redirection.type === 'frame') {
+          const name = `frame-${frames.length + 1}.html`;
+          frames.push(
+            templates.fill('frame.html.template', {
+              TITLE: escapeHtml(redirection.frame?.title ?? ''),
+              DESCRIPTION: escapeHtml(redirection.frame?.description ?? ''),
+              KEYWORDS: escapeHtml(redirection.frame?.keywords ?? ''),
+              URL: escapeHtml(redirection.url),
+            }),
+          );
+          body = `root ${path.join(dir, 'frames')}; default_type text/html; try_files /${name} =404;`;
+        } else {
+          body = `return ${redirection.type} "${redirection.url}";`;
+        }
+        const at = trimPath(redirection.path);
+        if (at === '/') return `    location ^~ / { ${body} }`;
+        return `    location = ${at} { ${body} }\n    location ^~ ${at}/ { ${body} }`;
+      })
+      .join('\n');
+
+  const serverBlocks = (names: string, locations: string, ssl?: { cert: string; key: string }) => {
+    blocks.push(
+      templates.fill('server.conf.template', {
+        ...common,
+        LISTEN: settings.httpListen,
+        SERVER_NAMES: names,
+        LOCATIONS: locations,
+      }),
+    );
+    if (ssl) {
+      blocks.push(
+        templates.fill('server-ssl.conf.template', {
+          ...common,
+          LISTEN: settings.httpsListen,
+          SERVER_NAMES: names,
+          CERTIFICATE: ssl.cert,
+          CERTIFICATE_KEY: ssl.key,
+          LOCATIONS: locations,
+        }),
+      );
+    }
+  };
+
+  const sslFiles = (site: WebSite, index: number) => {
+    if (!site.ssl) return undefined;
+    const cert = `ssl/site-${index + 1}.crt`;
+    const key = `ssl/site-${index + 1}.key`;
+    const chain = site.ssl.chainPem ? `${site.ssl.chainPem.trim()}\n` : '';
+    files.push({ name: cert, content: `${site.ssl.certPem.trim()}\n${chain}`, mode: 0o644 });
+    files.push({ name: key, content: `${site.ssl.keyPem.trim()}\n`, mode: 0o600 });
+    return { cert: path.join(dir, cert), key: path.join(dir, key) };
+  };
+
+  if (service.parking) {
+    const parkingLocations = templates.fill('parking.locations.template', { PARKING_DIR: path.join(dir, 'parking') });
+    const names = new Set<string>([service.domain, `www.${service.domain}`]);
+    for (const site of service.sites) names.add(host(site.subdomain, service.domain));
+    for (const redirection of service.redirections) names.add(host(redirection.subdomain, service.domain));
+    serverBlocks([...names].join(' '), parkingLocations);
+    // Hosts with a certificate keep answering over HTTPS, with the parking page.
+    service.sites.forEach((site, index) => {
+      const ssl = sslFiles(site, index);
+      if (ssl) {
+        blocks.push(
+          templates.fill('server-ssl.conf.template', {
+            ...common,
+            LISTEN: settings.httpsListen,
+            SERVER_NAMES: siteNames(site, service),
+            CERTIFICATE: ssl.cert,
+            CERTIFICATE_KEY: ssl.key,
+            LOCATIONS: parkingLocations,
+          }),
+        );
+      }
+    });
+    files.push({
+      name: 'parking/index.html',
+      content: templates.fill('parking.html.template', { DOMAIN: escapeHtml(service.domain) }),
+      mode: 0o644,
+    });
+  } else {
+    service.sites.forEach((site, index) => {
+      const locations = templates.fill('site.locations.template', {
+        ROOT: site.folder === '' ? home : path.join(home, site.folder),
+        REDIRECTIONS: redirectionLines(service.redirections.filter((r) => r.subdomain === site.subdomain)),
+        FASTCGI_PARAMS: path.join(dir, 'fastcgi-params.conf'),
+        PHP_SOCKET: socket,
+      });
+      serverBlocks(siteNames(site, service), locations, sslFiles(site, index));
+    });
+    // Redirections of hosts without a site get a server block of their own.
+    const siteHosts = new Set(service.sites.map((site) => site.subdomain));
+    const orphanHosts = [...new Set(service.redirections.map((r) => r.subdomain))].filter((sub) => !siteHosts.has(sub));
+    for (const subdomain of orphanHosts) {
+      const own = service.redirections.filter((r) => r.subdomain === subdomain);
+      // Paths no redirection covers answer 404 (a redirection of / covers them all).
+      const rest = own.some((r) => r.path === '/') ? '' : '\n    location / { return 404; }';
+      serverBlocks(host(subdomain, service.domain), `${redirectionLines(own)}${rest}`);
+    }
+    frames.forEach((page, index) => {
+      files.push({ name: `frames/frame-${index + 1}.html`, content: page, mode: 0o644 });
+    });
+  }
+
+  files.push({
+    name: 'nginx.conf',
+    content: `# Panel247 service ${id} (${service.domain}): written by the panel, do not edit.\n${blocks.join('\n')}`,
+    mode: 0o644,
+  });
+  files.push({
+    name: 'fastcgi-params.conf',
+    content: readFileSync(path.join(templates.dir, 'fastcgi-params.conf'), 'utf8'),
+    mode: 0o644,
+  });
+  files.push({
+    name: `php-fpm-${service.phpVersion}.conf`,
+    content: `; Panel247 service ${id} (${service.domain}): written by the panel, do not edit.\n${templates.fill(
+      'php-fpm-pool.conf.template',
+      {
+        POOL: `panel247-${id}`,
+        USER: settings.phpUser,
+        GROUP: settings.phpGroup,
+        SOCKET: socket,
+        LISTEN_OWNER: settings.nginxUser,
+        LISTEN_GROUP: settings.nginxUser,
+        HOME: home,
+        ERROR_LOG: phpErrorLog,
+      },
+    )}`,
+    mode: 0o644,
+  });
+  return { files, phpVersion: service.phpVersion, socket, errorLog, phpErrorLog };
+}

@@ -1,0 +1,60 @@
+/**
+ * The web driver: what the panel asks of the web server (nginx) and PHP-FPM for a hosting
+ * service — its sites, redirections, parking page, SSL certificates and PHP pool. The panel
+ * database stays the source of truth: the driver is given the whole service each time and makes
+ * the server match it, all or nothing.
+ */
+
+export interface WebSsl {
+  certPem: string;
+  keyPem: string;
+  chainPem?: string;
+}
+
+export interface WebSite {
+  /** '' is the main domain (also answering as www.<domain> unless a www site exists); else a label. */
+  subdomain: string;
+  /** Relative to the service home, already normalised by hosting/service-homes.ts ('' = the home). */
+  folder: string;
+  ssl?: WebSsl;
+}
+
+export interface WebFrame {
+  title: string;
+  description: string;
+  keywords: string;
+}
+
+export interface WebRedirection {
+  subdomain: string;
+  /** '/' (the whole host) or a path such as /shop. */
+  path: string;
+  url: string;
+  type: 301 | 302 | 'frame';
+  frame?: WebFrame;
+}
+
+export interface WebService {
+  serviceId: number;
+  /** The domain in punycode. */
+  domain: string;
+  /** Absolute, already checked by hosting/service-homes.ts. */
+  home: string;
+  phpVersion: string;
+  /** Every host of the service answers with the parking page. */
+  parking: boolean;
+  sites: WebSite[];
+  redirections: WebRedirection[];
+}
+
+export interface WebDriver {
+  readonly kind: 'embedded' | 'nginx';
+  /**
+   * Makes the service's server blocks and pool exactly these. Inputs are checked first (a
+   * FieldErrors, nothing written); a refusal by nginx or PHP-FPM is a DaemonError and the
+   * previous configuration stays live.
+   */
+  apply(service: WebService): Promise<void>;
+  /** Removes the service's server blocks and pool (nothing to do when it has none). */
+  remove(serviceId: number): Promise<void>;
+}

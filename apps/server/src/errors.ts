@@ -1,0 +1,90 @@
+/**
+ * Typed errors. Thrown anywhere; the one handler in http/error-handler.ts turns them into the
+ * envelope. Messages are i18n keys, translated per request.
+ */
+
+export type MessageParams = Record<string, string | number>;
+
+export abstract class AppError extends Error {
+  abstract readonly httpStatus: number;
+  /** The envelope's system.statusCode; the HTTP status unless a subclass says otherwise. */
+  get statusCode(): number {
+    return this.httpStatus;
+  }
+  constructor(
+    readonly messageKey: string,
+    readonly params: MessageParams = {},
+  ) {
+    super(messageKey);
+  }
+}
+
+export class NotFoundError extends AppError {
+  readonly httpStatus = 404;
+  constructor(messageKey = 'error.not_found') {
+    super(messageKey);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  readonly httpStatus = 403;
+  constructor(messageKey = 'main.no_permission') {
+    super(messageKey);
+  }
+}
+
+/** The request failed the CSRF rules. */
+export class CsrfError extends ForbiddenError {
+  constructor() {
+    super('error.csrf');
+  }
+}
+
+/** No valid session: system.statusCode 101 makes the client open its login modal. */
+export class SessionLostError extends AppError {
+  readonly httpStatus = 401;
+  override get statusCode() {
+    return 101;
+  }
+  constructor() {
+    super('error.session_lost');
+  }
+}
+
+/** The change clashes with what exists: a plan limit reached, a state that does not allow it. */
+export class ConflictError extends AppError {
+  readonly httpStatus = 409;
+}
+
+export class RateLimitedError extends AppError {
+  readonly httpStatus = 429;
+}
+
+export interface FieldError {
+  field: string;
+  messageKey: string;
+  params?: MessageParams;
+}
+
+/** One or more invalid fields: fills system.inputs/errors by position. */
+export class FieldErrors extends AppError {
+  readonly httpStatus = 400;
+  constructor(readonly fields: FieldError[]) {
+    super(fields[0]?.messageKey ?? 'validation.invalid');
+  }
+  static one(field: string, messageKey: string, params?: MessageParams) {
+    return new FieldErrors([{ field, messageKey, params }]);
+  }
+}
+
+/** A daemon refused the change or could not be reached; nothing was applied. */
+export class DaemonError extends AppError {
+  readonly httpStatus = 502;
+  constructor(
+    messageKey: string,
+    readonly detail: string,
+    params: MessageParams = {},
+  ) {
+    super(messageKey, params);
+  }
+}

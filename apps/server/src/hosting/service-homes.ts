@@ -1,0 +1,58 @@
+import { chown, lstat, mkdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { FieldErrors } from '../errors.ts';
+
+/** A folder segment: letters, digits, dot, dash, underscore; never "." or "..". */
+const SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Every hosting service has a home folder, <root>/<domain>. Folders given by users (FTP accounts,
+ * sites) are relative to it: absolute paths, "..", control and shell characters are refused, and
+ * so is any folder whose existing part resolves (through symlinks) outside the home.
+ */
+export class ServiceHomes {
+  constructor(
+    private readonly root: string,
+    private readonly owner: { uid: number; gid: number },
+  ) {}
+
+  home(domain: string): string {
+    return path.join(path.resolve(this.root), domain);
+  }
+
+  /** Normalised relative folder ('' = the home) or a field error on `field`. */
+  normalise(folder: string, field: string): string {
+    const trimmed = folder.replace(/^\/+|\/+$/g, '');
+    if (folder.startsWith('/') && trimmed !== '') throw FieldErrors.one(field, 'hosting.error.folder_absolute');
+    if (trimmed === '') return '';
+    const segments = trimmed.split('/');
+    if (segments.length > 16 || !segments.every((segment) => SEGMENT.test(segment))) {
+      throw FieldErrors.one(field, 'hosting.error.folder');
+    }
+    return segments.join('/');
+  }
+
+  /** The absolute folder, checked against symlink escapes, created (owned by the web user) if missing. */
+  async prepare(domain: string, relative: string, field: string): Promise<string> {
+    const home = this.home(domain);
+    await mkdir(home, { recursive: true });
+    const target = path.join(home, relative);
+    // The deepest part that exists must really be inside the home.
+    let existing = target;
+    while (
+      !(await lstat(existing).then(
+        () => true,
+        () => false,
+      ))
+    )
+      existing = path.dirname(existing);
+    const real = await realpath(existing);
+    const realHome = await realpath(home);
+    if (real !== realHome && !real.startsWith(`${realHome}${path.sep}`)) {
+      throw FieldErrors.one(field, 'hosting.error.folder_escape');
+    }
+    await mkdir(target, { recursive: true });
+    await chown(target, this.owner.uid, this.owner.gid).catch(() => undefined);
+    return target;
+  }
+}

@@ -1,0 +1,100 @@
+import type { Language } from '@panel247/contract/constants';
+import type { System } from '@panel247/contract/envelope';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { translate } from '../i18n/messages.ts';
+import type { Actor } from '../modules/auth/actor.ts';
+import { buildEnvelope, sendEnvelope } from './envelope.ts';
+import { requestLanguage } from './request-context.ts';
+import { toFieldErrors } from './zod-field-errors.ts';
+
+export interface RouteContext<P> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  params: P;
+  language: Language;
+}
+
+export interface RouteResult<D> {
+  data: D;
+  /** i18n keys of success messages; the first becomes the client's toast. */
+  info?: string[];
+  job?: System['job'];
+  /** `data` already serialised (a cached large answer): spliced into the envelope as it is. */
+  dataJson?: string;
+}
+
+/** What an API route needs from the session layer: an actor, or SessionLostError. */
+export interface Authenticator {
+  authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Actor>;
+}
+
+interface RouteOptions<S extends z.ZodType, D> {
+  /** GET for calls without parameters; POST for the rest. Both may be listed. */
+  method: 'GET' | 'POST' | ('GET' | 'POST')[];
+  /** Path under the base path, e.g. `user/info/` or `permission/:id/`. */
+  url: string;
+  params: S;
+  /** Validates answers against the contract while testing, catching drift early. */
+  data?: z.ZodType<D>;
+}
+
+export interface ApiRouter {
+  /** A call that needs no session. */
+  public<S extends z.ZodType, D>(
+    options: RouteOptions<S, D>,
+    handler: (ctx: RouteContext<z.output<S>>) => Promise<RouteResult<D>>,
+  ): void;
+  /** A session-bound call: without a valid session it answers statusCode 101. */
+  session<S extends z.ZodType, D>(
+    options: RouteOptions<S, D>,
+    handler: (ctx: RouteContext<z.output<S>> & { actor: Actor }) => Promise<RouteResult<D>>,
+  ): void;
+}
+
+/**
+ * The one way routes are declared: parameters come from the query, the form body and the URL
+ * (in that order of precedence, URL last so it cannot be overridden), are parsed with the
+ * contract's schema, and the answer is wrapped in the envelope.
+ */
+export function createApiRouter(
+  app: FastifyInstance,
+  options: { basePath: string; defaultLanguage: Language; auth: Authenticator; checkAnswers: boolean },
+): ApiRouter {
+  function register<S extends z.ZodType, D>(
+    route: RouteOptions<S, D>,
+    needsSession: boolean,
+    handler: (ctx: RouteContext<z.output<S>> & { actor: Actor }) => Promise<RouteResult<D>>,
+  ) {
+    app.route({
+      method: route.method,
+      url: `${options.basePath}${route.url}`,
+      handler: async (request, reply) => {
+        const language = requestLanguage(request, options.defaultLanguage);
+        const actor = needsSession ? await options.auth.authenticate(request, reply) : (undefined as unknown as Actor);
+        const input = {
+          ...(request.query as object),
+          ...(typeof request.body === 'object' && request.body !== null ? request.body : {}),
+          ...(request.params as object),
+        } as Record<string, unknown>;
+        const parsed = route.params.safeParse(input);
+        if (!parsed.success) throw toFieldErrors(parsed.error, input);
+        const result = await handler({ request, reply, params: parsed.data, language, actor });
+        if (options.checkAnswers && route.data) route.data.parse(result.data);
+        const envelope = buildEnvelope(result.dataJson === undefined ? result.data : null, {
+          info: (result.info ?? []).map((key) => translate(language, key)),
+          job: result.job ?? null,
+        });
+        if (result.dataJson !== undefined) {
+          const head = JSON.stringify({ system: envelope.system });
+          return sendEnvelope(reply, 200, `${head.slice(0, -1)},"data":${result.dataJson}}`);
+        }
+        return sendEnvelope(reply, 200, envelope);
+      },
+    });
+  }
+  return {
+    public: (route, handler) => register(route, false, handler),
+    session: (route, handler) => register(route, true, handler),
+  };
+}

@@ -1,0 +1,12 @@
+/** Who is calling: the user behind a valid session. Every service takes it first. */
+export interface Actor {
+  userId: number;
+  accountId: number;
+  brandId: number;
+  username: string;
+  domainName: string;
+  /** sha256 of the session token (the sessions table's id). */
+  sessionId: string;
+  sessionCreatedAt: number;
+  previousLoginAt: number | null;
+}

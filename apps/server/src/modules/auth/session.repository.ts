@@ -1,0 +1,65 @@
+import type { Db } from '../../db/database.ts';
+
+export const sessionRepository = {
+  insert(
+    db: Db,
+    row: { id: string; userId: number; now: number; ip: string; userAgent: string; previousLoginAt: number | null },
+  ) {
+    return db
+      .insertInto('sessions')
+      .values({
+        id: row.id,
+        user_id: row.userId,
+        created_at: row.now,
+        last_seen_at: row.now,
+        ip: row.ip,
+        user_agent: row.userAgent,
+        previous_login_at: row.previousLoginAt,
+      })
+      .execute();
+  },
+
+  /** The session with its user and account, in one query (this runs on every call). */
+  findWithUser(db: Db, id: string) {
+    return db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .innerJoin('accounts as a', 'a.id', 'u.account_id')
+      .select([
+        's.id',
+        's.created_at',
+        's.last_seen_at',
+        's.previous_login_at',
+        'u.id as user_id',
+        'u.username',
+        'a.id as account_id',
+        'a.brand_id',
+        'a.domain_name',
+      ])
+      .where('s.id', '=', id)
+      .executeTakeFirst();
+  },
+
+  touch(db: Db, id: string, now: number) {
+    return db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+  },
+
+  async delete(db: Db, id: string): Promise<void> {
+    await db.deleteFrom('sessions').where('id', '=', id).execute();
+  },
+
+  /** Ends every session of a user; returns their ids so listeners can be told. */
+  async deleteAllOfUser(db: Db, userId: number): Promise<string[]> {
+    const rows = await db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();
+    await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    return rows.map((row) => row.id);
+  },
+
+  async deleteExpired(db: Db, idleBefore: number, createdBefore: number): Promise<number> {
+    const result = await db
+      .deleteFrom('sessions')
+      .where((eb) => eb.or([eb('last_seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+};

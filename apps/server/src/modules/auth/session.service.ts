@@ -1,0 +1,153 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import { SessionLostError } from '../../errors.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
+import type { Actor } from './actor.ts';
+import { sessionRepository } from './session.repository.ts';
+
+const COOKIE = 'p247_sid';
+// Under HTTPS the __Host- prefix pins the cookie to this host, path / and Secure.
+const SECURE_COOKIE = '__Host-p247_sid';
+
+export interface SessionPolicy {
+  idleSeconds: number;
+  absoluteSeconds: number;
+  /** How long a looked-up session may be reused without asking the database (0: never). */
+  cacheSeconds?: number;
+}
+
+type SessionRow = NonNullable<Awaited<ReturnType<typeof sessionRepository.findWithUser>>>;
+
+const CACHE_LIMIT = 10_000;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Server-side sessions: a 256-bit random token in an HttpOnly cookie, its sha256 in the table.
+ * Idle and absolute timeouts are checked on every call; last_seen_at is written at most once per
+ * `touchEvery` seconds, so a busy session does not cost a write per request.
+ *
+ * A looked-up session is reused for a few seconds (`cacheSeconds`) instead of querying the
+ * database on every call — that query was most of a small call's cost. An ended session leaves
+ * the cache at once through the `session.ended` event, which reaches every instance on
+ * PostgreSQL; only a session ended by the CLI on SQLite (another process) may live on for at most
+ * `cacheSeconds`.
+ */
+export class SessionService {
+  private readonly touchEvery: number;
+  private readonly cache = new Map<string, { row: SessionRow; until: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly policy: SessionPolicy,
+    private readonly events: EventBus,
+    private readonly now: () => number,
+  ) {
+    this.touchEvery = Math.max(1, Math.min(60, Math.floor(policy.idleSeconds / 4)));
+    events.subscribe((event) => {
+      if (event.type === 'session.ended') for (const id of event.sessionIds) this.cache.delete(id);
+    });
+  }
+
+  private async lookup(id: string, now: number): Promise<SessionRow | undefined> {
+    const cached = this.cache.get(id);
+    if (cached && cached.until > now) return cached.row;
+    const row = await sessionRepository.findWithUser(this.db, id);
+    if (!row || !this.policy.cacheSeconds) {
+      this.cache.delete(id);
+      return row;
+    }
+    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(id, { row, until: now + this.policy.cacheSeconds });
+    return row;
+  }
+
+  cookieName(request: FastifyRequest): string {
+    return request.protocol === 'https' ? SECURE_COOKIE : COOKIE;
+  }
+
+  private token(request: FastifyRequest): string | undefined {
+    const value = request.cookies[this.cookieName(request)];
+    return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+  }
+
+  async authenticate(request: FastifyRequest, _reply?: FastifyReply): Promise<Actor> {
+    const token = this.token(request);
+    if (!token) throw new SessionLostError();
+    const id = hashToken(token);
+    const now = this.now();
+    const row = await this.lookup(id, now);
+    if (!row) throw new SessionLostError();
+    if (now - row.last_seen_at > this.policy.idleSeconds || now - row.created_at > this.policy.absoluteSeconds) {
+      await this.endSessions([id]);
+      throw new SessionLostError();
+    }
+    if (now - row.last_seen_at >= this.touchEvery) {
+      await sessionRepository.touch(this.db, id, now);
+      row.last_seen_at = now;
+    }
+    return {
+      userId: row.user_id,
+      accountId: row.account_id,
+      brandId: row.brand_id,
+      username: row.username,
+      domainName: row.domain_name,
+      sessionId: id,
+      sessionCreatedAt: row.created_at,
+      previousLoginAt: row.previous_login_at,
+    };
+  }
+
+  /** Starts a new session (a new id at every login) and sets its cookie. */
+  async start(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: number,
+    previousLoginAt: number | null,
+  ): Promise<void> {
+    const old = this.token(request);
+    if (old) await this.endSessions([hashToken(old)]);
+    const token = randomBytes(32).toString('base64url');
+    await sessionRepository.insert(this.db, {
+      id: hashToken(token),
+      userId,
+      now: this.now(),
+      ip: request.ip,
+      userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+      previousLoginAt,
+    });
+    reply.setCookie(this.cookieName(request), token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      maxAge: this.policy.absoluteSeconds,
+    });
+  }
+
+  clearCookie(request: FastifyRequest, reply: FastifyReply) {
+    reply.clearCookie(this.cookieName(request), { path: '/', secure: request.protocol === 'https' });
+  }
+
+  async endSessions(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      this.cache.delete(id);
+      await sessionRepository.delete(this.db, id);
+    }
+    if (ids.length > 0) await this.events.publish({ type: 'session.ended', sessionIds: ids });
+  }
+
+  async endAllOfUser(userId: number): Promise<void> {
+    const ids = await sessionRepository.deleteAllOfUser(this.db, userId);
+    for (const id of ids) this.cache.delete(id);
+    if (ids.length > 0) await this.events.publish({ type: 'session.ended', sessionIds: ids });
+  }
+
+  purgeExpired(): Promise<number> {
+    const now = this.now();
+    return sessionRepository.deleteExpired(this.db, now - this.policy.idleSeconds, now - this.policy.absoluteSeconds);
+  }
+}

@@ -1,0 +1,40 @@
+import { emptyDataSchema } from '@panel247/contract/envelope';
+import {
+  changePasswordParamsSchema,
+  loginDataSchema,
+  loginParamsSchema,
+  userInfoDataSchema,
+} from '@panel247/contract/user';
+import { z } from 'zod';
+import type { ApiRouter } from '../../http/api-route.ts';
+import type { AuthService } from './auth.service.ts';
+
+const noParams = z.object({});
+
+export function registerUserRoutes(api: ApiRouter, auth: AuthService) {
+  api.public(
+    { method: 'POST', url: 'user/login/', params: loginParamsSchema, data: loginDataSchema },
+    async ({ request, reply, params }) => ({ data: await auth.login(request, reply, params) }),
+  );
+
+  api.session(
+    { method: ['GET', 'POST'], url: 'user/info/', params: noParams, data: userInfoDataSchema },
+    async ({ actor, request, language }) => ({ data: auth.info(actor, request, language) }),
+  );
+
+  api.session(
+    { method: ['GET', 'POST'], url: 'user/logout/', params: noParams, data: emptyDataSchema },
+    async ({ actor, request, reply }) => {
+      await auth.logout(actor, request, reply);
+      return { data: {}, info: ['auth.logged_out'] };
+    },
+  );
+
+  api.session(
+    { method: 'POST', url: 'user/changepass/', params: changePasswordParamsSchema, data: emptyDataSchema },
+    async ({ actor, request, reply, params }) => {
+      await auth.changePassword(actor, request, reply, params);
+      return { data: {}, info: ['auth.password_changed'] };
+    },
+  );
+}

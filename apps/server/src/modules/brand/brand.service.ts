@@ -1,0 +1,95 @@
+import { DEFAULT_COLOR, LANGUAGES, type Language, THEME_COLORS, type ThemeColor } from '@panel247/contract/constants';
+import type { Db } from '../../db/database.ts';
+import type { BrandRow } from '../../db/schema.ts';
+import { brandRepository } from './brand.repository.ts';
+
+export const DEFAULT_LOGO_PATH = '/branding/default-logo.svg';
+export const DEFAULT_LOGO_MINI_PATH = '/branding/default-logo-mini.svg';
+
+export interface Brand {
+  id: number;
+  company: string;
+  color: ThemeColor;
+  logo: string;
+  logoMini: string;
+  allowColorChange: boolean;
+  defaultLanguage: Language;
+  channel: string;
+  contactEmail: string;
+  webmailHost: string;
+  webftpHost: string;
+  phpmyadminHost: string;
+  sslHost: string;
+}
+
+function toBrand(row: BrandRow): Brand {
+  return {
+    id: row.id,
+    company: row.company,
+    color: (THEME_COLORS as readonly string[]).includes(row.color) ? (row.color as ThemeColor) : DEFAULT_COLOR,
+    logo: row.logo || DEFAULT_LOGO_PATH,
+    logoMini: row.logo_mini || DEFAULT_LOGO_MINI_PATH,
+    allowColorChange: row.allow_color_change === 1,
+    defaultLanguage: (LANGUAGES as readonly string[]).includes(row.default_language)
+      ? (row.default_language as Language)
+      : 'es',
+    channel: row.channel,
+    contactEmail: row.contact_email,
+    webmailHost: row.webmail_host,
+    webftpHost: row.webftp_host,
+    phpmyadminHost: row.phpmyadmin_host,
+    sslHost: row.ssl_host,
+  };
+}
+
+/** Host names are compared without port and case; anything odd simply matches no brand. */
+export function normaliseHost(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const host = value
+    .trim()
+    .toLowerCase()
+    .replace(/:\d+$/, '')
+    .replace(/^\[|\]$/g, '');
+  return /^[a-z0-9.-]{1,253}$/.test(host) ? host : undefined;
+}
+
+/**
+ * Picks the brand of a request: by `_referer_` when given (the panel embedded under another
+ * host), else by the Host header, else the default brand. Brands change rarely, so lookups are
+ * cached for a short while.
+ */
+export class BrandService {
+  private readonly cache = new Map<string, { brand: Brand; until: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly cacheMs = 30_000,
+  ) {}
+
+  async resolve(host: string | undefined, referer?: string): Promise<Brand> {
+    let candidate = normaliseHost(host);
+    if (referer) {
+      try {
+        candidate = normaliseHost(new URL(referer).host) ?? candidate;
+      } catch {
+        // Not a URL: keep the request's host.
+      }
+    }
+    const key = candidate ?? '';
+    const cached = this.cache.get(key);
+    if (cached && cached.until > Date.now()) return cached.brand;
+    const row =
+      (candidate ? await brandRepository.findByHost(this.db, candidate) : undefined) ??
+      (await brandRepository.findDefault(this.db));
+    if (!row) throw new Error('No brand configured: run the seed or `npm run panel -- brand add`');
+    const brand = toBrand(row);
+    this.cache.set(key, { brand, until: Date.now() + this.cacheMs });
+    return brand;
+  }
+
+  async byId(id: number): Promise<Brand> {
+    const row = await brandRepository.findById(this.db, id);
+    if (!row) throw new Error(`Brand ${id} not found`);
+    return toBrand(row);
+  }
+}

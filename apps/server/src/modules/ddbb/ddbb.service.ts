@@ -1,0 +1,278 @@
+import type { Readable } from 'node:stream';
+import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { SignonForm } from '@panel247/contract/signon';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Db } from '../../db/database.ts';
+import { DATABASE_NAME_MAX, type DatabaseDriver, DatabaseExistsError } from '../../drivers/database/database.driver.ts';
+import { ConflictError, DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { checkServicePassword } from '../../hosting/service-password.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { BrandService } from '../brand/brand.service.ts';
+import type { PermissionService } from '../permission/permission.service.ts';
+import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
+import { ddbbRepository } from './ddbb.repository.ts';
+
+export interface DdbbSettings {
+  namePrefix: string;
+  maxPerService: number;
+  /** Where phpMyAdmin reaches MariaDB (handed over at sign-on). */
+  host: string;
+  port: number;
+  phpmyadminUrl: string;
+  phpmyadminKey?: string | undefined;
+}
+
+/** Room kept for the `_N` suffix when the service's name is cut to fit 64 characters. */
+const SUFFIX_ROOM = 7;
+/** How many next numbers a create tries when MariaDB already has the name (made outside the panel). */
+const NAME_ATTEMPTS = 5;
+
+type Row = {
+  id: number;
+  name: string;
+  db_user: string;
+  password_sealed: string;
+  external_access: number;
+  eliminable: number;
+};
+
+/**
+ * The MariaDB databases of a hosting service. Each has one user of the same name; both names are
+ * generated from the service's domain (`demo.test` → `demotest_1`), never typed. The password is
+ * kept AES-256-GCM sealed for "show password" and the phpMyAdmin sign-on (MariaDB keeps its own
+ * hash). Every change is one transaction around the driver's call: when MariaDB refuses, the row
+ * is rolled back and the driver has undone its own steps, so nothing is left half-made.
+ */
+export class DdbbService {
+  constructor(
+    private readonly db: Db,
+    private readonly permissions: PermissionService,
+    private readonly brands: BrandService,
+    private readonly driver: DatabaseDriver,
+    private readonly secrets: SecretBox,
+    private readonly signon: SignonTokens,
+    private readonly settings: DdbbSettings,
+    private readonly now: () => number,
+  ) {}
+
+  get driverKind(): DatabaseDriver['kind'] {
+    return this.driver.kind;
+  }
+
+  close(): Promise<void> {
+    return this.driver.close();
+  }
+
+  private async service(actor: Actor, id: number, need: 'visible' | 'action') {
+    const resource = await this.permissions.authorize(actor, id, 'service_ddbb', need);
+    return { id, domain: resource.referencePunycode };
+  }
+
+  private async row(actor: Actor, id: number, did: number, need: 'visible' | 'action'): Promise<Row> {
+    await this.service(actor, id, need);
+    const row = await ddbbRepository.find(this.db, id, did);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  private toDto(row: Row, size: number, password = ''): HostedDatabase {
+    return {
+      id: row.id,
+      bbdd: row.name,
+      user: row.db_user,
+      password,
+      externalAccess: row.external_access === 1,
+      eliminable: row.eliminable === 1,
+      size,
+    };
+  }
+
+  /**
+   * Sizes are shown, not relied on: with MariaDB unreachable the list still answers (sizes 0), so
+   * the user can at least see the databases; every change reports the outage itself.
+   */
+  private async sizes(names: string[]): Promise<Map<string, number>> {
+    try {
+      return await this.driver.usage(names);
+    } catch {
+      return new Map();
+    }
+  }
+
+  async list(actor: Actor, id: number): Promise<{ ddbb: HostedDatabase[]; limit: number }> {
+    await this.service(actor, id, 'visible');
+    const rows = await ddbbRepository.list(this.db, id);
+    const sizes = await this.sizes(rows.map((row) => row.name));
+    return {
+      ddbb: rows.map((row) => this.toDto(row, sizes.get(row.name) ?? 0)),
+      limit: this.settings.maxPerService,
+    };
+  }
+
+  /** One database with its password: "show password", offered to everyone who sees the databases. */
+  async get(actor: Actor, id: number, did: number): Promise<HostedDatabase> {
+    const row = await this.row(actor, id, did, 'visible');
+    const sizes = await this.sizes([row.name]);
+    return this.toDto(row, sizes.get(row.name) ?? 0, this.secrets.open(row.password_sealed));
+  }
+
+  async create(actor: Actor, id: number, password: string): Promise<HostedDatabase> {
+    const service = await this.service(actor, id, 'action');
+    const errors = checkServicePassword(password);
+    if (errors.length > 0) throw new FieldErrors(errors);
+    return this.toDto(await this.provision(id, service.domain, { password }), 0);
+  }
+
+  /** `demo.test` → `{prefix}demotest`: the letters and digits of the domain, cut to leave room for `_N`. */
+  baseName(domain: string): string {
+    const letters = domain.toLowerCase().replace(/[^a-z0-9]/g, '') || 'db';
+    return `${this.settings.namePrefix}${letters}`.slice(0, DATABASE_NAME_MAX - SUFFIX_ROOM);
+  }
+
+  private async nextNumber(base: string): Promise<number> {
+    const pattern = new RegExp(`^${base}_(\\d+)$`);
+    let highest = 0;
+    for (const name of await ddbbRepository.namesLike(this.db, `${base}_`)) {
+      const match = pattern.exec(name);
+      if (match) highest = Math.max(highest, Number(match[1]));
+    }
+    return highest + 1;
+  }
+
+  /**
+   * Creates a database whose password is already checked (the create call above, the demo seed):
+   * the next free `{base}_N`, within the plan's limit. A name MariaDB has already (made outside
+   * the panel) is skipped for the next number.
+   */
+  async provision(serviceId: number, domain: string, input: { password: string; eliminable?: boolean }): Promise<Row> {
+    const limit = this.settings.maxPerService;
+    if ((await ddbbRepository.count(this.db, serviceId)) >= limit) {
+      throw new ConflictError('ddbb.error.limit', { limit });
+    }
+    const base = this.baseName(domain);
+    let number = await this.nextNumber(base);
+    for (let attempt = 1; ; attempt += 1, number += 1) {
+      const name = `${base}_${number}`;
+      let created = false;
+      try {
+        return await this.db.transaction().execute(async (trx) => {
+          const row = await ddbbRepository.insert(trx, {
+            service_id: serviceId,
+            name,
+            db_user: name,
+            password_sealed: this.secrets.seal(input.password),
+            external_access: 0,
+            eliminable: input.eliminable === false ? 0 : 1,
+            created_at: this.now(),
+          });
+          await this.driver.create({ name, user: name, password: input.password, externalAccess: false });
+          created = true;
+          return row;
+        });
+      } catch (error) {
+        // The commit failed after MariaDB said yes: take the database back out.
+        if (created) await this.driver.drop({ name, user: name }).catch(() => undefined);
+        if (!(error instanceof DatabaseExistsError)) throw error;
+        if (attempt >= NAME_ATTEMPTS) throw new DaemonError('ddbb.error.name_taken', `${name}: ${error.message}`);
+      }
+    }
+  }
+
+  async changePassword(actor: Actor, id: number, did: number, password: string): Promise<HostedDatabase> {
+    const row = await this.row(actor, id, did, 'action');
+    const errors = checkServicePassword(password);
+    if (errors.length > 0) throw new FieldErrors(errors);
+    const previous = this.secrets.open(row.password_sealed);
+    let changed = false;
+    try {
+      const updated = await this.db.transaction().execute(async (trx) => {
+        const next = await ddbbRepository.update(trx, id, did, { password_sealed: this.secrets.seal(password) });
+        await this.driver.changePassword(row.db_user, password, previous);
+        changed = true;
+        return next;
+      });
+      const sizes = await this.sizes([row.name]);
+      return this.toDto(updated, sizes.get(row.name) ?? 0);
+    } catch (error) {
+      if (changed) await this.driver.changePassword(row.db_user, previous, password).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async toggleExternalAccess(actor: Actor, id: number, did: number): Promise<HostedDatabase> {
+    const row = await this.row(actor, id, did, 'action');
+    const on = row.external_access !== 1;
+    const target = { name: row.name, user: row.db_user, password: this.secrets.open(row.password_sealed) };
+    let applied = false;
+    try {
+      const updated = await this.db.transaction().execute(async (trx) => {
+        const next = await ddbbRepository.update(trx, id, did, { external_access: on ? 1 : 0 });
+        await this.driver.setExternalAccess(target, on);
+        applied = true;
+        return next;
+      });
+      const sizes = await this.sizes([row.name]);
+      return this.toDto(updated, sizes.get(row.name) ?? 0);
+    } catch (error) {
+      if (applied) await this.driver.setExternalAccess(target, !on).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async remove(actor: Actor, id: number, did: number): Promise<void> {
+    const row = await this.row(actor, id, did, 'action');
+    if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    // The driver's drop is idempotent: if MariaDB fails halfway the row stays, and a retry finishes.
+    await this.db.transaction().execute(async (trx) => {
+      await ddbbRepository.delete(trx, id, did);
+      await this.driver.drop({ name: row.name, user: row.db_user });
+    });
+  }
+
+  /**
+   * The database as SQL, streamed from MariaDB's dump tool to the download. A database action: the
+   * spec keeps only "show password" and phpMyAdmin open to read-only users.
+   */
+  async dump(actor: Actor, id: number, did: number): Promise<{ fileName: string; stream: Readable }> {
+    const row = await this.row(actor, id, did, 'action');
+    return { fileName: `${row.name}.sql`, stream: await this.driver.dump(row.name) };
+  }
+
+  /** Where the sign-on form goes: the brand's phpMyAdmin host with the configured path, or the URL. */
+  private async phpmyadminAction(brandId: number): Promise<string> {
+    const brand = await this.brands.byId(brandId);
+    if (!brand.phpmyadminHost) return this.settings.phpmyadminUrl;
+    const pathname = new URL(this.settings.phpmyadminUrl, 'http://panel.invalid').pathname;
+    return `https://${brand.phpmyadminHost}${pathname}`;
+  }
+
+  /**
+   * phpMyAdmin sign-on: a one-time token the browser posts to the hand-off script next to
+   * phpMyAdmin, whose server trades it here for the credentials (`redeemToken`), so the password
+   * never reaches the browser. Offered to everyone who can see the databases.
+   */
+  async phpmyadminLogin(actor: Actor, id: number, did: number): Promise<SignonForm> {
+    const row = await this.row(actor, id, did, 'visible');
+    const token = await this.signon.issue('phpmyadmin', row.id);
+    return {
+      action: await this.phpmyadminAction(actor.brandId),
+      method: 'post',
+      fields: { user: row.db_user, token },
+    };
+  }
+
+  /** For the hand-off script: the login a token opens, once. */
+  async redeemToken(key: string, token: string) {
+    if (!sharedKeyMatches(this.settings.phpmyadminKey, key)) throw new ForbiddenError();
+    const databaseId = await this.signon.take('phpmyadmin', token);
+    const row = databaseId === undefined ? undefined : await ddbbRepository.findById(this.db, databaseId);
+    if (!row) throw new NotFoundError('signon.error.token');
+    return {
+      user: row.db_user,
+      password: this.secrets.open(row.password_sealed),
+      host: this.settings.host,
+      port: this.settings.port,
+      database: row.name,
+    };
+  }
+}

@@ -1,0 +1,114 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { DnsRecordRow } from '../../db/schema.ts';
+
+/** Every DNS query, always scoped by the service (whose ownership the guard has checked). */
+export const dnsRepository = {
+  zoneExists(db: Db, serviceId: number) {
+    return db.selectFrom('dns_zones').select('service_id').where('service_id', '=', serviceId).executeTakeFirst();
+  },
+
+  insertZone(db: Db, serviceId: number, now: number) {
+    return db.insertInto('dns_zones').values({ service_id: serviceId, created_at: now }).execute();
+  },
+
+  listZones(db: Db) {
+    return db
+      .selectFrom('dns_zones as z')
+      .innerJoin('resources as r', 'r.id', 'z.service_id')
+      .select(['z.service_id', 'r.reference', 'r.reference_punycode'])
+      .orderBy('r.reference')
+      .execute();
+  },
+
+  list(db: Db, serviceId: number): Promise<DnsRecordRow[]> {
+    return db
+      .selectFrom('dns_records')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .orderBy('zona')
+      .orderBy('type')
+      .orderBy('id')
+      .execute();
+  },
+
+  /** One page of the records matching a type and a text filter, with the total count. */
+  async page(
+    db: Db,
+    serviceId: number,
+    zoneName: string,
+    query: { type: string; filter: string; limit: number; offset: number },
+  ): Promise<{ rows: DnsRecordRow[]; total: number }> {
+    let base = db.selectFrom('dns_records').where('service_id', '=', serviceId);
+    if (query.type) base = base.where('type', '=', query.type);
+    const needle = query.filter.toLowerCase();
+    // The zone's own name is in every row's full name: matching it matches everything.
+    if (needle && !zoneName.includes(needle)) {
+      const like = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const escaped = (column: RawBuilder<unknown>) => sql<boolean>`lower(${column}) like ${like} escape '\\'`;
+      base = base.where((eb) =>
+        eb.or([
+          escaped(sql`zona || '.' || ${zoneName}`),
+          escaped(sql`type`),
+          escaped(sql`value`),
+          escaped(sql`dynamic_value`),
+          escaped(sql`cast(ttl as varchar(12))`),
+          escaped(sql`cast(priority as varchar(12))`),
+        ]),
+      );
+    }
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('zona').orderBy('type').orderBy('id').limit(query.limit).offset(query.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  },
+
+  listAt(db: Db, serviceId: number, zona: string) {
+    return db
+      .selectFrom('dns_records')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .where('zona', '=', zona)
+      .execute();
+  },
+
+  find(db: Db, serviceId: number, id: number) {
+    return db
+      .selectFrom('dns_records')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  async insert(db: Db, row: Omit<DnsRecordRow, 'id' | 'eliminable'> & { eliminable: boolean }): Promise<DnsRecordRow> {
+    return db
+      .insertInto('dns_records')
+      .values({ ...row, eliminable: row.eliminable ? 1 : 0 })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  async update(db: Db, serviceId: number, id: number, set: { ttl: number; priority: number; value: string }) {
+    return db
+      .updateTable('dns_records')
+      .set({ ...set, dynamic_value: '' })
+      .where('service_id', '=', serviceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  async delete(db: Db, serviceId: number, id: number): Promise<void> {
+    await db.deleteFrom('dns_records').where('service_id', '=', serviceId).where('id', '=', id).execute();
+  },
+
+  async deleteEliminable(db: Db, serviceId: number): Promise<void> {
+    await db.deleteFrom('dns_records').where('service_id', '=', serviceId).where('eliminable', '=', 1).execute();
+  },
+
+  async deleteAll(db: Db, serviceId: number): Promise<void> {
+    await db.deleteFrom('dns_records').where('service_id', '=', serviceId).execute();
+  },
+};

@@ -1,0 +1,70 @@
+import {
+  dnsCreateParamsSchema,
+  dnsListDataSchema,
+  dnsListParamsSchema,
+  dnsOneDataSchema,
+  dnsRecordParamsSchema,
+  dnsSaveParamsSchema,
+  dnsServiceParamsSchema,
+} from '@panel247/contract/dns';
+import { emptyDataSchema } from '@panel247/contract/envelope';
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../errors.ts';
+import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
+import { contentDisposition } from '../../http/envelope.ts';
+import type { DnsService } from './dns.service.ts';
+
+/** Reads answer GET and POST; changes are POST (GET stays accepted for the spec's action calls). */
+export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
+  const both: ('GET' | 'POST')[] = ['GET', 'POST'];
+
+  api.session(
+    { method: both, url: 'service/:id/dns/list/', params: dnsListParamsSchema, data: dnsListDataSchema },
+    async ({ actor, params }) => ({ data: await dns.list(actor, params) }),
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/dns/create/', params: dnsCreateParamsSchema, data: dnsOneDataSchema },
+    async ({ actor, params }) => ({ data: { dns: await dns.create(actor, params) }, info: ['dns.created'] }),
+  );
+  api.session(
+    { method: both, url: 'service/:id/dns/restore/', params: dnsServiceParamsSchema, data: dnsListDataSchema },
+    async ({ actor, params }) => ({ data: await dns.restore(actor, params.id), info: ['dns.restored'] }),
+  );
+  api.session(
+    { method: both, url: 'service/:id/dns/delete/', params: dnsServiceParamsSchema, data: dnsListDataSchema },
+    async ({ actor, params }) => ({ data: await dns.removeAll(actor, params.id), info: ['dns.deleted_all'] }),
+  );
+  api.session(
+    { method: both, url: 'service/:id/dns/:dnsZoneId/', params: dnsRecordParamsSchema, data: dnsOneDataSchema },
+    async ({ actor, params }) => ({ data: { dns: await dns.get(actor, params.id, params.dnsZoneId) } }),
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/dns/:dnsZoneId/save/', params: dnsSaveParamsSchema, data: dnsOneDataSchema },
+    async ({ actor, params }) => ({ data: { dns: await dns.save(actor, params) }, info: ['dns.saved'] }),
+  );
+  api.session(
+    { method: both, url: 'service/:id/dns/:dnsZoneId/delete/', params: dnsRecordParamsSchema, data: emptyDataSchema },
+    async ({ actor, params }) => {
+      await dns.remove(actor, params.id, params.dnsZoneId);
+      return { data: {}, info: ['dns.deleted'] };
+    },
+  );
+}
+
+/** The zone as a BIND master file: a download, so not an envelope. */
+export function registerDnsExportRoute(
+  app: FastifyInstance,
+  options: { basePath: string; auth: Authenticator; dns: DnsService },
+) {
+  app.get(`${options.basePath}service/:id/dns/export/`, async (request, reply) => {
+    const actor = await options.auth.authenticate(request, reply);
+    const parsed = dnsServiceParamsSchema.safeParse(request.params);
+    if (!parsed.success) throw new NotFoundError();
+    const { fileName, text } = await options.dns.exportZone(actor, parsed.data.id);
+    return reply
+      .type('text/dns; charset=utf-8')
+      .header('content-disposition', contentDisposition(fileName))
+      .header('cache-control', 'no-store')
+      .send(text);
+  });
+}

@@ -1,0 +1,33 @@
+import type { AppConfig } from '../../config.ts';
+import { SecretBox } from '../../crypto/secret-box.ts';
+import type { Db } from '../../db/database.ts';
+import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
+import { EmbeddedRegistryDriver } from '../../drivers/registry/embedded-registry.driver.ts';
+import { ChainedHostResolver, DnsHostResolver } from '../../drivers/registry/host-resolver.ts';
+import { PermissionService } from '../permission/permission.service.ts';
+import { DomainService } from './domain.service.ts';
+import { DomainContactService } from './domain-contact.service.ts';
+import { PanelZoneResolver } from './panel-zone.resolver.ts';
+
+/** The domain area as configured (server, CLI and demo seed). */
+export function createDomainServices(
+  db: Db,
+  config: AppConfig,
+  dnsDriver: DnsDriver,
+  secretKey: Buffer,
+  now: () => number,
+) {
+  const registry = new EmbeddedRegistryDriver();
+  const resolver = new ChainedHostResolver([new PanelZoneResolver(db), new DnsHostResolver(config.registry.resolvers)]);
+  const domains = new DomainService(
+    db,
+    registry,
+    resolver,
+    new PermissionService(db),
+    dnsDriver,
+    new SecretBox(secretKey, 'domain-auth'),
+    { defaultNameservers: config.dns.nameservers },
+    now,
+  );
+  return { domains, contacts: new DomainContactService(db, domains, registry, now) };
+}

@@ -1,0 +1,53 @@
+import type { Db } from '../../db/database.ts';
+
+export const ftpRepository = {
+  list(db: Db, serviceId: number) {
+    return db.selectFrom('ftp_accounts').selectAll().where('service_id', '=', serviceId).orderBy('login').execute();
+  },
+  find(db: Db, serviceId: number, id: number) {
+    return db
+      .selectFrom('ftp_accounts')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+  findById(db: Db, id: number) {
+    return db.selectFrom('ftp_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  findByLogin(db: Db, login: string) {
+    return db.selectFrom('ftp_accounts').select('id').where('login', '=', login).executeTakeFirst();
+  },
+  insert(
+    db: Db,
+    row: {
+      service_id: number;
+      login: string;
+      folder: string;
+      password_hash: string;
+      password_sealed: string;
+      home: string;
+      eliminable: number;
+      created_at: number;
+    },
+  ) {
+    return db.insertInto('ftp_accounts').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+  update(
+    db: Db,
+    serviceId: number,
+    id: number,
+    set: { folder?: string; home?: string; password_hash?: string; password_sealed?: string },
+  ) {
+    return db
+      .updateTable('ftp_accounts')
+      .set(set)
+      .where('service_id', '=', serviceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+  delete(db: Db, serviceId: number, id: number) {
+    return db.deleteFrom('ftp_accounts').where('service_id', '=', serviceId).where('id', '=', id).execute();
+  },
+};

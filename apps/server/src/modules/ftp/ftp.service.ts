@@ -1,0 +1,203 @@
+import type { FtpAccount } from '@panel247/contract/ftp';
+import { FTP_USER_MAX, isFtpUserName } from '@panel247/contract/ftp-rules';
+import type { SignonForm } from '@panel247/contract/signon';
+import bcrypt from 'bcryptjs';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Db } from '../../db/database.ts';
+import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import type { ServiceHomes } from '../../hosting/service-homes.ts';
+import { checkServicePassword } from '../../hosting/service-password.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { BrandService } from '../brand/brand.service.ts';
+import type { PermissionService } from '../permission/permission.service.ts';
+import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
+import { ftpRepository } from './ftp.repository.ts';
+import type { FtpUsersFile } from './ftp-users-file.ts';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * FTP accounts of a hosting service. ProFTPD reads them through `ftp_users_view`: a row written
+ * here logs in at once. The password is kept twice: a bcrypt hash ProFTPD checks, and an
+ * AES-256-GCM copy for "show password" (never logged, never in lists).
+ */
+export class FtpService {
+  constructor(
+    private readonly db: Db,
+    private readonly permissions: PermissionService,
+    private readonly brands: BrandService,
+    private readonly homes: ServiceHomes,
+    private readonly secrets: SecretBox,
+    private readonly signon: SignonTokens,
+    private readonly settings: { ftpPort: number; ftpHost: string; webftpUrl: string; webftpKey?: string | undefined },
+    private readonly now: () => number,
+    private readonly usersFile?: FtpUsersFile,
+  ) {}
+
+  /** Brings ProFTPD's copy of the accounts up to date (SQLite only; a no-op on PostgreSQL). */
+  async refreshUsersFile(): Promise<void> {
+    await this.usersFile?.write();
+  }
+
+  private async service(actor: Actor, id: number, need: 'visible' | 'action') {
+    const resource = await this.permissions.authorize(actor, id, 'service_ftp', need);
+    return { id, domain: resource.referencePunycode };
+  }
+
+  private toDto(row: { id: number; login: string; folder: string; eliminable: number }, password = ''): FtpAccount {
+    return { id: row.id, user: row.login, directorio: row.folder, password, eliminable: row.eliminable === 1 };
+  }
+
+  /**
+   * The two stored forms of a password. bcryptjs writes `$2b$`; the same hash under `$2y$` (PHP's
+   * name for the identical algorithm) is what ProFTPD's crypt(3) and most FTP tooling expect.
+   */
+  private async passwordColumns(password: string) {
+    const hash = await bcrypt.hash(password, 10);
+    return { password_hash: hash.replace(/^\$2b\$/, '$2y$'), password_sealed: this.secrets.seal(password) };
+  }
+
+  async main(actor: Actor, id: number) {
+    const service = await this.service(actor, id, 'visible');
+    const brand = await this.brands.byId(actor.brandId);
+    return {
+      ftp: {
+        host: `ftp.${service.domain}`,
+        sslHost: brand.sslHost || `ftp.${service.domain}`,
+        port: this.settings.ftpPort,
+        webftp: brand.webftpHost ? `https://${brand.webftpHost}/` : this.settings.webftpUrl,
+      },
+    };
+  }
+
+  async list(actor: Actor, id: number): Promise<FtpAccount[]> {
+    await this.service(actor, id, 'visible');
+    return (await ftpRepository.list(this.db, id)).map((row) => this.toDto(row));
+  }
+
+  /** One account with its password: "show password" (always offered to those who can see FTP). */
+  async get(actor: Actor, id: number, fid: number): Promise<FtpAccount> {
+    await this.service(actor, id, 'visible');
+    const row = await ftpRepository.find(this.db, id, fid);
+    if (!row) throw new NotFoundError();
+    return this.toDto(row, this.secrets.open(row.password_sealed));
+  }
+
+  async create(
+    actor: Actor,
+    id: number,
+    params: { ftpUser: string; password: string; folder: string },
+  ): Promise<FtpAccount> {
+    const service = await this.service(actor, id, 'action');
+    const user = params.ftpUser.trim().toLowerCase();
+    const errors: FieldError[] = [];
+    if (CONTROL.test(params.ftpUser)) errors.push({ field: 'ftpUser', messageKey: 'validation.control_chars' });
+    else if (user === '') errors.push({ field: 'ftpUser', messageKey: 'validation.required' });
+    else if (user.length > FTP_USER_MAX) errors.push({ field: 'ftpUser', messageKey: 'ftp.error.user_long' });
+    else if (!isFtpUserName(user)) errors.push({ field: 'ftpUser', messageKey: 'ftp.error.user' });
+    errors.push(...checkServicePassword(params.password));
+    let folder = '';
+    try {
+      if (CONTROL.test(params.folder)) throw FieldErrors.one('folder', 'validation.control_chars');
+      folder = this.homes.normalise(params.folder.trim(), 'folder');
+    } catch (error) {
+      if (error instanceof FieldErrors) errors.push(...error.fields);
+      else throw error;
+    }
+    if (errors.length > 0) throw new FieldErrors(errors);
+    const login = `${user}@${service.domain}`;
+    if (await ftpRepository.findByLogin(this.db, login)) throw FieldErrors.one('ftpUser', 'ftp.error.taken');
+    return this.toDto(await this.provision(id, service.domain, { login, password: params.password, folder }));
+  }
+
+  /**
+   * Writes an account whose input is already checked (the create call above, the demo seed): its
+   * home folder, both password forms, and ProFTPD's copy.
+   */
+  async provision(
+    serviceId: number,
+    domain: string,
+    account: { login: string; password: string; folder: string; eliminable?: boolean },
+  ) {
+    const home = await this.homes.prepare(domain, account.folder, 'folder');
+    const row = await ftpRepository.insert(this.db, {
+      service_id: serviceId,
+      login: account.login,
+      folder: account.folder,
+      ...(await this.passwordColumns(account.password)),
+      home,
+      eliminable: account.eliminable === false ? 0 : 1,
+      created_at: this.now(),
+    });
+    await this.refreshUsersFile();
+    return row;
+  }
+
+  async saveFolder(actor: Actor, id: number, fid: number, folderTyped: string): Promise<FtpAccount> {
+    const service = await this.service(actor, id, 'action');
+    const row = await ftpRepository.find(this.db, id, fid);
+    if (!row) throw new NotFoundError();
+    if (CONTROL.test(folderTyped)) throw FieldErrors.one('folder', 'validation.control_chars');
+    const folder = this.homes.normalise(folderTyped.trim(), 'folder');
+    const home = await this.homes.prepare(service.domain, folder, 'folder');
+    const updated = await ftpRepository.update(this.db, id, fid, { folder, home });
+    await this.refreshUsersFile();
+    return this.toDto(updated);
+  }
+
+  async changePassword(actor: Actor, id: number, fid: number, password: string): Promise<FtpAccount> {
+    await this.service(actor, id, 'action');
+    const row = await ftpRepository.find(this.db, id, fid);
+    if (!row) throw new NotFoundError();
+    const errors = checkServicePassword(password);
+    if (errors.length > 0) throw new FieldErrors(errors);
+    const updated = await ftpRepository.update(this.db, id, fid, await this.passwordColumns(password));
+    await this.refreshUsersFile();
+    return this.toDto(updated);
+  }
+
+  async remove(actor: Actor, id: number, fid: number): Promise<void> {
+    await this.service(actor, id, 'action');
+    const row = await ftpRepository.find(this.db, id, fid);
+    if (!row) throw new NotFoundError();
+    if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    // The files stay: they belong to the service's sites, not to the login.
+    await ftpRepository.delete(this.db, id, fid);
+    await this.refreshUsersFile();
+  }
+
+  /**
+   * WebFTP sign-on: a one-time token the browser posts to the brand's WebFTP with the login and the
+   * folder to open. The WebFTP's server trades the token for the credentials (`redeemToken`), so the
+   * password never reaches the browser. Offered to everyone who can see the FTP accounts.
+   */
+  async webftpLogin(actor: Actor, id: number, fid: number, initialDirectory: string): Promise<SignonForm> {
+    await this.service(actor, id, 'visible');
+    const row = await ftpRepository.find(this.db, id, fid);
+    if (!row) throw new NotFoundError();
+    if (CONTROL.test(initialDirectory)) throw FieldErrors.one('initialDirectory', 'validation.control_chars');
+    const folder = this.homes.normalise(initialDirectory.trim(), 'initialDirectory');
+    const token = await this.signon.issue('webftp', row.id);
+    const brand = await this.brands.byId(actor.brandId);
+    return {
+      action: brand.webftpHost ? `https://${brand.webftpHost}/` : this.settings.webftpUrl,
+      method: 'post',
+      fields: { user: row.login, token, initialDirectory: folder },
+    };
+  }
+
+  /** For the WebFTP's server: the account a token opens, once. */
+  async redeemToken(key: string, token: string) {
+    if (!sharedKeyMatches(this.settings.webftpKey, key)) throw new ForbiddenError();
+    const accountId = await this.signon.take('webftp', token);
+    const row = accountId === undefined ? undefined : await ftpRepository.findById(this.db, accountId);
+    if (!row) throw new NotFoundError('signon.error.token');
+    return {
+      user: row.login,
+      password: this.secrets.open(row.password_sealed),
+      host: this.settings.ftpHost,
+      port: this.settings.ftpPort,
+    };
+  }
+}

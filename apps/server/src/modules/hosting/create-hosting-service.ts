@@ -1,0 +1,36 @@
+import type { AppConfig } from '../../config.ts';
+import { SecretBox } from '../../crypto/secret-box.ts';
+import type { Db } from '../../db/database.ts';
+import { createDatabaseDriver } from '../../drivers/database/create-database-driver.ts';
+import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
+import type { WebDriver } from '../../drivers/web/web.driver.ts';
+import { ServiceHomes } from '../../hosting/service-homes.ts';
+import { PermissionService } from '../permission/permission.service.ts';
+import { HostingService } from './hosting.service.ts';
+
+export function createHostingService(
+  db: Db,
+  config: AppConfig,
+  secretKey: Buffer,
+  now: () => number,
+  webDriver: WebDriver = createWebDriver(config),
+): HostingService {
+  return new HostingService(
+    db,
+    new PermissionService(db),
+    new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid }),
+    webDriver,
+    // Only for the overview's database usage (a MariaDB pool connects on first use).
+    createDatabaseDriver(config),
+    new SecretBox(secretKey, 'site-private-key'),
+    {
+      phpVersions: Object.keys(config.web.phpSockets),
+      defaultPhpVersion: config.web.defaultPhpVersion,
+      webSpaceMb: config.hosting.webSpaceMb,
+      trafficMb: config.hosting.trafficMb,
+      databaseSpaceMb: config.hosting.databaseSpaceMb,
+      maxDatabases: config.databases.maxPerService,
+    },
+    now,
+  );
+}

@@ -1,0 +1,136 @@
+import type { Db } from '../../db/database.ts';
+
+/** Every query of the web side of a hosting service; each is scoped by the service's id. */
+export const hostingRepository = {
+  settings(db: Db, serviceId: number) {
+    return db.selectFrom('web_settings').selectAll().where('service_id', '=', serviceId).executeTakeFirst();
+  },
+  insertSettings(db: Db, serviceId: number, now: number) {
+    return db
+      .insertInto('web_settings')
+      .values({ service_id: serviceId, updated_at: now })
+      .onConflict((conflict) => conflict.column('service_id').doNothing())
+      .execute();
+  },
+  updateSettings(db: Db, serviceId: number, set: { php_version?: string; parking?: number; updated_at: number }) {
+    return db.updateTable('web_settings').set(set).where('service_id', '=', serviceId).execute();
+  },
+
+  sites(db: Db, serviceId: number) {
+    return db
+      .selectFrom('web_sites')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .orderBy('subdomain')
+      .orderBy('id')
+      .execute();
+  },
+  site(db: Db, serviceId: number, id: number) {
+    return db
+      .selectFrom('web_sites')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+  siteBySubdomain(db: Db, serviceId: number, subdomain: string) {
+    return db
+      .selectFrom('web_sites')
+      .select('id')
+      .where('service_id', '=', serviceId)
+      .where('subdomain', '=', subdomain)
+      .executeTakeFirst();
+  },
+  insertSite(
+    db: Db,
+    row: {
+      service_id: number;
+      subdomain: string;
+      folder: string;
+      ssl_active: number;
+      cert_pem: string;
+      cert_chain_pem: string;
+      key_sealed: string;
+      eliminable: number;
+      created_at: number;
+    },
+  ) {
+    return db.insertInto('web_sites').values(row).returning('id').executeTakeFirstOrThrow();
+  },
+  updateSite(
+    db: Db,
+    serviceId: number,
+    id: number,
+    set: { folder?: string; ssl_active?: number; cert_pem?: string; cert_chain_pem?: string; key_sealed?: string },
+  ) {
+    return db.updateTable('web_sites').set(set).where('service_id', '=', serviceId).where('id', '=', id).execute();
+  },
+  deleteSite(db: Db, serviceId: number, id: number) {
+    return db.deleteFrom('web_sites').where('service_id', '=', serviceId).where('id', '=', id).execute();
+  },
+
+  redirections(db: Db, serviceId: number) {
+    return db
+      .selectFrom('web_redirections')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .orderBy('subdomain')
+      .orderBy('path')
+      .execute();
+  },
+  redirection(db: Db, serviceId: number, id: number) {
+    return db
+      .selectFrom('web_redirections')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+  redirectionAt(db: Db, serviceId: number, subdomain: string, path: string) {
+    return db
+      .selectFrom('web_redirections')
+      .select('id')
+      .where('service_id', '=', serviceId)
+      .where('subdomain', '=', subdomain)
+      .where('path', '=', path)
+      .executeTakeFirst();
+  },
+  insertRedirection(
+    db: Db,
+    row: {
+      service_id: number;
+      subdomain: string;
+      path: string;
+      url: string;
+      type: string;
+      iframe_title: string;
+      iframe_description: string;
+      iframe_keywords: string;
+      created_at: number;
+    },
+  ) {
+    return db.insertInto('web_redirections').values(row).returning('id').executeTakeFirstOrThrow();
+  },
+  updateRedirection(
+    db: Db,
+    serviceId: number,
+    id: number,
+    set: { url: string; type: string; iframe_title: string; iframe_description: string; iframe_keywords: string },
+  ) {
+    return db
+      .updateTable('web_redirections')
+      .set(set)
+      .where('service_id', '=', serviceId)
+      .where('id', '=', id)
+      .execute();
+  },
+  deleteRedirection(db: Db, serviceId: number, id: number) {
+    return db.deleteFrom('web_redirections').where('service_id', '=', serviceId).where('id', '=', id).execute();
+  },
+
+  /** The service's database names, for the overview's database usage. */
+  async databaseNames(db: Db, serviceId: number): Promise<string[]> {
+    const rows = await db.selectFrom('hosted_databases').select('name').where('service_id', '=', serviceId).execute();
+    return rows.map((row) => row.name);
+  },
+};

@@ -1,0 +1,163 @@
+import { emptyDataSchema } from '@panel247/contract/envelope';
+import {
+  hostingPhpParamsSchema,
+  hostingServiceDataSchema,
+  hostingServiceParamsSchema,
+  redirectionCreateParamsSchema,
+  redirectionListDataSchema,
+  redirectionOneDataSchema,
+  redirectionParamsSchema,
+  redirectionSaveParamsSchema,
+  subdomainCreateParamsSchema,
+  subdomainListDataSchema,
+  subdomainOneDataSchema,
+  subdomainParamsSchema,
+  subdomainSaveParamsSchema,
+} from '@panel247/contract/hosting';
+import type { FastifyInstance } from 'fastify';
+import type { ApiRouter } from '../../http/api-route.ts';
+import type { HostingService } from './hosting.service.ts';
+
+/** Reads answer GET and POST; changes are POST (GET stays accepted for the spec's GET actions). */
+export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, options: { app: FastifyInstance }) {
+  const both: ('GET' | 'POST')[] = ['GET', 'POST'];
+  options.app.addHook('onClose', () => hosting.close());
+
+  api.session(
+    { method: both, url: 'service/:id/', params: hostingServiceParamsSchema, data: hostingServiceDataSchema },
+    async ({ actor, params }) => ({ data: { service: await hosting.get(actor, params.id) } }),
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/php/', params: hostingPhpParamsSchema, data: hostingServiceDataSchema },
+    async ({ actor, params }) => ({
+      data: { service: await hosting.setPhpVersion(actor, params.id, params.phpVersion) },
+      info: ['hosting.php_saved'],
+    }),
+  );
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/parking/active/',
+      params: hostingServiceParamsSchema,
+      data: hostingServiceDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: { service: await hosting.setParking(actor, params.id, true) },
+      info: ['hosting.parking_on'],
+    }),
+  );
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/parking/disable/',
+      params: hostingServiceParamsSchema,
+      data: hostingServiceDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: { service: await hosting.setParking(actor, params.id, false) },
+      info: ['hosting.parking_off'],
+    }),
+  );
+
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/redirection/list/',
+      params: hostingServiceParamsSchema,
+      data: redirectionListDataSchema,
+    },
+    async ({ actor, params }) => ({ data: { redirection: await hosting.listRedirections(actor, params.id) } }),
+  );
+  api.session(
+    {
+      method: 'POST',
+      url: 'service/:id/redirection/create/',
+      params: redirectionCreateParamsSchema,
+      data: redirectionOneDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: { redirection: await hosting.createRedirection(actor, params.id, params) },
+      info: ['hosting.redirection_created'],
+    }),
+  );
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/redirection/:rid/',
+      params: redirectionParamsSchema,
+      data: redirectionOneDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: { redirection: await hosting.getRedirection(actor, params.id, params.rid) },
+    }),
+  );
+  api.session(
+    {
+      method: 'POST',
+      url: 'service/:id/redirection/:rid/save/',
+      params: redirectionSaveParamsSchema,
+      data: redirectionOneDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: { redirection: await hosting.saveRedirection(actor, params.id, params.rid, params) },
+      info: ['hosting.redirection_saved'],
+    }),
+  );
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/redirection/:rid/delete/',
+      params: redirectionParamsSchema,
+      data: emptyDataSchema,
+    },
+    async ({ actor, params }) => {
+      await hosting.removeRedirection(actor, params.id, params.rid);
+      return { data: {}, info: ['hosting.redirection_deleted'] };
+    },
+  );
+
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/subdomain/list/',
+      params: hostingServiceParamsSchema,
+      data: subdomainListDataSchema,
+    },
+    async ({ actor, params }) => ({ data: { subdomains: await hosting.listSubdomains(actor, params.id) } }),
+  );
+  api.session(
+    {
+      method: 'POST',
+      url: 'service/:id/subdomain/create/',
+      params: subdomainCreateParamsSchema,
+      data: subdomainOneDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: { subdomain: await hosting.createSubdomain(actor, params.id, params) },
+      info: ['hosting.subdomain_created'],
+    }),
+  );
+  api.session(
+    { method: both, url: 'service/:id/subdomain/:sid/', params: subdomainParamsSchema, data: subdomainOneDataSchema },
+    async ({ actor, params }) => ({ data: { subdomain: await hosting.getSubdomain(actor, params.id, params.sid) } }),
+  );
+  api.session(
+    {
+      method: 'POST',
+      url: 'service/:id/subdomain/:sid/save/',
+      params: subdomainSaveParamsSchema,
+      data: subdomainOneDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: { subdomain: await hosting.saveSubdomain(actor, params.id, params.sid, params) },
+      info: ['hosting.subdomain_saved'],
+    }),
+  );
+  api.session(
+    { method: both, url: 'service/:id/subdomain/:sid/delete/', params: subdomainParamsSchema, data: emptyDataSchema },
+    async ({ actor, params }) => {
+      await hosting.removeSubdomain(actor, params.id, params.sid);
+      return { data: {}, info: ['hosting.subdomain_deleted'] };
+    },
+  );
+}

@@ -1,0 +1,25 @@
+import type { Language } from '@panel247/contract/constants';
+import type { PrivacyPolicyData } from '@panel247/contract/legal';
+import type { Db } from '../../db/database.ts';
+import type { Brand } from '../brand/brand.service.ts';
+import { DEFAULT_PRIVACY_POLICY } from './default-privacy-policy.ts';
+
+/** The brand's privacy policy in the language asked, Catalan falling back to Spanish. */
+export class LegalService {
+  constructor(private readonly db: Db) {}
+
+  async privacyPolicy(brand: Brand, language: Language): Promise<PrivacyPolicyData> {
+    const candidates: Language[] = language === 'ca' ? ['ca', 'es'] : [language];
+    const rows = await this.db
+      .selectFrom('legal_texts')
+      .select(['language', 'title', 'body', 'redirect_to'])
+      .where('brand_id', '=', brand.id)
+      .where('kind', '=', 'privacy')
+      .where('language', 'in', candidates)
+      .execute();
+    const row = candidates.map((lang) => rows.find((r) => r.language === lang)).find(Boolean);
+    if (row) return { title: row.title, text: row.body, redirecTo: row.redirect_to };
+    const fallback = DEFAULT_PRIVACY_POLICY[language];
+    return { title: fallback.title, text: fallback.text.replaceAll('{company}', brand.company), redirecTo: '' };
+  }
+}

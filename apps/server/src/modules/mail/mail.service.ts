@@ -1,0 +1,250 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Alias, Mailbox, WebmailLoginData } from '@panel247/contract/mail';
+import { cleanTargets, isAliasTarget, isLocalPart } from '@panel247/contract/mail-rules';
+import type { Db } from '../../db/database.ts';
+import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { hashPassword } from '../auth/password-hasher.ts';
+import type { BrandService } from '../brand/brand.service.ts';
+import type { PermissionService } from '../permission/permission.service.ts';
+import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
+import { mailRepository } from './mail.repository.ts';
+import type { Maildirs } from './maildir.ts';
+
+const run = promisify(execFile);
+const MIB = 1024 * 1024;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export interface MailSettings {
+  defaultQuotaMb: number;
+  maxQuotaMb: number;
+  deleteMode: 'remove' | 'keep';
+  doveadmConfig?: string;
+  webmailUrl: string;
+  webmailKey?: string;
+}
+
+/**
+ * Mailboxes and aliases of a service. Dovecot and Postfix read them through SQL views, so a row
+ * written here is live at once: a created mailbox logs in over IMAP, a deleted one is refused.
+ * Mailbox passwords are stored only as the argon2id hash Dovecot verifies ({ARGON2ID}).
+ */
+export class MailService {
+  constructor(
+    private readonly db: Db,
+    private readonly permissions: PermissionService,
+    private readonly brands: BrandService,
+    private readonly maildirs: Maildirs,
+    private readonly signon: SignonTokens,
+    private readonly settings: MailSettings,
+    private readonly now: () => number,
+  ) {}
+
+  private async service(
+    actor: Actor,
+    id: number,
+    key: 'servicemail' | 'servicemail_accounts' | 'servicemail_alias',
+    need: 'visible' | 'action',
+  ) {
+    const resource = await this.permissions.authorize(actor, id, key, need);
+    return { id, domain: resource.referencePunycode, levels: resource.levels };
+  }
+
+  private async toMailbox(
+    domain: string,
+    row: { id: number; local_part: string; quota_bytes: number; eliminable: number },
+  ): Promise<Mailbox> {
+    return {
+      id: row.id,
+      user: row.local_part,
+      quota: row.quota_bytes,
+      usage: await this.maildirs.usage(domain, row.local_part),
+      eliminable: row.eliminable === 1,
+    };
+  }
+
+  private toAlias(domain: string, row: { id: number; local_part: string; targets: string; eliminable: number }): Alias {
+    return {
+      id: row.id,
+      alias: row.local_part,
+      referencePunycode: domain,
+      name: row.targets,
+      eliminable: row.eliminable === 1,
+    };
+  }
+
+  async mailboxes(actor: Actor, id: number): Promise<Mailbox[]> {
+    const service = await this.service(actor, id, 'servicemail', 'visible');
+    if (service.levels.servicemail_accounts === 'disabled') return [];
+    const rows = await mailRepository.mailboxes(this.db, id);
+    return Promise.all(rows.map((row) => this.toMailbox(service.domain, row)));
+  }
+
+  async mailbox(actor: Actor, id: number, accountId: number): Promise<Mailbox> {
+    const service = await this.service(actor, id, 'servicemail_accounts', 'visible');
+    const row = await mailRepository.findMailbox(this.db, id, accountId);
+    if (!row) throw new NotFoundError();
+    return this.toMailbox(service.domain, row);
+  }
+
+  async aliases(actor: Actor, id: number): Promise<Alias[]> {
+    const service = await this.service(actor, id, 'servicemail', 'visible');
+    if (service.levels.servicemail_alias === 'disabled') return [];
+    return (await mailRepository.aliases(this.db, id)).map((row) => this.toAlias(service.domain, row));
+  }
+
+  async alias(actor: Actor, id: number, aliasId: number): Promise<Alias> {
+    const service = await this.service(actor, id, 'servicemail_alias', 'visible');
+    const row = await mailRepository.findAlias(this.db, id, aliasId);
+    if (!row) throw new NotFoundError();
+    return this.toAlias(service.domain, row);
+  }
+
+  private checkPassword(password: string): FieldError[] {
+    if (password === '') return [{ field: 'password', messageKey: 'validation.required' }];
+    if (CONTROL.test(password)) return [{ field: 'password', messageKey: 'validation.control_chars' }];
+    if (password.length < 8) return [{ field: 'password', messageKey: 'mail.error.password_short' }];
+    return [];
+  }
+
+  /** `raw` is what was typed: control characters are refused before trimming could hide them. */
+  private checkLocalPart(raw: string, name: string, allowEmpty: boolean): FieldError[] {
+    if (CONTROL.test(raw)) return [{ field: 'name', messageKey: 'validation.control_chars' }];
+    if (name === '') return allowEmpty ? [] : [{ field: 'name', messageKey: 'validation.required' }];
+    return isLocalPart(name) ? [] : [{ field: 'name', messageKey: 'mail.error.name' }];
+  }
+
+  async createMailbox(
+    actor: Actor,
+    id: number,
+    params: { name: string; password: string; quota?: number },
+  ): Promise<Mailbox> {
+    const service = await this.service(actor, id, 'servicemail_accounts', 'action');
+    const name = params.name.trim().toLowerCase();
+    const quotaMb = params.quota ?? this.settings.defaultQuotaMb;
+    const errors = [...this.checkLocalPart(params.name, name, false), ...this.checkPassword(params.password)];
+    if (quotaMb < 1 || quotaMb > this.settings.maxQuotaMb)
+      errors.push({ field: 'quota', messageKey: 'mail.error.quota' });
+    if (errors.length > 0) throw new FieldErrors(errors);
+    if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
+    const row = await mailRepository.insertMailbox(this.db, {
+      service_id: id,
+      local_part: name,
+      password_hash: `{ARGON2ID}${await hashPassword(params.password)}`,
+      quota_bytes: quotaMb * MIB,
+      created_at: this.now(),
+    });
+    return this.toMailbox(service.domain, row);
+  }
+
+  async changePassword(actor: Actor, id: number, accountId: number, password: string): Promise<Mailbox> {
+    const service = await this.service(actor, id, 'servicemail_accounts', 'action');
+    const row = await mailRepository.findMailbox(this.db, id, accountId);
+    if (!row) throw new NotFoundError();
+    const errors = this.checkPassword(password);
+    if (errors.length > 0) throw new FieldErrors(errors);
+    await mailRepository.setPassword(this.db, id, accountId, `{ARGON2ID}${await hashPassword(password)}`);
+    await this.flushAuthCache(`${row.local_part}@${service.domain}`);
+    return this.toMailbox(service.domain, row);
+  }
+
+  async deleteMailbox(actor: Actor, id: number, accountId: number): Promise<void> {
+    const service = await this.service(actor, id, 'servicemail_accounts', 'action');
+    const row = await mailRepository.findMailbox(this.db, id, accountId);
+    if (!row) throw new NotFoundError();
+    if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    await mailRepository.deleteMailbox(this.db, id, accountId);
+    await this.flushAuthCache(`${row.local_part}@${service.domain}`);
+    await this.maildirs.dispose(service.domain, row.local_part, this.settings.deleteMode, this.now());
+  }
+
+  private checkTargets(typed: string[]): string[] {
+    if (typed.some((t) => CONTROL.test(t))) throw FieldErrors.one('target', 'validation.control_chars');
+    const targets = cleanTargets(typed).map((t) => t.toLowerCase());
+    if (targets.length === 0) throw FieldErrors.one('target', 'mail.error.target_required');
+    const bad = targets.find((t) => !isAliasTarget(t));
+    if (bad) throw FieldErrors.one('target', 'mail.error.target', { target: bad.slice(0, 80) });
+    return [...new Set(targets)];
+  }
+
+  async createAlias(actor: Actor, id: number, params: { name: string; target: string[] }): Promise<Alias> {
+    const service = await this.service(actor, id, 'servicemail_alias', 'action');
+    const name = params.name.trim().toLowerCase();
+    const nameErrors = this.checkLocalPart(params.name, name, true);
+    if (nameErrors.length > 0) throw new FieldErrors(nameErrors);
+    const targets = this.checkTargets(params.target);
+    if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
+    const row = await mailRepository.insertAlias(this.db, {
+      service_id: id,
+      local_part: name,
+      targets: targets.join(','),
+      created_at: this.now(),
+    });
+    return this.toAlias(service.domain, row);
+  }
+
+  async saveAlias(actor: Actor, id: number, aliasId: number, target: string[]): Promise<Alias> {
+    const service = await this.service(actor, id, 'servicemail_alias', 'action');
+    if (!(await mailRepository.findAlias(this.db, id, aliasId))) throw new NotFoundError();
+    const row = await mailRepository.setTargets(this.db, id, aliasId, this.checkTargets(target).join(','));
+    return this.toAlias(service.domain, row);
+  }
+
+  async deleteAlias(actor: Actor, id: number, aliasId: number): Promise<void> {
+    await this.service(actor, id, 'servicemail_alias', 'action');
+    const row = await mailRepository.findAlias(this.db, id, aliasId);
+    if (!row) throw new NotFoundError();
+    if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    await mailRepository.deleteAlias(this.db, id, aliasId);
+  }
+
+  async connection(actor: Actor, id: number) {
+    const service = await this.service(actor, id, 'servicemail', 'visible');
+    const brand = await this.brands.byId(actor.brandId);
+    const plain = {
+      imap: `imap.${service.domain}`,
+      smtp: `smtp.${service.domain}`,
+      ftp: `ftp.${service.domain}`,
+      bbdd: `bbdd.${service.domain}`,
+    };
+    const ssl = brand.sslHost
+      ? { imap: brand.sslHost, smtp: brand.sslHost, ftp: brand.sslHost, bbdd: brand.sslHost }
+      : plain;
+    return { plain, ssl };
+  }
+
+  /**
+   * WebMail sign-on: a one-time token (60 s) the browser posts to the brand's WebMail. The WebMail
+   * redeems it server-to-server (`redeemToken`), then opens IMAP as the mailbox through Dovecot's
+   * master user (deploy/dovecot). No password ever travels in a URL or a form.
+   */
+  async webmailLogin(actor: Actor, id: number, accountId: number): Promise<WebmailLoginData> {
+    const service = await this.service(actor, id, 'servicemail', 'visible');
+    const row = await mailRepository.findMailbox(this.db, id, accountId);
+    if (!row) throw new NotFoundError();
+    const token = await this.signon.issue('webmail', row.id);
+    const brand = await this.brands.byId(actor.brandId);
+    return {
+      action: brand.webmailHost ? `https://${brand.webmailHost}/` : this.settings.webmailUrl,
+      method: 'post',
+      fields: { _user: `${row.local_part}@${service.domain}`, _token: token, _action: 'login' },
+    };
+  }
+
+  /** For the WebMail's server: the mailbox a token opens, once. */
+  async redeemToken(key: string, token: string): Promise<string> {
+    if (!sharedKeyMatches(this.settings.webmailKey, key)) throw new ForbiddenError();
+    const mailboxId = await this.signon.take('webmail', token);
+    const user = mailboxId === undefined ? undefined : await mailRepository.mailboxAddress(this.db, mailboxId);
+    if (!user) throw new NotFoundError('signon.error.token');
+    return user;
+  }
+
+  /** With an auth cache, Dovecot would accept an old password until it is flushed. */
+  private async flushAuthCache(user: string): Promise<void> {
+    if (!this.settings.doveadmConfig) return;
+    await run('doveadm', ['-c', this.settings.doveadmConfig, 'auth', 'cache', 'flush', user]).catch(() => undefined);
+  }
+}

@@ -1,0 +1,111 @@
+import { PERMISSION_KEYS, type PermissionKey, type PermissionLevel } from '@panel247/contract/constants';
+import type { ExpressionBuilder } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+
+type GrantScope = { userId: number; accountId: number };
+
+/** A grant counts when at least one key is visible; an all-disabled row is no access. */
+function anyVisible(eb: ExpressionBuilder<Database & { g: Database['permission_grants'] }, 'g'>) {
+  return eb.or(PERMISSION_KEYS.map((key) => eb(`g.${key}`, '!=', 'disabled')));
+}
+
+export const permissionRepository = {
+  /** Every resource of the account the user can see, alphabetically. */
+  listVisible(db: Db, scope: GrantScope) {
+    return db
+      .selectFrom('permission_grants as g')
+      .innerJoin('resources as r', 'r.id', 'g.resource_id')
+      .select([
+        'r.id',
+        'r.reference',
+        'r.has_domain',
+        'r.has_service',
+        'r.has_mail',
+        'g.domain',
+        'g.service',
+        'g.servicemail',
+      ])
+      .where('g.user_id', '=', scope.userId)
+      .where('r.account_id', '=', scope.accountId)
+      .where((eb) => anyVisible(eb as never))
+      .orderBy('r.reference')
+      .execute();
+  },
+
+  /** The resource and this user's grant on it, only when the account holds it. */
+  findGrant(db: Db, scope: GrantScope, resourceId: number) {
+    return db
+      .selectFrom('permission_grants as g')
+      .innerJoin('resources as r', 'r.id', 'g.resource_id')
+      .selectAll('g')
+      .select([
+        'r.reference',
+        'r.reference_punycode',
+        'r.has_domain',
+        'r.has_service',
+        'r.has_mail',
+        'r.is_redir_and_parking',
+        'r.domain_expire_ts',
+        'r.service_expire_ts',
+        'r.mail_expire_ts',
+      ])
+      .where('g.user_id', '=', scope.userId)
+      .where('r.account_id', '=', scope.accountId)
+      .where('g.resource_id', '=', resourceId)
+      .executeTakeFirst();
+  },
+
+  findVisibleIdByReference(db: Db, scope: GrantScope, reference: string) {
+    return db
+      .selectFrom('permission_grants as g')
+      .innerJoin('resources as r', 'r.id', 'g.resource_id')
+      .select('r.id')
+      .where('g.user_id', '=', scope.userId)
+      .where('r.account_id', '=', scope.accountId)
+      .where('r.reference', '=', reference)
+      .where((eb) => anyVisible(eb as never))
+      .executeTakeFirst();
+  },
+
+  /** Sets the levels of one user on one resource; keys not given keep their value (or 'disabled'). */
+  async upsertGrant(
+    db: Db,
+    userId: number,
+    resourceId: number,
+    levels: Partial<Record<PermissionKey, PermissionLevel>>,
+  ): Promise<void> {
+    const existing = await db
+      .selectFrom('permission_grants')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .where('resource_id', '=', resourceId)
+      .executeTakeFirst();
+    if (existing) {
+      if (Object.keys(levels).length === 0) return;
+      await db
+        .updateTable('permission_grants')
+        .set(levels)
+        .where('user_id', '=', userId)
+        .where('resource_id', '=', resourceId)
+        .execute();
+      return;
+    }
+    const row = Object.fromEntries(PERMISSION_KEYS.map((key) => [key, levels[key] ?? 'disabled'])) as Record<
+      PermissionKey,
+      PermissionLevel
+    >;
+    await db
+      .insertInto('permission_grants')
+      .values({ user_id: userId, resource_id: resourceId, ...row })
+      .execute();
+  },
+
+  async deleteGrant(db: Db, userId: number, resourceId: number): Promise<void> {
+    await db
+      .deleteFrom('permission_grants')
+      .where('user_id', '=', userId)
+      .where('resource_id', '=', resourceId)
+      .execute();
+  },
+};

@@ -1,0 +1,159 @@
+import {
+  isActionable,
+  isVisible,
+  PERMISSION_KEYS,
+  type PermissionKey,
+  type PermissionLevel,
+} from '@panel247/contract/constants';
+import type { PermissionListData, PermissionMap, PermissionSetData } from '@panel247/contract/permissions';
+import type { Db } from '../../db/database.ts';
+import { ForbiddenError, NotFoundError } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
+import { permissionRepository } from './permission.repository.ts';
+
+type Grant = NonNullable<Awaited<ReturnType<typeof permissionRepository.findGrant>>>;
+
+/** A key only counts when the resource has the part it is about (no domain, no domain keys). */
+function partOf(key: PermissionKey): 'has_domain' | 'has_service' | 'has_mail' {
+  if (key.startsWith('domain')) return 'has_domain';
+  if (key.startsWith('servicemail')) return 'has_mail';
+  return 'has_service';
+}
+
+function effectiveLevels(grant: Grant): PermissionMap {
+  const map = {} as Record<PermissionKey, PermissionLevel>;
+  for (const key of PERMISSION_KEYS) map[key] = grant[partOf(key)] === 1 ? grant[key] : 'disabled';
+  return map;
+}
+
+export interface AuthorizedResource {
+  id: number;
+  reference: string;
+  referencePunycode: string;
+  levels: PermissionMap;
+  isRedirAndParking: boolean;
+}
+
+/**
+ * Permissions and the guard every resource route goes through. A resource the account does not
+ * hold, or that the user cannot see at all, answers exactly like a missing one (404); a visible
+ * resource without the write level for a change answers 403 and is logged.
+ */
+export class PermissionService {
+  private readonly listCache = new Map<number, { data: PermissionListData; json: string; until: number }>();
+
+  /**
+   * With `cache`, a user's permission list is reused for `cache.seconds` (it is the largest answer
+   * the panel gives: 10,000 resources take tens of milliseconds to read) and dropped at once on a
+   * `permissions.changed` event for that user. Only the list is cached: `authorize`, which guards
+   * every call, always reads the database.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly cache?: { events: EventBus; seconds: number; now: () => number },
+  ) {
+    cache?.events.subscribe((event) => {
+      if (event.type === 'permissions.changed') for (const id of event.userIds) this.listCache.delete(id);
+    });
+  }
+
+  async list(actor: Actor): Promise<PermissionListData> {
+    return (await this.listWithJson(actor)).data;
+  }
+
+  /** The list and its serialised form: serialising 10,000 entries costs more than sending them. */
+  async listWithJson(actor: Actor): Promise<{ data: PermissionListData; json: string }> {
+    const now = this.cache?.now() ?? 0;
+    const cached = this.listCache.get(actor.userId);
+    if (cached && cached.until > now) return cached;
+    const data = await this.readList(actor);
+    const entry = { data, json: JSON.stringify(data), until: now + (this.cache?.seconds ?? 0) };
+    if (!this.cache) return entry;
+    if (this.listCache.size >= 1000) this.listCache.delete(this.listCache.keys().next().value as number);
+    this.listCache.set(actor.userId, entry);
+    return entry;
+  }
+
+  private async readList(actor: Actor): Promise<PermissionListData> {
+    const rows = await permissionRepository.listVisible(this.db, actor);
+    return {
+      permissions: rows.map((row) => ({
+        id: row.id,
+        reference: row.reference,
+        hasDomain: row.has_domain === 1 && isVisible(row.domain),
+        hasService: row.has_service === 1 && isVisible(row.service),
+        hasMail: row.has_mail === 1 && isVisible(row.servicemail),
+      })),
+    };
+  }
+
+  private async visibleGrant(actor: Pick<Actor, 'userId' | 'accountId'>, resourceId: number) {
+    const grant = await permissionRepository.findGrant(this.db, actor, resourceId);
+    if (!grant) throw new NotFoundError();
+    const levels = effectiveLevels(grant);
+    if (!PERMISSION_KEYS.some((key) => isVisible(levels[key]))) throw new NotFoundError();
+    return { grant, levels };
+  }
+
+  async permissionSet(actor: Actor, resourceId: number): Promise<PermissionSetData> {
+    const { grant, levels } = await this.visibleGrant(actor, resourceId);
+    const serviceExpire = grant.has_service === 1 ? (grant.service_expire_ts ?? 0) : null;
+    return {
+      id: resourceId,
+      reference: grant.reference,
+      referencePunycode: grant.reference_punycode,
+      permissions: levels,
+      hasDomain: grant.has_domain === 1 && isVisible(levels.domain),
+      hasService: grant.has_service === 1 && isVisible(levels.service),
+      hasMail: grant.has_mail === 1 && isVisible(levels.servicemail),
+      domain: grant.has_domain === 1 ? { expireTS: grant.domain_expire_ts ?? 0 } : null,
+      service:
+        serviceExpire === null
+          ? null
+          : { expireTS: serviceExpire, isRedirAndParking: grant.is_redir_and_parking === 1 },
+      mail: grant.has_mail === 1 ? { expireTS: grant.mail_expire_ts ?? grant.service_expire_ts ?? 0 } : null,
+      dnszone: serviceExpire === null ? null : { expireTS: serviceExpire },
+    };
+  }
+
+  /**
+   * The guard: `visible` for reads, `action` for changes. Returns the resource so the caller
+   * never loads it again unscoped.
+   */
+  async authorize(
+    actor: Actor,
+    resourceId: number,
+    key: PermissionKey,
+    need: 'visible' | 'action',
+  ): Promise<AuthorizedResource> {
+    const { grant, levels } = await this.visibleGrant(actor, resourceId);
+    const level = levels[key];
+    if (!isVisible(level)) throw new NotFoundError();
+    if (need === 'action' && !isActionable(level)) throw new ForbiddenError();
+    return {
+      id: resourceId,
+      reference: grant.reference,
+      referencePunycode: grant.reference_punycode,
+      levels,
+      isRedirAndParking: grant.is_redir_and_parking === 1,
+    };
+  }
+
+  /** Sets a user's levels on a resource (keys not given keep their value, or start disabled). */
+  setGrant(userId: number, resourceId: number, levels: Partial<Record<PermissionKey, PermissionLevel>>) {
+    return permissionRepository.upsertGrant(this.db, userId, resourceId, levels);
+  }
+
+  removeGrant(userId: number, resourceId: number) {
+    return permissionRepository.deleteGrant(this.db, userId, resourceId);
+  }
+
+  async visibleResourceIdByReference(
+    scope: Pick<Actor, 'userId' | 'accountId'>,
+    reference: string,
+  ): Promise<number | undefined> {
+    const row = await permissionRepository.findVisibleIdByReference(this.db, scope, reference);
+    return row?.id;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Events the server pushes to browsers through the realtime socket. They travel through an
+ * EventBus so that, on PostgreSQL, an event raised by one API instance (or by the CLI) reaches the
+ * sockets held by every other instance.
+ */
+export type PanelEvent =
+  | { type: 'permissions.changed'; userIds: number[]; resourceId: number | null }
+  | { type: 'session.ended'; sessionIds: string[] };
+
+export interface EventBus {
+  publish(event: PanelEvent): Promise<void>;
+  subscribe(listener: (event: PanelEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** One process: events go straight to this process's listeners. */
+export class LocalEventBus implements EventBus {
+  private readonly listeners = new Set<(event: PanelEvent) => void>();
+
+  async publish(event: PanelEvent): Promise<void> {
+    this.deliver(event);
+  }
+
+  subscribe(listener: (event: PanelEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  protected deliver(event: PanelEvent) {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,68 @@
+import path from 'node:path';
+import type { AppConfig } from './config.ts';
+import { type DatabaseKind, type Db, migrateToLatest, nowSeconds, openDatabase } from './db/database.ts';
+import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
+import type { DnsDriver } from './drivers/dns/dns.driver.ts';
+import { AdminService } from './modules/admin/admin.service.ts';
+import { BrandService } from './modules/brand/brand.service.ts';
+import { createDdbbService } from './modules/ddbb/create-ddbb-service.ts';
+import { createDnsService } from './modules/dns/dns.service.ts';
+import { createDomainServices } from './modules/domain/create-domain-services.ts';
+import { createFtpService } from './modules/ftp/create-ftp-service.ts';
+import { createHostingService } from './modules/hosting/create-hosting-service.ts';
+import { type EventBus, LocalEventBus } from './modules/realtime/event-bus.ts';
+import { PostgresEventBus } from './modules/realtime/postgres-event-bus.ts';
+import { loadSecretKey } from './secret-key.ts';
+import { ensureDefaultBrand, seedDemo } from './seed/demo-seed.ts';
+
+export interface Runtime {
+  db: Db;
+  kind: DatabaseKind;
+  events: EventBus;
+  dnsDriver: DnsDriver;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens what the server and the CLI both need: the database (migrated), the event bus for it, and
+ * the seed. SQLite is seeded with the demo by default; PostgreSQL only when asked.
+ */
+export async function openRuntime(config: AppConfig): Promise<Runtime> {
+  const { db, kind, url } = openDatabase({
+    url: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'panel.sqlite'),
+  });
+  await migrateToLatest(db);
+  const events: EventBus = kind === 'postgres' && url ? await PostgresEventBus.connect(url) : new LocalEventBus();
+  const admin = new AdminService(db, events, () => nowSeconds());
+  const seed = config.seedDemo ?? kind === 'sqlite';
+  const dnsDriver = createDnsDriver(config);
+  if (seed) {
+    const secretKey = loadSecretKey(config);
+    const ddbb = createDdbbService(db, config, new BrandService(db), secretKey, () => nowSeconds());
+    const hosting = createHostingService(db, config, secretKey, () => nowSeconds());
+    try {
+      await seedDemo(admin, nowSeconds(), {
+        db,
+        dns: createDnsService(db, config, dnsDriver, () => nowSeconds()),
+        domains: createDomainServices(db, config, dnsDriver, secretKey, () => nowSeconds()).domains,
+        ftp: createFtpService(db, config, new BrandService(db), secretKey, () => nowSeconds()),
+        ddbb,
+        hosting,
+      });
+    } finally {
+      await ddbb.close();
+      await hosting.close();
+    }
+  } else await ensureDefaultBrand(admin);
+  return {
+    db,
+    kind,
+    events,
+    dnsDriver,
+    async close() {
+      await events.close();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { Db } from '../db/database.ts';
+import { type AdminService, allKeys } from '../modules/admin/admin.service.ts';
+import type { DdbbService } from '../modules/ddbb/ddbb.service.ts';
+import { seedDemoDatabases } from '../modules/ddbb/demo-ddbb.seed.ts';
+import type { DnsService } from '../modules/dns/dns.service.ts';
+import { seedDemoDomains } from '../modules/domain/demo-domains.seed.ts';
+import type { DomainService } from '../modules/domain/domain.service.ts';
+import { seedDemoFtp } from '../modules/ftp/demo-ftp.seed.ts';
+import type { FtpService } from '../modules/ftp/ftp.service.ts';
+import { seedDemoHosting } from '../modules/hosting/demo-hosting.seed.ts';
+import type { HostingService } from '../modules/hosting/hosting.service.ts';
+import { seedDemoMail } from '../modules/mail/demo-mail.seed.ts';
+
+const DAY = 86_400;
+
+export const DEMO = {
+  domain: 'demo.test',
+  admin: { username: 'admin', password: 'panel247-demo' },
+  viewer: { username: 'viewer', password: 'panel247-view' },
+} as const;
+
+/** The brand every installation has, so the panel can answer before the provider sets one up. */
+export async function ensureDefaultBrand(admin: AdminService): Promise<void> {
+  const brands = await admin.listBrands();
+  if (brands.length > 0) return;
+  await admin.ensureBrand({ slug: 'default', company: 'Panel247', isDefault: true });
+}
+
+/**
+ * Demo data, idempotent: running it again creates only what is missing and never resets a
+ * password a user changed. Later features add their rows here so every screen has something real.
+ */
+export async function seedDemo(
+  admin: AdminService,
+  now: number,
+  extra?: {
+    dns: DnsService;
+    domains: DomainService;
+    ftp: FtpService;
+    ddbb: DdbbService;
+    db: Db;
+    hosting: HostingService;
+  },
+): Promise<void> {
+  await admin.ensureBrand({
+    slug: 'demo',
+    company: 'Panel247 Demo Hosting',
+    color: 'indigo',
+    isDefault: true,
+    contactEmail: 'soporte@demo.test',
+    hosts: ['localhost', '127.0.0.1'],
+  });
+  // The demo brand is the default one; an older default brand stays, no longer default.
+  await admin.ensureAccount(DEMO.domain, 'demo', 'Demo S.L.');
+  await admin.ensureUser(DEMO.domain, DEMO.admin.username, DEMO.admin.password);
+  await admin.ensureUser(DEMO.domain, DEMO.viewer.username, DEMO.viewer.password);
+
+  const resources = [
+    {
+      reference: 'demo.test',
+      hasDomain: true,
+      hasService: true,
+      hasMail: true,
+      domainExpireTs: now + 300 * DAY,
+      serviceExpireTs: now + 200 * DAY,
+      mailExpireTs: now + 200 * DAY,
+    },
+    // Expired a few days ago, so the red status dot has something to show.
+    { reference: 'shop-demo.test', hasDomain: true, domainExpireTs: now - 5 * DAY },
+    { reference: 'parking-demo.test', hasService: true, isRedirAndParking: true, serviceExpireTs: now + 90 * DAY },
+    { reference: 'mail-demo.test', hasMail: true, mailExpireTs: now + 120 * DAY },
+  ];
+  for (const resource of resources) {
+    await admin.ensureResource(DEMO.domain, resource);
+    await admin.grant(DEMO.domain, DEMO.admin.username, resource.reference, allKeys('write'), { onlyIfMissing: true });
+  }
+  await admin.grant(DEMO.domain, DEMO.viewer.username, 'demo.test', allKeys('read'), { onlyIfMissing: true });
+  if (!extra) return;
+  await seedDemoZone(admin, extra.dns);
+  await seedDemoDomains(
+    extra.db,
+    extra.domains,
+    await admin.accountId(DEMO.domain),
+    { demo: await admin.resourceId('demo.test'), shop: await admin.resourceId('shop-demo.test') },
+    now,
+  );
+  await seedDemoMail(
+    extra.db,
+    { demo: await admin.resourceId('demo.test'), mailDemo: await admin.resourceId('mail-demo.test') },
+    now,
+  );
+  await seedDemoFtp(extra.db, extra.ftp, { id: await admin.resourceId(DEMO.domain), domain: DEMO.domain });
+  await seedDemoDatabases(extra.db, extra.ddbb, { id: await admin.resourceId(DEMO.domain), domain: DEMO.domain });
+  await seedDemoHosting(extra.hosting, { id: await admin.resourceId(DEMO.domain), domain: DEMO.domain });
+}
+
+/** A realistic zone for demo.test: the provider's defaults plus DMARC, SIP, CAA and a shop alias. */
+async function seedDemoZone(admin: AdminService, dns: DnsService): Promise<void> {
+  const serviceId = await admin.resourceId(DEMO.domain);
+  if (await dns.zoneExists(serviceId)) return;
+  await dns.ensureZoneOf(serviceId, DEMO.domain, DEMO.domain);
+  const records = [
+    {
+      type: 'TXT',
+      zona: '_dmarc',
+      value: 'v=DMARC1; p=quarantine; rua=mailto:dmarc@demo.test',
+      ttl: 3600,
+      priority: 0,
+    },
+    { type: 'A', zona: 'sip', value: '192.0.2.50', ttl: 0, priority: 0 },
+    { type: 'A', zona: 'ns1', value: '192.0.2.53', ttl: 0, priority: 0 },
+    { type: 'A', zona: 'ns2', value: '192.0.2.54', ttl: 0, priority: 0 },
+    { type: 'SRV', zona: '_sip._tcp', value: '5 5060 sip.demo.test', ttl: 0, priority: 20 },
+    { type: 'CAA', zona: '', value: '0 issue "letsencrypt.org"', ttl: 86400, priority: 0 },
+    { type: 'CNAME', zona: 'tienda', value: 'shop-demo.test', ttl: 600, priority: 0 },
+    { type: 'MX', zona: '', value: 'backup-mx.demo.test', ttl: 0, priority: 20 },
+  ];
+  for (const record of records) await dns.addRecord(serviceId, DEMO.domain, DEMO.domain, record);
+}

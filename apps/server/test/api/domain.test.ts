@@ -1,0 +1,451 @@
+import type { DnssecEntry, DomainData, GlueRecord } from '@panel247/contract/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { DATABASE_KINDS } from '../support/test-database.ts';
+
+// RFC 4509 section 2.3: this DNSKEY of dskey.example.com has key tag 60485 and this SHA-256 DS.
+const RFC4509_KEY =
+  'AQOeiiR0GOMYkDshWoSKz9XzfwJr1AYtsmx3TGkJaNXVbfi/2pHm822aJ5iI9BMzNXxeYCmZDRD99WYwYqUSdjMmmAphXdvxegXd/M5+X7OrzKBaMbCVdFLUUh6DhweJBjEVv5f2wwjM9XzcnOf+EPbtG9DMBmADjFDc2w/rljwvFw==';
+const RFC4509_DS = 'd4b7d520e7bb5f0f67674a0cceb1e3e0614b93c4f9e99b8383f6a1e4469da50a';
+
+const contact = {
+  type: 'admin',
+  isOrg: '0',
+  firstName: 'Ana',
+  lastName: 'García',
+  identNumber: '12345678Z',
+  orgName: '',
+  email: 'ana@example.com',
+  phone: '+34.912345678',
+  postalCode: '28013',
+  country: 'ES',
+  state: 'M',
+  city: 'Madrid',
+  address: 'Calle Mayor 1',
+  mode: 'only_contact',
+};
+
+describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
+  let t: TestApp;
+  let account: BuiltAccount;
+  let other: BuiltAccount;
+  let cookie: string;
+  let id: number;
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind, { config: { 'dns.nameservers': ['ns1.provider.test', 'ns2.provider.test'] } });
+    account = await buildAccount(t.database.db, {
+      domainName: 'registro.test',
+      resources: {
+        'registro.test': { hasDomain: true, hasService: true },
+        'solo.test': { hasDomain: true },
+        'dskey.example.com': { hasDomain: true },
+      },
+    });
+    other = await buildAccount(t.database.db, { domainName: 'ajeno.test' });
+    id = account.resources['registro.test'] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+    // Give registro.test's zone ns1/ns2 so they resolve through the panel's own zones.
+    const service = account.resources['registro.test'] as number;
+    for (const [zona, value] of [
+      ['ns1', '192.0.2.1'],
+      ['ns2', '192.0.2.2'],
+      ['ns3', '192.0.2.3'],
+    ]) {
+      await t.call(
+        'POST',
+        `service/${service}/dns/create/`,
+        { type: 'A', zona: zona as string, value: value as string },
+        { cookie },
+      );
+    }
+  });
+  afterAll(() => t.close());
+
+  const get = () => t.call<DomainData>('GET', `domain/${id}/`, {}, { cookie }).then((r) => r.body.data);
+
+  it('shows the domain with provider name servers, status flags and four contacts', async () => {
+    const data = await get();
+    expect(data.domain).toMatchObject({
+      id,
+      name: 'registro.test',
+      dns: { mode: 'defaultDNS', servers: ['ns1.provider.test', 'ns2.provider.test'] },
+      blocked: false,
+      transferBlock: false,
+      whoisPrivacy: false,
+      authType: 'authcode',
+    });
+    expect(data.registrant.id).toBe(data.admin.id);
+    const foreign = await t.call('GET', `domain/${other.resources['ajeno.test']}/`, {}, { cookie });
+    expect(foreign.response.statusCode).toBe(404);
+  });
+
+  describe('name servers', () => {
+    it('offers the provider’s servers only with a service', async () => {
+      const init = await t.call('GET', `domains/${id}/dnsinit/`, {}, { cookie });
+      expect(init.body.data).toEqual({
+        domainDNSs: ['ns1.provider.test', 'ns2.provider.test'],
+        hasService: true,
+        defaultDNSs: ['ns1.provider.test', 'ns2.provider.test'],
+      });
+      const solo = account.resources['solo.test'] as number;
+      const refused = await t.call('POST', `domain/${solo}/dnsedit/`, { 'default-ns': '1' }, { cookie });
+      expect(refused.body.system.inputs).toEqual(['default-ns']);
+    });
+
+    it('saves 2 to 7 custom servers that resolve, reporting bad rows by position', async () => {
+      const saved = await t.call<{ domain: DomainData['domain'] }>(
+        'POST',
+        `domain/${id}/dnsedit/`,
+        { 'default-ns': '0', 'dns[]': ['NS1.registro.test.', 'ns2.registro.test', 'ns3.registro.test', ''] },
+        { cookie },
+      );
+      expect(saved.body.system.info[0]).toContain('24 horas');
+      expect(saved.body.data.domain.dns).toEqual({
+        mode: 'setDNS',
+        servers: ['ns1.registro.test', 'ns2.registro.test', 'ns3.registro.test'],
+      });
+      const bad = await t.call(
+        'POST',
+        `domain/${id}/dnsedit/`,
+        {
+          'dns[]': [
+            'ns1.registro.test',
+            'ghost.registro.test',
+            'ns1.registro.test',
+            'not a host',
+            'ns2.registro.test\r\n',
+          ],
+        },
+        { cookie },
+      );
+      expect(bad.body.system.inputs).toEqual(['dns[1]', 'dns[2]', 'dns[3]', 'dns[4]']);
+      expect(bad.body.system.errors[0]).toBe('Este servidor no resuelve a ninguna dirección IP');
+      const one = await t.call('POST', `domain/${id}/dnsedit/`, { 'dns[]': ['ns1.registro.test', ''] }, { cookie });
+      expect(one.body.system.inputs).toEqual(['dns[1]']);
+      const eight = Array.from({ length: 8 }, () => 'ns1.registro.test');
+      expect(
+        (await t.call('POST', `domain/${id}/dnsedit/`, { 'dns[]': eight }, { cookie })).body.system.inputs[0],
+      ).toBe('dns');
+      expect((await get()).domain.dns.servers).toHaveLength(3);
+      const back = await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1' }, { cookie });
+      expect(back.body.data).toMatchObject({ domain: { dns: { mode: 'defaultDNS' } } });
+    });
+  });
+
+  describe('glue records', () => {
+    it('creates a host under the domain, edits and deletes it', async () => {
+      const created = await t.call<{ gluerecords: GlueRecord[] }>(
+        'POST',
+        `domain/${id}/gluerecord/create/`,
+        { name: 'ns1', ip: '192.0.2.10', ipv6: '2001:DB8:0::1' },
+        { cookie },
+      );
+      expect(created.body.data.gluerecords).toEqual([
+        { id: expect.any(Number), name: 'ns1.registro.test', ip: '192.0.2.10', ipv6: '2001:db8::1' },
+      ]);
+      const glueId = created.body.data.gluerecords[0]?.id;
+      const saved = await t.call<{ gluerecords: GlueRecord[] }>(
+        'POST',
+        `domain/${id}/gluerecord/${glueId}/save/`,
+        { ip: '192.0.2.11', ipv6: '' },
+        { cookie },
+      );
+      expect(saved.body.data.gluerecords[0]).toMatchObject({ ip: '192.0.2.11', ipv6: '' });
+      const deleted = await t.call<{ gluerecords: GlueRecord[] }>(
+        'POST',
+        `domain/${id}/gluerecord/${glueId}/delete/`,
+        {},
+        { cookie },
+      );
+      expect(deleted.body.data.gluerecords).toEqual([]);
+    });
+
+    it.each([
+      [{ name: 'ns2', ip: '256.1.1.1' }, ['ip'], 'IP Invalida'],
+      [{ name: 'ns2', ip: '1.2.3' }, ['ip'], 'IP Invalida'],
+      [{ name: 'ns.elsewhere.org.', ip: '192.0.2.1' }, ['name'], undefined],
+      [{ name: 'registro.test', ip: '192.0.2.1' }, ['name'], undefined],
+      [{ name: '', ip: 'x' }, ['name', 'ip'], undefined],
+      [{ name: 'ns2', ip: '192.0.2.1', ipv6: 'fe80::1%eth0' }, ['ipv6'], undefined],
+      [{ name: 'ns\n2', ip: '192.0.2.1' }, ['name'], undefined],
+    ])('refuses %o', async (params, inputs, message) => {
+      const { body } = await t.call('POST', `domain/${id}/gluerecord/create/`, params as Record<string, string>, {
+        cookie,
+      });
+      expect(body.system.inputs).toEqual(inputs);
+      if (message) expect(body.system.errors[0]).toBe(message);
+      const list = await t.call<{ gluerecords: GlueRecord[] }>('GET', `domain/${id}/gluerecord/list/`, {}, { cookie });
+      expect(list.body.data.gluerecords).toEqual([]);
+    });
+  });
+
+  describe('DNSSEC', () => {
+    it('adds a DS digest with the exact hex length of its type', async () => {
+      const init = await t.call('GET', `domain/${id}/dnssec/createinit/`, {}, { cookie });
+      expect(init.body.data).toMatchObject({
+        type: 'digest',
+        zoneKeysAvailable: false,
+        flags: { 256: 'ZSK', 257: 'KSK' },
+      });
+      for (const [digesttype, length] of [
+        [1, 40],
+        [2, 64],
+        [3, 64],
+        [4, 96],
+      ] as const) {
+        const good = await t.call(
+          'POST',
+          `domain/${id}/dnssec/create/`,
+          {
+            keytag: '12345',
+            algorithm: '13',
+            digesttype: String(digesttype),
+            digest: 'A'.repeat(length - 2) + String(digesttype).padStart(2, '0'),
+          },
+          { cookie },
+        );
+        expect(good.body.system.valid).toBe(true);
+        const bad = await t.call(
+          'POST',
+          `domain/${id}/dnssec/create/`,
+          { keytag: '1', algorithm: '13', digesttype: String(digesttype), digest: 'b'.repeat(length + 2) },
+          { cookie },
+        );
+        expect(bad.body.system.inputs).toEqual(['digest']);
+      }
+      const wrong = await t.call(
+        'POST',
+        `domain/${id}/dnssec/create/`,
+        { keytag: '70000', algorithm: '9', digesttype: '7', digest: '' },
+        { cookie },
+      );
+      expect(wrong.body.system.inputs).toEqual(['algorithm', 'keytag', 'digesttype', 'digest']);
+      const list = await t.call<{ dnssec: DnssecEntry[] }>('GET', `domain/${id}/dnssec/list/`, {}, { cookie });
+      expect(list.body.data.dnssec).toHaveLength(4);
+      const removed = await t.call<{ dnssec: DnssecEntry[] }>(
+        'POST',
+        `domain/${id}/dnssec/${list.body.data.dnssec[0]?.id}/delete/`,
+        {},
+        { cookie },
+      );
+      expect(removed.body.data.dnssec).toHaveLength(3);
+    });
+
+    it('computes the key tag and the SHA-256 DS of a public key (RFC 4509 example)', async () => {
+      const dskey = account.resources['dskey.example.com'] as number;
+      await t.call('GET', `domain/${dskey}/`, {}, { cookie });
+      await t.database.db
+        .updateTable('domains')
+        .set({ dnssec_type: 'pubkey' })
+        .where('resource_id', '=', dskey)
+        .execute();
+      const { body } = await t.call<{ dnssec: DnssecEntry[] }>(
+        'POST',
+        `domain/${dskey}/dnssec/create/`,
+        { flags: '256', protocols: '3', algorithm: '5', digest: RFC4509_KEY },
+        { cookie },
+      );
+      expect(body.data.dnssec).toEqual([
+        { id: expect.any(Number), keytag: 60485, algorithm: 5, digesttype: 2, digest: RFC4509_DS },
+      ]);
+      const bad = await t.call(
+        'POST',
+        `domain/${dskey}/dnssec/create/`,
+        { flags: '255', protocols: '4', algorithm: '5', digest: 'not base64!' },
+        { cookie },
+      );
+      expect(bad.body.system.inputs).toEqual(['flags', 'protocols', 'digest']);
+    });
+  });
+
+  it('flips each status flag and returns the domain', async () => {
+    for (const [path, field] of [
+      ['block', 'blocked'],
+      ['transferblock', 'transferBlock'],
+      ['whoisprivacy', 'whoisPrivacy'],
+    ] as const) {
+      const on = await t.call<{ domain: DomainData['domain'] }>('POST', `domain/${id}/toggle/${path}/`, {}, { cookie });
+      expect(on.body.data.domain[field]).toBe(true);
+      const off = await t.call<{ domain: DomainData['domain'] }>(
+        'POST',
+        `domain/${id}/toggle/${path}/`,
+        {},
+        { cookie },
+      );
+      expect(off.body.data.domain[field]).toBe(false);
+    }
+  });
+
+  it('shows the auth code (stored encrypted), and no transfer key for an auth-code domain', async () => {
+    const code = await t.call<{ authCode: string }>('GET', `domain/${id}/authcode/`, {}, { cookie });
+    expect(code.body.data.authCode).toMatch(/^\S{12,}$/);
+    const row = await t.database.db
+      .selectFrom('domains')
+      .select('auth_secret')
+      .where('resource_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.auth_secret).not.toContain(code.body.data.authCode);
+    expect((await t.call('GET', `domain/${id}/transferkey/`, {}, { cookie })).response.statusCode).toBe(404);
+  });
+
+  describe('contacts', () => {
+    it('saves a contact of one role only, or of every role that shared it, or everywhere', async () => {
+      const before = await get();
+      const only = await t.call<DomainData>('POST', `domain/${id}/contacts/save/`, contact, { cookie });
+      expect(only.body.system.valid).toBe(true);
+      expect(only.body.data.admin).toMatchObject({
+        name: 'Ana García',
+        vat: '12345678Z',
+        country: 'España',
+        countryKey: 'ES',
+        stateKey: 'M',
+      });
+      expect(only.body.data.billing.id).toBe(before.billing.id);
+
+      const domainWide = await t.call<DomainData>(
+        'POST',
+        `domain/${id}/contacts/save/`,
+        { ...contact, type: 'tech', firstName: 'Pau', mode: 'only_domain' },
+        { cookie },
+      );
+      // tech shared its contact with registrant and billing: all three change, admin keeps its own.
+      expect(
+        [domainWide.body.data.registrant, domainWide.body.data.billing, domainWide.body.data.tech].map(
+          (c) => c.firstName,
+        ),
+      ).toEqual(['Pau', 'Pau', 'Pau']);
+      expect(domainWide.body.data.admin.firstName).toBe('Ana');
+
+      const everywhere = await t.call<DomainData>(
+        'POST',
+        `domain/${id}/owner/save/`,
+        {
+          ...contact,
+          type: 'registrant',
+          isOrg: '1',
+          orgName: 'Ejemplo S.L.',
+          identNumber: 'B12345674',
+          mode: 'all_contacts',
+        },
+        { cookie },
+      );
+      expect(everywhere.body.data.registrant).toMatchObject({ type: 'organization', name: 'Ejemplo S.L.' });
+      expect(everywhere.body.data.tech.name).toBe('Ejemplo S.L.');
+    });
+
+    it.each([
+      [{ isOrg: '1', orgName: '' }, ['orgName']],
+      [{ identNumber: '12345678A' }, ['identNumber']],
+      [{ identNumber: 'X1234567A' }, ['identNumber']],
+      [{ phone: '912345678' }, ['phone']],
+      [{ postalCode: '123456' }, ['postalCode']],
+      [{ country: 'XX' }, ['country']],
+      [{ state: 'ZZ' }, ['state']],
+      [{ city: 'Atlantis' }, ['city']],
+      [{ email: 'nope' }, ['email']],
+      [{ firstName: '', address: 'a\r\nb' }, ['firstName', 'address']],
+      [{ type: 'registrant' }, ['type']],
+    ])('refuses %o and writes nothing', async (change, inputs) => {
+      const before = await get();
+      const { body } = await t.call('POST', `domain/${id}/contacts/save/`, { ...contact, ...change }, { cookie });
+      expect(body.system.inputs).toEqual(inputs);
+      expect(await get()).toEqual(before);
+    });
+
+    it('accepts valid NIE and CIF, and any identification outside Spain', async () => {
+      for (const change of [
+        { identNumber: 'X1234567L' },
+        { identNumber: 'Q2826000H', isOrg: '1', orgName: 'Org' },
+        { country: 'FR', state: '75C', city: 'Paris', identNumber: 'FR-123' },
+      ]) {
+        const { body } = await t.call('POST', `domain/${id}/contacts/save/`, { ...contact, ...change }, { cookie });
+        expect(body.system.errors).toEqual([]);
+      }
+    });
+  });
+
+  it('looks addresses up in es, en and ca', async () => {
+    const es = await t.call<{
+      country: Record<string, string>;
+      states: { key: string; name: string }[];
+      cities: { name: string }[];
+      names: { state: string };
+    }>('POST', 'tools/country/', { country: 'ES', state: 'B', city: 'barcelona' }, { cookie });
+    expect(es.body.data.country.DE).toBe('Alemania');
+    expect(es.body.data.states.some((s) => s.key === 'B' && s.name === 'Barcelona')).toBe(true);
+    expect(es.body.data.cities.some((c) => c.name === 'Barcelona')).toBe(true);
+    expect(es.body.data).toMatchObject({
+      postalCodes: [],
+      selected: { country: 'ES', state: 'B', city: 'Barcelona' },
+      names: { state: 'Provincia' },
+    });
+    const ca = await t.call<{ country: Record<string, string> }>(
+      'POST',
+      'tools/country/',
+      { language: 'ca' },
+      { cookie },
+    );
+    expect(ca.body.data.country.DE).toBe('Alemanya');
+    const en = await t.call<{ country: Record<string, string> }>(
+      'POST',
+      'tools/country/',
+      { language: 'en' },
+      { cookie },
+    );
+    expect(en.body.data.country.DE).toBe('Germany');
+  });
+
+  describe('permissions', () => {
+    const cases = [
+      ['domain_dns', 'GET', 'domains/{id}/dnsinit/', 'POST', 'domain/{id}/dnsedit/', { 'default-ns': '1' }],
+      [
+        'domain_gluerecords',
+        'GET',
+        'domain/{id}/gluerecord/list/',
+        'POST',
+        'domain/{id}/gluerecord/create/',
+        { name: 'x', ip: '192.0.2.9' },
+      ],
+      ['domain_dnssec', 'GET', 'domain/{id}/dnssec/list/', 'POST', 'domain/{id}/toggle/block/', {}],
+      ['domain_transferblock', 'GET', 'domain/{id}/', 'POST', 'domain/{id}/toggle/transferblock/', {}],
+      ['domain_contacts', 'GET', 'domain/{id}/', 'POST', 'domain/{id}/contacts/save/', contact],
+      [
+        'domain_ownercontacts',
+        'GET',
+        'domain/{id}/',
+        'POST',
+        'domain/{id}/owner/save/',
+        { ...contact, type: 'registrant' },
+      ],
+      ['domain_authcode', 'GET', 'domain/{id}/authcode/', 'GET', 'domain/{id}/authcode/', {}],
+    ] as const;
+
+    it.each(cases)(
+      '%s: read lets read and refuses changes; disabled hides',
+      async (key, _m1, readPath, _m2, changePath, params) => {
+        const reader = await buildUser(t.database.db, account, `r-${key}`, {
+          'registro.test': { ...allKeys('disabled'), domain: 'read', [key]: 'read', domain_others: 'read' },
+        });
+        const none = await buildUser(t.database.db, account, `n-${key}`, {
+          'registro.test': { ...allKeys('disabled'), domain: 'read' },
+        });
+        const readerCookie = await t.login(account.domainName, reader.username, reader.password);
+        const noneCookie = await t.login(account.domainName, none.username, none.password);
+        const path = (p: string) => p.replace('{id}', String(id));
+        expect((await t.call('GET', path(readPath), {}, { cookie: readerCookie })).response.statusCode).toBe(200);
+        if (key !== 'domain_authcode' && key !== 'domain_dnssec') {
+          const change = await t.call('POST', path(changePath), params as Record<string, string>, {
+            cookie: readerCookie,
+          });
+          expect(change.response.statusCode).toBe(403);
+        }
+        if (readPath !== 'domain/{id}/') {
+          expect((await t.call('GET', path(readPath), {}, { cookie: noneCookie })).response.statusCode).toBe(404);
+        }
+      },
+    );
+  });
+});

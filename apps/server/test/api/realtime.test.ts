@@ -1,0 +1,154 @@
+import type { AddressInfo } from 'node:net';
+import type { RealtimeMessage } from '@panel247/contract/realtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { AdminService } from '../../src/modules/admin/admin.service.ts';
+import { type EventBus, LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
+import { PostgresEventBus } from '../../src/modules/realtime/postgres-event-bus.ts';
+import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+interface Client {
+  messages: RealtimeMessage[];
+  closed: Promise<number>;
+  next(type: RealtimeMessage['type']): Promise<RealtimeMessage>;
+  socket: WebSocket;
+}
+
+async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  return `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+}
+
+function connect(host: string, cookie: string | undefined, origin = `http://${host}`): Promise<Client> {
+  const socket = new WebSocket(`ws://${host}/p247/realtime/`, { headers: { origin, ...(cookie ? { cookie } : {}) } });
+  const messages: RealtimeMessage[] = [];
+  const waiters: { type: string; resolve: (m: RealtimeMessage) => void }[] = [];
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data)) as RealtimeMessage;
+    messages.push(message);
+    for (const waiter of waiters.filter((w) => w.type === message.type)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(message);
+    }
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  const client: Client = {
+    messages,
+    closed,
+    socket,
+    next: (type) =>
+      new Promise((resolve, reject) => {
+        const found = messages.find((m) => m.type === type);
+        if (found) return resolve(found);
+        waiters.push({ type, resolve });
+        setTimeout(() => reject(new Error(`no ${type} within 5 s`)), 5000);
+      }),
+  };
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(client));
+    socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+    socket.once('error', reject);
+  });
+}
+
+describe('realtime socket, one instance on SQLite', () => {
+  let t: TestApp;
+  let host: string;
+  let account: BuiltAccount;
+  const events = new LocalEventBus();
+
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite', { events });
+    account = await buildAccount(t.database.db, { domainName: 'socket.test' });
+    host = await listen(t);
+  });
+  afterAll(() => t.close());
+
+  it('greets an authenticated socket and pushes permission changes of its user', async () => {
+    const cookie = await t.login(account.domainName, account.username, account.password);
+    const client = await connect(host, cookie);
+    await client.next('hello');
+    const admin = new AdminService(t.database.db, events, () => Math.floor(Date.now() / 1000));
+    await admin.grant(account.domainName, account.username, 'socket.test', { service_ftp: 'read' });
+    expect(await client.next('permissions.changed')).toEqual({
+      type: 'permissions.changed',
+      resourceId: account.resources['socket.test'],
+    });
+    client.socket.close();
+  });
+
+  it('tells and closes a socket whose session ends', async () => {
+    const cookie = await t.login(account.domainName, account.username, account.password);
+    const client = await connect(host, cookie);
+    await client.next('hello');
+    await t.call('POST', 'user/logout/', {}, { cookie });
+    await client.next('session.ended');
+    expect(await client.closed).toBe(4401);
+  });
+
+  it('closes a socket without a session at once', async () => {
+    const client = await connect(host, undefined);
+    expect(await client.next('session.ended')).toEqual({ type: 'session.ended' });
+    expect(await client.closed).toBe(4401);
+  });
+
+  it('refuses a cross-origin socket', async () => {
+    const cookie = await t.login(account.domainName, account.username, account.password);
+    await expect(connect(host, cookie, 'https://evil.example')).rejects.toThrow(/HTTP 403/);
+  });
+});
+
+describe('realtime events across two API instances on one PostgreSQL database', () => {
+  let database: TestDatabase;
+  let busA: EventBus;
+  let busB: EventBus;
+  let busCli: EventBus;
+  let a: TestApp;
+  let b: TestApp;
+  let hostA: string;
+  let account: BuiltAccount;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    const url = database.url as string;
+    [busA, busB, busCli] = await Promise.all([
+      PostgresEventBus.connect(url),
+      PostgresEventBus.connect(url),
+      PostgresEventBus.connect(url),
+    ]);
+    a = await buildTestApp('postgres', { database, events: busA });
+    b = await buildTestApp('postgres', { database, events: busB });
+    account = await buildAccount(database.db, { domainName: 'cluster.test' });
+    hostA = await listen(a);
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await Promise.all([busA.close(), busB.close(), busCli.close()]);
+    await database.destroy();
+  });
+
+  it('delivers a permission change made elsewhere (the CLI) to a socket on instance A', async () => {
+    const cookie = await b.login(account.domainName, account.username, account.password);
+    const client = await connect(hostA, cookie);
+    await client.next('hello');
+    const cli = new AdminService(database.db, busCli, () => Math.floor(Date.now() / 1000));
+    await cli.grant(account.domainName, account.username, 'cluster.test', { service_ddbb: 'read' });
+    expect(await client.next('permissions.changed')).toMatchObject({ resourceId: account.resources['cluster.test'] });
+    client.socket.close();
+  });
+
+  it('ends the socket on instance A when the session is closed through instance B', async () => {
+    const cookie = await b.login(account.domainName, account.username, account.password);
+    const client = await connect(hostA, cookie);
+    await client.next('hello');
+    const { body } = await b.call('POST', 'user/logout/', {}, { cookie });
+    expect(body.system.valid).toBe(true);
+    await client.next('session.ended');
+    expect(await client.closed).toBe(4401);
+    // And the session is gone for instance A's HTTP calls too (sessions live in the database).
+    expect((await a.call('POST', 'user/info/', {}, { cookie })).body.system.statusCode).toBe(101);
+  });
+});

@@ -1,0 +1,240 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { DnsRecord } from '@panel247/contract/dns';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
+import { PowerDnsDriver } from '../../src/drivers/dns/powerdns.driver.ts';
+import { FieldErrors } from '../../src/errors.ts';
+import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
+
+const run = promisify(execFile);
+type One = { dns: DnsRecord };
+type List = { dnss: DnsRecord[] };
+
+describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %s)', (kind) => {
+  let pdns: PowerDns;
+  let t: TestApp;
+  let account: BuiltAccount;
+  let cookie: string;
+  let serviceId: number;
+  const zone = `pdns-${kind}.test`;
+
+  beforeAll(async () => {
+    pdns = await startPowerDns();
+    t = await buildTestApp(kind, {
+      config: {
+        'dns.driver': 'powerdns',
+        'dns.powerdnsApiUrl': pdns.apiUrl,
+        'dns.powerdnsApiKey': pdns.apiKey,
+        'dns.nameservers': ['ns1.provider.test', 'ns2.provider.test'],
+      },
+    });
+    account = await buildAccount(t.database.db, { domainName: zone });
+    serviceId = account.resources[zone] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await pdns?.stop();
+  });
+
+  const create = async (params: Record<string, string>) => {
+    const { body } = await t.call<One>(
+      'POST',
+      `service/${serviceId}/dns/create/`,
+      { ttl: '0', priority: '20', ...params },
+      { cookie },
+    );
+    expect(body.system.errors).toEqual([]);
+    return body.data.dns;
+  };
+  const records = async () =>
+    (await t.call<List>('GET', `service/${serviceId}/dns/list/`, {}, { cookie })).body.data.dnss;
+
+  it('publishes the default zone with SOA and the provider’s name servers on first use', async () => {
+    expect(await records()).toHaveLength(8);
+    expect((await pdns.dig(zone, 'NS')).sort()).toEqual(['ns1.provider.test.', 'ns2.provider.test.']);
+    expect(await pdns.dig(zone, 'A')).toEqual(['192.0.2.10']);
+    expect(await pdns.dig(zone, 'MX')).toEqual([`10 mail.${zone}.`]);
+    expect((await pdns.dig(zone, 'SOA'))[0]).toMatch(/^ns1\.provider\.test\. hostmaster\./);
+  });
+
+  it('answers every record type created through the panel', async () => {
+    const long = 'k='.concat('x'.repeat(300));
+    await create({ type: 'A', zona: 'web', value: '203.0.113.7' });
+    await create({ type: 'AAAA', zona: 'web', value: '2001:db8::7' });
+    await create({ type: 'CNAME', zona: 'blog', value: `web.${zone}` });
+    await create({ type: 'MX', zona: '', value: 'mx2.example.org', priority: '30' });
+    await create({ type: 'NS', zona: 'delegated', value: 'ns.example.org' });
+    await create({ type: 'ANAME', zona: 'flat', value: `web.${zone}` });
+    await create({ type: 'SRV', zona: '_sip._tcp', value: '20 5060 sip.example.org' });
+    await create({ type: 'CAA', zona: '', value: '0 issue "letsencrypt.org"' });
+    await create({ type: 'TXT', zona: 'long', value: long });
+
+    expect(await pdns.dig(`web.${zone}`, 'A')).toEqual(['203.0.113.7']);
+    expect(await pdns.dig(`web.${zone}`, 'AAAA')).toEqual(['2001:db8::7']);
+    expect(await pdns.dig(`blog.${zone}`, 'CNAME')).toEqual([`web.${zone}.`]);
+    expect((await pdns.dig(zone, 'MX')).sort()).toEqual([`10 mail.${zone}.`, '30 mx2.example.org.']);
+    expect(await pdns.dig(`delegated.${zone}`, 'NS', ['+noall', '+authority'])).toEqual([
+      expect.stringMatching(/^delegated\.pdns-\w+\.test\.\s+3600\s+IN\s+NS\s+ns\.example\.org\.$/),
+    ]);
+    expect(await pdns.dig(`flat.${zone}`, 'A')).toEqual(['203.0.113.7']);
+    expect(await pdns.dig(`_sip._tcp.${zone}`, 'SRV')).toEqual(['20 20 5060 sip.example.org.']);
+    expect(await pdns.dig(zone, 'CAA')).toEqual(['0 issue "letsencrypt.org"']);
+    expect(await pdns.dig(`long.${zone}`, 'TXT')).toEqual([`"${long.slice(0, 255)}" "${long.slice(255)}"`]);
+  });
+
+  it('reflects an edit and a delete at once', async () => {
+    const record = await create({ type: 'A', zona: 'moving', value: '198.51.100.1' });
+    expect(await pdns.dig(`moving.${zone}`, 'A')).toEqual(['198.51.100.1']);
+    await t.call(
+      'POST',
+      `service/${serviceId}/dns/${record.id}/save/`,
+      { value: '198.51.100.2', ttl: '600' },
+      { cookie },
+    );
+    expect(await pdns.dig(`moving.${zone}`, 'A')).toEqual(['198.51.100.2']);
+    expect((await pdns.dig(`moving.${zone}`, 'A', ['+noall', '+answer']))[0]).toMatch(/\s600\s+IN\s+A\s/);
+    await t.call('POST', `service/${serviceId}/dns/${record.id}/delete/`, {}, { cookie });
+    expect(await pdns.dig(`moving.${zone}`, 'A')).toEqual([]);
+  });
+
+  it('passes named-checkzone with the exported zone', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/p247/service/${serviceId}/dns/export/`,
+      headers: { cookie, 'x-dd-request': '1' },
+    });
+    const file = path.join(tmpdir(), `${zone}-${Date.now()}.zone`);
+    writeFileSync(file, response.body);
+    const { stdout } = await run('named-checkzone', ['-i', 'local', zone, file]);
+    expect(stdout).toMatch(/OK/);
+  });
+
+  it('deletes all eliminable records and restores the defaults on the server', async () => {
+    await t.call('POST', `service/${serviceId}/dns/delete/`, {}, { cookie });
+    expect(await pdns.dig(`web.${zone}`, 'A')).toEqual([]);
+    expect(await pdns.dig(zone, 'MX')).toEqual([]);
+    expect((await pdns.dig(zone, 'NS')).length).toBe(2);
+    await t.call('POST', `service/${serviceId}/dns/restore/`, {}, { cookie });
+    expect(await pdns.dig(zone, 'MX')).toEqual([`10 mail.${zone}.`]);
+    expect(await pdns.dig(`www.${zone}`, 'CNAME')).toEqual([`${zone}.`]);
+  });
+
+  it('maps a content PowerDNS refuses (HTTP 422) to a field error', async () => {
+    const driver = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
+    await expect(
+      driver.replaceRRsets(zone, [{ name: `bad.${zone}.`, type: 'A', ttl: 60, contents: ['not-an-address'] }]),
+    ).rejects.toBeInstanceOf(FieldErrors);
+    expect(await pdns.dig(`bad.${zone}`, 'A')).toEqual([]);
+  });
+
+  it('with PowerDNS down, answers an error and leaves the panel database unchanged; sync then finds no drift', async () => {
+    const before = await records();
+    await pdns.stop();
+    const { response, body } = await t.call(
+      'POST',
+      `service/${serviceId}/dns/create/`,
+      { type: 'A', zona: 'down', value: '192.0.2.77', ttl: '0' },
+      { cookie },
+    );
+    expect(response.statusCode).toBe(502);
+    expect(body.system.errors).toEqual(['El servidor DNS no responde. No se ha cambiado nada; inténtalo más tarde.']);
+    const wipe = await t.call('POST', `service/${serviceId}/dns/delete/`, {}, { cookie });
+    expect(wipe.response.statusCode).toBe(502);
+    expect(await records()).toEqual(before);
+
+    await pdns.start();
+    expect(await t.services.dns.sync(zone)).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
+  });
+
+  it('reports and repairs drift made behind the panel’s back', async () => {
+    const driver = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
+    await driver.replaceRRsets(zone, [
+      { name: `${zone}.`, type: 'A', ttl: 3600, contents: ['192.0.2.200'] },
+      { name: `rogue.${zone}.`, type: 'TXT', ttl: 3600, contents: ['"not from the panel"'] },
+      { name: `mail.${zone}.`, type: 'A', ttl: 3600, contents: [] },
+    ]);
+    const [report] = await t.services.dns.sync(zone);
+    expect(report).toEqual({
+      zone,
+      missing: [`mail.${zone}. A`],
+      extra: [`rogue.${zone}. TXT`],
+      changed: [`${zone}. A`],
+    });
+    expect(await pdns.dig(zone, 'A')).toEqual(['192.0.2.10']);
+    expect(await pdns.dig(`rogue.${zone}`, 'TXT')).toEqual([]);
+    expect(await pdns.dig(`mail.${zone}`, 'A')).toEqual(['192.0.2.25']);
+    expect((await t.services.dns.sync(zone))[0]).toEqual({ zone, missing: [], extra: [], changed: [] });
+  });
+
+  it('turns DNSSEC on and returns the zone’s DS records; answers are then signed', async () => {
+    const driver = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
+    const ds = await driver.dsRecords(zone);
+    expect(ds.map((d) => d.digestType).sort()).toEqual([1, 2, 4]);
+    expect(ds.every((d) => d.algorithm === 13 && d.keytag > 0)).toBe(true);
+    expect(ds.find((d) => d.digestType === 2)?.digest).toMatch(/^[0-9a-f]{64}$/);
+    const signed = await pdns.dig(zone, 'A', ['+dnssec', '+noall', '+answer']);
+    expect(signed.some((line) => /\sRRSIG\s+A\s+13\s/.test(line))).toBe(true);
+    expect(await driver.dsRecords(zone)).toEqual(ds);
+  });
+});
+
+describe('npm run panel -- dns sync, against a real PowerDNS', () => {
+  let pdns: PowerDns;
+  let database: TestDatabase;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    pdns = await startPowerDns();
+    database = await createTestDatabase('postgres');
+    t = await buildTestApp('postgres', {
+      database,
+      config: { 'dns.driver': 'powerdns', 'dns.powerdnsApiUrl': pdns.apiUrl, 'dns.powerdnsApiKey': pdns.apiKey },
+    });
+    const account = await buildAccount(database.db, { domainName: 'cli-sync.test' });
+    const cookie = await t.login(account.domainName, account.username, account.password);
+    await t.call('GET', `service/${account.resources['cli-sync.test']}/dns/list/`, {}, { cookie });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.destroy();
+    await pdns?.stop();
+  });
+
+  const cli = (args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/panel.ts', ...args], {
+      cwd: path.resolve(import.meta.dirname, '../../../..'),
+      env: {
+        ...process.env,
+        PANEL_DATABASE_URL: database.url,
+        PANEL_DNS_DRIVER: 'powerdns',
+        PANEL_POWERDNS_API_URL: pdns.apiUrl,
+        PANEL_POWERDNS_API_KEY: pdns.apiKey,
+        PANEL_LOG_LEVEL: 'silent',
+      },
+    });
+
+  it('reports no drift after a PowerDNS restart, then finds and repairs a change made behind its back', async () => {
+    await pdns.stop();
+    await pdns.start();
+    const clean = JSON.parse((await cli(['dns', 'sync', '--json'])).stdout);
+    expect(clean).toEqual({
+      driver: 'powerdns',
+      zones: [{ zone: 'cli-sync.test', missing: [], extra: [], changed: [] }],
+    });
+
+    const driver = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
+    await driver.replaceRRsets('cli-sync.test', [
+      { name: 'www.cli-sync.test.', type: 'CNAME', ttl: 3600, contents: [] },
+    ]);
+    const drifted = await cli(['dns', 'sync', 'cli-sync.test']);
+    expect(drifted.stdout).toMatch(/cli-sync\.test\s+missing on the server\s+www\.cli-sync\.test\. CNAME/);
+    expect(await pdns.dig('www.cli-sync.test', 'CNAME')).toEqual(['cli-sync.test.']);
+  });
+});

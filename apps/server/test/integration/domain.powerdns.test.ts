@@ -1,0 +1,84 @@
+import type { DnssecEntry, DomainData } from '@panel247/contract/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
+import { PowerDnsDriver } from '../../src/drivers/dns/powerdns.driver.ts';
+import { dnskeyRdata, dsDigestSha256, keyTag } from '../../src/modules/domain/dnssec-keys.ts';
+import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { DATABASE_KINDS } from '../support/test-database.ts';
+
+describe.each(DATABASE_KINDS)('domain name servers checked through a real PowerDNS (panel on %s)', (kind) => {
+  let pdns: PowerDns;
+  let t: TestApp;
+  let account: BuiltAccount;
+  let cookie: string;
+  let id: number;
+
+  beforeAll(async () => {
+    pdns = await startPowerDns();
+    // A zone only PowerDNS knows (not in the panel's database): names must resolve through DNS.
+    const driver = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
+    await driver.ensureZone('external-ns.test', ['ns1.external-ns.test']);
+    await driver.replaceRRsets('external-ns.test', [
+      { name: 'ns1.external-ns.test.', type: 'A', ttl: 60, contents: ['192.0.2.41'] },
+      { name: 'ns2.external-ns.test.', type: 'AAAA', ttl: 60, contents: ['2001:db8::42'] },
+    ]);
+    t = await buildTestApp(kind, {
+      config: {
+        'dns.driver': 'powerdns',
+        'dns.powerdnsApiUrl': pdns.apiUrl,
+        'dns.powerdnsApiKey': pdns.apiKey,
+        'registry.resolvers': [`127.0.0.1:${pdns.dnsPort}`],
+      },
+    });
+    account = await buildAccount(t.database.db, { domainName: `signed-${kind}.test` });
+    id = account.resources[`signed-${kind}.test`] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await pdns?.stop();
+  });
+
+  it('accepts servers that resolve (A or AAAA) and refuses one that does not', async () => {
+    const ok = await t.call<{ domain: DomainData['domain'] }>(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { 'default-ns': '0', 'dns[]': ['ns1.external-ns.test', 'ns2.external-ns.test'] },
+      { cookie },
+    );
+    expect(ok.body.system.errors).toEqual([]);
+    expect(ok.body.data.domain.dns.servers).toEqual(['ns1.external-ns.test', 'ns2.external-ns.test']);
+    const bad = await t.call(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { 'dns[]': ['ns1.external-ns.test', 'ns9.external-ns.test'] },
+      { cookie },
+    );
+    expect(bad.body.system).toMatchObject({ valid: false, inputs: ['dns[1]'] });
+  });
+
+  it('imports the DS records of the zone PowerDNS signs, in one click', async () => {
+    const init = await t.call('GET', `domain/${id}/dnssec/createinit/`, {}, { cookie });
+    expect(init.body.data).toMatchObject({ zoneKeysAvailable: true });
+    // The service's zone exists once it is used.
+    await t.call('GET', `service/${id}/dns/list/`, {}, { cookie });
+    const imported = await t.call<{ dnssec: DnssecEntry[] }>('POST', `domain/${id}/dnssec/fromzone/`, {}, { cookie });
+    expect(imported.body.data.dnssec).toHaveLength(1);
+    const [ds] = imported.body.data.dnssec;
+    expect(ds).toMatchObject({ algorithm: 13, digesttype: 2 });
+    const answer = await pdns.dig(`signed-${kind}.test`, 'DNSKEY', ['+short']);
+    expect(answer.some((line) => line.startsWith('257 3 13 '))).toBe(true);
+    // Our own DNSKEY → DS computation (used for public-key registries) agrees with PowerDNS.
+    const [flags, protocol, algorithm, ...key] = (answer.find((line) => line.startsWith('257 3 13 ')) as string).split(
+      ' ',
+    );
+    const rdata = dnskeyRdata(Number(flags), Number(protocol), Number(algorithm), Buffer.from(key.join(''), 'base64'));
+    expect({ keytag: keyTag(rdata), digest: dsDigestSha256(`signed-${kind}.test`, rdata) }).toEqual({
+      keytag: ds?.keytag,
+      digest: ds?.digest,
+    });
+    const again = await t.call<{ dnssec: DnssecEntry[] }>('POST', `domain/${id}/dnssec/fromzone/`, {}, { cookie });
+    expect(again.body.data.dnssec).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FtpAccount } from '@panel247/contract/ftp';
+import type { SignonForm } from '@panel247/contract/signon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProFtpd, startProFtpd } from '../../../../scripts/daemons/proftpd.ts';
+import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
+
+const WEBFTP_KEY = 'webftp-integration-key-0123456789abcdef';
+
+describe.each(DATABASE_KINDS)('FTP accounts served by a real ProFTPD (panel on %s)', (kind) => {
+  let database: TestDatabase;
+  let ftpd: ProFtpd;
+  let t: TestApp;
+  let account: BuiltAccount;
+  let cookie: string;
+  let id: number;
+  let hostingRoot: string;
+  const domain = `ftp-${kind}.test`;
+
+  beforeAll(async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'p247-ftpdb-'));
+    chmodSync(folder, 0o777);
+    database = await createTestDatabase(kind, { sqliteFile: path.join(folder, 'panel.sqlite') });
+    // On SQLite ProFTPD reads the panel's copy of the accounts (modules/ftp/ftp-users-file.ts).
+    const usersFile = path.join(folder, 'ftp-users.sqlite');
+    hostingRoot = mkdtempSync(path.join(tmpdir(), 'p247-www-'));
+    chmodSync(hostingRoot, 0o755);
+    account = await buildAccount(database.db, { domainName: domain, resources: { [domain]: { hasService: true } } });
+    id = account.resources[domain] as number;
+    t = await buildTestApp(kind, {
+      database,
+      config: {
+        'hosting.root': hostingRoot,
+        'hosting.webftpKey': WEBFTP_KEY,
+        ...(kind === 'sqlite' ? { 'hosting.ftpUsersFile': usersFile } : {}),
+      },
+    });
+    ftpd = await startProFtpd(kind === 'sqlite' ? { kind, file: usersFile } : { kind, url: database.url as string });
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await ftpd?.stop();
+    await database?.destroy();
+  });
+
+  it('logs a new account in and lands its upload in its folder, owned by the web user', async () => {
+    const { body } = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'web', password: 'ftp password 1', folder: 'public/uploads' },
+      { cookie },
+    );
+    expect(body.system.errors).toEqual([]);
+    expect(body.data.ftp).toMatchObject({ user: `web@${domain}`, directorio: 'public/uploads', password: '' });
+    const local = path.join(tmpdir(), `upload-${kind}.txt`);
+    writeFileSync(local, 'hello over FTP');
+    const upload = await ftpd.curl(`web@${domain}`, 'ftp password 1', ['-T', local], '/');
+    expect(upload.code).toBe(0);
+    const landed = path.join(hostingRoot, domain, 'public', 'uploads', `upload-${kind}.txt`);
+    expect(readFileSync(landed, 'utf8')).toBe('hello over FTP');
+    expect(statSync(landed).uid).toBe(33);
+    const shown = await t.call<{ ftp: FtpAccount }>('GET', `service/${id}/ftp/${body.data.ftp.id}/`, {}, { cookie });
+    expect(shown.body.data.ftp.password).toBe('ftp password 1');
+  });
+
+  it('lets the WebFTP log in with the credentials its one-time token redeems', async () => {
+    const list = await t.call<{ ftps: FtpAccount[] }>('GET', `service/${id}/ftp/list/`, {}, { cookie });
+    const web = list.body.data.ftps[0] as FtpAccount;
+    const form = await t.call<SignonForm>('POST', `service/${id}/ftp/${web.id}/login/`, {}, { cookie });
+    const redeemed = await t.call<{ user: string; password: string; host: string; port: number }>(
+      'POST',
+      'webftp/redeem/',
+      { token: form.body.data.fields.token as string, key: WEBFTP_KEY },
+    );
+    expect(redeemed.body.data.host).toBe('127.0.0.1');
+    const listing = await ftpd.curl(redeemed.body.data.user, redeemed.body.data.password, ['-l']);
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).toContain(`upload-${kind}.txt`);
+  });
+
+  it('refuses the old password after a change, and any login after deletion', async () => {
+    const list = await t.call<{ ftps: FtpAccount[] }>('GET', `service/${id}/ftp/list/`, {}, { cookie });
+    const web = list.body.data.ftps[0] as FtpAccount;
+    await t.call('POST', `service/${id}/ftp/${web.id}/changepassword/`, { password: 'ftp password 2' }, { cookie });
+    expect((await ftpd.curl(web.user, 'ftp password 1', ['-l'])).code).toBe(67);
+    expect((await ftpd.curl(web.user, 'ftp password 2', ['-l'])).code).toBe(0);
+    await t.call('POST', `service/${id}/ftp/${web.id}/delete/`, {}, { cookie });
+    expect((await ftpd.curl(web.user, 'ftp password 2', ['-l'])).code).toBe(67);
+    expect(existsSync(path.join(hostingRoot, domain, 'public', 'uploads'))).toBe(true);
+  });
+});

@@ -1,0 +1,142 @@
+import { chmodSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Mailbox, WebmailLoginData } from '@panel247/contract/mail';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MailDaemons, startMailDaemons } from '../../../../scripts/daemons/mail.ts';
+import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
+
+const WEBMAIL_KEY = 'w'.repeat(40);
+
+describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel on %s)', (kind) => {
+  let database: TestDatabase;
+  let mail: MailDaemons;
+  let t: TestApp;
+  let account: BuiltAccount;
+  let cookie: string;
+  let id: number;
+  const domain = `correo-${kind}.test`;
+
+  beforeAll(async () => {
+    // The daemons read the panel's database directly: SQLite must be a file they can open
+    // (WAL needs write access to the folder for its shared-memory file).
+    const folder = mkdtempSync(path.join(tmpdir(), 'p247-maildb-'));
+    chmodSync(folder, 0o777);
+    database = await createTestDatabase(kind, { sqliteFile: path.join(folder, 'panel.sqlite') });
+    account = await buildAccount(database.db, { domainName: domain, resources: { [domain]: { hasMail: true } } });
+    id = account.resources[domain] as number;
+    if (kind === 'sqlite') for (const file of readdirSync(folder)) chmodSync(path.join(folder, file), 0o666);
+    mail = await startMailDaemons(
+      kind === 'sqlite' ? { kind, file: database.url as string } : { kind, url: database.url as string },
+    );
+    t = await buildTestApp(kind, {
+      database,
+      config: {
+        'mail.root': mail.mailRoot,
+        'mail.doveadmConfig': mail.doveadmConfig,
+        'mail.deleteMode': 'keep',
+        'mail.webmailKey': WEBMAIL_KEY,
+      },
+    });
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mail?.stop();
+    await database?.destroy();
+  });
+
+  const createMailbox = async (name: string, password: string) => {
+    const { body } = await t.call<{ correo: Mailbox }>(
+      'POST',
+      `service/${id}/correo/create/`,
+      { name, password },
+      { cookie },
+    );
+    expect(body.system.errors).toEqual([]);
+    return body.data.correo;
+  };
+  const send = (to: string, subject: string) =>
+    nodemailer
+      .createTransport({ host: '127.0.0.1', port: mail.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: 'sender@example.org', to, subject, text: `${subject} body` });
+  const waitForMessage = async (user: string, password: string, subject: string) => {
+    for (let i = 0; i < 100; i++) {
+      const search = await mail.imap(user, password, '/INBOX', ['-X', `SEARCH SUBJECT "${subject}"`]);
+      if (/\* SEARCH \d+/.test(search.stdout)) return true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return false;
+  };
+
+  it('lets a new mailbox log in over IMAP at once, and refuses a wrong password', async () => {
+    await createMailbox('info', 'first password 1');
+    expect((await mail.imap(`info@${domain}`, 'first password 1')).code).toBe(0);
+    expect((await mail.imap(`info@${domain}`, 'wrong password')).code).toBe(67);
+  });
+
+  it('delivers a message sent to an alias with two targets into both mailboxes, and usage grows', async () => {
+    await createMailbox('ventas', 'second password 2');
+    const alias = await t.call(
+      'POST',
+      `service/${id}/alias/create/`,
+      { name: 'contacto', target: [`info@${domain}`, `ventas@${domain}`, ''] },
+      { cookie },
+    );
+    expect(alias.body.system.errors).toEqual([]);
+    await send(`contacto@${domain}`, 'Hola equipo');
+    expect(await waitForMessage(`info@${domain}`, 'first password 1', 'Hola equipo')).toBe(true);
+    expect(await waitForMessage(`ventas@${domain}`, 'second password 2', 'Hola equipo')).toBe(true);
+    const list = await t.call<{ correo: Mailbox[] }>('GET', `service/${id}/correo/list/`, {}, { cookie });
+    expect(list.body.data.correo.find((m) => m.user === 'info')?.usage).toBeGreaterThan(100);
+  });
+
+  it('refuses the old password at once after a change, even with Dovecot’s auth cache on', async () => {
+    const box = (
+      await t.call<{ correo: Mailbox[] }>('GET', `service/${id}/correo/list/`, {}, { cookie })
+    ).body.data.correo.find((m) => m.user === 'info') as Mailbox;
+    expect((await mail.imap(`info@${domain}`, 'first password 1')).code).toBe(0);
+    const changed = await t.call(
+      'POST',
+      `service/${id}/correo/${box.id}/changepassword/`,
+      { password: 'third password 3' },
+      { cookie },
+    );
+    expect(changed.body.system.valid).toBe(true);
+    expect((await mail.imap(`info@${domain}`, 'first password 1')).code).toBe(67);
+    expect((await mail.imap(`info@${domain}`, 'third password 3')).code).toBe(0);
+  });
+
+  it('opens WebMail with a one-time token: redeemed once, then the master user opens the mailbox', async () => {
+    const box = (
+      await t.call<{ correo: Mailbox[] }>('GET', `service/${id}/correo/list/`, {}, { cookie })
+    ).body.data.correo.find((m) => m.user === 'ventas') as Mailbox;
+    const login = await t.call<WebmailLoginData>('GET', `service/${id}/correo/${box.id}/login/`, {}, { cookie });
+    expect(JSON.stringify(login.body.data)).not.toContain('second password 2');
+    const token = login.body.data.fields._token as string;
+    const redeem = () => t.call<{ user: string }>('POST', 'webmail/redeem/', { token, key: WEBMAIL_KEY });
+    expect((await redeem()).body.data).toEqual({ user: `ventas@${domain}` });
+    expect((await redeem()).response.statusCode).toBe(404);
+    const wrongKey = await t.call('POST', 'webmail/redeem/', { token, key: 'x'.repeat(40) });
+    expect(wrongKey.response.statusCode).toBe(403);
+    expect((await mail.imap(`ventas@${domain}*${mail.masterUser}`, mail.masterPassword)).code).toBe(0);
+    expect((await mail.imap(`ventas@${domain}*${mail.masterUser}`, 'not the master password')).code).toBe(67);
+  });
+
+  it('refuses login and delivery once a mailbox is deleted, keeping its mail aside', async () => {
+    const box = (
+      await t.call<{ correo: Mailbox[] }>('GET', `service/${id}/correo/list/`, {}, { cookie })
+    ).body.data.correo.find((m) => m.user === 'ventas') as Mailbox;
+    const removed = await t.call('POST', `service/${id}/correo/${box.id}/delete/`, {}, { cookie });
+    expect(removed.body.system.info).toEqual(['Cuenta de correo eliminada']);
+    expect((await mail.imap(`ventas@${domain}`, 'second password 2')).code).toBe(67);
+    await expect(send(`ventas@${domain}`, 'Too late')).rejects.toThrow(/550/);
+    expect(existsSync(path.join(mail.mailRoot, domain, 'ventas'))).toBe(false);
+    expect(readdirSync(path.join(mail.mailRoot, '.deleted', domain)).some((entry) => entry.startsWith('ventas.'))).toBe(
+      true,
+    );
+  });
+});

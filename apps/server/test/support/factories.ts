@@ -1,0 +1,76 @@
+import type { PermissionKey, PermissionLevel } from '@panel247/contract/constants';
+import type { Db } from '../../src/db/database.ts';
+import { AdminService, allKeys } from '../../src/modules/admin/admin.service.ts';
+import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
+
+let counter = 0;
+
+export interface BuiltAccount {
+  brandSlug: string;
+  domainName: string;
+  username: string;
+  password: string;
+  userId: number;
+  accountId: number;
+  /** reference → resource id */
+  resources: Record<string, number>;
+}
+
+export interface AccountOverrides {
+  brandSlug?: string;
+  domainName?: string;
+  username?: string;
+  password?: string;
+  /** reference → resource parts; every resource gets `levels` for the user. */
+  resources?: Record<
+    string,
+    { hasDomain?: boolean; hasService?: boolean; hasMail?: boolean; isRedirAndParking?: boolean }
+  >;
+  levels?: Partial<Record<PermissionKey, PermissionLevel>>;
+}
+
+/** A brand, an account with one user, and resources that user holds (all keys write by default). */
+export async function buildAccount(db: Db, overrides: AccountOverrides = {}): Promise<BuiltAccount> {
+  counter += 1;
+  const admin = new AdminService(db, new LocalEventBus(), () => Math.floor(Date.now() / 1000));
+  const brandSlug = overrides.brandSlug ?? 'test-brand';
+  await admin.ensureBrand({
+    slug: brandSlug,
+    company: 'Test Hosting',
+    isDefault: true,
+    contactEmail: 'support@test.example',
+  });
+  const domainName = overrides.domainName ?? `account${counter}.test`;
+  const username = overrides.username ?? 'admin';
+  const password = overrides.password ?? 'correct horse battery';
+  const accountId = await admin.ensureAccount(domainName, brandSlug);
+  const userId = await admin.ensureUser(domainName, username, password);
+  const resources: Record<string, number> = {};
+  const wanted = overrides.resources ?? { [domainName]: { hasDomain: true, hasService: true, hasMail: true } };
+  for (const [reference, parts] of Object.entries(wanted)) {
+    resources[reference] = await admin.ensureResource(domainName, {
+      reference,
+      ...parts,
+      domainExpireTs: 2_000_000_000,
+      serviceExpireTs: 2_000_000_000,
+      mailExpireTs: 2_000_000_000,
+    });
+    await admin.grant(domainName, username, reference, overrides.levels ?? allKeys('write'));
+  }
+  return { brandSlug, domainName, username, password, userId, accountId, resources };
+}
+
+/** Another user on an existing account, with its own grants. */
+export async function buildUser(
+  db: Db,
+  account: BuiltAccount,
+  username: string,
+  grants: Record<string, Partial<Record<PermissionKey, PermissionLevel>>>,
+  password = 'another fine password',
+) {
+  const admin = new AdminService(db, new LocalEventBus(), () => Math.floor(Date.now() / 1000));
+  const userId = await admin.ensureUser(account.domainName, username, password);
+  for (const [reference, levels] of Object.entries(grants))
+    await admin.grant(account.domainName, username, reference, levels);
+  return { username, password, userId };
+}

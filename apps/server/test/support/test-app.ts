@@ -1,0 +1,101 @@
+import { CSRF_HEADER } from '@panel247/contract/constants';
+import type { Envelope } from '@panel247/contract/envelope';
+import type { LightMyRequestResponse } from 'fastify';
+import { buildApp, type PanelApp } from '../../src/app.ts';
+import { type AppConfig, loadConfig } from '../../src/config.ts';
+import type { DatabaseKind } from '../../src/db/database.ts';
+import type { Mailer } from '../../src/modules/contact/mailer.ts';
+import { type EventBus, LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
+import { createTestDatabase, type TestDatabase } from './test-database.ts';
+
+export interface TestClock {
+  now(): number;
+  advance(seconds: number): void;
+}
+
+export function createClock(start = Date.now()): TestClock {
+  let current = start;
+  return { now: () => current, advance: (seconds) => (current += seconds * 1000) };
+}
+
+export interface TestApp extends PanelApp {
+  database: TestDatabase;
+  config: AppConfig;
+  clock: TestClock;
+  /** Calls the API like the web client: form-encoded, CSRF header, optional cookie. */
+  call<T = unknown>(
+    method: 'GET' | 'POST',
+    path: string,
+    params?: Record<string, string | string[]>,
+    options?: { cookie?: string; headers?: Record<string, string> },
+  ): Promise<{ response: LightMyRequestResponse; body: Envelope<T> }>;
+  /** Logs in and returns the session cookie ("name=value"). */
+  login(domainName: string, username: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(
+  kind: DatabaseKind,
+  options: {
+    config?: Record<string, unknown>;
+    mailer?: Mailer;
+    events?: EventBus;
+    database?: TestDatabase;
+  } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase(kind));
+  const config = loadConfig(
+    {},
+    { 'captcha.provider': 'none', logLevel: 'silent', dataDir: '/nonexistent', ...(options.config ?? {}) },
+  );
+  const clock = createClock();
+  const events = options.events ?? new LocalEventBus();
+  const panel = await buildApp({
+    config,
+    db: database.db,
+    events,
+    secretKey: Buffer.alloc(32, 7),
+    clock: clock.now,
+    mailer: options.mailer,
+    checkAnswers: true,
+  });
+
+  const call: TestApp['call'] = async (method, path, params = {}, callOptions = {}) => {
+    const headers: Record<string, string> = { [CSRF_HEADER]: '1', ...(callOptions.headers ?? {}) };
+    if (callOptions.cookie) headers.cookie = callOptions.cookie;
+    const form = new URLSearchParams();
+    for (const [key, value] of Object.entries(params)) {
+      for (const item of Array.isArray(value) ? value : [value]) form.append(key, item);
+    }
+    const url = `${config.basePath}${path}`;
+    const response =
+      method === 'GET'
+        ? await panel.app.inject({ method, url: form.size ? `${url}?${form}` : url, headers })
+        : await panel.app.inject({
+            method,
+            url,
+            headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+            payload: form.toString(),
+          });
+    return { response, body: response.json() };
+  };
+
+  return {
+    ...panel,
+    database,
+    config,
+    clock,
+    call,
+    async login(domainName, username, password) {
+      const { response, body } = await call('POST', 'user/login/', { domainName, username, password });
+      if (!body.system.valid) throw new Error(`login failed: ${body.system.errors.join(', ')}`);
+      const cookie = response.cookies.find((c) => c.name.endsWith('p247_sid'));
+      if (!cookie) throw new Error('no session cookie');
+      return `${cookie.name}=${cookie.value}`;
+    },
+    async close() {
+      await panel.app.close();
+      if (!options.database) await database.destroy();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('configuration', () => {
+  it('has working defaults for the embedded start', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8247,
+      basePath: '/p247/',
+      session: { idleMinutes: 30, absoluteHours: 12 },
+      captcha: { provider: 'altcha' },
+    });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('reads PORT, HOST and PANEL_* variables', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      PANEL_DATABASE_URL: 'postgres://u@localhost/db',
+      PANEL_SESSION_IDLE_MINUTES: '5',
+      PANEL_CAPTCHA: 'none',
+      PANEL_ALLOWED_ORIGINS: 'https://panel.example,https://other.example',
+    });
+    expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', databaseUrl: 'postgres://u@localhost/db' });
+    expect(config.session.idleMinutes).toBe(5);
+    expect(config.allowedOrigins).toEqual(['https://panel.example', 'https://other.example']);
+  });
+
+  it('lists every problem at once, naming the variables', () => {
+    try {
+      loadConfig({ PORT: 'abc', PANEL_DATABASE_URL: 'mysql://x', PANEL_BASE_PATH: 'p247', PANEL_CAPTCHA: 'recaptcha' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toContain('port (PORT)');
+      expect(problems).toContain('databaseUrl (PANEL_DATABASE_URL)');
+      expect(problems).toContain('basePath (PANEL_BASE_PATH)');
+      expect(problems).toContain('captcha.secret (PANEL_CAPTCHA_SECRET): required for recaptcha');
+      expect((error as ConfigError).problems).toHaveLength(4);
+    }
+  });
+
+  it('keeps databases embedded by default and needs a URL for MariaDB', () => {
+    expect(loadConfig({}).databases).toMatchObject({
+      driver: 'embedded',
+      namePrefix: '',
+      maxPerService: 5,
+      localHosts: ['localhost', '127.0.0.1'],
+      dumpCommand: 'mariadb-dump',
+      phpmyadminUrl: '/phpmyadmin/panel247-signon.php',
+    });
+    const config = loadConfig({
+      PANEL_DATABASES_DRIVER: 'mariadb',
+      PANEL_DATABASES_URL: 'mysql://root@127.0.0.1:3306',
+      PANEL_DATABASES_NAME_PREFIX: 'e2e1_',
+      PANEL_DATABASES_MAX_PER_SERVICE: '2',
+      PANEL_DATABASES_LOCAL_HOSTS: 'localhost,10.0.0.5',
+      PANEL_PHPMYADMIN_KEY: 'k'.repeat(32),
+    });
+    expect(config.databases).toMatchObject({
+      driver: 'mariadb',
+      namePrefix: 'e2e1_',
+      maxPerService: 2,
+      localHosts: ['localhost', '10.0.0.5'],
+    });
+    try {
+      loadConfig({
+        PANEL_DATABASES_DRIVER: 'mariadb',
+        PANEL_DATABASES_NAME_PREFIX: 'Bad-Prefix',
+        PANEL_DATABASES_LOCAL_HOSTS: "evil'@'%",
+        PANEL_PHPMYADMIN_KEY: 'short',
+      });
+      expect.unreachable();
+    } catch (error) {
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toContain('databases.url (PANEL_DATABASES_URL): required for the mariadb driver');
+      expect(problems).toContain('databases.namePrefix (PANEL_DATABASES_NAME_PREFIX)');
+      expect(problems).toContain('databases.localHosts');
+      expect(problems).toContain('databases.phpmyadminKey (PANEL_PHPMYADMIN_KEY)');
+    }
+  });
+
+  it('reports an unreadable config file', () => {
+    expect(() => loadConfig({ PANEL_CONFIG_FILE: '/nonexistent/panel.json' })).toThrow(/PANEL_CONFIG_FILE/);
+  });
+});

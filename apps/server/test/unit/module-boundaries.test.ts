@@ -1,0 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const MODULES = path.join(import.meta.dirname, '../../src/modules');
+
+/**
+ * A module's repositories and routes are its own: another module reaches it through its service
+ * (or its plain types and helpers). Routes are registered by app.ts only.
+ */
+describe('server module boundaries', () => {
+  it('no module imports another module’s repository or routes', () => {
+    const offences: string[] = [];
+    for (const moduleName of readdirSync(MODULES)) {
+      for (const file of readdirSync(path.join(MODULES, moduleName))) {
+        const source = readFileSync(path.join(MODULES, moduleName, file), 'utf8');
+        for (const [, target] of source.matchAll(/from '\.\.\/([a-z-]+\/[a-z.-]+)'/g)) {
+          if (/\.(repository|routes)\.ts$/.test(target as string)) offences.push(`${moduleName}/${file} → ${target}`);
+        }
+      }
+    }
+    expect(offences).toEqual([]);
+  });
+});
