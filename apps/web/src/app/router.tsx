@@ -1,0 +1,93 @@
+import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode, Suspense } from 'react';
+import { Navigate, type RouteObject, useRoutes } from 'react-router';
+import { DelayedSpinner } from '../components/delayed-spinner';
+import { useApp } from '../lib/app-context';
+import { paths } from '../lib/resource-paths';
+import { PublicOnly, RequireSession } from './guards';
+
+// One chunk per route: the login route must stay under its 170 KB gzipped budget.
+const LoginRoute = lazy(() => import('../features/auth/routes/login-route'));
+const AppLayout = lazy(() => import('../features/shell/components/app-layout'));
+const DashboardRoute = lazy(() => import('../features/dashboard/routes/dashboard-route'));
+const PreferencesRoute = lazy(() => import('../features/preferences/routes/preferences-route'));
+const DomainListRoute = lazy(() => import('../features/lists/routes/domain-list-route'));
+const ServiceListRoute = lazy(() => import('../features/lists/routes/service-list-route'));
+const MailListRoute = lazy(() => import('../features/lists/routes/mail-list-route'));
+const LegalRoute = lazy(() => import('../features/legal/routes/legal-route'));
+const ContactRoute = lazy(() => import('../features/contact/routes/contact-route'));
+const NotFoundRoute = lazy(() => import('../features/not-found/routes/not-found-route'));
+const ItemRedirectRoute = lazy(() => import('../features/resource/routes/item-redirect-route'));
+const DomainRoute = lazy(() => import('../features/domain/routes/domain-route'));
+const MailRoute = lazy(() => import('../features/mail/routes/mail-route'));
+const ServiceRoute = lazy(() => import('../features/resource/routes/service-route'));
+const ServiceOverviewRoute = lazy(() => import('../features/resource/routes/service-overview-route'));
+const FtpRoute = lazy(() => import('../features/ftp/routes/ftp-route'));
+const ServiceSitesRoute = lazy(() => import('../features/resource/routes/service-sites-route'));
+const DdbbRoute = lazy(() => import('../features/ddbb/routes/ddbb-route'));
+const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
+
+function NotFoundSwitch() {
+  const { user } = useApp();
+  if (!user) return page(NotFoundRoute);
+  return (
+    <Suspense fallback={<DelayedSpinner />}>
+      <AppLayout>{page(NotFoundRoute)}</AppLayout>
+    </Suspense>
+  );
+}
+
+function page(Component: LazyExoticComponent<ComponentType>): ReactNode {
+  return (
+    <Suspense fallback={<DelayedSpinner />}>
+      <Component />
+    </Suspense>
+  );
+}
+
+export const routes: RouteObject[] = [
+  { path: '/', element: <Navigate to={paths.dashboard} replace /> },
+  {
+    path: '/login/',
+    element: <PublicOnly>{page(LoginRoute)}</PublicOnly>,
+  },
+  {
+    element: <RequireSession>{page(AppLayout)}</RequireSession>,
+    children: [
+      {
+        path: '/admin/',
+        children: [
+          { index: true, element: page(DashboardRoute) },
+          { path: 'contact/', element: page(ContactRoute) },
+          { path: 'preferences/', element: page(PreferencesRoute) },
+          { path: 'domain/', element: page(DomainListRoute) },
+          { path: 'service/', element: page(ServiceListRoute) },
+          { path: 'mail/', element: page(MailListRoute) },
+          { path: ':id/', element: page(ItemRedirectRoute) },
+          { path: ':id/domain/', element: page(DomainRoute) },
+          { path: ':id/mail/', element: page(MailRoute) },
+          {
+            path: ':id/service/',
+            element: page(ServiceRoute),
+            children: [
+              { index: true, element: page(ServiceOverviewRoute) },
+              { path: 'ftp/', element: page(FtpRoute) },
+              { path: 'subdomain/', element: page(ServiceSitesRoute) },
+              { path: 'ddbb/', element: page(DdbbRoute) },
+              { path: 'dns/', element: page(ServiceDnsRoute) },
+            ],
+          },
+          { path: '*', element: page(NotFoundRoute) },
+        ],
+      },
+      { path: '/legal/', element: page(LegalRoute) },
+      { path: '/contact/', element: page(ContactRoute) },
+    ],
+  },
+  // Logged in: the not-found view inside the layout; logged out: styled like the login page.
+  { path: '*', element: <NotFoundSwitch /> },
+];
+
+/** Declarative routing (no data router): a smaller bundle, and the app loads its data itself. */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

@@ -1,0 +1,28 @@
+import { Modal, type ModalProps } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useDoubleEscape } from '../lib/double-escape';
+
+type AppModalProps = ModalProps & {
+  /**
+   * 'double' (the default, spec section 9): two Escapes within 200 ms close it.
+   * 'single': one Escape closes it (only the login page's forgot-password modal, see docs/WEB.md).
+   * 'none': Escape never closes it (the session-loss modal).
+   */
+  escapeMode?: 'double' | 'single' | 'none';
+};
+
+export function AppModal({ escapeMode = 'double', opened, onClose, ...props }: AppModalProps) {
+  const { t } = useTranslation();
+  useDoubleEscape(opened && escapeMode === 'double', onClose);
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      closeOnEscape={escapeMode === 'single'}
+      closeOnClickOutside={escapeMode !== 'none'}
+      withCloseButton={escapeMode !== 'none'}
+      closeButtonProps={{ 'aria-label': t('main.close') }}
+      {...props}
+    />
+  );
+}

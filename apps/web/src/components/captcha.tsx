@@ -1,0 +1,75 @@
+import { Checkbox, Group, Paper, Text } from '@mantine/core';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApp } from '../lib/app-context';
+
+const AltchaWidget = lazy(() => import('./altcha-widget'));
+const ThirdPartyCaptcha = lazy(() => import('./third-party-captcha'));
+
+/**
+ * Stand-in for the ALTCHA widget until the user starts using the form (a "facade"): the widget's
+ * 30 KB load only when needed, and then it starts solving at once. Looks and reads like the real
+ * checkbox, and ticking it starts the check too.
+ */
+function AltchaFacade({ onActivate }: { onActivate: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder p="sm" radius="sm" data-testid="altcha-facade">
+      <Group justify="space-between" wrap="nowrap">
+        <Checkbox label={t('captcha.label')} checked={false} onChange={onActivate} />
+        <Text size="xs" c="dimmed">
+          ALTCHA
+        </Text>
+      </Group>
+    </Paper>
+  );
+}
+
+/**
+ * The bot check configured by the brand. Its answer goes to `recaptcha_response`; with the
+ * provider 'none' nothing is rendered and the answer stays empty.
+ */
+export function Captcha({ onPayload, resetKey }: { onPayload: (payload: string) => void; resetKey: number }) {
+  const { config } = useApp();
+  const { provider, siteKey, challengeUrl } = config.captcha;
+  const [active, setActive] = useState(false);
+  const anchor = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (provider === 'none') onPayload('');
+  }, [provider, onPayload]);
+
+  // The first focus inside the surrounding form wakes the widget up.
+  useEffect(() => {
+    if (provider !== 'altcha' || active) return;
+    const form = anchor.current?.closest('form');
+    if (!form) return;
+    const activate = () => setActive(true);
+    form.addEventListener('focusin', activate);
+    return () => form.removeEventListener('focusin', activate);
+  }, [provider, active]);
+
+  if (provider === 'none') return null;
+  if (provider === 'altcha') {
+    return (
+      <div ref={anchor}>
+        {active ? (
+          <Suspense fallback={<AltchaFacade onActivate={() => {}} />}>
+            <AltchaWidget
+              challengeUrl={challengeUrl || `${config.basePath}captcha/challenge/`}
+              onPayload={onPayload}
+              resetKey={resetKey}
+            />
+          </Suspense>
+        ) : (
+          <AltchaFacade onActivate={() => setActive(true)} />
+        )}
+      </div>
+    );
+  }
+  return (
+    <Suspense fallback={<div style={{ minHeight: 78 }} />}>
+      <ThirdPartyCaptcha provider={provider} siteKey={siteKey} onPayload={onPayload} resetKey={resetKey} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,20 @@
+import { Center, Loader } from '@mantine/core';
+import { SPINNER_DELAY_MS } from '@panel247/contract/constants';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Page content shows a spinner only after 400 ms of loading, so fast loads do not flicker. */
+export function DelayedSpinner({ delay = SPINNER_DELAY_MS }: { delay?: number }) {
+  const { t } = useTranslation();
+  const [visible, setVisible] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setVisible(true), delay);
+    return () => clearTimeout(timer);
+  }, [delay]);
+  if (!visible) return null;
+  return (
+    <Center py="xl" role="status" aria-live="polite">
+      <Loader aria-label={t('main.loading')} data-testid="page-spinner" />
+    </Center>
+  );
+}

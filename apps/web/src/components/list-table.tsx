@@ -1,0 +1,44 @@
+import { DataTable, type DataTableColumn } from 'mantine-datatable';
+import 'mantine-datatable/styles.css';
+
+/**
+ * The bordered table of a list page (DNS records, mail, FTP accounts, databases): the same frame,
+ * a minimum height while empty so the "no rows" text has room, `aria-busy` while it refetches,
+ * and row attributes the tests and styles find the rows by.
+ */
+export function ListTable<T>({
+  testId,
+  busy,
+  records,
+  columns,
+  emptyText,
+  idAccessor,
+  verticalAlign = 'center',
+  rowAttributes,
+}: {
+  testId: string;
+  busy: boolean;
+  records: T[];
+  columns: DataTableColumn<T>[];
+  emptyText: string;
+  /** The record field that keys the rows: `id` unless said. */
+  idAccessor?: keyof T & string;
+  verticalAlign?: 'top' | 'center';
+  rowAttributes: (row: T) => Record<string, string>;
+}) {
+  return (
+    <DataTable<T>
+      data-testid={testId}
+      aria-busy={busy}
+      withTableBorder
+      borderRadius="sm"
+      verticalAlign={verticalAlign}
+      minHeight={records.length === 0 ? 180 : undefined}
+      idAccessor={idAccessor ?? 'id'}
+      records={records}
+      columns={columns}
+      noRecordsText={emptyText}
+      customRowAttributes={rowAttributes}
+    />
+  );
+}

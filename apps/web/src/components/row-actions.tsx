@@ -1,0 +1,52 @@
+import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import type { DataTableColumn } from 'mantine-datatable';
+import type { ReactNode } from 'react';
+
+/** One icon button of a table row; the label names the row, so it is also the accessible name. */
+export interface RowAction {
+  testId: string;
+  label: string;
+  icon: ReactNode;
+  color?: string;
+  /** The call this button started is still running: it spins. */
+  loading?: boolean;
+  onClick: () => void;
+}
+
+/**
+ * The icon buttons at the end of a list row (DNS records, mail, FTP accounts, databases), each
+ * with a tooltip. Entries that are `false` or `null` are the actions the rights or the row do not
+ * allow: they are left out.
+ */
+export function RowActions({ actions }: { actions: (RowAction | false | null)[] }) {
+  return (
+    <Group gap={4} justify="flex-end" wrap="nowrap">
+      {actions.map((action) =>
+        action ? (
+          <Tooltip key={action.testId} label={action.label} withArrow>
+            <ActionIcon
+              variant="subtle"
+              color={action.color}
+              aria-label={action.label}
+              data-testid={action.testId}
+              loading={action.loading}
+              onClick={action.onClick}
+            >
+              {action.icon}
+            </ActionIcon>
+          </Tooltip>
+        ) : null,
+      )}
+    </Group>
+  );
+}
+
+/** The right-aligned "actions" column whose cells are the row's {@link RowActions}. */
+export function rowActionsColumn<T>(title: string, actionsOf: (row: T) => (RowAction | false | null)[]) {
+  return {
+    accessor: 'actions',
+    title,
+    textAlign: 'right',
+    render: (row) => <RowActions actions={actionsOf(row)} />,
+  } satisfies DataTableColumn<T>;
+}

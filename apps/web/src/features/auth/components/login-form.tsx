@@ -1,0 +1,71 @@
+import { Alert, Button, Card, Stack, Title } from '@mantine/core';
+import { type FormEvent, useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Captcha } from '../../../components/captcha';
+import { useApp } from '../../../lib/app-context';
+import { broadcast } from '../../../lib/cross-tab';
+import { handleFormError } from '../../../lib/form-errors';
+import { setPostLoginTarget } from '../../../lib/post-login';
+import { expectSessionEnd } from '../../../lib/session-lost';
+import { useLightForm } from '../../../lib/use-light-form';
+import { getLoginTarget } from '../api/get-login-target';
+import { useLogin } from '../api/login';
+import { EMPTY_LOGIN, LoginFields, type LoginValues, loginValidators } from './login-fields';
+
+export function LoginForm() {
+  const { t } = useTranslation();
+  const { config, refreshSession } = useApp();
+  const login = useLogin();
+  const [captcha, setCaptcha] = useState('');
+  const [captchaReset, setCaptchaReset] = useState(0);
+  const [captchaMissing, setCaptchaMissing] = useState(false);
+  const form = useLightForm<LoginValues>(EMPTY_LOGIN, loginValidators(t));
+  const needsCaptcha = config.captcha.provider !== 'none';
+  const onCaptcha = useCallback((payload: string) => {
+    setCaptcha(payload);
+    if (payload) setCaptchaMissing(false);
+  }, []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.validate()) return;
+    const values = form.values;
+    if (needsCaptcha && !captcha) {
+      setCaptchaMissing(true);
+      return;
+    }
+    try {
+      const data = await login.mutateAsync({ ...values, recaptcha_response: captcha });
+      expectSessionEnd(false);
+      setPostLoginTarget(await getLoginTarget(data.domainID));
+      broadcast({ type: 'user.login' });
+      await refreshSession();
+    } catch (error) {
+      handleFormError(form, error);
+      // An ALTCHA payload is single-use: ask for a new one after a refused attempt.
+      setCaptchaReset((n) => n + 1);
+    }
+  };
+
+  return (
+    <Card withBorder shadow="sm" padding="xl" radius="md" component="section" aria-labelledby="login-title">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Title order={1} size="h3" id="login-title">
+            {t('login.title')}
+          </Title>
+          <LoginFields form={form} />
+          <Captcha onPayload={onCaptcha} resetKey={captchaReset} />
+          {captchaMissing ? (
+            <Alert color="red" variant="light" role="alert" py="xs">
+              {t('login.captcha_required')}
+            </Alert>
+          ) : null}
+          <Button type="submit" fullWidth loading={login.isPending} data-testid="login-submit">
+            {t('login.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

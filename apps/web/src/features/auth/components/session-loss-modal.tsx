@@ -1,0 +1,103 @@
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AppModal } from '../../../components/app-modal';
+import { Captcha } from '../../../components/captcha';
+import { useApp } from '../../../lib/app-context';
+import { broadcast } from '../../../lib/cross-tab';
+import { handleFormError } from '../../../lib/form-errors';
+import { clearSessionLost, useSessionLost } from '../../../lib/session-lost';
+import { useLightForm } from '../../../lib/use-light-form';
+import { useLogin } from '../api/login';
+import { LoginFields, type LoginValues, loginValidators } from './login-fields';
+
+function ReLoginForm() {
+  const { t } = useTranslation();
+  const { config, user } = useApp();
+  const queryClient = useQueryClient();
+  const login = useLogin();
+  const [captcha, setCaptcha] = useState('');
+  const [captchaReset, setCaptchaReset] = useState(0);
+  const [captchaMissing, setCaptchaMissing] = useState(false);
+  const onCaptcha = useCallback((payload: string) => {
+    setCaptcha(payload);
+    if (payload) setCaptchaMissing(false);
+  }, []);
+  const form = useLightForm<LoginValues>(
+    { domainName: user?.domainName ?? '', username: user?.user ?? '', password: '' },
+    loginValidators(t),
+  );
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.validate()) return;
+    const values = form.values;
+    if (config.captcha.provider !== 'none' && !captcha) {
+      setCaptchaMissing(true);
+      return;
+    }
+    try {
+      await login.mutateAsync({ ...values, recaptcha_response: captcha });
+      broadcast({ type: 'user.login' });
+      const same =
+        user &&
+        user.user === values.username.trim() &&
+        user.domainName.toLowerCase() === values.domainName.trim().toLowerCase();
+      if (!same) {
+        window.location.reload();
+        return;
+      }
+      // Same account: reload the page's data but keep what the user was typing underneath.
+      clearSessionLost();
+      await queryClient.invalidateQueries();
+    } catch (error) {
+      handleFormError(form, error);
+      setCaptchaReset((n) => n + 1);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <Text size="sm">{t('session_lost.text')}</Text>
+        <LoginFields form={form} autoFocus />
+        <Captcha onPayload={onCaptcha} resetKey={captchaReset} />
+        {captchaMissing ? (
+          <Alert color="red" variant="light" role="alert" py="xs">
+            {t('login.captcha_required')}
+          </Alert>
+        ) : null}
+        <Group justify="space-between">
+          <Button variant="default" onClick={() => window.location.reload()} data-testid="session-lost-go-login">
+            {t('session_lost.go_to_login')}
+          </Button>
+          <Button type="submit" loading={login.isPending} data-testid="session-lost-submit">
+            {t('login.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * Opens over the current page when the server says the session is gone (statusCode 101 or the
+ * realtime session.ended). The page underneath stays mounted, so typed text survives.
+ */
+export default function SessionLossModal() {
+  const { t } = useTranslation();
+  const opened = useSessionLost();
+  return (
+    <AppModal
+      opened={opened}
+      onClose={() => {}}
+      escapeMode="none"
+      title={t('session_lost.title')}
+      centered
+      data-testid="session-lost-modal"
+    >
+      {opened ? <ReLoginForm /> : null}
+    </AppModal>
+  );
+}

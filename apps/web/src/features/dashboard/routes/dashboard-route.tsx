@@ -1,0 +1,77 @@
+import { Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconBuilding, IconUser } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePermissionList } from '../../../api/get-permission-list';
+import { useApp } from '../../../lib/app-context';
+import { usePageTitle } from '../../../lib/use-page-title';
+
+function Row({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+  return (
+    <Group justify="space-between" gap="xs" wrap="nowrap">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={600} ta="right" data-testid={testId} style={{ wordBreak: 'break-all' }}>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+export default function DashboardRoute() {
+  const { t, i18n } = useTranslation();
+  usePageTitle(t('dashboard.title'));
+  const { config, user } = useApp();
+  const list = usePermissionList();
+  const lastLogin = user?.tsLastLogin
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date(user.tsLastLogin * 1000),
+      )
+    : '—';
+
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('dashboard.title')}
+      </Title>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Card withBorder padding="lg" data-testid="info-card">
+          <Group gap="sm" mb="md">
+            <ThemeIcon variant="light" size="lg" aria-hidden>
+              <IconBuilding size={20} />
+            </ThemeIcon>
+            <Title order={2} size="h4">
+              {t('dashboard.information')}
+            </Title>
+          </Group>
+          <Stack gap="xs">
+            <Row label={t('dashboard.company')} value={config.company} />
+            <Row
+              label={t('dashboard.total_domains')}
+              value={
+                list.isPending ? <Skeleton h={16} w={24} component="span" /> : (list.data?.permissions.length ?? 0)
+              }
+              testId="total-domains"
+            />
+          </Stack>
+        </Card>
+        <Card withBorder padding="lg" data-testid="user-card">
+          <Group gap="sm" mb="md">
+            <ThemeIcon variant="light" size="lg" aria-hidden>
+              <IconUser size={20} />
+            </ThemeIcon>
+            <Title order={2} size="h4">
+              {t('dashboard.user')}
+            </Title>
+          </Group>
+          <Stack gap="xs">
+            <Row label={t('dashboard.username')} value={user?.user ?? ''} testId="dashboard-username" />
+            <Row label={t('dashboard.ip')} value={user?.ip ?? ''} />
+            <Row label={t('dashboard.last_login')} value={lastLogin} />
+          </Stack>
+        </Card>
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,30 @@
+import type { ddbbListDataSchema, HostedDatabase } from '@panel247/contract/ddbb';
+import { DDBB_API } from '@panel247/contract/routes';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** The databases and the plan's limit, read through the schema's type only (no zod in the chunk). */
+export type DatabaseList = ReturnType<typeof ddbbListDataSchema.parse>;
+
+/** Every database query of a service starts with this key. */
+export const ddbbQueryKey = (serviceId: number) => ['ddbb', serviceId] as const;
+export const databasesQueryKey = (serviceId: number) => [...ddbbQueryKey(serviceId), 'list'] as const;
+
+export function listDatabases(serviceId: number, signal?: AbortSignal): Promise<DatabaseList> {
+  return api<DatabaseList>(DDBB_API.list(serviceId), undefined, { method: 'GET', signal });
+}
+
+export function useDatabases(serviceId: number) {
+  return useQuery({
+    queryKey: databasesQueryKey(serviceId),
+    queryFn: ({ signal }) => listDatabases(serviceId, signal),
+  });
+}
+
+/** The cached list with `update` applied to its databases (the limit stays). */
+export function updateDatabases(
+  list: DatabaseList | undefined,
+  update: (databases: HostedDatabase[]) => HostedDatabase[],
+): DatabaseList | undefined {
+  return list ? { ...list, ddbb: update(list.ddbb) } : list;
+}

@@ -1,0 +1,27 @@
+import type { HostedDatabase } from '@panel247/contract/ddbb';
+import { DDBB_API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import { type DatabaseList, databasesQueryKey, updateDatabases } from './list-databases';
+
+/** Switches access from anywhere on or off; answers the database as it is now. */
+export async function toggleExternalAccess(serviceId: number, databaseId: number) {
+  const { data, system } = await apiCall<{ ddbb: HostedDatabase }>(
+    DDBB_API.toggleExternalAccess(serviceId, databaseId),
+    undefined,
+    { method: 'POST' },
+  );
+  return { database: data.ddbb, info: system.info };
+}
+
+/** The database's row is replaced by the returned one (spec section 4). */
+export function useToggleExternalAccess(serviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (databaseId: number) => toggleExternalAccess(serviceId, databaseId),
+    onSuccess: ({ database }) =>
+      queryClient.setQueryData<DatabaseList>(databasesQueryKey(serviceId), (list) =>
+        updateDatabases(list, (items) => items.map((item) => (item.id === database.id ? database : item))),
+      ),
+  });
+}

@@ -1,0 +1,183 @@
+import { Group, NativeSelect } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { isActionable } from '@panel247/contract/constants';
+import type { DnsRecord } from '@panel247/contract/dns';
+import { DNS_TYPES } from '@panel247/contract/dns-rules';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { ListCard, ListFilter, ListPage } from '../../../components/list-page';
+import { ListPagination } from '../../../components/list-pagination';
+import { ListSkeleton } from '../../../components/list-skeleton';
+import { NotFoundView } from '../../../components/not-found-view';
+import { ApiError } from '../../../lib/api-client';
+import { notifyCall, notifyError } from '../../../lib/notify';
+import { useDialog } from '../../../lib/use-dialog';
+import { useErrorToast } from '../../../lib/use-error-toast';
+import { usePageTitle } from '../../../lib/use-page-title';
+import { useDeleteAllDnsRecords } from '../api/delete-all-dns-records';
+import { useDeleteDnsRecord } from '../api/delete-dns-record';
+import { useExportDnsZone } from '../api/export-dns-zone';
+import { DNS_PAGE_SIZE, useDnsRecords } from '../api/list-dns-records';
+import { useRestoreDnsZone } from '../api/restore-dns-zone';
+import { fullName } from '../lib/dns-format';
+import { DnsCreateModal } from './dns-create-modal';
+import { DnsEditModal } from './dns-edit-modal';
+import { DnsRecordTable } from './dns-record-table';
+import { DnsToolbar } from './dns-toolbar';
+
+export const DNS_FILTER_DEBOUNCE_MS = 300;
+
+type Confirm = { kind: 'delete'; record: DnsRecord } | { kind: 'restore' } | { kind: 'deleteAll' } | null;
+
+/** The DNS zone of a service: its records, paged and filtered on the server, and their dialogs. */
+export function DnsZoneView({ set }: { set: PermissionSetData }) {
+  const { t } = useTranslation();
+  const serviceId = set.id;
+  const zoneName = set.referencePunycode;
+  const canWrite = isActionable(set.permissions.service_dnszone);
+  usePageTitle(set.reference);
+
+  const [type, setType] = useState('');
+  const [filterText, setFilterText] = useState('');
+  const [filter] = useDebouncedValue(filterText.trim(), DNS_FILTER_DEBOUNCE_MS);
+  const [page, setPage] = useState(1);
+  // the filters start over on page 1
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a filter change only
+  useEffect(() => setPage(1), [type, filter, serviceId]);
+
+  const list = useDnsRecords(serviceId, { page, type, filter });
+  const total = list.data?.total ?? 0;
+  const records = list.data?.dnss ?? [];
+  const lastPage = Math.max(1, Math.ceil(total / DNS_PAGE_SIZE));
+  // a delete can empty the last page: go back to the new last one
+  useEffect(() => {
+    if (list.data && page > lastPage) setPage(lastPage);
+  }, [list.data, page, lastPage]);
+
+  const listError = list.error;
+  const zoneMissing = listError instanceof ApiError && listError.status === 404;
+  useErrorToast(listError, !zoneMissing);
+
+  const [creating, setCreating, closeCreate] = useDialog(false);
+  const [editing, setEditing, closeEdit] = useDialog<DnsRecord | null>(null);
+  const [confirm, setConfirm, closeConfirm] = useDialog<Confirm>(null);
+
+  const remove = useDeleteDnsRecord(serviceId);
+  const restore = useRestoreDnsZone(serviceId);
+  const removeAll = useDeleteAllDnsRecords(serviceId);
+  const exportZone = useExportDnsZone(serviceId);
+
+  const runConfirmed = async () => {
+    if (!confirm) return;
+    await notifyCall(
+      () =>
+        confirm.kind === 'delete'
+          ? remove.mutateAsync(confirm.record.id)
+          : confirm.kind === 'restore'
+            ? restore.mutateAsync()
+            : removeAll.mutateAsync(),
+      closeConfirm,
+    );
+  };
+
+  // a service without a DNS zone, or someone else's, answers 404
+  if (zoneMissing) return <NotFoundView />;
+
+  const filtered = type !== '' || filter !== '';
+  const confirmText =
+    confirm?.kind === 'delete'
+      ? {
+          title: t('dns.delete_title'),
+          message: t('dns.delete_confirm', {
+            type: confirm.record.type,
+            name: fullName(confirm.record),
+            value: confirm.record.value,
+          }),
+          label: t('dns.delete'),
+        }
+      : confirm?.kind === 'restore'
+        ? { title: t('dns.restore_title'), message: t('dns.restore_confirm'), label: t('dns.confirm') }
+        : { title: t('dns.delete_all_title'), message: t('dns.delete_all_confirm'), label: t('dns.delete_all') };
+
+  return (
+    <ListPage testId="dns-view" title={set.reference}>
+      <ListCard
+        title={t('dns.records')}
+        actions={
+          <DnsToolbar
+            canWrite={canWrite}
+            exporting={exportZone.isPending}
+            onCreate={() => setCreating(true)}
+            onExport={() => exportZone.mutate(undefined, { onError: notifyError })}
+            onRestore={() => setConfirm({ kind: 'restore' })}
+            onDeleteAll={() => setConfirm({ kind: 'deleteAll' })}
+          />
+        }
+      >
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <NativeSelect
+            label={t('dns.filter_type')}
+            data={[{ value: '', label: t('dns.all_types') }, ...DNS_TYPES.map((value) => ({ value, label: value }))]}
+            value={type}
+            onChange={(event) => setType(event.currentTarget.value)}
+            data-testid="dns-type-filter"
+            w={180}
+          />
+          <ListFilter
+            label={t('dns.filter')}
+            placeholder={t('dns.filter_placeholder')}
+            value={filterText}
+            onChange={setFilterText}
+            testId="dns-filter"
+          />
+        </Group>
+        {list.isPending ? (
+          <ListSkeleton rows={5} height={32} testId="dns-skeleton" />
+        ) : (
+          <DnsRecordTable
+            records={records}
+            canWrite={canWrite}
+            busy={list.isFetching}
+            emptyText={list.isError ? t('dns.load_error') : filtered ? t('dns.no_results') : t('dns.empty')}
+            onEdit={setEditing}
+            onDelete={(record) => setConfirm({ kind: 'delete', record })}
+          />
+        )}
+        <ListPagination page={page} pageSize={DNS_PAGE_SIZE} total={total} onChange={setPage} testId="dns-pagination" />
+      </ListCard>
+
+      <DnsCreateModal
+        opened={creating}
+        onClose={closeCreate}
+        serviceId={serviceId}
+        zoneName={zoneName}
+        canWrite={canWrite}
+      />
+      <DnsEditModal
+        record={editing}
+        onClose={closeEdit}
+        serviceId={serviceId}
+        zoneName={zoneName}
+        canWrite={canWrite}
+      />
+      <ConfirmModal
+        opened={confirm !== null}
+        title={confirmText.title}
+        message={confirmText.message}
+        confirmLabel={confirmText.label}
+        busy={remove.isPending || restore.isPending || removeAll.isPending}
+        onConfirm={runConfirmed}
+        onClose={closeConfirm}
+        testId={
+          confirm?.kind === 'delete'
+            ? 'dns-delete-modal'
+            : confirm?.kind === 'restore'
+              ? 'dns-restore-modal'
+              : 'dns-delete-all-modal'
+        }
+      />
+    </ListPage>
+  );
+}

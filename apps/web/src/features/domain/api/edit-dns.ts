@@ -1,0 +1,32 @@
+import type { Domain } from '@panel247/contract/domain';
+import { DOMAIN_API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import { setDomainInCache } from '../lib/domain-cache';
+import { dnsInitQueryKey } from './get-dns-init';
+
+export interface DnsEditInput {
+  useDefault: boolean;
+  /** The custom servers in row order; field errors come back as `dns[N]` by this position. */
+  servers: string[];
+}
+
+export async function editDns(id: number, input: DnsEditInput) {
+  const { data, system } = await apiCall<{ domain: Domain }>(
+    DOMAIN_API.dnsEdit(id),
+    { 'default-ns': input.useDefault ? '1' : '0', 'dns[]': input.useDefault ? [] : input.servers },
+    { method: 'POST' },
+  );
+  return { domain: data.domain, info: system.info };
+}
+
+export function useEditDns(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: DnsEditInput) => editDns(id, input),
+    onSuccess: ({ domain }) => {
+      setDomainInCache(queryClient, id, domain);
+      void queryClient.invalidateQueries({ queryKey: dnsInitQueryKey(id) });
+    },
+  });
+}

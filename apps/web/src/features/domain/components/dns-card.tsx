@@ -1,0 +1,188 @@
+import { ActionIcon, Badge, Card, Group, List, Menu, Stack, Text, Title } from '@mantine/core';
+import { isActionable, isVisible } from '@panel247/contract/constants';
+import type { Domain } from '@panel247/contract/domain';
+import { DNSSEC_ALGORITHMS, DNSSEC_DIGEST_TYPES } from '@panel247/contract/domain-rules';
+import type { PermissionMap } from '@panel247/contract/permissions';
+import { IconDotsVertical, IconEdit, IconKey, IconList, IconPlus, IconServer } from '@tabler/icons-react';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDnssecList } from '../api/list-dnssec';
+import { useGlueRecords } from '../api/list-glue-records';
+import { DnsEditModal } from './dns-edit-modal';
+import { DnssecCreateModal } from './dnssec-create-modal';
+import { DnssecListModal } from './dnssec-list-modal';
+import { GlueFormModal } from './glue-form-modal';
+import { GlueListModal } from './glue-list-modal';
+import { PreviewFieldset } from './preview-fieldset';
+
+type Dialog = 'dns' | 'glue-create' | 'glue-list' | 'dnssec-create' | 'dnssec-list' | null;
+
+export function DnsCard({ id, domain, permissions }: { id: number; domain: Domain; permissions: PermissionMap }) {
+  const { t } = useTranslation();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = useCallback(() => setDialog(null), []);
+  const glueVisible = isVisible(permissions.domain_gluerecords);
+  const dnssecVisible = isVisible(permissions.domain_dnssec);
+  const canDns = isActionable(permissions.domain_dns);
+  const canGlue = isActionable(permissions.domain_gluerecords);
+  const canDnssec = isActionable(permissions.domain_dnssec);
+  const glue = useGlueRecords(id, glueVisible);
+  const dnssec = useDnssecList(id, dnssecVisible);
+  const hasMenu = canDns || canGlue || canDnssec;
+
+  return (
+    <Card withBorder padding="lg" data-testid="dns-card">
+      <Group justify="space-between" wrap="nowrap" mb="xs">
+        <Title order={2} size="h4">
+          {t('domain.dns.title')}
+        </Title>
+        {hasMenu ? (
+          <Menu position="bottom-end" withArrow shadow="md">
+            <Menu.Target>
+              <ActionIcon variant="subtle" aria-label={t('domain.dns.menu')} data-testid="dns-menu">
+                <IconDotsVertical size={18} aria-hidden />
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {canDns ? (
+                <Menu.Item
+                  leftSection={<IconEdit size={16} aria-hidden />}
+                  onClick={() => setDialog('dns')}
+                  data-testid="dns-menu-edit"
+                >
+                  {t('domain.dns.edit')}
+                </Menu.Item>
+              ) : null}
+              {canGlue ? (
+                <>
+                  <Menu.Item
+                    leftSection={<IconPlus size={16} aria-hidden />}
+                    onClick={() => setDialog('glue-create')}
+                    data-testid="dns-menu-glue-create"
+                  >
+                    {t('domain.glue.create')}
+                  </Menu.Item>
+                  <Menu.Item
+                    leftSection={<IconList size={16} aria-hidden />}
+                    onClick={() => setDialog('glue-list')}
+                    data-testid="dns-menu-glue-list"
+                  >
+                    {t('domain.glue.manage')}
+                  </Menu.Item>
+                </>
+              ) : null}
+              {canDnssec ? (
+                <>
+                  <Menu.Item
+                    leftSection={<IconKey size={16} aria-hidden />}
+                    onClick={() => setDialog('dnssec-create')}
+                    data-testid="dns-menu-dnssec-create"
+                  >
+                    {t('domain.dnssec.create')}
+                  </Menu.Item>
+                  <Menu.Item
+                    leftSection={<IconList size={16} aria-hidden />}
+                    onClick={() => setDialog('dnssec-list')}
+                    data-testid="dns-menu-dnssec-list"
+                  >
+                    {t('domain.dnssec.manage')}
+                  </Menu.Item>
+                </>
+              ) : null}
+            </Menu.Dropdown>
+          </Menu>
+        ) : null}
+      </Group>
+      <Stack gap="sm">
+        <div>
+          <Group gap="xs" mb={4}>
+            <Text size="sm" fw={500} id="dns-servers-label">
+              {t('domain.dns.servers')}
+            </Text>
+            <Badge variant="light" size="sm" data-testid="dns-mode">
+              {t(`domain.dns.mode_${domain.dns.mode}`)}
+            </Badge>
+          </Group>
+          {domain.dns.servers.length > 0 ? (
+            <List
+              size="sm"
+              spacing={2}
+              icon={<IconServer size={14} aria-hidden />}
+              aria-labelledby="dns-servers-label"
+              data-testid="dns-servers"
+            >
+              {domain.dns.servers.map((server) => (
+                <List.Item key={server} style={{ overflowWrap: 'anywhere' }}>
+                  {server}
+                </List.Item>
+              ))}
+            </List>
+          ) : (
+            <Text size="sm" c="dimmed" data-testid="dns-servers">
+              {t('domain.dns.no_servers')}
+            </Text>
+          )}
+        </div>
+        {glueVisible ? (
+          <PreviewFieldset
+            legend={t('domain.glue.title')}
+            items={glue.data ?? []}
+            loading={glue.isPending}
+            empty={t('domain.glue.empty')}
+            itemKey={(record) => record.id}
+            testId="glue-preview"
+            render={(record) => (
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                <Text span fw={500}>
+                  {record.name}
+                </Text>{' '}
+                {record.ip}
+                {record.ipv6 ? ` · ${record.ipv6}` : ''}
+              </Text>
+            )}
+          />
+        ) : null}
+        {dnssecVisible ? (
+          <PreviewFieldset
+            legend={t('domain.dnssec.title')}
+            items={dnssec.data ?? []}
+            loading={dnssec.isPending}
+            empty={t('domain.dnssec.empty')}
+            itemKey={(entry) => entry.id}
+            testId="dnssec-preview"
+            render={(entry) => (
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                <Text span fw={500}>
+                  {t('domain.dnssec.keytag')} {entry.keytag}
+                </Text>{' '}
+                · {DNSSEC_ALGORITHMS[entry.algorithm] ?? entry.algorithm} ·{' '}
+                {DNSSEC_DIGEST_TYPES[entry.digesttype] ?? entry.digesttype}
+                <Text span ff="monospace" size="xs" display="block" c="dimmed">
+                  {entry.digest}
+                </Text>
+              </Text>
+            )}
+          />
+        ) : null}
+      </Stack>
+      <DnsEditModal id={id} domain={domain} opened={dialog === 'dns'} allowed={canDns} onClose={close} />
+      <GlueFormModal
+        id={id}
+        domainName={domain.name}
+        record={null}
+        opened={dialog === 'glue-create'}
+        allowed={canGlue}
+        onClose={close}
+      />
+      <GlueListModal
+        id={id}
+        domainName={domain.name}
+        opened={dialog === 'glue-list'}
+        allowed={canGlue}
+        onClose={close}
+      />
+      <DnssecCreateModal id={id} opened={dialog === 'dnssec-create'} allowed={canDnssec} onClose={close} />
+      <DnssecListModal id={id} opened={dialog === 'dnssec-list'} allowed={canDnssec} onClose={close} />
+    </Card>
+  );
+}

@@ -1,0 +1,35 @@
+import type { FtpAccount } from '@panel247/contract/ftp';
+import { FTP_API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import { ftpAccountsQueryKey } from './list-ftp-accounts';
+
+export interface FtpCreateInput {
+  /** The name typed; the server appends "@" and the service's domain. */
+  ftpUser: string;
+  password: string;
+  /** Relative to the service home ('' is the home itself). */
+  folder: string;
+}
+
+export async function createFtpAccount(serviceId: number, input: FtpCreateInput) {
+  const { data, system } = await apiCall<{ ftp: FtpAccount }>(
+    FTP_API.create(serviceId),
+    { ftpUser: input.ftpUser, password: input.password, folder: input.folder },
+    { method: 'POST' },
+  );
+  return { account: data.ftp, info: system.info };
+}
+
+/** The new account joins the cached list (no reload). */
+export function useCreateFtpAccount(serviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: FtpCreateInput) => createFtpAccount(serviceId, input),
+    onSuccess: ({ account }) =>
+      queryClient.setQueryData<FtpAccount[]>(ftpAccountsQueryKey(serviceId), (list) => [
+        ...(list ?? []).filter((item) => item.id !== account.id),
+        account,
+      ]),
+  });
+}

@@ -1,0 +1,22 @@
+import type { FtpAccount } from '@panel247/contract/ftp';
+import { FTP_API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import { ftpAccountsQueryKey } from './list-ftp-accounts';
+
+/** Returns the server's info messages (the first one is shown). */
+export async function deleteFtpAccount(serviceId: number, accountId: number): Promise<string[]> {
+  return (await apiCall<unknown>(FTP_API.remove(serviceId, accountId), undefined, { method: 'POST' })).system.info;
+}
+
+/** The account leaves the cached list. */
+export function useDeleteFtpAccount(serviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (accountId: number) => deleteFtpAccount(serviceId, accountId),
+    onSuccess: (_info, accountId) =>
+      queryClient.setQueryData<FtpAccount[]>(ftpAccountsQueryKey(serviceId), (list) =>
+        list?.filter((item) => item.id !== accountId),
+      ),
+  });
+}

@@ -1,0 +1,22 @@
+import type { FtpAccount } from '@panel247/contract/ftp';
+import { FTP_API } from '@panel247/contract/routes';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { ftpQueryKey } from './list-ftp-accounts';
+
+/** One account with its password ("show password"). */
+export async function getFtpAccount(serviceId: number, accountId: number, signal?: AbortSignal): Promise<FtpAccount> {
+  return (await api<{ ftp: FtpAccount }>(FTP_API.one(serviceId, accountId), undefined, { method: 'GET', signal })).ftp;
+}
+
+/** Read each time the dialog opens and never kept: a password stays in memory only while shown. */
+export function useFtpAccount(serviceId: number, accountId: number | null) {
+  return useQuery({
+    queryKey: [...ftpQueryKey(serviceId), 'account', accountId],
+    queryFn: ({ signal }) => getFtpAccount(serviceId, accountId as number, signal),
+    enabled: accountId !== null,
+    gcTime: 0,
+    staleTime: 0,
+    retry: false,
+  });
+}

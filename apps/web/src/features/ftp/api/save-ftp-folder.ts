@@ -1,0 +1,27 @@
+import type { FtpAccount } from '@panel247/contract/ftp';
+import { FTP_API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import { ftpAccountsQueryKey } from './list-ftp-accounts';
+
+export async function saveFtpFolder(serviceId: number, accountId: number, folder: string) {
+  const { data, system } = await apiCall<{ ftp: FtpAccount }>(
+    FTP_API.save(serviceId, accountId),
+    { folder },
+    { method: 'POST' },
+  );
+  return { account: data.ftp, info: system.info };
+}
+
+/** The account's row is replaced by the one the server returns. */
+export function useSaveFtpFolder(serviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ accountId, folder }: { accountId: number; folder: string }) =>
+      saveFtpFolder(serviceId, accountId, folder),
+    onSuccess: ({ account }) =>
+      queryClient.setQueryData<FtpAccount[]>(ftpAccountsQueryKey(serviceId), (list) =>
+        list?.map((item) => (item.id === account.id ? account : item)),
+      ),
+  });
+}

@@ -1,0 +1,85 @@
+import { Anchor, Card, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconExternalLink } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { CopyButton } from '../../../components/copy-button';
+import { safeAction } from '../../../lib/signon-form';
+import { useFtpMain } from '../api/get-ftp-main';
+
+function Value({ value, copyLabel }: { value: string; copyLabel: string }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+        {value}
+      </Text>
+      <CopyButton value={value} label={copyLabel} />
+    </Group>
+  );
+}
+
+/** Where FTP clients connect: host, SSL host, port, and the WebFTP's address. */
+export function FtpServerCard({ serviceId }: { serviceId: number }) {
+  const { t } = useTranslation();
+  const query = useFtpMain(serviceId);
+  const data = query.data;
+  const webftp = data ? safeAction(data.webftp, window.location.href) : null;
+  return (
+    <Card withBorder padding="md" data-testid="ftp-server">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {t('ftp.server_title')}
+        </Title>
+        {data ? (
+          <Table withRowBorders={false} verticalSpacing={4} data-testid="ftp-server-table">
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th scope="row" w={200}>
+                  {t('ftp.host')}
+                </Table.Th>
+                <Table.Td>
+                  <Value value={data.host} copyLabel={t('ftp.copy_host')} />
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th scope="row">{t('ftp.ssl_host')}</Table.Th>
+                <Table.Td>
+                  <Value value={data.sslHost} copyLabel={t('ftp.copy_ssl_host')} />
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th scope="row">{t('ftp.port')}</Table.Th>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {data.port}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+              {webftp ? (
+                <Table.Tr>
+                  <Table.Th scope="row">{t('ftp.webftp')}</Table.Th>
+                  <Table.Td>
+                    <Anchor href={webftp} target="_blank" rel="noopener noreferrer" size="sm">
+                      <Group gap={4} component="span" wrap="nowrap">
+                        {webftp}
+                        <IconExternalLink size={14} aria-hidden />
+                      </Group>
+                    </Anchor>
+                  </Table.Td>
+                </Table.Tr>
+              ) : null}
+            </Table.Tbody>
+          </Table>
+        ) : query.isError ? (
+          <Text size="sm" c="dimmed">
+            {t('ftp.load_error')}
+          </Text>
+        ) : (
+          <Stack gap="xs" role="status" aria-label={t('main.loading')}>
+            <Skeleton height={24} />
+            <Skeleton height={24} />
+            <Skeleton height={24} />
+          </Stack>
+        )}
+      </Stack>
+    </Card>
+  );
+}

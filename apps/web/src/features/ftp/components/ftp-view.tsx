@@ -1,0 +1,158 @@
+import { Button } from '@mantine/core';
+import { isActionable } from '@panel247/contract/constants';
+import type { FtpAccount } from '@panel247/contract/ftp';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import { IconPlus } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { ListCard, ListFilter, ListPage } from '../../../components/list-page';
+import { ListPagination } from '../../../components/list-pagination';
+import { ListSkeleton } from '../../../components/list-skeleton';
+import { PasswordChangeModal } from '../../../components/password-change-modal';
+import { PasswordRevealModal } from '../../../components/password-reveal-modal';
+import { notifyCall } from '../../../lib/notify';
+import { openSignon } from '../../../lib/open-signon';
+import { useClientPage } from '../../../lib/use-client-page';
+import { useDialog } from '../../../lib/use-dialog';
+import { useErrorToast } from '../../../lib/use-error-toast';
+import { usePageTitle } from '../../../lib/use-page-title';
+import { useRightGuard } from '../../../lib/use-right-guard';
+import { useChangeFtpPassword } from '../api/change-ftp-password';
+import { useDeleteFtpAccount } from '../api/delete-ftp-account';
+import { useFtpAccount } from '../api/get-ftp-account';
+import { useWebftpLogin } from '../api/get-webftp-login';
+import { useFtpAccounts } from '../api/list-ftp-accounts';
+import { filterAccounts, sortAccounts } from '../lib/ftp-rows';
+import { FtpCreateModal } from './ftp-create-modal';
+import { FtpFolderModal } from './ftp-folder-modal';
+import { FtpServerCard } from './ftp-server-card';
+import { FtpTable } from './ftp-table';
+
+export const FTP_PAGE_SIZE = 10;
+
+/** The FTP accounts of a service, the server to connect to, and their dialogs (spec section 2). */
+export function FtpView({ set }: { set: PermissionSetData }) {
+  const { t } = useTranslation();
+  const serviceId = set.id;
+  const canWrite = isActionable(set.permissions.service_ftp);
+  usePageTitle(`${t('menu.ftp')} · ${set.reference}`);
+
+  const list = useFtpAccounts(serviceId);
+  useErrorToast(list.error);
+
+  const [text, setText] = useState('');
+  const accounts = useMemo(() => filterAccounts(sortAccounts(list.data ?? []), text), [list.data, text]);
+  const { page, setPage, pageRows } = useClientPage(accounts, FTP_PAGE_SIZE);
+
+  const [creating, setCreating, closeCreate] = useDialog(false);
+  const [folder, setFolder, closeFolder] = useDialog<FtpAccount | null>(null);
+  const [password, setPassword, closePassword] = useDialog<FtpAccount | null>(null);
+  const [revealing, setRevealing, closeReveal] = useDialog<FtpAccount | null>(null);
+  const [deleting, setDeleting, closeDelete] = useDialog<FtpAccount | null>(null);
+
+  const changePassword = useChangeFtpPassword(serviceId);
+  const remove = useDeleteFtpAccount(serviceId);
+  const webftp = useWebftpLogin(serviceId);
+  const reveal = useFtpAccount(serviceId, revealing?.id ?? null);
+  const deleteShown = useRightGuard(deleting !== null, canWrite, closeDelete);
+
+  const runDelete = async () => {
+    if (deleting) await notifyCall(() => remove.mutateAsync(deleting.id), closeDelete);
+  };
+
+  const emptyText = list.isError ? t('ftp.load_error') : text.trim() ? t('ftp.no_results') : t('ftp.empty');
+
+  return (
+    <ListPage testId="ftp-view" title={set.reference}>
+      <FtpServerCard serviceId={serviceId} />
+      <ListCard
+        title={t('ftp.list_title')}
+        actions={
+          canWrite ? (
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden />}
+              onClick={() => setCreating(true)}
+              data-testid="ftp-create"
+            >
+              {t('ftp.create')}
+            </Button>
+          ) : null
+        }
+      >
+        <ListFilter
+          label={t('ftp.filter')}
+          placeholder={t('ftp.filter_placeholder')}
+          value={text}
+          onChange={(value) => {
+            setText(value);
+            setPage(1);
+          }}
+          testId="ftp-filter"
+        />
+        {list.isPending ? (
+          <ListSkeleton testId="ftp-skeleton" />
+        ) : (
+          <FtpTable
+            accounts={pageRows}
+            canWrite={canWrite}
+            emptyText={emptyText}
+            busy={list.isFetching}
+            webftpPending={webftp.isPending ? (webftp.variables ?? null) : null}
+            actions={{
+              onWebftp: (account) => openSignon(webftp.mutate, account.id),
+              onShowPassword: setRevealing,
+              onFolder: setFolder,
+              onPassword: setPassword,
+              onDelete: setDeleting,
+            }}
+          />
+        )}
+        <ListPagination
+          page={page}
+          pageSize={FTP_PAGE_SIZE}
+          total={accounts.length}
+          onChange={setPage}
+          testId="ftp-pagination"
+        />
+      </ListCard>
+
+      <FtpCreateModal
+        opened={creating}
+        onClose={closeCreate}
+        serviceId={serviceId}
+        domain={set.referencePunycode}
+        allowed={canWrite}
+      />
+      <FtpFolderModal account={folder} onClose={closeFolder} serviceId={serviceId} allowed={canWrite} />
+      <PasswordChangeModal
+        subject={password ? { key: password.id, kind: t('ftp.account'), name: password.user } : null}
+        allowed={canWrite}
+        onClose={closePassword}
+        onSubmit={async (value) => {
+          if (!password) return undefined;
+          return (await changePassword.mutateAsync({ accountId: password.id, password: value })).info;
+        }}
+        testIdPrefix="ftp"
+      />
+      <PasswordRevealModal
+        opened={revealing !== null}
+        onClose={closeReveal}
+        kind={t('ftp.account')}
+        name={revealing?.user ?? ''}
+        query={reveal}
+        testId="ftp-reveal-modal"
+      />
+      <ConfirmModal
+        opened={deleting !== null && deleteShown}
+        title={t('ftp.delete_title')}
+        message={t('ftp.delete_confirm', { name: deleting?.user ?? '' })}
+        confirmLabel={t('ftp.delete')}
+        busy={remove.isPending}
+        onConfirm={runDelete}
+        onClose={closeDelete}
+        testId="ftp-delete-modal"
+      />
+    </ListPage>
+  );
+}

@@ -1,0 +1,95 @@
+import { Button, Card, Stack, TextInput, Title } from '@mantine/core';
+import type { PermissionEntry } from '@panel247/contract/permissions';
+import { IconSearch, IconSettings } from '@tabler/icons-react';
+import { DataTable } from 'mantine-datatable';
+import 'mantine-datatable/styles.css';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { usePermissionList } from '../../../api/get-permission-list';
+import { DelayedSpinner } from '../../../components/delayed-spinner';
+import { pathByFlags } from '../../../lib/resource-paths';
+import { usePageTitle } from '../../../lib/use-page-title';
+import { filterEntries, LIST_PAGE_SIZE, type ListKind } from '../lib/filter-entries';
+
+export function ResourceList({ kind }: { kind: ListKind }) {
+  const { t } = useTranslation();
+  const title = t(`lists.${kind}_title`);
+  usePageTitle(title);
+  const navigate = useNavigate();
+  const list = usePermissionList();
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(1);
+
+  const rows = useMemo(() => filterEntries(list.data?.permissions ?? [], kind, query), [list.data, kind, query]);
+  const pageRows = rows.slice((page - 1) * LIST_PAGE_SIZE, page * LIST_PAGE_SIZE);
+  const open = (entry: PermissionEntry) => navigate(pathByFlags(entry));
+
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {title}
+      </Title>
+      <Card withBorder padding="md">
+        <Stack gap="md">
+          <TextInput
+            label={t('lists.filter')}
+            placeholder={t('lists.filter_placeholder')}
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={query}
+            onChange={(event) => {
+              setQuery(event.currentTarget.value);
+              setPage(1);
+            }}
+            data-testid="list-filter"
+            maw={360}
+          />
+          {list.isPending ? (
+            <DelayedSpinner />
+          ) : (
+            <DataTable<PermissionEntry>
+              data-testid="resource-list"
+              withTableBorder
+              borderRadius="sm"
+              highlightOnHover
+              minHeight={rows.length === 0 ? 180 : undefined}
+              idAccessor="id"
+              records={pageRows}
+              columns={[
+                { accessor: 'reference', title: t('lists.reference') },
+                {
+                  accessor: 'actions',
+                  title: t('lists.actions'),
+                  textAlign: 'right',
+                  render: (entry) => (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      leftSection={<IconSettings size={14} aria-hidden />}
+                      onClick={(event) => {
+                        event.stopPropagation();
+                        open(entry);
+                      }}
+                      aria-label={t('lists.manage_item', { reference: entry.reference })}
+                    >
+                      {t('lists.manage')}
+                    </Button>
+                  ),
+                },
+              ]}
+              onRowClick={({ record }) => open(record)}
+              totalRecords={rows.length}
+              recordsPerPage={LIST_PAGE_SIZE}
+              page={page}
+              onPageChange={setPage}
+              paginationText={({ from, to, totalRecords }) => t('lists.pagination', { from, to, total: totalRecords })}
+              getPaginationControlProps={(control) => ({ 'aria-label': t(`lists.page_${control}`) })}
+              getPaginationItemProps={(item: number) => ({ 'aria-label': t('lists.page_n', { page: item }) })}
+              noRecordsText={t('lists.no_results')}
+            />
+          )}
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,34 @@
+import type { Alias } from '@panel247/contract/mail';
+import { MAIL_API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import { aliasesQueryKey } from './list-aliases';
+
+export interface AliasCreateInput {
+  /** Local part; '' takes every address of the domain. */
+  name: string;
+  targets: string[];
+}
+
+export async function createAlias(serviceId: number, input: AliasCreateInput) {
+  const { data, system } = await apiCall<{ alias: Alias }>(
+    MAIL_API.aliasCreate(serviceId),
+    // `target` repeats once per row
+    { name: input.name, target: input.targets },
+    { method: 'POST' },
+  );
+  return { alias: data.alias, info: system.info };
+}
+
+/** The new alias joins the cached list (no reload). */
+export function useCreateAlias(serviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AliasCreateInput) => createAlias(serviceId, input),
+    onSuccess: ({ alias }) =>
+      queryClient.setQueryData<Alias[]>(aliasesQueryKey(serviceId), (list) => [
+        ...(list ?? []).filter((item) => item.id !== alias.id),
+        alias,
+      ]),
+  });
+}

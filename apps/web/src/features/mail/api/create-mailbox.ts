@@ -1,0 +1,35 @@
+import type { Mailbox } from '@panel247/contract/mail';
+import { MAIL_API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import { mailboxesQueryKey } from './list-mailboxes';
+
+export interface MailboxCreateInput {
+  /** Local part. */
+  name: string;
+  password: string;
+  /** MiB; left out for the plan's default. */
+  quota?: number;
+}
+
+export async function createMailbox(serviceId: number, input: MailboxCreateInput) {
+  const { data, system } = await apiCall<{ correo: Mailbox }>(
+    MAIL_API.mailboxCreate(serviceId),
+    { name: input.name, password: input.password, quota: input.quota },
+    { method: 'POST' },
+  );
+  return { mailbox: data.correo, info: system.info };
+}
+
+/** The new account joins the cached list (no reload). */
+export function useCreateMailbox(serviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MailboxCreateInput) => createMailbox(serviceId, input),
+    onSuccess: ({ mailbox }) =>
+      queryClient.setQueryData<Mailbox[]>(mailboxesQueryKey(serviceId), (list) => [
+        ...(list ?? []).filter((item) => item.id !== mailbox.id),
+        mailbox,
+      ]),
+  });
+}

@@ -1,0 +1,152 @@
+import { Badge, Progress, Stack, Text } from '@mantine/core';
+import type { Mailbox } from '@panel247/contract/mail';
+import { IconExternalLink, IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
+import type { DataTableColumn } from 'mantine-datatable';
+import { useTranslation } from 'react-i18next';
+import { ListTable } from '../../../components/list-table';
+import { rowActionsColumn } from '../../../components/row-actions';
+import { formatBytes } from '../../../lib/format-bytes';
+import { formatPercent, usagePercent } from '../lib/mail-format';
+import type { MailRights } from '../lib/mail-rights';
+import { aliasTargets, type MailRow } from '../lib/mail-rows';
+
+export interface MailRowActions {
+  onWebmail: (row: Extract<MailRow, { type: 'account' }>) => void;
+  onPassword: (row: Extract<MailRow, { type: 'account' }>) => void;
+  onEdit: (row: Extract<MailRow, { type: 'alias' }>) => void;
+  onDelete: (row: MailRow) => void;
+}
+
+function Usage({ mailbox }: { mailbox: Mailbox }) {
+  const { t, i18n } = useTranslation();
+  const used = formatBytes(mailbox.usage, i18n.language);
+  const percent = usagePercent(mailbox.usage, mailbox.quota);
+  if (percent === null) {
+    return (
+      <Text size="sm" data-testid="mail-usage">
+        {t('mail.usage_unlimited', { used })}
+      </Text>
+    );
+  }
+  const text = t('mail.usage', {
+    used,
+    quota: formatBytes(mailbox.quota, i18n.language),
+    percent: formatPercent(percent, i18n.language),
+  });
+  return (
+    <Stack gap={4} maw={260}>
+      <Text size="sm" data-testid="mail-usage">
+        {text}
+      </Text>
+      <Progress
+        value={Math.min(100, percent)}
+        size="sm"
+        color={percent >= 90 ? 'red' : percent >= 75 ? 'yellow' : undefined}
+        // the text above says it; the bar only draws it
+        aria-hidden
+      />
+    </Stack>
+  );
+}
+
+/** Accounts and aliases in one table; the actions each row offers depend on the rights (spec section 6). */
+export function MailTable({
+  rows,
+  rights,
+  emptyText,
+  busy,
+  actions,
+}: {
+  rows: MailRow[];
+  rights: MailRights;
+  emptyText: string;
+  busy: boolean;
+  actions: MailRowActions;
+}) {
+  const { t } = useTranslation();
+  const columns: DataTableColumn<MailRow>[] = [
+    {
+      accessor: 'name',
+      title: t('mail.name'),
+      render: (row) => (
+        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+          {row.name}
+        </Text>
+      ),
+    },
+    {
+      accessor: 'type',
+      title: t('mail.type'),
+      render: (row) => (
+        <Badge variant={row.type === 'account' ? 'light' : 'outline'} size="sm" radius="sm">
+          {t(row.type === 'account' ? 'mail.badge_account' : 'mail.badge_alias')}
+        </Badge>
+      ),
+    },
+    {
+      accessor: 'details',
+      title: t('mail.details'),
+      render: (row) =>
+        row.type === 'account' ? (
+          <Usage mailbox={row.mailbox} />
+        ) : (
+          <Stack gap={0} data-testid="mail-targets">
+            {aliasTargets(row.alias).map((target) => (
+              <Text key={target} size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                {target}
+              </Text>
+            ))}
+          </Stack>
+        ),
+    },
+    rowActionsColumn(t('mail.actions'), (row) => {
+      const name = row.name;
+      const account = row.type === 'account' ? row : null;
+      const alias = row.type === 'alias' ? row : null;
+      const eliminable = row.type === 'account' ? row.mailbox.eliminable : row.alias.eliminable;
+      return [
+        // WebMail is for everyone who sees the mail (spec section 6)
+        account && {
+          label: t('mail.webmail_item', { name }),
+          testId: 'mail-webmail',
+          icon: <IconExternalLink size={16} aria-hidden />,
+          onClick: () => actions.onWebmail(account),
+        },
+        account &&
+          rights.account && {
+            label: t('mail.password_item', { name }),
+            testId: 'mail-password',
+            icon: <IconKey size={16} aria-hidden />,
+            onClick: () => actions.onPassword(account),
+          },
+        alias &&
+          rights.alias && {
+            label: t('mail.edit_item', { name }),
+            testId: 'mail-edit',
+            icon: <IconPencil size={16} aria-hidden />,
+            onClick: () => actions.onEdit(alias),
+          },
+        eliminable &&
+          (account ? rights.account : rights.alias) && {
+            label: t('mail.delete_item', { name }),
+            testId: 'mail-delete',
+            color: 'red',
+            icon: <IconTrash size={16} aria-hidden />,
+            onClick: () => actions.onDelete(row),
+          },
+      ];
+    }),
+  ];
+  return (
+    <ListTable
+      testId="mail-list"
+      busy={busy}
+      records={rows}
+      columns={columns}
+      emptyText={emptyText}
+      idAccessor="key"
+      verticalAlign="top"
+      rowAttributes={(row) => ({ 'data-type': row.type, 'data-name': row.name })}
+    />
+  );
+}

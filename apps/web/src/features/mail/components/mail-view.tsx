@@ -1,0 +1,182 @@
+import { Button, Group, NativeSelect } from '@mantine/core';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { ListCard, ListFilter, ListPage } from '../../../components/list-page';
+import { ListPagination } from '../../../components/list-pagination';
+import { ListSkeleton } from '../../../components/list-skeleton';
+import { notifyCall } from '../../../lib/notify';
+import { openSignon } from '../../../lib/open-signon';
+import { useClientPage } from '../../../lib/use-client-page';
+import { useDialog } from '../../../lib/use-dialog';
+import { useErrorToast } from '../../../lib/use-error-toast';
+import { usePageTitle } from '../../../lib/use-page-title';
+import { useRightGuard } from '../../../lib/use-right-guard';
+import { useDeleteAlias } from '../api/delete-alias';
+import { useDeleteMailbox } from '../api/delete-mailbox';
+import { useWebmailLogin } from '../api/get-webmail-login';
+import { useAliases } from '../api/list-aliases';
+import { useMailboxes } from '../api/list-mailboxes';
+import { canCreate, mailRights } from '../lib/mail-rights';
+import { combineRows, filterRows, type MailRow, type MailTypeFilter } from '../lib/mail-rows';
+import { AliasEditModal } from './alias-edit-modal';
+import { ConnectionModal } from './connection-modal';
+import { MailCreateModal } from './mail-create-modal';
+import { MailTable } from './mail-table';
+import { PasswordModal } from './password-modal';
+
+export const MAIL_PAGE_SIZE = 10;
+
+type AccountRow = Extract<MailRow, { type: 'account' }>;
+type AliasRow = Extract<MailRow, { type: 'alias' }>;
+
+const TYPE_FILTERS: MailTypeFilter[] = ['all', 'alias', 'account'];
+
+/** The mail of a service: accounts and aliases in one list, and their dialogs (spec section 2). */
+export function MailView({ set }: { set: PermissionSetData }) {
+  const { t } = useTranslation();
+  const serviceId = set.id;
+  const domain = set.referencePunycode;
+  const rights = mailRights(set.permissions);
+  usePageTitle(`${t('menu.mail')} · ${set.reference}`);
+
+  const mailboxes = useMailboxes(serviceId);
+  const aliases = useAliases(serviceId);
+  const pending = mailboxes.isPending || aliases.isPending;
+  const failed = mailboxes.isError || aliases.isError;
+  useErrorToast(mailboxes.error ?? aliases.error);
+
+  const [type, setType] = useState<MailTypeFilter>('all');
+  const [text, setText] = useState('');
+  const all = useMemo(
+    () => combineRows(mailboxes.data ?? [], aliases.data ?? [], domain),
+    [mailboxes.data, aliases.data, domain],
+  );
+  const rows = useMemo(() => filterRows(all, type, text), [all, type, text]);
+  const { page, setPage, pageRows } = useClientPage(rows, MAIL_PAGE_SIZE);
+
+  const [creating, setCreating, closeCreate] = useDialog(false);
+  const [connection, setConnection, closeConnection] = useDialog(false);
+  const [editing, setEditing, closeEdit] = useDialog<AliasRow | null>(null);
+  const [password, setPassword, closePassword] = useDialog<AccountRow | null>(null);
+  const [deleting, setDeleting, closeDelete] = useDialog<MailRow | null>(null);
+
+  const removeMailbox = useDeleteMailbox(serviceId);
+  const removeAlias = useDeleteAlias(serviceId);
+  const webmail = useWebmailLogin(serviceId);
+
+  const deleteAllowed = deleting ? (deleting.type === 'account' ? rights.account : rights.alias) : true;
+  const deleteShown = useRightGuard(deleting !== null, deleteAllowed, closeDelete);
+
+  const runDelete = async () => {
+    if (!deleting) return;
+    await notifyCall(
+      () =>
+        deleting.type === 'account'
+          ? removeMailbox.mutateAsync(deleting.mailbox.id)
+          : removeAlias.mutateAsync(deleting.alias.id),
+      closeDelete,
+    );
+  };
+
+  const filtered = type !== 'all' || text.trim() !== '';
+  const emptyText = failed ? t('mail.load_error') : filtered ? t('mail.no_results') : t('mail.empty');
+
+  return (
+    <ListPage testId="mail-view" title={set.reference}>
+      <ListCard
+        title={t('mail.list_title')}
+        actions={
+          <Group gap="xs">
+            <Button
+              variant="default"
+              leftSection={<IconPlugConnected size={16} aria-hidden />}
+              onClick={() => setConnection(true)}
+              data-testid="mail-connection"
+            >
+              {t('mail.connection')}
+            </Button>
+            {canCreate(rights) ? (
+              <Button
+                leftSection={<IconPlus size={16} aria-hidden />}
+                onClick={() => setCreating(true)}
+                data-testid="mail-create"
+              >
+                {t('mail.create')}
+              </Button>
+            ) : null}
+          </Group>
+        }
+      >
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <NativeSelect
+            label={t('mail.filter_type')}
+            data={TYPE_FILTERS.map((value) => ({ value, label: t(`mail.type_${value}`) }))}
+            value={type}
+            onChange={(event) => {
+              setType(event.currentTarget.value as MailTypeFilter);
+              setPage(1);
+            }}
+            data-testid="mail-type-filter"
+            w={180}
+          />
+          <ListFilter
+            label={t('mail.filter')}
+            placeholder={t('mail.filter_placeholder')}
+            value={text}
+            onChange={(value) => {
+              setText(value);
+              setPage(1);
+            }}
+            testId="mail-filter"
+          />
+        </Group>
+        {pending && !failed ? (
+          <ListSkeleton testId="mail-skeleton" />
+        ) : (
+          <MailTable
+            rows={pageRows}
+            rights={rights}
+            emptyText={emptyText}
+            busy={mailboxes.isFetching || aliases.isFetching}
+            actions={{
+              onWebmail: (row) => openSignon(webmail.mutate, row.mailbox.id),
+              onPassword: setPassword,
+              onEdit: setEditing,
+              onDelete: setDeleting,
+            }}
+          />
+        )}
+        <ListPagination
+          page={page}
+          pageSize={MAIL_PAGE_SIZE}
+          total={rows.length}
+          onChange={setPage}
+          testId="mail-pagination"
+        />
+      </ListCard>
+
+      <MailCreateModal opened={creating} onClose={closeCreate} serviceId={serviceId} domain={domain} rights={rights} />
+      <ConnectionModal opened={connection} onClose={closeConnection} serviceId={serviceId} allowed={rights.visible} />
+      <AliasEditModal row={editing} onClose={closeEdit} serviceId={serviceId} allowed={rights.alias} />
+      <PasswordModal row={password} onClose={closePassword} serviceId={serviceId} allowed={rights.account} />
+      <ConfirmModal
+        opened={deleting !== null && deleteShown}
+        message={
+          deleting?.type === 'account'
+            ? t('mail.delete_account_confirm', { name: deleting.name })
+            : t('mail.delete_alias_confirm', { name: deleting?.name ?? '' })
+        }
+        title={t('mail.delete_title')}
+        confirmLabel={t('mail.delete')}
+        busy={removeMailbox.isPending || removeAlias.isPending}
+        onConfirm={runDelete}
+        onClose={closeDelete}
+        testId="mail-delete-modal"
+        confirmTestId="mail-delete-confirm"
+      />
+    </ListPage>
+  );
+}

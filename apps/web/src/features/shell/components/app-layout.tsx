@@ -1,0 +1,110 @@
+import { AppShell, Box, Burger, Group, Image, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { type ReactNode, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
+import { usePermissionList } from '../../../api/get-permission-list';
+import { usePermissionSet } from '../../../api/get-permission-set';
+import { DelayedSpinner } from '../../../components/delayed-spinner';
+import { useApp } from '../../../lib/app-context';
+import { useCurrentItemId } from '../../../lib/current-item';
+import { paths } from '../../../lib/resource-paths';
+import classes from './app-layout.module.css';
+import { Breadcrumb } from './breadcrumb';
+import { SideMenu } from './side-menu';
+import { StatusIndicators } from './status-indicators';
+import { UserMenu } from './user-menu';
+
+function TopMenu() {
+  const { t } = useTranslation();
+  const list = usePermissionList();
+  const hasDomains = list.data?.permissions.some((p) => p.hasDomain) ?? false;
+  return (
+    <Group component="nav" aria-label={t('menu.top')} gap={4} visibleFrom="sm">
+      <RouterNavLink to={paths.dashboard} end className={classes.topLink}>
+        {t('menu.dashboard')}
+      </RouterNavLink>
+      {hasDomains ? (
+        <RouterNavLink to={paths.domainList} className={classes.topLink} data-testid="top-domains">
+          {t('menu.domains')}
+        </RouterNavLink>
+      ) : null}
+    </Group>
+  );
+}
+
+export default function AppLayout({ children }: { children?: ReactNode }) {
+  const { t } = useTranslation();
+  const { config, logoUrl, logoMiniUrl } = useApp();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  // Below the sm breakpoint the collapsed menu is only moved off-screen: keep it out of the tab order too.
+  const mobile = useMediaQuery('(max-width: 47.99em)');
+  const hiddenMenu = Boolean(mobile) && !opened;
+  const itemId = useCurrentItemId();
+  const itemQuery = usePermissionSet(itemId);
+  const item = itemId && itemQuery.data?.id === itemId ? itemQuery.data : null;
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t(opened ? 'menu.close_menu' : 'menu.open_menu')}
+              data-testid="burger"
+            />
+            <UnstyledButton
+              component={Link}
+              to={paths.dashboard}
+              aria-label={`${config.company} – ${t('menu.dashboard')}`}
+            >
+              <Group gap="xs" wrap="nowrap">
+                <Image src={logoUrl} alt="" h={32} w="auto" fit="contain" visibleFrom="sm" />
+                <Image src={logoMiniUrl} alt="" h={32} w={32} fit="contain" hiddenFrom="sm" />
+                <Text fw={700} size="lg" truncate="end" maw={{ base: 150, sm: 260 }}>
+                  {config.company}
+                </Text>
+              </Group>
+            </UnstyledButton>
+            <TopMenu />
+          </Group>
+          <UserMenu />
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar
+        aria-label={t('menu.side')}
+        data-testid="side-menu"
+        inert={hiddenMenu}
+        data-collapsed={hiddenMenu}
+      >
+        <SideMenu item={item} onNavigate={close} />
+      </AppShell.Navbar>
+
+      <AppShell.Main className={classes.main}>
+        <Stack gap="md" style={{ flex: 1 }}>
+          <Group justify="space-between" gap="sm" wrap="wrap">
+            <Breadcrumb item={item} />
+            {item ? <StatusIndicators set={item} /> : null}
+          </Group>
+          <Box component="section" style={{ flex: 1 }}>
+            <Suspense fallback={<DelayedSpinner />}>{children ?? <Outlet />}</Suspense>
+          </Box>
+        </Stack>
+        <Box component="footer" pt="xl" pb="xs">
+          <Text ta="center" size="sm" c="dimmed">
+            © {new Date().getFullYear()} {config.company}
+          </Text>
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

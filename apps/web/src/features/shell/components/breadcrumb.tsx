@@ -1,0 +1,76 @@
+import { Anchor, Breadcrumbs, Text } from '@mantine/core';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { paths } from '../../../lib/resource-paths';
+
+interface Crumb {
+  label: string;
+  to?: string;
+}
+
+export function crumbsFor(pathname: string, item: PermissionSetData | null, t: (key: string) => string): Crumb[] {
+  const crumbs: Crumb[] = [{ label: t('menu.dashboard'), to: paths.dashboard }];
+  const sections: Record<string, string> = {
+    [paths.preferences]: 'menu.preferences',
+    [paths.contact]: 'menu.contact',
+    '/contact/': 'menu.contact',
+    [paths.legal]: 'menu.legal',
+    [paths.domainList]: 'menu.domains',
+    [paths.serviceList]: 'menu.services',
+    [paths.mailList]: 'menu.mails',
+  };
+  const normalized = pathname.endsWith('/') ? pathname : `${pathname}/`;
+  const section = sections[normalized];
+  if (section) {
+    crumbs.push({ label: t(section) });
+  } else if (item) {
+    const parking = item.service?.isRedirAndParking ?? false;
+    crumbs.push({ label: item.reference, to: `/admin/${item.id}/` });
+    const rest = normalized.slice(`/admin/${item.id}/`.length);
+    if (rest.startsWith('domain/')) crumbs.push({ label: t('menu.domain') });
+    if (rest.startsWith('mail/')) crumbs.push({ label: t('menu.mail') });
+    if (rest.startsWith('service/')) {
+      const sub = rest.slice('service/'.length);
+      const subLabels: Record<string, string> = {
+        'ftp/': 'menu.ftp',
+        'subdomain/': 'menu.sites',
+        'ddbb/': 'menu.databases',
+        'dns/': 'menu.dns_zone',
+      };
+      const label = parking ? t('menu.parking') : t('menu.hosting');
+      if (subLabels[sub]) {
+        crumbs.push({ label, to: paths.service(item.id) }, { label: t(subLabels[sub]) });
+      } else {
+        crumbs.push({ label });
+      }
+    }
+  }
+  // The last crumb is the current page: never a link.
+  const last = crumbs[crumbs.length - 1];
+  if (last && crumbs.length > 1) last.to = undefined;
+  return crumbs;
+}
+
+export function Breadcrumb({ item }: { item: PermissionSetData | null }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const crumbs = crumbsFor(pathname, item, t);
+  return (
+    <nav aria-label={t('main.breadcrumb')}>
+      <Breadcrumbs separatorMargin={6} style={{ flexWrap: 'wrap' }}>
+        {crumbs.map((crumb, index) =>
+          crumb.to ? (
+            <Anchor key={`${crumb.to ?? index}|${crumb.label}`} component={Link} to={crumb.to} size="sm">
+              {crumb.label}
+            </Anchor>
+          ) : (
+            <Text key={`${crumb.to ?? index}|${crumb.label}`} size="sm" aria-current="page">
+              {crumb.label}
+            </Text>
+          ),
+        )}
+      </Breadcrumbs>
+    </nav>
+  );
+}

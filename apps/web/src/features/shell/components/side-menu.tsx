@@ -1,0 +1,146 @@
+import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { isVisible } from '@panel247/contract/constants';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import {
+  IconAt,
+  IconCar,
+  IconDashboard,
+  IconDatabase,
+  IconFileText,
+  IconFolders,
+  IconMail,
+  IconMailForward,
+  IconNetwork,
+  IconServer,
+  IconSettings,
+  IconSitemap,
+  IconWorld,
+  IconWorldWww,
+} from '@tabler/icons-react';
+import type { ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { usePermissionList } from '../../../api/get-permission-list';
+import { paths } from '../../../lib/resource-paths';
+
+interface Entry {
+  label: string;
+  to: string;
+  icon: ComponentType<{ size?: number; 'aria-hidden'?: boolean }>;
+  exact?: boolean;
+  testId?: string;
+}
+
+function MenuGroup({ title, entries, onNavigate }: { title: string; entries: Entry[]; onNavigate: () => void }) {
+  const { pathname } = useLocation();
+  if (entries.length === 0) return null;
+  return (
+    <nav aria-label={title}>
+      <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pb={4} component="h2">
+        {title}
+      </Text>
+      {entries.map(({ label, to, icon: Icon, exact, testId }) => {
+        const active = exact ? pathname === to : pathname.startsWith(to);
+        return (
+          <NavLink
+            key={to}
+            component={Link}
+            to={to}
+            label={label}
+            active={active}
+            aria-current={active ? 'page' : undefined}
+            leftSection={<Icon size={18} aria-hidden />}
+            onClick={onNavigate}
+            data-testid={testId}
+          />
+        );
+      })}
+    </nav>
+  );
+}
+
+/** Per-item entries, each only when visible to the user (spec section 2, layout). */
+export function itemEntries(set: PermissionSetData, t: (key: string) => string): Entry[] {
+  const p = set.permissions;
+  const id = set.id;
+  const parking = set.service?.isRedirAndParking ?? false;
+  const entries: Entry[] = [];
+  if (set.hasDomain && isVisible(p.domain)) {
+    entries.push({
+      label: t('menu.domain'),
+      to: paths.domain(id),
+      icon: IconWorld,
+      exact: true,
+      testId: 'menu-item-domain',
+    });
+  }
+  if (set.hasService && isVisible(p.service)) {
+    entries.push({
+      label: parking ? t('menu.parking') : t('menu.hosting'),
+      to: paths.service(id),
+      icon: parking ? IconCar : IconServer,
+      exact: true,
+      testId: parking ? 'menu-item-parking' : 'menu-item-hosting',
+    });
+    if (!parking && (isVisible(p.service_subdomains) || isVisible(p.service_redirects))) {
+      entries.push({
+        label: t('menu.sites'),
+        to: paths.serviceSites(id),
+        icon: IconWorldWww,
+        testId: 'menu-item-sites',
+      });
+    }
+    if (isVisible(p.service_ftp)) {
+      entries.push({ label: t('menu.ftp'), to: paths.serviceFtp(id), icon: IconFolders, testId: 'menu-item-ftp' });
+    }
+    if (isVisible(p.service_ddbb)) {
+      entries.push({
+        label: t('menu.databases'),
+        to: paths.serviceDatabases(id),
+        icon: IconDatabase,
+        testId: 'menu-item-ddbb',
+      });
+    }
+  }
+  if (set.hasMail && isVisible(p.servicemail)) {
+    entries.push({ label: t('menu.mail'), to: paths.mail(id), icon: IconMail, exact: true, testId: 'menu-item-mail' });
+  }
+  if (set.hasService && isVisible(p.service_dnszone)) {
+    entries.push({ label: t('menu.dns_zone'), to: paths.serviceDns(id), icon: IconNetwork, testId: 'menu-item-dns' });
+  }
+  return entries;
+}
+
+export function SideMenu({ item, onNavigate }: { item: PermissionSetData | null; onNavigate: () => void }) {
+  const { t } = useTranslation();
+  const list = usePermissionList();
+  const permissions = list.data?.permissions ?? [];
+
+  const management: Entry[] = [
+    { label: t('menu.dashboard'), to: paths.dashboard, icon: IconDashboard, exact: true },
+    { label: t('menu.preferences'), to: paths.preferences, icon: IconSettings },
+    { label: t('menu.legal'), to: paths.legal, icon: IconFileText },
+    { label: t('menu.contact'), to: paths.contact, icon: IconMailForward },
+  ];
+  // List entries only when some permission carries the matching flag.
+  const lists: Entry[] = [];
+  if (permissions.some((p) => p.hasDomain)) {
+    lists.push({ label: t('menu.domains'), to: paths.domainList, icon: IconWorld, testId: 'menu-list-domain' });
+  }
+  if (permissions.some((p) => p.hasService)) {
+    lists.push({ label: t('menu.services'), to: paths.serviceList, icon: IconSitemap, testId: 'menu-list-service' });
+  }
+  if (permissions.some((p) => p.hasMail)) {
+    lists.push({ label: t('menu.mails'), to: paths.mailList, icon: IconAt, testId: 'menu-list-mail' });
+  }
+
+  return (
+    <ScrollArea type="auto" style={{ flex: 1 }}>
+      <Stack gap="md" p="xs">
+        {item ? <MenuGroup title={item.reference} entries={itemEntries(item, t)} onNavigate={onNavigate} /> : null}
+        <MenuGroup title={t('menu.lists')} entries={lists} onNavigate={onNavigate} />
+        <MenuGroup title={t('menu.management')} entries={management} onNavigate={onNavigate} />
+      </Stack>
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,49 @@
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconDashboard, IconLogout, IconSettings, IconUser } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useApp } from '../../../lib/app-context';
+import { paths } from '../../../lib/resource-paths';
+import { useSignOut } from './use-sign-out';
+
+export function UserMenu() {
+  const { t } = useTranslation();
+  const { user } = useApp();
+  const signOut = useSignOut();
+  const name = user?.user ?? '';
+  return (
+    <Menu position="bottom-end" withArrow shadow="md" width={220}>
+      <Menu.Target>
+        <UnstyledButton aria-label={t('menu.user_menu', { user: name })} data-testid="user-menu" p={4}>
+          <Group gap={6} wrap="nowrap">
+            <Avatar size="sm" radius="xl" aria-hidden>
+              <IconUser size={16} />
+            </Avatar>
+            <Text size="sm" fw={500} visibleFrom="sm">
+              {name}
+            </Text>
+            <IconChevronDown size={14} aria-hidden />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{user ? `${user.user} @ ${user.domainName}` : ''}</Menu.Label>
+        <Menu.Item component={Link} to={paths.dashboard} leftSection={<IconDashboard size={16} aria-hidden />}>
+          {t('menu.dashboard')}
+        </Menu.Item>
+        <Menu.Item component={Link} to={paths.preferences} leftSection={<IconSettings size={16} aria-hidden />}>
+          {t('menu.preferences')}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={16} aria-hidden />}
+          onClick={() => void signOut()}
+          data-testid="logout"
+        >
+          {t('menu.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { itemIdFromPath } from './current-item';
+import { browserLanguage, readLanguageCookie } from './language';
+import { loginRedirectPath, pathByFlags } from './resource-paths';
+
+const none = { hasDomain: false, hasService: false, hasMail: false };
+
+describe('navigation rules', () => {
+  it('a list row goes to domain, else service, else mail, else the dashboard', () => {
+    expect(pathByFlags({ id: 3, hasDomain: true, hasService: true, hasMail: true })).toBe('/admin/3/domain/');
+    expect(pathByFlags({ id: 3, hasDomain: false, hasService: true, hasMail: true })).toBe('/admin/3/service/');
+    expect(pathByFlags({ id: 3, hasDomain: false, hasService: false, hasMail: true })).toBe('/admin/3/mail/');
+    expect(pathByFlags({ id: 3, ...none })).toBe('/admin/');
+  });
+
+  it('after login: first allowed area domain, service, mail, DNS zone, else dashboard', () => {
+    const all = { hasDomain: true, hasService: true, hasMail: true };
+    expect(loginRedirectPath(1, { ...all, permissions: { domain: 'read', service: 'write' } })).toBe(
+      '/admin/1/domain/',
+    );
+    expect(loginRedirectPath(1, { ...all, permissions: { domain: 'disabled', service: 'read' } })).toBe(
+      '/admin/1/service/',
+    );
+    expect(loginRedirectPath(1, { ...all, permissions: { servicemail: 'write' } })).toBe('/admin/1/mail/');
+    expect(loginRedirectPath(1, { ...all, permissions: { service_dnszone: 'read' } })).toBe('/admin/1/service/dns/');
+    expect(loginRedirectPath(1, { ...all, permissions: {} })).toBe('/admin/');
+    expect(loginRedirectPath(1, { ...none, permissions: { domain: 'write' } })).toBe('/admin/');
+  });
+
+  it('reads the item id of /admin/{id}/ routes', () => {
+    expect(itemIdFromPath('/admin/12/service/ftp/')).toBe(12);
+    expect(itemIdFromPath('/admin/domain/')).toBeNull();
+    expect(itemIdFromPath('/admin/')).toBeNull();
+  });
+});
+
+describe('language', () => {
+  it('reads the _lang cookie and ignores unsupported values', () => {
+    expect(readLanguageCookie('a=1; _lang=en; b=2')).toBe('en');
+    expect(readLanguageCookie('_lang=fr')).toBeNull();
+    expect(readLanguageCookie('')).toBeNull();
+  });
+
+  it('takes the first supported browser language', () => {
+    expect(browserLanguage(['fr-FR', 'ca-ES', 'en'])).toBe('ca');
+    expect(browserLanguage(['de'])).toBeNull();
+  });
+});
