@@ -1,0 +1,156 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
+import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { tabStops } from '../support/keyboard';
+import { ADMIN, fillLogin, VIEWER } from '../support/panel';
+import { type PanelServer, startServer } from '../support/server';
+
+/** Login with the real ALTCHA widget: the browser solves the proof of work itself. */
+describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
+  let server: PanelServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ captcha: 'altcha' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows a loading screen, then the login page with its title, switchers and footer', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = trackErrors(page);
+    await page.goto(`${server.url}/login/`);
+    await page.getByRole('heading', { name: 'Accede a tu panel de control' }).waitFor();
+    expect(await page.title()).toBe('Acceso / Panel247 Demo Hosting');
+    expect(await page.getByRole('button', { name: 'Oscuro' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Idioma').isVisible()).toBe(true);
+    expect(await page.locator('footer').textContent()).toContain('Panel247 Demo Hosting');
+    expect(await page.getByText('No soy un robot').isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('reaches every control with the keyboard', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login/`);
+    await page.getByRole('heading', { name: 'Accede a tu panel de control' }).waitFor();
+    const stops = (await tabStops(page, 12)).join('\n');
+    for (const expected of [
+      'Sistema',
+      'Claro',
+      'Oscuro',
+      'Idioma',
+      'Dominio',
+      'Usuario',
+      'Contraseña',
+      'Entrar',
+      'olvidado',
+    ]) {
+      expect(stops).toContain(expected);
+    }
+    await context.close();
+  });
+
+  it('refuses a wrong password with a message, then logs in once the widget has verified', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login/`);
+    await fillLogin(page, { ...ADMIN, password: 'wrong-password' });
+    await page.locator('altcha-widget[data-state="verified"], altcha-widget >> text=Verificado').first().waitFor({
+      timeout: 45_000,
+    });
+    await page.getByTestId('login-submit').click();
+    await page.locator('.mantine-Notification-root').first().waitFor();
+    expect(page.url()).toContain('/login/');
+
+    // a refused attempt consumed the payload: the widget solves a fresh one
+    await page.getByText('Verificado').waitFor({ timeout: 45_000 });
+    await page.getByLabel(/^Contraseña/).fill(ADMIN.password);
+    await page.getByText('Verificado').waitFor({ timeout: 45_000 });
+    await page.getByTestId('login-submit').click();
+    // login domain demo.test has a domain part: the redirect goes to its domain view
+    await page.waitForURL(/\/admin\/\d+\/domain\/$/, { timeout: 20_000 });
+    await page.getByTestId('domain-view').waitFor();
+    expect(await page.title()).toBe('demo.test / Panel247 Demo Hosting');
+
+    // a logged-in user who opens the login page goes to the dashboard
+    await page.goto(`${server.url}/login/`);
+    await page.waitForURL(`${server.url}/admin/`);
+    await page.getByRole('heading', { name: 'Escritorio', level: 1 }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('sends a visitor without a session to the login page', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    for (const path of ['/admin/', '/admin/preferences/', '/legal/', '/admin/3/service/ftp/']) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForURL(`${server.url}/login/`);
+    }
+    await page.goto(`${server.url}/`);
+    await page.waitForURL(`${server.url}/login/`);
+    await context.close();
+  });
+
+  it('the viewer (read-only on demo.test) also lands on the domain view', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login/`);
+    await fillLogin(page, VIEWER);
+    await page.getByText('Verificado').waitFor({ timeout: 45_000 });
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/admin\/\d+\/domain\/$/, { timeout: 20_000 });
+    await page.getByTestId('domain-view').waitFor();
+    await context.close();
+  });
+
+  it('forgot-password modal: all fields required, send gated by the privacy box, closes on Escape', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login/`);
+    await page.getByTestId('forgot-open').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Tu nombre/).waitFor();
+    for (const label of [/^Dominio/, /^Usuario/, /^Tu nombre/, /^Correo electrónico/, /^Mensaje/]) {
+      expect(await dialog.getByLabel(label).getAttribute('required')).not.toBeNull();
+    }
+    expect(await dialog.getByLabel(/^Correo electrónico/).getAttribute('type')).toBe('email');
+    const send = dialog.getByTestId('forgot-send');
+    expect(await send.isDisabled()).toBe(true);
+    await dialog.getByLabel(/^Dominio/).fill('demo.test');
+    await dialog.getByLabel(/^Usuario/).fill('admin');
+    await dialog.getByLabel(/^Tu nombre/).fill('Ana');
+    await dialog.getByLabel(/^Correo electrónico/).fill('ana@example.com');
+    await dialog.getByLabel(/^Mensaje/).fill('I lost my password');
+    await dialog.getByText('Verificado').waitFor({ timeout: 45_000 });
+    expect(await send.isDisabled()).toBe(true);
+    await dialog.getByTestId('privacy-checkbox').check();
+    expect(await send.isEnabled()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // and it closes after a successful submit
+    await page.getByTestId('forgot-open').click();
+    await dialog.getByLabel(/^Dominio/).fill('demo.test');
+    await dialog.getByLabel(/^Usuario/).fill('admin');
+    await dialog.getByLabel(/^Tu nombre/).fill('Ana');
+    await dialog.getByLabel(/^Correo electrónico/).fill('ana@example.com');
+    await dialog.getByLabel(/^Mensaje/).fill('I lost my password');
+    await dialog.getByText('Verificado').waitFor({ timeout: 45_000 });
+    await dialog.getByTestId('privacy-checkbox').check();
+    await dialog.getByTestId('forgot-send').click();
+    await dialog.waitFor({ state: 'hidden', timeout: 20_000 });
+    await page.getByText('Éxito').waitFor();
+    await context.close();
+  });
+});

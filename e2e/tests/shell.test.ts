@@ -1,0 +1,299 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
+import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { loginNoCaptcha } from '../support/panel';
+import { type PanelServer, startServer } from '../support/server';
+
+async function scheme(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+}
+
+async function primaryColor(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    getComputedStyle(document.documentElement).getPropertyValue('--mantine-primary-color-filled').trim(),
+  );
+}
+
+/** The layout, theme, languages, lists, legal, contact, not-found and mobile, on a server without captcha. */
+describe.skipIf(!chromiumAvailable())('panel shell', () => {
+  let server: PanelServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ captcha: 'none' });
+    // 15 more domains for the pagination of the lists (10 per page)
+    await server.cli([
+      'resource',
+      'add',
+      '--domain',
+      'demo.test',
+      '--count',
+      '15',
+      '--prefix',
+      'page',
+      '--grant-user',
+      'admin',
+      '--domain-part',
+    ]);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('dashboard: layout, menus, cards, title, status indicators; no serious axe violation on any page', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = trackErrors(page);
+    await loginNoCaptcha(page, server.url);
+    // login domain demo.test → its domain view, with the per-item menu and expiry indicators
+    await page.getByTestId('domain-view').waitFor();
+    const side = page.getByTestId('side-menu');
+    for (const id of ['menu-item-domain', 'menu-item-hosting', 'menu-item-mail', 'menu-item-dns', 'menu-list-domain']) {
+      expect(await side.getByTestId(id).isVisible(), id).toBe(true);
+    }
+    const dot = page.getByTestId('status-domain');
+    expect(['true', 'false']).toContain(await dot.getAttribute('data-expired'));
+    await dot.hover();
+    await page.getByRole('tooltip').waitFor();
+    expect(await page.getByRole('tooltip').textContent()).toMatch(/Caduc/);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goto(`${server.url}/admin/`);
+    await page.getByTestId('info-card').waitFor();
+    expect(await page.title()).toBe('Escritorio / Panel247 Demo Hosting');
+    expect(await page.getByTestId('total-domains').textContent()).toBe('19');
+    expect(await page.getByTestId('dashboard-username').textContent()).toBe('admin');
+    expect(await page.locator('footer').last().textContent()).toContain(String(new Date().getFullYear()));
+    expect(await seriousViolations(page)).toEqual([]);
+
+    for (const [path, heading] of [
+      ['/admin/domain/', 'Dominios'],
+      ['/admin/service/', 'Servicios'],
+      ['/admin/mail/', 'Correo'],
+      ['/admin/preferences/', 'Preferencias'],
+      ['/legal/', 'Aviso legal'],
+      ['/admin/contact/', 'Contacto'],
+      ['/contact/', 'Contacto'],
+    ] as const) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      expect(await page.title()).toBe(`${heading} / Panel247 Demo Hosting`);
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+    // the legal notice has the sections the spec lists
+    await page.goto(`${server.url}/legal/`);
+    await page.getByTestId('legal-law').waitFor();
+    for (const section of ['identification', 'conditions', 'privacy', 'liability', 'contact', 'law']) {
+      expect(await page.getByTestId(`legal-${section}`).isVisible()).toBe(true);
+    }
+    expect(await page.getByText(/encargado del tratamiento/).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lists: alphabetical, case-insensitive filter, 10 per page, placeholder, navigation by first flag', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginNoCaptcha(page, server.url);
+    await page.goto(`${server.url}/admin/domain/`);
+    const rows = page.locator('[data-testid="resource-list"] tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(10);
+    const firstPage = await rows.locator('td:first-child').allTextContents();
+    expect(firstPage[0]).toBe('demo.test');
+    expect([...firstPage].sort((a, b) => a.localeCompare(b))).toEqual(firstPage);
+    await page.getByRole('button', { name: 'Página 2' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="resource-list"] tbody tr').length === 7);
+    expect(await rows.locator('td:first-child').allTextContents()).toContain('shop-demo.test');
+
+    await page.getByTestId('list-filter').fill('PAGE001');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="resource-list"] tbody tr').length === 6);
+    expect(await rows.locator('td:first-child').allTextContents()).toEqual([
+      'page0010.test',
+      'page0011.test',
+      'page0012.test',
+      'page0013.test',
+      'page0014.test',
+      'page0015.test',
+    ]);
+    await page.getByTestId('list-filter').fill('no-such-thing');
+    await page.getByText('Sin resultados').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // the service list: parking-demo.test has only a service → its service view
+    await page.goto(`${server.url}/admin/service/`);
+    await page.getByRole('button', { name: 'Gestionar parking-demo.test' }).click();
+    await page.waitForURL(/\/admin\/\d+\/service\/$/);
+    await page.getByTestId('menu-item-parking').waitFor();
+    // the mail list: mail-demo.test has only mail → its mail view
+    await page.goto(`${server.url}/admin/mail/`);
+    await page.getByRole('button', { name: 'Gestionar mail-demo.test' }).click();
+    await page.waitForURL(/\/admin\/\d+\/mail\/$/);
+    await page.getByTestId('mail-view').waitFor();
+    await context.close();
+  });
+
+  it('theme and colour persist over a reload and reach another tab at once', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginNoCaptcha(page, server.url);
+    await page.goto(`${server.url}/admin/preferences/`);
+    const other = await context.newPage();
+    await other.goto(`${server.url}/admin/`);
+    await other.getByTestId('info-card').waitFor();
+    expect(await scheme(page)).toBe('light');
+
+    await page.getByTestId('theme-select').click();
+    await page.getByRole('option', { name: 'Oscuro' }).click();
+    expect(await scheme(page)).toBe('dark');
+    await page.getByRole('radio', { name: 'Rosado' }).click();
+    expect(await page.getByRole('radio', { name: 'Rosado' }).getAttribute('aria-checked')).toBe('true');
+    expect(await primaryColor(page)).toMatch(/e11d48|225, 29, 72/i);
+    // cross-tab: the other tab follows without a reload
+    await other.waitForFunction(() => document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark');
+    expect(await primaryColor(other)).toMatch(/e11d48|225, 29, 72/i);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.reload();
+    await page.getByTestId('color-picker').waitFor();
+    expect(await scheme(page)).toBe('dark');
+    expect(await page.getByRole('radio', { name: 'Rosado' }).getAttribute('aria-checked')).toBe('true');
+    const stored = await page.evaluate(() => [localStorage.getItem('_ddcfg'), localStorage.getItem('_ddstyle')]);
+    expect(JSON.parse(stored[0] ?? '{}').theme).toBe('dark');
+    expect(stored[1]).toBe('rose');
+
+    // system follows the operating system
+    await page.getByTestId('theme-select').click();
+    await page.getByRole('option', { name: 'Sistema' }).click();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction(() => document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForFunction(() => document.documentElement.getAttribute('data-mantine-color-scheme') === 'light');
+    await context.close();
+  });
+
+  it('language: switch to English and to Catalan, kept in the _lang cookie', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginNoCaptcha(page, server.url);
+    await page.goto(`${server.url}/admin/preferences/`);
+    await page.getByRole('heading', { level: 1, name: 'Preferencias' }).waitFor();
+    await page.getByTestId('language-select').selectOption('en');
+    await page.getByRole('heading', { level: 1, name: 'Preferences' }).waitFor();
+    expect(await page.title()).toBe('Preferences / Panel247 Demo Hosting');
+    const cookie = (await context.cookies()).find((c) => c.name === '_lang');
+    expect(cookie?.value).toBe('en');
+    expect(cookie?.expires ?? 0).toBeGreaterThan(Date.now() / 1000 + 23 * 3600);
+    expect(cookie?.expires ?? 0).toBeLessThan(Date.now() / 1000 + 25 * 3600);
+
+    await page.getByTestId('language-select').selectOption('ca');
+    await page.getByRole('heading', { level: 1, name: 'Preferències' }).waitFor();
+    expect(await page.getByText('Després del canvi hauràs de tornar a entrar.').isVisible()).toBe(true);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Preferències' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ca');
+    await page.getByTestId('language-select').selectOption('es');
+    await page.getByRole('heading', { level: 1, name: 'Preferencias' }).waitFor();
+    await context.close();
+  });
+
+  it('not-found: styled like the login page when logged out, inside the layout when logged in', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/no/such/page/`);
+    await page.getByText('Error 404: ¡Página no encontrada!').waitFor();
+    expect(await page.getByTestId('side-menu').count()).toBe(0);
+    expect(await page.getByTestId('theme-mode').isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Volver al escritorio' }).click();
+    await page.waitForURL(`${server.url}/login/`);
+
+    await loginNoCaptcha(page, server.url);
+    for (const path of ['/no/such/page/', '/admin/nothing/', '/admin/999999/domain/']) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByText('Error 404: ¡Página no encontrada!').waitFor();
+      expect(await page.getByTestId('side-menu').isVisible(), path).toBe(true);
+    }
+    await page.getByRole('link', { name: 'Volver al escritorio' }).click();
+    await page.waitForURL(`${server.url}/admin/`);
+    await context.close();
+  });
+
+  it('contact: send stays disabled until the privacy box is ticked; the policy opens in a modal', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginNoCaptcha(page, server.url);
+    await page.goto(`${server.url}/admin/contact/`);
+    const send = page.getByTestId('contact-send');
+    await send.waitFor();
+    expect(await page.getByTestId('contact-side-text').isVisible()).toBe(true);
+    await page.getByLabel(/^Tu correo electrónico/).fill('ana@example.com');
+    await page.getByLabel(/^Asunto/).fill('Hello');
+    await page.getByLabel(/^Mensaje/).fill('A question about my hosting');
+    expect(await send.isDisabled()).toBe(true);
+
+    await page.getByTestId('privacy-link').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect((await dialog.textContent())?.length ?? 0).toBeGreaterThan(50);
+    expect(await seriousViolations(page)).toEqual([]);
+    // one Escape keeps it open, two within 200 ms close it
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(400);
+    expect(await dialog.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByTestId('privacy-checkbox').check();
+    expect(await send.isEnabled()).toBe(true);
+    await send.click();
+    await page.getByText('Éxito').waitFor();
+    expect(await page.getByLabel(/^Asunto/).inputValue()).toBe('');
+    await context.close();
+  });
+
+  it('mobile width: the side menu collapses behind the burger; the contact side text hides', async () => {
+    const context = await newContext(browser, { width: 375, height: 740 });
+    const page = await context.newPage();
+    await loginNoCaptcha(page, server.url);
+    await page.goto(`${server.url}/admin/`);
+    await page.getByTestId('info-card').waitFor();
+    const side = page.getByTestId('side-menu');
+    const offScreen = () =>
+      page.waitForFunction(() => {
+        const nav = document.querySelector('[data-testid="side-menu"]');
+        return nav && nav.getBoundingClientRect().right <= 0 && nav.hasAttribute('inert');
+      });
+    await offScreen();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(overflow).toBe(false);
+    await page.getByTestId('burger').click();
+    await side.getByRole('link', { name: 'Preferencias' }).click();
+    await page.waitForURL(`${server.url}/admin/preferences/`);
+    await offScreen();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${server.url}/admin/contact/`);
+    await page.getByTestId('contact-send').waitFor();
+    expect(await page.getByTestId('contact-side-text').isVisible()).toBe(false);
+    await context.close();
+  });
+
+  it('cross-tab: logging out in one tab sends the other to the login page', async () => {
+    const context = await newContext(browser);
+    const first = await context.newPage();
+    await loginNoCaptcha(first, server.url);
+    const second = await context.newPage();
+    await second.goto(`${server.url}/admin/preferences/`);
+    await second.getByTestId('color-picker').waitFor();
+    await first.getByTestId('user-menu').click();
+    await first.getByTestId('logout').click();
+    await first.waitForURL(`${server.url}/login/`);
+    await second.waitForURL(`${server.url}/login/`, { timeout: 15_000 });
+    await second.getByTestId('login-submit').waitFor();
+    await context.close();
+  });
+});
