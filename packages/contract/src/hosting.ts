@@ -106,3 +106,18 @@ export const redirectionListDataSchema = z.object({ redirection: z.array(redirec
 export const redirectionOneDataSchema = z.object({ redirection: redirectionSchema });
 export const subdomainListDataSchema = z.object({ subdomains: z.array(subdomainSchema) });
 export const subdomainOneDataSchema = z.object({ subdomain: subdomainSchema });
+
+/** One line of an error log; `source` says which daemon wrote it. Oldest first. */
+export const errorLogLineSchema = z.object({ source: z.enum(['nginx', 'php']), line: z.string() });
+export type ErrorLogLine = z.infer<typeof errorLogLineSchema>;
+export const errorLogDataSchema = z.object({ logs: z.array(errorLogLineSchema) });
+
+/**
+ * The site builder works on one site at a time: `selected` is that site ('*' is the main domain,
+ * else a subdomain label), or null before the builder was first opened.
+ */
+export const webConstructorDataSchema = z.object({ selected: z.string().nullable() });
+/** `subdomain`: '*' (the root) or a subdomain label of one of the service's sites. */
+export const webConstructorLoginParamsSchema = z.object({ id: idParam, subdomain: text(190) });
+/** The builder's URL with a short-lived HMAC-signed token; the panel opens it in a new tab. */
+export const webConstructorLoginDataSchema = z.object({ url: z.string() });

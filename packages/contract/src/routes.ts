@@ -101,6 +101,12 @@ export const HOSTING_API = {
   php: (id: number | string) => `service/${id}/php/`,
   parkingActive: (id: number | string) => `service/${id}/parking/active/`,
   parkingDisable: (id: number | string) => `service/${id}/parking/disable/`,
+  /** The tail of this service's nginx and PHP-FPM error logs. */
+  logError: (id: number | string) => `service/${id}/logerror/`,
+  /** The site the builder edits now. */
+  webConstructor: (id: number | string) => `service/${id}/webconstructor/`,
+  /** (sic: the spec's spelling) a short-lived signed URL into the brand's site builder. */
+  webConstructorLogin: (id: number | string) => `service/${id}/webcontructorlogin/`,
 } as const;
 
 /** Redirections of a service. */
