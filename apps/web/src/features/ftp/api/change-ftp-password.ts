@@ -1,8 +1,8 @@
 import type { FtpAccount } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ftpAccountsQueryKey } from '../../../api/list-ftp-accounts';
 import { apiCall } from '../../../lib/api-client';
-import { ftpAccountsQueryKey } from './list-ftp-accounts';
 
 export async function changeFtpPassword(serviceId: number, accountId: number, password: string) {
   const { data, system } = await apiCall<{ ftp?: FtpAccount }>(

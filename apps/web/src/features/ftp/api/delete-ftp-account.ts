@@ -1,8 +1,8 @@
 import type { FtpAccount } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ftpAccountsQueryKey } from '../../../api/list-ftp-accounts';
 import { apiCall } from '../../../lib/api-client';
-import { ftpAccountsQueryKey } from './list-ftp-accounts';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteFtpAccount(serviceId: number, accountId: number): Promise<string[]> {

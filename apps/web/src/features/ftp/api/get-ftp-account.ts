@@ -1,8 +1,8 @@
 import type { FtpAccount } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
+import { ftpQueryKey } from '../../../api/list-ftp-accounts';
 import { api } from '../../../lib/api-client';
-import { ftpQueryKey } from './list-ftp-accounts';
 
 /** One account with its password ("show password"). */
 export async function getFtpAccount(serviceId: number, accountId: number, signal?: AbortSignal): Promise<FtpAccount> {

@@ -5,8 +5,8 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ftpAccountsQueryKey } from '../../../api/list-ftp-accounts';
 import es from '../../../locales/es.json';
-import { ftpAccountsQueryKey } from '../api/list-ftp-accounts';
 import { FtpCreateModal } from './ftp-create-modal';
 
 beforeAll(async () => {

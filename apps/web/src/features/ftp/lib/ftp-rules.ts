@@ -1,10 +1,9 @@
 /** Checks of the FTP forms (spec section 5); errors are i18n keys. */
 
 import { FTP_USER_MAX, isFtpUserName } from '@panel247/contract/ftp-rules';
+import { serviceFolderError } from '../../../lib/service-folder';
 
-/** A folder segment the server takes: letters, digits, dot, dash, underscore; never "." or "..". */
-const SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,64}$/;
-const MAX_SEGMENTS = 16;
+export { folderLabel, folderToApi } from '../../../lib/service-folder';
 
 export function userError(value: string): string | null {
   const user = value.trim();
@@ -17,26 +16,9 @@ export function passwordError(value: string): string | null {
   return value === '' ? 'validation.required' : null;
 }
 
-/** The folder as the API wants it: relative to the service home, without slashes at the ends. */
-export function folderToApi(value: string): string {
-  return value.trim().replace(/^\/+|\/+$/g, '');
-}
-
 /** "/" is the home itself; below it, segments of letters, digits and . _ - (no "..", no "//"). */
 export function folderError(value: string): string | null {
-  if (value.trim() === '') return 'validation.required';
-  const folder = folderToApi(value);
-  if (folder === '') return null;
-  const segments = folder.split('/');
-  if (segments.length > MAX_SEGMENTS || !segments.every((segment) => SEGMENT.test(segment))) {
-    return 'ftp.invalid_folder';
-  }
-  return null;
-}
-
-/** The folder as shown: always from the home, "/" being the home itself. */
-export function folderLabel(directorio: string): string {
-  return `/${directorio.replace(/^\/+/, '')}`;
+  return serviceFolderError(value, 'ftp.invalid_folder');
 }
 
 export interface FtpCreateValues {

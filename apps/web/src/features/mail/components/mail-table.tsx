@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { formatBytes } from '../../../lib/format-bytes';
-import { formatPercent, usagePercent } from '../lib/mail-format';
+import { formatPercent, usagePercent } from '../../../lib/usage-percent';
 import type { MailRights } from '../lib/mail-rights';
 import { aliasTargets, type MailRow } from '../lib/mail-rows';
 

@@ -1,7 +1,7 @@
 import { FTP_API } from '@panel247/contract/routes';
 import type { SignonForm } from '@panel247/contract/signon';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '../lib/api-client';
 
 /**
  * The form the browser posts to the WebFTP to log in (a one-time token, never a password).

@@ -1,7 +1,7 @@
 import type { ftpMainDataSchema } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '../lib/api-client';
 import { ftpQueryKey } from './list-ftp-accounts';
 
 /** The contract's shape, read through the schema's type only (no zod in the chunk). */
@@ -15,8 +15,9 @@ export async function getFtpMain(serviceId: number, signal?: AbortSignal): Promi
 }
 
 /** The hosts rarely change: fresh for 5 minutes. */
-export function useFtpMain(serviceId: number) {
+export function useFtpMain(serviceId: number, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: ftpMainQueryKey(serviceId),
     queryFn: ({ signal }) => getFtpMain(serviceId, signal),
     staleTime: 5 * 60_000,

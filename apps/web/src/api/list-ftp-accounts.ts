@@ -1,7 +1,7 @@
 import type { FtpAccount } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '../lib/api-client';
 
 /** Every FTP query of a service starts with this key. */
 export const ftpQueryKey = (serviceId: number) => ['ftp', serviceId] as const;
@@ -11,9 +11,10 @@ export async function listFtpAccounts(serviceId: number, signal?: AbortSignal): 
   return (await api<{ ftps: FtpAccount[] }>(FTP_API.list(serviceId), undefined, { method: 'GET', signal })).ftps;
 }
 
-export function useFtpAccounts(serviceId: number) {
+export function useFtpAccounts(serviceId: number, enabled = true) {
   return useQuery({
     queryKey: ftpAccountsQueryKey(serviceId),
     queryFn: ({ signal }) => listFtpAccounts(serviceId, signal),
+    enabled,
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPercent, usagePercent } from './mail-format';
+import { formatPercent, usagePercent } from './usage-percent';
 
 describe('usagePercent', () => {
   it('is used / limit with 2 decimals', () => {
