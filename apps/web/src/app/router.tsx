@@ -20,9 +20,9 @@ const ItemRedirectRoute = lazy(() => import('../features/resource/routes/item-re
 const DomainRoute = lazy(() => import('../features/domain/routes/domain-route'));
 const MailRoute = lazy(() => import('../features/mail/routes/mail-route'));
 const ServiceRoute = lazy(() => import('../features/resource/routes/service-route'));
-const ServiceOverviewRoute = lazy(() => import('../features/resource/routes/service-overview-route'));
+const ServiceOverviewRoute = lazy(() => import('../features/hosting/routes/service-overview-route'));
 const FtpRoute = lazy(() => import('../features/ftp/routes/ftp-route'));
-const ServiceSitesRoute = lazy(() => import('../features/resource/routes/service-sites-route'));
+const ServiceSitesRoute = lazy(() => import('../features/hosting/routes/sites-route'));
 const DdbbRoute = lazy(() => import('../features/ddbb/routes/ddbb-route'));
 const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
 

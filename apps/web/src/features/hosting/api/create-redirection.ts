@@ -1,0 +1,28 @@
+import type { Redirection } from '@panel247/contract/hosting';
+import { REDIRECTION_API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import type { RedirectionCreatePayload } from '../lib/redirection-form';
+import { redirectionsQueryKey } from './list-redirections';
+
+export async function createRedirection(serviceId: number, payload: RedirectionCreatePayload) {
+  const { data, system } = await apiCall<{ redirection: Redirection }>(
+    REDIRECTION_API.create(serviceId),
+    { ...payload },
+    { method: 'POST' },
+  );
+  return { redirection: data.redirection, info: system.info };
+}
+
+/** The new redirection joins the cached list (no reload). */
+export function useCreateRedirection(serviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (payload: RedirectionCreatePayload) => createRedirection(serviceId, payload),
+    onSuccess: ({ redirection }) =>
+      queryClient.setQueryData<Redirection[]>(redirectionsQueryKey(serviceId), (list) => [
+        ...(list ?? []).filter((item) => item.id !== redirection.id),
+        redirection,
+      ]),
+  });
+}

@@ -1,0 +1,29 @@
+import type { Redirection } from '@panel247/contract/hosting';
+import { REDIRECTION_API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import type { RedirectionSavePayload } from '../lib/redirection-form';
+import { redirectionsQueryKey } from './list-redirections';
+
+/** Host and path stay; the destination, the type and the frame texts change. */
+export async function saveRedirection(serviceId: number, redirectionId: number, payload: RedirectionSavePayload) {
+  const { data, system } = await apiCall<{ redirection: Redirection }>(
+    REDIRECTION_API.save(serviceId, redirectionId),
+    { ...payload },
+    { method: 'POST' },
+  );
+  return { redirection: data.redirection, info: system.info };
+}
+
+/** The row is replaced by the returned redirection. */
+export function useSaveRedirection(serviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, payload }: { id: number; payload: RedirectionSavePayload }) =>
+      saveRedirection(serviceId, id, payload),
+    onSuccess: ({ redirection }) =>
+      queryClient.setQueryData<Redirection[]>(redirectionsQueryKey(serviceId), (list) =>
+        list?.map((item) => (item.id === redirection.id ? redirection : item)),
+      ),
+  });
+}

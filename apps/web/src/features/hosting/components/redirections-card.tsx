@@ -1,0 +1,168 @@
+import { Badge, Button, Text } from '@mantine/core';
+import { isActionable, isVisible } from '@panel247/contract/constants';
+import type { Redirection } from '@panel247/contract/hosting';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import type { DataTableColumn } from 'mantine-datatable';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { ListCard, ListFilter } from '../../../components/list-page';
+import { ListPagination } from '../../../components/list-pagination';
+import { ListSkeleton } from '../../../components/list-skeleton';
+import { ListTable } from '../../../components/list-table';
+import { rowActionsColumn } from '../../../components/row-actions';
+import { notifyCall } from '../../../lib/notify';
+import { useClientPage } from '../../../lib/use-client-page';
+import { useDialog } from '../../../lib/use-dialog';
+import { useErrorToast } from '../../../lib/use-error-toast';
+import { useRightGuard } from '../../../lib/use-right-guard';
+import { useDeleteRedirection } from '../api/delete-redirection';
+import { useRedirections } from '../api/list-redirections';
+import { useSubdomains } from '../api/list-subdomains';
+import { filterRedirections, hostChoices, sortRedirections } from '../lib/hosting-rows';
+import { RedirectionModal } from './redirection-modal';
+
+export const HOSTING_PAGE_SIZE = 10;
+
+/** The redirections of a service: filter, paging above 10 rows, create/edit/delete with the redirection right. */
+export function RedirectionsCard({ set }: { set: PermissionSetData }) {
+  const { t } = useTranslation();
+  const serviceId = set.id;
+  const canWrite = isActionable(set.permissions.service_redirects);
+  const list = useRedirections(serviceId);
+  useErrorToast(list.error);
+  // The hosts a new redirection can start from (the main domain without the sites right).
+  const sites = useSubdomains(serviceId, canWrite && isVisible(set.permissions.service_subdomains));
+  const hosts = hostChoices(set.referencePunycode, sites.data ?? []);
+
+  const [text, setText] = useState('');
+  const rows = useMemo(() => filterRedirections(sortRedirections(list.data ?? []), text), [list.data, text]);
+  const { page, setPage, pageRows } = useClientPage(rows, HOSTING_PAGE_SIZE);
+
+  const [editing, setEditing, closeEdit] = useDialog<Redirection | 'new' | null>(null);
+  const [deleting, setDeleting, closeDelete] = useDialog<Redirection | null>(null);
+  const remove = useDeleteRedirection(serviceId);
+  const deleteShown = useRightGuard(deleting !== null, canWrite, closeDelete);
+  const runDelete = async () => {
+    if (deleting) await notifyCall(() => remove.mutateAsync(deleting.id), closeDelete);
+  };
+
+  const typeLabel = (type: Redirection['redirType']) => t(`hosting.redir_type_${type}`);
+  const columns: DataTableColumn<Redirection>[] = [
+    {
+      accessor: 'origin',
+      title: t('hosting.origin'),
+      render: (item) => (
+        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+          {item.origin}
+        </Text>
+      ),
+    },
+    {
+      accessor: 'url',
+      title: t('hosting.destination'),
+      render: (item) => (
+        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} data-testid="hosting-redirection-url">
+          {item.url}
+        </Text>
+      ),
+    },
+    {
+      accessor: 'redirType',
+      title: t('hosting.redir_type'),
+      render: (item) => (
+        <Badge
+          variant="light"
+          color={item.redirType === 'frame' ? 'violet' : 'blue'}
+          data-testid="hosting-redirection-type"
+        >
+          {typeLabel(item.redirType)}
+        </Badge>
+      ),
+    },
+  ];
+  if (canWrite) {
+    columns.push(
+      rowActionsColumn(t('hosting.actions'), (item) => [
+        {
+          label: t('hosting.edit_redirection_item', { name: item.origin }),
+          testId: 'hosting-redirection-edit',
+          icon: <IconPencil size={16} aria-hidden />,
+          onClick: () => setEditing(item),
+        },
+        item.eliminable && {
+          label: t('hosting.delete_item', { name: item.origin }),
+          testId: 'hosting-redirection-delete',
+          color: 'red',
+          icon: <IconTrash size={16} aria-hidden />,
+          onClick: () => setDeleting(item),
+        },
+      ]),
+    );
+  }
+
+  const emptyText = list.isError
+    ? t('hosting.load_error')
+    : text.trim()
+      ? t('hosting.redirections_no_results')
+      : t('hosting.redirections_empty');
+
+  return (
+    <ListCard
+      title={t('hosting.redirections_title')}
+      actions={
+        canWrite ? (
+          <Button
+            leftSection={<IconPlus size={16} aria-hidden />}
+            onClick={() => setEditing('new')}
+            data-testid="hosting-redirection-create"
+          >
+            {t('hosting.redirection_create')}
+          </Button>
+        ) : null
+      }
+    >
+      <ListFilter
+        label={t('hosting.filter')}
+        placeholder={t('hosting.redirections_filter_placeholder')}
+        value={text}
+        onChange={(value) => {
+          setText(value);
+          setPage(1);
+        }}
+        testId="hosting-redirection-filter"
+      />
+      {list.isPending ? (
+        <ListSkeleton testId="hosting-redirection-skeleton" />
+      ) : (
+        <ListTable
+          testId="hosting-redirection-list"
+          busy={list.isFetching}
+          records={pageRows}
+          columns={columns}
+          emptyText={emptyText}
+          rowAttributes={(item) => ({ 'data-name': item.origin })}
+        />
+      )}
+      <ListPagination
+        page={page}
+        pageSize={HOSTING_PAGE_SIZE}
+        total={rows.length}
+        onChange={setPage}
+        testId="hosting-redirection-pagination"
+      />
+      <RedirectionModal target={editing} onClose={closeEdit} serviceId={serviceId} hosts={hosts} allowed={canWrite} />
+      <ConfirmModal
+        opened={deleting !== null && deleteShown}
+        title={t('hosting.redirection_delete_title')}
+        message={t('hosting.redirection_delete_confirm', { name: deleting?.origin ?? '', url: deleting?.url ?? '' })}
+        confirmLabel={t('hosting.delete')}
+        busy={remove.isPending}
+        onConfirm={runDelete}
+        onClose={closeDelete}
+        testId="hosting-redirection-delete-modal"
+      />
+    </ListCard>
+  );
+}

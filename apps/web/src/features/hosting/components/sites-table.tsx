@@ -1,0 +1,121 @@
+import { Badge, Stack, Text } from '@mantine/core';
+import type { Subdomain } from '@panel247/contract/hosting';
+import { IconCertificate, IconPencil, IconTrash } from '@tabler/icons-react';
+import type { DataTableColumn } from 'mantine-datatable';
+import { useTranslation } from 'react-i18next';
+import { ListTable } from '../../../components/list-table';
+import { type RowAction, rowActionsColumn } from '../../../components/row-actions';
+import { folderLabel } from '../../../lib/service-folder';
+import { formatDate } from '../lib/hosting-format';
+import { siteHost, sslState } from '../lib/hosting-rows';
+
+export interface SiteRowActions {
+  onSsl: (site: Subdomain) => void;
+  onEdit: (site: Subdomain) => void;
+  onDelete: (site: Subdomain) => void;
+  /**
+   * More actions of a row (e.g. "install an application"), placed before edit and delete; each
+   * decides its own right.
+   */
+  extra?: (site: Subdomain) => (RowAction | false | null)[];
+}
+
+const STATE_COLOR = { off: 'gray', active: 'green', expired: 'red', not_yet_valid: 'orange' } as const;
+
+/** The sites: full host, folder, SSL state (certificate names and expiry) and the row's actions. */
+export function SitesTable({
+  sites,
+  canWrite,
+  emptyText,
+  busy,
+  actions,
+}: {
+  sites: Subdomain[];
+  canWrite: boolean;
+  emptyText: string;
+  busy: boolean;
+  actions: SiteRowActions;
+}) {
+  const { t, i18n } = useTranslation();
+  const now = Math.floor(Date.now() / 1000);
+  const columns: DataTableColumn<Subdomain>[] = [
+    {
+      accessor: 'subdominio',
+      title: t('hosting.site'),
+      render: (site) => (
+        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+          {siteHost(site.subdominio, site.referencePunycode)}
+        </Text>
+      ),
+    },
+    {
+      accessor: 'directorio',
+      title: t('hosting.folder'),
+      render: (site) => (
+        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} data-testid="hosting-site-folder">
+          {folderLabel(site.directorio)}
+        </Text>
+      ),
+    },
+    {
+      accessor: 'ssl',
+      title: t('hosting.ssl'),
+      render: (site) => {
+        const state = sslState(site, now);
+        const info = site.ssl.info;
+        return (
+          <Stack gap={2} data-testid="hosting-site-ssl">
+            <Badge variant="light" color={STATE_COLOR[state]}>
+              {t(`hosting.ssl_${state}`)}
+            </Badge>
+            {site.ssl.enabled && info ? (
+              <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {t('hosting.ssl_summary', {
+                  names: info.names.join(', ') || '—',
+                  date: formatDate(info.validTo, i18n.language),
+                })}
+              </Text>
+            ) : null}
+          </Stack>
+        );
+      },
+    },
+    rowActionsColumn(t('hosting.actions'), (site) => {
+      const name = siteHost(site.subdominio, site.referencePunycode);
+      return [
+        {
+          label: t('hosting.ssl_item', { name }),
+          testId: 'hosting-site-ssl-data',
+          icon: <IconCertificate size={16} aria-hidden />,
+          onClick: () => actions.onSsl(site),
+        },
+        ...(actions.extra?.(site) ?? []),
+        canWrite && {
+          label: t('hosting.edit_site_item', { name }),
+          testId: 'hosting-site-edit',
+          icon: <IconPencil size={16} aria-hidden />,
+          onClick: () => actions.onEdit(site),
+        },
+        canWrite &&
+          site.eliminable && {
+            label: t('hosting.delete_item', { name }),
+            testId: 'hosting-site-delete',
+            color: 'red',
+            icon: <IconTrash size={16} aria-hidden />,
+            onClick: () => actions.onDelete(site),
+          },
+      ];
+    }),
+  ];
+  return (
+    <ListTable
+      testId="hosting-site-list"
+      busy={busy}
+      records={sites}
+      columns={columns}
+      emptyText={emptyText}
+      verticalAlign="top"
+      rowAttributes={(site) => ({ 'data-name': siteHost(site.subdominio, site.referencePunycode) })}
+    />
+  );
+}

@@ -1,0 +1,134 @@
+import { Button } from '@mantine/core';
+import { isActionable } from '@panel247/contract/constants';
+import type { Subdomain } from '@panel247/contract/hosting';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import { IconPlus } from '@tabler/icons-react';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { ListCard, ListFilter, ListPage } from '../../../components/list-page';
+import { ListPagination } from '../../../components/list-pagination';
+import { ListSkeleton } from '../../../components/list-skeleton';
+import { notifyCall } from '../../../lib/notify';
+import { useClientPage } from '../../../lib/use-client-page';
+import { useDialog } from '../../../lib/use-dialog';
+import { useErrorToast } from '../../../lib/use-error-toast';
+import { usePageTitle } from '../../../lib/use-page-title';
+import { useRightGuard } from '../../../lib/use-right-guard';
+import { useDeleteSubdomain } from '../api/delete-subdomain';
+import { useSubdomains } from '../api/list-subdomains';
+import { filterSites, siteHost, sortSites } from '../lib/hosting-rows';
+import { HOSTING_PAGE_SIZE } from './redirections-card';
+import { SiteModal, type SiteTarget } from './site-modal';
+import { SitesTable } from './sites-table';
+import { SslInfoModal } from './ssl-info-modal';
+
+/**
+ * The sites of a service (spec section 2, breadcrumb 'service-subdomain/'): list, create, edit,
+ * delete and SSL data. `?subdomain=label` opens the create dialog with that subdomain locked.
+ */
+export function SitesView({ set }: { set: PermissionSetData }) {
+  const { t } = useTranslation();
+  const serviceId = set.id;
+  const canWrite = isActionable(set.permissions.service_subdomains);
+  usePageTitle(`${t('menu.sites')} · ${set.reference}`);
+
+  const list = useSubdomains(serviceId);
+  useErrorToast(list.error);
+  const [text, setText] = useState('');
+  const sites = useMemo(() => filterSites(sortSites(list.data ?? []), text), [list.data, text]);
+  const { page, setPage, pageRows } = useClientPage(sites, HOSTING_PAGE_SIZE);
+
+  const [params, setParams] = useSearchParams();
+  const prefilled = params.get('subdomain');
+  const [target, setTarget, closeTarget] = useDialog<SiteTarget | null>(null);
+  useEffect(() => {
+    if (prefilled) setTarget({ kind: 'new', subDomain: prefilled });
+  }, [prefilled, setTarget]);
+  const closeSite = () => {
+    closeTarget();
+    if (prefilled) setParams({}, { replace: true });
+  };
+  const [sslOf, setSslOf, closeSsl] = useDialog<Subdomain | null>(null);
+  const [deleting, setDeleting, closeDelete] = useDialog<Subdomain | null>(null);
+  const remove = useDeleteSubdomain(serviceId);
+  const deleteShown = useRightGuard(deleting !== null, canWrite, closeDelete);
+  const runDelete = async () => {
+    if (deleting) await notifyCall(() => remove.mutateAsync(deleting.id), closeDelete);
+  };
+
+  const emptyText = list.isError
+    ? t('hosting.load_error')
+    : text.trim()
+      ? t('hosting.sites_no_results')
+      : t('hosting.sites_empty');
+
+  return (
+    <ListPage testId="sites-view" title={set.reference}>
+      <ListCard
+        title={t('hosting.sites_title')}
+        actions={
+          canWrite ? (
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden />}
+              onClick={() => setTarget({ kind: 'new' })}
+              data-testid="hosting-site-create"
+            >
+              {t('hosting.site_create')}
+            </Button>
+          ) : null
+        }
+      >
+        <ListFilter
+          label={t('hosting.filter')}
+          placeholder={t('hosting.sites_filter_placeholder')}
+          value={text}
+          onChange={(value) => {
+            setText(value);
+            setPage(1);
+          }}
+          testId="hosting-site-filter"
+        />
+        {list.isPending ? (
+          <ListSkeleton testId="hosting-site-skeleton" />
+        ) : (
+          <SitesTable
+            sites={pageRows}
+            canWrite={canWrite}
+            emptyText={emptyText}
+            busy={list.isFetching}
+            actions={{ onSsl: setSslOf, onEdit: (site) => setTarget({ kind: 'edit', site }), onDelete: setDeleting }}
+          />
+        )}
+        <ListPagination
+          page={page}
+          pageSize={HOSTING_PAGE_SIZE}
+          total={sites.length}
+          onChange={setPage}
+          testId="hosting-site-pagination"
+        />
+      </ListCard>
+      <SiteModal
+        target={target}
+        onClose={closeSite}
+        serviceId={serviceId}
+        domain={set.referencePunycode}
+        allowed={canWrite}
+      />
+      <SslInfoModal site={sslOf} onClose={closeSsl} />
+      <ConfirmModal
+        opened={deleting !== null && deleteShown}
+        title={t('hosting.site_delete_title')}
+        message={t('hosting.site_delete_confirm', {
+          name: deleting ? siteHost(deleting.subdominio, deleting.referencePunycode) : '',
+        })}
+        confirmLabel={t('hosting.delete')}
+        busy={remove.isPending}
+        onConfirm={runDelete}
+        onClose={closeDelete}
+        testId="hosting-site-delete-modal"
+      />
+    </ListPage>
+  );
+}
