@@ -13,7 +13,7 @@ import {
 } from './redirection-form';
 import * as siteForm from './site-form';
 
-function site(overrides: Partial<Subdomain> & { ssl?: Partial<Subdomain['ssl']> } = {}): Subdomain {
+function site(overrides: Omit<Partial<Subdomain>, 'ssl'> & { ssl?: Partial<Subdomain['ssl']> } = {}): Subdomain {
   const { ssl, ...rest } = overrides;
   return {
     id: 1,
