@@ -1,6 +1,8 @@
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { isVisible } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPage } from '../../../components/list-page';
 import { NotFoundView } from '../../../components/not-found-view';
@@ -25,8 +27,14 @@ export function ServiceOverviewView({ set }: { set: PermissionSetData }) {
   const seesService = isVisible(set.permissions.service);
   const seesRedirections = isVisible(set.permissions.service_redirects);
   const query = useHostingService(serviceId, seesService);
-  useErrorToast(query.error, !(query.error instanceof ApiError && query.error.status === 404));
-  if (query.error instanceof ApiError && query.error.status === 404) return <NotFoundView />;
+  const missing = query.error instanceof ApiError && query.error.status === 404;
+  useErrorToast(query.error, !missing);
+  // Spec section 8: a service that fails to load reloads the permissions (a withdrawn right shows).
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (query.isError && !missing) void queryClient.invalidateQueries({ queryKey: ['permissions'] });
+  }, [query.isError, missing, queryClient]);
+  if (missing) return <NotFoundView />;
 
   const service = query.data;
   const parking = service?.parkingActive ?? false;
