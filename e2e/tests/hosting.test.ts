@@ -517,6 +517,128 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
     await create.waitFor({ state: 'detached' });
   });
 
+  it("opens WebFTP from the overview as the service's main FTP account (a posted one-time form)", async () => {
+    await freshOverview();
+    let posted = '';
+    await admin.route('**/webftp/**', async (route) => {
+      posted = route.request().postData() ?? '';
+      await route.fulfill({ contentType: 'text/html', body: '<title>WebFTP</title><p>webftp</p>' });
+    });
+    try {
+      await page.getByTestId('hosting-webftp').waitFor();
+      const [tab] = await Promise.all([admin.waitForEvent('page'), page.getByTestId('hosting-webftp').click()]);
+      await tab.getByText('webftp').waitFor();
+      const fields = new URLSearchParams(posted);
+      expect(fields.get('user')).toBe('web@demo.test');
+      expect(fields.get('token')?.length).toBeGreaterThan(20);
+      expect([...fields.keys()].some((key) => /pass/i.test(key))).toBe(false);
+      expect(await tab.evaluate(() => window.opener)).toBeNull();
+      await tab.close();
+    } finally {
+      await admin.unrouteAll({ behavior: 'wait' });
+    }
+  });
+
+  it('shows the error log: an empty state, then the lines with their source in a keyboard-scrollable box', async () => {
+    let logs: { source: string; line: string }[] = [];
+    await page.route('**/p247/service/*/logerror/**', (route) => route.fulfill(apiAnswer({ logs })));
+    try {
+      await freshOverview();
+      await page.getByTestId('hosting-error-log').click();
+      const viewer = dialog(page, 'hosting-log-modal');
+      await viewer.waitFor();
+      await viewer.getByText('No hay errores registrados.').waitFor();
+      logs = [
+        { source: 'nginx', line: '2026/01/01 10:00:00 [error] 12#12: *1 open() "/x" failed (2: No such file)' },
+        { source: 'php', line: 'PHP Fatal error:  Uncaught Error: Call to undefined function boom() in /index.php:3' },
+      ];
+      await viewer.getByTestId('hosting-log-refresh').click();
+      const lines = viewer.getByTestId('hosting-log-lines');
+      await lines.waitFor();
+      expect(await lines.locator('li').evaluateAll((items) => items.map((item) => item.textContent))).toEqual([
+        `nginx${logs[0]?.line}`,
+        `php${logs[1]?.line}`,
+      ]);
+      expect(await lines.getAttribute('tabindex')).toBe('0');
+      expect(
+        await lines.evaluate((element) => getComputedStyle(element.querySelector('p') as Element).fontFamily),
+      ).toMatch(/mono/i);
+      await expectNoSeriousViolations(page);
+      // one Escape keeps it open, two close it
+      await lines.focus();
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(300);
+      expect(await viewer.isVisible()).toBe(true);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+      await viewer.waitFor({ state: 'detached' });
+    } finally {
+      await page.unrouteAll({ behavior: 'wait' });
+    }
+  });
+
+  it('opens the site builder on the chosen site in a new tab (its URL carries the token)', async () => {
+    await apiFromPage(page, `service/${serviceId}/subdomain/create/`, 'subDomain=blog&folder=blog&SSLActive=0');
+    let posted = '';
+    await page.route('**/p247/service/*/webconstructor/**', (route) => route.fulfill(apiAnswer({ selected: 'blog' })));
+    await page.route('**/p247/service/*/webcontructorlogin/**', async (route) => {
+      posted = route.request().postData() ?? '';
+      await route.fulfill(apiAnswer({ url: `${server.url}/builder-stub/?token=signed-token` }));
+    });
+    await admin.route('**/builder-stub/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>Builder</title><p>builder</p>' }),
+    );
+    try {
+      await freshOverview();
+      const site = page.getByTestId('hosting-builder-site');
+      await page.waitForFunction(
+        () =>
+          (document.querySelector('[data-testid="hosting-builder-site"]') as HTMLSelectElement | null)?.value ===
+          'blog',
+      );
+      expect(await site.locator('option').allTextContents()).toEqual(['demo.test', 'blog.demo.test']);
+      await site.selectOption('*');
+      const [tab] = await Promise.all([admin.waitForEvent('page'), page.getByTestId('hosting-builder-open').click()]);
+      await tab.waitForURL(/\/builder-stub\/\?token=signed-token$/);
+      await tab.getByText('builder').waitFor();
+      expect(new URLSearchParams(posted).get('subdomain')).toBe('*');
+      expect(await tab.evaluate(() => window.opener)).toBeNull();
+      await tab.close();
+    } finally {
+      await page.unrouteAll({ behavior: 'wait' });
+      await admin.unrouteAll({ behavior: 'wait' });
+      await cleanUp();
+    }
+  });
+
+  it('with the real server: the error log and the site builder answer', async (context) => {
+    const probe = await apiFromPage<{ system: { statusCode: number } }>(page, `service/${serviceId}/logerror/`);
+    // The server side of these two calls lands separately; until it answers there is nothing to drive.
+    if (probe.system.statusCode === 404) context.skip();
+    await freshOverview();
+    await page.getByTestId('hosting-error-log').click();
+    const viewer = dialog(page, 'hosting-log-modal');
+    await viewer.waitFor();
+    await viewer.locator('[data-testid="hosting-log-lines"], [data-testid="hosting-log-empty"]').first().waitFor();
+    expect(await viewer.getByTestId('hosting-log-error').count()).toBe(0);
+    await viewer.getByRole('button', { name: 'Cerrar' }).last().click();
+    await viewer.waitFor({ state: 'detached' });
+
+    // whatever host the brand's builder has, the tab's request is answered here
+    await admin.route(
+      (url) => !url.href.startsWith(server.url),
+      (route) => route.fulfill({ contentType: 'text/html', body: '<p>builder</p>' }),
+    );
+    try {
+      const [tab] = await Promise.all([admin.waitForEvent('page'), page.getByTestId('hosting-builder-open').click()]);
+      await tab.waitForURL((url) => url.href !== 'about:blank');
+      expect(tab.url()).toMatch(/token/i);
+      await tab.close();
+    } finally {
+      await admin.unrouteAll({ behavior: 'wait' });
+    }
+  });
+
   it('an unknown service id shows the not-found view', async () => {
     await page.goto(`${server.url}/admin/999999/service/`);
     await page.getByTestId('not-found').waitFor();
