@@ -71,7 +71,8 @@ export function ServiceInfoCard({ set, service }: { set: PermissionSetData; serv
             <NativeSelect
               label={t('hosting.php_version')}
               description={canService ? undefined : t('hosting.php_readonly')}
-              value={service.phpversion}
+              // the chosen version shows while it is saved; a refusal puts the stored one back
+              value={php.isPending ? (php.variables ?? service.phpversion) : service.phpversion}
               data={phpChoices(service, t('hosting.php_default', { version: service.defaultPHPVersion }))}
               disabled={!canService || php.isPending}
               onChange={(event) => changePhp(event.currentTarget.value)}
