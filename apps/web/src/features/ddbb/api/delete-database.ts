@@ -1,7 +1,7 @@
 import { DDBB_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type DatabaseList, databasesQueryKey, updateDatabases } from '../../../api/list-databases';
 import { apiCall } from '../../../lib/api-client';
-import { type DatabaseList, databasesQueryKey, updateDatabases } from './list-databases';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteDatabase(serviceId: number, databaseId: number): Promise<string[]> {

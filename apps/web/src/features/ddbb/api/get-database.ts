@@ -1,8 +1,8 @@
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
+import { ddbbQueryKey } from '../../../api/list-databases';
 import { api } from '../../../lib/api-client';
-import { ddbbQueryKey } from './list-databases';
 
 /** One database with its user's password ("show password"). */
 export async function getDatabase(serviceId: number, databaseId: number, signal?: AbortSignal) {

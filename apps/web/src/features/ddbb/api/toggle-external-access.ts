@@ -1,8 +1,8 @@
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type DatabaseList, databasesQueryKey, updateDatabases } from '../../../api/list-databases';
 import { apiCall } from '../../../lib/api-client';
-import { type DatabaseList, databasesQueryKey, updateDatabases } from './list-databases';
 
 /** Switches access from anywhere on or off; answers the database as it is now. */
 export async function toggleExternalAccess(serviceId: number, databaseId: number) {

@@ -1,6 +1,7 @@
 import { Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { useCreateDatabase } from '../../../api/create-database';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { PasswordField } from '../../../components/password-field';
@@ -8,7 +9,6 @@ import { blurCheck } from '../../../lib/blur-check';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
-import { useCreateDatabase } from '../api/create-database';
 
 function CreateForm({ serviceId, onClose }: { serviceId: number; onClose: () => void }) {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiCall } from '../../../lib/api-client';
+import { apiCall } from '../lib/api-client';
 import { type DatabaseList, databasesQueryKey, updateDatabases } from './list-databases';
 
 /** The name and user come from the service; only the password is chosen. */

@@ -1,7 +1,7 @@
 import type { ddbbListDataSchema, HostedDatabase } from '@panel247/contract/ddbb';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '../lib/api-client';
 
 /** The databases and the plan's limit, read through the schema's type only (no zod in the chunk). */
 export type DatabaseList = ReturnType<typeof ddbbListDataSchema.parse>;
@@ -14,10 +14,11 @@ export function listDatabases(serviceId: number, signal?: AbortSignal): Promise<
   return api<DatabaseList>(DDBB_API.list(serviceId), undefined, { method: 'GET', signal });
 }
 
-export function useDatabases(serviceId: number) {
+export function useDatabases(serviceId: number, enabled = true) {
   return useQuery({
     queryKey: databasesQueryKey(serviceId),
     queryFn: ({ signal }) => listDatabases(serviceId, signal),
+    enabled,
   });
 }
 
