@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jobStatusSchema } from './job.ts';
 
 /** The `system` block every JSON answer carries. */
 export const systemSchema = z.object({
@@ -9,9 +10,7 @@ export const systemSchema = z.object({
   info: z.array(z.string()),
   statusCode: z.number().int(),
   debug: z.array(z.string()),
-  job: z
-    .object({ id: z.string(), status: z.enum(['queued', 'running', 'done', 'failed']), progress: z.number() })
-    .nullable(),
+  job: z.object({ id: z.string(), status: jobStatusSchema, progress: z.number() }).nullable(),
   mlcVer: z.string(),
 });
 export type System = z.infer<typeof systemSchema>;

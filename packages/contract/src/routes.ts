@@ -126,3 +126,13 @@ export const SUBDOMAIN_API = {
   save: (id: number | string, sid: number | string) => `service/${id}/subdomain/${sid}/save/`,
   remove: (id: number | string, sid: number | string) => `service/${id}/subdomain/${sid}/delete/`,
 } as const;
+
+/** The application installer's catalogue and the install call. */
+export const INSTALLER_API = {
+  list: 'hostingapplication/list/',
+  /** A package's logo (an image, no envelope). */
+  logo: (appId: number | string) => `hostingapplication/${appId}/logo/`,
+  install: (id: number | string) => `service/${id}/installapp/`,
+  /** A job's state, for the client that follows it. */
+  job: (jobId: string) => `job/${jobId}/`,
+} as const;
