@@ -39,14 +39,15 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
   const dnsDriver = createDnsDriver(config);
   if (seed) {
     const secretKey = loadSecretKey(config);
-    const ddbb = createDdbbService(db, config, new BrandService(db), secretKey, () => nowSeconds());
-    const hosting = createHostingService(db, config, secretKey, () => nowSeconds());
+    const brands = new BrandService(db);
+    const ddbb = createDdbbService(db, config, brands, secretKey, () => nowSeconds());
+    const hosting = createHostingService(db, config, brands, secretKey, () => nowSeconds());
     try {
       await seedDemo(admin, nowSeconds(), {
         db,
         dns: createDnsService(db, config, dnsDriver, () => nowSeconds()),
         domains: createDomainServices(db, config, dnsDriver, secretKey, () => nowSeconds()).domains,
-        ftp: createFtpService(db, config, new BrandService(db), secretKey, () => nowSeconds()),
+        ftp: createFtpService(db, config, brands, secretKey, () => nowSeconds()),
         ddbb,
         hosting,
       });

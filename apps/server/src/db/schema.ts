@@ -20,6 +20,7 @@ export interface BrandTable {
   webmail_host: string;
   webftp_host: string;
   phpmyadmin_host: Generated<string>;
+  builder_host: Generated<string>;
   ssl_host: string;
   is_default: number;
   created_at: number;
@@ -244,6 +245,8 @@ export interface WebSettingsTable {
   service_id: number;
   php_version: Generated<string>;
   parking: Generated<number>;
+  /** The site the builder edits: NULL before it was first opened, '' the main domain. */
+  builder_site: string | null;
   updated_at: number;
 }
 
@@ -274,6 +277,20 @@ export interface WebRedirectionTable {
   created_at: number;
 }
 
+export interface InstallJobTable {
+  id: string;
+  user_id: number;
+  service_id: number;
+  app_id: number;
+  status: string;
+  progress: Generated<number>;
+  result_url: Generated<string>;
+  result_folder: Generated<string>;
+  error_key: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   brands: BrandTable;
   brand_hosts: BrandHostTable;
@@ -302,6 +319,7 @@ export interface Database {
   web_settings: WebSettingsTable;
   web_sites: WebSiteTable;
   web_redirections: WebRedirectionTable;
+  install_jobs: InstallJobTable;
 }
 
 export type BrandRow = Selectable<BrandTable>;

@@ -6,6 +6,7 @@ import * as m0004 from './0004-mail.ts';
 import * as m0005 from './0005-ftp.ts';
 import * as m0006 from './0006-signon-and-databases.ts';
 import * as m0007 from './0007-hosting-web.ts';
+import * as m0008 from './0008-site-builder-and-installer.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005-ftp': m0005,
   '0006-signon-and-databases': m0006,
   '0007-hosting-web': m0007,
+  '0008-site-builder-and-installer': m0008,
 };

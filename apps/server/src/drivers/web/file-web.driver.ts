@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { chmod, chown, mkdir, readdir, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { WebDriver, WebService } from './web.driver.ts';
-import { type RenderedService, renderService, Templates, type WebRenderSettings } from './web-render.ts';
+import {
+  type RenderedService,
+  renderService,
+  serviceLogFiles,
+  Templates,
+  type WebRenderSettings,
+} from './web-render.ts';
 
 export interface FileWebOptions extends WebRenderSettings {
   /** <configDir>/live/<service> is the live folder of a service (a symlink to its current version). */
@@ -107,6 +113,12 @@ export abstract class FileWebDriver implements WebDriver {
     });
   }
 
+  errorLogFiles(serviceId: number): { nginx: string; php: string } {
+    if (!Number.isSafeInteger(serviceId) || serviceId < 1) throw new Error(`bad service id: ${serviceId}`);
+    const { nginx, php } = serviceLogFiles(this.options.logDir, serviceId);
+    return { nginx, php };
+  }
+
   protected livePath(serviceId: number): string {
     return path.join(this.liveDir, String(serviceId));
   }
@@ -132,8 +144,12 @@ export abstract class FileWebDriver implements WebDriver {
     const logs = path.dirname(rendered.errorLog);
     await mkdir(logs, { recursive: true, mode: 0o755 });
     await writeFile(rendered.phpErrorLog, '', { flag: 'a' });
+    // Sessions of one service are nobody else's business: the pool's user only.
+    await mkdir(rendered.phpTempDir, { recursive: true, mode: 0o700 });
     if (this.options.logOwner) {
-      await chown(rendered.phpErrorLog, this.options.logOwner.uid, this.options.logOwner.gid).catch(() => undefined);
+      const { uid, gid } = this.options.logOwner;
+      await chown(rendered.phpErrorLog, uid, gid).catch(() => undefined);
+      await chown(rendered.phpTempDir, uid, gid).catch(() => undefined);
     }
   }
 

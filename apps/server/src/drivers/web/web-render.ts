@@ -35,6 +35,8 @@ export interface RenderedService {
   socket: string;
   errorLog: string;
   phpErrorLog: string;
+  /** The pool's own temporary folder (sessions, uploads), inside its open_basedir. */
+  phpTempDir: string;
 }
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
@@ -204,6 +206,24 @@ function siteNames(site: WebSite, service: WebService): string {
   return names.join(' ');
 }
 
+/**
+ * Where a service's nginx and PHP-FPM write its errors (its access log sits beside them), and the
+ * pool's temporary folder: PHP's default session and upload folders lie outside the service's
+ * open_basedir, so each pool gets one of its own there.
+ */
+export function serviceLogFiles(
+  logDir: string,
+  serviceId: number,
+): { folder: string; nginx: string; php: string; tmp: string } {
+  const folder = path.join(logDir, String(serviceId));
+  return {
+    folder,
+    nginx: path.join(folder, 'error.log'),
+    php: path.join(folder, 'php-error.log'),
+    tmp: path.join(folder, 'tmp'),
+  };
+}
+
 /** Renders the service's files (nothing written). `dir` is the absolute folder they will live in. */
 export function renderService(
   service: WebService,
@@ -215,9 +235,12 @@ export function renderService(
   checkService(service, settings);
   check(dir, ABSOLUTE_PATH, 'web.configDir');
   const id = String(service.serviceId);
-  const logs = path.join(settings.logDir, id);
-  const errorLog = path.join(logs, 'error.log');
-  const phpErrorLog = path.join(logs, 'php-error.log');
+  const {
+    folder: logs,
+    nginx: errorLog,
+    php: phpErrorLog,
+    tmp: phpTempDir,
+  } = serviceLogFiles(settings.logDir, service.serviceId);
   const socketDir = settings.phpSockets[service.phpVersion] as string;
   const socket = path.join(socketDir, `panel247-${id}.sock`);
   const home = service.home.replace(/\/$/, '');
@@ -360,9 +383,10 @@ export function renderService(
         LISTEN_GROUP: settings.nginxUser,
         HOME: home,
         ERROR_LOG: phpErrorLog,
+        TMP: phpTempDir,
       },
     )}`,
     mode: 0o644,
   });
-  return { files, phpVersion: service.phpVersion, socket, errorLog, phpErrorLog };
+  return { files, phpVersion: service.phpVersion, socket, errorLog, phpErrorLog, phpTempDir };
 }

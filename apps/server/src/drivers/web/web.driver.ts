@@ -57,4 +57,6 @@ export interface WebDriver {
   apply(service: WebService): Promise<void>;
   /** Removes the service's server blocks and pool (nothing to do when it has none). */
   remove(serviceId: number): Promise<void>;
+  /** The service's error logs, found from its id alone (never from user input). */
+  errorLogFiles(serviceId: number): { nginx: string; php: string };
 }

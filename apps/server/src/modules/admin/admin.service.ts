@@ -25,6 +25,7 @@ export interface BrandInput {
   webmailHost?: string;
   webftpHost?: string;
   phpmyadminHost?: string;
+  builderHost?: string;
   sslHost?: string;
   isDefault?: boolean;
   hosts?: string[];
@@ -92,6 +93,7 @@ export class AdminService {
       webmail_host: input.webmailHost ?? '',
       webftp_host: input.webftpHost ?? '',
       phpmyadmin_host: input.phpmyadminHost ?? '',
+      builder_host: input.builderHost ?? '',
       ssl_host: input.sslHost ?? '',
       is_default: flag(input.isDefault),
     };

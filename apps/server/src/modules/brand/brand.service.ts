@@ -19,6 +19,8 @@ export interface Brand {
   webmailHost: string;
   webftpHost: string;
   phpmyadminHost: string;
+  /** The brand's own site builder (its URL is https://{host}/); '' uses PANEL_SITEBUILDER_URL. */
+  builderHost: string;
   sslHost: string;
 }
 
@@ -38,6 +40,7 @@ function toBrand(row: BrandRow): Brand {
     webmailHost: row.webmail_host,
     webftpHost: row.webftp_host,
     phpmyadminHost: row.phpmyadmin_host,
+    builderHost: row.builder_host,
     sslHost: row.ssl_host,
   };
 }

@@ -5,12 +5,14 @@ import { createDatabaseDriver } from '../../drivers/database/create-database-dri
 import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { ServiceHomes } from '../../hosting/service-homes.ts';
+import type { BrandService } from '../brand/brand.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { HostingService } from './hosting.service.ts';
 
 export function createHostingService(
   db: Db,
   config: AppConfig,
+  brands: BrandService,
   secretKey: Buffer,
   now: () => number,
   webDriver: WebDriver = createWebDriver(config),
@@ -18,6 +20,7 @@ export function createHostingService(
   return new HostingService(
     db,
     new PermissionService(db),
+    brands,
     new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid }),
     webDriver,
     // Only for the overview's database usage (a MariaDB pool connects on first use).
@@ -30,6 +33,8 @@ export function createHostingService(
       trafficMb: config.hosting.trafficMb,
       databaseSpaceMb: config.hosting.databaseSpaceMb,
       maxDatabases: config.databases.maxPerService,
+      siteBuilderUrl: config.hosting.siteBuilderUrl,
+      siteBuilderKey: config.hosting.siteBuilderKey,
     },
     now,
   );

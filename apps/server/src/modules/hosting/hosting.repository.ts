@@ -12,7 +12,11 @@ export const hostingRepository = {
       .onConflict((conflict) => conflict.column('service_id').doNothing())
       .execute();
   },
-  updateSettings(db: Db, serviceId: number, set: { php_version?: string; parking?: number; updated_at: number }) {
+  updateSettings(
+    db: Db,
+    serviceId: number,
+    set: { php_version?: string; parking?: number; builder_site?: string; updated_at: number },
+  ) {
     return db.updateTable('web_settings').set(set).where('service_id', '=', serviceId).execute();
   },
 
@@ -36,7 +40,7 @@ export const hostingRepository = {
   siteBySubdomain(db: Db, serviceId: number, subdomain: string) {
     return db
       .selectFrom('web_sites')
-      .select('id')
+      .select(['id', 'folder'])
       .where('service_id', '=', serviceId)
       .where('subdomain', '=', subdomain)
       .executeTakeFirst();

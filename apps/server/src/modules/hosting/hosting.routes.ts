@@ -1,5 +1,6 @@
 import { emptyDataSchema } from '@panel247/contract/envelope';
 import {
+  errorLogDataSchema,
   hostingPhpParamsSchema,
   hostingServiceDataSchema,
   hostingServiceParamsSchema,
@@ -13,6 +14,9 @@ import {
   subdomainOneDataSchema,
   subdomainParamsSchema,
   subdomainSaveParamsSchema,
+  webConstructorDataSchema,
+  webConstructorLoginDataSchema,
+  webConstructorLoginParamsSchema,
 } from '@panel247/contract/hosting';
 import type { FastifyInstance } from 'fastify';
 import type { ApiRouter } from '../../http/api-route.ts';
@@ -56,6 +60,32 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
     async ({ actor, params }) => ({
       data: { service: await hosting.setParking(actor, params.id, false) },
       info: ['hosting.parking_off'],
+    }),
+  );
+
+  api.session(
+    { method: both, url: 'service/:id/logerror/', params: hostingServiceParamsSchema, data: errorLogDataSchema },
+    async ({ actor, params }) => ({ data: { logs: await hosting.errorLog(actor, params.id) } }),
+  );
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/webconstructor/',
+      params: hostingServiceParamsSchema,
+      data: webConstructorDataSchema,
+    },
+    async ({ actor, params }) => ({ data: { selected: await hosting.builderSite(actor, params.id) } }),
+  );
+  api.session(
+    {
+      // (sic) the spec's spelling of the path.
+      method: 'POST',
+      url: 'service/:id/webcontructorlogin/',
+      params: webConstructorLoginParamsSchema,
+      data: webConstructorLoginDataSchema,
+    },
+    async ({ actor, params, language }) => ({
+      data: { url: await hosting.builderLogin(actor, params.id, params.subdomain, language) },
     }),
   );
 

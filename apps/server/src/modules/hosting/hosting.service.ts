@@ -10,13 +10,16 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { DatabaseDriver } from '../../drivers/database/database.driver.ts';
 import type { WebDriver, WebService } from '../../drivers/web/web.driver.ts';
-import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { ConflictError, type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import { parseCertificateBundle } from '../../hosting/certificate-bundle.ts';
 import type { ServiceHomes } from '../../hosting/service-homes.ts';
 import type { Actor } from '../auth/actor.ts';
+import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { diskUsage } from './disk-usage.ts';
+import { readErrorLog } from './error-log.ts';
 import { hostingRepository } from './hosting.repository.ts';
+import { signSiteBuilderToken } from './site-builder-token.ts';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -35,6 +38,9 @@ export interface HostingSettings {
   trafficMb: number;
   databaseSpaceMb: number;
   maxDatabases: number;
+  /** The site builder when the brand names no host of its own, and the key its tokens are signed with. */
+  siteBuilderUrl: string;
+  siteBuilderKey?: string | undefined;
 }
 
 type SiteRow = NonNullable<Awaited<ReturnType<typeof hostingRepository.site>>>;
@@ -71,6 +77,7 @@ export class HostingService {
   constructor(
     private readonly db: Db,
     private readonly permissions: PermissionService,
+    private readonly brands: BrandService,
     private readonly homes: ServiceHomes,
     private readonly driver: WebDriver,
     private readonly databases: DatabaseDriver,
@@ -250,6 +257,51 @@ export class HostingService {
       hostingRepository.updateSettings(trx, id, { parking: on ? 1 : 0, updated_at: this.now() }),
     );
     return this.toServiceDto(service);
+  }
+
+  /** The tail of the service's nginx and PHP error logs; the files come from the id, never from input. */
+  async errorLog(actor: Actor, id: number) {
+    await this.service(actor, id, 'service', 'visible');
+    return readErrorLog(this.driver.errorLogFiles(id));
+  }
+
+  // ---- site builder -----------------------------------------------------------------------
+
+  /** The site the builder edits ('*' the main domain), or null before it was first opened. */
+  async builderSite(actor: Actor, id: number): Promise<string | null> {
+    await this.service(actor, id, 'service', 'visible');
+    const chosen = (await hostingRepository.settings(this.db, id))?.builder_site ?? null;
+    return chosen === null ? null : chosen === '' ? '*' : chosen;
+  }
+
+  /**
+   * A link into the brand's site builder for one site of the service ('*': the main domain),
+   * carrying a short-lived HMAC-signed token (see site-builder-token.ts); the site becomes the
+   * builder's selected one.
+   */
+  async builderLogin(actor: Actor, id: number, subdomain: string, language: string): Promise<string> {
+    const service = await this.service(actor, id, 'service', 'action');
+    if (CONTROL.test(subdomain)) throw FieldErrors.one('subdomain', 'validation.control_chars');
+    const label = subdomain.trim() === '*' ? '' : subdomain.trim().toLowerCase();
+    await this.ensure(this.db, id);
+    const site = await hostingRepository.siteBySubdomain(this.db, id, label);
+    if (!site) throw FieldErrors.one('subdomain', 'hosting.error.builder_site');
+    const key = this.settings.siteBuilderKey;
+    if (!key) throw new ConflictError('hosting.error.builder_off');
+    await hostingRepository.updateSettings(this.db, id, { builder_site: label, updated_at: this.now() });
+    const token = signSiteBuilderToken(
+      {
+        service: id,
+        host: label === '' ? service.domain : `${label}.${service.domain}`,
+        folder: site.folder,
+        lang: language,
+      },
+      key,
+      this.now(),
+    );
+    const brand = await this.brands.byId(actor.brandId);
+    const base = brand.builderHost ? `https://${brand.builderHost}/` : this.settings.siteBuilderUrl;
+    return `${base}${base.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
   }
 
   // ---- input checks -----------------------------------------------------------------------
