@@ -37,6 +37,8 @@ import { createFtpService } from './modules/ftp/create-ftp-service.ts';
 import { registerFtpRoutes } from './modules/ftp/ftp.routes.ts';
 import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { registerHostingRoutes } from './modules/hosting/hosting.routes.ts';
+import { createInstallerService } from './modules/installer/create-installer-service.ts';
+import { registerInstallerRoutes } from './modules/installer/installer.routes.ts';
 import { registerLegalRoutes } from './modules/legal/legal.routes.ts';
 import { LegalService } from './modules/legal/legal.service.ts';
 import { createMailService } from './modules/mail/create-mail-service.ts';
@@ -106,11 +108,17 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   installErrorHandler(app, config.defaultLanguage);
 
   const exemptGets = new Set([`${basePath}config/get/`, `${basePath}captcha/challenge/`]);
+  // Application logos are <img> sources (no headers possible); they change nothing and need no
+  // session. The base path is only [a-z0-9_-] segments (config), so it needs no escaping here.
+  const exemptGetPattern = new RegExp(`^${basePath}hostingapplication/\\d+/logo/$`);
   const socketPath = `${basePath}realtime/`;
   const allowedOrigins = new Set(config.allowedOrigins);
   // Callback style: this hook runs on every call, and an async hook costs a promise each time.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.url.startsWith(basePath) || csrfAllows(request, { exemptGets, socketPath, allowedOrigins })) {
+    if (
+      !request.url.startsWith(basePath) ||
+      csrfAllows(request, { exemptGets, exemptGetPattern, socketPath, allowedOrigins })
+    ) {
       done();
       return;
     }
@@ -188,13 +196,15 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerMailRoutes(api, createMailService(db, config, brands, now));
   const ftp = createFtpService(db, config, brands, deps.secretKey, now);
   registerFtpRoutes(api, ftp);
-  registerDdbbRoutes(api, createDdbbService(db, config, brands, deps.secretKey, now), {
+  const ddbb = createDdbbService(db, config, brands, deps.secretKey, now);
+  registerDdbbRoutes(api, ddbb, { app, basePath, auth: sessions });
+  app.addHook('onReady', () => ftp.refreshUsersFile());
+  const hosting = createHostingService(db, config, brands, deps.secretKey, now);
+  registerHostingRoutes(api, hosting, { app });
+  registerInstallerRoutes(api, createInstallerService(db, config, { hosting, ddbb }, now, app.log), {
     app,
     basePath,
-    auth: sessions,
   });
-  app.addHook('onReady', () => ftp.refreshUsersFile());
-  registerHostingRoutes(api, createHostingService(db, config, deps.secretKey, now), { app });
   registerDnsExportRoute(app, { basePath, auth: sessions, dns });
   registerRealtimeRoutes(app, { path: socketPath, sessions, events });
   registerDefaultLogos(app);

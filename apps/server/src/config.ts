@@ -158,6 +158,18 @@ export const configSchema = z.object({
       webSpaceMb: z.coerce.number().int().min(0).default(10_240),
       trafficMb: z.coerce.number().int().min(0).default(102_400),
       databaseSpaceMb: z.coerce.number().int().min(0).default(1_024),
+      /** The brand's site builder when the brand names none; it checks the token with the key below. */
+      siteBuilderUrl: z.string().default('/sitebuilder/'),
+      /** Shared with the site builder: the HMAC-SHA256 key of its login tokens. 32+ characters. */
+      siteBuilderKey: z.string().min(32).optional(),
+    })
+    .prefault({}),
+  installer: z
+    .object({
+      /** The application catalogue: one folder per package; default the repository's deploy/apps. */
+      appsDir: z.string().optional(),
+      /** The most a package may unpack to, in MiB (a guard against archive bombs). */
+      maxSizeMb: z.coerce.number().int().min(1).max(10_240).default(256),
     })
     .prefault({}),
   databases: z
@@ -330,6 +342,10 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_HOSTING_WEB_SPACE_MB: 'hosting.webSpaceMb',
   PANEL_HOSTING_TRAFFIC_MB: 'hosting.trafficMb',
   PANEL_HOSTING_DATABASE_SPACE_MB: 'hosting.databaseSpaceMb',
+  PANEL_SITEBUILDER_URL: 'hosting.siteBuilderUrl',
+  PANEL_SITEBUILDER_KEY: 'hosting.siteBuilderKey',
+  PANEL_APPS_DIR: 'installer.appsDir',
+  PANEL_APPS_MAX_SIZE_MB: 'installer.maxSizeMb',
   PANEL_DATABASES_DRIVER: 'databases.driver',
   PANEL_DATABASES_URL: 'databases.url',
   PANEL_DATABASES_NAME_PREFIX: 'databases.namePrefix',
@@ -415,6 +431,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   config.mail.root = path.resolve(config.mail.root ?? path.join(config.dataDir, 'mail'));
   config.web.configDir = path.resolve(config.web.configDir ?? path.join(config.dataDir, 'web'));
   config.web.logDir = path.resolve(config.web.logDir ?? path.join(config.web.configDir, 'logs'));
+  config.installer.appsDir = path.resolve(
+    config.installer.appsDir ?? path.join(import.meta.dirname, '../../../deploy/apps'),
+  );
   config.webDist = path.resolve(config.webDist ?? path.join(import.meta.dirname, '../../web/dist'));
   return config;
 }

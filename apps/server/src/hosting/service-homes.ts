@@ -1,4 +1,4 @@
-import { chown, lstat, mkdir, realpath } from 'node:fs/promises';
+import { chown, lchown, lstat, mkdir, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { FieldErrors } from '../errors.ts';
 
@@ -54,5 +54,25 @@ export class ServiceHomes {
     await mkdir(target, { recursive: true });
     await chown(target, this.owner.uid, this.owner.gid).catch(() => undefined);
     return target;
+  }
+
+  /**
+   * Gives a tree the panel wrote (an installed application) to the web user, so the site can read
+   * it and its FTP accounts can change it. Links are not followed (lchown). Without root the panel
+   * cannot chown and the files stay the panel's, which is what an unprivileged install wants.
+   */
+  async giveToOwner(dir: string): Promise<void> {
+    const { uid, gid } = this.owner;
+    if (process.getuid?.() !== 0) return;
+    const pending = [dir];
+    while (pending.length > 0) {
+      const current = pending.pop() as string;
+      await chown(current, uid, gid);
+      for (const entry of await readdir(current, { withFileTypes: true })) {
+        const full = path.join(current, entry.name);
+        if (entry.isDirectory()) pending.push(full);
+        else await lchown(full, uid, gid);
+      }
+    }
   }
 }

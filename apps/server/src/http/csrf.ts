@@ -4,17 +4,23 @@ import type { FastifyRequest } from 'fastify';
 /**
  * CSRF rules for the API: every call carries `x-dd-request: 1` (a header a cross-site form or
  * image cannot add), and when the browser sends an Origin it must be this panel's own. Exempt:
- * the configuration and the captcha challenge (fetched by plain GETs, they change nothing). The
+ * the configuration, the captcha challenge and the catalogue's logos (fetched by plain GETs and
+ * <img> tags, they change nothing). The
  * realtime socket cannot carry custom headers, so it needs a same-origin Origin instead.
  */
 export function csrfAllows(
   request: FastifyRequest,
-  options: { exemptGets: Set<string>; socketPath: string; allowedOrigins: Set<string> },
+  options: { exemptGets: Set<string>; exemptGetPattern?: RegExp; socketPath: string; allowedOrigins: Set<string> },
 ): boolean {
   const path = request.url.split('?')[0] ?? '';
   const origin = request.headers.origin;
   if (path === options.socketPath) return typeof origin === 'string' && isSameOrigin(request, origin, options);
-  if ((request.method === 'GET' || request.method === 'HEAD') && options.exemptGets.has(path)) return true;
+  if (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    (options.exemptGets.has(path) || options.exemptGetPattern?.test(path))
+  ) {
+    return true;
+  }
   if (request.headers[CSRF_HEADER] !== '1') return false;
   return origin === undefined || isSameOrigin(request, origin, options);
 }

@@ -156,6 +156,18 @@ const es = {
   'web.error.refused': 'El servidor web ha rechazado la configuración. No se ha cambiado nada.',
   'web.error.reload':
     'El servidor web no ha podido recargar la configuración. No se ha cambiado nada; inténtalo más tarde.',
+  'hosting.error.builder_site': 'Elige uno de los sitios del alojamiento',
+  'hosting.error.builder_off': 'El constructor de webs no está configurado en este servidor',
+  'installer.started': 'Instalación iniciada',
+  'installer.failed': 'No se ha podido instalar la aplicación',
+  'installer.error.site': 'Elige uno de los sitios del alojamiento',
+  'installer.error.app': 'Esa aplicación no está en el catálogo',
+  'installer.error.database_required': 'Esta aplicación necesita una base de datos',
+  'installer.error.database': 'Elige una de las bases de datos del alojamiento',
+  'installer.error.not_empty': 'La carpeta de destino ya tiene archivos: elige otra ruta',
+  'installer.error.package': 'El paquete de la aplicación no es válido; avisa a tu proveedor. No se ha instalado nada.',
+  'installer.error.failed': 'No se han podido copiar los archivos. No se ha instalado nada.',
+  'installer.error.interrupted': 'La instalación se interrumpió. No se ha instalado nada; vuelve a intentarlo.',
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -309,6 +321,18 @@ const en: Record<MessageKey, string> = {
   'web.error.php_version': 'PHP version not available',
   'web.error.refused': 'The web server refused the configuration. Nothing was changed.',
   'web.error.reload': 'The web server could not reload its configuration. Nothing was changed; try again later.',
+  'hosting.error.builder_site': "Choose one of the service's sites",
+  'hosting.error.builder_off': 'The site builder is not set up on this server',
+  'installer.started': 'Installation started',
+  'installer.failed': 'The application could not be installed',
+  'installer.error.site': "Choose one of the service's sites",
+  'installer.error.app': 'That application is not in the catalogue',
+  'installer.error.database_required': 'This application needs a database',
+  'installer.error.database': "Choose one of the service's databases",
+  'installer.error.not_empty': 'The target folder already has files: choose another path',
+  'installer.error.package': 'The application package is not valid; tell your provider. Nothing was installed.',
+  'installer.error.failed': 'The files could not be copied. Nothing was installed.',
+  'installer.error.interrupted': 'The installation was interrupted. Nothing was installed; please try again.',
 };
 
 const ca: Record<MessageKey, string> = {
@@ -462,6 +486,18 @@ const ca: Record<MessageKey, string> = {
   'web.error.refused': 'El servidor web ha rebutjat la configuració. No s’ha canviat res.',
   'web.error.reload':
     'El servidor web no ha pogut recarregar la configuració. No s’ha canviat res; torna-ho a provar més tard.',
+  'hosting.error.builder_site': 'Tria un dels llocs de l’allotjament',
+  'hosting.error.builder_off': 'El constructor de webs no està configurat en aquest servidor',
+  'installer.started': 'Instal·lació iniciada',
+  'installer.failed': 'No s’ha pogut instal·lar l’aplicació',
+  'installer.error.site': 'Tria un dels llocs de l’allotjament',
+  'installer.error.app': 'Aquesta aplicació no és al catàleg',
+  'installer.error.database_required': 'Aquesta aplicació necessita una base de dades',
+  'installer.error.database': 'Tria una de les bases de dades de l’allotjament',
+  'installer.error.not_empty': 'La carpeta de destinació ja té fitxers: tria una altra ruta',
+  'installer.error.package': 'El paquet de l’aplicació no és vàlid; avisa el teu proveïdor. No s’ha instal·lat res.',
+  'installer.error.failed': 'No s’han pogut copiar els fitxers. No s’ha instal·lat res.',
+  'installer.error.interrupted': 'La instal·lació s’ha interromput. No s’ha instal·lat res; torna-ho a provar.',
 };
 
 export const MESSAGES = { es, en, ca } as const;

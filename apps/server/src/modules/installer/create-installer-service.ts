@@ -1,0 +1,32 @@
+import type { AppConfig } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { ServiceHomes } from '../../hosting/service-homes.ts';
+import type { DdbbService } from '../ddbb/ddbb.service.ts';
+import type { HostingService } from '../hosting/hosting.service.ts';
+import { PermissionService } from '../permission/permission.service.ts';
+import { AppCatalogue } from './app-catalogue.ts';
+import { InstallerService } from './installer.service.ts';
+
+export function createInstallerService(
+  db: Db,
+  config: AppConfig,
+  services: { hosting: HostingService; ddbb: DdbbService },
+  now: () => number,
+  log: { warn: (detail: object, message: string) => void; error: (detail: object, message: string) => void },
+): InstallerService {
+  const maxBytes = config.installer.maxSizeMb * 1024 * 1024;
+  const catalogue = new AppCatalogue(config.installer.appsDir as string, maxBytes, (folder, problem) =>
+    log.warn({ event: 'installer.package_invalid', folder, problem }, 'application package left out'),
+  );
+  return new InstallerService(
+    db,
+    new PermissionService(db),
+    services.hosting,
+    services.ddbb,
+    new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid }),
+    catalogue,
+    { databaseHost: config.databases.host, databasePort: config.databases.port, maxBytes },
+    now,
+    (detail, message) => log.error(detail, message),
+  );
+}

@@ -1,0 +1,56 @@
+import type { JobStatus } from '@panel247/contract/job';
+import type { Db } from '../../db/database.ts';
+
+/** The installer's jobs; a job is read only by the user who started it. */
+export const installerRepository = {
+  insert(db: Db, job: { id: string; userId: number; serviceId: number; appId: number; now: number }) {
+    return db
+      .insertInto('install_jobs')
+      .values({
+        id: job.id,
+        user_id: job.userId,
+        service_id: job.serviceId,
+        app_id: job.appId,
+        status: 'queued',
+        created_at: job.now,
+        updated_at: job.now,
+      })
+      .execute();
+  },
+  update(
+    db: Db,
+    id: string,
+    set: { status?: JobStatus; progress?: number; result_url?: string; result_folder?: string; error_key?: string },
+    now: number,
+  ) {
+    return db
+      .updateTable('install_jobs')
+      .set({ ...set, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  },
+  find(db: Db, id: string, userId: number) {
+    return db
+      .selectFrom('install_jobs')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  },
+  /** Jobs a stopped process left unfinished: they will never end by themselves. */
+  failUnfinished(db: Db, errorKey: string, now: number) {
+    return db
+      .updateTable('install_jobs')
+      .set({ status: 'failed', error_key: errorKey, updated_at: now })
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
+  },
+  /** Finished jobs are kept a week: long enough for any client to read how its install ended. */
+  sweep(db: Db, before: number) {
+    return db
+      .deleteFrom('install_jobs')
+      .where('status', 'in', ['done', 'failed'])
+      .where('updated_at', '<', before)
+      .execute();
+  },
+};

@@ -1,0 +1,273 @@
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Language } from '@panel247/contract/constants';
+import { APP_CONFIG_PREFIX, type HostingApplication, type InstallJob } from '@panel247/contract/installer';
+import type { Db } from '../../db/database.ts';
+import { type FieldError, FieldErrors, NotFoundError } from '../../errors.ts';
+import type { ServiceHomes } from '../../hosting/service-homes.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { DdbbService } from '../ddbb/ddbb.service.ts';
+import type { HostingService } from '../hosting/hosting.service.ts';
+import type { PermissionService } from '../permission/permission.service.ts';
+import type { AppCatalogue, AppPackage } from './app-catalogue.ts';
+import { PayloadError, unpackPayload } from './app-payload.ts';
+import { renderTemplate } from './app-template.ts';
+import { readConfigAnswers } from './config-answers.ts';
+import { installerRepository } from './installer.repository.ts';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** A queued or running job not touched for this long belongs to a process that stopped. */
+const STALE_SECONDS = 15 * 60;
+const KEEP_SECONDS = 7 * 24 * 3600;
+
+export interface InstallerSettings {
+  /** Where the installed applications reach MariaDB (written into their config). */
+  databaseHost: string;
+  databasePort: number;
+  maxBytes: number;
+}
+
+export interface InstallRequest {
+  subdomainID: number;
+  applicationID: number;
+  mysqlID: number | '';
+  subpath: string;
+  [field: string]: unknown;
+}
+
+/** Everything a job needs, decided and checked while the request was answered. */
+interface InstallPlan {
+  jobId: string;
+  app: AppPackage;
+  /** The folder the application goes into (absolute, inside the service home). */
+  target: string;
+  /** Relative to the service home, for the answer. */
+  folder: string;
+  url: string;
+  values: Map<string, string>;
+}
+
+type JobRow = NonNullable<Awaited<ReturnType<typeof installerRepository.find>>>;
+
+/**
+ * The application installer: the catalogue, and installs of a package into a site's folder.
+ * Everything the user can get wrong is checked before the call answers (field errors, nothing
+ * written); the copy itself then runs as a job the client follows. A job unpacks into a hidden
+ * folder beside the target and renames it into place at the end, so a failure leaves nothing
+ * half-installed.
+ */
+export class InstallerService {
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly permissions: PermissionService,
+    private readonly hosting: HostingService,
+    private readonly databases: DdbbService,
+    private readonly homes: ServiceHomes,
+    private readonly catalogue: AppCatalogue,
+    private readonly settings: InstallerSettings,
+    private readonly now: () => number,
+    private readonly log: (detail: object, message: string) => void,
+  ) {}
+
+  list(language: Language): Promise<HostingApplication[]> {
+    return this.catalogue.list(language);
+  }
+
+  logo(appId: number) {
+    return this.catalogue.logo(appId);
+  }
+
+  /** Waits for the jobs of this process (graceful shutdown, tests). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  /** The spec's rule: installing touches sites, files and databases, so it needs the three rights. */
+  private async authorize(actor: Actor, id: number) {
+    const resource = await this.permissions.authorize(actor, id, 'service_subdomains', 'action');
+    await this.permissions.authorize(actor, id, 'service_ftp', 'action');
+    await this.permissions.authorize(actor, id, 'service_ddbb', 'action');
+    return resource.referencePunycode;
+  }
+
+  async install(actor: Actor, id: number, request: InstallRequest, language: Language): Promise<InstallJob> {
+    const domain = await this.authorize(actor, id);
+    const errors: FieldError[] = [];
+
+    const site = await this.hosting.getSubdomain(actor, id, request.subdomainID).catch((error: unknown) => {
+      if (error instanceof NotFoundError) errors.push({ field: 'subdomainID', messageKey: 'installer.error.site' });
+      else throw error;
+      return null;
+    });
+    const app = await this.catalogue.find(request.applicationID);
+    if (!app) errors.push({ field: 'applicationID', messageKey: 'installer.error.app' });
+
+    let subpath = '';
+    if (CONTROL.test(request.subpath)) errors.push({ field: 'subpath', messageKey: 'validation.control_chars' });
+    else {
+      try {
+        subpath = this.homes.normalise(request.subpath.trim(), 'subpath');
+      } catch (error) {
+        if (!(error instanceof FieldErrors)) throw error;
+        errors.push(...error.fields);
+      }
+    }
+
+    const values = new Map<string, string>();
+    if (app) {
+      const answers = readConfigAnswers(app.inputs, request, APP_CONFIG_PREFIX);
+      errors.push(...answers.errors);
+      for (const [name, value] of answers.values) values.set(`cfg.${name}`, value);
+      if (app.manifest.database) await this.addDatabase(actor, id, request.mysqlID, values, errors);
+    }
+    if (errors.length > 0 || !site || !app) throw new FieldErrors(errors);
+
+    const folder = [site.directorio, subpath].filter(Boolean).join('/');
+    const target = await this.emptyTarget(domain, folder);
+    const host = site.subdominio === '' ? domain : `${site.subdominio}.${domain}`;
+    const url = `${site.ssl.enabled ? 'https' : 'http'}://${host}/${subpath ? `${subpath}/` : ''}`;
+    values.set('site.url', url);
+    values.set('site.host', host);
+    values.set('site.path', `/${subpath}`);
+
+    const jobId = randomBytes(16).toString('hex');
+    await installerRepository.insert(this.db, {
+      id: jobId,
+      userId: actor.userId,
+      serviceId: id,
+      appId: app.manifest.id,
+      now: this.now(),
+    });
+    const plan: InstallPlan = { jobId, app, target, folder, url, values };
+    this.queue = this.queue.then(() => this.run(plan));
+    return this.job(actor, jobId, language);
+  }
+
+  /** The chosen database's credentials, for the templates; it must be one of this service's. */
+  private async addDatabase(
+    actor: Actor,
+    id: number,
+    mysqlID: number | '',
+    values: Map<string, string>,
+    errors: FieldError[],
+  ): Promise<void> {
+    if (mysqlID === '' || mysqlID === 0) {
+      errors.push({ field: 'mysqlID', messageKey: 'installer.error.database_required' });
+      return;
+    }
+    try {
+      const database = await this.databases.get(actor, id, mysqlID);
+      values.set('db.host', this.settings.databaseHost);
+      values.set('db.port', String(this.settings.databasePort));
+      values.set('db.name', database.bbdd);
+      values.set('db.user', database.user);
+      values.set('db.password', database.password);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      errors.push({ field: 'mysqlID', messageKey: 'installer.error.database' });
+    }
+  }
+
+  /** The install folder, checked against symlink escapes; it may exist only as an empty folder. */
+  private async emptyTarget(domain: string, folder: string): Promise<string> {
+    const parent = await this.homes.prepare(
+      domain,
+      path.posix.dirname(folder) === '.' ? '' : path.posix.dirname(folder),
+      'subpath',
+    );
+    const target = folder === '' ? parent : path.join(this.homes.home(domain), folder);
+    const existing = await lstat(target).catch(() => null);
+    if (existing && (!existing.isDirectory() || (await readdir(target)).length > 0)) {
+      throw FieldErrors.one('subpath', 'installer.error.not_empty');
+    }
+    return target;
+  }
+
+  private async run(plan: InstallPlan): Promise<void> {
+    const { jobId, app, target } = plan;
+    const staging = path.join(path.dirname(target), `.panel247-install-${randomBytes(6).toString('hex')}`);
+    const step = (progress: number) =>
+      installerRepository.update(this.db, jobId, { status: 'running', progress }, this.now());
+    try {
+      await step(5);
+      await mkdir(staging, { mode: 0o755 });
+      await unpackPayload(path.join(app.folder, app.manifest.payload), staging, this.settings.maxBytes);
+      await step(60);
+      for (const template of app.templates) {
+        const file = path.join(staging, template.target);
+        await mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
+        // Config files hold the database password: readable by their owner (the site's user) only.
+        await writeFile(file, await renderTemplate(template.text, template.syntax, plan.values), {
+          flag: 'w',
+          mode: 0o640,
+        });
+      }
+      await step(85);
+      await this.homes.giveToOwner(staging);
+      // An empty target folder made beforehand (by the user or by prepare) gives way to the new one.
+      await rmdir(target).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+      await rename(staging, target);
+      await installerRepository.update(
+        this.db,
+        jobId,
+        { status: 'done', progress: 100, result_url: plan.url, result_folder: plan.folder },
+        this.now(),
+      );
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      const code = (error as NodeJS.ErrnoException).code;
+      const errorKey =
+        error instanceof PayloadError
+          ? 'installer.error.package'
+          : code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR'
+            ? 'installer.error.not_empty'
+            : 'installer.error.failed';
+      this.log(
+        { event: 'installer.failed', jobId, app: app.manifest.softName, error: (error as Error).message },
+        'install failed',
+      );
+      await installerRepository
+        .update(this.db, jobId, { status: 'failed', error_key: errorKey }, this.now())
+        .catch(() => undefined);
+    }
+  }
+
+  /** A job of the actor's; another user's id answers like a missing one. */
+  async job(actor: Actor, jobId: string, language: Language): Promise<InstallJob> {
+    const row = await installerRepository.find(this.db, jobId, actor.userId);
+    if (!row) throw new NotFoundError();
+    if ((row.status === 'queued' || row.status === 'running') && row.updated_at < this.now() - STALE_SECONDS) {
+      await installerRepository.update(
+        this.db,
+        jobId,
+        { status: 'failed', error_key: 'installer.error.interrupted' },
+        this.now(),
+      );
+      return this.job(actor, jobId, language);
+    }
+    await installerRepository.sweep(this.db, this.now() - KEEP_SECONDS);
+    return toJob(row, language);
+  }
+}
+
+function toJob(row: JobRow, language: Language): InstallJob {
+  const status = row.status as InstallJob['status'];
+  return {
+    id: row.id,
+    kind: 'installapp',
+    status,
+    progress: row.progress,
+    result: status === 'done' ? { url: row.result_url, folder: row.result_folder } : null,
+    error:
+      status === 'failed'
+        ? { name: translate(language, 'installer.failed'), message: translate(language, row.error_key) }
+        : null,
+  };
+}

@@ -1,0 +1,14 @@
+// Fills the page from config.json, which the installer wrote from the answers given at install time.
+// Every value goes in as text (textContent), never as markup.
+fetch('config.json', { cache: 'no-store' })
+  .then((answer) => answer.json())
+  .then((config) => {
+    document.title = config.title;
+    document.getElementById('title').textContent = config.title;
+    document.getElementById('tagline').textContent = config.tagline;
+    const contact = document.getElementById('contact');
+    if (config.showContact === '1' && /^[^\s@]+@[^\s@]+$/.test(config.contactEmail)) {
+      contact.href = `mailto:${config.contactEmail}`;
+      contact.hidden = false;
+    }
+  });
