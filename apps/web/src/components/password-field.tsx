@@ -18,6 +18,7 @@ export function PasswordField({
   onBlur,
   testId,
   autoFocus,
+  required = true,
 }: {
   label: string;
   value: string;
@@ -28,6 +29,8 @@ export function PasswordField({
   testId: string;
   /** Takes the focus when its dialog opens. */
   autoFocus?: boolean;
+  /** Account passwords always are; an installed application may ask for an optional one. */
+  required?: boolean;
 }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
@@ -48,7 +51,7 @@ export function PasswordField({
         }}
         autoComplete="new-password"
         maxLength={128}
-        required
+        required={required}
         data-autofocus={autoFocus || undefined}
         data-testid={testId}
       />

@@ -1,8 +1,8 @@
-import { Button } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { isActionable } from '@panel247/contract/constants';
 import type { Subdomain } from '@panel247/contract/hosting';
 import type { PermissionSetData } from '@panel247/contract/permissions';
-import { IconPlus } from '@tabler/icons-react';
+import { IconApps, IconPlus } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -19,6 +19,8 @@ import { useRightGuard } from '../../../lib/use-right-guard';
 import { useDeleteSubdomain } from '../api/delete-subdomain';
 import { useSubdomains } from '../api/list-subdomains';
 import { filterSites, siteHost, sortSites } from '../lib/hosting-rows';
+import { installerAllowed } from '../lib/installer-rules';
+import { InstallerModal, type InstallerTarget } from './installer-modal';
 import { HOSTING_PAGE_SIZE } from './redirections-card';
 import { SiteModal, type SiteTarget } from './site-modal';
 import { SitesTable } from './sites-table';
@@ -26,12 +28,13 @@ import { SslInfoModal } from './ssl-info-modal';
 
 /**
  * The sites of a service (spec section 2, breadcrumb 'service-subdomain/'): list, create, edit,
- * delete and SSL data. `?subdomain=label` opens the create dialog with that subdomain locked.
+ * delete, SSL data and the application installer (from the toolbar, or on a row's site). `?subdomain=label` opens the create dialog with that subdomain locked.
  */
 export function SitesView({ set }: { set: PermissionSetData }) {
   const { t } = useTranslation();
   const serviceId = set.id;
   const canWrite = isActionable(set.permissions.service_subdomains);
+  const canInstall = installerAllowed(set.permissions);
   usePageTitle(`${t('menu.sites')} · ${set.reference}`);
 
   const list = useSubdomains(serviceId);
@@ -51,6 +54,7 @@ export function SitesView({ set }: { set: PermissionSetData }) {
     if (prefilled) setParams({}, { replace: true });
   };
   const [sslOf, setSslOf, closeSsl] = useDialog<Subdomain | null>(null);
+  const [installing, setInstalling, closeInstaller] = useDialog<InstallerTarget | null>(null);
   const [deleting, setDeleting, closeDelete] = useDialog<Subdomain | null>(null);
   const remove = useDeleteSubdomain(serviceId);
   const deleteShown = useRightGuard(deleting !== null, canWrite, closeDelete);
@@ -69,14 +73,28 @@ export function SitesView({ set }: { set: PermissionSetData }) {
       <ListCard
         title={t('hosting.sites_title')}
         actions={
-          canWrite ? (
-            <Button
-              leftSection={<IconPlus size={16} aria-hidden />}
-              onClick={() => setTarget({ kind: 'new' })}
-              data-testid="hosting-site-create"
-            >
-              {t('hosting.site_create')}
-            </Button>
+          canWrite || canInstall ? (
+            <Group gap="sm" wrap="wrap" justify="flex-end">
+              {canInstall ? (
+                <Button
+                  variant="light"
+                  leftSection={<IconApps size={16} aria-hidden />}
+                  onClick={() => setInstalling({ site: null })}
+                  data-testid="hosting-install"
+                >
+                  {t('installer.open')}
+                </Button>
+              ) : null}
+              {canWrite ? (
+                <Button
+                  leftSection={<IconPlus size={16} aria-hidden />}
+                  onClick={() => setTarget({ kind: 'new' })}
+                  data-testid="hosting-site-create"
+                >
+                  {t('hosting.site_create')}
+                </Button>
+              ) : null}
+            </Group>
           ) : null
         }
       >
@@ -98,7 +116,19 @@ export function SitesView({ set }: { set: PermissionSetData }) {
             canWrite={canWrite}
             emptyText={emptyText}
             busy={list.isFetching}
-            actions={{ onSsl: setSslOf, onEdit: (site) => setTarget({ kind: 'edit', site }), onDelete: setDeleting }}
+            actions={{
+              onSsl: setSslOf,
+              onEdit: (site) => setTarget({ kind: 'edit', site }),
+              onDelete: setDeleting,
+              extra: (site) => [
+                canInstall && {
+                  label: t('installer.open_on', { name: siteHost(site.subdominio, site.referencePunycode) }),
+                  testId: 'hosting-site-install',
+                  icon: <IconApps size={16} aria-hidden />,
+                  onClick: () => setInstalling({ site }),
+                },
+              ],
+            }}
           />
         )}
         <ListPagination
@@ -117,6 +147,7 @@ export function SitesView({ set }: { set: PermissionSetData }) {
         allowed={canWrite}
       />
       <SslInfoModal site={sslOf} onClose={closeSsl} />
+      <InstallerModal target={installing} onClose={closeInstaller} set={set} />
       <ConfirmModal
         opened={deleting !== null && deleteShown}
         title={t('hosting.site_delete_title')}
