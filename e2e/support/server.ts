@@ -79,6 +79,8 @@ export async function startServer(options: StartOptions = {}): Promise<PanelServ
     PANEL_DATABASES_DRIVER: 'mariadb',
     PANEL_DATABASES_URL: MARIADB_URL,
     PANEL_DATABASES_NAME_PREFIX: databasePrefix,
+    // The site builder signs its links with this key (a real deployment shares it with the builder).
+    PANEL_SITEBUILDER_KEY: 'e2e-site-builder-key-0123456789abcdef',
     ...options.env,
   };
   const child = spawn(TSX, ['apps/server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
