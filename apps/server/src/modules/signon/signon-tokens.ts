@@ -30,20 +30,21 @@ export class SignonTokens {
     return token;
   }
 
-  /** The subject a token was issued for, once; undefined when unknown, used, expired or of another kind. */
+  /**
+   * The subject a token was issued for, once; undefined when unknown, used, expired or of another
+   * kind. The token is taken by one `DELETE … RETURNING`: of two concurrent redeems only the one
+   * whose delete removed the row gets it (a read then a delete in a transaction let both through on
+   * PostgreSQL, where READ COMMITTED lets both read the row before either deletes it).
+   */
   async take(kind: SignonKind, token: string): Promise<number | undefined> {
-    const tokenHash = hash(token);
     const now = this.now();
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('signon_tokens')
-        .select(['kind', 'subject_id', 'expires_at'])
-        .where('token_hash', '=', tokenHash)
-        .executeTakeFirst();
-      await trx.deleteFrom('signon_tokens').where('token_hash', '=', tokenHash).execute();
-      await trx.deleteFrom('signon_tokens').where('expires_at', '<', now).execute();
-      return row && row.kind === kind && row.expires_at >= now ? row.subject_id : undefined;
-    });
+    const row = await this.db
+      .deleteFrom('signon_tokens')
+      .where('token_hash', '=', hash(token))
+      .returning(['kind', 'subject_id', 'expires_at'])
+      .executeTakeFirst();
+    await this.db.deleteFrom('signon_tokens').where('expires_at', '<', now).execute();
+    return row && row.kind === kind && row.expires_at >= now ? row.subject_id : undefined;
   }
 }
 

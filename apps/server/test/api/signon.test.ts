@@ -1,0 +1,109 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FtpAccount } from '@panel247/contract/ftp';
+import type { Mailbox } from '@panel247/contract/mail';
+import type { SignonForm } from '@panel247/contract/signon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignonTokens } from '../../src/modules/signon/signon-tokens.ts';
+import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { DATABASE_KINDS } from '../support/test-database.ts';
+
+const WEBMAIL_KEY = 'webmail-signon-key-0123456789abcdef';
+const WEBFTP_KEY = 'webftp-signon-key-0123456789abcdefgh';
+const RACERS = 8;
+
+describe.each(DATABASE_KINDS)('sign-on tokens on %s', (kind) => {
+  let t: TestApp;
+  let account: BuiltAccount;
+  let cookie: string;
+  let id: number;
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind, {
+      config: {
+        'mail.webmailKey': WEBMAIL_KEY,
+        'hosting.webftpKey': WEBFTP_KEY,
+        'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-signon-')),
+      },
+    });
+    account = await buildAccount(t.database.db, { domainName: 'ficha.test' });
+    id = account.resources['ficha.test'] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(() => t.close());
+
+  it(`redeems a WebMail token exactly once when ${RACERS} redeems race`, async () => {
+    const box = await t.call<{ correo: Mailbox }>(
+      'POST',
+      `service/${id}/correo/create/`,
+      { name: 'carrera', password: 'a good password' },
+      { cookie },
+    );
+    for (let round = 0; round < 3; round++) {
+      const login = await t.call<SignonForm>(
+        'GET',
+        `service/${id}/correo/${box.body.data.correo.id}/login/`,
+        {},
+        { cookie },
+      );
+      const token = login.body.data.fields._token as string;
+      const answers = await Promise.all(
+        Array.from({ length: RACERS }, () => t.call('POST', 'webmail/redeem/', { token, key: WEBMAIL_KEY })),
+      );
+      const codes = answers.map((a) => a.response.statusCode).sort();
+      expect(codes).toEqual([200, ...Array<number>(RACERS - 1).fill(404)]);
+      expect(answers.find((a) => a.response.statusCode === 200)?.body.data).toEqual({ user: 'carrera@ficha.test' });
+    }
+  });
+
+  it(`redeems a WebFTP token exactly once when ${RACERS} redeems race`, async () => {
+    const created = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'carrera', password: 'ftp secret 1', folder: '' },
+      { cookie },
+    );
+    const login = await t.call<SignonForm>(
+      'POST',
+      `service/${id}/ftp/${created.body.data.ftp.id}/login/`,
+      {},
+      { cookie },
+    );
+    const token = login.body.data.fields.token as string;
+    const answers = await Promise.all(
+      Array.from({ length: RACERS }, () => t.call('POST', 'webftp/redeem/', { token, key: WEBFTP_KEY })),
+    );
+    expect(answers.filter((a) => a.response.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.response.statusCode === 404)).toHaveLength(RACERS - 1);
+  });
+
+  it('takes a token once under direct concurrent takes, never as another kind, never after expiry', async () => {
+    let now = 1_000_000;
+    const tokens = new SignonTokens(t.database.db, () => now);
+    const token = await tokens.issue('phpmyadmin', 42);
+    const taken = await Promise.all(Array.from({ length: 16 }, () => tokens.take('phpmyadmin', token)));
+    expect(taken.filter((subject) => subject === 42)).toHaveLength(1);
+    expect(taken.filter((subject) => subject === undefined)).toHaveLength(15);
+
+    // A wrong kind spends the token too: a guessed kind gives no second chance.
+    const mistaken = await tokens.issue('webftp', 7);
+    expect(await tokens.take('webmail', mistaken)).toBeUndefined();
+    expect(await tokens.take('webftp', mistaken)).toBeUndefined();
+
+    const late = await tokens.issue('webmail', 9);
+    now += 61;
+    expect(await tokens.take('webmail', late)).toBeUndefined();
+    // expired tokens are swept on every redeem
+    await tokens.issue('webmail', 10);
+    now += 61;
+    await tokens.take('webmail', 'unknown');
+    const left = await t.database.db
+      .selectFrom('signon_tokens')
+      .select('token_hash')
+      .where('expires_at', '<', 2_000_000)
+      .execute();
+    expect(left).toEqual([]);
+  });
+});
