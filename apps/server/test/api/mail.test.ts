@@ -29,6 +29,12 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
     const aliases = await t.database.db.selectFrom('mail_aliases').select('id').execute();
     return boxes.length + aliases.length;
   };
+  const passwordHash = async (boxId: number) =>
+    (await t.database.db.selectFrom('mailboxes').select('password_hash').where('id', '=', boxId).executeTakeFirst())
+      ?.password_hash;
+  const aliasTargets = async (aliasId: number) =>
+    (await t.database.db.selectFrom('mail_aliases').select('targets').where('id', '=', aliasId).executeTakeFirst())
+      ?.targets;
 
   it('creates, lists, changes and deletes a mailbox; passwords are stored only as a Dovecot hash', async () => {
     const created = await t.call<{ correo: Mailbox }>(
@@ -151,38 +157,134 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
     }
   });
 
-  it.each(['disabled', 'read', 'write'] as const)('servicemail_accounts %s / servicemail_alias read', async (level) => {
-    const user = await buildUser(t.database.db, account, `mail-${level}`, {
-      'buzon.test': {
-        ...allKeys('disabled'),
-        servicemail: 'read',
-        servicemail_accounts: level,
-        servicemail_alias: 'read',
-      },
+  const LEVELS = ['disabled', 'read', 'write'] as const;
+  type Level = (typeof LEVELS)[number];
+  /** What a level answers: reads need it visible, changes need write; invisible is not found. */
+  const readCode = (level: Level) => (level === 'disabled' ? 404 : 200);
+  const writeCode = (level: Level) => ({ disabled: 404, read: 403, write: 200 })[level];
+  const combos = LEVELS.flatMap((accounts) => LEVELS.map((alias) => [accounts, alias] as const));
+
+  it.each(combos)(
+    'servicemail_accounts %s × servicemail_alias %s: every call answers by its own right',
+    async (accounts, aliasLevel) => {
+      const tag = `${accounts.slice(0, 2)}${aliasLevel.slice(0, 2)}`;
+      // the admin makes what the user then works on
+      const box = (
+        await t.call<{ correo: Mailbox }>(
+          'POST',
+          `service/${id}/correo/create/`,
+          { name: `m-${tag}`, password: 'a good password' },
+          { cookie },
+        )
+      ).body.data.correo;
+      const alias = (
+        await t.call<{ alias: Alias }>(
+          'POST',
+          `service/${id}/alias/create/`,
+          { name: `a-${tag}`, target: ['x@example.com'] },
+          { cookie },
+        )
+      ).body.data.alias;
+      const hashBefore = await passwordHash(box.id);
+      const user = await buildUser(t.database.db, account, `m${tag}`, {
+        'buzon.test': {
+          ...allKeys('disabled'),
+          servicemail: 'read',
+          servicemail_accounts: accounts,
+          servicemail_alias: aliasLevel,
+        },
+      });
+      const c = await t.login(account.domainName, user.username, user.password);
+      const as = { cookie: c };
+      const code = async (method: 'GET' | 'POST', path: string, params: Record<string, string | string[]> = {}) =>
+        (await t.call(method, `service/${id}/${path}`, params, as)).response.statusCode;
+
+      // mail accounts
+      const list = await t.call<{ correo: Mailbox[] }>('GET', `service/${id}/correo/list/`, {}, as);
+      expect(list.body.data.correo.some((m) => m.id === box.id)).toBe(accounts !== 'disabled');
+      expect(await code('GET', `correo/${box.id}/`)).toBe(readCode(accounts));
+      expect(await code('GET', `correo/${box.id}/login/`)).toBe(readCode(accounts));
+      expect(await code('POST', 'correo/create/', { name: `n-${tag}`, password: 'a good password' })).toBe(
+        writeCode(accounts),
+      );
+      expect(await code('POST', `correo/${box.id}/changepassword/`, { password: 'a new password' })).toBe(
+        writeCode(accounts),
+      );
+      expect((await passwordHash(box.id)) === hashBefore).toBe(accounts !== 'write');
+      expect(await code('POST', `correo/${box.id}/delete/`)).toBe(writeCode(accounts));
+      expect(Boolean(await passwordHash(box.id))).toBe(accounts !== 'write');
+
+      // aliases
+      const aliases = await t.call<{ alias: Alias[] }>('GET', `service/${id}/alias/list/`, {}, as);
+      expect(aliases.body.data.alias.some((a) => a.id === alias.id)).toBe(aliasLevel !== 'disabled');
+      expect(await code('GET', `alias/${alias.id}/`)).toBe(readCode(aliasLevel));
+      expect(await code('POST', 'alias/create/', { name: `b-${tag}`, target: ['y@example.com'] })).toBe(
+        writeCode(aliasLevel),
+      );
+      expect(await code('POST', `alias/${alias.id}/save/`, { target: ['z@example.com'] })).toBe(writeCode(aliasLevel));
+      expect(await aliasTargets(alias.id)).toBe(aliasLevel === 'write' ? 'z@example.com' : 'x@example.com');
+      expect(await code('POST', `alias/${alias.id}/delete/`)).toBe(writeCode(aliasLevel));
+      expect(await aliasTargets(alias.id)).toBe(aliasLevel === 'write' ? undefined : 'x@example.com');
+
+      // connection data needs the mail area only
+      expect(await code('GET', 'correo/connection/')).toBe(200);
+    },
+  );
+
+  it('refuses WebMail without the mail area, even with the accounts right', async () => {
+    const box = (
+      await t.call<{ correo: Mailbox }>(
+        'POST',
+        `service/${id}/correo/create/`,
+        { name: 'webmail-gate', password: 'a good password' },
+        { cookie },
+      )
+    ).body.data.correo;
+    const user = await buildUser(t.database.db, account, 'webmail-no-area', {
+      'buzon.test': { ...allKeys('disabled'), servicemail: 'disabled', servicemail_accounts: 'write' },
     });
     const c = await t.login(account.domainName, user.username, user.password);
-    const list = await t.call<{ correo: Mailbox[] }>('GET', `service/${id}/correo/list/`, {}, { cookie: c });
-    const create = await t.call(
-      'POST',
-      `service/${id}/correo/create/`,
-      { name: `p${level}`, password: 'a good password' },
-      { cookie: c },
-    );
-    const alias = await t.call(
-      'POST',
-      `service/${id}/alias/create/`,
-      { name: `q${level}`, target: ['x@example.com'] },
-      { cookie: c },
-    );
-    expect(alias.response.statusCode).toBe(403);
-    if (level === 'disabled') {
-      expect(list.body.data.correo).toEqual([]);
-      expect(create.response.statusCode).toBe(404);
-    } else if (level === 'read') {
-      expect(list.body.data.correo.length).toBeGreaterThan(0);
-      expect(create.response.statusCode).toBe(403);
-    } else {
-      expect(create.response.statusCode).toBe(200);
+    const login = await t.call('GET', `service/${id}/correo/${box.id}/login/`, {}, { cookie: c });
+    expect(login.response.statusCode).toBe(404);
+    expect(JSON.stringify(login.body.data)).not.toContain('token');
+  });
+
+  it('answers another account’s mailbox and alias ids through the own service id as not found, changing nothing', async () => {
+    const otherId = other.resources['otro-buzon.test'] as number;
+    const otherCookie = await t.login(other.domainName, other.username, other.password);
+    const theirBox = (
+      await t.call<{ correo: Mailbox }>(
+        'POST',
+        `service/${otherId}/correo/create/`,
+        { name: 'ajeno', password: 'their own password' },
+        { cookie: otherCookie },
+      )
+    ).body.data.correo;
+    const theirAlias = (
+      await t.call<{ alias: Alias }>(
+        'POST',
+        `service/${otherId}/alias/create/`,
+        { name: 'ajeno-alias', target: ['them@example.com'] },
+        { cookie: otherCookie },
+      )
+    ).body.data.alias;
+    const hashBefore = await passwordHash(theirBox.id);
+    const tokensBefore = (await t.database.db.selectFrom('signon_tokens').select('token_hash').execute()).length;
+    const calls: [string, Record<string, string | string[]>][] = [
+      [`correo/${theirBox.id}/`, {}],
+      [`correo/${theirBox.id}/changepassword/`, { password: 'stolen password' }],
+      [`correo/${theirBox.id}/login/`, {}],
+      [`correo/${theirBox.id}/delete/`, {}],
+      [`alias/${theirAlias.id}/`, {}],
+      [`alias/${theirAlias.id}/save/`, { target: ['thief@example.com'] }],
+      [`alias/${theirAlias.id}/delete/`, {}],
+    ];
+    for (const [path, params] of calls) {
+      const answer = await t.call('POST', `service/${id}/${path}`, params, { cookie });
+      expect(answer.response.statusCode, path).toBe(404);
     }
+    expect(await passwordHash(theirBox.id)).toBe(hashBefore);
+    expect(await aliasTargets(theirAlias.id)).toBe('them@example.com');
+    expect((await t.database.db.selectFrom('signon_tokens').select('token_hash').execute()).length).toBe(tokensBefore);
   });
 });

@@ -218,10 +218,13 @@ export class MailService {
   /**
    * WebMail sign-on: a one-time token (60 s) the browser posts to the brand's WebMail. The WebMail
    * redeems it server-to-server (`redeemToken`), then opens IMAP as the mailbox through Dovecot's
-   * master user (deploy/dovecot). No password ever travels in a URL or a form.
+   * master user (deploy/dovecot, deploy/webmail). No password ever travels in a URL or a form.
+   * Offered to those who see the mail accounts (the spec shows WebMail to all with visibility).
    */
   async webmailLogin(actor: Actor, id: number, accountId: number): Promise<WebmailLoginData> {
-    const service = await this.service(actor, id, 'servicemail', 'visible');
+    // Opening a mailbox is reading it: the accounts right, not only the mail area's.
+    const service = await this.service(actor, id, 'servicemail_accounts', 'visible');
+    if (service.levels.servicemail === 'disabled') throw new NotFoundError();
     const row = await mailRepository.findMailbox(this.db, id, accountId);
     if (!row) throw new NotFoundError();
     const token = await this.signon.issue('webmail', row.id);
