@@ -28,3 +28,14 @@ export function isAliasTarget(value: string): boolean {
 export function cleanTargets(values: string[]): string[] {
   return values.map((v) => v.trim()).filter((v) => v !== '');
 }
+
+/** Most targets one alias may have: past this a list is a mailing list, not an alias. */
+export const ALIAS_MAX_TARGETS = 50;
+/** Most characters of the stored comma-separated list (the column is varchar(4000)). */
+export const ALIAS_TARGETS_MAX_LENGTH = 4000;
+
+/** Whether cleaned, distinct targets fit one alias: 'count' or 'length' when they do not. */
+export function targetsOverLimit(targets: readonly string[]): 'count' | 'length' | null {
+  if (targets.length > ALIAS_MAX_TARGETS) return 'count';
+  return targets.join(',').length > ALIAS_TARGETS_MAX_LENGTH ? 'length' : null;
+}

@@ -121,6 +121,20 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
     [{ name: 'a', target: ['nobody@localhost'] }, ['target']],
     [{ name: 'a', target: ['', ' '] }, ['target']],
     [{ name: 'b\r', target: ['uno@example.com'] }, ['name']],
+    [{ name: 'b\r\nBcc: x', target: ['uno@example.com'] }, ['name']],
+    [{ name: "o'brien", target: ['uno@example.com'] }, ['name']],
+    [{ name: '"quoted"', target: ['uno@example.com'] }, ['name']],
+    [{ name: 'per%cent', target: ['uno@example.com'] }, ['name']],
+    [{ name: 'x'.repeat(300), target: ['uno@example.com'] }, ['name']],
+    [{ name: 'a', target: ['uno@example.com\n'] }, ['target']],
+    [{ name: 'a', target: ["o'brien@example.com,uno@example.com%example.org"] }, ['target']],
+    // too many targets, or too long together for the stored list (PostgreSQL answered 500)
+    [{ name: 'a', target: Array.from({ length: 51 }, (_, i) => `t${i}@example.com`) }, ['target']],
+    [{ name: 'a', target: Array.from({ length: 20 }, (_, i) => `${'x'.repeat(230)}${i}@example.com`) }, ['target']],
+    [
+      { name: 'a', target: Array.from({ length: 20 }, (_, i) => `${'x'.repeat(230)}${i}@example.com`).join(',') },
+      ['target'],
+    ],
   ])('refuses alias %o with field errors and writes nothing', async (params, inputs) => {
     const before = await counts();
     const { body } = await t.call('POST', `service/${id}/alias/create/`, params as Record<string, string | string[]>, {
@@ -128,6 +142,52 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
     });
     expect(body.system.inputs).toEqual(inputs);
     expect(await counts()).toBe(before);
+  });
+
+  it('refuses hostile targets on save with a field error and keeps the old ones', async () => {
+    const created = await t.call<{ alias: Alias }>(
+      'POST',
+      `service/${id}/alias/create/`,
+      { name: 'guardado', target: ['bien@example.com'] },
+      { cookie },
+    );
+    const aliasId = created.body.data.alias.id;
+    for (const target of [
+      ['mal@example.com\r\nBcc: x@example.com'],
+      ['"q"@example.com'],
+      ['per%cent@example.com'],
+      [`${'x'.repeat(300)}@example.com`],
+      Array.from({ length: 51 }, (_, i) => `t${i}@example.com`),
+      Array.from({ length: 20 }, (_, i) => `${'x'.repeat(230)}${i}@example.com`),
+      ['', ' '],
+    ]) {
+      const { response, body } = await t.call('POST', `service/${id}/alias/${aliasId}/save/`, { target }, { cookie });
+      expect(response.statusCode).toBe(400);
+      expect(body.system.inputs).toEqual(['target']);
+      expect(await aliasTargets(aliasId)).toBe('bien@example.com');
+    }
+    const capped = await t.call(
+      'POST',
+      `service/${id}/alias/${aliasId}/save/`,
+      { target: Array.from({ length: 51 }, (_, i) => `t${i}@example.com`) },
+      { cookie },
+    );
+    expect(capped.body.system.errors).toEqual(['Como máximo 50 destinos por alias']);
+    // exactly at the caps is fine
+    const full = Array.from(
+      { length: 16 },
+      (_, i) => `${'y'.repeat(i === 0 ? 240 : 239)}${String(i).padStart(3, '0')}@ex.com`,
+    );
+    expect(full.join(',').length).toBe(4000);
+    const saved = await t.call<{ alias: Alias }>(
+      'POST',
+      `service/${id}/alias/${aliasId}/save/`,
+      { target: full },
+      { cookie },
+    );
+    expect(saved.body.system.errors).toEqual([]);
+    expect(saved.body.data.alias.name).toBe(full.join(','));
+    await t.call('POST', `service/${id}/alias/${aliasId}/delete/`, {}, { cookie });
   });
 
   it('refuses a duplicate address, whether mailbox or alias', async () => {

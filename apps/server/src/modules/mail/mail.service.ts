@@ -1,7 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Alias, Mailbox, WebmailLoginData } from '@panel247/contract/mail';
-import { cleanTargets, isAliasTarget, isLocalPart } from '@panel247/contract/mail-rules';
+import {
+  ALIAS_MAX_TARGETS,
+  ALIAS_TARGETS_MAX_LENGTH,
+  cleanTargets,
+  isAliasTarget,
+  isLocalPart,
+  targetsOverLimit,
+} from '@panel247/contract/mail-rules';
 import type { Db } from '../../db/database.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -166,7 +173,13 @@ export class MailService {
     if (targets.length === 0) throw FieldErrors.one('target', 'mail.error.target_required');
     const bad = targets.find((t) => !isAliasTarget(t));
     if (bad) throw FieldErrors.one('target', 'mail.error.target', { target: bad.slice(0, 80) });
-    return [...new Set(targets)];
+    const distinct = [...new Set(targets)];
+    const over = targetsOverLimit(distinct);
+    if (over === 'count')
+      throw FieldErrors.one('target', 'mail.error.targets_count', { max: String(ALIAS_MAX_TARGETS) });
+    if (over === 'length')
+      throw FieldErrors.one('target', 'mail.error.targets_length', { max: String(ALIAS_TARGETS_MAX_LENGTH) });
+    return distinct;
   }
 
   async createAlias(actor: Actor, id: number, params: { name: string; target: string[] }): Promise<Alias> {
