@@ -36,7 +36,7 @@ export function InstallerConfigStep({
       {sections.map((section, index) => (
         // Sections have no id; their order is fixed for one application.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <Fieldset key={index} legend={section.title || undefined} variant="unstyled">
+        <Fieldset key={index} legend={section.title || undefined}>
           <Stack gap="sm">
             {section.inputs.map((input) => (
               <ConfigInput

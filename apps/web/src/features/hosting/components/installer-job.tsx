@@ -2,13 +2,14 @@ import { Anchor, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import type { InstallJob } from '@panel247/contract/installer';
 import { IconCircleCheck, IconExternalLink } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { folderLabel } from '../../../lib/service-folder';
 
 /** A running install: the job's state and a progress bar the status text repeats for screen readers. */
 export function InstallerProgress({ job, appName }: { job: InstallJob; appName: string }) {
   const { t } = useTranslation();
   const progress = Math.max(0, Math.min(100, Math.round(job.progress)));
   return (
-    <Stack gap="xs" data-testid="installer-job">
+    <Stack gap="xs" tabIndex={-1} style={{ outline: 'none' }} data-testid="installer-job">
       <Text size="sm" role="status" aria-live="polite" data-testid="installer-job-status">
         {job.status === 'queued'
           ? t('installer.job_queued', { name: appName })
@@ -57,11 +58,11 @@ export function InstallerSuccess({ job, appName, onClose }: { job: InstallJob; a
           </Anchor>
         </Text>
       ) : null}
-      {job.result?.folder ? (
+      {job.result ? (
         <Text size="sm">
           {t('installer.done_folder')}{' '}
           <Text component="span" ff="monospace" data-testid="installer-success-folder">
-            {job.result.folder}
+            {folderLabel(job.result.folder)}
           </Text>
         </Text>
       ) : null}

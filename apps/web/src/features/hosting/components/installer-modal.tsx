@@ -238,6 +238,14 @@ function Installer({ target, onClose, set }: { target: InstallerTarget; onClose:
     field?.focus();
   }, [state.step]);
 
+  // The install button gives way to the progress, then to the result: the focus follows them.
+  const body = useRef<HTMLFormElement>(null);
+  const phase = done ? 'done' : running ? 'running' : 'form';
+  useEffect(() => {
+    if (phase === 'done') body.current?.querySelector<HTMLElement>('[data-testid="installer-close"]')?.focus();
+    if (phase === 'running') body.current?.querySelector<HTMLElement>('[data-testid="installer-job"]')?.focus();
+  }, [phase]);
+
   const nextWaits =
     (state.step === 0 && sites.isPending) ||
     (state.step === 1 && apps.isPending) ||
@@ -311,81 +319,94 @@ function Installer({ target, onClose, set }: { target: InstallerTarget; onClose:
         closeOnClickOutside={!locked}
         data-testid="installer-modal"
       >
-        <Stack gap="md">
-          {summary ? (
-            <Text size="sm" c="dimmed" data-testid="installer-summary">
-              {summary}
-            </Text>
-          ) : null}
-          <Stepper active={done ? 4 : state.step} size="sm" data-testid="installer-stepper">
-            {labels.map((label, index) => (
-              <Stepper.Step
-                key={label}
-                label={label}
-                aria-current={!done && index === state.step ? 'step' : undefined}
-                data-testid={`installer-step-${index}`}
-              >
-                {/* nothing to change while the install runs */}
-                <fieldset
-                  ref={stepContent}
-                  disabled={locked}
-                  style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}
-                  data-testid="installer-step-content"
+        {/* A form, so Enter in a field moves on (or installs) like the submit button does. */}
+        <form
+          ref={body}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (locked || done) return;
+            if (state.step < 3) {
+              if (!nextWaits) next();
+            } else void runInstall();
+          }}
+        >
+          <Stack gap="md">
+            {summary ? (
+              <Text size="sm" c="dimmed" data-testid="installer-summary">
+                {summary}
+              </Text>
+            ) : null}
+            <Stepper active={done ? 4 : state.step} size="sm" data-testid="installer-stepper">
+              {labels.map((label, index) => (
+                <Stepper.Step
+                  key={label}
+                  label={label}
+                  aria-current={!done && index === state.step ? 'step' : undefined}
+                  data-testid={`installer-step-${index}`}
                 >
-                  {steps[index]}
-                </fieldset>
-              </Stepper.Step>
-            ))}
-            <Stepper.Completed>
-              {current && done ? (
-                <InstallerSuccess job={current} appName={app?.fullName ?? ''} onClose={onClose} />
-              ) : null}
-            </Stepper.Completed>
-          </Stepper>
-          {done ? null : running && current ? (
-            <InstallerProgress job={current} appName={app?.fullName ?? ''} />
-          ) : (
-            <Group justify="space-between">
-              <div>
-                {state.step > state.firstStep ? (
-                  <Button
-                    variant="default"
-                    leftSection={<IconArrowLeft size={16} aria-hidden />}
-                    onClick={() => dispatch({ type: 'back' })}
+                  {/* nothing to change while the install runs */}
+                  <fieldset
+                    ref={stepContent}
                     disabled={locked}
-                    data-testid="installer-back"
+                    style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}
+                    data-testid="installer-step-content"
                   >
-                    {t('installer.back')}
-                  </Button>
+                    {steps[index]}
+                  </fieldset>
+                </Stepper.Step>
+              ))}
+              <Stepper.Completed>
+                {current && done ? (
+                  <InstallerSuccess job={current} appName={app?.fullName ?? ''} onClose={onClose} />
                 ) : null}
-              </div>
-              <Group gap="sm">
-                <Button variant="default" onClick={onClose} disabled={locked}>
-                  {t('main.cancel')}
-                </Button>
-                {state.step < 3 ? (
-                  <Button
-                    rightSection={<IconArrowRight size={16} aria-hidden />}
-                    onClick={next}
-                    disabled={nextWaits}
-                    data-testid="installer-next"
-                  >
-                    {t('installer.next')}
+              </Stepper.Completed>
+            </Stepper>
+            {done ? null : running && current ? (
+              <InstallerProgress job={current} appName={app?.fullName ?? ''} />
+            ) : (
+              <Group justify="space-between">
+                <div>
+                  {state.step > state.firstStep ? (
+                    <Button
+                      variant="default"
+                      leftSection={<IconArrowLeft size={16} aria-hidden />}
+                      onClick={() => dispatch({ type: 'back' })}
+                      disabled={locked}
+                      data-testid="installer-back"
+                    >
+                      {t('installer.back')}
+                    </Button>
+                  ) : null}
+                </div>
+                <Group gap="sm">
+                  <Button variant="default" onClick={onClose} disabled={locked}>
+                    {t('main.cancel')}
                   </Button>
-                ) : (
-                  <Button
-                    leftSection={<IconDownload size={16} aria-hidden />}
-                    onClick={runInstall}
-                    loading={locked}
-                    data-testid="installer-install"
-                  >
-                    {t('installer.install')}
-                  </Button>
-                )}
+                  {state.step < 3 ? (
+                    <Button
+                      rightSection={<IconArrowRight size={16} aria-hidden />}
+                      type="submit"
+                      disabled={nextWaits}
+                      data-testid="installer-next"
+                    >
+                      {t('installer.next')}
+                    </Button>
+                  ) : (
+                    <Button
+                      leftSection={<IconDownload size={16} aria-hidden />}
+                      type="submit"
+                      loading={locked}
+                      data-testid="installer-install"
+                    >
+                      {t('installer.install')}
+                    </Button>
+                  )}
+                </Group>
               </Group>
-            </Group>
-          )}
-        </Stack>
+            )}
+          </Stack>
+        </form>
       </AppModal>
       <InstallErrorModal failure={shownFailure} onAccept={accept} />
     </>

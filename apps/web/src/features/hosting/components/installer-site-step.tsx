@@ -41,9 +41,11 @@ export function InstallerSiteStep({
       data-testid="installer-sites"
     >
       <Stack gap="xs" mt="xs">
-        {sites.map((site) => (
+        {sites.map((site, index) => (
           <Radio
             key={site.id}
+            // the chosen site, else the first, takes the focus when the step shows
+            data-autofocus={(value === null ? index === 0 : site.id === value) || undefined}
             value={String(site.id)}
             label={siteHost(site.subdominio, site.referencePunycode)}
             description={t('installer.site_folder', { folder: folderLabel(site.directorio) })}
