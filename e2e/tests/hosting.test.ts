@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -647,6 +647,210 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
     expect(await page.getByTestId('sites-view').count()).toBe(0);
   });
 
+  it('installs the guestbook through the four steps into a new database, then refuses the same folder again', async () => {
+    type Databases = { data: { ddbb: { id: number; bbdd: string }[]; limit: number } };
+    const before = await apiFromPage<Databases>(page, `service/${serviceId}/ddbb/list/`);
+    const home = path.join(server.dataDir, 'www', 'demo.test');
+    const installer = dialog(page, 'installer-modal');
+    const next = () => installer.getByTestId('installer-next').click();
+    const activeStep = () => installer.locator('[aria-current="step"]').getAttribute('data-testid');
+    let created: number | undefined;
+    try {
+      await freshSites();
+      await page.getByTestId('hosting-install').click();
+      await installer.waitFor();
+
+      // step 0: the site
+      expect(await activeStep()).toBe('installer-step-0');
+      await installer.getByRole('radio', { name: 'demo.test' }).waitFor();
+      expect(await installer.getByTestId('installer-back').count()).toBe(0);
+      await expectNoSeriousViolations(page);
+      await installer.getByRole('radio', { name: 'demo.test' }).check();
+      await next();
+
+      // step 1: the catalogue, featured first, with a debounced filter and the size in MB
+      const guestbook = installer.getByRole('radio', { name: /Guestbook/ });
+      await guestbook.waitFor();
+      expect(await activeStep()).toBe('installer-step-1');
+      const names = () =>
+        installer
+          .getByTestId('installer-app')
+          .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-name')));
+      expect(await names()).toEqual(['guestbook', 'landing-page']);
+      expect(await installer.getByTestId('installer-app-meta').first().textContent()).toMatch(
+        /^Libros de visitas · PHP · \d+,\d{2} MB$/,
+      );
+      await installer.getByTestId('installer-app-filter').fill('landing');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="installer-app"]').length === 1);
+      expect(await names()).toEqual(['landing-page']);
+      await installer.getByTestId('installer-app-filter').fill('');
+      await installer.getByTestId('installer-app-category').selectOption('guestbooks');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="installer-app"]').length === 1);
+      expect(await names()).toEqual(['guestbook']);
+      await expectNoSeriousViolations(page);
+      await guestbook.check();
+      await next();
+
+      // step 2: the service has no database yet, so a new one is forced
+      const newDatabase = installer.getByTestId('installer-new-database');
+      await newDatabase.waitFor();
+      expect(before.data.ddbb).toEqual([]);
+      expect(await newDatabase.isChecked()).toBe(true);
+      expect(await newDatabase.isDisabled()).toBe(true);
+      await installer.getByTestId('installer-subpath').fill('guestbook');
+      expect(await installer.getByTestId('installer-target').textContent()).toBe(
+        'Se instalará en la carpeta /guestbook y responderá en http://demo.test/guestbook/',
+      );
+      await expectNoSeriousViolations(page);
+      // back one step and forward again keeps the choices
+      await installer.getByTestId('installer-back').click();
+      expect(await guestbook.isChecked()).toBe(true);
+      await next();
+      expect(await installer.getByTestId('installer-subpath').inputValue()).toBe('guestbook');
+      await next();
+
+      // step 3: the application's questions; the required ones are enforced before sending
+      await installer.getByTestId('installer-cfg-admin_email').waitFor();
+      expect(await activeStep()).toBe('installer-step-3');
+      expect(await installer.getByTestId('installer-cfg-site_title').inputValue()).toBe('My guestbook');
+      expect(await installer.getByTestId('installer-cfg-theme').count()).toBe(0);
+      await installer.getByTestId('installer-install').click();
+      expect(await fieldError(installer.getByTestId('installer-cfg-admin_email'))).toBe('Este campo es obligatorio');
+      await installer.getByTestId('installer-cfg-site_title').fill('Libro de <b>visitas</b>');
+      await installer.getByTestId('installer-cfg-admin_email').fill('admin@demo.test');
+      await installer.getByTestId('installer-cfg-admin_password-generate').click();
+      await installer.getByTestId('installer-cfg-moderate').check();
+      await expectNoSeriousViolations(page);
+      await installer.getByTestId('installer-install').click();
+
+      // the job's progress until it is done, with the address of the new application
+      const success = installer.getByTestId('installer-success');
+      await success.waitFor({ timeout: 30_000 });
+      expect(await success.getByTestId('installer-success-url').getAttribute('href')).toBe(
+        'http://demo.test/guestbook/',
+      );
+      expect(await success.getByTestId('installer-success-folder').textContent()).toBe('/guestbook');
+      await expectNoSeriousViolations(page);
+
+      // the files are in the site's folder, configured with the answers and the new database
+      const after = await apiFromPage<Databases>(page, `service/${serviceId}/ddbb/list/`);
+      expect(after.data.ddbb).toHaveLength(before.data.ddbb.length + 1);
+      const database = after.data.ddbb.at(-1);
+      created = database?.id;
+      for (const file of ['index.php', 'admin.php', 'lib.php', 'style.css', 'config.php']) {
+        expect(existsSync(path.join(home, 'guestbook', file)), file).toBe(true);
+      }
+      const config = readFileSync(path.join(home, 'guestbook', 'config.php'), 'utf8');
+      expect(config).toContain("const GB_SITE_TITLE = 'Libro de <b>visitas</b>';");
+      expect(config).toContain("const GB_ADMIN_EMAIL = 'admin@demo.test';");
+      expect(config).toContain("const GB_MODERATE = '1';");
+      expect(config).toContain(`const GB_DB_NAME = '${database?.bbdd}';`);
+      await success.getByTestId('installer-close').click();
+      await installer.waitFor({ state: 'detached' });
+
+      // from the main site's row: step 0 is skipped, the database just made is preselected, and
+      // the same folder again comes back as a field error on step 2
+      await page.locator(`${SITES}[data-name="demo.test"]`).getByTestId('hosting-site-install').click();
+      await installer.waitFor();
+      expect(await activeStep()).toBe('installer-step-1');
+      expect(await installer.getByTestId('installer-summary').textContent()).toBe('demo.test');
+      await guestbook.check();
+      await next();
+      await newDatabase.waitFor();
+      expect(await newDatabase.isChecked()).toBe(false);
+      expect(await installer.getByTestId('installer-database-select').inputValue()).toBe(String(created));
+      await installer.getByTestId('installer-subpath').fill('/guestbook/');
+      await next();
+      await installer.getByTestId('installer-cfg-admin_email').fill('admin@demo.test');
+      await installer.getByTestId('installer-cfg-admin_password-generate').click();
+      await installer.getByTestId('installer-install').click();
+      await waitInvalid(page, 'installer-modal', 'installer-subpath');
+      expect(await activeStep()).toBe('installer-step-2');
+      expect(await fieldError(installer.getByTestId('installer-subpath'))).toBe(
+        'La carpeta de destino ya tiene archivos: elige otra ruta',
+      );
+      await expectNoSeriousViolations(page);
+
+      // a job that fails shows its name and message in the error dialog (the job call answered here)
+      await page.route('**/p247/job/*/', (route) =>
+        route.fulfill(
+          apiAnswer({
+            job: {
+              id: route.request().url().split('/').at(-2),
+              kind: 'installapp',
+              status: 'failed',
+              progress: 60,
+              result: null,
+              error: { name: 'No se ha podido instalar la aplicación', message: 'Sin espacio en el disco.' },
+            },
+          }),
+        ),
+      );
+      await installer.getByTestId('installer-subpath').fill('guestbook2');
+      await next();
+      await installer.getByTestId('installer-install').click();
+      const failure = dialog(page, 'installer-error-modal');
+      await failure.waitFor();
+      expect(await failure.getByRole('heading').textContent()).toBe('No se ha podido instalar la aplicación');
+      expect(await failure.getByTestId('installer-error-message').textContent()).toBe('Sin espacio en el disco.');
+      await expectNoSeriousViolations(page);
+      await failure.getByRole('button', { name: 'Aceptar' }).click();
+      await failure.waitFor({ state: 'detached' });
+      await installer.getByTestId('installer-install').waitFor();
+      // two Escapes close it; reopened, it starts afresh
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+      await installer.waitFor({ state: 'detached' });
+      await page.getByTestId('hosting-install').click();
+      await installer.getByRole('radio', { name: 'demo.test' }).waitFor();
+      expect(await activeStep()).toBe('installer-step-0');
+      expect(await installer.getByRole('radio', { name: 'demo.test' }).isChecked()).toBe(false);
+      await installer.getByRole('button', { name: 'Cancelar' }).click();
+      await installer.waitFor({ state: 'detached' });
+    } finally {
+      await page.unrouteAll({ behavior: 'wait' });
+      if (created) await apiFromPage(page, `service/${serviceId}/ddbb/${created}/delete/`, '');
+      await cleanUp();
+    }
+  });
+
+  it('is keyboard driven: each step takes the focus, Space picks, Enter moves on, two Escapes close it', async () => {
+    await freshSites();
+    const installer = dialog(page, 'installer-modal');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+    await page.getByTestId('hosting-install').focus();
+    await page.keyboard.press('Enter');
+    await installer.waitFor();
+    // step 0: the first site has the focus; Space picks it, Enter goes on
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'installer-site');
+    await page.keyboard.press('Space');
+    expect(await installer.getByRole('radio', { name: 'demo.test' }).isChecked()).toBe(true);
+    await page.keyboard.press('Enter');
+    // step 1: the filter has it; then the category, then the applications
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'installer-app-filter');
+    await page.keyboard.type('guest');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="installer-app"]').length === 1);
+    expect(await tabStops(page, 2)).toEqual(['select:Categoría', 'input:Guestbook1.0.0Destacada']);
+    await page.keyboard.press('Space');
+    expect(await installer.getByRole('radio', { name: /Guestbook/ }).isChecked()).toBe(true);
+    await page.keyboard.press('Enter');
+    // step 2: the path
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'installer-subpath');
+    await page.keyboard.type('kb');
+    await page.keyboard.press('Enter');
+    // step 3: the first question; one Escape keeps what was typed, two close
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'installer-cfg-site_title',
+    );
+    expect(await focused()).toBe('installer-cfg-site_title');
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+    expect(await installer.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await installer.waitFor({ state: 'detached' });
+  });
+
   describe('read-only user', () => {
     const viewer = pageSession(
       () => browser,
@@ -667,7 +871,13 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
       await p.getByTestId('side-menu').getByTestId('menu-item-sites').click();
       await p.waitForURL(/\/service\/subdomain\/$/);
       await p.locator(SITES).first().waitFor();
-      for (const id of ['hosting-site-create', 'hosting-site-edit', 'hosting-site-delete']) {
+      for (const id of [
+        'hosting-site-create',
+        'hosting-site-edit',
+        'hosting-site-delete',
+        'hosting-install',
+        'hosting-site-install',
+      ]) {
         expect(await p.getByTestId(id).count(), id).toBe(0);
       }
       expect(await p.getByTestId('hosting-site-ssl-data').count()).toBe(1);
