@@ -133,6 +133,26 @@ describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
       const back = await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1' }, { cookie });
       expect(back.body.data).toMatchObject({ domain: { dns: { mode: 'defaultDNS' } } });
     });
+
+    it.each([
+      ['no server at all', {}, ['dns[0]', 'dns[1]']],
+      ['an empty list', { 'dns[]': ['', ''] }, ['dns[0]', 'dns[1]']],
+      ['one server', { 'dns[]': ['ns1.registro.test'] }, ['dns[1]']],
+      ['one server and empty rows', { 'dns[]': ['ns1.registro.test', '', '', ''] }, ['dns[1]']],
+      ['one server in a later row', { 'dns[]': ['', '', 'ns1.registro.test'] }, ['dns[0]', 'dns[1]']],
+    ])('refuses fewer than 2 servers (%s) and writes nothing', async (_name, params, inputs) => {
+      const before = (await get()).domain.dns;
+      const { response, body } = await t.call(
+        'POST',
+        `domain/${id}/dnsedit/`,
+        { 'default-ns': '0', ...params },
+        { cookie },
+      );
+      expect(response.statusCode).toBe(400);
+      expect(body.system.inputs).toEqual(inputs);
+      expect(body.system.errors[0]).toBe('Este campo es obligatorio');
+      expect((await get()).domain.dns).toEqual(before);
+    });
   });
 
   describe('glue records', () => {

@@ -180,7 +180,9 @@ export class DomainService {
   private async checkNameservers(typed: string[]): Promise<string[]> {
     // Control characters are refused before anything is trimmed away (a trailing CR/LF included).
     const rows = typed.map((value) => (CONTROL.test(value) ? '\u0000' : value.trim().toLowerCase().replace(/\.$/, '')));
-    // Empty rows after the fixed two are simply unused rows of the form.
+    // The first two rows are fixed and required, even when they were not sent at all; empty rows
+    // after them are simply unused rows of the form.
+    while (rows.length < NAMESERVERS_MIN) rows.push('');
     const used = rows.filter((value, index) => value !== '' || index < NAMESERVERS_MIN);
     const errors: FieldError[] = [];
     if (used.length > NAMESERVERS_MAX) errors.push({ field: 'dns', messageKey: 'domain.error.ns_count' });
