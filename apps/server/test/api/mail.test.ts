@@ -93,6 +93,23 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
       .selectAll()
       .execute();
     expect(view).toEqual([{ source: '@buzon.test', destination: 'tres@example.org' }]);
+    // Each mailbox maps to itself, so Postfix finds it before the catch-all (migration 0010).
+    const box = await t.call<{ correo: Mailbox }>(
+      'POST',
+      `service/${id}/correo/create/`,
+      { name: 'propio', password: 'a good password' },
+      { cookie },
+    );
+    const both = await t.database.db
+      .selectFrom('mail_aliases_view' as never)
+      .selectAll()
+      .orderBy('source' as never)
+      .execute();
+    expect(both).toEqual([
+      { source: '@buzon.test', destination: 'tres@example.org' },
+      { source: 'propio@buzon.test', destination: 'propio@buzon.test' },
+    ]);
+    await t.call('POST', `service/${id}/correo/${box.body.data.correo.id}/delete/`, {}, { cookie });
     await t.call('POST', `service/${id}/alias/${created.body.data.alias.id}/delete/`, {}, { cookie });
   });
 

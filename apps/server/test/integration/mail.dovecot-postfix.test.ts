@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Mailbox, WebmailLoginData } from '@panel247/contract/mail';
+import type { Alias, Mailbox, WebmailLoginData } from '@panel247/contract/mail';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MailDaemons, startMailDaemons } from '../../../../scripts/daemons/mail.ts';
@@ -19,6 +19,9 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
   let cookie: string;
   let id: number;
   const domain = `correo-${kind}.test`;
+  // A second domain with a catch-all alias: it must not take the mail of the domain's mailboxes.
+  const wild = `comodin-${kind}.test`;
+  let wildId: number;
 
   beforeAll(async () => {
     // The daemons read the panel's database directly: SQLite must be a file they can open
@@ -26,8 +29,12 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
     const folder = mkdtempSync(path.join(tmpdir(), 'p247-maildb-'));
     chmodSync(folder, 0o777);
     database = await createTestDatabase(kind, { sqliteFile: path.join(folder, 'panel.sqlite') });
-    account = await buildAccount(database.db, { domainName: domain, resources: { [domain]: { hasMail: true } } });
+    account = await buildAccount(database.db, {
+      domainName: domain,
+      resources: { [domain]: { hasMail: true }, [wild]: { hasMail: true } },
+    });
     id = account.resources[domain] as number;
+    wildId = account.resources[wild] as number;
     if (kind === 'sqlite') for (const file of readdirSync(folder)) chmodSync(path.join(folder, file), 0o666);
     mail = await startMailDaemons(
       kind === 'sqlite' ? { kind, file: database.url as string } : { kind, url: database.url as string },
@@ -49,24 +56,30 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
     await database?.destroy();
   });
 
-  const createMailbox = async (name: string, password: string) => {
+  const createMailbox = async (name: string, password: string, serviceId = id) => {
     const { body } = await t.call<{ correo: Mailbox }>(
       'POST',
-      `service/${id}/correo/create/`,
+      `service/${serviceId}/correo/create/`,
       { name, password },
       { cookie },
     );
     expect(body.system.errors).toEqual([]);
     return body.data.correo;
   };
-  const send = (to: string, subject: string) =>
+  const mailboxes = async (serviceId = id) =>
+    (await t.call<{ correo: Mailbox[] }>('GET', `service/${serviceId}/correo/list/`, {}, { cookie })).body.data.correo;
+  const usageOf = async (user: string) => (await mailboxes()).find((m) => m.user === user)?.usage ?? -1;
+  const send = (to: string, subject: string, text = `${subject} body`) =>
     nodemailer
       .createTransport({ host: '127.0.0.1', port: mail.smtpPort, secure: false, ignoreTLS: true })
-      .sendMail({ from: 'sender@example.org', to, subject, text: `${subject} body` });
+      .sendMail({ from: 'sender@example.org', to, subject, text });
+  const hasMessage = async (user: string, password: string, subject: string) => {
+    const search = await mail.imap(user, password, '/INBOX', ['-X', `SEARCH SUBJECT "${subject}"`]);
+    return /\* SEARCH \d+/.test(search.stdout);
+  };
   const waitForMessage = async (user: string, password: string, subject: string) => {
     for (let i = 0; i < 100; i++) {
-      const search = await mail.imap(user, password, '/INBOX', ['-X', `SEARCH SUBJECT "${subject}"`]);
-      if (/\* SEARCH \d+/.test(search.stdout)) return true;
+      if (await hasMessage(user, password, subject)) return true;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return false;
@@ -78,7 +91,7 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
     expect((await mail.imap(`info@${domain}`, 'wrong password')).code).toBe(67);
   });
 
-  it('delivers a message sent to an alias with two targets into both mailboxes, and usage grows', async () => {
+  it('delivers a message sent to an alias with two targets into both mailboxes, and usage grows by its size', async () => {
     await createMailbox('ventas', 'second password 2');
     const alias = await t.call(
       'POST',
@@ -87,11 +100,59 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
       { cookie },
     );
     expect(alias.body.system.errors).toEqual([]);
-    await send(`contacto@${domain}`, 'Hola equipo');
+    const before = { info: await usageOf('info'), ventas: await usageOf('ventas') };
+    expect(before.info).toBeGreaterThanOrEqual(0);
+    const sent = await send(`contacto@${domain}`, 'Hola equipo', `${'Una línea de texto del mensaje.\n'.repeat(800)}`);
+    const size = (sent as { messageSize?: number }).messageSize ?? 0;
+    expect(size).toBeGreaterThan(20_000);
     expect(await waitForMessage(`info@${domain}`, 'first password 1', 'Hola equipo')).toBe(true);
     expect(await waitForMessage(`ventas@${domain}`, 'second password 2', 'Hola equipo')).toBe(true);
-    const list = await t.call<{ correo: Mailbox[] }>('GET', `service/${id}/correo/list/`, {}, { cookie });
-    expect(list.body.data.correo.find((m) => m.user === 'info')?.usage).toBeGreaterThan(100);
+    expect((await usageOf('info')) - before.info).toBeGreaterThanOrEqual(size);
+    expect((await usageOf('ventas')) - before.ventas).toBeGreaterThanOrEqual(size);
+  });
+
+  it('delivers where an alias points after its targets are edited', async () => {
+    const contacto = (
+      await t.call<{ alias: Alias[] }>('GET', `service/${id}/alias/list/`, {}, { cookie })
+    ).body.data.alias.find((a) => a.alias === 'contacto') as Alias;
+    const saved = await t.call(
+      'POST',
+      `service/${id}/alias/${contacto.id}/save/`,
+      { target: [`ventas@${domain}`] },
+      { cookie },
+    );
+    expect(saved.body.system.errors).toEqual([]);
+    await send(`contacto@${domain}`, 'Solo ventas');
+    expect(await waitForMessage(`ventas@${domain}`, 'second password 2', 'Solo ventas')).toBe(true);
+    // both targets were delivered in one go before: once ventas has it, info never will
+    expect(await hasMessage(`info@${domain}`, 'first password 1', 'Solo ventas')).toBe(false);
+    await t.call('POST', `service/${id}/alias/${contacto.id}/save/`, { target: [`info@${domain}`] }, { cookie });
+    await send(`contacto@${domain}`, 'Solo info');
+    expect(await waitForMessage(`info@${domain}`, 'first password 1', 'Solo info')).toBe(true);
+    expect(await hasMessage(`ventas@${domain}`, 'second password 2', 'Solo info')).toBe(false);
+  });
+
+  it('keeps a mailbox’s mail in the mailbox when its domain has a catch-all alias', async () => {
+    await createMailbox('buzon', 'wild password 1', wildId);
+    await createMailbox('resto', 'wild password 2', wildId);
+    const catchAll = await t.call(
+      'POST',
+      `service/${wildId}/alias/create/`,
+      { name: '', target: [`resto@${wild}`] },
+      { cookie },
+    );
+    expect(catchAll.body.system.errors).toEqual([]);
+    await send(`buzon@${wild}`, 'Para el buzon');
+    await send(`nadie@${wild}`, 'Para nadie');
+    expect(await waitForMessage(`buzon@${wild}`, 'wild password 1', 'Para el buzon')).toBe(true);
+    expect(await waitForMessage(`resto@${wild}`, 'wild password 2', 'Para nadie')).toBe(true);
+    expect(await hasMessage(`resto@${wild}`, 'wild password 2', 'Para el buzon')).toBe(false);
+    expect(await hasMessage(`buzon@${wild}`, 'wild password 1', 'Para nadie')).toBe(false);
+    // without the catch-all an unknown address is refused again
+    const alias = (await t.call<{ alias: Alias[] }>('GET', `service/${wildId}/alias/list/`, {}, { cookie })).body.data
+      .alias[0] as Alias;
+    await t.call('POST', `service/${wildId}/alias/${alias.id}/delete/`, {}, { cookie });
+    await expect(send(`nadie@${wild}`, 'Ya no')).rejects.toThrow(/550/);
   });
 
   it('refuses the old password at once after a change, even with Dovecot’s auth cache on', async () => {
