@@ -58,6 +58,8 @@ const es = {
   'dns.error.duplicate': 'Ya existe un registro igual',
   'dns.error.not_eliminable': 'Este registro no se puede eliminar',
   'dns.error.refused': 'El servidor DNS ha rechazado el registro',
+  'dns.error.refused_name':
+    'El servidor DNS tiene en este nombre otro registro que no puede convivir con este (por ejemplo, un CNAME). No se ha cambiado nada.',
   'dns.error.server_down': 'El servidor DNS no responde. No se ha cambiado nada; inténtalo más tarde.',
   'domain.dns_saved': 'Servidores DNS guardados. Los cambios pueden tardar hasta 24 horas en propagarse.',
   'domain.glue_created': 'Registro glue creado',
@@ -227,6 +229,8 @@ const en: Record<MessageKey, string> = {
   'dns.error.duplicate': 'An identical record already exists',
   'dns.error.not_eliminable': 'This record cannot be deleted',
   'dns.error.refused': 'The DNS server refused the record',
+  'dns.error.refused_name':
+    'The DNS server holds another record at this name that cannot coexist with this one (for example a CNAME). Nothing was changed.',
   'dns.error.server_down': 'The DNS server does not answer. Nothing was changed; try again later.',
   'domain.dns_saved': 'Name servers saved. Changes may take up to 24 hours to propagate.',
   'domain.glue_created': 'Glue record created',
@@ -392,6 +396,8 @@ const ca: Record<MessageKey, string> = {
   'dns.error.duplicate': 'Ja existeix un registre igual',
   'dns.error.not_eliminable': 'Aquest registre no es pot eliminar',
   'dns.error.refused': 'El servidor DNS ha rebutjat el registre',
+  'dns.error.refused_name':
+    'El servidor DNS té en aquest nom un altre registre que no hi pot conviure (per exemple, un CNAME). No s’ha canviat res.',
   'dns.error.server_down': 'El servidor DNS no respon. No s’ha canviat res; torna-ho a provar més tard.',
   'domain.dns_saved': 'Servidors DNS desats. Els canvis poden trigar fins a 24 hores a propagar-se.',
   'domain.glue_created': 'Registre glue creat',

@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import type { DnsRecord } from '@panel247/contract/dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
+import { DnsRefusedError } from '../../src/drivers/dns/dns.driver.ts';
 import { PowerDnsDriver } from '../../src/drivers/dns/powerdns.driver.ts';
-import { FieldErrors } from '../../src/errors.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
@@ -126,12 +126,68 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
     expect(await pdns.dig(`www.${zone}`, 'CNAME')).toEqual([`${zone}.`]);
   });
 
-  it('maps a content PowerDNS refuses (HTTP 422) to a field error', async () => {
+  it('maps a content PowerDNS refuses (HTTP 422) to a refusal about the content', async () => {
     const driver = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
-    await expect(
-      driver.replaceRRsets(zone, [{ name: `bad.${zone}.`, type: 'A', ttl: 60, contents: ['not-an-address'] }]),
-    ).rejects.toBeInstanceOf(FieldErrors);
+    const refused = await driver
+      .replaceRRsets(zone, [{ name: `bad.${zone}.`, type: 'A', ttl: 60, contents: ['not-an-address'] }])
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DnsRefusedError);
+    expect(refused).toMatchObject({ reason: 'content', messageKey: 'dns.error.refused' });
     expect(await pdns.dig(`bad.${zone}`, 'A')).toEqual([]);
+  });
+
+  it('rolls a change back when PowerDNS refuses it (422): field error, inputs, record list unchanged', async () => {
+    const driver = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
+    // A CNAME planted behind the panel's back: the panel's database knows nothing of it, so its own
+    // CNAME rule lets the A record through and PowerDNS is the one that says no.
+    await driver.replaceRRsets(zone, [
+      { name: `planted.${zone}.`, type: 'CNAME', ttl: 60, contents: ['elsewhere.example.org.'] },
+    ]);
+    const before = await records();
+    const created = await t.call(
+      'POST',
+      `service/${serviceId}/dns/create/`,
+      { type: 'A', zona: 'planted', value: '192.0.2.66', ttl: '0', priority: '0' },
+      { cookie },
+    );
+    expect(created.response.statusCode).toBe(400);
+    expect(created.body.system).toMatchObject({
+      valid: false,
+      inputs: ['zona'],
+      errors: [
+        'El servidor DNS tiene en este nombre otro registro que no puede convivir con este (por ejemplo, un CNAME). No se ha cambiado nada.',
+      ],
+    });
+    expect(await records()).toEqual(before);
+    expect(await pdns.dig(`planted.${zone}`, 'A')).not.toContain('192.0.2.66');
+
+    // An edit refused the same way: the edit form has no name field, so the error is the value's.
+    const txt = await create({ type: 'TXT', zona: 'clash', value: 'first' });
+    await driver.replaceRRsets(zone, [
+      { name: `clash.${zone}.`, type: 'TXT', ttl: 3600, contents: [] },
+      { name: `clash.${zone}.`, type: 'CNAME', ttl: 60, contents: ['elsewhere.example.org.'] },
+    ]);
+    const listed = await records();
+    const saved = await t.call(
+      'POST',
+      `service/${serviceId}/dns/${txt.id}/save/`,
+      { value: 'second', ttl: '600', language: 'en' },
+      { cookie },
+    );
+    expect(saved.response.statusCode).toBe(400);
+    expect(saved.body.system).toMatchObject({ valid: false, inputs: ['value'] });
+    expect(saved.body.system.errors[0]).toMatch(/^The DNS server holds another record at this name/);
+    expect(await records()).toEqual(listed);
+    expect(listed.find((r) => r.id === txt.id)).toMatchObject({ value: 'first', ttl: 0 });
+
+    // Put the server back the way the panel has it; sync agrees.
+    await driver.replaceRRsets(zone, [
+      { name: `planted.${zone}.`, type: 'CNAME', ttl: 60, contents: [] },
+      { name: `clash.${zone}.`, type: 'CNAME', ttl: 60, contents: [] },
+    ]);
+    await driver.replaceRRsets(zone, [{ name: `clash.${zone}.`, type: 'TXT', ttl: 3600, contents: ['"first"'] }]);
+    expect(await t.services.dns.sync(zone)).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
+    await t.call('POST', `service/${serviceId}/dns/${txt.id}/delete/`, {}, { cookie });
   });
 
   it('with PowerDNS down, answers an error and leaves the panel database unchanged; sync then finds no drift', async () => {

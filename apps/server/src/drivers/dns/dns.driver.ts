@@ -1,3 +1,5 @@
+import { DaemonError } from '../../errors.ts';
+
 /**
  * The DNS driver: what the panel asks of an authoritative server. Names are absolute with the
  * trailing dot; contents are in zone-file presentation format. The panel database stays the
@@ -29,4 +31,20 @@ export interface DnsDriver {
   readZone(zone: string): Promise<RRset[] | undefined>;
   /** Turns DNSSEC on for the zone if needed and returns its DS records. */
   dsRecords(zone: string): Promise<DsRecord[]>;
+}
+
+/**
+ * The server refused a change (PowerDNS answers HTTP 422 and writes nothing). `reason` says what
+ * it objected to, so the service can put the error under the form field that can fix it: `name`
+ * when the owner name clashes with what the server holds (e.g. a CNAME planted beside it),
+ * `content` when it could not parse a record, `other` for anything else (then a global error,
+ * logged with the server's message like every DaemonError).
+ */
+export class DnsRefusedError extends DaemonError {
+  constructor(
+    readonly reason: 'name' | 'content' | 'other',
+    detail: string,
+  ) {
+    super('dns.error.refused', detail);
+  }
 }

@@ -1,5 +1,5 @@
-import { DaemonError, FieldErrors } from '../../errors.ts';
-import type { DnsDriver, DsRecord, RRset } from './dns.driver.ts';
+import { DaemonError } from '../../errors.ts';
+import { type DnsDriver, DnsRefusedError, type DsRecord, type RRset } from './dns.driver.ts';
 
 export interface PowerDnsOptions {
   /** e.g. http://127.0.0.1:8081 */
@@ -20,7 +20,8 @@ interface PdnsRRset {
  * PowerDNS Authoritative through its HTTP API: zones are created Native with SOA-EDIT-API so the
  * serial moves on every change; each change is one PATCH of complete RRsets (PowerDNS applies a
  * PATCH atomically and purges its caches, so the next query answers the new data). A 422 means
- * PowerDNS refused the content: nothing was written, and the user gets a field error.
+ * PowerDNS refused the change and wrote nothing; its message says whether the name or the content
+ * was the problem (see `refusalReason`).
  */
 export class PowerDnsDriver implements DnsDriver {
   readonly kind = 'powerdns' as const;
@@ -45,9 +46,7 @@ export class PowerDnsDriver implements DnsDriver {
   private async expectOk(response: Response, what: string): Promise<void> {
     if (response.ok) return;
     const detail = `${what}: HTTP ${response.status} ${await response.text().catch(() => '')}`.slice(0, 500);
-    if (response.status === 422) {
-      throw Object.assign(FieldErrors.one('value', 'dns.error.refused'), { detail });
-    }
+    if (response.status === 422) throw new DnsRefusedError(refusalReason(detail), detail);
     throw new DaemonError('dns.error.server_down', detail);
   }
 
@@ -150,4 +149,16 @@ export class PowerDnsDriver implements DnsDriver {
         };
       });
   }
+}
+
+/**
+ * What a PowerDNS 4.7 422 objected to, from its message: "RRset x. IN A: Conflicts with
+ * pre-existing RRset" (a CNAME beside other data, seen when records were planted behind the
+ * panel's back) is about the name; "Record x./A 'bad': Parsing record content …" and
+ * "… Invalid IPv6 address" are about the content.
+ */
+export function refusalReason(message: string): DnsRefusedError['reason'] {
+  if (/conflicts with/i.test(message)) return 'name';
+  if (/parsing record content|invalid/i.test(message)) return 'content';
+  return 'other';
 }

@@ -3,7 +3,7 @@ import { validateDnsRecord } from '@panel247/contract/dns-rules';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
-import type { DnsDriver, RRset } from '../../drivers/dns/dns.driver.ts';
+import { type DnsDriver, DnsRefusedError, type RRset } from '../../drivers/dns/dns.driver.ts';
 import { FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { type AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
@@ -169,12 +169,14 @@ export class DnsService {
   async create(actor: Actor, params: DnsCreateParams): Promise<DnsRecord> {
     const zone = await this.zoneFor(actor, params.id, 'action');
     const record = this.validate(zone, params);
-    return this.db.transaction().execute(async (trx) => {
-      await this.checkNeighbours(trx, zone, record);
-      const row = await dnsRepository.insert(trx, this.row(zone, record));
-      await this.apply(trx, zone, [record]);
-      return this.toDto(zone, row);
-    });
+    return refusalAsFieldError('zona', () =>
+      this.db.transaction().execute(async (trx) => {
+        await this.checkNeighbours(trx, zone, record);
+        const row = await dnsRepository.insert(trx, this.row(zone, record));
+        await this.apply(trx, zone, [record]);
+        return this.toDto(zone, row);
+      }),
+    );
   }
 
   async save(actor: Actor, params: DnsSaveParams): Promise<DnsRecord> {
@@ -182,12 +184,15 @@ export class DnsService {
     const existing = await dnsRepository.find(this.db, zone.serviceId, params.dnsZoneId);
     if (!existing) throw new NotFoundError();
     const record = this.validate(zone, { ...params, type: existing.type, zona: existing.zona });
-    return this.db.transaction().execute(async (trx) => {
-      await this.checkNeighbours(trx, zone, record, existing.id);
-      const row = await dnsRepository.update(trx, zone.serviceId, existing.id, record);
-      await this.apply(trx, zone, [record]);
-      return this.toDto(zone, row);
-    });
+    // The edit form has no name field (type and name stay fixed): a name clash goes under the value.
+    return refusalAsFieldError('value', () =>
+      this.db.transaction().execute(async (trx) => {
+        await this.checkNeighbours(trx, zone, record, existing.id);
+        const row = await dnsRepository.update(trx, zone.serviceId, existing.id, record);
+        await this.apply(trx, zone, [record]);
+        return this.toDto(zone, row);
+      }),
+    );
   }
 
   async remove(actor: Actor, serviceId: number, recordId: number): Promise<void> {
@@ -320,6 +325,25 @@ export function createDnsService(db: Db, config: AppConfig, driver: DnsDriver, n
     },
     now,
   );
+}
+
+/**
+ * A change the DNS server refused (its transaction already rolled back) becomes a field error when
+ * the refusal says what was wrong: the name (a record planted on the server clashes with it) or
+ * the content. Anything else stays a global error.
+ */
+async function refusalAsFieldError<T>(nameField: 'zona' | 'value', change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (error instanceof DnsRefusedError && error.reason === 'name') {
+      throw FieldErrors.one(nameField, 'dns.error.refused_name');
+    }
+    if (error instanceof DnsRefusedError && error.reason === 'content') {
+      throw FieldErrors.one('value', 'dns.error.refused');
+    }
+    throw error;
+  }
 }
 
 function diff(zone: string, wanted: RRset[], actual: RRset[]): DriftReport {
