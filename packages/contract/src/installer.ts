@@ -57,6 +57,8 @@ export const appInputSchema = z.object({
   checked: z.boolean(),
   options: z.array(z.object({ value: z.string(), label: z.string() })),
   isRequired: z.boolean(),
+  /** The longest answer the server takes (text, textarea and password inputs). */
+  maxLength: z.number().int().positive(),
 });
 export type AppInput = z.infer<typeof appInputSchema>;
 

@@ -193,6 +193,9 @@ describe.each(DATABASE_KINDS)('application installer API on %s', (kind) => {
       'ca',
     ]);
     expect(inputs.find((input) => input.name === 'theme')).toMatchObject({ type: 'hidden', value: 'light' });
+    // The limits the server enforces, so the form can stop typing there.
+    expect(inputs.find((input) => input.name === 'site_title')?.maxLength).toBe(100);
+    expect(inputs.find((input) => input.name === 'welcome')?.maxLength).toBe(2000);
     expect(landing).toMatchObject({ type: 'js', isBBDDApplication: false, category: 'cms' });
 
     const spanish = await t.call<{ apps: HostingApplication[] }>('GET', 'hostingapplication/list/', {}, { cookie });

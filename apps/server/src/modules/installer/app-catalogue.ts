@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import { payloadSize } from './app-payload.ts';
 import { templatePlaceholders } from './app-template.ts';
+import { maxLengthOf } from './config-answers.ts';
 
 /**
  * The application catalogue: one folder per package under the configured apps folder, each with a
@@ -206,6 +207,7 @@ function toApplication({ manifest, size }: AppPackage, language: Language): Host
       checked: input.checked,
       options: input.options.map((option) => ({ value: option.value, label: pick(option.label, language) })),
       isRequired: input.required,
+      maxLength: maxLengthOf(input),
     })),
   }));
   return {

@@ -9,6 +9,11 @@ const EMAIL =
   /^[^\s@"<>]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const TICKED = new Set(['1', 'on', 'true']);
 
+/** The longest answer an input takes: the package's own limit, else one that fits a line or a text. */
+export function maxLengthOf(input: AppInputSpec): number {
+  return input.maxLength ?? (input.type === 'textarea' ? 5000 : 255);
+}
+
 /**
  * The answers to an application's inputs, from the install call's `<prefix><name>` fields. Only
  * the package's own inputs are read (anything else is ignored); a hidden input always has the
@@ -50,7 +55,7 @@ export function readConfigAnswers(
     }
     // Passwords are taken as typed; other texts lose surrounding spaces.
     const value = input.password ? raw : raw.trim();
-    const max = input.maxLength ?? (multiline ? 5000 : 255);
+    const max = maxLengthOf(input);
     if (value === '') {
       if (input.required) fail('validation.required');
     } else if (value.length > max) fail('validation.too_long');

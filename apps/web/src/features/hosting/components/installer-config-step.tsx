@@ -105,6 +105,7 @@ function ConfigInput({
         autosize
         minRows={3}
         maxRows={10}
+        maxLength={input.maxLength}
       />
     );
   }
@@ -126,7 +127,7 @@ function ConfigInput({
       {...common}
       value={text}
       onChange={(event) => onChange(event.currentTarget.value)}
-      maxLength={1024}
+      maxLength={input.maxLength}
       autoComplete="off"
     />
   );

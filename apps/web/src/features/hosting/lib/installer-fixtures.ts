@@ -52,6 +52,7 @@ export function buildInput(overrides: Partial<AppInput>): AppInput {
     checked: false,
     options: [],
     isRequired: false,
+    maxLength: 255,
     ...overrides,
   };
 }
