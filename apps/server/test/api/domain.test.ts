@@ -35,7 +35,14 @@ describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
   let id: number;
 
   beforeAll(async () => {
-    t = await buildTestApp(kind, { config: { 'dns.nameservers': ['ns1.provider.test', 'ns2.provider.test'] } });
+    t = await buildTestApp(kind, {
+      config: {
+        'dns.nameservers': ['ns1.provider.test', 'ns2.provider.test'],
+        // Names the panel's zones do not answer go to DNS: a loopback port where nothing listens
+        // answers "refused" at once, so the tests never wait for (or reach) a real resolver.
+        'registry.resolvers': ['127.0.0.1:9'],
+      },
+    });
     account = await buildAccount(t.database.db, {
       domainName: 'registro.test',
       resources: {
@@ -132,6 +139,43 @@ describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
       expect((await get()).domain.dns.servers).toHaveLength(3);
       const back = await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1' }, { cookie });
       expect(back.body.data).toMatchObject({ domain: { dns: { mode: 'defaultDNS' } } });
+    });
+
+    it('with the database DNS driver, answers from the panel’s zones: A/AAAA count, aliases are followed', async () => {
+      for (const [type, zona, value] of [
+        ['CNAME', 'alias', 'ns1.registro.test'],
+        ['CNAME', 'chain', 'alias.registro.test'],
+        ['AAAA', 'six', '2001:db8::6'],
+        ['CNAME', 'away', 'nowhere.invalid'],
+        ['CNAME', 'loop1', 'loop2.registro.test'],
+        ['CNAME', 'loop2', 'loop1.registro.test'],
+        ['TXT', 'textonly', 'no address here'],
+      ] as const) {
+        const made = await t.call('POST', `service/${id}/dns/create/`, { type, zona, value, ttl: '0' }, { cookie });
+        expect(made.body.system.errors).toEqual([]);
+      }
+      const ok = await t.call<{ domain: DomainData['domain'] }>(
+        'POST',
+        `domain/${id}/dnsedit/`,
+        { 'dns[]': ['alias.registro.test', 'chain.registro.test', 'six.registro.test'] },
+        { cookie },
+      );
+      expect(ok.body.system.errors).toEqual([]);
+      expect(ok.body.data.domain.dns.servers).toEqual([
+        'alias.registro.test',
+        'chain.registro.test',
+        'six.registro.test',
+      ]);
+      const bad = await t.call(
+        'POST',
+        `domain/${id}/dnsedit/`,
+        { 'dns[]': ['ns1.registro.test', 'away.registro.test', 'loop1.registro.test', 'textonly.registro.test'] },
+        { cookie },
+      );
+      expect(bad.body.system.inputs).toEqual(['dns[1]', 'dns[2]', 'dns[3]']);
+      expect(new Set(bad.body.system.errors)).toEqual(new Set(['Este servidor no resuelve a ninguna dirección IP']));
+      expect((await get()).domain.dns.servers).toEqual(ok.body.data.domain.dns.servers);
+      await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1' }, { cookie });
     });
 
     it.each([

@@ -58,6 +58,48 @@ describe.each(DATABASE_KINDS)('domain name servers checked through a real PowerD
     expect(bad.body.system).toMatchObject({ valid: false, inputs: ['dns[1]'] });
   });
 
+  it('asks only the configured resolver: a CNAME it serves is followed, the panel’s database is not asked', async () => {
+    const driver = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
+    await driver.replaceRRsets('external-ns.test', [
+      { name: 'alias.external-ns.test.', type: 'CNAME', ttl: 60, contents: ['ns1.external-ns.test.'] },
+    ]);
+    // An address only the panel's database holds (written behind PowerDNS's back): with the
+    // powerdns driver PowerDNS is the authority, so this name must not count as resolving.
+    const zone = `signed-${kind}.test`;
+    await t.call('GET', `service/${id}/dns/list/`, {}, { cookie });
+    await t.database.db
+      .insertInto('dns_records')
+      .values({
+        service_id: id,
+        zona: 'dbonly',
+        type: 'A',
+        ttl: 0,
+        priority: 0,
+        value: '192.0.2.99',
+        dynamic_value: '',
+        eliminable: 1,
+        created_at: 0,
+      })
+      .execute();
+    expect(await pdns.dig(`dbonly.${zone}`, 'A')).toEqual([]);
+    const refused = await t.call(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { 'dns[]': ['alias.external-ns.test', `dbonly.${zone}`] },
+      { cookie },
+    );
+    expect(refused.body.system).toMatchObject({ valid: false, inputs: ['dns[1]'] });
+    const followed = await t.call<{ domain: DomainData['domain'] }>(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { 'dns[]': ['alias.external-ns.test', 'ns2.external-ns.test'] },
+      { cookie },
+    );
+    expect(followed.body.system.errors).toEqual([]);
+    expect(followed.body.data.domain.dns.servers).toEqual(['alias.external-ns.test', 'ns2.external-ns.test']);
+    await t.database.db.deleteFrom('dns_records').where('service_id', '=', id).where('zona', '=', 'dbonly').execute();
+  });
+
   it('imports the DS records of the zone PowerDNS signs, in one click', async () => {
     const init = await t.call('GET', `domain/${id}/dnssec/createinit/`, {}, { cookie });
     expect(init.body.data).toMatchObject({ zoneKeysAvailable: true });

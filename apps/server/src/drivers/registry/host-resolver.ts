@@ -26,7 +26,7 @@ export class DnsHostResolver implements HostResolver {
   }
 }
 
-/** Tries each resolver in turn: the panel's own zones first, then DNS. */
+/** Tries each resolver in turn (with the `database` DNS driver: the panel's own zones, then DNS). */
 export class ChainedHostResolver implements HostResolver {
   constructor(private readonly resolvers: HostResolver[]) {}
 

@@ -18,7 +18,11 @@ export function createDomainServices(
   now: () => number,
 ) {
   const registry = new EmbeddedRegistryDriver();
-  const resolver = new ChainedHostResolver([new PanelZoneResolver(db), new DnsHostResolver(config.registry.resolvers)]);
+  // Name servers must resolve through the configured resolvers. Only with the embedded `database`
+  // DNS driver, where nothing serves the panel's zones, are those zones asked first.
+  const dnsResolver = new DnsHostResolver(config.registry.resolvers);
+  const resolver =
+    dnsDriver.kind === 'database' ? new ChainedHostResolver([new PanelZoneResolver(db), dnsResolver]) : dnsResolver;
   const domains = new DomainService(
     db,
     registry,

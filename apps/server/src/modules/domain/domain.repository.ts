@@ -126,12 +126,15 @@ export const domainRepository = {
     }
   },
 
-  /** A/AAAA/CNAME records of the panel's own zones for a full name: the embedded resolver. */
-  async ownZoneAnswers(db: Db, name: string): Promise<number> {
-    const rows = await db
+  /**
+   * The address and alias records (A, AAAA, CNAME, ANAME) any of the panel's zones holds at a full
+   * name: what the embedded resolver answers from when the panel's zones are the authority.
+   */
+  ownZoneRecords(db: Db, name: string) {
+    return db
       .selectFrom('dns_records as d')
       .innerJoin('resources as r', 'r.id', 'd.service_id')
-      .select('d.id')
+      .select(['d.type', 'd.value'])
       .where('d.type', 'in', ['A', 'AAAA', 'CNAME', 'ANAME'])
       .where((eb) =>
         eb.or([
@@ -139,8 +142,7 @@ export const domainRepository = {
           eb(sql<string>`d.zona || '.' || r.reference_punycode`, '=', name),
         ]),
       )
-      .limit(1)
+      .limit(20)
       .execute();
-    return rows.length;
   },
 };
