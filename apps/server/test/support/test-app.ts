@@ -22,6 +22,8 @@ export interface TestApp extends PanelApp {
   database: TestDatabase;
   config: AppConfig;
   clock: TestClock;
+  /** The app's log lines as objects (info and above), in order. */
+  logs: Record<string, unknown>[];
   /** Calls the API like the web client: form-encoded, CSRF header, optional cookie. */
   call<T = unknown>(
     method: 'GET' | 'POST',
@@ -41,6 +43,8 @@ export async function buildTestApp(
     mailer?: Mailer;
     events?: EventBus;
     database?: TestDatabase;
+    /** Keep the app's log lines (info and above) in `logs`, to check what is logged. */
+    captureLogs?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(kind));
@@ -50,7 +54,12 @@ export async function buildTestApp(
   );
   const clock = createClock();
   const events = options.events ?? new LocalEventBus();
+  const logs: Record<string, unknown>[] = [];
+  const logger = options.captureLogs
+    ? { level: 'info', stream: { write: (line: string) => logs.push(JSON.parse(line)) } }
+    : undefined;
   const panel = await buildApp({
+    logger,
     config,
     db: database.db,
     events,
@@ -85,6 +94,7 @@ export async function buildTestApp(
     database,
     config,
     clock,
+    logs,
     call,
     async login(domainName, username, password) {
       const { response, body } = await call('POST', 'user/login/', { domainName, username, password });

@@ -33,34 +33,50 @@ export class AuthService {
 
   async login(request: FastifyRequest, reply: FastifyReply, params: LoginParams): Promise<LoginData> {
     const log = request.log;
+    const { perIp, perAccount } = this.limits;
     const accountKey = `${params.domainName}|${params.username.toLowerCase()}`;
-    await this.limiter.assertUnder(this.limits.perIp, request.ip, 'auth.too_many_attempts');
-    await this.limiter.assertUnder(this.limits.perAccount, accountKey, 'auth.too_many_attempts');
-
-    if (!(await this.captcha.verify(params.recaptcha_response, request.ip))) {
-      authEvent(log, 'auth.captcha_failed', params.domainName, params.username, request.ip);
-      throw FieldErrors.one('recaptcha_response', 'auth.captcha_failed');
+    // Counted before anything is checked, so parallel guesses cannot all pass a limit that only
+    // a finished check would have raised. An attempt refused by one rule is not left on the other.
+    await this.limiter.take(perIp, request.ip, 'auth.too_many_attempts');
+    try {
+      await this.limiter.take(perAccount, accountKey, 'auth.too_many_attempts');
+    } catch (error) {
+      await this.limiter.giveBack(perIp, request.ip);
+      throw error;
     }
 
-    const user = await userRepository.findForLogin(this.db, params.domainName, params.username);
-    const ok = await verifyPassword(user?.password_hash, params.password);
-    if (!user || !ok) {
-      await this.limiter.hit(this.limits.perIp, request.ip);
-      await this.limiter.hit(this.limits.perAccount, accountKey);
-      authEvent(log, 'auth.login_failed', params.domainName, params.username, request.ip);
-      throw FieldErrors.one('password', 'auth.invalid_credentials');
+    // Only a wrong password stays counted: a refused captcha never reached the password, and a
+    // success clears the account's count and is no failure of the address.
+    let verdict: 'unchecked' | 'wrong' | 'right' = 'unchecked';
+    try {
+      if (!(await this.captcha.verify(params.recaptcha_response, request.ip))) {
+        authEvent(log, 'auth.captcha_failed', params.domainName, params.username, request.ip);
+        throw FieldErrors.one('recaptcha_response', 'auth.captcha_failed');
+      }
+
+      const user = await userRepository.findForLogin(this.db, params.domainName, params.username);
+      const ok = await verifyPassword(user?.password_hash, params.password);
+      if (!user || !ok) {
+        verdict = 'wrong';
+        authEvent(log, 'auth.login_failed', params.domainName, params.username, request.ip);
+        throw FieldErrors.one('password', 'auth.invalid_credentials');
+      }
+      verdict = 'right';
+
+      await this.limiter.reset(perAccount, accountKey);
+      await this.sessions.start(request, reply, user.id, user.last_login_at);
+      await userRepository.recordLogin(this.db, user.id, this.now(), request.ip);
+      authEvent(log, 'auth.login', params.domainName, params.username, request.ip);
+
+      const domainID = await this.permissions.visibleResourceIdByReference(
+        { userId: user.id, accountId: user.account_id },
+        params.domainName,
+      );
+      return domainID === undefined ? {} : { domainID };
+    } finally {
+      if (verdict !== 'wrong') await this.limiter.giveBack(perIp, request.ip);
+      if (verdict === 'unchecked') await this.limiter.giveBack(perAccount, accountKey);
     }
-
-    await this.limiter.reset(this.limits.perAccount, accountKey);
-    await this.sessions.start(request, reply, user.id, user.last_login_at);
-    await userRepository.recordLogin(this.db, user.id, this.now(), request.ip);
-    authEvent(log, 'auth.login', params.domainName, params.username, request.ip);
-
-    const domainID = await this.permissions.visibleResourceIdByReference(
-      { userId: user.id, accountId: user.account_id },
-      params.domainName,
-    );
-    return domainID === undefined ? {} : { domainID };
   }
 
   info(actor: Actor, request: FastifyRequest, language: UserInfoData['language']): UserInfoData {
@@ -87,12 +103,18 @@ export class AuthService {
     params: { actualPassword: string; password: string },
   ): Promise<void> {
     const accountKey = `${actor.domainName}|${actor.username.toLowerCase()}`;
-    await this.limiter.assertUnder(this.limits.perAccount, accountKey, 'auth.too_many_attempts');
-    const user = await userRepository.findById(this.db, actor.userId);
-    if (!user || !(await verifyPassword(user.password_hash, params.actualPassword))) {
-      await this.limiter.hit(this.limits.perAccount, accountKey);
-      authEvent(request.log, 'auth.password_change_refused', actor.domainName, actor.username, request.ip);
-      throw FieldErrors.one('actualPassword', 'auth.wrong_password');
+    // Counted first for the same reason as at login; only a wrong current password stays counted.
+    await this.limiter.take(this.limits.perAccount, accountKey, 'auth.too_many_attempts');
+    let wrong = false;
+    try {
+      const user = await userRepository.findById(this.db, actor.userId);
+      if (!user || !(await verifyPassword(user.password_hash, params.actualPassword))) {
+        wrong = true;
+        authEvent(request.log, 'auth.password_change_refused', actor.domainName, actor.username, request.ip);
+        throw FieldErrors.one('actualPassword', 'auth.wrong_password');
+      }
+    } finally {
+      if (!wrong) await this.limiter.giveBack(this.limits.perAccount, accountKey);
     }
     await userRepository.setPasswordHash(this.db, actor.userId, await hashPassword(params.password), this.now());
     await this.sessions.endAllOfUser(actor.userId);

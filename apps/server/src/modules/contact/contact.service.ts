@@ -54,8 +54,8 @@ export class ContactService {
 
   private async throttle(kind: string, ip: string) {
     const rule = { ...this.formLimit, bucket: `form-${kind}` };
-    await this.limiter.assertUnder(rule, ip, 'error.rate_limited');
-    await this.limiter.hit(rule, ip);
+    // Counted and checked in one step: parallel submissions cannot all pass a check made before any is counted.
+    await this.limiter.take(rule, ip, 'error.rate_limited');
   }
 
   /** Writes to the outbox, then tries SMTP; returns whether it was sent now. */
