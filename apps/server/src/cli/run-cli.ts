@@ -7,6 +7,7 @@ import { CliError, type CliIo, type Command, type CommandGroup } from './command
 import { accountCommands } from './commands/account.command.ts';
 import { brandCommands } from './commands/brand.command.ts';
 import { dnsCommands } from './commands/dns.command.ts';
+import { ftpCommands } from './commands/ftp.command.ts';
 import { legalCommands } from './commands/legal.command.ts';
 import { mailCommands } from './commands/mail.command.ts';
 import { outboxCommands } from './commands/outbox.command.ts';
@@ -26,6 +27,7 @@ export const GROUPS: CommandGroup[] = [
   legalCommands,
   dnsCommands,
   mailCommands,
+  ftpCommands,
   seedCommands,
 ];
 

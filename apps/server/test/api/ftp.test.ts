@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import type { SignonForm } from '@panel247/contract/signon';
+import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
@@ -198,5 +199,122 @@ describe.each(DATABASE_KINDS)('FTP API on %s', (kind) => {
     expect(
       (await t.call('POST', `service/${id}/ftp/${fid}/login/`, {}, { cookie: noneCookie })).response.statusCode,
     ).toBe(404);
+  });
+
+  const accountRow = (fid: number) =>
+    t.database.db.selectFrom('ftp_accounts').selectAll().where('id', '=', fid).executeTakeFirst();
+
+  it('refuses a reader’s folder change, password change and delete, changing nothing', async () => {
+    const created = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'leido', password: 'ftp secret 1', folder: 'leido' },
+      { cookie },
+    );
+    const fid = created.body.data.ftp.id;
+    const before = await accountRow(fid);
+    const reader = await buildUser(t.database.db, account, 'ftp-reader-2', {
+      'subir.test': { ...allKeys('disabled'), service: 'read', service_ftp: 'read' },
+    });
+    const readerCookie = await t.login(account.domainName, reader.username, reader.password);
+    for (const [call, params] of [
+      [`ftp/${fid}/save/`, { folder: 'otra' }],
+      [`ftp/${fid}/changepassword/`, { password: 'reader password' }],
+      [`ftp/${fid}/delete/`, {}],
+    ] as const) {
+      const answer = await t.call('POST', `service/${id}/${call}`, params, { cookie: readerCookie });
+      expect(answer.response.statusCode, call).toBe(403);
+    }
+    // what a reader may do: see the list, the password, and open WebFTP
+    expect((await t.call('GET', `service/${id}/ftp/${fid}/`, {}, { cookie: readerCookie })).response.statusCode).toBe(
+      200,
+    );
+    expect(await accountRow(fid)).toEqual(before);
+  });
+
+  it('answers another account’s FTP account id through the own service id as not found, changing nothing', async () => {
+    const otherId = other.resources['otro-ftp.test'] as number;
+    const otherCookie = await t.login(other.domainName, other.username, other.password);
+    const theirs = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${otherId}/ftp/create/`,
+      { ftpUser: 'suyo', password: 'their ftp secret', folder: '' },
+      { cookie: otherCookie },
+    );
+    const fid = theirs.body.data.ftp.id;
+    const before = await accountRow(fid);
+    const tokens = async () => (await t.database.db.selectFrom('signon_tokens').select('token_hash').execute()).length;
+    const tokensBefore = await tokens();
+    for (const [call, params] of [
+      [`ftp/${fid}/`, {}],
+      [`ftp/${fid}/save/`, { folder: 'robado' }],
+      [`ftp/${fid}/changepassword/`, { password: 'stolen password' }],
+      [`ftp/${fid}/login/`, {}],
+      [`ftp/${fid}/delete/`, {}],
+    ] as const) {
+      const answer = await t.call('POST', `service/${id}/${call}`, params, { cookie });
+      expect(answer.response.statusCode, call).toBe(404);
+      expect(JSON.stringify(answer.body.data)).not.toContain('their ftp secret');
+    }
+    expect(await accountRow(fid)).toEqual(before);
+    expect(await tokens()).toBe(tokensBefore);
+  });
+
+  it.each([
+    ['a backtick', 'pass`id`word'],
+    ['a semicolon', 'pass;rm -rf /;'],
+    ['a percent sign', 'pass%word%00'],
+    ['quotes and a backslash', `it's "x" \\ ok`],
+    ['72 bytes', 'p'.repeat(72)],
+    ['accented letters within 72 bytes', 'ñ'.repeat(36)],
+  ])('takes a password with %s as it is: sealed, hashed, shown back', async (_, password) => {
+    const user = `h${Math.random().toString(36).slice(2, 8)}`;
+    const created = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: user, password, folder: '' },
+      { cookie },
+    );
+    expect(created.body.system.errors).toEqual([]);
+    const fid = created.body.data.ftp.id;
+    const row = await accountRow(fid);
+    expect(await bcrypt.compare(password, (row?.password_hash ?? '').replace(/^\$2y\$/, '$2b$'))).toBe(true);
+    const shown = await t.call<{ ftp: FtpAccount }>('GET', `service/${id}/ftp/${fid}/`, {}, { cookie });
+    expect(shown.body.data.ftp.password).toBe(password);
+    await t.call('POST', `service/${id}/ftp/${fid}/delete/`, {}, { cookie });
+  });
+
+  it.each([
+    ['a newline', 'pass\nword 123', 'password'],
+    ['a carriage return', 'pass\rword 123', 'password'],
+    ['300 characters', 'p'.repeat(300), 'password'],
+    ['73 bytes (bcrypt reads 72)', 'p'.repeat(73), 'password'],
+    ['37 accented letters (74 bytes)', 'ñ'.repeat(37), 'password'],
+  ])('refuses a password with %s on create and on change, half-creating nothing', async (_, password, field) => {
+    const before = await count();
+    const created = await t.call('POST', `service/${id}/ftp/create/`, { ftpUser: 'hostil', password }, { cookie });
+    expect(created.body.system.inputs).toEqual([field]);
+    expect(await count()).toBe(before);
+    expect(
+      (await t.database.db.selectFrom('ftp_accounts').select('id').where('login', '=', 'hostil@subir.test').execute())
+        .length,
+    ).toBe(0);
+    const existing = (await t.database.db.selectFrom('ftp_accounts').select('id').executeTakeFirstOrThrow()).id;
+    const rowBefore = await accountRow(existing);
+    const changed = await t.call('POST', `service/${id}/ftp/${existing}/changepassword/`, { password }, { cookie });
+    expect(changed.body.system.inputs).toEqual([field]);
+    expect(await accountRow(existing)).toEqual(rowBefore);
+  });
+
+  it('explains the 72-byte limit in the user’s language (Spanish here)', async () => {
+    const { body } = await t.call(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'largo', password: 'p'.repeat(73) },
+      { cookie },
+    );
+    expect(body.system.errors).toEqual([
+      'La contraseña FTP tiene como máximo 72 bytes (las letras con acento cuentan doble)',
+    ]);
   });
 });

@@ -93,4 +93,27 @@ describe.each(DATABASE_KINDS)('FTP accounts served by a real ProFTPD (panel on %
     expect((await ftpd.curl(web.user, 'ftp password 2', ['-l'])).code).toBe(67);
     expect(existsSync(path.join(hostingRoot, domain, 'public', 'uploads'))).toBe(true);
   });
+
+  it('logs in with a password of exactly 72 bytes (what bcrypt reads), every byte of it counting', async () => {
+    // 10 two-byte letters, shell and SQL characters, then plain letters: 20 + 5 + 47 = 72 bytes
+    const password = `${'ñ'.repeat(10)};\`%"'${'p'.repeat(47)}`;
+    expect(Buffer.byteLength(password)).toBe(72);
+    const { body } = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'largo', password, folder: '' },
+      { cookie },
+    );
+    expect(body.system.errors).toEqual([]);
+    expect((await ftpd.curl(`largo@${domain}`, password, ['-l'])).code).toBe(0);
+    expect((await ftpd.curl(`largo@${domain}`, `${password.slice(0, -1)}q`, ['-l'])).code).toBe(67);
+    const tooLong = await t.call(
+      'POST',
+      `service/${id}/ftp/${body.data.ftp.id}/changepassword/`,
+      { password: `${password}x` },
+      { cookie },
+    );
+    expect(tooLong.body.system.inputs).toEqual(['password']);
+    expect((await ftpd.curl(`largo@${domain}`, password, ['-l'])).code).toBe(0);
+  });
 });

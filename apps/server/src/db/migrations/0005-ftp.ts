@@ -7,7 +7,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('service_id', 'integer', (c) => c.notNull().references('resources.id').onDelete('cascade'))
     .addColumn('login', 'varchar(320)', (c) => c.notNull().unique())
     .addColumn('folder', 'varchar(255)', (c) => c.notNull())
-    /** crypt(3) hash ProFTPD checks ($2b$). */
+    /** crypt(3) hash ProFTPD checks: bcrypt, stored as $2y$ (bcryptjs writes $2b$, the same algorithm). */
     .addColumn('password_hash', 'varchar(255)', (c) => c.notNull())
     /** AES-256-GCM copy for "show password". */
     .addColumn('password_sealed', 'varchar(512)', (c) => c.notNull())

@@ -1,10 +1,10 @@
 import type { FtpAccount } from '@panel247/contract/ftp';
-import { FTP_USER_MAX, isFtpUserName } from '@panel247/contract/ftp-rules';
+import { FTP_PASSWORD_MAX_BYTES, FTP_USER_MAX, ftpPasswordFits, isFtpUserName } from '@panel247/contract/ftp-rules';
 import type { SignonForm } from '@panel247/contract/signon';
 import bcrypt from 'bcryptjs';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { DaemonError, type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { ServiceHomes } from '../../hosting/service-homes.ts';
 import { checkServicePassword } from '../../hosting/service-password.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -16,6 +16,18 @@ import type { FtpUsersFile } from './ftp-users-file.ts';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** The shared service password rule, and no more than bcrypt reads. */
+function checkFtpPassword(password: string): FieldError[] {
+  const errors = checkServicePassword(password);
+  if (errors.length === 0 && !ftpPasswordFits(password))
+    errors.push({
+      field: 'password',
+      messageKey: 'ftp.error.password_long',
+      params: { max: String(FTP_PASSWORD_MAX_BYTES) },
+    });
+  return errors;
+}
 
 /**
  * FTP accounts of a hosting service. ProFTPD reads them through `ftp_users_view`: a row written
@@ -38,6 +50,23 @@ export class FtpService {
   /** Brings ProFTPD's copy of the accounts up to date (SQLite only; a no-op on PostgreSQL). */
   async refreshUsersFile(): Promise<void> {
     await this.usersFile?.write();
+  }
+
+  /**
+   * One FTP change: the rows written in a transaction, and ProFTPD's copy rewritten from that
+   * transaction before it commits. A copy that cannot be written rolls the change back.
+   */
+  private change<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await work(trx);
+      const usersFile = this.usersFile;
+      if (usersFile) {
+        await usersFile.writeFrom(trx).catch((error: Error) => {
+          throw new DaemonError('ftp.error.users_file', `${usersFile.file}: ${error.message}`);
+        });
+      }
+      return result;
+    });
   }
 
   private async service(actor: Actor, id: number, need: 'visible' | 'action') {
@@ -96,7 +125,7 @@ export class FtpService {
     else if (user === '') errors.push({ field: 'ftpUser', messageKey: 'validation.required' });
     else if (user.length > FTP_USER_MAX) errors.push({ field: 'ftpUser', messageKey: 'ftp.error.user_long' });
     else if (!isFtpUserName(user)) errors.push({ field: 'ftpUser', messageKey: 'ftp.error.user' });
-    errors.push(...checkServicePassword(params.password));
+    errors.push(...checkFtpPassword(params.password));
     let folder = '';
     try {
       if (CONTROL.test(params.folder)) throw FieldErrors.one('folder', 'validation.control_chars');
@@ -121,17 +150,18 @@ export class FtpService {
     account: { login: string; password: string; folder: string; eliminable?: boolean },
   ) {
     const home = await this.homes.prepare(domain, account.folder, 'folder');
-    const row = await ftpRepository.insert(this.db, {
-      service_id: serviceId,
-      login: account.login,
-      folder: account.folder,
-      ...(await this.passwordColumns(account.password)),
-      home,
-      eliminable: account.eliminable === false ? 0 : 1,
-      created_at: this.now(),
-    });
-    await this.refreshUsersFile();
-    return row;
+    const passwords = await this.passwordColumns(account.password);
+    return this.change((trx) =>
+      ftpRepository.insert(trx, {
+        service_id: serviceId,
+        login: account.login,
+        folder: account.folder,
+        ...passwords,
+        home,
+        eliminable: account.eliminable === false ? 0 : 1,
+        created_at: this.now(),
+      }),
+    );
   }
 
   async saveFolder(actor: Actor, id: number, fid: number, folderTyped: string): Promise<FtpAccount> {
@@ -141,20 +171,17 @@ export class FtpService {
     if (CONTROL.test(folderTyped)) throw FieldErrors.one('folder', 'validation.control_chars');
     const folder = this.homes.normalise(folderTyped.trim(), 'folder');
     const home = await this.homes.prepare(service.domain, folder, 'folder');
-    const updated = await ftpRepository.update(this.db, id, fid, { folder, home });
-    await this.refreshUsersFile();
-    return this.toDto(updated);
+    return this.toDto(await this.change((trx) => ftpRepository.update(trx, id, fid, { folder, home })));
   }
 
   async changePassword(actor: Actor, id: number, fid: number, password: string): Promise<FtpAccount> {
     await this.service(actor, id, 'action');
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
-    const errors = checkServicePassword(password);
+    const errors = checkFtpPassword(password);
     if (errors.length > 0) throw new FieldErrors(errors);
-    const updated = await ftpRepository.update(this.db, id, fid, await this.passwordColumns(password));
-    await this.refreshUsersFile();
-    return this.toDto(updated);
+    const passwords = await this.passwordColumns(password);
+    return this.toDto(await this.change((trx) => ftpRepository.update(trx, id, fid, passwords)));
   }
 
   async remove(actor: Actor, id: number, fid: number): Promise<void> {
@@ -163,8 +190,7 @@ export class FtpService {
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
     // The files stay: they belong to the service's sites, not to the login.
-    await ftpRepository.delete(this.db, id, fid);
-    await this.refreshUsersFile();
+    await this.change((trx) => ftpRepository.delete(trx, id, fid));
   }
 
   /**
