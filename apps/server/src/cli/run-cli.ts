@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { nowSeconds } from '../db/database.ts';
 import { AdminService } from '../modules/admin/admin.service.ts';
+import { createDnsService } from '../modules/dns/dns.service.ts';
 import { openRuntime } from '../runtime.ts';
 import { CliError, type CliIo, type Command, type CommandGroup } from './command.ts';
 import { accountCommands } from './commands/account.command.ts';
@@ -122,7 +123,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const runtime = await openRuntime({ ...config, seedDemo: command.seedDemo ?? false });
     try {
       const now = () => nowSeconds();
-      const admin = new AdminService(runtime.db, runtime.events, now);
+      const dns = createDnsService(runtime.db, config, runtime.dnsDriver, now);
+      const admin = new AdminService(runtime.db, runtime.events, now, {
+        serviceReady: (resource) => dns.ensureZoneOf(resource.id, resource.reference, resource.referencePunycode),
+      });
       const result = await command.run({ admin, runtime, config, now }, input);
       io.stdout(parsed.values.json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
     } finally {

@@ -76,7 +76,12 @@ export async function seedDemo(
   }
   await admin.grant(DEMO.domain, DEMO.viewer.username, 'demo.test', allKeys('read'), { onlyIfMissing: true });
   if (!extra) return;
+  // Every hosting service has its DNS zone from the start (demo.test's gets its demo records).
   await seedDemoZone(admin, extra.dns);
+  for (const resource of resources.filter((r) => r.hasService && r.reference !== DEMO.domain)) {
+    const id = await admin.resourceId(resource.reference);
+    await extra.dns.ensureZoneOf(id, resource.reference, resource.reference);
+  }
   await seedDemoDomains(
     extra.db,
     extra.domains,
@@ -97,8 +102,8 @@ export async function seedDemo(
 /** A realistic zone for demo.test: the provider's defaults plus DMARC, SIP, CAA and a shop alias. */
 async function seedDemoZone(admin: AdminService, dns: DnsService): Promise<void> {
   const serviceId = await admin.resourceId(DEMO.domain);
-  if (await dns.zoneExists(serviceId)) return;
-  await dns.ensureZoneOf(serviceId, DEMO.domain, DEMO.domain);
+  // Only a zone made now gets the demo records: one the user has changed since stays as it is.
+  if (!(await dns.ensureZoneOf(serviceId, DEMO.domain, DEMO.domain))) return;
   const records = [
     {
       type: 'TXT',

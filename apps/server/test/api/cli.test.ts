@@ -175,6 +175,25 @@ describe.each(DATABASE_KINDS)('panel CLI on %s', (kind) => {
       .where('reference', '=', 'cli.test')
       .executeTakeFirstOrThrow();
     expect(resource).toMatchObject({ has_domain: 1, has_service: 1, has_mail: 1, domain_expire_ts: 1_896_048_000 });
+    // The hosting service came with its DNS zone and the provider's default records.
+    expect(
+      await db.selectFrom('dns_zones').select('service_id').where('service_id', '=', resource.id).execute(),
+    ).toEqual([{ service_id: resource.id }]);
+    const records = await db
+      .selectFrom('dns_records')
+      .select(['zona', 'type'])
+      .where('service_id', '=', resource.id)
+      .execute();
+    expect(records.map((r) => `${r.zona || '@'} ${r.type}`).sort()).toEqual([
+      '@ A',
+      '@ AAAA',
+      '@ MX',
+      '@ NS',
+      '@ NS',
+      '@ TXT',
+      'mail A',
+      'www CNAME',
+    ]);
 
     // The user logs in with what the CLI set, and sees the 31 resources through the API.
     const cookie = await t.login('cli.test', 'alice', 'first password 1');
@@ -346,6 +365,23 @@ describe.each(DATABASE_KINDS)('panel CLI on %s', (kind) => {
   it('seeds the demo and lists the accounts', async () => {
     const seeded = await panelJson(env, ['seed', 'demo']);
     expect(seeded).toEqual({ domain: 'demo.test', users: ['admin', 'viewer'] });
+    // Both demo hosting services have their zone; demo.test's carries the demo records.
+    const zones = await database.db
+      .selectFrom('dns_zones as z')
+      .innerJoin('resources as r', 'r.id', 'z.service_id')
+      .select('r.reference')
+      .where('r.reference', 'in', ['demo.test', 'parking-demo.test', 'shop-demo.test'])
+      .orderBy('r.reference')
+      .execute();
+    expect(zones.map((z) => z.reference)).toEqual(['demo.test', 'parking-demo.test']);
+    const dmarc = await database.db
+      .selectFrom('dns_records as d')
+      .innerJoin('resources as r', 'r.id', 'd.service_id')
+      .select('d.value')
+      .where('r.reference', '=', 'demo.test')
+      .where('d.zona', '=', '_dmarc')
+      .execute();
+    expect(dmarc).toHaveLength(1);
     const accounts = await panelJson<{ domain: string; brand: string }[]>(env, ['account', 'list']);
     expect(accounts).toEqual([
       { id: expect.any(Number), domain: 'cli.test', name: 'CLI', brand: 'acme' },

@@ -205,6 +205,34 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
     expect(wipe.response.statusCode).toBe(502);
     expect(await records()).toEqual(before);
 
+    // Reads never need the server: a fresh instance (nothing cached about PowerDNS) answers the
+    // list, one record and the export from the database; a service whose zone does not exist yet
+    // answers an empty list instead of failing.
+    const fresh = await buildTestApp(kind, { database: t.database, config: t.config });
+    try {
+      const c = await fresh.login(account.domainName, account.username, account.password);
+      const listed = await fresh.call<List>('GET', `service/${serviceId}/dns/list/`, {}, { cookie: c });
+      expect(listed.response.statusCode).toBe(200);
+      expect(listed.body.data.dnss).toEqual(before);
+      const one = await fresh.call<One>('GET', `service/${serviceId}/dns/${before[0]?.id}/`, {}, { cookie: c });
+      expect(one.body.data.dns).toEqual(before[0]);
+      const exported = await fresh.app.inject({
+        method: 'GET',
+        url: `/p247/service/${serviceId}/dns/export/`,
+        headers: { cookie: c, 'x-dd-request': '1' },
+      });
+      expect(exported.statusCode).toBe(200);
+      expect(exported.body).toContain(`$ORIGIN ${zone}.`);
+      const later = await buildAccount(t.database.db, { domainName: `later-${kind}.test` });
+      const lc = await fresh.login(later.domainName, later.username, later.password);
+      const laterId = later.resources[later.domainName] as number;
+      const empty = await fresh.call<List>('GET', `service/${laterId}/dns/list/`, {}, { cookie: lc });
+      expect(empty.response.statusCode).toBe(200);
+      expect(empty.body.data.dnss).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+
     await pdns.start();
     expect(await t.services.dns.sync(zone)).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
   });

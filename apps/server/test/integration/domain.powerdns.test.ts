@@ -2,8 +2,9 @@ import type { DnssecEntry, DomainData } from '@panel247/contract/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
 import { PowerDnsDriver } from '../../src/drivers/dns/powerdns.driver.ts';
+import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { dnskeyRdata, dsDigestSha256, keyTag } from '../../src/modules/domain/dnssec-keys.ts';
-import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
@@ -63,15 +64,16 @@ describe.each(DATABASE_KINDS)('domain name servers checked through a real PowerD
     await driver.replaceRRsets('external-ns.test', [
       { name: 'alias.external-ns.test.', type: 'CNAME', ttl: 60, contents: ['ns1.external-ns.test.'] },
     ]);
-    // An address only the panel's database holds (written behind PowerDNS's back): with the
+    // An address only the panel's database holds (a zone written behind PowerDNS's back): with the
     // powerdns driver PowerDNS is the authority, so this name must not count as resolving.
-    const zone = `signed-${kind}.test`;
-    await t.call('GET', `service/${id}/dns/list/`, {}, { cookie });
+    const other = await buildAccount(t.database.db, { domainName: `dbonly-${kind}.test` });
+    const otherId = other.resources[other.domainName] as number;
+    await t.database.db.insertInto('dns_zones').values({ service_id: otherId, created_at: 0 }).execute();
     await t.database.db
       .insertInto('dns_records')
       .values({
-        service_id: id,
-        zona: 'dbonly',
+        service_id: otherId,
+        zona: 'ns1',
         type: 'A',
         ttl: 0,
         priority: 0,
@@ -81,11 +83,11 @@ describe.each(DATABASE_KINDS)('domain name servers checked through a real PowerD
         created_at: 0,
       })
       .execute();
-    expect(await pdns.dig(`dbonly.${zone}`, 'A')).toEqual([]);
+    expect(await pdns.dig(`ns1.dbonly-${kind}.test`, 'A')).toEqual([]);
     const refused = await t.call(
       'POST',
       `domain/${id}/dnsedit/`,
-      { 'dns[]': ['alias.external-ns.test', `dbonly.${zone}`] },
+      { 'dns[]': ['alias.external-ns.test', `ns1.dbonly-${kind}.test`] },
       { cookie },
     );
     expect(refused.body.system).toMatchObject({ valid: false, inputs: ['dns[1]'] });
@@ -97,14 +99,13 @@ describe.each(DATABASE_KINDS)('domain name servers checked through a real PowerD
     );
     expect(followed.body.system.errors).toEqual([]);
     expect(followed.body.data.domain.dns.servers).toEqual(['alias.external-ns.test', 'ns2.external-ns.test']);
-    await t.database.db.deleteFrom('dns_records').where('service_id', '=', id).where('zona', '=', 'dbonly').execute();
   });
 
-  it('imports the DS records of the zone PowerDNS signs, in one click', async () => {
+  it('imports the DS records of the zone PowerDNS signs, in one click, for a zone never opened before', async () => {
+    // Nothing has asked for the zone yet: the import creates and signs it.
+    expect(await pdns.dig(`signed-${kind}.test`, 'SOA')).toEqual([]);
     const init = await t.call('GET', `domain/${id}/dnssec/createinit/`, {}, { cookie });
     expect(init.body.data).toMatchObject({ zoneKeysAvailable: true });
-    // The service's zone exists once it is used.
-    await t.call('GET', `service/${id}/dns/list/`, {}, { cookie });
     const imported = await t.call<{ dnssec: DnssecEntry[] }>('POST', `domain/${id}/dnssec/fromzone/`, {}, { cookie });
     expect(imported.body.data.dnssec).toHaveLength(1);
     const [ds] = imported.body.data.dnssec;
@@ -122,5 +123,22 @@ describe.each(DATABASE_KINDS)('domain name servers checked through a real PowerD
     });
     const again = await t.call<{ dnssec: DnssecEntry[] }>('POST', `domain/${id}/dnssec/fromzone/`, {}, { cookie });
     expect(again.body.data.dnssec).toEqual([]);
+  });
+
+  it.each([
+    ['disabled', 404, false],
+    ['read', 403, false],
+  ] as const)('the import also needs service_dnszone action (%s → %i)', async (level, status, offered) => {
+    const user = await buildUser(t.database.db, account, `ds-${level}`, {
+      [`signed-${kind}.test`]: { ...allKeys('write'), service_dnszone: level },
+    });
+    const c = await t.login(account.domainName, user.username, user.password);
+    const init = await t.call('GET', `domain/${id}/dnssec/createinit/`, {}, { cookie: c });
+    expect(init.body.data).toMatchObject({ zoneKeysAvailable: offered });
+    const before = await t.call<{ dnssec: DnssecEntry[] }>('GET', `domain/${id}/dnssec/list/`, {}, { cookie: c });
+    const refused = await t.call('POST', `domain/${id}/dnssec/fromzone/`, {}, { cookie: c });
+    expect(refused.response.statusCode).toBe(status);
+    const after = await t.call<{ dnssec: DnssecEntry[] }>('GET', `domain/${id}/dnssec/list/`, {}, { cookie: c });
+    expect(after.body.data.dnssec).toEqual(before.body.data.dnssec);
   });
 });

@@ -42,6 +42,15 @@ export interface ResourceInput {
   mailExpireTs?: number | null;
 }
 
+export interface AdminOptions {
+  sessions?: SessionService;
+  /**
+   * Called by `ensureResource` for a resource with a hosting service (new or already there, so a
+   * repeated `resource add` completes what a failed one left): its DNS zone comes with it.
+   */
+  serviceReady?: (resource: { id: number; reference: string; referencePunycode: string }) => Promise<unknown>;
+}
+
 const flag = (value: boolean | undefined) => (value ? 1 : 0);
 
 /** The resources row for an input: the reference lower-cased, with its punycode form. */
@@ -70,13 +79,16 @@ function resourceRow(accountId: number, input: ResourceInput, now: number) {
 export class AdminService {
   private readonly permissions: PermissionService;
 
+  private readonly sessions?: SessionService;
+
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
     private readonly now: () => number,
-    private readonly sessions?: SessionService,
+    private readonly options: AdminOptions = {},
   ) {
     this.permissions = new PermissionService(db);
+    this.sessions = options.sessions;
   }
 
   async ensureBrand(input: BrandInput): Promise<number> {
@@ -254,18 +266,20 @@ export class AdminService {
     const reference = input.reference.toLowerCase();
     const existing = await this.db
       .selectFrom('resources')
-      .select(['id', 'account_id'])
+      .select(['id', 'account_id', 'reference_punycode', 'has_service'])
       .where('reference', '=', reference)
       .executeTakeFirst();
-    if (existing) {
-      if (existing.account_id !== accountId) throw new Error(`'${reference}' belongs to another account`);
-      return existing.id;
+    if (existing && existing.account_id !== accountId) throw new Error(`'${reference}' belongs to another account`);
+    const row =
+      existing ??
+      (await this.db
+        .insertInto('resources')
+        .values(resourceRow(accountId, input, this.now()))
+        .returning(['id', 'account_id', 'reference_punycode', 'has_service'])
+        .executeTakeFirstOrThrow());
+    if (row.has_service === 1 && this.options.serviceReady) {
+      await this.options.serviceReady({ id: row.id, reference, referencePunycode: row.reference_punycode });
     }
-    const row = await this.db
-      .insertInto('resources')
-      .values(resourceRow(accountId, input, this.now()))
-      .returning('id')
-      .executeTakeFirstOrThrow();
     return row.id;
   }
 

@@ -3,8 +3,8 @@ import { validateDnsRecord } from '@panel247/contract/dns-rules';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
-import { type DnsDriver, DnsRefusedError, type RRset } from '../../drivers/dns/dns.driver.ts';
-import { FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { type DnsDriver, DnsRefusedError, type DsRecord, type RRset } from '../../drivers/dns/dns.driver.ts';
+import { DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { type AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { DEFAULT_RECORD_TEMPLATES, type DefaultRecordTemplate, renderDefaultRecords } from './default-records.ts';
@@ -48,10 +48,29 @@ export class DnsService {
     private readonly now: () => number,
   ) {}
 
-  private async zoneFor(actor: Actor, serviceId: number, need: 'visible' | 'action'): Promise<Zone> {
+  private async authorized(actor: Actor, serviceId: number, need: 'visible' | 'action'): Promise<Zone> {
     const resource: AuthorizedResource = await this.permissions.authorize(actor, serviceId, 'service_dnszone', need);
-    const zone = { serviceId, reference: resource.reference, name: resource.referencePunycode };
-    await this.ensureZone(zone);
+    return { serviceId, reference: resource.reference, name: resource.referencePunycode };
+  }
+
+  /**
+   * Reads answer from the database and never call the DNS server. A zone still missing (a service
+   * created before zones came with their service) is created here as a fallback; if the server
+   * cannot take it now, the read still answers, from what the database holds.
+   */
+  private async zoneToRead(actor: Actor, serviceId: number): Promise<Zone> {
+    const zone = await this.authorized(actor, serviceId, 'visible');
+    try {
+      await this.storeZone(zone);
+    } catch (error) {
+      if (!(error instanceof DaemonError)) throw error;
+    }
+    return zone;
+  }
+
+  private async zoneToChange(actor: Actor, serviceId: number): Promise<Zone> {
+    const zone = await this.authorized(actor, serviceId, 'action');
+    await this.publishedZone(zone);
     return zone;
   }
 
@@ -74,20 +93,33 @@ export class DnsService {
     return renderDefaultRecords(this.settings.templates, { domain: zone.name, ...this.settings });
   }
 
-  /** First use of a service's zone: the defaults go into the database and onto the server. */
-  async ensureZone(zone: Zone): Promise<void> {
-    if (await dnsRepository.zoneExists(this.db, zone.serviceId)) {
-      await this.driver.ensureZone(zone.name, this.settings.nameservers);
-      return;
+  /**
+   * Creates a service's zone when the database has none: the zone row and the provider's default
+   * records in the database, the zone (SOA and name servers) and its records on the server, all or
+   * nothing. Returns whether it created it.
+   */
+  private async storeZone(zone: Zone): Promise<boolean> {
+    if (await dnsRepository.zoneExists(this.db, zone.serviceId)) return false;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await dnsRepository.insertZone(trx, zone.serviceId, this.now());
+        for (const record of this.defaults(zone)) {
+          await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
+        }
+        await this.driver.ensureZone(zone.name, this.settings.nameservers);
+        await this.publishAll(trx, zone);
+      });
+    } catch (error) {
+      // Another request (or instance) created it meanwhile and won the insert: that is fine.
+      if (await dnsRepository.zoneExists(this.db, zone.serviceId)) return false;
+      throw error;
     }
-    await this.db.transaction().execute(async (trx) => {
-      await dnsRepository.insertZone(trx, zone.serviceId, this.now());
-      for (const record of this.defaults(zone)) {
-        await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
-      }
-      await this.driver.ensureZone(zone.name, this.settings.nameservers);
-      await this.publishAll(trx, zone);
-    });
+    return true;
+  }
+
+  /** Before a change: the zone in the database, and on the server (cheap once the driver knows it). */
+  private async publishedZone(zone: Zone): Promise<void> {
+    if (!(await this.storeZone(zone))) await this.driver.ensureZone(zone.name, this.settings.nameservers);
   }
 
   /** Replaces the whole zone on the server with the database's records (and deletes the rest). */
@@ -120,7 +152,7 @@ export class DnsService {
   }
 
   async list(actor: Actor, params: DnsListParams): Promise<{ dnss: DnsRecord[]; total: number }> {
-    const zone = await this.zoneFor(actor, params.id, 'visible');
+    const zone = await this.zoneToRead(actor, params.id);
     if (params.page === undefined && !params.type && !params.filter) {
       const rows = await dnsRepository.list(this.db, params.id);
       return { dnss: rows.map((row) => this.toDto(zone, row)), total: rows.length };
@@ -136,7 +168,7 @@ export class DnsService {
   }
 
   async get(actor: Actor, serviceId: number, recordId: number): Promise<DnsRecord> {
-    const zone = await this.zoneFor(actor, serviceId, 'visible');
+    const zone = await this.zoneToRead(actor, serviceId);
     const row = await dnsRepository.find(this.db, serviceId, recordId);
     if (!row) throw new NotFoundError();
     return this.toDto(zone, row);
@@ -167,7 +199,7 @@ export class DnsService {
   }
 
   async create(actor: Actor, params: DnsCreateParams): Promise<DnsRecord> {
-    const zone = await this.zoneFor(actor, params.id, 'action');
+    const zone = await this.zoneToChange(actor, params.id);
     const record = this.validate(zone, params);
     return refusalAsFieldError('zona', () =>
       this.db.transaction().execute(async (trx) => {
@@ -180,7 +212,7 @@ export class DnsService {
   }
 
   async save(actor: Actor, params: DnsSaveParams): Promise<DnsRecord> {
-    const zone = await this.zoneFor(actor, params.id, 'action');
+    const zone = await this.zoneToChange(actor, params.id);
     const existing = await dnsRepository.find(this.db, zone.serviceId, params.dnsZoneId);
     if (!existing) throw new NotFoundError();
     const record = this.validate(zone, { ...params, type: existing.type, zona: existing.zona });
@@ -196,7 +228,7 @@ export class DnsService {
   }
 
   async remove(actor: Actor, serviceId: number, recordId: number): Promise<void> {
-    const zone = await this.zoneFor(actor, serviceId, 'action');
+    const zone = await this.zoneToChange(actor, serviceId);
     const existing = await dnsRepository.find(this.db, serviceId, recordId);
     if (!existing) throw new NotFoundError();
     if (existing.eliminable !== 1) throw new ForbiddenError('dns.error.not_eliminable');
@@ -208,7 +240,7 @@ export class DnsService {
 
   /** Back to the provider's defaults: every record goes, the defaults come back. */
   async restore(actor: Actor, serviceId: number): Promise<{ dnss: DnsRecord[]; total: number }> {
-    const zone = await this.zoneFor(actor, serviceId, 'action');
+    const zone = await this.zoneToChange(actor, serviceId);
     await this.rewrite(zone, async (trx) => {
       await dnsRepository.deleteAll(trx, serviceId);
       for (const record of this.defaults(zone)) {
@@ -220,7 +252,7 @@ export class DnsService {
 
   /** Deletes every eliminable record; the provider's name servers stay. */
   async removeAll(actor: Actor, serviceId: number): Promise<{ dnss: DnsRecord[]; total: number }> {
-    const zone = await this.zoneFor(actor, serviceId, 'action');
+    const zone = await this.zoneToChange(actor, serviceId);
     await this.rewrite(zone, (trx) => dnsRepository.deleteEliminable(trx, serviceId));
     return this.listRows(zone);
   }
@@ -244,7 +276,7 @@ export class DnsService {
   }
 
   async exportZone(actor: Actor, serviceId: number): Promise<{ fileName: string; text: string }> {
-    const zone = await this.zoneFor(actor, serviceId, 'visible');
+    const zone = await this.zoneToRead(actor, serviceId);
     const rows = await dnsRepository.list(this.db, serviceId);
     const text = toBindZone(rows, zone.name, {
       defaultTtl: this.settings.defaultTtl,
@@ -286,9 +318,28 @@ export class DnsService {
     return Boolean(await dnsRepository.zoneExists(this.db, serviceId));
   }
 
-  /** For the demo seed and the CLI: makes sure a service's zone exists, without an actor. */
-  async ensureZoneOf(serviceId: number, reference: string, referencePunycode: string): Promise<void> {
-    await this.ensureZone({ serviceId, reference, name: referencePunycode });
+  /**
+   * A service gets its zone when it is created (CLI `resource add`, the demo seed), without an
+   * actor. Only the database decides whether it exists, so a server that is down makes this fail
+   * only when the zone is new. Returns whether it created the zone.
+   */
+  async ensureZoneOf(serviceId: number, reference: string, referencePunycode: string): Promise<boolean> {
+    return this.storeZone({ serviceId, reference, name: referencePunycode });
+  }
+
+  /** Whether the DNS server can sign the zones hosted here (DNSSEC keys). */
+  get signsZones(): boolean {
+    return this.driver.kind === 'powerdns';
+  }
+
+  /**
+   * The DS records of a service's zone, for its domain's registry: the zone is created (and
+   * published) first if the service never had it, then signed if it was not yet.
+   */
+  async dsRecordsOf(serviceId: number, reference: string, referencePunycode: string): Promise<DsRecord[]> {
+    const zone = { serviceId, reference, name: referencePunycode };
+    await this.publishedZone(zone);
+    return this.driver.dsRecords(zone.name);
   }
 
   /** Adds a record without an actor (demo seed); same validation as the API. */
@@ -299,7 +350,7 @@ export class DnsService {
     input: { type: string; zona: string; value: string; ttl: number; priority: number },
   ): Promise<void> {
     const zone = { serviceId, reference, name: referencePunycode };
-    await this.ensureZone(zone);
+    await this.publishedZone(zone);
     const record = this.validate(zone, input);
     await this.db.transaction().execute(async (trx) => {
       await this.checkNeighbours(trx, zone, record);

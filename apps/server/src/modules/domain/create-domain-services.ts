@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { EmbeddedRegistryDriver } from '../../drivers/registry/embedded-registry.driver.ts';
 import { ChainedHostResolver, DnsHostResolver } from '../../drivers/registry/host-resolver.ts';
+import { createDnsService } from '../dns/dns.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { DomainService } from './domain.service.ts';
 import { DomainContactService } from './domain-contact.service.ts';
@@ -28,7 +29,7 @@ export function createDomainServices(
     registry,
     resolver,
     new PermissionService(db),
-    dnsDriver,
+    createDnsService(db, config, dnsDriver, now),
     new SecretBox(secretKey, 'domain-auth'),
     { defaultNameservers: config.dns.nameservers },
     now,

@@ -1,4 +1,4 @@
-import type { Language, PermissionKey } from '@panel247/contract/constants';
+import { isActionable, isVisible, type Language, type PermissionKey } from '@panel247/contract/constants';
 import { canonicalIPv6, isHostName, toAsciiName } from '@panel247/contract/dns-rules';
 import type { Contact, DnssecEntry, Domain, DomainData, GlueRecord } from '@panel247/contract/domain';
 import {
@@ -15,10 +15,10 @@ import {
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { ContactRow, DomainRow } from '../../db/schema.ts';
-import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
+import type { DsRecord } from '../../drivers/dns/dns.driver.ts';
 import type { HostResolver } from '../../drivers/registry/host-resolver.ts';
 import type { RegistryDriver } from '../../drivers/registry/registry.driver.ts';
-import { type FieldError, FieldErrors, NotFoundError } from '../../errors.ts';
+import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import { addressBook } from '../address/address-book.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
@@ -31,6 +31,14 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export interface DomainSettings {
   /** The provider's name servers, offered as the default mode. */
   defaultNameservers: string[];
+}
+
+/** The service zones hosted here, as far as a domain's DNSSEC needs them (the DNS service). */
+export interface HostedZones {
+  /** Whether the DNS server signs hosted zones, so their DS records can be offered in one click. */
+  readonly signsZones: boolean;
+  /** The DS records of a service's zone; the zone is created and signed first when needed. */
+  dsRecordsOf(serviceId: number, reference: string, referencePunycode: string): Promise<DsRecord[]>;
 }
 
 export interface DomainContext {
@@ -49,7 +57,7 @@ export class DomainService {
     private readonly registry: RegistryDriver,
     private readonly resolver: HostResolver,
     private readonly permissions: PermissionService,
-    private readonly dnsDriver: DnsDriver,
+    private readonly zones: HostedZones,
     private readonly secrets: SecretBox,
     private readonly settings: DomainSettings,
     private readonly now: () => number,
@@ -319,7 +327,9 @@ export class DomainService {
       digestTypes: asStrings(DNSSEC_DIGEST_TYPES),
       flags: asStrings(DNSSEC_FLAGS),
       protocols: asStrings(DNSSEC_PROTOCOLS),
-      zoneKeysAvailable: this.dnsDriver.kind === 'powerdns' && (await this.hasService(id)),
+      // Offered only to whom may also change the hosted zone (signing it is a change to it).
+      zoneKeysAvailable:
+        this.zones.signsZones && (await this.hasService(id)) && isActionable(ctx.resource.levels.service_dnszone),
     };
   }
 
@@ -403,11 +413,18 @@ export class DomainService {
     };
   }
 
-  /** Beyond the spec: the DS records of the zone PowerDNS signs for this domain, in one click. */
+  /**
+   * Beyond the spec: the DS records of the zone PowerDNS signs for this domain, in one click. It
+   * signs (and, for a service whose DNS view was never opened, creates) the hosted zone, so it
+   * needs the zone's right too: `service_dnszone` action on the same resource.
+   */
   async dnssecFromZone(actor: Actor, id: number): Promise<DnssecEntry[]> {
     const ctx = await this.context(actor, id, 'domain_dnssec', 'action');
-    if (this.dnsDriver.kind !== 'powerdns' || !(await this.hasService(id))) throw new NotFoundError();
-    const zoneDs = await this.dnsDriver.dsRecords(ctx.resource.referencePunycode);
+    if (!this.zones.signsZones || !(await this.hasService(id))) throw new NotFoundError();
+    const zoneLevel = ctx.resource.levels.service_dnszone;
+    if (!isVisible(zoneLevel)) throw new NotFoundError();
+    if (!isActionable(zoneLevel)) throw new ForbiddenError();
+    const zoneDs = await this.zones.dsRecordsOf(id, ctx.resource.reference, ctx.resource.referencePunycode);
     const existing = await domainRepository.dsRecords(this.db, id);
     const added: DnssecEntry[] = [];
     for (const ds of zoneDs.filter((d) => d.digestType === 2)) {
