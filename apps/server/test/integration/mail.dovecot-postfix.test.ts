@@ -1,10 +1,11 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Alias, Mailbox, WebmailLoginData } from '@panel247/contract/mail';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MailDaemons, startMailDaemons } from '../../../../scripts/daemons/mail.ts';
+import { runCli } from '../../src/cli/run-cli.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
@@ -22,11 +23,14 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
   // A second domain with a catch-all alias: it must not take the mail of the domain's mailboxes.
   const wild = `comodin-${kind}.test`;
   let wildId: number;
+  /** Where the SQLite database is (panel.sqlite), so the CLI opens the same one. */
+  let dataDir: string;
 
   beforeAll(async () => {
     // The daemons read the panel's database directly: SQLite must be a file they can open
     // (WAL needs write access to the folder for its shared-memory file).
     const folder = mkdtempSync(path.join(tmpdir(), 'p247-maildb-'));
+    dataDir = folder;
     chmodSync(folder, 0o777);
     database = await createTestDatabase(kind, { sqliteFile: path.join(folder, 'panel.sqlite') });
     account = await buildAccount(database.db, {
@@ -199,5 +203,72 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
     expect(readdirSync(path.join(mail.mailRoot, '.deleted', domain)).some((entry) => entry.startsWith('ventas.'))).toBe(
       true,
     );
+  });
+
+  it('`mail purge` removes kept mail only once it is older than PANEL_MAIL_KEEP_DAYS', async () => {
+    const kept = path.join(mail.mailRoot, '.deleted', domain);
+    const purge = async () => {
+      let stdout = '';
+      let stderr = '';
+      const code = await runCli(['mail', 'purge', '--json'], {
+        stdout: (text) => (stdout += text),
+        stderr: (text) => (stderr += text),
+        readStdin: async () => '',
+        env: {
+          PANEL_DATA_DIR: dataDir,
+          PANEL_MAIL_ROOT: mail.mailRoot,
+          PANEL_MAIL_KEEP_DAYS: '2',
+          PANEL_LOG_LEVEL: 'silent',
+          ...(kind === 'postgres' ? { PANEL_DATABASE_URL: database.url as string } : {}),
+        },
+      });
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      return JSON.parse(stdout) as { removed: number; keepDays: number };
+    };
+    expect(await purge()).toEqual({ removed: 0, keepDays: 2 });
+    const entry = readdirSync(kept).find((name) => name.startsWith('ventas.')) as string;
+    // the kept mail is the real maildir, messages and all
+    const messages = ['new', 'cur'].flatMap((sub) => readdirSync(path.join(kept, entry, 'Maildir', sub)));
+    expect(messages.length).toBeGreaterThan(0);
+    // as if it had been deleted three days ago
+    const stamp = Math.floor(Date.now() / 1000) - 3 * 86_400;
+    renameSync(path.join(kept, entry), path.join(kept, `ventas.${stamp}`));
+    expect(await purge()).toEqual({ removed: 1, keepDays: 2 });
+    expect(readdirSync(kept).some((name) => name.startsWith('ventas.'))).toBe(false);
+  });
+
+  it('removes a deleted mailbox’s mail at once in "remove" mode', async () => {
+    const removing = await buildTestApp(kind, {
+      database,
+      config: { 'mail.root': mail.mailRoot, 'mail.doveadmConfig': mail.doveadmConfig, 'mail.deleteMode': 'remove' },
+    });
+    try {
+      const c = await removing.login(account.domainName, account.username, account.password);
+      const created = await removing.call<{ correo: Mailbox }>(
+        'POST',
+        `service/${id}/correo/create/`,
+        { name: 'efimero', password: 'fleeting password' },
+        { cookie: c },
+      );
+      await send(`efimero@${domain}`, 'Antes de borrar');
+      expect(await waitForMessage(`efimero@${domain}`, 'fleeting password', 'Antes de borrar')).toBe(true);
+      const folder = path.join(mail.mailRoot, domain, 'efimero');
+      expect(existsSync(path.join(folder, 'Maildir'))).toBe(true);
+      const removed = await removing.call(
+        'POST',
+        `service/${id}/correo/${created.body.data.correo.id}/delete/`,
+        {},
+        { cookie: c },
+      );
+      expect(removed.body.system.valid).toBe(true);
+      expect(existsSync(folder)).toBe(false);
+      expect(
+        readdirSync(path.join(mail.mailRoot, '.deleted', domain)).some((name) => name.startsWith('efimero.')),
+      ).toBe(false);
+      expect((await mail.imap(`efimero@${domain}`, 'fleeting password')).code).toBe(67);
+      await expect(send(`efimero@${domain}`, 'Too late')).rejects.toThrow(/550/);
+    } finally {
+      await removing.close();
+    }
   });
 });
