@@ -270,6 +270,11 @@ export const configSchema = z.object({
     .prefault({}),
   registry: z
     .object({
+      /**
+       * The registry of record: `embedded` (the provider is the registry; its state is the panel
+       * database). Only that one exists yet; an EPP driver will be another value here.
+       */
+      driver: z.enum(['embedded']).default('embedded'),
       /** DNS servers (host:port) that name servers must resolve through; the system's when empty. */
       resolvers: z
         .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
@@ -332,6 +337,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNS_WEB_IPV4: 'dns.webIpv4',
   PANEL_DNS_WEB_IPV6: 'dns.webIpv6',
   PANEL_DNS_MAIL_IPV4: 'dns.mailIpv4',
+  PANEL_REGISTRY_DRIVER: 'registry.driver',
   PANEL_REGISTRY_RESOLVERS: 'registry.resolvers',
   PANEL_HOSTING_ROOT: 'hosting.root',
   PANEL_FTP_PORT: 'hosting.ftpPort',

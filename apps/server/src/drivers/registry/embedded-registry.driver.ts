@@ -1,11 +1,64 @@
 import { randomInt } from 'node:crypto';
-import type { RegistryDriver } from './registry.driver.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Db } from '../../db/database.ts';
+import type { RegistryDomain, RegistryDriver } from './registry.driver.ts';
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
 
-/** The provider as registry of record: the panel database is the registry; nothing to call. */
+/**
+ * The provider as registry of record: the panel database is the registry. Reads read it (the
+ * domain, its name servers, status and expiry, the sealed auth secret); changes have nothing to
+ * call, since the service writes them in the transaction that calls the driver.
+ */
 export class EmbeddedRegistryDriver implements RegistryDriver {
   readonly kind = 'embedded' as const;
+
+  constructor(
+    private readonly db: Db,
+    /** The box the domain service seals auth secrets with. */
+    private readonly secrets: SecretBox,
+  ) {}
+
+  private row(domain: string) {
+    return this.db
+      .selectFrom('domains as d')
+      .innerJoin('resources as r', 'r.id', 'd.resource_id')
+      .select([
+        'd.resource_id',
+        'd.blocked',
+        'd.transfer_block',
+        'd.whois_privacy',
+        'd.auth_type',
+        'd.auth_secret',
+        'r.domain_expire_ts',
+      ])
+      .where('r.reference_punycode', '=', domain)
+      .executeTakeFirst();
+  }
+
+  async readDomain(domain: string): Promise<RegistryDomain | undefined> {
+    const row = await this.row(domain);
+    if (!row) return undefined;
+    const nameservers = await this.db
+      .selectFrom('domain_nameservers')
+      .select('host')
+      .where('resource_id', '=', row.resource_id)
+      .orderBy('position')
+      .execute();
+    return {
+      nameservers: nameservers.map((ns) => ns.host),
+      blocked: row.blocked === 1,
+      transferBlock: row.transfer_block === 1,
+      whoisPrivacy: row.whois_privacy === 1,
+      expireTs: row.domain_expire_ts ?? 0,
+    };
+  }
+
+  async readAuthSecret(domain: string, type: 'authcode' | 'transferkey'): Promise<string> {
+    const row = await this.row(domain);
+    if (!row || row.auth_type !== type) throw new Error(`no ${type} for ${domain}`);
+    return this.secrets.open(row.auth_secret);
+  }
 
   async newAuthSecret(_domain: string, type: 'authcode' | 'transferkey'): Promise<string> {
     const length = type === 'authcode' ? 16 : 12;

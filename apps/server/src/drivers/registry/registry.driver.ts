@@ -1,9 +1,12 @@
 /**
  * The registry driver: what the panel asks of the registry of record. The embedded default is the
- * provider itself acting as registry (the state lives in the panel database and every call simply
- * succeeds); an EPP implementation (RFC 5730-5734, 5910 for DNSSEC) maps each method to one EPP
- * command (domain:update, host:create/update/delete, secDNS add/rem, contact:update) and throws a
- * DaemonError or FieldErrors when the registry refuses, so the service rolls back its transaction.
+ * provider itself acting as registry (the state lives in the panel database: reads read it, and
+ * every change simply succeeds, the service having written it in the same transaction); an EPP
+ * implementation (RFC 5730-5734, 5910 for DNSSEC) maps each method to one EPP command
+ * (domain:info, domain:update, host:create/update/delete, secDNS add/rem, contact:update) and
+ * throws a DaemonError or FieldErrors when the registry refuses, so the service rolls back its
+ * transaction. `createRegistryDriver` picks the implementation from `registry.driver`; services and
+ * routes only see this interface.
  */
 
 export interface RegistryContact {
@@ -28,8 +31,24 @@ export interface RegistryDs {
   digest: string;
 }
 
+/** What the registry says of a domain (EPP domain:info). */
+export interface RegistryDomain {
+  /** Delegated name servers, in order. */
+  nameservers: string[];
+  /** Status the registrant can set: clientUpdateProhibited, clientTransferProhibited, privacy. */
+  blocked: boolean;
+  transferBlock: boolean;
+  whoisPrivacy: boolean;
+  /** Expiry, epoch seconds (0 when the registry gives none). */
+  expireTs: number;
+}
+
 export interface RegistryDriver {
   readonly kind: 'embedded' | 'epp';
+  /** The domain as the registry holds it; undefined when it does not know the domain. */
+  readDomain(domain: string): Promise<RegistryDomain | undefined>;
+  /** The auth code (or transfer key) the registry holds for the domain (EPP domain:info authInfo). */
+  readAuthSecret(domain: string, type: 'authcode' | 'transferkey'): Promise<string>;
   /** Auth code (or transfer key) for a new or reset domain. */
   newAuthSecret(domain: string, type: 'authcode' | 'transferkey'): Promise<string>;
   setNameservers(domain: string, hosts: string[]): Promise<void>;

@@ -2,7 +2,7 @@ import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
-import { EmbeddedRegistryDriver } from '../../drivers/registry/embedded-registry.driver.ts';
+import { createRegistryDriver } from '../../drivers/registry/create-registry-driver.ts';
 import { ChainedHostResolver, DnsHostResolver } from '../../drivers/registry/host-resolver.ts';
 import { createDnsService } from '../dns/dns.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
@@ -18,7 +18,8 @@ export function createDomainServices(
   secretKey: Buffer,
   now: () => number,
 ) {
-  const registry = new EmbeddedRegistryDriver();
+  const authSecrets = new SecretBox(secretKey, 'domain-auth');
+  const registry = createRegistryDriver(config, { db, authSecrets });
   // Name servers must resolve through the configured resolvers. Only with the embedded `database`
   // DNS driver, where nothing serves the panel's zones, are those zones asked first.
   const dnsResolver = new DnsHostResolver(config.registry.resolvers);
@@ -30,7 +31,7 @@ export function createDomainServices(
     resolver,
     new PermissionService(db),
     createDnsService(db, config, dnsDriver, now),
-    new SecretBox(secretKey, 'domain-auth'),
+    authSecrets,
     { defaultNameservers: config.dns.nameservers },
     now,
   );

@@ -18,16 +18,6 @@ export const domainRepository = {
     return db.updateTable('domains').set(set).where('resource_id', '=', resourceId).execute();
   },
 
-  async nameservers(db: Db, resourceId: number): Promise<string[]> {
-    const rows = await db
-      .selectFrom('domain_nameservers')
-      .select('host')
-      .where('resource_id', '=', resourceId)
-      .orderBy('position')
-      .execute();
-    return rows.map((row) => row.host);
-  },
-
   async setNameservers(db: Db, resourceId: number, hosts: string[]): Promise<void> {
     await db.deleteFrom('domain_nameservers').where('resource_id', '=', resourceId).execute();
     if (hosts.length === 0) return;

@@ -17,7 +17,7 @@ import type { Db } from '../../db/database.ts';
 import type { ContactRow, DomainRow } from '../../db/schema.ts';
 import type { DsRecord } from '../../drivers/dns/dns.driver.ts';
 import type { HostResolver } from '../../drivers/registry/host-resolver.ts';
-import type { RegistryDriver } from '../../drivers/registry/registry.driver.ts';
+import type { RegistryDomain, RegistryDriver } from '../../drivers/registry/registry.driver.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import { addressBook } from '../address/address-book.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -108,25 +108,25 @@ export class DomainService {
     return row;
   }
 
+  /** What the registry holds for the domain (the embedded registry reads the panel database). */
+  private async registryState(ctx: DomainContext): Promise<RegistryDomain> {
+    const state = await this.registry.readDomain(ctx.resource.referencePunycode);
+    if (!state) throw new NotFoundError();
+    return state;
+  }
+
   private async toDomain(ctx: DomainContext): Promise<Domain> {
-    const expire = await this.db
-      .selectFrom('resources')
-      .select('domain_expire_ts')
-      .where('id', '=', ctx.resource.id)
-      .executeTakeFirst();
+    const state = await this.registryState(ctx);
     return {
       id: ctx.resource.id,
       name: ctx.resource.reference,
-      dns: {
-        mode: ctx.row.dns_mode as Domain['dns']['mode'],
-        servers: await domainRepository.nameservers(this.db, ctx.resource.id),
-      },
+      dns: { mode: ctx.row.dns_mode as Domain['dns']['mode'], servers: state.nameservers },
       status: ctx.row.status,
-      expireTS: expire?.domain_expire_ts ?? 0,
+      expireTS: state.expireTs,
       ts: ctx.row.registered_at,
-      blocked: ctx.row.blocked === 1,
-      transferBlock: ctx.row.transfer_block === 1,
-      whoisPrivacy: ctx.row.whois_privacy === 1,
+      blocked: state.blocked,
+      transferBlock: state.transferBlock,
+      whoisPrivacy: state.whoisPrivacy,
       authType: ctx.row.auth_type as Domain['authType'],
       dnssecType: ctx.row.dnssec_type as Domain['dnssecType'],
     };
@@ -158,7 +158,7 @@ export class DomainService {
   async dnsInit(actor: Actor, id: number) {
     const ctx = await this.context(actor, id, 'domain_dns', 'visible');
     return {
-      domainDNSs: await domainRepository.nameservers(this.db, id),
+      domainDNSs: (await this.registryState(ctx)).nameservers,
       hasService: await this.hasService(id),
       defaultDNSs: this.settings.defaultNameservers,
       mode: ctx.row.dns_mode,
@@ -452,22 +452,28 @@ export class DomainService {
   async toggle(actor: Actor, id: number, flag: 'blocked' | 'transfer_block' | 'whois_privacy') {
     const key: PermissionKey = flag === 'transfer_block' ? 'domain_transferblock' : 'domain_others';
     const ctx = await this.context(actor, id, key, 'action');
-    const row = { ...ctx.row, [flag]: ctx.row[flag] === 1 ? 0 : 1 };
+    // The registry's current status is what gets flipped.
+    const current = await this.registryState(ctx);
+    const status = {
+      blocked: current.blocked,
+      transferBlock: current.transferBlock,
+      whoisPrivacy: current.whoisPrivacy,
+    };
+    const field = ({ blocked: 'blocked', transfer_block: 'transferBlock', whois_privacy: 'whoisPrivacy' } as const)[
+      flag
+    ];
+    status[field] = !status[field];
     await this.db.transaction().execute(async (trx) => {
-      await domainRepository.update(trx, id, { [flag]: row[flag] });
-      await this.registry.setStatus(ctx.resource.referencePunycode, {
-        blocked: row.blocked === 1,
-        transferBlock: row.transfer_block === 1,
-        whoisPrivacy: row.whois_privacy === 1,
-      });
+      await domainRepository.update(trx, id, { [flag]: status[field] ? 1 : 0 });
+      await this.registry.setStatus(ctx.resource.referencePunycode, status);
     });
-    return { domain: await this.toDomain({ ...ctx, row }) };
+    return { domain: await this.toDomain(ctx) };
   }
 
   async transferSecret(actor: Actor, id: number, type: 'authcode' | 'transferkey'): Promise<string> {
     const ctx = await this.context(actor, id, 'domain_authcode', 'visible');
     if (ctx.row.auth_type !== type) throw new NotFoundError();
-    return this.secrets.open(ctx.row.auth_secret);
+    return this.registry.readAuthSecret(ctx.resource.referencePunycode, type);
   }
 }
 
