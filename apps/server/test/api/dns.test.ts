@@ -194,41 +194,99 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
   });
 
   describe('permissions', () => {
+    /** Every DNS call as [name, method, path, params, is a change]; `rid` is a record of the zone. */
+    const calls = (service: number, rid: number) =>
+      [
+        ['list', 'GET', `service/${service}/dns/list/`, {}, false],
+        ['get', 'GET', `service/${service}/dns/${rid}/`, {}, false],
+        ['export', 'GET', `service/${service}/dns/export/`, {}, false],
+        [
+          'create',
+          'POST',
+          `service/${service}/dns/create/`,
+          { type: 'TXT', zona: 'matrix-new', value: 'x', ttl: '0', priority: '0' },
+          true,
+        ],
+        ['save', 'POST', `service/${service}/dns/${rid}/save/`, { value: 'saved', ttl: '600', priority: '0' }, true],
+        ['delete', 'POST', `service/${service}/dns/${rid}/delete/`, {}, true],
+        ['restore', 'POST', `service/${service}/dns/restore/`, {}, true],
+        ['delete-all', 'POST', `service/${service}/dns/delete/`, {}, true],
+      ] as const;
+
+    /** The export is a download, not an envelope: only its status matters here. */
+    const status = async (method: 'GET' | 'POST', path: string, params: Record<string, string>, c: string) => {
+      if (path.endsWith('/export/')) {
+        const response = await t.app.inject({
+          method,
+          url: `/p247/${path}`,
+          headers: { cookie: c, 'x-dd-request': '1' },
+        });
+        return response.statusCode;
+      }
+      return (await t.call(method, path, params, { cookie: c })).response.statusCode;
+    };
+
+    const snapshot = async () => (await list()).map((r) => `${r.id} ${r.zona} ${r.type} ${r.ttl} ${r.value}`).sort();
+
+    it.each(['disabled', 'read', 'write'] as const)('service_dnszone %s: every call', async (level) => {
+      await t.call('POST', `service/${serviceId}/dns/restore/`, {}, { cookie });
+      const { body } = await create({ type: 'TXT', zona: `matrix-${level}`, value: 'before' });
+      const rid = body.data.dns.id;
+      const user = await buildUser(t.database.db, account, `dns-${level}`, {
+        'zone.test': { ...allKeys('read'), service_dnszone: level },
+      });
+      const c = await t.login(account.domainName, user.username, user.password);
+      const before = await snapshot();
+      const seen: Record<string, number> = {};
+      for (const [name, method, path, params, change] of calls(serviceId, rid)) {
+        seen[name] = await status(method, path, params as Record<string, string>, c);
+        if (level !== 'write' && change) expect(await snapshot(), `${name} wrote nothing`).toEqual(before);
+      }
+      const expected = (change: boolean) => (level === 'disabled' ? 404 : level === 'read' && change ? 403 : 200);
+      expect(seen).toEqual(
+        Object.fromEntries(calls(serviceId, rid).map(([name, , , , change]) => [name, expected(change)])),
+      );
+      if (level === 'write') {
+        // The write user's calls ran in order: the record was saved, then deleted, then the zone
+        // restored and emptied of every eliminable record.
+        expect((await list()).map((r) => r.type)).toEqual(['NS', 'NS']);
+        await t.call('POST', `service/${serviceId}/dns/restore/`, {}, { cookie });
+      }
+    });
+
     it('answers a service of another account, or a resource without hosting, as not found', async () => {
       for (const id of [other.resources['other-zone.test'], account.resources['only-domain.test'], 999_999]) {
         const { response } = await t.call('GET', `service/${id}/dns/list/`, {}, { cookie });
         expect(response.statusCode).toBe(404);
       }
-      const foreignRecord = await t.call('GET', `service/${serviceId}/dns/999999/`, {}, { cookie });
-      expect(foreignRecord.response.statusCode).toBe(404);
     });
 
-    it.each(['disabled', 'read', 'write'] as const)('service_dnszone %s', async (level) => {
-      const user = await buildUser(t.database.db, account, `dns-${level}`, {
-        'zone.test': { ...allKeys('read'), service_dnszone: level },
-      });
-      const c = await t.login(account.domainName, user.username, user.password);
-      const read = await t.call<List>('GET', `service/${serviceId}/dns/list/`, {}, { cookie: c });
-      const change = await t.call(
+    it('never reaches a record of another account’s zone, by either id, and changes nothing there', async () => {
+      const theirService = other.resources['other-zone.test'] as number;
+      const theirCookie = await t.login(other.domainName, other.username, other.password);
+      const made = await t.call<One>(
         'POST',
-        `service/${serviceId}/dns/create/`,
-        { type: 'A', zona: `p-${level}`, value: '192.0.2.99' },
-        { cookie: c },
+        `service/${theirService}/dns/create/`,
+        { type: 'A', zona: 'theirs', value: '198.51.100.77', ttl: '0', priority: '0' },
+        { cookie: theirCookie },
       );
-      const wipe = await t.call('POST', `service/${serviceId}/dns/delete/`, {}, { cookie: c });
-      if (level === 'disabled') {
-        expect([read.response.statusCode, change.response.statusCode, wipe.response.statusCode]).toEqual([
-          404, 404, 404,
-        ]);
-      } else if (level === 'read') {
-        expect(read.response.statusCode).toBe(200);
-        expect([change.response.statusCode, wipe.response.statusCode]).toEqual([403, 403]);
-        expect(change.body.system.errors).toEqual(['No tienes permiso para realizar esta acción']);
-      } else {
-        expect([read.response.statusCode, change.response.statusCode]).toEqual([200, 200]);
-        // write may delete everything (and does): restore for the next cases.
-        await t.call('POST', `service/${serviceId}/dns/restore/`, {}, { cookie });
+      const theirRecord = made.body.data.dns;
+      const theirList = async () =>
+        (await t.call<List>('GET', `service/${theirService}/dns/list/`, {}, { cookie: theirCookie })).body.data.dnss;
+      const theirsBefore = await theirList();
+      const mineBefore = await snapshot();
+      // Their record id under my service, and their service (with their record id) directly.
+      for (const service of [serviceId, theirService]) {
+        for (const [name, method, path, params] of calls(service, theirRecord.id)) {
+          if (service === serviceId && !path.includes(`/${theirRecord.id}/`)) continue;
+          expect(await status(method, path, params as Record<string, string>, cookie), `${name} on ${service}`).toBe(
+            404,
+          );
+        }
       }
+      expect(await theirList()).toEqual(theirsBefore);
+      expect(await snapshot()).toEqual(mineBefore);
+      expect(theirsBefore.find((r) => r.id === theirRecord.id)).toMatchObject({ value: '198.51.100.77' });
     });
   });
 });

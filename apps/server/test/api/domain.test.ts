@@ -463,53 +463,170 @@ describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
   });
 
   describe('permissions', () => {
-    const cases = [
-      ['domain_dns', 'GET', 'domains/{id}/dnsinit/', 'POST', 'domain/{id}/dnsedit/', { 'default-ns': '1' }],
-      [
-        'domain_gluerecords',
-        'GET',
-        'domain/{id}/gluerecord/list/',
-        'POST',
-        'domain/{id}/gluerecord/create/',
-        { name: 'x', ip: '192.0.2.9' },
-      ],
-      ['domain_dnssec', 'GET', 'domain/{id}/dnssec/list/', 'POST', 'domain/{id}/toggle/block/', {}],
-      ['domain_transferblock', 'GET', 'domain/{id}/', 'POST', 'domain/{id}/toggle/transferblock/', {}],
-      ['domain_contacts', 'GET', 'domain/{id}/', 'POST', 'domain/{id}/contacts/save/', contact],
-      [
-        'domain_ownercontacts',
-        'GET',
-        'domain/{id}/',
-        'POST',
-        'domain/{id}/owner/save/',
-        { ...contact, type: 'registrant' },
-      ],
-      ['domain_authcode', 'GET', 'domain/{id}/authcode/', 'GET', 'domain/{id}/authcode/', {}],
-    ] as const;
+    type Call = readonly [method: 'GET' | 'POST', path: string, params?: Record<string, string>];
+    const hex = (length: number) =>
+      Array.from({ length }, () => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('');
 
-    it.each(cases)(
-      '%s: read lets read and refuses changes; disabled hides',
-      async (key, _m1, readPath, _m2, changePath, params) => {
-        const reader = await buildUser(t.database.db, account, `r-${key}`, {
-          'registro.test': { ...allKeys('disabled'), domain: 'read', [key]: 'read', domain_others: 'read' },
-        });
-        const none = await buildUser(t.database.db, account, `n-${key}`, {
-          'registro.test': { ...allKeys('disabled'), domain: 'read' },
-        });
-        const readerCookie = await t.login(account.domainName, reader.username, reader.password);
-        const noneCookie = await t.login(account.domainName, none.username, none.password);
-        const path = (p: string) => p.replace('{id}', String(id));
-        expect((await t.call('GET', path(readPath), {}, { cookie: readerCookie })).response.statusCode).toBe(200);
-        if (key !== 'domain_authcode' && key !== 'domain_dnssec') {
-          const change = await t.call('POST', path(changePath), params as Record<string, string>, {
-            cookie: readerCookie,
-          });
-          expect(change.response.statusCode).toBe(403);
+    /** Glue and DS entries of a domain, made by its owner, for the calls that need an id. */
+    async function fixtures(domainId: number, c: string, tag: string) {
+      const glue = await t.call<{ gluerecords: GlueRecord[] }>(
+        'POST',
+        `domain/${domainId}/gluerecord/create/`,
+        { name: `g-${tag}`, ip: '192.0.2.40' },
+        { cookie: c },
+      );
+      const ds = await t.call<{ dnssec: DnssecEntry[] }>(
+        'POST',
+        `domain/${domainId}/dnssec/create/`,
+        { keytag: '4242', algorithm: '13', digesttype: '2', digest: hex(64) },
+        { cookie: c },
+      );
+      const glueId = glue.body.data.gluerecords.find((g) => g.name.startsWith(`g-${tag}.`))?.id;
+      const dsId = ds.body.data.dnssec[0]?.id;
+      if (!glueId || !dsId) throw new Error(`fixtures for ${tag}: ${glue.body.system.errors} ${ds.body.system.errors}`);
+      return { glueId, dsId };
+    }
+
+    /** Each key's read calls and change calls (all valid, so write answers 200). */
+    function matrix(key: string, domainId: number, ids: { glueId: number; dsId: number }, tag: string) {
+      const d = `domain/${domainId}`;
+      const calls: Record<string, { reads: Call[]; changes: Call[] }> = {
+        domain: { reads: [['GET', `${d}/`]], changes: [] },
+        domain_dns: {
+          reads: [['GET', `domains/${domainId}/dnsinit/`]],
+          changes: [['POST', `${d}/dnsedit/`, { 'default-ns': '1' }]],
+        },
+        domain_gluerecords: {
+          reads: [['GET', `${d}/gluerecord/list/`]],
+          changes: [
+            ['POST', `${d}/gluerecord/create/`, { name: `n-${tag}`, ip: '192.0.2.41' }],
+            ['POST', `${d}/gluerecord/${ids.glueId}/save/`, { ip: '192.0.2.42', ipv6: '' }],
+            ['POST', `${d}/gluerecord/${ids.glueId}/delete/`],
+          ],
+        },
+        domain_dnssec: {
+          reads: [
+            ['GET', `${d}/dnssec/list/`],
+            ['GET', `${d}/dnssec/createinit/`],
+          ],
+          changes: [
+            ['POST', `${d}/dnssec/create/`, { keytag: '7', algorithm: '13', digesttype: '2', digest: hex(64) }],
+            ['POST', `${d}/dnssec/${ids.dsId}/delete/`],
+          ],
+        },
+        // The flags come with the domain (the `domain` key's read): no read call of their own.
+        domain_others: {
+          reads: [],
+          changes: [
+            ['POST', `${d}/toggle/block/`],
+            ['POST', `${d}/toggle/whoisprivacy/`],
+          ],
+        },
+        domain_transferblock: { reads: [], changes: [['POST', `${d}/toggle/transferblock/`]] },
+        domain_authcode: { reads: [['GET', `${d}/authcode/`]], changes: [] },
+        // Contacts come with the domain: without visibility they come blank (checked below).
+        domain_contacts: {
+          reads: [],
+          changes: [['POST', `${d}/contacts/save/`, contact]],
+        },
+        domain_ownercontacts: {
+          reads: [],
+          changes: [['POST', `${d}/owner/save/`, { ...contact, type: 'registrant' }]],
+        },
+      };
+      return calls[key] as { reads: Call[]; changes: Call[] };
+    }
+
+    const everything = async (domainId: number, c: string) => {
+      const read = async (path: string) => (await t.call('GET', path, {}, { cookie: c })).body.data;
+      return {
+        domain: await read(`domain/${domainId}/`),
+        glue: await read(`domain/${domainId}/gluerecord/list/`),
+        dnssec: await read(`domain/${domainId}/dnssec/list/`),
+      };
+    };
+
+    const KEYS = [
+      'domain',
+      'domain_dns',
+      'domain_gluerecords',
+      'domain_dnssec',
+      'domain_others',
+      'domain_transferblock',
+      'domain_authcode',
+      'domain_contacts',
+      'domain_ownercontacts',
+    ] as const;
+    const LEVELS = ['disabled', 'read', 'write'] as const;
+
+    it.each(KEYS.flatMap((key) => LEVELS.map((level) => [key, level] as const)))(
+      '%s %s: its read and change calls',
+      async (key, level) => {
+        const tag = `${key.replace(/_/g, '-')}-${level}`;
+        const ids = await fixtures(id, cookie, tag);
+        // Only the key under test varies; `domain` stays readable so the others are judged alone.
+        const grants = {
+          ...allKeys('disabled'),
+          ...(key === 'domain' ? {} : { domain: 'read' as const }),
+          [key]: level,
+        };
+        const user = await buildUser(t.database.db, account, `m-${tag}`.slice(0, 40), { 'registro.test': grants });
+        const c = await t.login(account.domainName, user.username, user.password);
+        const { reads, changes } = matrix(key, id, ids, tag);
+        const before = await everything(id, cookie);
+        for (const [method, path, params] of reads) {
+          const { response } = await t.call(method, path, params ?? {}, { cookie: c });
+          expect(response.statusCode, `${method} ${path}`).toBe(level === 'disabled' ? 404 : 200);
         }
-        if (readPath !== 'domain/{id}/') {
-          expect((await t.call('GET', path(readPath), {}, { cookie: noneCookie })).response.statusCode).toBe(404);
+        for (const [method, path, params] of changes) {
+          const { response, body } = await t.call(method, path, params ?? {}, { cookie: c });
+          expect(response.statusCode, `${method} ${path}: ${body.system.errors}`).toBe(
+            level === 'disabled' ? 404 : level === 'read' ? 403 : 200,
+          );
+        }
+        if (key === 'domain_contacts' || key === 'domain_ownercontacts') {
+          const seen = (await t.call<DomainData>('GET', `domain/${id}/`, {}, { cookie: c })).body.data;
+          const roles =
+            key === 'domain_ownercontacts' ? (['registrant'] as const) : (['admin', 'billing', 'tech'] as const);
+          for (const role of roles) {
+            if (level === 'disabled') expect(seen[role]).toMatchObject({ id: 0, email: '', phone: '', vat: '' });
+            else expect(seen[role].email, role).toMatch(/@/);
+          }
+        }
+        if (level !== 'write') expect(await everything(id, cookie)).toEqual(before);
+        // Put the flags back for the next cases (write flipped them).
+        if (level === 'write' && (key === 'domain_others' || key === 'domain_transferblock')) {
+          for (const [method, path] of changes) await t.call(method, path, {}, { cookie });
         }
       },
     );
+
+    it('never reaches another account’s glue or DNSSEC entries, by either id, and changes nothing there', async () => {
+      const theirId = other.resources['ajeno.test'] as number;
+      const theirCookie = await t.login(other.domainName, other.username, other.password);
+      const theirs = await fixtures(theirId, theirCookie, 'foreign');
+      const theirsBefore = await everything(theirId, theirCookie);
+      const mineBefore = await everything(id, cookie);
+      const attempts: Call[] = [
+        ['POST', `domain/${id}/gluerecord/${theirs.glueId}/save/`, { ip: '192.0.2.99', ipv6: '' }],
+        ['POST', `domain/${id}/gluerecord/${theirs.glueId}/delete/`],
+        ['POST', `domain/${id}/dnssec/${theirs.dsId}/delete/`],
+        ['GET', `domain/${theirId}/`],
+        ['GET', `domain/${theirId}/gluerecord/list/`],
+        ['POST', `domain/${theirId}/gluerecord/${theirs.glueId}/save/`, { ip: '192.0.2.99', ipv6: '' }],
+        ['POST', `domain/${theirId}/gluerecord/${theirs.glueId}/delete/`],
+        ['GET', `domain/${theirId}/dnssec/list/`],
+        ['POST', `domain/${theirId}/dnssec/${theirs.dsId}/delete/`],
+        ['POST', `domain/${theirId}/toggle/block/`],
+        ['GET', `domain/${theirId}/authcode/`],
+        ['POST', `domain/${theirId}/contacts/save/`, contact],
+      ];
+      for (const [method, path, params] of attempts) {
+        const { response } = await t.call(method, path, params ?? {}, { cookie });
+        expect(response.statusCode, `${method} ${path}`).toBe(404);
+      }
+      expect(await everything(theirId, theirCookie)).toEqual(theirsBefore);
+      expect(await everything(id, cookie)).toEqual(mineBefore);
+    });
   });
 });

@@ -137,9 +137,17 @@ export class DomainService {
     return this.domainData(ctx, language);
   }
 
+  /**
+   * The domain with its four contacts. A contact the user may not see (registrant without
+   * `domain_ownercontacts` visibility, the others without `domain_contacts`) comes blank: the
+   * answer keeps its shape, the personal data stays on the server.
+   */
   async domainData(ctx: DomainContext, language: Language): Promise<DomainData> {
     const contacts = await domainRepository.contacts(this.db, ctx.resource.id);
+    const levels = ctx.resource.levels;
     const byRole = (role: string) => {
+      const key: PermissionKey = role === 'registrant' ? 'domain_ownercontacts' : 'domain_contacts';
+      if (!isVisible(levels[key])) return hiddenContact();
       const row = contacts.find((c) => c.role === role) ?? contacts[0];
       if (!row) throw new NotFoundError();
       return toContact(row, language);
@@ -493,6 +501,28 @@ function emptyContact(accountId: number, now: number) {
     state: '',
     country: '',
     created_at: now,
+  };
+}
+
+function hiddenContact(): Contact {
+  return {
+    id: 0,
+    type: 'individual',
+    orgName: '',
+    name: '',
+    firstName: '',
+    lastName: '',
+    vat: '',
+    email: '',
+    phone: '',
+    address: '',
+    postalCode: '',
+    city: '',
+    state: '',
+    country: '',
+    countryKey: '',
+    stateKey: '',
+    cityKey: '',
   };
 }
 
