@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_BASE_PATH, LANGUAGES } from '@panel247/contract/constants';
 import { z } from 'zod';
+import { DEFAULT_RECORD_TEMPLATES, defaultRecordProblems } from './modules/dns/default-records.ts';
 
 /**
  * The one configuration of the server: an optional JSON file (PANEL_CONFIG_FILE) overlaid by
@@ -110,10 +111,46 @@ export const configSchema = z.object({
       webIpv4: z.string().default('192.0.2.10'),
       webIpv6: z.string().default('2001:db8::10'),
       mailIpv4: z.string().default('192.0.2.25'),
+      /** Host names of the provider's web and mail servers, for {web_host} and {mail_host}. */
+      webHost: z.string().default(''),
+      mailHost: z.string().default(''),
+      /**
+       * The provider's default records (a JSON list in the file, or in PANEL_DNS_DEFAULT_RECORDS):
+       * {zona, type, value, priority?, ttl?, eliminable?}, the value with placeholders (see
+       * modules/dns/default-records.ts). Each is checked like a record typed in the panel.
+       */
+      defaultRecords: z
+        .preprocess(
+          (value, ctx) => {
+            if (typeof value !== 'string') return value;
+            try {
+              return JSON.parse(value);
+            } catch (error) {
+              ctx.issues.push({ code: 'custom', message: `not JSON: ${(error as Error).message}`, input: value });
+              return value;
+            }
+          },
+          z.array(
+            z
+              .object({
+                zona: z.string().default(''),
+                type: z.string(),
+                value: z.string().min(1),
+                priority: z.number().int().optional(),
+                ttl: z.number().int().optional(),
+                eliminable: z.boolean().optional(),
+              })
+              .strict(),
+          ),
+        )
+        .default(DEFAULT_RECORD_TEMPLATES),
     })
     .superRefine((dns, ctx) => {
       if (dns.driver === 'powerdns' && !dns.powerdnsApiUrl) {
         ctx.addIssue({ code: 'custom', path: ['powerdnsApiUrl'], message: 'required for the powerdns driver' });
+      }
+      for (const problem of defaultRecordProblems(dns.defaultRecords, dns)) {
+        ctx.addIssue({ code: 'custom', path: ['defaultRecords', problem.index], message: problem.message });
       }
     })
     .prefault({}),
@@ -337,6 +374,9 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNS_WEB_IPV4: 'dns.webIpv4',
   PANEL_DNS_WEB_IPV6: 'dns.webIpv6',
   PANEL_DNS_MAIL_IPV4: 'dns.mailIpv4',
+  PANEL_DNS_WEB_HOST: 'dns.webHost',
+  PANEL_DNS_MAIL_HOST: 'dns.mailHost',
+  PANEL_DNS_DEFAULT_RECORDS: 'dns.defaultRecords',
   PANEL_REGISTRY_DRIVER: 'registry.driver',
   PANEL_REGISTRY_RESOLVERS: 'registry.resolvers',
   PANEL_HOSTING_ROOT: 'hosting.root',

@@ -290,3 +290,60 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     });
   });
 });
+
+describe.each(DATABASE_KINDS)('DNS default records from the config on %s', (kind) => {
+  let t: TestApp;
+  let cookie: string;
+  let serviceId: number;
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind, {
+      config: {
+        'dns.nameservers': ['ns1.provider.test', 'ns2.provider.test'],
+        'dns.webHost': 'web7.provider.test',
+        'dns.mailHost': 'mx.provider.test',
+        'dns.webIpv6': '',
+        'dns.defaultRecords': [
+          { type: 'NS', value: '{ns}', eliminable: false },
+          { type: 'AAAA', value: '{web_ipv6}' },
+          { type: 'ANAME', value: '{web_host}' },
+          { type: 'CNAME', zona: 'www', value: '{web_host}' },
+          { type: 'MX', value: '{mail_host}', priority: 5, ttl: 3600 },
+          { type: 'TXT', zona: '_dmarc', value: 'v=DMARC1; p=none; rua=mailto:dmarc@{domain}' },
+        ],
+      },
+    });
+    const account = await buildAccount(t.database.db, { domainName: 'custom-zone.test' });
+    serviceId = account.resources['custom-zone.test'] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(() => t.close());
+
+  const summary = (records: DnsRecord[]) =>
+    records.map((r) => `${r.zona || '@'} ${r.type} ${r.priority} ${r.ttl} ${r.value} [${r.dynamicValue}]`);
+  const expected = [
+    '@ ANAME 0 0 web7.provider.test [{web_host}]',
+    '@ MX 5 3600 mx.provider.test [{mail_host}]',
+    '@ NS 0 0 ns1.provider.test [{ns}]',
+    '@ NS 0 0 ns2.provider.test [{ns}]',
+    '_dmarc TXT 0 0 v=DMARC1; p=none; rua=mailto:dmarc@custom-zone.test []',
+    'www CNAME 0 0 web7.provider.test [{web_host}]',
+  ];
+
+  it('creates the zone with the configured set, and restore puts exactly that set back', async () => {
+    const first = await t.call<List>('GET', `service/${serviceId}/dns/list/`, {}, { cookie });
+    expect(summary(first.body.data.dnss)).toEqual(expected);
+    await t.call(
+      'POST',
+      `service/${serviceId}/dns/create/`,
+      { type: 'A', zona: 'extra', value: '192.0.2.8', ttl: '0', priority: '0' },
+      { cookie },
+    );
+    const www = first.body.data.dnss.find((r) => r.zona === 'www') as DnsRecord;
+    await t.call('POST', `service/${serviceId}/dns/${www.id}/delete/`, {}, { cookie });
+    const restored = await t.call<List>('POST', `service/${serviceId}/dns/restore/`, {}, { cookie });
+    expect(summary(restored.body.data.dnss)).toEqual(expected);
+    const wiped = await t.call<List>('POST', `service/${serviceId}/dns/delete/`, {}, { cookie });
+    expect(summary(wiped.body.data.dnss)).toEqual(expected.filter((line) => line.includes(' NS ')));
+  });
+});

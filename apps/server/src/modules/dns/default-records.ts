@@ -1,17 +1,26 @@
+import { validateDnsRecord } from '@panel247/contract/dns-rules';
+import { translate } from '../../i18n/messages.ts';
 import type { ZoneRecord } from './zone-rendering.ts';
 
 export interface DefaultRecordTemplate {
   zona: string;
   type: string;
   priority?: number;
-  /** May use {domain}, {web_ipv4}, {web_ipv6}, {mail_ipv4}, {ns} (one record per name server). */
+  /** 0 (the zone's default) when left out. */
+  ttl?: number;
+  /**
+   * May use {domain} (the service's zone), {web_ipv4}, {web_ipv6}, {mail_ipv4}, {web_host},
+   * {mail_host} (the provider's web and mail servers, from the config) and {ns} (one record per
+   * name server). A template using a setting that is empty (no IPv6, no web host…) is left out.
+   */
   value: string;
   eliminable?: boolean;
 }
 
 /**
- * The provider's default zone: name servers (not eliminable), the web server at the apex and www,
- * the mail server with an SPF policy. "Restore defaults" puts exactly these back.
+ * The provider's default zone when the config names none (`dns.defaultRecords`,
+ * PANEL_DNS_DEFAULT_RECORDS): name servers (not eliminable), the web server at the apex and www,
+ * the mail server with an SPF policy. "Restore defaults" puts exactly the configured set back.
  */
 export const DEFAULT_RECORD_TEMPLATES: DefaultRecordTemplate[] = [
   { zona: '', type: 'NS', value: '{ns}', eliminable: false },
@@ -23,35 +32,89 @@ export const DEFAULT_RECORD_TEMPLATES: DefaultRecordTemplate[] = [
   { zona: '', type: 'TXT', value: 'v=spf1 mx a ~all' },
 ];
 
+export interface DefaultRecordValues {
+  domain: string;
+  webIpv4: string;
+  webIpv6: string;
+  mailIpv4: string;
+  webHost: string;
+  mailHost: string;
+  nameservers: string[];
+}
+
 export interface DefaultRecord extends ZoneRecord {
   dynamicValue: string;
   eliminable: boolean;
 }
 
-export function renderDefaultRecords(
-  templates: DefaultRecordTemplate[],
-  values: { domain: string; webIpv4: string; webIpv6: string; mailIpv4: string; nameservers: string[] },
-): DefaultRecord[] {
-  const fill = (template: string, ns = '') =>
-    template
-      .replaceAll('{domain}', values.domain)
-      .replaceAll('{web_ipv4}', values.webIpv4)
-      .replaceAll('{web_ipv6}', values.webIpv6)
-      .replaceAll('{mail_ipv4}', values.mailIpv4)
-      .replaceAll('{ns}', ns);
+const PLACEHOLDER = /\{([a-z0-9_]+)\}/g;
+/** Placeholders whose value follows the provider's settings (shown as the record's dynamic value). */
+const PROVIDER_SETTINGS = ['web_ipv4', 'web_ipv6', 'mail_ipv4', 'web_host', 'mail_host', 'ns'];
+
+function settingsOf(values: DefaultRecordValues, ns: string): Record<string, string> {
+  return {
+    domain: values.domain,
+    web_ipv4: values.webIpv4,
+    web_ipv6: values.webIpv6,
+    mail_ipv4: values.mailIpv4,
+    web_host: values.webHost.replace(/\.$/, ''),
+    mail_host: values.mailHost.replace(/\.$/, ''),
+    ns: ns.replace(/\.$/, ''),
+  };
+}
+
+export function renderDefaultRecords(templates: DefaultRecordTemplate[], values: DefaultRecordValues): DefaultRecord[] {
   return templates.flatMap((template) => {
     const nsList = template.value.includes('{ns}') ? values.nameservers : [''];
-    return nsList
-      .map((ns) => ({
-        zona: template.zona,
-        type: template.type,
-        ttl: 0,
-        priority: template.priority ?? 0,
-        value: fill(template.value, ns).replace(/\.$/, ''),
-        // A value that follows the provider's settings shows where it comes from.
-        dynamicValue: /\{(web_ipv4|web_ipv6|mail_ipv4|ns)\}/.test(template.value) ? template.value : '',
-        eliminable: template.eliminable ?? true,
-      }))
-      .filter((record) => record.value !== '');
+    return nsList.flatMap((ns) => {
+      const settings = settingsOf(values, ns);
+      const used = [...template.value.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
+      if (used.some((name) => !settings[name])) return [];
+      const value = template.value.replace(PLACEHOLDER, (_, name: string) => settings[name] ?? '').replace(/\.$/, '');
+      if (value === '') return [];
+      return [
+        {
+          zona: template.zona,
+          type: template.type,
+          ttl: template.ttl ?? 0,
+          priority: template.priority ?? 0,
+          value,
+          // A value that follows the provider's settings shows where it comes from.
+          dynamicValue: used.some((name) => PROVIDER_SETTINGS.includes(name)) ? template.value : '',
+          eliminable: template.eliminable ?? true,
+        },
+      ];
+    });
   });
+}
+
+/**
+ * What is wrong with a configured default set, checked at start: unknown placeholders, and every
+ * record rendered (for a sample domain) through the same rules as a record typed in the panel.
+ */
+export function defaultRecordProblems(
+  templates: DefaultRecordTemplate[],
+  values: Omit<DefaultRecordValues, 'domain'>,
+): { index: number; message: string }[] {
+  const problems: { index: number; message: string }[] = [];
+  const known = Object.keys(settingsOf({ ...values, domain: 'example.com' }, ''));
+  templates.forEach((template, index) => {
+    const unknown = [...template.value.matchAll(PLACEHOLDER)]
+      .map((match) => match[1] as string)
+      .filter((name) => !known.includes(name));
+    if (unknown.length > 0) {
+      problems.push({ index, message: `unknown placeholder ${unknown.map((n) => `{${n}}`).join(', ')}` });
+      return;
+    }
+    for (const record of renderDefaultRecords([template], { ...values, domain: 'example.com' })) {
+      const result = validateDnsRecord(record, 'example.com');
+      for (const error of result.errors) {
+        problems.push({
+          index,
+          message: `${record.type} '${record.zona}' ${error.field}: ${translate('en', error.messageKey)}`,
+        });
+      }
+    }
+  });
+  return problems;
 }

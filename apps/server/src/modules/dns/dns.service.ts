@@ -7,7 +7,7 @@ import { type DnsDriver, DnsRefusedError, type DsRecord, type RRset } from '../.
 import { DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { type AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
-import { DEFAULT_RECORD_TEMPLATES, type DefaultRecordTemplate, renderDefaultRecords } from './default-records.ts';
+import { type DefaultRecordTemplate, renderDefaultRecords } from './default-records.ts';
 import { dnsRepository } from './dns.repository.ts';
 import { toBindZone, toRRsets, touchedRRsets } from './zone-rendering.ts';
 
@@ -17,6 +17,8 @@ export interface DnsSettings {
   webIpv4: string;
   webIpv6: string;
   mailIpv4: string;
+  webHost: string;
+  mailHost: string;
   templates: DefaultRecordTemplate[];
 }
 
@@ -89,8 +91,12 @@ export class DnsService {
     };
   }
 
+  /** The provider's default records for the zone, in the canonical form a typed record gets. */
   private defaults(zone: Zone) {
-    return renderDefaultRecords(this.settings.templates, { domain: zone.name, ...this.settings });
+    return renderDefaultRecords(this.settings.templates, { domain: zone.name, ...this.settings }).map((record) => ({
+      ...record,
+      ...this.validate(zone, record),
+    }));
   }
 
   /**
@@ -372,7 +378,9 @@ export function createDnsService(db: Db, config: AppConfig, driver: DnsDriver, n
       webIpv4: config.dns.webIpv4,
       webIpv6: config.dns.webIpv6,
       mailIpv4: config.dns.mailIpv4,
-      templates: DEFAULT_RECORD_TEMPLATES,
+      webHost: config.dns.webHost,
+      mailHost: config.dns.mailHost,
+      templates: config.dns.defaultRecords,
     },
     now,
   );
