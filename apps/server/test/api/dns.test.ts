@@ -19,7 +19,11 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     t = await buildTestApp(kind, { config: { 'dns.nameservers': ['ns1.provider.test', 'ns2.provider.test'] } });
     account = await buildAccount(t.database.db, {
       domainName: 'zone.test',
-      resources: { 'zone.test': { hasDomain: true, hasService: true }, 'only-domain.test': { hasDomain: true } },
+      resources: {
+        'zone.test': { hasDomain: true, hasService: true },
+        'only-domain.test': { hasDomain: true },
+        'ñandú.test': { hasService: true },
+      },
     });
     other = await buildAccount(t.database.db, { domainName: 'other-zone.test' });
     serviceId = account.resources['zone.test'] as number;
@@ -128,6 +132,23 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     expect((await page({ filter: 'zone.test' })).data.total).toBe(all.length);
     const bad = await page({ page: '0', type: 'SOA' });
     expect(bad.system.inputs).toEqual(['page', 'type']);
+  });
+
+  it('matches the Unicode reference and a Unicode name in the text filter', async () => {
+    const idn = account.resources['ñandú.test'] as number;
+    const page = (service: number, filter: string) =>
+      t
+        .call<List>('GET', `service/${service}/dns/list/`, { page: '1', pageSize: '100', filter }, { cookie })
+        .then((r) => r.body.data);
+    const all = (await t.call<List>('GET', `service/${idn}/dns/list/`, {}, { cookie })).body.data.dnss;
+    expect(all[0]).toMatchObject({ reference: 'ñandú.test', referencePunycode: 'xn--and-6ma2c.test' });
+    for (const filter of ['ñandú', 'ÑANDÚ', 'ñand', 'ñandú.test', 'xn--and-6ma2c']) {
+      expect((await page(idn, filter)).total, filter).toBe(all.length);
+    }
+    // In another zone, a Unicode name matches the punycode record it was stored as.
+    const matched = await page(serviceId, 'ñandú');
+    expect(matched.dnss.map((r) => r.zona)).toEqual(['xn--and-6ma2c']);
+    expect((await page(serviceId, 'ñandúes')).total).toBe(0);
   });
 
   it('refuses an identical record', async () => {

@@ -1,3 +1,4 @@
+import { toAsciiName } from '@panel247/contract/dns-rules';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
@@ -32,29 +33,40 @@ export const dnsRepository = {
       .execute();
   },
 
-  /** One page of the records matching a type and a text filter, with the total count. */
+  /**
+   * One page of the records matching a type and a text filter, with the total count. The filter
+   * runs over the zone (ASCII and Unicode reference), type, name, value, dynamic value, TTL and
+   * priority; a Unicode filter that is a whole name (`ñandú`) also matches its punycode form.
+   */
   async page(
     db: Db,
     serviceId: number,
-    zoneName: string,
+    zone: { name: string; reference: string },
     query: { type: string; filter: string; limit: number; offset: number },
   ): Promise<{ rows: DnsRecordRow[]; total: number }> {
     let base = db.selectFrom('dns_records').where('service_id', '=', serviceId);
     if (query.type) base = base.where('type', '=', query.type);
     const needle = query.filter.toLowerCase();
-    // The zone's own name is in every row's full name: matching it matches everything.
-    if (needle && !zoneName.includes(needle)) {
-      const like = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const escaped = (column: RawBuilder<unknown>) => sql<boolean>`lower(${column}) like ${like} escape '\\'`;
+    // The zone's own name, in either form, belongs to every row: matching it matches everything.
+    const wholeZone = zone.name.includes(needle) || zone.reference.toLowerCase().includes(needle);
+    if (needle && !wholeZone) {
+      const ascii = toAsciiName(needle);
+      const needles = [needle, ...(ascii && ascii !== needle ? [ascii] : [])];
+      const escaped = (column: RawBuilder<unknown>, text: string) => {
+        const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        return sql<boolean>`lower(${column}) like ${like} escape '\\'`;
+      };
       base = base.where((eb) =>
-        eb.or([
-          escaped(sql`zona || '.' || ${zoneName}`),
-          escaped(sql`type`),
-          escaped(sql`value`),
-          escaped(sql`dynamic_value`),
-          escaped(sql`cast(ttl as varchar(12))`),
-          escaped(sql`cast(priority as varchar(12))`),
-        ]),
+        eb.or(
+          needles.flatMap((text) => [
+            escaped(sql`zona || '.' || ${zone.name}`, text),
+            escaped(sql`type`, text),
+            escaped(sql`value`, text),
+            escaped(sql`dynamic_value`, text),
+            escaped(sql`cast(ttl as varchar(12))`, text),
+            escaped(sql`cast(priority as varchar(12))`, text),
+          ]),
+        ),
       );
     }
     const [rows, count] = await Promise.all([

@@ -164,7 +164,7 @@ export class DnsService {
       return { dnss: rows.map((row) => this.toDto(zone, row)), total: rows.length };
     }
     const limit = params.page === undefined ? 100_000 : params.pageSize;
-    const { rows, total } = await dnsRepository.page(this.db, params.id, zone.name, {
+    const { rows, total } = await dnsRepository.page(this.db, params.id, zone, {
       type: params.type,
       filter: params.filter,
       limit,
