@@ -33,6 +33,13 @@ export const SRV_SERVICES = [
 ] as const;
 export const SRV_PROTOCOLS = ['_tcp', '_udp', '_tls'] as const;
 export const CAA_TAGS = ['issue', 'issuewild', 'iodef'] as const;
+/**
+ * Types whose owner names may carry service labels (a label starting with `_`, RFC 8552): SRV
+ * (`_sip._tcp`), TXT (`_dmarc`, DKIM's `selector._domainkey`, `_acme-challenge`, `_mta-sts`) and
+ * CNAME (those same names delegated to another provider). An A, AAAA, ANAME, MX, NS or CAA record
+ * at a service label (`_x`, or `www._tcp`) is no service-label use, so it is refused.
+ */
+export const SERVICE_LABEL_TYPES: readonly DnsType[] = ['SRV', 'TXT', 'CNAME'];
 
 /** Types whose record carries a priority. */
 export function hasPriority(type: string): boolean {
@@ -80,7 +87,11 @@ export function toAsciiName(name: string): string | undefined {
   }
 }
 
-/** A relative owner name inside a zone: '' for the apex, LDH labels, `_service` labels, a leading `*`. */
+/**
+ * A relative owner name inside a zone: '' for the apex, LDH labels, `_service` labels (a `_` only
+ * as a label's first character, never inside an ordinary label), a leading `*`. Which types may
+ * use service labels is `SERVICE_LABEL_TYPES`.
+ */
 export function isOwnerName(zona: string): boolean {
   if (zona === '') return true;
   const labels = zona.split('.');
@@ -102,7 +113,11 @@ export function isIPv4(value: string): boolean {
   return IPV4.test(value);
 }
 
-/** Canonical RFC 5952 text of an IPv6 address, or undefined when it is not one (zone ids refused). */
+/**
+ * Canonical RFC 5952 text of an IPv6 address, or undefined when it is not one (zone ids refused).
+ * An IPv4-mapped address (::ffff:0:0/96) ends in dotted decimal, as section 5 recommends:
+ * `::ffff:192.0.2.1`.
+ */
 export function canonicalIPv6(value: string): string | undefined {
   const text = value.toLowerCase();
   if (!/^[0-9a-f:.]+$/.test(text) || text.includes(':::')) return undefined;
@@ -148,6 +163,10 @@ export function canonicalIPv6(value: string): string | undefined {
       bestLength = j - i;
     }
     i = j;
+  }
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const [high, low] = [groups[6] as number, groups[7] as number];
+    return `::ffff:${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
   }
   const hex = groups.map((g) => g.toString(16));
   if (bestStart === -1) return hex.join(':');
@@ -249,6 +268,12 @@ export function validateDnsRecord(
     errors.push({ field: 'zona', messageKey: 'dns.error.name' });
   } else if ((asciiZona ? asciiZona.length + 1 : 0) + zoneName.length > 253) {
     errors.push({ field: 'zona', messageKey: 'dns.error.name_too_long' });
+  } else if (
+    type &&
+    !SERVICE_LABEL_TYPES.includes(type) &&
+    asciiZona.split('.').some((label) => label.startsWith('_'))
+  ) {
+    errors.push({ field: 'zona', messageKey: 'dns.error.service_label' });
   }
 
   if (!(DNS_TTLS as readonly number[]).includes(input.ttl)) errors.push({ field: 'ttl', messageKey: 'dns.error.ttl' });
@@ -299,7 +324,13 @@ function checkValue(
       return host(raw) ? { value: host(raw) as string } : { error: 'dns.error.host' };
     case 'SRV': {
       const labels = zona.split('.');
-      if (labels.length < 2 || !SERVICE_LABEL.test(labels[0] as string) || !SERVICE_LABEL.test(labels[1] as string)) {
+      // _service._proto, then only ordinary labels (the name the service is offered for).
+      if (
+        labels.length < 2 ||
+        !SERVICE_LABEL.test(labels[0] as string) ||
+        !SERVICE_LABEL.test(labels[1] as string) ||
+        labels.slice(2).some((label) => label.startsWith('_'))
+      ) {
         return { error: 'dns.error.srv_name', field: 'zona' };
       }
       const parts = raw.split(/\s+/);

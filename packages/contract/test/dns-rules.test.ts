@@ -38,7 +38,16 @@ describe('DNS rules', () => {
     expect(canonicalIPv6('::')).toBe('::');
     expect(canonicalIPv6('::1')).toBe('::1');
     expect(canonicalIPv6('fe80::0001')).toBe('fe80::1');
-    expect(canonicalIPv6('::ffff:192.0.2.1')).toBe('::ffff:c000:201');
+    // IPv4-mapped addresses keep (or get) their dotted tail, RFC 5952 section 5.
+    for (const mapped of ['::ffff:192.0.2.1', '::FFFF:192.0.2.1', '::ffff:c000:201', '0:0:0:0:0:ffff:c000:0201']) {
+      expect(canonicalIPv6(mapped), mapped).toBe('::ffff:192.0.2.1');
+    }
+    expect(canonicalIPv6('::ffff:0.0.0.0')).toBe('::ffff:0.0.0.0');
+    // Only the mapped prefix: other embeddings stay hexadecimal.
+    expect(canonicalIPv6('::192.0.2.1')).toBe('::c000:201');
+    expect(canonicalIPv6('64:ff9b::192.0.2.1')).toBe('64:ff9b::c000:201');
+    expect(canonicalIPv6('::fffe:c000:201')).toBe('::fffe:c000:201');
+    expect(canonicalIPv6('1::ffff:c000:201')).toBe('1::ffff:c000:201');
     expect(canonicalIPv6('1:2:3:4:5:6:7:8')).toBe('1:2:3:4:5:6:7:8');
     for (const bad of ['fe80::1%eth0', '1::2::3', '1:2:3:4:5:6:7:8:9', '12345::1', 'g::1', '1:2:3:4:5:6:7', ':::']) {
       expect(canonicalIPv6(bad)).toBeUndefined();
@@ -47,7 +56,9 @@ describe('DNS rules', () => {
 
   it('knows owner names and host names', () => {
     for (const good of ['', 'www', '*.app', '_sip._tcp', '_dmarc', 'a-b.c1']) expect(isOwnerName(good)).toBe(true);
-    for (const bad of ['-a', 'a-', 'a_b', 'a..b', 'www.*', 'x'.repeat(64), 'a b']) expect(isOwnerName(bad)).toBe(false);
+    for (const bad of ['-a', 'a-', 'a_b', 'a..b', 'www.*', 'x'.repeat(64), 'a b', '_a_b', 'a_', '_', '__x', 'x._']) {
+      expect(isOwnerName(bad), bad).toBe(false);
+    }
     for (const good of ['mail.example.com', 'mail.example.com.', 'xn--and-6ma2c.example'])
       expect(isHostName(good)).toBe(true);
     for (const bad of ['localhost', '192.0.2.1', '_sip.example.com', 'a..b', `${'a'.repeat(250)}.com`]) {
@@ -115,5 +126,57 @@ describe('DNS rules', () => {
     expect(
       validateDnsRecord({ type: 'SRV', zona: '_sip._tcp', value: '0 5060 .', ttl: 0, priority: 0 }, zone).record?.value,
     ).toBe('0 5060 .');
+    expect(
+      validateDnsRecord({ type: 'AAAA', zona: 'v4', value: '::FFFF:C000:0201', ttl: 0, priority: 0 }, zone).record
+        ?.value,
+    ).toBe('::ffff:192.0.2.1');
+  });
+
+  it('allows service labels only where a type has a use for them', () => {
+    const zone = 'example.com';
+    const check = (type: string, zona: string) => {
+      const values: Record<string, string> = {
+        TXT: 'v=1',
+        CNAME: 'target.example.org',
+        SRV: '10 5060 sip.example.org',
+        A: '192.0.2.1',
+        AAAA: '2001:db8::1',
+        CAA: '0 issue "ca.example"',
+      };
+      const value = values[type];
+      const errors = validateDnsRecord(
+        { type, zona, value: value ?? 'mx.example.org', ttl: 0, priority: 10 },
+        zone,
+      ).errors;
+      return errors.map((e) => `${e.field}:${e.messageKey}`);
+    };
+    const good: [string, string][] = [
+      ['TXT', '_dmarc'],
+      ['TXT', 'selector1._domainkey'],
+      ['TXT', '_acme-challenge.www'],
+      ['TXT', '_mta-sts'],
+      ['CNAME', '_acme-challenge'],
+      ['CNAME', 's1._domainkey'],
+      ['SRV', '_sip._tcp'],
+      ['SRV', '_sip._udp.voice'],
+      ['A', 'www'],
+      ['MX', ''],
+    ];
+    for (const [type, zona] of good) expect(check(type, zona), `${type} ${zona}`).toEqual([]);
+    const refused: [string, string, string][] = [
+      ['A', '_dmarc', 'zona:dns.error.service_label'],
+      ['A', 'www._tcp', 'zona:dns.error.service_label'],
+      ['AAAA', '_x', 'zona:dns.error.service_label'],
+      ['MX', '_mail', 'zona:dns.error.service_label'],
+      ['NS', '_domainkey', 'zona:dns.error.service_label'],
+      ['CAA', '_x', 'zona:dns.error.service_label'],
+      ['ANAME', '_x', 'zona:dns.error.service_label'],
+      ['SRV', '_sip._tcp._x', 'zona:dns.error.srv_name'],
+      ['SRV', 'sip._tcp', 'zona:dns.error.srv_name'],
+      ['TXT', 'bad_label', 'zona:dns.error.name'],
+      ['TXT', '_dm_arc', 'zona:dns.error.name'],
+      ['CNAME', 'www_2', 'zona:dns.error.name'],
+    ];
+    for (const [type, zona, error] of refused) expect(check(type, zona), `${type} ${zona}`).toEqual([error]);
   });
 });

@@ -60,6 +60,8 @@ const es = {
   'dns.error.refused': 'El servidor DNS ha rechazado el registro',
   'dns.error.refused_name':
     'El servidor DNS tiene en este nombre otro registro que no puede convivir con este (por ejemplo, un CNAME). No se ha cambiado nada.',
+  'dns.error.service_label':
+    'Las etiquetas con "_" (como _dmarc o _sip._tcp) solo valen para registros TXT, SRV y CNAME',
   'dns.error.server_down': 'El servidor DNS no responde. No se ha cambiado nada; inténtalo más tarde.',
   'domain.dns_saved': 'Servidores DNS guardados. Los cambios pueden tardar hasta 24 horas en propagarse.',
   'domain.glue_created': 'Registro glue creado',
@@ -233,6 +235,7 @@ const en: Record<MessageKey, string> = {
   'dns.error.refused': 'The DNS server refused the record',
   'dns.error.refused_name':
     'The DNS server holds another record at this name that cannot coexist with this one (for example a CNAME). Nothing was changed.',
+  'dns.error.service_label': 'Labels with "_" (such as _dmarc or _sip._tcp) are only for TXT, SRV and CNAME records',
   'dns.error.server_down': 'The DNS server does not answer. Nothing was changed; try again later.',
   'domain.dns_saved': 'Name servers saved. Changes may take up to 24 hours to propagate.',
   'domain.glue_created': 'Glue record created',
@@ -402,6 +405,8 @@ const ca: Record<MessageKey, string> = {
   'dns.error.refused': 'El servidor DNS ha rebutjat el registre',
   'dns.error.refused_name':
     'El servidor DNS té en aquest nom un altre registre que no hi pot conviure (per exemple, un CNAME). No s’ha canviat res.',
+  'dns.error.service_label':
+    'Les etiquetes amb "_" (com _dmarc o _sip._tcp) només valen per a registres TXT, SRV i CNAME',
   'dns.error.server_down': 'El servidor DNS no respon. No s’ha canviat res; torna-ho a provar més tard.',
   'domain.dns_saved': 'Servidors DNS desats. Els canvis poden trigar fins a 24 hores a propagar-se.',
   'domain.glue_created': 'Registre glue creat',

@@ -68,6 +68,9 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     [{ type: 'CAA', zona: '', value: '0 issue "letsencrypt.org"' }, ' CAA 0 0 issue "letsencrypt.org"'],
     [{ type: 'TXT', zona: '_dmarc', value: 'v=DMARC1; p=none' }, '_dmarc TXT 0 v=DMARC1; p=none'],
     [{ type: 'A', zona: 'ñandú', value: '203.0.113.8' }, 'xn--and-6ma2c A 0 203.0.113.8'],
+    [{ type: 'AAAA', zona: 'mapped', value: '::FFFF:C000:0201' }, 'mapped AAAA 0 ::ffff:192.0.2.1'],
+    [{ type: 'TXT', zona: 'sel1._domainkey', value: 'v=DKIM1; p=abc' }, 'sel1._domainkey TXT 0 v=DKIM1; p=abc'],
+    [{ type: 'CNAME', zona: '_acme-challenge', value: 'acme.example.org' }, '_acme-challenge CNAME 0 acme.example.org'],
   ])('creates %o', async (params, expected) => {
     const { body } = await create(params as Record<string, string>);
     expect(body.system.valid).toBe(true);
@@ -97,6 +100,11 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     [{ type: 'TXT', value: 'line\r\nbreak' }, 'value'],
     [{ type: 'TXT', value: 'nul\u0000' }, 'value'],
     [{ type: 'A', zona: 'bad_label', value: '203.0.113.1' }, 'zona'],
+    [{ type: 'TXT', zona: 'bad_label', value: 'x' }, 'zona'],
+    [{ type: 'A', zona: '_x', value: '203.0.113.1' }, 'zona'],
+    [{ type: 'A', zona: 'www._tcp', value: '203.0.113.1' }, 'zona'],
+    [{ type: 'MX', zona: '_mx', value: 'mx.example.org' }, 'zona'],
+    [{ type: 'SRV', zona: '_sip._tcp._x', value: '1 5060 sip.example.org' }, 'zona'],
     [{ type: 'A', zona: 'x'.repeat(64), value: '203.0.113.1' }, 'zona'],
     [{ type: 'A', zona: `${`${'a'.repeat(60)}.`.repeat(4)}b`, value: '203.0.113.1' }, 'zona'],
     [{ type: 'A', zona: 'ok', value: '203.0.113.1', ttl: '77' }, 'ttl'],

@@ -75,6 +75,8 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
     await create({ type: 'SRV', zona: '_sip._tcp', value: '20 5060 sip.example.org' });
     await create({ type: 'CAA', zona: '', value: '0 issue "letsencrypt.org"' });
     await create({ type: 'TXT', zona: 'long', value: long });
+    // Stored as ::ffff:192.0.2.1 (RFC 5952 section 5), which PowerDNS's API only takes in hex.
+    await create({ type: 'AAAA', zona: 'mapped', value: '::ffff:c000:201' });
 
     expect(await pdns.dig(`web.${zone}`, 'A')).toEqual(['203.0.113.7']);
     expect(await pdns.dig(`web.${zone}`, 'AAAA')).toEqual(['2001:db8::7']);
@@ -87,6 +89,10 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
     expect(await pdns.dig(`_sip._tcp.${zone}`, 'SRV')).toEqual(['20 20 5060 sip.example.org.']);
     expect(await pdns.dig(zone, 'CAA')).toEqual(['0 issue "letsencrypt.org"']);
     expect(await pdns.dig(`long.${zone}`, 'TXT')).toEqual([`"${long.slice(0, 255)}" "${long.slice(255)}"`]);
+    expect(await pdns.dig(`mapped.${zone}`, 'AAAA')).toEqual(['::ffff:192.0.2.1']);
+    expect((await records()).find((r) => r.zona === 'mapped')?.value).toBe('::ffff:192.0.2.1');
+    // PowerDNS prints it with the dotted tail too: no drift.
+    expect(await t.services.dns.sync(zone)).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
   });
 
   it('reflects an edit and a delete at once', async () => {

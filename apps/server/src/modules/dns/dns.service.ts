@@ -1,5 +1,5 @@
 import type { DnsCreateParams, DnsListParams, DnsRecord, DnsSaveParams } from '@panel247/contract/dns';
-import { validateDnsRecord } from '@panel247/contract/dns-rules';
+import { canonicalIPv6, validateDnsRecord } from '@panel247/contract/dns-rules';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
@@ -408,9 +408,12 @@ async function refusalAsFieldError<T>(nameField: 'zona' | 'value', change: () =>
 function diff(zone: string, wanted: RRset[], actual: RRset[]): DriftReport {
   const key = (set: RRset) => `${set.name} ${set.type}`;
   const describe = (set: RRset) => `${set.name} ${set.type}`;
+  // PowerDNS prints an IPv4-mapped AAAA with a dotted tail, the panel sends it in hex: same address.
+  const content = (set: RRset, text: string) =>
+    set.type === 'AAAA' ? (canonicalIPv6(text) ?? text.toLowerCase()) : text.toLowerCase();
   const normal = (set: RRset) =>
     `${set.ttl} ${[...set.contents]
-      .map((c) => c.toLowerCase())
+      .map((c) => content(set, c))
       .sort()
       .join(' | ')}`;
   const have = new Map(actual.map((set) => [key(set), set]));

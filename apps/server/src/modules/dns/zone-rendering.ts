@@ -34,9 +34,23 @@ export function toContent(record: ZoneRecord): string {
     }
     case 'TXT':
       return quoteTxt(record.value);
+    case 'AAAA':
+      return hexIPv6(record.value);
     default:
       return record.value;
   }
+}
+
+/**
+ * An IPv6 address without a dotted IPv4 tail: the panel stores IPv4-mapped addresses the RFC 5952
+ * way (`::ffff:192.0.2.1`), which PowerDNS 4.7's API refuses ("Invalid IPv6 address") although it
+ * prints them so itself; `::ffff:c000:201` is the same address, accepted by PowerDNS and BIND.
+ */
+export function hexIPv6(address: string): string {
+  const match = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  if (!match) return address;
+  const [a, b, c, d] = match.slice(2).map(Number) as [number, number, number, number];
+  return `${match[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
 export function serverType(type: string): string {

@@ -97,6 +97,15 @@ describe('client validation: each error under its own field', () => {
     expect(validateDnsForm({ ...base, value: '192.0.2.1' }, ZONE, 'create')).toEqual({});
   });
 
+  it('service labels: fine for TXT, refused under the name for an A record', () => {
+    expect(
+      validateDnsForm({ ...base, type: 'TXT', zona: '_dmarc', value: 'v=DMARC1; p=none' }, ZONE, 'create'),
+    ).toEqual({});
+    expect(validateDnsForm({ ...base, zona: 'www._tcp', value: '192.0.2.1' }, ZONE, 'create')).toEqual({
+      zona: 'dns.error.service_label',
+    });
+  });
+
   it('CNAME at the apex goes under the name', () => {
     expect(validateDnsForm({ ...base, type: 'CNAME', value: 'demo.test' }, ZONE, 'create')).toEqual({
       zona: 'dns.error.cname_apex',
