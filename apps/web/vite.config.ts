@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { localeBundles } from './locale-plugin.ts';
 
 const API_TARGET = process.env.PANEL_API_URL ?? 'http://127.0.0.1:8247';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), localeBundles()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

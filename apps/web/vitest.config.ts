@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
+import { localeBundles } from './locale-plugin.ts';
 
 export default defineProject({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), localeBundles()],
   test: {
     name: 'web',
     environment: 'jsdom',

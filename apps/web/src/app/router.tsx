@@ -2,12 +2,16 @@ import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode, Sus
 import { Navigate, type RouteObject, useRoutes } from 'react-router';
 import { DelayedSpinner } from '../components/delayed-spinner';
 import { useApp } from '../lib/app-context';
+import { loadAreaTexts } from '../lib/i18n';
 import { paths } from '../lib/resource-paths';
 import { PublicOnly, RequireSession } from './guards';
 
 // One chunk per route: the login route must stay under its 170 KB gzipped budget.
 const LoginRoute = lazy(() => import('../features/auth/routes/login-route'));
-const AppLayout = lazy(() => import('../features/shell/components/app-layout'));
+// Every screen behind the session renders inside the layout: its chunk brings their texts along.
+const AppLayout = lazy(() =>
+  Promise.all([import('../features/shell/components/app-layout'), loadAreaTexts()]).then(([layout]) => layout),
+);
 const DashboardRoute = lazy(() => import('../features/dashboard/routes/dashboard-route'));
 const PreferencesRoute = lazy(() => import('../features/preferences/routes/preferences-route'));
 const DomainListRoute = lazy(() => import('../features/lists/routes/domain-list-route'));

@@ -1,4 +1,4 @@
-import { Checkbox, Group, Paper, Text } from '@mantine/core';
+import { Group, Paper, Text } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApp } from '../lib/app-context';
@@ -13,10 +13,21 @@ const ThirdPartyCaptcha = lazy(() => import('./third-party-captcha'));
  */
 function AltchaFacade({ onActivate }: { onActivate: () => void }) {
   const { t } = useTranslation();
+  // A native checkbox: Mantine's Checkbox would add its chunk to the login route for one box.
   return (
     <Paper withBorder p="sm" radius="sm" data-testid="altcha-facade">
       <Group justify="space-between" wrap="nowrap">
-        <Checkbox label={t('captcha.label')} checked={false} onChange={onActivate} />
+        <label style={{ display: 'flex', alignItems: 'center', gap: 'var(--mantine-spacing-sm)', cursor: 'pointer' }}>
+          <input
+            type="checkbox"
+            checked={false}
+            onChange={onActivate}
+            style={{ width: 20, height: 20, margin: 0, accentColor: 'var(--mantine-primary-color-filled)' }}
+          />
+          <Text size="sm" component="span">
+            {t('captcha.label')}
+          </Text>
+        </label>
         <Text size="xs" c="dimmed">
           ALTCHA
         </Text>

@@ -35,10 +35,10 @@ describe('locale files', () => {
     expect([...esKeys].filter((key) => !enKeys.has(key))).toEqual([]);
   });
 
-  it('ca has exactly the keys es has (i18next would fall back to es, but every text is translated)', () => {
+  // The rule (DESIGN.md): es and en complete; ca may lack texts, which then come from es.
+  it('ca has no key es lacks (it may lack some: those fall back to es)', () => {
     const caKeys = new Set(keys(ca as Tree));
     expect([...caKeys].filter((key) => !esKeys.has(key))).toEqual([]);
-    expect([...esKeys].filter((key) => !caKeys.has(key))).toEqual([]);
   });
 
   it('every literal key used in the code exists in es', () => {

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Stack, Title } from '@mantine/core';
+import { Button, Card, Stack, Text, Title } from '@mantine/core';
 import { type FormEvent, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Captcha } from '../../../components/captcha';
@@ -57,9 +57,10 @@ export function LoginForm() {
           <LoginFields form={form} />
           <Captcha onPayload={onCaptcha} resetKey={captchaReset} />
           {captchaMissing ? (
-            <Alert color="red" variant="light" role="alert" py="xs">
+            // Plain text rather than Mantine's Alert, whose chunk the login route would load for this line.
+            <Text c="var(--mantine-color-error)" size="sm" role="alert">
               {t('login.captcha_required')}
-            </Alert>
+            </Text>
           ) : null}
           <Button type="submit" fullWidth loading={login.isPending} data-testid="login-submit">
             {t('login.submit')}

@@ -1,0 +1,61 @@
+/**
+ * How the texts are cut for loading. The public pages (login, the logged-out not-found page, the
+ * loading screen) need a small part; the screens behind a session need the rest. Each language
+ * ships as two bundles built from `locales/{lang}.json` (see `locale-plugin.ts`), so the login
+ * route does not pay for the texts of every area of the panel.
+ *
+ * Zod-free and DOM-free: the build (Node) and the tests import it as well as the app.
+ */
+
+export type LocaleTree = { [key: string]: string | LocaleTree };
+export type LocalePart = 'start' | 'areas';
+
+/**
+ * Top-level groups used only behind a session. Any other group (a new one included) goes into
+ * the start part, so a forgotten group costs bytes on the login page, never a missing text.
+ */
+export const AREA_GROUPS: readonly string[] = [
+  'legal',
+  'dashboard',
+  'lists',
+  'contact',
+  'resource',
+  'password',
+  'colors',
+  'menu',
+  'status',
+  'dns',
+  'domain',
+  'mail',
+  'ftp',
+  'ddbb',
+  'hosting',
+  'installer',
+];
+
+/** `over` with every text it lacks taken from `under`. */
+export function withFallback(over: LocaleTree | undefined, under: LocaleTree): LocaleTree {
+  const merged: LocaleTree = {};
+  for (const [key, value] of Object.entries(under)) {
+    const own = over?.[key];
+    if (typeof value === 'string') merged[key] = typeof own === 'string' ? own : value;
+    else merged[key] = withFallback(typeof own === 'object' ? own : undefined, value);
+  }
+  // A text only the language has (none should) is kept rather than silently dropped.
+  for (const [key, value] of Object.entries(over ?? {})) if (!(key in merged)) merged[key] = value;
+  return merged;
+}
+
+/**
+ * The texts of one part of one language. Catalan falls back to Spanish: its missing texts are
+ * filled in from es here, at build time, so a Catalan page loads one bundle instead of two.
+ * Spanish and English are complete (a test fails otherwise) and ship as they are.
+ */
+export function localePart(trees: Record<string, LocaleTree>, language: string, part: LocalePart): LocaleTree {
+  const es = trees.es ?? {};
+  const own = trees[language] ?? {};
+  const full = language === 'ca' ? withFallback(own, es) : own;
+  return Object.fromEntries(
+    Object.entries(full).filter(([group]) => AREA_GROUPS.includes(group) === (part === 'areas')),
+  );
+}
