@@ -382,6 +382,29 @@ describe.each(DATABASE_KINDS)('panel CLI on %s', (kind) => {
       .where('d.zona', '=', '_dmarc')
       .execute();
     expect(dmarc).toHaveLength(1);
+    // Every card of both demo domains has something: glue records and DNSSEC entries included.
+    for (const reference of ['demo.test', 'shop-demo.test']) {
+      const id = (
+        await database.db
+          .selectFrom('resources')
+          .select('id')
+          .where('reference', '=', reference)
+          .executeTakeFirstOrThrow()
+      ).id;
+      const glue = await database.db
+        .selectFrom('domain_glue_records')
+        .select('name')
+        .where('resource_id', '=', id)
+        .execute();
+      const ds = await database.db
+        .selectFrom('domain_ds_records')
+        .select(['keytag', 'digest'])
+        .where('resource_id', '=', id)
+        .execute();
+      expect(glue.length, reference).toBe(2);
+      expect(glue.every((g) => g.name.endsWith(`.${reference}`))).toBe(true);
+      expect(ds.length, reference).toBe(2);
+    }
     const accounts = await panelJson<{ domain: string; brand: string }[]>(env, ['account', 'list']);
     expect(accounts).toEqual([
       { id: expect.any(Number), domain: 'cli.test', name: 'CLI', brand: 'acme' },

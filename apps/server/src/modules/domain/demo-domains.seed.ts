@@ -1,6 +1,16 @@
 import type { Db } from '../../db/database.ts';
+import { decodePublicKey, dnskeyRdata, dsDigestSha256, keyTag } from './dnssec-keys.ts';
 import { domainRepository } from './domain.repository.ts';
 import type { DomainService } from './domain.service.ts';
+
+/**
+ * shop-demo.test's registry takes public keys (ECDSA P-256, algorithm 13): its KSK and ZSK, whose
+ * DS the panel computes the way it does for a key typed in the DNSSEC dialog.
+ */
+const SHOP_KEYS = [
+  { flags: 257, key: 'FWySjzTdy7ZWvA7m2YbyWgnLqflTtSegwB0P0DgHGI0lh4yH4EQ3edf1rm0fQ7jGCY3I4Ff9191YDMh2SM6iXw==' },
+  { flags: 256, key: 'BhQMwMLNzlzDT92CQucpUJ6k1g05+pxHriObOy5JWAGZRy9RBWndo46OPBdtkBJL8pZpk46Gn4oleBcIqfButA==' },
+];
 
 const DEMO_CONTACTS = {
   company: {
@@ -35,8 +45,8 @@ const DEMO_CONTACTS = {
 
 /**
  * Every card of the domain view populated for demo.test (provider name servers, glue, DS digests,
- * an auth code) and shop-demo.test (its own name servers, public-key DNSSEC, a transfer key).
- * Runs only when the domains do not exist yet.
+ * an auth code) and shop-demo.test (its own name servers, glue, DS records of its public keys, a
+ * transfer key). Runs only when the domains do not exist yet.
  */
 export async function seedDemoDomains(
   db: Db,
@@ -84,6 +94,22 @@ export async function seedDemoDomains(
       digest_type: 1,
       digest: 'a3c1b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5',
     });
+    for (const [name, ipv4, ipv6] of [
+      ['ns1.shop-demo.test', '198.51.100.53', '2001:db8:5::53'],
+      ['ns2.shop-demo.test', '198.51.100.54', ''],
+    ] as const) {
+      await domainRepository.insertGlue(trx, { resource_id: ids.shop, name, ipv4, ipv6 });
+    }
+    for (const { flags, key } of SHOP_KEYS) {
+      const rdata = dnskeyRdata(flags, 3, 13, decodePublicKey(key) as Buffer);
+      await domainRepository.insertDs(trx, {
+        resource_id: ids.shop,
+        keytag: keyTag(rdata),
+        algorithm: 13,
+        digest_type: 2,
+        digest: dsDigestSha256('shop-demo.test', rdata),
+      });
+    }
     const company = await domainRepository.insertContact(trx, {
       account_id: accountId,
       created_at: now,
