@@ -365,7 +365,10 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
       const fields = new URLSearchParams(posted);
       expect(fields.get('_user')).toBe('info@demo.test');
       expect(fields.get('_action')).toBe('login');
-      expect(fields.get('_token')?.length).toBeGreaterThan(20);
+      expect(fields.get('_task')).toBe('login');
+      // not `_token`: that name is Roundcube's own CSRF field
+      expect(fields.get('_p247_token')?.length).toBeGreaterThan(20);
+      expect(fields.has('_token')).toBe(false);
       expect([...fields.keys()].some((key) => /pass/i.test(key))).toBe(false);
       // the new tab cannot reach back into the panel
       expect(await tab.evaluate(() => window.opener)).toBeNull();

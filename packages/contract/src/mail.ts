@@ -58,7 +58,22 @@ export const connectionDataSchema = z.object({
   ssl: z.object({ imap: z.string(), smtp: z.string(), ftp: z.string(), bbdd: z.string() }),
 });
 
-/** What the browser posts to the brand's WebMail to log in: never the password. */
-/** The WebMail login is one of the panel's sign-on forms (see signon.ts). */
-export const webmailLoginDataSchema = signonFormSchema;
-export type WebmailLoginData = SignonForm;
+/**
+ * The field carrying the one-time token. Not `_token`: that is Roundcube's own CSRF field, which
+ * Roundcube would check (and fail) against its session. deploy/webmail's plugin reads this one.
+ */
+export const WEBMAIL_TOKEN_FIELD = '_p247_token';
+
+/**
+ * What the browser posts to the brand's WebMail (Roundcube's login form fields plus the token):
+ * one of the panel's sign-on forms (see signon.ts), never the password.
+ */
+export const webmailLoginDataSchema = signonFormSchema.extend({
+  fields: z.object({
+    _task: z.literal('login'),
+    _action: z.literal('login'),
+    _user: z.string(),
+    [WEBMAIL_TOKEN_FIELD]: z.string(),
+  }),
+});
+export type WebmailLoginData = z.infer<typeof webmailLoginDataSchema> & SignonForm;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Alias, Mailbox, WebmailLoginData } from '@panel247/contract/mail';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileAsync, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { type MailDaemons, startMailDaemons } from '../../../../scripts/daemons/mail.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
@@ -11,6 +12,18 @@ import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
 
 const WEBMAIL_KEY = 'w'.repeat(40);
+const REPO = path.resolve(import.meta.dirname, '../../../..');
+const REDEEM_PHP = path.join(REPO, 'deploy/webmail/panel247_signon/redeem.php');
+const ROUNDCUBE_HARNESS = path.join(REPO, 'apps/server/test/support/roundcube-harness.php');
+
+interface PluginRun {
+  startup: { task: string; action: string };
+  auth: { user: string; pass: string; valid: boolean; cookiecheck: boolean; abort: boolean; error: string | null };
+  session: Record<string, unknown>;
+  storage: { user: string };
+  smtp: { smtp_user: string; smtp_pass: string };
+  log: string[];
+}
 
 describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel on %s)', (kind) => {
   let database: TestDatabase;
@@ -181,7 +194,7 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
     ).body.data.correo.find((m) => m.user === 'ventas') as Mailbox;
     const login = await t.call<WebmailLoginData>('GET', `service/${id}/correo/${box.id}/login/`, {}, { cookie });
     expect(JSON.stringify(login.body.data)).not.toContain('second password 2');
-    const token = login.body.data.fields._token as string;
+    const token = login.body.data.fields._p247_token as string;
     const redeem = () => t.call<{ user: string }>('POST', 'webmail/redeem/', { token, key: WEBMAIL_KEY });
     expect((await redeem()).body.data).toEqual({ user: `ventas@${domain}` });
     expect((await redeem()).response.statusCode).toBe(404);
@@ -189,6 +202,67 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
     expect(wrongKey.response.statusCode).toBe(403);
     expect((await mail.imap(`ventas@${domain}*${mail.masterUser}`, mail.masterPassword)).code).toBe(0);
     expect((await mail.imap(`ventas@${domain}*${mail.masterUser}`, 'not the master password')).code).toBe(67);
+  });
+
+  it('signs on through deploy/webmail’s Roundcube plugin: PHP redeems the token once, Dovecot’s master user opens the mailbox', async () => {
+    const php = requireBinary('php', 'php8.2-cli');
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const env = {
+      ...process.env,
+      PANEL247_REDEEM_URL: `${base}/p247/webmail/redeem/`,
+      PANEL247_WEBMAIL_KEY: WEBMAIL_KEY,
+      PANEL247_MASTER_USER: mail.masterUser,
+      PANEL247_MASTER_PASSWORD: mail.masterPassword,
+    };
+    const box = (await mailboxes()).find((m) => m.user === 'ventas') as Mailbox;
+    const form = async () =>
+      (await t.call<WebmailLoginData>('GET', `service/${id}/correo/${box.id}/login/`, {}, { cookie })).body.data.fields;
+    const redeemCli = (token: string) =>
+      execFileAsync(php, [REDEEM_PHP, token], { env }).then(
+        ({ stdout }) => ({ code: 0, out: stdout.trim() }),
+        (error: { code?: number; stderr?: string }) => ({ code: error.code ?? -1, out: (error.stderr ?? '').trim() }),
+      );
+
+    // redeem.php from the command line: once, then refused
+    const first = await form();
+    expect(await redeemCli(first._p247_token)).toEqual({ code: 0, out: `ventas@${domain}` });
+    expect(await redeemCli(first._p247_token)).toEqual({ code: 1, out: 'refused' });
+    expect(await redeemCli('not a token')).toEqual({ code: 1, out: 'malformed token' });
+    const wrongKey = await execFileAsync(php, [REDEEM_PHP, (await form())._p247_token], {
+      env: { ...env, PANEL247_WEBMAIL_KEY: 'x'.repeat(40) },
+    }).catch((error: { code?: number; stderr?: string }) => error);
+    expect(wrongKey).toMatchObject({ code: 1, stderr: 'refused\n' });
+
+    // the plugin's hooks, in the order Roundcube's login runs them, with the form the panel gives
+    const plugin = async (fields: Record<string, string>) =>
+      JSON.parse(
+        (await execFileAsync(php, [ROUNDCUBE_HARNESS, new URLSearchParams(fields).toString()], { env })).stdout,
+      ) as PluginRun;
+    const fields = await form();
+    const run = await plugin(fields);
+    expect(run.startup).toEqual({ task: 'login', action: 'login' });
+    expect(run.auth).toMatchObject({ user: `ventas@${domain}`, valid: true, cookiecheck: false, abort: false });
+    expect(run.session).toEqual({ panel247_signon: true });
+    expect(run.storage.user).toBe(`ventas@${domain}*${mail.masterUser}`);
+    expect(run.smtp.smtp_user).toBe(`ventas@${domain}*${mail.masterUser}`);
+    // what the plugin hands to IMAP is what Dovecot lets in, as the mailbox itself
+    const imap = await mail.imap(run.storage.user, run.auth.pass, '/INBOX', ['-X', 'SEARCH SUBJECT "Hola equipo"']);
+    expect(imap.code).toBe(0);
+    expect(imap.stdout).toMatch(/\* SEARCH \d+/);
+
+    // the same form again: the token is spent, Roundcube shows an error and logs nobody in
+    const reused = await plugin(fields);
+    expect(reused.auth).toMatchObject({ abort: true, valid: false });
+    expect(reused.auth.pass).toBe('');
+    expect(reused.session).toEqual({});
+    expect(reused.storage.user).toBe(`ventas@${domain}`);
+    expect(reused.log.join('\n')).toContain('refused');
+
+    // an ordinary Roundcube login form is left alone
+    const ordinary = await plugin({ _user: `ventas@${domain}`, _pass: 'second password 2', _action: 'login' });
+    expect(ordinary.startup).toEqual({ task: 'mail', action: '' });
+    expect(ordinary.auth).toMatchObject({ user: `ventas@${domain}`, pass: 'second password 2', valid: false });
+    expect(ordinary.storage.user).toBe(`ventas@${domain}`);
   });
 
   it('refuses login and delivery once a mailbox is deleted, keeping its mail aside', async () => {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Alias, Mailbox, WebmailLoginData } from '@panel247/contract/mail';
+import { type Alias, type Mailbox, WEBMAIL_TOKEN_FIELD, type WebmailLoginData } from '@panel247/contract/mail';
 import {
   ALIAS_MAX_TARGETS,
   ALIAS_TARGETS_MAX_LENGTH,
@@ -245,7 +245,12 @@ export class MailService {
     return {
       action: brand.webmailHost ? `https://${brand.webmailHost}/` : this.settings.webmailUrl,
       method: 'post',
-      fields: { _user: `${row.local_part}@${service.domain}`, _token: token, _action: 'login' },
+      fields: {
+        _task: 'login',
+        _action: 'login',
+        _user: `${row.local_part}@${service.domain}`,
+        [WEBMAIL_TOKEN_FIELD]: token,
+      },
     };
   }
 
