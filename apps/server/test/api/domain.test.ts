@@ -460,6 +460,23 @@ describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
       { cookie },
     );
     expect(en.body.data.country.DE).toBe('Germany');
+    // States and cities: the data set has no translations (its `translations` are empty), so every
+    // language gets the same local names.
+    const states = async (language: string) =>
+      (
+        await t.call<{ states: { key: string; name: string }[] }>(
+          'POST',
+          'tools/country/',
+          { country: 'ES', language },
+          { cookie },
+        )
+      ).body.data.states;
+    const [esStates, enStates, caStates] = await Promise.all([states('es'), states('en'), states('ca')]);
+    expect(enStates.find((s) => s.key === 'GI')?.name).toBe('Girona');
+    expect(new Set(enStates.map((s) => `${s.key} ${s.name}`))).toEqual(
+      new Set(esStates.map((s) => `${s.key} ${s.name}`)),
+    );
+    expect(caStates.map((s) => s.key).sort()).toEqual(esStates.map((s) => s.key).sort());
   });
 
   describe('permissions', () => {

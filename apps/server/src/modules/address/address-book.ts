@@ -22,8 +22,11 @@ const collator: Record<Language, Intl.Collator> = {
 
 /**
  * Countries, states and cities from maintained data sets: country names in es/en/ca from
- * i18n-iso-countries; states and cities from @countrystatecity/countries (local names, the same in
- * every language). Neither has postal codes, so the postal code stays a free input.
+ * i18n-iso-countries; states and cities from @countrystatecity/countries. That package carries a
+ * `translations` map on states and cities, but it is empty for every one of them (1.0.9: 5,308
+ * states, 152,970 cities), and its `native` field holds machine translations ("Nuestro" for
+ * Ourense), so states and cities keep their local names in every language. Neither set has postal
+ * codes, so the postal code stays a free input.
  */
 export const addressBook = {
   countries(language: Language): Record<string, string> {
