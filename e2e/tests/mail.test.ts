@@ -287,6 +287,38 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
     await connection.waitFor({ state: 'detached' });
   });
 
+  it('shows the brand’s fixed SSL host in the SSL column and the prefixed domain in the other', async () => {
+    await server.cli(['brand', 'set', 'demo', '--ssl-host', 'secure.proveedor.test']);
+    try {
+      await freshMail();
+      await page.getByTestId('mail-connection').click();
+      const connection = dialog(page, 'mail-connection-modal');
+      await connection.getByTestId('mail-connection-table').waitFor();
+      const headers = await connection
+        .locator('thead th')
+        .evaluateAll((ths) => ths.map((th) => (th.textContent ?? '').trim()));
+      const table = await connection.locator('tbody tr').evaluateAll((trs) =>
+        trs.map((tr) =>
+          Array.from(tr.children)
+            .map((cell) => (cell.textContent ?? '').trim())
+            .join(' | '),
+        ),
+      );
+      expect(headers.slice(1)).toEqual(['Sin SSL', 'Con SSL']);
+      expect(table).toEqual([
+        'IMAP (correo entrante) | imap.demo.test | secure.proveedor.test',
+        'SMTP (correo saliente) | smtp.demo.test | secure.proveedor.test',
+        'FTP | ftp.demo.test | secure.proveedor.test',
+        'Base de datos | bbdd.demo.test | secure.proveedor.test',
+      ]);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+      await connection.waitFor({ state: 'detached' });
+    } finally {
+      await server.cli(['brand', 'set', 'demo', '--ssl-host', '']);
+    }
+  });
+
   it('deletes an account and an alias, with the server message', async () => {
     await freshMail();
     for (const [name, message] of [

@@ -1,6 +1,7 @@
 import type { Alias, Mailbox } from '@panel247/contract/mail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { AdminService, allKeys } from '../../src/modules/admin/admin.service.ts';
+import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -67,6 +68,41 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
     });
     const removed = await t.call('POST', `service/${id}/correo/${boxId}/delete/`, {}, { cookie });
     expect(removed.body.system.info).toEqual(['Cuenta de correo eliminada']);
+  });
+
+  it('gives the brand’s fixed SSL host in the SSL column and the prefixed domain without SSL', async () => {
+    const admin = new AdminService(t.database.db, new LocalEventBus(), () => Math.floor(Date.now() / 1000));
+    await admin.ensureBrand({ slug: 'con-ssl', company: 'SSL Hosting', sslHost: 'secure.proveedor.example' });
+    const branded = await buildAccount(t.database.db, {
+      brandSlug: 'con-ssl',
+      domainName: 'marca-ssl.test',
+      resources: { 'marca-ssl.test': { hasMail: true, hasService: true } },
+    });
+    const c = await t.login(branded.domainName, branded.username, branded.password);
+    const serviceId = branded.resources['marca-ssl.test'] as number;
+    const connection = await t.call('GET', `service/${serviceId}/correo/connection/`, {}, { cookie: c });
+    expect(connection.body.data).toEqual({
+      plain: {
+        imap: 'imap.marca-ssl.test',
+        smtp: 'smtp.marca-ssl.test',
+        ftp: 'ftp.marca-ssl.test',
+        bbdd: 'bbdd.marca-ssl.test',
+      },
+      ssl: {
+        imap: 'secure.proveedor.example',
+        smtp: 'secure.proveedor.example',
+        ftp: 'secure.proveedor.example',
+        bbdd: 'secure.proveedor.example',
+      },
+    });
+    // a brand without one gives the prefixed names in both columns
+    const plain = await t.call<{ plain: object; ssl: object }>(
+      'GET',
+      `service/${id}/correo/connection/`,
+      {},
+      { cookie },
+    );
+    expect(plain.body.data.ssl).toEqual(plain.body.data.plain);
   });
 
   it('creates and edits an alias, dropping empty targets; an empty name takes the whole domain', async () => {

@@ -10,7 +10,14 @@ const brandOptions = {
   'logo-mini': { type: 'string' },
   language: { type: 'string' },
   'contact-email': { type: 'string' },
+  'ssl-host': { type: 'string' },
+  'webmail-host': { type: 'string' },
+  'webftp-host': { type: 'string' },
+  'phpmyadmin-host': { type: 'string' },
 } as const;
+
+/** A brand's own host for a service ('' clears it: the panel's default applies again). */
+const brandHost = (value: string, option: string) => (value === '' ? '' : v.domainName(value, option));
 
 /** The options `brand add` and `brand set` share, validated; absent ones stay undefined. */
 function brandFields(values: Parameters<typeof v.optionString>[0]): Partial<BrandInput> {
@@ -25,6 +32,10 @@ function brandFields(values: Parameters<typeof v.optionString>[0]): Partial<Bran
     logoMini: read('logo-mini', (value, option) => v.urlOrPath(value, option)),
     defaultLanguage: read('language', v.language),
     contactEmail: read('contact-email', v.email),
+    sslHost: read('ssl-host', brandHost),
+    webmailHost: read('webmail-host', brandHost),
+    webftpHost: read('webftp-host', brandHost),
+    phpmyadminHost: read('phpmyadmin-host', brandHost),
   };
 }
 
@@ -49,6 +60,10 @@ const list = defineCommand({
       defaultLanguage: row.default_language,
       channel: row.channel,
       contactEmail: row.contact_email,
+      sslHost: row.ssl_host,
+      webmailHost: row.webmail_host,
+      webftpHost: row.webftp_host,
+      phpmyadminHost: row.phpmyadmin_host,
       isDefault: row.is_default === 1,
     }));
     return {
@@ -74,7 +89,8 @@ const add = defineCommand({
   summary: 'Create a brand (an existing slug is left unchanged: use `brand set`)',
   usage:
     '--slug S --company C [--color indigo] [--logo URL] [--logo-mini URL] [--language es] [--channel NAME] ' +
-    '[--contact-email E] [--host h1 --host h2] [--default]',
+    '[--contact-email E] [--ssl-host H] [--webmail-host H] [--webftp-host H] [--phpmyadmin-host H] ' +
+    '[--host h1 --host h2] [--default]',
   options: {
     ...brandOptions,
     slug: { type: 'string' },
@@ -107,6 +123,7 @@ const set = defineCommand({
   summary: 'Change a brand',
   usage:
     'SLUG [--company C] [--color C] [--logo URL] [--logo-mini URL] [--language L] [--contact-email E] ' +
+    "[--ssl-host H] [--webmail-host H] [--webftp-host H] [--phpmyadmin-host H] ('' clears a host) " +
     '[--allow-color-change true|false] [--default]',
   positionals: ['SLUG'],
   options: { ...brandOptions, 'allow-color-change': { type: 'string' }, default: { type: 'boolean' } },

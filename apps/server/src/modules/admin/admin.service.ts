@@ -138,6 +138,10 @@ export class AdminService {
     if (input.defaultLanguage !== undefined) set.default_language = input.defaultLanguage;
     if (input.channel !== undefined) set.channel = input.channel;
     if (input.contactEmail !== undefined) set.contact_email = input.contactEmail;
+    if (input.sslHost !== undefined) set.ssl_host = input.sslHost;
+    if (input.webmailHost !== undefined) set.webmail_host = input.webmailHost;
+    if (input.webftpHost !== undefined) set.webftp_host = input.webftpHost;
+    if (input.phpmyadminHost !== undefined) set.phpmyadmin_host = input.phpmyadminHost;
     if (Object.keys(set).length === 0) return;
     const result = await this.db.updateTable('brands').set(set).where('slug', '=', slug).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new Error(`No brand '${slug}'`);
