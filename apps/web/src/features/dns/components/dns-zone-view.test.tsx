@@ -1,0 +1,88 @@
+import type { DnsRecord } from '@panel247/contract/dns';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import { act, screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import es from '../../../locales/es.json';
+import { envelope, heldResponse, renderWithProviders, stubApi } from '../../../test/api-stub';
+import { DnsRecordTable } from './dns-record-table';
+
+vi.mock('../../../lib/use-page-title', () => ({ usePageTitle: () => {} }));
+const { DnsZoneView } = await import('./dns-zone-view');
+
+const realMatchMedia = window.matchMedia;
+beforeAll(async () => {
+  await i18next.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } } });
+  // the table draws a cell only when its column's media query matches; jsdom's stand-in matches none
+  window.matchMedia = (query: string) => ({ ...realMatchMedia(query), matches: true });
+});
+afterAll(() => {
+  window.matchMedia = realMatchMedia;
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const set = {
+  id: 3,
+  reference: 'demo.test',
+  referencePunycode: 'demo.test',
+  hasDomain: false,
+  hasService: true,
+  hasMail: false,
+  domain: null,
+  service: { expireTS: 0, isRedirAndParking: false },
+  permissions: { service_dnszone: 'write' },
+} as unknown as PermissionSetData;
+
+describe('DNS zone view', () => {
+  it('shows the skeleton only once the list has been loading for 400 ms', async () => {
+    vi.useFakeTimers();
+    const held = heldResponse();
+    stubApi(() => held.promise);
+    renderWithProviders(<DnsZoneView set={set} />);
+    await act(() => vi.advanceTimersByTimeAsync(399));
+    expect(screen.queryByTestId('dns-skeleton')).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(2));
+    expect(screen.getByTestId('dns-skeleton')).toHaveAttribute('role', 'status');
+    held.release(envelope({ dnss: [], total: 0 }));
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(screen.queryByTestId('dns-skeleton')).toBeNull();
+  });
+
+  it('says the zone has no records when it is fully empty (no filter)', async () => {
+    const calls = stubApi(() => envelope({ dnss: [], total: 0 }));
+    renderWithProviders(<DnsZoneView set={set} />);
+    expect(await screen.findByText('La zona no tiene registros')).toBeInTheDocument();
+    expect(screen.queryByText('Ningún registro coincide con el filtro')).toBeNull();
+    expect(screen.queryByTestId('dns-pagination')).toBeNull();
+    expect(calls[0]).toMatchObject({ method: 'GET', path: 'service/3/dns/list/' });
+    expect(calls[0]?.params.get('page')).toBe('1');
+  });
+});
+
+describe('DNS record table', () => {
+  it('shows HTML typed into a TXT record as text, never as markup', () => {
+    const html = '<img src=x onerror="window.pwned=1"><b>bold</b><script>window.pwned=2</script>';
+    const record: DnsRecord = {
+      id: 1,
+      zona: 'evil',
+      reference: 'demo.test',
+      referencePunycode: 'demo.test',
+      type: 'TXT',
+      ttl: 0,
+      priority: 0,
+      value: html,
+      dynamicValue: '',
+      eliminable: true,
+    };
+    const { container } = renderWithProviders(
+      <DnsRecordTable records={[record]} canWrite emptyText="" busy={false} onEdit={() => {}} onDelete={() => {}} />,
+    );
+    expect(screen.getByTestId('dns-value').textContent).toBe(html);
+    expect(container.querySelector('[data-testid="dns-list"] img, [data-testid="dns-list"] b, script')).toBeNull();
+    expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
+  });
+});
