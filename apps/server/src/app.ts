@@ -14,6 +14,7 @@ import { createApiRouter } from './http/api-route.ts';
 import { csrfAllows } from './http/csrf.ts';
 import { installErrorHandler, notFoundEnvelope } from './http/error-handler.ts';
 import { parseFormBody } from './http/form-body.ts';
+import { forLog } from './http/request-context.ts';
 import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from './http/security-headers.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
@@ -122,7 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       done();
       return;
     }
-    request.log.warn({ event: 'csrf.refused', origin: request.headers.origin ?? null }, 'csrf refused');
+    const origin = request.headers.origin;
+    request.log.warn({ event: 'csrf.refused', origin: origin === undefined ? null : forLog(origin) }, 'csrf refused');
     done(new CsrfError());
   });
 

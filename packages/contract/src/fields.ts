@@ -53,7 +53,20 @@ export const domainName = line(253)
     },
   );
 
-/** A positive integer id as it arrives in a route. */
-export const idParam = z.coerce.number({ error: 'validation.id' }).int({ error: 'validation.id' }).positive({
-  error: 'validation.id',
-});
+/** The largest id a database column holds (PostgreSQL `integer`). */
+export const ID_MAX = 2_147_483_647;
+
+/**
+ * A positive integer id as it arrives in a route or a form: decimal digits only, so `1e3`, `0x10`,
+ * ` 5` or `1.0` never name resource 1000, 16, 5 or 1, and nothing past the columns' range reaches
+ * a query (PostgreSQL would refuse it with an error, not a miss).
+ */
+export const idParam = z
+  .union(
+    [z.string().regex(/^[1-9][0-9]{0,9}$/, { error: 'validation.id' }), z.number().int({ error: 'validation.id' })],
+    {
+      error: 'validation.id',
+    },
+  )
+  .transform(Number)
+  .pipe(z.number().positive({ error: 'validation.id' }).max(ID_MAX, { error: 'validation.id' }));

@@ -2,6 +2,7 @@ import type { Language } from '@panel247/contract/constants';
 import type { System } from '@panel247/contract/envelope';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { NotFoundError } from '../errors.ts';
 import { translate } from '../i18n/messages.ts';
 import type { Actor } from '../modules/auth/actor.ts';
 import { buildEnvelope, sendEnvelope } from './envelope.ts';
@@ -78,7 +79,13 @@ export function createApiRouter(
           ...(request.params as object),
         } as Record<string, unknown>;
         const parsed = route.params.safeParse(input);
-        if (!parsed.success) throw toFieldErrors(parsed.error, input);
+        if (!parsed.success) {
+          // A path segment that fails its schema (`permission/abc/`) names nothing that exists:
+          // the answer is the unknown id's 404, as for the download routes, not a field error.
+          const pathKeys = Object.keys((request.params as object | undefined) ?? {});
+          if (parsed.error.issues.some((issue) => pathKeys.includes(String(issue.path[0])))) throw new NotFoundError();
+          throw toFieldErrors(parsed.error, input);
+        }
         const result = await handler({ request, reply, params: parsed.data, language, actor });
         if (options.checkAnswers && route.data) route.data.parse(result.data);
         const envelope = buildEnvelope(result.dataJson === undefined ? result.data : null, {

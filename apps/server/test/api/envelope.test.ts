@@ -47,8 +47,89 @@ describe.each(DATABASE_KINDS)('envelope and error mapping on %s', (kind) => {
     ]);
   });
 
-  it('answers a malformed id like a missing one', async () => {
-    const { body } = await t.call('POST', 'permission/abc/', {}, { cookie });
-    expect(body.system.inputs).toEqual(['id']);
+  it('answers a malformed or out-of-range id in the path like a missing one: a 404 envelope', async () => {
+    const missing = await t.call('POST', 'permission/999999/', {}, { cookie });
+    expect(missing.response.statusCode).toBe(404);
+    for (const id of ['abc', '0', '-1', '1e3', '0x10', '1.0', '%201', '2147483648', '99999999999999999999']) {
+      const { response, body } = await t.call('POST', `permission/${id}/`, {}, { cookie });
+      expect(response.statusCode, id).toBe(404);
+      expect(body, id).toEqual(missing.body);
+    }
+    // Still session first: without one the answer is 101, whatever the id.
+    expect((await t.call('POST', 'permission/abc/')).body.system.statusCode).toBe(101);
+  });
+
+  it('answers a malformed path id on every kind of resource route with the same 404', async () => {
+    const own = String(
+      (await t.call<{ permissions: { id: number }[] }>('GET', 'permission/list/', {}, { cookie })).body.data
+        .permissions[0]?.id,
+    );
+    for (const path of [
+      'domain/abc/',
+      'service/abc/dns/list/',
+      `service/${own}/dns/abc/`,
+      'service/abc/correo/list/',
+      'service/abc/ftp/list/',
+      `service/${own}/ddbb/x1/`,
+      'service/1e3/',
+      'job/not-a-job/',
+    ]) {
+      const { response, body } = await t.call('GET', path, {}, { cookie });
+      expect(response.statusCode, path).toBe(404);
+      expect(body.system, path).toMatchObject({
+        valid: false,
+        statusCode: 404,
+        inputs: [],
+        errors: ['Recurso no encontrado'],
+      });
+    }
+  });
+
+  it('keeps a malformed id in a form field a field error', async () => {
+    const own = (await t.call<{ permissions: { id: number }[] }>('GET', 'permission/list/', {}, { cookie })).body.data
+      .permissions[0]?.id;
+    const { response, body } = await t.call(
+      'POST',
+      `service/${own}/installapp/`,
+      { subdomainID: 'abc', applicationID: '1' },
+      { cookie },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(body.system.inputs).toContain('subdomainID');
+  });
+});
+
+describe.each(DATABASE_KINDS)('unexpected errors on %s', (kind) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind, { captureLogs: true });
+    await buildAccount(t.database.db, { domainName: 'boom.test' });
+  });
+  afterAll(() => t.close());
+
+  it('answers a 500 envelope with a generic message and the request id, and logs the error under that id', async () => {
+    // A real failure deep inside: the table the brand lookup reads is gone.
+    await t.database.db.schema.dropTable('brand_hosts').execute();
+    const { response, body } = await t.call('GET', 'config/get/', { language: 'en' });
+    expect(response.statusCode).toBe(500);
+    expect(response.headers['x-dd']).toBe('1');
+    expect(body.data).toBeNull();
+    expect(body.system).toMatchObject({
+      valid: false,
+      statusCode: 500,
+      errors: ['Internal error'],
+      inputs: [],
+      info: [],
+    });
+    expect(body.system.debug).toHaveLength(1);
+    const requestId = /^request ([0-9a-f-]{36})$/.exec(body.system.debug[0] as string)?.[1];
+    expect(requestId).toBeDefined();
+    // Nothing internal leaves the server: no table, no SQL, no stack, no file path.
+    expect(response.body).not.toMatch(/brand_hosts|select|sqlite|postgres|relation|at \w|\.ts|node_modules/i);
+
+    const logged = t.logs.find((line) => line.reqId === requestId && line.level === 50);
+    expect(logged?.msg).toBe('unexpected error');
+    expect(JSON.stringify(logged?.err)).toMatch(/brand_hosts/);
   });
 });

@@ -391,7 +391,8 @@ describe.each(DATABASE_KINDS)('application installer API on %s', (kind) => {
     await follow(mine.body.data.job.id);
     const stolen = await t.call('GET', `job/${mine.body.data.job.id}/`, {}, { cookie: otherCookie });
     expect(stolen.response.statusCode).toBe(404);
-    expect((await t.call('GET', 'job/not-a-job/', {}, { cookie })).body.system.inputs).toEqual(['jobId']);
+    // A malformed id in the path names no job: the unknown id's 404, like every route.
+    expect((await t.call('GET', 'job/not-a-job/', {}, { cookie })).response.statusCode).toBe(404);
   });
 
   it('reports a job whose process stopped as failed, with a translated name and message', async () => {

@@ -60,6 +60,7 @@ describe('starting and stopping the server', () => {
     }).then(json);
     // The captcha is on by default: a login without its answer is refused on that field.
     expect(login.system.inputs).toEqual(['recaptcha_response']);
+    expect(server.output()).not.toContain('Captcha disabled');
 
     server.child.kill('SIGTERM');
     expect(await server.exit).toBe(0);
@@ -67,6 +68,22 @@ describe('starting and stopping the server', () => {
     // A second start on the same folder keeps the data and seeds nothing twice.
     const again = startServer({ PORT: String(port), PANEL_DATA_DIR: dataDir, PANEL_CAPTCHA: 'none' });
     await waitFor(() => again.output().includes('Panel247 is running'), again.output);
+    // Turning the captcha off is allowed (demo, tests) but never silent.
+    const warning = again
+      .output()
+      .split('\n')
+      .map((line) => {
+        try {
+          return JSON.parse(line) as { level?: number; msg?: string };
+        } catch {
+          return {};
+        }
+      })
+      .find((line) => line.msg?.includes('Captcha disabled'));
+    expect(warning).toMatchObject({
+      level: 40,
+      msg: 'Captcha disabled (PANEL_CAPTCHA=none): do not run like this in production',
+    });
     const list = await fetch(`http://127.0.0.1:${port}/p247/user/login/`, {
       method: 'POST',
       headers: { 'x-dd-request': '1', 'content-type': 'application/x-www-form-urlencoded' },
