@@ -187,6 +187,37 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps "_" to service-label types, and shows HTML typed into a TXT record as text', async () => {
+    await freshZone();
+    const modal = '[data-testid="dns-create-modal"]';
+    await openMenuItem(page, 'dns-create');
+    await page.getByTestId('dns-create-form').waitFor();
+    await page.getByTestId('dns-field-zona').fill('_www');
+    await page.getByTestId('dns-field-value').fill('192.0.2.80');
+    await page.getByTestId('dns-submit').click();
+    expect(await fieldError(page, 'dns-field-zona', modal)).toBe(
+      'Las etiquetas con "_" (como _dmarc o _sip._tcp) solo valen para registros TXT, SRV y CNAME',
+    );
+
+    const html = '<img src=x onerror="window.__pwned=1"><b>negrita</b>';
+    await page.getByTestId('dns-field-type').selectOption('TXT');
+    await page.getByTestId('dns-field-zona').fill('html');
+    await page.getByTestId('dns-field-value').fill(html);
+    await page.getByTestId('dns-submit').click();
+    await waitToast(page, 'Registro creado');
+    await dialog(page, 'dns-create-modal').waitFor({ state: 'detached' });
+    await page.getByTestId('dns-filter').fill('negrita');
+    await rowCount(page, 1);
+    const value = page.locator(ROWS).getByTestId('dns-value');
+    expect(await value.textContent()).toBe(html);
+    expect(await page.locator(`${ROWS} img, ${ROWS} b`).count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    // gone again, so the other tests see the demo zone as it was
+    await page.getByRole('button', { name: 'Eliminar html.demo.test' }).click();
+    await page.getByTestId('dns-delete-modal-confirm').click();
+    await waitToast(page, 'Registro eliminado');
+  });
+
   it('edits: SRV and CAA values split back into their parts, changed and saved', async () => {
     await freshZone();
     const modal = '[data-testid="dns-edit-modal"]';

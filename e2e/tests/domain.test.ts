@@ -242,6 +242,25 @@ describe.skipIf(!chromiumAvailable())('domain view', () => {
       );
       await toast(page, /correctamente|Operación/);
     }
+    // while its call runs (held here), a toggle is disabled; it comes back with the answer
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/toggle/whoisprivacy/', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('switch', { name: 'Privacidad whois' }).click();
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="toggle-whoisprivacy"]') as HTMLInputElement | null)?.disabled,
+    );
+    release();
+    await page.waitForFunction(() => {
+      const input = document.querySelector('[data-testid="toggle-whoisprivacy"]') as HTMLInputElement | null;
+      return input && !input.disabled && !input.checked;
+    });
+    await page.unroute('**/toggle/whoisprivacy/');
     // the server kept them
     await page.reload();
     await page.getByRole('switch', { name: 'Privacidad whois' }).waitFor();
@@ -306,9 +325,15 @@ describe.skipIf(!chromiumAvailable())('domain view', () => {
     expect(await page.getByTestId('contact-admin-locality').textContent()).toContain('Madrid');
   });
 
-  it('shop-demo.test: custom servers only, a public key gives the computed DS, the transfer key', async () => {
+  it('shop-demo.test: glue and DNSSEC shown, custom servers only, a public key gives the computed DS, the transfer key', async () => {
     await page.goto(`${server.url}/admin/2/domain/`);
     await page.getByTestId('dns-card').waitFor();
+    // every card has its demo data here too
+    await page.getByTestId('glue-preview-item').first().waitFor();
+    expect(await page.getByTestId('glue-preview').textContent()).toContain('ns1.shop-demo.test');
+    expect(await page.getByTestId('glue-preview-item').count()).toBe(2);
+    expect(await page.getByTestId('dnssec-preview-item').count()).toBe(2);
+    expect(await page.getByTestId('contact-name-registrant').textContent()).toBe('Demo Hosting S.L.');
     await openDnsMenu(page, 'dns-menu-edit');
     const dns = page.getByTestId('dns-edit-modal');
     await dns.getByTestId('dns-row-0').waitFor();
@@ -331,6 +356,8 @@ describe.skipIf(!chromiumAvailable())('domain view', () => {
     expect((await modal.getByTestId('dnssec-created-digest').textContent())?.toLowerCase()).toBe(digest);
     await modal.getByTestId('dnssec-created-close').click();
     await modal.waitFor({ state: 'hidden' });
+    // the third entry: behind 'show more'
+    await page.getByTestId('dnssec-preview-more').click();
     expect(await page.getByTestId('dnssec-preview').textContent()).toContain(String(keytag));
 
     await page.getByTestId('show-secret').click();
