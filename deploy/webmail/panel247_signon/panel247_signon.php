@@ -37,10 +37,10 @@ class panel247_signon extends rcube_plugin
         return (string) rcmail::get_instance()->config->get($name, $default);
     }
 
-    /** The panel's form posts to WebMail's root: it is a login, whatever the URL said. */
+    /** A posted token is always a login, whatever the URL said or who was logged in before. */
     public function startup($args)
     {
-        if ($this->token() !== '' && empty($_SESSION['user_id'])) {
+        if ($this->token() !== '') {
             $args['task'] = 'login';
             $args['action'] = 'login';
         }
@@ -67,6 +67,11 @@ class panel247_signon extends rcube_plugin
             $args['valid'] = false;
             $args['error'] = 'This sign-on has expired or was already used. Open WebMail again from the control panel.';
             return $args;
+        }
+        // Another mailbox may be open in this browser: start from a clean session, as Roundcube
+        // itself does before an ordinary login.
+        if (!empty($_SESSION['user_id'])) {
+            rcmail::get_instance()->kill_session();
         }
         $this->signedOn = true;
         $args['user'] = $user;
@@ -109,10 +114,15 @@ class panel247_signon extends rcube_plugin
         return $args;
     }
 
+    /**
+     * Only the mailbox's own SMTP login ("%u", replaced after this hook, or the address itself);
+     * a fixed relay account configured by the operator stays as it is.
+     */
     public function smtp_connect($args)
     {
-        if ($this->active() && !empty($args['smtp_user'])) {
-            $args['smtp_user'] = $this->asMaster((string) $args['smtp_user']);
+        $user = (string) ($args['smtp_user'] ?? '');
+        if ($this->active() && ($user === '%u' || $user === (string) rcmail::get_instance()->get_user_name())) {
+            $args['smtp_user'] = $this->asMaster($user);
         }
         return $args;
     }

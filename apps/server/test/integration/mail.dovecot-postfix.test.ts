@@ -22,6 +22,7 @@ interface PluginRun {
   session: Record<string, unknown>;
   storage: { user: string };
   smtp: { smtp_user: string; smtp_pass: string };
+  relay: { smtp_user: string };
   log: string[];
 }
 
@@ -234,17 +235,25 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
     expect(wrongKey).toMatchObject({ code: 1, stderr: 'refused\n' });
 
     // the plugin's hooks, in the order Roundcube's login runs them, with the form the panel gives
-    const plugin = async (fields: Record<string, string>) =>
+    const plugin = async (fields: Record<string, string>, loggedIn?: string) =>
       JSON.parse(
-        (await execFileAsync(php, [ROUNDCUBE_HARNESS, new URLSearchParams(fields).toString()], { env })).stdout,
+        (
+          await execFileAsync(
+            php,
+            [ROUNDCUBE_HARNESS, new URLSearchParams(fields).toString(), ...(loggedIn ? [loggedIn] : [])],
+            { env },
+          )
+        ).stdout,
       ) as PluginRun;
     const fields = await form();
     const run = await plugin(fields);
     expect(run.startup).toEqual({ task: 'login', action: 'login' });
     expect(run.auth).toMatchObject({ user: `ventas@${domain}`, valid: true, cookiecheck: false, abort: false });
-    expect(run.session).toEqual({ panel247_signon: true });
+    expect(run.session).toMatchObject({ panel247_signon: true });
     expect(run.storage.user).toBe(`ventas@${domain}*${mail.masterUser}`);
-    expect(run.smtp.smtp_user).toBe(`ventas@${domain}*${mail.masterUser}`);
+    // "%u" is replaced by the address after the hook; a fixed relay login is left alone
+    expect(run.smtp.smtp_user).toBe(`%u*${mail.masterUser}`);
+    expect(run.relay.smtp_user).toBe('relay@provider.example');
     // what the plugin hands to IMAP is what Dovecot lets in, as the mailbox itself
     const imap = await mail.imap(run.storage.user, run.auth.pass, '/INBOX', ['-X', 'SEARCH SUBJECT "Hola equipo"']);
     expect(imap.code).toBe(0);
@@ -254,9 +263,14 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
     const reused = await plugin(fields);
     expect(reused.auth).toMatchObject({ abort: true, valid: false });
     expect(reused.auth.pass).toBe('');
-    expect(reused.session).toEqual({});
+    expect(reused.session).not.toHaveProperty('panel247_signon');
     expect(reused.storage.user).toBe(`ventas@${domain}`);
     expect(reused.log.join('\n')).toContain('refused');
+
+    // another mailbox open in the same browser is logged out first
+    const switched = await plugin(await form(), `info@${domain}`);
+    expect(switched.auth).toMatchObject({ user: `ventas@${domain}`, valid: true });
+    expect(switched.session).toMatchObject({ temp: true, username: `ventas@${domain}`, panel247_signon: true });
 
     // an ordinary Roundcube login form is left alone
     const ordinary = await plugin({ _user: `ventas@${domain}`, _pass: 'second password 2', _action: 'login' });

@@ -25,6 +25,16 @@ final class rcmail
     public $config;
     private static $instance;
 
+    public function kill_session()
+    {
+        $_SESSION = ['temp' => true];
+    }
+
+    public function get_user_name()
+    {
+        return $_SESSION['username'] ?? '';
+    }
+
     public static function get_instance(): self
     {
         if (!self::$instance) {
@@ -77,7 +87,8 @@ abstract class rcube_plugin
 
 require dirname(__DIR__, 4) . '/deploy/webmail/panel247_signon/panel247_signon.php';
 
-$_SESSION = [];
+// argv[2]: a mailbox already logged in in this browser, if any
+$_SESSION = isset($argv[2]) ? ['user_id' => 7, 'username' => $argv[2]] : [];
 parse_str($argv[1] ?? '', $_POST);
 $plugin = new panel247_signon();
 $plugin->init();
@@ -95,10 +106,14 @@ $auth = $plugin->run('authenticate', [
 ]);
 $loggedIn = !$auth['abort'] && $auth['valid'] && $auth['user'] !== '';
 if ($loggedIn) {
+    $_SESSION['user_id'] = 8;
+    $_SESSION['username'] = $auth['user'];
     $plugin->run('login_after', []);
 }
 $storage = $plugin->run('storage_connect', ['host' => '127.0.0.1', 'user' => $auth['user']]);
-$smtp = $plugin->run('smtp_connect', ['smtp_user' => $auth['user'], 'smtp_pass' => $auth['pass']]);
+// Roundcube's default smtp_user is "%u", replaced by the user name after the hook
+$smtp = $plugin->run('smtp_connect', ['smtp_user' => '%u', 'smtp_pass' => '%p']);
+$relay = $plugin->run('smtp_connect', ['smtp_user' => 'relay@provider.example', 'smtp_pass' => 'x']);
 
 echo json_encode([
     'startup' => $startup,
@@ -106,5 +121,6 @@ echo json_encode([
     'session' => (object) $_SESSION,
     'storage' => $storage,
     'smtp' => $smtp,
+    'relay' => $relay,
     'log' => rcube::$log,
 ]), "\n";
