@@ -4,7 +4,8 @@
 set -euo pipefail
 
 # The browser for the e2e tier; the daemons of the integration tier; dig and named-checkzone;
-# nginx, PHP-FPM and phpMyAdmin for the database sign-on; the MariaDB client tools (dumps).
+# nginx, PHP-FPM and phpMyAdmin for the database sign-on; the MariaDB client tools (dumps);
+# Roundcube for the WebMail sign-on plugin (deploy/webmail).
 PACKAGES=(
   chromium
   fonts-dejavu-core
@@ -30,6 +31,8 @@ PACKAGES=(
   php8.2-mysql
   phpmyadmin
   mariadb-client
+  roundcube-core
+  roundcube-sqlite3
 )
 
 missing=()
@@ -63,5 +66,8 @@ echo "proftpd-core shared/proftpd/inetd_or_standalone select standalone" | $SUDO
 # through the project's nginx and PHP-FPM configs from deploy/phpmyadmin.
 echo "phpmyadmin phpmyadmin/dbconfig-install boolean false" | $SUDO debconf-set-selections
 echo "phpmyadmin phpmyadmin/reconfigure-webserver multiselect" | $SUDO debconf-set-selections
+# Roundcube likewise: the tests give it a SQLite database and PHP's web server of their own.
+echo "roundcube-core roundcube/dbconfig-install boolean false" | $SUDO debconf-set-selections
+echo "roundcube-core roundcube/reconfigure-webserver multiselect" | $SUDO debconf-set-selections
 $SUDO apt-get update -o DPkg::Lock::Timeout=120 >/dev/null
 $SUDO apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=120 "${missing[@]}"

@@ -60,8 +60,12 @@ export interface RunningDaemon {
 }
 
 /** Spawns a daemon in the foreground and keeps its output for error messages. */
-export function startForeground(command: string, args: string[], options: { cwd?: string } = {}): RunningDaemon {
-  const child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startForeground(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): RunningDaemon {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

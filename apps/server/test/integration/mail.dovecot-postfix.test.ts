@@ -2,10 +2,12 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Alias, Mailbox, WebmailLoginData } from '@panel247/contract/mail';
+import SQLite from 'better-sqlite3';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileAsync, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { type MailDaemons, startMailDaemons } from '../../../../scripts/daemons/mail.ts';
+import { startRoundcube } from '../../../../scripts/daemons/roundcube.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
@@ -94,6 +96,12 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
   const hasMessage = async (user: string, password: string, subject: string) => {
     const search = await mail.imap(user, password, '/INBOX', ['-X', `SEARCH SUBJECT "${subject}"`]);
     return /\* SEARCH \d+/.test(search.stdout);
+  };
+  /** The panel on a real port, for the WebMail's server-to-server redeem. */
+  let listening: Promise<string> | undefined;
+  const panelUrl = () => {
+    listening ??= t.app.listen({ port: 0, host: '127.0.0.1' });
+    return listening;
   };
   const waitForMessage = async (user: string, password: string, subject: string) => {
     for (let i = 0; i < 100; i++) {
@@ -207,7 +215,7 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
 
   it('signs on through deploy/webmail’s Roundcube plugin: PHP redeems the token once, Dovecot’s master user opens the mailbox', async () => {
     const php = requireBinary('php', 'php8.2-cli');
-    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await panelUrl();
     const env = {
       ...process.env,
       PANEL247_REDEEM_URL: `${base}/p247/webmail/redeem/`,
@@ -277,6 +285,63 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
     expect(ordinary.startup).toEqual({ task: 'mail', action: '' });
     expect(ordinary.auth).toMatchObject({ user: `ventas@${domain}`, pass: 'second password 2', valid: false });
     expect(ordinary.storage.user).toBe(`ventas@${domain}`);
+  });
+
+  it('opens a real Roundcube with the panel’s form: the plugin redeems once, the master user opens the mailbox', async () => {
+    const roundcube = await startRoundcube({
+      imapPort: mail.imapPort,
+      redeemUrl: `${await panelUrl()}/p247/webmail/redeem/`,
+      webmailKey: WEBMAIL_KEY,
+      masterUser: mail.masterUser,
+      masterPassword: mail.masterPassword,
+    });
+    try {
+      const box = (await mailboxes()).find((m) => m.user === 'ventas') as Mailbox;
+      const login = await t.call<WebmailLoginData>('GET', `service/${id}/correo/${box.id}/login/`, {}, { cookie });
+      // what the browser does with the form: post it to the WebMail
+      const post = () =>
+        fetch(`${roundcube.url}/`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(login.body.data.fields).toString(),
+        });
+      const signedOn = await post();
+      expect(signedOn.status).toBe(302);
+      expect(signedOn.headers.get('location')).toContain('_task=mail');
+      const jar = new Map<string, string>();
+      for (const line of signedOn.headers.getSetCookie()) {
+        const [pair = ''] = line.split(';');
+        const [name = '', value = ''] = pair.split('=');
+        if (value && value !== 'deleted') jar.set(name, value);
+      }
+      const cookies = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+      const page = await fetch(`${roundcube.url}/?_task=mail&_mbox=INBOX`, { headers: { cookie: cookies } });
+      const html = await page.text();
+      expect(page.status).toBe(200);
+      expect(html).not.toContain('rcmloginuser');
+      expect(html).toContain(`ventas@${domain}`);
+      // a later request connects to IMAP again (the master login kept in the session)
+      const requestToken = /"request_token":"([^"]+)"/.exec(html)?.[1] ?? '';
+      const list = await fetch(`${roundcube.url}/?_task=mail&_action=list&_mbox=INBOX&_remote=1`, {
+        headers: { cookie: cookies, 'x-roundcube-request': requestToken },
+      });
+      expect(list.status).toBe(200);
+      expect(await list.text()).toContain('Hola equipo');
+      // Roundcube knows the user by the address, not by the master login
+      const users = new SQLite(roundcube.database, { readonly: true });
+      expect(users.prepare('SELECT username FROM users').all()).toEqual([{ username: `ventas@${domain}` }]);
+      users.close();
+
+      // the same form again: the token is spent, Roundcube shows its login page with the error
+      const reused = await post();
+      const reusedHtml = await reused.text();
+      expect(reused.status).toBe(401);
+      expect(reusedHtml).toContain('rcmloginuser');
+      expect(reusedHtml).toContain('This sign-on has expired or was already used');
+    } finally {
+      await roundcube.stop();
+    }
   });
 
   it('refuses login and delivery once a mailbox is deleted, keeping its mail aside', async () => {
