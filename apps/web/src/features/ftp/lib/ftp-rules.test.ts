@@ -1,6 +1,6 @@
 import { FTP_USER_MAX } from '@panel247/contract/ftp-rules';
 import { describe, expect, it } from 'vitest';
-import { folderError, folderLabel, folderToApi, userError, validateFtpCreate } from './ftp-rules';
+import { folderError, folderLabel, folderToApi, passwordError, userError, validateFtpCreate } from './ftp-rules';
 
 describe('FTP form rules', () => {
   it('takes the name length from the contract (10, spec section 9)', () => {
@@ -42,5 +42,13 @@ describe('FTP form rules', () => {
       folder: 'validation.required',
     });
     expect(validateFtpCreate({ ftpUser: 'web', password: 'x', folder: '/' })).toEqual({});
+  });
+
+  it('refuses a password past the 72 bytes bcrypt reads, counting accented letters twice', () => {
+    expect(passwordError('')).toBe('validation.required');
+    expect(passwordError('p'.repeat(72))).toBeNull();
+    expect(passwordError('p'.repeat(73))).toBe('ftp.password_too_long');
+    expect(passwordError('ñ'.repeat(36))).toBeNull();
+    expect(passwordError('ñ'.repeat(37))).toBe('ftp.password_too_long');
   });
 });

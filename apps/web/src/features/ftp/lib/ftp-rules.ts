@@ -1,6 +1,6 @@
 /** Checks of the FTP forms (spec section 5); errors are i18n keys. */
 
-import { FTP_USER_MAX, isFtpUserName } from '@panel247/contract/ftp-rules';
+import { FTP_USER_MAX, ftpPasswordFits, isFtpUserName } from '@panel247/contract/ftp-rules';
 import { serviceFolderError } from '../../../lib/service-folder';
 
 export { folderLabel, folderToApi } from '../../../lib/service-folder';
@@ -12,8 +12,10 @@ export function userError(value: string): string | null {
   return isFtpUserName(user) ? null : 'ftp.invalid_user';
 }
 
+/** Required, and no longer than bcrypt reads (72 bytes, as the server checks). */
 export function passwordError(value: string): string | null {
-  return value === '' ? 'validation.required' : null;
+  if (value === '') return 'validation.required';
+  return ftpPasswordFits(value) ? null : 'ftp.password_too_long';
 }
 
 /** "/" is the home itself; below it, segments of letters, digits and . _ - (no "..", no "//"). */
