@@ -65,6 +65,11 @@ describe.skipIf(!chromiumAvailable())('login route JS budget', () => {
     );
     // The ALTCHA widget loads only once the form is used; the first visit must not fetch it.
     expect(scripts.some((s) => s.url.includes('altcha-widget'))).toBe(false);
+    // One texts bundle, the start part of the page's language only (Catalan carries its Spanish
+    // fallbacks inside, so no Spanish bundle comes with it).
+    const language = locale.slice(0, 2);
+    const texts = scripts.map((s) => /\/(es|en|ca)-(start|areas)-[\w-]+\.js$/.exec(s.url)?.slice(1, 3).join('-'));
+    expect(texts.filter(Boolean)).toEqual([`${language}-start`]);
     expect(total, report).toBeLessThanOrEqual(BUDGET_BYTES);
   });
 });

@@ -1,9 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { describeFocus, tabStops } from '../support/keyboard';
 import { loginNoCaptcha } from '../support/panel';
 import { type PanelServer, startServer } from '../support/server';
+import { apiFromPage } from '../support/ui';
 
 async function scheme(page: Page): Promise<string | null> {
   return page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
@@ -13,6 +15,37 @@ async function primaryColor(page: Page): Promise<string> {
   return page.evaluate(() =>
     getComputedStyle(document.documentElement).getPropertyValue('--mantine-primary-color-filled').trim(),
   );
+}
+
+/** Whether a status badge's dot (its ::before) is painted red or green. */
+async function dotColor(dot: Locator): Promise<string> {
+  const rgb = await dot.evaluate((element) => getComputedStyle(element, '::before').backgroundColor);
+  const [r = 0, g = 0, b = 0] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  if (r > g + 60 && r > b + 60) return 'red';
+  if (g > r + 60 && g > b) return 'green';
+  return rgb;
+}
+
+/** Presses `key` until the focused element's description (see tabStops) matches, at most 40 times. */
+async function pressUntilFocused(page: Page, key: string, wanted: RegExp): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press(key);
+    const current = await describeFocus(page);
+    seen.push(current);
+    if (wanted.test(current)) return;
+  }
+  throw new Error(`${wanted} never got the focus; seen: ${seen.join(', ')}`);
+}
+
+async function idOf(page: Page, reference: string): Promise<number> {
+  const list = await apiFromPage<{ data: { permissions: { id: number; reference: string }[] } }>(
+    page,
+    'permission/list/',
+  );
+  const id = list.data.permissions.find((entry) => entry.reference === reference)?.id;
+  if (!id) throw new Error(`${reference} is not in the permission list`);
+  return id;
 }
 
 /** The layout, theme, languages, lists, legal, contact, not-found and mobile, on a server without captcha. */
@@ -54,12 +87,27 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
     for (const id of ['menu-item-domain', 'menu-item-hosting', 'menu-item-mail', 'menu-item-dns', 'menu-list-domain']) {
       expect(await side.getByTestId(id).isVisible(), id).toBe(true);
     }
-    const dot = page.getByTestId('status-domain');
-    expect(['true', 'false']).toContain(await dot.getAttribute('data-expired'));
-    await dot.hover();
+    // demo.test runs for months yet: every dot green, the date as tooltip
+    for (const key of ['domain', 'service', 'mail', 'dnszone']) {
+      const dot = page.getByTestId(`status-${key}`);
+      expect(await dot.getAttribute('data-expired'), key).toBe('false');
+      expect(await dotColor(dot), key).toBe('green');
+    }
+    await page.getByTestId('status-domain').hover();
     await page.getByRole('tooltip').waitFor();
-    expect(await page.getByRole('tooltip').textContent()).toMatch(/Caduc/);
+    expect(await page.getByRole('tooltip').textContent()).toMatch(/^Caduca el /);
     expect(await seriousViolations(page)).toEqual([]);
+    // shop-demo.test's domain expired five days ago: a red dot, "expired on" in the tooltip
+    const shop = await idOf(page, 'shop-demo.test');
+    await page.goto(`${server.url}/admin/${shop}/domain/`);
+    const expired = page.getByTestId('status-domain');
+    await expired.waitFor();
+    expect(await expired.getAttribute('data-expired')).toBe('true');
+    expect(await dotColor(expired)).toBe('red');
+    await expired.focus();
+    await page.getByRole('tooltip').waitFor();
+    expect(await page.getByRole('tooltip').textContent()).toMatch(/^Caducó el /);
+    expect(await page.getByTestId('status-service').count()).toBe(0);
 
     await page.goto(`${server.url}/admin/`);
     await page.getByTestId('info-card').waitFor();
@@ -133,6 +181,73 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
     await page.getByRole('button', { name: 'Gestionar mail-demo.test' }).click();
     await page.waitForURL(/\/admin\/\d+\/mail\/$/);
     await page.getByTestId('mail-view').waitFor();
+    await context.close();
+  });
+
+  it('keyboard: menus, the user menu, lists, status dots, colours and the contact form work without a mouse', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginNoCaptcha(page, server.url);
+    await page.goto(`${server.url}/admin/`);
+    await page.getByTestId('info-card').waitFor();
+    const stops = (await tabStops(page, 12)).join('\n');
+    for (const expected of [
+      'a:Escritorio',
+      'a:Dominios',
+      'button:Menú de usuario de admin',
+      'a:Servicios',
+      'a:Correo',
+      'a:Preferencias',
+      'a:Aviso legal',
+      'a:Contacto',
+    ]) {
+      expect(stops).toContain(expected);
+    }
+
+    // the user menu: Enter opens it, the arrows walk it, Enter follows the entry
+    await page.getByTestId('user-menu').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    await pressUntilFocused(page, 'ArrowDown', /Preferencias/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/admin/preferences/`);
+
+    // every colour is a stop of its own; Space picks it
+    await page.getByTestId('color-picker').waitFor();
+    await pressUntilFocused(page, 'Tab', /^button:Esmeralda$/);
+    await page.keyboard.press('Space');
+    expect(await page.getByRole('radio', { name: 'Esmeralda' }).getAttribute('aria-checked')).toBe('true');
+    expect(await primaryColor(page)).toMatch(/059669|5, 150, 105/i);
+    await pressUntilFocused(page, 'Tab', /^button:Cambiar contraseña$/);
+
+    // a list: filter, then open the row with Enter
+    await page.goto(`${server.url}/admin/domain/`);
+    await page.getByTestId('list-filter').waitFor();
+    await pressUntilFocused(page, 'Tab', /^input:Filtrar/);
+    await page.keyboard.type('SHOP');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="resource-list"] tbody tr').length === 1);
+    await pressUntilFocused(page, 'Tab', /^button:Gestionar shop-demo\.test$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/admin\/\d+\/domain\/$/);
+    // the status dot takes the focus and shows its date
+    await page.getByTestId('status-domain').waitFor();
+    await pressUntilFocused(page, 'Tab', /Caducó el/);
+    await page.getByRole('tooltip').waitFor();
+
+    // contact: type, tick the box with Space, then the send button is a stop and Enter sends
+    await page.goto(`${server.url}/admin/contact/`);
+    await page.getByTestId('contact-send').waitFor();
+    await pressUntilFocused(page, 'Tab', /^input:Tu correo electrónico/);
+    await page.keyboard.type('ana@example.com');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('By keyboard');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Sent without touching the mouse');
+    await pressUntilFocused(page, 'Tab', /^input:He leído/);
+    await page.keyboard.press('Space');
+    await pressUntilFocused(page, 'Tab', /^button:Enviar/);
+    await page.keyboard.press('Enter');
+    await page.getByText('Éxito').waitFor();
     await context.close();
   });
 

@@ -44,7 +44,8 @@ export function StatusIndicators({ set }: { set: PermissionSetData }) {
         const date = format.format(new Date(expireTS * 1000));
         const tip = t(expired ? 'status.expired_on' : 'status.expires_on', { date });
         return (
-          <Tooltip key={key} label={tip} withArrow>
+          // The date must reach keyboard and touch users too (Mantine shows tooltips on hover only by default).
+          <Tooltip key={key} label={tip} withArrow events={{ hover: true, focus: true, touch: true }}>
             <Badge
               variant="dot"
               color={expired ? 'red' : 'green'}
