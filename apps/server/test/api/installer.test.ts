@@ -317,13 +317,13 @@ describe.each(DATABASE_KINDS)('application installer API on %s', (kind) => {
   it('installs an application without a database, and a folder given as a link out of the home is refused', async () => {
     const landing = await site('portada');
     symlinkSync('/tmp', home('portada', 'afuera'));
-    const escape = await t.call(
+    const outside = await t.call(
       'POST',
       `service/${id}/installapp/`,
       { subdomainID: String(landing.id), applicationID: '2', subpath: 'afuera/x', cfg_title: 'Hola' },
       { cookie },
     );
-    expect(escape.body.system.inputs).toEqual(['subpath']);
+    expect(outside.body.system.inputs).toEqual(['subpath']);
     const linked = await t.call(
       'POST',
       `service/${id}/installapp/`,

@@ -8,7 +8,10 @@ fetch('config.json', { cache: 'no-store' })
     document.getElementById('tagline').textContent = config.tagline;
     const contact = document.getElementById('contact');
     if (config.showContact === '1' && /^[^\s@]+@[^\s@]+$/.test(config.contactEmail)) {
-      contact.href = `mailto:${config.contactEmail}`;
+      const link = document.createElement('a');
+      link.href = `mailto:${config.contactEmail}`;
+      link.textContent = 'Contact';
+      contact.append(link);
       contact.hidden = false;
     }
   });
