@@ -24,8 +24,27 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const errors = trackErrors(page);
+    // Hold the configuration back: until it arrives only the loading screen shows.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/p247/config/get/**', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.goto(`${server.url}/login/`);
+    const loading = page.getByTestId('loading-screen');
+    await loading.waitFor();
+    expect(await loading.textContent()).toContain('Cargando');
+    await page.waitForTimeout(800);
+    expect(await loading.isVisible()).toBe(true);
+    expect(await page.getByTestId('login-submit').count()).toBe(0);
+    expect(await page.locator('footer').count()).toBe(0);
+    release();
     await page.getByRole('heading', { name: 'Accede a tu panel de control' }).waitFor();
+    expect(await loading.count()).toBe(0);
+    await page.unroute('**/p247/config/get/**');
     expect(await page.title()).toBe('Acceso / Panel247 Demo Hosting');
     expect(await page.getByRole('button', { name: 'Oscuro' }).isVisible()).toBe(true);
     expect(await page.getByLabel('Idioma').isVisible()).toBe(true);

@@ -397,6 +397,108 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
     await context.close();
   });
 
+  it('cross-tab: a login in one tab reloads the other, which then has the session', async () => {
+    const context = await newContext(browser);
+    const waiting = await context.newPage();
+    await waiting.goto(`${server.url}/login/`);
+    await waiting.getByTestId('login-submit').waitFor();
+    await waiting.evaluate(() => Object.assign(window, { notReloaded: true }));
+    const other = await context.newPage();
+    await loginNoCaptcha(other, server.url);
+    // the login page cannot be shown with a session: after its reload it goes to the panel
+    await waiting.waitForURL((url) => url.pathname.startsWith('/admin/'), { timeout: 15_000 });
+    expect(await waiting.evaluate(() => 'notReloaded' in window)).toBe(false);
+    await context.close();
+  });
+
+  it('cross-tab: a language change in one tab reloads the other in that language', async () => {
+    const context = await newContext(browser);
+    const first = await context.newPage();
+    await loginNoCaptcha(first, server.url);
+    await first.goto(`${server.url}/admin/`);
+    await first.getByRole('heading', { level: 1, name: 'Escritorio' }).waitFor();
+    await first.evaluate(() => Object.assign(window, { notReloaded: true }));
+    const second = await context.newPage();
+    await second.goto(`${server.url}/admin/preferences/`);
+    await second.getByTestId('language-select').selectOption('en');
+    await second.getByRole('heading', { level: 1, name: 'Preferences' }).waitFor();
+    await first.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor({ timeout: 15_000 });
+    expect(await first.evaluate(() => 'notReloaded' in window)).toBe(false);
+    expect(await first.evaluate(() => document.documentElement.lang)).toBe('en');
+    await context.close();
+  });
+
+  it('toasts: an error shows bottom-right and goes away by itself after 5 seconds', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login/`);
+    await page.getByLabel(/^Dominio/).fill('demo.test');
+    await page.getByLabel(/^Usuario/).fill('admin');
+    await page.getByLabel(/^Contraseña/).fill('not-the-password');
+    await page.getByTestId('login-submit').click();
+    const toast = page.locator('.mantine-Notification-root').first();
+    await toast.waitFor();
+    const shownAt = Date.now();
+    // away from the toast: hovering would hold it open
+    await page.mouse.move(5, 5);
+    const box = await toast.boundingBox();
+    const viewport = page.viewportSize() ?? { width: 0, height: 0 };
+    expect(box).not.toBeNull();
+    if (box) {
+      expect(viewport.width - (box.x + box.width)).toBeLessThan(48);
+      expect(viewport.height - (box.y + box.height)).toBeLessThan(48);
+      expect(box.x).toBeGreaterThan(viewport.width / 2);
+    }
+    expect(await toast.textContent()).toMatch(/Error/);
+    await page.waitForTimeout(4000);
+    expect(await toast.isVisible()).toBe(true);
+    await toast.waitFor({ state: 'hidden', timeout: 4000 });
+    const shownFor = Date.now() - shownAt;
+    expect(shownFor).toBeGreaterThan(4500);
+    expect(shownFor).toBeLessThan(7500);
+    await context.close();
+  });
+
+  it('contact: with a redirect link from the server, the privacy policy opens in a new tab', async () => {
+    // Only the English policy points elsewhere, so the Spanish one keeps its modal (test above).
+    await server.cli([
+      'legal',
+      'set',
+      '--brand',
+      'demo',
+      '--language',
+      'en',
+      '--title',
+      'Privacy policy',
+      '--text',
+      'Our privacy policy lives on our main site.',
+      '--redirect',
+      'https://privacy.example.test/policy',
+    ]);
+    const context = await newContext(browser, { locale: 'en-GB' });
+    await context.route('https://privacy.example.test/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>Provider privacy</title><h1>Privacy</h1>' }),
+    );
+    const page = await context.newPage();
+    await context.addCookies([{ name: '_lang', value: 'en', url: server.url }]);
+    await loginNoCaptcha(page, server.url);
+    await page.goto(`${server.url}/admin/contact/`);
+    const link = page.getByTestId('privacy-link');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="privacy-link"]')?.getAttribute('target') === '_blank',
+    );
+    expect(await link.getAttribute('href')).toBe('https://privacy.example.test/policy');
+    expect(await link.getAttribute('rel')).toContain('noopener');
+    const [popup] = await Promise.all([context.waitForEvent('page'), link.click()]);
+    await popup.waitForLoadState();
+    expect(popup.url()).toBe('https://privacy.example.test/policy');
+    expect(await popup.title()).toBe('Provider privacy');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    // ticking the box is still what gates the form
+    expect(await page.getByTestId('contact-send').isDisabled()).toBe(true);
+    await context.close();
+  });
+
   it('cross-tab: logging out in one tab sends the other to the login page', async () => {
     const context = await newContext(browser);
     const first = await context.newPage();
