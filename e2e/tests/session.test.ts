@@ -4,6 +4,7 @@ import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, launchBrowser, newContext } from '../support/browser';
 import { ADMIN, fillLogin, loginNoCaptcha } from '../support/panel';
 import { type PanelServer, startServer } from '../support/server';
+import { apiFromPage } from '../support/ui';
 
 describe.skipIf(!chromiumAvailable())('session', () => {
   let server: PanelServer;
@@ -109,6 +110,57 @@ describe.skipIf(!chromiumAvailable())('session', () => {
     await page.locator('.mantine-Notification-root').nth(1).waitFor();
     expect(page.url()).toBe(`${server.url}/login/`);
     await loginNoCaptcha(page, server.url, { ...ADMIN, password: 'a-new-password-2026' });
+    await context.close();
+  });
+});
+
+/**
+ * With the default session cache (5 s) a server on SQLite learns of a session ended by the CLI
+ * (another process, no event reaches it) only when its cached copy runs out: within 5 s.
+ */
+describe.skipIf(!chromiumAvailable())('session ended elsewhere, default session cache', () => {
+  let server: PanelServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ captcha: 'none' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('refuses the session within the cache’s 5 seconds, and the page then asks to log in again', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginNoCaptcha(page, server.url);
+    await page.goto(`${server.url}/admin/contact/`);
+    await page.getByLabel(/^Asunto/).fill('Still typed');
+    const info = () => apiFromPage<{ system: { statusCode: number } }>(page, 'user/info/', '');
+    // the server now holds the session in its cache
+    expect((await info()).system.statusCode).toBe(200);
+
+    await server.cli(['sessions', 'end', '--domain', 'demo.test', '--user', 'admin']);
+    const ended = Date.now();
+    let refusedAfter = -1;
+    while (Date.now() - ended < 8000) {
+      if ((await info()).system.statusCode === 101) {
+        refusedAfter = Date.now() - ended;
+        break;
+      }
+      await page.waitForTimeout(200);
+    }
+    // 5 s of cache, counted in whole seconds by the server, plus the poll's step
+    expect(refusedAfter).toBeGreaterThanOrEqual(0);
+    expect(refusedAfter).toBeLessThanOrEqual(6200);
+
+    await page.getByLabel(/^Tu correo electrónico/).fill('ana@example.com');
+    await page.getByLabel(/^Mensaje/).fill('Sent after the session ended');
+    await page.getByTestId('privacy-checkbox').check();
+    await page.getByTestId('contact-send').click();
+    await page.getByRole('dialog', { name: 'Tu sesión ha finalizado' }).waitFor({ timeout: 10_000 });
+    expect(await page.getByLabel(/^Asunto/).inputValue()).toBe('Still typed');
     await context.close();
   });
 });
