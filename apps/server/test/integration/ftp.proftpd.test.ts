@@ -1,10 +1,11 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProFtpd, startProFtpd } from '../../../../scripts/daemons/proftpd.ts';
+import { runCli } from '../../src/cli/run-cli.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
@@ -19,14 +20,17 @@ describe.each(DATABASE_KINDS)('FTP accounts served by a real ProFTPD (panel on %
   let cookie: string;
   let id: number;
   let hostingRoot: string;
+  let dataDir: string;
+  let usersFile: string;
   const domain = `ftp-${kind}.test`;
 
   beforeAll(async () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'p247-ftpdb-'));
+    dataDir = folder;
     chmodSync(folder, 0o777);
     database = await createTestDatabase(kind, { sqliteFile: path.join(folder, 'panel.sqlite') });
     // On SQLite ProFTPD reads the panel's copy of the accounts (modules/ftp/ftp-users-file.ts).
-    const usersFile = path.join(folder, 'ftp-users.sqlite');
+    usersFile = path.join(folder, 'ftp-users.sqlite');
     hostingRoot = mkdtempSync(path.join(tmpdir(), 'p247-www-'));
     chmodSync(hostingRoot, 0o755);
     account = await buildAccount(database.db, { domainName: domain, resources: { [domain]: { hasService: true } } });
@@ -114,6 +118,29 @@ describe.each(DATABASE_KINDS)('FTP accounts served by a real ProFTPD (panel on %
       { cookie },
     );
     expect(tooLong.body.system.inputs).toEqual(['password']);
+    expect((await ftpd.curl(`largo@${domain}`, password, ['-l'])).code).toBe(0);
+  });
+
+  it.runIf(kind === 'sqlite')('`ftp sync` puts back a copy ProFTPD lost, and its logins work again', async () => {
+    const password = `${'ñ'.repeat(10)};\`%"'${'p'.repeat(47)}`;
+    expect((await ftpd.curl(`largo@${domain}`, password, ['-l'])).code).toBe(0);
+    // an operator's mistake, or a restore that forgot the file
+    rmSync(usersFile);
+    expect((await ftpd.curl(`largo@${domain}`, password, ['-l'])).code).not.toBe(0);
+    let stdout = '';
+    const code = await runCli(['ftp', 'sync', '--json'], {
+      stdout: (text) => (stdout += text),
+      stderr: () => undefined,
+      readStdin: async () => '',
+      env: {
+        PANEL_DATA_DIR: dataDir,
+        PANEL_FTP_USERS_FILE: usersFile,
+        PANEL_HOSTING_ROOT: hostingRoot,
+        PANEL_LOG_LEVEL: 'silent',
+      },
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ missing: [`largo@${domain}`], extra: [], changed: [] });
     expect((await ftpd.curl(`largo@${domain}`, password, ['-l'])).code).toBe(0);
   });
 });
