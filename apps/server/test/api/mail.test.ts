@@ -129,7 +129,7 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
       .selectAll()
       .execute();
     expect(view).toEqual([{ source: '@buzon.test', destination: 'tres@example.org' }]);
-    // Each mailbox maps to itself, so Postfix finds it before the catch-all (migration 0010).
+    // Each mailbox maps to itself, so Postfix finds it before the catch-all (migration 0009).
     const box = await t.call<{ correo: Mailbox }>(
       'POST',
       `service/${id}/correo/create/`,
