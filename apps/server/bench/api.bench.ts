@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import type { BenchReady } from './bench-server.ts';
+import type { BareReady, BenchReady } from './bench-server.ts';
 
 /**
  * `npm run bench [-- --db postgres] [--duration 6]`: the API's overhead over a bare Fastify route,
@@ -33,7 +33,7 @@ if (values.db !== 'sqlite' && values.db !== 'postgres') {
 }
 const CASES = new Set((values.case ?? '').split(','));
 const DURATION = Math.max(1, Math.min(60, Number(values.duration) || 6));
-const ROUNDS = 3;
+const ROUNDS = 7;
 const CONNECTIONS = Math.max(1, Math.min(200, Number(values.connections) || 10));
 const WARMUP = 1;
 const TARGET_RATIO = 0.6;
@@ -47,15 +47,33 @@ interface Figures {
   p50: number;
   p99: number;
   problems: number;
+  /** The server process's CPU time (user + system) per answered request, in microseconds. */
+  cpuMicros: number;
+}
+
+/** The CPU time a server child has used so far (it answers over IPC), in microseconds. */
+function cpuTime(server: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { type?: string; usage?: NodeJS.CpuUsage }) => {
+      if (message.type !== 'cpu' || !message.usage) return;
+      server.off('message', onMessage);
+      resolve(message.usage.user + message.usage.system);
+    };
+    server.on('message', onMessage);
+    server.send({ type: 'cpu' });
+  });
 }
 
 async function measure(
   name: string,
   options: { url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; connections: number },
+  server: ChildProcess,
 ): Promise<Figures> {
   // A short warm-up first, so JIT compilation and prepared statements are not in the figures.
   await autocannon({ ...options, duration: WARMUP });
+  const before = await cpuTime(server);
   const result = await autocannon({ ...options, duration: DURATION, timeout: 10 });
+  const after = await cpuTime(server);
   return {
     name,
     connections: options.connections,
@@ -63,6 +81,7 @@ async function measure(
     p50: result.latency.p50,
     p99: result.latency.p99,
     problems: result.errors + result.timeouts + result.non2xx,
+    cpuMicros: (after - before) / Math.max(1, result.requests.total),
   };
 }
 
@@ -85,17 +104,17 @@ async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> 
   };
 }
 
-function startServer(
+function startServer<R = BenchReady>(
   env: Record<string, string>,
   profileDir?: string,
-): Promise<{ child: ChildProcess; ready: BenchReady }> {
+): Promise<{ child: ChildProcess; ready: R }> {
   const child = fork(path.join(import.meta.dirname, 'bench-server.ts'), [], {
     execArgv: ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.on('message', (message: { type: string; ready?: BenchReady; message?: string }) => {
+    child.on('message', (message: { type: string; ready?: R; message?: string }) => {
       if (message.type === 'ready' && message.ready) resolve({ child, ready: message.ready });
       if (message.type === 'error') reject(new Error(`bench server failed: ${message.message}`));
     });
@@ -110,6 +129,7 @@ async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'p247-bench-'));
   const database = values.db === 'postgres' ? await createPgDatabase() : undefined;
   let child: ChildProcess | undefined;
+  let bareChild: ChildProcess | undefined;
   try {
     const started = await startServer(
       { BENCH_DATA_DIR: dataDir, BENCH_DATABASE_URL: database?.url ?? '', BENCH_DIAGNOSE: values.diagnose ? '1' : '' },
@@ -117,6 +137,9 @@ async function main() {
     );
     child = started.child;
     const { ready } = started;
+    const bareStarted = await startServer<BareReady>({ BENCH_ROLE: 'bare' });
+    bareChild = bareStarted.child;
+    const { barePort } = bareStarted.ready;
     const base = `http://127.0.0.1:${ready.appPort}/p247/`;
     console.log(
       `Panel247 API bench — ${ready.kind}, ${cpus().length} CPUs, Node ${process.version}, ` +
@@ -133,7 +156,9 @@ async function main() {
       figures.push(result);
       console.log(
         `  ${pad(result.name, 38)} c=${pad(String(result.connections), 3)} ${pad(result.rps.toFixed(0), 6)} req/s  ` +
-          `p50 ${pad(ms(result.p50), 9)} p99 ${pad(ms(result.p99), 9)}${result.problems ? `  (${result.problems} errors/non-2xx!)` : ''}`,
+          `p50 ${pad(ms(result.p50), 9)} p99 ${pad(ms(result.p99), 9)} ` +
+          `server CPU ${pad(`${result.cpuMicros.toFixed(1)} µs/req`, 13)}` +
+          `${result.problems ? `  (${result.problems} errors/non-2xx!)` : ''}`,
       );
       return result;
     };
@@ -141,53 +166,80 @@ async function main() {
     // (a) and (b) alternate for a few rounds and the ratio is the median of the rounds' ratios:
     // on a shared 2-core machine one run's load hits one case and not the other.
     const ratios: number[] = [];
+    const cpuRatios: number[] = [];
     let bare: Figures | undefined;
     let info: Figures | undefined;
     for (let round = 0; round < (CASES.has('a') && CASES.has('b') ? ROUNDS : 1); round++) {
       bare = CASES.has('a')
-        ? await run('(a) bare Fastify GET /bare', {
-            url: `http://127.0.0.1:${ready.barePort}/bare`,
-            method: 'GET',
-            connections: CONNECTIONS,
-          })
+        ? await run(
+            '(a) bare Fastify GET /bare',
+            {
+              url: `http://127.0.0.1:${barePort}/bare`,
+              method: 'GET',
+              connections: CONNECTIONS,
+            },
+            bareChild,
+          )
         : undefined;
       info = CASES.has('b')
-        ? await run('(b) POST /p247/user/info/ (session)', {
-            url: `${base}user/info/`,
-            method: 'POST',
-            headers: { cookie: ready.smallCookie, 'x-dd-request': '1' },
-            connections: CONNECTIONS,
-          })
+        ? await run(
+            '(b) POST /p247/user/info/ (session)',
+            {
+              url: `${base}user/info/`,
+              method: 'POST',
+              headers: { cookie: ready.smallCookie, 'x-dd-request': '1' },
+              connections: CONNECTIONS,
+            },
+            child,
+          )
         : undefined;
-      if (bare && info) ratios.push(info.rps / bare.rps);
+      if (bare && info) {
+        ratios.push(info.rps / bare.rps);
+        cpuRatios.push(bare.cpuMicros / info.cpuMicros);
+      }
     }
     for (const [name, port] of Object.entries(ready.ladder)) {
-      await run(`(diag) bare + ${name}`, {
-        url: `http://127.0.0.1:${port}/bare`,
-        method: 'GET',
-        headers: name.startsWith('cookie-session') ? { cookie: ready.smallCookie } : {},
-        connections: CONNECTIONS,
-      });
+      await run(
+        `(diag) bare + ${name}`,
+        {
+          url: `http://127.0.0.1:${port}/bare`,
+          method: 'GET',
+          headers: name.startsWith('cookie-session') ? { cookie: ready.smallCookie } : {},
+          connections: CONNECTIONS,
+        },
+        child,
+      );
     }
     const lists: Figures[] = [];
     for (const connections of CASES.has('c') ? [1, 10] : []) {
       lists.push(
-        await run(`(c) GET /p247/permission/list/ (${ready.resources / 1000}k)`, {
-          url: `${base}permission/list/`,
-          method: 'GET',
-          headers: { cookie: ready.bigCookie, 'x-dd-request': '1' },
-          connections,
-        }),
+        await run(
+          `(c) GET /p247/permission/list/ (${ready.resources / 1000}k)`,
+          {
+            url: `${base}permission/list/`,
+            method: 'GET',
+            headers: { cookie: ready.bigCookie, 'x-dd-request': '1' },
+            connections,
+          },
+          child,
+        ),
       );
     }
 
     const mark = (met: boolean) => (met ? 'met' : 'NOT MET');
     console.log('\nTargets:');
     if (ratios.length > 0) {
-      const ratio = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)] as number;
+      const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
+      const ratio = median(ratios);
       console.log(
         `  (b)/(a) req/s = ${ratio.toFixed(2)}, median of ${ratios.length} alternating rounds ` +
           `(${ratios.map((r) => r.toFixed(2)).join(', ')}) (target >= ${TARGET_RATIO}): ${mark(ratio >= TARGET_RATIO)}`,
+      );
+      // Throughput on a shared virtual machine swings with its neighbours; CPU time per request
+      // swings much less, so it is printed beside it as the steadier view of the same overhead.
+      console.log(
+        `  (a)/(b) server CPU per request = ${median(cpuRatios).toFixed(2)} ` +
+          `(${cpuRatios.map((r) => r.toFixed(2)).join(', ')}), for reference`,
       );
     }
     for (const list of lists) {
@@ -198,8 +250,11 @@ async function main() {
     }
     if (figures.some((f) => f.problems > 0)) console.log('\nWarning: some requests failed; the figures are suspect.');
   } finally {
-    child?.send({ type: 'stop' });
-    if (child && child.exitCode === null) await new Promise((resolve) => child?.once('exit', resolve));
+    for (const server of [child, bareChild]) {
+      if (!server) continue;
+      server.send({ type: 'stop' });
+      if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+    }
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

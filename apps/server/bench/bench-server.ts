@@ -14,13 +14,21 @@ import { SessionService } from '../src/modules/auth/session.service.ts';
 import { openRuntime } from '../src/runtime.ts';
 
 /**
- * The servers under test, in their own process so that autocannon (in the parent) and the server
- * each get one of the machine's cores instead of sharing one event loop. Configured through the
- * environment by api.bench.ts; reports its ports and session cookies over IPC.
+ * The servers under test, in processes of their own so that autocannon (in the parent) and the
+ * server each get one of the machine's cores instead of sharing one event loop. Configured through
+ * the environment by api.bench.ts; reports its ports and session cookies over IPC.
+ *
+ * `BENCH_ROLE=bare` starts only the bare Fastify route, in its own process: sharing a process
+ * with the panel, its traffic made Fastify's shared code polymorphic and slowed the panel's next
+ * round by up to a third (the same (b) measured 27,700 req/s alone and 19,000-24,000 between
+ * rounds of (a)), so the ratio measured the interference rather than the panel.
  */
 
-export interface BenchReady {
+export interface BareReady {
   barePort: number;
+}
+
+export interface BenchReady {
   appPort: number;
   kind: string;
   smallCookie: string;
@@ -165,9 +173,6 @@ async function main() {
   const count = (list.json() as { data: { permissions: unknown[] } }).data.permissions.length;
   if (count !== RESOURCES) throw new Error(`permission/list answered ${count} resources, not ${RESOURCES}`);
 
-  const bare = Fastify({ logger: false });
-  bare.get('/bare', async () => ({ hello: 'world', n: 1 }));
-  const bareAddress = await bare.listen({ host: '127.0.0.1', port: 0 });
   const appAddress = await app.listen({ host: '127.0.0.1', port: 0 });
   const policy = { idleSeconds: 1800, absoluteSeconds: 43_200 };
   const cachedDb = runtime.kind === 'sqlite' ? openWithStatementCache(path.join(dataDir, 'panel.sqlite')) : undefined;
@@ -179,7 +184,6 @@ async function main() {
     : { servers: [], ports: {} };
 
   const ready: BenchReady = {
-    barePort: Number(new URL(bareAddress).port),
     appPort: Number(new URL(appAddress).port),
     kind: runtime.kind,
     smallCookie,
@@ -192,7 +196,6 @@ async function main() {
   process.send?.({ type: 'ready', ready });
 
   const stop = async () => {
-    await bare.close();
     for (const server of ladder.servers) await server.close();
     await app.close();
     await cachedDb?.destroy();
@@ -201,11 +204,30 @@ async function main() {
   };
   process.on('message', (message: { type?: string }) => {
     if (message.type === 'stop') void stop();
+    if (message.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
   });
   process.on('disconnect', () => void stop());
 }
 
-main().catch((error) => {
+/** The floor: a new Fastify instance with one small JSON route, as plain as Fastify gets. */
+async function bareMain() {
+  const bare = Fastify({ logger: false });
+  bare.get('/bare', async () => ({ hello: 'world', n: 1 }));
+  const address = await bare.listen({ host: '127.0.0.1', port: 0 });
+  const ready: BareReady = { barePort: Number(new URL(address).port) };
+  process.send?.({ type: 'ready', ready });
+  const stop = async () => {
+    await bare.close();
+    process.exit(0);
+  };
+  process.on('message', (message: { type?: string }) => {
+    if (message.type === 'stop') void stop();
+    if (message.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
+  });
+  process.on('disconnect', () => void stop());
+}
+
+(process.env.BENCH_ROLE === 'bare' ? bareMain() : main()).catch((error) => {
   process.send?.({ type: 'error', message: (error as Error).stack ?? String(error) });
   process.exit(1);
 });

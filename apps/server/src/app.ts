@@ -14,6 +14,7 @@ import { createApiRouter } from './http/api-route.ts';
 import { csrfAllows } from './http/csrf.ts';
 import { installErrorHandler, notFoundEnvelope } from './http/error-handler.ts';
 import { parseFormBody } from './http/form-body.ts';
+import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { forLog } from './http/request-context.ts';
 import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from './http/security-headers.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
     genReqId: () => crypto.randomUUID(),
+    childLoggerFactory: lazyChildLoggerFactory,
     // Per-request lines only when debugging: auth events and errors are logged on their own.
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
@@ -96,15 +98,10 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { parser: parseFormBody });
-  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   // Documents get all of helmet's headers; JSON answers only those that mean something for
   // them (CSP and friends govern documents, and each header costs on every call).
   const documentHeaders = computeSecurityHeaders(PANEL_HELMET_OPTIONS);
   const apiHeaders = apiSecurityHeaders(documentHeaders);
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith(config.basePath) ? apiHeaders : documentHeaders);
-    done();
-  });
 
   installErrorHandler(app, config.defaultLanguage);
 
@@ -114,12 +111,13 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const exemptGetPattern = new RegExp(`^${basePath}hostingapplication/\\d+/logo/$`);
   const socketPath = `${basePath}realtime/`;
   const allowedOrigins = new Set(config.allowedOrigins);
-  // Callback style: this hook runs on every call, and an async hook costs a promise each time.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (
-      !request.url.startsWith(basePath) ||
-      csrfAllows(request, { exemptGets, exemptGetPattern, socketPath, allowedOrigins })
-    ) {
+  const csrfRules = { exemptGets, exemptGetPattern, socketPath, allowedOrigins };
+  // One hook for the headers and the CSRF rule, in callback style: it runs on every call, and
+  // each hook (an async one more so) has a cost of its own.
+  app.addHook('onRequest', (request, reply, done) => {
+    const api = request.url.startsWith(basePath);
+    reply.headers(api ? apiHeaders : documentHeaders);
+    if (!api || csrfAllows(request, csrfRules)) {
       done();
       return;
     }
@@ -208,7 +206,18 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     basePath,
   });
   registerDnsExportRoute(app, { basePath, auth: sessions, dns });
-  registerRealtimeRoutes(app, { path: socketPath, sessions, events });
+  // Only the realtime route needs the WebSocket plugin: in a scope of its own, the plugin's
+  // hooks and the wrapper it puts around every route handler stay off all the other calls.
+  await app.register(async (scope) => {
+    await scope.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+    // The CSRF rule refuses a cross-origin upgrade before the plugin's own hooks run, so the
+    // plugin does not end that socket after the 403 as it does for the upgrades it refuses.
+    scope.addHook('onResponse', (request, _reply, done) => {
+      if (!request.ws && request.headers.upgrade) request.raw.socket.destroy();
+      done();
+    });
+    registerRealtimeRoutes(scope, { path: socketPath, sessions, events });
+  });
   registerDefaultLogos(app);
   await registerWebApp(app, config);
 

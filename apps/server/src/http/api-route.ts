@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { NotFoundError } from '../errors.ts';
 import { translate } from '../i18n/messages.ts';
 import type { Actor } from '../modules/auth/actor.ts';
-import { buildEnvelope, sendEnvelope } from './envelope.ts';
+import { sendEnvelope, successEnvelopeJson } from './envelope.ts';
 import { requestLanguage } from './request-context.ts';
 import { toFieldErrors } from './zod-field-errors.ts';
 
@@ -88,15 +88,9 @@ export function createApiRouter(
         }
         const result = await handler({ request, reply, params: parsed.data, language, actor });
         if (options.checkAnswers && route.data) route.data.parse(result.data);
-        const envelope = buildEnvelope(result.dataJson === undefined ? result.data : null, {
-          info: (result.info ?? []).map((key) => translate(language, key)),
-          job: result.job ?? null,
-        });
-        if (result.dataJson !== undefined) {
-          const head = JSON.stringify({ system: envelope.system });
-          return sendEnvelope(reply, 200, `${head.slice(0, -1)},"data":${result.dataJson}}`);
-        }
-        return sendEnvelope(reply, 200, envelope);
+        const info = result.info ? result.info.map((key) => translate(language, key)) : [];
+        const dataJson = result.dataJson ?? JSON.stringify(result.data);
+        return sendEnvelope(reply, 200, successEnvelopeJson(dataJson, info, result.job ?? null));
       },
     });
   }

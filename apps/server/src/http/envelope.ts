@@ -21,6 +21,21 @@ export function buildEnvelope<T>(data: T, system: Partial<System> = {}): Envelop
   };
 }
 
+/** `{"system":…,"data":` of a plain success: most answers share it, so it is serialised once. */
+const PLAIN_SUCCESS_HEAD = `{"system":${JSON.stringify(buildEnvelope(null).system)},"data":`;
+
+/**
+ * A success envelope as text around `dataJson` (the data already serialised): the system block of
+ * a plain success (no messages, no job) is a constant, so only the data is serialised per call.
+ */
+export function successEnvelopeJson(dataJson: string, info: string[], job: System['job']): string {
+  const head =
+    info.length === 0 && !job
+      ? PLAIN_SUCCESS_HEAD
+      : `{"system":${JSON.stringify(buildEnvelope(null, { info, job }).system)},"data":`;
+  return `${head}${dataJson}}`;
+}
+
 /**
  * Sends a JSON answer the client recognises by its header; API answers are never cached. A string
  * is an envelope already serialised.
