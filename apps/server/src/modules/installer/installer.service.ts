@@ -136,6 +136,8 @@ export class InstallerService {
     values.set('site.path', `/${subpath}`);
 
     const jobId = randomBytes(16).toString('hex');
+    // Old finished jobs go when a new one starts, not on every poll of a running one.
+    await installerRepository.sweep(this.db, this.now() - KEEP_SECONDS);
     await installerRepository.insert(this.db, {
       id: jobId,
       userId: actor.userId,
@@ -252,7 +254,6 @@ export class InstallerService {
       );
       return this.job(actor, jobId, language);
     }
-    await installerRepository.sweep(this.db, this.now() - KEEP_SECONDS);
     return toJob(row, language);
   }
 }
