@@ -77,6 +77,11 @@ export class FieldErrors extends AppError {
   }
 }
 
+/** A contract rule's answer (an i18n key or nothing) as the field errors it makes. */
+export function fieldProblem(field: string, messageKey: string | undefined): FieldError[] {
+  return messageKey === undefined ? [] : [{ field, messageKey }];
+}
+
 /** A daemon refused the change or could not be reached; nothing was applied. */
 export class DaemonError extends AppError {
   readonly httpStatus = 502;

@@ -15,3 +15,21 @@ export function generatePassword(random: (max: number) => number): string {
   }
   return chars.join('');
 }
+
+/** Shortest password accepted for a service login (mailbox, FTP account, database user). */
+export const SERVICE_PASSWORD_MIN = 8;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * The password rule of service logins: required, at least 8 characters, no control characters (a
+ * newline would break ProFTPD's and MariaDB's own tools). Quotes, backslashes and the like are
+ * fine: they only ever travel as bound values. Answers the i18n key of the problem, if any.
+ */
+export function servicePasswordProblem(password: string): string | undefined {
+  if (password === '') return 'validation.required';
+  if (CONTROL.test(password)) return 'validation.control_chars';
+  if (password.length < SERVICE_PASSWORD_MIN) return 'mail.error.password_short';
+  return undefined;
+}

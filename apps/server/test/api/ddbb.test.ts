@@ -1,8 +1,8 @@
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DatabaseExistsError } from '../../src/drivers/database/database.driver.ts';
-import { EmbeddedDatabaseDriver } from '../../src/drivers/database/embedded.driver.ts';
+import { DatabaseExistsError } from '../../src/drivers/ddbb/ddbb.driver.ts';
+import { EmbeddedDdbbDriver } from '../../src/drivers/ddbb/embedded.driver.ts';
 import { DaemonError } from '../../src/errors.ts';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
@@ -159,7 +159,7 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
   });
 
   it('leaves nothing half-made when the database server fails', async () => {
-    vi.spyOn(EmbeddedDatabaseDriver.prototype, 'create').mockRejectedValueOnce(
+    vi.spyOn(EmbeddedDdbbDriver.prototype, 'create').mockRejectedValueOnce(
       new DaemonError('ddbb.error.server_down', 'connect ECONNREFUSED'),
     );
     const failed = await create('db secret 1');
@@ -170,7 +170,7 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
 
     const { body } = await create('db secret 1');
     const did = body.data.ddbb.id;
-    vi.spyOn(EmbeddedDatabaseDriver.prototype, 'changePassword').mockRejectedValueOnce(
+    vi.spyOn(EmbeddedDdbbDriver.prototype, 'changePassword').mockRejectedValueOnce(
       new DaemonError('ddbb.error.refused', 'ALTER USER: refused'),
     );
     const badChange = await t.call(
@@ -184,14 +184,14 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
       'db secret 1',
     );
 
-    vi.spyOn(EmbeddedDatabaseDriver.prototype, 'setExternalAccess').mockRejectedValueOnce(
+    vi.spyOn(EmbeddedDdbbDriver.prototype, 'setExternalAccess').mockRejectedValueOnce(
       new DaemonError('ddbb.error.refused', 'CREATE USER: refused'),
     );
     const badToggle = await t.call('POST', `service/${id}/ddbb/${did}/toggle/externalaccess/`, {}, { cookie });
     expect(badToggle.response.statusCode).toBe(502);
     expect((await rows())[0]?.external_access).toBe(0);
 
-    vi.spyOn(EmbeddedDatabaseDriver.prototype, 'drop').mockRejectedValueOnce(
+    vi.spyOn(EmbeddedDdbbDriver.prototype, 'drop').mockRejectedValueOnce(
       new DaemonError('ddbb.error.server_down', 'DROP: gone'),
     );
     const badDelete = await t.call('POST', `service/${id}/ddbb/${did}/delete/`, {}, { cookie });
@@ -201,7 +201,7 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
   });
 
   it('skips a name the database server already has to the next number', async () => {
-    vi.spyOn(EmbeddedDatabaseDriver.prototype, 'create').mockRejectedValueOnce(new DatabaseExistsError('database'));
+    vi.spyOn(EmbeddedDdbbDriver.prototype, 'create').mockRejectedValueOnce(new DatabaseExistsError('database'));
     const { body } = await create('db secret 1');
     expect(body.data.ddbb.bbdd).toBe('p247t_datostest_2');
     expect((await rows()).map((row) => row.name)).toEqual(['p247t_datostest_2']);
@@ -264,7 +264,7 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
       'CREATE DATABASE IF NOT EXISTS `p247t_datostest_1` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;',
     );
 
-    vi.spyOn(EmbeddedDatabaseDriver.prototype, 'dump').mockRejectedValueOnce(
+    vi.spyOn(EmbeddedDdbbDriver.prototype, 'dump').mockRejectedValueOnce(
       new DaemonError('ddbb.error.dump', 'exit 2: Access denied'),
     );
     const failed = await t.app.inject({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { DatabaseDnsDriver } from '../../src/drivers/dns/database.driver.ts';
+import { EmbeddedDnsDriver } from '../../src/drivers/dns/embedded.driver.ts';
 import { createRegistryDriver } from '../../src/drivers/registry/create-registry-driver.ts';
 import type { RegistryDomain, RegistryDriver } from '../../src/drivers/registry/registry.driver.ts';
 import type { Actor } from '../../src/modules/auth/actor.ts';
@@ -74,7 +74,7 @@ describe.each(DATABASE_KINDS)('registry driver reads on %s', (kind) => {
       registry,
       { resolves: async () => true },
       new PermissionService(database.db),
-      createDnsService(database.db, loadConfig({}, { dataDir: '/nonexistent' }), new DatabaseDnsDriver(), now),
+      createDnsService(database.db, loadConfig({}, { dataDir: '/nonexistent' }), new EmbeddedDnsDriver(), now),
       secrets,
       { defaultNameservers: ['ns1.provider.test', 'ns2.provider.test'] },
       now,

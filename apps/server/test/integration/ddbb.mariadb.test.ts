@@ -7,7 +7,7 @@ import type { HostedDatabase } from '@panel247/contract/ddbb';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
-import { clientOptionFile, MariaDbDriver, parseAdminUrl } from '../../src/drivers/database/mariadb.driver.ts';
+import { clientOptionFile, MariaDbDriver, parseAdminUrl } from '../../src/drivers/ddbb/mariadb.driver.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';

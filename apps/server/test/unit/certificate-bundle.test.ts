@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCertificateBundle } from '../../src/crypto/certificate-bundle.ts';
 import { FieldErrors } from '../../src/errors.ts';
-import { parseCertificateBundle } from '../../src/hosting/certificate-bundle.ts';
 
 const run = promisify(execFile);
 const DAY = 86_400_000;

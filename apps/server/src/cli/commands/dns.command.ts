@@ -19,10 +19,9 @@ const sync = defineCommand({
       ...r.extra.map((rrset) => [r.zone, 'extra on the server (removed)', rrset]),
       ...r.changed.map((rrset) => [r.zone, 'different on the server', rrset]),
     ]);
-    const summary =
-      runtime.dnsDriver.kind === 'database'
-        ? 'The DNS driver is "database": the zones live in the panel only, there is no server to sync.'
-        : `${reports.length} zone(s) checked, ${drifted.length} had drifted and were rewritten.`;
+    const summary = !runtime.dnsDriver.publishesZones
+      ? 'The DNS driver is "database": the zones live in the panel only, there is no server to sync.'
+      : `${reports.length} zone(s) checked, ${drifted.length} had drifted and were rewritten.`;
     return {
       json: { driver: runtime.dnsDriver.kind, zones: reports },
       text: lines.length > 0 ? `${table(['ZONE', 'DRIFT', 'RRSET'], lines)}\n${summary}` : `No drift. ${summary}`,

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../config.ts';
-import { DatabaseDnsDriver } from './database.driver.ts';
 import type { DnsDriver } from './dns.driver.ts';
+import { EmbeddedDnsDriver } from './embedded.driver.ts';
 import { PowerDnsDriver } from './powerdns.driver.ts';
 
 export function createDnsDriver(config: AppConfig): DnsDriver {
@@ -11,5 +11,5 @@ export function createDnsDriver(config: AppConfig): DnsDriver {
       serverId: config.dns.powerdnsServerId,
     });
   }
-  return new DatabaseDnsDriver();
+  return new EmbeddedDnsDriver();
 }

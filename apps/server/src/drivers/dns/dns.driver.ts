@@ -23,6 +23,14 @@ export interface DsRecord {
 
 export interface DnsDriver {
   readonly kind: 'database' | 'powerdns';
+  /**
+   * Whether a real server publishes the zones. Without one (the embedded driver) the database is
+   * all there is: nothing can drift, and name servers under the panel's zones resolve only
+   * through the panel itself.
+   */
+  readonly publishesZones: boolean;
+  /** Whether the server can sign the zones (DNSSEC keys, DS records). */
+  readonly signsZones: boolean;
   /** Creates the zone (SOA and the given name servers) when the server does not have it yet. */
   ensureZone(zone: string, nameservers: string[]): Promise<void>;
   /** Replaces each RRset (name + type) with the given records; an empty `contents` deletes it. */

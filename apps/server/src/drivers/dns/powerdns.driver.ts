@@ -25,6 +25,8 @@ interface PdnsRRset {
  */
 export class PowerDnsDriver implements DnsDriver {
   readonly kind = 'powerdns' as const;
+  readonly publishesZones = true;
+  readonly signsZones = true;
   private readonly known = new Set<string>();
 
   constructor(private readonly options: PowerDnsOptions) {}

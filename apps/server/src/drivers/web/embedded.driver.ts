@@ -6,6 +6,7 @@ import { FileWebDriver } from './file-web.driver.ts';
  */
 export class EmbeddedWebDriver extends FileWebDriver {
   readonly kind = 'embedded' as const;
+  readonly live = false;
 
   protected async check(): Promise<void> {}
 

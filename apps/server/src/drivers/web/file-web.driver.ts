@@ -27,6 +27,7 @@ export interface FileWebOptions extends WebRenderSettings {
  */
 export abstract class FileWebDriver implements WebDriver {
   abstract readonly kind: 'embedded' | 'nginx';
+  abstract readonly live: boolean;
   protected readonly liveDir: string;
   protected readonly versionsDir: string;
   private readonly templates: Templates;

@@ -54,6 +54,7 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Pr
  */
 export class NginxWebDriver extends FileWebDriver {
   readonly kind = 'nginx' as const;
+  readonly live = true;
 
   constructor(protected override readonly options: NginxWebOptions) {
     super(options);

@@ -14,7 +14,7 @@ export interface WebSsl {
 export interface WebSite {
   /** '' is the main domain (also answering as www.<domain> unless a www site exists); else a label. */
   subdomain: string;
-  /** Relative to the service home, already normalised by hosting/service-homes.ts ('' = the home). */
+  /** Relative to the service home, already normalised by drivers/homes/service-homes.ts ('' = the home). */
   folder: string;
   ssl?: WebSsl;
 }
@@ -38,7 +38,7 @@ export interface WebService {
   serviceId: number;
   /** The domain in punycode. */
   domain: string;
-  /** Absolute, already checked by hosting/service-homes.ts. */
+  /** Absolute, already checked by drivers/homes/service-homes.ts. */
   home: string;
   phpVersion: string;
   /** Every host of the service answers with the parking page. */
@@ -49,6 +49,8 @@ export interface WebService {
 
 export interface WebDriver {
   readonly kind: 'embedded' | 'nginx';
+  /** Whether changes reach a real web server (false: the driver's files only). */
+  readonly live: boolean;
   /**
    * Makes the service's server blocks and pool exactly these. Inputs are checked first (a
    * FieldErrors, nothing written); a refusal by nginx or PHP-FPM is a DaemonError and the

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import { createDatabaseDriver } from '../../drivers/database/create-database-driver.ts';
+import { createDdbbDriver } from '../../drivers/ddbb/create-ddbb-driver.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';
@@ -18,7 +18,7 @@ export function createDdbbService(
     db,
     new PermissionService(db),
     brands,
-    createDatabaseDriver(config),
+    createDdbbDriver(config),
     new SecretBox(secretKey, 'database-password'),
     new SignonTokens(db, now),
     config.databases,

@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { HostedDatabase } from '@panel247/contract/ddbb';
+import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { SignonForm } from '@panel247/contract/signon';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import { DATABASE_NAME_MAX, type DatabaseDriver, DatabaseExistsError } from '../../drivers/database/database.driver.ts';
-import { ConflictError, DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
-import { checkServicePassword } from '../../hosting/service-password.ts';
+import { DATABASE_NAME_MAX, DatabaseExistsError, type DdbbDriver } from '../../drivers/ddbb/ddbb.driver.ts';
+import { ConflictError, DaemonError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
@@ -48,15 +48,16 @@ export class DdbbService {
     private readonly db: Db,
     private readonly permissions: PermissionService,
     private readonly brands: BrandService,
-    private readonly driver: DatabaseDriver,
+    private readonly driver: DdbbDriver,
     private readonly secrets: SecretBox,
     private readonly signon: SignonTokens,
     private readonly settings: DdbbSettings,
     private readonly now: () => number,
   ) {}
 
-  get driverKind(): DatabaseDriver['kind'] {
-    return this.driver.kind;
+  /** Whether databases are created on a real server (the demo seed leaves those alone). */
+  get live(): boolean {
+    return this.driver.live;
   }
 
   close(): Promise<void> {
@@ -118,7 +119,7 @@ export class DdbbService {
 
   async create(actor: Actor, id: number, password: string): Promise<HostedDatabase> {
     const service = await this.service(actor, id, 'action');
-    const errors = checkServicePassword(password);
+    const errors = fieldProblem('password', servicePasswordProblem(password));
     if (errors.length > 0) throw new FieldErrors(errors);
     return this.toDto(await this.provision(id, service.domain, { password }), 0);
   }
@@ -180,7 +181,7 @@ export class DdbbService {
 
   async changePassword(actor: Actor, id: number, did: number, password: string): Promise<HostedDatabase> {
     const row = await this.row(actor, id, did, 'action');
-    const errors = checkServicePassword(password);
+    const errors = fieldProblem('password', servicePasswordProblem(password));
     if (errors.length > 0) throw new FieldErrors(errors);
     const previous = this.secrets.open(row.password_sealed);
     let changed = false;

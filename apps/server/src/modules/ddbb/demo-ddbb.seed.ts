@@ -13,7 +13,7 @@ export async function seedDemoDatabases(
   ddbb: DdbbService,
   demo: { id: number; domain: string },
 ): Promise<void> {
-  if (ddbb.driverKind !== 'embedded') return;
+  if (ddbb.live) return;
   if ((await ddbbRepository.list(db, demo.id)).length > 0) return;
   await ddbb.provision(demo.id, demo.domain, { password: 'panel247-site-db', eliminable: false });
   await ddbb.provision(demo.id, demo.domain, { password: 'panel247-blog-db' });

@@ -302,7 +302,7 @@ export class DnsService {
     );
     if (only && zones.length === 0) throw new NotFoundError();
     // The embedded driver has no server: the database is all there is, so nothing can drift.
-    if (this.driver.kind === 'database') {
+    if (!this.driver.publishesZones) {
       return zones.map((z) => ({ zone: z.reference_punycode, missing: [], extra: [], changed: [] }));
     }
     const reports: DriftReport[] = [];
@@ -335,7 +335,7 @@ export class DnsService {
 
   /** Whether the DNS server can sign the zones hosted here (DNSSEC keys). */
   get signsZones(): boolean {
-    return this.driver.kind === 'powerdns';
+    return this.driver.signsZones;
   }
 
   /**

@@ -20,11 +20,12 @@ export function createDomainServices(
 ) {
   const authSecrets = new SecretBox(secretKey, 'domain-auth');
   const registry = createRegistryDriver(config, { db, authSecrets });
-  // Name servers must resolve through the configured resolvers. Only with the embedded `database`
-  // DNS driver, where nothing serves the panel's zones, are those zones asked first.
+  // Name servers must resolve through the configured resolvers. Only when no DNS server publishes
+  // the panel's zones (the embedded driver) are those zones asked first.
   const dnsResolver = new DnsHostResolver(config.registry.resolvers);
-  const resolver =
-    dnsDriver.kind === 'database' ? new ChainedHostResolver([new PanelZoneResolver(db), dnsResolver]) : dnsResolver;
+  const resolver = !dnsDriver.publishesZones
+    ? new ChainedHostResolver([new PanelZoneResolver(db), dnsResolver])
+    : dnsResolver;
   const domains = new DomainService(
     db,
     registry,

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import { ServiceHomes } from '../../hosting/service-homes.ts';
+import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';

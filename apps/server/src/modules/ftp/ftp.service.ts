@@ -1,12 +1,19 @@
 import type { FtpAccount } from '@panel247/contract/ftp';
 import { FTP_PASSWORD_MAX_BYTES, FTP_USER_MAX, ftpPasswordFits, isFtpUserName } from '@panel247/contract/ftp-rules';
+import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { SignonForm } from '@panel247/contract/signon';
 import bcrypt from 'bcryptjs';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import { DaemonError, type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
-import type { ServiceHomes } from '../../hosting/service-homes.ts';
-import { checkServicePassword } from '../../hosting/service-password.ts';
+import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import {
+  DaemonError,
+  type FieldError,
+  FieldErrors,
+  ForbiddenError,
+  fieldProblem,
+  NotFoundError,
+} from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
@@ -19,7 +26,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The shared service password rule, and no more than bcrypt reads. */
 function checkFtpPassword(password: string): FieldError[] {
-  const errors = checkServicePassword(password);
+  const errors = fieldProblem('password', servicePasswordProblem(password));
   if (errors.length === 0 && !ftpPasswordFits(password))
     errors.push({
       field: 'password',

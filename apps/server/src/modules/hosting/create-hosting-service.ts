@@ -1,10 +1,10 @@
 import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import { createDatabaseDriver } from '../../drivers/database/create-database-driver.ts';
+import { createDdbbDriver } from '../../drivers/ddbb/create-ddbb-driver.ts';
+import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
-import { ServiceHomes } from '../../hosting/service-homes.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { HostingService } from './hosting.service.ts';
@@ -24,7 +24,7 @@ export function createHostingService(
     new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid }),
     webDriver,
     // Only for the overview's database usage (a MariaDB pool connects on first use).
-    createDatabaseDriver(config),
+    createDdbbDriver(config),
     new SecretBox(secretKey, 'site-private-key'),
     {
       phpVersions: Object.keys(config.web.phpSockets),

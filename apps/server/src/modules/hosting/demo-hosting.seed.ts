@@ -6,6 +6,6 @@ import type { HostingService } from './hosting.service.ts';
  * real web server nobody asked it to touch.
  */
 export async function seedDemoHosting(hosting: HostingService, demo: { id: number; domain: string }): Promise<void> {
-  if (hosting.driverKind !== 'embedded') return;
+  if (hosting.live) return;
   await hosting.provision(demo);
 }

@@ -6,13 +6,13 @@ import type {
   RedirectType,
   Subdomain,
 } from '@panel247/contract/hosting';
+import { parseCertificateBundle } from '../../crypto/certificate-bundle.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import type { DatabaseDriver } from '../../drivers/database/database.driver.ts';
+import type { DdbbDriver } from '../../drivers/ddbb/ddbb.driver.ts';
+import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { WebDriver, WebService } from '../../drivers/web/web.driver.ts';
 import { ConflictError, type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
-import { parseCertificateBundle } from '../../hosting/certificate-bundle.ts';
-import type { ServiceHomes } from '../../hosting/service-homes.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
@@ -80,14 +80,15 @@ export class HostingService {
     private readonly brands: BrandService,
     private readonly homes: ServiceHomes,
     private readonly driver: WebDriver,
-    private readonly databases: DatabaseDriver,
+    private readonly databases: DdbbDriver,
     private readonly keys: SecretBox,
     private readonly settings: HostingSettings,
     private readonly now: () => number,
   ) {}
 
-  get driverKind(): WebDriver['kind'] {
-    return this.driver.kind;
+  /** Whether sites reach a real web server (the demo seed leaves that alone). */
+  get live(): boolean {
+    return this.driver.live;
   }
 
   close(): Promise<void> {

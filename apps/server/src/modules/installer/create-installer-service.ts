@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { ServiceHomes } from '../../hosting/service-homes.ts';
+import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
 import type { HostingService } from '../hosting/hosting.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import mysql, { type Pool, type PoolConnection, type RowDataPacket } from 'mysql2/promise';
 import { DaemonError } from '../../errors.ts';
-import { assertDatabaseName, assertDatabaseUser, type DatabaseDriver, DatabaseExistsError } from './database.driver.ts';
+import { assertDatabaseName, assertDatabaseUser, DatabaseExistsError, type DdbbDriver } from './ddbb.driver.ts';
 
 export interface MariaDbOptions {
   /** Admin connection: mysql://user:password@host:port, or mysql://user@localhost/?socket=/path. */
@@ -80,8 +80,9 @@ function grantTarget(name: string): string {
  * sql_mode kept free of NO_BACKSLASH_ESCAPES so the escaping means what it says). MariaDB's DDL is
  * not transactional, so every multi-step call undoes its own steps when a later one fails.
  */
-export class MariaDbDriver implements DatabaseDriver {
+export class MariaDbDriver implements DdbbDriver {
   readonly kind = 'mariadb' as const;
+  readonly live = true;
   private readonly admin: AdminConnection;
   private readonly pool: Pool;
 

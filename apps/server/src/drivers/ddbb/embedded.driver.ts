@@ -1,13 +1,14 @@
 import { Readable } from 'node:stream';
-import { assertDatabaseName, type DatabaseDriver } from './database.driver.ts';
+import { assertDatabaseName, type DdbbDriver } from './ddbb.driver.ts';
 
 /**
  * The default when no MariaDB is configured: a database exists only as the panel's row, so the
  * panel starts and every screen works on a machine without MariaDB. Nothing holds data, so the
  * usage is 0 and a dump is a short SQL file that creates the empty database.
  */
-export class EmbeddedDatabaseDriver implements DatabaseDriver {
+export class EmbeddedDdbbDriver implements DdbbDriver {
   readonly kind = 'embedded' as const;
+  readonly live = false;
 
   constructor(private readonly clock: () => Date = () => new Date()) {}
 

@@ -1,9 +1,9 @@
 import type { AppConfig } from '../../config.ts';
-import type { DatabaseDriver } from './database.driver.ts';
-import { EmbeddedDatabaseDriver } from './embedded.driver.ts';
+import type { DdbbDriver } from './ddbb.driver.ts';
+import { EmbeddedDdbbDriver } from './embedded.driver.ts';
 import { MariaDbDriver } from './mariadb.driver.ts';
 
-export function createDatabaseDriver(config: AppConfig): DatabaseDriver {
+export function createDdbbDriver(config: AppConfig): DdbbDriver {
   if (config.databases.driver === 'mariadb') {
     return new MariaDbDriver({
       url: config.databases.url as string,
@@ -11,5 +11,5 @@ export function createDatabaseDriver(config: AppConfig): DatabaseDriver {
       dumpCommand: config.databases.dumpCommand,
     });
   }
-  return new EmbeddedDatabaseDriver();
+  return new EmbeddedDdbbDriver();
 }

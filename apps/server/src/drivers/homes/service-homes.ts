@@ -1,6 +1,6 @@
 import { chown, lchown, lstat, mkdir, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { FieldErrors } from '../errors.ts';
+import { FieldErrors } from '../../errors.ts';
 
 /** A folder segment: letters, digits, dot, dash, underscore; never "." or "..". */
 const SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,64}$/;
