@@ -12,7 +12,7 @@ import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { CsrfError } from './errors.ts';
 import { createApiRouter } from './http/api-route.ts';
 import { csrfAllows } from './http/csrf.ts';
-import { installErrorHandler, notFoundEnvelope } from './http/error-handler.ts';
+import { installErrorHandler, notFoundEnvelope, routerErrorHandler } from './http/error-handler.ts';
 import { parseFormBody } from './http/form-body.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { forLog } from './http/request-context.ts';
@@ -84,6 +84,11 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const now = () => Math.floor(clock() / 1000);
   const basePath = config.basePath;
 
+  // Documents get all of helmet's headers; JSON answers only those that mean something for
+  // them (CSP and friends govern documents, and each header costs on every call).
+  const documentHeaders = computeSecurityHeaders(PANEL_HELMET_OPTIONS);
+  const apiHeaders = apiSecurityHeaders(documentHeaders);
+
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -94,14 +99,16 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
+    frameworkErrors: routerErrorHandler({
+      basePath,
+      defaultLanguage: config.defaultLanguage,
+      apiHeaders,
+      documentHeaders,
+    }),
   });
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { parser: parseFormBody });
-  // Documents get all of helmet's headers; JSON answers only those that mean something for
-  // them (CSP and friends govern documents, and each header costs on every call).
-  const documentHeaders = computeSecurityHeaders(PANEL_HELMET_OPTIONS);
-  const apiHeaders = apiSecurityHeaders(documentHeaders);
 
   installErrorHandler(app, config.defaultLanguage);
 

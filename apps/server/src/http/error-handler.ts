@@ -70,6 +70,33 @@ export function installErrorHandler(app: FastifyInstance, defaultLanguage: Langu
   });
 }
 
+/**
+ * Errors the router raises before any route or hook runs: a path segment past the longest a
+ * parameter may be (`FST_ERR_MAX_PARAM_LENGTH`) or a malformed percent-escape (`FST_ERR_BAD_URL`).
+ * Fastify's own answers skip the hooks (no security headers) and echo the path. Here an API path
+ * gets the envelope — a too-long segment names nothing, so it is the unknown id's 404 — and any
+ * other path a plain 400; neither repeats the request's path.
+ */
+export function routerErrorHandler(options: {
+  basePath: string;
+  defaultLanguage: Language;
+  apiHeaders: Record<string, string>;
+  documentHeaders: Record<string, string>;
+}) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const api = request.url.startsWith(options.basePath);
+    reply.headers(api ? options.apiHeaders : options.documentHeaders);
+    if (!api) return reply.code(400).type('text/plain; charset=utf-8').send('Bad request');
+    if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return notFoundEnvelope(request, reply, options.defaultLanguage);
+    const language = requestLanguage(request, options.defaultLanguage);
+    return sendEnvelope(
+      reply,
+      400,
+      buildEnvelope(null, { valid: false, statusCode: 400, errors: [translate(language, 'error.bad_request')] }),
+    );
+  };
+}
+
 export function notFoundEnvelope(request: FastifyRequest, reply: FastifyReply, defaultLanguage: Language) {
   const language = requestLanguage(request, defaultLanguage);
   return sendEnvelope(

@@ -47,6 +47,28 @@ describe.each(DATABASE_KINDS)('envelope and error mapping on %s', (kind) => {
     ]);
   });
 
+  it('answers the router’s own errors in the envelope with the security headers, never echoing the path', async () => {
+    const long = 'a'.repeat(101);
+    const cases = [
+      { url: `/p247/domain/${long}/`, status: 404, error: 'Recurso no encontrado', echo: long },
+      { url: '/p247/domain/%E0%A4%A/', status: 400, error: 'La petición no es válida', echo: '%E0%A4%A' },
+    ];
+    for (const { url, status, error, echo } of cases) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie, 'x-dd-request': '1' } });
+      expect(response.statusCode, url).toBe(status);
+      expect(response.headers['x-dd'], url).toBe('1');
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.json().system, url).toMatchObject({ valid: false, statusCode: status, errors: [error] });
+      expect(response.body, url).not.toContain(echo);
+      expect(response.body, url).not.toContain('FST_ERR');
+    }
+    // Outside the API a malformed path is a plain 400 with the documents' headers.
+    const page = await t.app.inject({ method: 'GET', url: '/%E0%A4%A' });
+    expect(page.statusCode).toBe(400);
+    expect(page.headers['content-security-policy']).toBeDefined();
+    expect(page.body).not.toContain('%E0');
+  });
+
   it('answers a malformed or out-of-range id in the path like a missing one: a 404 envelope', async () => {
     const missing = await t.call('POST', 'permission/999999/', {}, { cookie });
     expect(missing.response.statusCode).toBe(404);
