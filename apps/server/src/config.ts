@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_BASE_PATH, LANGUAGES } from '@panel247/contract/constants';
+import { DEFAULT_RECORD_TEMPLATES, defaultRecordProblems } from '@panel247/contract/dns-default-records';
 import { z } from 'zod';
-import { DEFAULT_RECORD_TEMPLATES, defaultRecordProblems } from './modules/dns/default-records.ts';
+import { translate } from './i18n/messages.ts';
 
 /**
  * The one configuration of the server: an optional JSON file (PANEL_CONFIG_FILE) overlaid by
@@ -117,7 +118,7 @@ export const configSchema = z.object({
       /**
        * The provider's default records (a JSON list in the file, or in PANEL_DNS_DEFAULT_RECORDS):
        * {zona, type, value, priority?, ttl?, eliminable?}, the value with placeholders (see
-       * modules/dns/default-records.ts). Each is checked like a record typed in the panel.
+       * packages/contract/src/dns-default-records.ts). Each is checked like a record typed in the panel.
        */
       defaultRecords: z
         .preprocess(
@@ -150,7 +151,11 @@ export const configSchema = z.object({
         ctx.addIssue({ code: 'custom', path: ['powerdnsApiUrl'], message: 'required for the powerdns driver' });
       }
       for (const problem of defaultRecordProblems(dns.defaultRecords, dns)) {
-        ctx.addIssue({ code: 'custom', path: ['defaultRecords', problem.index], message: problem.message });
+        const message =
+          'unknownPlaceholders' in problem
+            ? `unknown placeholder ${problem.unknownPlaceholders.map((name) => `{${name}}`).join(', ')}`
+            : `${problem.record} ${problem.field}: ${translate('en', problem.messageKey)}`;
+        ctx.addIssue({ code: 'custom', path: ['defaultRecords', problem.index], message });
       }
     })
     .prefault({}),

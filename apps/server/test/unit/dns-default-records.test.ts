@@ -1,6 +1,6 @@
+import { DEFAULT_RECORD_TEMPLATES, renderDefaultRecords } from '@panel247/contract/dns-default-records';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { DEFAULT_RECORD_TEMPLATES, renderDefaultRecords } from '../../src/modules/dns/default-records.ts';
 
 const values = {
   domain: 'shop.example',

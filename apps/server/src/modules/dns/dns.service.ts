@@ -1,4 +1,5 @@
 import type { DnsCreateParams, DnsListParams, DnsRecord, DnsSaveParams } from '@panel247/contract/dns';
+import { type DefaultRecordTemplate, renderDefaultRecords } from '@panel247/contract/dns-default-records';
 import { canonicalIPv6, validateDnsRecord } from '@panel247/contract/dns-rules';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -7,7 +8,6 @@ import { type DnsDriver, DnsRefusedError, type DsRecord, type RRset } from '../.
 import { DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { type AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
-import { type DefaultRecordTemplate, renderDefaultRecords } from './default-records.ts';
 import { dnsRepository } from './dns.repository.ts';
 import { toBindZone, toRRsets, touchedRRsets } from './zone-rendering.ts';
 

@@ -1,6 +1,10 @@
-import { validateDnsRecord } from '@panel247/contract/dns-rules';
-import { translate } from '../../i18n/messages.ts';
-import type { ZoneRecord } from './zone-rendering.ts';
+import { validateDnsRecord } from './dns-rules.ts';
+
+/**
+ * The provider's default zone records: the templates, how they render for a zone, and the check
+ * the configuration runs on them at start. Here, beside the record rules, so that the server's
+ * configuration and its DNS module both depend on the contract and not on each other.
+ */
 
 export interface DefaultRecordTemplate {
   zona: string;
@@ -42,7 +46,12 @@ export interface DefaultRecordValues {
   nameservers: string[];
 }
 
-export interface DefaultRecord extends ZoneRecord {
+export interface DefaultRecord {
+  zona: string;
+  type: string;
+  ttl: number;
+  priority: number;
+  value: string;
   dynamicValue: string;
   eliminable: boolean;
 }
@@ -88,6 +97,11 @@ export function renderDefaultRecords(templates: DefaultRecordTemplate[], values:
   });
 }
 
+/** One problem of a configured template: what is wrong, or the record rule it breaks (an i18n key). */
+export type DefaultRecordProblem =
+  | { index: number; unknownPlaceholders: string[] }
+  | { index: number; record: string; field: string; messageKey: string };
+
 /**
  * What is wrong with a configured default set, checked at start: unknown placeholders, and every
  * record rendered (for a sample domain) through the same rules as a record typed in the panel.
@@ -95,15 +109,15 @@ export function renderDefaultRecords(templates: DefaultRecordTemplate[], values:
 export function defaultRecordProblems(
   templates: DefaultRecordTemplate[],
   values: Omit<DefaultRecordValues, 'domain'>,
-): { index: number; message: string }[] {
-  const problems: { index: number; message: string }[] = [];
+): DefaultRecordProblem[] {
+  const problems: DefaultRecordProblem[] = [];
   const known = Object.keys(settingsOf({ ...values, domain: 'example.com' }, ''));
   templates.forEach((template, index) => {
     const unknown = [...template.value.matchAll(PLACEHOLDER)]
       .map((match) => match[1] as string)
       .filter((name) => !known.includes(name));
     if (unknown.length > 0) {
-      problems.push({ index, message: `unknown placeholder ${unknown.map((n) => `{${n}}`).join(', ')}` });
+      problems.push({ index, unknownPlaceholders: unknown });
       return;
     }
     for (const record of renderDefaultRecords([template], { ...values, domain: 'example.com' })) {
@@ -111,7 +125,9 @@ export function defaultRecordProblems(
       for (const error of result.errors) {
         problems.push({
           index,
-          message: `${record.type} '${record.zona}' ${error.field}: ${translate('en', error.messageKey)}`,
+          record: `${record.type} '${record.zona}'`,
+          field: error.field,
+          messageKey: error.messageKey,
         });
       }
     }
