@@ -9,6 +9,7 @@ import type { AppConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
+import { createMailDriver } from './drivers/mail/create-mail-driver.ts';
 import { CsrfError } from './errors.ts';
 import { createApiRouter } from './http/api-route.ts';
 import { csrfAllows } from './http/csrf.ts';
@@ -200,7 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerDnsRoutes(api, dns);
   const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now);
   registerDomainRoutes(api, domains.domains, domains.contacts);
-  registerMailRoutes(api, createMailService(db, config, brands, now));
+  registerMailRoutes(api, createMailService(db, config, createMailDriver(config), brands, now));
   const ftp = createFtpService(db, config, brands, deps.secretKey, now);
   registerFtpRoutes(api, ftp);
   const ddbb = createDdbbService(db, config, brands, deps.secretKey, now);

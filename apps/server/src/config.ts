@@ -169,12 +169,22 @@ export const configSchema = z.object({
       /** What happens to a deleted mailbox's mail: removed at once, or kept aside for keepDays. */
       deleteMode: z.enum(['remove', 'keep']).default('keep'),
       keepDays: z.coerce.number().int().min(1).default(30),
+      /**
+       * `embedded` (the maildirs only) or `dovecot` (the maildirs, and doveadm against the running
+       * Dovecot). Left out: `dovecot` when doveadmConfig is set, else `embedded`.
+       */
+      driver: z.enum(['embedded', 'dovecot']).optional(),
       /** dovecot.conf of the running Dovecot, so password changes flush its auth cache. */
       doveadmConfig: z.string().optional(),
       /** The brand's WebMail when the brand names none; it redeems tokens at /p247/webmail/redeem/. */
       webmailUrl: z.string().default('/webmail/'),
       /** Shared with the WebMail: proves a token redemption comes from it. 32+ characters. */
       webmailKey: z.string().min(32).optional(),
+    })
+    .superRefine((mail, ctx) => {
+      if (mail.driver === 'dovecot' && !mail.doveadmConfig) {
+        ctx.addIssue({ code: 'custom', path: ['doveadmConfig'], message: 'required for the dovecot driver' });
+      }
     })
     .prefault({}),
   hosting: z
@@ -407,6 +417,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DATABASES_DUMP_COMMAND: 'databases.dumpCommand',
   PANEL_PHPMYADMIN_URL: 'databases.phpmyadminUrl',
   PANEL_PHPMYADMIN_KEY: 'databases.phpmyadminKey',
+  PANEL_MAIL_DRIVER: 'mail.driver',
   PANEL_MAIL_ROOT: 'mail.root',
   PANEL_MAIL_DEFAULT_QUOTA_MB: 'mail.defaultQuotaMb',
   PANEL_MAIL_MAX_QUOTA_MB: 'mail.maxQuotaMb',
@@ -480,6 +491,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   config.dataDir = path.resolve(config.dataDir);
   config.hosting.root = path.resolve(config.hosting.root ?? path.join(config.dataDir, 'www'));
   config.mail.root = path.resolve(config.mail.root ?? path.join(config.dataDir, 'mail'));
+  config.mail.driver ??= config.mail.doveadmConfig ? 'dovecot' : 'embedded';
   config.web.configDir = path.resolve(config.web.configDir ?? path.join(config.dataDir, 'web'));
   config.web.logDir = path.resolve(config.web.logDir ?? path.join(config.web.configDir, 'logs'));
   config.installer.appsDir = path.resolve(

@@ -1,4 +1,4 @@
-import { Maildirs } from '../../modules/mail/maildir.ts';
+import { createMailDriver } from '../../drivers/mail/create-mail-driver.ts';
 import { type CommandGroup, defineCommand } from '../command.ts';
 
 const purge = defineCommand({
@@ -7,7 +7,7 @@ const purge = defineCommand({
   usage: '',
   parse: () => ({}),
   async run({ config, now }) {
-    const removed = await new Maildirs(config.mail.root as string).purgeKept(config.mail.keepDays, now());
+    const removed = await createMailDriver(config).purgeDeleted(now());
     return { json: { removed, keepDays: config.mail.keepDays }, text: `${removed} kept mailbox(es) removed.` };
   },
 });

@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { type Alias, type Mailbox, WEBMAIL_TOKEN_FIELD, type WebmailLoginData } from '@panel247/contract/mail';
+import type { Alias, Mailbox, WebmailLoginData } from '@panel247/contract/mail';
 import {
   ALIAS_MAX_TARGETS,
   ALIAS_TARGETS_MAX_LENGTH,
@@ -10,6 +8,7 @@ import {
   targetsOverLimit,
 } from '@panel247/contract/mail-rules';
 import type { Db } from '../../db/database.ts';
+import type { MailDriver } from '../../drivers/mail/mail.driver.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
@@ -17,9 +16,7 @@ import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { mailRepository } from './mail.repository.ts';
-import type { Maildirs } from './maildir.ts';
 
-const run = promisify(execFile);
 const MIB = 1024 * 1024;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -27,15 +24,14 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export interface MailSettings {
   defaultQuotaMb: number;
   maxQuotaMb: number;
-  deleteMode: 'remove' | 'keep';
-  doveadmConfig?: string;
   webmailUrl: string;
   webmailKey?: string;
 }
 
 /**
  * Mailboxes and aliases of a service. Dovecot and Postfix read them through SQL views, so a row
- * written here is live at once: a created mailbox logs in over IMAP, a deleted one is refused.
+ * written here is live at once: a created mailbox logs in over IMAP, a deleted one is refused;
+ * the mail driver is told of each change for the rest (caches, the mail's folders).
  * Mailbox passwords are stored only as the argon2id hash Dovecot verifies ({ARGON2ID}).
  */
 export class MailService {
@@ -43,7 +39,7 @@ export class MailService {
     private readonly db: Db,
     private readonly permissions: PermissionService,
     private readonly brands: BrandService,
-    private readonly maildirs: Maildirs,
+    private readonly driver: MailDriver,
     private readonly signon: SignonTokens,
     private readonly settings: MailSettings,
     private readonly now: () => number,
@@ -67,7 +63,7 @@ export class MailService {
       id: row.id,
       user: row.local_part,
       quota: row.quota_bytes,
-      usage: await this.maildirs.usage(domain, row.local_part),
+      usage: await this.driver.usage({ domain, localPart: row.local_part }),
       eliminable: row.eliminable === 1,
     };
   }
@@ -143,6 +139,7 @@ export class MailService {
       quota_bytes: quotaMb * MIB,
       created_at: this.now(),
     });
+    await this.driver.mailboxCreated({ domain: service.domain, localPart: name });
     return this.toMailbox(service.domain, row);
   }
 
@@ -153,7 +150,7 @@ export class MailService {
     const errors = this.checkPassword(password);
     if (errors.length > 0) throw new FieldErrors(errors);
     await mailRepository.setPassword(this.db, id, accountId, `{ARGON2ID}${await hashPassword(password)}`);
-    await this.flushAuthCache(`${row.local_part}@${service.domain}`);
+    await this.driver.passwordChanged({ domain: service.domain, localPart: row.local_part });
     return this.toMailbox(service.domain, row);
   }
 
@@ -163,8 +160,7 @@ export class MailService {
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
     await mailRepository.deleteMailbox(this.db, id, accountId);
-    await this.flushAuthCache(`${row.local_part}@${service.domain}`);
-    await this.maildirs.dispose(service.domain, row.local_part, this.settings.deleteMode, this.now());
+    await this.driver.mailboxDeleted({ domain: service.domain, localPart: row.local_part }, this.now());
   }
 
   private checkTargets(typed: string[]): string[] {
@@ -242,16 +238,12 @@ export class MailService {
     if (!row) throw new NotFoundError();
     const token = await this.signon.issue('webmail', row.id);
     const brand = await this.brands.byId(actor.brandId);
-    return {
-      action: brand.webmailHost ? `https://${brand.webmailHost}/` : this.settings.webmailUrl,
-      method: 'post',
-      fields: {
-        _task: 'login',
-        _action: 'login',
-        _user: `${row.local_part}@${service.domain}`,
-        [WEBMAIL_TOKEN_FIELD]: token,
-      },
-    };
+    const action = brand.webmailHost ? `https://${brand.webmailHost}/` : this.settings.webmailUrl;
+    return this.driver.webmailSignon(
+      { domain: service.domain, localPart: row.local_part },
+      token,
+      action,
+    ) as WebmailLoginData;
   }
 
   /** For the WebMail's server: the mailbox a token opens, once. */
@@ -261,11 +253,5 @@ export class MailService {
     const user = mailboxId === undefined ? undefined : await mailRepository.mailboxAddress(this.db, mailboxId);
     if (!user) throw new NotFoundError('signon.error.token');
     return user;
-  }
-
-  /** With an auth cache, Dovecot would accept an old password until it is flushed. */
-  private async flushAuthCache(user: string): Promise<void> {
-    if (!this.settings.doveadmConfig) return;
-    await run('doveadm', ['-c', this.settings.doveadmConfig, 'auth', 'cache', 'flush', user]).catch(() => undefined);
   }
 }

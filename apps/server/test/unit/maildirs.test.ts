@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Maildirs } from '../../src/modules/mail/maildir.ts';
+import { Maildirs } from '../../src/drivers/mail/maildirs.ts';
 
 describe('maildirs', () => {
   it('measures a mailbox without following symlinks, keeps deleted ones aside and purges them later', async () => {

@@ -1,0 +1,53 @@
+import { WEBMAIL_TOKEN_FIELD, type WebmailLoginData } from '@panel247/contract/mail';
+import type { MailboxAddress, MailDriver } from './mail.driver.ts';
+import type { Maildirs } from './maildirs.ts';
+
+export interface MailFilesSettings {
+  /** What a mailbox deletion does with its mail. */
+  deleteMode: 'remove' | 'keep';
+  /** How long kept mail stays before `purgeDeleted` removes it. */
+  keepDays: number;
+}
+
+/**
+ * The embedded default: the mail system's files only (the maildirs under the mail root), with no
+ * daemon to tell. Also the base of the Dovecot driver, which adds what the daemon needs.
+ */
+export class EmbeddedMailDriver implements MailDriver {
+  readonly kind: MailDriver['kind'] = 'embedded';
+
+  constructor(
+    protected readonly maildirs: Maildirs,
+    protected readonly settings: MailFilesSettings,
+  ) {}
+
+  async mailboxCreated(_mailbox: MailboxAddress): Promise<void> {}
+
+  async passwordChanged(_mailbox: MailboxAddress): Promise<void> {}
+
+  async mailboxDeleted(mailbox: MailboxAddress, now: number): Promise<void> {
+    await this.maildirs.dispose(mailbox.domain, mailbox.localPart, this.settings.deleteMode, now);
+  }
+
+  purgeDeleted(now: number): Promise<number> {
+    return this.maildirs.purgeKept(this.settings.keepDays, now);
+  }
+
+  usage(mailbox: MailboxAddress): Promise<number> {
+    return this.maildirs.usage(mailbox.domain, mailbox.localPart);
+  }
+
+  /** Roundcube's login form fields, plus the token its panel247 plugin redeems (deploy/webmail). */
+  webmailSignon(mailbox: MailboxAddress, token: string, action: string): WebmailLoginData {
+    return {
+      action,
+      method: 'post',
+      fields: {
+        _task: 'login',
+        _action: 'login',
+        _user: `${mailbox.localPart}@${mailbox.domain}`,
+        [WEBMAIL_TOKEN_FIELD]: token,
+      },
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import type { SignonForm } from '@panel247/contract/signon';
+
+/**
+ * The mail driver: everything the panel does to the mail system (Dovecot and Postfix) beyond the
+ * rows they read. The panel database stays the source of truth: Dovecot and Postfix read mailboxes
+ * and aliases through SQL views, so a row the mail service writes is live at once; the driver is
+ * told of each change afterwards to do what the rows alone cannot (flush a cache, move the mail).
+ * Domains are in punycode and local parts already validated.
+ */
+
+export interface MailboxAddress {
+  domain: string;
+  localPart: string;
+}
+
+export interface MailDriver {
+  readonly kind: 'embedded' | 'dovecot';
+  /** A mailbox was created. */
+  mailboxCreated(mailbox: MailboxAddress): Promise<void>;
+  /** Its password changed: from now on only the new one may log in. */
+  passwordChanged(mailbox: MailboxAddress): Promise<void>;
+  /**
+   * Its row is gone: logins stop, and its mail is removed or kept aside for the configured days
+   * (then `purgeDeleted` removes it).
+   */
+  mailboxDeleted(mailbox: MailboxAddress, now: number): Promise<void>;
+  /** Removes the kept mail of mailboxes deleted more than the configured days ago; answers how many. */
+  purgeDeleted(now: number): Promise<number>;
+  /** Bytes the mailbox holds (0 before its first message). */
+  usage(mailbox: MailboxAddress): Promise<number>;
+  /**
+   * The form that opens the WebMail logged in as the mailbox: posted by the browser to `action`
+   * with a one-time token the WebMail redeems server-to-server. Never a password.
+   */
+  webmailSignon(mailbox: MailboxAddress, token: string, action: string): SignonForm;
+}
