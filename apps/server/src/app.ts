@@ -206,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerFtpRoutes(api, ftp);
   const ddbb = createDdbbService(db, config, brands, deps.secretKey, now);
   registerDdbbRoutes(api, ddbb, { app, basePath, auth: sessions });
-  app.addHook('onReady', () => ftp.refreshUsersFile());
+  app.addHook('onReady', () => ftp.publishLogins());
   const hosting = createHostingService(db, config, brands, deps.secretKey, now);
   registerHostingRoutes(api, hosting, { app });
   registerInstallerRoutes(api, createInstallerService(db, config, { hosting, ddbb }, now, app.log), {

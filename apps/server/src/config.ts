@@ -197,9 +197,14 @@ export const configSchema = z.object({
       ftpPort: z.coerce.number().int().min(1).max(65535).default(21),
       /**
        * On SQLite: a file the panel keeps with a copy of ftp_users_view for ProFTPD to read
-       * (see modules/ftp/ftp-users-file.ts). Not needed on PostgreSQL.
+       * (see drivers/ftp/ftp-users-copy.ts). Not needed on PostgreSQL.
        */
       ftpUsersFile: z.string().optional(),
+      /**
+       * `embedded` (the accounts' home folders only) or `proftpd` (the home folders, and on SQLite
+       * the copy in ftpUsersFile). Left out: `proftpd` when ftpUsersFile is set, else `embedded`.
+       */
+      ftpDriver: z.enum(['embedded', 'proftpd']).optional(),
       /** Where the WebFTP's server reaches ProFTPD (it redeems tokens at /p247/webftp/redeem/). */
       ftpHost: z.string().default('127.0.0.1'),
       /** The brand's WebFTP when the brand names none. */
@@ -398,6 +403,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_FTP_PORT: 'hosting.ftpPort',
   PANEL_FTP_HOST: 'hosting.ftpHost',
   PANEL_FTP_USERS_FILE: 'hosting.ftpUsersFile',
+  PANEL_FTP_DRIVER: 'hosting.ftpDriver',
   PANEL_WEBFTP_URL: 'hosting.webftpUrl',
   PANEL_WEBFTP_KEY: 'hosting.webftpKey',
   PANEL_HOSTING_WEB_SPACE_MB: 'hosting.webSpaceMb',
@@ -492,6 +498,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   config.hosting.root = path.resolve(config.hosting.root ?? path.join(config.dataDir, 'www'));
   config.mail.root = path.resolve(config.mail.root ?? path.join(config.dataDir, 'mail'));
   config.mail.driver ??= config.mail.doveadmConfig ? 'dovecot' : 'embedded';
+  config.hosting.ftpDriver ??= config.hosting.ftpUsersFile ? 'proftpd' : 'embedded';
   config.web.configDir = path.resolve(config.web.configDir ?? path.join(config.dataDir, 'web'));
   config.web.logDir = path.resolve(config.web.logDir ?? path.join(config.web.configDir, 'logs'));
   config.installer.appsDir = path.resolve(

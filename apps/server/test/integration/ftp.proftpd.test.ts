@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FtpAccount } from '@panel247/contract/ftp';
@@ -29,7 +39,7 @@ describe.each(DATABASE_KINDS)('FTP accounts served by a real ProFTPD (panel on %
     dataDir = folder;
     chmodSync(folder, 0o777);
     database = await createTestDatabase(kind, { sqliteFile: path.join(folder, 'panel.sqlite') });
-    // On SQLite ProFTPD reads the panel's copy of the accounts (modules/ftp/ftp-users-file.ts).
+    // On SQLite ProFTPD reads the panel's copy of the accounts (drivers/ftp/ftp-users-copy.ts).
     usersFile = path.join(folder, 'ftp-users.sqlite');
     hostingRoot = mkdtempSync(path.join(tmpdir(), 'p247-www-'));
     chmodSync(hostingRoot, 0o755);
@@ -121,6 +131,25 @@ describe.each(DATABASE_KINDS)('FTP accounts served by a real ProFTPD (panel on %
     expect((await ftpd.curl(`largo@${domain}`, password, ['-l'])).code).toBe(0);
   });
 
+  /** `panel ftp sync --json` against this test's database and folders. */
+  const ftpSync = async () => {
+    let stdout = '';
+    const code = await runCli(['ftp', 'sync', '--json'], {
+      stdout: (text) => (stdout += text),
+      stderr: () => undefined,
+      readStdin: async () => '',
+      env: {
+        PANEL_DATA_DIR: dataDir,
+        PANEL_HOSTING_ROOT: hostingRoot,
+        PANEL_LOG_LEVEL: 'silent',
+        PANEL_FTP_DRIVER: 'proftpd',
+        ...(kind === 'sqlite' ? { PANEL_FTP_USERS_FILE: usersFile } : { PANEL_DATABASE_URL: database.url as string }),
+      },
+    });
+    expect(code).toBe(0);
+    return JSON.parse(stdout);
+  };
+
   // Only SQLite deployments keep a copy file for ProFTPD (on PostgreSQL it reads the view).
   if (kind === 'sqlite') {
     it('`ftp sync` puts back a copy ProFTPD lost, and its logins work again', async () => {
@@ -129,21 +158,37 @@ describe.each(DATABASE_KINDS)('FTP accounts served by a real ProFTPD (panel on %
       // an operator's mistake, or a restore that forgot the file
       rmSync(usersFile);
       expect((await ftpd.curl(`largo@${domain}`, password, ['-l'])).code).not.toBe(0);
-      let stdout = '';
-      const code = await runCli(['ftp', 'sync', '--json'], {
-        stdout: (text) => (stdout += text),
-        stderr: () => undefined,
-        readStdin: async () => '',
-        env: {
-          PANEL_DATA_DIR: dataDir,
-          PANEL_FTP_USERS_FILE: usersFile,
-          PANEL_HOSTING_ROOT: hostingRoot,
-          PANEL_LOG_LEVEL: 'silent',
-        },
-      });
-      expect(code).toBe(0);
-      expect(JSON.parse(stdout)).toMatchObject({ missing: [`largo@${domain}`], extra: [], changed: [] });
+      expect(await ftpSync()).toMatchObject({ missing: [`largo@${domain}`], extra: [], changed: [] });
       expect((await ftpd.curl(`largo@${domain}`, password, ['-l'])).code).toBe(0);
     });
   }
+
+  it('`ftp sync` puts back a home folder that was moved away or given to another user, and logins work again', async () => {
+    const created = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'casa', password: 'ftp password 3', folder: 'casa' },
+      { cookie },
+    );
+    expect(created.body.system.errors).toEqual([]);
+    const home = path.join(hostingRoot, domain, 'casa');
+    expect((await ftpd.curl(`casa@${domain}`, 'ftp password 3', ['-l'])).code).toBe(0);
+    // an operator moved the folder away: ProFTPD refuses the login (530)
+    renameSync(home, `${home}.moved`);
+    expect((await ftpd.curl(`casa@${domain}`, 'ftp password 3', ['-l'])).code).not.toBe(0);
+    const first = await ftpSync();
+    expect(first.homes).toEqual([{ login: `casa@${domain}`, home, problem: 'missing', repaired: true }]);
+    expect(statSync(home).uid).toBe(33);
+    expect((await ftpd.curl(`casa@${domain}`, 'ftp password 3', ['-l'])).code).toBe(0);
+    // a restore put it back as root's: the login works but nothing can be uploaded
+    chownSync(home, 0, 0);
+    const second = await ftpSync();
+    expect(second.homes).toEqual([{ login: `casa@${domain}`, home, problem: 'owner', repaired: true }]);
+    expect(statSync(home)).toMatchObject({ uid: 33, gid: 33 });
+    const local = path.join(tmpdir(), `casa-${kind}.txt`);
+    writeFileSync(local, 'back home');
+    expect((await ftpd.curl(`casa@${domain}`, 'ftp password 3', ['-T', local], '/')).code).toBe(0);
+    expect(readFileSync(path.join(home, `casa-${kind}.txt`), 'utf8')).toBe('back home');
+    expect((await ftpSync()).homes).toEqual([]);
+  });
 });

@@ -1,32 +1,37 @@
-import { FtpUsersFile } from '../../modules/ftp/ftp-users-file.ts';
+import { BrandService } from '../../modules/brand/brand.service.ts';
+import { createFtpService } from '../../modules/ftp/create-ftp-service.ts';
+import { loadSecretKey } from '../../secret-key.ts';
 import { type CommandGroup, defineCommand } from '../command.ts';
 import { table } from '../output.ts';
 
+const HOME_PROBLEMS = {
+  missing: 'home folder missing (created)',
+  owner: 'home folder owned by another user (given back)',
+  not_a_folder: 'home folder is not a folder (left as it is)',
+  outside_root: 'home folder outside PANEL_HOSTING_ROOT (left as it is)',
+} as const;
+
 const sync = defineCommand({
   name: 'sync',
-  summary: "Rewrite ProFTPD's copy of the FTP accounts (PANEL_FTP_USERS_FILE) from the database and report drift",
+  summary:
+    "Repair what FTP logins need outside the database (home folders; on SQLite ProFTPD's copy of the accounts, PANEL_FTP_USERS_FILE) and report what had drifted",
   usage: '',
   parse: () => ({}),
-  async run({ runtime, config }) {
-    const file = config.hosting.ftpUsersFile;
-    if (!file) {
-      const why =
-        runtime.kind === 'postgres'
-          ? 'ProFTPD reads ftp_users_view from PostgreSQL directly: there is no copy to sync.'
-          : 'PANEL_FTP_USERS_FILE is not set: the panel keeps no copy for ProFTPD.';
-      return { json: { file: null, missing: [], extra: [], changed: [], rewritten: false }, text: why };
-    }
-    const usersFile = new FtpUsersFile(runtime.db, file);
-    const drift = await usersFile.drift();
-    await usersFile.write();
+  async run({ runtime, config, now }) {
+    const ftp = createFtpService(runtime.db, config, new BrandService(runtime.db), loadSecretKey(config), now);
+    const drift = await ftp.sync();
     const lines = [
       ...drift.missing.map((login) => [login, 'missing from the copy']),
       ...drift.extra.map((login) => [login, 'extra in the copy (removed)']),
       ...drift.changed.map((login) => [login, 'different in the copy']),
+      ...drift.homes.map((home) => [home.login, `${HOME_PROBLEMS[home.problem]}: ${home.home}`]),
     ];
-    const summary = `${file} rewritten from the database.`;
+    const copy = drift.copyFile
+      ? `${drift.copyFile} rewritten from the database.`
+      : 'No copy of the accounts is kept (ProFTPD reads ftp_users_view from PostgreSQL, or the FTP driver is embedded).';
+    const summary = `${copy} Home folders checked.`;
     return {
-      json: { file, ...drift, rewritten: true },
+      json: { driver: config.hosting.ftpDriver, file: drift.copyFile, ...drift, rewritten: drift.copyFile !== null },
       text: lines.length > 0 ? `${table(['LOGIN', 'DRIFT'], lines)}\n${summary}` : `No drift. ${summary}`,
     };
   },
@@ -34,6 +39,6 @@ const sync = defineCommand({
 
 export const ftpCommands: CommandGroup = {
   name: 'ftp',
-  summary: "FTP accounts: reconcile ProFTPD's copy with the panel",
+  summary: "FTP accounts: reconcile the FTP server's side (copy of the accounts, home folders) with the panel",
   commands: [sync],
 };

@@ -57,6 +57,30 @@ export class ServiceHomes {
   }
 
   /**
+   * Checks an account's home folder (absolute, as stored) and puts it right where that is safe: a
+   * missing folder is created and a foreign-owned one given back to the hosting user (the folder
+   * itself; what is inside stays as it is). A file or link in its place, or a path outside the
+   * root, is only reported. Answers nothing when the folder is as it should be.
+   */
+  async repair(
+    home: string,
+  ): Promise<{ problem: 'missing' | 'not_a_folder' | 'owner' | 'outside_root'; repaired: boolean } | undefined> {
+    const root = path.resolve(this.root);
+    if (!path.resolve(home).startsWith(`${root}${path.sep}`)) return { problem: 'outside_root', repaired: false };
+    const info = await lstat(home).catch(() => undefined);
+    if (!info) {
+      await mkdir(home, { recursive: true });
+      await chown(home, this.owner.uid, this.owner.gid).catch(() => undefined);
+      return { problem: 'missing', repaired: true };
+    }
+    if (!info.isDirectory()) return { problem: 'not_a_folder', repaired: false };
+    // Only root can give a folder away; an unprivileged panel owns what it creates.
+    if (process.getuid?.() !== 0 || (info.uid === this.owner.uid && info.gid === this.owner.gid)) return undefined;
+    await chown(home, this.owner.uid, this.owner.gid);
+    return { problem: 'owner', repaired: true };
+  }
+
+  /**
    * Gives a tree the panel wrote (an installed application) to the web user, so the site can read
    * it and its FTP accounts can change it. Links are not followed (lchown). Without root the panel
    * cannot chown and the files stay the panel's, which is what an unprivileged install wants.

@@ -1,12 +1,12 @@
 import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
+import { createFtpDriver } from '../../drivers/ftp/create-ftp-driver.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';
 import { FtpService } from './ftp.service.ts';
-import { FtpUsersFile } from './ftp-users-file.ts';
 
 export function createFtpService(
   db: Db,
@@ -20,10 +20,10 @@ export function createFtpService(
     new PermissionService(db),
     brands,
     new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid }),
+    createFtpDriver(config),
     new SecretBox(secretKey, 'ftp-password'),
     new SignonTokens(db, now),
     config.hosting,
     now,
-    config.hosting.ftpUsersFile ? new FtpUsersFile(db, config.hosting.ftpUsersFile) : undefined,
   );
 }

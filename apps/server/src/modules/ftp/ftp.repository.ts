@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { FtpLogin } from '../../drivers/ftp/ftp.driver.ts';
 
 export const ftpRepository = {
   list(db: Db, serviceId: number) {
@@ -46,6 +48,13 @@ export const ftpRepository = {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+  },
+  /** Every login as ProFTPD sees it (`ftp_users_view`): what the FTP driver is handed. */
+  async logins(db: Db): Promise<FtpLogin[]> {
+    const { rows } = await sql<FtpLogin>`SELECT userid, passwd, uid, gid, homedir, shell FROM ftp_users_view`.execute(
+      db,
+    );
+    return rows;
   },
   delete(db: Db, serviceId: number, id: number) {
     return db.deleteFrom('ftp_accounts').where('service_id', '=', serviceId).where('id', '=', id).execute();

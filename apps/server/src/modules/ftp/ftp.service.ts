@@ -5,21 +5,14 @@ import type { SignonForm } from '@panel247/contract/signon';
 import bcrypt from 'bcryptjs';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
+import type { FtpDrift, FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
-import {
-  DaemonError,
-  type FieldError,
-  FieldErrors,
-  ForbiddenError,
-  fieldProblem,
-  NotFoundError,
-} from '../../errors.ts';
+import { type FieldError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { ftpRepository } from './ftp.repository.ts';
-import type { FtpUsersFile } from './ftp-users-file.ts';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -37,9 +30,9 @@ function checkFtpPassword(password: string): FieldError[] {
 }
 
 /**
- * FTP accounts of a hosting service. ProFTPD reads them through `ftp_users_view`: a row written
- * here logs in at once. The password is kept twice: a bcrypt hash ProFTPD checks, and an
- * AES-256-GCM copy for "show password" (never logged, never in lists).
+ * FTP accounts of a hosting service. ProFTPD reads them through `ftp_users_view` (or the FTP
+ * driver's copy of it): a row written here logs in at once. The password is kept twice: a bcrypt
+ * hash ProFTPD checks, and an AES-256-GCM copy for "show password" (never logged, never in lists).
  */
 export class FtpService {
   constructor(
@@ -47,31 +40,40 @@ export class FtpService {
     private readonly permissions: PermissionService,
     private readonly brands: BrandService,
     private readonly homes: ServiceHomes,
+    private readonly driver: FtpDriver,
     private readonly secrets: SecretBox,
     private readonly signon: SignonTokens,
     private readonly settings: { ftpPort: number; ftpHost: string; webftpUrl: string; webftpKey?: string | undefined },
     private readonly now: () => number,
-    private readonly usersFile?: FtpUsersFile,
   ) {}
 
-  /** Brings ProFTPD's copy of the accounts up to date (SQLite only; a no-op on PostgreSQL). */
-  async refreshUsersFile(): Promise<void> {
-    await this.usersFile?.write();
+  /** Hand-overs outside a change run one after another, so the last one wins with fresh rows. */
+  private publishing: Promise<void> = Promise.resolve();
+
+  /** Hands the FTP server the committed logins (at start): a no-op unless it reads a copy. */
+  publishLogins(): Promise<void> {
+    if (!this.driver.keepsCopy) return Promise.resolve();
+    const next = this.publishing.then(async () => this.driver.publish(await ftpRepository.logins(this.db)));
+    // a failed hand-over must not block the next one
+    this.publishing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** `ftp sync`: what the FTP server's side (its copy, the home folders) had drifted from, repaired. */
+  sync(): Promise<FtpDrift> {
+    return this.publishing.then(async () => this.driver.sync(await ftpRepository.logins(this.db)));
   }
 
   /**
-   * One FTP change: the rows written in a transaction, and ProFTPD's copy rewritten from that
-   * transaction before it commits. A copy that cannot be written rolls the change back.
+   * One FTP change: the rows written in a transaction and, when the server reads a copy, the
+   * copy rewritten from that transaction before it commits. A copy that cannot be written rolls
+   * the change back. (Not queued: on SQLite the transaction holds the only connection, so a
+   * queued hand-over waiting for it would wait for ever.)
    */
   private change<T>(work: (trx: Db) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       const result = await work(trx);
-      const usersFile = this.usersFile;
-      if (usersFile) {
-        await usersFile.writeFrom(trx).catch((error: Error) => {
-          throw new DaemonError('ftp.error.users_file', `${usersFile.file}: ${error.message}`);
-        });
-      }
+      if (this.driver.keepsCopy) await this.driver.publish(await ftpRepository.logins(trx));
       return result;
     });
   }
@@ -156,7 +158,7 @@ export class FtpService {
     domain: string,
     account: { login: string; password: string; folder: string; eliminable?: boolean },
   ) {
-    const home = await this.homes.prepare(domain, account.folder, 'folder');
+    const home = await this.driver.prepareHome(domain, account.folder, 'folder');
     const passwords = await this.passwordColumns(account.password);
     return this.change((trx) =>
       ftpRepository.insert(trx, {
@@ -177,7 +179,7 @@ export class FtpService {
     if (!row) throw new NotFoundError();
     if (CONTROL.test(folderTyped)) throw FieldErrors.one('folder', 'validation.control_chars');
     const folder = this.homes.normalise(folderTyped.trim(), 'folder');
-    const home = await this.homes.prepare(service.domain, folder, 'folder');
+    const home = await this.driver.prepareHome(service.domain, folder, 'folder');
     return this.toDto(await this.change((trx) => ftpRepository.update(trx, id, fid, { folder, home })));
   }
 

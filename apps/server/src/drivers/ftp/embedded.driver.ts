@@ -1,0 +1,36 @@
+import type { ServiceHomes } from '../homes/service-homes.ts';
+import type { FtpDrift, FtpDriver, FtpHomeDrift, FtpLogin } from './ftp.driver.ts';
+
+/**
+ * The embedded default: the accounts' home folders only, with no FTP server to tell. Also the
+ * base of the ProFTPD driver, which adds the copy of the logins ProFTPD reads on SQLite.
+ */
+export class EmbeddedFtpDriver implements FtpDriver {
+  readonly kind: FtpDriver['kind'] = 'embedded';
+  readonly keepsCopy: boolean = false;
+
+  constructor(protected readonly homes: ServiceHomes) {}
+
+  prepareHome(domain: string, folder: string, field: string): Promise<string> {
+    return this.homes.prepare(domain, folder, field);
+  }
+
+  async publish(_logins: FtpLogin[]): Promise<void> {}
+
+  async sync(logins: FtpLogin[]): Promise<FtpDrift> {
+    return { copyFile: null, missing: [], extra: [], changed: [], homes: await this.repairHomes(logins) };
+  }
+
+  /**
+   * A login whose home folder is gone (moved away, a restore that missed it) is refused by the
+   * FTP server (530); one owned by someone else cannot upload. Both are put right here.
+   */
+  protected async repairHomes(logins: FtpLogin[]): Promise<FtpHomeDrift[]> {
+    const drift: FtpHomeDrift[] = [];
+    for (const login of [...logins].sort((a, b) => a.userid.localeCompare(b.userid))) {
+      const found = await this.homes.repair(login.homedir);
+      if (found) drift.push({ login: login.userid, home: login.homedir, ...found });
+    }
+    return drift;
+  }
+}

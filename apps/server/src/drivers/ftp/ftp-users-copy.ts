@@ -1,0 +1,82 @@
+import { chmodSync, existsSync, renameSync, rmSync } from 'node:fs';
+import SQLite from 'better-sqlite3';
+import type { FtpLogin } from './ftp.driver.ts';
+
+/** How the copy differs from the panel's logins. */
+export interface FtpCopyDrift {
+  missing: string[];
+  extra: string[];
+  changed: string[];
+}
+
+const COLUMNS = ['passwd', 'uid', 'gid', 'homedir', 'shell'] as const;
+
+/**
+ * A copy of `ftp_users_view` in a small SQLite file of its own, for ProFTPD when the panel runs on
+ * SQLite. ProFTPD's SQLite backend sets `journal_mode = MEMORY` on every connection, which cannot
+ * happen on the panel's WAL database while the panel has it open; a separate rollback-journal file,
+ * replaced atomically (write aside, rename), gives ProFTPD a consistent table at every login.
+ * (better-sqlite3 is the panel's own SQLite library: this is a file the daemon reads, not the
+ * panel's database.)
+ */
+export class FtpUsersCopy {
+  constructor(readonly file: string) {}
+
+  /**
+   * Replaces the copy with these logins. Synchronous from start to rename, so no other write can
+   * interleave; a failure leaves the previous copy and no temporary file.
+   */
+  write(logins: FtpLogin[]): void {
+    const temp = `${this.file}.${process.pid}.tmp`;
+    rmSync(temp, { force: true });
+    try {
+      const out = new SQLite(temp);
+      try {
+        out.pragma('journal_mode = DELETE');
+        out.exec(`CREATE TABLE ftp_users_view (
+          userid TEXT PRIMARY KEY, passwd TEXT NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,
+          homedir TEXT NOT NULL, shell TEXT NOT NULL)`);
+        const insert = out.prepare('INSERT INTO ftp_users_view VALUES (?, ?, ?, ?, ?, ?)');
+        out.transaction(() => {
+          for (const row of logins) insert.run(row.userid, row.passwd, row.uid, row.gid, row.homedir, row.shell);
+        })();
+      } finally {
+        out.close();
+      }
+      // Password hashes: readable by the owner and its group only (ProFTPD reads it as root).
+      chmodSync(temp, 0o640);
+      renameSync(temp, this.file);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+  }
+
+  /** How the copy differs from these logins (a missing or unreadable copy lacks every login). */
+  drift(logins: FtpLogin[]): FtpCopyDrift {
+    const wanted = new Map(logins.map((row) => [row.userid, row]));
+    const present = new Map<string, FtpLogin>();
+    if (existsSync(this.file)) {
+      try {
+        const copy = new SQLite(this.file, { readonly: true, fileMustExist: true });
+        try {
+          for (const row of copy.prepare('SELECT * FROM ftp_users_view').all() as FtpLogin[])
+            present.set(row.userid, row);
+        } finally {
+          copy.close();
+        }
+      } catch {
+        // not a readable copy: everything counts as missing
+      }
+    }
+    const drift: FtpCopyDrift = { missing: [], extra: [], changed: [] };
+    for (const [userid, row] of wanted) {
+      const found = present.get(userid);
+      if (!found) drift.missing.push(userid);
+      else if (COLUMNS.some((column) => String(found[column]) !== String(row[column]))) drift.changed.push(userid);
+    }
+    for (const userid of present.keys()) if (!wanted.has(userid)) drift.extra.push(userid);
+    for (const list of Object.values(drift)) list.sort();
+    return drift;
+  }
+}
