@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
+import { embeddedRegistryRepository } from './embedded-registry.repository.ts';
 import type { RegistryDomain, RegistryDriver } from './registry.driver.ts';
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
@@ -20,31 +21,13 @@ export class EmbeddedRegistryDriver implements RegistryDriver {
   ) {}
 
   private row(domain: string) {
-    return this.db
-      .selectFrom('domains as d')
-      .innerJoin('resources as r', 'r.id', 'd.resource_id')
-      .select([
-        'd.resource_id',
-        'd.blocked',
-        'd.transfer_block',
-        'd.whois_privacy',
-        'd.auth_type',
-        'd.auth_secret',
-        'r.domain_expire_ts',
-      ])
-      .where('r.reference_punycode', '=', domain)
-      .executeTakeFirst();
+    return embeddedRegistryRepository.domain(this.db, domain);
   }
 
   async readDomain(domain: string): Promise<RegistryDomain | undefined> {
     const row = await this.row(domain);
     if (!row) return undefined;
-    const nameservers = await this.db
-      .selectFrom('domain_nameservers')
-      .select('host')
-      .where('resource_id', '=', row.resource_id)
-      .orderBy('position')
-      .execute();
+    const nameservers = await embeddedRegistryRepository.nameservers(this.db, row.resource_id);
     return {
       nameservers: nameservers.map((ns) => ns.host),
       blocked: row.blocked === 1,
