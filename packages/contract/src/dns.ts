@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './fields.ts';
+import { idParam, integerOr, optionalInteger } from './fields.ts';
 
 /** One DNS record of a service's zone, as the API returns it. */
 export const dnsRecordSchema = z.object({
@@ -21,7 +21,6 @@ export const dnsRecordSchema = z.object({
 export type DnsRecord = z.infer<typeof dnsRecordSchema>;
 
 const text = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
-const choice = (error: string) => z.coerce.number({ error }).int({ error });
 
 export const dnsServiceParamsSchema = z.object({ id: idParam });
 
@@ -33,8 +32,8 @@ export const dnsServiceParamsSchema = z.object({ id: idParam });
  */
 export const dnsListParamsSchema = z.object({
   id: idParam,
-  page: z.coerce.number({ error: 'validation.invalid' }).int().min(1).optional(),
-  pageSize: z.coerce.number({ error: 'validation.invalid' }).int().min(1).max(100).optional().default(10),
+  page: optionalInteger('validation.invalid', { min: 1 }),
+  pageSize: integerOr(10, 'validation.invalid', { min: 1, max: 100 }),
   type: z
     .enum(['', 'A', 'AAAA', 'ANAME', 'CAA', 'CNAME', 'MX', 'NS', 'SRV', 'TXT'], { error: 'dns.error.type' })
     .optional()
@@ -49,8 +48,8 @@ export const dnsCreateParamsSchema = z.object({
   type: text(10),
   zona: text(253).optional().default(''),
   value: text(4000),
-  ttl: choice('dns.error.ttl').optional().default(0),
-  priority: choice('dns.error.priority').optional().default(20),
+  ttl: integerOr(0, 'dns.error.ttl'),
+  priority: integerOr(20, 'dns.error.priority'),
 });
 export type DnsCreateParams = z.infer<typeof dnsCreateParamsSchema>;
 
@@ -58,8 +57,8 @@ export const dnsSaveParamsSchema = z.object({
   id: idParam,
   dnsZoneId: idParam,
   value: text(4000),
-  ttl: choice('dns.error.ttl').optional().default(0),
-  priority: choice('dns.error.priority').optional().default(20),
+  ttl: integerOr(0, 'dns.error.ttl'),
+  priority: integerOr(20, 'dns.error.priority'),
 });
 export type DnsSaveParams = z.infer<typeof dnsSaveParamsSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './fields.ts';
+import { idParam, optionalInteger } from './fields.ts';
 
 /** A domain contact as the API shows it. */
 export const contactSchema = z.object({
@@ -112,15 +112,14 @@ export const dnssecCreateInitDataSchema = z.object({
   /** Whether the domain's zone is served here with DNSSEC available (one-click DS import). */
   zoneKeysAvailable: z.boolean(),
 });
-const numeric = (error: string) => z.coerce.number({ error }).int({ error });
 /** Digest type: keytag, algorithm, digesttype, digest. Public-key type: flags, protocols, algorithm, digest (the key). */
 export const dnssecCreateParamsSchema = z.object({
   id: idParam,
-  keytag: numeric('domain.error.keytag').optional(),
-  algorithm: numeric('domain.error.algorithm').optional(),
-  digesttype: numeric('domain.error.digest_type').optional(),
-  flags: numeric('domain.error.flags').optional(),
-  protocols: numeric('domain.error.protocol').optional(),
+  keytag: optionalInteger('domain.error.keytag'),
+  algorithm: optionalInteger('domain.error.algorithm'),
+  digesttype: optionalInteger('domain.error.digest_type'),
+  flags: optionalInteger('domain.error.flags'),
+  protocols: optionalInteger('domain.error.protocol'),
   digest: short(4096).optional().default(''),
 });
 export const dnssecCreateDataSchema = z.object({ dnssec: z.array(dnssecEntrySchema) });

@@ -70,3 +70,36 @@ export const idParam = z
   )
   .transform(Number)
   .pipe(z.number().positive({ error: 'validation.id' }).max(ID_MAX, { error: 'validation.id' }));
+
+/**
+ * A form's number (digits in a string, or a number) before its checks. An empty field is absent:
+ * `z.coerce.number('')` would make it 0, so a left-empty TTL or key tag would be stored as 0.
+ * Absent then means the default of an optional field, and for a required one (a DNSSEC key tag,
+ * required by the entry's type) the field's own error from the service that requires it.
+ */
+function formNumber(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  return value.trim() === '' ? undefined : Number(value);
+}
+
+export interface IntegerRange {
+  min?: number;
+  max?: number;
+}
+
+function wholeNumber(error: string, range: IntegerRange) {
+  let whole = z.number({ error }).int({ error });
+  if (range.min !== undefined) whole = whole.min(range.min, { error });
+  if (range.max !== undefined) whole = whole.max(range.max, { error });
+  return whole;
+}
+
+/** An optional whole number: empty or absent is undefined. */
+export function optionalInteger(error: string, range: IntegerRange = {}) {
+  return z.preprocess(formNumber, wholeNumber(error, range).optional());
+}
+
+/** An optional whole number with a default: empty or absent is `fallback`. */
+export function integerOr(fallback: number, error: string, range: IntegerRange = {}) {
+  return z.preprocess(formNumber, wholeNumber(error, range).default(fallback));
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './fields.ts';
+import { idParam, optionalInteger } from './fields.ts';
 import { type SignonForm, signonFormSchema } from './signon.ts';
 
 export const mailboxSchema = z.object({
@@ -38,7 +38,7 @@ export const mailboxCreateParamsSchema = z.object({
   name: text(64),
   password: text(128),
   /** MiB; the plan's default when left out. */
-  quota: z.coerce.number({ error: 'mail.error.quota' }).int({ error: 'mail.error.quota' }).optional(),
+  quota: optionalInteger('mail.error.quota'),
 });
 export const mailboxPasswordParamsSchema = z.object({ id: idParam, accountId: idParam, password: text(128) });
 export const aliasCreateParamsSchema = z.object({

@@ -165,6 +165,21 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     expect(body.system).toMatchObject({ valid: false, inputs: ['value'], errors: ['Ya existe un registro igual'] });
   });
 
+  it('takes an empty TTL or priority as left out (the defaults), never as 0', async () => {
+    const empty = await create({ type: 'MX', zona: 'vacio', value: 'mx.example.org', ttl: '', priority: '' });
+    expect(empty.body.system.errors).toEqual([]);
+    expect(empty.body.data.dns).toMatchObject({ ttl: 0, priority: 20 });
+    const absent = await t.call<One>(
+      'POST',
+      `service/${serviceId}/dns/create/`,
+      { type: 'MX', zona: 'ausente', value: 'mx.example.org' },
+      { cookie },
+    );
+    expect(absent.body.data.dns).toMatchObject({ ttl: 0, priority: 20 });
+    const bad = await create({ type: 'MX', zona: 'mal', value: 'mx.example.org', priority: 'x' });
+    expect(bad.body.system.inputs).toEqual(['priority']);
+  });
+
   it('edits value, TTL and priority of a record, keeping its type and name', async () => {
     const { body } = await create({ type: 'MX', zona: 'mx', value: 'a.example.org', priority: '10' });
     const id = body.data.dns.id;

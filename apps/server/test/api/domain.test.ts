@@ -287,6 +287,15 @@ describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
         { cookie },
       );
       expect(wrong.body.system.inputs).toEqual(['algorithm', 'keytag', 'digesttype', 'digest']);
+      // An empty number is absent, never 0: a key tag left empty is the key tag's error.
+      const empty = await t.call(
+        'POST',
+        `domain/${id}/dnssec/create/`,
+        { keytag: '', algorithm: '13', digesttype: '2', digest: 'c'.repeat(64) },
+        { cookie },
+      );
+      expect(empty.response.statusCode).toBe(400);
+      expect(empty.body.system.inputs).toEqual(['keytag']);
       const list = await t.call<{ dnssec: DnssecEntry[] }>('GET', `domain/${id}/dnssec/list/`, {}, { cookie });
       expect(list.body.data.dnssec).toHaveLength(4);
       const removed = await t.call<{ dnssec: DnssecEntry[] }>(

@@ -37,6 +37,18 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
     (await t.database.db.selectFrom('mail_aliases').select('targets').where('id', '=', aliasId).executeTakeFirst())
       ?.targets;
 
+  it('takes an empty quota as left out: the plan’s default, never 0', async () => {
+    const created = await t.call<{ correo: Mailbox }>(
+      'POST',
+      `service/${id}/correo/create/`,
+      { name: 'cuota-vacia', password: 'a good password', quota: '' },
+      { cookie },
+    );
+    expect(created.body.system.errors).toEqual([]);
+    expect(created.body.data.correo.quota).toBe(1024 * 1024 * 1024);
+    await t.call('POST', `service/${id}/correo/${created.body.data.correo.id}/delete/`, {}, { cookie });
+  });
+
   it('creates, lists, changes and deletes a mailbox; passwords are stored only as a Dovecot hash', async () => {
     const created = await t.call<{ correo: Mailbox }>(
       'POST',
