@@ -34,3 +34,7 @@ export const configDataSchema = z.object({
   }),
 });
 export type ConfigData = z.infer<typeof configDataSchema>;
+
+/** Where the panel serves the default logos of brands that have none (plain images, outside the API). */
+export const DEFAULT_LOGO_PATH = '/branding/default-logo.svg';
+export const DEFAULT_LOGO_MINI_PATH = '/branding/default-logo-mini.svg';

@@ -1,10 +1,8 @@
+import { DEFAULT_LOGO_MINI_PATH, DEFAULT_LOGO_PATH } from '@panel247/contract/config';
 import { DEFAULT_COLOR, LANGUAGES, type Language, THEME_COLORS, type ThemeColor } from '@panel247/contract/constants';
 import type { Db } from '../../db/database.ts';
 import type { BrandRow } from '../../db/schema.ts';
 import { brandRepository } from './brand.repository.ts';
-
-export const DEFAULT_LOGO_PATH = '/branding/default-logo.svg';
-export const DEFAULT_LOGO_MINI_PATH = '/branding/default-logo-mini.svg';
 
 export interface Brand {
   id: number;
