@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /**
- * AES-256-GCM for secrets the panel must show again (auth codes, later FTP and database
- * passwords). The key is derived per purpose from the panel's secret key, so one leaked purpose
- * key opens nothing else. Format: base64url(iv | tag | ciphertext), prefixed with "v1.".
+ * AES-256-GCM for secrets the panel must show again: domain auth codes and transfer keys, FTP and
+ * database passwords ("show password"), the private keys of sites' SSL certificates. The key is
+ * derived per purpose from the panel's secret key, so one leaked purpose key opens nothing else. Format: base64url(iv | tag | ciphertext), prefixed with "v1.".
  */
 export class SecretBox {
   private readonly key: Buffer;
