@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Language } from '@panel247/contract/constants';
 import {
   APP_CATEGORIES,
@@ -8,7 +8,7 @@ import {
   type HostingApplication,
 } from '@panel247/contract/installer';
 import { z } from 'zod';
-import { payloadSize } from './app-payload.ts';
+import type { InstallerDriver } from '../../drivers/installer/installer.driver.ts';
 import { templatePlaceholders } from './app-template.ts';
 import { maxLengthOf } from './config-answers.ts';
 
@@ -109,23 +109,24 @@ function knownPlaceholders(manifest: AppManifest, inputs: Map<string, AppInputSp
 }
 
 /** Reads and checks one package; a problem is thrown with the package's folder in its message. */
-async function loadPackage(folder: string, maxBytes: number): Promise<AppPackage> {
-  const manifest = manifestSchema.parse(JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8')));
+async function loadPackage(files: InstallerDriver, folder: string, maxBytes: number): Promise<AppPackage> {
+  const manifest = manifestSchema.parse(JSON.parse(await files.readText(path.join(folder, 'manifest.json'))));
   const inputs = new Map<string, AppInputSpec>();
   for (const input of manifest.sections.flatMap((section) => section.inputs)) {
     if (inputs.has(input.name)) throw new Error(`input ${input.name} is declared twice`);
     inputs.set(input.name, input);
   }
-  statSync(path.join(folder, manifest.logo));
+  await files.ensureExists(path.join(folder, manifest.logo));
   const known = knownPlaceholders(manifest, inputs);
-  const templates = manifest.configFiles.map((file) => {
-    const text = readFileSync(path.join(folder, file.template), 'utf8');
+  const templates: AppPackage['templates'] = [];
+  for (const file of manifest.configFiles) {
+    const text = await files.readText(path.join(folder, file.template));
     for (const placeholder of templatePlaceholders(text)) {
       if (!known.has(placeholder.name)) throw new Error(`${file.template}: unknown placeholder ${placeholder.name}`);
     }
-    return { target: file.target, syntax: file.syntax, text };
-  });
-  const size = await payloadSize(path.join(folder, manifest.payload), maxBytes);
+    templates.push({ target: file.target, syntax: file.syntax, text });
+  }
+  const size = await files.payloadSize(path.join(folder, manifest.payload), maxBytes);
   return { manifest, folder, size, inputs, templates };
 }
 
@@ -133,6 +134,7 @@ export class AppCatalogue {
   private loading: Promise<Map<number, AppPackage>> | null = null;
 
   constructor(
+    private readonly files: InstallerDriver,
     private readonly appsDir: string,
     private readonly maxBytes: number,
     /** A broken package is left out of the catalogue and reported here (the others still load). */
@@ -147,19 +149,15 @@ export class AppCatalogue {
 
   private async load(): Promise<Map<number, AppPackage>> {
     const packages = new Map<number, AppPackage>();
-    let entries: string[] = [];
+    let folders: string[] = [];
     try {
-      entries = readdirSync(this.appsDir, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
-        .map((entry) => entry.name)
-        .sort();
+      folders = await this.files.packageFolders(this.appsDir);
     } catch (error) {
       this.onProblem(this.appsDir, (error as Error).message);
     }
-    for (const name of entries) {
-      const folder = path.join(this.appsDir, name);
+    for (const folder of folders) {
       try {
-        const found = await loadPackage(folder, this.maxBytes);
+        const found = await loadPackage(this.files, folder, this.maxBytes);
         if (packages.has(found.manifest.id)) throw new Error(`id ${found.manifest.id} is taken by another package`);
         packages.set(found.manifest.id, found);
       } catch (error) {
@@ -182,13 +180,13 @@ export class AppCatalogue {
     );
   }
 
-  /** The logo file and its type; undefined for an unknown id. */
-  async logo(id: number): Promise<{ file: string; type: string } | undefined> {
+  /** The logo's bytes and type; undefined for an unknown id. */
+  async logo(id: number): Promise<{ stream: Readable; type: string } | undefined> {
     const found = await this.find(id);
     if (!found) return undefined;
     const extension = path.extname(found.manifest.logo).slice(1).toLowerCase();
     return {
-      file: path.join(found.folder, found.manifest.logo),
+      stream: this.files.openLogo(path.join(found.folder, found.manifest.logo)),
       type: LOGO_TYPES[extension] ?? 'application/octet-stream',
     };
   }

@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import { FileSystemInstallerDriver } from '../../drivers/installer/filesystem.driver.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
 import type { HostingService } from '../hosting/hosting.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
@@ -15,7 +16,8 @@ export function createInstallerService(
   log: { warn: (detail: object, message: string) => void; error: (detail: object, message: string) => void },
 ): InstallerService {
   const maxBytes = config.installer.maxSizeMb * 1024 * 1024;
-  const catalogue = new AppCatalogue(config.installer.appsDir as string, maxBytes, (folder, problem) =>
+  const files = new FileSystemInstallerDriver();
+  const catalogue = new AppCatalogue(files, config.installer.appsDir as string, maxBytes, (folder, problem) =>
     log.warn({ event: 'installer.package_invalid', folder, problem }, 'application package left out'),
   );
   return new InstallerService(
@@ -24,6 +26,7 @@ export function createInstallerService(
     services.hosting,
     services.ddbb,
     new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid }),
+    files,
     catalogue,
     { databaseHost: config.databases.host, databasePort: config.databases.port, maxBytes },
     now,

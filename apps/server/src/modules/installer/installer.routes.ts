@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import {
   applicationListDataSchema,
   applicationParamsSchema,
@@ -55,6 +54,6 @@ export function registerInstallerRoutes(
       .header('cache-control', 'public, max-age=3600')
       .header('content-security-policy', LOGO_POLICY)
       .header('x-content-type-options', 'nosniff')
-      .send(createReadStream(logo.file));
+      .send(logo.stream);
   });
 }

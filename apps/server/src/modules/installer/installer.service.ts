@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Language } from '@panel247/contract/constants';
 import { APP_CONFIG_PREFIX, type HostingApplication, type InstallJob } from '@panel247/contract/installer';
 import type { Db } from '../../db/database.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import { type InstallerDriver, PayloadError } from '../../drivers/installer/installer.driver.ts';
 import { type FieldError, FieldErrors, NotFoundError } from '../../errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -12,7 +12,6 @@ import type { DdbbService } from '../ddbb/ddbb.service.ts';
 import type { HostingService } from '../hosting/hosting.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { AppCatalogue, AppPackage } from './app-catalogue.ts';
-import { PayloadError, unpackPayload } from './app-payload.ts';
 import { renderTemplate } from './app-template.ts';
 import { readConfigAnswers } from './config-answers.ts';
 import { installerRepository } from './installer.repository.ts';
@@ -68,6 +67,7 @@ export class InstallerService {
     private readonly hosting: HostingService,
     private readonly databases: DdbbService,
     private readonly homes: ServiceHomes,
+    private readonly files: InstallerDriver,
     private readonly catalogue: AppCatalogue,
     private readonly settings: InstallerSettings,
     private readonly now: () => number,
@@ -183,39 +183,28 @@ export class InstallerService {
       'subpath',
     );
     const target = folder === '' ? parent : path.join(this.homes.home(domain), folder);
-    const existing = await lstat(target).catch(() => null);
-    if (existing && (!existing.isDirectory() || (await readdir(target)).length > 0)) {
-      throw FieldErrors.one('subpath', 'installer.error.not_empty');
-    }
+    if (!(await this.files.isVacant(target))) throw FieldErrors.one('subpath', 'installer.error.not_empty');
     return target;
   }
 
   private async run(plan: InstallPlan): Promise<void> {
     const { jobId, app, target } = plan;
-    const staging = path.join(path.dirname(target), `.panel247-install-${randomBytes(6).toString('hex')}`);
+    let staging: string | undefined;
     const step = (progress: number) =>
       installerRepository.update(this.db, jobId, { status: 'running', progress }, this.now());
     try {
       await step(5);
-      await mkdir(staging, { mode: 0o755 });
-      await unpackPayload(path.join(app.folder, app.manifest.payload), staging, this.settings.maxBytes);
+      staging = await this.files.createStaging(target);
+      await this.files.unpack(path.join(app.folder, app.manifest.payload), staging, this.settings.maxBytes);
       await step(60);
       for (const template of app.templates) {
-        const file = path.join(staging, template.target);
-        await mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
-        // Config files hold the database password: readable by their owner (the site's user) only.
-        await writeFile(file, await renderTemplate(template.text, template.syntax, plan.values), {
-          flag: 'w',
-          mode: 0o640,
-        });
+        const text = await renderTemplate(template.text, template.syntax, plan.values);
+        await this.files.writeConfigFile(staging, template.target, text);
       }
       await step(85);
       await this.homes.giveToOwner(staging);
       // An empty target folder made beforehand (by the user or by prepare) gives way to the new one.
-      await rmdir(target).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
-      await rename(staging, target);
+      await this.files.moveIntoPlace(staging, target);
       await installerRepository.update(
         this.db,
         jobId,
@@ -223,7 +212,7 @@ export class InstallerService {
         this.now(),
       );
     } catch (error) {
-      await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      if (staging) await this.files.discard(staging);
       const code = (error as NodeJS.ErrnoException).code;
       const errorKey =
         error instanceof PayloadError

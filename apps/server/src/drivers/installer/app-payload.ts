@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
+import { PayloadError } from './installer.driver.ts';
 
 /**
  * The files of an application package: a folder, or a .tar.gz. Either way only plain files and
@@ -16,8 +17,6 @@ import { extract } from 'tar-stream';
 const MAX_ENTRIES = 20_000;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: names with control characters are refused
 const BAD_NAME = /[\u0000-\u001f\u007f\\]/;
-
-export class PayloadError extends Error {}
 
 /** `a/b/c.php` from an archive or folder entry name; throws for anything that could escape. */
 function safeRelative(name: string): string {
