@@ -3,6 +3,8 @@
  * same errors early). Zod-free. Error values are i18n keys.
  */
 
+import { hasControlCharacters } from './text-rules.ts';
+
 export const DNS_MODES = ['mantenerDNS', 'defaultDNS', 'setDNS'] as const;
 export type DnsMode = (typeof DNS_MODES)[number];
 export const NAMESERVERS_MIN = 2;
@@ -141,8 +143,6 @@ export type ContactFieldError = { field: keyof ContactInput; messageKey: string 
 /** The contact form's rules; the server adds the address data set checks. */
 export function validateContact(input: ContactInput): ContactFieldError[] {
   const errors: ContactFieldError[] = [];
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  const control = /[\u0000-\u001f\u007f]/;
   const required: (keyof ContactInput)[] = [
     'firstName',
     'lastName',
@@ -162,7 +162,7 @@ export function validateContact(input: ContactInput): ContactFieldError[] {
   }
   for (const field of Object.keys(input) as (keyof ContactInput)[]) {
     const value = input[field];
-    if (typeof value === 'string' && (control.test(value) || value.length > 255)) {
+    if (typeof value === 'string' && (hasControlCharacters(value) || value.length > 255)) {
       if (!errors.some((e) => e.field === field)) errors.push({ field, messageKey: 'validation.control_chars' });
     }
   }
