@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './fields.ts';
+import { idParam, textAsTyped } from './fields.ts';
 
 /** One DNS record of a service's zone, as the API returns it. */
 export const dnsRecordSchema = z.object({
@@ -20,7 +20,6 @@ export const dnsRecordSchema = z.object({
 });
 export type DnsRecord = z.infer<typeof dnsRecordSchema>;
 
-const text = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
 const choice = (error: string) => z.coerce.number({ error }).int({ error });
 
 export const dnsServiceParamsSchema = z.object({ id: idParam });
@@ -39,16 +38,16 @@ export const dnsListParamsSchema = z.object({
     .enum(['', 'A', 'AAAA', 'ANAME', 'CAA', 'CNAME', 'MX', 'NS', 'SRV', 'TXT'], { error: 'dns.error.type' })
     .optional()
     .default(''),
-  filter: text(200).optional().default(''),
+  filter: textAsTyped(200).optional().default(''),
 });
 export type DnsListParams = z.infer<typeof dnsListParamsSchema>;
 export const dnsRecordParamsSchema = z.object({ id: idParam, dnsZoneId: idParam });
 
 export const dnsCreateParamsSchema = z.object({
   id: idParam,
-  type: text(10),
-  zona: text(253).optional().default(''),
-  value: text(4000),
+  type: textAsTyped(10),
+  zona: textAsTyped(253).optional().default(''),
+  value: textAsTyped(4000),
   ttl: choice('dns.error.ttl').optional().default(0),
   priority: choice('dns.error.priority').optional().default(20),
 });
@@ -57,7 +56,7 @@ export type DnsCreateParams = z.infer<typeof dnsCreateParamsSchema>;
 export const dnsSaveParamsSchema = z.object({
   id: idParam,
   dnsZoneId: idParam,
-  value: text(4000),
+  value: textAsTyped(4000),
   ttl: choice('dns.error.ttl').optional().default(0),
   priority: choice('dns.error.priority').optional().default(20),
 });

@@ -30,6 +30,15 @@ export function text(max = 5000) {
     .max(max, { error: 'validation.too_long' });
 }
 
+/**
+ * A string as typed, only bounded: not trimmed, empty allowed, control characters not checked.
+ * For the fields whose service runs the field's own rule (a mail local part, an FTP folder, a DNS
+ * value…) and answers its precise error; `line()` and `text()` are the finished rules.
+ */
+export function textAsTyped(max: number) {
+  return z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
+}
+
 /** A password as typed: not trimmed, no control characters. */
 export function password(min = 1, max = 128) {
   return z
