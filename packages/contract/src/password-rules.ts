@@ -29,6 +29,6 @@ export const SERVICE_PASSWORD_MIN = 8;
 export function servicePasswordProblem(password: string): string | undefined {
   if (password === '') return 'validation.required';
   if (hasControlCharacters(password)) return 'validation.control_chars';
-  if (password.length < SERVICE_PASSWORD_MIN) return 'mail.error.password_short';
+  if (password.length < SERVICE_PASSWORD_MIN) return 'validation.password_short';
   return undefined;
 }
