@@ -140,10 +140,9 @@ export interface ContactInput {
 
 export type ContactFieldError = { field: keyof ContactInput; messageKey: string };
 
-/** The contact form's rules; the server adds the address data set checks. */
-export function validateContact(input: ContactInput): ContactFieldError[] {
-  const errors: ContactFieldError[] = [];
-  const required: (keyof ContactInput)[] = [
+/** The fields a contact must have: the organisation name only for organisations. */
+export function requiredContactFields(isOrg: boolean): (keyof ContactInput)[] {
+  const fields: (keyof ContactInput)[] = [
     'firstName',
     'lastName',
     'identNumber',
@@ -155,8 +154,13 @@ export function validateContact(input: ContactInput): ContactFieldError[] {
     'address',
     'postalCode',
   ];
-  if (input.isOrg) required.unshift('orgName');
-  for (const field of required) {
+  return isOrg ? ['orgName', ...fields] : fields;
+}
+
+/** The contact form's rules; the server adds the address data set checks. */
+export function validateContact(input: ContactInput): ContactFieldError[] {
+  const errors: ContactFieldError[] = [];
+  for (const field of requiredContactFields(input.isOrg)) {
     const value = String(input[field] ?? '');
     if (value.trim() === '') errors.push({ field, messageKey: 'validation.required' });
   }
