@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './fields.ts';
+import { idParam, textAsTyped } from './fields.ts';
 
 /** A MariaDB database of a hosting service, with its own user (same name). */
 export const databaseSchema = z.object({
@@ -17,7 +17,7 @@ export const databaseSchema = z.object({
 });
 export type HostedDatabase = z.infer<typeof databaseSchema>;
 
-const password = z.string({ error: 'validation.required' }).max(128, { error: 'validation.too_long' });
+const password = textAsTyped(128);
 
 export const ddbbServiceParamsSchema = z.object({ id: idParam });
 export const ddbbParamsSchema = z.object({ id: idParam, did: idParam });

@@ -4,6 +4,8 @@
  * Error values are i18n keys; the server translates them, the web has the same keys.
  */
 
+import { hasControlCharacters } from './text-rules.ts';
+
 export const DNS_TYPES = ['A', 'AAAA', 'ANAME', 'CAA', 'CNAME', 'MX', 'NS', 'SRV', 'TXT'] as const;
 export type DnsType = (typeof DNS_TYPES)[number];
 
@@ -69,8 +71,6 @@ export function valueLabelKey(type: string): string {
   }
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
 const LDH_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const SERVICE_LABEL = /^_[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -78,8 +78,8 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
 /** UTS-46 to ASCII (punycode) through the WHATWG URL parser, present in browsers and Node. */
 export function toAsciiName(name: string): string | undefined {
   const lower = name.toLowerCase();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: plain ASCII needs no conversion
-  if (/^[\x00-\x7f]*$/.test(lower)) return lower;
+  // Plain ASCII needs no conversion.
+  if (/^\p{ASCII}*$/u.test(lower)) return lower;
   try {
     return new URL(`http://${lower}/`).hostname;
   } catch {
@@ -263,7 +263,7 @@ export function validateDnsRecord(
   let zona = input.zona.trim();
   if (zona === '@') zona = '';
   zona = zona.replace(/\.$/, '');
-  const asciiZona = CONTROL.test(input.zona) ? undefined : toAsciiName(zona);
+  const asciiZona = hasControlCharacters(input.zona) ? undefined : toAsciiName(zona);
   if (asciiZona === undefined || !isOwnerName(asciiZona)) {
     errors.push({ field: 'zona', messageKey: 'dns.error.name' });
   } else if ((asciiZona ? asciiZona.length + 1 : 0) + zoneName.length > 253) {
@@ -285,7 +285,7 @@ export function validateDnsRecord(
   const raw = input.value.trim();
   let value: string | undefined;
   if (raw === '') errors.push({ field: 'value', messageKey: 'validation.required' });
-  else if (CONTROL.test(input.value) || raw.length > 4000)
+  else if (hasControlCharacters(input.value) || raw.length > 4000)
     errors.push({ field: 'value', messageKey: 'dns.error.value' });
   else if (type) {
     const checked = checkValue(type, raw, asciiZona ?? '');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, integerOr, optionalInteger } from './fields.ts';
+import { idParam, integerOr, optionalInteger, textAsTyped } from './fields.ts';
 
 /** One DNS record of a service's zone, as the API returns it. */
 export const dnsRecordSchema = z.object({
@@ -20,8 +20,6 @@ export const dnsRecordSchema = z.object({
 });
 export type DnsRecord = z.infer<typeof dnsRecordSchema>;
 
-const text = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
-
 export const dnsServiceParamsSchema = z.object({ id: idParam });
 
 /**
@@ -38,16 +36,16 @@ export const dnsListParamsSchema = z.object({
     .enum(['', 'A', 'AAAA', 'ANAME', 'CAA', 'CNAME', 'MX', 'NS', 'SRV', 'TXT'], { error: 'dns.error.type' })
     .optional()
     .default(''),
-  filter: text(200).optional().default(''),
+  filter: textAsTyped(200).optional().default(''),
 });
 export type DnsListParams = z.infer<typeof dnsListParamsSchema>;
 export const dnsRecordParamsSchema = z.object({ id: idParam, dnsZoneId: idParam });
 
 export const dnsCreateParamsSchema = z.object({
   id: idParam,
-  type: text(10),
-  zona: text(253).optional().default(''),
-  value: text(4000),
+  type: textAsTyped(10),
+  zona: textAsTyped(253).optional().default(''),
+  value: textAsTyped(4000),
   ttl: integerOr(0, 'dns.error.ttl'),
   priority: integerOr(20, 'dns.error.priority'),
 });
@@ -56,7 +54,7 @@ export type DnsCreateParams = z.infer<typeof dnsCreateParamsSchema>;
 export const dnsSaveParamsSchema = z.object({
   id: idParam,
   dnsZoneId: idParam,
-  value: text(4000),
+  value: textAsTyped(4000),
   ttl: integerOr(0, 'dns.error.ttl'),
   priority: integerOr(20, 'dns.error.priority'),
 });

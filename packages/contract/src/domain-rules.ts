@@ -3,6 +3,8 @@
  * same errors early). Zod-free. Error values are i18n keys.
  */
 
+import { hasControlCharacters } from './text-rules.ts';
+
 export const DNS_MODES = ['mantenerDNS', 'defaultDNS', 'setDNS'] as const;
 export type DnsMode = (typeof DNS_MODES)[number];
 export const NAMESERVERS_MIN = 2;
@@ -138,12 +140,9 @@ export interface ContactInput {
 
 export type ContactFieldError = { field: keyof ContactInput; messageKey: string };
 
-/** The contact form's rules; the server adds the address data set checks. */
-export function validateContact(input: ContactInput): ContactFieldError[] {
-  const errors: ContactFieldError[] = [];
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  const control = /[\u0000-\u001f\u007f]/;
-  const required: (keyof ContactInput)[] = [
+/** The fields a contact must have: the organisation name only for organisations. */
+export function requiredContactFields(isOrg: boolean): (keyof ContactInput)[] {
+  const fields: (keyof ContactInput)[] = [
     'firstName',
     'lastName',
     'identNumber',
@@ -155,14 +154,19 @@ export function validateContact(input: ContactInput): ContactFieldError[] {
     'address',
     'postalCode',
   ];
-  if (input.isOrg) required.unshift('orgName');
-  for (const field of required) {
+  return isOrg ? ['orgName', ...fields] : fields;
+}
+
+/** The contact form's rules; the server adds the address data set checks. */
+export function validateContact(input: ContactInput): ContactFieldError[] {
+  const errors: ContactFieldError[] = [];
+  for (const field of requiredContactFields(input.isOrg)) {
     const value = String(input[field] ?? '');
     if (value.trim() === '') errors.push({ field, messageKey: 'validation.required' });
   }
   for (const field of Object.keys(input) as (keyof ContactInput)[]) {
     const value = input[field];
-    if (typeof value === 'string' && (control.test(value) || value.length > 255)) {
+    if (typeof value === 'string' && (hasControlCharacters(value) || value.length > 255)) {
       if (!errors.some((e) => e.field === field)) errors.push({ field, messageKey: 'validation.control_chars' });
     }
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, optionalInteger } from './fields.ts';
+import { idParam, optionalInteger, textAsTyped } from './fields.ts';
 
 /** A domain contact as the API shows it. */
 export const contactSchema = z.object({
@@ -78,19 +78,18 @@ export const glueRecordSchema = z.object({
 });
 export type GlueRecord = z.infer<typeof glueRecordSchema>;
 export const glueListDataSchema = z.object({ gluerecords: z.array(glueRecordSchema) });
-const short = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
 export const glueCreateParamsSchema = z.object({
   id: idParam,
   /** A host label under the domain ("ns1") or the full name ("ns1.example.com"). */
-  name: short(253),
-  ip: short(15),
-  ipv6: short(45).optional().default(''),
+  name: textAsTyped(253),
+  ip: textAsTyped(15),
+  ipv6: textAsTyped(45).optional().default(''),
 });
 export const glueSaveParamsSchema = z.object({
   id: idParam,
   glueId: idParam,
-  ip: short(15),
-  ipv6: short(45).optional().default(''),
+  ip: textAsTyped(15),
+  ipv6: textAsTyped(45).optional().default(''),
 });
 export const glueParamsSchema = z.object({ id: idParam, glueId: idParam });
 
@@ -120,7 +119,7 @@ export const dnssecCreateParamsSchema = z.object({
   digesttype: optionalInteger('domain.error.digest_type'),
   flags: optionalInteger('domain.error.flags'),
   protocols: optionalInteger('domain.error.protocol'),
-  digest: short(4096).optional().default(''),
+  digest: textAsTyped(4096).optional().default(''),
 });
 export const dnssecCreateDataSchema = z.object({ dnssec: z.array(dnssecEntrySchema) });
 export const dnssecParamsSchema = z.object({ id: idParam, dnssecId: idParam });
@@ -133,17 +132,17 @@ export const contactSaveParamsSchema = z.object({
   /** The role edited: registrant through owner/save, admin|billing|tech through contacts/save. */
   type: z.enum(['registrant', 'admin', 'billing', 'tech'], { error: 'validation.invalid' }),
   isOrg: z.enum(['0', '1'], { error: 'validation.invalid' }).optional().default('0'),
-  firstName: short(100).optional().default(''),
-  lastName: short(100).optional().default(''),
-  identNumber: short(30).optional().default(''),
-  orgName: short(200).optional().default(''),
-  email: short(254).optional().default(''),
-  phone: short(30).optional().default(''),
-  postalCode: short(10).optional().default(''),
-  country: short(2).optional().default(''),
-  state: short(10).optional().default(''),
-  city: short(100).optional().default(''),
-  address: short(255).optional().default(''),
+  firstName: textAsTyped(100).optional().default(''),
+  lastName: textAsTyped(100).optional().default(''),
+  identNumber: textAsTyped(30).optional().default(''),
+  orgName: textAsTyped(200).optional().default(''),
+  email: textAsTyped(254).optional().default(''),
+  phone: textAsTyped(30).optional().default(''),
+  postalCode: textAsTyped(10).optional().default(''),
+  country: textAsTyped(2).optional().default(''),
+  state: textAsTyped(10).optional().default(''),
+  city: textAsTyped(100).optional().default(''),
+  address: textAsTyped(255).optional().default(''),
   mode: z
     .enum(['only_contact', 'only_domain', 'all_contacts'], { error: 'validation.invalid' })
     .optional()
@@ -153,10 +152,10 @@ export const contactSaveParamsSchema = z.object({
 export type ContactSaveParams = z.infer<typeof contactSaveParamsSchema>;
 
 export const countryParamsSchema = z.object({
-  country: short(2).optional().default(''),
-  state: short(10).optional().default(''),
-  city: short(100).optional().default(''),
-  postal_code: short(10).optional().default(''),
+  country: textAsTyped(2).optional().default(''),
+  state: textAsTyped(10).optional().default(''),
+  city: textAsTyped(100).optional().default(''),
+  postal_code: textAsTyped(10).optional().default(''),
 });
 export const countryDataSchema = z.object({
   /** ISO code → name in the request's language, sorted by name. */

@@ -1,21 +1,17 @@
 import { z } from 'zod';
+import { hasControlCharactersBesideTab, hasControlCharactersBesideTabAndLineBreaks } from './text-rules.ts';
 
 /**
  * Field building blocks. Messages are i18n keys (`validation.*`): the server translates them into
  * the request's language before they reach `system.errors`.
  */
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL_CHARS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL_CHARS_BUT_NEWLINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-
-/** One-line text: trimmed, required, no CR/LF/NUL or other control characters. */
+/** One-line text: trimmed, required, no CR/LF/NUL or other control characters (a TAB is typed text). */
 export function line(max = 255) {
   // Control characters are checked before trimming, so a trailing CR/LF is refused, not trimmed.
   return z
     .string({ error: 'validation.required' })
-    .refine((value) => !CONTROL_CHARS.test(value), { error: 'validation.control_chars', abort: true })
+    .refine((value) => !hasControlCharactersBesideTab(value), { error: 'validation.control_chars', abort: true })
     .trim()
     .min(1, { error: 'validation.required' })
     .max(max, { error: 'validation.too_long' });
@@ -25,10 +21,22 @@ export function line(max = 255) {
 export function text(max = 5000) {
   return z
     .string({ error: 'validation.required' })
-    .refine((value) => !CONTROL_CHARS_BUT_NEWLINES.test(value), { error: 'validation.control_chars', abort: true })
+    .refine((value) => !hasControlCharactersBesideTabAndLineBreaks(value), {
+      error: 'validation.control_chars',
+      abort: true,
+    })
     .trim()
     .min(1, { error: 'validation.required' })
     .max(max, { error: 'validation.too_long' });
+}
+
+/**
+ * A string as typed, only bounded: not trimmed, empty allowed, control characters not checked.
+ * For the fields whose service runs the field's own rule (a mail local part, an FTP folder, a DNS
+ * value…) and answers its precise error; `line()` and `text()` are the finished rules.
+ */
+export function textAsTyped(max: number) {
+  return z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
 }
 
 /** A password as typed: not trimmed, no control characters. */
@@ -38,7 +46,7 @@ export function password(min = 1, max = 128) {
     .min(1, { error: 'validation.required' })
     .min(min, { error: 'validation.password_too_short' })
     .max(max, { error: 'validation.too_long' })
-    .refine((value) => !CONTROL_CHARS.test(value), { error: 'validation.control_chars' });
+    .refine((value) => !hasControlCharactersBesideTab(value), { error: 'validation.control_chars' });
 }
 
 export const email = line(254).pipe(z.email({ error: 'validation.email' }));

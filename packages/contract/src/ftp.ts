@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './fields.ts';
+import { idParam, textAsTyped } from './fields.ts';
 
 export { FTP_USER_MAX } from './ftp-rules.ts';
 
@@ -15,24 +15,26 @@ export const ftpAccountSchema = z.object({
 });
 export type FtpAccount = z.infer<typeof ftpAccountSchema>;
 
-const text = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
-
 export const ftpServiceParamsSchema = z.object({ id: idParam });
 export const ftpAccountParamsSchema = z.object({ id: idParam, fid: idParam });
 export const ftpCreateParamsSchema = z.object({
   id: idParam,
-  ftpUser: text(64),
-  password: text(128),
-  folder: text(255).optional().default(''),
+  ftpUser: textAsTyped(64),
+  password: textAsTyped(128),
+  folder: textAsTyped(255).optional().default(''),
 });
-export const ftpSaveParamsSchema = z.object({ id: idParam, fid: idParam, folder: text(255).optional().default('') });
-export const ftpPasswordParamsSchema = z.object({ id: idParam, fid: idParam, password: text(128) });
+export const ftpSaveParamsSchema = z.object({
+  id: idParam,
+  fid: idParam,
+  folder: textAsTyped(255).optional().default(''),
+});
+export const ftpPasswordParamsSchema = z.object({ id: idParam, fid: idParam, password: textAsTyped(128) });
 
 /** WebFTP login: the folder (relative to the account's own) the WebFTP opens first. */
 export const ftpLoginParamsSchema = z.object({
   id: idParam,
   fid: idParam,
-  initialDirectory: text(255).optional().default(''),
+  initialDirectory: textAsTyped(255).optional().default(''),
 });
 
 export const ftpListDataSchema = z.object({ ftps: z.array(ftpAccountSchema) });

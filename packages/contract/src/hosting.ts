@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './fields.ts';
+import { idParam, textAsTyped } from './fields.ts';
 import { permissionMapSchema } from './permissions.ts';
 
 /** The web side of a hosting service: overview, PHP version, parking, redirections and sites. */
@@ -72,17 +72,16 @@ export const subdomainSchema = z.object({
 });
 export type Subdomain = z.infer<typeof subdomainSchema>;
 
-const text = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
-const optionalText = (max: number) => text(max).optional().default('');
+const optionalText = (max: number) => textAsTyped(max).optional().default('');
 const pem = optionalText(64 * 1024);
 const flag = z.enum(['0', '1'], { error: 'validation.invalid' }).optional().default('0');
 
 export const hostingServiceParamsSchema = z.object({ id: idParam });
-export const hostingPhpParamsSchema = z.object({ id: idParam, phpVersion: text(16) });
+export const hostingPhpParamsSchema = z.object({ id: idParam, phpVersion: textAsTyped(16) });
 
 export const redirectionParamsSchema = z.object({ id: idParam, rid: idParam });
 const redirectionFields = {
-  urlRedir: text(2048),
+  urlRedir: textAsTyped(2048),
   redirType: z.enum(REDIRECT_TYPES, { error: 'validation.invalid' }),
   iframeTitle: optionalText(500),
   iframeDescription: optionalText(500),
@@ -98,7 +97,7 @@ export const redirectionSaveParamsSchema = z.object({ id: idParam, rid: idParam,
 
 export const subdomainParamsSchema = z.object({ id: idParam, sid: idParam });
 const siteFields = { folder: optionalText(255), SSLActive: flag, cert: pem, certkey: pem, certchain: pem };
-export const subdomainCreateParamsSchema = z.object({ id: idParam, subDomain: text(190), ...siteFields });
+export const subdomainCreateParamsSchema = z.object({ id: idParam, subDomain: textAsTyped(190), ...siteFields });
 export const subdomainSaveParamsSchema = z.object({ id: idParam, sid: idParam, ...siteFields });
 
 export const hostingServiceDataSchema = z.object({ service: hostingServiceSchema });
@@ -118,6 +117,6 @@ export const errorLogDataSchema = z.object({ logs: z.array(errorLogLineSchema) }
  */
 export const webConstructorDataSchema = z.object({ selected: z.string().nullable() });
 /** `subdomain`: '*' (the root) or a subdomain label of one of the service's sites. */
-export const webConstructorLoginParamsSchema = z.object({ id: idParam, subdomain: text(190) });
+export const webConstructorLoginParamsSchema = z.object({ id: idParam, subdomain: textAsTyped(190) });
 /** The builder's URL with a short-lived HMAC-signed token; the panel opens it in a new tab. */
 export const webConstructorLoginDataSchema = z.object({ url: z.string() });

@@ -1,8 +1,30 @@
 /** Mail rules shared by the server and the web form. Zod-free; errors are i18n keys. */
 
+import { hasControlCharacters } from './text-rules.ts';
+
 /** A local part the mail daemons take safely: letters, digits and . _ - + (no dot at the ends, no "..") */
 export function isLocalPart(value: string): boolean {
   return /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/i.test(value) && !value.includes('..');
+}
+
+/**
+ * The problem of a local part as typed, if any: control characters (checked before trimming could
+ * hide them), required unless `allowEmpty` (an alias for every address of the domain), then the
+ * allow-list. The mailbox password is the service password rule (`password-rules.ts`).
+ */
+export function mailLocalPartProblem(typed: string, allowEmpty: boolean): string | undefined {
+  if (hasControlCharacters(typed)) return 'validation.control_chars';
+  const name = typed.trim();
+  if (name === '') return allowEmpty ? undefined : 'validation.required';
+  return isLocalPart(name) ? undefined : 'mail.error.name';
+}
+
+/**
+ * The problem of a mailbox quota in MiB, if any: a whole number from 1 to the plan's maximum. The
+ * web form does not know the plan, so it checks the floor only and the server the whole range.
+ */
+export function mailboxQuotaProblem(quotaMb: number, maxMb = Number.MAX_SAFE_INTEGER): string | undefined {
+  return Number.isSafeInteger(quotaMb) && quotaMb >= 1 && quotaMb <= maxMb ? undefined : 'mail.error.quota';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, optionalInteger } from './fields.ts';
+import { idParam, optionalInteger, textAsTyped } from './fields.ts';
 import { type SignonForm, signonFormSchema } from './signon.ts';
 
 export const mailboxSchema = z.object({
@@ -24,9 +24,8 @@ export const aliasSchema = z.object({
 });
 export type Alias = z.infer<typeof aliasSchema>;
 
-const text = (max: number) => z.string({ error: 'validation.required' }).max(max, { error: 'validation.too_long' });
 const targets = z
-  .union([text(320), z.array(text(320))])
+  .union([textAsTyped(320), z.array(textAsTyped(320))])
   .transform((value) => (Array.isArray(value) ? value : value.split(',')));
 
 export const mailServiceParamsSchema = z.object({ id: idParam });
@@ -35,15 +34,15 @@ export const aliasParamsSchema = z.object({ id: idParam, aliasId: idParam });
 
 export const mailboxCreateParamsSchema = z.object({
   id: idParam,
-  name: text(64),
-  password: text(128),
+  name: textAsTyped(64),
+  password: textAsTyped(128),
   /** MiB; the plan's default when left out. */
   quota: optionalInteger('mail.error.quota'),
 });
-export const mailboxPasswordParamsSchema = z.object({ id: idParam, accountId: idParam, password: text(128) });
+export const mailboxPasswordParamsSchema = z.object({ id: idParam, accountId: idParam, password: textAsTyped(128) });
 export const aliasCreateParamsSchema = z.object({
   id: idParam,
-  name: text(64).optional().default(''),
+  name: textAsTyped(64).optional().default(''),
   target: targets,
 });
 export const aliasSaveParamsSchema = z.object({ id: idParam, aliasId: idParam, target: targets });

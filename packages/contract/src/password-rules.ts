@@ -1,5 +1,7 @@
 /** Password generation shared by every password form (mail, FTP, databases). Zod-free. */
 
+import { hasControlCharacters } from './text-rules.ts';
+
 export const GENERATED_PASSWORD_LENGTH = 14;
 export const PASSWORD_SYMBOLS = '!#$%&*+-=?@^_';
 
@@ -19,9 +21,6 @@ export function generatePassword(random: (max: number) => number): string {
 /** Shortest password accepted for a service login (mailbox, FTP account, database user). */
 export const SERVICE_PASSWORD_MIN = 8;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 /**
  * The password rule of service logins: required, at least 8 characters, no control characters (a
  * newline would break ProFTPD's and MariaDB's own tools). Quotes, backslashes and the like are
@@ -29,7 +28,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  */
 export function servicePasswordProblem(password: string): string | undefined {
   if (password === '') return 'validation.required';
-  if (CONTROL.test(password)) return 'validation.control_chars';
-  if (password.length < SERVICE_PASSWORD_MIN) return 'mail.error.password_short';
+  if (hasControlCharacters(password)) return 'validation.control_chars';
+  if (password.length < SERVICE_PASSWORD_MIN) return 'validation.password_short';
   return undefined;
 }

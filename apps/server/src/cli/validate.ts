@@ -9,6 +9,7 @@ import {
   THEME_COLORS,
   type ThemeColor,
 } from '@panel247/contract/constants';
+import { hasControlCharacters, hasControlCharactersBesideTabAndLineBreaks } from '@panel247/contract/text-rules';
 import { PASSWORD_MIN_LENGTH } from '@panel247/contract/user';
 import { type ArgValues, CliError } from './command.ts';
 
@@ -17,10 +18,6 @@ import { type ArgValues, CliError } from './command.ts';
  * these; each error names the option so the provider can fix the call.
  */
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL_CHARS_BUT_NEWLINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const LDH = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** Shown instead of the value when it holds control characters, so the terminal stays sane. */
@@ -58,7 +55,7 @@ export function flag(values: ArgValues, name: string): boolean {
 /** A host or domain name: LDH labels, lower-cased. */
 export function domainName(value: string, option = 'domain'): string {
   const lower = value.toLowerCase();
-  if (CONTROL_CHARS.test(value) || !LDH.test(lower)) {
+  if (hasControlCharacters(value) || !LDH.test(lower)) {
     throw new CliError(`--${option}: ${shown(value)} is not a valid domain name (letters, digits, hyphens, dots)`);
   }
   return lower;
@@ -67,7 +64,7 @@ export function domainName(value: string, option = 'domain'): string {
 /** A resource reference: a domain name, internationalized ones allowed (checked in punycode). */
 export function reference(value: string, option = 'reference'): string {
   const lower = value.toLowerCase();
-  const ascii = CONTROL_CHARS.test(value) || /\s/.test(value) ? '' : domainToASCII(lower);
+  const ascii = hasControlCharacters(value) || /\s/.test(value) ? '' : domainToASCII(lower);
   if (!ascii || !LDH.test(ascii)) throw new CliError(`--${option}: ${shown(value)} is not a valid domain name`);
   return lower;
 }
@@ -95,7 +92,7 @@ export function channel(value: string, option = 'channel'): string {
 
 /** One line of text: no control characters, trimmed, not empty. */
 export function line(value: string, option: string, max = 255): string {
-  if (CONTROL_CHARS.test(value)) throw new CliError(`--${option}: control characters (CR, LF, NUL…) are not allowed`);
+  if (hasControlCharacters(value)) throw new CliError(`--${option}: control characters (CR, LF, NUL…) are not allowed`);
   const trimmed = value.trim();
   if (!trimmed) throw new CliError(`--${option} must not be empty`);
   if (trimmed.length > max) throw new CliError(`--${option} is longer than ${max} characters`);
@@ -104,7 +101,8 @@ export function line(value: string, option: string, max = 255): string {
 
 /** Multi-line text (legal texts): newlines and tabs allowed, other control characters refused. */
 export function text(value: string, option: string, max = 200_000): string {
-  if (CONTROL_CHARS_BUT_NEWLINES.test(value)) throw new CliError(`--${option}: control characters are not allowed`);
+  if (hasControlCharactersBesideTabAndLineBreaks(value))
+    throw new CliError(`--${option}: control characters are not allowed`);
   const trimmed = value.trim();
   if (!trimmed) throw new CliError(`--${option} must not be empty`);
   if (trimmed.length > max) throw new CliError(`--${option} is longer than ${max} characters`);
@@ -114,7 +112,7 @@ export function text(value: string, option: string, max = 200_000): string {
 export function email(value: string, option = 'contact-email'): string {
   if (value === '') return '';
   if (
-    CONTROL_CHARS.test(value) ||
+    hasControlCharacters(value) ||
     value.length > 254 ||
     !/^[^\s@"<>(),;:\\[\]]+@[a-z0-9.-]+\.[a-z]{2,}$/i.test(value)
   ) {
@@ -127,7 +125,7 @@ export function email(value: string, option = 'contact-email'): string {
 export function urlOrPath(value: string, option: string, allowPath = true): string {
   if (value === '') return '';
   const bad = () => new CliError(`--${option}: ${shown(value)} is not a valid ${allowPath ? 'URL or /path' : 'URL'}`);
-  if (value.length > 2048 || /[\s"'<>\\`]/.test(value) || CONTROL_CHARS.test(value)) throw bad();
+  if (value.length > 2048 || /[\s"'<>\\`]/.test(value) || hasControlCharacters(value)) throw bad();
   if (allowPath && /^\/(?!\/)[A-Za-z0-9._~/%-]*$/.test(value)) return value;
   let url: URL;
   try {
@@ -205,7 +203,7 @@ export function integer(value: string, option: string, min: number, max: number)
 
 /** A login password: no control characters, at least PASSWORD_MIN_LENGTH characters. */
 export function password(value: string): string {
-  if (CONTROL_CHARS.test(value)) throw new CliError('The password must not hold control characters');
+  if (hasControlCharacters(value)) throw new CliError('The password must not hold control characters');
   if (value.length < PASSWORD_MIN_LENGTH) {
     throw new CliError(`The password needs at least ${PASSWORD_MIN_LENGTH} characters`);
   }

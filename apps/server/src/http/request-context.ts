@@ -1,4 +1,5 @@
 import { LANGUAGE_COOKIE, LANGUAGES, type Language } from '@panel247/contract/constants';
+import { replaceControlCharacters } from '@panel247/contract/text-rules';
 import type { FastifyRequest } from 'fastify';
 
 function asLanguage(value: unknown): Language | undefined {
@@ -19,12 +20,7 @@ export function requestLanguage(request: FastifyRequest, fallback: Language): La
   );
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
-
 /** Strips CR/LF and other control characters before a user-supplied value reaches a log line. */
 export function forLog(value: unknown, max = 200): string {
-  return String(value ?? '')
-    .replace(CONTROL_CHARS, '?')
-    .slice(0, max);
+  return replaceControlCharacters(String(value ?? ''), '?').slice(0, max);
 }

@@ -3,9 +3,7 @@
  * again): typed from the home, "/" being the home itself; errors are i18n keys.
  */
 
-/** A folder segment the server takes: letters, digits, dot, dash, underscore; never "." or "..". */
-const SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,64}$/;
-const MAX_SEGMENTS = 16;
+import { isServiceFolder } from '@panel247/contract/hosting-rules';
 
 /** The folder as the API wants it: relative to the service home, without slashes at the ends. */
 export function folderToApi(value: string): string {
@@ -18,11 +16,7 @@ export function folderToApi(value: string): string {
  */
 export function serviceFolderError(value: string, invalidKey: string): string | null {
   if (value.trim() === '') return 'validation.required';
-  const folder = folderToApi(value);
-  if (folder === '') return null;
-  const segments = folder.split('/');
-  if (segments.length > MAX_SEGMENTS || !segments.every((segment) => SEGMENT.test(segment))) return invalidKey;
-  return null;
+  return isServiceFolder(folderToApi(value)) ? null : invalidKey;
 }
 
 /** The folder as shown: always from the home, "/" being the home itself. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { extract } from 'tar-stream';
 import { PayloadError } from './installer.driver.ts';
 
@@ -15,21 +16,21 @@ import { PayloadError } from './installer.driver.ts';
  */
 
 const MAX_ENTRIES = 20_000;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: names with control characters are refused
-const BAD_NAME = /[\u0000-\u001f\u007f\\]/;
+
+/** Empty, `.`, `..`, a control character, or a backslash (a path separator on other systems). */
+function isBadSegment(segment: string): boolean {
+  return (
+    segment === '' || segment === '.' || segment === '..' || hasControlCharacters(segment) || segment.includes('\\')
+  );
+}
 
 /** `a/b/c.php` from an archive or folder entry name; throws for anything that could escape. */
 function safeRelative(name: string): string {
   const trimmed = name.replace(/^\.\//, '').replace(/\/+$/, '');
   if (trimmed === '' || trimmed === '.') return '';
   const segments = trimmed.split('/');
-  if (
-    name.startsWith('/') ||
-    trimmed.length > 1024 ||
-    segments.some((segment) => segment === '' || segment === '.' || segment === '..' || BAD_NAME.test(segment))
-  ) {
+  if (name.startsWith('/') || trimmed.length > 1024 || segments.some(isBadSegment))
     throw new PayloadError(`unsafe entry name: ${JSON.stringify(name)}`);
-  }
   return segments.join('/');
 }
 

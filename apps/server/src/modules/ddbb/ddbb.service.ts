@@ -222,7 +222,7 @@ export class DdbbService {
 
   async remove(actor: Actor, id: number, did: number): Promise<void> {
     const row = await this.row(actor, id, did, 'action');
-    if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    if (row.eliminable !== 1) throw new ForbiddenError('ddbb.error.not_eliminable');
     // The driver's drop is idempotent: if MariaDB fails halfway the row stays, and a retry finishes.
     await this.db.transaction().execute(async (trx) => {
       await ddbbRepository.delete(trx, id, did);

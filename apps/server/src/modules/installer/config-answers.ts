@@ -1,10 +1,7 @@
+import { hasControlCharacters, hasControlCharactersBesideTabAndLineBreaks } from '@panel247/contract/text-rules';
 import type { FieldError } from '../../errors.ts';
 import type { AppInputSpec } from './app-catalogue.ts';
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: a textarea keeps its line breaks, nothing else
-const CONTROL_BUT_NEWLINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const EMAIL =
   /^[^\s@"<>]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const TICKED = new Set(['1', 'on', 'true']);
@@ -49,7 +46,8 @@ export function readConfigAnswers(
     // An input the client left out takes the package's default (a password has none).
     const raw = sent ?? (input.password ? '' : input.value);
     const multiline = input.type === 'textarea';
-    if ((multiline ? CONTROL_BUT_NEWLINES : CONTROL).test(raw)) {
+    // A textarea keeps its line breaks (and tabs), nothing else.
+    if (multiline ? hasControlCharactersBesideTabAndLineBreaks(raw) : hasControlCharacters(raw)) {
       fail('validation.control_chars');
       continue;
     }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Language } from '@panel247/contract/constants';
 import { APP_CONFIG_PREFIX, type HostingApplication, type InstallJob } from '@panel247/contract/installer';
+import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { type InstallerDriver, PayloadError } from '../../drivers/installer/installer.driver.ts';
@@ -16,8 +17,6 @@ import { renderTemplate } from './app-template.ts';
 import { readConfigAnswers } from './config-answers.ts';
 import { installerRepository } from './installer.repository.ts';
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
 /** A queued or running job not touched for this long belongs to a process that stopped. */
 const STALE_SECONDS = 15 * 60;
 const KEEP_SECONDS = 7 * 24 * 3600;
@@ -108,7 +107,8 @@ export class InstallerService {
     if (!app) errors.push({ field: 'applicationID', messageKey: 'installer.error.app' });
 
     let subpath = '';
-    if (CONTROL.test(request.subpath)) errors.push({ field: 'subpath', messageKey: 'validation.control_chars' });
+    if (hasControlCharacters(request.subpath))
+      errors.push({ field: 'subpath', messageKey: 'validation.control_chars' });
     else {
       try {
         subpath = this.homes.normalise(request.subpath.trim(), 'subpath');

@@ -1,7 +1,13 @@
 import { Button, Group, Menu, Radio, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { DomainData } from '@panel247/contract/domain';
-import { CONTACT_EDIT_MODES, type ContactRole, identLabelKey, spanishIdKind } from '@panel247/contract/domain-rules';
+import {
+  CONTACT_EDIT_MODES,
+  type ContactRole,
+  identLabelKey,
+  requiredContactFields,
+  spanishIdKind,
+} from '@panel247/contract/domain-rules';
 import { IconCopy } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +22,6 @@ import {
   contactToValues,
   copyFrom,
   copySources,
-  requiredContactFields,
 } from '../lib/contact-form';
 import { useActionError, useActionGuard } from '../lib/use-action-guard';
 import { AddressFields } from './address-fields';

@@ -1,5 +1,5 @@
 import type { Contact, DomainData } from '@panel247/contract/domain';
-import { identLabelKey } from '@panel247/contract/domain-rules';
+import { identLabelKey, requiredContactFields } from '@panel247/contract/domain-rules';
 import { describe, expect, it } from 'vitest';
 import {
   type ContactFormValues,
@@ -8,7 +8,6 @@ import {
   contactToValues,
   copyFrom,
   copySources,
-  requiredContactFields,
 } from './contact-form';
 
 const person: Contact = {

@@ -41,23 +41,6 @@ export function copyFrom(values: ContactFormValues, data: DomainData, source: Co
   return { ...contactToValues(data[source]), mode: values.mode };
 }
 
-/** Fields the form marks required: organisation name only for organisations. */
-export function requiredContactFields(isOrg: boolean): (keyof ContactInput)[] {
-  const fields: (keyof ContactInput)[] = [
-    'firstName',
-    'lastName',
-    'identNumber',
-    'email',
-    'phone',
-    'country',
-    'state',
-    'city',
-    'address',
-    'postalCode',
-  ];
-  return isOrg ? ['orgName', ...fields] : fields;
-}
-
 /**
  * The shared rules plus the free postal code input's length (1-5) when the data set has no codes.
  * Field → i18n key.

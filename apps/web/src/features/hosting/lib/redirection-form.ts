@@ -1,10 +1,9 @@
 import type { Redirection, RedirectType } from '@panel247/contract/hosting';
+import { isRedirectionPath } from '@panel247/contract/hosting-rules';
 
 /** The contract's redirect types (its module carries zod, so the list is repeated; a test keeps them equal). */
 export const REDIRECT_TYPE_LIST = ['301', '302', 'frame'] as const satisfies readonly RedirectType[];
 
-/** Letters, digits and . _ ~ - per segment, as the server takes a path. */
-const PATH_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,64}$/;
 const URL_START = /^https?:\/\/[A-Za-z0-9.-]+/i;
 
 export interface RedirectionFormValues {
@@ -64,12 +63,7 @@ export function toCreatePayload(values: RedirectionFormValues): RedirectionCreat
 }
 
 export function pathError(value: string): string | null {
-  const path = value.trim().replace(/^\/+|\/+$/g, '');
-  if (path === '') return null;
-  const segments = path.split('/');
-  return segments.length <= 16 && segments.every((segment) => PATH_SEGMENT.test(segment))
-    ? null
-    : 'hosting.invalid_path';
+  return isRedirectionPath(value.trim().replace(/^\/+|\/+$/g, '')) ? null : 'hosting.invalid_path';
 }
 
 export function urlError(value: string): string | null {

@@ -1,9 +1,6 @@
 import type { Subdomain } from '@panel247/contract/hosting';
+import { isSubdomainName } from '@panel247/contract/hosting-rules';
 import { folderLabel, folderToApi, serviceFolderError } from '../../../lib/service-folder';
-
-const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-/** One or more RFC 1123 labels in front of the service's domain (as the server takes them). */
-const SUBDOMAIN = new RegExp(`^(?=.{1,190}$)${LABEL}(?:\\.${LABEL})*$`);
 
 export interface SiteFormValues {
   subDomain: string;
@@ -68,7 +65,7 @@ export function toCreatePayload(values: SiteFormValues): SiteCreatePayload {
 export function subdomainError(value: string): string | null {
   const label = value.trim().toLowerCase();
   if (label === '') return 'validation.required';
-  return SUBDOMAIN.test(label) ? null : 'hosting.invalid_subdomain';
+  return isSubdomainName(label) ? null : 'hosting.invalid_subdomain';
 }
 
 function pemError(value: string, kind: 'CERTIFICATE' | 'PRIVATE KEY'): string | null {

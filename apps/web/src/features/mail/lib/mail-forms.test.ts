@@ -8,10 +8,10 @@ describe('mail forms', () => {
       name: 'validation.required',
       password: 'validation.required',
     });
-    expect(validateMailboxForm({ name: 'in fo', password: 'x', quota: '' })).toEqual({ name: 'mail.invalid_name' });
+    expect(validateMailboxForm({ name: 'in fo', password: 'x', quota: '' })).toEqual({ name: 'mail.error.name' });
     expect(validateMailboxForm({ name: 'info', password: 'x', quota: 500 })).toEqual({});
-    expect(quotaError(0)).toBe('mail.invalid_quota');
-    expect(quotaError(1.5)).toBe('mail.invalid_quota');
+    expect(quotaError(0)).toBe('mail.error.quota');
+    expect(quotaError(1.5)).toBe('mail.error.quota');
   });
 
   it('needs an alias name unless it takes the whole domain, and at least one valid target', () => {

@@ -1,4 +1,4 @@
-import { isLocalPart } from '@panel247/contract/mail-rules';
+import { mailboxQuotaProblem, mailLocalPartProblem } from '@panel247/contract/mail-rules';
 import { fieldErrorRecord } from '../../../lib/form-errors';
 import { checkTargets, rowOfServerError } from './target-rows';
 
@@ -18,20 +18,19 @@ export interface AliasFormValues {
   targets: string[];
 }
 
+/** The form always asks for a name: "every address of the domain" is its own checkbox. */
 export function nameError(value: string): string | null {
-  const name = value.trim();
-  if (name === '') return 'validation.required';
-  return isLocalPart(name) ? null : 'mail.invalid_name';
+  return mailLocalPartProblem(value, false) ?? null;
 }
 
+/** Required only (spec section 5): the server answers the rest of the service password rule. */
 export function passwordError(value: string): string | null {
   return value === '' ? 'validation.required' : null;
 }
 
 export function quotaError(value: string | number): string | null {
   if (value === '') return null;
-  const number = Number(value);
-  return Number.isSafeInteger(number) && number >= 1 ? null : 'mail.invalid_quota';
+  return mailboxQuotaProblem(Number(value)) ?? null;
 }
 
 export function validateMailboxForm(values: MailboxFormValues): Record<string, string> {
