@@ -2,6 +2,7 @@ import type { FtpAccount } from '@panel247/contract/ftp';
 import { FTP_PASSWORD_MAX_BYTES, FTP_USER_MAX, ftpPasswordFits, isFtpUserName } from '@panel247/contract/ftp-rules';
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { SignonForm } from '@panel247/contract/signon';
+import { hasControlCharacters } from '@panel247/contract/text-rules';
 import bcrypt from 'bcryptjs';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
@@ -13,9 +14,6 @@ import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { ftpRepository } from './ftp.repository.ts';
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The shared service password rule, and no more than bcrypt reads. */
 function checkFtpPassword(password: string): FieldError[] {
@@ -130,14 +128,14 @@ export class FtpService {
     const service = await this.service(actor, id, 'action');
     const user = params.ftpUser.trim().toLowerCase();
     const errors: FieldError[] = [];
-    if (CONTROL.test(params.ftpUser)) errors.push({ field: 'ftpUser', messageKey: 'validation.control_chars' });
+    if (hasControlCharacters(params.ftpUser)) errors.push({ field: 'ftpUser', messageKey: 'validation.control_chars' });
     else if (user === '') errors.push({ field: 'ftpUser', messageKey: 'validation.required' });
     else if (user.length > FTP_USER_MAX) errors.push({ field: 'ftpUser', messageKey: 'ftp.error.user_long' });
     else if (!isFtpUserName(user)) errors.push({ field: 'ftpUser', messageKey: 'ftp.error.user' });
     errors.push(...checkFtpPassword(params.password));
     let folder = '';
     try {
-      if (CONTROL.test(params.folder)) throw FieldErrors.one('folder', 'validation.control_chars');
+      if (hasControlCharacters(params.folder)) throw FieldErrors.one('folder', 'validation.control_chars');
       folder = this.homes.normalise(params.folder.trim(), 'folder');
     } catch (error) {
       if (error instanceof FieldErrors) errors.push(...error.fields);
@@ -177,7 +175,7 @@ export class FtpService {
     const service = await this.service(actor, id, 'action');
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
-    if (CONTROL.test(folderTyped)) throw FieldErrors.one('folder', 'validation.control_chars');
+    if (hasControlCharacters(folderTyped)) throw FieldErrors.one('folder', 'validation.control_chars');
     const folder = this.homes.normalise(folderTyped.trim(), 'folder');
     const home = await this.driver.prepareHome(service.domain, folder, 'folder');
     return this.toDto(await this.change((trx) => ftpRepository.update(trx, id, fid, { folder, home })));
@@ -197,7 +195,7 @@ export class FtpService {
     await this.service(actor, id, 'action');
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
-    if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    if (row.eliminable !== 1) throw new ForbiddenError('ftp.error.not_eliminable');
     // The files stay: they belong to the service's sites, not to the login.
     await this.change((trx) => ftpRepository.delete(trx, id, fid));
   }
@@ -211,7 +209,7 @@ export class FtpService {
     await this.service(actor, id, 'visible');
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
-    if (CONTROL.test(initialDirectory)) throw FieldErrors.one('initialDirectory', 'validation.control_chars');
+    if (hasControlCharacters(initialDirectory)) throw FieldErrors.one('initialDirectory', 'validation.control_chars');
     const folder = this.homes.normalise(initialDirectory.trim(), 'initialDirectory');
     const token = await this.signon.issue('webftp', row.id);
     const brand = await this.brands.byId(actor.brandId);

@@ -4,12 +4,15 @@ import {
   ALIAS_TARGETS_MAX_LENGTH,
   cleanTargets,
   isAliasTarget,
-  isLocalPart,
+  mailboxQuotaProblem,
+  mailLocalPartProblem,
   targetsOverLimit,
 } from '@panel247/contract/mail-rules';
+import { servicePasswordProblem } from '@panel247/contract/password-rules';
+import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
 import type { MailDriver } from '../../drivers/mail/mail.driver.ts';
-import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
 import type { BrandService } from '../brand/brand.service.ts';
@@ -18,8 +21,6 @@ import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts'
 import { mailRepository } from './mail.repository.ts';
 
 const MIB = 1024 * 1024;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export interface MailSettings {
   defaultQuotaMb: number;
@@ -105,20 +106,6 @@ export class MailService {
     return this.toAlias(service.domain, row);
   }
 
-  private checkPassword(password: string): FieldError[] {
-    if (password === '') return [{ field: 'password', messageKey: 'validation.required' }];
-    if (CONTROL.test(password)) return [{ field: 'password', messageKey: 'validation.control_chars' }];
-    if (password.length < 8) return [{ field: 'password', messageKey: 'mail.error.password_short' }];
-    return [];
-  }
-
-  /** `raw` is what was typed: control characters are refused before trimming could hide them. */
-  private checkLocalPart(raw: string, name: string, allowEmpty: boolean): FieldError[] {
-    if (CONTROL.test(raw)) return [{ field: 'name', messageKey: 'validation.control_chars' }];
-    if (name === '') return allowEmpty ? [] : [{ field: 'name', messageKey: 'validation.required' }];
-    return isLocalPart(name) ? [] : [{ field: 'name', messageKey: 'mail.error.name' }];
-  }
-
   async createMailbox(
     actor: Actor,
     id: number,
@@ -127,9 +114,11 @@ export class MailService {
     const service = await this.service(actor, id, 'servicemail_accounts', 'action');
     const name = params.name.trim().toLowerCase();
     const quotaMb = params.quota ?? this.settings.defaultQuotaMb;
-    const errors = [...this.checkLocalPart(params.name, name, false), ...this.checkPassword(params.password)];
-    if (quotaMb < 1 || quotaMb > this.settings.maxQuotaMb)
-      errors.push({ field: 'quota', messageKey: 'mail.error.quota' });
+    const errors = [
+      ...fieldProblem('name', mailLocalPartProblem(params.name, false)),
+      ...fieldProblem('password', servicePasswordProblem(params.password)),
+      ...fieldProblem('quota', mailboxQuotaProblem(quotaMb, this.settings.maxQuotaMb)),
+    ];
     if (errors.length > 0) throw new FieldErrors(errors);
     if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
     const row = await mailRepository.insertMailbox(this.db, {
@@ -147,7 +136,7 @@ export class MailService {
     const service = await this.service(actor, id, 'servicemail_accounts', 'action');
     const row = await mailRepository.findMailbox(this.db, id, accountId);
     if (!row) throw new NotFoundError();
-    const errors = this.checkPassword(password);
+    const errors = fieldProblem('password', servicePasswordProblem(password));
     if (errors.length > 0) throw new FieldErrors(errors);
     await mailRepository.setPassword(this.db, id, accountId, `{ARGON2ID}${await hashPassword(password)}`);
     await this.driver.passwordChanged({ domain: service.domain, localPart: row.local_part });
@@ -164,7 +153,7 @@ export class MailService {
   }
 
   private checkTargets(typed: string[]): string[] {
-    if (typed.some((t) => CONTROL.test(t))) throw FieldErrors.one('target', 'validation.control_chars');
+    if (typed.some(hasControlCharacters)) throw FieldErrors.one('target', 'validation.control_chars');
     const targets = cleanTargets(typed).map((t) => t.toLowerCase());
     if (targets.length === 0) throw FieldErrors.one('target', 'mail.error.target_required');
     const bad = targets.find((t) => !isAliasTarget(t));
@@ -181,7 +170,7 @@ export class MailService {
   async createAlias(actor: Actor, id: number, params: { name: string; target: string[] }): Promise<Alias> {
     const service = await this.service(actor, id, 'servicemail_alias', 'action');
     const name = params.name.trim().toLowerCase();
-    const nameErrors = this.checkLocalPart(params.name, name, true);
+    const nameErrors = fieldProblem('name', mailLocalPartProblem(params.name, true));
     if (nameErrors.length > 0) throw new FieldErrors(nameErrors);
     const targets = this.checkTargets(params.target);
     if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
