@@ -7,8 +7,8 @@ import type { DomainServices } from '../modules/domain/create-domain-services.ts
 import { seedDemoDomains } from '../modules/domain/demo-domains.seed.ts';
 import { seedDemoFtp } from '../modules/ftp/demo-ftp.seed.ts';
 import type { FtpService } from '../modules/ftp/ftp.service.ts';
+import type { HostingServices } from '../modules/hosting/create-hosting-service.ts';
 import { seedDemoHosting } from '../modules/hosting/demo-hosting.seed.ts';
-import type { HostingService } from '../modules/hosting/hosting.service.ts';
 import { seedDemoMail } from '../modules/mail/demo-mail.seed.ts';
 
 const DAY = 86_400;
@@ -39,7 +39,7 @@ export async function seedDemo(
     ftp: FtpService;
     ddbb: DdbbService;
     db: Db;
-    hosting: HostingService;
+    hosting: HostingServices;
   },
 ): Promise<void> {
   await admin.ensureBrand({
