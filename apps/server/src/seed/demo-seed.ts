@@ -3,12 +3,12 @@ import { type AdminService, allKeys } from '../modules/admin/admin.service.ts';
 import type { DdbbService } from '../modules/ddbb/ddbb.service.ts';
 import { seedDemoDatabases } from '../modules/ddbb/demo-ddbb.seed.ts';
 import type { DnsService } from '../modules/dns/dns.service.ts';
+import type { DomainServices } from '../modules/domain/create-domain-services.ts';
 import { seedDemoDomains } from '../modules/domain/demo-domains.seed.ts';
-import type { DomainService } from '../modules/domain/domain.service.ts';
 import { seedDemoFtp } from '../modules/ftp/demo-ftp.seed.ts';
 import type { FtpService } from '../modules/ftp/ftp.service.ts';
+import type { HostingServices } from '../modules/hosting/create-hosting-service.ts';
 import { seedDemoHosting } from '../modules/hosting/demo-hosting.seed.ts';
-import type { HostingService } from '../modules/hosting/hosting.service.ts';
 import { seedDemoMail } from '../modules/mail/demo-mail.seed.ts';
 
 const DAY = 86_400;
@@ -35,11 +35,11 @@ export async function seedDemo(
   now: number,
   extra?: {
     dns: DnsService;
-    domains: DomainService;
+    domains: DomainServices;
     ftp: FtpService;
     ddbb: DdbbService;
     db: Db;
-    hosting: HostingService;
+    hosting: HostingServices;
   },
 ): Promise<void> {
   await admin.ensureBrand({
@@ -84,7 +84,7 @@ export async function seedDemo(
   }
   await seedDemoDomains(
     extra.db,
-    extra.domains,
+    extra.domains.domain,
     await admin.accountId(DEMO.domain),
     { demo: await admin.resourceId('demo.test'), shop: await admin.resourceId('shop-demo.test') },
     now,

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { EmbeddedDnsDriver } from '../../src/drivers/dns/embedded.driver.ts';
 import { createRegistryDriver } from '../../src/drivers/registry/create-registry-driver.ts';
 import type { RegistryDomain, RegistryDriver } from '../../src/drivers/registry/registry.driver.ts';
 import type { Actor } from '../../src/modules/auth/actor.ts';
-import { createDnsService } from '../../src/modules/dns/dns.service.ts';
 import { DomainService } from '../../src/modules/domain/domain.service.ts';
+import { DomainNameServerService } from '../../src/modules/domain/domain-nameserver.service.ts';
+import { DomainStatusService } from '../../src/modules/domain/domain-status.service.ts';
 import { PermissionService } from '../../src/modules/permission/permission.service.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
@@ -68,17 +68,15 @@ describe.each(DATABASE_KINDS)('registry driver reads on %s', (kind) => {
   let id: number;
   const secrets = new SecretBox(Buffer.alloc(32, 3), 'domain-auth');
 
-  const domainService = (registry: RegistryDriver) =>
-    new DomainService(
-      database.db,
-      registry,
-      { resolves: async () => true },
-      new PermissionService(database.db),
-      createDnsService(database.db, loadConfig({}, { dataDir: '/nonexistent' }), new EmbeddedDnsDriver(), now),
-      secrets,
-      { defaultNameservers: ['ns1.provider.test', 'ns2.provider.test'] },
-      now,
-    );
+  const domainService = (registry: RegistryDriver) => {
+    const settings = { defaultNameservers: ['ns1.provider.test', 'ns2.provider.test'] };
+    const domain = new DomainService(database.db, registry, new PermissionService(database.db), secrets, settings, now);
+    return {
+      domain,
+      nameServers: new DomainNameServerService(database.db, domain, registry, { resolves: async () => true }, settings),
+      status: new DomainStatusService(database.db, domain, registry),
+    };
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -105,7 +103,7 @@ describe.each(DATABASE_KINDS)('registry driver reads on %s', (kind) => {
     expect(registry.kind).toBe('embedded');
     const domains = domainService(registry);
     expect(await registry.readDomain('registry.test')).toBeUndefined();
-    const shown = await domains.get(actor, id, 'es');
+    const shown = await domains.domain.get(actor, id, 'es');
     expect(await registry.readDomain('registry.test')).toEqual({
       nameservers: ['ns1.provider.test', 'ns2.provider.test'],
       blocked: false,
@@ -117,29 +115,29 @@ describe.each(DATABASE_KINDS)('registry driver reads on %s', (kind) => {
       expireTS: 2_000_000_000,
       dns: { servers: ['ns1.provider.test', 'ns2.provider.test'] },
     });
-    await domains.toggle(actor, id, 'whois_privacy');
+    await domains.status.toggle(actor, id, 'whois_privacy');
     expect((await registry.readDomain('registry.test'))?.whoisPrivacy).toBe(true);
     const code = await registry.readAuthSecret('registry.test', 'authcode');
     expect(code).toMatch(/^\S{12,}$/);
-    expect(await domains.transferSecret(actor, id, 'authcode')).toBe(code);
+    expect(await domains.status.transferSecret(actor, id, 'authcode')).toBe(code);
     await expect(registry.readAuthSecret('registry.test', 'transferkey')).rejects.toThrow();
   });
 
   it('the domain service shows and flips what the registry says, not its own tables', async () => {
     const registry = new RemoteLikeRegistry();
     const domains = domainService(registry);
-    const shown = await domains.get(actor, id, 'es');
+    const shown = await domains.domain.get(actor, id, 'es');
     expect(shown.domain).toMatchObject({
       dns: { servers: ['a.registry.test', 'b.registry.test'] },
       blocked: true,
       whoisPrivacy: false,
       expireTS: 1_900_000_000,
     });
-    expect((await domains.dnsInit(actor, id)).domainDNSs).toEqual(['a.registry.test', 'b.registry.test']);
-    expect(await domains.transferSecret(actor, id, 'authcode')).toBe('FROM-THE-REGISTRY');
+    expect((await domains.nameServers.init(actor, id)).domainDNSs).toEqual(['a.registry.test', 'b.registry.test']);
+    expect(await domains.status.transferSecret(actor, id, 'authcode')).toBe('FROM-THE-REGISTRY');
     // The panel's own table says whois privacy is on (previous test); the registry says off: the
     // registry's state is the one flipped.
-    const flipped = await domains.toggle(actor, id, 'whois_privacy');
+    const flipped = await domains.status.toggle(actor, id, 'whois_privacy');
     expect(registry.statusSent).toEqual([{ blocked: true, transferBlock: false, whoisPrivacy: true }]);
     expect(flipped.domain).toMatchObject({ blocked: true, whoisPrivacy: true });
   });

@@ -9,8 +9,12 @@ import {
 import type { Db } from '../../db/database.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
 import type { SessionService } from '../auth/session.service.ts';
+import { LegalService } from '../legal/legal.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
+import { adminAccountRepository } from './admin-account.repository.ts';
+import { adminBrandRepository } from './admin-brand.repository.ts';
+import { adminResourceRepository } from './admin-resource.repository.ts';
 
 export interface BrandInput {
   slug: string;
@@ -79,6 +83,8 @@ function resourceRow(accountId: number, input: ResourceInput, now: number) {
 export class AdminService {
   private readonly permissions: PermissionService;
 
+  private readonly legal: LegalService;
+
   private readonly sessions?: SessionService;
 
   constructor(
@@ -88,11 +94,12 @@ export class AdminService {
     private readonly options: AdminOptions = {},
   ) {
     this.permissions = new PermissionService(db);
+    this.legal = new LegalService(db);
     this.sessions = options.sessions;
   }
 
   async ensureBrand(input: BrandInput): Promise<number> {
-    const existing = await this.db.selectFrom('brands').select('id').where('slug', '=', input.slug).executeTakeFirst();
+    const existing = await adminBrandRepository.idBySlug(this.db, input.slug);
     const values = {
       company: input.company,
       color: input.color ?? DEFAULT_COLOR,
@@ -110,21 +117,8 @@ export class AdminService {
       is_default: flag(input.isDefault),
     };
     const id =
-      existing?.id ??
-      (
-        await this.db
-          .insertInto('brands')
-          .values({ slug: input.slug, created_at: this.now(), ...values })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    for (const host of input.hosts ?? []) {
-      await this.db
-        .insertInto('brand_hosts')
-        .values({ host: host.toLowerCase(), brand_id: id })
-        .onConflict((oc) => oc.column('host').doUpdateSet({ brand_id: id }))
-        .execute();
-    }
+      existing ?? (await adminBrandRepository.insert(this.db, { slug: input.slug, created_at: this.now(), ...values }));
+    for (const host of input.hosts ?? []) await adminBrandRepository.setHost(this.db, host.toLowerCase(), id);
     return id;
   }
 
@@ -143,114 +137,73 @@ export class AdminService {
     if (input.webftpHost !== undefined) set.webftp_host = input.webftpHost;
     if (input.phpmyadminHost !== undefined) set.phpmyadmin_host = input.phpmyadminHost;
     if (Object.keys(set).length === 0) return;
-    const result = await this.db.updateTable('brands').set(set).where('slug', '=', slug).executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new Error(`No brand '${slug}'`);
+    if ((await adminBrandRepository.update(this.db, slug, set)) === 0) throw new Error(`No brand '${slug}'`);
   }
 
   /** Makes one brand the default (the one answering unknown hosts) and every other not. */
   async setDefaultBrand(slug: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const result = await trx.updateTable('brands').set({ is_default: 1 }).where('slug', '=', slug).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw new Error(`No brand '${slug}'`);
-      await trx.updateTable('brands').set({ is_default: 0 }).where('slug', '!=', slug).execute();
+      if ((await adminBrandRepository.update(trx, slug, { is_default: 1 })) === 0)
+        throw new Error(`No brand '${slug}'`);
+      await adminBrandRepository.clearDefaultExcept(trx, slug);
     });
   }
 
   listBrands() {
-    return this.db.selectFrom('brands').selectAll().orderBy('id').execute();
+    return adminBrandRepository.list(this.db);
   }
 
   async ensureAccount(domainName: string, brandSlug: string, name = ''): Promise<number> {
-    const brand = await this.db.selectFrom('brands').select('id').where('slug', '=', brandSlug).executeTakeFirst();
-    if (!brand) throw new Error(`No brand '${brandSlug}'`);
-    const existing = await this.db
-      .selectFrom('accounts')
-      .select('id')
-      .where('domain_name', '=', domainName.toLowerCase())
-      .executeTakeFirst();
-    if (existing) return existing.id;
-    const row = await this.db
-      .insertInto('accounts')
-      .values({ brand_id: brand.id, domain_name: domainName.toLowerCase(), name, created_at: this.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    const brandId = await adminBrandRepository.idBySlug(this.db, brandSlug);
+    if (brandId === undefined) throw new Error(`No brand '${brandSlug}'`);
+    const existing = await adminAccountRepository.idByDomain(this.db, domainName.toLowerCase());
+    if (existing !== undefined) return existing;
+    return adminAccountRepository.insert(this.db, {
+      brand_id: brandId,
+      domain_name: domainName.toLowerCase(),
+      name,
+      created_at: this.now(),
+    });
   }
 
   listAccounts() {
-    return this.db
-      .selectFrom('accounts as a')
-      .innerJoin('brands as b', 'b.id', 'a.brand_id')
-      .select(['a.id', 'a.domain_name', 'a.name', 'b.slug as brand'])
-      .orderBy('a.domain_name')
-      .execute();
+    return adminAccountRepository.list(this.db);
   }
 
   async accountId(domainName: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('accounts')
-      .select('id')
-      .where('domain_name', '=', domainName.toLowerCase())
-      .executeTakeFirst();
-    if (!row) throw new Error(`No account '${domainName}'`);
-    return row.id;
+    const id = await adminAccountRepository.idByDomain(this.db, domainName.toLowerCase());
+    if (id === undefined) throw new Error(`No account '${domainName}'`);
+    return id;
   }
 
   async userId(domainName: string, username: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('users as u')
-      .innerJoin('accounts as a', 'a.id', 'u.account_id')
-      .select('u.id')
-      .where('a.domain_name', '=', domainName.toLowerCase())
-      .where('u.username', '=', username)
-      .executeTakeFirst();
-    if (!row) throw new Error(`No user '${username}' on '${domainName}'`);
-    return row.id;
+    const id = await adminAccountRepository.userId(this.db, domainName.toLowerCase(), username);
+    if (id === undefined) throw new Error(`No user '${username}' on '${domainName}'`);
+    return id;
   }
 
   /** Creates the user when missing; an existing user keeps its password. */
   async ensureUser(domainName: string, username: string, password: string): Promise<number> {
     const accountId = await this.accountId(domainName);
-    const existing = await this.db
-      .selectFrom('users')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('username', '=', username)
-      .executeTakeFirst();
-    if (existing) return existing.id;
-    const row = await this.db
-      .insertInto('users')
-      .values({
-        account_id: accountId,
-        username,
-        password_hash: await hashPassword(password),
-        password_changed_at: this.now(),
-        created_at: this.now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    const existing = await adminAccountRepository.userIdInAccount(this.db, accountId, username);
+    if (existing !== undefined) return existing;
+    return adminAccountRepository.insertUser(this.db, {
+      account_id: accountId,
+      username,
+      password_hash: await hashPassword(password),
+      password_changed_at: this.now(),
+      created_at: this.now(),
+    });
   }
 
   listUsers(domainName?: string) {
-    let query = this.db
-      .selectFrom('users as u')
-      .innerJoin('accounts as a', 'a.id', 'u.account_id')
-      .select(['u.id', 'a.domain_name', 'u.username', 'u.last_login_at'])
-      .orderBy('a.domain_name')
-      .orderBy('u.username');
-    if (domainName) query = query.where('a.domain_name', '=', domainName.toLowerCase());
-    return query.execute();
+    return adminAccountRepository.listUsers(this.db, domainName ? domainName.toLowerCase() : undefined);
   }
 
   /** Sets a new password and ends the user's sessions. */
   async resetPassword(domainName: string, username: string, password: string): Promise<void> {
     const userId = await this.userId(domainName, username);
-    await this.db
-      .updateTable('users')
-      .set({ password_hash: await hashPassword(password), password_changed_at: this.now() })
-      .where('id', '=', userId)
-      .execute();
+    await adminAccountRepository.setPassword(this.db, userId, await hashPassword(password), this.now());
     await this.endSessions(domainName, username);
   }
 
@@ -260,27 +213,16 @@ export class AdminService {
       await this.sessions.endAllOfUser(userId);
       return;
     }
-    const rows = await this.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();
-    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
-    if (rows.length > 0) await this.events.publish({ type: 'session.ended', sessionIds: rows.map((r) => r.id) });
+    const ids = await adminAccountRepository.deleteSessionsOfUser(this.db, userId);
+    if (ids.length > 0) await this.events.publish({ type: 'session.ended', sessionIds: ids });
   }
 
   async ensureResource(domainName: string, input: ResourceInput): Promise<number> {
     const accountId = await this.accountId(domainName);
     const reference = input.reference.toLowerCase();
-    const existing = await this.db
-      .selectFrom('resources')
-      .select(['id', 'account_id', 'reference_punycode', 'has_service'])
-      .where('reference', '=', reference)
-      .executeTakeFirst();
+    const existing = await adminResourceRepository.byReference(this.db, reference);
     if (existing && existing.account_id !== accountId) throw new Error(`'${reference}' belongs to another account`);
-    const row =
-      existing ??
-      (await this.db
-        .insertInto('resources')
-        .values(resourceRow(accountId, input, this.now()))
-        .returning(['id', 'account_id', 'reference_punycode', 'has_service'])
-        .executeTakeFirstOrThrow());
+    const row = existing ?? (await adminResourceRepository.insert(this.db, resourceRow(accountId, input, this.now())));
     if (row.has_service === 1 && this.options.serviceReady) {
       await this.options.serviceReady({ id: row.id, reference, referencePunycode: row.reference_punycode });
     }
@@ -310,17 +252,14 @@ export class AdminService {
     await this.db.transaction().execute(async (trx) => {
       for (let start = 0; start < inputs.length; start += chunkSize) {
         const rows = inputs.slice(start, start + chunkSize).map((input) => resourceRow(accountId, input, this.now()));
-        const inserted = await trx
-          .insertInto('resources')
-          .values(rows)
-          .onConflict((oc) => oc.column('reference').doNothing())
-          .returning('id')
-          .execute();
+        const inserted = await adminResourceRepository.insertSkippingTaken(trx, rows);
         if (inserted.length === 0) continue;
-        await trx
-          .insertInto('permission_grants')
-          .values(inserted.map((row) => ({ user_id: userId, resource_id: row.id, ...grant })))
-          .execute();
+        await adminResourceRepository.insertGrants(
+          trx,
+          userId,
+          inserted.map((row) => row.id),
+          grant,
+        );
         created += inserted.length;
       }
     });
@@ -329,21 +268,11 @@ export class AdminService {
   }
 
   listResources(domainName: string) {
-    return this.db
-      .selectFrom('resources as r')
-      .innerJoin('accounts as a', 'a.id', 'r.account_id')
-      .select(['r.id', 'r.reference', 'r.has_domain', 'r.has_service', 'r.has_mail', 'r.is_redir_and_parking'])
-      .where('a.domain_name', '=', domainName.toLowerCase())
-      .orderBy('r.reference')
-      .execute();
+    return adminResourceRepository.listOfAccount(this.db, domainName.toLowerCase());
   }
 
   async resourceId(reference: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('resources')
-      .select('id')
-      .where('reference', '=', reference.toLowerCase())
-      .executeTakeFirst();
+    const row = await adminResourceRepository.byReference(this.db, reference.toLowerCase());
     if (!row) throw new Error(`No resource '${reference}'`);
     return row.id;
   }
@@ -359,19 +288,9 @@ export class AdminService {
     const userId = await this.userId(domainName, username);
     const resourceId = await this.resourceId(reference);
     if (options.onlyIfMissing) {
-      const existing = await this.db
-        .selectFrom('permission_grants')
-        .select('user_id')
-        .where('user_id', '=', userId)
-        .where('resource_id', '=', resourceId)
-        .executeTakeFirst();
-      if (existing) return;
+      if (await adminResourceRepository.hasGrant(this.db, userId, resourceId)) return;
     }
-    const resource = await this.db
-      .selectFrom('resources')
-      .select('account_id')
-      .where('id', '=', resourceId)
-      .executeTakeFirstOrThrow();
+    const resource = await adminResourceRepository.accountIdOf(this.db, resourceId);
     if (resource.account_id !== (await this.accountId(domainName))) {
       throw new Error(`'${reference}' does not belong to '${domainName}'`);
     }
@@ -388,32 +307,17 @@ export class AdminService {
 
   async permissionsOf(domainName: string, username: string) {
     const userId = await this.userId(domainName, username);
-    return this.db
-      .selectFrom('permission_grants as g')
-      .innerJoin('resources as r', 'r.id', 'g.resource_id')
-      .selectAll('g')
-      .select('r.reference')
-      .where('g.user_id', '=', userId)
-      .orderBy('r.reference')
-      .execute();
+    return adminResourceRepository.grantsOfUser(this.db, userId);
   }
 
   listOutbox(unsentOnly: boolean, limit = 50) {
-    let query = this.db.selectFrom('outbox').selectAll().orderBy('id', 'desc').limit(limit);
-    if (unsentOnly) query = query.where('sent_at', 'is', null);
-    return query.execute();
+    return adminAccountRepository.listOutbox(this.db, unsentOnly, limit);
   }
 
   async setLegalText(brandSlug: string, language: string, title: string, body: string, redirectTo = '') {
-    const brand = await this.db.selectFrom('brands').select('id').where('slug', '=', brandSlug).executeTakeFirst();
-    if (!brand) throw new Error(`No brand '${brandSlug}'`);
-    await this.db
-      .insertInto('legal_texts')
-      .values({ brand_id: brand.id, kind: 'privacy', language, title, body, redirect_to: redirectTo })
-      .onConflict((oc) =>
-        oc.columns(['brand_id', 'kind', 'language']).doUpdateSet({ title, body, redirect_to: redirectTo }),
-      )
-      .execute();
+    const brandId = await adminBrandRepository.idBySlug(this.db, brandSlug);
+    if (brandId === undefined) throw new Error(`No brand '${brandSlug}'`);
+    await this.legal.setPrivacyPolicy(brandId, language, title, body, redirectTo);
   }
 }
 

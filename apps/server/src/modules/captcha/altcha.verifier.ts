@@ -3,6 +3,7 @@ import { type Challenge, createChallenge, type Payload, randomInt, verifySolutio
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Db } from '../../db/database.ts';
 import type { CaptchaVerifier } from './captcha.verifier.ts';
+import { captchaSpentRepository } from './captcha-spent.repository.ts';
 
 const CHALLENGE_SECONDS = 600;
 
@@ -55,13 +56,8 @@ export class AltchaVerifier implements CaptchaVerifier {
 
   /** Records a used challenge; false when it was already used. Expired entries are swept here. */
   private async spend(signature: string, expiresAt: number): Promise<boolean> {
-    await this.db.deleteFrom('captcha_spent').where('expires_at', '<', this.now()).execute();
-    const inserted = await this.db
-      .insertInto('captcha_spent')
-      .values({ signature: signature.slice(0, 128), expires_at: expiresAt })
-      .onConflict((oc) => oc.column('signature').doNothing())
-      .executeTakeFirst();
-    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+    await captchaSpentRepository.deleteExpired(this.db, this.now());
+    return captchaSpentRepository.insertOnce(this.db, signature.slice(0, 128), expiresAt);
   }
 }
 

@@ -32,10 +32,4 @@ export const outboxRepository = {
       .where('id', '=', id)
       .execute();
   },
-
-  list(db: Db, options: { unsentOnly: boolean; limit: number }) {
-    let query = db.selectFrom('outbox').selectAll().orderBy('id', 'desc').limit(options.limit);
-    if (options.unsentOnly) query = query.where('sent_at', 'is', null);
-    return query.execute();
-  },
 };

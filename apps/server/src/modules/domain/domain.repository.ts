@@ -6,6 +6,11 @@ export type NewContact = Omit<ContactRow, 'id'>;
 
 /** Every query of the domain area; callers pass ids the guard has already checked. */
 export const domainRepository = {
+  async hasService(db: Db, resourceId: number): Promise<boolean> {
+    const row = await db.selectFrom('resources').select('has_service').where('id', '=', resourceId).executeTakeFirst();
+    return row?.has_service === 1;
+  },
+
   find(db: Db, resourceId: number): Promise<DomainRow | undefined> {
     return db.selectFrom('domains').selectAll().where('resource_id', '=', resourceId).executeTakeFirst();
   },

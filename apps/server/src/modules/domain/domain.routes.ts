@@ -22,31 +22,31 @@ import {
 import { FieldErrors } from '../../errors.ts';
 import type { ApiRouter } from '../../http/api-route.ts';
 import { lookupAddress } from '../address/address.service.ts';
-import type { DomainService } from './domain.service.ts';
+import type { DomainServices } from './create-domain-services.ts';
 import type { DomainContactService } from './domain-contact.service.ts';
 
 /** Reads answer GET (and POST); changes are POST, GET stays accepted for the spec's action calls. */
-export function registerDomainRoutes(api: ApiRouter, domains: DomainService, contacts: DomainContactService) {
+export function registerDomainRoutes(api: ApiRouter, domains: DomainServices, contacts: DomainContactService) {
   const both: ('GET' | 'POST')[] = ['GET', 'POST'];
 
   api.session(
     { method: both, url: 'domain/:id/', params: domainParamsSchema, data: domainDataSchema },
     async ({ actor, params, language }) => ({
-      data: await domains.get(actor, params.id, language),
+      data: await domains.domain.get(actor, params.id, language),
     }),
   );
 
   api.session(
     { method: both, url: 'domains/:id/dnsinit/', params: domainParamsSchema, data: dnsInitDataSchema },
     async ({ actor, params }) => {
-      const { domainDNSs, hasService, defaultDNSs } = await domains.dnsInit(actor, params.id);
+      const { domainDNSs, hasService, defaultDNSs } = await domains.nameServers.init(actor, params.id);
       return { data: { domainDNSs, hasService, defaultDNSs } };
     },
   );
   api.session(
     { method: 'POST', url: 'domain/:id/dnsedit/', params: dnsEditParamsSchema, data: domainOnlyDataSchema },
     async ({ actor, params }) => ({
-      data: await domains.dnsEdit(actor, params.id, params['default-ns'] === '1', params.dns),
+      data: await domains.nameServers.edit(actor, params.id, params['default-ns'] === '1', params.dns),
       info: ['domain.dns_saved'],
     }),
   );
@@ -54,13 +54,13 @@ export function registerDomainRoutes(api: ApiRouter, domains: DomainService, con
   api.session(
     { method: both, url: 'domain/:id/gluerecord/list/', params: domainParamsSchema, data: glueListDataSchema },
     async ({ actor, params }) => ({
-      data: { gluerecords: await domains.glueList(actor, params.id) },
+      data: { gluerecords: await domains.glue.list(actor, params.id) },
     }),
   );
   api.session(
     { method: 'POST', url: 'domain/:id/gluerecord/create/', params: glueCreateParamsSchema, data: glueListDataSchema },
     async ({ actor, params }) => ({
-      data: { gluerecords: await domains.glueCreate(actor, params.id, params) },
+      data: { gluerecords: await domains.glue.create(actor, params.id, params) },
       info: ['domain.glue_created'],
     }),
   );
@@ -72,14 +72,14 @@ export function registerDomainRoutes(api: ApiRouter, domains: DomainService, con
       data: glueListDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { gluerecords: await domains.glueSave(actor, params.id, params.glueId, params) },
+      data: { gluerecords: await domains.glue.save(actor, params.id, params.glueId, params) },
       info: ['domain.glue_saved'],
     }),
   );
   api.session(
     { method: both, url: 'domain/:id/gluerecord/:glueId/delete/', params: glueParamsSchema, data: glueListDataSchema },
     async ({ actor, params }) => ({
-      data: { gluerecords: await domains.glueDelete(actor, params.id, params.glueId) },
+      data: { gluerecords: await domains.glue.remove(actor, params.id, params.glueId) },
       info: ['domain.glue_deleted'],
     }),
   );
@@ -87,7 +87,7 @@ export function registerDomainRoutes(api: ApiRouter, domains: DomainService, con
   api.session(
     { method: both, url: 'domain/:id/dnssec/list/', params: domainParamsSchema, data: dnssecListDataSchema },
     async ({ actor, params }) => ({
-      data: { dnssec: await domains.dnssecList(actor, params.id) },
+      data: { dnssec: await domains.dnssec.list(actor, params.id) },
     }),
   );
   api.session(
@@ -98,7 +98,7 @@ export function registerDomainRoutes(api: ApiRouter, domains: DomainService, con
       data: dnssecCreateInitDataSchema,
     },
     async ({ actor, params }) => ({
-      data: await domains.dnssecCreateInit(actor, params.id),
+      data: await domains.dnssec.createInit(actor, params.id),
     }),
   );
   api.session(
@@ -109,14 +109,14 @@ export function registerDomainRoutes(api: ApiRouter, domains: DomainService, con
       data: dnssecCreateDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { dnssec: await domains.dnssecCreate(actor, params.id, params) },
+      data: { dnssec: await domains.dnssec.create(actor, params.id, params) },
       info: ['domain.dnssec_created'],
     }),
   );
   api.session(
     { method: 'POST', url: 'domain/:id/dnssec/fromzone/', params: domainParamsSchema, data: dnssecCreateDataSchema },
     async ({ actor, params }) => ({
-      data: { dnssec: await domains.dnssecFromZone(actor, params.id) },
+      data: { dnssec: await domains.dnssec.fromZone(actor, params.id) },
       info: ['domain.dnssec_created'],
     }),
   );
@@ -128,7 +128,7 @@ export function registerDomainRoutes(api: ApiRouter, domains: DomainService, con
       data: dnssecListDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { dnssec: await domains.dnssecDelete(actor, params.id, params.dnssecId) },
+      data: { dnssec: await domains.dnssec.remove(actor, params.id, params.dnssecId) },
       info: ['domain.dnssec_deleted'],
     }),
   );
@@ -141,7 +141,7 @@ export function registerDomainRoutes(api: ApiRouter, domains: DomainService, con
     api.session(
       { method: both, url: `domain/:id/toggle/${path}/`, params: domainParamsSchema, data: domainOnlyDataSchema },
       async ({ actor, params }) => ({
-        data: await domains.toggle(actor, params.id, flag),
+        data: await domains.status.toggle(actor, params.id, flag),
       }),
     );
   }
@@ -149,13 +149,13 @@ export function registerDomainRoutes(api: ApiRouter, domains: DomainService, con
   api.session(
     { method: both, url: 'domain/:id/authcode/', params: domainParamsSchema, data: authCodeDataSchema },
     async ({ actor, params }) => ({
-      data: { authCode: await domains.transferSecret(actor, params.id, 'authcode') },
+      data: { authCode: await domains.status.transferSecret(actor, params.id, 'authcode') },
     }),
   );
   api.session(
     { method: both, url: 'domain/:id/transferkey/', params: domainParamsSchema, data: transferKeyDataSchema },
     async ({ actor, params }) => ({
-      data: { transferkey: await domains.transferSecret(actor, params.id, 'transferkey') },
+      data: { transferkey: await domains.status.transferSecret(actor, params.id, 'transferkey') },
     }),
   );
 

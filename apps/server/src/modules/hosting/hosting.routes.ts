@@ -20,21 +20,21 @@ import {
 } from '@panel247/contract/hosting';
 import type { FastifyInstance } from 'fastify';
 import type { ApiRouter } from '../../http/api-route.ts';
-import type { HostingService } from './hosting.service.ts';
+import type { HostingServices } from './create-hosting-service.ts';
 
 /** Reads answer GET and POST; changes are POST (GET stays accepted for the spec's GET actions). */
-export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, options: { app: FastifyInstance }) {
+export function registerHostingRoutes(api: ApiRouter, hosting: HostingServices, options: { app: FastifyInstance }) {
   const both: ('GET' | 'POST')[] = ['GET', 'POST'];
   options.app.addHook('onClose', () => hosting.close());
 
   api.session(
     { method: both, url: 'service/:id/', params: hostingServiceParamsSchema, data: hostingServiceDataSchema },
-    async ({ actor, params }) => ({ data: { service: await hosting.get(actor, params.id) } }),
+    async ({ actor, params }) => ({ data: { service: await hosting.overview.get(actor, params.id) } }),
   );
   api.session(
     { method: 'POST', url: 'service/:id/php/', params: hostingPhpParamsSchema, data: hostingServiceDataSchema },
     async ({ actor, params }) => ({
-      data: { service: await hosting.setPhpVersion(actor, params.id, params.phpVersion) },
+      data: { service: await hosting.overview.setPhpVersion(actor, params.id, params.phpVersion) },
       info: ['hosting.php_saved'],
     }),
   );
@@ -46,7 +46,7 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       data: hostingServiceDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { service: await hosting.setParking(actor, params.id, true) },
+      data: { service: await hosting.overview.setParking(actor, params.id, true) },
       info: ['hosting.parking_on'],
     }),
   );
@@ -58,14 +58,14 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       data: hostingServiceDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { service: await hosting.setParking(actor, params.id, false) },
+      data: { service: await hosting.overview.setParking(actor, params.id, false) },
       info: ['hosting.parking_off'],
     }),
   );
 
   api.session(
     { method: both, url: 'service/:id/logerror/', params: hostingServiceParamsSchema, data: errorLogDataSchema },
-    async ({ actor, params }) => ({ data: { logs: await hosting.errorLog(actor, params.id) } }),
+    async ({ actor, params }) => ({ data: { logs: await hosting.overview.errorLog(actor, params.id) } }),
   );
   api.session(
     {
@@ -74,7 +74,7 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       params: hostingServiceParamsSchema,
       data: webConstructorDataSchema,
     },
-    async ({ actor, params }) => ({ data: { selected: await hosting.builderSite(actor, params.id) } }),
+    async ({ actor, params }) => ({ data: { selected: await hosting.siteBuilder.selectedSite(actor, params.id) } }),
   );
   api.session(
     {
@@ -85,7 +85,7 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       data: webConstructorLoginDataSchema,
     },
     async ({ actor, params, language }) => ({
-      data: { url: await hosting.builderLogin(actor, params.id, params.subdomain, language) },
+      data: { url: await hosting.siteBuilder.login(actor, params.id, params.subdomain, language) },
     }),
   );
 
@@ -96,7 +96,7 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       params: hostingServiceParamsSchema,
       data: redirectionListDataSchema,
     },
-    async ({ actor, params }) => ({ data: { redirection: await hosting.listRedirections(actor, params.id) } }),
+    async ({ actor, params }) => ({ data: { redirection: await hosting.redirections.list(actor, params.id) } }),
   );
   api.session(
     {
@@ -106,7 +106,7 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       data: redirectionOneDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { redirection: await hosting.createRedirection(actor, params.id, params) },
+      data: { redirection: await hosting.redirections.create(actor, params.id, params) },
       info: ['hosting.redirection_created'],
     }),
   );
@@ -118,7 +118,7 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       data: redirectionOneDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { redirection: await hosting.getRedirection(actor, params.id, params.rid) },
+      data: { redirection: await hosting.redirections.get(actor, params.id, params.rid) },
     }),
   );
   api.session(
@@ -129,7 +129,7 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       data: redirectionOneDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { redirection: await hosting.saveRedirection(actor, params.id, params.rid, params) },
+      data: { redirection: await hosting.redirections.save(actor, params.id, params.rid, params) },
       info: ['hosting.redirection_saved'],
     }),
   );
@@ -141,7 +141,7 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       data: emptyDataSchema,
     },
     async ({ actor, params }) => {
-      await hosting.removeRedirection(actor, params.id, params.rid);
+      await hosting.redirections.remove(actor, params.id, params.rid);
       return { data: {}, info: ['hosting.redirection_deleted'] };
     },
   );
@@ -153,7 +153,7 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       params: hostingServiceParamsSchema,
       data: subdomainListDataSchema,
     },
-    async ({ actor, params }) => ({ data: { subdomains: await hosting.listSubdomains(actor, params.id) } }),
+    async ({ actor, params }) => ({ data: { subdomains: await hosting.sites.list(actor, params.id) } }),
   );
   api.session(
     {
@@ -163,13 +163,13 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       data: subdomainOneDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { subdomain: await hosting.createSubdomain(actor, params.id, params) },
+      data: { subdomain: await hosting.sites.create(actor, params.id, params) },
       info: ['hosting.subdomain_created'],
     }),
   );
   api.session(
     { method: both, url: 'service/:id/subdomain/:sid/', params: subdomainParamsSchema, data: subdomainOneDataSchema },
-    async ({ actor, params }) => ({ data: { subdomain: await hosting.getSubdomain(actor, params.id, params.sid) } }),
+    async ({ actor, params }) => ({ data: { subdomain: await hosting.sites.get(actor, params.id, params.sid) } }),
   );
   api.session(
     {
@@ -179,14 +179,14 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingService, o
       data: subdomainOneDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { subdomain: await hosting.saveSubdomain(actor, params.id, params.sid, params) },
+      data: { subdomain: await hosting.sites.save(actor, params.id, params.sid, params) },
       info: ['hosting.subdomain_saved'],
     }),
   );
   api.session(
     { method: both, url: 'service/:id/subdomain/:sid/delete/', params: subdomainParamsSchema, data: emptyDataSchema },
     async ({ actor, params }) => {
-      await hosting.removeSubdomain(actor, params.id, params.sid);
+      await hosting.sites.remove(actor, params.id, params.sid);
       return { data: {}, info: ['hosting.subdomain_deleted'] };
     },
   );

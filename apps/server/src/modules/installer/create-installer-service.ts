@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { FileSystemInstallerDriver } from '../../drivers/installer/filesystem.driver.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
-import type { HostingService } from '../hosting/hosting.service.ts';
+import type { HostingServices } from '../hosting/create-hosting-service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { AppCatalogue } from './app-catalogue.ts';
 import { InstallerService } from './installer.service.ts';
@@ -11,7 +11,7 @@ import { InstallerService } from './installer.service.ts';
 export function createInstallerService(
   db: Db,
   config: AppConfig,
-  services: { hosting: HostingService; ddbb: DdbbService },
+  services: { hosting: HostingServices; ddbb: DdbbService },
   now: () => number,
   log: { warn: (detail: object, message: string) => void; error: (detail: object, message: string) => void },
 ): InstallerService {
@@ -23,7 +23,7 @@ export function createInstallerService(
   return new InstallerService(
     db,
     new PermissionService(db),
-    services.hosting,
+    services.hosting.sites,
     services.ddbb,
     new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid }),
     files,

@@ -10,7 +10,7 @@ import { type FieldError, FieldErrors, NotFoundError } from '../../errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
-import type { HostingService } from '../hosting/hosting.service.ts';
+import type { SiteService } from '../hosting/site.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { AppCatalogue, AppPackage } from './app-catalogue.ts';
 import { renderTemplate } from './app-template.ts';
@@ -63,7 +63,7 @@ export class InstallerService {
   constructor(
     private readonly db: Db,
     private readonly permissions: PermissionService,
-    private readonly hosting: HostingService,
+    private readonly sites: SiteService,
     private readonly databases: DdbbService,
     private readonly homes: ServiceHomes,
     private readonly files: InstallerDriver,
@@ -98,7 +98,7 @@ export class InstallerService {
     const domain = await this.authorize(actor, id);
     const errors: FieldError[] = [];
 
-    const site = await this.hosting.getSubdomain(actor, id, request.subdomainID).catch((error: unknown) => {
+    const site = await this.sites.get(actor, id, request.subdomainID).catch((error: unknown) => {
       if (error instanceof NotFoundError) errors.push({ field: 'subdomainID', messageKey: 'installer.error.site' });
       else throw error;
       return null;

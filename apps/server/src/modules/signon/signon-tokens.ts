@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
+import { signonTokenRepository } from './signon-token.repository.ts';
 
 /** Which application redeems a token; a token issued for one kind never opens another. */
 export type SignonKind = 'webmail' | 'webftp' | 'phpmyadmin';
@@ -23,10 +24,12 @@ export class SignonTokens {
 
   async issue(kind: SignonKind, subjectId: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.db
-      .insertInto('signon_tokens')
-      .values({ token_hash: hash(token), kind, subject_id: subjectId, expires_at: this.now() + SIGNON_TOKEN_SECONDS })
-      .execute();
+    await signonTokenRepository.insert(this.db, {
+      token_hash: hash(token),
+      kind,
+      subject_id: subjectId,
+      expires_at: this.now() + SIGNON_TOKEN_SECONDS,
+    });
     return token;
   }
 
@@ -38,12 +41,8 @@ export class SignonTokens {
    */
   async take(kind: SignonKind, token: string): Promise<number | undefined> {
     const now = this.now();
-    const row = await this.db
-      .deleteFrom('signon_tokens')
-      .where('token_hash', '=', hash(token))
-      .returning(['kind', 'subject_id', 'expires_at'])
-      .executeTakeFirst();
-    await this.db.deleteFrom('signon_tokens').where('expires_at', '<', now).execute();
+    const row = await signonTokenRepository.take(this.db, hash(token));
+    await signonTokenRepository.deleteExpired(this.db, now);
     return row && row.kind === kind && row.expires_at >= now ? row.subject_id : undefined;
   }
 }

@@ -1,0 +1,83 @@
+import { isHostName, toAsciiName } from '@panel247/contract/dns-rules';
+import type { Domain } from '@panel247/contract/domain';
+import { NAMESERVERS_MAX, NAMESERVERS_MIN } from '@panel247/contract/domain-rules';
+import type { Db } from '../../db/database.ts';
+import type { HostResolver } from '../../drivers/registry/host-resolver.ts';
+import type { RegistryDriver } from '../../drivers/registry/registry.driver.ts';
+import { type FieldError, FieldErrors } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { domainRepository } from './domain.repository.ts';
+import type { DomainService, DomainSettings } from './domain.service.ts';
+import { CONTROL } from './domain-input.ts';
+
+/** A domain's name servers at the registry: the provider's (with a hosting service) or typed ones that resolve. */
+export class DomainNameServerService {
+  constructor(
+    private readonly db: Db,
+    private readonly domains: DomainService,
+    private readonly registry: RegistryDriver,
+    private readonly resolver: HostResolver,
+    private readonly settings: DomainSettings,
+  ) {}
+
+  async init(actor: Actor, id: number) {
+    const ctx = await this.domains.context(actor, id, 'domain_dns', 'visible');
+    return {
+      domainDNSs: (await this.domains.registryState(ctx)).nameservers,
+      hasService: await this.domains.hasService(id),
+      defaultDNSs: this.settings.defaultNameservers,
+      mode: ctx.row.dns_mode,
+    };
+  }
+
+  async edit(actor: Actor, id: number, useDefaults: boolean, typed: string[]): Promise<{ domain: Domain }> {
+    const ctx = await this.domains.context(actor, id, 'domain_dns', 'action');
+    let hosts: string[];
+    if (useDefaults) {
+      if (!(await this.domains.hasService(id)))
+        throw FieldErrors.one('default-ns', 'domain.error.defaults_need_service');
+      hosts = this.settings.defaultNameservers;
+    } else {
+      hosts = await this.check(typed);
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await domainRepository.setNameservers(trx, id, hosts);
+      await domainRepository.update(trx, id, { dns_mode: useDefaults ? 'defaultDNS' : 'setDNS' });
+      await this.registry.setNameservers(ctx.resource.referencePunycode, hosts);
+    });
+    return {
+      domain: await this.domains.toDomain({
+        ...ctx,
+        row: { ...ctx.row, dns_mode: useDefaults ? 'defaultDNS' : 'setDNS' },
+      }),
+    };
+  }
+
+  /** 2 to 7 distinct host names, each resolving to an address; errors name the row (`dns[N]`). */
+  private async check(typed: string[]): Promise<string[]> {
+    // Control characters are refused before anything is trimmed away (a trailing CR/LF included).
+    const rows = typed.map((value) => (CONTROL.test(value) ? '\u0000' : value.trim().toLowerCase().replace(/\.$/, '')));
+    // The first two rows are fixed and required, even when they were not sent at all; empty rows
+    // after them are simply unused rows of the form.
+    while (rows.length < NAMESERVERS_MIN) rows.push('');
+    const used = rows.filter((value, index) => value !== '' || index < NAMESERVERS_MIN);
+    const errors: FieldError[] = [];
+    if (used.length > NAMESERVERS_MAX) errors.push({ field: 'dns', messageKey: 'domain.error.ns_count' });
+    const seen = new Set<string>();
+    const checks = used.map(async (value, index) => {
+      const field = `dns[${rows.indexOf(value, index)}]`;
+      const ascii = toAsciiName(value);
+      if (value === '') return errors.push({ field: `dns[${index}]`, messageKey: 'validation.required' });
+      if (!ascii || !isHostName(ascii)) return errors.push({ field, messageKey: 'domain.error.ns_invalid' });
+      if (seen.has(ascii)) return errors.push({ field, messageKey: 'domain.error.ns_duplicate' });
+      seen.add(ascii);
+      if (!(await this.resolver.resolves(ascii))) errors.push({ field, messageKey: 'domain.error.ns_unresolved' });
+    });
+    await Promise.all(checks);
+    if (errors.length > 0) {
+      errors.sort((a, b) => a.field.localeCompare(b.field, 'en', { numeric: true }));
+      throw new FieldErrors(errors);
+    }
+    return used.map((value) => toAsciiName(value) as string);
+  }
+}

@@ -1,0 +1,161 @@
+import type { PermissionKey } from '@panel247/contract/constants';
+import type { HostingService as HostingServiceDto } from '@panel247/contract/hosting';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Db } from '../../db/database.ts';
+import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import type { WebDriver, WebService } from '../../drivers/web/web.driver.ts';
+import { FieldErrors } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { PermissionService } from '../permission/permission.service.ts';
+import { hostingRepository } from './hosting.repository.ts';
+import type { HostingSettings } from './hosting-settings.ts';
+
+/** A hosting service the actor may use, with the permission levels the answers carry. */
+export type HostedService = { id: number; domain: string; levels: HostingServiceDto['permissions'] };
+
+/** Driver field names (`sites.0.folder`…) → the form's fields. */
+function formField(field: string): string {
+  if (/\.folder$/.test(field)) return 'folder';
+  if (/\.ssl\./.test(field)) return 'cert';
+  if (/\.subdomain$/.test(field)) return 'subDomain';
+  if (/\.path$/.test(field)) return 'recurso';
+  if (/\.url$/.test(field)) return 'urlRedir';
+  if (/\.type$/.test(field)) return 'redirType';
+  if (/\.frame\.title$/.test(field)) return 'iframeTitle';
+  if (/\.frame\.description$/.test(field)) return 'iframeDescription';
+  if (/\.frame\.keywords$/.test(field)) return 'iframeKeywords';
+  return field;
+}
+
+/**
+ * How every service of the web side (overview, site builder, redirections, sites) reads and
+ * changes a hosting service. The panel database is the source of truth; every change is one
+ * transaction that ends by giving the web driver the whole service as the database now has it.
+ * If nginx or PHP-FPM refuse, the transaction rolls back and the previous configuration stays live.
+ */
+export class HostingChanges {
+  constructor(
+    private readonly db: Db,
+    private readonly permissions: PermissionService,
+    private readonly homes: ServiceHomes,
+    private readonly driver: WebDriver,
+    private readonly keys: SecretBox,
+    private readonly settings: Pick<HostingSettings, 'phpVersions' | 'defaultPhpVersion'>,
+    private readonly now: () => number,
+  ) {}
+
+  /** Whether sites reach a real web server (the demo seed leaves that alone). */
+  get live(): boolean {
+    return this.driver.live;
+  }
+
+  async service(actor: Actor, id: number, key: PermissionKey, need: 'visible' | 'action'): Promise<HostedService> {
+    const resource = await this.permissions.authorize(actor, id, key, need);
+    return { id, domain: resource.referencePunycode, levels: resource.levels };
+  }
+
+  /**
+   * The settings row and the main site exist from the first call on (like a DNS zone). Only
+   * rows: the web server gets them with the first change.
+   */
+  async ensure(db: Db, serviceId: number): Promise<void> {
+    if (await hostingRepository.settings(db, serviceId)) return;
+    await db.transaction().execute(async (trx) => {
+      // Only the call whose row went in adds the main site (a concurrent first call waits, then skips).
+      const [inserted] = await hostingRepository.insertSettings(trx, serviceId, this.now());
+      if (!inserted || Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+      await hostingRepository.insertSite(trx, {
+        service_id: serviceId,
+        subdomain: '',
+        folder: '',
+        ssl_active: 0,
+        cert_pem: '',
+        cert_chain_pem: '',
+        key_sealed: '',
+        eliminable: 0,
+        created_at: this.now(),
+      });
+    });
+  }
+
+  /** The service as the database has it, in the driver's terms. */
+  private async model(db: Db, service: { id: number; domain: string }): Promise<WebService> {
+    const settings = await hostingRepository.settings(db, service.id);
+    const sites = await hostingRepository.sites(db, service.id);
+    const redirections = await hostingRepository.redirections(db, service.id);
+    // A version the operator no longer runs falls back to the default rather than blocking every change.
+    const chosen = settings?.php_version ?? '';
+    const php = this.settings.phpVersions.includes(chosen) ? chosen : this.settings.defaultPhpVersion;
+    const webSites: WebService['sites'] = [];
+    for (const site of sites) {
+      // Each folder is created (owned by the web user) and checked against symlink escapes.
+      await this.homes.prepare(service.domain, site.folder, 'folder');
+      webSites.push({
+        subdomain: site.subdomain,
+        folder: site.folder,
+        ...(site.ssl_active === 1 && site.cert_pem && site.key_sealed
+          ? {
+              ssl: {
+                certPem: site.cert_pem,
+                keyPem: this.keys.open(site.key_sealed),
+                ...(site.cert_chain_pem ? { chainPem: site.cert_chain_pem } : {}),
+              },
+            }
+          : {}),
+      });
+    }
+    return {
+      serviceId: service.id,
+      domain: service.domain,
+      home: this.homes.home(service.domain),
+      phpVersion: php,
+      parking: settings?.parking === 1,
+      sites: webSites,
+      redirections: redirections.map((row) => ({
+        subdomain: row.subdomain,
+        path: row.path,
+        url: row.url,
+        type: row.type === 'frame' ? 'frame' : (Number(row.type) as 301 | 302),
+        ...(row.type === 'frame'
+          ? { frame: { title: row.iframe_title, description: row.iframe_description, keywords: row.iframe_keywords } }
+          : {}),
+      })),
+    };
+  }
+
+  /**
+   * One change: the rows (`work`) and the driver's apply in one transaction. The settings row is
+   * touched first, so on PostgreSQL changes of one service take turns and each applies what the
+   * previous one committed.
+   */
+  async change<T>(service: { id: number; domain: string }, work: (trx: Db) => Promise<T>): Promise<T> {
+    await this.ensure(this.db, service.id);
+    let applied = false;
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        await hostingRepository.updateSettings(trx, service.id, { updated_at: this.now() });
+        const result = await work(trx);
+        const model = await this.model(trx, service);
+        try {
+          await this.driver.apply(model);
+        } catch (error) {
+          if (error instanceof FieldErrors) {
+            throw new FieldErrors(error.fields.map((field) => ({ ...field, field: formField(field.field) })));
+          }
+          throw error;
+        }
+        applied = true;
+        return result;
+      });
+    } catch (error) {
+      // The commit failed after the web server took the change: give it back what is committed.
+      if (applied) await this.driver.apply(await this.model(this.db, service)).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Creates the rows of a service and makes the web server serve them (the demo seed). */
+  async provision(service: { id: number; domain: string }): Promise<void> {
+    await this.change(service, async () => undefined);
+  }
+}

@@ -1,0 +1,102 @@
+import type { HostingService as HostingServiceDto } from '@panel247/contract/hosting';
+import type { Db } from '../../db/database.ts';
+import type { DdbbDriver } from '../../drivers/ddbb/ddbb.driver.ts';
+import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import type { WebDriver } from '../../drivers/web/web.driver.ts';
+import { FieldErrors } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { diskUsage } from './disk-usage.ts';
+import { readErrorLog } from './error-log.ts';
+import { hostingRepository } from './hosting.repository.ts';
+import type { HostedService, HostingChanges } from './hosting-changes.ts';
+import type { HostingSettings } from './hosting-settings.ts';
+
+const MIB = 1024 * 1024;
+
+function compareVersions(a: string, b: string): number {
+  const [aMajor, aMinor] = a.split('.').map(Number) as [number, number];
+  const [bMajor, bMinor] = b.split('.').map(Number) as [number, number];
+  return aMajor - bMajor || aMinor - bMinor;
+}
+
+/** A hosting service at a glance (usage against the plan), its PHP version, parking and error log. */
+export class HostingOverviewService {
+  constructor(
+    private readonly db: Db,
+    private readonly changes: HostingChanges,
+    private readonly homes: ServiceHomes,
+    private readonly driver: WebDriver,
+    private readonly databases: DdbbDriver,
+    private readonly settings: HostingSettings,
+    private readonly now: () => number,
+  ) {}
+
+  /** Ends the database driver's pool, opened only for the databases' usage. */
+  close(): Promise<void> {
+    return this.databases.close();
+  }
+
+  async get(actor: Actor, id: number): Promise<HostingServiceDto> {
+    const service = await this.changes.service(actor, id, 'service', 'visible');
+    return this.toServiceDto(service);
+  }
+
+  private async toServiceDto(service: HostedService): Promise<HostingServiceDto> {
+    await this.changes.ensure(this.db, service.id);
+    const settings = await hostingRepository.settings(this.db, service.id);
+    const names = await hostingRepository.databaseNames(this.db, service.id);
+    let databaseBytes = 0;
+    try {
+      for (const size of (await this.databases.usage(names)).values()) databaseBytes += size;
+    } catch {
+      // Shown, not relied on: an unreachable database server leaves the overview answering.
+    }
+    const versions = [...this.settings.phpVersions].sort(compareVersions);
+    return {
+      id: service.id,
+      frontendDbID: service.id,
+      usage: {
+        spaceWeb: { used: await diskUsage(this.homes.home(service.domain)), limit: this.settings.webSpaceMb * MIB },
+        // Traffic is not metered yet.
+        traffic: { used: 0, limit: this.settings.trafficMb * MIB },
+        BBDD: { used: names.length, limit: this.settings.maxDatabases },
+        spaceBbdd: { used: databaseBytes, limit: this.settings.databaseSpaceMb * MIB },
+      },
+      defaultPHPVersion: this.settings.defaultPhpVersion,
+      phpversion: settings?.php_version || 'default',
+      phpminversion: versions[0] ?? this.settings.defaultPhpVersion,
+      phpVersions: versions,
+      parkingActive: settings?.parking === 1,
+      permissions: service.levels,
+    };
+  }
+
+  async setPhpVersion(actor: Actor, id: number, phpVersion: string): Promise<HostingServiceDto> {
+    const service = await this.changes.service(actor, id, 'service', 'action');
+    const version = phpVersion.trim();
+    if (version !== 'default' && !this.settings.phpVersions.includes(version)) {
+      throw FieldErrors.one('phpVersion', 'web.error.php_version');
+    }
+    await this.changes.change(service, (trx) =>
+      hostingRepository.updateSettings(trx, id, {
+        php_version: version === 'default' ? '' : version,
+        updated_at: this.now(),
+      }),
+    );
+    return this.toServiceDto(service);
+  }
+
+  async setParking(actor: Actor, id: number, on: boolean): Promise<HostingServiceDto> {
+    const service = await this.changes.service(actor, id, 'service_parking', 'action');
+    await this.changes.change(service, (trx) =>
+      hostingRepository.updateSettings(trx, id, { parking: on ? 1 : 0, updated_at: this.now() }),
+    );
+    return this.toServiceDto(service);
+  }
+
+  /** The tail of the service's nginx and PHP error logs; the files come from the id, never from input. */
+  async errorLog(actor: Actor, id: number) {
+    await this.changes.service(actor, id, 'service', 'visible');
+    return readErrorLog(this.driver.errorLogFiles(id));
+  }
+}

@@ -1,0 +1,12 @@
+/** What the operator configured for hosting services: PHP versions, plan limits, the site builder. */
+export interface HostingSettings {
+  phpVersions: string[];
+  defaultPhpVersion: string;
+  webSpaceMb: number;
+  trafficMb: number;
+  databaseSpaceMb: number;
+  maxDatabases: number;
+  /** The site builder when the brand names no host of its own, and the key its tokens are signed with. */
+  siteBuilderUrl: string;
+  siteBuilderKey?: string | undefined;
+}

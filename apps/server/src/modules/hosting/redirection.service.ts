@@ -1,0 +1,168 @@
+import type { Redirection, RedirectType } from '@panel247/contract/hosting';
+import type { Db } from '../../db/database.ts';
+import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { hostingRepository } from './hosting.repository.ts';
+import type { HostingChanges } from './hosting-changes.ts';
+import { CONTROL, checkSubdomain, hostOf } from './hosting-input.ts';
+
+const PATH_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,64}$/;
+/** http(s), a host, an optional port, then path/query/fragment characters without quotes, $, ;, braces or spaces. */
+const URL_TEXT = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:[/?#][A-Za-z0-9._~:/?#@!&()*+,=%-]*)?$/;
+
+type RedirectionRow = NonNullable<Awaited<ReturnType<typeof hostingRepository.redirection>>>;
+
+/** A hosting service's redirections (301, 302 or a frame page) from a host and path to a URL. */
+export class RedirectionService {
+  constructor(
+    private readonly db: Db,
+    private readonly changes: HostingChanges,
+    private readonly now: () => number,
+  ) {}
+
+  /** `recurso` as typed ('', 'shop', '/shop/') → '/' or '/shop'. */
+  private path(value: string, errors: FieldError[]): string {
+    if (CONTROL.test(value)) {
+      errors.push({ field: 'recurso', messageKey: 'validation.control_chars' });
+      return '/';
+    }
+    const trimmed = value.trim().replace(/^\/+|\/+$/g, '');
+    if (trimmed === '') return '/';
+    const segments = trimmed.split('/');
+    if (segments.length > 16 || !segments.every((segment) => PATH_SEGMENT.test(segment))) {
+      errors.push({ field: 'recurso', messageKey: 'hosting.error.path' });
+    }
+    return `/${segments.join('/')}`;
+  }
+
+  private redirectionFields(
+    params: {
+      urlRedir: string;
+      redirType: RedirectType;
+      iframeTitle: string;
+      iframeDescription: string;
+      iframeKeywords: string;
+    },
+    errors: FieldError[],
+  ) {
+    const url = params.urlRedir.trim();
+    if (CONTROL.test(params.urlRedir)) errors.push({ field: 'urlRedir', messageKey: 'validation.control_chars' });
+    else if (url === '') errors.push({ field: 'urlRedir', messageKey: 'validation.required' });
+    else if (!URL_TEXT.test(url) || !validUrl(url)) errors.push({ field: 'urlRedir', messageKey: 'hosting.error.url' });
+    const frame = params.redirType === 'frame';
+    const texts = { iframeTitle: '', iframeDescription: '', iframeKeywords: '' };
+    for (const field of ['iframeTitle', 'iframeDescription', 'iframeKeywords'] as const) {
+      if (CONTROL.test(params[field])) errors.push({ field, messageKey: 'validation.control_chars' });
+      else if (frame) texts[field] = params[field].trim();
+    }
+    return {
+      url,
+      type: params.redirType,
+      iframe_title: texts.iframeTitle,
+      iframe_description: texts.iframeDescription,
+      iframe_keywords: texts.iframeKeywords,
+    };
+  }
+
+  private toRedirection(row: RedirectionRow, domain: string): Redirection {
+    const host = hostOf(row.subdomain, domain);
+    return {
+      id: row.id,
+      origin: row.path === '/' ? host : `${host}${row.path}`,
+      url: row.url,
+      redirType: row.type === 'frame' ? 'frame' : row.type === '302' ? '302' : '301',
+      recurso: row.path.replace(/^\//, ''),
+      subdominio: row.subdomain,
+      iframeTitle: row.iframe_title,
+      iframeDescription: row.iframe_description,
+      iframeKeywords: row.iframe_keywords,
+      eliminable: row.eliminable === 1,
+    };
+  }
+
+  async list(actor: Actor, id: number): Promise<Redirection[]> {
+    const service = await this.changes.service(actor, id, 'service_redirects', 'visible');
+    return (await hostingRepository.redirections(this.db, id)).map((row) => this.toRedirection(row, service.domain));
+  }
+
+  async get(actor: Actor, id: number, rid: number): Promise<Redirection> {
+    const service = await this.changes.service(actor, id, 'service_redirects', 'visible');
+    const row = await hostingRepository.redirection(this.db, id, rid);
+    if (!row) throw new NotFoundError();
+    return this.toRedirection(row, service.domain);
+  }
+
+  async create(
+    actor: Actor,
+    id: number,
+    params: {
+      subDomain: string;
+      recurso: string;
+      urlRedir: string;
+      redirType: RedirectType;
+      iframeTitle: string;
+      iframeDescription: string;
+      iframeKeywords: string;
+    },
+  ): Promise<Redirection> {
+    const service = await this.changes.service(actor, id, 'service_redirects', 'action');
+    const errors: FieldError[] = [];
+    const subdomain = checkSubdomain(params.subDomain, 'subDomain', errors);
+    const path = this.path(params.recurso, errors);
+    const fields = this.redirectionFields(params, errors);
+    if (errors.length > 0) throw new FieldErrors(errors);
+    const rid = await this.changes.change(service, async (trx) => {
+      // Checked under the service's row lock, so two creates of one path cannot both pass.
+      if (await hostingRepository.redirectionAt(trx, id, subdomain, path)) {
+        throw FieldErrors.one('recurso', 'hosting.error.redirection_taken');
+      }
+      const row = await hostingRepository.insertRedirection(trx, {
+        service_id: id,
+        subdomain,
+        path,
+        ...fields,
+        created_at: this.now(),
+      });
+      return row.id;
+    });
+    return this.get(actor, id, rid);
+  }
+
+  async save(
+    actor: Actor,
+    id: number,
+    rid: number,
+    params: {
+      urlRedir: string;
+      redirType: RedirectType;
+      iframeTitle: string;
+      iframeDescription: string;
+      iframeKeywords: string;
+    },
+  ): Promise<Redirection> {
+    const service = await this.changes.service(actor, id, 'service_redirects', 'action');
+    if (!(await hostingRepository.redirection(this.db, id, rid))) throw new NotFoundError();
+    const errors: FieldError[] = [];
+    const fields = this.redirectionFields(params, errors);
+    if (errors.length > 0) throw new FieldErrors(errors);
+    await this.changes.change(service, (trx) => hostingRepository.updateRedirection(trx, id, rid, fields));
+    return this.get(actor, id, rid);
+  }
+
+  async remove(actor: Actor, id: number, rid: number): Promise<void> {
+    const service = await this.changes.service(actor, id, 'service_redirects', 'action');
+    const row = await hostingRepository.redirection(this.db, id, rid);
+    if (!row) throw new NotFoundError();
+    if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    await this.changes.change(service, (trx) => hostingRepository.deleteRedirection(trx, id, rid));
+  }
+}
+
+function validUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username;
+  } catch {
+    return false;
+  }
+}
