@@ -32,3 +32,20 @@ export function isServiceFolder(relative: string): boolean {
 export function isRedirectionPath(path: string): boolean {
   return path === '' || segmentsMatch(path, PATH_SEGMENT);
 }
+
+/** A redirection's target as typed: http(s), a host, and only URL-safe characters after it. */
+const URL_TEXT = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:[/?#][A-Za-z0-9._~:/?#@!&()*+,=%-]*)?$/;
+
+/**
+ * A redirection URL the server takes: the characters above (nothing that could break out of an
+ * nginx `return`), and a real http(s) URL with a host and no credentials in it.
+ */
+export function isRedirectionUrl(text: string): boolean {
+  if (!URL_TEXT.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username;
+  } catch {
+    return false;
+  }
+}

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diskUsage } from '../../src/modules/hosting/disk-usage.ts';
+import { diskUsage } from '../../src/drivers/homes/disk-usage.ts';
 
 describe('diskUsage', () => {
   it('adds the apparent sizes of a tree without following links, and stops at the entry cap', async () => {

@@ -2,11 +2,30 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const MODULES = path.join(import.meta.dirname, '../../src/modules');
+const SRC = path.join(import.meta.dirname, '../../src');
+const MODULES = path.join(SRC, 'modules');
+const DRIVERS = path.join(SRC, 'drivers');
+
+/** Every .ts file under `dir`, relative to src/. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => path.relative(SRC, path.join(dir, file)));
+}
+
+const read = (file: string) => readFileSync(path.join(SRC, file), 'utf8');
+
+/** Where each file imports from, as written. */
+function imports(file: string): string[] {
+  return [...read(file).matchAll(/^\s*(?:import|export)\b[^'"]*?from '([^']+)'/gm)].map((match) => match[1] as string);
+}
 
 /**
+ * The layers of the server (docs/ARCHITECTURE.md): routes → services → repositories and drivers.
  * A module's repositories and routes are its own: another module reaches it through its service
- * (or its plain types and helpers). Routes are registered by app.ts only.
+ * (or its plain types and helpers); routes are registered by app.ts only. SQL lives in
+ * repositories (and the database layer); process and file-system effects live in drivers, which
+ * know nothing of the modules that use them.
  */
 describe('server module boundaries', () => {
   it('no module imports another module’s repository or routes', () => {
@@ -22,22 +41,31 @@ describe('server module boundaries', () => {
     expect(offences).toEqual([]);
   });
 
-  /**
-   * Services own rules and transactions; the queries themselves live in repositories, so a
-   * schema change touches one kind of file. `ftp-users-file.ts` reads the view ProFTPD reads and
-   * is still to move.
-   */
-  it('Kysely queries live in repositories only', () => {
-    const pending = new Set(['ftp/ftp-users-file.ts']);
-    const query = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|(?<![\w.])sql(<[^>]*>)?`/;
-    const offences: string[] = [];
-    for (const moduleName of readdirSync(MODULES)) {
-      for (const file of readdirSync(path.join(MODULES, moduleName))) {
-        const name = `${moduleName}/${file}`;
-        if (file.endsWith('.repository.ts') || pending.has(name)) continue;
-        if (query.test(readFileSync(path.join(MODULES, moduleName, file), 'utf8'))) offences.push(name);
-      }
-    }
+  it('runs Kysely queries only in repositories and the database layer', () => {
+    const query =
+      /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|with)\(|(?<![.\w])sql(<[^>]*>)?`/;
+    const offences = sources(SRC).filter(
+      (file) => !file.endsWith('.repository.ts') && !file.startsWith(`db${path.sep}`) && query.test(read(file)),
+    );
+    expect(offences).toEqual([]);
+  });
+
+  it('starts no process and touches no file under modules/: drivers do', () => {
+    const effects = /^node:(child_process|fs|fs\/promises)$/;
+    const offences = sources(MODULES).flatMap((file) =>
+      imports(file)
+        .filter((target) => effects.test(target))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offences).toEqual([]);
+  });
+
+  it('drivers import no module', () => {
+    const offences = sources(DRIVERS).flatMap((file) =>
+      imports(file)
+        .filter((target) => target.includes('/modules/'))
+        .map((target) => `${file} → ${target}`),
+    );
     expect(offences).toEqual([]);
   });
 });

@@ -1,9 +1,8 @@
 import { chown, lchown, lstat, mkdir, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { isServiceFolder } from '@panel247/contract/hosting-rules';
 import { FieldErrors } from '../../errors.ts';
-
-/** A folder segment: letters, digits, dot, dash, underscore; never "." or "..". */
-const SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,64}$/;
+import { diskUsage } from './disk-usage.ts';
 
 /**
  * Every hosting service has a home folder, <root>/<domain>. Folders given by users (FTP accounts,
@@ -20,16 +19,18 @@ export class ServiceHomes {
     return path.join(path.resolve(this.root), domain);
   }
 
+  /** Bytes the service's home holds (counted up to a bound, see disk-usage.ts). */
+  usage(domain: string): Promise<number> {
+    return diskUsage(this.home(domain));
+  }
+
   /** Normalised relative folder ('' = the home) or a field error on `field`. */
   normalise(folder: string, field: string): string {
     const trimmed = folder.replace(/^\/+|\/+$/g, '');
     if (folder.startsWith('/') && trimmed !== '') throw FieldErrors.one(field, 'hosting.error.folder_absolute');
     if (trimmed === '') return '';
-    const segments = trimmed.split('/');
-    if (segments.length > 16 || !segments.every((segment) => SEGMENT.test(segment))) {
-      throw FieldErrors.one(field, 'hosting.error.folder');
-    }
-    return segments.join('/');
+    if (!isServiceFolder(trimmed)) throw FieldErrors.one(field, 'hosting.error.folder');
+    return trimmed;
   }
 
   /** The absolute folder, checked against symlink escapes, created (owned by the web user) if missing. */

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, chown, mkdir, readdir, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ErrorLogLine } from '@panel247/contract/hosting';
+import { readErrorLog } from './error-log.ts';
 import type { WebDriver, WebService } from './web.driver.ts';
 import {
   type RenderedService,
@@ -114,10 +116,10 @@ export abstract class FileWebDriver implements WebDriver {
     });
   }
 
-  errorLogFiles(serviceId: number): { nginx: string; php: string } {
+  errorLog(serviceId: number): Promise<ErrorLogLine[]> {
     if (!Number.isSafeInteger(serviceId) || serviceId < 1) throw new Error(`bad service id: ${serviceId}`);
     const { nginx, php } = serviceLogFiles(this.options.logDir, serviceId);
-    return { nginx, php };
+    return readErrorLog({ nginx, php });
   }
 
   protected livePath(serviceId: number): string {

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isRedirectionUrl, isServiceFolder, isSubdomainName } from '@panel247/contract/hosting-rules';
+import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { FieldErrors } from '../../errors.ts';
 import type { WebRedirection, WebService, WebSite } from './web.driver.ts';
 
@@ -41,25 +43,14 @@ export interface RenderedService {
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const DOMAIN = new RegExp(`^(?=.{1,253}$)(?:${LABEL}\\.)+${LABEL}$`);
-const SUBDOMAIN = new RegExp(`^(?=.{1,190}$)${LABEL}(?:\\.${LABEL})*$`);
 /** An absolute path: letters, digits and . _ - between slashes; no "." or ".." segments. */
 const ABSOLUTE_PATH = /^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._-]+)+\/?$/;
-const FOLDER_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,64}$/;
 const URL_PATH = /^\/(?:[A-Za-z0-9._~-]+\/)*(?:[A-Za-z0-9._~-]+)?$/;
 /** A URL: scheme, host, optional port, and path/query/fragment characters without quotes, $, ; or braces. */
-const URL_TEXT = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:[/?#][A-Za-z0-9._~:/?#@!&()*+,=%-]*)?$/;
 const LISTEN = /^(?:(?:\d{1,3}\.){3}\d{1,3}:|\[[0-9a-f:]+\]:)?\d{1,5}$/i;
 const NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
 const VERSION = /^\d+\.\d+$/;
 const PEM = /^(?:-----BEGIN [A-Z ]{1,40}-----\r?\n[A-Za-z0-9+/=\r\n]+-----END [A-Z ]{1,40}-----\s*)+$/;
-
-function hasControl(text: string): boolean {
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
-}
 
 function refuse(field: string, key = 'web.error.value'): never {
   throw FieldErrors.one(field, key);
@@ -84,27 +75,25 @@ export function checkSettings(settings: WebRenderSettings): void {
   check(settings.nginxUser, NAME, 'web.nginxUser');
 }
 
+function checkSubdomain(label: string, field: string): string {
+  if (!isSubdomainName(label)) refuse(field);
+  return label;
+}
+
 function checkFolder(folder: unknown, field: string): string {
   if (typeof folder !== 'string') refuse(field);
   if (folder === '') return '';
-  const segments = folder.split('/');
-  if (segments.length > 16 || !segments.every((segment) => FOLDER_SEGMENT.test(segment))) refuse(field);
+  if (!isServiceFolder(folder)) refuse(field);
   return folder;
 }
 
 function checkUrl(url: unknown, field: string): string {
-  const text = check(url, URL_TEXT, field);
-  try {
-    const parsed = new URL(text);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') refuse(field);
-  } catch {
-    refuse(field);
-  }
-  return text;
+  if (typeof url !== 'string' || !isRedirectionUrl(url)) refuse(field);
+  return url;
 }
 
 function checkText(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.length > 500 || hasControl(value)) refuse(field);
+  if (typeof value !== 'string' || value.length > 500 || hasControlCharacters(value)) refuse(field);
   return value;
 }
 
@@ -123,7 +112,7 @@ export function checkService(service: WebService, settings: WebRenderSettings): 
   if (typeof service.parking !== 'boolean') refuse('parking');
   const hosts = new Set<string>();
   service.sites.forEach((site, index) => {
-    if (site.subdomain !== '') check(site.subdomain, SUBDOMAIN, `sites.${index}.subdomain`);
+    if (site.subdomain !== '') checkSubdomain(site.subdomain, `sites.${index}.subdomain`);
     checkFolder(site.folder, `sites.${index}.folder`);
     if (hosts.has(site.subdomain)) refuse(`sites.${index}.subdomain`);
     hosts.add(site.subdomain);
@@ -136,7 +125,7 @@ export function checkService(service: WebService, settings: WebRenderSettings): 
   const locations = new Set<string>();
   service.redirections.forEach((redirection, index) => {
     const field = `redirections.${index}`;
-    if (redirection.subdomain !== '') check(redirection.subdomain, SUBDOMAIN, `${field}.subdomain`);
+    if (redirection.subdomain !== '') checkSubdomain(redirection.subdomain, `${field}.subdomain`);
     check(redirection.path, URL_PATH, `${field}.path`);
     const key = `${redirection.subdomain}|${trimPath(redirection.path)}`;
     if (locations.has(key)) refuse(`${field}.path`);

@@ -1,3 +1,4 @@
+import type { ErrorLogLine } from '@panel247/contract/hosting';
 /**
  * The web driver: what the panel asks of the web server (nginx) and PHP-FPM for a hosting
  * service — its sites, redirections, parking page, SSL certificates and PHP pool. The panel
@@ -59,6 +60,6 @@ export interface WebDriver {
   apply(service: WebService): Promise<void>;
   /** Removes the service's server blocks and pool (nothing to do when it has none). */
   remove(serviceId: number): Promise<void>;
-  /** The service's error logs, found from its id alone (never from user input). */
-  errorLogFiles(serviceId: number): { nginx: string; php: string };
+  /** The last lines of the service's error logs, found from its id alone (never from user input). */
+  errorLog(serviceId: number): Promise<ErrorLogLine[]>;
 }

@@ -1,13 +1,13 @@
 import { canonicalIPv6, isHostName, toAsciiName } from '@panel247/contract/dns-rules';
 import type { GlueRecord } from '@panel247/contract/domain';
 import { isFullIp } from '@panel247/contract/domain-rules';
+import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
 import type { RegistryDriver } from '../../drivers/registry/registry.driver.ts';
 import { type FieldError, FieldErrors, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { domainRepository } from './domain.repository.ts';
 import type { DomainService } from './domain.service.ts';
-import { CONTROL } from './domain-input.ts';
 
 /** Glue records: the addresses of name servers that lie under the domain itself, held by the registry. */
 export class DomainGlueService {
@@ -47,7 +47,7 @@ export class DomainGlueService {
     // "ns1" is relative to the domain; a name ending in a dot is absolute and must lie under it.
     const absolute = params.name.trim().endsWith('.');
     const typed = params.name.trim().toLowerCase().replace(/\.$/, '');
-    const ascii = CONTROL.test(params.name) ? undefined : toAsciiName(typed);
+    const ascii = hasControlCharacters(params.name) ? undefined : toAsciiName(typed);
     const under = (name: string) => name === zone || name.endsWith(`.${zone}`);
     const full = !ascii ? undefined : under(ascii) ? ascii : absolute ? undefined : `${ascii}.${zone}`;
     const nameError =

@@ -1,6 +1,7 @@
 import { isHostName, toAsciiName } from '@panel247/contract/dns-rules';
 import type { Domain } from '@panel247/contract/domain';
 import { NAMESERVERS_MAX, NAMESERVERS_MIN } from '@panel247/contract/domain-rules';
+import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
 import type { HostResolver } from '../../drivers/registry/host-resolver.ts';
 import type { RegistryDriver } from '../../drivers/registry/registry.driver.ts';
@@ -8,7 +9,6 @@ import { type FieldError, FieldErrors } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { domainRepository } from './domain.repository.ts';
 import type { DomainService, DomainSettings } from './domain.service.ts';
-import { CONTROL } from './domain-input.ts';
 
 /** A domain's name servers at the registry: the provider's (with a hosting service) or typed ones that resolve. */
 export class DomainNameServerService {
@@ -56,7 +56,9 @@ export class DomainNameServerService {
   /** 2 to 7 distinct host names, each resolving to an address; errors name the row (`dns[N]`). */
   private async check(typed: string[]): Promise<string[]> {
     // Control characters are refused before anything is trimmed away (a trailing CR/LF included).
-    const rows = typed.map((value) => (CONTROL.test(value) ? '\u0000' : value.trim().toLowerCase().replace(/\.$/, '')));
+    const rows = typed.map((value) =>
+      hasControlCharacters(value) ? '\u0000' : value.trim().toLowerCase().replace(/\.$/, ''),
+    );
     // The first two rows are fixed and required, even when they were not sent at all; empty rows
     // after them are simply unused rows of the form.
     while (rows.length < NAMESERVERS_MIN) rows.push('');

@@ -5,8 +5,6 @@ import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { FieldErrors } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
-import { diskUsage } from './disk-usage.ts';
-import { readErrorLog } from './error-log.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostedService, HostingChanges } from './hosting-changes.ts';
 import type { HostingSettings } from './hosting-settings.ts';
@@ -56,7 +54,7 @@ export class HostingOverviewService {
       id: service.id,
       frontendDbID: service.id,
       usage: {
-        spaceWeb: { used: await diskUsage(this.homes.home(service.domain)), limit: this.settings.webSpaceMb * MIB },
+        spaceWeb: { used: await this.homes.usage(service.domain), limit: this.settings.webSpaceMb * MIB },
         // Traffic is not metered yet.
         traffic: { used: 0, limit: this.settings.trafficMb * MIB },
         BBDD: { used: names.length, limit: this.settings.maxDatabases },
@@ -97,6 +95,6 @@ export class HostingOverviewService {
   /** The tail of the service's nginx and PHP error logs; the files come from the id, never from input. */
   async errorLog(actor: Actor, id: number) {
     await this.changes.service(actor, id, 'service', 'visible');
-    return readErrorLog(this.driver.errorLogFiles(id));
+    return this.driver.errorLog(id);
   }
 }

@@ -1,14 +1,14 @@
 import type { Redirection, RedirectType } from '@panel247/contract/hosting';
+import { isRedirectionPath, isRedirectionUrl } from '@panel247/contract/hosting-rules';
+import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingChanges } from './hosting-changes.ts';
-import { CONTROL, checkSubdomain, hostOf } from './hosting-input.ts';
+import { checkSubdomain, hostOf } from './hosting-input.ts';
 
-const PATH_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,64}$/;
 /** http(s), a host, an optional port, then path/query/fragment characters without quotes, $, ;, braces or spaces. */
-const URL_TEXT = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:[/?#][A-Za-z0-9._~:/?#@!&()*+,=%-]*)?$/;
 
 type RedirectionRow = NonNullable<Awaited<ReturnType<typeof hostingRepository.redirection>>>;
 
@@ -22,17 +22,14 @@ export class RedirectionService {
 
   /** `recurso` as typed ('', 'shop', '/shop/') → '/' or '/shop'. */
   private path(value: string, errors: FieldError[]): string {
-    if (CONTROL.test(value)) {
+    if (hasControlCharacters(value)) {
       errors.push({ field: 'recurso', messageKey: 'validation.control_chars' });
       return '/';
     }
     const trimmed = value.trim().replace(/^\/+|\/+$/g, '');
     if (trimmed === '') return '/';
-    const segments = trimmed.split('/');
-    if (segments.length > 16 || !segments.every((segment) => PATH_SEGMENT.test(segment))) {
-      errors.push({ field: 'recurso', messageKey: 'hosting.error.path' });
-    }
-    return `/${segments.join('/')}`;
+    if (!isRedirectionPath(trimmed)) errors.push({ field: 'recurso', messageKey: 'hosting.error.path' });
+    return `/${trimmed}`;
   }
 
   private redirectionFields(
@@ -46,13 +43,14 @@ export class RedirectionService {
     errors: FieldError[],
   ) {
     const url = params.urlRedir.trim();
-    if (CONTROL.test(params.urlRedir)) errors.push({ field: 'urlRedir', messageKey: 'validation.control_chars' });
+    if (hasControlCharacters(params.urlRedir))
+      errors.push({ field: 'urlRedir', messageKey: 'validation.control_chars' });
     else if (url === '') errors.push({ field: 'urlRedir', messageKey: 'validation.required' });
-    else if (!URL_TEXT.test(url) || !validUrl(url)) errors.push({ field: 'urlRedir', messageKey: 'hosting.error.url' });
+    else if (!isRedirectionUrl(url)) errors.push({ field: 'urlRedir', messageKey: 'hosting.error.url' });
     const frame = params.redirType === 'frame';
     const texts = { iframeTitle: '', iframeDescription: '', iframeKeywords: '' };
     for (const field of ['iframeTitle', 'iframeDescription', 'iframeKeywords'] as const) {
-      if (CONTROL.test(params[field])) errors.push({ field, messageKey: 'validation.control_chars' });
+      if (hasControlCharacters(params[field])) errors.push({ field, messageKey: 'validation.control_chars' });
       else if (frame) texts[field] = params[field].trim();
     }
     return {
@@ -155,14 +153,5 @@ export class RedirectionService {
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
     await this.changes.change(service, (trx) => hostingRepository.deleteRedirection(trx, id, rid));
-  }
-}
-
-function validUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username;
-  } catch {
-    return false;
   }
 }

@@ -1,10 +1,11 @@
+import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
 import { ConflictError, FieldErrors } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingChanges } from './hosting-changes.ts';
-import { CONTROL, hostOf } from './hosting-input.ts';
+import { hostOf } from './hosting-input.ts';
 import type { HostingSettings } from './hosting-settings.ts';
 import { signSiteBuilderToken } from './site-builder-token.ts';
 
@@ -32,7 +33,7 @@ export class SiteBuilderService {
    */
   async login(actor: Actor, id: number, subdomain: string, language: string): Promise<string> {
     const service = await this.changes.service(actor, id, 'service', 'action');
-    if (CONTROL.test(subdomain)) throw FieldErrors.one('subdomain', 'validation.control_chars');
+    if (hasControlCharacters(subdomain)) throw FieldErrors.one('subdomain', 'validation.control_chars');
     const label = subdomain.trim() === '*' ? '' : subdomain.trim().toLowerCase();
     await this.changes.ensure(this.db, id);
     const site = await hostingRepository.siteBySubdomain(this.db, id, label);

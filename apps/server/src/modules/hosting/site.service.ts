@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { Subdomain } from '@panel247/contract/hosting';
+import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { parseCertificateBundle } from '../../crypto/certificate-bundle.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
@@ -8,7 +9,7 @@ import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../
 import type { Actor } from '../auth/actor.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingChanges } from './hosting-changes.ts';
-import { CONTROL, checkSubdomain, hostOf } from './hosting-input.ts';
+import { checkSubdomain, hostOf } from './hosting-input.ts';
 
 type SiteRow = NonNullable<Awaited<ReturnType<typeof hostingRepository.site>>>;
 
@@ -24,7 +25,7 @@ export class SiteService {
 
   private folder(value: string, errors: FieldError[]): string {
     try {
-      if (CONTROL.test(value)) throw FieldErrors.one('folder', 'validation.control_chars');
+      if (hasControlCharacters(value)) throw FieldErrors.one('folder', 'validation.control_chars');
       return this.homes.normalise(value.trim(), 'folder');
     } catch (error) {
       if (!(error instanceof FieldErrors)) throw error;

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import type { ErrorLogLine } from '@panel247/contract/hosting';
+import { replaceControlCharacters } from '@panel247/contract/text-rules';
 
 /** How much of the end of each log is read: enough for the lines shown, bounded whatever the log's size. */
 const TAIL_BYTES = 64 * 1024;
@@ -25,8 +26,6 @@ const MONTHS: Record<string, number> = {
 const NGINX_TIME = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2}) /;
 /** PHP: `[24-Nov-2026 10:00:00 UTC] PHP Warning: …`. */
 const PHP_TIME = /^\[(\d{2})-([A-Z][a-z]{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})(?: [^\]]*)?\] /;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: what a log line may not carry to the page
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
 /**
  * Both daemons write their server's local time (UTC on a typical server); the times are only used
@@ -76,7 +75,9 @@ export async function readErrorLog(files: { nginx: string; php: string }): Promi
     let time = 0;
     for (const raw of await tailLines(files[source])) {
       time = timeOf(source, raw) ?? time;
-      const line = raw.replace(/\r$/, '').replace(/\t/g, ' ').replace(CONTROL, '\uFFFD').slice(0, LINE_CHARS);
+      // Lines are split at LF, a final CR goes and tabs become spaces; any other control character
+      // (a terminal code) shows as U+FFFD.
+      const line = replaceControlCharacters(raw.replace(/\r$/, '').replace(/\t/g, ' '), '\uFFFD').slice(0, LINE_CHARS);
       entries.push({ source, line, time, order: order++ });
     }
   }
