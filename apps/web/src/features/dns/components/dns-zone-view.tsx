@@ -23,9 +23,9 @@ import { DNS_PAGE_SIZE, useDnsRecords } from '../api/list-dns-records';
 import { useRestoreDnsZone } from '../api/restore-dns-zone';
 import { fullName } from '../lib/dns-format';
 import { DnsCreateModal } from './dns-create-modal';
-import { DnsEditModal } from './dns-edit-modal';
 import { DnsRecordTable } from './dns-record-table';
 import { DnsToolbar } from './dns-toolbar';
+import { RecordEditModal } from './record-edit-modal';
 
 export const DNS_FILTER_DEBOUNCE_MS = 300;
 
@@ -155,7 +155,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
         zoneName={zoneName}
         canWrite={canWrite}
       />
-      <DnsEditModal
+      <RecordEditModal
         record={editing}
         onClose={closeEdit}
         serviceId={serviceId}
