@@ -19,7 +19,7 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import { useDeleteAllDnsRecords } from '../api/delete-all-dns-records';
 import { useDeleteDnsRecord } from '../api/delete-dns-record';
 import { useExportDnsZone } from '../api/export-dns-zone';
-import { DNS_PAGE_SIZE, useDnsRecords } from '../api/list-dns-records';
+import { DNS_PAGE_SIZE, type DnsListQuery, useDnsRecords } from '../api/list-dns-records';
 import { useRestoreDnsZone } from '../api/restore-dns-zone';
 import { fullName } from '../lib/dns-format';
 import { DnsCreateModal } from './dns-create-modal';
@@ -39,7 +39,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
   const canWrite = isActionable(set.permissions.service_dnszone);
   usePageTitle(set.reference);
 
-  const [type, setType] = useState('');
+  const [type, setType] = useState<DnsListQuery['type']>('');
   const [filterText, setFilterText] = useState('');
   const [filter] = useDebouncedValue(filterText.trim(), DNS_FILTER_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
@@ -121,7 +121,8 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
             label={t('dns.filter_type')}
             data={[{ value: '', label: t('dns.all_types') }, ...DNS_TYPES.map((value) => ({ value, label: value }))]}
             value={type}
-            onChange={(event) => setType(event.currentTarget.value)}
+            // the options are the contract's own types
+            onChange={(event) => setType(event.currentTarget.value as DnsListQuery['type'])}
             data-testid="dns-type-filter"
             w={180}
           />

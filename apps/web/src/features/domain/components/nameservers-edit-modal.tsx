@@ -195,7 +195,7 @@ export function NameserversEditModal({
 
   const submit = async (useDefault: boolean, servers: string[]): Promise<Record<number, string>> => {
     try {
-      const result = await edit.mutateAsync({ useDefault, servers });
+      const result = await edit.mutateAsync({ 'default-ns': useDefault ? '1' : '0', dns: servers });
       notifySuccess(result.info);
       onClose();
       return {};
