@@ -1,4 +1,4 @@
-import { Group, NativeSelect } from '@mantine/core';
+import { NativeSelect } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { isActionable } from '@panel247/contract/constants';
 import type { DnsRecord } from '@panel247/contract/dns';
@@ -7,9 +7,8 @@ import type { PermissionSetData } from '@panel247/contract/permissions';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { ListCard, ListFilter, ListPage } from '../../../components/list-page';
-import { ListPagination } from '../../../components/list-pagination';
-import { ListSkeleton } from '../../../components/list-skeleton';
+import { ListBody } from '../../../components/list-body';
+import { ListCard, ListPage } from '../../../components/list-page';
 import { NotFoundView } from '../../../components/not-found-view';
 import { ApiError } from '../../../lib/api-client';
 import { notifyCall, notifyError } from '../../../lib/notify';
@@ -116,27 +115,30 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
           />
         }
       >
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <NativeSelect
-            label={t('dns.filter_type')}
-            data={[{ value: '', label: t('dns.all_types') }, ...DNS_TYPES.map((value) => ({ value, label: value }))]}
-            value={type}
-            // the options are the contract's own types
-            onChange={(event) => setType(event.currentTarget.value as DnsListQuery['type'])}
-            data-testid="dns-type-filter"
-            w={180}
-          />
-          <ListFilter
-            label={t('dns.filter')}
-            placeholder={t('dns.filter_placeholder')}
-            value={filterText}
-            onChange={setFilterText}
-            testId="dns-filter"
-          />
-        </Group>
-        {list.isPending ? (
-          <ListSkeleton rows={5} height={32} testId="dns-skeleton" />
-        ) : (
+        <ListBody
+          testId="dns"
+          filter={{
+            label: t('dns.filter'),
+            placeholder: t('dns.filter_placeholder'),
+            value: filterText,
+            onChange: setFilterText,
+          }}
+          selects={
+            <NativeSelect
+              label={t('dns.filter_type')}
+              data={[{ value: '', label: t('dns.all_types') }, ...DNS_TYPES.map((value) => ({ value, label: value }))]}
+              value={type}
+              // the options are the contract's own types
+              onChange={(event) => setType(event.currentTarget.value as DnsListQuery['type'])}
+              data-testid="dns-type-filter"
+              w={180}
+            />
+          }
+          pagedOnServer
+          loading={list.isPending}
+          skeleton={{ rows: 5, height: 32 }}
+          pagination={{ page, pageSize: DNS_PAGE_SIZE, total, onChange: setPage }}
+        >
           <DnsRecordTable
             records={records}
             canWrite={canWrite}
@@ -145,8 +147,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
             onEdit={setEditing}
             onDelete={(record) => setConfirm({ kind: 'delete', record })}
           />
-        )}
-        <ListPagination page={page} pageSize={DNS_PAGE_SIZE} total={total} onChange={setPage} testId="dns-pagination" />
+        </ListBody>
       </ListCard>
 
       <DnsCreateModal
