@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type CertificatePair, selfSignedCertificate } from '../../scripts/test-support/self-signed-certificate';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
 import { tabStops } from '../support/keyboard';
@@ -23,7 +22,6 @@ import {
   waitToast,
 } from '../support/ui';
 
-const execFileAsync = promisify(execFile);
 const REDIRECTIONS = '[data-testid="hosting-redirection-list"] tbody tr[data-name]';
 const SITES = '[data-testid="hosting-site-list"] tbody tr[data-name]';
 
@@ -40,33 +38,17 @@ async function expectNoSeriousViolations(page: Page): Promise<void> {
 }
 
 /** A self-signed certificate and its key for `host`, made by openssl (argument array, no shell). */
-async function selfSigned(host: string): Promise<{ cert: string; key: string }> {
+async function selfSigned(host: string): Promise<CertificatePair> {
   const dir = mkdtempSync(path.join(tmpdir(), 'panel247-e2e-cert-'));
   try {
-    const cert = path.join(dir, 'cert.pem');
-    const key = path.join(dir, 'key.pem');
-    await execFileAsync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '30',
-        '-subj',
-        `/CN=${host}`,
-        '-addext',
-        `subjectAltName=DNS:${host}`,
-      ],
-      { timeout: 30_000 },
-    );
-    return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') };
+    return await selfSignedCertificate({
+      dir,
+      name: 'site',
+      subject: `/CN=${host}`,
+      rsa: true,
+      extra: ['-addext', `subjectAltName=DNS:${host}`],
+      timeout: 30_000,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
