@@ -1,8 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchBrowser, newContext } from '../support/browser';
-import { type PanelServer, startServer } from '../support/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, newContext } from '../support/browser';
+import type { PanelServer } from '../support/server';
+import { browserSuite } from '../support/suite';
 
 /**
  * The login route's JavaScript budget (issue 3: at most 170 KB gzipped). Measured the way a first
@@ -40,17 +41,12 @@ async function scriptsOf(page: Page, url: string): Promise<Script[]> {
 }
 
 describe.skipIf(!chromiumAvailable())('login route JS budget', () => {
+  // ALTCHA is the default captcha: the route as a real visitor gets it.
+  const suite = browserSuite({ captcha: 'altcha' });
   let server: PanelServer;
   let browser: Browser;
-
-  beforeAll(async () => {
-    // ALTCHA is the default captcha: the route as a real visitor gets it.
-    server = await startServer({ captcha: 'altcha' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  beforeAll(() => {
+    ({ server, browser } = suite);
   });
 
   it.each(['es-ES', 'en-US', 'ca-ES'])('loads at most 170 KB of gzipped JS on a first visit in %s', async (locale) => {

@@ -1,15 +1,16 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { chromiumAvailable } from '../support/browser';
 import { tabStops } from '../support/keyboard';
 import { MARIADB_URL, mariadbLeftovers, mariadbQuery } from '../support/mariadb';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
-import { type PanelServer, startServer } from '../support/server';
+import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
+import { pageSuite } from '../support/suite';
 import { apiFromPage, dialog, fieldError, tableRows, waitNames, waitToast } from '../support/ui';
 
 const execFileAsync = promisify(execFile);
@@ -69,11 +70,18 @@ async function revealPassword(page: Page, name: string): Promise<string> {
 }
 
 describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
+  // Registered before the suite's hooks, so it runs after the server stops (vitest runs
+  // after-hooks last-registered first): the run leaves no database or user on the shared MariaDB.
+  afterAll(async () => {
+    if (prefix) expect(await mariadbLeftovers(prefix)).toEqual({ databases: [], users: [] });
+  });
+  const suite = pageSuite(
+    { captcha: 'none', env: { PANEL_DATABASES_MAX_PER_SERVICE: String(LIMIT) } },
+    (page, server) => openDatabases(page, server.url),
+  );
   let server: PanelServer;
   let browser: Browser;
-  let admin: BrowserContext;
   let page: Page;
-  let errors: string[];
   let ddbbUrl: string;
   let serviceId: string;
   let prefix: string;
@@ -88,25 +96,12 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
     return page;
   }
 
-  beforeAll(async () => {
-    server = await startServer({ captcha: 'none', env: { PANEL_DATABASES_MAX_PER_SERVICE: String(LIMIT) } });
+  beforeAll(() => {
+    ({ server, browser, page } = suite);
     prefix = server.databasePrefix;
     first = `${prefix}demotest_1`;
-    browser = await launchBrowser();
-    admin = await newContext(browser);
-    page = await admin.newPage();
-    errors = trackErrors(page);
-    await openDatabases(page, server.url);
     ddbbUrl = page.url();
     serviceId = /\/admin\/(\d+)\//.exec(ddbbUrl)?.[1] ?? '';
-  });
-  afterAll(async () => {
-    expect(errors).toEqual([]);
-    await admin?.close();
-    await browser?.close();
-    await server?.stop();
-    // the run leaves no database or user behind on the shared MariaDB
-    if (prefix) expect(await mariadbLeftovers(prefix)).toEqual({ databases: [], users: [] });
   });
 
   it('starts empty (MariaDB gets no demo databases), after a skeleton while the list is slow', async () => {
@@ -238,13 +233,13 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
   it('opens phpMyAdmin in a new tab with a posted sign-on form (no password)', async () => {
     await freshDatabases();
     let posted = '';
-    await admin.route('**/phpmyadmin/**', async (route) => {
+    await suite.context.route('**/phpmyadmin/**', async (route) => {
       posted = route.request().postData() ?? '';
       await route.fulfill({ contentType: 'text/html', body: '<title>phpMyAdmin</title><p>phpmyadmin</p>' });
     });
     try {
       const [tab] = await Promise.all([
-        admin.waitForEvent('page'),
+        suite.context.waitForEvent('page'),
         row(page, first).getByTestId('ddbb-phpmyadmin').click(),
       ]);
       await tab.waitForURL(/\/phpmyadmin\//);
@@ -256,7 +251,7 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
       expect(await tab.evaluate(() => window.opener)).toBeNull();
       await tab.close();
     } finally {
-      await admin.unrouteAll({ behavior: 'wait' });
+      await suite.context.unrouteAll({ behavior: 'wait' });
     }
   });
 

@@ -1,10 +1,11 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
 import { tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
-import { type PanelServer, startServer } from '../support/server';
+import type { PanelServer } from '../support/server';
+import { pageSuite } from '../support/suite';
 import { dialog, fieldError as inputError, waitToast } from '../support/ui';
 
 const ROWS = '[data-testid="dns-list"] tbody tr[data-name]';
@@ -47,11 +48,10 @@ async function openMenuItem(page: Page, testId: string): Promise<void> {
 }
 
 describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
+  const suite = pageSuite({ captcha: 'none' }, (page, server) => openZone(page, server.url));
   let server: PanelServer;
   let browser: Browser;
-  let admin: BrowserContext;
   let page: Page;
-  let errors: string[];
   let zoneUrl: string;
 
   /** The admin's page, reloaded on the zone (one login for the whole file). */
@@ -61,20 +61,9 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     return page;
   }
 
-  beforeAll(async () => {
-    server = await startServer({ captcha: 'none' });
-    browser = await launchBrowser();
-    admin = await newContext(browser);
-    page = await admin.newPage();
-    errors = trackErrors(page);
-    await openZone(page, server.url);
+  beforeAll(() => {
+    ({ server, browser, page } = suite);
     zoneUrl = page.url();
-  });
-  afterAll(async () => {
-    expect(errors).toEqual([]);
-    await admin?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('lists the demo zone: full names, priority only for MX/SRV, TTL labels, dynamic values, 10 per page', async () => {
@@ -110,7 +99,7 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     expect(await page.getByTestId('dns-pagination-text').textContent()).toBe(`11–${total} de ${total}`);
     expect((await rows(page)).map((row) => row.split(' | ')[0])).toContain('tienda.demo.test');
     expect(await seriousViolations(page)).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(suite.errors).toEqual([]);
   });
 
   it('creates an SRV and a CAA record through the dialog, with client errors under their fields', async () => {
@@ -184,7 +173,7 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="dns-create-modal"] [aria-invalid="true"]'));
     const serverError = `${await fieldError(page, 'dns-field-zona', modal)}${await fieldError(page, 'dns-field-value', modal)}`;
     expect(serverError).toMatch(/CNAME no puede convivir/);
-    expect(errors).toEqual([]);
+    expect(suite.errors).toEqual([]);
   });
 
   it('keeps "_" to service-label types, and shows HTML typed into a TXT record as text', async () => {

@@ -1,10 +1,11 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { chromiumAvailable, newContext } from '../support/browser';
 import { loginNoCaptcha, VIEWER } from '../support/panel';
-import { type PanelServer, startServer } from '../support/server';
+import type { PanelServer } from '../support/server';
+import { pageSuite } from '../support/suite';
 
 /** A fresh ECDSA P-256 public key as a DNSKEY's base64 field, and the DS the server must compute for it. */
 function dnskeyAndDs(owner: string, flags = 257, protocol = 3, algorithm = 13) {
@@ -52,26 +53,21 @@ async function toast(page: Page, text: string | RegExp): Promise<void> {
 
 /** The domain view against the real server and its demo data (demo.test id 1, shop-demo.test id 2). */
 describe.skipIf(!chromiumAvailable())('domain view', () => {
+  // the page's errors are checked by the last test
+  const suite = pageSuite({ captcha: 'none' }, (page, server) => loginNoCaptcha(page, server.url), {
+    clipboard: true,
+    checkErrors: false,
+  });
   let server: PanelServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
 
-  beforeAll(async () => {
-    server = await startServer({ captcha: 'none' });
-    browser = await launchBrowser();
-    context = await newContext(browser);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    page = await context.newPage();
-    errors = trackErrors(page);
-    await loginNoCaptcha(page, server.url);
+  beforeAll(() => {
+    ({ server, browser, page, errors } = suite);
   });
-  afterAll(async () => {
+  afterAll(() => {
     if (process.env.E2E_LOGS) console.log(server?.logs().slice(-4000));
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   /** demo.test's domain view on a fresh page: nothing an earlier test left open covers a menu. */

@@ -1,11 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { chromiumAvailable } from '../support/browser';
 import { tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
-import { type PanelServer, startServer } from '../support/server';
+import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
+import { pageSuite } from '../support/suite';
 import {
   apiAnswer,
   apiFromPage,
@@ -49,11 +50,10 @@ async function revealPassword(page: Page, name: string): Promise<string> {
 }
 
 describe.skipIf(!chromiumAvailable())('FTP view', () => {
+  const suite = pageSuite({ captcha: 'none' }, (page, server) => openFtp(page, server.url));
   let server: PanelServer;
   let browser: Browser;
-  let admin: BrowserContext;
   let page: Page;
-  let errors: string[];
   let ftpUrl: string;
   let serviceId: string;
 
@@ -64,21 +64,10 @@ describe.skipIf(!chromiumAvailable())('FTP view', () => {
     return page;
   }
 
-  beforeAll(async () => {
-    server = await startServer({ captcha: 'none' });
-    browser = await launchBrowser();
-    admin = await newContext(browser);
-    page = await admin.newPage();
-    errors = trackErrors(page);
-    await openFtp(page, server.url);
+  beforeAll(() => {
+    ({ server, browser, page } = suite);
     ftpUrl = page.url();
     serviceId = /\/admin\/(\d+)\//.exec(ftpUrl)?.[1] ?? '';
-  });
-  afterAll(async () => {
-    expect(errors).toEqual([]);
-    await admin?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('lists the accounts with their folders, and the FTP server to connect to', async () => {
@@ -218,13 +207,13 @@ describe.skipIf(!chromiumAvailable())('FTP view', () => {
   it('opens WebFTP in a new tab with a posted sign-on form (no password)', async () => {
     await freshFtp();
     let posted = '';
-    await admin.route('**/webftp/**', async (route) => {
+    await suite.context.route('**/webftp/**', async (route) => {
       posted = route.request().postData() ?? '';
       await route.fulfill({ contentType: 'text/html', body: '<title>WebFTP</title><p>webftp</p>' });
     });
     try {
       const [tab] = await Promise.all([
-        admin.waitForEvent('page'),
+        suite.context.waitForEvent('page'),
         row(page, 'blog@demo.test').getByTestId('ftp-webftp').click(),
       ]);
       await tab.waitForURL(/\/webftp\/$/);
@@ -237,7 +226,7 @@ describe.skipIf(!chromiumAvailable())('FTP view', () => {
       expect(await tab.evaluate(() => window.opener)).toBeNull();
       await tab.close();
     } finally {
-      await admin.unrouteAll({ behavior: 'wait' });
+      await suite.context.unrouteAll({ behavior: 'wait' });
     }
   });
 

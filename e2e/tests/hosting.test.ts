@@ -1,16 +1,16 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CertificatePair, selfSignedCertificate } from '../../scripts/test-support/self-signed-certificate';
 import { seriousViolations } from '../support/axe';
-import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { chromiumAvailable } from '../support/browser';
 import { tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
-import { type PanelServer, startServer } from '../support/server';
+import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
+import { pageSuite } from '../support/suite';
 import {
   apiAnswer,
   apiFromPage,
@@ -22,7 +22,6 @@ import {
   waitToast,
 } from '../support/ui';
 
-const execFileAsync = promisify(execFile);
 const REDIRECTIONS = '[data-testid="hosting-redirection-list"] tbody tr[data-name]';
 const SITES = '[data-testid="hosting-site-list"] tbody tr[data-name]';
 
@@ -39,44 +38,34 @@ async function expectNoSeriousViolations(page: Page): Promise<void> {
 }
 
 /** A self-signed certificate and its key for `host`, made by openssl (argument array, no shell). */
-async function selfSigned(host: string): Promise<{ cert: string; key: string }> {
+async function selfSigned(host: string): Promise<CertificatePair> {
   const dir = mkdtempSync(path.join(tmpdir(), 'panel247-e2e-cert-'));
   try {
-    const cert = path.join(dir, 'cert.pem');
-    const key = path.join(dir, 'key.pem');
-    await execFileAsync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '30',
-        '-subj',
-        `/CN=${host}`,
-        '-addext',
-        `subjectAltName=DNS:${host}`,
-      ],
-      { timeout: 30_000 },
-    );
-    return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') };
+    return await selfSignedCertificate({
+      dir,
+      name: 'site',
+      subject: `/CN=${host}`,
+      rsa: true,
+      extra: ['-addext', `subjectAltName=DNS:${host}`],
+      timeout: 30_000,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
+  const suite = pageSuite(
+    {
+      captcha: 'none',
+      // A second PHP version (configuration only: the embedded web driver writes files, no daemon).
+      env: { PANEL_WEB_PHP_SOCKETS: '8.2=/run/php/panel247-8.2,8.3=/run/php/panel247-8.3' },
+    },
+    (page, server) => openOverview(page, server.url),
+  );
   let server: PanelServer;
   let browser: Browser;
-  let admin: BrowserContext;
   let page: Page;
-  let errors: string[];
   let overviewUrl: string;
   let sitesUrl: string;
   let serviceId: string;
@@ -114,26 +103,11 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
     await apiFromPage(page, `service/${serviceId}/php/`, 'phpVersion=default');
   }
 
-  beforeAll(async () => {
-    server = await startServer({
-      captcha: 'none',
-      // A second PHP version (configuration only: the embedded web driver writes files, no daemon).
-      env: { PANEL_WEB_PHP_SOCKETS: '8.2=/run/php/panel247-8.2,8.3=/run/php/panel247-8.3' },
-    });
-    browser = await launchBrowser();
-    admin = await newContext(browser);
-    page = await admin.newPage();
-    errors = trackErrors(page);
-    await openOverview(page, server.url);
+  beforeAll(() => {
+    ({ server, browser, page } = suite);
     overviewUrl = page.url();
     serviceId = /\/admin\/(\d+)\//.exec(overviewUrl)?.[1] ?? '';
     sitesUrl = `${server.url}/admin/${serviceId}/service/subdomain/`;
-  });
-  afterAll(async () => {
-    expect(errors).toEqual([]);
-    await admin?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('shows the information and web resources cards, with usage in the spec units', async () => {
@@ -520,13 +494,13 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
   it("opens WebFTP from the overview as the service's main FTP account (a posted one-time form)", async () => {
     await freshOverview();
     let posted = '';
-    await admin.route('**/webftp/**', async (route) => {
+    await suite.context.route('**/webftp/**', async (route) => {
       posted = route.request().postData() ?? '';
       await route.fulfill({ contentType: 'text/html', body: '<title>WebFTP</title><p>webftp</p>' });
     });
     try {
       await page.getByTestId('hosting-webftp').waitFor();
-      const [tab] = await Promise.all([admin.waitForEvent('page'), page.getByTestId('hosting-webftp').click()]);
+      const [tab] = await Promise.all([suite.context.waitForEvent('page'), page.getByTestId('hosting-webftp').click()]);
       await tab.getByText('webftp').waitFor();
       const fields = new URLSearchParams(posted);
       expect(fields.get('user')).toBe('web@demo.test');
@@ -535,7 +509,7 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
       expect(await tab.evaluate(() => window.opener)).toBeNull();
       await tab.close();
     } finally {
-      await admin.unrouteAll({ behavior: 'wait' });
+      await suite.context.unrouteAll({ behavior: 'wait' });
     }
   });
 
@@ -585,7 +559,7 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
       posted = route.request().postData() ?? '';
       await route.fulfill(apiAnswer({ url: `${server.url}/builder-stub/?token=signed-token` }));
     });
-    await admin.route('**/builder-stub/**', (route) =>
+    await suite.context.route('**/builder-stub/**', (route) =>
       route.fulfill({ contentType: 'text/html', body: '<title>Builder</title><p>builder</p>' }),
     );
     try {
@@ -598,7 +572,10 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
       );
       expect(await site.locator('option').allTextContents()).toEqual(['demo.test', 'blog.demo.test']);
       await site.selectOption('*');
-      const [tab] = await Promise.all([admin.waitForEvent('page'), page.getByTestId('hosting-builder-open').click()]);
+      const [tab] = await Promise.all([
+        suite.context.waitForEvent('page'),
+        page.getByTestId('hosting-builder-open').click(),
+      ]);
       await tab.waitForURL(/\/builder-stub\/\?token=signed-token$/);
       await tab.getByText('builder').waitFor();
       expect(new URLSearchParams(posted).get('subdomain')).toBe('*');
@@ -606,7 +583,7 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
       await tab.close();
     } finally {
       await page.unrouteAll({ behavior: 'wait' });
-      await admin.unrouteAll({ behavior: 'wait' });
+      await suite.context.unrouteAll({ behavior: 'wait' });
       await cleanUp();
     }
   });
@@ -622,17 +599,20 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
     await viewer.waitFor({ state: 'detached' });
 
     // whatever host the brand's builder has, the tab's request is answered here
-    await admin.route(
+    await suite.context.route(
       (url) => !url.href.startsWith(server.url),
       (route) => route.fulfill({ contentType: 'text/html', body: '<p>builder</p>' }),
     );
     try {
-      const [tab] = await Promise.all([admin.waitForEvent('page'), page.getByTestId('hosting-builder-open').click()]);
+      const [tab] = await Promise.all([
+        suite.context.waitForEvent('page'),
+        page.getByTestId('hosting-builder-open').click(),
+      ]);
       await tab.waitForURL((url) => url.href !== 'about:blank');
       expect(tab.url()).toMatch(/token/i);
       await tab.close();
     } finally {
-      await admin.unrouteAll({ behavior: 'wait' });
+      await suite.context.unrouteAll({ behavior: 'wait' });
     }
   });
 

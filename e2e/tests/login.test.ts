@@ -1,23 +1,19 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
 import { tabStops } from '../support/keyboard';
 import { ADMIN, fillLogin, VIEWER } from '../support/panel';
-import { type PanelServer, startServer } from '../support/server';
+import type { PanelServer } from '../support/server';
+import { browserSuite } from '../support/suite';
 
 /** Login with the real ALTCHA widget: the browser solves the proof of work itself. */
 describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
+  const suite = browserSuite({ captcha: 'altcha' });
   let server: PanelServer;
   let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ captcha: 'altcha' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  beforeAll(() => {
+    ({ server, browser } = suite);
   });
 
   it('shows a loading screen, then the login page with its title, switchers and footer', async () => {

@@ -1,11 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { chromiumAvailable } from '../support/browser';
 import { tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
-import { type PanelServer, startServer } from '../support/server';
+import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
+import { pageSuite } from '../support/suite';
 import { apiAnswer, dialog, fieldError, waitToast } from '../support/ui';
 
 const ROWS = '[data-testid="mail-list"] tbody tr[data-name]';
@@ -54,11 +55,10 @@ async function expectNoSeriousViolations(page: Page): Promise<void> {
 }
 
 describe.skipIf(!chromiumAvailable())('Mail view', () => {
+  const suite = pageSuite({ captcha: 'none' }, (page, server) => openMail(page, server.url));
   let server: PanelServer;
   let browser: Browser;
-  let admin: BrowserContext;
   let page: Page;
-  let errors: string[];
   let mailUrl: string;
 
   /** The admin's page, reloaded on demo.test's mail (one login for the whole file). */
@@ -68,20 +68,9 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
     return page;
   }
 
-  beforeAll(async () => {
-    server = await startServer({ captcha: 'none' });
-    browser = await launchBrowser();
-    admin = await newContext(browser);
-    page = await admin.newPage();
-    errors = trackErrors(page);
-    await openMail(page, server.url);
+  beforeAll(() => {
+    ({ server, browser, page } = suite);
     mailUrl = page.url();
-  });
-  afterAll(async () => {
-    expect(errors).toEqual([]);
-    await admin?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('lists accounts and aliases in one list, filtered by type and by name', async () => {
@@ -383,13 +372,13 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
   it('opens WebMail in a new tab with a posted sign-on form (no password)', async () => {
     await freshMail();
     let posted = '';
-    await admin.route('**/webmail/**', async (route) => {
+    await suite.context.route('**/webmail/**', async (route) => {
       posted = route.request().postData() ?? '';
       await route.fulfill({ contentType: 'text/html', body: '<title>WebMail</title><p>webmail</p>' });
     });
     try {
       const [tab] = await Promise.all([
-        admin.waitForEvent('page'),
+        suite.context.waitForEvent('page'),
         row(page, 'info@demo.test').getByTestId('mail-webmail').click(),
       ]);
       await tab.waitForURL(/\/webmail\/$/);
@@ -406,7 +395,7 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
       expect(await tab.evaluate(() => window.opener)).toBeNull();
       await tab.close();
     } finally {
-      await admin.unrouteAll({ behavior: 'wait' });
+      await suite.context.unrouteAll({ behavior: 'wait' });
     }
   });
 

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchBrowser, newContext } from '../support/browser';
+import { chromiumAvailable, newContext } from '../support/browser';
 import { loginNoCaptcha } from '../support/panel';
-import { type PanelServer, startServer } from '../support/server';
+import type { PanelServer } from '../support/server';
+import { browserSuite } from '../support/suite';
 
 const PG_ADMIN_URL = process.env.PANEL_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -14,8 +15,6 @@ const PG_ADMIN_URL = process.env.PANEL_TEST_PG_URL ?? 'postgres://postgres@127.0
  * menus follow without a reload.
  */
 describe.skipIf(!chromiumAvailable())('realtime events in the browser (PostgreSQL)', () => {
-  let server: PanelServer;
-  let browser: Browser;
   const database = `p247_e2e_${randomBytes(4).toString('hex')}`;
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${database}`;
@@ -30,18 +29,18 @@ describe.skipIf(!chromiumAvailable())('realtime events in the browser (PostgreSQ
     }
   };
 
-  beforeAll(async () => {
-    await admin(`CREATE DATABASE ${database}`);
-    server = await startServer({
-      captcha: 'none',
-      env: { PANEL_DATABASE_URL: url.toString(), PANEL_SEED_DEMO: 'true' },
-    });
-    browser = await launchBrowser();
+  // Registered before the suite's hooks: the database exists before the server starts and is
+  // dropped after it stops (vitest runs after-hooks last-registered first).
+  beforeAll(() => admin(`CREATE DATABASE ${database}`));
+  afterAll(() => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+  const suite = browserSuite({
+    captcha: 'none',
+    env: { PANEL_DATABASE_URL: url.toString(), PANEL_SEED_DEMO: 'true' },
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  let server: PanelServer;
+  let browser: Browser;
+  beforeAll(() => {
+    ({ server, browser } = suite);
   });
 
   it('a permission change made elsewhere refreshes the lists and the dashboard of the open page', async () => {

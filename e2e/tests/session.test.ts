@@ -1,23 +1,19 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { chromiumAvailable, launchBrowser, newContext } from '../support/browser';
+import { chromiumAvailable, newContext } from '../support/browser';
 import { ADMIN, fillLogin, loginNoCaptcha } from '../support/panel';
-import { type PanelServer, startServer } from '../support/server';
+import type { PanelServer } from '../support/server';
+import { browserSuite } from '../support/suite';
 import { apiFromPage } from '../support/ui';
 
 describe.skipIf(!chromiumAvailable())('session', () => {
+  // The CLI ends sessions in another process: no session cache, so the server sees it at once.
+  const suite = browserSuite({ captcha: 'none', env: { PANEL_SESSION_CACHE_SECONDS: '0' } });
   let server: PanelServer;
   let browser: Browser;
-
-  beforeAll(async () => {
-    // The CLI ends sessions in another process: no session cache, so the server sees it at once.
-    server = await startServer({ captcha: 'none', env: { PANEL_SESSION_CACHE_SECONDS: '0' } });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  beforeAll(() => {
+    ({ server, browser } = suite);
   });
 
   it('session loss: the login modal opens over the page and a re-login keeps what the user typed', async () => {
@@ -119,16 +115,11 @@ describe.skipIf(!chromiumAvailable())('session', () => {
  * (another process, no event reaches it) only when its cached copy runs out: within 5 s.
  */
 describe.skipIf(!chromiumAvailable())('session ended elsewhere, default session cache', () => {
+  const suite = browserSuite({ captcha: 'none' });
   let server: PanelServer;
   let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ captcha: 'none' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  beforeAll(() => {
+    ({ server, browser } = suite);
   });
 
   it('refuses the session within the cache’s 5 seconds, and the page then asks to log in again', async () => {

@@ -1,10 +1,11 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { chromiumAvailable, launchBrowser, newContext, trackErrors } from '../support/browser';
+import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
 import { describeFocus, tabStops } from '../support/keyboard';
 import { loginNoCaptcha } from '../support/panel';
-import { type PanelServer, startServer } from '../support/server';
+import type { PanelServer } from '../support/server';
+import { browserSuite } from '../support/suite';
 import { apiFromPage } from '../support/ui';
 
 async function scheme(page: Page): Promise<string | null> {
@@ -50,11 +51,7 @@ async function idOf(page: Page, reference: string): Promise<number> {
 
 /** The layout, theme, languages, lists, legal, contact, not-found and mobile, on a server without captcha. */
 describe.skipIf(!chromiumAvailable())('panel shell', () => {
-  let server: PanelServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ captcha: 'none' });
+  const suite = browserSuite({ captcha: 'none' }, async (server) => {
     // 15 more domains for the pagination of the lists (10 per page)
     await server.cli([
       'resource',
@@ -69,11 +66,11 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
       'admin',
       '--domain-part',
     ]);
-    browser = await launchBrowser();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  let server: PanelServer;
+  let browser: Browser;
+  beforeAll(() => {
+    ({ server, browser } = suite);
   });
 
   it('dashboard: layout, menus, cards, title, status indicators; no serious axe violation on any page', async () => {

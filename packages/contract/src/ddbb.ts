@@ -39,3 +39,9 @@ export const ddbbRedeemDataSchema = z.object({
   port: z.number().int(),
   database: z.string(),
 });
+
+// The calls' shapes as types, so the web can import them without zod.
+export type DdbbCreateParams = z.infer<typeof ddbbCreateParamsSchema>;
+export type DdbbPasswordParams = z.infer<typeof ddbbPasswordParamsSchema>;
+export type DdbbListData = z.infer<typeof ddbbListDataSchema>;
+export type DdbbOneData = z.infer<typeof ddbbOneDataSchema>;

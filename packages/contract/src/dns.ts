@@ -62,3 +62,7 @@ export type DnsSaveParams = z.infer<typeof dnsSaveParamsSchema>;
 
 export const dnsListDataSchema = z.object({ dnss: z.array(dnsRecordSchema), total: z.number().int() });
 export const dnsOneDataSchema = z.object({ dns: dnsRecordSchema });
+
+// The calls' shapes as types, so the web can import them without zod.
+export type DnsListData = z.infer<typeof dnsListDataSchema>;
+export type DnsOneData = z.infer<typeof dnsOneDataSchema>;

@@ -168,3 +168,17 @@ export const countryDataSchema = z.object({
   names: z.object({ state: z.string(), city: z.string() }),
 });
 export type CountryData = z.infer<typeof countryDataSchema>;
+
+// The calls' shapes as types, so the web can import them without zod.
+export type DomainOnlyData = z.infer<typeof domainOnlyDataSchema>;
+export type DnsEditParams = z.infer<typeof dnsEditParamsSchema>;
+export type GlueListData = z.infer<typeof glueListDataSchema>;
+export type GlueCreateParams = z.infer<typeof glueCreateParamsSchema>;
+export type GlueSaveParams = z.infer<typeof glueSaveParamsSchema>;
+export type DnssecListData = z.infer<typeof dnssecListDataSchema>;
+export type DnssecCreateInitData = z.infer<typeof dnssecCreateInitDataSchema>;
+export type DnssecCreateParams = z.infer<typeof dnssecCreateParamsSchema>;
+export type DnssecCreateData = z.infer<typeof dnssecCreateDataSchema>;
+export type AuthCodeData = z.infer<typeof authCodeDataSchema>;
+export type TransferKeyData = z.infer<typeof transferKeyDataSchema>;
+export type CountryParams = z.infer<typeof countryParamsSchema>;

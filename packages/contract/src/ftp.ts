@@ -50,3 +50,12 @@ export const ftpRedeemDataSchema = z.object({
   host: z.string(),
   port: z.number().int(),
 });
+
+// The calls' shapes as types, so the web can import them without zod.
+export type FtpCreateParams = z.infer<typeof ftpCreateParamsSchema>;
+export type FtpSaveParams = z.infer<typeof ftpSaveParamsSchema>;
+export type FtpPasswordParams = z.infer<typeof ftpPasswordParamsSchema>;
+export type FtpLoginParams = z.infer<typeof ftpLoginParamsSchema>;
+export type FtpListData = z.infer<typeof ftpListDataSchema>;
+export type FtpOneData = z.infer<typeof ftpOneDataSchema>;
+export type FtpMainData = z.infer<typeof ftpMainDataSchema>;

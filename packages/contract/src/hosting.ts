@@ -120,3 +120,19 @@ export const webConstructorDataSchema = z.object({ selected: z.string().nullable
 export const webConstructorLoginParamsSchema = z.object({ id: idParam, subdomain: textAsTyped(190) });
 /** The builder's URL with a short-lived HMAC-signed token; the panel opens it in a new tab. */
 export const webConstructorLoginDataSchema = z.object({ url: z.string() });
+
+// The calls' shapes as types, so the web can import them without zod.
+export type HostingPhpParams = z.infer<typeof hostingPhpParamsSchema>;
+export type RedirectionCreateParams = z.infer<typeof redirectionCreateParamsSchema>;
+export type RedirectionSaveParams = z.infer<typeof redirectionSaveParamsSchema>;
+export type SubdomainCreateParams = z.infer<typeof subdomainCreateParamsSchema>;
+export type SubdomainSaveParams = z.infer<typeof subdomainSaveParamsSchema>;
+export type WebConstructorLoginParams = z.infer<typeof webConstructorLoginParamsSchema>;
+export type HostingServiceData = z.infer<typeof hostingServiceDataSchema>;
+export type RedirectionListData = z.infer<typeof redirectionListDataSchema>;
+export type RedirectionOneData = z.infer<typeof redirectionOneDataSchema>;
+export type SubdomainListData = z.infer<typeof subdomainListDataSchema>;
+export type SubdomainOneData = z.infer<typeof subdomainOneDataSchema>;
+export type ErrorLogData = z.infer<typeof errorLogDataSchema>;
+export type WebConstructorData = z.infer<typeof webConstructorDataSchema>;
+export type WebConstructorLoginData = z.infer<typeof webConstructorLoginDataSchema>;

@@ -120,3 +120,8 @@ export type InstallJob = z.infer<typeof installJobSchema>;
 
 /** The install call's answer and the job call's (`job/{jobId}/`). */
 export const installAppDataSchema = z.object({ job: installJobSchema });
+
+// The calls' shapes as types, so the web can import them without zod.
+export type ApplicationListData = z.infer<typeof applicationListDataSchema>;
+export type InstallAppParams = z.infer<typeof installAppParamsSchema>;
+export type InstallAppData = z.infer<typeof installAppDataSchema>;

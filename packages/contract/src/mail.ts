@@ -76,3 +76,14 @@ export const webmailLoginDataSchema = signonFormSchema.extend({
   }),
 });
 export type WebmailLoginData = z.infer<typeof webmailLoginDataSchema> & SignonForm;
+
+// The calls' shapes as types, so the web can import them without zod.
+export type MailboxCreateParams = z.infer<typeof mailboxCreateParamsSchema>;
+export type MailboxPasswordParams = z.infer<typeof mailboxPasswordParamsSchema>;
+export type AliasCreateParams = z.infer<typeof aliasCreateParamsSchema>;
+export type AliasSaveParams = z.infer<typeof aliasSaveParamsSchema>;
+export type MailboxListData = z.infer<typeof mailboxListDataSchema>;
+export type MailboxData = z.infer<typeof mailboxDataSchema>;
+export type AliasListData = z.infer<typeof aliasListDataSchema>;
+export type AliasData = z.infer<typeof aliasDataSchema>;
+export type ConnectionData = z.infer<typeof connectionDataSchema>;

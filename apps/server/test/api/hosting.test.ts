@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { HostingService, Redirection, Subdomain } from '@panel247/contract/hosting';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { selfSignedCertificate } from '../../../../scripts/test-support/self-signed-certificate.ts';
 import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
 import { DaemonError, FieldErrors } from '../../src/errors.ts';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
@@ -12,7 +11,6 @@ import { type BuiltAccount, buildAccount, buildUser } from '../support/factories
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
-const run = promisify(execFile);
 const DOMAIN = 'alojado.test';
 
 interface Pair {
@@ -22,35 +20,8 @@ interface Pair {
 
 /** Certificates made with openssl at test time: one for the domain and its subdomains, one for a stranger. */
 async function certificates(dir: string): Promise<{ ours: Pair; stranger: Pair }> {
-  const make = async (name: string, subject: string, names: string) => {
-    await run(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        `${name}.key`,
-        '-out',
-        `${name}.crt`,
-        '-days',
-        '30',
-        '-subj',
-        subject,
-        '-addext',
-        `subjectAltName=${names}`,
-      ],
-      { cwd: dir },
-    );
-    return {
-      cert: readFileSync(path.join(dir, `${name}.crt`), 'utf8'),
-      key: readFileSync(path.join(dir, `${name}.key`), 'utf8'),
-    };
-  };
+  const make = (name: string, subject: string, names: string) =>
+    selfSignedCertificate({ dir, name, subject, extra: ['-addext', `subjectAltName=${names}`] });
   return {
     ours: await make('ours', `/CN=${DOMAIN}`, `DNS:${DOMAIN},DNS:*.${DOMAIN}`),
     stranger: await make('stranger', '/CN=other.test', 'DNS:other.test'),

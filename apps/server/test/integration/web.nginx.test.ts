@@ -1,18 +1,15 @@
-import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import tls from 'node:tls';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServers, type WebServers } from '../../../../scripts/daemons/web.ts';
+import { selfSignedCertificate } from '../../../../scripts/test-support/self-signed-certificate.ts';
 import { NginxWebDriver } from '../../src/drivers/web/nginx.driver.ts';
 import type { WebService } from '../../src/drivers/web/web.driver.ts';
 import { DaemonError, FieldErrors } from '../../src/errors.ts';
-
-const run = promisify(execFile);
 
 interface Answer {
   status: number;
@@ -107,25 +104,12 @@ describe('web driver on a real nginx and PHP-FPM 8.2', () => {
     mkdirSync(parkedHome, { recursive: true, mode: 0o755 });
     for (const folder of ['homes', 'homes/shop.test', 'homes/shop.test/blog'])
       chmodSync(path.join(servers.dir, folder), 0o755);
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      path.join(servers.dir, 'secure.key'),
-      '-out',
-      path.join(servers.dir, 'secure.crt'),
-      '-days',
-      '5',
-      '-subj',
-      '/CN=secure.shop.test',
-    ]);
-    cert = readFileSync(path.join(servers.dir, 'secure.crt'), 'utf8');
-    key = readFileSync(path.join(servers.dir, 'secure.key'), 'utf8');
+    ({ cert, key } = await selfSignedCertificate({
+      dir: servers.dir,
+      name: 'secure',
+      subject: '/CN=secure.shop.test',
+      days: 5,
+    }));
     await driver.apply(shop()).catch((error: DaemonError) => {
       throw new Error(`${error.message}: ${error.detail}\n${servers.logs()}`);
     });

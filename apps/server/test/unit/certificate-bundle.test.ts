@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../../../../scripts/test-support/self-signed-certificate.ts';
 import { parseCertificateBundle } from '../../src/crypto/certificate-bundle.ts';
 import { FieldErrors } from '../../src/errors.ts';
 
@@ -26,29 +27,8 @@ async function openssl(...args: string[]) {
   await run('openssl', args, { cwd: dir });
 }
 
-async function selfSigned(name: string, subject: string, extra: string[] = []): Promise<Pair> {
-  await openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.crt`,
-    '-days',
-    '30',
-    '-subj',
-    subject,
-    ...extra,
-  );
-  return {
-    cert: await readFile(path.join(dir, `${name}.crt`), 'utf8'),
-    key: await readFile(path.join(dir, `${name}.key`), 'utf8'),
-  };
+function selfSigned(name: string, subject: string, extra: string[] = []): Promise<Pair> {
+  return selfSignedCertificate({ dir, name, subject, extra });
 }
 
 async function signed(name: string, subject: string, issuer: string, extensions: string): Promise<Pair> {

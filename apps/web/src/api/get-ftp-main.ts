@@ -1,17 +1,16 @@
-import type { ftpMainDataSchema } from '@panel247/contract/ftp';
+import type { FtpMainData } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api-client';
 import { ftpQueryKey } from './list-ftp-accounts';
 
-/** The contract's shape, read through the schema's type only (no zod in the chunk). */
-export type FtpServerData = ReturnType<typeof ftpMainDataSchema.parse>['ftp'];
+export type FtpServerData = FtpMainData['ftp'];
 
 export const ftpMainQueryKey = (serviceId: number) => [...ftpQueryKey(serviceId), 'main'] as const;
 
 /** The FTP server of the service: host, SSL host, port and the WebFTP address. */
 export async function getFtpMain(serviceId: number, signal?: AbortSignal): Promise<FtpServerData> {
-  return (await api<{ ftp: FtpServerData }>(FTP_API.main(serviceId), undefined, { method: 'GET', signal })).ftp;
+  return (await api<FtpMainData>(FTP_API.main(serviceId), undefined, { method: 'GET', signal })).ftp;
 }
 
 /** The hosts rarely change: fresh for 5 minutes. */

@@ -1,10 +1,10 @@
-import type { ddbbListDataSchema, HostedDatabase } from '@panel247/contract/ddbb';
+import type { DdbbListData, HostedDatabase } from '@panel247/contract/ddbb';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api-client';
 
-/** The databases and the plan's limit, read through the schema's type only (no zod in the chunk). */
-export type DatabaseList = ReturnType<typeof ddbbListDataSchema.parse>;
+/** The databases and the plan's limit. */
+export type DatabaseList = DdbbListData;
 
 /** Every database query of a service starts with this key. */
 export const ddbbQueryKey = (serviceId: number) => ['ddbb', serviceId] as const;

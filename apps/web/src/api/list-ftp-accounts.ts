@@ -1,4 +1,4 @@
-import type { FtpAccount } from '@panel247/contract/ftp';
+import type { FtpAccount, FtpListData } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api-client';
@@ -8,7 +8,7 @@ export const ftpQueryKey = (serviceId: number) => ['ftp', serviceId] as const;
 export const ftpAccountsQueryKey = (serviceId: number) => [...ftpQueryKey(serviceId), 'accounts'] as const;
 
 export async function listFtpAccounts(serviceId: number, signal?: AbortSignal): Promise<FtpAccount[]> {
-  return (await api<{ ftps: FtpAccount[] }>(FTP_API.list(serviceId), undefined, { method: 'GET', signal })).ftps;
+  return (await api<FtpListData>(FTP_API.list(serviceId), undefined, { method: 'GET', signal })).ftps;
 }
 
 export function useFtpAccounts(serviceId: number, enabled = true) {

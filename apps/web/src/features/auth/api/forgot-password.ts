@@ -1,3 +1,4 @@
+import type { EmptyData } from '@panel247/contract/envelope';
 import { API } from '@panel247/contract/routes';
 import type { ForgotPasswordParams } from '@panel247/contract/user';
 import { useMutation } from '@tanstack/react-query';
@@ -7,9 +8,7 @@ export type ForgotPasswordInput = Omit<ForgotPasswordParams, 'recaptcha_response
 
 /** A message to the provider (never an automatic reset); answers with info[0]. */
 export async function forgotPassword(input: ForgotPasswordInput) {
-  return (
-    await apiCall<Record<string, never>>(API.userForgotPassword, input, { method: 'POST', ignoreSessionLost: true })
-  ).system;
+  return (await apiCall<EmptyData>(API.userForgotPassword, input, { method: 'POST', ignoreSessionLost: true })).system;
 }
 
 export function useForgotPassword() {

@@ -1,3 +1,4 @@
+import type { EmptyData } from '@panel247/contract/envelope';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type DatabaseList, databasesQueryKey, updateDatabases } from '../../../api/list-databases';
@@ -5,7 +6,7 @@ import { apiCall } from '../../../lib/api-client';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteDatabase(serviceId: number, databaseId: number): Promise<string[]> {
-  return (await apiCall<unknown>(DDBB_API.remove(serviceId, databaseId), undefined, { method: 'POST' })).system.info;
+  return (await apiCall<EmptyData>(DDBB_API.remove(serviceId, databaseId), undefined, { method: 'POST' })).system.info;
 }
 
 /** The database leaves the cached list. */

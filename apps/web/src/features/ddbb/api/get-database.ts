@@ -1,4 +1,4 @@
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { DdbbOneData } from '@panel247/contract/ddbb';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { ddbbQueryKey } from '../../../api/list-databases';
@@ -6,9 +6,7 @@ import { api } from '../../../lib/api-client';
 
 /** One database with its user's password ("show password"). */
 export async function getDatabase(serviceId: number, databaseId: number, signal?: AbortSignal) {
-  return (
-    await api<{ ddbb: HostedDatabase }>(DDBB_API.one(serviceId, databaseId), undefined, { method: 'GET', signal })
-  ).ddbb;
+  return (await api<DdbbOneData>(DDBB_API.one(serviceId, databaseId), undefined, { method: 'GET', signal })).ddbb;
 }
 
 /** Read each time the dialog opens and never kept: a password stays in memory only while shown. */

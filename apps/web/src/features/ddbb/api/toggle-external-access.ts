@@ -1,4 +1,4 @@
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { DdbbOneData } from '@panel247/contract/ddbb';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type DatabaseList, databasesQueryKey, updateDatabases } from '../../../api/list-databases';
@@ -6,11 +6,9 @@ import { apiCall } from '../../../lib/api-client';
 
 /** Switches access from anywhere on or off; answers the database as it is now. */
 export async function toggleExternalAccess(serviceId: number, databaseId: number) {
-  const { data, system } = await apiCall<{ ddbb: HostedDatabase }>(
-    DDBB_API.toggleExternalAccess(serviceId, databaseId),
-    undefined,
-    { method: 'POST' },
-  );
+  const { data, system } = await apiCall<DdbbOneData>(DDBB_API.toggleExternalAccess(serviceId, databaseId), undefined, {
+    method: 'POST',
+  });
   return { database: data.ddbb, info: system.info };
 }
 

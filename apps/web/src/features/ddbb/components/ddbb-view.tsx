@@ -7,9 +7,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDatabases } from '../../../api/list-databases';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { ListCard, ListFilter, ListPage } from '../../../components/list-page';
-import { ListPagination } from '../../../components/list-pagination';
-import { ListSkeleton } from '../../../components/list-skeleton';
+import { ListBody } from '../../../components/list-body';
+import { ListCard, ListPage } from '../../../components/list-page';
 import { PasswordChangeModal } from '../../../components/password-change-modal';
 import { PasswordRevealModal } from '../../../components/password-reveal-modal';
 import { notifyCall, notifyError } from '../../../lib/notify';
@@ -109,19 +108,17 @@ export function DdbbView({ set }: { set: PermissionSetData }) {
           ) : null
         }
       >
-        <ListFilter
-          label={t('ddbb.filter')}
-          placeholder={t('ddbb.filter_placeholder')}
-          value={text}
-          onChange={(value) => {
-            setText(value);
-            setPage(1);
+        <ListBody
+          testId="ddbb"
+          filter={{
+            label: t('ddbb.filter'),
+            placeholder: t('ddbb.filter_placeholder'),
+            value: text,
+            onChange: setText,
           }}
-          testId="ddbb-filter"
-        />
-        {list.isPending ? (
-          <ListSkeleton testId="ddbb-skeleton" />
-        ) : (
+          loading={list.isPending}
+          pagination={{ page, pageSize: DDBB_PAGE_SIZE, total: databases.length, onChange: setPage }}
+        >
           <DdbbTable
             databases={pageRows}
             canWrite={canWrite}
@@ -140,14 +137,7 @@ export function DdbbView({ set }: { set: PermissionSetData }) {
               onDelete: setDeleting,
             }}
           />
-        )}
-        <ListPagination
-          page={page}
-          pageSize={DDBB_PAGE_SIZE}
-          total={databases.length}
-          onChange={setPage}
-          testId="ddbb-pagination"
-        />
+        </ListBody>
       </ListCard>
 
       <DdbbCreateModal opened={creating} onClose={closeCreate} serviceId={serviceId} allowed={canWrite && !full} />

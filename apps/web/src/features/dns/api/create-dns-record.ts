@@ -1,19 +1,13 @@
-import type { DnsRecord } from '@panel247/contract/dns';
+import type { DnsCreateParams, DnsOneData } from '@panel247/contract/dns';
 import { DNS_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { dnsQueryKey } from './list-dns-records';
 
-export interface DnsCreateInput {
-  type: string;
-  zona: string;
-  value: string;
-  ttl: number;
-  priority: number;
-}
+export type DnsCreateInput = Omit<DnsCreateParams, 'id'>;
 
 export async function createDnsRecord(serviceId: number, input: DnsCreateInput) {
-  const { data, system } = await apiCall<{ dns: DnsRecord }>(
+  const { data, system } = await apiCall<DnsOneData>(
     DNS_API.create(serviceId),
     { ...input },
     {

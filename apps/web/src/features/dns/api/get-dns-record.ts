@@ -1,4 +1,4 @@
-import type { DnsRecord } from '@panel247/contract/dns';
+import type { DnsOneData, DnsRecord } from '@panel247/contract/dns';
 import { DNS_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -8,7 +8,7 @@ export const dnsRecordQueryKey = (serviceId: number, recordId: number) =>
   [...dnsQueryKey(serviceId), 'record', recordId] as const;
 
 export async function getDnsRecord(serviceId: number, recordId: number, signal?: AbortSignal): Promise<DnsRecord> {
-  return (await api<{ dns: DnsRecord }>(DNS_API.one(serviceId, recordId), undefined, { method: 'GET', signal })).dns;
+  return (await api<DnsOneData>(DNS_API.one(serviceId, recordId), undefined, { method: 'GET', signal })).dns;
 }
 
 /** The edit dialog loads the record fresh (never from the list's possibly stale page). */

@@ -1,21 +1,12 @@
-import type { DnsRecord } from '@panel247/contract/dns';
+import type { DnsListData, DnsListParams } from '@panel247/contract/dns';
 import { DNS_API } from '@panel247/contract/routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 export const DNS_PAGE_SIZE = 10;
 
-export interface DnsListQuery {
-  page: number;
-  /** '' for every type. */
-  type: string;
-  filter: string;
-}
-
-export interface DnsListData {
-  dnss: DnsRecord[];
-  total: number;
-}
+/** One page of the list call; `type` '' for every type. */
+export type DnsListQuery = Required<Pick<DnsListParams, 'page' | 'type' | 'filter'>>;
 
 /** Every DNS query of a service starts with this key: mutations invalidate it as a whole. */
 export const dnsQueryKey = (serviceId: number) => ['dns', serviceId] as const;

@@ -1,7 +1,8 @@
+import type { DnsListData } from '@panel247/contract/dns';
 import { DNS_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
-import { type DnsListData, dnsQueryKey } from './list-dns-records';
+import { dnsQueryKey } from './list-dns-records';
 
 /** Replaces the zone with the provider's default records. */
 export async function restoreDnsZone(serviceId: number) {

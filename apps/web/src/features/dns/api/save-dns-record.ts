@@ -1,17 +1,13 @@
-import type { DnsRecord } from '@panel247/contract/dns';
+import type { DnsOneData, DnsSaveParams } from '@panel247/contract/dns';
 import { DNS_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { dnsQueryKey } from './list-dns-records';
 
-export interface DnsSaveInput {
-  value: string;
-  ttl: number;
-  priority: number;
-}
+export type DnsSaveInput = Omit<DnsSaveParams, 'id' | 'dnsZoneId'>;
 
 export async function saveDnsRecord(serviceId: number, recordId: number, input: DnsSaveInput) {
-  const { data, system } = await apiCall<{ dns: DnsRecord }>(
+  const { data, system } = await apiCall<DnsOneData>(
     DNS_API.save(serviceId, recordId),
     { ...input },
     { method: 'POST' },

@@ -1,10 +1,8 @@
 import { isActionable } from '@panel247/contract/constants';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { reloadPermissionSet } from '../../../api/get-permission-set';
 import { AppModal } from '../../../components/app-modal';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
+import { usePermissionRecheck } from '../../../lib/use-permission-recheck';
 import { useRightGuard } from '../../../lib/use-right-guard';
 import { useCreateDnsRecord } from '../api/create-dns-record';
 import { dnsPayload, initialDnsFormValues } from '../lib/dns-form';
@@ -24,31 +22,15 @@ export function DnsCreateModal({
   canWrite: boolean;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const create = useCreateDnsRecord(serviceId);
   // Spec section 4: opening loads the service and its permissions afresh; without the DNS-zone
   // action the guard says 'main.no_permission' and the dialog closes.
-  const [refusedOnLoad, setRefusedOnLoad] = useState(false);
-  useEffect(() => {
-    if (!opened) {
-      setRefusedOnLoad(false);
-      return;
-    }
-    let live = true;
-    reloadPermissionSet(queryClient, serviceId).then(
-      (fresh) => {
-        if (live && !(fresh.hasService && isActionable(fresh.permissions.service_dnszone))) setRefusedOnLoad(true);
-      },
-      (error: unknown) => {
-        if (!live) return;
-        notifyError(error);
-        onClose();
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [opened, queryClient, serviceId, onClose]);
+  const refusedOnLoad = usePermissionRecheck(
+    opened,
+    serviceId,
+    (fresh) => fresh.hasService && isActionable(fresh.permissions.service_dnszone),
+    onClose,
+  );
   const allowed = useRightGuard(opened, canWrite && !refusedOnLoad, onClose);
   return (
     <AppModal

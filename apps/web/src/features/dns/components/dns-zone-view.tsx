@@ -1,4 +1,4 @@
-import { Group, NativeSelect } from '@mantine/core';
+import { NativeSelect } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { isActionable } from '@panel247/contract/constants';
 import type { DnsRecord } from '@panel247/contract/dns';
@@ -7,9 +7,8 @@ import type { PermissionSetData } from '@panel247/contract/permissions';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { ListCard, ListFilter, ListPage } from '../../../components/list-page';
-import { ListPagination } from '../../../components/list-pagination';
-import { ListSkeleton } from '../../../components/list-skeleton';
+import { ListBody } from '../../../components/list-body';
+import { ListCard, ListPage } from '../../../components/list-page';
 import { NotFoundView } from '../../../components/not-found-view';
 import { ApiError } from '../../../lib/api-client';
 import { notifyCall, notifyError } from '../../../lib/notify';
@@ -19,13 +18,13 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import { useDeleteAllDnsRecords } from '../api/delete-all-dns-records';
 import { useDeleteDnsRecord } from '../api/delete-dns-record';
 import { useExportDnsZone } from '../api/export-dns-zone';
-import { DNS_PAGE_SIZE, useDnsRecords } from '../api/list-dns-records';
+import { DNS_PAGE_SIZE, type DnsListQuery, useDnsRecords } from '../api/list-dns-records';
 import { useRestoreDnsZone } from '../api/restore-dns-zone';
 import { fullName } from '../lib/dns-format';
 import { DnsCreateModal } from './dns-create-modal';
-import { DnsEditModal } from './dns-edit-modal';
 import { DnsRecordTable } from './dns-record-table';
 import { DnsToolbar } from './dns-toolbar';
+import { RecordEditModal } from './record-edit-modal';
 
 export const DNS_FILTER_DEBOUNCE_MS = 300;
 
@@ -39,7 +38,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
   const canWrite = isActionable(set.permissions.service_dnszone);
   usePageTitle(set.reference);
 
-  const [type, setType] = useState('');
+  const [type, setType] = useState<DnsListQuery['type']>('');
   const [filterText, setFilterText] = useState('');
   const [filter] = useDebouncedValue(filterText.trim(), DNS_FILTER_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
@@ -116,26 +115,30 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
           />
         }
       >
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <NativeSelect
-            label={t('dns.filter_type')}
-            data={[{ value: '', label: t('dns.all_types') }, ...DNS_TYPES.map((value) => ({ value, label: value }))]}
-            value={type}
-            onChange={(event) => setType(event.currentTarget.value)}
-            data-testid="dns-type-filter"
-            w={180}
-          />
-          <ListFilter
-            label={t('dns.filter')}
-            placeholder={t('dns.filter_placeholder')}
-            value={filterText}
-            onChange={setFilterText}
-            testId="dns-filter"
-          />
-        </Group>
-        {list.isPending ? (
-          <ListSkeleton rows={5} height={32} testId="dns-skeleton" />
-        ) : (
+        <ListBody
+          testId="dns"
+          filter={{
+            label: t('dns.filter'),
+            placeholder: t('dns.filter_placeholder'),
+            value: filterText,
+            onChange: setFilterText,
+          }}
+          selects={
+            <NativeSelect
+              label={t('dns.filter_type')}
+              data={[{ value: '', label: t('dns.all_types') }, ...DNS_TYPES.map((value) => ({ value, label: value }))]}
+              value={type}
+              // the options are the contract's own types
+              onChange={(event) => setType(event.currentTarget.value as DnsListQuery['type'])}
+              data-testid="dns-type-filter"
+              w={180}
+            />
+          }
+          pagedOnServer
+          loading={list.isPending}
+          skeleton={{ rows: 5, height: 32 }}
+          pagination={{ page, pageSize: DNS_PAGE_SIZE, total, onChange: setPage }}
+        >
           <DnsRecordTable
             records={records}
             canWrite={canWrite}
@@ -144,8 +147,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
             onEdit={setEditing}
             onDelete={(record) => setConfirm({ kind: 'delete', record })}
           />
-        )}
-        <ListPagination page={page} pageSize={DNS_PAGE_SIZE} total={total} onChange={setPage} testId="dns-pagination" />
+        </ListBody>
       </ListCard>
 
       <DnsCreateModal
@@ -155,7 +157,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
         zoneName={zoneName}
         canWrite={canWrite}
       />
-      <DnsEditModal
+      <RecordEditModal
         record={editing}
         onClose={closeEdit}
         serviceId={serviceId}

@@ -1,18 +1,14 @@
-import type { GlueRecord } from '@panel247/contract/domain';
+import type { GlueCreateParams, GlueListData } from '@panel247/contract/domain';
 import { DOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { glueQueryKey } from './list-glue-records';
 
-export interface GlueCreateInput {
-  /** A label under the domain ("ns1"); the server appends the domain. */
-  name: string;
-  ip: string;
-  ipv6: string;
-}
+/** `name` is a label under the domain ("ns1"); the server appends the domain. */
+export type GlueCreateInput = Omit<GlueCreateParams, 'id'>;
 
 export async function createGlueRecord(id: number, input: GlueCreateInput) {
-  const { data, system } = await apiCall<{ gluerecords: GlueRecord[] }>(DOMAIN_API.glueCreate(id), { ...input });
+  const { data, system } = await apiCall<GlueListData>(DOMAIN_API.glueCreate(id), { ...input });
   return { gluerecords: data.gluerecords, info: system.info };
 }
 

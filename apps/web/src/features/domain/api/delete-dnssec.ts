@@ -1,11 +1,11 @@
-import type { DnssecEntry } from '@panel247/contract/domain';
+import type { DnssecListData } from '@panel247/contract/domain';
 import { DOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { dnssecQueryKey } from './list-dnssec';
 
 export async function deleteDnssec(id: number, dnssecId: number) {
-  const { system } = await apiCall<{ dnssec: DnssecEntry[] }>(DOMAIN_API.dnssecDelete(id, dnssecId), undefined, {
+  const { system } = await apiCall<DnssecListData>(DOMAIN_API.dnssecDelete(id, dnssecId), undefined, {
     method: 'POST',
   });
   return system.info;

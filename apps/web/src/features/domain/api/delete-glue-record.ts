@@ -1,11 +1,11 @@
-import type { GlueRecord } from '@panel247/contract/domain';
+import type { GlueListData } from '@panel247/contract/domain';
 import { DOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { glueQueryKey } from './list-glue-records';
 
 export async function deleteGlueRecord(id: number, glueId: number) {
-  const { system } = await apiCall<{ gluerecords: GlueRecord[] }>(DOMAIN_API.glueDelete(id, glueId), undefined, {
+  const { system } = await apiCall<GlueListData>(DOMAIN_API.glueDelete(id, glueId), undefined, {
     method: 'POST',
   });
   return system.info;

@@ -1,20 +1,17 @@
-import type { Domain } from '@panel247/contract/domain';
+import type { DnsEditParams, DomainOnlyData } from '@panel247/contract/domain';
 import { DOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { setDomainInCache } from '../lib/domain-cache';
 import { dnsInitQueryKey } from './get-dns-init';
 
-export interface DnsEditInput {
-  useDefault: boolean;
-  /** The custom servers in row order; field errors come back as `dns[N]` by this position. */
-  servers: string[];
-}
+/** `dns`: the custom servers in row order; field errors come back as `dns[N]` by this position. */
+export type DnsEditInput = Omit<DnsEditParams, 'id'>;
 
 export async function editDns(id: number, input: DnsEditInput) {
-  const { data, system } = await apiCall<{ domain: Domain }>(
+  const { data, system } = await apiCall<DomainOnlyData>(
     DOMAIN_API.dnsEdit(id),
-    { 'default-ns': input.useDefault ? '1' : '0', 'dns[]': input.useDefault ? [] : input.servers },
+    { 'default-ns': input['default-ns'], 'dns[]': input['default-ns'] === '1' ? [] : input.dns },
     { method: 'POST' },
   );
   return { domain: data.domain, info: system.info };

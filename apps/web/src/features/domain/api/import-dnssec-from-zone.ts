@@ -1,4 +1,4 @@
-import type { DnssecEntry } from '@panel247/contract/domain';
+import type { DnssecListData } from '@panel247/contract/domain';
 import { DOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
@@ -6,7 +6,7 @@ import { dnssecQueryKey } from './list-dnssec';
 
 /** Beyond the spec: the DS records of the zone hosted here (PowerDNS DNSSEC on), in one call. */
 export async function importDnssecFromZone(id: number) {
-  const { data, system } = await apiCall<{ dnssec: DnssecEntry[] }>(DOMAIN_API.dnssecFromZone(id), undefined, {
+  const { data, system } = await apiCall<DnssecListData>(DOMAIN_API.dnssecFromZone(id), undefined, {
     method: 'POST',
   });
   return { created: data.dnssec, info: system.info };

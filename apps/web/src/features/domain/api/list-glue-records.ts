@@ -1,4 +1,4 @@
-import type { GlueRecord } from '@panel247/contract/domain';
+import type { GlueListData, GlueRecord } from '@panel247/contract/domain';
 import { DOMAIN_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -7,8 +7,7 @@ import { domainRootKey } from './get-domain';
 export const glueQueryKey = (id: number) => [...domainRootKey(id), 'glue'] as const;
 
 export async function listGlueRecords(id: number, signal?: AbortSignal): Promise<GlueRecord[]> {
-  return (await api<{ gluerecords: GlueRecord[] }>(DOMAIN_API.glueList(id), undefined, { method: 'GET', signal }))
-    .gluerecords;
+  return (await api<GlueListData>(DOMAIN_API.glueList(id), undefined, { method: 'GET', signal })).gluerecords;
 }
 
 /** A failed load leaves the list empty (spec section 8): the error is in the query state, not a toast. */

@@ -1,26 +1,19 @@
-import type { CountryData } from '@panel247/contract/domain';
+import type { CountryData, CountryParams } from '@panel247/contract/domain';
 import { DOMAIN_API } from '@panel247/contract/routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, type Params } from '../../../lib/api-client';
 
-export interface AddressQuery {
-  country: string;
-  state: string;
-  city: string;
-  postalCode: string;
-}
-
 /** Each parameter only when non-empty (spec section 7); names come in the request's language. */
-export function lookupAddress(query: AddressQuery, signal?: AbortSignal): Promise<CountryData> {
+export function lookupAddress(query: CountryParams, signal?: AbortSignal): Promise<CountryData> {
   const params: Params = {};
   if (query.country) params.country = query.country;
   if (query.state) params.state = query.state;
   if (query.city) params.city = query.city;
-  if (query.postalCode) params.postal_code = query.postalCode;
+  if (query.postal_code) params.postal_code = query.postal_code;
   return api<CountryData>(DOMAIN_API.country, params, { method: 'POST', signal });
 }
 
-export function useAddressLookup(query: AddressQuery, language: string, enabled: boolean) {
+export function useAddressLookup(query: CountryParams, language: string, enabled: boolean) {
   return useQuery({
     queryKey: ['address-lookup', language, query] as const,
     queryFn: ({ signal }) => lookupAddress(query, signal),

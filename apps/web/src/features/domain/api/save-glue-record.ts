@@ -1,17 +1,13 @@
-import type { GlueRecord } from '@panel247/contract/domain';
+import type { GlueListData, GlueSaveParams } from '@panel247/contract/domain';
 import { DOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { glueQueryKey } from './list-glue-records';
 
-export interface GlueSaveInput {
-  glueId: number;
-  ip: string;
-  ipv6: string;
-}
+export type GlueSaveInput = Omit<GlueSaveParams, 'id'>;
 
 export async function saveGlueRecord(id: number, { glueId, ip, ipv6 }: GlueSaveInput) {
-  const { data, system } = await apiCall<{ gluerecords: GlueRecord[] }>(DOMAIN_API.glueSave(id, glueId), {
+  const { data, system } = await apiCall<GlueListData>(DOMAIN_API.glueSave(id, glueId), {
     ip,
     ipv6,
   });

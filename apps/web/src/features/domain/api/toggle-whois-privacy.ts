@@ -1,4 +1,4 @@
-import type { Domain } from '@panel247/contract/domain';
+import type { DomainOnlyData } from '@panel247/contract/domain';
 import { DOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
@@ -6,7 +6,7 @@ import { setDomainInCache } from '../lib/domain-cache';
 
 /** Flips the whois privacy; the answer is the updated domain. */
 export async function toggleWhoisPrivacy(id: number) {
-  const { data, system } = await apiCall<{ domain: Domain }>(DOMAIN_API.toggleWhoisPrivacy(id), undefined, {
+  const { data, system } = await apiCall<DomainOnlyData>(DOMAIN_API.toggleWhoisPrivacy(id), undefined, {
     method: 'POST',
   });
   return { domain: data.domain, info: system.info };

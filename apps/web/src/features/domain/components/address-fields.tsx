@@ -33,7 +33,7 @@ export function AddressFields({
   const { t, i18n } = useTranslation();
   const [city] = useDebouncedValue(values.city, ADDRESS_LOOKUP_DEBOUNCE_MS);
   const lookup = useAddressLookup(
-    { country: values.country, state: values.state, city, postalCode: '' },
+    { country: values.country, state: values.state, city, postal_code: '' },
     i18n.language,
     true,
   );

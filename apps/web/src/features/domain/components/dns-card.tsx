@@ -8,11 +8,11 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDnssecList } from '../api/list-dnssec';
 import { useGlueRecords } from '../api/list-glue-records';
-import { DnsEditModal } from './dns-edit-modal';
 import { DnssecCreateModal } from './dnssec-create-modal';
 import { DnssecListModal } from './dnssec-list-modal';
 import { GlueFormModal } from './glue-form-modal';
 import { GlueListModal } from './glue-list-modal';
+import { NameserversEditModal } from './nameservers-edit-modal';
 import { PreviewFieldset } from './preview-fieldset';
 
 type Dialog = 'dns' | 'glue-create' | 'glue-list' | 'dnssec-create' | 'dnssec-list' | null;
@@ -165,7 +165,7 @@ export function DnsCard({ id, domain, permissions }: { id: number; domain: Domai
           />
         ) : null}
       </Stack>
-      <DnsEditModal id={id} domain={domain} opened={dialog === 'dns'} allowed={canDns} onClose={close} />
+      <NameserversEditModal id={id} domain={domain} opened={dialog === 'dns'} allowed={canDns} onClose={close} />
       <GlueFormModal
         id={id}
         domainName={domain.name}

@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Divider, Group, Loader, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import type { DnssecEntry } from '@panel247/contract/domain';
+import type { DnssecCreateInitData, DnssecEntry } from '@panel247/contract/domain';
 import {
   DNSSEC_ALGORITHMS,
   DNSSEC_DIGEST_TYPES,
@@ -13,7 +13,7 @@ import { AppModal } from '../../../components/app-modal';
 import { fieldErrorRecord } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useCreateDnssec } from '../api/create-dnssec';
-import { type DnssecCreateInit, useDnssecCreateInit } from '../api/get-dnssec-create-init';
+import { useDnssecCreateInit } from '../api/get-dnssec-create-init';
 import { useImportDnssecFromZone } from '../api/import-dnssec-from-zone';
 import { digestLength, validateDigestForm, validatePubkeyForm } from '../lib/dnssec-rules';
 import { useActionError, useActionGuard } from '../lib/use-action-guard';
@@ -62,7 +62,7 @@ function DnssecForm({
   onCancel,
 }: {
   id: number;
-  init: DnssecCreateInit;
+  init: DnssecCreateInitData;
   /** The entries the server added; the public-key type shows its computed DS. */
   onCreated: (entries: DnssecEntry[], showResult: boolean) => void;
   onCancel: () => void;

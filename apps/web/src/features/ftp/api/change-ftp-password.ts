@@ -1,11 +1,11 @@
-import type { FtpAccount } from '@panel247/contract/ftp';
+import type { FtpAccount, FtpOneData } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ftpAccountsQueryKey } from '../../../api/list-ftp-accounts';
 import { apiCall } from '../../../lib/api-client';
 
 export async function changeFtpPassword(serviceId: number, accountId: number, password: string) {
-  const { data, system } = await apiCall<{ ftp?: FtpAccount }>(
+  const { data, system } = await apiCall<Partial<FtpOneData>>(
     FTP_API.changePassword(serviceId, accountId),
     { password },
     { method: 'POST' },

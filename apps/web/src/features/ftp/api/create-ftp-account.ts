@@ -1,19 +1,14 @@
-import type { FtpAccount } from '@panel247/contract/ftp';
+import type { FtpAccount, FtpCreateParams, FtpOneData } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ftpAccountsQueryKey } from '../../../api/list-ftp-accounts';
 import { apiCall } from '../../../lib/api-client';
 
-export interface FtpCreateInput {
-  /** The name typed; the server appends "@" and the service's domain. */
-  ftpUser: string;
-  password: string;
-  /** Relative to the service home ('' is the home itself). */
-  folder: string;
-}
+/** `ftpUser` is the name typed (the server appends "@" and the domain); `folder` is relative to the home. */
+export type FtpCreateInput = Omit<FtpCreateParams, 'id'>;
 
 export async function createFtpAccount(serviceId: number, input: FtpCreateInput) {
-  const { data, system } = await apiCall<{ ftp: FtpAccount }>(
+  const { data, system } = await apiCall<FtpOneData>(
     FTP_API.create(serviceId),
     { ftpUser: input.ftpUser, password: input.password, folder: input.folder },
     { method: 'POST' },

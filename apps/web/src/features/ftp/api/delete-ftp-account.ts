@@ -1,3 +1,4 @@
+import type { EmptyData } from '@panel247/contract/envelope';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +7,7 @@ import { apiCall } from '../../../lib/api-client';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteFtpAccount(serviceId: number, accountId: number): Promise<string[]> {
-  return (await apiCall<unknown>(FTP_API.remove(serviceId, accountId), undefined, { method: 'POST' })).system.info;
+  return (await apiCall<EmptyData>(FTP_API.remove(serviceId, accountId), undefined, { method: 'POST' })).system.info;
 }
 
 /** The account leaves the cached list. */

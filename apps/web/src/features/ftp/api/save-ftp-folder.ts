@@ -1,11 +1,11 @@
-import type { FtpAccount } from '@panel247/contract/ftp';
+import type { FtpAccount, FtpOneData } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ftpAccountsQueryKey } from '../../../api/list-ftp-accounts';
 import { apiCall } from '../../../lib/api-client';
 
 export async function saveFtpFolder(serviceId: number, accountId: number, folder: string) {
-  const { data, system } = await apiCall<{ ftp: FtpAccount }>(
+  const { data, system } = await apiCall<FtpOneData>(
     FTP_API.save(serviceId, accountId),
     { folder },
     { method: 'POST' },

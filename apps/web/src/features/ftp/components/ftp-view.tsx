@@ -8,9 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { useWebftpLogin } from '../../../api/get-webftp-login';
 import { useFtpAccounts } from '../../../api/list-ftp-accounts';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { ListCard, ListFilter, ListPage } from '../../../components/list-page';
-import { ListPagination } from '../../../components/list-pagination';
-import { ListSkeleton } from '../../../components/list-skeleton';
+import { ListBody } from '../../../components/list-body';
+import { ListCard, ListPage } from '../../../components/list-page';
 import { PasswordChangeModal } from '../../../components/password-change-modal';
 import { PasswordRevealModal } from '../../../components/password-reveal-modal';
 import { notifyCall } from '../../../lib/notify';
@@ -80,19 +79,12 @@ export function FtpView({ set }: { set: PermissionSetData }) {
           ) : null
         }
       >
-        <ListFilter
-          label={t('ftp.filter')}
-          placeholder={t('ftp.filter_placeholder')}
-          value={text}
-          onChange={(value) => {
-            setText(value);
-            setPage(1);
-          }}
-          testId="ftp-filter"
-        />
-        {list.isPending ? (
-          <ListSkeleton testId="ftp-skeleton" />
-        ) : (
+        <ListBody
+          testId="ftp"
+          filter={{ label: t('ftp.filter'), placeholder: t('ftp.filter_placeholder'), value: text, onChange: setText }}
+          loading={list.isPending}
+          pagination={{ page, pageSize: FTP_PAGE_SIZE, total: accounts.length, onChange: setPage }}
+        >
           <FtpTable
             accounts={pageRows}
             canWrite={canWrite}
@@ -107,14 +99,7 @@ export function FtpView({ set }: { set: PermissionSetData }) {
               onDelete: setDeleting,
             }}
           />
-        )}
-        <ListPagination
-          page={page}
-          pageSize={FTP_PAGE_SIZE}
-          total={accounts.length}
-          onChange={setPage}
-          testId="ftp-pagination"
-        />
+        </ListBody>
       </ListCard>
 
       <FtpCreateModal

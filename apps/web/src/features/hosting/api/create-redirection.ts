@@ -1,4 +1,4 @@
-import type { Redirection } from '@panel247/contract/hosting';
+import type { Redirection, RedirectionOneData } from '@panel247/contract/hosting';
 import { REDIRECTION_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
@@ -6,7 +6,7 @@ import type { RedirectionCreatePayload } from '../lib/redirection-form';
 import { redirectionsQueryKey } from './list-redirections';
 
 export async function createRedirection(serviceId: number, payload: RedirectionCreatePayload) {
-  const { data, system } = await apiCall<{ redirection: Redirection }>(
+  const { data, system } = await apiCall<RedirectionOneData>(
     REDIRECTION_API.create(serviceId),
     { ...payload },
     { method: 'POST' },

@@ -1,4 +1,4 @@
-import type { Subdomain } from '@panel247/contract/hosting';
+import type { Subdomain, SubdomainOneData } from '@panel247/contract/hosting';
 import { SUBDOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
@@ -6,7 +6,7 @@ import type { SiteCreatePayload } from '../lib/site-form';
 import { subdomainsQueryKey } from './list-subdomains';
 
 export async function createSubdomain(serviceId: number, payload: SiteCreatePayload) {
-  const { data, system } = await apiCall<{ subdomain: Subdomain }>(
+  const { data, system } = await apiCall<SubdomainOneData>(
     SUBDOMAIN_API.create(serviceId),
     { ...payload },
     { method: 'POST' },

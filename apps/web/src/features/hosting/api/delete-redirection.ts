@@ -1,3 +1,4 @@
+import type { EmptyData } from '@panel247/contract/envelope';
 import type { Redirection } from '@panel247/contract/hosting';
 import { REDIRECTION_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +7,7 @@ import { redirectionsQueryKey } from './list-redirections';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteRedirection(serviceId: number, redirectionId: number): Promise<string[]> {
-  return (await apiCall<unknown>(REDIRECTION_API.remove(serviceId, redirectionId), undefined, { method: 'POST' }))
+  return (await apiCall<EmptyData>(REDIRECTION_API.remove(serviceId, redirectionId), undefined, { method: 'POST' }))
     .system.info;
 }
 

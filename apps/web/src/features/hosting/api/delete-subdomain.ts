@@ -1,3 +1,4 @@
+import type { EmptyData } from '@panel247/contract/envelope';
 import type { Subdomain } from '@panel247/contract/hosting';
 import { SUBDOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +7,7 @@ import { subdomainsQueryKey } from './list-subdomains';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteSubdomain(serviceId: number, subdomainId: number): Promise<string[]> {
-  return (await apiCall<unknown>(SUBDOMAIN_API.remove(serviceId, subdomainId), undefined, { method: 'POST' })).system
+  return (await apiCall<EmptyData>(SUBDOMAIN_API.remove(serviceId, subdomainId), undefined, { method: 'POST' })).system
     .info;
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorLogLine } from '@panel247/contract/hosting';
+import type { ErrorLogData, ErrorLogLine } from '@panel247/contract/hosting';
 import { HOSTING_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -6,8 +6,7 @@ import { hostingQueryKey } from './get-hosting-service';
 
 /** The tail of the service's nginx and PHP error logs, oldest line first. */
 export async function getErrorLog(serviceId: number, signal?: AbortSignal): Promise<ErrorLogLine[]> {
-  return (await api<{ logs: ErrorLogLine[] }>(HOSTING_API.logError(serviceId), undefined, { method: 'GET', signal }))
-    .logs;
+  return (await api<ErrorLogData>(HOSTING_API.logError(serviceId), undefined, { method: 'GET', signal })).logs;
 }
 
 /** Read fresh each time the viewer opens, and dropped when it closes. */

@@ -1,4 +1,4 @@
-import type { HostingService } from '@panel247/contract/hosting';
+import type { HostingService, HostingServiceData } from '@panel247/contract/hosting';
 import { HOSTING_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -9,8 +9,7 @@ export const hostingServiceQueryKey = (serviceId: number) => [...hostingQueryKey
 
 /** The service: usage, PHP versions, parking and the permission map. */
 export async function getHostingService(serviceId: number, signal?: AbortSignal): Promise<HostingService> {
-  return (await api<{ service: HostingService }>(HOSTING_API.service(serviceId), undefined, { method: 'GET', signal }))
-    .service;
+  return (await api<HostingServiceData>(HOSTING_API.service(serviceId), undefined, { method: 'GET', signal })).service;
 }
 
 export function useHostingService(serviceId: number, enabled = true) {

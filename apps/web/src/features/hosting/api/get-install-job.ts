@@ -1,4 +1,4 @@
-import type { InstallJob } from '@panel247/contract/installer';
+import type { InstallAppData, InstallJob } from '@panel247/contract/installer';
 import { INSTALLER_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -9,7 +9,7 @@ export const JOB_POLL_MS = 1000;
 export const installJobQueryKey = (jobId: string) => ['installer', 'job', jobId] as const;
 
 export async function getInstallJob(jobId: string, signal?: AbortSignal): Promise<InstallJob> {
-  return (await api<{ job: InstallJob }>(INSTALLER_API.job(jobId), undefined, { method: 'GET', signal })).job;
+  return (await api<InstallAppData>(INSTALLER_API.job(jobId), undefined, { method: 'GET', signal })).job;
 }
 
 export function jobFinished(job: InstallJob | undefined): boolean {

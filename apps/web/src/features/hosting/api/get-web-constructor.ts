@@ -1,11 +1,8 @@
-import type { webConstructorDataSchema } from '@panel247/contract/hosting';
+import type { WebConstructorData } from '@panel247/contract/hosting';
 import { HOSTING_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { hostingQueryKey } from './get-hosting-service';
-
-/** The contract's shape, read through the schema's type only (no zod in the chunk). */
-type WebConstructorData = ReturnType<typeof webConstructorDataSchema.parse>;
 
 /** The site the builder works on ('*' the main domain, a subdomain label, or null before its first use). */
 export async function getWebConstructor(serviceId: number, signal?: AbortSignal): Promise<string | null> {

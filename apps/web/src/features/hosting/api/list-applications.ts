@@ -1,4 +1,4 @@
-import type { HostingApplication } from '@panel247/contract/installer';
+import type { ApplicationListData, HostingApplication } from '@panel247/contract/installer';
 import { INSTALLER_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api, getBasePath } from '../../../lib/api-client';
@@ -7,7 +7,7 @@ import { api, getBasePath } from '../../../lib/api-client';
 export const applicationsQueryKey = (language: string) => ['installer', 'apps', language] as const;
 
 export async function listApplications(signal?: AbortSignal): Promise<HostingApplication[]> {
-  return (await api<{ apps: HostingApplication[] }>(INSTALLER_API.list, undefined, { method: 'GET', signal })).apps;
+  return (await api<ApplicationListData>(INSTALLER_API.list, undefined, { method: 'GET', signal })).apps;
 }
 
 /** The provider's catalogue changes rarely: kept 5 minutes. */

@@ -1,4 +1,4 @@
-import type { Redirection } from '@panel247/contract/hosting';
+import type { Redirection, RedirectionListData } from '@panel247/contract/hosting';
 import { REDIRECTION_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -7,9 +7,8 @@ import { hostingQueryKey } from './get-hosting-service';
 export const redirectionsQueryKey = (serviceId: number) => [...hostingQueryKey(serviceId), 'redirections'] as const;
 
 export async function listRedirections(serviceId: number, signal?: AbortSignal): Promise<Redirection[]> {
-  return (
-    await api<{ redirection: Redirection[] }>(REDIRECTION_API.list(serviceId), undefined, { method: 'GET', signal })
-  ).redirection;
+  return (await api<RedirectionListData>(REDIRECTION_API.list(serviceId), undefined, { method: 'GET', signal }))
+    .redirection;
 }
 
 export function useRedirections(serviceId: number, enabled = true) {

@@ -1,4 +1,4 @@
-import type { Subdomain } from '@panel247/contract/hosting';
+import type { Subdomain, SubdomainListData } from '@panel247/contract/hosting';
 import { SUBDOMAIN_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -7,8 +7,7 @@ import { hostingQueryKey } from './get-hosting-service';
 export const subdomainsQueryKey = (serviceId: number) => [...hostingQueryKey(serviceId), 'subdomains'] as const;
 
 export async function listSubdomains(serviceId: number, signal?: AbortSignal): Promise<Subdomain[]> {
-  return (await api<{ subdomains: Subdomain[] }>(SUBDOMAIN_API.list(serviceId), undefined, { method: 'GET', signal }))
-    .subdomains;
+  return (await api<SubdomainListData>(SUBDOMAIN_API.list(serviceId), undefined, { method: 'GET', signal })).subdomains;
 }
 
 export function useSubdomains(serviceId: number, enabled = true) {

@@ -1,4 +1,4 @@
-import type { Redirection } from '@panel247/contract/hosting';
+import type { Redirection, RedirectionOneData } from '@panel247/contract/hosting';
 import { REDIRECTION_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
@@ -7,7 +7,7 @@ import { redirectionsQueryKey } from './list-redirections';
 
 /** Host and path stay; the destination, the type and the frame texts change. */
 export async function saveRedirection(serviceId: number, redirectionId: number, payload: RedirectionSavePayload) {
-  const { data, system } = await apiCall<{ redirection: Redirection }>(
+  const { data, system } = await apiCall<RedirectionOneData>(
     REDIRECTION_API.save(serviceId, redirectionId),
     { ...payload },
     { method: 'POST' },

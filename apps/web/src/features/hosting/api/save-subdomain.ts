@@ -1,4 +1,4 @@
-import type { Subdomain } from '@panel247/contract/hosting';
+import type { Subdomain, SubdomainOneData } from '@panel247/contract/hosting';
 import { SUBDOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
@@ -7,7 +7,7 @@ import { subdomainsQueryKey } from './list-subdomains';
 
 /** The subdomain stays; folder and SSL change (empty certificate fields keep the installed ones). */
 export async function saveSubdomain(serviceId: number, subdomainId: number, payload: SiteSavePayload) {
-  const { data, system } = await apiCall<{ subdomain: Subdomain }>(
+  const { data, system } = await apiCall<SubdomainOneData>(
     SUBDOMAIN_API.save(serviceId, subdomainId),
     { ...payload },
     { method: 'POST' },

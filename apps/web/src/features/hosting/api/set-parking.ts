@@ -1,4 +1,4 @@
-import type { HostingService } from '@panel247/contract/hosting';
+import type { HostingServiceData } from '@panel247/contract/hosting';
 import { HOSTING_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
@@ -7,7 +7,7 @@ import { hostingServiceQueryKey } from './get-hosting-service';
 /** Turns parking on (`parking/active/`) or off (`parking/disable/`); answers the service. */
 export async function setParking(serviceId: number, on: boolean) {
   const path = on ? HOSTING_API.parkingActive(serviceId) : HOSTING_API.parkingDisable(serviceId);
-  const { data, system } = await apiCall<{ service: HostingService }>(path, undefined, { method: 'POST' });
+  const { data, system } = await apiCall<HostingServiceData>(path, undefined, { method: 'POST' });
   return { service: data.service, info: system.info };
 }
 

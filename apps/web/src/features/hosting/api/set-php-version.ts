@@ -1,4 +1,4 @@
-import type { HostingService } from '@panel247/contract/hosting';
+import type { HostingServiceData } from '@panel247/contract/hosting';
 import { HOSTING_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
@@ -6,7 +6,7 @@ import { hostingServiceQueryKey } from './get-hosting-service';
 
 /** `phpVersion`: 'default' or one of the service's `phpVersions`; answers the service. */
 export async function setPhpVersion(serviceId: number, phpVersion: string) {
-  const { data, system } = await apiCall<{ service: HostingService }>(
+  const { data, system } = await apiCall<HostingServiceData>(
     HOSTING_API.php(serviceId),
     { phpVersion },
     { method: 'POST' },

@@ -1,10 +1,8 @@
-import type { webConstructorLoginDataSchema } from '@panel247/contract/hosting';
+import type { WebConstructorLoginData } from '@panel247/contract/hosting';
 import { HOSTING_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { hostingQueryKey } from './get-hosting-service';
-
-type WebConstructorLoginData = ReturnType<typeof webConstructorLoginDataSchema.parse>;
 
 /** `subdomain`: '*' (the main domain) or a subdomain label; answers the builder's signed URL. */
 export async function webConstructorLogin(serviceId: number, subdomain: string): Promise<string> {

@@ -14,6 +14,7 @@ import { ApiError } from '../../../lib/api-client';
 import { fieldErrorRecord } from '../../../lib/form-errors';
 import { notifyError, notifyErrorText, translateError } from '../../../lib/notify';
 import { newPassword } from '../../../lib/password';
+import { usePermissionRecheck } from '../../../lib/use-permission-recheck';
 import { useInstallJob } from '../api/get-install-job';
 import { useInstallApplication } from '../api/install-application';
 import { useApplications } from '../api/list-applications';
@@ -75,25 +76,11 @@ function Installer({ target, onClose, set }: { target: InstallerTarget; onClose:
     onClose();
   }, [onClose]);
   const allowed = installerAllowed(set.permissions);
+  // mounted only while the dialog is open
+  const refusedOnOpen = usePermissionRecheck(true, serviceId, (fresh) => installerAllowed(fresh.permissions), onClose);
   useEffect(() => {
-    if (!allowed) refuse();
-  }, [allowed, refuse]);
-  useEffect(() => {
-    let live = true;
-    reloadPermissionSet(queryClient, serviceId).then(
-      (fresh) => {
-        if (live && !installerAllowed(fresh.permissions)) refuse();
-      },
-      (error: unknown) => {
-        if (!live) return;
-        notifyError(error);
-        onClose();
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [queryClient, serviceId, refuse, onClose]);
+    if (!allowed || refusedOnOpen) refuse();
+  }, [allowed, refusedOnOpen, refuse]);
 
   const sites = useSubdomains(serviceId);
   const sortedSites = useMemo(() => sortSites(sites.data ?? []), [sites.data]);

@@ -7,9 +7,8 @@ import type { DataTableColumn } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { ListCard, ListFilter } from '../../../components/list-page';
-import { ListPagination } from '../../../components/list-pagination';
-import { ListSkeleton } from '../../../components/list-skeleton';
+import { ListBody } from '../../../components/list-body';
+import { ListCard } from '../../../components/list-page';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { notifyCall } from '../../../lib/notify';
@@ -123,19 +122,17 @@ export function RedirectionsCard({ set }: { set: PermissionSetData }) {
         ) : null
       }
     >
-      <ListFilter
-        label={t('hosting.filter')}
-        placeholder={t('hosting.redirections_filter_placeholder')}
-        value={text}
-        onChange={(value) => {
-          setText(value);
-          setPage(1);
+      <ListBody
+        testId="hosting-redirection"
+        filter={{
+          label: t('hosting.filter'),
+          placeholder: t('hosting.redirections_filter_placeholder'),
+          value: text,
+          onChange: setText,
         }}
-        testId="hosting-redirection-filter"
-      />
-      {list.isPending ? (
-        <ListSkeleton testId="hosting-redirection-skeleton" />
-      ) : (
+        loading={list.isPending}
+        pagination={{ page, pageSize: HOSTING_PAGE_SIZE, total: rows.length, onChange: setPage }}
+      >
         <ListTable
           testId="hosting-redirection-list"
           busy={list.isFetching}
@@ -144,14 +141,7 @@ export function RedirectionsCard({ set }: { set: PermissionSetData }) {
           emptyText={emptyText}
           rowAttributes={(item) => ({ 'data-name': item.origin })}
         />
-      )}
-      <ListPagination
-        page={page}
-        pageSize={HOSTING_PAGE_SIZE}
-        total={rows.length}
-        onChange={setPage}
-        testId="hosting-redirection-pagination"
-      />
+      </ListBody>
       <RedirectionModal target={editing} onClose={closeEdit} serviceId={serviceId} hosts={hosts} allowed={canWrite} />
       <ConfirmModal
         opened={deleting !== null && deleteShown}

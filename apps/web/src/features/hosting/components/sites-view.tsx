@@ -7,9 +7,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { ListCard, ListFilter, ListPage } from '../../../components/list-page';
-import { ListPagination } from '../../../components/list-pagination';
-import { ListSkeleton } from '../../../components/list-skeleton';
+import { ListBody } from '../../../components/list-body';
+import { ListCard, ListPage } from '../../../components/list-page';
 import { notifyCall } from '../../../lib/notify';
 import { useClientPage } from '../../../lib/use-client-page';
 import { useDialog } from '../../../lib/use-dialog';
@@ -98,19 +97,17 @@ export function SitesView({ set }: { set: PermissionSetData }) {
           ) : null
         }
       >
-        <ListFilter
-          label={t('hosting.filter')}
-          placeholder={t('hosting.sites_filter_placeholder')}
-          value={text}
-          onChange={(value) => {
-            setText(value);
-            setPage(1);
+        <ListBody
+          testId="hosting-site"
+          filter={{
+            label: t('hosting.filter'),
+            placeholder: t('hosting.sites_filter_placeholder'),
+            value: text,
+            onChange: setText,
           }}
-          testId="hosting-site-filter"
-        />
-        {list.isPending ? (
-          <ListSkeleton testId="hosting-site-skeleton" />
-        ) : (
+          loading={list.isPending}
+          pagination={{ page, pageSize: HOSTING_PAGE_SIZE, total: sites.length, onChange: setPage }}
+        >
           <SitesTable
             sites={pageRows}
             canWrite={canWrite}
@@ -130,14 +127,7 @@ export function SitesView({ set }: { set: PermissionSetData }) {
               ],
             }}
           />
-        )}
-        <ListPagination
-          page={page}
-          pageSize={HOSTING_PAGE_SIZE}
-          total={sites.length}
-          onChange={setPage}
-          testId="hosting-site-pagination"
-        />
+        </ListBody>
       </ListCard>
       <SiteModal
         target={target}

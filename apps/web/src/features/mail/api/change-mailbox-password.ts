@@ -1,11 +1,11 @@
-import type { Mailbox } from '@panel247/contract/mail';
+import type { Mailbox, MailboxData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { mailboxesQueryKey } from './list-mailboxes';
 
 export async function changeMailboxPassword(serviceId: number, accountId: number, password: string) {
-  const { data, system } = await apiCall<{ correo?: Mailbox }>(
+  const { data, system } = await apiCall<Partial<MailboxData>>(
     MAIL_API.mailboxPassword(serviceId, accountId),
     { password },
     { method: 'POST' },

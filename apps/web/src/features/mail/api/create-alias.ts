@@ -1,20 +1,17 @@
-import type { Alias } from '@panel247/contract/mail';
+import type { Alias, AliasCreateParams, AliasData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { aliasesQueryKey } from './list-aliases';
 
-export interface AliasCreateInput {
-  /** Local part; '' takes every address of the domain. */
-  name: string;
-  targets: string[];
-}
+/** `name` is the local part ('' takes every address of the domain); `target` one address a row. */
+export type AliasCreateInput = Omit<AliasCreateParams, 'id'>;
 
 export async function createAlias(serviceId: number, input: AliasCreateInput) {
-  const { data, system } = await apiCall<{ alias: Alias }>(
+  const { data, system } = await apiCall<AliasData>(
     MAIL_API.aliasCreate(serviceId),
     // `target` repeats once per row
-    { name: input.name, target: input.targets },
+    { name: input.name, target: input.target },
     { method: 'POST' },
   );
   return { alias: data.alias, info: system.info };

@@ -1,19 +1,14 @@
-import type { Mailbox } from '@panel247/contract/mail';
+import type { Mailbox, MailboxCreateParams, MailboxData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { mailboxesQueryKey } from './list-mailboxes';
 
-export interface MailboxCreateInput {
-  /** Local part. */
-  name: string;
-  password: string;
-  /** MiB; left out for the plan's default. */
-  quota?: number;
-}
+/** `name` is the local part; `quota` in MiB, left out for the plan's default. */
+export type MailboxCreateInput = Omit<MailboxCreateParams, 'id'>;
 
 export async function createMailbox(serviceId: number, input: MailboxCreateInput) {
-  const { data, system } = await apiCall<{ correo: Mailbox }>(
+  const { data, system } = await apiCall<MailboxData>(
     MAIL_API.mailboxCreate(serviceId),
     { name: input.name, password: input.password, quota: input.quota },
     { method: 'POST' },

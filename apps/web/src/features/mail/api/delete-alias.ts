@@ -1,3 +1,4 @@
+import type { EmptyData } from '@panel247/contract/envelope';
 import type { Alias } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +7,8 @@ import { aliasesQueryKey } from './list-aliases';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteAlias(serviceId: number, aliasId: number): Promise<string[]> {
-  return (await apiCall<unknown>(MAIL_API.aliasDelete(serviceId, aliasId), undefined, { method: 'POST' })).system.info;
+  return (await apiCall<EmptyData>(MAIL_API.aliasDelete(serviceId, aliasId), undefined, { method: 'POST' })).system
+    .info;
 }
 
 /** The alias leaves the cached list. */

@@ -1,3 +1,4 @@
+import type { EmptyData } from '@panel247/contract/envelope';
 import type { Mailbox } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +7,7 @@ import { mailboxesQueryKey } from './list-mailboxes';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteMailbox(serviceId: number, accountId: number): Promise<string[]> {
-  return (await apiCall<unknown>(MAIL_API.mailboxDelete(serviceId, accountId), undefined, { method: 'POST' })).system
+  return (await apiCall<EmptyData>(MAIL_API.mailboxDelete(serviceId, accountId), undefined, { method: 'POST' })).system
     .info;
 }
 

@@ -1,13 +1,10 @@
+import type { ConnectionData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { mailQueryKey } from './list-mailboxes';
 
-export type ConnectionHosts = Record<'imap' | 'smtp' | 'ftp' | 'bbdd', string>;
-export interface ConnectionData {
-  plain: ConnectionHosts;
-  ssl: ConnectionHosts;
-}
+export type ConnectionHosts = ConnectionData['plain'];
 
 export const connectionQueryKey = (serviceId: number) => [...mailQueryKey(serviceId), 'connection'] as const;
 

@@ -1,4 +1,4 @@
-import type { Alias } from '@panel247/contract/mail';
+import type { Alias, AliasListData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -7,7 +7,7 @@ import { mailQueryKey } from './list-mailboxes';
 export const aliasesQueryKey = (serviceId: number) => [...mailQueryKey(serviceId), 'aliases'] as const;
 
 export async function listAliases(serviceId: number, signal?: AbortSignal): Promise<Alias[]> {
-  return (await api<{ alias: Alias[] }>(MAIL_API.aliases(serviceId), undefined, { method: 'GET', signal })).alias;
+  return (await api<AliasListData>(MAIL_API.aliases(serviceId), undefined, { method: 'GET', signal })).alias;
 }
 
 export function useAliases(serviceId: number, enabled = true) {

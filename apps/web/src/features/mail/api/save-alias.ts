@@ -1,11 +1,11 @@
-import type { Alias } from '@panel247/contract/mail';
+import type { Alias, AliasData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { aliasesQueryKey } from './list-aliases';
 
 export async function saveAlias(serviceId: number, aliasId: number, targets: string[]) {
-  const { data, system } = await apiCall<{ alias: Alias }>(
+  const { data, system } = await apiCall<AliasData>(
     MAIL_API.aliasSave(serviceId, aliasId),
     { target: targets },
     { method: 'POST' },

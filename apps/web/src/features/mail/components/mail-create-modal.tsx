@@ -70,7 +70,7 @@ function CreateContent({
           onSubmit={async (values) => {
             const { info } = await createAlias.mutateAsync({
               name: values.wholeDomain ? '' : values.name.trim(),
-              targets: values.targets.map((target) => target.trim()).filter((target) => target !== ''),
+              target: values.targets.map((target) => target.trim()).filter((target) => target !== ''),
             });
             notifySuccess(info);
             onClose();

@@ -4,9 +4,8 @@ import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { ListCard, ListFilter, ListPage } from '../../../components/list-page';
-import { ListPagination } from '../../../components/list-pagination';
-import { ListSkeleton } from '../../../components/list-skeleton';
+import { ListBody } from '../../../components/list-body';
+import { ListCard, ListPage } from '../../../components/list-page';
 import { notifyCall } from '../../../lib/notify';
 import { openSignon } from '../../../lib/open-signon';
 import { useClientPage } from '../../../lib/use-client-page';
@@ -110,32 +109,30 @@ export function MailView({ set }: { set: PermissionSetData }) {
           </Group>
         }
       >
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <NativeSelect
-            label={t('mail.filter_type')}
-            data={TYPE_FILTERS.map((value) => ({ value, label: t(`mail.type_${value}`) }))}
-            value={type}
-            onChange={(event) => {
-              setType(event.currentTarget.value as MailTypeFilter);
-              setPage(1);
-            }}
-            data-testid="mail-type-filter"
-            w={180}
-          />
-          <ListFilter
-            label={t('mail.filter')}
-            placeholder={t('mail.filter_placeholder')}
-            value={text}
-            onChange={(value) => {
-              setText(value);
-              setPage(1);
-            }}
-            testId="mail-filter"
-          />
-        </Group>
-        {pending && !failed ? (
-          <ListSkeleton testId="mail-skeleton" />
-        ) : (
+        <ListBody
+          testId="mail"
+          filter={{
+            label: t('mail.filter'),
+            placeholder: t('mail.filter_placeholder'),
+            value: text,
+            onChange: setText,
+          }}
+          selects={
+            <NativeSelect
+              label={t('mail.filter_type')}
+              data={TYPE_FILTERS.map((value) => ({ value, label: t(`mail.type_${value}`) }))}
+              value={type}
+              onChange={(event) => {
+                setType(event.currentTarget.value as MailTypeFilter);
+                setPage(1);
+              }}
+              data-testid="mail-type-filter"
+              w={180}
+            />
+          }
+          loading={pending && !failed}
+          pagination={{ page, pageSize: MAIL_PAGE_SIZE, total: rows.length, onChange: setPage }}
+        >
           <MailTable
             rows={pageRows}
             rights={rights}
@@ -148,14 +145,7 @@ export function MailView({ set }: { set: PermissionSetData }) {
               onDelete: setDeleting,
             }}
           />
-        )}
-        <ListPagination
-          page={page}
-          pageSize={MAIL_PAGE_SIZE}
-          total={rows.length}
-          onChange={setPage}
-          testId="mail-pagination"
-        />
+        </ListBody>
       </ListCard>
 
       <MailCreateModal opened={creating} onClose={closeCreate} serviceId={serviceId} domain={domain} rights={rights} />

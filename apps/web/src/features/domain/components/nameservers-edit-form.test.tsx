@@ -4,7 +4,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import es from '../../../locales/es.json';
-import { DnsEditForm } from './dns-edit-modal';
+import { NameserversEditForm } from './nameservers-edit-modal';
 import { PreviewFieldset } from './preview-fieldset';
 
 beforeAll(async () => {
@@ -16,7 +16,7 @@ const init = { domainDNSs: [], hasService: true, defaultDNSs: ['ns1.p.test', 'ns
 function renderForm(onSubmit = vi.fn(async () => ({}))) {
   render(
     <MantineProvider>
-      <DnsEditForm init={init} mode="defaultDNS" busy={false} onSubmit={onSubmit} onCancel={() => {}} />
+      <NameserversEditForm init={init} mode="defaultDNS" busy={false} onSubmit={onSubmit} onCancel={() => {}} />
     </MantineProvider>,
   );
   return onSubmit;

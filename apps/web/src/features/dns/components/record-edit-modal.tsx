@@ -12,7 +12,7 @@ import { fullName } from '../lib/dns-format';
 import { DnsRecordForm } from './dns-record-form';
 
 /** Edit: loads the record, splits SRV and CAA values into their parts; type and name stay fixed. */
-export function DnsEditModal({
+export function RecordEditModal({
   record,
   onClose,
   serviceId,

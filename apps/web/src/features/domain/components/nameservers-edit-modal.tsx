@@ -21,7 +21,7 @@ import {
 import { useActionError, useActionGuard } from '../lib/use-action-guard';
 
 /** The rows of the DNS edit form: 2 to 7 custom servers, the first 2 fixed; the provider's servers when offered. */
-export function DnsEditForm({
+export function NameserversEditForm({
   init,
   mode,
   busy,
@@ -174,7 +174,7 @@ export function DnsEditForm({
   );
 }
 
-export function DnsEditModal({
+export function NameserversEditModal({
   id,
   domain,
   opened,
@@ -195,7 +195,7 @@ export function DnsEditModal({
 
   const submit = async (useDefault: boolean, servers: string[]): Promise<Record<number, string>> => {
     try {
-      const result = await edit.mutateAsync({ useDefault, servers });
+      const result = await edit.mutateAsync({ 'default-ns': useDefault ? '1' : '0', dns: servers });
       notifySuccess(result.info);
       onClose();
       return {};
@@ -225,7 +225,7 @@ export function DnsEditModal({
           {t('domain.load_failed')}
         </Text>
       ) : (
-        <DnsEditForm
+        <NameserversEditForm
           init={init.data}
           mode={domain.dns.mode}
           busy={edit.isPending}
