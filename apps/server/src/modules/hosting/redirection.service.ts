@@ -151,7 +151,7 @@ export class RedirectionService {
     const service = await this.changes.service(actor, id, 'service_redirects', 'action');
     const row = await hostingRepository.redirection(this.db, id, rid);
     if (!row) throw new NotFoundError();
-    if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    if (row.eliminable !== 1) throw new ForbiddenError('hosting.error.not_eliminable');
     await this.changes.change(service, (trx) => hostingRepository.deleteRedirection(trx, id, rid));
   }
 }

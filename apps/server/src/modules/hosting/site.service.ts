@@ -170,7 +170,7 @@ export class SiteService {
     const service = await this.changes.service(actor, id, 'service_subdomains', 'action');
     const row = await hostingRepository.site(this.db, id, sid);
     if (!row) throw new NotFoundError();
-    if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    if (row.eliminable !== 1) throw new ForbiddenError('hosting.error.not_eliminable');
     // The files stay: they belong to the service's home, not to the site.
     await this.changes.change(service, (trx) => hostingRepository.deleteSite(trx, id, sid));
   }
