@@ -263,6 +263,37 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
     expect((await t.services.dns.sync(zone))[0]).toEqual({ zone, missing: [], extra: [], changed: [] });
   });
 
+  it('serialises the changes of one zone: parallel restores leave the defaults once, parallel creates at one name are all served', async () => {
+    const restores = await Promise.all(
+      Array.from({ length: 10 }, () => t.call('POST', `service/${serviceId}/dns/restore/`, {}, { cookie })),
+    );
+    for (const { response } of restores) expect(response.statusCode).toBe(200);
+    const restored = (await records()).map((r) => `${r.zona} ${r.type} ${r.priority} ${r.value}`);
+    expect(restored).toHaveLength(8);
+    expect(new Set(restored).size).toBe(8);
+    expect(await pdns.dig(zone, 'MX')).toEqual([`10 mail.${zone}.`]);
+
+    // forty TXT records at one name, ten at a time: each answered "done" must be served
+    const values = Array.from({ length: 40 }, (_, index) => `parallel-${index}`);
+    for (let start = 0; start < values.length; start += 10) {
+      const batch = await Promise.all(
+        values
+          .slice(start, start + 10)
+          .map((value) =>
+            t.call<One>(
+              'POST',
+              `service/${serviceId}/dns/create/`,
+              { type: 'TXT', zona: 'parallel', value, ttl: '0', priority: '20' },
+              { cookie },
+            ),
+          ),
+      );
+      for (const { body } of batch) expect(body.system.errors).toEqual([]);
+    }
+    expect((await pdns.dig(`parallel.${zone}`, 'TXT')).sort()).toEqual(values.map((value) => `"${value}"`).sort());
+    expect((await t.services.dns.sync(zone))[0]).toEqual({ zone, missing: [], extra: [], changed: [] });
+  });
+
   it('turns DNSSEC on and returns the zone’s DS records; answers are then signed', async () => {
     const driver = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
     const ds = await driver.dsRecords(zone);

@@ -13,6 +13,20 @@ export const dnsRepository = {
     return db.insertInto('dns_zones').values({ service_id: serviceId, created_at: now }).execute();
   },
 
+  /**
+   * Takes the zone's row lock for the rest of the transaction: a no-op update, which PostgreSQL
+   * makes wait for any other transaction holding the row, and which on SQLite takes the
+   * database's write lock. Changes of one zone then run one after another, each reading what the
+   * previous one committed.
+   */
+  lockZone(db: Db, serviceId: number) {
+    return db
+      .updateTable('dns_zones')
+      .set((eb) => ({ created_at: eb.ref('created_at') }))
+      .where('service_id', '=', serviceId)
+      .execute();
+  },
+
   listZones(db: Db) {
     return db
       .selectFrom('dns_zones as z')

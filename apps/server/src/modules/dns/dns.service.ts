@@ -208,7 +208,7 @@ export class DnsService {
     const zone = await this.zoneToChange(actor, params.id);
     const record = this.validate(zone, params);
     return refusalAsFieldError('zona', () =>
-      this.db.transaction().execute(async (trx) => {
+      this.inZone(zone, async (trx) => {
         await this.checkNeighbours(trx, zone, record);
         const row = await dnsRepository.insert(trx, this.row(zone, record));
         await this.apply(trx, zone, [record]);
@@ -224,7 +224,7 @@ export class DnsService {
     const record = this.validate(zone, { ...params, type: existing.type, zona: existing.zona });
     // The edit form has no name field (type and name stay fixed): a name clash goes under the value.
     return refusalAsFieldError('value', () =>
-      this.db.transaction().execute(async (trx) => {
+      this.inZone(zone, async (trx) => {
         await this.checkNeighbours(trx, zone, record, existing.id);
         const row = await dnsRepository.update(trx, zone.serviceId, existing.id, record);
         await this.apply(trx, zone, [record]);
@@ -238,7 +238,7 @@ export class DnsService {
     const existing = await dnsRepository.find(this.db, serviceId, recordId);
     if (!existing) throw new NotFoundError();
     if (existing.eliminable !== 1) throw new ForbiddenError('dns.error.not_eliminable');
-    await this.db.transaction().execute(async (trx) => {
+    await this.inZone(zone, async (trx) => {
       await dnsRepository.delete(trx, serviceId, recordId);
       await this.apply(trx, zone, [existing]);
     });
@@ -263,8 +263,22 @@ export class DnsService {
     return this.listRows(zone);
   }
 
+  /**
+   * One change of a zone: a transaction that first takes the zone's lock, so that changes of one
+   * zone (two restores, forty creates at one name) never interleave. Each then reads the records
+   * the previous one committed and sends the server RRsets that hold all of them: without the
+   * lock, the last of two concurrent replacements of one RRset dropped the other's record, and two
+   * restores each put the defaults back.
+   */
+  private inZone<T>(zone: Zone, change: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await dnsRepository.lockZone(trx, zone.serviceId);
+      return change(trx);
+    });
+  }
+
   private async rewrite(zone: Zone, change: (trx: Db) => Promise<void>) {
-    await this.db.transaction().execute(async (trx) => {
+    await this.inZone(zone, async (trx) => {
       const before = toRRsets(await dnsRepository.list(trx, zone.serviceId), zone.name, this.settings.defaultTtl);
       await change(trx);
       await this.publishAll(trx, zone, before);
@@ -308,14 +322,18 @@ export class DnsService {
     const reports: DriftReport[] = [];
     for (const z of zones) {
       const zone = { serviceId: z.service_id, reference: z.reference, name: z.reference_punycode };
-      const wanted = toRRsets(await dnsRepository.list(this.db, zone.serviceId), zone.name, this.settings.defaultTtl);
-      const actual = (await this.driver.readZone(zone.name)) ?? [];
-      const report = diff(zone.name, wanted, actual);
+      // Under the zone's lock: a change committing meanwhile would look like drift.
+      const report = await this.inZone(zone, async (trx) => {
+        const wanted = toRRsets(await dnsRepository.list(trx, zone.serviceId), zone.name, this.settings.defaultTtl);
+        const actual = (await this.driver.readZone(zone.name)) ?? [];
+        const found = diff(zone.name, wanted, actual);
+        if (found.missing.length + found.extra.length + found.changed.length > 0) {
+          await this.driver.ensureZone(zone.name, this.settings.nameservers);
+          await this.publishAll(trx, zone, actual);
+        }
+        return found;
+      });
       reports.push(report);
-      if (report.missing.length + report.extra.length + report.changed.length > 0) {
-        await this.driver.ensureZone(zone.name, this.settings.nameservers);
-        await this.publishAll(this.db, zone, actual);
-      }
     }
     return reports;
   }
@@ -358,7 +376,7 @@ export class DnsService {
     const zone = { serviceId, reference, name: referencePunycode };
     await this.publishedZone(zone);
     const record = this.validate(zone, input);
-    await this.db.transaction().execute(async (trx) => {
+    await this.inZone(zone, async (trx) => {
       await this.checkNeighbours(trx, zone, record);
       await dnsRepository.insert(trx, this.row(zone, record));
       await this.apply(trx, zone, [record]);
