@@ -1,6 +1,7 @@
 import type { ConfigData } from '@panel247/contract/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminService } from '../../src/modules/admin/admin.service.ts';
+import { BrandService } from '../../src/modules/brand/brand.service.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -93,5 +94,15 @@ describe.each(DATABASE_KINDS)('white label: the brand of a request on %s', (kind
       expect(image.headers['content-type']).toBe('image/svg+xml');
       expect(image.body).toContain('<svg');
     }
+  });
+
+  it('remembers a bounded number of hosts: random Host headers cannot grow the cache', async () => {
+    const brands = new BrandService(t.database.db, 30_000, 50);
+    for (let index = 0; index < 300; index += 1) {
+      expect((await brands.resolve(`random-${index}.example`)).company).toBe('House Hosting');
+    }
+    expect(brands.cachedHosts).toBe(50);
+    expect((await brands.resolve('panel.acme.test')).company).toBe('Acme Hosting');
+    expect(brands.cachedHosts).toBe(50);
   });
 });

@@ -1,5 +1,6 @@
 import { DEFAULT_LOGO_MINI_PATH, DEFAULT_LOGO_PATH } from '@panel247/contract/config';
 import { DEFAULT_COLOR, LANGUAGES, type Language, THEME_COLORS, type ThemeColor } from '@panel247/contract/constants';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
 import type { BrandRow } from '../../db/schema.ts';
 import { brandRepository } from './brand.repository.ts';
@@ -54,18 +55,30 @@ export function normaliseHost(value: string | undefined): string | undefined {
   return /^[a-z0-9.-]{1,253}$/.test(host) ? host : undefined;
 }
 
+/** Distinct hosts whose brand is remembered: real brands' hosts are few, anything beyond is noise. */
+export const BRAND_CACHE_HOSTS = 1000;
+
 /**
  * Picks the brand of a request: by `_referer_` when given (the panel embedded under another
  * host), else by the Host header, else the default brand. Brands change rarely, so lookups are
- * cached for a short while.
+ * cached for a short while. The key is whatever host a client sends, so the cache is bounded
+ * (least recently used hosts go first): random Host headers cannot grow the heap.
  */
 export class BrandService {
-  private readonly cache = new Map<string, { brand: Brand; until: number }>();
+  private readonly cache: LRUCache<string, Brand>;
 
   constructor(
     private readonly db: Db,
-    private readonly cacheMs = 30_000,
-  ) {}
+    cacheMs = 30_000,
+    maxHosts = BRAND_CACHE_HOSTS,
+  ) {
+    this.cache = new LRUCache({ max: maxHosts, ttl: cacheMs });
+  }
+
+  /** How many hosts are remembered now (for tests of the bound). */
+  get cachedHosts(): number {
+    return this.cache.size;
+  }
 
   async resolve(host: string | undefined, referer?: string): Promise<Brand> {
     let candidate = normaliseHost(host);
@@ -78,13 +91,13 @@ export class BrandService {
     }
     const key = candidate ?? '';
     const cached = this.cache.get(key);
-    if (cached && cached.until > Date.now()) return cached.brand;
+    if (cached) return cached;
     const row =
       (candidate ? await brandRepository.findByHost(this.db, candidate) : undefined) ??
       (await brandRepository.findDefault(this.db));
     if (!row) throw new Error('No brand configured: run the seed or `npm run panel -- brand add`');
     const brand = toBrand(row);
-    this.cache.set(key, { brand, until: Date.now() + this.cacheMs });
+    this.cache.set(key, brand);
     return brand;
   }
 
