@@ -12,6 +12,7 @@ import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { createMailDriver } from './drivers/mail/create-mail-driver.ts';
 import { CsrfError } from './errors.ts';
 import { createApiRouter } from './http/api-route.ts';
+import { limitConnections, timeoutOptions } from './http/connection-limits.ts';
 import { csrfAllows } from './http/csrf.ts';
 import { registerDefaultLogos } from './http/default-logos.ts';
 import { installErrorHandler, notFoundEnvelope, routerErrorHandler } from './http/error-handler.ts';
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
+    ...timeoutOptions(config.limits),
     frameworkErrors: routerErrorHandler({
       basePath,
       defaultLanguage: config.defaultLanguage,
@@ -109,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     }),
   });
 
+  limitConnections(app.server, config.limits);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { parser: parseFormBody });
 

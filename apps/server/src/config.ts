@@ -90,6 +90,18 @@ export const configSchema = z.object({
       loginWindowMinutes: positiveNumber.default(15),
       formsPerIp: z.coerce.number().int().positive().default(5),
       formsWindowMinutes: positiveNumber.default(60),
+      /**
+       * A connection that sends nothing (or stops sending mid-request) for this long is closed:
+       * idle sockets must not pile up (slow-loris). WebSockets are not affected.
+       */
+      idleSocketSeconds: positiveNumber.default(30),
+      /** The most time a request's headers, and the whole request, may take to arrive. */
+      headersSeconds: positiveNumber.default(20),
+      requestSeconds: positiveNumber.default(60),
+      /** How long a kept-alive connection waits for its next request (keep it above a proxy's). */
+      keepAliveSeconds: positiveNumber.default(65),
+      /** Open connections one address may hold at once (0: no cap; behind a proxy all share its address). */
+      connectionsPerAddress: z.coerce.number().int().min(0).default(256),
     })
     .prefault({}),
   dns: z
@@ -385,6 +397,11 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_LOGIN_LIMIT_WINDOW_MINUTES: 'limits.loginWindowMinutes',
   PANEL_FORMS_LIMIT_PER_IP: 'limits.formsPerIp',
   PANEL_FORMS_LIMIT_WINDOW_MINUTES: 'limits.formsWindowMinutes',
+  PANEL_IDLE_SOCKET_SECONDS: 'limits.idleSocketSeconds',
+  PANEL_HEADERS_TIMEOUT_SECONDS: 'limits.headersSeconds',
+  PANEL_REQUEST_TIMEOUT_SECONDS: 'limits.requestSeconds',
+  PANEL_KEEP_ALIVE_SECONDS: 'limits.keepAliveSeconds',
+  PANEL_CONNECTIONS_PER_ADDRESS: 'limits.connectionsPerAddress',
   PANEL_DNS_DRIVER: 'dns.driver',
   PANEL_POWERDNS_API_URL: 'dns.powerdnsApiUrl',
   PANEL_POWERDNS_API_KEY: 'dns.powerdnsApiKey',
