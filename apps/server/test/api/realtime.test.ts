@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { RealtimeMessage } from '@panel247/contract/realtime';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { AdminService } from '../../src/modules/admin/admin.service.ts';
@@ -140,6 +141,43 @@ describe('realtime events across two API instances on one PostgreSQL database', 
     client.socket.close();
   });
 
+  it('keeps one listening connection per instance through repeated losses, and delivers each event once', async () => {
+    const listeners = async () =>
+      Number(
+        (
+          await sql<{ count: string }>`SELECT count(*) AS count FROM pg_stat_activity
+            WHERE datname = current_database() AND query = 'LISTEN panel247_events'`.execute(database.db)
+        ).rows[0]?.count,
+      );
+    const until = async (check: () => Promise<boolean>) => {
+      for (let waited = 0; !(await check()); waited += 50) {
+        if (waited > 30_000) throw new Error('not within 30 s');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const bus = await PostgresEventBus.connect(database.url as string, { retryMs: 50 });
+    try {
+      const received: unknown[] = [];
+      bus.subscribe((event) => received.push(event));
+      await until(async () => (await listeners()) === 4);
+      for (let loss = 1; loss <= 4; loss += 1) {
+        const before = bus.epoch;
+        // what a PostgreSQL restart or an operator's pg_terminate_backend does to every instance
+        await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND query = 'LISTEN panel247_events'`.execute(database.db);
+        await until(async () => bus.epoch !== undefined && bus.epoch !== before && (await listeners()) === 4);
+        received.length = 0;
+        await busCli.publish({ type: 'permissions.changed', userIds: [loss], resourceId: null });
+        await until(async () => received.length > 0);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(received).toEqual([{ type: 'permissions.changed', userIds: [loss], resourceId: null }]);
+        expect(await listeners()).toBe(4);
+      }
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('ends the socket on instance A when the session is closed through instance B', async () => {
     const cookie = await b.login(account.domainName, account.username, account.password);
     const client = await connect(hostA, cookie);
@@ -152,3 +190,38 @@ describe('realtime events across two API instances on one PostgreSQL database', 
     expect((await a.call('POST', 'user/info/', {}, { cookie })).body.system.statusCode).toBe(101);
   });
 });
+
+/** An event bus whose delivery can be marked as broken (as while a PostgreSQL listener reconnects). */
+class InterruptibleBus extends LocalEventBus {
+  delivering = true;
+  override get epoch(): number | undefined {
+    return this.delivering ? 0 : undefined;
+  }
+}
+
+describe.each(['sqlite', 'postgres'] as const)(
+  'session and permission caches while events may be missed, on %s',
+  (kind) => {
+    let t: TestApp;
+    let bus: InterruptibleBus;
+    let account: BuiltAccount;
+
+    beforeAll(async () => {
+      bus = new InterruptibleBus();
+      t = await buildTestApp(kind, { events: bus, config: { 'session.cacheSeconds': 60 } });
+      account = await buildAccount(t.database.db, { domainName: 'cache.test' });
+    });
+    afterAll(() => t.close());
+
+    it('trusts a cached session only while the bus delivers: an ended session is refused at once when it does not', async () => {
+      const cookie = await t.login(account.domainName, account.username, account.password);
+      expect((await t.call('POST', 'user/info/', {}, { cookie })).body.system.statusCode).toBe(200);
+      // ended behind the cache's back (another instance, whose event this one would miss)
+      await t.database.db.deleteFrom('sessions').execute();
+      expect((await t.call('POST', 'user/info/', {}, { cookie })).body.system.statusCode).toBe(200);
+      bus.delivering = false;
+      expect((await t.call('POST', 'user/info/', {}, { cookie })).body.system.statusCode).toBe(101);
+      bus.delivering = true;
+    });
+  },
+);

@@ -39,7 +39,7 @@ export function hashToken(token: string): string {
  */
 export class SessionService {
   private readonly touchEvery: number;
-  private readonly cache = new Map<string, { row: SessionRow; until: number }>();
+  private readonly cache = new Map<string, { row: SessionRow; until: number; epoch: number }>();
 
   constructor(
     private readonly db: Db,
@@ -55,14 +55,16 @@ export class SessionService {
 
   private async lookup(id: string, now: number): Promise<SessionRow | undefined> {
     const cached = this.cache.get(id);
-    if (cached && cached.until > now) return cached.row;
+    // Only while no ended-session event can have been missed since the entry was cached.
+    const epoch = this.events.epoch;
+    if (cached && cached.until > now && cached.epoch === epoch) return cached.row;
     const row = await sessionRepository.findWithUser(this.db, id);
-    if (!row || !this.policy.cacheSeconds) {
+    if (!row || !this.policy.cacheSeconds || epoch === undefined) {
       this.cache.delete(id);
       return row;
     }
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(id, { row, until: now + this.policy.cacheSeconds });
+    this.cache.set(id, { row, until: now + this.policy.cacheSeconds, epoch });
     return row;
   }
 

@@ -41,7 +41,10 @@ export interface AuthorizedResource {
  * resource without the write level for a change answers 403 and is logged.
  */
 export class PermissionService {
-  private readonly listCache = new Map<number, { data: PermissionListData; json: string; until: number }>();
+  private readonly listCache = new Map<
+    number,
+    { data: PermissionListData; json: string; until: number; epoch: number | undefined }
+  >();
 
   /**
    * With `cache`, a user's permission list is reused for `cache.seconds` (it is the largest answer
@@ -66,10 +69,12 @@ export class PermissionService {
   async listWithJson(actor: Actor): Promise<{ data: PermissionListData; json: string }> {
     const now = this.cache?.now() ?? 0;
     const cached = this.listCache.get(actor.userId);
-    if (cached && cached.until > now) return cached;
+    // Only while no permissions.changed event can have been missed since the entry was cached.
+    const epoch = this.cache?.events.epoch;
+    if (cached && cached.until > now && epoch !== undefined && cached.epoch === epoch) return cached;
     const data = await this.readList(actor);
-    const entry = { data, json: JSON.stringify(data), until: now + (this.cache?.seconds ?? 0) };
-    if (!this.cache) return entry;
+    const entry = { data, json: JSON.stringify(data), until: now + (this.cache?.seconds ?? 0), epoch };
+    if (!this.cache || epoch === undefined) return entry;
     if (this.listCache.size >= 1000) this.listCache.delete(this.listCache.keys().next().value as number);
     this.listCache.set(actor.userId, entry);
     return entry;

@@ -8,6 +8,12 @@ export type PanelEvent =
   | { type: 'session.ended'; sessionIds: string[] };
 
 export interface EventBus {
+  /**
+   * Which unbroken run of delivery this is: undefined while events may be missed (the bus is
+   * reconnecting), and a new value after each reconnect. A cache that relies on events to drop
+   * stale entries may reuse an entry only if the epoch it was cached in is still the current one.
+   */
+  readonly epoch: number | undefined;
   publish(event: PanelEvent): Promise<void>;
   subscribe(listener: (event: PanelEvent) => void): () => void;
   close(): Promise<void>;
@@ -16,6 +22,11 @@ export interface EventBus {
 /** One process: events go straight to this process's listeners. */
 export class LocalEventBus implements EventBus {
   private readonly listeners = new Set<(event: PanelEvent) => void>();
+
+  /** In one process nothing is ever missed. */
+  get epoch(): number | undefined {
+    return 0;
+  }
 
   async publish(event: PanelEvent): Promise<void> {
     this.deliver(event);
