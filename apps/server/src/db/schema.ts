@@ -93,6 +93,8 @@ export interface RateLimitTable {
   key: string;
   window_start: number;
   hits: number;
+  /** Attempts being checked now (login, password change): not failures, but they hold a place. */
+  pending: Generated<number>;
 }
 
 export interface OutboxTable {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../src/modules/rate-limit/rate-limiter.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -108,6 +109,32 @@ describe.each(DATABASE_KINDS)('brute-force limits under parallel attempts on %s'
     expect(right.response.cookies).toHaveLength(0);
     t.clock.advance(16 * 60);
     expect((await login('admin', account.password, '198.51.100.99')).body.system.valid).toBe(true);
+  });
+
+  it('lets six correct logins of one account at once all in: attempts being checked are not failures', async () => {
+    t.clock.advance(16 * 60);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => login('admin', account.password, `198.51.100.${150 + i}`)),
+    );
+    for (const { response, body } of answers) {
+      expect(body.system.errors).toEqual([]);
+      expect(response.statusCode).toBe(200);
+    }
+  });
+
+  it('says “too many at once” when places stay held by attempts being checked, and “failed” when they failed', async () => {
+    const limiter = new RateLimiter(t.database.db, () => Math.floor(t.clock.now() / 1000), 100);
+    const rule = { bucket: 'login-account', max: 3, windowSeconds: 900 };
+    const key = 'busy.test|someone';
+    for (let i = 0; i < 3; i++) await limiter.enter(rule, key, 'auth.too_many_attempts', 'auth.too_many_at_once');
+    await expect(limiter.enter(rule, key, 'auth.too_many_attempts', 'auth.too_many_at_once')).rejects.toMatchObject({
+      messageKey: 'auth.too_many_at_once',
+    });
+    for (let i = 0; i < 3; i++) await limiter.settle(rule, key, true);
+    await expect(limiter.enter(rule, key, 'auth.too_many_attempts', 'auth.too_many_at_once')).rejects.toMatchObject({
+      messageKey: 'auth.too_many_attempts',
+      params: { minutes: 15 },
+    });
   });
 
   it('checks at most the address’s limit of 20 guesses on different accounts sent at once', async () => {

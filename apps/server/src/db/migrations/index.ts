@@ -8,6 +8,7 @@ import * as m0006 from './0006-signon-and-databases.ts';
 import * as m0007 from './0007-hosting-web.ts';
 import * as m0008 from './0008-site-builder-and-installer.ts';
 import * as m0009 from './0009-mail-catch-all.ts';
+import * as m0010 from './0010-rate-limit-pending.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007-hosting-web': m0007,
   '0008-site-builder-and-installer': m0008,
   '0009-mail-catch-all': m0009,
+  '0010-rate-limit-pending': m0010,
 };

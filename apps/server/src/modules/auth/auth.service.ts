@@ -35,18 +35,20 @@ export class AuthService {
     const log = request.log;
     const { perIp, perAccount } = this.limits;
     const accountKey = `${params.domainName}|${params.username.toLowerCase()}`;
-    // Counted before anything is checked, so parallel guesses cannot all pass a limit that only
-    // a finished check would have raised. An attempt refused by one rule is not left on the other.
-    await this.limiter.take(perIp, request.ip, 'auth.too_many_attempts');
+    // A place is taken before anything is checked, so parallel guesses cannot all pass a limit
+    // that only a finished check would have raised; places of attempts being checked are not
+    // failures (six correct logins at once all pass). An attempt refused by one rule is not left
+    // on the other.
+    await this.limiter.enter(perIp, request.ip, 'auth.too_many_attempts', 'auth.too_many_at_once');
     try {
-      await this.limiter.take(perAccount, accountKey, 'auth.too_many_attempts');
+      await this.limiter.enter(perAccount, accountKey, 'auth.too_many_attempts', 'auth.too_many_at_once');
     } catch (error) {
-      await this.limiter.giveBack(perIp, request.ip);
+      await this.limiter.settle(perIp, request.ip, false);
       throw error;
     }
 
-    // Only a wrong password stays counted: a refused captcha never reached the password, and a
-    // success clears the account's count and is no failure of the address.
+    // Only a wrong password counts as a failure: a refused captcha never reached the password,
+    // and a success clears the account's failures.
     let verdict: 'unchecked' | 'wrong' | 'right' = 'unchecked';
     try {
       if (!(await this.captcha.verify(params.recaptcha_response, request.ip))) {
@@ -63,7 +65,7 @@ export class AuthService {
       }
       verdict = 'right';
 
-      await this.limiter.reset(perAccount, accountKey);
+      await this.limiter.clear(perAccount, accountKey);
       await this.sessions.start(request, reply, user.id, user.last_login_at);
       await userRepository.recordLogin(this.db, user.id, this.now(), request.ip);
       authEvent(log, 'auth.login', params.domainName, params.username, request.ip);
@@ -74,8 +76,8 @@ export class AuthService {
       );
       return domainID === undefined ? {} : { domainID };
     } finally {
-      if (verdict !== 'wrong') await this.limiter.giveBack(perIp, request.ip);
-      if (verdict === 'unchecked') await this.limiter.giveBack(perAccount, accountKey);
+      await this.limiter.settle(perIp, request.ip, verdict === 'wrong');
+      await this.limiter.settle(perAccount, accountKey, verdict === 'wrong');
     }
   }
 
@@ -103,8 +105,8 @@ export class AuthService {
     params: { actualPassword: string; password: string },
   ): Promise<void> {
     const accountKey = `${actor.domainName}|${actor.username.toLowerCase()}`;
-    // Counted first for the same reason as at login; only a wrong current password stays counted.
-    await this.limiter.take(this.limits.perAccount, accountKey, 'auth.too_many_attempts');
+    // A place first for the same reason as at login; only a wrong current password counts.
+    await this.limiter.enter(this.limits.perAccount, accountKey, 'auth.too_many_attempts', 'auth.too_many_at_once');
     let wrong = false;
     try {
       const user = await userRepository.findById(this.db, actor.userId);
@@ -114,7 +116,7 @@ export class AuthService {
         throw FieldErrors.one('actualPassword', 'auth.wrong_password');
       }
     } finally {
-      if (!wrong) await this.limiter.giveBack(this.limits.perAccount, accountKey);
+      await this.limiter.settle(this.limits.perAccount, accountKey, wrong);
     }
     await userRepository.setPasswordHash(this.db, actor.userId, await hashPassword(params.password), this.now());
     await this.sessions.endAllOfUser(actor.userId);
