@@ -65,6 +65,10 @@ const es = {
   'dns.error.service_label':
     'Las etiquetas con "_" (como _dmarc o _sip._tcp) solo valen para registros TXT, SRV y CNAME',
   'dns.error.server_down': 'El servidor DNS no responde. No se ha cambiado nada; inténtalo más tarde.',
+  'dns.error.server_busy':
+    'El servidor DNS está ocupado con otros cambios. No se ha cambiado nada; inténtalo en unos segundos.',
+  'dns.error.server_failed':
+    'El servidor DNS no ha podido aplicar el cambio. No se ha cambiado nada; inténtalo más tarde.',
   'domain.dns_saved': 'Servidores DNS guardados. Los cambios pueden tardar hasta 24 horas en propagarse.',
   'domain.glue_created': 'Registro glue creado',
   'domain.glue_saved': 'Registro glue guardado',
@@ -243,6 +247,9 @@ const en: Record<MessageKey, string> = {
     'The DNS server holds another record at this name that cannot coexist with this one (for example a CNAME). Nothing was changed.',
   'dns.error.service_label': 'Labels with "_" (such as _dmarc or _sip._tcp) are only for TXT, SRV and CNAME records',
   'dns.error.server_down': 'The DNS server does not answer. Nothing was changed; try again later.',
+  'dns.error.server_busy':
+    'The DNS server is busy with other changes. Nothing was changed; try again in a few seconds.',
+  'dns.error.server_failed': 'The DNS server could not apply the change. Nothing was changed; try again later.',
   'domain.dns_saved': 'Name servers saved. Changes may take up to 24 hours to propagate.',
   'domain.glue_created': 'Glue record created',
   'domain.glue_saved': 'Glue record saved',
@@ -419,6 +426,10 @@ const ca: Record<MessageKey, string> = {
   'dns.error.service_label':
     'Les etiquetes amb "_" (com _dmarc o _sip._tcp) només valen per a registres TXT, SRV i CNAME',
   'dns.error.server_down': 'El servidor DNS no respon. No s’ha canviat res; torna-ho a provar més tard.',
+  'dns.error.server_busy':
+    'El servidor DNS està ocupat amb altres canvis. No s’ha canviat res; torna-ho a provar d’aquí a uns segons.',
+  'dns.error.server_failed':
+    'El servidor DNS no ha pogut aplicar el canvi. No s’ha canviat res; torna-ho a provar més tard.',
   'domain.dns_saved': 'Servidors DNS desats. Els canvis poden trigar fins a 24 hores a propagar-se.',
   'domain.glue_created': 'Registre glue creat',
   'domain.glue_saved': 'Registre glue desat',

@@ -7,7 +7,15 @@ export interface PowerDnsOptions {
   apiKey: string;
   serverId: string;
   timeoutMs?: number;
+  /** Waits before each retry of a transient failure (its length is the number of retries). */
+  retryDelaysMs?: number[];
 }
+
+/**
+ * PowerDNS answers 500 "database is locked" when writers of its SQLite backend collide (PowerDNS
+ * issue 14564): nothing was written, and the same request succeeds a moment later.
+ */
+const TRANSIENT = /database is locked|database table is locked|SQLITE_BUSY/i;
 
 interface PdnsRRset {
   name: string;
@@ -31,7 +39,26 @@ export class PowerDnsDriver implements DnsDriver {
 
   constructor(private readonly options: PowerDnsOptions) {}
 
+  /** One API call; a transient refusal is retried a few times before it is reported. */
   private async request(method: string, path: string, body?: unknown): Promise<Response> {
+    for (const delay of [...(this.options.retryDelaysMs ?? [100, 300, 900]), undefined]) {
+      const response = await this.send(method, path, body);
+      if (delay === undefined || response.status < 500) return response;
+      if (
+        !TRANSIENT.test(
+          await response
+            .clone()
+            .text()
+            .catch(() => ''),
+        )
+      )
+        return response;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+    throw new Error('unreachable');
+  }
+
+  private async send(method: string, path: string, body?: unknown): Promise<Response> {
     const url = `${this.options.apiUrl.replace(/\/$/, '')}/api/v1/servers/${encodeURIComponent(this.options.serverId)}${path}`;
     try {
       return await fetch(url, {
@@ -49,7 +76,8 @@ export class PowerDnsDriver implements DnsDriver {
     if (response.ok) return;
     const detail = `${what}: HTTP ${response.status} ${await response.text().catch(() => '')}`.slice(0, 500);
     if (response.status === 422) throw new DnsRefusedError(refusalReason(detail), detail);
-    throw new DaemonError('dns.error.server_down', detail);
+    // It answered, so it is not down: busy (still locked after the retries) or failing.
+    throw new DaemonError(TRANSIENT.test(detail) ? 'dns.error.server_busy' : 'dns.error.server_failed', detail);
   }
 
   private zonePath(zone: string): string {
