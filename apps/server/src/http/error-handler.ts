@@ -46,15 +46,7 @@ export function installErrorHandler(app: FastifyInstance, defaultLanguage: Langu
       fastifyError.statusCode < 500
     ) {
       // Malformed bodies, wrong content types, oversized payloads: the client's fault, said plainly.
-      return sendEnvelope(
-        reply,
-        fastifyError.statusCode,
-        buildEnvelope(null, {
-          valid: false,
-          statusCode: fastifyError.statusCode,
-          errors: [translate(language, 'error.bad_request')],
-        }),
-      );
+      return errorEnvelope(reply, fastifyError.statusCode, language, 'error.bad_request');
     }
     request.log.error({ err: error }, 'unexpected error');
     return sendEnvelope(
@@ -88,20 +80,19 @@ export function routerErrorHandler(options: {
     reply.headers(api ? options.apiHeaders : options.documentHeaders);
     if (!api) return reply.code(400).type('text/plain; charset=utf-8').send('Bad request');
     if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return notFoundEnvelope(request, reply, options.defaultLanguage);
-    const language = requestLanguage(request, options.defaultLanguage);
-    return sendEnvelope(
-      reply,
-      400,
-      buildEnvelope(null, { valid: false, statusCode: 400, errors: [translate(language, 'error.bad_request')] }),
-    );
+    return errorEnvelope(reply, 400, requestLanguage(request, options.defaultLanguage), 'error.bad_request');
   };
 }
 
 export function notFoundEnvelope(request: FastifyRequest, reply: FastifyReply, defaultLanguage: Language) {
-  const language = requestLanguage(request, defaultLanguage);
+  return errorEnvelope(reply, 404, requestLanguage(request, defaultLanguage), 'error.not_found');
+}
+
+/** A failed answer with one translated message, its status in both the HTTP line and the envelope. */
+function errorEnvelope(reply: FastifyReply, status: number, language: Language, messageKey: string) {
   return sendEnvelope(
     reply,
-    404,
-    buildEnvelope(null, { valid: false, statusCode: 404, errors: [translate(language, 'error.not_found')] }),
+    status,
+    buildEnvelope(null, { valid: false, statusCode: status, errors: [translate(language, messageKey)] }),
   );
 }

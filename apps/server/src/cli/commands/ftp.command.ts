@@ -1,6 +1,5 @@
-import { BrandService } from '../../modules/brand/brand.service.ts';
-import { createFtpService } from '../../modules/ftp/create-ftp-service.ts';
-import { loadSecretKey } from '../../secret-key.ts';
+import { createFtpDriver } from '../../drivers/ftp/create-ftp-driver.ts';
+import { syncFtpLogins } from '../../modules/ftp/ftp-sync.ts';
 import { type CommandGroup, defineCommand } from '../command.ts';
 import { table } from '../output.ts';
 
@@ -17,21 +16,20 @@ const sync = defineCommand({
     "Repair what FTP logins need outside the database (home folders; on SQLite ProFTPD's copy of the accounts, PANEL_FTP_USERS_FILE) and report what had drifted",
   usage: '',
   parse: () => ({}),
-  async run({ runtime, config, now }) {
-    const ftp = createFtpService(runtime.db, config, new BrandService(runtime.db), loadSecretKey(config), now);
-    const drift = await ftp.sync();
+  async run({ runtime, config }) {
+    const drift = await syncFtpLogins(runtime.db, createFtpDriver(config));
     const lines = [
       ...drift.missing.map((login) => [login, 'missing from the copy']),
       ...drift.extra.map((login) => [login, 'extra in the copy (removed)']),
       ...drift.changed.map((login) => [login, 'different in the copy']),
       ...drift.homes.map((home) => [home.login, `${HOME_PROBLEMS[home.problem]}: ${home.home}`]),
     ];
-    const copy = drift.copyFile
-      ? `${drift.copyFile} rewritten from the database.`
+    const copy = drift.file
+      ? `${drift.file} rewritten from the database.`
       : 'No copy of the accounts is kept (ProFTPD reads ftp_users_view from PostgreSQL, or the FTP driver is embedded).';
     const summary = `${copy} Home folders checked.`;
     return {
-      json: { driver: config.hosting.ftpDriver, file: drift.copyFile, ...drift, rewritten: drift.copyFile !== null },
+      json: { driver: config.hosting.ftpDriver, ...drift, rewritten: drift.file !== null },
       text: lines.length > 0 ? `${table(['LOGIN', 'DRIFT'], lines)}\n${summary}` : `No drift. ${summary}`,
     };
   },

@@ -17,6 +17,15 @@ export interface PowerDnsOptions {
  */
 const TRANSIENT = /database is locked|database table is locked|SQLITE_BUSY/i;
 
+async function isTransient(response: Response): Promise<boolean> {
+  return TRANSIENT.test(
+    await response
+      .clone()
+      .text()
+      .catch(() => ''),
+  );
+}
+
 interface PdnsRRset {
   name: string;
   type: string;
@@ -41,21 +50,13 @@ export class PowerDnsDriver implements DnsDriver {
 
   /** One API call; a transient refusal is retried a few times before it is reported. */
   private async request(method: string, path: string, body?: unknown): Promise<Response> {
-    for (const delay of [...(this.options.retryDelaysMs ?? [100, 300, 900]), undefined]) {
+    const delays = this.options.retryDelaysMs ?? [100, 300, 900];
+    for (let attempt = 0; ; attempt += 1) {
       const response = await this.send(method, path, body);
-      if (delay === undefined || response.status < 500) return response;
-      if (
-        !TRANSIENT.test(
-          await response
-            .clone()
-            .text()
-            .catch(() => ''),
-        )
-      )
-        return response;
+      const delay = delays[attempt];
+      if (delay === undefined || response.status < 500 || !(await isTransient(response))) return response;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
-    throw new Error('unreachable');
   }
 
   private async send(method: string, path: string, body?: unknown): Promise<Response> {

@@ -18,7 +18,7 @@ export class EmbeddedFtpDriver implements FtpDriver {
   async publish(_logins: FtpLogin[]): Promise<void> {}
 
   async sync(logins: FtpLogin[]): Promise<FtpDrift> {
-    return { copyFile: null, missing: [], extra: [], changed: [], homes: await this.repairHomes(logins) };
+    return { file: null, missing: [], extra: [], changed: [], homes: await this.repairHomes(logins) };
   }
 
   /**

@@ -27,7 +27,7 @@ export interface FtpHomeDrift {
 /** What `sync` found: logins missing from the server's copy, extra in it or different; home folders. */
 export interface FtpDrift {
   /** The copy ProFTPD reads, when the driver keeps one. */
-  copyFile: string | null;
+  file: string | null;
   missing: string[];
   extra: string[];
   changed: string[];

@@ -32,9 +32,9 @@ export class ProFtpdDriver extends EmbeddedFtpDriver {
 
   override async sync(logins: FtpLogin[]): Promise<FtpDrift> {
     const homes = await this.repairHomes(logins);
-    if (!this.copy) return { copyFile: null, missing: [], extra: [], changed: [], homes };
+    if (!this.copy) return { file: null, missing: [], extra: [], changed: [], homes };
     const drift = this.copy.drift(logins);
     await this.publish(logins);
-    return { copyFile: this.copy.file, ...drift, homes };
+    return { file: this.copy.file, ...drift, homes };
   }
 }

@@ -5,6 +5,18 @@ import { FieldErrors } from '../../errors.ts';
 import { diskUsage } from './disk-usage.ts';
 
 /**
+ * A folder as typed, relative to a service home, normalised ('' = the home) — or a field error on
+ * `field`. Pure: it checks the text only; `ServiceHomes.prepare` checks the disk.
+ */
+export function normaliseServiceFolder(folder: string, field: string): string {
+  const trimmed = folder.replace(/^\/+|\/+$/g, '');
+  if (folder.startsWith('/') && trimmed !== '') throw FieldErrors.one(field, 'hosting.error.folder_absolute');
+  if (trimmed === '') return '';
+  if (!isServiceFolder(trimmed)) throw FieldErrors.one(field, 'hosting.error.folder');
+  return trimmed;
+}
+
+/**
  * Every hosting service has a home folder, <root>/<domain>. Folders given by users (FTP accounts,
  * sites) are relative to it: absolute paths, "..", control and shell characters are refused, and
  * so is any folder whose existing part resolves (through symlinks) outside the home.
@@ -22,15 +34,6 @@ export class ServiceHomes {
   /** Bytes the service's home holds (counted up to a bound, see disk-usage.ts). */
   usage(domain: string): Promise<number> {
     return diskUsage(this.home(domain));
-  }
-
-  /** Normalised relative folder ('' = the home) or a field error on `field`. */
-  normalise(folder: string, field: string): string {
-    const trimmed = folder.replace(/^\/+|\/+$/g, '');
-    if (folder.startsWith('/') && trimmed !== '') throw FieldErrors.one(field, 'hosting.error.folder_absolute');
-    if (trimmed === '') return '';
-    if (!isServiceFolder(trimmed)) throw FieldErrors.one(field, 'hosting.error.folder');
-    return trimmed;
   }
 
   /** The absolute folder, checked against symlink escapes, created (owned by the web user) if missing. */

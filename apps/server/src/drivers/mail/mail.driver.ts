@@ -1,4 +1,4 @@
-import type { SignonForm } from '@panel247/contract/signon';
+import type { WebmailLoginData } from '@panel247/contract/mail';
 
 /**
  * The mail driver: everything the panel does to the mail system (Dovecot and Postfix) beyond the
@@ -32,5 +32,5 @@ export interface MailDriver {
    * The form that opens the WebMail logged in as the mailbox: posted by the browser to `action`
    * with a one-time token the WebMail redeems server-to-server. Never a password.
    */
-  webmailSignon(mailbox: MailboxAddress, token: string, action: string): SignonForm;
+  webmailSignon(mailbox: MailboxAddress, token: string, action: string): WebmailLoginData;
 }

@@ -2,7 +2,6 @@ import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import { createFtpDriver } from '../../drivers/ftp/create-ftp-driver.ts';
-import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';
@@ -19,7 +18,6 @@ export function createFtpService(
     db,
     new PermissionService(db),
     brands,
-    new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid }),
     createFtpDriver(config),
     new SecretBox(secretKey, 'ftp-password'),
     new SignonTokens(db, now),

@@ -6,8 +6,8 @@ import { hasControlCharacters } from '@panel247/contract/text-rules';
 import bcrypt from 'bcryptjs';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import type { FtpDrift, FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
-import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import type { FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
+import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
 import { type FieldError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
@@ -37,7 +37,6 @@ export class FtpService {
     private readonly db: Db,
     private readonly permissions: PermissionService,
     private readonly brands: BrandService,
-    private readonly homes: ServiceHomes,
     private readonly driver: FtpDriver,
     private readonly secrets: SecretBox,
     private readonly signon: SignonTokens,
@@ -55,11 +54,6 @@ export class FtpService {
     // a failed hand-over must not block the next one
     this.publishing = next.catch(() => undefined);
     return next;
-  }
-
-  /** `ftp sync`: what the FTP server's side (its copy, the home folders) had drifted from, repaired. */
-  sync(): Promise<FtpDrift> {
-    return this.publishing.then(async () => this.driver.sync(await ftpRepository.logins(this.db)));
   }
 
   /**
@@ -136,7 +130,7 @@ export class FtpService {
     let folder = '';
     try {
       if (hasControlCharacters(params.folder)) throw FieldErrors.one('folder', 'validation.control_chars');
-      folder = this.homes.normalise(params.folder.trim(), 'folder');
+      folder = normaliseServiceFolder(params.folder.trim(), 'folder');
     } catch (error) {
       if (error instanceof FieldErrors) errors.push(...error.fields);
       else throw error;
@@ -176,7 +170,7 @@ export class FtpService {
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
     if (hasControlCharacters(folderTyped)) throw FieldErrors.one('folder', 'validation.control_chars');
-    const folder = this.homes.normalise(folderTyped.trim(), 'folder');
+    const folder = normaliseServiceFolder(folderTyped.trim(), 'folder');
     const home = await this.driver.prepareHome(service.domain, folder, 'folder');
     return this.toDto(await this.change((trx) => ftpRepository.update(trx, id, fid, { folder, home })));
   }
@@ -210,7 +204,7 @@ export class FtpService {
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
     if (hasControlCharacters(initialDirectory)) throw FieldErrors.one('initialDirectory', 'validation.control_chars');
-    const folder = this.homes.normalise(initialDirectory.trim(), 'initialDirectory');
+    const folder = normaliseServiceFolder(initialDirectory.trim(), 'initialDirectory');
     const token = await this.signon.issue('webftp', row.id);
     const brand = await this.brands.byId(actor.brandId);
     return {

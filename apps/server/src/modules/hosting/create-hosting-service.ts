@@ -52,7 +52,7 @@ export function createHostingService(
     overview,
     siteBuilder: new SiteBuilderService(db, changes, brands, settings, now),
     redirections: new RedirectionService(db, changes, now),
-    sites: new SiteService(db, changes, homes, keys, now),
+    sites: new SiteService(db, changes, keys, now),
     changes,
     close: () => overview.close(),
   };

@@ -1,4 +1,4 @@
-import type { Redirection, RedirectType } from '@panel247/contract/hosting';
+import type { Redirection, RedirectionCreateParams, RedirectionSaveParams } from '@panel247/contract/hosting';
 import { isRedirectionPath, isRedirectionUrl } from '@panel247/contract/hosting-rules';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
@@ -7,6 +7,9 @@ import type { Actor } from '../auth/actor.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingChanges } from './hosting-changes.ts';
 import { checkSubdomain, hostOf } from './hosting-input.ts';
+
+/** What a redirection's create and save forms share: the target and how it is reached. */
+type RedirectionFields = Omit<RedirectionSaveParams, 'id' | 'rid'>;
 
 /** http(s), a host, an optional port, then path/query/fragment characters without quotes, $, ;, braces or spaces. */
 
@@ -32,16 +35,7 @@ export class RedirectionService {
     return `/${trimmed}`;
   }
 
-  private redirectionFields(
-    params: {
-      urlRedir: string;
-      redirType: RedirectType;
-      iframeTitle: string;
-      iframeDescription: string;
-      iframeKeywords: string;
-    },
-    errors: FieldError[],
-  ) {
+  private redirectionFields(params: RedirectionFields, errors: FieldError[]) {
     const url = params.urlRedir.trim();
     if (hasControlCharacters(params.urlRedir))
       errors.push({ field: 'urlRedir', messageKey: 'validation.control_chars' });
@@ -90,19 +84,7 @@ export class RedirectionService {
     return this.toRedirection(row, service.domain);
   }
 
-  async create(
-    actor: Actor,
-    id: number,
-    params: {
-      subDomain: string;
-      recurso: string;
-      urlRedir: string;
-      redirType: RedirectType;
-      iframeTitle: string;
-      iframeDescription: string;
-      iframeKeywords: string;
-    },
-  ): Promise<Redirection> {
+  async create(actor: Actor, id: number, params: Omit<RedirectionCreateParams, 'id'>): Promise<Redirection> {
     const service = await this.changes.service(actor, id, 'service_redirects', 'action');
     const errors: FieldError[] = [];
     const subdomain = checkSubdomain(params.subDomain, 'subDomain', errors);
@@ -126,18 +108,7 @@ export class RedirectionService {
     return this.get(actor, id, rid);
   }
 
-  async save(
-    actor: Actor,
-    id: number,
-    rid: number,
-    params: {
-      urlRedir: string;
-      redirType: RedirectType;
-      iframeTitle: string;
-      iframeDescription: string;
-      iframeKeywords: string;
-    },
-  ): Promise<Redirection> {
+  async save(actor: Actor, id: number, rid: number, params: RedirectionFields): Promise<Redirection> {
     const service = await this.changes.service(actor, id, 'service_redirects', 'action');
     if (!(await hostingRepository.redirection(this.db, id, rid))) throw new NotFoundError();
     const errors: FieldError[] = [];

@@ -4,7 +4,7 @@ import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { parseCertificateBundle } from '../../crypto/certificate-bundle.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hostingRepository } from './hosting.repository.ts';
@@ -18,7 +18,6 @@ export class SiteService {
   constructor(
     private readonly db: Db,
     private readonly changes: HostingChanges,
-    private readonly homes: ServiceHomes,
     private readonly keys: SecretBox,
     private readonly now: () => number,
   ) {}
@@ -26,7 +25,7 @@ export class SiteService {
   private folder(value: string, errors: FieldError[]): string {
     try {
       if (hasControlCharacters(value)) throw FieldErrors.one('folder', 'validation.control_chars');
-      return this.homes.normalise(value.trim(), 'folder');
+      return normaliseServiceFolder(value.trim(), 'folder');
     } catch (error) {
       if (!(error instanceof FieldErrors)) throw error;
       errors.push(...error.fields);

@@ -4,7 +4,7 @@ import type { Language } from '@panel247/contract/constants';
 import { APP_CONFIG_PREFIX, type HostingApplication, type InstallJob } from '@panel247/contract/installer';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
-import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import { normaliseServiceFolder, type ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { type InstallerDriver, PayloadError } from '../../drivers/installer/installer.driver.ts';
 import { type FieldError, FieldErrors, NotFoundError } from '../../errors.ts';
 import { translate } from '../../i18n/messages.ts';
@@ -111,7 +111,7 @@ export class InstallerService {
       errors.push({ field: 'subpath', messageKey: 'validation.control_chars' });
     else {
       try {
-        subpath = this.homes.normalise(request.subpath.trim(), 'subpath');
+        subpath = normaliseServiceFolder(request.subpath.trim(), 'subpath');
       } catch (error) {
         if (!(error instanceof FieldErrors)) throw error;
         errors.push(...error.fields);

@@ -228,11 +228,7 @@ export class MailService {
     const token = await this.signon.issue('webmail', row.id);
     const brand = await this.brands.byId(actor.brandId);
     const action = brand.webmailHost ? `https://${brand.webmailHost}/` : this.settings.webmailUrl;
-    return this.driver.webmailSignon(
-      { domain: service.domain, localPart: row.local_part },
-      token,
-      action,
-    ) as WebmailLoginData;
+    return this.driver.webmailSignon({ domain: service.domain, localPart: row.local_part }, token, action);
   }
 
   /** For the WebMail's server: the mailbox a token opens, once. */
