@@ -24,6 +24,10 @@ export interface PowerDns {
   stop(): Promise<void>;
   /** Starts it again on the same ports and database (after stop). */
   start(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections are accepted by the kernel and left unanswered. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT): it then handles what it received meanwhile. */
+  resume(): void;
 }
 
 /** Debian's pdns_server with the sqlite3 backend, from the deploy/ template, on loopback ports. */
@@ -87,5 +91,7 @@ export async function startPowerDns(): Promise<PowerDns> {
     },
     stop: async () => daemon?.stop(),
     start,
+    pause: () => daemon?.process.kill('SIGSTOP'),
+    resume: () => daemon?.process.kill('SIGCONT'),
   };
 }

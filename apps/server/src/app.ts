@@ -203,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const dnsDriver = deps.dnsDriver ?? createDnsDriver(config);
   const dns = createDnsService(db, config, dnsDriver, now);
   registerDnsRoutes(api, dns);
+  startDnsRepublisher(app, dns, config.dns.republishSeconds);
   const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now);
   registerDomainRoutes(api, domains.domains, domains.contacts);
   registerMailRoutes(api, createMailService(db, config, createMailDriver(config), brands, now));
@@ -234,6 +235,35 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   await registerWebApp(app, config);
 
   return { app, services: { sessions, permissions, contact, dns } };
+}
+
+/**
+ * Every few seconds, the zones whose changes the DNS server did not confirm are checked and
+ * published (see ZonePublisher). One run at a time; a failure is logged and tried again.
+ */
+function startDnsRepublisher(app: FastifyInstance, dns: DnsService, seconds: number) {
+  if (seconds <= 0) return;
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= dns
+      .publishPending()
+      .then((reports) => {
+        for (const report of reports) {
+          const drift = report.missing.length + report.extra.length + report.changed.length;
+          if (drift > 0) app.log.warn({ event: 'dns.republished', ...report }, 'dns zone republished');
+        }
+      })
+      .catch((error: unknown) => app.log.error({ event: 'dns.republish_failed', err: error }, 'dns republish'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(run, seconds * 1000);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 }
 
 /** Serves the built SPA; unknown non-API paths get index.html so client routes work on reload. */

@@ -110,6 +110,8 @@ export const configSchema = z.object({
       driver: z.enum(['database', 'powerdns']).default('database'),
       powerdnsApiUrl: z.url().optional(),
       powerdnsApiKey: z.string().default(''),
+      /** How long a PowerDNS API call may take before the panel stops waiting for its answer. */
+      powerdnsTimeoutSeconds: z.coerce.number().min(0.5).max(60).default(5),
       powerdnsServerId: z
         .string()
         .regex(/^[a-z0-9._-]+$/i)
@@ -118,6 +120,11 @@ export const configSchema = z.object({
       nameservers: z
         .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
         .default(['ns1.panel247.test', 'ns2.panel247.test']),
+      /**
+       * How often each instance checks the zones whose last change the server did not confirm
+       * (a timeout) and publishes what the database holds; 0 turns the check off.
+       */
+      republishSeconds: z.coerce.number().int().min(0).max(3600).default(10),
       /** TTL used for records whose ttl is 0 ("default"). */
       defaultTtl: z.coerce.number().int().min(60).max(604_800).default(3600),
       /** Addresses the restored default records point at (the provider's web and mail servers). */
@@ -406,8 +413,10 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_POWERDNS_API_URL: 'dns.powerdnsApiUrl',
   PANEL_POWERDNS_API_KEY: 'dns.powerdnsApiKey',
   PANEL_POWERDNS_SERVER_ID: 'dns.powerdnsServerId',
+  PANEL_POWERDNS_TIMEOUT_SECONDS: 'dns.powerdnsTimeoutSeconds',
   PANEL_DNS_NAMESERVERS: 'dns.nameservers',
   PANEL_DNS_DEFAULT_TTL: 'dns.defaultTtl',
+  PANEL_DNS_REPUBLISH_SECONDS: 'dns.republishSeconds',
   PANEL_DNS_WEB_IPV4: 'dns.webIpv4',
   PANEL_DNS_WEB_IPV6: 'dns.webIpv6',
   PANEL_DNS_MAIL_IPV4: 'dns.mailIpv4',

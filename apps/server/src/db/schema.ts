@@ -118,6 +118,11 @@ export interface CaptchaSpentTable {
 export interface DnsZoneTable {
   service_id: number;
   created_at: number;
+  /** Who holds the zone's change lease, and until when (epoch seconds). */
+  lease_owner: string | null;
+  lease_until: number | null;
+  /** Since when the DNS server may not hold what the database says; null when it was checked. */
+  unpublished_since: number | null;
 }
 
 export interface DnsRecordTable {

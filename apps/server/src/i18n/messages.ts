@@ -69,6 +69,10 @@ const es = {
     'El servidor DNS está ocupado con otros cambios. No se ha cambiado nada; inténtalo en unos segundos.',
   'dns.error.server_failed':
     'El servidor DNS no ha podido aplicar el cambio. No se ha cambiado nada; inténtalo más tarde.',
+  'dns.error.server_late':
+    'El servidor DNS no ha respondido a tiempo. Puede haber aplicado el cambio; el panel lo comprobará y lo corregirá.',
+  'dns.error.zone_busy': 'Otro cambio de esta zona sigue en curso. Inténtalo de nuevo en unos segundos.',
+  'dns.unconfirmed': 'Hecho en el panel. El servidor DNS aún no lo ha confirmado: se publicará en cuanto responda.',
   'domain.dns_saved': 'Servidores DNS guardados. Los cambios pueden tardar hasta 24 horas en propagarse.',
   'domain.glue_created': 'Registro glue creado',
   'domain.glue_saved': 'Registro glue guardado',
@@ -250,6 +254,11 @@ const en: Record<MessageKey, string> = {
   'dns.error.server_busy':
     'The DNS server is busy with other changes. Nothing was changed; try again in a few seconds.',
   'dns.error.server_failed': 'The DNS server could not apply the change. Nothing was changed; try again later.',
+  'dns.error.server_late':
+    'The DNS server did not answer in time. It may have applied the change; the panel will check and put it right.',
+  'dns.error.zone_busy': 'Another change of this zone is still in progress. Try again in a few seconds.',
+  'dns.unconfirmed':
+    'Done in the panel. The DNS server has not confirmed it yet: it will be published as soon as the server answers.',
   'domain.dns_saved': 'Name servers saved. Changes may take up to 24 hours to propagate.',
   'domain.glue_created': 'Glue record created',
   'domain.glue_saved': 'Glue record saved',
@@ -430,6 +439,10 @@ const ca: Record<MessageKey, string> = {
     'El servidor DNS està ocupat amb altres canvis. No s’ha canviat res; torna-ho a provar d’aquí a uns segons.',
   'dns.error.server_failed':
     'El servidor DNS no ha pogut aplicar el canvi. No s’ha canviat res; torna-ho a provar més tard.',
+  'dns.error.server_late':
+    'El servidor DNS no ha respost a temps. Pot haver aplicat el canvi; el panell ho comprovarà i ho corregirà.',
+  'dns.error.zone_busy': 'Un altre canvi d’aquesta zona encara està en curs. Torna-ho a provar d’aquí a uns segons.',
+  'dns.unconfirmed': 'Fet al panell. El servidor DNS encara no ho ha confirmat: es publicarà tan bon punt respongui.',
   'domain.dns_saved': 'Servidors DNS desats. Els canvis poden trigar fins a 24 hores a propagar-se.',
   'domain.glue_created': 'Registre glue creat',
   'domain.glue_saved': 'Registre glue desat',

@@ -1,58 +1,11 @@
-import type { AddressInfo } from 'node:net';
-import type { RealtimeMessage } from '@panel247/contract/realtime';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { AdminService } from '../../src/modules/admin/admin.service.ts';
 import { type EventBus, LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { PostgresEventBus } from '../../src/modules/realtime/postgres-event-bus.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { connect, eventually, listen, listenerCount, terminateListeners } from '../support/realtime-client.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-
-interface Client {
-  messages: RealtimeMessage[];
-  closed: Promise<number>;
-  next(type: RealtimeMessage['type']): Promise<RealtimeMessage>;
-  socket: WebSocket;
-}
-
-async function listen(t: TestApp): Promise<string> {
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  return `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-}
-
-function connect(host: string, cookie: string | undefined, origin = `http://${host}`): Promise<Client> {
-  const socket = new WebSocket(`ws://${host}/p247/realtime/`, { headers: { origin, ...(cookie ? { cookie } : {}) } });
-  const messages: RealtimeMessage[] = [];
-  const waiters: { type: string; resolve: (m: RealtimeMessage) => void }[] = [];
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data)) as RealtimeMessage;
-    messages.push(message);
-    for (const waiter of waiters.filter((w) => w.type === message.type)) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(message);
-    }
-  });
-  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
-  const client: Client = {
-    messages,
-    closed,
-    socket,
-    next: (type) =>
-      new Promise((resolve, reject) => {
-        const found = messages.find((m) => m.type === type);
-        if (found) return resolve(found);
-        waiters.push({ type, resolve });
-        setTimeout(() => reject(new Error(`no ${type} within 5 s`)), 5000);
-      }),
-  };
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve(client));
-    socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
-    socket.once('error', reject);
-  });
-}
 
 describe('realtime socket, one instance on SQLite', () => {
   let t: TestApp;
@@ -142,33 +95,19 @@ describe('realtime events across two API instances on one PostgreSQL database', 
   });
 
   it('keeps one listening connection per instance through repeated losses, and delivers each event once', async () => {
-    const listeners = async () =>
-      Number(
-        (
-          await sql<{ count: string }>`SELECT count(*) AS count FROM pg_stat_activity
-            WHERE datname = current_database() AND query = 'LISTEN panel247_events'`.execute(database.db)
-        ).rows[0]?.count,
-      );
-    const until = async (check: () => Promise<boolean>) => {
-      for (let waited = 0; !(await check()); waited += 50) {
-        if (waited > 30_000) throw new Error('not within 30 s');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
+    const listeners = () => listenerCount(database.db);
     const bus = await PostgresEventBus.connect(database.url as string, { retryMs: 50 });
     try {
       const received: unknown[] = [];
       bus.subscribe((event) => received.push(event));
-      await until(async () => (await listeners()) === 4);
+      await eventually(async () => (await listeners()) === 4);
       for (let loss = 1; loss <= 4; loss += 1) {
         const before = bus.epoch;
-        // what a PostgreSQL restart or an operator's pg_terminate_backend does to every instance
-        await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-          WHERE datname = current_database() AND query = 'LISTEN panel247_events'`.execute(database.db);
-        await until(async () => bus.epoch !== undefined && bus.epoch !== before && (await listeners()) === 4);
+        await terminateListeners(database.db);
+        await eventually(async () => bus.epoch !== undefined && bus.epoch !== before && (await listeners()) === 4);
         received.length = 0;
         await busCli.publish({ type: 'permissions.changed', userIds: [loss], resourceId: null });
-        await until(async () => received.length > 0);
+        await eventually(async () => received.length > 0);
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(received).toEqual([{ type: 'permissions.changed', userIds: [loss], resourceId: null }]);
         expect(await listeners()).toBe(4);

@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type PanelApp } from '../../src/app.ts';
 import { type AppConfig, loadConfig } from '../../src/config.ts';
 import type { DatabaseKind } from '../../src/db/database.ts';
+import type { DnsDriver } from '../../src/drivers/dns/dns.driver.ts';
 import type { Mailer } from '../../src/modules/contact/mailer.ts';
 import { type EventBus, LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
@@ -45,6 +46,8 @@ export async function buildTestApp(
     database?: TestDatabase;
     /** Keep the app's log lines (info and above) in `logs`, to check what is logged. */
     captureLogs?: boolean;
+    /** A DNS driver of the test's own (instead of the one the config names). */
+    dnsDriver?: DnsDriver;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(kind));
@@ -66,6 +69,7 @@ export async function buildTestApp(
     secretKey: Buffer.alloc(32, 7),
     clock: clock.now,
     mailer: options.mailer,
+    dnsDriver: options.dnsDriver,
     checkAnswers: true,
   });
 

@@ -9,6 +9,7 @@ import * as m0007 from './0007-hosting-web.ts';
 import * as m0008 from './0008-site-builder-and-installer.ts';
 import * as m0009 from './0009-mail-catch-all.ts';
 import * as m0010 from './0010-rate-limit-pending.ts';
+import * as m0011 from './0011-dns-zone-publishing.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008-site-builder-and-installer': m0008,
   '0009-mail-catch-all': m0009,
   '0010-rate-limit-pending': m0010,
+  '0011-dns-zone-publishing': m0011,
 };

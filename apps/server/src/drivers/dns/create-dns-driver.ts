@@ -9,6 +9,7 @@ export function createDnsDriver(config: AppConfig): DnsDriver {
       apiUrl: config.dns.powerdnsApiUrl as string,
       apiKey: config.dns.powerdnsApiKey,
       serverId: config.dns.powerdnsServerId,
+      timeoutMs: config.dns.powerdnsTimeoutSeconds * 1000,
     });
   }
   return new EmbeddedDnsDriver();

@@ -56,3 +56,14 @@ export class DnsRefusedError extends DaemonError {
     super('dns.error.refused', detail);
   }
 }
+
+/**
+ * A change was sent but the server did not answer (a timeout, a connection cut after the
+ * request): it may have applied it, now or later (a hung PowerDNS applies what it received when
+ * it wakes up). Not a refusal: the caller must not say "nothing was changed".
+ */
+export class DnsUnconfirmedError extends DaemonError {
+  constructor(detail: string) {
+    super('dns.error.server_late', detail);
+  }
+}

@@ -1,5 +1,5 @@
 import { DaemonError } from '../../errors.ts';
-import { type DnsDriver, DnsRefusedError, type DsRecord, type RRset } from './dns.driver.ts';
+import { type DnsDriver, DnsRefusedError, DnsUnconfirmedError, type DsRecord, type RRset } from './dns.driver.ts';
 
 export interface PowerDnsOptions {
   /** e.g. http://127.0.0.1:8081 */
@@ -24,6 +24,14 @@ async function isTransient(response: Response): Promise<boolean> {
       .text()
       .catch(() => ''),
   );
+}
+
+/** Connection failures that happen before a request is sent (fetch puts the code in `cause`). */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function neverSent(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  return typeof code === 'string' && NOT_CONNECTED.has(code);
 }
 
 interface PdnsRRset {
@@ -69,7 +77,10 @@ export class PowerDnsDriver implements DnsDriver {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
       });
     } catch (error) {
-      throw new DaemonError('dns.error.server_down', `${method} ${path}: ${(error as Error).message}`);
+      const detail = `${method} ${path}: ${(error as Error).message}`;
+      // A read that got no answer changed nothing; so did a request that never reached the server.
+      if (method === 'GET' || neverSent(error)) throw new DaemonError('dns.error.server_down', detail);
+      throw new DnsUnconfirmedError(detail);
     }
   }
 

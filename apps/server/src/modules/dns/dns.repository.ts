@@ -9,21 +9,87 @@ export const dnsRepository = {
     return db.selectFrom('dns_zones').select('service_id').where('service_id', '=', serviceId).executeTakeFirst();
   },
 
-  insertZone(db: Db, serviceId: number, now: number) {
-    return db.insertInto('dns_zones').values({ service_id: serviceId, created_at: now }).execute();
+  /** A new zone's row, its lease already held by whoever creates it, marked until published. */
+  insertZone(db: Db, serviceId: number, now: number, lease: { owner: string; until: number }) {
+    return db
+      .insertInto('dns_zones')
+      .values({
+        service_id: serviceId,
+        created_at: now,
+        lease_owner: lease.owner,
+        lease_until: lease.until,
+        unpublished_since: now,
+      })
+      .execute();
+  },
+
+  /** Takes a zone out again (its records go with it). */
+  async deleteZone(db: Db, serviceId: number): Promise<void> {
+    await db.deleteFrom('dns_zones').where('service_id', '=', serviceId).execute();
   },
 
   /**
-   * Takes the zone's row lock for the rest of the transaction: a no-op update, which PostgreSQL
-   * makes wait for any other transaction holding the row, and which on SQLite takes the
-   * database's write lock. Changes of one zone then run one after another, each reading what the
-   * previous one committed.
+   * Takes the zone's change lease when nobody holds it or its holder's time ran out (an instance
+   * that died holding it). One conditional UPDATE: on PostgreSQL and on SQLite only one of two
+   * racing takers changes the row.
    */
-  lockZone(db: Db, serviceId: number) {
-    return db
+  async takeLease(db: Db, serviceId: number, lease: { owner: string; until: number }, now: number) {
+    const result = await db
       .updateTable('dns_zones')
-      .set((eb) => ({ created_at: eb.ref('created_at') }))
+      .set({ lease_owner: lease.owner, lease_until: lease.until })
       .where('service_id', '=', serviceId)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  async renewLease(db: Db, serviceId: number, owner: string, until: number) {
+    await db
+      .updateTable('dns_zones')
+      .set({ lease_until: until })
+      .where('service_id', '=', serviceId)
+      .where('lease_owner', '=', owner)
+      .execute();
+  },
+
+  async releaseLease(db: Db, serviceId: number, owner: string) {
+    await db
+      .updateTable('dns_zones')
+      .set({ lease_owner: null, lease_until: null })
+      .where('service_id', '=', serviceId)
+      .where('lease_owner', '=', owner)
+      .execute();
+  },
+
+  async unpublishedSince(db: Db, serviceId: number): Promise<number | null> {
+    const row = await db
+      .selectFrom('dns_zones')
+      .select('unpublished_since')
+      .where('service_id', '=', serviceId)
+      .executeTakeFirst();
+    return row?.unpublished_since ?? null;
+  },
+
+  /** Marks the zone as possibly not on the server; an earlier mark keeps its time. */
+  async markUnpublished(db: Db, serviceId: number, now: number) {
+    await db
+      .updateTable('dns_zones')
+      .set((eb) => ({ unpublished_since: eb.fn.coalesce('unpublished_since', eb.val(now)) }))
+      .where('service_id', '=', serviceId)
+      .execute();
+  },
+
+  async markPublished(db: Db, serviceId: number) {
+    await db.updateTable('dns_zones').set({ unpublished_since: null }).where('service_id', '=', serviceId).execute();
+  },
+
+  listUnpublishedZones(db: Db) {
+    return db
+      .selectFrom('dns_zones as z')
+      .innerJoin('resources as r', 'r.id', 'z.service_id')
+      .select(['z.service_id', 'r.reference', 'r.reference_punycode'])
+      .where('z.unpublished_since', 'is not', null)
+      .orderBy('z.unpublished_since')
       .execute();
   },
 
@@ -136,5 +202,20 @@ export const dnsRepository = {
 
   async deleteAll(db: Db, serviceId: number): Promise<void> {
     await db.deleteFrom('dns_records').where('service_id', '=', serviceId).execute();
+  },
+
+  /** Puts rows back exactly as they were, ids included (undoing a change the server refused). */
+  async restoreRows(db: Db, rows: DnsRecordRow[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += 1000) {
+      await db
+        .insertInto('dns_records')
+        .values(rows.slice(start, start + 1000))
+        .execute();
+    }
+  },
+
+  async deleteIds(db: Db, serviceId: number, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await db.deleteFrom('dns_records').where('service_id', '=', serviceId).where('id', 'in', ids).execute();
   },
 };

@@ -14,7 +14,10 @@ import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
 import { contentDisposition } from '../../http/envelope.ts';
 import type { DnsService } from './dns.service.ts';
 
-/** Reads answer GET and POST; changes are POST (GET stays accepted for the spec's action calls). */
+/**
+ * Reads answer GET and POST; changes are POST (GET stays accepted for the spec's action calls).
+ * A change the DNS server has not confirmed is saved all the same, and its message says so.
+ */
 export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
   const both: ('GET' | 'POST')[] = ['GET', 'POST'];
 
@@ -24,15 +27,24 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
   );
   api.session(
     { method: 'POST', url: 'service/:id/dns/create/', params: dnsCreateParamsSchema, data: dnsOneDataSchema },
-    async ({ actor, params }) => ({ data: { dns: await dns.create(actor, params) }, info: ['dns.created'] }),
+    async ({ actor, params }) => {
+      const { value, published } = await dns.create(actor, params);
+      return { data: { dns: value }, info: [published ? 'dns.created' : 'dns.unconfirmed'] };
+    },
   );
   api.session(
     { method: both, url: 'service/:id/dns/restore/', params: dnsServiceParamsSchema, data: dnsListDataSchema },
-    async ({ actor, params }) => ({ data: await dns.restore(actor, params.id), info: ['dns.restored'] }),
+    async ({ actor, params }) => {
+      const { value, published } = await dns.restore(actor, params.id);
+      return { data: value, info: [published ? 'dns.restored' : 'dns.unconfirmed'] };
+    },
   );
   api.session(
     { method: both, url: 'service/:id/dns/delete/', params: dnsServiceParamsSchema, data: dnsListDataSchema },
-    async ({ actor, params }) => ({ data: await dns.removeAll(actor, params.id), info: ['dns.deleted_all'] }),
+    async ({ actor, params }) => {
+      const { value, published } = await dns.removeAll(actor, params.id);
+      return { data: value, info: [published ? 'dns.deleted_all' : 'dns.unconfirmed'] };
+    },
   );
   api.session(
     { method: both, url: 'service/:id/dns/:dnsZoneId/', params: dnsRecordParamsSchema, data: dnsOneDataSchema },
@@ -40,13 +52,16 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
   );
   api.session(
     { method: 'POST', url: 'service/:id/dns/:dnsZoneId/save/', params: dnsSaveParamsSchema, data: dnsOneDataSchema },
-    async ({ actor, params }) => ({ data: { dns: await dns.save(actor, params) }, info: ['dns.saved'] }),
+    async ({ actor, params }) => {
+      const { value, published } = await dns.save(actor, params);
+      return { data: { dns: value }, info: [published ? 'dns.saved' : 'dns.unconfirmed'] };
+    },
   );
   api.session(
     { method: both, url: 'service/:id/dns/:dnsZoneId/delete/', params: dnsRecordParamsSchema, data: emptyDataSchema },
     async ({ actor, params }) => {
-      await dns.remove(actor, params.id, params.dnsZoneId);
-      return { data: {}, info: ['dns.deleted'] };
+      const { published } = await dns.remove(actor, params.id, params.dnsZoneId);
+      return { data: {}, info: [published ? 'dns.deleted' : 'dns.unconfirmed'] };
     },
   );
 }

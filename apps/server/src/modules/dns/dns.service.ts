@@ -1,15 +1,18 @@
 import type { DnsCreateParams, DnsListParams, DnsRecord, DnsSaveParams } from '@panel247/contract/dns';
 import { type DefaultRecordTemplate, renderDefaultRecords } from '@panel247/contract/dns-default-records';
-import { canonicalIPv6, validateDnsRecord } from '@panel247/contract/dns-rules';
+import { validateDnsRecord } from '@panel247/contract/dns-rules';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
-import { type DnsDriver, DnsRefusedError, type DsRecord, type RRset } from '../../drivers/dns/dns.driver.ts';
+import { type DnsDriver, DnsRefusedError, type DsRecord } from '../../drivers/dns/dns.driver.ts';
 import { DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { type AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { dnsRepository } from './dns.repository.ts';
-import { toBindZone, toRRsets, touchedRRsets } from './zone-rendering.ts';
+import { type Changed, type DriftReport, type Written, ZonePublisher } from './zone-publisher.ts';
+import { toBindZone, toRRsets } from './zone-rendering.ts';
+
+export type { Changed, DriftReport } from './zone-publisher.ts';
 
 export interface DnsSettings {
   nameservers: string[];
@@ -29,26 +32,23 @@ interface Zone {
   name: string;
 }
 
-export interface DriftReport {
-  zone: string;
-  missing: string[];
-  extra: string[];
-  changed: string[];
-}
-
 /**
- * A service's DNS zone. The panel database is the source of truth: every change runs in one
- * transaction that also applies the touched RRsets through the driver, so a refusal or an
- * unreachable server rolls the database back and nothing is half-applied.
+ * A service's DNS zone: who may read and change it, and what a valid record is. The panel
+ * database is the source of truth; `ZonePublisher` brings each change to the DNS server (and
+ * says what the user is told when the server refuses, is down or does not answer).
  */
 export class DnsService {
+  private readonly publisher: ZonePublisher;
+
   constructor(
     private readonly db: Db,
     private readonly driver: DnsDriver,
     private readonly permissions: PermissionService,
     private readonly settings: DnsSettings,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.publisher = new ZonePublisher(db, driver, settings, now);
+  }
 
   private async authorized(actor: Actor, serviceId: number, need: 'visible' | 'action'): Promise<Zone> {
     const resource: AuthorizedResource = await this.permissions.authorize(actor, serviceId, 'service_dnszone', need);
@@ -101,41 +101,20 @@ export class DnsService {
 
   /**
    * Creates a service's zone when the database has none: the zone row and the provider's default
-   * records in the database, the zone (SOA and name servers) and its records on the server, all or
-   * nothing. Returns whether it created it.
+   * records in the database, the zone (SOA and name servers) and its records on the server.
+   * Returns whether it created it.
    */
-  private async storeZone(zone: Zone): Promise<boolean> {
-    if (await dnsRepository.zoneExists(this.db, zone.serviceId)) return false;
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        await dnsRepository.insertZone(trx, zone.serviceId, this.now());
-        for (const record of this.defaults(zone)) {
-          await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
-        }
-        await this.driver.ensureZone(zone.name, this.settings.nameservers);
-        await this.publishAll(trx, zone);
-      });
-    } catch (error) {
-      // Another request (or instance) created it meanwhile and won the insert: that is fine.
-      if (await dnsRepository.zoneExists(this.db, zone.serviceId)) return false;
-      throw error;
-    }
-    return true;
+  private storeZone(zone: Zone): Promise<boolean> {
+    return this.publisher.create(zone, async (trx) => {
+      for (const record of this.defaults(zone)) {
+        await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
+      }
+    });
   }
 
   /** Before a change: the zone in the database, and on the server (cheap once the driver knows it). */
   private async publishedZone(zone: Zone): Promise<void> {
     if (!(await this.storeZone(zone))) await this.driver.ensureZone(zone.name, this.settings.nameservers);
-  }
-
-  /** Replaces the whole zone on the server with the database's records (and deletes the rest). */
-  private async publishAll(db: Db, zone: Zone, previous: RRset[] = []): Promise<void> {
-    const wanted = toRRsets(await dnsRepository.list(db, zone.serviceId), zone.name, this.settings.defaultTtl);
-    const keep = new Set(wanted.map((set) => `${set.name} ${set.type}`));
-    const gone = previous
-      .filter((set) => !keep.has(`${set.name} ${set.type}`))
-      .map((set) => ({ ...set, contents: [] }));
-    await this.driver.replaceRRsets(zone.name, [...wanted, ...gone]);
   }
 
   private row(
@@ -204,95 +183,92 @@ export class DnsService {
     }
   }
 
-  async create(actor: Actor, params: DnsCreateParams): Promise<DnsRecord> {
+  async create(actor: Actor, params: DnsCreateParams): Promise<Changed<DnsRecord>> {
     const zone = await this.zoneToChange(actor, params.id);
     const record = this.validate(zone, params);
     return refusalAsFieldError('zona', () =>
-      this.inZone(zone, async (trx) => {
+      this.publisher.change(zone, async (trx) => {
         await this.checkNeighbours(trx, zone, record);
         const row = await dnsRepository.insert(trx, this.row(zone, record));
-        await this.apply(trx, zone, [record]);
-        return this.toDto(zone, row);
+        return {
+          value: this.toDto(zone, row),
+          publish: { touched: [record] },
+          undo: { remove: [row.id], restore: [] },
+        };
       }),
     );
   }
 
-  async save(actor: Actor, params: DnsSaveParams): Promise<DnsRecord> {
+  async save(actor: Actor, params: DnsSaveParams): Promise<Changed<DnsRecord>> {
     const zone = await this.zoneToChange(actor, params.id);
     const existing = await dnsRepository.find(this.db, zone.serviceId, params.dnsZoneId);
     if (!existing) throw new NotFoundError();
     const record = this.validate(zone, { ...params, type: existing.type, zona: existing.zona });
     // The edit form has no name field (type and name stay fixed): a name clash goes under the value.
     return refusalAsFieldError('value', () =>
-      this.inZone(zone, async (trx) => {
+      this.publisher.change(zone, async (trx) => {
+        // Read again under the zone's lease: the row to put back if the server refuses.
+        const before = await dnsRepository.find(trx, zone.serviceId, existing.id);
+        if (!before) throw new NotFoundError();
         await this.checkNeighbours(trx, zone, record, existing.id);
         const row = await dnsRepository.update(trx, zone.serviceId, existing.id, record);
-        await this.apply(trx, zone, [record]);
-        return this.toDto(zone, row);
+        return {
+          value: this.toDto(zone, row),
+          publish: { touched: [record] },
+          undo: { remove: [row.id], restore: [before] },
+        };
       }),
     );
   }
 
-  async remove(actor: Actor, serviceId: number, recordId: number): Promise<void> {
+  async remove(actor: Actor, serviceId: number, recordId: number): Promise<Changed<void>> {
     const zone = await this.zoneToChange(actor, serviceId);
     const existing = await dnsRepository.find(this.db, serviceId, recordId);
     if (!existing) throw new NotFoundError();
     if (existing.eliminable !== 1) throw new ForbiddenError('dns.error.not_eliminable');
-    await this.inZone(zone, async (trx) => {
+    return this.publisher.change(zone, async (trx) => {
+      const before = await dnsRepository.find(trx, serviceId, recordId);
+      if (!before) throw new NotFoundError();
       await dnsRepository.delete(trx, serviceId, recordId);
-      await this.apply(trx, zone, [existing]);
+      return { value: undefined, publish: { touched: [before] }, undo: { remove: [], restore: [before] } };
     });
   }
 
   /** Back to the provider's defaults: every record goes, the defaults come back. */
-  async restore(actor: Actor, serviceId: number): Promise<{ dnss: DnsRecord[]; total: number }> {
+  async restore(actor: Actor, serviceId: number): Promise<Changed<{ dnss: DnsRecord[]; total: number }>> {
     const zone = await this.zoneToChange(actor, serviceId);
-    await this.rewrite(zone, async (trx) => {
+    const changed = await this.rewrite(zone, async (trx) => {
       await dnsRepository.deleteAll(trx, serviceId);
       for (const record of this.defaults(zone)) {
         await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
       }
     });
-    return this.listRows(zone);
+    return { value: await this.listRows(zone), published: changed.published };
   }
 
   /** Deletes every eliminable record; the provider's name servers stay. */
-  async removeAll(actor: Actor, serviceId: number): Promise<{ dnss: DnsRecord[]; total: number }> {
+  async removeAll(actor: Actor, serviceId: number): Promise<Changed<{ dnss: DnsRecord[]; total: number }>> {
     const zone = await this.zoneToChange(actor, serviceId);
-    await this.rewrite(zone, (trx) => dnsRepository.deleteEliminable(trx, serviceId));
-    return this.listRows(zone);
+    const changed = await this.rewrite(zone, (trx) => dnsRepository.deleteEliminable(trx, serviceId));
+    return { value: await this.listRows(zone), published: changed.published };
   }
 
-  /**
-   * One change of a zone: a transaction that first takes the zone's lock, so that changes of one
-   * zone (two restores, forty creates at one name) never interleave. Each then reads the records
-   * the previous one committed and sends the server RRsets that hold all of them: without the
-   * lock, the last of two concurrent replacements of one RRset dropped the other's record, and two
-   * restores each put the defaults back.
-   */
-  private inZone<T>(zone: Zone, change: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
-      await dnsRepository.lockZone(trx, zone.serviceId);
-      return change(trx);
-    });
-  }
-
-  private async rewrite(zone: Zone, change: (trx: Db) => Promise<void>) {
-    await this.inZone(zone, async (trx) => {
-      const before = toRRsets(await dnsRepository.list(trx, zone.serviceId), zone.name, this.settings.defaultTtl);
+  /** A change of the whole zone: what it had is kept, to publish the removals and to undo it. */
+  private rewrite(zone: Zone, change: (trx: Db) => Promise<void>): Promise<Changed<void>> {
+    return this.publisher.change(zone, async (trx) => {
+      const before = await dnsRepository.list(trx, zone.serviceId);
       await change(trx);
-      await this.publishAll(trx, zone, before);
+      return {
+        value: undefined,
+        publish: { zoneBefore: toRRsets(before, zone.name, this.settings.defaultTtl) },
+        undo: { remove: 'all', restore: before },
+      } satisfies Written<void>;
     });
   }
 
   private async listRows(zone: Zone) {
     const dnss = (await dnsRepository.list(this.db, zone.serviceId)).map((row) => this.toDto(zone, row));
     return { dnss, total: dnss.length };
-  }
-
-  private async apply(trx: Db, zone: Zone, touched: { zona: string; type: string }[]) {
-    const current = await dnsRepository.list(trx, zone.serviceId);
-    await this.driver.replaceRRsets(zone.name, touchedRRsets(touched, current, zone.name, this.settings.defaultTtl));
   }
 
   async exportZone(actor: Actor, serviceId: number): Promise<{ fileName: string; text: string }> {
@@ -321,21 +297,14 @@ export class DnsService {
     }
     const reports: DriftReport[] = [];
     for (const z of zones) {
-      const zone = { serviceId: z.service_id, reference: z.reference, name: z.reference_punycode };
-      // Under the zone's lock: a change committing meanwhile would look like drift.
-      const report = await this.inZone(zone, async (trx) => {
-        const wanted = toRRsets(await dnsRepository.list(trx, zone.serviceId), zone.name, this.settings.defaultTtl);
-        const actual = (await this.driver.readZone(zone.name)) ?? [];
-        const found = diff(zone.name, wanted, actual);
-        if (found.missing.length + found.extra.length + found.changed.length > 0) {
-          await this.driver.ensureZone(zone.name, this.settings.nameservers);
-          await this.publishAll(trx, zone, actual);
-        }
-        return found;
-      });
-      reports.push(report);
+      reports.push(await this.publisher.sync({ serviceId: z.service_id, name: z.reference_punycode }));
     }
     return reports;
+  }
+
+  /** Publishes the zones whose last changes the server has not confirmed (run every few seconds). */
+  publishPending(): Promise<DriftReport[]> {
+    return this.publisher.publishPending();
   }
 
   async zoneExists(serviceId: number): Promise<boolean> {
@@ -376,10 +345,10 @@ export class DnsService {
     const zone = { serviceId, reference, name: referencePunycode };
     await this.publishedZone(zone);
     const record = this.validate(zone, input);
-    await this.inZone(zone, async (trx) => {
+    await this.publisher.change(zone, async (trx) => {
       await this.checkNeighbours(trx, zone, record);
-      await dnsRepository.insert(trx, this.row(zone, record));
-      await this.apply(trx, zone, [record]);
+      const row = await dnsRepository.insert(trx, this.row(zone, record));
+      return { value: undefined, publish: { touched: [record] }, undo: { remove: [row.id], restore: [] } };
     });
   }
 }
@@ -405,7 +374,7 @@ export function createDnsService(db: Db, config: AppConfig, driver: DnsDriver, n
 }
 
 /**
- * A change the DNS server refused (its transaction already rolled back) becomes a field error when
+ * A change the DNS server refused (its rows already put back) becomes a field error when
  * the refusal says what was wrong: the name (a record planted on the server clashes with it) or
  * the content. Anything else stays a global error.
  */
@@ -421,27 +390,4 @@ async function refusalAsFieldError<T>(nameField: 'zona' | 'value', change: () =>
     }
     throw error;
   }
-}
-
-function diff(zone: string, wanted: RRset[], actual: RRset[]): DriftReport {
-  const key = (set: RRset) => `${set.name} ${set.type}`;
-  const describe = (set: RRset) => `${set.name} ${set.type}`;
-  // PowerDNS prints an IPv4-mapped AAAA with a dotted tail, the panel sends it in hex: same address.
-  const content = (set: RRset, text: string) =>
-    set.type === 'AAAA' ? (canonicalIPv6(text) ?? text.toLowerCase()) : text.toLowerCase();
-  const normal = (set: RRset) =>
-    `${set.ttl} ${[...set.contents]
-      .map((c) => content(set, c))
-      .sort()
-      .join(' | ')}`;
-  const have = new Map(actual.map((set) => [key(set), set]));
-  const want = new Map(wanted.map((set) => [key(set), set]));
-  const report: DriftReport = { zone, missing: [], extra: [], changed: [] };
-  for (const [k, set] of want) {
-    const found = have.get(k);
-    if (!found) report.missing.push(describe(set));
-    else if (normal(found) !== normal(set)) report.changed.push(describe(set));
-  }
-  for (const [k, set] of have) if (!want.has(k)) report.extra.push(describe(set));
-  return report;
 }

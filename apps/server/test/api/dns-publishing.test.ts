@@ -1,0 +1,284 @@
+import type { DnsRecord } from '@panel247/contract/dns';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConflictError } from '../../src/errors.ts';
+import { ZoneLeases } from '../../src/modules/dns/zone-lease.ts';
+import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { ScriptedDnsDriver } from '../support/scripted-dns-driver.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
+
+type One = { dns: DnsRecord };
+type List = { dnss: DnsRecord[]; total: number };
+
+/**
+ * What the user is told, and what the database and the DNS server hold, when the server refuses a
+ * change, is down, does not answer in time, or is slow, with one instance or two on one database.
+ * The server is scripted here; test/integration/dns.powerdns.test.ts does the same with PowerDNS.
+ */
+describe.each(DATABASE_KINDS)('DNS changes reach the server, or are undone, or are said to be pending (%s)', (kind) => {
+  let driver: ScriptedDnsDriver;
+  let t: TestApp;
+  let account: BuiltAccount;
+  let cookie: string;
+  let serviceId: number;
+  const zone = `publish-${kind}.test`;
+
+  beforeAll(async () => {
+    driver = new ScriptedDnsDriver();
+    t = await buildTestApp(kind, { dnsDriver: driver, config: { 'dns.republishSeconds': 0 } });
+    account = await buildAccount(t.database.db, { domainName: zone });
+    serviceId = account.resources[zone] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const create = (value: string, zona: string, language = 'en') =>
+    t.call<One>(
+      'POST',
+      `service/${serviceId}/dns/create/`,
+      { type: 'TXT', zona, value, ttl: '0', priority: '0', language },
+      { cookie },
+    );
+  const records = async () =>
+    (await t.call<List>('GET', `service/${serviceId}/dns/list/`, {}, { cookie })).body.data.dnss;
+  const unpublished = async () =>
+    (
+      await t.database.db
+        .selectFrom('dns_zones')
+        .select('unpublished_since')
+        .where('service_id', '=', serviceId)
+        .executeTakeFirstOrThrow()
+    ).unpublished_since;
+  /** What the server serves for a name's TXT records, without the quotes. */
+  const served = (zona: string) =>
+    driver.contents(zone, `${zona}.${zone}.`, 'TXT').map((content) => content.replace(/^"|"$/g, ''));
+  const inDatabase = async (zona: string) =>
+    (await records())
+      .filter((r) => r.zona === zona && r.type === 'TXT')
+      .map((r) => r.value)
+      .sort();
+
+  it('publishes the zone on first use and leaves it unmarked', async () => {
+    expect(await records()).toHaveLength(8);
+    expect(driver.zones.get(zone)?.size).toBeGreaterThan(0);
+    expect(await unpublished()).toBeNull();
+  });
+
+  it('puts a refused change back: field error, the list as before, the zone unmarked', async () => {
+    const before = await records();
+    driver.script('refuse');
+    const { response, body } = await create('refused', 'refused', 'en');
+    expect(response.statusCode).toBe(400);
+    expect(body.system).toMatchObject({
+      inputs: ['zona'],
+      errors: [
+        'The DNS server holds another record at this name that cannot coexist with this one (for example a CNAME). Nothing was changed.',
+      ],
+    });
+    expect(await records()).toEqual(before);
+    expect(await unpublished()).toBeNull();
+
+    const edited = before.find((r) => r.type === 'A') as DnsRecord;
+    driver.script('refuse');
+    const saved = await t.call(
+      'POST',
+      `service/${serviceId}/dns/${edited.id}/save/`,
+      { value: '192.0.2.99', ttl: '0' },
+      { cookie },
+    );
+    expect(saved.body.system).toMatchObject({ inputs: ['value'] });
+    expect(saved.response.statusCode).toBe(400);
+    driver.script('refuse');
+    const wiped = await t.call('POST', `service/${serviceId}/dns/delete/`, {}, { cookie });
+    expect(wiped.response.statusCode).toBe(502);
+    driver.script('refuse');
+    const removed = await t.call('POST', `service/${serviceId}/dns/${edited.id}/delete/`, {}, { cookie });
+    expect(removed.response.statusCode).toBe(502);
+    expect(await records()).toEqual(before);
+    expect(await unpublished()).toBeNull();
+    expect(driver.planned).toBe(0);
+  });
+
+  it('says nothing was changed when the server cannot be reached, and means it', async () => {
+    const before = await records();
+    driver.script('down');
+    const { response, body } = await create('unreachable', 'unreachable', 'es');
+    expect(response.statusCode).toBe(502);
+    expect(body.system.errors).toEqual(['El servidor DNS no responde. No se ha cambiado nada; inténtalo más tarde.']);
+    driver.script('down');
+    expect((await t.call('POST', `service/${serviceId}/dns/restore/`, {}, { cookie })).response.statusCode).toBe(502);
+    expect(await records()).toEqual(before);
+    expect(await t.services.dns.sync(zone)).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
+  });
+
+  it('keeps a change the server did not confirm, says so, and the publisher repairs what the server applies late', async () => {
+    driver.script('late');
+    const late = await create('late', 'late');
+    expect(late.response.statusCode).toBe(200);
+    expect(late.body.system.info).toEqual([
+      'Done in the panel. The DNS server has not confirmed it yet: it will be published as soon as the server answers.',
+    ]);
+    expect(await unpublished()).not.toBeNull();
+    // Confirmed by a server that answers again (it gets both records: the database has both);
+    // then the late request, which held only the first, lands over it.
+    const next = await create('next', 'late');
+    expect(next.body.system.info).toEqual(['Record created']);
+    expect(served('late')).toEqual(['late', 'next']);
+    driver.wake();
+    expect(served('late')).toEqual(['late']);
+    expect(await inDatabase('late')).toEqual(['late', 'next']);
+
+    // The first pass repairs the server and keeps the mark; the next finds it clean and clears it.
+    const [first] = await t.services.dns.publishPending();
+    expect(first).toMatchObject({ zone, changed: [`late.${zone}. TXT`] });
+    expect(served('late')).toEqual(['late', 'next']);
+    expect(await unpublished()).not.toBeNull();
+    expect(await t.services.dns.publishPending()).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
+    expect(await unpublished()).toBeNull();
+    expect(await t.services.dns.publishPending()).toEqual([]);
+  });
+
+  it('a change waiting on a slow server holds up only the next change of its zone, no other call', async () => {
+    driver.script('hang');
+    let slowDone = false;
+    const slow = create('slow', 'slow').then((answer) => {
+      slowDone = true;
+      return answer;
+    });
+    await until(() => driver.asleep === 1);
+    let queuedDone = false;
+    const queued = create('queued', 'slow').then((answer) => {
+      queuedDone = true;
+      return answer;
+    });
+    // Reads of the same zone, other calls and the database's writes all go on meanwhile.
+    expect(await inDatabase('slow')).toEqual(['slow']);
+    const permissions = await t.call('GET', 'permission/list/', {}, { cookie });
+    expect(permissions.response.statusCode).toBe(200);
+    const other = await buildAccount(t.database.db, { domainName: `other-${kind}.test` });
+    const otherCookie = await t.login(other.domainName, other.username, other.password);
+    const otherId = other.resources[other.domainName] as number;
+    const elsewhere = await t.call<One>(
+      'POST',
+      `service/${otherId}/dns/create/`,
+      { type: 'TXT', zona: 'elsewhere', value: 'not held up', ttl: '0', priority: '0' },
+      { cookie: otherCookie },
+    );
+    expect(elsewhere.body.system.errors).toEqual([]);
+    expect(slowDone).toBe(false);
+    expect(queuedDone).toBe(false);
+
+    driver.wake();
+    expect((await slow).body.system.errors).toEqual([]);
+    expect((await queued).body.system.errors).toEqual([]);
+    expect(served('slow')).toEqual(['queued', 'slow']);
+  });
+
+  it('takes over the lease of an instance that died holding it', async () => {
+    await t.database.db
+      .updateTable('dns_zones')
+      .set({ lease_owner: 'an instance that died', lease_until: Math.floor(t.clock.now() / 1000) - 1 })
+      .where('service_id', '=', serviceId)
+      .execute();
+    expect((await create('after a crash', 'crash')).body.system.errors).toEqual([]);
+    expect(served('crash')).toEqual(['after a crash']);
+  });
+
+  it('two instances on one database: parallel creates at one name are all served, parallel restores leave the defaults once', async () => {
+    const jittery = new ScriptedDnsDriver(15);
+    jittery.zones.set(zone, new Map(driver.zones.get(zone)));
+    const first = await buildTestApp(kind, { database: t.database, dnsDriver: jittery, config: t.config });
+    const second = await buildTestApp(kind, { database: t.database, dnsDriver: jittery, config: t.config });
+    try {
+      const cookies = await Promise.all(
+        [first, second].map((app) => app.login(account.domainName, account.username, account.password)),
+      );
+      const apps = [first, second] as const;
+      const values = Array.from({ length: 30 }, (_, index) => `parallel-${index}`);
+      const answers = await Promise.all(
+        values.map((value, index) =>
+          apps[index % 2]?.call<One>(
+            'POST',
+            `service/${serviceId}/dns/create/`,
+            { type: 'TXT', zona: 'parallel', value, ttl: '0', priority: '0' },
+            { cookie: cookies[index % 2] },
+          ),
+        ),
+      );
+      for (const answer of answers) expect(answer?.body.system.errors).toEqual([]);
+      expect(jittery.contents(zone, `parallel.${zone}.`, 'TXT')).toEqual(values.map((v) => `"${v}"`).sort());
+
+      const restores = await Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          apps[index % 2]?.call('POST', `service/${serviceId}/dns/restore/`, {}, { cookie: cookies[index % 2] }),
+        ),
+      );
+      for (const restore of restores) expect(restore?.response.statusCode).toBe(200);
+      const restored = (await records()).map((r) => `${r.zona} ${r.type} ${r.priority} ${r.value}`);
+      expect(restored).toHaveLength(8);
+      expect(new Set(restored).size).toBe(8);
+      expect(jittery.contents(zone, `parallel.${zone}.`, 'TXT')).toEqual([]);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe.each(DATABASE_KINDS)('the zone lease (%s)', (kind) => {
+  let database: TestDatabase;
+  let serviceId: number;
+  const now = () => 1_000_000;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const account = await buildAccount(database.db, { domainName: `lease-${kind}.test` });
+    serviceId = account.resources[`lease-${kind}.test`] as number;
+    await database.db.insertInto('dns_zones').values({ service_id: serviceId, created_at: 0 }).execute();
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  it('runs the holders of one process one after another', async () => {
+    const leases = new ZoneLeases(database.db, now);
+    const order: string[] = [];
+    const hold = (name: string) =>
+      leases.hold(serviceId, async () => {
+        order.push(`${name} in`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        order.push(`${name} out`);
+      });
+    await Promise.all([hold('a'), hold('b'), hold('c')]);
+    expect(order).toEqual(['a in', 'a out', 'b in', 'b out', 'c in', 'c out']);
+  });
+
+  it('answers "busy" when another live instance keeps the zone past the wait, and goes on once it lets go', async () => {
+    const mine = new ZoneLeases(database.db, now, { ttlSeconds: 30, waitMs: 100 });
+    const lease = (owner: string | null, until: number | null) =>
+      database.db
+        .updateTable('dns_zones')
+        .set({ lease_owner: owner, lease_until: until })
+        .where('service_id', '=', serviceId)
+        .execute();
+    await lease('another instance', now() + 30);
+    const busy = await mine.hold(serviceId, async () => 'ran').catch((error: unknown) => error);
+    expect(busy).toBeInstanceOf(ConflictError);
+    expect(busy).toMatchObject({ messageKey: 'dns.error.zone_busy' });
+    const later = mine.hold(serviceId, async () => 'ran');
+    await lease(null, null);
+    expect(await later).toBe('ran');
+    const row = await database.db
+      .selectFrom('dns_zones')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .executeTakeFirst();
+    expect(row).toMatchObject({ lease_owner: null, lease_until: null });
+  });
+});
