@@ -36,6 +36,16 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'concurrency',
+          include: ['apps/server/test/concurrency/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['e2e/tests/**/*.test.ts'],
           environment: 'node',

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test tier — unit (server + web), API (SQLite and PostgreSQL), real-daemon
-# integration, browser e2e — one after another, and ends with one line "N passed, N failed".
+# integration, concurrency (two instances, PostgreSQL, PowerDNS), browser e2e — one after
+# another, and ends with one line "N passed, N failed".
 # It installs the Debian packages it needs (scripts/install-system-deps.sh) and starts the
 # local PostgreSQL when it is installed but stopped.
 set -uo pipefail
@@ -33,10 +34,11 @@ run_tier() {
 run_tier unit --project unit --project web
 run_tier api --project api
 run_tier integration --project integration
+run_tier concurrency --project concurrency
 run_tier e2e --project e2e
 
 # Adds up the JSON reports; a tier that crashed before writing its report counts as one failure.
-node - "$out" unit api integration e2e <<'NODE'
+node - "$out" unit api integration concurrency e2e <<'NODE'
 const fs = require('node:fs');
 const [dir, ...tiers] = process.argv.slice(2);
 let passed = 0, failed = 0, skipped = 0;

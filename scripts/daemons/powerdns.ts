@@ -24,6 +24,8 @@ export interface PowerDns {
   stop(): Promise<void>;
   /** Starts it again on the same ports and database (after stop). */
   start(): Promise<void>;
+  /** What the server printed so far (for a failing test's message). */
+  output(): string;
   /** Freezes the process (SIGSTOP): connections are accepted by the kernel and left unanswered. */
   pause(): void;
   /** Lets a paused server run again (SIGCONT): it then handles what it received meanwhile. */
@@ -91,6 +93,7 @@ export async function startPowerDns(): Promise<PowerDns> {
     },
     stop: async () => daemon?.stop(),
     start,
+    output: () => daemon?.output() ?? '',
     pause: () => daemon?.process.kill('SIGSTOP'),
     resume: () => daemon?.process.kill('SIGCONT'),
   };

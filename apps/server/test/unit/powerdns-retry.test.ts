@@ -44,12 +44,24 @@ describe('PowerDNS driver: transient refusals', () => {
     expect(api.calls()).toBe(4);
   });
 
-  it('says "failed", not "does not answer", for another server error, without retrying it', async () => {
-    const api = await scriptedApi([{ status: 500, body: '{"error":"something else"}' }]);
+  it('retries a bare server error of a PATCH (complete RRsets: sending it again is harmless), then says "failed"', async () => {
+    const api = await scriptedApi([{ status: 500, body: 'Internal Server Error' }]);
     server = api.server;
     await expect(driverFor(api.url).replaceRRsets('example.test', rrsets)).rejects.toMatchObject({
       messageKey: 'dns.error.server_failed',
     });
-    expect(api.calls()).toBe(1);
+    expect(api.calls()).toBe(4);
+  });
+
+  it('does not retry a POST that failed for another reason (a second key would be made)', async () => {
+    const api = await scriptedApi([
+      { status: 200, body: '[]' },
+      { status: 500, body: '{"error":"something else"}' },
+    ]);
+    server = api.server;
+    await expect(driverFor(api.url).dsRecords('example.test')).rejects.toMatchObject({
+      messageKey: 'dns.error.server_failed',
+    });
+    expect(api.calls()).toBe(2);
   });
 });

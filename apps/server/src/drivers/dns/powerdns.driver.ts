@@ -17,6 +17,15 @@ export interface PowerDnsOptions {
  */
 const TRANSIENT = /database is locked|database table is locked|SQLITE_BUSY/i;
 
+/**
+ * Requests with the same result however often they are sent: reads, and the PATCHes of complete
+ * RRsets. A 500 from PowerDNS rolled its transaction back, so these are retried whatever it says:
+ * the same collision of SQLite writers sometimes comes back as a bare "Internal Server Error"
+ * (seen when a PowerDNS frozen by SIGSTOP wakes up to a queue of changes). A POST (a new zone, a
+ * new key) is retried only when PowerDNS says its database was locked.
+ */
+const IDEMPOTENT = new Set(['GET', 'PATCH']);
+
 async function isTransient(response: Response): Promise<boolean> {
   return TRANSIENT.test(
     await response
@@ -56,13 +65,14 @@ export class PowerDnsDriver implements DnsDriver {
 
   constructor(private readonly options: PowerDnsOptions) {}
 
-  /** One API call; a transient refusal is retried a few times before it is reported. */
+  /** One API call; a server error that may pass is retried a few times before it is reported. */
   private async request(method: string, path: string, body?: unknown): Promise<Response> {
     const delays = this.options.retryDelaysMs ?? [100, 300, 900];
     for (let attempt = 0; ; attempt += 1) {
       const response = await this.send(method, path, body);
       const delay = delays[attempt];
-      if (delay === undefined || response.status < 500 || !(await isTransient(response))) return response;
+      if (delay === undefined || response.status < 500) return response;
+      if (!IDEMPOTENT.has(method) && !(await isTransient(response))) return response;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
