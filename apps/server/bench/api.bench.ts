@@ -1,12 +1,11 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import type { BareReady, BenchReady } from './bench-server.ts';
+import { cpuTime, createPgDatabase, median, ms, pad, startServer, stopServer } from './bench-support.ts';
 
 /**
  * `npm run bench [-- --db postgres] [--duration 6]`: the API's overhead over a bare Fastify route,
@@ -38,7 +37,6 @@ const CONNECTIONS = Math.max(1, Math.min(200, Number(values.connections) || 10))
 const WARMUP = 1;
 const TARGET_RATIO = 0.6;
 const TARGET_LIST_P99_MS = 50;
-const PG_ADMIN_URL = process.env.PANEL_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Figures {
   name: string;
@@ -49,19 +47,6 @@ interface Figures {
   problems: number;
   /** The server process's CPU time (user + system) per answered request, in microseconds. */
   cpuMicros: number;
-}
-
-/** The CPU time a server child has used so far (it answers over IPC), in microseconds. */
-function cpuTime(server: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    const onMessage = (message: { type?: string; usage?: NodeJS.CpuUsage }) => {
-      if (message.type !== 'cpu' || !message.usage) return;
-      server.off('message', onMessage);
-      resolve(message.usage.user + message.usage.system);
-    };
-    server.on('message', onMessage);
-    server.send({ type: 'cpu' });
-  });
 }
 
 async function measure(
@@ -85,59 +70,20 @@ async function measure(
   };
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `p247_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
-}
-
-function startServer<R = BenchReady>(
-  env: Record<string, string>,
-  profileDir?: string,
-): Promise<{ child: ChildProcess; ready: R }> {
-  const child = fork(path.join(import.meta.dirname, 'bench-server.ts'), [], {
-    execArgv: ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : [])],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.on('message', (message: { type: string; ready?: R; message?: string }) => {
-      if (message.type === 'ready' && message.ready) resolve({ child, ready: message.ready });
-      if (message.type === 'error') reject(new Error(`bench server failed: ${message.message}`));
-    });
-    child.on('exit', (code) => reject(new Error(`bench server exited with code ${code}`)));
-  });
-}
-
-const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
-const pad = (value: string, width: number) => value.padEnd(width);
-
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'p247-bench-'));
   const database = values.db === 'postgres' ? await createPgDatabase() : undefined;
   let child: ChildProcess | undefined;
   let bareChild: ChildProcess | undefined;
   try {
-    const started = await startServer(
+    const started = await startServer<BenchReady>(
+      'bench-server.ts',
       { BENCH_DATA_DIR: dataDir, BENCH_DATABASE_URL: database?.url ?? '', BENCH_DIAGNOSE: values.diagnose ? '1' : '' },
       values['cpu-prof'],
     );
     child = started.child;
     const { ready } = started;
-    const bareStarted = await startServer<BareReady>({ BENCH_ROLE: 'bare' });
+    const bareStarted = await startServer<BareReady>('bench-server.ts', { BENCH_ROLE: 'bare' });
     bareChild = bareStarted.child;
     const { barePort } = bareStarted.ready;
     const base = `http://127.0.0.1:${ready.appPort}/p247/`;
@@ -229,7 +175,6 @@ async function main() {
     const mark = (met: boolean) => (met ? 'met' : 'NOT MET');
     console.log('\nTargets:');
     if (ratios.length > 0) {
-      const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
       const ratio = median(ratios);
       console.log(
         `  (b)/(a) req/s = ${ratio.toFixed(2)}, median of ${ratios.length} alternating rounds ` +
@@ -250,11 +195,7 @@ async function main() {
     }
     if (figures.some((f) => f.problems > 0)) console.log('\nWarning: some requests failed; the figures are suspect.');
   } finally {
-    for (const server of [child, bareChild]) {
-      if (!server) continue;
-      server.send({ type: 'stop' });
-      if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
-    }
+    for (const server of [child, bareChild]) await stopServer(server);
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -12,6 +12,16 @@ declare module 'autocannon' {
     total: number;
   }
 
+  /** One request of a sequence each connection cycles through; `setupRequest` may rewrite it. */
+  interface RequestSpec {
+    method?: 'GET' | 'POST';
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    // biome-ignore lint/suspicious/noExplicitAny: each connection's context is the caller's own shape
+    setupRequest?: (request: Record<string, unknown>, context: any) => Record<string, unknown>;
+  }
+
   interface Options {
     url: string;
     method?: 'GET' | 'POST';
@@ -21,6 +31,7 @@ declare module 'autocannon' {
     pipelining?: number;
     duration?: number;
     timeout?: number;
+    requests?: RequestSpec[];
   }
 
   interface Result {

@@ -12,6 +12,7 @@ import { computeSecurityHeaders, PANEL_HELMET_OPTIONS } from '../src/http/securi
 import { AdminService, allKeys } from '../src/modules/admin/admin.service.ts';
 import { SessionService } from '../src/modules/auth/session.service.ts';
 import { openRuntime } from '../src/runtime.ts';
+import { answerParent } from './bench-support.ts';
 
 /**
  * The servers under test, in processes of their own so that autocannon (in the parent) and the
@@ -202,11 +203,7 @@ async function main() {
     await runtime.close();
     process.exit(0);
   };
-  process.on('message', (message: { type?: string }) => {
-    if (message.type === 'stop') void stop();
-    if (message.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
-  });
-  process.on('disconnect', () => void stop());
+  answerParent(stop);
 }
 
 /** The floor: a new Fastify instance with one small JSON route, as plain as Fastify gets. */
@@ -220,11 +217,7 @@ async function bareMain() {
     await bare.close();
     process.exit(0);
   };
-  process.on('message', (message: { type?: string }) => {
-    if (message.type === 'stop') void stop();
-    if (message.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
-  });
-  process.on('disconnect', () => void stop());
+  answerParent(stop);
 }
 
 (process.env.BENCH_ROLE === 'bare' ? bareMain() : main()).catch((error) => {

@@ -43,6 +43,10 @@ export const configSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
+  /** PostgreSQL only: connections each instance keeps in its pool. */
+  databasePoolSize: z.coerce.number().int().min(1).max(200).default(20),
+  /** PostgreSQL only: prepare each query shape once per connection (off behind PgBouncer < 1.21). */
+  databasePreparedStatements: bool.default(true),
   /** 64 hex characters; generated into dataDir/secret.key when absent. */
   secretKey: z
     .string()
@@ -385,6 +389,8 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_BASE_PATH: 'basePath',
   PANEL_DATA_DIR: 'dataDir',
   PANEL_DATABASE_URL: 'databaseUrl',
+  PANEL_DATABASE_POOL_SIZE: 'databasePoolSize',
+  PANEL_DATABASE_PREPARED_STATEMENTS: 'databasePreparedStatements',
   PANEL_SECRET_KEY: 'secretKey',
   PANEL_SEED_DEMO: 'seedDemo',
   PANEL_WEB_DIST: 'webDist',

@@ -31,6 +31,8 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
   const { db, kind, url } = openDatabase({
     url: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'panel.sqlite'),
+    poolSize: config.databasePoolSize,
+    preparedStatements: config.databasePreparedStatements,
   });
   await migrateToLatest(db);
   const events: EventBus = kind === 'postgres' && url ? await PostgresEventBus.connect(url) : new LocalEventBus();

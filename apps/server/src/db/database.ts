@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.ts';
+import { preparePooledStatements } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -19,9 +20,17 @@ export interface OpenedDatabase {
   url?: string;
 }
 
-export function openDatabase(options: { url?: string; sqliteFile?: string }): OpenedDatabase {
+export function openDatabase(options: {
+  url?: string;
+  sqliteFile?: string;
+  /** PostgreSQL: connections in the pool. */
+  poolSize?: number;
+  /** PostgreSQL: prepare each query shape once per connection (see prepared-statements.ts). */
+  preparedStatements?: boolean;
+}): OpenedDatabase {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
+    if (options.preparedStatements ?? true) preparePooledStatements(pool);
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', url: options.url };
   }
   const file = options.sqliteFile ?? ':memory:';

@@ -23,6 +23,19 @@ export const dnsRepository = {
       .execute();
   },
 
+  /**
+   * Takes the zone's row lock for the rest of the transaction: a no-op update, which PostgreSQL
+   * makes wait for any other transaction holding the row, and which on SQLite takes the
+   * database's write lock. For changes that call no DNS server, so nothing slow holds it.
+   */
+  async lockZone(db: Db, serviceId: number) {
+    await db
+      .updateTable('dns_zones')
+      .set((eb) => ({ created_at: eb.ref('created_at') }))
+      .where('service_id', '=', serviceId)
+      .execute();
+  },
+
   /** Takes a zone out again (its records go with it). */
   async deleteZone(db: Db, serviceId: number): Promise<void> {
     await db.deleteFrom('dns_zones').where('service_id', '=', serviceId).execute();
@@ -162,6 +175,18 @@ export const dnsRepository = {
       .selectAll()
       .where('service_id', '=', serviceId)
       .where('zona', '=', zona)
+      .execute();
+  },
+
+  /** Every record at the name of record `id` (itself included); none when there is no such record. */
+  listAtNameOf(db: Db, serviceId: number, id: number) {
+    return db
+      .selectFrom('dns_records')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .where('zona', '=', (eb) =>
+        eb.selectFrom('dns_records').select('zona').where('service_id', '=', serviceId).where('id', '=', id),
+      )
       .execute();
   },
 

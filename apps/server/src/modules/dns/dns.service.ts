@@ -170,17 +170,8 @@ export class DnsService {
     db: Db,
     zone: Zone,
     record: { zona: string; type: string; value: string; priority: number },
-    ignoreId?: number,
   ) {
-    const others = (await dnsRepository.listAt(db, zone.serviceId, record.zona)).filter((row) => row.id !== ignoreId);
-    if (record.type === 'CNAME' ? others.length > 0 : others.some((row) => row.type === 'CNAME')) {
-      throw FieldErrors.one('zona', 'dns.error.cname_exclusive');
-    }
-    if (
-      others.some((row) => row.type === record.type && row.value === record.value && row.priority === record.priority)
-    ) {
-      throw FieldErrors.one('value', 'dns.error.duplicate');
-    }
+    checkBeside(record, await dnsRepository.listAt(db, zone.serviceId, record.zona));
   }
 
   async create(actor: Actor, params: DnsCreateParams): Promise<Changed<DnsRecord>> {
@@ -201,17 +192,19 @@ export class DnsService {
 
   async save(actor: Actor, params: DnsSaveParams): Promise<Changed<DnsRecord>> {
     const zone = await this.zoneToChange(actor, params.id);
-    const existing = await dnsRepository.find(this.db, zone.serviceId, params.dnsZoneId);
-    if (!existing) throw new NotFoundError();
-    const record = this.validate(zone, { ...params, type: existing.type, zona: existing.zona });
     // The edit form has no name field (type and name stay fixed): a name clash goes under the value.
     return refusalAsFieldError('value', () =>
       this.publisher.change(zone, async (trx) => {
-        // Read again under the zone's lease: the row to put back if the server refuses.
-        const before = await dnsRepository.find(trx, zone.serviceId, existing.id);
+        // Read under the zone's lock, with its neighbours: also the row to put back if the server refuses.
+        const atName = await dnsRepository.listAtNameOf(trx, zone.serviceId, params.dnsZoneId);
+        const before = atName.find((row) => row.id === params.dnsZoneId);
         if (!before) throw new NotFoundError();
-        await this.checkNeighbours(trx, zone, record, existing.id);
-        const row = await dnsRepository.update(trx, zone.serviceId, existing.id, record);
+        const record = this.validate(zone, { ...params, type: before.type, zona: before.zona });
+        checkBeside(
+          record,
+          atName.filter((row) => row.id !== before.id),
+        );
+        const row = await dnsRepository.update(trx, zone.serviceId, before.id, record);
         return {
           value: this.toDto(zone, row),
           publish: { touched: [record] },
@@ -223,12 +216,10 @@ export class DnsService {
 
   async remove(actor: Actor, serviceId: number, recordId: number): Promise<Changed<void>> {
     const zone = await this.zoneToChange(actor, serviceId);
-    const existing = await dnsRepository.find(this.db, serviceId, recordId);
-    if (!existing) throw new NotFoundError();
-    if (existing.eliminable !== 1) throw new ForbiddenError('dns.error.not_eliminable');
     return this.publisher.change(zone, async (trx) => {
       const before = await dnsRepository.find(trx, serviceId, recordId);
       if (!before) throw new NotFoundError();
+      if (before.eliminable !== 1) throw new ForbiddenError('dns.error.not_eliminable');
       await dnsRepository.delete(trx, serviceId, recordId);
       return { value: undefined, publish: { touched: [before] }, undo: { remove: [], restore: [before] } };
     });
@@ -389,5 +380,17 @@ async function refusalAsFieldError<T>(nameField: 'zona' | 'value', change: () =>
       throw FieldErrors.one('value', 'dns.error.refused');
     }
     throw error;
+  }
+}
+
+/** The rules between a record and the others at its name: CNAME stands alone; no identical twins. */
+function checkBeside(record: { type: string; value: string; priority: number }, others: DnsRecordRow[]) {
+  if (record.type === 'CNAME' ? others.length > 0 : others.some((row) => row.type === 'CNAME')) {
+    throw FieldErrors.one('zona', 'dns.error.cname_exclusive');
+  }
+  if (
+    others.some((row) => row.type === record.type && row.value === record.value && row.priority === record.priority)
+  ) {
+    throw FieldErrors.one('value', 'dns.error.duplicate');
   }
 }

@@ -1,4 +1,5 @@
 import { canonicalIPv6 } from '@panel247/contract/dns-rules';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
 import { type DnsDriver, DnsUnconfirmedError, type RRset } from '../../drivers/dns/dns.driver.ts';
@@ -39,6 +40,9 @@ export interface Written<T> {
  * How the database's zones reach the DNS server. The database is the source of truth; the server
  * follows it:
  *
+ * Without a server (the embedded driver) a change is one transaction under the zone's row lock.
+ * With one:
+ *
  * 1. A change takes the zone's lease (changes of one zone in order, on every instance), commits
  *    its rows in a short transaction that also marks the zone unpublished, and only then sends the
  *    touched RRsets, as the database now holds them. No connection is held while the server
@@ -55,6 +59,11 @@ export class ZonePublisher {
   private readonly leases: ZoneLeases;
   /** Marked zones this instance has already checked once with the server answering. */
   private readonly checkedOnce = new Set<number>();
+  /**
+   * Zones known to exist, so that every call does not ask again. A zone row goes only with its
+   * service (ids are never reused), and every call is authorized against the service first.
+   */
+  private readonly knownZones = new LRUCache<number, true>({ max: 10_000 });
 
   constructor(
     private readonly db: Db,
@@ -68,16 +77,22 @@ export class ZonePublisher {
 
   /** One change of a zone, published (see the class comment). */
   change<T>(zone: PublishedZone, write: (trx: Db) => Promise<Written<T>>): Promise<Changed<T>> {
+    // Without a server (the embedded driver) nothing slow happens inside the transaction, so the
+    // zone's row lock alone keeps its changes in order, in one round trip instead of a lease's two.
+    if (!this.driver.publishesZones) {
+      return this.db.transaction().execute(async (trx) => {
+        await dnsRepository.lockZone(trx, zone.serviceId);
+        return { value: (await write(trx)).value, published: true };
+      });
+    }
     return this.leases.hold(zone.serviceId, async () => {
-      const tracked = this.driver.publishesZones;
-      const wasPublished = !tracked || (await dnsRepository.unpublishedSince(this.db, zone.serviceId)) === null;
+      const wasPublished = (await dnsRepository.unpublishedSince(this.db, zone.serviceId)) === null;
       const written = await this.db.transaction().execute(async (trx) => {
         // Marked in the same commit: an instance that stops before publishing leaves the zone to
         // the publisher instead of silently out of step.
-        if (tracked) await dnsRepository.markUnpublished(trx, zone.serviceId, this.now());
+        await dnsRepository.markUnpublished(trx, zone.serviceId, this.now());
         return write(trx);
       });
-      if (!tracked) return { value: written.value, published: true };
       try {
         await this.send(zone, written.publish);
       } catch (error) {
@@ -97,7 +112,11 @@ export class ZonePublisher {
    * another request created it meanwhile).
    */
   async create(zone: PublishedZone, insertRecords: (trx: Db) => Promise<void>): Promise<boolean> {
-    if (await dnsRepository.zoneExists(this.db, zone.serviceId)) return false;
+    if (this.knownZones.has(zone.serviceId)) return false;
+    if (await dnsRepository.zoneExists(this.db, zone.serviceId)) {
+      this.knownZones.set(zone.serviceId, true);
+      return false;
+    }
     const lease = this.leases.newLease();
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -119,6 +138,7 @@ export class ZonePublisher {
       }
       await dnsRepository.markPublished(this.db, zone.serviceId);
     });
+    this.knownZones.set(zone.serviceId, true);
     return true;
   }
 

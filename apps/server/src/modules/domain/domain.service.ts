@@ -42,7 +42,7 @@ export class DomainService {
   async context(actor: Actor, id: number, key: PermissionKey, need: 'visible' | 'action'): Promise<DomainContext> {
     const resource = await this.permissions.authorize(actor, id, key, need);
     const row = await this.ensureDomain(id, resource.referencePunycode, actor.accountId, {
-      hasService: await this.hasService(id),
+      hasService: resource.hasService,
     });
     return { resource: { ...resource, accountId: actor.accountId }, row };
   }
@@ -118,7 +118,11 @@ export class DomainService {
    * answer keeps its shape, the personal data stays on the server.
    */
   async domainData(ctx: DomainContext, language: Language): Promise<DomainData> {
-    const contacts = await domainRepository.contacts(this.db, ctx.resource.id);
+    // Independent reads: on PostgreSQL they run side by side on two pooled connections.
+    const [contacts, domain] = await Promise.all([
+      domainRepository.contacts(this.db, ctx.resource.id),
+      this.toDomain(ctx),
+    ]);
     const levels = ctx.resource.levels;
     const byRole = (role: string) => {
       const key: PermissionKey = role === 'registrant' ? 'domain_ownercontacts' : 'domain_contacts';
@@ -128,7 +132,7 @@ export class DomainService {
       return toContact(row, language);
     };
     return {
-      domain: await this.toDomain(ctx),
+      domain,
       registrant: byRole('registrant'),
       admin: byRole('admin'),
       billing: byRole('billing'),

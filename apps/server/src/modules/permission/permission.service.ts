@@ -33,6 +33,8 @@ export interface AuthorizedResource {
   referencePunycode: string;
   levels: PermissionMap;
   isRedirAndParking: boolean;
+  /** Whether the resource has a hosting service (then its domain's zone can be hosted here). */
+  hasService: boolean;
 }
 
 /**
@@ -142,6 +144,7 @@ export class PermissionService {
       referencePunycode: grant.reference_punycode,
       levels,
       isRedirAndParking: grant.is_redir_and_parking === 1,
+      hasService: grant.has_service === 1,
     };
   }
 
