@@ -127,7 +127,7 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
     await context.close();
   });
 
-  it('forgot-password modal: all fields required, send gated by the privacy box, closes on Escape', async () => {
+  it('forgot-password modal: all fields required, send gated by the privacy box, closes on a double Escape', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await page.goto(`${server.url}/login/`);
@@ -151,6 +151,12 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
     expect(await send.isEnabled()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
 
+    // one Escape keeps it (and what was typed), two within 200 ms close it
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(400);
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByLabel(/^Mensaje/).inputValue()).toBe('I lost my password');
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
 

@@ -4,11 +4,10 @@ import { useDoubleEscape } from '../lib/double-escape';
 
 type AppModalProps = ModalProps & {
   /**
-   * 'double' (the default, spec section 9): two Escapes within 200 ms close it.
-   * 'single': one Escape closes it (only the login page's forgot-password modal, see docs/WEB.md).
+   * 'double' (the default, spec section 9, for every modal): two Escapes within 200 ms close it.
    * 'none': Escape never closes it (the session-loss modal).
    */
-  escapeMode?: 'double' | 'single' | 'none';
+  escapeMode?: 'double' | 'none';
 };
 
 export function AppModal({ escapeMode = 'double', opened, onClose, ...props }: AppModalProps) {
@@ -18,7 +17,7 @@ export function AppModal({ escapeMode = 'double', opened, onClose, ...props }: A
     <Modal
       opened={opened}
       onClose={onClose}
-      closeOnEscape={escapeMode === 'single'}
+      closeOnEscape={false}
       closeOnClickOutside={escapeMode !== 'none'}
       withCloseButton={escapeMode !== 'none'}
       closeButtonProps={{ 'aria-label': t('main.close') }}

@@ -26,11 +26,9 @@ export function PolicyText({ text }: { text: string }) {
 export function PrivacyPolicyCheckbox({
   checked,
   onChange,
-  escapeMode,
 }: {
   checked: boolean;
   onChange: (checked: boolean) => void;
-  escapeMode?: 'double' | 'single';
 }) {
   const { t, i18n } = useTranslation();
   const policy = usePrivacyPolicy(i18n.language);
@@ -65,7 +63,6 @@ export function PrivacyPolicyCheckbox({
       <AppModal
         opened={opened}
         onClose={() => setOpened(false)}
-        escapeMode={escapeMode ?? 'double'}
         title={policy.data?.title ?? t('privacy.policy')}
         size="lg"
       >
