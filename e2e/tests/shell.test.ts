@@ -150,9 +150,11 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
     const firstPage = await rows.locator('td:first-child').allTextContents();
     expect(firstPage[0]).toBe('demo.test');
     expect([...firstPage].sort((a, b) => a.localeCompare(b))).toEqual(firstPage);
+    expect(await page.getByTestId('resource-list-pagination-text').textContent()).toBe('1–10 de 17');
     await page.getByRole('button', { name: 'Página 2' }).click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="resource-list"] tbody tr').length === 7);
     expect(await rows.locator('td:first-child').allTextContents()).toContain('shop-demo.test');
+    expect(await page.getByTestId('resource-list-pagination-text').textContent()).toBe('11–17 de 17');
 
     await page.getByTestId('list-filter').fill('PAGE001');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="resource-list"] tbody tr').length === 6);
@@ -164,12 +166,17 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
       'page0014.test',
       'page0015.test',
     ]);
+    // ten rows or fewer: no pagination bar (spec 2 section 2), the same rule as every other list
+    expect(await page.getByTestId('resource-list-pagination-text').count()).toBe(0);
     await page.getByTestId('list-filter').fill('no-such-thing');
     await page.getByText('Sin resultados').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
     // the service list: parking-demo.test has only a service → its service view
     await page.goto(`${server.url}/admin/service/`);
+    await page.getByRole('button', { name: 'Gestionar parking-demo.test' }).waitFor();
+    expect(await page.locator('[data-testid="resource-list"] tbody tr').count()).toBeLessThanOrEqual(10);
+    expect(await page.getByTestId('resource-list-pagination-text').count()).toBe(0);
     await page.getByRole('button', { name: 'Gestionar parking-demo.test' }).click();
     await page.waitForURL(/\/admin\/\d+\/service\/$/);
     await page.getByTestId('menu-item-parking').waitFor();

@@ -47,6 +47,8 @@ export const LOCAL_SETTINGS_KEY = '_ddcfg';
 export const LOCAL_STYLE_KEY = '_ddstyle';
 
 export const TOAST_MS = 5000;
+/** Rows per page of every list; the pagination shows only when a list has more (spec 2 section 2). */
+export const LIST_PAGE_SIZE = 10;
 export const SPINNER_DELAY_MS = 400;
 export const DOUBLE_ESCAPE_MS = 200;
 export const COPY_RESET_MS = 2000;

@@ -1,10 +1,11 @@
+import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import { useEffect, useState } from 'react';
 
 /**
  * Paging on the client: the rows of the current page. A shorter list (a delete, a filter) can
  * leave the page past the end: it steps back to the new last page.
  */
-export function useClientPage<T>(rows: readonly T[], pageSize: number) {
+export function useClientPage<T>(rows: readonly T[], pageSize = LIST_PAGE_SIZE) {
   const [page, setPage] = useState(1);
   const lastPage = Math.max(1, Math.ceil(rows.length / pageSize));
   useEffect(() => {

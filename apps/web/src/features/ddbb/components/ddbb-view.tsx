@@ -1,5 +1,5 @@
 import { Button, Group, Text } from '@mantine/core';
-import { isActionable } from '@panel247/contract/constants';
+import { isActionable, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconPlus } from '@tabler/icons-react';
@@ -28,8 +28,6 @@ import { filterDatabases, limitReached, sortDatabases } from '../lib/ddbb-rows';
 import { DdbbCreateModal } from './ddbb-create-modal';
 import { DdbbTable } from './ddbb-table';
 
-export const DDBB_PAGE_SIZE = 10;
-
 /** The databases of a service and their dialogs (spec section 2). */
 export function DdbbView({ set }: { set: PermissionSetData }) {
   const { t } = useTranslation();
@@ -45,7 +43,7 @@ export function DdbbView({ set }: { set: PermissionSetData }) {
   const full = list.data ? limitReached(all.length, limit) : false;
   const [text, setText] = useState('');
   const databases = useMemo(() => filterDatabases(sortDatabases(list.data?.ddbb ?? []), text), [list.data, text]);
-  const { page, setPage, pageRows } = useClientPage(databases, DDBB_PAGE_SIZE);
+  const { page, setPage, pageRows } = useClientPage(databases, LIST_PAGE_SIZE);
 
   const [creating, setCreating, closeCreate] = useDialog(false);
   const [password, setPassword, closePassword] = useDialog<HostedDatabase | null>(null);
@@ -117,7 +115,7 @@ export function DdbbView({ set }: { set: PermissionSetData }) {
             onChange: setText,
           }}
           loading={list.isPending}
-          pagination={{ page, pageSize: DDBB_PAGE_SIZE, total: databases.length, onChange: setPage }}
+          pagination={{ page, pageSize: LIST_PAGE_SIZE, total: databases.length, onChange: setPage }}
         >
           <DdbbTable
             databases={pageRows}

@@ -1,9 +1,8 @@
+import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { DnsListData, DnsListParams } from '@panel247/contract/dns';
 import { DNS_API } from '@panel247/contract/routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-
-export const DNS_PAGE_SIZE = 10;
 
 /** One page of the list call; `type` '' for every type. */
 export type DnsListQuery = Required<Pick<DnsListParams, 'page' | 'type' | 'filter'>>;
@@ -17,7 +16,7 @@ export const dnsListQueryKey = (serviceId: number, query: DnsListQuery) =>
 export function listDnsRecords(serviceId: number, query: DnsListQuery, signal?: AbortSignal): Promise<DnsListData> {
   return api<DnsListData>(
     DNS_API.list(serviceId),
-    { page: query.page, pageSize: DNS_PAGE_SIZE, type: query.type, filter: query.filter },
+    { page: query.page, pageSize: LIST_PAGE_SIZE, type: query.type, filter: query.filter },
     { method: 'GET', signal },
   );
 }

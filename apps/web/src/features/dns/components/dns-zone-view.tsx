@@ -1,6 +1,6 @@
 import { NativeSelect } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { isActionable } from '@panel247/contract/constants';
+import { isActionable, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { DnsRecord } from '@panel247/contract/dns';
 import { DNS_TYPES } from '@panel247/contract/dns-rules';
 import type { PermissionSetData } from '@panel247/contract/permissions';
@@ -18,7 +18,7 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import { useDeleteAllDnsRecords } from '../api/delete-all-dns-records';
 import { useDeleteDnsRecord } from '../api/delete-dns-record';
 import { useExportDnsZone } from '../api/export-dns-zone';
-import { DNS_PAGE_SIZE, type DnsListQuery, useDnsRecords } from '../api/list-dns-records';
+import { type DnsListQuery, useDnsRecords } from '../api/list-dns-records';
 import { useRestoreDnsZone } from '../api/restore-dns-zone';
 import { fullName } from '../lib/dns-format';
 import { DnsCreateModal } from './dns-create-modal';
@@ -49,7 +49,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
   const list = useDnsRecords(serviceId, { page, type, filter });
   const total = list.data?.total ?? 0;
   const records = list.data?.dnss ?? [];
-  const lastPage = Math.max(1, Math.ceil(total / DNS_PAGE_SIZE));
+  const lastPage = Math.max(1, Math.ceil(total / LIST_PAGE_SIZE));
   // a delete can empty the last page: go back to the new last one
   useEffect(() => {
     if (list.data && page > lastPage) setPage(lastPage);
@@ -137,7 +137,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
           pagedOnServer
           loading={list.isPending}
           skeleton={{ rows: 5, height: 32 }}
-          pagination={{ page, pageSize: DNS_PAGE_SIZE, total, onChange: setPage }}
+          pagination={{ page, pageSize: LIST_PAGE_SIZE, total, onChange: setPage }}
         >
           <DnsRecordTable
             records={records}

@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { isActionable } from '@panel247/contract/constants';
+import { isActionable, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconPlus } from '@tabler/icons-react';
@@ -28,8 +28,6 @@ import { FtpFolderModal } from './ftp-folder-modal';
 import { FtpServerCard } from './ftp-server-card';
 import { FtpTable } from './ftp-table';
 
-export const FTP_PAGE_SIZE = 10;
-
 /** The FTP accounts of a service, the server to connect to, and their dialogs (spec section 2). */
 export function FtpView({ set }: { set: PermissionSetData }) {
   const { t } = useTranslation();
@@ -42,7 +40,7 @@ export function FtpView({ set }: { set: PermissionSetData }) {
 
   const [text, setText] = useState('');
   const accounts = useMemo(() => filterAccounts(sortAccounts(list.data ?? []), text), [list.data, text]);
-  const { page, setPage, pageRows } = useClientPage(accounts, FTP_PAGE_SIZE);
+  const { page, setPage, pageRows } = useClientPage(accounts, LIST_PAGE_SIZE);
 
   const [creating, setCreating, closeCreate] = useDialog(false);
   const [folder, setFolder, closeFolder] = useDialog<FtpAccount | null>(null);
@@ -83,7 +81,7 @@ export function FtpView({ set }: { set: PermissionSetData }) {
           testId="ftp"
           filter={{ label: t('ftp.filter'), placeholder: t('ftp.filter_placeholder'), value: text, onChange: setText }}
           loading={list.isPending}
-          pagination={{ page, pageSize: FTP_PAGE_SIZE, total: accounts.length, onChange: setPage }}
+          pagination={{ page, pageSize: LIST_PAGE_SIZE, total: accounts.length, onChange: setPage }}
         >
           <FtpTable
             accounts={pageRows}

@@ -1,5 +1,5 @@
 import { Badge, Button, Text } from '@mantine/core';
-import { isActionable, isVisible } from '@panel247/contract/constants';
+import { isActionable, isVisible, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { Redirection } from '@panel247/contract/hosting';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
@@ -22,8 +22,6 @@ import { useSubdomains } from '../api/list-subdomains';
 import { filterRedirections, hostChoices, sortRedirections } from '../lib/hosting-rows';
 import { RedirectionModal } from './redirection-modal';
 
-export const HOSTING_PAGE_SIZE = 10;
-
 /** The redirections of a service: filter, paging above 10 rows, create/edit/delete with the redirection right. */
 export function RedirectionsCard({ set }: { set: PermissionSetData }) {
   const { t } = useTranslation();
@@ -37,7 +35,7 @@ export function RedirectionsCard({ set }: { set: PermissionSetData }) {
 
   const [text, setText] = useState('');
   const rows = useMemo(() => filterRedirections(sortRedirections(list.data ?? []), text), [list.data, text]);
-  const { page, setPage, pageRows } = useClientPage(rows, HOSTING_PAGE_SIZE);
+  const { page, setPage, pageRows } = useClientPage(rows, LIST_PAGE_SIZE);
 
   const [editing, setEditing, closeEdit] = useDialog<Redirection | 'new' | null>(null);
   const [deleting, setDeleting, closeDelete] = useDialog<Redirection | null>(null);
@@ -131,7 +129,7 @@ export function RedirectionsCard({ set }: { set: PermissionSetData }) {
           onChange: setText,
         }}
         loading={list.isPending}
-        pagination={{ page, pageSize: HOSTING_PAGE_SIZE, total: rows.length, onChange: setPage }}
+        pagination={{ page, pageSize: LIST_PAGE_SIZE, total: rows.length, onChange: setPage }}
       >
         <ListTable
           testId="hosting-redirection-list"

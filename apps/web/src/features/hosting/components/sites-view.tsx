@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import { isActionable } from '@panel247/contract/constants';
+import { isActionable, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { Subdomain } from '@panel247/contract/hosting';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconApps, IconPlus } from '@tabler/icons-react';
@@ -20,7 +20,6 @@ import { useSubdomains } from '../api/list-subdomains';
 import { filterSites, siteHost, sortSites } from '../lib/hosting-rows';
 import { installerAllowed } from '../lib/installer-rules';
 import { InstallerModal, type InstallerTarget } from './installer-modal';
-import { HOSTING_PAGE_SIZE } from './redirections-card';
 import { SiteModal, type SiteTarget } from './site-modal';
 import { SitesTable } from './sites-table';
 import { SslInfoModal } from './ssl-info-modal';
@@ -40,7 +39,7 @@ export function SitesView({ set }: { set: PermissionSetData }) {
   useErrorToast(list.error);
   const [text, setText] = useState('');
   const sites = useMemo(() => filterSites(sortSites(list.data ?? []), text), [list.data, text]);
-  const { page, setPage, pageRows } = useClientPage(sites, HOSTING_PAGE_SIZE);
+  const { page, setPage, pageRows } = useClientPage(sites, LIST_PAGE_SIZE);
 
   const [params, setParams] = useSearchParams();
   const prefilled = params.get('subdomain');
@@ -106,7 +105,7 @@ export function SitesView({ set }: { set: PermissionSetData }) {
             onChange: setText,
           }}
           loading={list.isPending}
-          pagination={{ page, pageSize: HOSTING_PAGE_SIZE, total: sites.length, onChange: setPage }}
+          pagination={{ page, pageSize: LIST_PAGE_SIZE, total: sites.length, onChange: setPage }}
         >
           <SitesTable
             sites={pageRows}

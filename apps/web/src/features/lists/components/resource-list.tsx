@@ -3,14 +3,17 @@ import type { PermissionEntry } from '@panel247/contract/permissions';
 import { IconSearch, IconSettings } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import 'mantine-datatable/styles.css';
+import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePermissionList } from '../../../api/get-permission-list';
 import { DelayedSpinner } from '../../../components/delayed-spinner';
+import { ListPagination } from '../../../components/list-pagination';
 import { pathByFlags } from '../../../lib/resource-paths';
+import { useClientPage } from '../../../lib/use-client-page';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { filterEntries, LIST_PAGE_SIZE, type ListKind } from '../lib/filter-entries';
+import { filterEntries, type ListKind } from '../lib/filter-entries';
 
 export function ResourceList({ kind }: { kind: ListKind }) {
   const { t } = useTranslation();
@@ -19,10 +22,9 @@ export function ResourceList({ kind }: { kind: ListKind }) {
   const navigate = useNavigate();
   const list = usePermissionList();
   const [query, setQuery] = useState('');
-  const [page, setPage] = useState(1);
-
   const rows = useMemo(() => filterEntries(list.data?.permissions ?? [], kind, query), [list.data, kind, query]);
-  const pageRows = rows.slice((page - 1) * LIST_PAGE_SIZE, page * LIST_PAGE_SIZE);
+  // The same paging as every other list: the bar only when there are more rows than a page.
+  const { page, setPage, pageRows } = useClientPage(rows);
   const open = (entry: PermissionEntry) => navigate(pathByFlags(entry));
 
   return (
@@ -78,16 +80,16 @@ export function ResourceList({ kind }: { kind: ListKind }) {
                 },
               ]}
               onRowClick={({ record }) => open(record)}
-              totalRecords={rows.length}
-              recordsPerPage={LIST_PAGE_SIZE}
-              page={page}
-              onPageChange={setPage}
-              paginationText={({ from, to, totalRecords }) => t('lists.pagination', { from, to, total: totalRecords })}
-              getPaginationControlProps={(control) => ({ 'aria-label': t(`lists.page_${control}`) })}
-              getPaginationItemProps={(item: number) => ({ 'aria-label': t('lists.page_n', { page: item }) })}
               noRecordsText={t('lists.no_results')}
             />
           )}
+          <ListPagination
+            page={page}
+            pageSize={LIST_PAGE_SIZE}
+            total={rows.length}
+            onChange={setPage}
+            testId="resource-list-pagination"
+          />
         </Stack>
       </Card>
     </Stack>

@@ -2,9 +2,6 @@ import type { PermissionEntry } from '@panel247/contract/permissions';
 
 export type ListKind = 'domain' | 'service' | 'mail';
 
-/** Page size of the lists (the spec leaves it open; see docs/WEB.md). */
-export const LIST_PAGE_SIZE = 10;
-
 const FLAG: Record<ListKind, keyof Pick<PermissionEntry, 'hasDomain' | 'hasService' | 'hasMail'>> = {
   domain: 'hasDomain',
   service: 'hasService',

@@ -1,4 +1,5 @@
 import { Button, Group, NativeSelect } from '@mantine/core';
+import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -26,8 +27,6 @@ import { MailCreateModal } from './mail-create-modal';
 import { MailTable } from './mail-table';
 import { PasswordModal } from './password-modal';
 
-export const MAIL_PAGE_SIZE = 10;
-
 type AccountRow = Extract<MailRow, { type: 'account' }>;
 type AliasRow = Extract<MailRow, { type: 'alias' }>;
 
@@ -54,7 +53,7 @@ export function MailView({ set }: { set: PermissionSetData }) {
     [mailboxes.data, aliases.data, domain],
   );
   const rows = useMemo(() => filterRows(all, type, text), [all, type, text]);
-  const { page, setPage, pageRows } = useClientPage(rows, MAIL_PAGE_SIZE);
+  const { page, setPage, pageRows } = useClientPage(rows, LIST_PAGE_SIZE);
 
   const [creating, setCreating, closeCreate] = useDialog(false);
   const [connection, setConnection, closeConnection] = useDialog(false);
@@ -131,7 +130,7 @@ export function MailView({ set }: { set: PermissionSetData }) {
             />
           }
           loading={pending && !failed}
-          pagination={{ page, pageSize: MAIL_PAGE_SIZE, total: rows.length, onChange: setPage }}
+          pagination={{ page, pageSize: LIST_PAGE_SIZE, total: rows.length, onChange: setPage }}
         >
           <MailTable
             rows={pageRows}
