@@ -1,6 +1,9 @@
+/// <reference path="./punycode.d.ts" />
+import punycode from 'punycode/punycode.js';
 /**
  * DNS record rules shared by the server (which enforces them) and the web form (which shows the
- * same errors early). Zod-free and dependency-free, so both sides run the very same code.
+ * same errors early). Zod-free (its one dependency is punycode.js, for IDNA2008 labels), so
+ * both sides run the very same code.
  * Error values are i18n keys; the server translates them, the web has the same keys.
  */
 
@@ -75,16 +78,49 @@ const LDH_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const SERVICE_LABEL = /^_[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
-/** UTS-46 to ASCII (punycode) through the WHATWG URL parser, present in browsers and Node. */
+/**
+ * UTS-46 to ASCII (punycode) through the WHATWG URL parser, present in browsers and Node; then
+ * every internationalized label must be valid IDNA2008 (`isIdna2008Label`), or there is no name.
+ */
 export function toAsciiName(name: string): string | undefined {
   const lower = name.toLowerCase();
-  // Plain ASCII needs no conversion.
-  if (/^\p{ASCII}*$/u.test(lower)) return lower;
-  try {
-    return new URL(`http://${lower}/`).hostname;
-  } catch {
-    return undefined;
+  // Plain ASCII needs no conversion (an `xn--` label typed as such is still checked).
+  let ascii: string;
+  if (/^\p{ASCII}*$/u.test(lower)) ascii = lower;
+  else {
+    try {
+      ascii = new URL(`http://${lower}/`).hostname;
+    } catch {
+      return undefined;
+    }
   }
+  return ascii.split('.').every((label) => !label.startsWith('xn--') || isIdna2008Label(label)) ? ascii : undefined;
+}
+
+/**
+ * Whether an A-label (`xn--…`) holds an IDNA2008 U-label (RFC 5891/5892). UTS-46, which browsers
+ * and the URL parser apply, still lets emoji and other symbols through (`😀` → `xn--e28h`);
+ * IDNA2008, and so every registry, refuses them. No maintained JavaScript library checks IDNA2008
+ * code points, so this follows RFC 5892 section 2.1: a code point may be PVALID only when it is a
+ * lower-case or other letter, a modifier letter, a mark or a decimal digit (Ll, Lo, Lm, Mn, Mc,
+ * Nd); symbols, punctuation and spaces never are. The label must also be in NFC and must not begin
+ * with a mark. Of the contextual code points, the middle dot is allowed where RFC 5892 appendix
+ * A.3 allows it, between two `l` (the Catalan `l·l` of `col·legi.cat`); the others (zero-width
+ * joiners, the Greek keraia, …) are refused rather than checked in context: stricter than the RFC.
+ */
+export function isIdna2008Label(aLabel: string): boolean {
+  let unicode: string;
+  try {
+    unicode = punycode.decode(aLabel.slice(4));
+  } catch {
+    return false;
+  }
+  return (
+    unicode.length > 0 &&
+    unicode === unicode.normalize('NFC') &&
+    /^[\p{Ll}\p{Lo}\p{Lm}\p{Mn}\p{Mc}\p{Nd}-]+$/u.test(unicode.replace(/(?<=l)\u00b7(?=l)/g, '')) &&
+    !/^\p{M}/u.test(unicode)
+  );
 }
 
 /**

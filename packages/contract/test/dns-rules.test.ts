@@ -11,11 +11,25 @@ import {
   splitCaaValue,
   splitSrvValue,
   splitTxt,
+  toAsciiName,
   validateDnsRecord,
   valueLabelKey,
 } from '../src/dns-rules.ts';
 
 describe('DNS rules', () => {
+  it('turns names into ASCII only when every label is valid IDNA2008', () => {
+    expect(toAsciiName('Ñandú.test')).toBe('xn--and-6ma2c.test');
+    expect(toAsciiName('café')).toBe('xn--caf-dma');
+    expect(toAsciiName('xn--caf-dma')).toBe('xn--caf-dma');
+    expect(toAsciiName('日本語')).toBe('xn--wgv71a119e');
+    // the middle dot only between two l (RFC 5892 A.3): Catalan's l·l
+    expect(toAsciiName('col·legi')).toBe('xn--collegi-xma');
+    // symbols and emoji pass UTS-46 but not IDNA2008, typed or as an A-label
+    for (const bad of ['ä😀', '😀.demo.test', 'xn--e28h.demo.test', '♥', 'a·b', 'xn--zz', 'xn--']) {
+      expect(toAsciiName(bad), bad).toBeUndefined();
+    }
+  });
+
   it('accepts only strict dotted IPv4', () => {
     for (const good of ['0.0.0.0', '192.0.2.1', '255.255.255.255', '10.0.0.10']) expect(isIPv4(good)).toBe(true);
     for (const bad of [

@@ -68,6 +68,7 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     [{ type: 'CAA', zona: '', value: '0 issue "letsencrypt.org"' }, ' CAA 0 0 issue "letsencrypt.org"'],
     [{ type: 'TXT', zona: '_dmarc', value: 'v=DMARC1; p=none' }, '_dmarc TXT 0 v=DMARC1; p=none'],
     [{ type: 'A', zona: 'ñandú', value: '203.0.113.8' }, 'xn--and-6ma2c A 0 203.0.113.8'],
+    [{ type: 'A', zona: 'col·legi', value: '203.0.113.9' }, 'xn--collegi-xma A 0 203.0.113.9'],
     [{ type: 'AAAA', zona: 'mapped', value: '::FFFF:C000:0201' }, 'mapped AAAA 0 ::ffff:192.0.2.1'],
     [{ type: 'TXT', zona: 'sel1._domainkey', value: 'v=DKIM1; p=abc' }, 'sel1._domainkey TXT 0 v=DKIM1; p=abc'],
     [{ type: 'CNAME', zona: '_acme-challenge', value: 'acme.example.org' }, '_acme-challenge CNAME 0 acme.example.org'],
@@ -110,6 +111,9 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     [{ type: 'A', zona: 'ok', value: '203.0.113.1', ttl: '77' }, 'ttl'],
     [{ type: 'SOA', value: 'x' }, 'type'],
     [{ type: 'A', zona: 'x\r\n', value: '203.0.113.1' }, 'zona'],
+    // IDNA2008 (RFC 5891/5892) refuses symbols that UTS-46 lets through, typed or as an A-label
+    [{ type: 'A', zona: 'ä😀', value: '203.0.113.1' }, 'zona'],
+    [{ type: 'A', zona: 'xn--e28h', value: '203.0.113.1' }, 'zona'],
     [{ type: 'A', value: '' }, 'value'],
     [{ type: 'TXT', value: 'x'.repeat(10_000) }, 'value'],
   ])('refuses %o on %s and writes nothing', async (params, field) => {

@@ -235,6 +235,9 @@ describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
       [{ name: '', ip: 'x' }, ['name', 'ip'], undefined],
       [{ name: 'ns2', ip: '192.0.2.1', ipv6: 'fe80::1%eth0' }, ['ipv6'], undefined],
       [{ name: 'ns\n2', ip: '192.0.2.1' }, ['name'], undefined],
+      // an emoji: UTS-46 maps it to xn--e28h, IDNA2008 (and every registry) refuses it
+      [{ name: '😀', ip: '192.0.2.1' }, ['name'], undefined],
+      [{ name: 'xn--e28h', ip: '192.0.2.1' }, ['name'], undefined],
     ])('refuses %o', async (params, inputs, message) => {
       const { body } = await t.call('POST', `domain/${id}/gluerecord/create/`, params as Record<string, string>, {
         cookie,
