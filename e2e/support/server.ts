@@ -81,6 +81,10 @@ export async function startServer(options: StartOptions = {}): Promise<PanelServ
     PANEL_DATABASES_NAME_PREFIX: databasePrefix,
     // The site builder signs its links with this key (a real deployment shares it with the builder).
     PANEL_SITEBUILDER_KEY: 'e2e-site-builder-key-0123456789abcdef',
+    // So do WebMail, WebFTP and phpMyAdmin with theirs (without a key the buttons say "not set up").
+    PANEL_WEBMAIL_KEY: 'e2e-webmail-key-0123456789abcdef0123',
+    PANEL_WEBFTP_KEY: 'e2e-webftp-key-0123456789abcdef01234',
+    PANEL_PHPMYADMIN_KEY: 'e2e-phpmyadmin-key-0123456789abcdef',
     ...options.env,
   };
   const child = spawn(TSX, ['apps/server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

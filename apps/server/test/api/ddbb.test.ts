@@ -5,6 +5,7 @@ import { DatabaseExistsError } from '../../src/drivers/ddbb/ddbb.driver.ts';
 import { EmbeddedDdbbDriver } from '../../src/drivers/ddbb/embedded.driver.ts';
 import { DaemonError } from '../../src/errors.ts';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { SignonTokens } from '../../src/modules/signon/signon-tokens.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -426,7 +427,7 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
 });
 
 describe('database API without a phpMyAdmin key', () => {
-  it('refuses every redemption', async () => {
+  it('says phpMyAdmin is not set up, and refuses every redemption', async () => {
     const t = await buildTestApp('sqlite');
     try {
       const account = await buildAccount(t.database.db, {
@@ -438,7 +439,13 @@ describe('database API without a phpMyAdmin key', () => {
       const { body } = await t.call<One>('POST', `service/${id}/ddbb/create/`, { password: 'db secret 1' }, { cookie });
       expect(body.data.ddbb.bbdd).toBe('sinclavetest_1');
       const login = await t.call<SignonForm>('GET', `service/${id}/ddbb/${body.data.ddbb.id}/login/`, {}, { cookie });
-      const token = login.body.data.fields.token as string;
+      expect(login.response.statusCode).toBe(409);
+      expect(login.body.system.errors).toEqual(['phpMyAdmin no está configurado en este servidor']);
+      // Even a token issued some other way opens nothing without the key.
+      const token = await new SignonTokens(t.database.db, () => Math.floor(Date.now() / 1000)).issue(
+        'phpmyadmin',
+        body.data.ddbb.id,
+      );
       const redeem = await t.call('POST', 'phpmyadmin/redeem/', { token, key: 'x'.repeat(40) });
       expect(redeem.response.statusCode).toBe(403);
     } finally {

@@ -14,7 +14,9 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
   let id: number;
 
   beforeAll(async () => {
-    t = await buildTestApp(kind, { config: { 'mail.maxQuotaMb': 2048 } });
+    t = await buildTestApp(kind, {
+      config: { 'mail.maxQuotaMb': 2048, 'mail.webmailKey': 'webmail-shared-key-0123456789abcdef' },
+    });
     account = await buildAccount(t.database.db, {
       domainName: 'buzon.test',
       resources: { 'buzon.test': { hasMail: true }, 'sin-correo.test': { hasDomain: true } },

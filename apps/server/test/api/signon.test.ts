@@ -108,3 +108,54 @@ describe.each(DATABASE_KINDS)('sign-on tokens on %s', (kind) => {
     expect(left).toEqual([]);
   });
 });
+
+describe.each(DATABASE_KINDS)('sign-on buttons with nothing set up to receive them (%s)', (kind) => {
+  let t: TestApp;
+  let cookie: string;
+  let id: number;
+
+  beforeAll(async () => {
+    // The embedded default: no WebMail, WebFTP or phpMyAdmin keys, so nothing could redeem a token.
+    t = await buildTestApp(kind, { config: { 'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-signon-')) } });
+    const account = await buildAccount(t.database.db, { domainName: 'sin-destino.test' });
+    id = account.resources['sin-destino.test'] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(() => t.close());
+
+  it('says WebMail, WebFTP and phpMyAdmin are not set up instead of opening a dead page, and issues no token', async () => {
+    const box = await t.call<{ correo: Mailbox }>(
+      'POST',
+      `service/${id}/correo/create/`,
+      { name: 'buzon', password: 'a good password' },
+      { cookie },
+    );
+    const ftp = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'subida', password: 'a good password 1' },
+      { cookie },
+    );
+    const ddbb = await t.call<{ ddbb: { id: number } }>(
+      'POST',
+      `service/${id}/ddbb/create/`,
+      { password: 'a database secret 1' },
+      { cookie },
+    );
+    const calls: [string, Record<string, string>, string][] = [
+      [`service/${id}/correo/${box.body.data.correo.id}/login/`, {}, 'WebMail is not set up on this server'],
+      [
+        `service/${id}/ftp/${ftp.body.data.ftp.id}/login/`,
+        { initialDirectory: '/' },
+        'WebFTP is not set up on this server',
+      ],
+      [`service/${id}/ddbb/${ddbb.body.data.ddbb.id}/login/`, {}, 'phpMyAdmin is not set up on this server'],
+    ];
+    for (const [url, params, message] of calls) {
+      const { response, body } = await t.call('POST', url, { ...params, language: 'en' }, { cookie });
+      expect(response.statusCode).toBe(409);
+      expect(body.system.errors).toEqual([message]);
+    }
+    expect(await t.database.db.selectFrom('signon_tokens').select('kind').execute()).toEqual([]);
+  });
+});

@@ -254,6 +254,8 @@ export class DdbbService {
    */
   async phpmyadminLogin(actor: Actor, id: number, did: number): Promise<SignonForm> {
     const row = await this.row(actor, id, did, 'visible');
+    // Without the shared key no hand-off script can redeem the token: say so instead of a dead page.
+    if (!this.settings.phpmyadminKey) throw new ConflictError('ddbb.error.phpmyadmin_off');
     const token = await this.signon.issue('phpmyadmin', row.id);
     return {
       action: await this.phpmyadminAction(actor.brandId),

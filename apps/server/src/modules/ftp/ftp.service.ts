@@ -8,7 +8,14 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
 import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
-import { type FieldError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
+import {
+  ConflictError,
+  type FieldError,
+  FieldErrors,
+  ForbiddenError,
+  fieldProblem,
+  NotFoundError,
+} from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
@@ -205,6 +212,8 @@ export class FtpService {
     if (!row) throw new NotFoundError();
     if (hasControlCharacters(initialDirectory)) throw FieldErrors.one('initialDirectory', 'validation.control_chars');
     const folder = normaliseServiceFolder(initialDirectory.trim(), 'initialDirectory');
+    // Without the shared key no WebFTP can redeem the token: say so instead of opening a dead page.
+    if (!this.settings.webftpKey) throw new ConflictError('ftp.error.webftp_off');
     const token = await this.signon.issue('webftp', row.id);
     const brand = await this.brands.byId(actor.brandId);
     return {

@@ -12,7 +12,7 @@ import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
 import type { MailDriver } from '../../drivers/mail/mail.driver.ts';
-import { FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
+import { ConflictError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
 import type { BrandService } from '../brand/brand.service.ts';
@@ -225,6 +225,8 @@ export class MailService {
     if (service.levels.servicemail === 'disabled') throw new NotFoundError();
     const row = await mailRepository.findMailbox(this.db, id, accountId);
     if (!row) throw new NotFoundError();
+    // Without the shared key no WebMail can redeem the token: say so instead of opening a dead page.
+    if (!this.settings.webmailKey) throw new ConflictError('mail.error.webmail_off');
     const token = await this.signon.issue('webmail', row.id);
     const brand = await this.brands.byId(actor.brandId);
     const action = brand.webmailHost ? `https://${brand.webmailHost}/` : this.settings.webmailUrl;
