@@ -90,7 +90,7 @@ describe.skipIf(!chromiumAvailable())('FTP view', () => {
       .evaluateAll((trs) => trs.map((tr) => (tr.textContent ?? '').replace(/\s+/g, ' ').trim()));
     expect(data).toEqual([
       'Servidorftp.demo.test',
-      'Servidor con SSLftp.demo.test',
+      'Servidor con SSLssl.demohosting.test',
       'Puerto21',
       `WebFTP${server.url}/webftp/`,
     ]);

@@ -260,10 +260,11 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
       ),
     );
     expect(table).toEqual([
-      'IMAP (correo entrante) | imap.demo.test | imap.demo.test',
-      'SMTP (correo saliente) | smtp.demo.test | smtp.demo.test',
-      'FTP | ftp.demo.test | ftp.demo.test',
-      'Base de datos | bbdd.demo.test | bbdd.demo.test',
+      // the demo brand's fixed SSL host in the SSL column (spec 2 section 2), not the domain's again
+      'IMAP (correo entrante) | imap.demo.test | ssl.demohosting.test',
+      'SMTP (correo saliente) | smtp.demo.test | ssl.demohosting.test',
+      'FTP | ftp.demo.test | ssl.demohosting.test',
+      'Base de datos | bbdd.demo.test | ssl.demohosting.test',
     ]);
     expect(await connection.getByRole('button', { name: /^Copiar el servidor/ }).count()).toBe(8);
     await expectNoSeriousViolations(page);
@@ -304,7 +305,7 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
       await page.keyboard.press('Escape');
       await connection.waitFor({ state: 'detached' });
     } finally {
-      await server.cli(['brand', 'set', 'demo', '--ssl-host', '']);
+      await server.cli(['brand', 'set', 'demo', '--ssl-host', 'ssl.demohosting.test']);
     }
   });
 

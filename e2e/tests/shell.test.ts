@@ -180,6 +180,9 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
     await page.getByRole('button', { name: 'Gestionar parking-demo.test' }).click();
     await page.waitForURL(/\/admin\/\d+\/service\/$/);
     await page.getByTestId('menu-item-parking').waitFor();
+    // and it is parked, as its name says
+    await page.getByTestId('hosting-parking-switch').waitFor();
+    expect(await page.getByTestId('hosting-parking-switch').isChecked()).toBe(true);
     // the mail list: mail-demo.test has only mail → its mail view
     await page.goto(`${server.url}/admin/mail/`);
     await page.getByRole('button', { name: 'Gestionar mail-demo.test' }).click();

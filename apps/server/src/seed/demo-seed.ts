@@ -8,7 +8,7 @@ import { seedDemoDomains } from '../modules/domain/demo-domains.seed.ts';
 import { seedDemoFtp } from '../modules/ftp/demo-ftp.seed.ts';
 import type { FtpService } from '../modules/ftp/ftp.service.ts';
 import type { HostingServices } from '../modules/hosting/create-hosting-service.ts';
-import { seedDemoHosting } from '../modules/hosting/demo-hosting.seed.ts';
+import { seedDemoHosting, seedDemoParking } from '../modules/hosting/demo-hosting.seed.ts';
 import { seedDemoMail } from '../modules/mail/demo-mail.seed.ts';
 
 const DAY = 86_400;
@@ -20,6 +20,9 @@ export const DEMO = {
 } as const;
 
 /** The brand every installation has, so the panel can answer before the provider sets one up. */
+/** The demo provider's host for mail and FTP over SSL (the per-domain hosts are for plain use). */
+export const DEMO_SSL_HOST = 'ssl.demohosting.test';
+
 export async function ensureDefaultBrand(admin: AdminService): Promise<void> {
   const brands = await admin.listBrands();
   if (brands.length > 0) return;
@@ -49,6 +52,8 @@ export async function seedDemo(
     isDefault: true,
     contactEmail: 'soporte@demo.test',
     hosts: ['localhost', '127.0.0.1'],
+    // The provider's fixed host for SSL connections (mail and FTP), as spec 2 section 2 has it.
+    sslHost: DEMO_SSL_HOST,
   });
   // The demo brand is the default one; an older default brand stays, no longer default.
   await admin.ensureAccount(DEMO.domain, 'demo', 'Demo S.L.');
@@ -97,6 +102,7 @@ export async function seedDemo(
   await seedDemoFtp(extra.db, extra.ftp, { id: await admin.resourceId(DEMO.domain), domain: DEMO.domain });
   await seedDemoDatabases(extra.db, extra.ddbb, { id: await admin.resourceId(DEMO.domain), domain: DEMO.domain });
   await seedDemoHosting(extra.hosting, { id: await admin.resourceId(DEMO.domain), domain: DEMO.domain });
+  await seedDemoParking(extra.hosting, extra.db, await admin.resourceId('parking-demo.test'), now);
 }
 
 /** A realistic zone for demo.test: the provider's defaults plus DMARC, SIP, CAA and a shop alias. */

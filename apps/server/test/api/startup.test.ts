@@ -99,6 +99,17 @@ describe('starting and stopping the server', () => {
       'parking-demo.test',
       'shop-demo.test',
     ]);
+    // The demo is coherent: parking-demo.test is parked, and SSL connections use the provider's host.
+    const idOf = (reference: string) =>
+      permissions.data.permissions.find((p: { reference: string; id: number }) => p.reference === reference).id;
+    const get = (url: string) =>
+      fetch(`http://127.0.0.1:${port}/p247/${url}`, { headers: { 'x-dd-request': '1', cookie } }).then(json);
+    expect((await get(`service/${idOf('parking-demo.test')}/`)).data.service.parkingActive).toBe(true);
+    expect((await get(`service/${idOf('demo.test')}/`)).data.service.parkingActive).toBe(false);
+    expect((await get(`service/${idOf('demo.test')}/correo/connection/`)).data).toMatchObject({
+      plain: { imap: 'imap.demo.test' },
+      ssl: { imap: 'ssl.demohosting.test', smtp: 'ssl.demohosting.test' },
+    });
     again.child.kill('SIGINT');
     expect(await again.exit).toBe(0);
   });
