@@ -109,7 +109,12 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
     await page.goto(`${server.url}/admin/`);
     await page.getByTestId('info-card').waitFor();
     expect(await page.title()).toBe('Escritorio / Panel247 Demo Hosting');
+    // the spec's total counts the permission list (products); each part is counted as its list shows it
+    expect(await page.getByTestId('info-card').textContent()).toContain('Total de productos19');
     expect(await page.getByTestId('total-domains').textContent()).toBe('19');
+    expect(await page.getByTestId('dashboard-count-domain').textContent()).toBe('17');
+    expect(await page.getByTestId('dashboard-count-service').textContent()).toBe('2');
+    expect(await page.getByTestId('dashboard-count-mail').textContent()).toBe('2');
     expect(await page.getByTestId('dashboard-username').textContent()).toBe('admin');
     expect(await page.locator('footer').last().textContent()).toContain(String(new Date().getFullYear()));
     expect(await seriousViolations(page)).toEqual([]);
