@@ -429,6 +429,17 @@ describe('application installer', () => {
   });
 });
 
+describe('application installer with one site', () => {
+  it('comes with that site chosen in step 0', async () => {
+    serve({ 'service/1/subdomain/list/': () => envelope({ subdomains: [MAIN] }) });
+    renderInstaller({ site: null });
+    const [only] = await screen.findAllByTestId('installer-site');
+    await waitFor(() => expect((only as HTMLInputElement).checked).toBe(true));
+    next();
+    await waitFor(() => expect(activeStep()).toEqual(['installer-step-1']));
+  });
+});
+
 describe('sites view', () => {
   const app = { config: { company: '' } } as AppContextValue;
 

@@ -85,6 +85,11 @@ function Installer({ target, onClose, set }: { target: InstallerTarget; onClose:
   const sites = useSubdomains(serviceId);
   const sortedSites = useMemo(() => sortSites(sites.data ?? []), [sites.data]);
   const site = target.site ?? sortedSites.find((item) => item.id === state.siteId) ?? null;
+  // With only one site there is nothing to choose: step 0 comes with it chosen.
+  const onlySite = sortedSites.length === 1 ? sortedSites[0] : undefined;
+  useEffect(() => {
+    if (onlySite && state.siteId === null) dispatch({ type: 'site', id: onlySite.id });
+  }, [onlySite, state.siteId]);
   const apps = useApplications(i18n.language);
   const app = apps.data?.find((item) => item.id === state.appId) ?? null;
   const databases = useDatabases(serviceId);
