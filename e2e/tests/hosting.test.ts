@@ -689,7 +689,8 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
       // step 3: the application's questions; the required ones are enforced before sending
       await installer.getByTestId('installer-cfg-admin_email').waitFor();
       expect(await activeStep()).toBe('installer-step-3');
-      expect(await installer.getByTestId('installer-cfg-site_title').inputValue()).toBe('My guestbook');
+      // the package's default answers in the user's language
+      expect(await installer.getByTestId('installer-cfg-site_title').inputValue()).toBe('Mi libro de visitas');
       expect(await installer.getByTestId('installer-cfg-theme').count()).toBe(0);
       await installer.getByTestId('installer-install').click();
       expect(await fieldError(installer.getByTestId('installer-cfg-admin_email'))).toBe('Este campo es obligatorio');

@@ -197,6 +197,23 @@ describe.each(DATABASE_KINDS)('application installer API on %s', (kind) => {
     expect(inputs.find((input) => input.name === 'site_title')?.maxLength).toBe(100);
     expect(inputs.find((input) => input.name === 'welcome')?.maxLength).toBe(2000);
     expect(landing).toMatchObject({ type: 'js', isBBDDApplication: false, category: 'cms' });
+    // The package's default answers follow the language too (the title, the site's language).
+    expect(inputs.find((input) => input.name === 'site_title')?.value).toBe('My guestbook');
+    expect(inputs.find((input) => input.name === 'language')?.value).toBe('en');
+    for (const [language, title] of [
+      ['es', 'Mi libro de visitas'],
+      ['ca', 'El meu llibre de visites'],
+    ] as const) {
+      const listed = await t.call<{ apps: HostingApplication[] }>(
+        'GET',
+        'hostingapplication/list/',
+        { language },
+        { cookie },
+      );
+      const answers = listed.body.data.apps[0]?.installConfig.flatMap((section) => section.inputs) ?? [];
+      expect(answers.find((input) => input.name === 'site_title')?.value).toBe(title);
+      expect(answers.find((input) => input.name === 'language')?.value).toBe(language);
+    }
 
     const spanish = await t.call<{ apps: HostingApplication[] }>('GET', 'hostingapplication/list/', {}, { cookie });
     expect(spanish.body.data.apps[0]?.installConfig[0]?.title).toBe('Sitio');

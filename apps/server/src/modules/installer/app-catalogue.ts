@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { InstallerDriver } from '../../drivers/installer/installer.driver.ts';
 import { templatePlaceholders } from './app-template.ts';
 import { maxLengthOf } from './config-answers.ts';
+import { pick } from './package-texts.ts';
 
 /**
  * The application catalogue: one folder per package under the configured apps folder, each with a
@@ -23,7 +24,12 @@ const localized = z.union([
   z.string(),
   z.object({ es: z.string(), en: z.string().optional(), ca: z.string().optional() }),
 ]);
-type Localized = z.infer<typeof localized>;
+
+/** A default answer, the same in every language or one per language (a title, the site's language). */
+const localizedValue = z.union([
+  z.string().max(5000),
+  z.object({ es: z.string().max(5000), en: z.string().max(5000).optional(), ca: z.string().max(5000).optional() }),
+]);
 
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const RELATIVE_FILE = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9._-]{1,100}(?:\/[A-Za-z0-9._-]{1,100}){0,7}$/;
@@ -34,7 +40,7 @@ const inputSchema = z
     label: localized,
     type: z.enum(APP_INPUT_TYPES),
     password: z.boolean().default(false),
-    value: z.string().max(5000).default(''),
+    value: localizedValue.default(''),
     checked: z.boolean().default(false),
     options: z.array(z.object({ value: z.string().max(100), label: localized })).default([]),
     required: z.boolean().default(false),
@@ -95,10 +101,6 @@ const LOGO_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
 };
-
-function pick(text: Localized, language: Language): string {
-  return typeof text === 'string' ? text : (text[language] ?? text.es);
-}
 
 /** The names a template may use: each input as cfg.<name>, the database and the site. */
 function knownPlaceholders(manifest: AppManifest, inputs: Map<string, AppInputSpec>): Set<string> {
@@ -201,7 +203,7 @@ function toApplication({ manifest, size }: AppPackage, language: Language): Host
       type: input.type,
       password: input.password,
       // A password is never prefilled: each install gets its own.
-      value: input.password ? '' : input.value,
+      value: input.password ? '' : pick(input.value, language),
       checked: input.checked,
       options: input.options.map((option) => ({ value: option.value, label: pick(option.label, language) })),
       isRequired: input.required,

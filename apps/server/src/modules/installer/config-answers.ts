@@ -1,6 +1,8 @@
+import type { Language } from '@panel247/contract/constants';
 import { hasControlCharacters, hasControlCharactersBesideTabAndLineBreaks } from '@panel247/contract/text-rules';
 import type { FieldError } from '../../errors.ts';
 import type { AppInputSpec } from './app-catalogue.ts';
+import { pick } from './package-texts.ts';
 
 const EMAIL =
   /^[^\s@"<>]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -22,6 +24,8 @@ export function readConfigAnswers(
   inputs: Map<string, AppInputSpec>,
   request: Record<string, unknown>,
   prefix: string,
+  /** The user's language: a package's default answer may differ per language. */
+  language: Language,
 ): { values: Map<string, string>; errors: FieldError[] } {
   const values = new Map<string, string>();
   const errors: FieldError[] = [];
@@ -34,7 +38,7 @@ export function readConfigAnswers(
       continue;
     }
     if (input.type === 'hidden') {
-      values.set(name, input.value);
+      values.set(name, pick(input.value, language));
       continue;
     }
     if (input.type === 'checkbox') {
@@ -44,7 +48,7 @@ export function readConfigAnswers(
       continue;
     }
     // An input the client left out takes the package's default (a password has none).
-    const raw = sent ?? (input.password ? '' : input.value);
+    const raw = sent ?? (input.password ? '' : pick(input.value, language));
     const multiline = input.type === 'textarea';
     // A textarea keeps its line breaks (and tabs), nothing else.
     if (multiline ? hasControlCharactersBesideTabAndLineBreaks(raw) : hasControlCharacters(raw)) {

@@ -120,7 +120,7 @@ export class InstallerService {
 
     const values = new Map<string, string>();
     if (app) {
-      const answers = readConfigAnswers(app.inputs, request, APP_CONFIG_PREFIX);
+      const answers = readConfigAnswers(app.inputs, request, APP_CONFIG_PREFIX, language);
       errors.push(...answers.errors);
       for (const [name, value] of answers.values) values.set(`cfg.${name}`, value);
       if (app.manifest.database) await this.addDatabase(actor, id, request.mysqlID, values, errors);
