@@ -1,17 +1,15 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import SQLite from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import { type Db, nowSeconds } from '../src/db/database.ts';
 import type { Database } from '../src/db/schema.ts';
 import { computeSecurityHeaders, PANEL_HELMET_OPTIONS } from '../src/http/security-headers.ts';
 import { AdminService, allKeys } from '../src/modules/admin/admin.service.ts';
 import { SessionService } from '../src/modules/auth/session.service.ts';
-import { openRuntime } from '../src/runtime.ts';
+import { BENCH_PASSWORD, openBenchRuntime } from './bench-runtime.ts';
 import { answerParent } from './bench-support.ts';
 
 /**
@@ -109,32 +107,19 @@ async function startLadder(
 }
 
 const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 10_000);
-const PASSWORD = 'bench password 1';
 
 async function main() {
-  const dataDir = process.env.BENCH_DATA_DIR ?? '';
-  mkdirSync(dataDir, { recursive: true });
-  const config = loadConfig(
-    {},
-    {
-      dataDir,
-      databaseUrl: process.env.BENCH_DATABASE_URL || undefined,
-      seedDemo: false,
-      logLevel: 'silent',
-      'captcha.provider': 'none',
-    },
-  );
-  const runtime = await openRuntime(config);
+  const { config, runtime, dataDir } = await openBenchRuntime();
   const admin = new AdminService(runtime.db, runtime.events, () => nowSeconds());
   const brand = 'default';
 
   await admin.ensureAccount('small.bench.test', brand);
-  await admin.ensureUser('small.bench.test', 'bench', PASSWORD);
+  await admin.ensureUser('small.bench.test', 'bench', BENCH_PASSWORD);
   await admin.ensureResource('small.bench.test', { reference: 'small.bench.test', hasDomain: true, hasService: true });
   await admin.grant('small.bench.test', 'bench', 'small.bench.test', allKeys('write'));
 
   await admin.ensureAccount('big.bench.test', brand);
-  await admin.ensureUser('big.bench.test', 'bench', PASSWORD);
+  await admin.ensureUser('big.bench.test', 'bench', BENCH_PASSWORD);
   const started = performance.now();
   const references = Array.from({ length: RESOURCES }, (_, i) => ({
     reference: `r${String(i + 1).padStart(5, '0')}.big.bench.test`,
@@ -156,7 +141,7 @@ async function main() {
       method: 'POST',
       url: `${config.basePath}user/login/`,
       headers: { 'x-dd-request': '1', 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ domainName, username: 'bench', password: PASSWORD }).toString(),
+      payload: new URLSearchParams({ domainName, username: 'bench', password: BENCH_PASSWORD }).toString(),
     });
     const cookie = response.cookies.find((c) => c.name.endsWith('p247_sid'));
     if (!cookie) throw new Error(`login to ${domainName} failed: ${response.body}`);

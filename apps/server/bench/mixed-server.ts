@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import { nowSeconds } from '../src/db/database.ts';
 import { AdminService, allKeys } from '../src/modules/admin/admin.service.ts';
 import { createDnsService } from '../src/modules/dns/dns.service.ts';
-import { openRuntime } from '../src/runtime.ts';
+import { BENCH_PASSWORD, openBenchRuntime } from './bench-runtime.ts';
 import { answerParent } from './bench-support.ts';
 
 /**
@@ -26,32 +24,20 @@ export interface MixedReady {
 }
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
-const PASSWORD = 'bench password 1';
 
 async function main() {
-  const dataDir = process.env.BENCH_DATA_DIR ?? '';
-  mkdirSync(dataDir, { recursive: true });
-  const config = loadConfig(
-    {},
-    {
-      dataDir,
-      databaseUrl: process.env.BENCH_DATABASE_URL || undefined,
-      seedDemo: false,
-      ...(process.env.BENCH_POOL_SIZE ? { databasePoolSize: process.env.BENCH_POOL_SIZE } : {}),
-      logLevel: 'silent',
-      'captcha.provider': 'none',
-      // As many logins as the setup makes from one address are not an attack here.
-      'limits.loginPerIp': 10_000,
-    },
-  );
-  const runtime = await openRuntime(config);
+  const { config, runtime } = await openBenchRuntime({
+    ...(process.env.BENCH_POOL_SIZE ? { databasePoolSize: process.env.BENCH_POOL_SIZE } : {}),
+    // As many logins as the setup makes from one address are not an attack here.
+    'limits.loginPerIp': 10_000,
+  });
   const admin = new AdminService(runtime.db, runtime.events, () => nowSeconds());
   const dns = createDnsService(runtime.db, config, runtime.dnsDriver, () => nowSeconds());
   const customers: { domainName: string; serviceId: number }[] = [];
   for (let i = 1; i <= ACCOUNTS; i++) {
     const domainName = `m${String(i).padStart(3, '0')}.bench.test`;
     await admin.ensureAccount(domainName, 'default');
-    await admin.ensureUser(domainName, 'bench', PASSWORD);
+    await admin.ensureUser(domainName, 'bench', BENCH_PASSWORD);
     const serviceId = await admin.ensureResource(domainName, {
       reference: domainName,
       hasDomain: true,
@@ -73,7 +59,7 @@ async function main() {
       method: 'POST',
       url: `${config.basePath}user/login/`,
       headers: { 'x-dd-request': '1', 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ domainName, username: 'bench', password: PASSWORD }).toString(),
+      payload: new URLSearchParams({ domainName, username: 'bench', password: BENCH_PASSWORD }).toString(),
     });
     const cookie = response.cookies.find((c) => c.name.endsWith('p247_sid'));
     if (!cookie) throw new Error(`login to ${domainName} failed: ${response.body}`);
