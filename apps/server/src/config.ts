@@ -485,7 +485,63 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEB_NGINX_USER: 'web.nginxUser',
   PANEL_SMTP_URL: 'smtp.url',
   PANEL_SMTP_FROM: 'smtp.from',
+  PANEL_HOSTING_UID: 'hosting.uid',
+  PANEL_HOSTING_GID: 'hosting.gid',
 };
+
+/**
+ * `PANEL_*` names that are read, but not through {@link ENV_MAP}: the config file and the origin
+ * list (here), the CLI's stack traces, the version the envelope reports, the security headers'
+ * override, the web dev server's API target and the benchmarks' PostgreSQL.
+ */
+const OTHER_PANEL_VARIABLES = new Set([
+  'PANEL_CONFIG_FILE',
+  'PANEL_ALLOWED_ORIGINS',
+  'PANEL_CLI_DEBUG',
+  'PANEL_VERSION',
+  'PANEL_HELMET_OPTIONS',
+  'PANEL_API_URL',
+  'PANEL_BENCH_PG_URL',
+]);
+
+/** The test harness's own settings (`PANEL_TEST_PG_URL`…), which it passes down to the servers it starts. */
+const TEST_PREFIX = 'PANEL_TEST_';
+
+/** The number of single-character edits between two names (for "did you mean"). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * `PANEL_*` variables of the environment that the panel does not read, each with the closest name
+ * it knows when one is near (a typo): a setting that is silently ignored is worse than an error,
+ * but an unknown name must not stop a server that is otherwise sound, so the caller warns.
+ */
+export function unknownPanelVariables(env: NodeJS.ProcessEnv = process.env): string[] {
+  const known = [...Object.keys(ENV_MAP), ...OTHER_PANEL_VARIABLES];
+  return Object.keys(env)
+    .filter((name) => name.startsWith('PANEL_') && !name.startsWith(TEST_PREFIX) && !known.includes(name))
+    .sort()
+    .map((name) => {
+      const [closest] = known
+        .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
+        .sort((x, y) => x.distance - y.distance);
+      return closest && closest.distance <= 3 ? `${name} (did you mean ${closest.candidate}?)` : name;
+    });
+}
 
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown) {
   const keys = dotted.split('.');

@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, unknownPanelVariables } from './config.ts';
 import { openRuntime } from './runtime.ts';
 import { loadSecretKey } from './secret-key.ts';
 import { DEMO } from './seed/demo-seed.ts';
@@ -25,6 +25,9 @@ async function main() {
     dnsDriver: runtime.dnsDriver,
     secretKey: loadSecretKey(config),
   });
+  const unknown = unknownPanelVariables();
+  if (unknown.length > 0)
+    app.log.warn({ variables: unknown }, `Unknown PANEL_* variables, ignored: ${unknown.join(', ')}`);
   if (config.captcha.provider === 'none')
     app.log.warn('Captcha disabled (PANEL_CAPTCHA=none): do not run like this in production');
   if (runtime.kind === 'postgres' && !config.secretKey) {

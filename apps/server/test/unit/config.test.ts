@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig, unknownPanelVariables } from '../../src/config.ts';
 
 describe('configuration', () => {
   it('has working defaults for the embedded start', () => {
@@ -86,5 +86,32 @@ describe('configuration', () => {
 
   it('reports an unreadable config file', () => {
     expect(() => loadConfig({ PANEL_CONFIG_FILE: '/nonexistent/panel.json' })).toThrow(/PANEL_CONFIG_FILE/);
+  });
+});
+
+describe('unknown PANEL_* variables', () => {
+  it('are listed, with the known name a typo was near', () => {
+    const env = {
+      PANEL_DATA_DIR: '/tmp/x',
+      PANEL_HOSTING_UID: '1000',
+      PANEL_CONFIG_FILE: '/etc/panel247.json',
+      PANEL_TEST_PG_URL: 'postgres://x',
+      PANEL_DATABSE_URL: 'postgres://typo',
+      PANEL_SOMETHING_ELSE: '1',
+      HOME: '/root',
+    };
+    expect(unknownPanelVariables(env)).toEqual([
+      'PANEL_DATABSE_URL (did you mean PANEL_DATABASE_URL?)',
+      'PANEL_SOMETHING_ELSE',
+    ]);
+  });
+
+  it('PANEL_HOSTING_UID and GID, named in the docs, are read', () => {
+    const config = loadConfig({
+      PANEL_DATA_DIR: '/tmp/p247-uid',
+      PANEL_HOSTING_UID: '1000',
+      PANEL_HOSTING_GID: '1001',
+    });
+    expect([config.hosting.uid, config.hosting.gid]).toEqual([1000, 1001]);
   });
 });
