@@ -40,6 +40,8 @@ import { createDomainServices } from './modules/domain/create-domain-services.ts
 import { registerDomainRoutes } from './modules/domain/domain.routes.ts';
 import { createFtpService } from './modules/ftp/create-ftp-service.ts';
 import { registerFtpRoutes } from './modules/ftp/ftp.routes.ts';
+import { registerHealthRoute } from './modules/health/health.routes.ts';
+import { HealthService } from './modules/health/health.service.ts';
 import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { registerHostingRoutes } from './modules/hosting/hosting.routes.ts';
 import { createInstallerService } from './modules/installer/create-installer-service.ts';
@@ -117,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
 
   installErrorHandler(app, config.defaultLanguage);
 
-  const exemptGets = new Set([`${basePath}config/get/`, `${basePath}captcha/challenge/`]);
+  const exemptGets = new Set([`${basePath}config/get/`, `${basePath}captcha/challenge/`, `${basePath}health/`]);
   // Application logos are <img> sources (no headers possible); they change nothing and need no
   // session. The base path is only [a-z0-9_-] segments (config), so it needs no escaping here.
   const exemptGetPattern = new RegExp(`^${basePath}hostingapplication/\\d+/logo/$`);
@@ -196,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   });
   registerConfigRoutes(api, brands, { basePath, captcha, captchaSiteKey: config.captcha.siteKey });
   registerCaptchaRoutes(app, basePath, captcha instanceof AltchaVerifier ? captcha : undefined);
+  registerHealthRoute(app, basePath, new HealthService(db, events));
   registerUserRoutes(api, auth);
   registerPermissionRoutes(api, permissions);
   registerLegalRoutes(api, brands, new LegalService(db));

@@ -1,0 +1,37 @@
+import type { Db } from '../../db/database.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
+import { healthRepository } from './health.repository.ts';
+
+export type Health = 'ok' | 'degraded';
+
+/** A database that has not answered in this long counts as down: a balancer waits for no one. */
+const PING_TIMEOUT_MS = 2000;
+
+/**
+ * What a load balancer needs to know about this instance: whether it can serve customers. It
+ * can if its database answers and its realtime events arrive (a dropped LISTEN means open pages
+ * miss changes until it is back). The daemons are `panel doctor`'s business: one of them down
+ * leaves the rest of the panel working, and every instance would report the same.
+ */
+export class HealthService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+  ) {}
+
+  async check(): Promise<Health> {
+    if (this.events.epoch === undefined) return 'degraded';
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('database ping timed out')), PING_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([healthRepository.ping(this.db), late]);
+      return 'ok';
+    } catch {
+      return 'degraded';
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
