@@ -49,6 +49,7 @@ export async function startWebServers(): Promise<WebServers> {
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const nginxConf = path.join(dir, 'nginx.conf');
   const nginxErrorLog = path.join(dir, 'nginx-error.log');
+  const nginxPidFile = path.join(dir, 'nginx.pid');
   const fpmConf = path.join(dir, `php-fpm-${PHP_VERSION}.conf`);
   const fpmPid = path.join(dir, 'php-fpm.pid');
   const idleSocket = path.join(runDir, 'idle.sock');
@@ -58,7 +59,7 @@ export async function startWebServers(): Promise<WebServers> {
     fillTemplate(KIT, 'nginx.conf.template', {
       USER: user,
       GROUP: group,
-      PID_FILE: path.join(dir, 'nginx.pid'),
+      PID_FILE: nginxPidFile,
       ERROR_LOG: nginxErrorLog,
       ACCESS_LOG: path.join(dir, 'nginx-access.log'),
       MIME_TYPES: '/etc/nginx/mime.types',
@@ -118,6 +119,7 @@ export async function startWebServers(): Promise<WebServers> {
       nginxPrefix: `${dir}/`,
       nginxConf,
       nginxErrorLog,
+      nginxPidFile,
       php: { [PHP_VERSION]: { binary: phpFpm, config: fpmConf, pidFile: fpmPid } },
     },
     logs,

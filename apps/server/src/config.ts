@@ -310,6 +310,8 @@ export const configSchema = z.object({
       nginxPrefix: z.string().default('/etc/nginx/'),
       nginxConf: z.string().default('/etc/nginx/nginx.conf'),
       nginxErrorLog: z.string().default('/var/log/nginx/error.log'),
+      /** nginx.conf's `pid`: after a reload the driver waits for the master's new workers. */
+      nginxPidFile: z.string().default('/run/nginx.pid'),
       /** What the server blocks listen on, e.g. 80 / 443 or 127.0.0.1:8080. */
       httpListen: z.string().default('80'),
       httpsListen: z.string().default('443'),
@@ -472,6 +474,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEB_NGINX_PREFIX: 'web.nginxPrefix',
   PANEL_WEB_NGINX_CONF: 'web.nginxConf',
   PANEL_WEB_NGINX_ERROR_LOG: 'web.nginxErrorLog',
+  PANEL_WEB_NGINX_PID_FILE: 'web.nginxPidFile',
   PANEL_WEB_HTTP_LISTEN: 'web.httpListen',
   PANEL_WEB_HTTPS_LISTEN: 'web.httpsListen',
   PANEL_WEB_PHP_SOCKETS: 'web.phpSockets',

@@ -142,6 +142,7 @@ describe.skipIf(!reachable)('hosting service on a real nginx, PHP-FPM and MariaD
         'web.nginxPrefix': options.nginxPrefix,
         'web.nginxConf': options.nginxConf,
         'web.nginxErrorLog': options.nginxErrorLog,
+        'web.nginxPidFile': options.nginxPidFile,
         'hosting.root': homes,
         ...(web.asRoot ? { 'hosting.uid': web.uid, 'hosting.gid': web.gid } : {}),
         'hosting.siteBuilderKey': BUILDER_KEY,

@@ -132,6 +132,18 @@ describe('web driver on a real nginx and PHP-FPM 8.2', () => {
     expect(readdirSync(path.join(servers.dir, 'run'))).toContain('panel247-1.sock');
   });
 
+  it('serves a change as soon as apply answers: the reload has taken effect, no retry needed', async () => {
+    for (let round = 1; round <= 5; round++) {
+      const url = `https://moved.test/round-${round}`;
+      const redirections = [...shop().redirections, { subdomain: '', path: '/moving', url, type: 301 as const }];
+      await driver.apply(shop({ redirections }));
+      // one request, at once: the old workers no longer accept, the new ones have the change
+      const answer = await get('shop.test', '/moving');
+      expect([answer.status, answer.location]).toEqual([301, url]);
+    }
+    await driver.apply(shop());
+  });
+
   it('answers 301 and 302 redirections with their Location', async () => {
     const permanent = await eventually('shop.test', '/old', (a) => a.status === 301);
     expect(permanent.location).toBe('https://new.test/target?x=1');

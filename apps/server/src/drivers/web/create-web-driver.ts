@@ -40,6 +40,7 @@ export function createWebDriver(config: AppConfig): WebDriver {
       nginxPrefix: web.nginxPrefix,
       nginxConf: web.nginxConf,
       nginxErrorLog: web.nginxErrorLog,
+      nginxPidFile: web.nginxPidFile,
       php,
     });
   }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { DaemonError } from '../../errors.ts';
 import { FileWebDriver, type FileWebOptions } from './file-web.driver.ts';
+import { acceptingWorkers, newGenerationAccepts, nginxMasterPid } from './nginx-workers.ts';
 
 const run = promisify(execFile);
 
@@ -25,6 +26,8 @@ export interface NginxWebOptions extends FileWebOptions {
   nginxPrefix: string;
   nginxConf: string;
   nginxErrorLog: string;
+  /** The master's pid file (the `pid` of nginx.conf): a reload waits for the master's new workers. */
+  nginxPidFile: string;
   php: Record<string, PhpFpmMaster>;
   /** How long a reloaded PHP-FPM may take to come back (default 15 s). */
   reloadTimeoutMs?: number;
@@ -137,12 +140,19 @@ export class NginxWebDriver extends FileWebDriver {
     if (socket && !(await waitFor(() => exists(socket), timeout))) {
       throw new DaemonError('web.error.reload', `php-fpm opened no socket ${socket}`);
     }
+    const master = await nginxMasterPid(this.options.nginxPidFile);
+    const before = master === null ? new Set<number>() : await acceptingWorkers(master);
     try {
       await run(this.options.nginxBinary, ['-s', 'reload', ...this.nginxArgs(this.options.nginxConf)], {
         timeout: COMMAND_TIMEOUT_MS,
       });
     } catch (error) {
       throw new DaemonError('web.error.reload', `nginx -s reload: ${output(error)}`);
+    }
+    // The change is answered once it is served: the master's new workers accept and the old ones
+    // no longer do. Without a master to watch (another pid file), the reload stays a signal.
+    if (master !== null && before.size > 0 && !(await waitFor(() => newGenerationAccepts(master, before), timeout))) {
+      throw new DaemonError('web.error.reload', `nginx (pid ${master}) started no new workers after the reload`);
     }
   }
 
