@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { launchBrowser, newContext, trackErrors } from './browser';
+import { launchBrowser, type NewPageOptions, newContext, trackErrors } from './browser';
 import { type PanelServer, type StartOptions, startServer } from './server';
 
 /** A describe block's own panel server and Chromium; read the fields inside hooks and tests. */
@@ -43,11 +43,11 @@ export function browserSuite(start: StartOptions, prepare?: (server: PanelServer
 export function pageSuite(
   start: StartOptions,
   open: (page: Page, server: PanelServer) => Promise<void>,
-  options: { clipboard?: boolean; checkErrors?: boolean } = {},
+  options: { clipboard?: boolean; checkErrors?: boolean; context?: NewPageOptions } = {},
 ): PageSuite {
   const suite = browserSuite(start) as PageSuite;
   beforeAll(async () => {
-    suite.context = await newContext(suite.browser);
+    suite.context = await newContext(suite.browser, options.context);
     if (options.clipboard) {
       await suite.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
     }

@@ -5,16 +5,16 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import es from '../../../locales/es.json';
+import { emulateScreen } from '../../../test/screen-width';
 import { type DatabaseRowActions, DdbbTable } from './ddbb-table';
 
-const realMatchMedia = window.matchMedia;
+let restoreScreen: () => void = () => {};
 beforeAll(async () => {
   await i18next.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } } });
-  // the table draws a cell only when its column's media query matches; jsdom's stand-in matches none
-  window.matchMedia = (query: string) => ({ ...realMatchMedia(query), matches: true });
+  restoreScreen = emulateScreen();
 });
 afterAll(() => {
-  window.matchMedia = realMatchMedia;
+  restoreScreen();
 });
 
 const site: HostedDatabase = {

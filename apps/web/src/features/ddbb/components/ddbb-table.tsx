@@ -3,6 +3,7 @@ import type { HostedDatabase } from '@panel247/contract/ddbb';
 import { IconDatabaseExport, IconExternalLink, IconEye, IconKey, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
+import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { formatBytes } from '../../../lib/format-bytes';
@@ -82,20 +83,12 @@ export function DdbbTable({
     {
       accessor: 'bbdd',
       title: t('ddbb.name'),
-      render: (database) => (
-        <Text size="sm" fw={500} ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-          {database.bbdd}
-        </Text>
-      ),
+      render: (database) => <HostText fw={500} ff="monospace" value={database.bbdd} />,
     },
     {
       accessor: 'user',
       title: t('ddbb.user'),
-      render: (database) => (
-        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-          {database.user}
-        </Text>
-      ),
+      render: (database) => <HostText ff="monospace" value={database.user} />,
     },
     {
       accessor: 'size',

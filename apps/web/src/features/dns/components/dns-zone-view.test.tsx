@@ -6,19 +6,19 @@ import { initReactI18next } from 'react-i18next';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import es from '../../../locales/es.json';
 import { envelope, heldResponse, renderWithProviders, stubApi } from '../../../test/api-stub';
+import { emulateScreen } from '../../../test/screen-width';
 import { DnsRecordTable } from './dns-record-table';
 
 vi.mock('../../../lib/use-page-title', () => ({ usePageTitle: () => {} }));
 const { DnsZoneView } = await import('./dns-zone-view');
 
-const realMatchMedia = window.matchMedia;
+let restoreScreen: () => void = () => {};
 beforeAll(async () => {
   await i18next.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } } });
-  // the table draws a cell only when its column's media query matches; jsdom's stand-in matches none
-  window.matchMedia = (query: string) => ({ ...realMatchMedia(query), matches: true });
+  restoreScreen = emulateScreen();
 });
 afterAll(() => {
-  window.matchMedia = realMatchMedia;
+  restoreScreen();
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -3,14 +3,13 @@ import { IconExternalLink } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useFtpMain } from '../../../api/get-ftp-main';
 import { CopyButton } from '../../../components/copy-button';
+import { HostText } from '../../../components/host-text';
 import { safeAction } from '../../../lib/signon-form';
 
 function Value({ value, copyLabel }: { value: string; copyLabel: string }) {
   return (
     <Group gap={4} wrap="nowrap">
-      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-        {value}
-      </Text>
+      <HostText ff="monospace" value={value} />
       <CopyButton value={value} label={copyLabel} />
     </Group>
   );

@@ -1,8 +1,8 @@
-import { Text } from '@mantine/core';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import { IconExternalLink, IconEye, IconFolder, IconKey, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
+import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { folderLabel } from '../lib/ftp-rules';
@@ -39,20 +39,12 @@ export function FtpTable({
     {
       accessor: 'user',
       title: t('ftp.user'),
-      render: (account) => (
-        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-          {account.user}
-        </Text>
-      ),
+      render: (account) => <HostText fw={500} value={account.user} />,
     },
     {
       accessor: 'directorio',
       title: t('ftp.folder'),
-      render: (account) => (
-        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} data-testid="ftp-folder">
-          {folderLabel(account.directorio)}
-        </Text>
-      ),
+      render: (account) => <HostText ff="monospace" value={folderLabel(account.directorio)} testId="ftp-folder" />,
     },
     rowActionsColumn(t('ftp.actions'), (account) => {
       const name = account.user;

@@ -12,6 +12,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppContext, type AppContextValue } from '../../../lib/app-context';
 import es from '../../../locales/es.json';
+import { emulateScreen } from '../../../test/screen-width';
 import { buildApp, buildDatabase, buildInput, buildSite } from '../lib/installer-fixtures';
 import { InstallerModal, type InstallerTarget } from './installer-modal';
 import { SitesView } from './sites-view';
@@ -457,9 +458,7 @@ describe('sites view', () => {
   }
 
   it('offers the installer in the toolbar and on each row with the three actions', async () => {
-    const realMatchMedia = window.matchMedia;
-    // the table draws a cell only when its column's media query matches
-    window.matchMedia = (query: string) => ({ ...realMatchMedia(query), matches: true });
+    const restoreScreen = emulateScreen();
     try {
       renderView(permissionSet());
       expect(await screen.findAllByTestId('hosting-site-install')).toHaveLength(2);
@@ -467,7 +466,7 @@ describe('sites view', () => {
       fireEvent.click(screen.getByTestId('hosting-install'));
       expect(await screen.findByTestId('installer-stepper')).toBeInTheDocument();
     } finally {
-      window.matchMedia = realMatchMedia;
+      restoreScreen();
     }
   });
 

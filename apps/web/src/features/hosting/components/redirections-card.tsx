@@ -1,4 +1,4 @@
-import { Badge, Button, Text } from '@mantine/core';
+import { Badge, Button } from '@mantine/core';
 import { isActionable, isVisible, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { Redirection } from '@panel247/contract/hosting';
 import type { PermissionSetData } from '@panel247/contract/permissions';
@@ -7,6 +7,7 @@ import type { DataTableColumn } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { HostText } from '../../../components/host-text';
 import { ListBody } from '../../../components/list-body';
 import { ListCard } from '../../../components/list-page';
 import { ListTable } from '../../../components/list-table';
@@ -50,20 +51,12 @@ export function RedirectionsCard({ set }: { set: PermissionSetData }) {
     {
       accessor: 'origin',
       title: t('hosting.origin'),
-      render: (item) => (
-        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-          {item.origin}
-        </Text>
-      ),
+      render: (item) => <HostText fw={500} value={item.origin} />,
     },
     {
       accessor: 'url',
       title: t('hosting.destination'),
-      render: (item) => (
-        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} data-testid="hosting-redirection-url">
-          {item.url}
-        </Text>
-      ),
+      render: (item) => <HostText ff="monospace" value={item.url} testId="hosting-redirection-url" />,
     },
     {
       accessor: 'redirType',

@@ -6,15 +6,15 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import es from '../../../locales/es.json';
+import { emulateScreen } from '../../../test/screen-width';
 import { subdomainsQueryKey } from '../api/list-subdomains';
 import { SiteModal, type SiteTarget } from './site-modal';
 import { SitesTable } from './sites-table';
 
-const realMatchMedia = window.matchMedia;
+let restoreScreen: () => void = () => {};
 beforeAll(async () => {
   await i18next.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } } });
-  // the table draws a cell only when its column's media query matches; jsdom's stand-in matches none
-  window.matchMedia = (query: string) => ({ ...realMatchMedia(query), matches: true });
+  restoreScreen = emulateScreen();
   // jsdom has no FontFaceSet, which the autosizing text areas listen to
   if (!document.fonts) {
     Object.defineProperty(document, 'fonts', {
@@ -24,7 +24,7 @@ beforeAll(async () => {
   }
 });
 afterAll(() => {
-  window.matchMedia = realMatchMedia;
+  restoreScreen();
 });
 afterEach(() => vi.unstubAllGlobals());
 

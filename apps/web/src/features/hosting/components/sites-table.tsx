@@ -3,6 +3,7 @@ import type { Subdomain } from '@panel247/contract/hosting';
 import { IconCertificate, IconPencil, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
+import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { type RowAction, rowActionsColumn } from '../../../components/row-actions';
 import { folderLabel } from '../../../lib/service-folder';
@@ -42,20 +43,12 @@ export function SitesTable({
     {
       accessor: 'subdominio',
       title: t('hosting.site'),
-      render: (site) => (
-        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-          {siteHost(site.subdominio, site.referencePunycode)}
-        </Text>
-      ),
+      render: (site) => <HostText fw={500} value={siteHost(site.subdominio, site.referencePunycode)} />,
     },
     {
       accessor: 'directorio',
       title: t('hosting.folder'),
-      render: (site) => (
-        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} data-testid="hosting-site-folder">
-          {folderLabel(site.directorio)}
-        </Text>
-      ),
+      render: (site) => <HostText ff="monospace" value={folderLabel(site.directorio)} testId="hosting-site-folder" />,
     },
     {
       accessor: 'ssl',

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePermissionList } from '../../../api/get-permission-list';
 import { DelayedSpinner } from '../../../components/delayed-spinner';
+import { HostText } from '../../../components/host-text';
 import { ListPagination } from '../../../components/list-pagination';
 import { pathByFlags } from '../../../lib/resource-paths';
 import { useClientPage } from '../../../lib/use-client-page';
@@ -58,7 +59,11 @@ export function ResourceList({ kind }: { kind: ListKind }) {
               idAccessor="id"
               records={pageRows}
               columns={[
-                { accessor: 'reference', title: t('lists.reference') },
+                {
+                  accessor: 'reference',
+                  title: t('lists.reference'),
+                  render: (entry) => <HostText value={entry.reference} />,
+                },
                 {
                   accessor: 'actions',
                   title: t('lists.actions'),
@@ -80,6 +85,7 @@ export function ResourceList({ kind }: { kind: ListKind }) {
                 },
               ]}
               onRowClick={({ record }) => open(record)}
+              customRowAttributes={(entry) => ({ 'data-name': entry.reference })}
               noRecordsText={t('lists.no_results')}
             />
           )}

@@ -1,9 +1,12 @@
 import { Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import type { ConnectionData } from '@panel247/contract/mail';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { CopyButton } from '../../../components/copy-button';
+import { HostText } from '../../../components/host-text';
 import { notifyError } from '../../../lib/notify';
+import { usePhone } from '../../../lib/use-phone';
 import { useRightGuard } from '../../../lib/use-right-guard';
 import { type ConnectionHosts, useConnectionData } from '../api/get-connection-data';
 
@@ -12,11 +15,76 @@ const SERVICES: (keyof ConnectionHosts)[] = ['imap', 'smtp', 'ftp', 'bbdd'];
 function Host({ value, label }: { value: string; label: string }) {
   return (
     <Group gap={4} wrap="nowrap">
-      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-        {value}
-      </Text>
+      <HostText ff="monospace" value={value} />
       <CopyButton value={value} label={label} />
     </Group>
+  );
+}
+
+function useCopyLabel() {
+  const { t } = useTranslation();
+  return (name: string, kind: 'plain' | 'ssl') =>
+    t('mail.copy_host', { service: name, kind: t(kind === 'plain' ? 'mail.connection_plain' : 'mail.connection_ssl') });
+}
+
+/** Services as rows, without and with SSL as columns (wider screens). */
+function ConnectionTable({ data }: { data: ConnectionData }) {
+  const { t } = useTranslation();
+  const copyLabel = useCopyLabel();
+  return (
+    <Table withTableBorder verticalSpacing="xs" data-testid="mail-connection-table">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">{t('mail.service')}</Table.Th>
+          <Table.Th scope="col">{t('mail.connection_plain')}</Table.Th>
+          <Table.Th scope="col">{t('mail.connection_ssl')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {SERVICES.map((service) => {
+          const name = t(`mail.service_${service}`);
+          return (
+            <Table.Tr key={service} data-service={service}>
+              <Table.Th scope="row">{name}</Table.Th>
+              <Table.Td>
+                <Host value={data.plain[service]} label={copyLabel(name, 'plain')} />
+              </Table.Td>
+              <Table.Td>
+                <Host value={data.ssl[service]} label={copyLabel(name, 'ssl')} />
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** On a phone three columns do not fit: each service is a heading with its two hosts under it. */
+function ConnectionList({ data }: { data: ConnectionData }) {
+  const { t } = useTranslation();
+  const copyLabel = useCopyLabel();
+  return (
+    <Stack gap="sm" data-testid="mail-connection-table" data-layout="stacked">
+      {SERVICES.map((service) => {
+        const name = t(`mail.service_${service}`);
+        return (
+          <Stack key={service} gap={2} data-service={service}>
+            <Text fw={600} size="sm" component="h3" m={0}>
+              {name}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {t('mail.connection_plain')}
+            </Text>
+            <Host value={data.plain[service]} label={copyLabel(name, 'plain')} />
+            <Text size="xs" c="dimmed">
+              {t('mail.connection_ssl')}
+            </Text>
+            <Host value={data.ssl[service]} label={copyLabel(name, 'ssl')} />
+          </Stack>
+        );
+      })}
+    </Stack>
   );
 }
 
@@ -40,6 +108,7 @@ export function ConnectionModal({
     if (error) notifyError(error);
   }, [error]);
   const data = query.data;
+  const phone = usePhone();
   return (
     <AppModal
       opened={opened && shown}
@@ -50,39 +119,11 @@ export function ConnectionModal({
     >
       <Stack gap="md">
         {data ? (
-          <Table.ScrollContainer minWidth={480}>
-            <Table withTableBorder verticalSpacing="xs" data-testid="mail-connection-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{t('mail.service')}</Table.Th>
-                  <Table.Th scope="col">{t('mail.connection_plain')}</Table.Th>
-                  <Table.Th scope="col">{t('mail.connection_ssl')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {SERVICES.map((service) => {
-                  const name = t(`mail.service_${service}`);
-                  return (
-                    <Table.Tr key={service} data-service={service}>
-                      <Table.Th scope="row">{name}</Table.Th>
-                      <Table.Td>
-                        <Host
-                          value={data.plain[service]}
-                          label={t('mail.copy_host', { service: name, kind: t('mail.connection_plain') })}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        <Host
-                          value={data.ssl[service]}
-                          label={t('mail.copy_host', { service: name, kind: t('mail.connection_ssl') })}
-                        />
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          phone ? (
+            <ConnectionList data={data} />
+          ) : (
+            <ConnectionTable data={data} />
+          )
         ) : query.isError ? (
           <Text size="sm" c="dimmed">
             {t('mail.load_error')}

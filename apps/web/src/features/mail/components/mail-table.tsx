@@ -3,6 +3,7 @@ import type { Mailbox } from '@panel247/contract/mail';
 import { IconExternalLink, IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
+import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { formatBytes } from '../../../lib/format-bytes';
@@ -68,11 +69,7 @@ export function MailTable({
     {
       accessor: 'name',
       title: t('mail.name'),
-      render: (row) => (
-        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-          {row.name}
-        </Text>
-      ),
+      render: (row) => <HostText fw={500} value={row.name} />,
     },
     {
       accessor: 'type',
@@ -92,9 +89,7 @@ export function MailTable({
         ) : (
           <Stack gap={0} data-testid="mail-targets">
             {aliasTargets(row.alias).map((target) => (
-              <Text key={target} size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                {target}
-              </Text>
+              <HostText key={target} ff="monospace" value={target} />
             ))}
           </Stack>
         ),
