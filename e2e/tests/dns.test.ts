@@ -77,7 +77,9 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     expect(first).toContain('demo.test | MX | 10 | Por defecto | mail.demo.test');
     expect(first).toContain('demo.test | CAA | - | 1 día | 0 issue "letsencrypt.org"');
     expect(first).toContain('_dmarc.demo.test | TXT | - | 1 h | v=DMARC1; p=quarantine; rua=mailto:dmarc@demo.test');
-    expect(first).toContain('_sip._tcp.demo.test | SRV | 20 | Por defecto | 5 5060 sip.demo.test');
+    expect(first).toContain(
+      '_sip._tcp.demo.test | SRV | 20 | Por defecto | Peso 5 · Puerto 5060 · Destino sip.demo.test',
+    );
     // a restored default that follows the provider's setting: a badge whose tooltip explains it
     const badge = page.getByTestId('dns-dynamic').first();
     expect(await badge.textContent()).toBe('{web_ipv4}');
@@ -112,10 +114,20 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     expect(await page.getByTestId('dns-field-priority').count()).toBe(0);
     expect(await page.getByTestId('dns-field-port').count()).toBe(0);
     await page.getByTestId('dns-field-type').selectOption('SRV');
-    for (const id of ['dns-field-srv-choice', 'dns-field-srv-service', 'dns-field-srv-protocol', 'dns-field-port']) {
+    // priority, weight, port and target: four named fields
+    for (const id of [
+      'dns-field-srv-choice',
+      'dns-field-srv-service',
+      'dns-field-srv-protocol',
+      'dns-field-priority',
+      'dns-field-weight',
+      'dns-field-port',
+    ]) {
       expect(await page.getByTestId(id).isVisible(), id).toBe(true);
     }
     expect(await page.getByTestId('dns-field-priority').inputValue()).toBe('20');
+    expect(await page.getByLabel('Peso', { exact: true }).getAttribute('placeholder')).toBe('20');
+    expect(await page.getByLabel(/^Destino/).getAttribute('data-testid')).toBe('dns-field-value');
     // empty submit: each error under its own field, nothing sent
     await page.getByTestId('dns-submit').click();
     expect(await fieldError(page, 'dns-field-port', modal)).toBe('Este campo es obligatorio');
@@ -145,7 +157,7 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     await page.getByTestId('dns-filter').fill('xmpp');
     await expect
       .poll(() => rows(page))
-      .toEqual(['_xmpp-client._tcp.demo.test | SRV | 10 | 1 h | 10 5222 xmpp.demo.test']);
+      .toEqual(['_xmpp-client._tcp.demo.test | SRV | 10 | 1 h | Peso 10 · Puerto 5222 · Destino xmpp.demo.test']);
 
     // CAA: flag and tag, the value quoted by the composition
     await openMenuItem(page, 'dns-create');
@@ -223,14 +235,16 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     expect(await page.getByTestId('dns-field-priority').inputValue()).toBe('20');
     expect(await page.getByTestId('dns-field-port').inputValue()).toBe('5060');
     expect(await page.getByTestId('dns-field-value').inputValue()).toBe('sip.demo.test');
-    expect(await page.locator(modal).textContent()).toContain('Peso guardado: 5');
+    expect(await page.getByTestId('dns-field-weight').inputValue()).toBe('5');
     await page.getByTestId('dns-field-port').fill('5061');
     await page.getByTestId('dns-field-priority').selectOption('30');
     await page.getByTestId('dns-submit').click();
     await waitToast(page, 'Registro guardado');
     await dialog(page, 'dns-edit-modal').waitFor({ state: 'detached' });
-    await page.waitForFunction(() => document.body.textContent?.includes('5 5061 sip.demo.test'));
-    expect(await rows(page)).toEqual(['_sip._tcp.demo.test | SRV | 30 | Por defecto | 5 5061 sip.demo.test']);
+    await page.waitForFunction(() => document.body.textContent?.includes('Puerto 5061'));
+    expect(await rows(page)).toEqual([
+      '_sip._tcp.demo.test | SRV | 30 | Por defecto | Peso 5 · Puerto 5061 · Destino sip.demo.test',
+    ]);
 
     await page.getByTestId('dns-type-filter').selectOption('CAA');
     await page.getByTestId('dns-filter').fill('letsencrypt');

@@ -242,18 +242,23 @@ export function composeSrvName(service: string, protocol: string, zona: string):
 }
 
 /** SRV value: "weight port target"; the form's first number is its priority (see docs). */
-export function composeSrvValue(priority: number | string, port: number | string, target: string): string {
-  return `${priority} ${port} ${target}`;
+/**
+ * An SRV value as the panel stores it: "weight port target" (RFC 2782's fields after the priority,
+ * which is the record's own priority field). The spec's form fills the weight from the priority
+ * when the user leaves it empty.
+ */
+export function composeSrvValue(weight: number | string, port: number | string, target: string): string {
+  return `${weight} ${port} ${target}`;
 }
 
 export function composeCaaValue(flag: number | string, tag: string, target: string): string {
   return `${flag} ${tag} "${target}"`;
 }
 
-/** Splits a stored SRV value back into its parts, stripping a trailing dot. */
-export function splitSrvValue(value: string): { priority: string; port: string; target: string } {
-  const [priority = '', port = '', target = ''] = value.trim().split(/\s+/);
-  return { priority, port, target: target.replace(/\.$/, '') };
+/** Splits a stored SRV value back into weight, port and target, stripping the target's trailing dot. */
+export function splitSrvValue(value: string): { weight: string; port: string; target: string } {
+  const [weight = '', port = '', target = ''] = value.trim().split(/\s+/);
+  return { weight, port, target: target.replace(/\.$/, '') };
 }
 
 /** Splits a stored CAA value back into flag, tag and the unquoted target. */

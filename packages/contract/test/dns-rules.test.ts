@@ -92,7 +92,7 @@ describe('DNS rules', () => {
     expect(composeSrvName('_sip', '_tcp', 'voice')).toBe('_sip._tcp.voice');
     expect(composeSrvValue(20, 5060, 'sip.example.com')).toBe('20 5060 sip.example.com');
     expect(splitSrvValue('20 5060 sip.example.com.')).toEqual({
-      priority: '20',
+      weight: '20',
       port: '5060',
       target: 'sip.example.com',
     });

@@ -1,4 +1,4 @@
-import { NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Group, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import {
   CAA_TAGS,
@@ -113,20 +113,25 @@ export function DnsRecordFields({
       ) : null}
 
       {hasPriority(type) || type === 'SRV' ? (
-        <SimpleGrid cols={{ base: 1, xs: type === 'SRV' ? 2 : 1 }}>
+        <SimpleGrid cols={{ base: 1, xs: type === 'SRV' ? 3 : 1 }}>
           <NativeSelect
             label={t('dns.priority')}
-            description={
-              type === 'SRV'
-                ? values.srvWeight
-                  ? t('dns.srv_weight_kept', { weight: values.srvWeight })
-                  : t('dns.srv_priority_hint')
-                : undefined
-            }
             data={priorityOptions}
             data-testid="dns-field-priority"
             {...form.getInputProps('priority')}
           />
+          {type === 'SRV' ? (
+            <TextInput
+              label={t('dns.srv_weight')}
+              description={t('dns.srv_weight_hint')}
+              // under the input, so the three inputs of the row stay level
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              placeholder={values.priority}
+              inputMode="numeric"
+              data-testid="dns-field-weight"
+              {...form.getInputProps('srvWeight')}
+            />
+          ) : null}
           {type === 'SRV' ? (
             <TextInput
               label={t('dns.srv_port')}
@@ -140,21 +145,24 @@ export function DnsRecordFields({
       ) : null}
 
       {type === 'CAA' ? (
-        <SimpleGrid cols={{ base: 1, xs: 2 }}>
+        // the flag is a number of three digits; the tag's choices are sentences and get the rest
+        <Group align="flex-start" gap="sm" wrap="wrap">
           <TextInput
             label={t('dns.caa_flag')}
             inputMode="numeric"
             required
+            w={110}
             data-testid="dns-field-caa-flag"
             {...form.getInputProps('caaFlag')}
           />
           <NativeSelect
             label={t('dns.caa_tag')}
             data={CAA_TAGS.map((tag) => ({ value: tag, label: t(`dns.caa_tag_${tag}`) }))}
+            style={{ flex: '1 1 240px', minWidth: 0 }}
             data-testid="dns-field-caa-tag"
             {...form.getInputProps('caaTag')}
           />
-        </SimpleGrid>
+        </Group>
       ) : null}
 
       {type === 'TXT' ? (

@@ -53,13 +53,23 @@ describe('DNS record form: fields by type', () => {
     expect(screen.getByLabelText(/^IP/)).toBe(field('dns-field-value'));
   });
 
-  it('SRV: service, protocol, priority (default 20) and port; a preset fills the service, other empties it', () => {
+  it('SRV: service, protocol, priority (default 20), weight and port; a preset fills the service, other empties it', () => {
     renderForm('create');
     setType('SRV');
-    for (const id of ['dns-field-srv-choice', 'dns-field-srv-service', 'dns-field-srv-protocol', 'dns-field-port']) {
+    for (const id of [
+      'dns-field-srv-choice',
+      'dns-field-srv-service',
+      'dns-field-srv-protocol',
+      'dns-field-weight',
+      'dns-field-port',
+    ]) {
       expect(field(id), id).not.toBeNull();
     }
     expect(field('dns-field-priority')?.value).toBe('20');
+    // an empty weight follows the priority, and says so
+    expect(field('dns-field-weight')?.value).toBe('');
+    expect(field('dns-field-weight')?.placeholder).toBe('20');
+    expect(screen.getByLabelText(/^Destino/)).toBe(field('dns-field-value'));
     fireEvent.change(screen.getByTestId('dns-field-srv-choice'), { target: { value: '_imaps' } });
     expect(field('dns-field-srv-service')?.value).toBe('_imaps');
     fireEvent.change(screen.getByTestId('dns-field-srv-choice'), { target: { value: '' } });
@@ -85,8 +95,10 @@ describe('DNS record form: client errors under the right field', () => {
     const onSubmit = renderForm('create');
     setType('SRV');
     fireEvent.change(screen.getByTestId('dns-field-port'), { target: { value: '70000' } });
+    fireEvent.change(screen.getByTestId('dns-field-weight'), { target: { value: '-1' } });
     fireEvent.submit(screen.getByTestId('dns-create-form'));
     await waitFor(() => expect(errorOf('dns-field-port')).toBe(es.dns.error.srv_number));
+    expect(errorOf('dns-field-weight')).toBe(es.dns.error.srv_number);
     expect(errorOf('dns-field-value')).toBe(es.validation.required);
     expect(errorOf('dns-field-zona')).toBe('');
     expect(onSubmit).not.toHaveBeenCalled();
@@ -141,6 +153,20 @@ describe('DNS record form: edit splits SRV and CAA values into their parts', () 
       value: '20 5061 sip.demo.test',
       priority: 20,
       ttl: 3600,
+    });
+  });
+
+  it('SRV: a weight of its own is shown in its field and can be changed apart from the priority', async () => {
+    const record = { type: 'SRV', zona: '_sip._tcp', value: '5 5060 sip.demo.test', ttl: 0, priority: 20 };
+    const onSubmit = renderForm('edit', dnsFormValuesFromRecord(record));
+    expect(field('dns-field-priority')?.value).toBe('20');
+    expect(field('dns-field-weight')?.value).toBe('5');
+    fireEvent.change(screen.getByTestId('dns-field-weight'), { target: { value: '7' } });
+    fireEvent.submit(screen.getByTestId('dns-edit-form'));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(dnsPayload(onSubmit.mock.calls[0]?.[0] as DnsFormValues)).toMatchObject({
+      value: '7 5060 sip.demo.test',
+      priority: 20,
     });
   });
 

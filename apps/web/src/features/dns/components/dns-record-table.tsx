@@ -1,8 +1,10 @@
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import type { DnsRecord } from '@panel247/contract/dns';
+import { splitSrvValue } from '@panel247/contract/dns-rules';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
+import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { displayPriority, fullName, ttlLabelKey } from '../lib/dns-format';
@@ -28,6 +30,30 @@ function DynamicBadge({ dynamicValue }: { dynamicValue: string }) {
   );
 }
 
+/**
+ * An SRV value's three numbers and names apart: "5 5060 sip…" does not say which number is the
+ * weight and which the port, and the priority beside it is a fourth one.
+ */
+function SrvValue({ value }: { value: string }) {
+  const { t } = useTranslation();
+  const { weight, port, target } = splitSrvValue(value);
+  const part = (label: string, text: string) => (
+    <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
+      <Text span size="sm" c="dimmed">
+        {label}
+      </Text>{' '}
+      <Text span size="sm" ff="monospace">
+        {text}
+      </Text>
+    </Text>
+  );
+  return (
+    <Text size="sm" data-testid="dns-value" data-value={value}>
+      {part(t('dns.srv_weight'), weight)} · {part(t('dns.srv_port'), port)} · {part(t('dns.srv_target'), target)}
+    </Text>
+  );
+}
+
 export function DnsRecordTable({
   records,
   canWrite,
@@ -50,11 +76,7 @@ export function DnsRecordTable({
       title: t('dns.name'),
       // narrow screens scroll the table sideways instead of squeezing the columns
       cellsStyle: () => ({ minWidth: 150 }),
-      render: (record) => (
-        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-          {fullName(record)}
-        </Text>
-      ),
+      render: (record) => <HostText fw={500} value={fullName(record)} />,
     },
     {
       accessor: 'type',
@@ -75,9 +97,13 @@ export function DnsRecordTable({
       cellsStyle: () => ({ minWidth: 220 }),
       render: (record) => (
         <Group gap={6} wrap="wrap">
-          <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} data-testid="dns-value">
-            {record.value}
-          </Text>
+          {record.type === 'SRV' ? (
+            <SrvValue value={record.value} />
+          ) : (
+            <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} data-testid="dns-value">
+              {record.value}
+            </Text>
+          )}
           {record.dynamicValue ? <DynamicBadge dynamicValue={record.dynamicValue} /> : null}
         </Group>
       ),

@@ -29,8 +29,8 @@ export interface DnsFormValues {
   /** MX and SRV: the record's priority. */
   priority: string;
   /**
-   * SRV: the value's first number (stored as the weight). Empty: it follows the priority field, as
-   * the spec's composition does; an edited record keeps its own weight when it differs.
+   * SRV: the weight, the value's first number. Empty: it follows the priority field, as the spec's
+   * composition does; an edited record shows its own weight when it differs.
    */
   srvWeight: string;
   port: string;
@@ -86,7 +86,7 @@ export function dnsFormValuesFromRecord(record: {
     const parts = splitSrvValue(record.value);
     values.port = parts.port;
     values.value = parts.target;
-    values.srvWeight = parts.priority === String(record.priority) ? '' : parts.priority;
+    values.srvWeight = parts.weight === String(record.priority) ? '' : parts.weight;
   } else if (record.type === 'CAA') {
     const parts = splitCaaValue(record.value);
     values.caaFlag = parts.flag;
@@ -147,6 +147,8 @@ export function validateDnsForm(
   };
   if (values.type === 'SRV') {
     if (mode === 'create' && !values.srvService.trim()) add('srvService', 'validation.required');
+    const weight = values.srvWeight.trim();
+    if (weight && (!/^\d{1,5}$/.test(weight) || Number(weight) > 65535)) add('srvWeight', 'dns.error.srv_number');
     if (!values.port.trim()) add('port', 'validation.required');
     else if (!/^\d{1,5}$/.test(values.port.trim()) || Number(values.port) > 65535) add('port', 'dns.error.srv_number');
   }
@@ -162,7 +164,7 @@ export function validateDnsForm(
     add('value', 'dns.error.host');
   }
   // a part already marked (port, flag, target) explains a malformed composed value better
-  const partsMarked = Boolean(errors.port || errors.caaFlag || errors.value);
+  const partsMarked = Boolean(errors.port || errors.srvWeight || errors.caaFlag || errors.value);
   for (const error of validateDnsRecord(dnsPayload(values), zoneName).errors) {
     // in edit the name is fixed: its errors cannot be fixed here, the server has the last word
     if (mode === 'edit' && (error.field === 'zona' || error.field === 'type')) continue;

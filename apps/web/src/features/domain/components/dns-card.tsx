@@ -6,6 +6,7 @@ import type { PermissionMap } from '@panel247/contract/permissions';
 import { IconDotsVertical, IconEdit, IconKey, IconList, IconPlus, IconServer } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { HexGroups } from '../../../components/hex-text';
 import { useDnssecList } from '../api/list-dnssec';
 import { useGlueRecords } from '../api/list-glue-records';
 import { DnssecCreateModal } from './dnssec-create-modal';
@@ -158,7 +159,7 @@ export function DnsCard({ id, domain, permissions }: { id: number; domain: Domai
                 · {DNSSEC_ALGORITHMS[entry.algorithm] ?? entry.algorithm} ·{' '}
                 {DNSSEC_DIGEST_TYPES[entry.digesttype] ?? entry.digesttype}
                 <Text span ff="monospace" size="xs" display="block" c="dimmed">
-                  {entry.digest}
+                  <HexGroups value={entry.digest} />
                 </Text>
               </Text>
             )}

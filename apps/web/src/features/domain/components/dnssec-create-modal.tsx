@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Divider, Group, Loader, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Divider, Group, Loader, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import type { DnssecCreateInitData, DnssecEntry } from '@panel247/contract/domain';
 import {
   DNSSEC_ALGORITHMS,
@@ -10,6 +10,7 @@ import { IconCloudDownload, IconInfoCircle } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
+import { HexText } from '../../../components/hex-text';
 import { fieldErrorRecord } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useCreateDnssec } from '../api/create-dnssec';
@@ -41,9 +42,11 @@ function CreatedEntries({ entries, onClose }: { entries: DnssecEntry[]; onClose:
             · {DNSSEC_ALGORITHMS[entry.algorithm] ?? entry.algorithm} ·{' '}
             {DNSSEC_DIGEST_TYPES[entry.digesttype] ?? entry.digesttype}
           </Text>
-          <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }} data-testid="dnssec-created-digest">
-            {entry.digest}
-          </Code>
+          <HexText
+            value={entry.digest}
+            copyLabel={t('domain.dnssec.copy_digest', { keytag: entry.keytag })}
+            testId="dnssec-created-digest"
+          />
         </Stack>
       ))}
       <Group justify="flex-end">

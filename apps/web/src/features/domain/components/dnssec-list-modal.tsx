@@ -1,7 +1,8 @@
-import { Code, Table } from '@mantine/core';
+import { Table } from '@mantine/core';
 import type { DnssecEntry } from '@panel247/contract/domain';
 import { DNSSEC_ALGORITHMS, DNSSEC_DIGEST_TYPES } from '@panel247/contract/domain-rules';
 import { useTranslation } from 'react-i18next';
+import { HexText } from '../../../components/hex-text';
 import { useDeleteDnssec } from '../api/delete-dnssec';
 import { useDnssecList } from '../api/list-dnssec';
 import { EntryListModal } from './entry-list-modal';
@@ -46,7 +47,7 @@ export function DnssecListModal({
             <Table.Td>{DNSSEC_ALGORITHMS[entry.algorithm] ?? entry.algorithm}</Table.Td>
             <Table.Td>{DNSSEC_DIGEST_TYPES[entry.digesttype] ?? entry.digesttype}</Table.Td>
             <Table.Td>
-              <Code style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>{entry.digest}</Code>
+              <HexText value={entry.digest} copyLabel={t('domain.dnssec.copy_digest', { keytag: entry.keytag })} />
             </Table.Td>
           </>
         ),
