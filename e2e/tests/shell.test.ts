@@ -409,6 +409,40 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
     await context.close();
   });
 
+  it('item page loading: the frame keeps its places (breadcrumb, side group) and the tab says it is loading', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginNoCaptcha(page, server.url);
+    const id = Number(/\/admin\/(\d+)\//.exec(new URL(page.url()).pathname)?.[1]);
+    await page.goto(`${server.url}/admin/contact/`);
+    await page.getByTestId('contact-send').waitFor();
+    // the item's permission set is held back: the page is between the two states
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(`**/p247/permission/${id}/`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.evaluate((path) => {
+      window.history.pushState({}, '', path);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, `/admin/${id}/mail/`);
+    await page.getByTestId('breadcrumb-skeleton').waitFor();
+    expect(await page.getByTestId('side-item-skeleton').isVisible()).toBe(true);
+    expect(await page.title()).toBe('Cargando… / Panel247 Demo Hosting');
+    const breadcrumb = page.getByRole('navigation', { name: 'Ruta de navegación' });
+    expect(await breadcrumb.textContent()).toContain('Escritorio');
+    release();
+    await page.getByTestId('side-menu').getByTestId('menu-item-mail').waitFor();
+    expect(await page.getByTestId('breadcrumb-skeleton').count()).toBe(0);
+    expect(await page.getByTestId('side-item-skeleton').count()).toBe(0);
+    await expect.poll(() => page.title()).toBe('Correo · demo.test / Panel247 Demo Hosting');
+    await page.unrouteAll({ behavior: 'wait' });
+    await context.close();
+  });
+
   it('cross-tab: a login in one tab reloads the other, which then has the session', async () => {
     const context = await newContext(browser);
     const waiting = await context.newPage();

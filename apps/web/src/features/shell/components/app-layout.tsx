@@ -1,6 +1,6 @@
 import { AppShell, Box, Burger, Group, Image, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { type ReactNode, Suspense } from 'react';
+import { type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
 import { usePermissionList } from '../../../api/get-permission-list';
@@ -9,6 +9,7 @@ import { DelayedSpinner } from '../../../components/delayed-spinner';
 import { useApp } from '../../../lib/app-context';
 import { useCurrentItemId } from '../../../lib/current-item';
 import { paths } from '../../../lib/resource-paths';
+import { pageTitle } from '../../../lib/use-page-title';
 import classes from './app-layout.module.css';
 import { Breadcrumb } from './breadcrumb';
 import { SideMenu } from './side-menu';
@@ -33,6 +34,15 @@ function TopMenu() {
   );
 }
 
+/** While an item page loads, the tab says so instead of keeping the previous page's title. */
+function useLoadingTitle(loading: boolean) {
+  const { t } = useTranslation();
+  const { config } = useApp();
+  useEffect(() => {
+    if (loading) document.title = pageTitle(t('main.loading'), config.company);
+  }, [loading, t, config.company]);
+}
+
 export default function AppLayout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   const { config, logoUrl, logoMiniUrl } = useApp();
@@ -43,6 +53,9 @@ export default function AppLayout({ children }: { children?: ReactNode }) {
   const itemId = useCurrentItemId();
   const itemQuery = usePermissionSet(itemId);
   const item = itemId && itemQuery.data?.id === itemId ? itemQuery.data : null;
+  // an item page before its resource arrives: the frame keeps its places (breadcrumb, side group)
+  const itemLoading = itemId !== null && item === null && !itemQuery.isError;
+  useLoadingTitle(itemLoading);
 
   return (
     <AppShell
@@ -69,7 +82,8 @@ export default function AppLayout({ children }: { children?: ReactNode }) {
               <Group gap="xs" wrap="nowrap">
                 <Image src={logoUrl} alt="" h={32} w="auto" fit="contain" visibleFrom="sm" />
                 <Image src={logoMiniUrl} alt="" h={32} w={32} fit="contain" hiddenFrom="sm" />
-                <Text fw={700} size="lg" truncate="end" maw={{ base: 150, sm: 260 }}>
+                {/* a phone has room for two short lines, not one long one: the name is never cut */}
+                <Text fw={700} fz={{ base: 'sm', sm: 'lg' }} lh={1.2} lineClamp={2} maw={{ base: 190, sm: 260 }}>
                   {config.company}
                 </Text>
               </Group>
@@ -86,13 +100,13 @@ export default function AppLayout({ children }: { children?: ReactNode }) {
         inert={hiddenMenu}
         data-collapsed={hiddenMenu}
       >
-        <SideMenu item={item} onNavigate={close} />
+        <SideMenu item={item} itemLoading={itemLoading} onNavigate={close} />
       </AppShell.Navbar>
 
       <AppShell.Main className={classes.main}>
         <Stack gap="md" style={{ flex: 1 }}>
           <Group justify="space-between" gap="sm" wrap="wrap">
-            <Breadcrumb item={item} />
+            <Breadcrumb item={item} itemLoading={itemLoading} />
             {item ? <StatusIndicators set={item} /> : null}
           </Group>
           <Box component="section" style={{ flex: 1 }}>

@@ -1,4 +1,4 @@
-import { Anchor, Breadcrumbs, Text } from '@mantine/core';
+import { Anchor, Breadcrumbs, Skeleton, Text } from '@mantine/core';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
@@ -52,24 +52,36 @@ export function crumbsFor(pathname: string, item: PermissionSetData | null, t: (
   return crumbs;
 }
 
-export function Breadcrumb({ item }: { item: PermissionSetData | null }) {
+/**
+ * The trail to the current page. While an item page's resource loads, its part of the trail is a
+ * placeholder of about its size, so the frame does not collapse and jump back a moment later.
+ */
+export function Breadcrumb({ item, itemLoading = false }: { item: PermissionSetData | null; itemLoading?: boolean }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const crumbs = crumbsFor(pathname, item, t);
+  const pending = itemLoading && crumbs.length === 1;
   return (
     <nav aria-label={t('main.breadcrumb')}>
       <Breadcrumbs separatorMargin={6} style={{ flexWrap: 'wrap' }}>
-        {crumbs.map((crumb, index) =>
-          crumb.to ? (
-            <Anchor key={`${crumb.to ?? index}|${crumb.label}`} component={Link} to={crumb.to} size="sm">
-              {crumb.label}
-            </Anchor>
-          ) : (
-            <Text key={`${crumb.to ?? index}|${crumb.label}`} size="sm" aria-current="page">
-              {crumb.label}
-            </Text>
-          ),
-        )}
+        {pending
+          ? [
+              <Anchor key="dashboard" component={Link} to={paths.dashboard} size="sm">
+                {t('menu.dashboard')}
+              </Anchor>,
+              <Skeleton key="item" height={12} width={140} radius="sm" data-testid="breadcrumb-skeleton" />,
+            ]
+          : crumbs.map((crumb, index) =>
+              crumb.to ? (
+                <Anchor key={`${crumb.to ?? index}|${crumb.label}`} component={Link} to={crumb.to} size="sm">
+                  {crumb.label}
+                </Anchor>
+              ) : (
+                <Text key={`${crumb.to ?? index}|${crumb.label}`} size="sm" aria-current="page">
+                  {crumb.label}
+                </Text>
+              ),
+            )}
       </Breadcrumbs>
     </nav>
   );

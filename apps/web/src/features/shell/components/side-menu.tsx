@@ -1,4 +1,4 @@
-import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { NavLink, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
 import { isVisible } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import {
@@ -111,7 +111,29 @@ export function itemEntries(set: PermissionSetData, t: (key: string) => string):
   return entries;
 }
 
-export function SideMenu({ item, onNavigate }: { item: PermissionSetData | null; onNavigate: () => void }) {
+/** The item's group while its resource loads: a heading and three entries' worth of placeholder. */
+function MenuGroupSkeleton() {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={6} px="sm" role="status" aria-label={t('main.loading')} data-testid="side-item-skeleton">
+      <Skeleton height={10} width={110} radius="sm" my={4} />
+      <Skeleton height={30} radius="sm" />
+      <Skeleton height={30} radius="sm" />
+      <Skeleton height={30} radius="sm" />
+    </Stack>
+  );
+}
+
+export function SideMenu({
+  item,
+  itemLoading = false,
+  onNavigate,
+}: {
+  item: PermissionSetData | null;
+  /** An item page whose resource is still loading: its group keeps its place as a placeholder. */
+  itemLoading?: boolean;
+  onNavigate: () => void;
+}) {
   const { t } = useTranslation();
   const list = usePermissionList();
   const permissions = list.data?.permissions ?? [];
@@ -137,7 +159,11 @@ export function SideMenu({ item, onNavigate }: { item: PermissionSetData | null;
   return (
     <ScrollArea type="auto" style={{ flex: 1 }}>
       <Stack gap="md" p="xs">
-        {item ? <MenuGroup title={item.reference} entries={itemEntries(item, t)} onNavigate={onNavigate} /> : null}
+        {item ? (
+          <MenuGroup title={item.reference} entries={itemEntries(item, t)} onNavigate={onNavigate} />
+        ) : itemLoading ? (
+          <MenuGroupSkeleton />
+        ) : null}
         <MenuGroup title={t('menu.lists')} entries={lists} onNavigate={onNavigate} />
         <MenuGroup title={t('menu.management')} entries={management} onNavigate={onNavigate} />
       </Stack>
