@@ -51,6 +51,38 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
     await context.close();
   });
 
+  it('keeps the card’s size while the captcha widget loads and verifies (no layout shift)', async () => {
+    for (const width of [1280, 390]) {
+      const context = await newContext(browser, { width, height: 844 });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/login/`);
+      await page.getByTestId('altcha-facade').waitFor();
+      const formHeight = () =>
+        page
+          .locator('form')
+          .first()
+          .evaluate((form) => form.getBoundingClientRect().height);
+      const before = await formHeight();
+      // sampled every animation frame from the first focus until the widget says it is verified
+      await page.evaluate(() => {
+        const heights: number[] = [];
+        (window as unknown as { heights: number[] }).heights = heights;
+        const form = document.querySelector('form');
+        const sample = () => {
+          if (form) heights.push(form.getBoundingClientRect().height);
+          requestAnimationFrame(sample);
+        };
+        sample();
+      });
+      await page.getByLabel(/^Dominio/).focus();
+      await page.getByText('Verificado').waitFor({ timeout: 60_000 });
+      const heights = await page.evaluate(() => (window as unknown as { heights: number[] }).heights);
+      expect(heights.length).toBeGreaterThan(1);
+      for (const height of heights) expect(Math.abs(height - before), `at ${width} px`).toBeLessThanOrEqual(1);
+      await context.close();
+    }
+  });
+
   it('reaches every control with the keyboard', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -4,6 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { useApp } from '../lib/app-context';
 
 const AltchaWidget = lazy(() => import('./altcha-widget'));
+
+/**
+ * The ALTCHA widget's height (its box and the "protected by" line under it, measured in Chromium).
+ * The facade and the widget's slot both take it, so the form does not grow when the widget loads.
+ */
+const ALTCHA_HEIGHT = 73;
 const ThirdPartyCaptcha = lazy(() => import('./third-party-captcha'));
 
 /**
@@ -15,8 +21,16 @@ function AltchaFacade({ onActivate }: { onActivate: () => void }) {
   const { t } = useTranslation();
   // A native checkbox: Mantine's Checkbox would add its chunk to the login route for one box.
   return (
-    <Paper withBorder p="sm" radius="sm" data-testid="altcha-facade">
-      <Group justify="space-between" wrap="nowrap">
+    <Paper
+      withBorder
+      p="sm"
+      radius="sm"
+      mih={ALTCHA_HEIGHT}
+      display="flex"
+      style={{ alignItems: 'center' }}
+      data-testid="altcha-facade"
+    >
+      <Group justify="space-between" wrap="nowrap" w="100%">
         <label style={{ display: 'flex', alignItems: 'center', gap: 'var(--mantine-spacing-sm)', cursor: 'pointer' }}>
           <input
             type="checkbox"
@@ -63,7 +77,7 @@ export function Captcha({ onPayload, resetKey }: { onPayload: (payload: string) 
   if (provider === 'none') return null;
   if (provider === 'altcha') {
     return (
-      <div ref={anchor}>
+      <div ref={anchor} style={{ minHeight: ALTCHA_HEIGHT }}>
         {active ? (
           <Suspense fallback={<AltchaFacade onActivate={() => {}} />}>
             <AltchaWidget
