@@ -25,6 +25,8 @@ export interface CommandContext {
 export interface CommandResult {
   json: unknown;
   text: string;
+  /** 1 when the command did its work but some of it failed (a sync that could not repair). */
+  exitCode?: number;
 }
 
 export type ArgValues = Record<string, string | boolean | (string | boolean)[] | undefined>;

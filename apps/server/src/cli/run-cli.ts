@@ -16,6 +16,7 @@ import { permissionCommands } from './commands/permission.command.ts';
 import { resourceCommands } from './commands/resource.command.ts';
 import { seedCommands } from './commands/seed.command.ts';
 import { sessionCommands, userCommands } from './commands/user.command.ts';
+import { webCommands } from './commands/web.command.ts';
 
 export const GROUPS: CommandGroup[] = [
   brandCommands,
@@ -29,6 +30,7 @@ export const GROUPS: CommandGroup[] = [
   dnsCommands,
   mailCommands,
   ftpCommands,
+  webCommands,
   seedCommands,
 ];
 
@@ -129,10 +131,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       });
       const result = await command.run({ admin, runtime, config, now }, input);
       io.stdout(parsed.values.json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
+      return result.exitCode ?? 0;
     } finally {
       await runtime.close();
     }
-    return 0;
   } catch (error) {
     io.stderr(`${describe(error)}\n`);
     return 1;

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -154,5 +154,28 @@ describe('web driver rendering (embedded)', () => {
     expect(createWebDriver(nginx).kind).toBe('nginx');
     expect(() => loadConfig({ PANEL_WEB_PHP_SOCKETS: '8.2=/run/a b' })).toThrow(/phpSockets/);
     expect(() => loadConfig({ PANEL_WEB_DEFAULT_PHP_VERSION: '8.3' })).toThrow(/defaultPhpVersion/);
+  });
+});
+
+describe('web driver drift (what web sync compares)', () => {
+  it('a service as applied has no drift; a missing link is missing; an edited or extra file is changed', async () => {
+    expect(await driver.drift(service())).toBe('missing');
+    expect(await driver.liveServices()).toEqual([]);
+    await driver.apply(service());
+    expect(await driver.liveServices()).toEqual([7]);
+    expect(await driver.drift(service())).toBeNull();
+    // the panel's side changed: a redirection fewer
+    expect(await driver.drift(service({ redirections: [] }))).toBe('changed');
+    // the server's side changed by hand: an edited file, then a file more
+    const conf = live('nginx.conf');
+    await writeFile(conf, `${await readFile(conf, 'utf8')}# edited\n`);
+    expect(await driver.drift(service())).toBe('changed');
+    await driver.apply(service());
+    expect(await driver.drift(service())).toBeNull();
+    await writeFile(live('extra.conf'), 'server {}\n');
+    expect(await driver.drift(service())).toBe('changed');
+    await driver.remove(7);
+    expect(await driver.drift(service())).toBe('missing');
+    expect(await driver.liveServices()).toEqual([]);
   });
 });

@@ -1,5 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, readdir, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import type { ErrorLogLine } from '@panel247/contract/hosting';
 import { readErrorLog } from './error-log.ts';
@@ -120,6 +132,32 @@ export abstract class FileWebDriver implements WebDriver {
     if (!Number.isSafeInteger(serviceId) || serviceId < 1) throw new Error(`bad service id: ${serviceId}`);
     const { nginx, php } = serviceLogFiles(this.options.logDir, serviceId);
     return readErrorLog({ nginx, php });
+  }
+
+  async liveServices(): Promise<number[]> {
+    const entries = await readdir(this.liveDir).catch(() => [] as string[]);
+    return entries
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number)
+      .sort((a, b) => a - b);
+  }
+
+  async drift(service: WebService): Promise<'missing' | 'changed' | null> {
+    const live = await readlink(this.livePath(service.serviceId)).catch(() => null);
+    if (!live) return 'missing';
+    // rendered for the live folder itself: the files name their own folder
+    const rendered = this.render(service, live);
+    const present = (await readdir(live, { recursive: true, withFileTypes: true }).catch(() => []))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(live, path.join(entry.parentPath, entry.name)))
+      .sort();
+    const wanted = rendered.files.map((file) => file.name).sort();
+    if (present.join('\n') !== wanted.join('\n')) return 'changed';
+    for (const file of rendered.files) {
+      const content = await readFile(path.join(live, file.name), 'utf8').catch(() => null);
+      if (content !== file.content) return 'changed';
+    }
+    return null;
   }
 
   protected livePath(serviceId: number): string {

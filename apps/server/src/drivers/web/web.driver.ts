@@ -60,6 +60,13 @@ export interface WebDriver {
   apply(service: WebService): Promise<void>;
   /** Removes the service's server blocks and pool (nothing to do when it has none). */
   remove(serviceId: number): Promise<void>;
+  /** The ids of the services that have a live configuration. */
+  liveServices(): Promise<number[]>;
+  /**
+   * How the live configuration differs from what `apply(service)` would write: `missing` (none),
+   * `changed` (other files or contents), or null (the same). Nothing is written.
+   */
+  drift(service: WebService): Promise<'missing' | 'changed' | null>;
   /** The last lines of the service's error logs, found from its id alone (never from user input). */
   errorLog(serviceId: number): Promise<ErrorLogLine[]>;
 }

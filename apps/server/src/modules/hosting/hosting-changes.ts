@@ -10,6 +10,15 @@ import type { PermissionService } from '../permission/permission.service.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingSettings } from './hosting-settings.ts';
 
+/** What `web sync` found of one service: its drift, and whether it was repaired. */
+export interface WebDrift {
+  serviceId: number;
+  /** The domain, or null for a live configuration whose service the panel no longer has. */
+  domain: string | null;
+  drift: 'missing' | 'changed' | 'extra';
+  repaired: boolean;
+}
+
 /** A hosting service the actor may use, with the permission levels the answers carry. */
 export type HostedService = { id: number; domain: string; levels: HostingServiceDto['permissions'] };
 
@@ -78,8 +87,11 @@ export class HostingChanges {
     });
   }
 
-  /** The service as the database has it, in the driver's terms. */
-  private async model(db: Db, service: { id: number; domain: string }): Promise<WebService> {
+  /**
+   * The service as the database has it, in the driver's terms. `prepare` creates the sites'
+   * folders (a dry run leaves the disk alone).
+   */
+  private async model(db: Db, service: { id: number; domain: string }, prepare = true): Promise<WebService> {
     const settings = await hostingRepository.settings(db, service.id);
     const sites = await hostingRepository.sites(db, service.id);
     const redirections = await hostingRepository.redirections(db, service.id);
@@ -89,7 +101,7 @@ export class HostingChanges {
     const webSites: WebService['sites'] = [];
     for (const site of sites) {
       // Each folder is created (owned by the web user) and checked against symlink escapes.
-      await this.homes.prepare(service.domain, site.folder, 'folder');
+      if (prepare) await this.homes.prepare(service.domain, site.folder, 'folder');
       webSites.push({
         subdomain: site.subdomain,
         folder: site.folder,
@@ -152,6 +164,42 @@ export class HostingChanges {
       if (applied) await this.driver.apply(await this.model(this.db, service)).catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Makes the web server serve every hosting service exactly as the database has it: a service
+   * with no live configuration (a restore, a switch from the embedded driver, a seed) or another
+   * one is applied again; a live configuration of a service the panel no longer has is removed.
+   * `dryRun` only reports. One service that cannot be applied does not stop the others.
+   */
+  async sync(options: { dryRun: boolean }): Promise<WebDrift[]> {
+    const report: WebDrift[] = [];
+    const services = await hostingRepository.allServices(this.db);
+    for (const service of services) {
+      if (!options.dryRun) await this.ensure(this.db, service.id);
+      const model = await this.model(this.db, service, !options.dryRun);
+      const drift = await this.driver.drift(model);
+      if (!drift) continue;
+      const repaired = options.dryRun
+        ? false
+        : await this.driver.apply(model).then(
+            () => true,
+            () => false,
+          );
+      report.push({ serviceId: service.id, domain: service.domain, drift, repaired });
+    }
+    const known = new Set(services.map((service) => service.id));
+    for (const serviceId of await this.driver.liveServices()) {
+      if (known.has(serviceId)) continue;
+      const repaired = options.dryRun
+        ? false
+        : await this.driver.remove(serviceId).then(
+            () => true,
+            () => false,
+          );
+      report.push({ serviceId, domain: null, drift: 'extra', repaired });
+    }
+    return report;
   }
 
   /** Creates the rows of a service and makes the web server serve them (the demo seed). */

@@ -2,6 +2,15 @@ import type { Db } from '../../db/database.ts';
 
 /** Every query of the web side of a hosting service; each is scoped by the service's id. */
 export const hostingRepository = {
+  /** Every hosting service of every account (for `web sync`), in id order. */
+  allServices(db: Db) {
+    return db
+      .selectFrom('resources')
+      .select(['id', 'reference_punycode as domain'])
+      .where('has_service', '=', 1)
+      .orderBy('id')
+      .execute();
+  },
   settings(db: Db, serviceId: number) {
     return db.selectFrom('web_settings').selectAll().where('service_id', '=', serviceId).executeTakeFirst();
   },
