@@ -4,7 +4,8 @@
 set -euo pipefail
 
 # The browser for the e2e tier; the daemons of the integration tier; dig and named-checkzone;
-# nginx, PHP-FPM and phpMyAdmin for the database sign-on; the MariaDB client tools (dumps);
+# nginx, PHP-FPM and phpMyAdmin for the database sign-on; the MariaDB client tools (dumps) and
+# server (the private MariaDB of `npm run stack`);
 # Roundcube for the WebMail sign-on plugin (deploy/webmail).
 PACKAGES=(
   chromium
@@ -31,6 +32,7 @@ PACKAGES=(
   php8.2-mysql
   phpmyadmin
   mariadb-client
+  mariadb-server
   roundcube-core
   roundcube-sqlite3
 )

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,9 +7,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 /**
- * Starts real daemons for the integration tests: on loopback, on a free port, in a folder of their
- * own, recording the PID it started and stopping exactly that one. Commands are argument arrays,
- * never a shell. In CI (CI=true) a missing daemon binary is an error, never a skip.
+ * Starts real daemons for the integration tests and for `npm run stack`: on loopback, in a folder
+ * of their own, recording the PID it started and stopping exactly that one. Commands are argument
+ * arrays, never a shell. In CI (CI=true) a missing daemon binary is an error, never a skip.
  */
 
 export const execFileAsync = promisify(execFile);
@@ -25,6 +25,46 @@ export async function freePort(): Promise<number> {
 
 export function workDir(name: string): Promise<string> {
   return mkdtemp(path.join(tmpdir(), `p247-${name}-`));
+}
+
+/**
+ * Where a harness puts a daemon. Tests take a new temporary folder and free ports, and the folder
+ * goes when the daemon stops; the stack keeps each daemon's folder under its state folder, with
+ * its data, and the ports it chose the first time, so a restart finds both again.
+ */
+export interface Placement {
+  folder(name: string): Promise<string>;
+  /** A port by a name unique in the run (`powerdns.api`). */
+  port(name: string): Promise<number>;
+  /** Whether the folder is the run's alone (removed at stop) or kept. */
+  temporary: boolean;
+}
+
+export const temporaryPlacement: Placement = {
+  folder: (name) => workDir(name),
+  port: () => freePort(),
+  temporary: true,
+};
+
+/** Folders under `root`, kept; ports saved in `root/ports.json` the first time they are chosen. */
+export function keptPlacement(root: string): Placement {
+  const file = path.join(root, 'ports.json');
+  return {
+    temporary: false,
+    async folder(name) {
+      const folder = path.join(root, name);
+      mkdirSync(folder, { recursive: true });
+      return folder;
+    },
+    async port(name) {
+      const ports: Record<string, number> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+      if (!ports[name]) {
+        ports[name] = await freePort();
+        writeFileSync(file, `${JSON.stringify(ports, null, 2)}\n`);
+      }
+      return ports[name] as number;
+    },
+  };
 }
 
 /** Throws a clear error when a daemon's binary is missing: tests that need it fail, never skip. */
@@ -67,8 +107,12 @@ export function startForeground(
 ): RunningDaemon {
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
+  // the last 64 KiB is what an error message needs; a daemon of the stack may run for days
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk).slice(-65_536);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     process: child,

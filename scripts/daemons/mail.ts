@@ -3,12 +3,12 @@ import { chmodSync, chownSync, mkdirSync, readFileSync, writeFileSync } from 'no
 import path from 'node:path';
 import {
   execFileAsync,
-  freePort,
+  type Placement,
   type RunningDaemon,
   requireBinary,
   startForeground,
+  temporaryPlacement,
   waitForPort,
-  workDir,
 } from './daemon-harness.ts';
 
 const DEPLOY = path.join(import.meta.dirname, '../../deploy');
@@ -25,6 +25,8 @@ export interface MailDaemons {
   masterPassword: string;
   /** curl's IMAP client: resolves with curl's exit code (0 = logged in, 67 = login refused). */
   imap(user: string, password: string, urlPath?: string, extra?: string[]): Promise<{ code: number; stdout: string }>;
+  /** The processes it started, by name (for a status). */
+  processes(): Record<string, number | undefined>;
   stop(): Promise<void>;
 }
 
@@ -35,16 +37,23 @@ function fill(file: string, values: Record<string, string>): string {
 }
 
 /** Debian's Dovecot and Postfix from the deploy/ templates, reading the panel's database. */
-export async function startMailDaemons(database: MailDatabase): Promise<MailDaemons> {
+export async function startMailDaemons(
+  database: MailDatabase,
+  placement: Placement = temporaryPlacement,
+): Promise<MailDaemons> {
   const dovecot = requireBinary('dovecot', 'dovecot-imapd');
   const postfix = requireBinary('postfix', 'postfix');
   const curl = requireBinary('curl', 'curl');
-  const dir = await workDir('mail');
+  const dir = await placement.folder('mail');
   chmodSync(dir, 0o755);
   const mailRoot = path.join(dir, 'mail');
   mkdirSync(mailRoot, { recursive: true });
   chownSync(mailRoot, MAIL_UID, MAIL_UID);
-  const [imapPort, lmtpPort, smtpPort] = [await freePort(), await freePort(), await freePort()];
+  const [imapPort, lmtpPort, smtpPort] = [
+    await placement.port('dovecot.imap'),
+    await placement.port('dovecot.lmtp'),
+    await placement.port('postfix.smtp'),
+  ];
   const masterPassword = randomBytes(16).toString('hex');
 
   // Dovecot
@@ -149,6 +158,7 @@ export async function startMailDaemons(database: MailDatabase): Promise<MailDaem
         return { code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '' };
       }
     },
+    processes: () => ({ dovecot: dovecotDaemon.process.pid, postfix: postfixDaemon.process.pid }),
     async stop() {
       await execFileAsync(postfix, ['-c', postfixDir, 'stop']).catch(() => undefined);
       await postfixDaemon.stop();

@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { freePort, type RunningDaemon, waitForPort, workDir } from './daemon-harness.ts';
+import { type Placement, type RunningDaemon, temporaryPlacement, waitForPort } from './daemon-harness.ts';
 import {
   fillTemplate,
   nginxBinary,
@@ -42,6 +42,8 @@ export interface PhpMyAdmin {
   baseUrl: string;
   signonUrl: string;
   logs(): string;
+  /** The processes it started, by name (for a status). */
+  processes(): Record<string, number | undefined>;
   stop(): Promise<void>;
 }
 
@@ -58,6 +60,8 @@ function fill(template: string, values: Record<string, string>): string {
  */
 function phpMyAdminRoot(dir: string, configFile: string, tempDir: string): string {
   const root = path.join(dir, 'phpmyadmin-root');
+  // links of a kept folder's last run are made again: Debian's files may have moved since
+  rmSync(root, { recursive: true, force: true });
   mkdirSync(path.join(root, 'libraries'), { recursive: true });
   for (const entry of readdirSync(DEBIAN_PHPMYADMIN)) {
     if (entry !== 'libraries') symlinkSync(path.join(DEBIAN_PHPMYADMIN, entry), path.join(root, entry));
@@ -79,7 +83,10 @@ function phpMyAdminRoot(dir: string, configFile: string, tempDir: string): strin
  * Debian's nginx, PHP-FPM 8.2 and phpMyAdmin from the deploy/phpmyadmin kit, on loopback in a
  * folder of their own: phpMyAdmin under /phpmyadmin/ with the Panel247 sign-on hand-off.
  */
-export async function startPhpMyAdmin(options: PhpMyAdminOptions): Promise<PhpMyAdmin> {
+export async function startPhpMyAdmin(
+  options: PhpMyAdminOptions,
+  placement: Placement = temporaryPlacement,
+): Promise<PhpMyAdmin> {
   nginxBinary();
   phpFpmBinary();
   if (!existsSync(path.join(DEBIAN_PHPMYADMIN, 'index.php'))) {
@@ -87,7 +94,7 @@ export async function startPhpMyAdmin(options: PhpMyAdminOptions): Promise<PhpMy
   }
   const web = webIdentity();
   const asRoot = web.asRoot;
-  const dir = await workDir('pma');
+  const dir = await placement.folder('phpmyadmin');
   chmodSync(dir, 0o755);
   const privateDir = (name: string) => {
     const folder = path.join(dir, name);
@@ -98,8 +105,9 @@ export async function startPhpMyAdmin(options: PhpMyAdminOptions): Promise<PhpMy
   };
   const sessions = privateDir('sessions');
   const temp = privateDir('tmp');
-  const port = await freePort();
+  const port = await placement.port('phpmyadmin.http');
   const socket = path.join(dir, 'php-fpm.sock');
+  rmSync(socket, { force: true });
   const configFile = path.join(dir, 'config.inc.php');
   const errorLog = path.join(dir, 'php-errors.log');
 
@@ -204,8 +212,8 @@ export async function startPhpMyAdmin(options: PhpMyAdminOptions): Promise<PhpMy
   const stop = async () => {
     await server.stop();
     await fpm.stop();
-    // sessions there hold sign-on logins: nothing of the run stays behind
-    rmSync(dir, { recursive: true, force: true });
+    // sessions there hold sign-on logins: nothing of a test's run stays behind
+    if (placement.temporary) rmSync(dir, { recursive: true, force: true });
   };
   try {
     await waitForPort(port);
@@ -218,6 +226,7 @@ export async function startPhpMyAdmin(options: PhpMyAdminOptions): Promise<PhpMy
     baseUrl: `http://127.0.0.1:${port}`,
     signonUrl: `http://127.0.0.1:${port}/phpmyadmin/panel247-signon.php`,
     logs,
+    processes: () => ({ phpmyadmin: server.process.pid, 'phpmyadmin-php-fpm': fpm.process.pid }),
     stop,
   };
 }

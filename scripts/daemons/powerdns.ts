@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
   execFileAsync,
-  freePort,
+  type Placement,
   type RunningDaemon,
   requireBinary,
   startForeground,
+  temporaryPlacement,
   waitForPort,
-  workDir,
 } from './daemon-harness.ts';
 
 const TEMPLATE = path.join(import.meta.dirname, '../../deploy/powerdns/pdns.conf.template');
@@ -30,15 +30,17 @@ export interface PowerDns {
   pause(): void;
   /** Lets a paused server run again (SIGCONT): it then handles what it received meanwhile. */
   resume(): void;
+  /** The processes it started, by name (for a status). */
+  processes(): Record<string, number | undefined>;
 }
 
 /** Debian's pdns_server with the sqlite3 backend, from the deploy/ template, on loopback ports. */
-export async function startPowerDns(): Promise<PowerDns> {
+export async function startPowerDns(placement: Placement = temporaryPlacement): Promise<PowerDns> {
   const binary = requireBinary('pdns_server', 'pdns-server');
   const dig = requireBinary('dig', 'bind9-dnsutils');
-  const dir = await workDir('pdns');
+  const dir = await placement.folder('powerdns');
   chmodSync(dir, 0o755);
-  const [dnsPort, apiPort] = [await freePort(), await freePort()];
+  const [dnsPort, apiPort] = [await placement.port('powerdns.dns'), await placement.port('powerdns.api')];
   const apiKey = randomBytes(16).toString('hex');
   writeFileSync(
     path.join(dir, 'pdns.conf'),
@@ -54,9 +56,13 @@ export async function startPowerDns(): Promise<PowerDns> {
   } catch {
     throw new Error(`${SCHEMA} is missing: install Debian's pdns-backend-sqlite3`);
   }
-  const database = new SQLite(path.join(dir, 'pdns.sqlite'));
-  database.exec(schema);
-  database.close();
+  // the zones a kept folder already holds stay: the schema goes into a new database only
+  const databaseFile = path.join(dir, 'pdns.sqlite');
+  if (!existsSync(databaseFile)) {
+    const database = new SQLite(databaseFile);
+    database.exec(schema);
+    database.close();
+  }
 
   let daemon: RunningDaemon | undefined;
   const start = async () => {
@@ -96,5 +102,6 @@ export async function startPowerDns(): Promise<PowerDns> {
     output: () => daemon?.output() ?? '',
     pause: () => daemon?.process.kill('SIGSTOP'),
     resume: () => daemon?.process.kill('SIGCONT'),
+    processes: () => ({ powerdns: daemon?.process.pid }),
   };
 }

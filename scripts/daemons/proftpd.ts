@@ -2,12 +2,12 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   execFileAsync,
-  freePort,
+  type Placement,
   type RunningDaemon,
   requireBinary,
   startForeground,
+  temporaryPlacement,
   waitForPort,
-  workDir,
 } from './daemon-harness.ts';
 
 const TEMPLATE = path.join(import.meta.dirname, '../../deploy/proftpd/proftpd.conf.template');
@@ -18,17 +18,22 @@ export interface ProFtpd {
   port: number;
   /** curl as the FTP client; resolves with curl's exit code (0 ok, 67 login refused) and output. */
   curl(user: string, password: string, args: string[], urlPath?: string): Promise<{ code: number; stdout: string }>;
+  /** The processes it started, by name (for a status). */
+  processes(): Record<string, number | undefined>;
   stop(): Promise<void>;
 }
 
 /** Debian's ProFTPD with mod_sql from the deploy/ template, on loopback. */
-export async function startProFtpd(database: FtpDatabase): Promise<ProFtpd> {
+export async function startProFtpd(database: FtpDatabase, placement: Placement = temporaryPlacement): Promise<ProFtpd> {
   const proftpd = requireBinary('proftpd', 'proftpd-core');
   const curl = requireBinary('curl', 'curl');
-  const dir = await workDir('ftp');
+  const dir = await placement.folder('proftpd');
   chmodSync(dir, 0o755);
-  const port = await freePort();
-  const pasv = 40_000 + Math.floor(Math.random() * 20_000);
+  const port = await placement.port('proftpd.ftp');
+  // passive data ports: 21 from a base the placement keeps (the stack's stay the same)
+  const pasv = placement.temporary
+    ? 40_000 + Math.floor(Math.random() * 20_000)
+    : 40_000 + ((await placement.port('proftpd.pasv')) % 20_000);
   const connect =
     database.kind === 'sqlite'
       ? database.file
@@ -79,6 +84,7 @@ export async function startProFtpd(database: FtpDatabase): Promise<ProFtpd> {
         return { code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '' };
       }
     },
+    processes: () => ({ proftpd: daemon.process.pid }),
     stop: () => daemon.stop(),
   };
 }

@@ -1,13 +1,13 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
-  freePort,
+  type Placement,
   type RunningDaemon,
   requireBinary,
   startForeground,
+  temporaryPlacement,
   waitForPort,
-  workDir,
 } from './daemon-harness.ts';
 
 const DEPLOY = path.join(import.meta.dirname, '../../deploy');
@@ -27,6 +27,8 @@ export interface Roundcube {
   logDir: string;
   /** Roundcube's SQLite database (its users table names who logged in). */
   database: string;
+  /** The processes it started, by name (for a status). */
+  processes(): Record<string, number | undefined>;
   stop(): Promise<void>;
 }
 
@@ -39,15 +41,20 @@ const php = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'"
  * is a folder of links to Debian's code plus a config, a SQLite database, logs and a plugins
  * folder of its own (ROUNDCUBE_CONFIG_DIR points Debian's Roundcube at the config).
  */
-export async function startRoundcube(options: RoundcubeOptions): Promise<Roundcube> {
+export async function startRoundcube(
+  options: RoundcubeOptions,
+  placement: Placement = temporaryPlacement,
+): Promise<Roundcube> {
   const phpBinary = requireBinary('php', 'php8.2-cli');
   if (!existsSync(path.join(SHARE, 'index.php')))
     throw new Error(
       "Roundcube is missing: install Debian's roundcube-core and roundcube-sqlite3 (scripts/install-system-deps.sh)",
     );
-  const dir = await workDir('roundcube');
+  const dir = await placement.folder('roundcube');
   const root = path.join(dir, 'roundcube');
   const config = path.join(dir, 'config');
+  // the install (links, plugin, config) is made anew at each start; the database and logs stay
+  for (const made of [root, config]) rmSync(made, { recursive: true, force: true });
   const logDir = path.join(dir, 'logs');
   for (const folder of [root, config, logDir, path.join(dir, 'temp'), path.join(root, 'plugins')])
     mkdirSync(folder, { recursive: true });
@@ -81,9 +88,11 @@ export async function startRoundcube(options: RoundcubeOptions): Promise<Roundcu
   );
 
   const database = path.join(dir, 'roundcube.sqlite');
-  const db = new SQLite(database);
-  db.exec(readFileSync(path.join(SHARE, 'SQL', 'sqlite.initial.sql'), 'utf8'));
-  db.close();
+  if (!existsSync(database)) {
+    const db = new SQLite(database);
+    db.exec(readFileSync(path.join(SHARE, 'SQL', 'sqlite.initial.sql'), 'utf8'));
+    db.close();
+  }
   writeFileSync(
     path.join(config, 'config.inc.php'),
     `<?php
@@ -103,7 +112,7 @@ $config['skin'] = 'elastic';
 `,
   );
 
-  const port = await freePort();
+  const port = await placement.port('roundcube.http');
   const daemon: RunningDaemon = startForeground(
     phpBinary,
     ['-S', `127.0.0.1:${port}`, '-t', path.join(root, 'public_html')],
@@ -115,5 +124,11 @@ $config['skin'] = 'elastic';
     await daemon.stop();
     throw new Error(`roundcube did not start: ${(error as Error).message}\n${daemon.output()}`);
   }
-  return { url: `http://127.0.0.1:${port}`, logDir, database, stop: () => daemon.stop() };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    logDir,
+    database,
+    processes: () => ({ roundcube: daemon.process.pid }),
+    stop: () => daemon.stop(),
+  };
 }

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NginxWebOptions } from '../../apps/server/src/drivers/web/nginx.driver.ts';
-import { freePort, type RunningDaemon, waitForPort, workDir } from './daemon-harness.ts';
+import { type Placement, type RunningDaemon, temporaryPlacement, waitForPort } from './daemon-harness.ts';
 import {
   fillTemplate,
   nginxBinary,
@@ -24,6 +24,8 @@ export interface WebServers {
   /** What the panel's nginx driver needs to drive these servers. */
   driverOptions: NginxWebOptions;
   logs(): string;
+  /** The processes it started, by name (for a status). */
+  processes(): Record<string, number | undefined>;
   stop(): Promise<void>;
 }
 
@@ -32,21 +34,23 @@ export interface WebServers {
  * nginx.conf and php-fpm.conf include the live folder the web driver writes into, exactly as an
  * operator's do. Nothing under /etc is touched (mime.types is only read).
  */
-export async function startWebServers(): Promise<WebServers> {
+export async function startWebServers(placement: Placement = temporaryPlacement): Promise<WebServers> {
   const nginx = nginxBinary();
   const phpFpm = phpFpmBinary();
   const web = webIdentity();
   const user = web.user || 'nobody';
   const group = web.group || 'nogroup';
-  const dir = await workDir('web');
+  const dir = await placement.folder('web');
   chmodSync(dir, 0o755);
   const configDir = path.join(dir, 'web');
   const liveDir = path.join(configDir, 'live');
   const runDir = path.join(dir, 'run');
   const tempDir = path.join(dir, 'nginx-temp');
+  // a kept folder's sockets are the last run's: waiting for them must mean this run's
+  if (!placement.temporary) rmSync(runDir, { recursive: true, force: true });
   // PHP-FPM refuses an include pattern whose folder does not exist yet.
   for (const folder of [liveDir, runDir, tempDir]) mkdirSync(folder, { recursive: true, mode: 0o755 });
-  const [httpPort, httpsPort] = [await freePort(), await freePort()];
+  const [httpPort, httpsPort] = [await placement.port('nginx.http'), await placement.port('nginx.https')];
   const nginxConf = path.join(dir, 'nginx.conf');
   const nginxErrorLog = path.join(dir, 'nginx-error.log');
   const nginxPidFile = path.join(dir, 'nginx.pid');
@@ -90,7 +94,7 @@ export async function startWebServers(): Promise<WebServers> {
   const stop = async () => {
     await server.stop();
     await fpm.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (placement.temporary) rmSync(dir, { recursive: true, force: true });
   };
   try {
     await waitForPort(httpPort);
@@ -123,6 +127,7 @@ export async function startWebServers(): Promise<WebServers> {
       php: { [PHP_VERSION]: { binary: phpFpm, config: fpmConf, pidFile: fpmPid } },
     },
     logs,
+    processes: () => ({ nginx: server.process.pid, 'php-fpm': fpm.process.pid }),
     stop,
   };
 }

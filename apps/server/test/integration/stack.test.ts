@@ -1,0 +1,162 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import mysql from 'mysql2/promise';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileAsync, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
+import { alive, listening } from '../../../../scripts/stack/stack-state.ts';
+
+const REPO = path.resolve(import.meta.dirname, '../../../..');
+
+interface Status {
+  services: Record<string, { ok: boolean; pid: number | null; address: string }>;
+}
+
+const portOf = (address: string) => Number(address.slice(address.lastIndexOf(':') + 1));
+
+/**
+ * `npm run stack` as an operator (and CI) runs it: one command, then every daemon proved with a
+ * real client — dig, an IMAP login, an SMTP delivery read back over IMAP, an FTP upload served by
+ * nginx running PHP, a MariaDB login — then a site's configuration removed by hand found and
+ * repaired by `panel web sync`, and `down` leaving no process or port behind.
+ */
+describe('npm run stack', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'p247-stack-'));
+  let child: ChildProcess | undefined;
+  let output = '';
+  let status: Status;
+  const address = (service: string) => status.services[service]?.address ?? '';
+  const stack = (...args: string[]) =>
+    execFileAsync('npm', ['run', '-s', 'stack', '--', ...args, '--dir', dir], { cwd: REPO, timeout: 60_000 });
+  const curl = requireBinary('curl', 'curl');
+  const dig = requireBinary('dig', 'bind9-dnsutils');
+
+  beforeAll(async () => {
+    child = spawn('npm', ['run', 'stack', '--', '--dir', dir], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    const until = Date.now() + 170_000;
+    while (!output.includes('stack is up')) {
+      if (child.exitCode !== null) throw new Error(`npm run stack exited with ${child.exitCode}:\n${output}`);
+      if (Date.now() > until) throw new Error(`npm run stack did not come up:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    status = JSON.parse((await stack('status', '--json')).stdout) as Status;
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack('down').catch(() => undefined);
+    child?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints one table with every daemon and how long it took, and status says each is up', () => {
+    expect(output).toMatch(/Panel247's stack is up \(\d+\.\d s\)/);
+    for (const name of ['panel', 'powerdns', 'postfix', 'dovecot', 'proftpd', 'nginx', 'php-fpm', 'mariadb']) {
+      const service = status.services[name];
+      expect(service, name).toBeDefined();
+      expect(service?.ok, `${name}\n${output}`).toBe(true);
+      expect(service?.pid).toBeGreaterThan(1);
+      expect(service?.address).toMatch(/^127\.0\.0\.1:\d+$/);
+    }
+  });
+
+  it('the panel answers, and PowerDNS serves the demo zone it published', async () => {
+    const health = await fetch(`http://${address('panel')}/p247/health/`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const { stdout } = await execFileAsync(dig, [
+      '@127.0.0.1',
+      '-p',
+      String(portOf(address('powerdns'))),
+      '+short',
+      'demo.test',
+      'A',
+    ]);
+    expect(stdout.trim()).toBe('127.0.0.1');
+  });
+
+  it('Postfix delivers to a demo mailbox, which logs in over IMAP and finds the message', async () => {
+    const imap = `imap://${address('dovecot')}`;
+    const refused = await execFileAsync(curl, ['-s', '-u', 'info@demo.test:wrong', `${imap}/`]).catch(
+      (error: { code: number }) => error.code,
+    );
+    expect(refused).toBe(67);
+    const subject = `Stack ${Date.now()}`;
+    await nodemailer
+      .createTransport({ host: '127.0.0.1', port: portOf(address('postfix')), secure: false, ignoreTLS: true })
+      .sendMail({ from: 'sender@example.org', to: 'info@demo.test', subject, text: 'hello' });
+    let found = '';
+    for (let i = 0; i < 100 && !/\* SEARCH \d+/.test(found); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      found = (
+        await execFileAsync(curl, [
+          '-s',
+          '-u',
+          'info@demo.test:panel247-mail',
+          '-X',
+          `SEARCH SUBJECT "${subject}"`,
+          `${imap}/INBOX`,
+        ])
+      ).stdout;
+    }
+    expect(found).toMatch(/\* SEARCH \d+/);
+  });
+
+  it('a PHP file uploaded over FTP is run by PHP-FPM behind nginx for the demo site', async () => {
+    const file = path.join(dir, 'upload.php');
+    writeFileSync(file, '<?php echo "sum=" . (20 + 22);\n');
+    await execFileAsync(curl, [
+      '-s',
+      '-u',
+      'web@demo.test:panel247-ftp',
+      '-T',
+      file,
+      `ftp://${address('proftpd')}/stack-check.php`,
+    ]);
+    const { stdout } = await execFileAsync(curl, [
+      '-s',
+      '-H',
+      'Host: demo.test',
+      `http://${address('nginx')}/stack-check.php`,
+    ]);
+    expect(stdout).toBe('sum=42');
+  });
+
+  it('MariaDB takes the panel’s admin login', async () => {
+    const config = JSON.parse(readFileSync(path.join(dir, 'panel', 'panel247.json'), 'utf8'));
+    const connection = await mysql.createConnection(config.databases.url);
+    try {
+      const [rows] = await connection.query('SELECT 1 + 1 AS two');
+      expect(rows).toEqual([{ two: 2 }]);
+    } finally {
+      await connection.end();
+    }
+  });
+
+  it('web sync finds a site configuration removed by hand, and puts it back', async () => {
+    const env = { ...process.env, PANEL_CONFIG_FILE: path.join(dir, 'panel', 'panel247.json') };
+    const panel = (...args: string[]) =>
+      execFileAsync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/panel.ts', ...args], { cwd: REPO, env });
+    const clean = JSON.parse((await panel('web', 'sync', '--dry-run', '--json')).stdout);
+    expect(clean.services).toEqual([]);
+    unlinkSync(path.join(dir, 'web', 'web', 'live', '1'));
+    const found = JSON.parse((await panel('web', 'sync', '--dry-run', '--json')).stdout);
+    expect(found.services).toEqual([{ serviceId: 1, domain: 'demo.test', drift: 'missing', repaired: false }]);
+    const repaired = JSON.parse((await panel('web', 'sync', '--json')).stdout);
+    expect(repaired.services).toEqual([{ serviceId: 1, domain: 'demo.test', drift: 'missing', repaired: true }]);
+    expect(JSON.parse((await panel('web', 'sync', '--dry-run', '--json')).stdout).services).toEqual([]);
+  });
+
+  it('down stops exactly what it started: no process and no port left', async () => {
+    const pids = Object.values(status.services).flatMap((service) => (service.pid ? [service.pid] : []));
+    const addresses = Object.values(status.services).map((service) => service.address);
+    const { stdout } = await stack('down');
+    expect(stdout).toContain('no process of the stack is left');
+    expect(pids.filter(alive)).toEqual([]);
+    for (const where of addresses) expect(await listening(where), where).toBe(false);
+    const after = await stack('status', '--json').catch((error: { stdout: string }) => error);
+    expect(JSON.parse(after.stdout)).toEqual({ services: {} });
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * `npm run stack`: the real stack on this machine, in one command — PowerDNS, Postfix + Dovecot,
+ * ProFTPD, nginx + PHP-FPM, a private MariaDB, phpMyAdmin, Roundcube and the panel with its real
+ * drivers and the demo data, on loopback ports, all state under one folder (default
+ * ./data/stack, kept across restarts), rendered from the deploy/ templates by the same harness the
+ * integration tests use.
+ *
+ *   npm run stack                     start in the foreground; Ctrl-C stops everything
+ *   npm run stack -- status [--json]  what runs, where
+ *   npm run stack -- down             stop a stack started from another shell
+ *   --dir FOLDER                      another state folder
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { DEMO } from '../../apps/server/src/seed/demo-seed.ts';
+import { keptPlacement } from '../daemons/daemon-harness.ts';
+import { startStack } from './stack-services.ts';
+import { alive, clearState, listening, readState, statusOf, writeState } from './stack-state.ts';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+function parseArgs(argv: string[]) {
+  const args = [...argv];
+  let dir = path.join(REPO, 'data', 'stack');
+  const at = args.indexOf('--dir');
+  if (at >= 0) {
+    dir = path.resolve(args[at + 1] ?? dir);
+    args.splice(at, 2);
+  }
+  const json = args.includes('--json');
+  const command = args.find((arg) => !arg.startsWith('--')) ?? 'up';
+  return { dir, json, command };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+async function up(dir: string) {
+  const previous = readState(dir);
+  if (previous && alive(previous.pid)) {
+    console.error(`A stack already runs from ${dir} (pid ${previous.pid}): npm run stack -- down`);
+    process.exit(1);
+  }
+  const began = Date.now();
+  console.log('Checking the Debian packages (scripts/install-system-deps.sh)…');
+  try {
+    execFileSync('bash', [path.join(REPO, 'scripts/install-system-deps.sh')], { stdio: 'inherit' });
+  } catch {
+    console.error('Could not install the missing packages (root or sudo needed); trying with what is there.');
+  }
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/build-web-if-stale.ts')], {
+    cwd: REPO,
+    stdio: 'inherit',
+  });
+  mkdirSync(dir, { recursive: true });
+  console.log(`Starting the stack in ${dir}…`);
+  const stack = await startStack(dir, keptPlacement(dir), (line) => console.log(line));
+  writeState(dir, { pid: process.pid, startedAt: new Date().toISOString(), services: stack.services });
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping the stack…');
+    await stack.stop();
+    clearState(dir);
+    console.log('Stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+
+  const seconds = ((Date.now() - began) / 1000).toFixed(1);
+  const demoSite = 'demo.test';
+  console.log(`\nPanel247's stack is up (${seconds} s).\n`);
+  console.log(
+    table([
+      ['service', 'address', 'try it'],
+      [
+        'panel',
+        stack.panelUrl,
+        `open it; domain ${DEMO.domain}, ${DEMO.admin.username} / ${DEMO.admin.password} (or ${DEMO.viewer.username} / ${DEMO.viewer.password}, read-only)`,
+      ],
+      ['powerdns', `127.0.0.1:${stack.dnsPort}`, `dig @127.0.0.1 -p ${stack.dnsPort} ${DEMO.domain} SOA`],
+      [
+        'dovecot (IMAP)',
+        `127.0.0.1:${stack.imapPort}`,
+        `curl -u info@${DEMO.domain}:panel247-mail imap://127.0.0.1:${stack.imapPort}/INBOX`,
+      ],
+      [
+        'postfix (SMTP)',
+        `127.0.0.1:${stack.smtpPort}`,
+        `swaks --server 127.0.0.1:${stack.smtpPort} --to info@${DEMO.domain} (or any SMTP client)`,
+      ],
+      [
+        'proftpd',
+        `127.0.0.1:${stack.ftpPort}`,
+        `curl -u web@${DEMO.domain}:panel247-ftp ftp://127.0.0.1:${stack.ftpPort}/`,
+      ],
+      [
+        'nginx + php-fpm',
+        `127.0.0.1:${stack.httpPort}`,
+        `curl -H 'Host: ${demoSite}' http://127.0.0.1:${stack.httpPort}/`,
+      ],
+      ['', '', `chromium --host-resolver-rules='MAP *.test 127.0.0.1:${stack.httpPort}' http://${demoSite}/`],
+      ['mariadb', `127.0.0.1:${stack.mariadbPort}`, 'databases made in the panel; phpMyAdmin from its database list'],
+      ['phpmyadmin', `${stack.phpMyAdminUrl}/phpmyadmin/`, 'opens logged in from a database’s phpMyAdmin button'],
+      ['roundcube', stack.webmailUrl, 'opens logged in from a mailbox’s WebMail button'],
+    ]),
+  );
+  console.log(`\nState: ${dir}. Ctrl-C (or npm run stack -- down) stops it all.`);
+}
+
+async function status(dir: string, json: boolean) {
+  const state = readState(dir);
+  const services = await statusOf(state && alive(state.pid) ? state : null);
+  if (json) {
+    console.log(JSON.stringify({ services }));
+  } else if (Object.keys(services).length === 0) {
+    console.log(`No stack runs from ${dir}.`);
+  } else {
+    console.log(
+      table([
+        ['service', 'ok', 'pid', 'address'],
+        ...Object.entries(services).map(([name, s]) => [name, s.ok ? 'yes' : 'NO', String(s.pid ?? '-'), s.address]),
+      ]),
+    );
+  }
+  const down = Object.values(services).some((service) => !service.ok);
+  process.exitCode = Object.keys(services).length === 0 || down ? 1 : 0;
+}
+
+/** Asks the foreground process to stop everything, then makes sure each process and port is gone. */
+async function down(dir: string) {
+  const state = readState(dir);
+  if (!state) {
+    console.log(`No stack runs from ${dir}.`);
+    return;
+  }
+  const pids = [state.pid, ...Object.values(state.services).flatMap((service) => service.pids)];
+  if (alive(state.pid)) process.kill(state.pid, 'SIGTERM');
+  const until = Date.now() + 30_000;
+  while (Date.now() < until && pids.some(alive)) await new Promise((resolve) => setTimeout(resolve, 100));
+  // whatever is left (the foreground process was killed, say) is stopped by its recorded pid
+  for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+  const open: string[] = [];
+  for (const service of Object.values(state.services)) {
+    if (await listening(service.address)) open.push(service.address);
+  }
+  clearState(dir);
+  if (open.length > 0) {
+    console.error(`Stopped, but something still listens on ${open.join(', ')}`);
+    process.exitCode = 1;
+  } else {
+    console.log('Stopped: no process of the stack is left.');
+  }
+}
+
+const { dir, json, command } = parseArgs(process.argv.slice(2));
+if (command === 'up') await up(dir);
+else if (command === 'status') await status(dir, json);
+else if (command === 'down') await down(dir);
+else {
+  console.error(`Unknown command ${command}: up (default), status [--json], down`);
+  process.exitCode = 2;
+}
