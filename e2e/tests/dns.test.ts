@@ -166,6 +166,18 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     expect(await page.getByTestId('dns-field-priority').count()).toBe(0);
     await page.getByTestId('dns-field-caa-flag').fill('300');
     await page.getByTestId('dns-field-caa-tag').selectOption('issuewild');
+    // the chosen tag's sentence fits its select: the text's width, in the select's own font, is
+    // within the room left of the arrow
+    const tagFits = await page.getByTestId('dns-field-caa-tag').evaluate((element) => {
+      const select = element as HTMLSelectElement;
+      const style = getComputedStyle(select);
+      const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text = context.measureText(select.selectedOptions[0]?.textContent ?? '').width;
+      const room = select.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      return text <= room;
+    });
+    expect(tagFits).toBe(true);
     await page.getByTestId('dns-field-value').fill('sectigo.com');
     await page.getByTestId('dns-submit').click();
     expect(await fieldError(page, 'dns-field-caa-flag', modal)).toBe('El flag de un CAA va de 0 a 255');
