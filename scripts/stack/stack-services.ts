@@ -46,7 +46,7 @@ function panelConfig(values: {
   pdns: PowerDns;
   web: WebServers;
   mariadb: PrivateMariaDb;
-  ports: { panel: number; ftp: number; phpmyadmin: number; roundcube: number };
+  ports: { panel: number; ftp: number; smtp: number; phpmyadmin: number; roundcube: number };
   keys: { webmail: string; phpmyadmin: string };
   mail: { root: string; doveadmConfig: string };
 }) {
@@ -71,6 +71,7 @@ function panelConfig(values: {
       root: mail.root,
       doveadmConfig: mail.doveadmConfig,
       webmailUrl: `http://${HOST}:${ports.roundcube}/`,
+      smtpAddress: `${HOST}:${ports.smtp}`,
       webmailKey: keys.webmail,
     },
     hosting: {
@@ -148,6 +149,7 @@ export async function startStack(
       phpmyadmin: await placement.port('phpmyadmin.http'),
       roundcube: await placement.port('roundcube.http'),
       ftp: await placement.port('proftpd.ftp'),
+      smtp: await placement.port('postfix.smtp'),
     };
     const keys = { webmail: secret(), phpmyadmin: secret() };
     const panelUrl = `http://${HOST}:${ports.panel}`;

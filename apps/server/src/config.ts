@@ -201,6 +201,11 @@ export const configSchema = z.object({
       doveadmConfig: z.string().optional(),
       /** The brand's WebMail when the brand names none; it redeems tokens at /p247/webmail/redeem/. */
       webmailUrl: z.string().default('/webmail/'),
+      /** Where Postfix takes mail (host:port): `panel doctor` reads its SMTP greeting there. */
+      smtpAddress: z
+        .string()
+        .regex(/^(?:[A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):\d{1,5}$/)
+        .default('127.0.0.1:25'),
       /** Shared with the WebMail: proves a token redemption comes from it. 32+ characters. */
       webmailKey: z.string().min(32).optional(),
     })
@@ -466,6 +471,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_MAIL_DOVEADM_CONFIG: 'mail.doveadmConfig',
   PANEL_WEBMAIL_URL: 'mail.webmailUrl',
   PANEL_WEBMAIL_KEY: 'mail.webmailKey',
+  PANEL_MAIL_SMTP_ADDRESS: 'mail.smtpAddress',
   PANEL_WEB_DRIVER: 'web.driver',
   PANEL_WEB_CONFIG_DIR: 'web.configDir',
   PANEL_WEB_LOG_DIR: 'web.logDir',

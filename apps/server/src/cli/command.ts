@@ -58,6 +58,8 @@ export interface CommandGroup {
   name: string;
   summary: string;
   commands: Command<unknown>[];
+  /** The command the group's name alone runs (`panel doctor` is `panel doctor check`). */
+  defaultCommand?: string;
 }
 
 /** Erases the input type so commands of different inputs fit one list. */

@@ -8,6 +8,7 @@ import { CliError, type CliIo, type Command, type CommandGroup } from './command
 import { accountCommands } from './commands/account.command.ts';
 import { brandCommands } from './commands/brand.command.ts';
 import { dnsCommands } from './commands/dns.command.ts';
+import { doctorCommands } from './commands/doctor.command.ts';
 import { ftpCommands } from './commands/ftp.command.ts';
 import { legalCommands } from './commands/legal.command.ts';
 import { mailCommands } from './commands/mail.command.ts';
@@ -31,6 +32,7 @@ export const GROUPS: CommandGroup[] = [
   mailCommands,
   ftpCommands,
   webCommands,
+  doctorCommands,
   seedCommands,
 ];
 
@@ -75,13 +77,16 @@ const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || 
 /** Runs one command line; returns the exit code. Output goes through `io` only. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
-    const [groupName, commandName, ...rest] = argv;
+    const [groupName, ...afterGroup] = argv;
     if (groupName === undefined || isHelp(groupName)) {
       io.stdout(`${helpText()}\n`);
       return 0;
     }
     const group = GROUPS.find((g) => g.name === groupName);
     if (!group) throw new CliError(`Unknown command '${groupName}'. Run with --help to list the commands.`);
+    // a group with a default command runs it when no command is named (only options follow)
+    const named = afterGroup[0] !== undefined && !afterGroup[0].startsWith('-');
+    const [commandName, ...rest] = group.defaultCommand && !named ? [group.defaultCommand, ...afterGroup] : afterGroup;
     if (commandName === undefined || isHelp(commandName)) {
       io.stdout(`${groupHelp(group)}\n`);
       return commandName === undefined ? 1 : 0;

@@ -135,10 +135,51 @@ describe('npm run stack', () => {
     }
   });
 
+  const panel = (...args: string[]) =>
+    execFileAsync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/panel.ts', ...args], {
+      cwd: REPO,
+      env: { ...process.env, PANEL_CONFIG_FILE: path.join(dir, 'panel', 'panel247.json') },
+    });
+  /** `panel doctor --json`: its exit code and each check by name. */
+  const doctor = async () => {
+    const { code, stdout } = await panel('doctor', '--json').then(
+      (done) => ({ code: 0, stdout: done.stdout }),
+      (failed: { code: number; stdout: string }) => failed,
+    );
+    const report = JSON.parse(stdout) as { ok: boolean; checks: { name: string; ok: boolean; detail: string }[] };
+    return { code, ok: report.ok, failing: report.checks.filter((check) => !check.ok).map((check) => check.name) };
+  };
+
+  it('doctor checks every daemon with a real call and finds nothing wrong', async () => {
+    const { stdout } = await panel('doctor', '--json');
+    const names = (JSON.parse(stdout).checks as { name: string; ok: boolean }[]).map((check) => check.name);
+    expect(names).toEqual([
+      'panel database',
+      'powerdns',
+      'dovecot',
+      'postfix',
+      'proftpd',
+      'nginx',
+      'php-fpm 8.2',
+      'mariadb',
+      'phpmyadmin',
+      'disk',
+    ]);
+    expect(await doctor()).toEqual({ code: 0, ok: true, failing: [] });
+  });
+
+  it('a site configuration broken by hand: doctor finds it, web sync repairs it, doctor is clean again', async () => {
+    const conf = path.join(dir, 'web', 'web', 'live', '1', 'nginx.conf');
+    writeFileSync(conf, `${readFileSync(conf, 'utf8')}\nthis is not nginx;\n`);
+    expect(await doctor()).toEqual({ code: 1, ok: false, failing: ['nginx'] });
+    const found = JSON.parse((await panel('web', 'sync', '--dry-run', '--json')).stdout);
+    expect(found.services).toEqual([{ serviceId: 1, domain: 'demo.test', drift: 'changed', repaired: false }]);
+    const repaired = JSON.parse((await panel('web', 'sync', '--json')).stdout);
+    expect(repaired.services).toEqual([{ serviceId: 1, domain: 'demo.test', drift: 'changed', repaired: true }]);
+    expect(await doctor()).toEqual({ code: 0, ok: true, failing: [] });
+  });
+
   it('web sync finds a site configuration removed by hand, and puts it back', async () => {
-    const env = { ...process.env, PANEL_CONFIG_FILE: path.join(dir, 'panel', 'panel247.json') };
-    const panel = (...args: string[]) =>
-      execFileAsync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/panel.ts', ...args], { cwd: REPO, env });
     const clean = JSON.parse((await panel('web', 'sync', '--dry-run', '--json')).stdout);
     expect(clean.services).toEqual([]);
     unlinkSync(path.join(dir, 'web', 'web', 'live', '1'));

@@ -1,0 +1,47 @@
+import { checked, type DaemonCheck } from '../../drivers/doctor/daemon-check.ts';
+import { daemonChecks } from '../../drivers/doctor/daemon-checks.ts';
+import { healthRepository } from '../../modules/health/health.repository.ts';
+import { type CommandGroup, defineCommand } from '../command.ts';
+import { table } from '../output.ts';
+
+const check = defineCommand({
+  name: 'check',
+  summary:
+    "Check the panel's database and every configured driver's daemon with a real call (PowerDNS's API, doveadm, Postfix's and ProFTPD's greetings, nginx -t, each PHP-FPM master, the MariaDB admin login, phpMyAdmin's sign-on script) and the free disk; say how to fix what fails; exit 1 when anything does",
+  usage: '',
+  parse: () => ({}),
+  async run({ runtime, config }) {
+    const database = await checked(
+      'panel database',
+      runtime.kind === 'sqlite'
+        ? `Check that ${config.dataDir} is on a disk with room and writable by the panel's user.`
+        : 'Start PostgreSQL and check PANEL_DATABASE_URL (host, user, password, database).',
+      async () => {
+        await healthRepository.ping(runtime.db);
+        return runtime.kind === 'sqlite' ? `SQLite in ${config.dataDir} answers` : 'PostgreSQL answers';
+      },
+    );
+    const checks: DaemonCheck[] = [database, ...(await daemonChecks(config))];
+    const failed = checks.filter((item) => !item.ok);
+    const fixes = failed.map((item) => `- ${item.name}: ${item.fix ?? ''}`);
+    const summary =
+      failed.length === 0
+        ? `All ${checks.length} checks passed.`
+        : `${failed.length} of ${checks.length} checks failed. To fix:\n${fixes.join('\n')}`;
+    return {
+      exitCode: failed.length > 0 ? 1 : 0,
+      json: { ok: failed.length === 0, checks },
+      text: `${table(
+        ['CHECK', 'OK', 'DETAIL'],
+        checks.map((item) => [item.name, item.ok ? 'yes' : 'NO', item.detail]),
+      )}\n${summary}`,
+    };
+  },
+});
+
+export const doctorCommands: CommandGroup = {
+  name: 'doctor',
+  summary: "What works and what does not: the panel's database and every configured daemon",
+  commands: [check],
+  defaultCommand: 'check',
+};

@@ -1,0 +1,180 @@
+import { execFile } from 'node:child_process';
+import { access, readFile, stat, statfs } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import mysql from 'mysql2/promise';
+import type { AppConfig } from '../../config.ts';
+import { checked, type DaemonCheck } from './daemon-check.ts';
+import { greeting, httpAnswers } from './network-checks.ts';
+
+const run = promisify(execFile);
+
+/** host:port → its parts (IPv6 in brackets). */
+function hostPort(address: string): { host: string; port: number } {
+  const at = address.lastIndexOf(':');
+  return { host: address.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(address.slice(at + 1)) };
+}
+
+function powerDns(config: AppConfig): Promise<DaemonCheck> {
+  const { powerdnsApiUrl, powerdnsApiKey, powerdnsServerId } = config.dns;
+  return checked(
+    'powerdns',
+    'Start PowerDNS (systemctl start pdns) with api=yes and webserver=yes, and check PANEL_POWERDNS_API_URL and PANEL_POWERDNS_API_KEY against pdns.conf.',
+    async (signal) => {
+      const url = `${String(powerdnsApiUrl).replace(/\/$/, '')}/api/v1/servers/${encodeURIComponent(powerdnsServerId)}`;
+      const response = await fetch(url, { signal, headers: { 'X-API-Key': String(powerdnsApiKey ?? '') } });
+      if (!response.ok) throw new Error(`the API answers HTTP ${response.status}`);
+      const server = (await response.json()) as { version?: string };
+      return `API answers: PowerDNS ${server.version ?? '?'}`;
+    },
+  );
+}
+
+function dovecot(config: AppConfig): Promise<DaemonCheck> {
+  const doveadmConfig = String(config.mail.doveadmConfig);
+  return checked(
+    'dovecot',
+    `Start Dovecot (systemctl start dovecot) and check PANEL_MAIL_DOVEADM_CONFIG (${doveadmConfig}).`,
+    async () => {
+      await run('doveadm', ['-c', doveadmConfig, 'auth', 'cache', 'flush'], { timeout: 5000 });
+      return `doveadm -c ${doveadmConfig} auth cache flush: done`;
+    },
+  );
+}
+
+function postfix(config: AppConfig): Promise<DaemonCheck> {
+  const { host, port } = hostPort(config.mail.smtpAddress);
+  return checked(
+    'postfix',
+    `Start Postfix (systemctl start postfix) and check PANEL_MAIL_SMTP_ADDRESS (${config.mail.smtpAddress}).`,
+    (signal) => greeting(host, port, '220', signal),
+  );
+}
+
+function proftpd(config: AppConfig): Promise<DaemonCheck> {
+  const { ftpHost, ftpPort, ftpUsersFile } = config.hosting;
+  return checked(
+    'proftpd',
+    `Start ProFTPD (systemctl start proftpd), check PANEL_FTP_HOST and PANEL_FTP_PORT (${ftpHost}:${ftpPort}), and on SQLite run npm run panel -- ftp sync to rewrite its copy of the accounts.`,
+    async (signal) => {
+      const greets = await greeting(ftpHost, ftpPort, '220', signal);
+      // on SQLite ProFTPD logs users in from the panel's copy: it must be there to be read
+      if (ftpUsersFile) await access(ftpUsersFile);
+      return ftpUsersFile ? `${greets}; accounts copy ${ftpUsersFile} present` : greets;
+    },
+  );
+}
+
+function nginx(config: AppConfig): Promise<DaemonCheck> {
+  const web = config.web;
+  const prefix = web.nginxPrefix.endsWith('/') ? web.nginxPrefix : `${web.nginxPrefix}/`;
+  return checked(
+    'nginx',
+    'Read the message: a configuration file was edited by hand or a certificate went missing. npm run panel -- web sync rewrites every service’s configuration; start nginx if it is down.',
+    async () => {
+      await run(web.nginxBinary, ['-t', '-q', '-p', prefix, '-c', web.nginxConf, '-e', web.nginxErrorLog], {
+        timeout: 5000,
+      }).catch((error: { stderr?: string; message: string }) => {
+        throw new Error((error.stderr ?? error.message).trim().split('\n')[0] ?? 'nginx -t failed');
+      });
+      const pid = Number.parseInt((await readFile(web.nginxPidFile, 'utf8')).trim(), 10);
+      process.kill(pid, 0);
+      return `nginx -t: the configuration is valid; master (pid ${pid}) running`;
+    },
+  );
+}
+
+function phpFpm(config: AppConfig, version: string): Promise<DaemonCheck> {
+  const pidFile = config.web.phpPidFiles[version] ?? `/run/php/php${version}-fpm.pid`;
+  return checked(
+    `php-fpm ${version}`,
+    `Start PHP-FPM ${version} (systemctl start php${version}-fpm) and check PANEL_WEB_PHP_PID_FILES (${pidFile}).`,
+    async () => {
+      const pid = Number.parseInt((await readFile(pidFile, 'utf8')).trim(), 10);
+      if (!Number.isSafeInteger(pid) || pid < 2) throw new Error(`no pid in ${pidFile}`);
+      process.kill(pid, 0);
+      return `master (pid ${pid}) running`;
+    },
+  );
+}
+
+function mariadb(config: AppConfig): Promise<DaemonCheck> {
+  return checked(
+    'mariadb',
+    'Start MariaDB (systemctl start mariadb) and check the admin login in PANEL_DATABASES_URL (it needs every privilege, with GRANT OPTION).',
+    async () => {
+      const connection = await mysql.createConnection({ uri: String(config.databases.url), connectTimeout: 4000 });
+      try {
+        const [rows] = await connection.query('SELECT VERSION() AS version');
+        return `admin login works: MariaDB ${(rows as { version: string }[])[0]?.version ?? '?'}`;
+      } finally {
+        await connection.end();
+      }
+    },
+  );
+}
+
+function phpMyAdmin(url: string): Promise<DaemonCheck> {
+  return checked(
+    'phpmyadmin',
+    `Install deploy/phpmyadmin (its sign-on script and pool) and check PANEL_PHPMYADMIN_URL (${url}).`,
+    // the hand-off script itself refuses a GET with 405: nginx found it and PHP ran it
+    (signal) => httpAnswers(url, signal, (status) => status < 400 || status === 405),
+  );
+}
+
+/** Free space where the panel writes: 5 % and 1 GiB at least on each file system. */
+function disk(config: AppConfig): Promise<DaemonCheck> {
+  const folders = [config.dataDir, config.hosting.root, config.mail.root].filter((folder): folder is string =>
+    Boolean(folder),
+  );
+  return checked('disk', 'Free space on the file systems listed (old backups, logs, kept mailboxes).', async () => {
+    const notes: string[] = [];
+    const low: string[] = [];
+    const seen = new Set<number>();
+    for (const folder of new Set(folders)) {
+      // the nearest folder that exists: a new installation has not made them all yet
+      let probe = folder;
+      while (
+        !(await access(probe).then(
+          () => true,
+          () => false,
+        )) &&
+        probe !== path.dirname(probe)
+      ) {
+        probe = path.dirname(probe);
+      }
+      // one line per file system
+      const { dev } = await stat(probe);
+      if (seen.has(dev)) continue;
+      seen.add(dev);
+      const stats = await statfs(probe);
+      const free = stats.bavail * stats.bsize;
+      const share = free / (stats.blocks * stats.bsize);
+      const line = `${folder}: ${(free / 2 ** 30).toFixed(1)} GiB free (${Math.round(share * 100)} %)`;
+      (share < 0.05 || free < 2 ** 30 ? low : notes).push(line);
+    }
+    if (low.length > 0) throw new Error(`low: ${low.join('; ')}`);
+    return notes.join('; ');
+  });
+}
+
+/**
+ * A real call to the daemon behind every configured driver (the embedded drivers have none), and
+ * the free disk space. Each check answers within 5 s.
+ */
+export async function daemonChecks(config: AppConfig): Promise<DaemonCheck[]> {
+  const checks: Promise<DaemonCheck>[] = [];
+  if (config.dns.driver === 'powerdns') checks.push(powerDns(config));
+  if (config.mail.driver === 'dovecot') checks.push(dovecot(config), postfix(config));
+  if (config.hosting.ftpDriver === 'proftpd') checks.push(proftpd(config));
+  if (config.web.driver === 'nginx') {
+    checks.push(nginx(config), ...Object.keys(config.web.phpSockets).map((version) => phpFpm(config, version)));
+  }
+  if (config.databases.driver === 'mariadb') checks.push(mariadb(config));
+  if (config.databases.phpmyadminKey && /^https?:\/\//.test(config.databases.phpmyadminUrl)) {
+    checks.push(phpMyAdmin(config.databases.phpmyadminUrl));
+  }
+  checks.push(disk(config));
+  return Promise.all(checks);
+}
