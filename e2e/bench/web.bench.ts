@@ -143,27 +143,36 @@ async function main() {
 
     const categories = ['performance', 'accessibility', 'best-practices'] as const;
     type Scores = Record<(typeof categories)[number], number>;
-    /** Lighthouse's three scores of a page, each the best of 2 runs; mobile is Lighthouse's default emulation. */
+    /**
+     * Lighthouse's three scores of a page: performance the best of 2 runs of its own (the other
+     * categories' audits would run inside its trace), accessibility and best practices from one
+     * more run. Mobile is Lighthouse's default emulation (a slow CPU and network).
+     */
     const score = async (url: string, withSession: boolean, form: 'desktop' | 'mobile'): Promise<Scores> => {
-      const best: Scores = { performance: 0, accessibility: 0, 'best-practices': 0 };
-      for (let run = 0; run < 2; run++) {
+      const run = async (only: (typeof categories)[number][]) => {
         const result = await lighthouse(
           url,
           {
             port,
             logLevel: 'error',
             output: 'json',
-            onlyCategories: [...categories],
+            onlyCategories: only,
             disableStorageReset: withSession,
             extraHeaders: withSession ? { Cookie: cookieHeader } : undefined,
           },
           form === 'desktop' ? desktopConfig : undefined,
         );
-        for (const category of categories) {
-          const value = Math.round((result?.lhr.categories[category]?.score ?? 0) * 100);
-          best[category] = Math.max(best[category], value);
-        }
+        const value = (category: (typeof categories)[number]) =>
+          Math.round((result?.lhr.categories[category]?.score ?? 0) * 100);
+        return value;
+      };
+      const best: Scores = { performance: 0, accessibility: 0, 'best-practices': 0 };
+      for (let attempt = 0; attempt < 2; attempt++) {
+        best.performance = Math.max(best.performance, (await run(['performance']))('performance'));
       }
+      const others = await run(['accessibility', 'best-practices']);
+      best.accessibility = others('accessibility');
+      best['best-practices'] = others('best-practices');
       return best;
     };
     for (const form of ['desktop', 'mobile'] as const) {
