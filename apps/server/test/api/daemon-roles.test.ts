@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+const run = promisify(execFile);
+const SCRIPT = path.resolve(import.meta.dirname, '../../../../deploy/postgresql/daemon-roles.sql');
+
+/** One query as `role`: its rows, or the error PostgreSQL gave. */
+async function as(url: string, role: string, query: string): Promise<string> {
+  const target = new URL(url);
+  target.username = role;
+  target.password = 'x';
+  const client = new pg.Client({ connectionString: target.toString() });
+  await client.connect();
+  try {
+    const result = await client.query(query);
+    return `rows: ${result.rowCount}`;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await client.end();
+  }
+}
+
+/** deploy/postgresql/daemon-roles.sql, run with psql as an operator would, twice. */
+describe('the daemons’ PostgreSQL roles (deploy/postgresql/daemon-roles.sql)', () => {
+  let database: TestDatabase;
+  let url: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    url = database.url as string;
+    for (let time = 0; time < 2; time++) {
+      await run('psql', ['-X', '-q', '-d', url, '-v', 'mail_password=m', '-v', 'ftp_password=f', '-f', SCRIPT]);
+    }
+  });
+  afterAll(async () => {
+    // the grants go with the database; the roles (cluster-wide) are left for the next run to reuse
+    await database.destroy();
+  });
+
+  it('lets the mail daemons read the mail views and nothing else', async () => {
+    for (const view of ['mail_domains_view', 'mail_users_view', 'mail_aliases_view']) {
+      expect(await as(url, 'panel247_mail', `SELECT * FROM ${view}`)).toBe('rows: 0');
+    }
+    expect(await as(url, 'panel247_mail', 'SELECT * FROM mailboxes')).toMatch(/permission denied/);
+    expect(await as(url, 'panel247_mail', 'SELECT * FROM ftp_users_view')).toMatch(/permission denied/);
+    expect(await as(url, 'panel247_mail', 'SELECT * FROM users')).toMatch(/permission denied/);
+    expect(await as(url, 'panel247_mail', "UPDATE mailboxes SET local_part = 'x'")).toMatch(/permission denied/);
+  });
+
+  it('lets ProFTPD read the FTP view and nothing else', async () => {
+    expect(await as(url, 'panel247_ftp', 'SELECT * FROM ftp_users_view')).toBe('rows: 0');
+    expect(await as(url, 'panel247_ftp', 'SELECT * FROM mail_users_view')).toMatch(/permission denied/);
+    expect(await as(url, 'panel247_ftp', 'SELECT * FROM sessions')).toMatch(/permission denied/);
+  });
+});
