@@ -5,6 +5,7 @@ import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PhpMyAdmin, startPhpMyAdmin } from '../../../../scripts/daemons/phpmyadmin.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { FormBrowser as Browser } from '../support/form-browser.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 import {
@@ -16,54 +17,6 @@ import {
 } from '../support/test-mariadb.ts';
 
 const reachable = await mariadbReachable();
-
-/** A browser's part of the hand-off: posts and follows redirects by hand, keeping the cookies. */
-class Browser {
-  private readonly jar = new Map<string, string>();
-
-  private keep(response: Response) {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair?.indexOf('=') ?? -1;
-      if (!pair || at < 1) continue;
-      const name = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      if (value === '' || value === 'deleted') this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
-  }
-
-  private cookie(): Record<string, string> {
-    return this.jar.size === 0 ? {} : { cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ') };
-  }
-
-  /** Sends the request, then follows up to 10 redirects; returns the last answer and every URL seen. */
-  async open(url: URL, init: { method: 'GET' | 'POST'; form?: Record<string, string> }) {
-    const visited: string[] = [url.toString()];
-    let response = await fetch(url, {
-      method: init.method,
-      headers: {
-        ...this.cookie(),
-        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
-      redirect: 'manual',
-    });
-    this.keep(response);
-    let current = url;
-    for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops += 1) {
-      const location = response.headers.get('location');
-      if (!location) break;
-      current = new URL(location, current);
-      visited.push(current.toString());
-      // a redirect out of phpMyAdmin (to the panel) is where the journey ends
-      if (current.origin !== url.origin) break;
-      response = await fetch(current, { headers: this.cookie(), redirect: 'manual' });
-      this.keep(response);
-    }
-    return { response, visited, text: await response.text() };
-  }
-}
 
 describe.skipIf(!reachable).each(DATABASE_KINDS)('phpMyAdmin sign-on from the panel (panel on %s)', (kind) => {
   const prefix = randomNamePrefix();

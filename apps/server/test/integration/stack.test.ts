@@ -2,11 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
 import mysql from 'mysql2/promise';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileAsync, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { alive, listening } from '../../../../scripts/stack/stack-state.ts';
+import { FormBrowser } from '../support/form-browser.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
 
@@ -177,6 +180,77 @@ describe('npm run stack', () => {
     const repaired = JSON.parse((await panel('web', 'sync', '--json')).stdout);
     expect(repaired.services).toEqual([{ serviceId: 1, domain: 'demo.test', drift: 'changed', repaired: true }]);
     expect(await doctor()).toEqual({ code: 0, ok: true, failing: [] });
+  });
+
+  /** The panel's API as the web app calls it, logged in as the demo admin (ALTCHA solved here). */
+  async function panelApi() {
+    const base = `http://${address('panel')}/p247/`;
+    const challenge = (await (await fetch(`${base}captcha/challenge/`)).json()) as Parameters<
+      typeof solveChallenge
+    >[0]['challenge'];
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const login = await fetch(`${base}user/login/`, {
+      method: 'POST',
+      headers: { 'x-dd-request': '1', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        domainName: 'demo.test',
+        username: 'admin',
+        password: 'panel247-demo',
+        recaptcha_response: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'),
+      }).toString(),
+    });
+    const session = login.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    expect(((await login.json()) as { system: { valid: boolean } }).system.valid, 'demo login').toBe(true);
+    return async <T>(method: 'GET' | 'POST', call: string, params: Record<string, string> = {}) => {
+      const body = new URLSearchParams(params).toString();
+      const response = await fetch(method === 'GET' ? `${base}${call}?${body}` : `${base}${call}`, {
+        method,
+        headers: { 'x-dd-request': '1', cookie: session, 'content-type': 'application/x-www-form-urlencoded' },
+        body: method === 'POST' ? body : undefined,
+      });
+      return (await response.json()) as { system: { valid: boolean; errors: string[] }; data: T };
+    };
+  }
+
+  it('phpMyAdmin and WebMail open logged in from the panel’s buttons', async () => {
+    const api = await panelApi();
+    // a database made through the panel, opened in phpMyAdmin through its sign-on form
+    const created = await api<{ ddbb: { id: number; bbdd: string } }>('POST', 'service/1/ddbb/create/', {
+      password: 'stack-db-password-1',
+    });
+    expect(created.system.errors).toEqual([]);
+    const database = created.data.ddbb;
+    const pmaForm = await api<{ action: string; fields: Record<string, string> }>(
+      'GET',
+      `service/1/ddbb/${database.id}/login/`,
+    );
+    const phpMyAdmin = await new FormBrowser().open(new URL(pmaForm.data.action), {
+      method: 'POST',
+      form: pmaForm.data.fields,
+    });
+    expect(phpMyAdmin.response.status, phpMyAdmin.visited.join(' → ')).toBe(200);
+    expect(phpMyAdmin.text).toMatch(new RegExp(`<title>[^<]* / ${database.bbdd} \\| phpMyAdmin`));
+    expect(phpMyAdmin.text).not.toContain('name="pma_username"');
+    await api('POST', `service/1/ddbb/${database.id}/delete/`);
+
+    // the demo mailbox opened in Roundcube through the WebMail form
+    const boxes = await api<{ correo: { id: number; user: string }[] }>('GET', 'service/1/correo/list/');
+    const info = boxes.data.correo.find((box) => box.user === 'info');
+    const webmailForm = await api<{ action: string; fields: Record<string, string> }>(
+      'GET',
+      `service/1/correo/${info?.id}/login/`,
+    );
+    const webmail = new FormBrowser();
+    const signedOn = await webmail.open(new URL(webmailForm.data.action), {
+      method: 'POST',
+      form: webmailForm.data.fields,
+    });
+    expect(signedOn.visited.join(' → ')).toContain('_task=mail');
+    expect(signedOn.text).not.toContain('rcmloginuser');
+    expect(signedOn.text).toContain('info@demo.test');
   });
 
   it('web sync finds a site configuration removed by hand, and puts it back', async () => {
