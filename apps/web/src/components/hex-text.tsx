@@ -1,6 +1,6 @@
 import { Code, Group } from '@mantine/core';
-import { Fragment } from 'react';
 import { CopyButton } from './copy-button';
+import { WrapPoints } from './wrap-points';
 
 const GROUP = 8;
 
@@ -17,14 +17,7 @@ export function hexGroups(value: string): string[] {
 export function HexGroups({ value }: { value: string }) {
   return (
     <span style={{ whiteSpace: 'normal', overflowWrap: 'normal', wordBreak: 'normal' }}>
-      {hexGroups(value).map((group, index) => (
-        // a group's place in the value is its identity
-        // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <Fragment key={index}>
-          {index > 0 ? <wbr /> : null}
-          {group}
-        </Fragment>
-      ))}
+      <WrapPoints parts={hexGroups(value)} />
     </span>
   );
 }

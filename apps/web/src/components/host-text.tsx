@@ -1,5 +1,5 @@
 import { Text, type TextProps } from '@mantine/core';
-import { Fragment } from 'react';
+import { WrapPoints } from './wrap-points';
 
 /** The text cut after each dot, `@` and `/`: the only places a host name or an address may wrap. */
 export function hostParts(value: string): string[] {
@@ -14,14 +14,7 @@ export function hostParts(value: string): string[] {
 export function HostText({ value, testId, ...props }: TextProps & { value: string; testId?: string }) {
   return (
     <Text size="sm" {...props} data-testid={testId} data-host style={{ overflowWrap: 'normal', wordBreak: 'normal' }}>
-      {hostParts(value).map((part, index) => (
-        // the parts of one value never move, so their position is their identity
-        // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <Fragment key={index}>
-          {index > 0 ? <wbr /> : null}
-          {part}
-        </Fragment>
-      ))}
+      <WrapPoints parts={hostParts(value)} />
     </Text>
   );
 }
