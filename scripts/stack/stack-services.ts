@@ -17,7 +17,6 @@ const HOST = '127.0.0.1';
 
 /** Something the stack started and stops again. */
 interface Part {
-  name: string;
   processes(): Record<string, number | undefined>;
   stop(): Promise<void>;
 }
@@ -113,7 +112,20 @@ function panelConfig(values: {
   };
 }
 
-/** A key the sign-on applications share with the panel, kept in the stack's folder across starts. */
+/**
+ * The environment the stack's panel and CLI run with: the caller's, without its own `PANEL_*`
+ * settings (a PANEL_DATABASE_URL or PANEL_DATA_DIR of the shell would override the stack's
+ * configuration file and point the panel elsewhere), plus that file.
+ */
+function panelEnvironment(configFile: string): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith('PANEL_'));
+  return { ...Object.fromEntries(inherited), PANEL_CONFIG_FILE: configFile };
+}
+
+/**
+ * A key a sign-on application shares with the panel: new at each start, since both sides are
+ * configured anew then.
+ */
 function secret(): string {
   return randomBytes(24).toString('hex');
 }
@@ -134,10 +146,10 @@ export async function startStack(
   const stop = async () => {
     for (const part of [...parts].reverse()) await part.stop().catch(() => undefined);
   };
-  const step = async <T extends Omit<Part, 'name'>>(name: string, start: () => Promise<T>): Promise<T> => {
+  const step = async <T extends Part>(name: string, start: () => Promise<T>): Promise<T> => {
     const began = Date.now();
     const started = await start();
-    parts.push({ name, processes: () => started.processes(), stop: () => started.stop() });
+    parts.push(started);
     log(`  ${name} started (${((Date.now() - began) / 1000).toFixed(1)} s)`);
     return started;
   };
@@ -187,7 +199,7 @@ export async function startStack(
     await step('panel', async () => {
       const panel = startForeground(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
         cwd: REPO,
-        env: { ...process.env, PANEL_CONFIG_FILE: configFile, HOST, PORT: String(ports.panel) },
+        env: { ...panelEnvironment(configFile), HOST, PORT: String(ports.panel) },
       });
       try {
         await waitForPort(ports.panel, 60_000);
@@ -202,7 +214,7 @@ export async function startStack(
     const synced = Date.now();
     await execFileAsync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/panel.ts', 'web', 'sync'], {
       cwd: REPO,
-      env: { ...process.env, PANEL_CONFIG_FILE: configFile },
+      env: panelEnvironment(configFile),
     }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`panel web sync failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
     });

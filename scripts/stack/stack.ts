@@ -100,7 +100,7 @@ async function up(dir: string) {
       [
         'postfix (SMTP)',
         `127.0.0.1:${stack.smtpPort}`,
-        `swaks --server 127.0.0.1:${stack.smtpPort} --to info@${DEMO.domain} (or any SMTP client)`,
+        `curl smtp://127.0.0.1:${stack.smtpPort} --mail-from you@example.org --mail-rcpt info@${DEMO.domain} -T message.txt`,
       ],
       [
         'proftpd',

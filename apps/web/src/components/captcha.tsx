@@ -4,13 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { useApp } from '../lib/app-context';
 
 const AltchaWidget = lazy(() => import('./altcha-widget'));
+const ThirdPartyCaptcha = lazy(() => import('./third-party-captcha'));
 
 /**
  * The ALTCHA widget's height (its box and the "protected by" line under it, measured in Chromium).
  * The facade and the widget's slot both take it, so the form does not grow when the widget loads.
  */
 const ALTCHA_HEIGHT = 73;
-const ThirdPartyCaptcha = lazy(() => import('./third-party-captcha'));
 
 /**
  * Stand-in for the ALTCHA widget until the user starts using the form (a "facade"): the widget's

@@ -6,9 +6,10 @@ export function pageTitle(page: string, company: string): string {
   return company ? `${page} / ${company}` : page;
 }
 
-export function usePageTitle(page: string): void {
+/** Sets the tab's title; null leaves it to whoever sets it next (the page a frame waits for). */
+export function usePageTitle(page: string | null): void {
   const { config } = useApp();
   useEffect(() => {
-    document.title = pageTitle(page, config.company);
+    if (page !== null) document.title = pageTitle(page, config.company);
   }, [page, config.company]);
 }

@@ -25,7 +25,7 @@ const sync = defineCommand({
         String(entry.serviceId),
         entry.domain ?? '—',
         DRIFT[entry.drift],
-        input.dryRun ? 'not repaired (dry run)' : entry.repaired ? 'repaired' : 'FAILED (see the panel log)',
+        input.dryRun ? 'not repaired (dry run)' : entry.repaired ? 'repaired' : `FAILED: ${entry.error ?? ''}`,
       ]);
       const failed = report.filter((entry) => !input.dryRun && !entry.repaired).length;
       const summary = `Web driver "${config.web.driver}": ${report.length} service(s) had drifted${input.dryRun ? '' : `, ${report.length - failed} repaired`}.`;

@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
-import { access, readFile, stat, statfs } from 'node:fs/promises';
+import { access, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 import type { AppConfig } from '../../config.ts';
+import { phpMasters } from '../web/create-web-driver.ts';
+import { nginxArgs } from '../web/nginx.driver.ts';
+import { readPidFile } from '../web/pid-file.ts';
 import { checked, type DaemonCheck } from './daemon-check.ts';
 import { greeting, httpAnswers } from './network-checks.ts';
 
@@ -13,6 +16,15 @@ const run = promisify(execFile);
 function hostPort(address: string): { host: string; port: number } {
   const at = address.lastIndexOf(':');
   return { host: address.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(address.slice(at + 1)) };
+}
+
+/** The pid in a master's pid file, when that process runs. */
+async function runningPid(pidFile: string): Promise<number> {
+  const pid = await readPidFile(pidFile);
+  if (pid === null) throw new Error(`no pid in ${pidFile}`);
+  // signal 0 only asks whether the process exists
+  process.kill(pid, 0);
+  return pid;
 }
 
 function powerDns(config: AppConfig): Promise<DaemonCheck> {
@@ -67,34 +79,27 @@ function proftpd(config: AppConfig): Promise<DaemonCheck> {
 
 function nginx(config: AppConfig): Promise<DaemonCheck> {
   const web = config.web;
-  const prefix = web.nginxPrefix.endsWith('/') ? web.nginxPrefix : `${web.nginxPrefix}/`;
+  const args = nginxArgs({ prefix: web.nginxPrefix, conf: web.nginxConf, errorLog: web.nginxErrorLog });
   return checked(
     'nginx',
     'Read the message: a configuration file was edited by hand or a certificate went missing. npm run panel -- web sync rewrites every service’s configuration; start nginx if it is down.',
     async () => {
-      await run(web.nginxBinary, ['-t', '-q', '-p', prefix, '-c', web.nginxConf, '-e', web.nginxErrorLog], {
-        timeout: 5000,
-      }).catch((error: { stderr?: string; message: string }) => {
-        throw new Error((error.stderr ?? error.message).trim().split('\n')[0] ?? 'nginx -t failed');
-      });
-      const pid = Number.parseInt((await readFile(web.nginxPidFile, 'utf8')).trim(), 10);
-      process.kill(pid, 0);
+      await run(web.nginxBinary, ['-t', '-q', ...args], { timeout: 5000 }).catch(
+        (error: { stderr?: string; message: string }) => {
+          throw new Error((error.stderr ?? error.message).trim().split('\n')[0] ?? 'nginx -t failed');
+        },
+      );
+      const pid = await runningPid(web.nginxPidFile);
       return `nginx -t: the configuration is valid; master (pid ${pid}) running`;
     },
   );
 }
 
-function phpFpm(config: AppConfig, version: string): Promise<DaemonCheck> {
-  const pidFile = config.web.phpPidFiles[version] ?? `/run/php/php${version}-fpm.pid`;
+function phpFpm(pidFile: string, version: string): Promise<DaemonCheck> {
   return checked(
     `php-fpm ${version}`,
     `Start PHP-FPM ${version} (systemctl start php${version}-fpm) and check PANEL_WEB_PHP_PID_FILES (${pidFile}).`,
-    async () => {
-      const pid = Number.parseInt((await readFile(pidFile, 'utf8')).trim(), 10);
-      if (!Number.isSafeInteger(pid) || pid < 2) throw new Error(`no pid in ${pidFile}`);
-      process.kill(pid, 0);
-      return `master (pid ${pid}) running`;
-    },
+    async () => `master (pid ${await runningPid(pidFile)}) running`,
   );
 }
 
@@ -169,7 +174,8 @@ export async function daemonChecks(config: AppConfig): Promise<DaemonCheck[]> {
   if (config.mail.driver === 'dovecot') checks.push(dovecot(config), postfix(config));
   if (config.hosting.ftpDriver === 'proftpd') checks.push(proftpd(config));
   if (config.web.driver === 'nginx') {
-    checks.push(nginx(config), ...Object.keys(config.web.phpSockets).map((version) => phpFpm(config, version)));
+    const masters = Object.entries(phpMasters(config.web));
+    checks.push(nginx(config), ...masters.map(([version, master]) => phpFpm(master.pidFile, version)));
   }
   if (config.databases.driver === 'mariadb') checks.push(mariadb(config));
   if (config.databases.phpmyadminKey && /^https?:\/\//.test(config.databases.phpmyadminUrl)) {

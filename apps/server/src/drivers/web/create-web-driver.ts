@@ -7,6 +7,21 @@ import type { WebDriver } from './web.driver.ts';
 /** The repository's deploy/nginx: the templates the operator kit ships. */
 export const DEFAULT_WEB_TEMPLATES = path.resolve(import.meta.dirname, '../../../../../deploy/nginx');
 
+/** The PHP-FPM master of every version with a socket folder: Debian's paths unless configured otherwise. */
+export function phpMasters(web: AppConfig['web']): Record<string, PhpFpmMaster> {
+  const php: Record<string, PhpFpmMaster> = {};
+  for (const version of Object.keys(web.phpSockets)) {
+    php[version] = {
+      binary: web.phpBinaries[version] ?? `/usr/sbin/php-fpm${version}`,
+      config: web.phpConfigs[version] ?? `/etc/php/${version}/fpm/php-fpm.conf`,
+      pidFile: web.phpPidFiles[version] ?? `/run/php/php${version}-fpm.pid`,
+    };
+    const reload = web.phpReloadCommands[version]?.split(/\s+/).filter(Boolean);
+    if (reload?.length) php[version].reloadCommand = reload;
+  }
+  return php;
+}
+
 export function createWebDriver(config: AppConfig): WebDriver {
   const web = config.web;
   const configDir = web.configDir ?? path.join(config.dataDir, 'web');
@@ -23,17 +38,7 @@ export function createWebDriver(config: AppConfig): WebDriver {
     logOwner: { uid: config.hosting.uid, gid: config.hosting.gid },
   };
   if (web.driver === 'nginx') {
-    // Debian's paths for every version with a socket folder, unless configured otherwise.
-    const php: Record<string, PhpFpmMaster> = {};
-    for (const version of Object.keys(web.phpSockets)) {
-      php[version] = {
-        binary: web.phpBinaries[version] ?? `/usr/sbin/php-fpm${version}`,
-        config: web.phpConfigs[version] ?? `/etc/php/${version}/fpm/php-fpm.conf`,
-        pidFile: web.phpPidFiles[version] ?? `/run/php/php${version}-fpm.pid`,
-      };
-      const reload = web.phpReloadCommands[version]?.split(/\s+/).filter(Boolean);
-      if (reload?.length) php[version].reloadCommand = reload;
-    }
+    const php = phpMasters(web);
     return new NginxWebDriver({
       ...common,
       nginxBinary: web.nginxBinary,

@@ -29,12 +29,6 @@ export async function acceptingWorkers(masterPid: number): Promise<Set<number>> 
   return workers;
 }
 
-/** The master's pid from its pid file, or null when there is none to read. */
-export async function nginxMasterPid(pidFile: string): Promise<number | null> {
-  const pid = Number.parseInt((await readFile(pidFile, 'utf8').catch(() => '')).trim(), 10);
-  return Number.isSafeInteger(pid) && pid > 1 ? pid : null;
-}
-
 /**
  * Whether the reload took effect: some workers accept, and none of them is one of `before` (the
  * workers of the previous configuration).

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { DaemonError } from '../../errors.ts';
 import { FileWebDriver, type FileWebOptions } from './file-web.driver.ts';
-import { acceptingWorkers, newGenerationAccepts, nginxMasterPid } from './nginx-workers.ts';
+import { acceptingWorkers, newGenerationAccepts } from './nginx-workers.ts';
+import { readPidFile } from './pid-file.ts';
 
 const run = promisify(execFile);
 
@@ -34,6 +35,11 @@ export interface NginxWebOptions extends FileWebOptions {
 }
 
 const COMMAND_TIMEOUT_MS = 30_000;
+
+/** nginx's -p, -c and -e: the same for every nginx command the panel runs (-t, -s reload). */
+export function nginxArgs(paths: { prefix: string; conf: string; errorLog: string }): string[] {
+  return ['-p', paths.prefix.endsWith('/') ? paths.prefix : `${paths.prefix}/`, '-c', paths.conf, '-e', paths.errorLog];
+}
 
 function output(error: unknown): string {
   const failure = error as { stderr?: string; stdout?: string; message?: string };
@@ -64,15 +70,7 @@ export class NginxWebDriver extends FileWebDriver {
   }
 
   private nginxArgs(config: string): string[] {
-    const o = this.options;
-    return [
-      '-p',
-      o.nginxPrefix.endsWith('/') ? o.nginxPrefix : `${o.nginxPrefix}/`,
-      '-c',
-      config,
-      '-e',
-      o.nginxErrorLog,
-    ];
+    return nginxArgs({ prefix: this.options.nginxPrefix, conf: config, errorLog: this.options.nginxErrorLog });
   }
 
   /** The main file with its live include replaced by the given files. */
@@ -140,7 +138,7 @@ export class NginxWebDriver extends FileWebDriver {
     if (socket && !(await waitFor(() => exists(socket), timeout))) {
       throw new DaemonError('web.error.reload', `php-fpm opened no socket ${socket}`);
     }
-    const master = await nginxMasterPid(this.options.nginxPidFile);
+    const master = await readPidFile(this.options.nginxPidFile);
     const before = master === null ? new Set<number>() : await acceptingWorkers(master);
     try {
       await run(this.options.nginxBinary, ['-s', 'reload', ...this.nginxArgs(this.options.nginxConf)], {
@@ -174,9 +172,9 @@ export class NginxWebDriver extends FileWebDriver {
     let pid: number;
     let before: bigint;
     try {
-      const text = await readFile(master.pidFile, 'utf8');
-      pid = Number.parseInt(text.trim(), 10);
-      if (!Number.isSafeInteger(pid) || pid < 2) throw new Error(`no pid in ${master.pidFile}`);
+      const read = await readPidFile(master.pidFile);
+      if (read === null) throw new Error(`no pid in ${master.pidFile}`);
+      pid = read;
       before = (await stat(master.pidFile, { bigint: true })).mtimeNs;
       process.kill(pid, 'SIGUSR2');
     } catch (error) {

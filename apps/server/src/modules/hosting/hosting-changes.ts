@@ -4,7 +4,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { WebDriver, WebService } from '../../drivers/web/web.driver.ts';
-import { FieldErrors } from '../../errors.ts';
+import { DaemonError, FieldErrors } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { hostingRepository } from './hosting.repository.ts';
@@ -17,6 +17,19 @@ export interface WebDrift {
   domain: string | null;
   drift: 'missing' | 'changed' | 'extra';
   repaired: boolean;
+  /** Why the repair failed: the web server's own message (nginx -t, the reload), for the operator. */
+  error?: string;
+}
+
+/** Runs one repair; a failure is reported with its reason rather than stopping the others. */
+async function repair(work: () => Promise<void>): Promise<Pick<WebDrift, 'repaired' | 'error'>> {
+  try {
+    await work();
+    return { repaired: true };
+  } catch (error) {
+    const detail = error instanceof DaemonError ? error.detail : '';
+    return { repaired: false, error: detail || (error as Error).message };
+  }
 }
 
 /** A hosting service the actor may use, with the permission levels the answers carry. */
@@ -180,24 +193,14 @@ export class HostingChanges {
       const model = await this.model(this.db, service, !options.dryRun);
       const drift = await this.driver.drift(model);
       if (!drift) continue;
-      const repaired = options.dryRun
-        ? false
-        : await this.driver.apply(model).then(
-            () => true,
-            () => false,
-          );
-      report.push({ serviceId: service.id, domain: service.domain, drift, repaired });
+      const result = options.dryRun ? { repaired: false } : await repair(() => this.driver.apply(model));
+      report.push({ serviceId: service.id, domain: service.domain, drift, ...result });
     }
     const known = new Set(services.map((service) => service.id));
     for (const serviceId of await this.driver.liveServices()) {
       if (known.has(serviceId)) continue;
-      const repaired = options.dryRun
-        ? false
-        : await this.driver.remove(serviceId).then(
-            () => true,
-            () => false,
-          );
-      report.push({ serviceId, domain: null, drift: 'extra', repaired });
+      const result = options.dryRun ? { repaired: false } : await repair(() => this.driver.remove(serviceId));
+      report.push({ serviceId, domain: null, drift: 'extra', ...result });
     }
     return report;
   }

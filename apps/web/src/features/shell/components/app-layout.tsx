@@ -1,6 +1,6 @@
 import { AppShell, Box, Burger, Group, Image, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { type ReactNode, Suspense, useEffect } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
 import { usePermissionList } from '../../../api/get-permission-list';
@@ -9,7 +9,7 @@ import { DelayedSpinner } from '../../../components/delayed-spinner';
 import { useApp } from '../../../lib/app-context';
 import { useCurrentItemId } from '../../../lib/current-item';
 import { paths } from '../../../lib/resource-paths';
-import { pageTitle } from '../../../lib/use-page-title';
+import { usePageTitle } from '../../../lib/use-page-title';
 import classes from './app-layout.module.css';
 import { Breadcrumb } from './breadcrumb';
 import { SideMenu } from './side-menu';
@@ -34,15 +34,6 @@ function TopMenu() {
   );
 }
 
-/** While an item page loads, the tab says so instead of keeping the previous page's title. */
-function useLoadingTitle(loading: boolean) {
-  const { t } = useTranslation();
-  const { config } = useApp();
-  useEffect(() => {
-    if (loading) document.title = pageTitle(t('main.loading'), config.company);
-  }, [loading, t, config.company]);
-}
-
 export default function AppLayout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   const { config, logoUrl, logoMiniUrl } = useApp();
@@ -55,7 +46,8 @@ export default function AppLayout({ children }: { children?: ReactNode }) {
   const item = itemId && itemQuery.data?.id === itemId ? itemQuery.data : null;
   // an item page before its resource arrives: the frame keeps its places (breadcrumb, side group)
   const itemLoading = itemId !== null && item === null && !itemQuery.isError;
-  useLoadingTitle(itemLoading);
+  // while it loads, the tab says so instead of keeping the previous page's title
+  usePageTitle(itemLoading ? t('main.loading') : null);
 
   return (
     <AppShell
