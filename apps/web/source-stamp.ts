@@ -20,6 +20,7 @@ const INPUTS = [
   'apps/web/index.html',
   'apps/web/vite.config.ts',
   'apps/web/locale-plugin.ts',
+  'apps/web/precompress-plugin.ts',
   'apps/web/source-stamp.ts',
   'apps/web/package.json',
   'packages/contract/src',

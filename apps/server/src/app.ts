@@ -1,8 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { AppConfig } from './config.ts';
@@ -15,11 +12,12 @@ import { createApiRouter } from './http/api-route.ts';
 import { limitConnections, timeoutOptions } from './http/connection-limits.ts';
 import { csrfAllows } from './http/csrf.ts';
 import { registerDefaultLogos } from './http/default-logos.ts';
-import { installErrorHandler, notFoundEnvelope, routerErrorHandler } from './http/error-handler.ts';
+import { installErrorHandler, routerErrorHandler } from './http/error-handler.ts';
 import { parseFormBody } from './http/form-body.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { forLog } from './http/request-context.ts';
 import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from './http/security-headers.ts';
+import { registerWebApp } from './http/web-app.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { registerUserRoutes } from './modules/auth/user.routes.ts';
@@ -235,7 +233,11 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     registerRealtimeRoutes(scope, { path: socketPath, sessions, events });
   });
   registerDefaultLogos(app);
-  await registerWebApp(app, config);
+  await registerWebApp(app, {
+    dist: config.webDist ?? '',
+    basePath: config.basePath,
+    defaultLanguage: config.defaultLanguage,
+  });
 
   return { app, services: { sessions, permissions, contact, dns } };
 }
@@ -266,26 +268,5 @@ function startDnsRepublisher(app: FastifyInstance, dns: DnsService, seconds: num
   app.addHook('onClose', async () => {
     clearInterval(timer);
     await running;
-  });
-}
-
-/** Serves the built SPA; unknown non-API paths get index.html so client routes work on reload. */
-async function registerWebApp(app: FastifyInstance, config: AppConfig) {
-  const dist = config.webDist ?? '';
-  const indexFile = path.join(dist, 'index.html');
-  const hasWeb = existsSync(indexFile);
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: dist, prefix: '/', wildcard: false, index: false });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith(config.basePath)) return notFoundEnvelope(request, reply, config.defaultLanguage);
-    if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(404).send();
-    if (!hasWeb) {
-      return reply
-        .code(503)
-        .type('text/plain; charset=utf-8')
-        .send('The web app is not built: run `npm run build` (or `npm start`, which builds it).');
-    }
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(readFileSync(indexFile));
   });
 }
