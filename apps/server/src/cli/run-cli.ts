@@ -7,6 +7,7 @@ import { openRuntime } from '../runtime.ts';
 import { CliError, type CliIo, type Command, type CommandGroup } from './command.ts';
 import { accountCommands } from './commands/account.command.ts';
 import { brandCommands } from './commands/brand.command.ts';
+import { databasesCommands } from './commands/databases.command.ts';
 import { dnsCommands } from './commands/dns.command.ts';
 import { doctorCommands } from './commands/doctor.command.ts';
 import { ftpCommands } from './commands/ftp.command.ts';
@@ -16,6 +17,7 @@ import { outboxCommands } from './commands/outbox.command.ts';
 import { permissionCommands } from './commands/permission.command.ts';
 import { resourceCommands } from './commands/resource.command.ts';
 import { seedCommands } from './commands/seed.command.ts';
+import { syncCommands } from './commands/sync.command.ts';
 import { sessionCommands, userCommands } from './commands/user.command.ts';
 import { webCommands } from './commands/web.command.ts';
 
@@ -32,6 +34,8 @@ export const GROUPS: CommandGroup[] = [
   mailCommands,
   ftpCommands,
   webCommands,
+  databasesCommands,
+  syncCommands,
   doctorCommands,
   seedCommands,
 ];

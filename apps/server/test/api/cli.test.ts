@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import type { PanelEvent } from '../../src/modules/realtime/event-bus.ts';
@@ -410,5 +411,37 @@ describe.each(DATABASE_KINDS)('panel CLI on %s', (kind) => {
       { id: expect.any(Number), domain: 'cli.test', name: 'CLI', brand: 'acme' },
       { id: expect.any(Number), domain: 'demo.test', name: 'Demo S.L.', brand: 'demo' },
     ]);
+  });
+
+  it('puts back a daemon view dropped by hand: --dry-run only reports it, the sync recreates it', async () => {
+    const answers = (view: string) =>
+      sql`SELECT * FROM ${sql.table(view)}`.execute(database.db).then(
+        ({ rows }) => rows.length,
+        () => 'missing',
+      );
+    const mailboxes = await answers('mail_users_view');
+    expect(mailboxes).toBeGreaterThan(0); // the demo's
+    await sql`DROP VIEW mail_users_view`.execute(database.db);
+    await sql`DROP VIEW ftp_users_view`.execute(database.db);
+
+    const dry = await panelJson<{ mail: { views: unknown[] }; ftp: { views: unknown[] } }>(env, ['sync', '--dry-run']);
+    expect(dry.mail.views).toEqual([{ view: 'mail_users_view', repaired: false }]);
+    expect(dry.ftp.views).toEqual([{ view: 'ftp_users_view', repaired: false }]);
+    expect(await answers('mail_users_view')).toBe('missing');
+
+    const mail = await panelJson<{ views: unknown[]; folders: unknown[] }>(env, ['mail', 'sync']);
+    expect(mail.views).toEqual([{ view: 'mail_users_view', repaired: true }]);
+    expect(await answers('mail_users_view')).toBe(mailboxes);
+    expect((await panelJson<{ views: unknown[] }>(env, ['ftp', 'sync'])).views).toEqual([
+      { view: 'ftp_users_view', repaired: true },
+    ]);
+    expect(await answers('ftp_users_view')).toEqual(expect.any(Number));
+
+    // `panel sync` repairs the rest (the embedded web driver's files of the services made by the
+    // CLI here), after which it finds nothing anywhere and its text says so for each driver.
+    expect((await runPanel(env, ['sync'])).code).toBe(0);
+    const clean = await runPanel(env, ['sync']);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout.match(/^No drift\./gm), clean.stdout).toHaveLength(5);
   });
 });

@@ -154,6 +154,15 @@ describe.each(DATABASE_KINDS)('FTP users file on %s', (kind) => {
       .prepare('INSERT INTO ftp_users_view VALUES (?, ?, 33, 33, ?, ?)')
       .run('intruso@copia.test', '$2y$10$x', '/tmp', '/bin/false');
     file.close();
+    // A dry run reports the same drift and leaves the copy as it is.
+    const before = copy();
+    expect(await panel(['ftp', 'sync', '--dry-run'])).toMatchObject({
+      missing: [],
+      extra: ['intruso@copia.test'],
+      changed: ['uno@copia.test'],
+      rewritten: false,
+    });
+    expect(copy()).toEqual(before);
     const drifted = await panel(['ftp', 'sync']);
     expect(drifted).toMatchObject({ missing: [], extra: ['intruso@copia.test'], changed: ['uno@copia.test'] });
     expect(copy()).toEqual(await asCopy());

@@ -98,7 +98,9 @@ describe('two panel instances on one PostgreSQL database and a real PowerDNS', (
     const panel = await inPanel(zone);
     expect(new Set(panel).size).toBe(panel.length);
     expect(await served(zone)).toEqual(panel);
-    expect(await apps[0]?.services.dns.sync(zone)).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
+    expect(await apps[0]?.services.dns.sync(zone, { dryRun: false })).toEqual([
+      { zone, missing: [], extra: [], changed: [] },
+    ]);
   }
 
   const unpublishedZones = async () =>

@@ -7,9 +7,12 @@ import type { HostedDatabase } from '@panel247/contract/ddbb';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
+import type { DatabaseDrift } from '../../src/drivers/ddbb/ddbb.driver.ts';
 import { clientOptionFile, MariaDbDriver, parseAdminUrl } from '../../src/drivers/ddbb/mariadb.driver.ts';
+import { BrandService } from '../../src/modules/brand/brand.service.ts';
+import { createDdbbService } from '../../src/modules/ddbb/create-ddbb-service.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
-import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 import {
   adminOptions,
@@ -44,7 +47,8 @@ async function canLogin(user: string, password: string): Promise<boolean> {
     await connection.end();
     return true;
   } catch (error) {
-    if ((error as { errno?: number }).errno === 1045) return false;
+    // 1698: refused with no entry for the host at all (the user's 127.0.0.1 entry is gone)
+    if ([1045, 1698].includes((error as { errno?: number }).errno ?? 0)) return false;
     throw error;
   }
 }
@@ -289,6 +293,59 @@ describe.skipIf(!reachable).each(DATABASE_KINDS)('databases on a real MariaDB (p
     expect(await hostsOf(clash)).toEqual(['127.0.0.1']);
     expect(await canLogin(clash, 'someone else')).toBe(true);
     await root.query("DROP USER ?@'127.0.0.1'", [clash]);
+  });
+
+  it('databases sync reports what was changed behind the panel’s back, and repairs it', async () => {
+    const made = [];
+    for (const password of ['sync password a', 'sync password b', 'sync password c'])
+      made.push((await create(password)).body.data.ddbb);
+    const [a, b, c] = made as [HostedDatabase, HostedDatabase, HostedDatabase];
+    const stray = `${prefix}stray`;
+    await root.query("DROP USER ?@'127.0.0.1'", [a.user]);
+    await root.query(`REVOKE ALL PRIVILEGES ON \`${b.bbdd.replaceAll('_', '\\_')}\`.* FROM ?@'localhost'`, [b.user]);
+    await root.query("ALTER USER ?@'127.0.0.1' IDENTIFIED BY 'changed by hand'", [b.user]);
+    await root.query("CREATE USER ?@'%' IDENTIFIED BY 'open to all'", [b.user]);
+    await root.query(`DROP DATABASE \`${c.bbdd}\``);
+    await root.query(`CREATE DATABASE \`${stray}\``);
+    expect(await canLogin(a.user, 'sync password a')).toBe(false);
+
+    const ddbb = createDdbbService(t.database.db, t.config, new BrandService(t.database.db), TEST_SECRET_KEY, () => 0);
+    try {
+      // (other tests of this file leave databases of their own under the prefix: not this test's)
+      const byName = (drift: DatabaseDrift[]) =>
+        drift
+          .filter(({ name, problem }) => problem !== 'extra' || name === stray)
+          .map(({ name, problem, repaired }) => `${name} ${problem} ${repaired}`)
+          .sort();
+      const expected = (repaired: boolean) =>
+        [
+          `${a.bbdd} user ${repaired}`,
+          `${b.bbdd} grant ${repaired}`,
+          `${b.bbdd} password ${repaired}`,
+          `${b.bbdd} external_access ${repaired}`,
+          `${c.bbdd} missing ${repaired}`,
+          `${stray} extra false`,
+        ].sort();
+      expect(byName(await ddbb.sync({ dryRun: true }))).toEqual(expected(false));
+      // the dry run changed nothing
+      expect(await canLogin(a.user, 'sync password a')).toBe(false);
+      expect(await databaseExists(c.bbdd)).toBe(false);
+
+      expect(byName(await ddbb.sync({ dryRun: false }))).toEqual(expected(true));
+      expect(await canLogin(a.user, 'sync password a')).toBe(true);
+      expect(await canLogin(b.user, 'changed by hand')).toBe(false);
+      expect(await hostsOf(b.user)).toEqual(['127.0.0.1', 'localhost']);
+      const connection = await connectAs(b.user, 'sync password b', b.bbdd);
+      await connection.query('CREATE TABLE back (id INT)');
+      await connection.end();
+      expect(await databaseExists(c.bbdd)).toBe(true);
+      // What is left is only the database the panel does not know, which it never touches.
+      expect(byName(await ddbb.sync({ dryRun: false }))).toEqual([`${stray} extra false`]);
+      expect(await databaseExists(stray)).toBe(true);
+    } finally {
+      await ddbb.close();
+      await root.query(`DROP DATABASE IF EXISTS \`${stray}\``);
+    }
   });
 
   it('deletes the database and every one of its users', async () => {

@@ -92,7 +92,7 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
     expect(await pdns.dig(`mapped.${zone}`, 'AAAA')).toEqual(['::ffff:192.0.2.1']);
     expect((await records()).find((r) => r.zona === 'mapped')?.value).toBe('::ffff:192.0.2.1');
     // PowerDNS prints it with the dotted tail too: no drift.
-    expect(await t.services.dns.sync(zone)).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
+    expect(await t.services.dns.sync(zone, { dryRun: false })).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
   });
 
   it('reflects an edit and a delete at once', async () => {
@@ -192,7 +192,7 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
       { name: `clash.${zone}.`, type: 'CNAME', ttl: 60, contents: [] },
     ]);
     await driver.replaceRRsets(zone, [{ name: `clash.${zone}.`, type: 'TXT', ttl: 3600, contents: ['"first"'] }]);
-    expect(await t.services.dns.sync(zone)).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
+    expect(await t.services.dns.sync(zone, { dryRun: false })).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
     await t.call('POST', `service/${serviceId}/dns/${txt.id}/delete/`, {}, { cookie });
   });
 
@@ -240,7 +240,7 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
     }
 
     await pdns.start();
-    expect(await t.services.dns.sync(zone)).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
+    expect(await t.services.dns.sync(zone, { dryRun: false })).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
   });
 
   it('reports and repairs drift made behind the panel’s back', async () => {
@@ -250,17 +250,26 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
       { name: `rogue.${zone}.`, type: 'TXT', ttl: 3600, contents: ['"not from the panel"'] },
       { name: `mail.${zone}.`, type: 'A', ttl: 3600, contents: [] },
     ]);
-    const [report] = await t.services.dns.sync(zone);
-    expect(report).toEqual({
+    const drift = {
       zone,
       missing: [`mail.${zone}. A`],
       extra: [`rogue.${zone}. TXT`],
       changed: [`${zone}. A`],
-    });
+    };
+    // A dry run reports the same drift and leaves the server as it is.
+    expect(await t.services.dns.sync(zone, { dryRun: true })).toEqual([drift]);
+    expect(await pdns.dig(zone, 'A')).toEqual(['192.0.2.200']);
+    const [report] = await t.services.dns.sync(zone, { dryRun: false });
+    expect(report).toEqual(drift);
     expect(await pdns.dig(zone, 'A')).toEqual(['192.0.2.10']);
     expect(await pdns.dig(`rogue.${zone}`, 'TXT')).toEqual([]);
     expect(await pdns.dig(`mail.${zone}`, 'A')).toEqual(['192.0.2.25']);
-    expect((await t.services.dns.sync(zone))[0]).toEqual({ zone, missing: [], extra: [], changed: [] });
+    expect((await t.services.dns.sync(zone, { dryRun: false }))[0]).toEqual({
+      zone,
+      missing: [],
+      extra: [],
+      changed: [],
+    });
   });
 
   it('serialises the changes of one zone: parallel restores leave the defaults once, parallel creates at one name are all served', async () => {
@@ -291,7 +300,12 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
       for (const { body } of batch) expect(body.system.errors).toEqual([]);
     }
     expect((await pdns.dig(`parallel.${zone}`, 'TXT')).sort()).toEqual(values.map((value) => `"${value}"`).sort());
-    expect((await t.services.dns.sync(zone))[0]).toEqual({ zone, missing: [], extra: [], changed: [] });
+    expect((await t.services.dns.sync(zone, { dryRun: false }))[0]).toEqual({
+      zone,
+      missing: [],
+      extra: [],
+      changed: [],
+    });
   });
 
   it('turns DNSSEC on and returns the zone’s DS records; answers are then signed', async () => {

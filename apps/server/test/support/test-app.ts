@@ -9,6 +9,9 @@ import type { Mailer } from '../../src/modules/contact/mailer.ts';
 import { type EventBus, LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
+/** The secret key every test app seals with, for tests that build a service of their own. */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7);
+
 export interface TestClock {
   now(): number;
   advance(seconds: number): void;
@@ -66,7 +69,7 @@ export async function buildTestApp(
     config,
     db: database.db,
     events,
-    secretKey: Buffer.alloc(32, 7),
+    secretKey: TEST_SECRET_KEY,
     clock: clock.now,
     mailer: options.mailer,
     dnsDriver: options.dnsDriver,

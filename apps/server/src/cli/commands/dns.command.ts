@@ -1,31 +1,53 @@
 import { nowSeconds } from '../../db/database.ts';
+import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { createDnsService } from '../../modules/dns/dns.service.ts';
-import { type CommandGroup, defineCommand } from '../command.ts';
-import { table } from '../output.ts';
+import { type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
+import { renderOutcome, type SyncOutcome, type SyncStep } from '../sync-step.ts';
 import * as v from '../validate.ts';
+
+async function syncZones(
+  { runtime, config }: CommandContext,
+  service: string | undefined,
+  options: SyncOptions,
+): Promise<SyncOutcome> {
+  const dns = createDnsService(runtime.db, config, runtime.dnsDriver, () => nowSeconds());
+  const reports = await dns.sync(service, options);
+  const drifted = reports.filter((r) => r.missing.length + r.extra.length + r.changed.length > 0);
+  const action = options.dryRun ? 'not repaired (dry run)' : 'rewritten';
+  const rows = reports.flatMap((r) => [
+    ...r.missing.map((rrset) => [r.zone, 'missing on the server', rrset, action]),
+    ...r.extra.map((rrset) => [r.zone, 'extra on the server', rrset, options.dryRun ? action : 'removed']),
+    ...r.changed.map((rrset) => [r.zone, 'different on the server', rrset, action]),
+  ]);
+  const summary = !runtime.dnsDriver.publishesZones
+    ? 'The DNS driver is "database": the zones live in the panel only, there is no server to sync.'
+    : `${reports.length} zone(s) checked, ${drifted.length} had drifted${options.dryRun ? '' : ' and were rewritten'}.`;
+  return {
+    json: { driver: runtime.dnsDriver.kind, dryRun: options.dryRun, zones: reports },
+    headers: ['ZONE', 'DRIFT', 'RRSET', 'RESULT'],
+    rows,
+    summary,
+    // A zone the server refuses throws, and the command fails with it.
+    failed: 0,
+  };
+}
+
+export const dnsSyncStep: SyncStep = { name: 'dns', run: (ctx, options) => syncZones(ctx, undefined, options) };
 
 const sync = defineCommand({
   name: 'sync',
-  summary: 'Rewrite the DNS server (PowerDNS) from the panel database and report what had drifted',
-  usage: '[SERVICE]   (a service reference such as demo.test; all zones when left out)',
+  summary:
+    'Rewrite the DNS server (PowerDNS) from the panel database and report what had drifted (--dry-run: report only)',
+  usage: '[SERVICE] [--dry-run]   (a service reference such as demo.test; all zones when left out)',
   optionalPositionals: ['SERVICE'],
-  parse: ({ positionals }) => ({ service: positionals[0] ? v.reference(positionals[0], 'service') : undefined }),
-  async run({ runtime, config }, input: { service?: string }) {
-    const dns = createDnsService(runtime.db, config, runtime.dnsDriver, () => nowSeconds());
-    const reports = await dns.sync(input.service);
-    const drifted = reports.filter((r) => r.missing.length + r.extra.length + r.changed.length > 0);
-    const lines = reports.flatMap((r) => [
-      ...r.missing.map((rrset) => [r.zone, 'missing on the server', rrset]),
-      ...r.extra.map((rrset) => [r.zone, 'extra on the server (removed)', rrset]),
-      ...r.changed.map((rrset) => [r.zone, 'different on the server', rrset]),
-    ]);
-    const summary = !runtime.dnsDriver.publishesZones
-      ? 'The DNS driver is "database": the zones live in the panel only, there is no server to sync.'
-      : `${reports.length} zone(s) checked, ${drifted.length} had drifted and were rewritten.`;
-    return {
-      json: { driver: runtime.dnsDriver.kind, zones: reports },
-      text: lines.length > 0 ? `${table(['ZONE', 'DRIFT', 'RRSET'], lines)}\n${summary}` : `No drift. ${summary}`,
-    };
+  options: { 'dry-run': { type: 'boolean' } },
+  parse: ({ positionals, values }) => ({
+    service: positionals[0] ? v.reference(positionals[0], 'service') : undefined,
+    dryRun: values['dry-run'] === true,
+  }),
+  async run(ctx, input: { service?: string; dryRun: boolean }) {
+    const outcome = await syncZones(ctx, input.service, { dryRun: input.dryRun });
+    return { json: outcome.json, text: renderOutcome(outcome) };
   },
 });
 

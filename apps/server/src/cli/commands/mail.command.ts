@@ -1,5 +1,7 @@
 import { createMailDriver } from '../../drivers/mail/create-mail-driver.ts';
+import { syncMail } from '../../modules/mail/mail-sync.ts';
 import { type CommandGroup, defineCommand } from '../command.ts';
+import { repairResult, type SyncStep, syncCommand } from '../sync-step.ts';
 
 const purge = defineCommand({
   name: 'purge',
@@ -12,8 +14,42 @@ const purge = defineCommand({
   },
 });
 
+const FOLDER_PROBLEMS = {
+  extra: 'folder of no mailbox (kept aside as a deleted mailbox’s, see mail purge)',
+  owner: 'files not owned by the mail user',
+} as const;
+
+export const mailSyncStep: SyncStep = {
+  name: 'mail',
+  async run({ runtime, config, now }, options) {
+    const driver = createMailDriver(config);
+    const drift = await syncMail(runtime.db, driver, { ...options, now: now() });
+    const all = [...drift.views, ...drift.folders];
+    return {
+      json: { driver: driver.kind, dryRun: options.dryRun, ...drift },
+      headers: ['WHAT', 'DRIFT', 'RESULT'],
+      rows: [
+        ...drift.views.map((view) => [view.view, 'view missing or incomplete', repairResult(options, view)]),
+        ...drift.folders.map((folder) => [
+          folder.folder,
+          FOLDER_PROBLEMS[folder.problem],
+          repairResult(options, folder),
+        ]),
+      ],
+      summary: `The mail views and the mailbox folders under ${config.mail.root ?? 'the mail root'} checked.`,
+      failed: options.dryRun ? 0 : all.filter((entry) => !entry.repaired).length,
+    };
+  },
+};
+
 export const mailCommands: CommandGroup = {
   name: 'mail',
-  summary: 'Mail hosting: housekeeping of deleted mailboxes',
-  commands: [purge],
+  summary: 'Mail hosting: reconcile the mail system with the panel, housekeeping of deleted mailboxes',
+  commands: [
+    syncCommand(
+      mailSyncStep,
+      'Put back the SQL views Postfix and Dovecot read, set aside folders of mailboxes the panel does not have, give mailbox files back to the mail user, and report what had drifted',
+    ),
+    purge,
+  ],
 };

@@ -33,8 +33,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   // Postfix: the domains it receives for, the addresses that exist, and where aliases go.
+  await createMailDomainsView(db);
+  await createMailUsersView(db);
+  // An alias with an empty local part takes every address of the domain: Postfix's "@domain".
+  await sql`CREATE VIEW mail_aliases_view AS
+    SELECT a.local_part || '@' || r.reference_punycode AS source, a.targets AS destination
+    FROM mail_aliases a JOIN resources r ON r.id = a.service_id
+    WHERE r.has_mail = 1`.execute(db);
+}
+
+/** Exported for `mail sync`, which puts the view back as this migration made it (db/daemon-views.ts). */
+export async function createMailDomainsView(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE VIEW mail_domains_view AS
     SELECT DISTINCT r.reference_punycode AS domain FROM resources r WHERE r.has_mail = 1`.execute(db);
+}
+
+export async function createMailUsersView(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE VIEW mail_users_view AS
     SELECT m.local_part || '@' || r.reference_punycode AS email,
            r.reference_punycode AS domain,
@@ -42,11 +56,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
            m.password_hash AS password,
            m.quota_bytes AS quota_bytes
     FROM mailboxes m JOIN resources r ON r.id = m.service_id
-    WHERE r.has_mail = 1`.execute(db);
-  // An alias with an empty local part takes every address of the domain: Postfix's "@domain".
-  await sql`CREATE VIEW mail_aliases_view AS
-    SELECT a.local_part || '@' || r.reference_punycode AS source, a.targets AS destination
-    FROM mail_aliases a JOIN resources r ON r.id = a.service_id
     WHERE r.has_mail = 1`.execute(db);
 }
 

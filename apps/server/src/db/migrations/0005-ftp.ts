@@ -15,7 +15,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('eliminable', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  // ProFTPD's SQLUserInfo columns; the uid/gid are the web server's, so sites can read uploads.
+  await createFtpUsersView(db);
+}
+
+/**
+ * ProFTPD's SQLUserInfo columns; the uid/gid are the web server's, so sites can read uploads.
+ * Exported for `ftp sync`, which puts the view back as this migration made it (db/daemon-views.ts).
+ */
+export async function createFtpUsersView(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE VIEW ftp_users_view AS
     SELECT f.login AS userid, f.password_hash AS passwd, 33 AS uid, 33 AS gid, f.home AS homedir, '/bin/false' AS shell
     FROM ftp_accounts f JOIN resources r ON r.id = f.service_id

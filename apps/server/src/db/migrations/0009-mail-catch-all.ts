@@ -12,6 +12,11 @@ import { type Kysely, sql } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`DROP VIEW IF EXISTS mail_aliases_view`.execute(db);
+  await createMailAliasesView(db);
+}
+
+/** Exported for `mail sync`, which puts the view back as this migration made it (db/daemon-views.ts). */
+export async function createMailAliasesView(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE VIEW mail_aliases_view AS
     SELECT a.local_part || '@' || r.reference_punycode AS source, a.targets AS destination
     FROM mail_aliases a JOIN resources r ON r.id = a.service_id

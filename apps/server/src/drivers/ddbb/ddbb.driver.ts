@@ -1,4 +1,27 @@
 import type { Readable } from 'node:stream';
+import type { SyncOptions } from '../sync-options.ts';
+
+/** A database as the panel has it: what `sync` makes the server agree with. */
+export interface WantedDatabase {
+  name: string;
+  user: string;
+  password: string;
+  externalAccess: boolean;
+}
+
+/**
+ * Where the server disagrees with the panel about one database: it is `missing`; its user lacks a
+ * local host entry (`user`) or its grant (`grant`); its access from anywhere ('%') is not what the
+ * panel says (`external_access`); its password is not the panel's (`password`). `extra`: a
+ * database the panel does not know, reported and never touched (it may be the operator's).
+ */
+export interface DatabaseDrift {
+  name: string;
+  problem: 'missing' | 'user' | 'grant' | 'external_access' | 'password' | 'extra';
+  /** Whether `sync` put it right (never on a dry run, never for `extra`). */
+  repaired: boolean;
+  error?: string;
+}
 
 /**
  * The database driver: what the panel asks of a MySQL-compatible server (MariaDB) for the
@@ -12,13 +35,15 @@ export interface DdbbDriver {
   /** Whether changes reach a real server (false: the panel's rows only). */
   readonly live: boolean;
   /** Creates the database (utf8mb4) and its user; refuses (DatabaseExistsError) a name in use. */
-  create(database: { name: string; user: string; password: string; externalAccess: boolean }): Promise<void>;
+  create(database: WantedDatabase): Promise<void>;
   /** Sets the password on every host entry of the user; on failure the previous one is put back. */
   changePassword(user: string, password: string, previous: string): Promise<void>;
   /** Adds ('u'@'%', same password and grant) or removes the user's access from anywhere. */
   setExternalAccess(database: { name: string; user: string; password: string }, on: boolean): Promise<void>;
   /** Drops the database and every host entry of its user. Idempotent: a retry finishes a partial drop. */
   drop(database: { name: string; user: string }): Promise<void>;
+  /** Compares the server with every database of the panel and, unless `dryRun`, repairs it. */
+  sync(databases: WantedDatabase[], options: SyncOptions): Promise<DatabaseDrift[]>;
   /** Data plus index bytes per database, for many at once; databases the server lacks count 0. */
   usage(names: string[]): Promise<Map<string, number>>;
   /**

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { assertDatabaseName, type DdbbDriver } from './ddbb.driver.ts';
+import { assertDatabaseName, type DatabaseDrift, type DdbbDriver } from './ddbb.driver.ts';
 
 /**
  * The default when no MariaDB is configured: a database exists only as the panel's row, so the
@@ -16,6 +16,11 @@ export class EmbeddedDdbbDriver implements DdbbDriver {
   async changePassword(): Promise<void> {}
   async setExternalAccess(): Promise<void> {}
   async drop(): Promise<void> {}
+
+  /** No server, nothing to drift from. */
+  async sync(): Promise<DatabaseDrift[]> {
+    return [];
+  }
 
   async usage(names: string[]): Promise<Map<string, number>> {
     return new Map(names.map((name) => [name, 0]));

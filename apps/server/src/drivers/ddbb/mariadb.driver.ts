@@ -5,7 +5,17 @@ import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import mysql, { type Pool, type PoolConnection, type RowDataPacket } from 'mysql2/promise';
 import { DaemonError } from '../../errors.ts';
-import { assertDatabaseName, assertDatabaseUser, DatabaseExistsError, type DdbbDriver } from './ddbb.driver.ts';
+import type { SyncOptions } from '../sync-options.ts';
+import {
+  assertDatabaseName,
+  assertDatabaseUser,
+  type DatabaseDrift,
+  DatabaseExistsError,
+  type DdbbDriver,
+  type WantedDatabase,
+} from './ddbb.driver.ts';
+import { type Exec, grantTarget } from './mariadb-sql.ts';
+import { syncDatabases } from './mariadb-sync.ts';
 
 export interface MariaDbOptions {
   /** Admin connection: mysql://user:password@host:port, or mysql://user@localhost/?socket=/path. */
@@ -31,8 +41,6 @@ const DUMP_HEAD_BYTES = 64 * 1024;
 // MariaDB error numbers the driver tells apart.
 const ER_DB_CREATE_EXISTS = 1007;
 const ER_CANNOT_USER = 1396;
-
-type Exec = (sql: string, values?: unknown[]) => Promise<unknown>;
 
 export function parseAdminUrl(url: string): AdminConnection {
   const parsed = new URL(url);
@@ -67,11 +75,6 @@ export function clientOptionFile(admin: AdminConnection): string {
   if (admin.socketPath) lines.push(`socket=${optionValue(admin.socketPath)}`, 'protocol=socket');
   else lines.push(`host=${optionValue(admin.host)}`, `port=${admin.port}`, 'protocol=tcp');
   return `${lines.join('\n')}\n`;
-}
-
-/** `db`.* for GRANT, with _ escaped: in a database-level grant an unescaped _ matches any character. */
-function grantTarget(name: string): string {
-  return `\`${assertDatabaseName(name).replaceAll('_', '\\_')}\`.*`;
 }
 
 /**
@@ -152,7 +155,7 @@ export class MariaDbDriver implements DdbbDriver {
     return rows.map((row) => String(row.host));
   }
 
-  async create(database: { name: string; user: string; password: string; externalAccess: boolean }): Promise<void> {
+  async create(database: WantedDatabase): Promise<void> {
     const name = assertDatabaseName(database.name);
     const user = assertDatabaseUser(database.user);
     const hosts = [...this.options.localHosts, ...(database.externalAccess ? ['%'] : [])];
@@ -219,6 +222,10 @@ export class MariaDbDriver implements DdbbDriver {
       for (const host of await this.hostsOf(exec, user)) await exec('DROP USER IF EXISTS ?@?', [user, host]);
       await exec(`DROP DATABASE IF EXISTS \`${name}\``);
     });
+  }
+
+  sync(databases: WantedDatabase[], options: SyncOptions): Promise<DatabaseDrift[]> {
+    return this.session((exec) => syncDatabases(exec, databases, this.options.localHosts, options));
   }
 
   async usage(names: string[]): Promise<Map<string, number>> {

@@ -1,4 +1,5 @@
 import type { ServiceHomes } from '../homes/service-homes.ts';
+import type { SyncOptions } from '../sync-options.ts';
 import type { FtpDrift, FtpDriver, FtpHomeDrift, FtpLogin } from './ftp.driver.ts';
 
 /**
@@ -17,18 +18,18 @@ export class EmbeddedFtpDriver implements FtpDriver {
 
   async publish(_logins: FtpLogin[]): Promise<void> {}
 
-  async sync(logins: FtpLogin[]): Promise<FtpDrift> {
-    return { file: null, missing: [], extra: [], changed: [], homes: await this.repairHomes(logins) };
+  async sync(logins: FtpLogin[], options: SyncOptions): Promise<FtpDrift> {
+    return { file: null, missing: [], extra: [], changed: [], homes: await this.repairHomes(logins, options) };
   }
 
   /**
    * A login whose home folder is gone (moved away, a restore that missed it) is refused by the
    * FTP server (530); one owned by someone else cannot upload. Both are put right here.
    */
-  protected async repairHomes(logins: FtpLogin[]): Promise<FtpHomeDrift[]> {
+  protected async repairHomes(logins: FtpLogin[], options: SyncOptions): Promise<FtpHomeDrift[]> {
     const drift: FtpHomeDrift[] = [];
     for (const login of [...logins].sort((a, b) => a.userid.localeCompare(b.userid))) {
-      const found = await this.homes.repair(login.homedir);
+      const found = await this.homes.repair(login.homedir, options);
       if (found) drift.push({ login: login.userid, home: login.homedir, ...found });
     }
     return drift;

@@ -1,3 +1,5 @@
+import type { SyncOptions } from '../sync-options.ts';
+
 /**
  * The FTP driver: what the panel does to the FTP server (ProFTPD) and to the accounts' home
  * folders. The panel database stays the source of truth: ProFTPD reads the accounts through
@@ -20,7 +22,10 @@ export interface FtpHomeDrift {
   login: string;
   home: string;
   problem: 'missing' | 'not_a_folder' | 'owner' | 'outside_root';
-  /** Whether `sync` put it right (a file in the folder's place, or a path outside the root, is only reported). */
+  /**
+   * Whether `sync` put it right (never on a dry run; a file in the folder's place, or a path
+   * outside the root, is only reported).
+   */
   repaired: boolean;
 }
 
@@ -48,6 +53,6 @@ export interface FtpDriver {
    * rolls the change back, so the panel and the server never disagree about an account.
    */
   publish(logins: FtpLogin[]): Promise<void>;
-  /** Compares the server's side (the copy, the home folders) with these logins, then repairs it. */
-  sync(logins: FtpLogin[]): Promise<FtpDrift>;
+  /** Compares the server's side (the copy, the home folders) with these logins, then repairs it unless `dryRun`. */
+  sync(logins: FtpLogin[], options: SyncOptions): Promise<FtpDrift>;
 }

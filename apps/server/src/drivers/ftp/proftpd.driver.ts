@@ -1,5 +1,6 @@
 import { DaemonError } from '../../errors.ts';
 import type { ServiceHomes } from '../homes/service-homes.ts';
+import type { SyncOptions } from '../sync-options.ts';
 import { EmbeddedFtpDriver } from './embedded.driver.ts';
 import type { FtpDrift, FtpDriver, FtpLogin } from './ftp.driver.ts';
 import type { FtpUsersCopy } from './ftp-users-copy.ts';
@@ -30,11 +31,11 @@ export class ProFtpdDriver extends EmbeddedFtpDriver {
     }
   }
 
-  override async sync(logins: FtpLogin[]): Promise<FtpDrift> {
-    const homes = await this.repairHomes(logins);
+  override async sync(logins: FtpLogin[], options: SyncOptions): Promise<FtpDrift> {
+    const homes = await this.repairHomes(logins, options);
     if (!this.copy) return { file: null, missing: [], extra: [], changed: [], homes };
     const drift = this.copy.drift(logins);
-    await this.publish(logins);
+    if (!options.dryRun) await this.publish(logins);
     return { file: this.copy.file, ...drift, homes };
   }
 }

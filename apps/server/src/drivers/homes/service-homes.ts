@@ -2,6 +2,7 @@ import { chown, lchown, lstat, mkdir, readdir, realpath } from 'node:fs/promises
 import path from 'node:path';
 import { isServiceFolder } from '@panel247/contract/hosting-rules';
 import { FieldErrors } from '../../errors.ts';
+import type { SyncOptions } from '../sync-options.ts';
 import { diskUsage } from './disk-usage.ts';
 
 /**
@@ -64,15 +65,17 @@ export class ServiceHomes {
    * Checks an account's home folder (absolute, as stored) and puts it right where that is safe: a
    * missing folder is created and a foreign-owned one given back to the hosting user (the folder
    * itself; what is inside stays as it is). A file or link in its place, or a path outside the
-   * root, is only reported. Answers nothing when the folder is as it should be.
+   * root, is only reported; a dry run changes nothing. Answers nothing when the folder is as it should be.
    */
   async repair(
     home: string,
+    options: SyncOptions,
   ): Promise<{ problem: 'missing' | 'not_a_folder' | 'owner' | 'outside_root'; repaired: boolean } | undefined> {
     const root = path.resolve(this.root);
     if (!path.resolve(home).startsWith(`${root}${path.sep}`)) return { problem: 'outside_root', repaired: false };
     const info = await lstat(home).catch(() => undefined);
     if (!info) {
+      if (options.dryRun) return { problem: 'missing', repaired: false };
       await mkdir(home, { recursive: true });
       await chown(home, this.owner.uid, this.owner.gid).catch(() => undefined);
       return { problem: 'missing', repaired: true };
@@ -80,6 +83,7 @@ export class ServiceHomes {
     if (!info.isDirectory()) return { problem: 'not_a_folder', repaired: false };
     // Only root can give a folder away; an unprivileged panel owns what it creates.
     if (process.getuid?.() !== 0 || (info.uid === this.owner.uid && info.gid === this.owner.gid)) return undefined;
+    if (options.dryRun) return { problem: 'owner', repaired: false };
     await chown(home, this.owner.uid, this.owner.gid);
     return { problem: 'owner', repaired: true };
   }

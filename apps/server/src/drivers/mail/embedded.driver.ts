@@ -1,6 +1,7 @@
 import { WEBMAIL_TOKEN_FIELD, type WebmailLoginData } from '@panel247/contract/mail';
+import type { SyncOptions } from '../sync-options.ts';
 import type { MailboxAddress, MailDriver } from './mail.driver.ts';
-import type { Maildirs } from './maildirs.ts';
+import type { Maildirs, MailFolderDrift } from './maildirs.ts';
 
 export interface MailFilesSettings {
   /** What a mailbox deletion does with its mail. */
@@ -31,6 +32,10 @@ export class EmbeddedMailDriver implements MailDriver {
 
   purgeDeleted(now: number): Promise<number> {
     return this.maildirs.purgeKept(this.settings.keepDays, now);
+  }
+
+  sync(mailboxes: MailboxAddress[], options: SyncOptions & { now: number }): Promise<MailFolderDrift[]> {
+    return this.maildirs.sync(mailboxes, options);
   }
 
   usage(mailbox: MailboxAddress): Promise<number> {

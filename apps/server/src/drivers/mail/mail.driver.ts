@@ -1,4 +1,6 @@
 import type { WebmailLoginData } from '@panel247/contract/mail';
+import type { SyncOptions } from '../sync-options.ts';
+import type { MailFolderDrift } from './maildirs.ts';
 
 /**
  * The mail driver: everything the panel does to the mail system (Dovecot and Postfix) beyond the
@@ -26,6 +28,11 @@ export interface MailDriver {
   mailboxDeleted(mailbox: MailboxAddress, now: number): Promise<void>;
   /** Removes the kept mail of mailboxes deleted more than the configured days ago; answers how many. */
   purgeDeleted(now: number): Promise<number>;
+  /**
+   * Compares the mailbox folders with every mailbox the panel has (mail on or off) and repairs
+   * them unless `dryRun` (see `Maildirs.sync`).
+   */
+  sync(mailboxes: MailboxAddress[], options: SyncOptions & { now: number }): Promise<MailFolderDrift[]>;
   /** Bytes the mailbox holds (0 before its first message). */
   usage(mailbox: MailboxAddress): Promise<number>;
   /**

@@ -1,5 +1,15 @@
-import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { lchown, lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { SyncOptions } from '../sync-options.ts';
+
+/** A mailbox folder that disagrees with the panel: no such mailbox, or files the mail user cannot use. */
+export interface MailFolderDrift {
+  /** `domain/local part`, as under the mail root. */
+  folder: string;
+  problem: 'extra' | 'owner';
+  /** Whether `sync` put it right (never on a dry run). */
+  repaired: boolean;
+}
 
 /**
  * The mailboxes' folders under the mail root. Paths are built from validated local parts and
@@ -36,6 +46,38 @@ export class Maildirs {
     await rename(folder, path.join(kept, `${localPart}.${now}`));
   }
 
+  /**
+   * Compares the folders under the root with these mailboxes. A folder no mailbox owns (a mailbox
+   * deleted by hand, a restore of old files) is kept aside as a deleted mailbox's would be, so
+   * `purgeKept` removes it in time and nothing is lost at once. When the panel runs as root, a
+   * mailbox holding files of another owner than the root's (the mail user Dovecot runs as) is
+   * given back to it; links are not followed.
+   */
+  async sync(
+    mailboxes: { domain: string; localPart: string }[],
+    options: SyncOptions & { now: number },
+  ): Promise<MailFolderDrift[]> {
+    const wanted = new Set(mailboxes.map((mailbox) => `${mailbox.domain}/${mailbox.localPart}`));
+    const owner = await lstat(this.root).catch(() => undefined);
+    const drift: MailFolderDrift[] = [];
+    for (const domain of await folders(this.root)) {
+      for (const localPart of await folders(path.join(this.root, domain))) {
+        const folder = `${domain}/${localPart}`;
+        if (!wanted.has(folder)) {
+          if (!options.dryRun) await this.dispose(domain, localPart, 'keep', options.now);
+          drift.push({ folder, problem: 'extra', repaired: !options.dryRun });
+          continue;
+        }
+        if (!owner || process.getuid?.() !== 0) continue;
+        const foreign = await foreignEntries(this.folder(domain, localPart), owner);
+        if (foreign.length === 0) continue;
+        if (!options.dryRun) for (const entry of foreign) await lchown(entry, owner.uid, owner.gid);
+        drift.push({ folder, problem: 'owner', repaired: !options.dryRun });
+      }
+    }
+    return drift;
+  }
+
   /** Removes kept mailboxes older than `days`; returns how many went. */
   async purgeKept(days: number, now: number): Promise<number> {
     let removed = 0;
@@ -61,4 +103,29 @@ async function sizeOf(target: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(target)) total += await sizeOf(path.join(target, entry));
   return total;
+}
+
+/** The sub-folders of a folder, without the hidden ones (`.deleted` holds the kept mailboxes). */
+async function folders(parent: string): Promise<string[]> {
+  const entries = await readdir(parent, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** Every path in the tree (the top included) whose owner or group is not the given one. */
+async function foreignEntries(top: string, owner: { uid: number; gid: number }): Promise<string[]> {
+  const found: string[] = [];
+  const pending = [top];
+  while (pending.length > 0) {
+    const current = pending.pop() as string;
+    const info = await lstat(current).catch(() => undefined);
+    if (!info) continue;
+    if (info.uid !== owner.uid || info.gid !== owner.gid) found.push(current);
+    if (info.isDirectory()) {
+      for (const entry of await readdir(current).catch(() => [] as string[])) pending.push(path.join(current, entry));
+    }
+  }
+  return found;
 }

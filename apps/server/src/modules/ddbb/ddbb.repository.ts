@@ -12,6 +12,10 @@ export const ddbbRepository = {
       .executeTakeFirstOrThrow();
     return Number(row.n);
   },
+  /** Every database of every service (for `databases sync`). */
+  all(db: Db) {
+    return db.selectFrom('hosted_databases').selectAll().orderBy('name').execute();
+  },
   find(db: Db, serviceId: number, id: number) {
     return db
       .selectFrom('hosted_databases')

@@ -4,7 +4,13 @@ import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { SignonForm } from '@panel247/contract/signon';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import { DATABASE_NAME_MAX, DatabaseExistsError, type DdbbDriver } from '../../drivers/ddbb/ddbb.driver.ts';
+import {
+  DATABASE_NAME_MAX,
+  type DatabaseDrift,
+  DatabaseExistsError,
+  type DdbbDriver,
+} from '../../drivers/ddbb/ddbb.driver.ts';
+import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { ConflictError, DaemonError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
@@ -62,6 +68,24 @@ export class DdbbService {
 
   close(): Promise<void> {
     return this.driver.close();
+  }
+
+  /**
+   * `panel databases sync`: makes MariaDB agree with the panel's databases (each database, its
+   * user's host entries and grants, its password) and reports what had drifted; `dryRun` only
+   * reports. The provider's command, so no actor: it acts on every service. With a name prefix,
+   * the server is shared and only databases under the prefix can be the panel's extras.
+   */
+  async sync(options: SyncOptions): Promise<DatabaseDrift[]> {
+    const rows = await ddbbRepository.all(this.db);
+    const wanted = rows.map((row) => ({
+      name: row.name,
+      user: row.db_user,
+      password: this.secrets.open(row.password_sealed),
+      externalAccess: row.external_access === 1,
+    }));
+    const drift = await this.driver.sync(wanted, options);
+    return drift.filter((entry) => entry.problem !== 'extra' || entry.name.startsWith(this.settings.namePrefix));
   }
 
   private async service(actor: Actor, id: number, need: 'visible' | 'action') {

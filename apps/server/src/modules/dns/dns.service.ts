@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
 import { type DnsDriver, DnsRefusedError, type DsRecord } from '../../drivers/dns/dns.driver.ts';
+import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { type AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
@@ -274,10 +275,10 @@ export class DnsService {
   }
 
   /**
-   * Rewrites the server from the database, zone by zone, and reports what differed before
+   * Rewrites the server from the database, zone by zone (a dry run only compares), and reports what differed before
    * (records missing on the server, extra there, or with other contents or TTL).
    */
-  async sync(only?: string): Promise<DriftReport[]> {
+  async sync(only: string | undefined, options: SyncOptions): Promise<DriftReport[]> {
     const zones = (await dnsRepository.listZones(this.db)).filter(
       (z) => !only || z.reference === only || z.reference_punycode === only,
     );
@@ -288,7 +289,7 @@ export class DnsService {
     }
     const reports: DriftReport[] = [];
     for (const z of zones) {
-      reports.push(await this.publisher.sync({ serviceId: z.service_id, name: z.reference_punycode }));
+      reports.push(await this.publisher.sync({ serviceId: z.service_id, name: z.reference_punycode }, options));
     }
     return reports;
   }

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
 import { type DnsDriver, DnsUnconfirmedError, type RRset } from '../../drivers/dns/dns.driver.ts';
+import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { DaemonError } from '../../errors.ts';
 import { dnsRepository } from './dns.repository.ts';
 import { ZoneLeases, type ZoneLeaseTimes } from './zone-lease.ts';
@@ -142,9 +143,9 @@ export class ZonePublisher {
     return true;
   }
 
-  /** Rewrites the server's copy of one zone from the database; reports what differed before. */
-  sync(zone: PublishedZone): Promise<DriftReport> {
-    return this.leases.hold(zone.serviceId, () => this.syncHeld(zone));
+  /** Rewrites the server's copy of one zone from the database (not on a dry run); reports what differed before. */
+  sync(zone: PublishedZone, options: SyncOptions): Promise<DriftReport> {
+    return this.leases.hold(zone.serviceId, () => this.syncHeld(zone, options));
   }
 
   /**
@@ -160,7 +161,7 @@ export class ZonePublisher {
       try {
         reports.push(
           await this.leases.hold(zone.serviceId, async () => {
-            const report = await this.syncHeld(zone);
+            const report = await this.syncHeld(zone, { dryRun: false });
             if (isClean(report) && this.checkedOnce.has(zone.serviceId)) {
               await dnsRepository.markPublished(this.db, zone.serviceId);
               this.checkedOnce.delete(zone.serviceId);
@@ -179,11 +180,11 @@ export class ZonePublisher {
     return reports;
   }
 
-  private async syncHeld(zone: PublishedZone): Promise<DriftReport> {
+  private async syncHeld(zone: PublishedZone, options: SyncOptions): Promise<DriftReport> {
     const wanted = toRRsets(await dnsRepository.list(this.db, zone.serviceId), zone.name, this.settings.defaultTtl);
     const actual = (await this.driver.readZone(zone.name)) ?? [];
     const found = diff(zone.name, wanted, actual);
-    if (!isClean(found)) {
+    if (!isClean(found) && !options.dryRun) {
       await this.driver.ensureZone(zone.name, this.settings.nameservers);
       await this.send(zone, { zoneBefore: actual });
     }

@@ -4,6 +4,15 @@ export const mailRepository = {
   mailboxes(db: Db, serviceId: number) {
     return db.selectFrom('mailboxes').selectAll().where('service_id', '=', serviceId).orderBy('local_part').execute();
   },
+  /** Every mailbox of every service, mail on or off, as its folder is named under the mail root. */
+  async allAddresses(db: Db): Promise<{ domain: string; localPart: string }[]> {
+    const rows = await db
+      .selectFrom('mailboxes as m')
+      .innerJoin('resources as r', 'r.id', 'm.service_id')
+      .select(['r.reference_punycode as domain', 'm.local_part as localPart'])
+      .execute();
+    return rows;
+  },
   findMailbox(db: Db, serviceId: number, id: number) {
     return db
       .selectFrom('mailboxes')

@@ -1,0 +1,24 @@
+import { MAIL_VIEWS, repairDaemonViews, type ViewDrift } from '../../db/daemon-views.ts';
+import type { Db } from '../../db/database.ts';
+import type { MailDriver } from '../../drivers/mail/mail.driver.ts';
+import type { MailFolderDrift } from '../../drivers/mail/maildirs.ts';
+import type { SyncOptions } from '../../drivers/sync-options.ts';
+import { mailRepository } from './mail.repository.ts';
+
+export interface MailDrift {
+  /** The views Postfix and Dovecot read, put back when missing. */
+  views: ViewDrift[];
+  /** The mailbox folders against the panel's mailboxes. */
+  folders: MailFolderDrift[];
+}
+
+/**
+ * `panel mail sync`: what Postfix and Dovecot need besides the rows — their SQL views, and the
+ * mailbox folders under the mail root — checked against the panel and repaired unless `dryRun`.
+ * Needs neither a brand nor the secret key, unlike the mailboxes' service.
+ */
+export async function syncMail(db: Db, driver: MailDriver, options: SyncOptions & { now: number }): Promise<MailDrift> {
+  const views = await repairDaemonViews(db, MAIL_VIEWS, options);
+  const folders = await driver.sync(await mailRepository.allAddresses(db), options);
+  return { views, folders };
+}
