@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
+import SQLite from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,8 +23,9 @@ const portOf = (address: string) => Number(address.slice(address.lastIndexOf(':'
 /**
  * `npm run stack` as an operator (and CI) runs it: one command, then every daemon proved with a
  * real client — dig, an IMAP login, an SMTP delivery read back over IMAP, an FTP upload served by
- * nginx running PHP, a MariaDB login — then a site's configuration removed by hand found and
- * repaired by `panel web sync`, and `down` leaving no process or port behind.
+ * nginx running PHP, a MariaDB login — then things broken by hand (a site's configuration, a mail
+ * view and mailbox owner, a database user) found and repaired by the matching sync, `panel sync`
+ * finding nothing left, and `down` leaving no process or port behind.
  */
 describe('npm run stack', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'p247-stack-'));
@@ -262,6 +264,81 @@ describe('npm run stack', () => {
     const repaired = JSON.parse((await panel('web', 'sync', '--json')).stdout);
     expect(repaired.services).toEqual([{ serviceId: 1, domain: 'demo.test', drift: 'missing', repaired: true }]);
     expect(JSON.parse((await panel('web', 'sync', '--dry-run', '--json')).stdout).services).toEqual([]);
+  });
+
+  it('mail broken by hand (a view dropped, a mailbox chowned): IMAP fails, mail sync finds and repairs it', async () => {
+    const imap = `imap://${address('dovecot')}`;
+    const inbox = () =>
+      execFileAsync(curl, ['-s', '-u', 'info@demo.test:panel247-mail', '-X', 'SEARCH ALL', `${imap}/INBOX`]).then(
+        (done) => done.stdout,
+        (failed: { code: number }) => `curl exit ${failed.code}`,
+      );
+    expect(await inbox()).toMatch(/\* SEARCH \d+/);
+    const database = new SQLite(path.join(dir, 'panel', 'panel.sqlite'));
+    database.exec('DROP VIEW mail_users_view');
+    database.close();
+    const mailbox = path.join(dir, 'mail', 'mail', 'demo.test', 'info');
+    await execFileAsync('chown', ['-R', 'root:root', mailbox]);
+    // Dovecot would keep answering from its auth cache for an hour: start it afresh.
+    const doveadm = requireBinary('doveadm', 'dovecot-core');
+    await execFileAsync(doveadm, ['-c', path.join(dir, 'mail', 'dovecot', 'dovecot.conf'), 'auth', 'cache', 'flush']);
+    expect(await inbox()).not.toMatch(/\* SEARCH \d+/);
+
+    const found = JSON.parse((await panel('mail', 'sync', '--dry-run', '--json')).stdout);
+    expect(found).toMatchObject({
+      views: [{ view: 'mail_users_view', repaired: false }],
+      folders: [{ folder: 'demo.test/info', problem: 'owner', repaired: false }],
+    });
+    expect(await inbox()).not.toMatch(/\* SEARCH \d+/);
+    const repaired = JSON.parse((await panel('mail', 'sync', '--json')).stdout);
+    expect(repaired).toMatchObject({
+      views: [{ view: 'mail_users_view', repaired: true }],
+      folders: [{ folder: 'demo.test/info', problem: 'owner', repaired: true }],
+    });
+    expect(await inbox()).toMatch(/\* SEARCH \d+/);
+  });
+
+  it('a database user dropped by hand: its login fails, databases sync finds and repairs it', async () => {
+    const api = await panelApi();
+    const created = await api<{ ddbb: { id: number; bbdd: string; user: string } }>('POST', 'service/1/ddbb/create/', {
+      password: 'stack-db-password-2',
+    });
+    expect(created.system.errors).toEqual([]);
+    const { bbdd, user } = created.data.ddbb;
+    const config = JSON.parse(readFileSync(path.join(dir, 'panel', 'panel247.json'), 'utf8'));
+    const admin = await mysql.createConnection(config.databases.url);
+    const login = () =>
+      mysql
+        .createConnection({ host: '127.0.0.1', port: config.databases.port, user, password: 'stack-db-password-2' })
+        .then(
+          (connection) => connection.end().then(() => true),
+          () => false,
+        );
+    try {
+      expect(await login()).toBe(true);
+      await admin.query("DROP USER ?@'127.0.0.1'", [user]);
+      expect(await login()).toBe(false);
+      const mine = (report: { databases: { name: string }[] }) => report.databases.filter((d) => d.name === bbdd);
+      const found = JSON.parse((await panel('databases', 'sync', '--dry-run', '--json')).stdout);
+      expect(mine(found)).toEqual([{ name: bbdd, problem: 'user', repaired: false }]);
+      const repaired = JSON.parse((await panel('databases', 'sync', '--json')).stdout);
+      expect(mine(repaired)).toEqual([{ name: bbdd, problem: 'user', repaired: true }]);
+      expect(await login()).toBe(true);
+    } finally {
+      await admin.end();
+    }
+  });
+
+  it('panel sync runs every sync and finds nothing left to repair', async () => {
+    const { stdout } = await panel('sync', '--json');
+    const report = JSON.parse(stdout);
+    expect(Object.keys(report)).toEqual(['dryRun', 'dns', 'mail', 'ftp', 'databases', 'web']);
+    expect(report.dns.zones.length).toBeGreaterThan(0);
+    for (const zone of report.dns.zones) expect(zone).toMatchObject({ missing: [], extra: [], changed: [] });
+    expect(report.mail).toMatchObject({ views: [], folders: [] });
+    expect(report.ftp).toMatchObject({ views: [], missing: [], extra: [], changed: [], homes: [] });
+    expect(report.databases.databases.filter((d: { problem: string }) => d.problem !== 'extra')).toEqual([]);
+    expect(report.web.services).toEqual([]);
   });
 
   it('down stops exactly what it started: no process and no port left', async () => {
