@@ -10,8 +10,8 @@ import {
   temporaryPlacement,
   waitForPort,
 } from './daemon-harness.ts';
+import { fillDeployTemplate } from './deploy-template.ts';
 
-const DEPLOY = path.join(import.meta.dirname, '../../deploy');
 const MAIL_UID = 8;
 
 export type MailDatabase = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -28,12 +28,6 @@ export interface MailDaemons {
   /** The processes it started, by name (for a status). */
   processes(): Record<string, number | undefined>;
   stop(): Promise<void>;
-}
-
-function fill(file: string, values: Record<string, string>): string {
-  let text = readFileSync(path.join(DEPLOY, file), 'utf8');
-  for (const [key, value] of Object.entries(values)) text = text.replaceAll(`@${key}@`, value);
-  return text;
 }
 
 /** Debian's Dovecot and Postfix from the deploy/ templates, reading the panel's database. */
@@ -66,7 +60,7 @@ export async function startMailDaemons(
       : { DRIVER: 'pgsql', CONNECT: pgConnect(database.url) };
   writeFileSync(
     path.join(dovecotDir, 'dovecot.conf'),
-    fill('dovecot/dovecot.conf.template', {
+    fillDeployTemplate('dovecot/dovecot.conf.template', {
       DIR: dovecotDir,
       MAIL_ROOT: mailRoot,
       IMAP_PORT: String(imapPort),
@@ -77,7 +71,7 @@ export async function startMailDaemons(
   );
   writeFileSync(
     path.join(dovecotDir, 'dovecot-sql.conf.ext'),
-    fill('dovecot/dovecot-sql.conf.ext.template', { ...sqlConnect, MAIL_ROOT: mailRoot }),
+    fillDeployTemplate('dovecot/dovecot-sql.conf.ext.template', { ...sqlConnect, MAIL_ROOT: mailRoot }),
   );
   writeFileSync(path.join(dovecotDir, 'master-users'), `webmail:{PLAIN}${masterPassword}\n`, { mode: 0o644 });
   const dovecotConf = path.join(dovecotDir, 'dovecot.conf');
@@ -104,10 +98,12 @@ export async function startMailDaemons(
     MAPTYPE: database.kind === 'sqlite' ? 'sqlite' : 'pgsql',
     CONNECTION: connection,
   };
-  writeFileSync(path.join(postfixDir, 'main.cf'), fill('postfix-mail/main.cf.template', values));
-  writeFileSync(path.join(postfixDir, 'master.cf'), fill('postfix-mail/master.cf.template', values));
+  writeFileSync(path.join(postfixDir, 'main.cf'), fillDeployTemplate('postfix-mail/main.cf.template', values));
+  writeFileSync(path.join(postfixDir, 'master.cf'), fillDeployTemplate('postfix-mail/master.cf.template', values));
   for (const map of ['domains', 'mailboxes', 'aliases']) {
-    writeFileSync(path.join(postfixDir, `${map}.cf`), fill(`postfix-mail/${map}.cf.template`, values), { mode: 0o644 });
+    writeFileSync(path.join(postfixDir, `${map}.cf`), fillDeployTemplate(`postfix-mail/${map}.cf.template`, values), {
+      mode: 0o644,
+    });
   }
   await execFileAsync(postfix, ['-c', postfixDir, 'check']);
   const postfixDaemon = startForeground(postfix, ['-c', postfixDir, 'start-fg']);

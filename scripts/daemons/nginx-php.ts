@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
-import path from 'node:path';
 import { type RunningDaemon, requireBinary, startForeground } from './daemon-harness.ts';
 
 /**
@@ -34,15 +33,6 @@ export function nginxBinary(): string {
 
 export function phpFpmBinary(): string {
   return requireBinary('php-fpm8.2', 'php8.2-fpm');
-}
-
-/** A template of a deploy/ kit with every @NAME@ filled; a placeholder left over is an error. */
-export function fillTemplate(kit: string, template: string, values: Record<string, string>): string {
-  let text = readFileSync(path.join(kit, template), 'utf8');
-  for (const [key, value] of Object.entries(values)) text = text.replaceAll(`@${key}@`, value);
-  const missing = text.match(/@[A-Z_]+@/);
-  if (missing) throw new Error(`${template}: ${missing[0]} not filled`);
-  return text;
 }
 
 export function readOr(file: string): string {

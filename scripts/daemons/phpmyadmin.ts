@@ -12,16 +12,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { type Placement, type RunningDaemon, temporaryPlacement, waitForPort } from './daemon-harness.ts';
-import {
-  fillTemplate,
-  nginxBinary,
-  phpFpmBinary,
-  readOr,
-  startNginx,
-  startPhpFpm,
-  waitForSocket,
-  webIdentity,
-} from './nginx-php.ts';
+import { fillDeployTemplate } from './deploy-template.ts';
+import { nginxBinary, phpFpmBinary, readOr, startNginx, startPhpFpm, waitForSocket, webIdentity } from './nginx-php.ts';
 
 const KIT = path.join(import.meta.dirname, '../../deploy/phpmyadmin');
 const DEBIAN_PHPMYADMIN = '/usr/share/phpmyadmin';
@@ -48,7 +40,7 @@ export interface PhpMyAdmin {
 }
 
 function fill(template: string, values: Record<string, string>): string {
-  return fillTemplate(KIT, template, values);
+  return fillDeployTemplate(`phpmyadmin/${template}`, values);
 }
 
 /**

@@ -9,8 +9,8 @@ import {
   waitForPort,
   workDir,
 } from './daemon-harness.ts';
+import { fillDeployTemplate } from './deploy-template.ts';
 
-const TEMPLATES = path.join(import.meta.dirname, '../../deploy/postfix-sink');
 const MAIL_UID = 8;
 const POSTFIX_UID = Number.parseInt(process.env.PANEL_TEST_POSTFIX_UID ?? '', 10);
 
@@ -31,11 +31,7 @@ export async function startPostfixSink(domain: string, mailbox: string): Promise
   chmodSync(dir, 0o755);
   const port = await freePort();
   const fill = (template: string) =>
-    readFileSync(path.join(TEMPLATES, template), 'utf8')
-      .replaceAll('@DIR@', dir)
-      .replaceAll('@PORT@', String(port))
-      .replaceAll('@DOMAIN@', domain)
-      .replaceAll('@MAILBOX@', mailbox);
+    fillDeployTemplate(`postfix-sink/${template}`, { DIR: dir, PORT: String(port), DOMAIN: domain, MAILBOX: mailbox });
   writeFileSync(path.join(dir, 'main.cf'), fill('main.cf.template'));
   writeFileSync(path.join(dir, 'master.cf'), fill('master.cf.template'));
   for (const sub of ['queue', 'data', 'mail']) mkdirSync(path.join(dir, sub), { recursive: true });

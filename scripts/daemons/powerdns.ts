@@ -11,8 +11,8 @@ import {
   temporaryPlacement,
   waitForPort,
 } from './daemon-harness.ts';
+import { fillDeployTemplate } from './deploy-template.ts';
 
-const TEMPLATE = path.join(import.meta.dirname, '../../deploy/powerdns/pdns.conf.template');
 const SCHEMA = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql';
 
 export interface PowerDns {
@@ -44,11 +44,12 @@ export async function startPowerDns(placement: Placement = temporaryPlacement): 
   const apiKey = randomBytes(16).toString('hex');
   writeFileSync(
     path.join(dir, 'pdns.conf'),
-    readFileSync(TEMPLATE, 'utf8')
-      .replaceAll('@DIR@', dir)
-      .replaceAll('@DNS_PORT@', String(dnsPort))
-      .replaceAll('@API_PORT@', String(apiPort))
-      .replaceAll('@API_KEY@', apiKey),
+    fillDeployTemplate('powerdns/pdns.conf.template', {
+      DIR: dir,
+      DNS_PORT: String(dnsPort),
+      API_PORT: String(apiPort),
+      API_KEY: apiKey,
+    }),
   );
   let schema: string;
   try {

@@ -9,8 +9,7 @@ import {
   temporaryPlacement,
   waitForPort,
 } from './daemon-harness.ts';
-
-const TEMPLATE = path.join(import.meta.dirname, '../../deploy/proftpd/proftpd.conf.template');
+import { fillDeployTemplate } from './deploy-template.ts';
 
 export type FtpDatabase = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -41,14 +40,15 @@ export async function startProFtpd(database: FtpDatabase, placement: Placement =
           const url = new URL(database.url);
           return `${url.pathname.slice(1)}@${url.hostname}:${url.port || 5432} ${decodeURIComponent(url.username)} ${decodeURIComponent(url.password)}`.trim();
         })();
-  const config = readFileSync(TEMPLATE, 'utf8')
-    .replaceAll('@DIR@', dir)
-    .replaceAll('@PORT@', String(port))
-    .replaceAll('@PASV_MIN@', String(pasv))
-    .replaceAll('@PASV_MAX@', String(pasv + 20))
-    .replaceAll('@SQL_MODULE@', database.kind === 'sqlite' ? 'mod_sql_sqlite.c' : 'mod_sql_postgres.c')
-    .replaceAll('@SQL_BACKEND@', database.kind === 'sqlite' ? 'sqlite3' : 'postgres')
-    .replaceAll('@CONNECT@', connect);
+  const config = fillDeployTemplate('proftpd/proftpd.conf.template', {
+    DIR: dir,
+    PORT: String(port),
+    PASV_MIN: String(pasv),
+    PASV_MAX: String(pasv + 20),
+    SQL_MODULE: database.kind === 'sqlite' ? 'mod_sql_sqlite.c' : 'mod_sql_postgres.c',
+    SQL_BACKEND: database.kind === 'sqlite' ? 'sqlite3' : 'postgres',
+    CONNECT: connect,
+  });
   const file = path.join(dir, 'proftpd.conf');
   writeFileSync(file, config);
   const daemon: RunningDaemon = startForeground(proftpd, ['-n', '-c', file]);

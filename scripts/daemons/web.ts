@@ -2,16 +2,8 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NginxWebOptions } from '../../apps/server/src/drivers/web/nginx.driver.ts';
 import { type Placement, type RunningDaemon, temporaryPlacement, waitForPort } from './daemon-harness.ts';
-import {
-  fillTemplate,
-  nginxBinary,
-  phpFpmBinary,
-  readOr,
-  startNginx,
-  startPhpFpm,
-  waitForSocket,
-  webIdentity,
-} from './nginx-php.ts';
+import { fillDeployTemplate } from './deploy-template.ts';
+import { nginxBinary, phpFpmBinary, readOr, startNginx, startPhpFpm, waitForSocket, webIdentity } from './nginx-php.ts';
 
 const KIT = path.join(import.meta.dirname, '../../deploy/nginx');
 const PHP_VERSION = '8.2';
@@ -60,7 +52,7 @@ export async function startWebServers(placement: Placement = temporaryPlacement)
 
   writeFileSync(
     nginxConf,
-    fillTemplate(KIT, 'nginx.conf.template', {
+    fillDeployTemplate('nginx/nginx.conf.template', {
       USER: user,
       GROUP: group,
       PID_FILE: nginxPidFile,
@@ -75,7 +67,7 @@ export async function startWebServers(placement: Placement = temporaryPlacement)
   );
   writeFileSync(
     fpmConf,
-    fillTemplate(KIT, 'php-fpm.conf.template', {
+    fillDeployTemplate('nginx/php-fpm.conf.template', {
       PID_FILE: fpmPid,
       ERROR_LOG: path.join(dir, 'php-fpm.log'),
       DAEMONIZE: 'no',

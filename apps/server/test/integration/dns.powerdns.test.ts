@@ -361,6 +361,7 @@ describe('npm run panel -- dns sync, against a real PowerDNS', () => {
     const clean = JSON.parse((await cli(['dns', 'sync', '--json'])).stdout);
     expect(clean).toEqual({
       driver: 'powerdns',
+      dryRun: false,
       zones: [{ zone: 'cli-sync.test', missing: [], extra: [], changed: [] }],
     });
 
@@ -368,8 +369,11 @@ describe('npm run panel -- dns sync, against a real PowerDNS', () => {
     await driver.replaceRRsets('cli-sync.test', [
       { name: 'www.cli-sync.test.', type: 'CNAME', ttl: 3600, contents: [] },
     ]);
+    const reported = await cli(['dns', 'sync', 'cli-sync.test', '--dry-run']);
+    expect(reported.stdout).toMatch(/missing on the server\s+www\.cli-sync\.test\. CNAME\s+not repaired \(dry run\)/);
+    expect(await pdns.dig('www.cli-sync.test', 'CNAME')).toEqual([]);
     const drifted = await cli(['dns', 'sync', 'cli-sync.test']);
-    expect(drifted.stdout).toMatch(/cli-sync\.test\s+missing on the server\s+www\.cli-sync\.test\. CNAME/);
+    expect(drifted.stdout).toMatch(/cli-sync\.test\s+missing on the server\s+www\.cli-sync\.test\. CNAME\s+rewritten/);
     expect(await pdns.dig('www.cli-sync.test', 'CNAME')).toEqual(['cli-sync.test.']);
   });
 });
