@@ -21,6 +21,8 @@ const INPUTS = [
   'apps/web/vite.config.ts',
   'apps/web/locale-plugin.ts',
   'apps/web/precompress-plugin.ts',
+  'apps/web/shell-plugin.ts',
+  'apps/web/shell',
   'apps/web/source-stamp.ts',
   'apps/web/package.json',
   'packages/contract/src',

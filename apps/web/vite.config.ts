@@ -2,13 +2,14 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { localeBundles } from './locale-plugin.ts';
 import { precompress } from './precompress-plugin.ts';
+import { loginShell } from './shell-plugin.ts';
 import { sourceStamp } from './source-stamp.ts';
 
 const API_TARGET = process.env.PANEL_API_URL ?? 'http://127.0.0.1:8247';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), localeBundles(), sourceStamp(), precompress()],
+  plugins: [react(), localeBundles(), loginShell(), sourceStamp(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -237,6 +237,12 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     dist: config.webDist ?? '',
     basePath: config.basePath,
     defaultLanguage: config.defaultLanguage,
+    captcha: config.captcha.provider,
+    brandOf: async (host, referer) => {
+      const brand = await brands.resolve(host, referer);
+      return { company: brand.company, logo: brand.logo };
+    },
+    hasSessionCookie: (request) => Boolean(request.cookies[sessions.cookieName(request)]),
   });
 
   return { app, services: { sessions, permissions, contact, dns } };

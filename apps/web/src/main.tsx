@@ -1,5 +1,3 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import { createRoot } from 'react-dom/client';
 import { prefetchConfig, queryClient } from './app/query-client';
 import { Root } from './app/root';
@@ -13,10 +11,11 @@ if (forced) {
   setForcedLanguage(forced);
 }
 const language = initialLanguage();
-// The configuration and the texts load side by side; the first paint waits only for the texts.
+// The configuration, the texts and the stylesheets load side by side; the first render waits for
+// the texts and the stylesheets.
 prefetchConfig(language);
 
-void initI18n(language).then(() => {
+void Promise.all([initI18n(language), import('./app/styles')]).then(() => {
   const container = document.getElementById('root');
   if (!container) throw new Error('no #root');
   createRoot(container).render(<Root initialLanguage={language} queryClient={queryClient} />);

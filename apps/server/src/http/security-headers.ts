@@ -33,6 +33,13 @@ export function apiSecurityHeaders(documentHeaders: Record<string, string>): Rec
   return Object.fromEntries(Object.entries(documentHeaders).filter(([name]) => keep.includes(name)));
 }
 
+/**
+ * The one inline script the panel serves: the login page's HTML frame sets the light or dark
+ * scheme before the first paint (apps/web/shell/login-shell.html). Allowed by its hash, so every
+ * other inline script stays refused; test/unit/login-shell-csp.test.ts keeps the hash true.
+ */
+export const SHELL_SCRIPT_HASH = "'sha256-CIHv8gQ73ki7EMLIuFOLr/eQ6PijW1gEX9SADiD2nMA='";
+
 /** The panel's helmet options: one place, used by the app and by the benchmark's ladder. */
 export const PANEL_HELMET_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: {
@@ -42,6 +49,7 @@ export const PANEL_HELMET_OPTIONS: HelmetOptions = {
       'img-src': ["'self'", 'data:', 'https:'],
       'script-src': [
         "'self'",
+        SHELL_SCRIPT_HASH,
         'https://www.google.com',
         'https://www.gstatic.com',
         'https://js.hcaptcha.com',

@@ -1,9 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { Language } from '@panel247/contract/constants';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { documentLanguage } from './document-language.ts';
 import { notFoundEnvelope } from './error-handler.ts';
+import { encodePage, IndexPage, type PageRequest, type ShellBrand } from './index-page.ts';
 
 /** Vite names every file under assets/ by its content's hash: a changed file is a new address. */
 const HASHED_FOLDER = 'assets';
@@ -13,6 +15,37 @@ export interface WebAppOptions {
   dist: string;
   basePath: string;
   defaultLanguage: Language;
+  /** The captcha the login form shows: the login frame is drawn for the ones it knows. */
+  captcha: string;
+  /** The brand of a page request: by its host, or by the other site's page that linked to it. */
+  brandOf: (host: string | undefined, referer: string | undefined) => Promise<ShellBrand>;
+  /** Whether the request carries a session cookie (valid or not). */
+  hasSessionCookie: (request: FastifyRequest) => boolean;
+}
+
+const LOGIN_PATH = '/login/';
+
+/** The Referer when another site linked here: the app's config call sends it as `_referer_`. */
+function foreignReferer(request: FastifyRequest): string | undefined {
+  const referer = request.headers.referer;
+  return referer && !referer.startsWith(`${request.protocol}://${request.headers.host}/`) ? referer : undefined;
+}
+
+async function pageRequest(request: FastifyRequest, options: WebAppOptions): Promise<PageRequest> {
+  const page: PageRequest = { language: documentLanguage(request), sessionCookie: options.hasSessionCookie(request) };
+  const captcha = options.captcha;
+  // With a session the app leaves /login/ at once; third-party captchas have sizes of their own.
+  if (request.url.split('?')[0] !== LOGIN_PATH || page.sessionCookie || (captcha !== 'altcha' && captcha !== 'none')) {
+    return page;
+  }
+  try {
+    const brand = await options.brandOf(request.headers.host, foreignReferer(request));
+    page.shell = { brand, captcha, year: new Date().getFullYear() };
+  } catch (error) {
+    // No brand yet (an empty database): the page still loads, drawn by the app alone.
+    request.log.warn({ err: error }, 'login frame without a brand');
+  }
+  return page;
 }
 
 /**
@@ -23,6 +56,7 @@ export interface WebAppOptions {
 export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
   const indexFile = path.join(options.dist, 'index.html');
   const hasWeb = existsSync(indexFile);
+  const index = hasWeb ? new IndexPage(options.dist) : undefined;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: options.dist,
@@ -37,15 +71,23 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       },
     });
   }
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     if (request.url.startsWith(options.basePath)) return notFoundEnvelope(request, reply, options.defaultLanguage);
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(404).send();
-    if (!hasWeb) {
+    if (!index) {
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
         .send('The web app is not built: run `npm run build` (or `npm start`, which builds it).');
     }
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(readFileSync(indexFile));
+    const html = index.render(await pageRequest(request, options));
+    const { body, encoding } = encodePage(html, request.headers['accept-encoding']);
+    if (encoding) reply.header('content-encoding', encoding);
+    // Drawn per visitor (language, brand, session hint): never shared by a cache.
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('vary', 'Accept-Encoding, Accept-Language, Cookie')
+      .send(body);
   });
 }

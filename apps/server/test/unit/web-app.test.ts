@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerWebApp } from '../../src/http/web-app.ts';
@@ -15,14 +16,41 @@ describe('the built web app', () => {
   beforeAll(async () => {
     dist = mkdtempSync(path.join(tmpdir(), 'panel247-web-'));
     mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Panel</title><div id="root"></div>');
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><html lang="es"><title>Panel247</title><div id="root"></div><!--panel247:shell--></html>',
+    );
+    writeFileSync(
+      path.join(dist, 'login-shell.html'),
+      '<!-- for the template\'s readers -->\n<div id="boot-shell" data-captcha="{{captcha}}"><img src="{{logo}}" alt="{{company}}"><h1>{{title}}</h1>{{domain}} {{user}} {{password}} {{loading}} © {{year}}</div>',
+    );
+    const texts = (title: string) => ({
+      'login.page_title': `${title}!`,
+      'login.title': title,
+      'login.domain': 'd',
+      'login.user': 'u',
+      'login.password': 'p',
+      'main.loading': 'l',
+    });
+    writeFileSync(
+      path.join(dist, 'shell-texts.json'),
+      JSON.stringify({ es: texts('Accede'), en: texts('Sign in'), ca: texts('Accedeix') }),
+    );
     writeFileSync(path.join(dist, 'favicon.svg'), '<svg/>');
     const script = path.join(dist, 'assets/index-abc123.js');
     writeFileSync(script, SCRIPT);
     writeFileSync(`${script}.br`, brotliCompressSync(SCRIPT));
     writeFileSync(`${script}.gz`, gzipSync(SCRIPT));
     app = Fastify();
-    await registerWebApp(app, { dist, basePath: '/p247/', defaultLanguage: 'es' });
+    await app.register(fastifyCookie);
+    await registerWebApp(app, {
+      dist,
+      basePath: '/p247/',
+      defaultLanguage: 'es',
+      captcha: 'altcha',
+      brandOf: async () => ({ company: 'Acme & <Sons> "$&"', logo: '/logo.svg?a=1&b="2"' }),
+      hasSessionCookie: (request) => Boolean(request.cookies.session),
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -61,5 +89,47 @@ describe('the built web app', () => {
     const api = await app.inject({ url: '/p247/nothing/' });
     expect(api.statusCode).toBe(404);
     expect(api.headers['content-type']).toMatch(/json/);
+  });
+
+  it('draws the login frame in the visitor’s language, with the brand HTML-escaped', async () => {
+    const page = await app.inject({ url: '/login/', headers: { 'accept-language': 'fr-FR, en-GB;q=0.9, es;q=0.8' } });
+    const html = page.body;
+    expect(html).toContain('<html lang="en" data-session="none">');
+    expect(html).toContain('<title>Sign in! / Acme &amp; &lt;Sons&gt; &quot;$&amp;&quot;</title>');
+    expect(html).toContain('<h1>Sign in</h1>');
+    expect(html).toContain('alt="Acme &amp; &lt;Sons&gt; &quot;$&amp;&quot;"');
+    expect(html).toContain('src="/logo.svg?a=1&amp;b=&quot;2&quot;"');
+    expect(html).toContain('data-captcha="altcha"');
+    expect(html).toContain(`© ${new Date().getFullYear()}`);
+    expect(html).not.toContain('<Sons>');
+    expect(html).not.toContain('{{');
+    expect(html).not.toContain('the template');
+    expect(page.headers.vary).toMatch(/Accept-Language/);
+  });
+
+  it('takes ?lang= first, then the _lang cookie, then Accept-Language, then Spanish', async () => {
+    const lang = async (url: string, headers: Record<string, string> = {}) =>
+      /<html lang="(\w+)"/.exec((await app.inject({ url, headers })).body)?.[1];
+    expect(await lang('/login/?lang=ca', { cookie: '_lang=en', 'accept-language': 'es' })).toBe('ca');
+    expect(await lang('/login/', { cookie: '_lang=en', 'accept-language': 'ca' })).toBe('en');
+    expect(await lang('/login/', { 'accept-language': 'de, ca-ES;q=0.5' })).toBe('ca');
+    expect(await lang('/login/', { 'accept-language': 'de' })).toBe('es');
+    expect(await lang('/login/?lang=xx')).toBe('es');
+  });
+
+  it('draws no frame elsewhere or with a session cookie, and no session hint with one', async () => {
+    const admin = await app.inject({ url: '/admin/' });
+    expect(admin.body).not.toContain('boot-shell');
+    expect(admin.body).toContain('data-session="none"');
+    const withSession = await app.inject({ url: '/login/', headers: { cookie: 'session=abc' } });
+    expect(withSession.body).not.toContain('boot-shell');
+    expect(withSession.body).not.toContain('data-session');
+    expect(withSession.body).toContain('<title>Panel247</title>');
+  });
+
+  it('compresses the page when the client accepts it', async () => {
+    const page = await app.inject({ url: '/login/', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(page.rawPayload).toString()).toContain('boot-shell');
   });
 });

@@ -1,12 +1,15 @@
 import { Box, Center, Group, Image, Stack, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useLayoutEffect } from 'react';
 import { useApp } from '../lib/app-context';
+import { removeBootShell } from '../lib/boot-shell';
 import { LanguageSelect } from './language-select';
 import { ThemeModeControl } from './theme-mode-control';
 
 /** The login page's frame: switchers on top, logo, content card, footer with the company. */
 export function PublicLayout({ children }: { children: ReactNode }) {
   const { config, logoUrl } = useApp();
+  // The server's HTML frame of this page gives way to it (see lib/boot-shell).
+  useLayoutEffect(removeBootShell, []);
   return (
     <Box
       mih="100dvh"
