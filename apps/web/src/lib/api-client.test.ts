@@ -142,6 +142,19 @@ describe('requests', () => {
     expect(headersOf(fetchMock.mock.calls[1]?.[1])['x-dd-request']).toBeUndefined();
   });
 
+  it('sends raw bytes with PUT: the parameters in the query, the CSRF header kept', async () => {
+    fetchMock.mockImplementation(async () => respond(200, envelope({}, { received: 3, done: true })));
+    const bytes = new Blob(['abc']);
+    const data = await api('service/1/files/upload/', { path: 'a b', offset: 0 }, { method: 'PUT', body: bytes });
+    expect(data).toEqual({ received: 3, done: true });
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/p247/service/1/files/upload/?path=a+b&offset=0');
+    expect(init?.method).toBe('PUT');
+    expect(init?.body).toBe(bytes);
+    expect(headersOf(init)['content-type']).toBe('application/octet-stream');
+    expect(headersOf(init)['x-dd-request']).toBe('1');
+  });
+
   it('encodes repeated keys, booleans and skips empty values', () => {
     expect(
       encodeParams({ 'dns[]': ['ns1', 'ns2'], flag: true, off: false, none: undefined, nil: null }).toString(),

@@ -92,7 +92,12 @@ export function setForcedLanguage(language: string | null): void {
 
 export interface RequestOptions {
   /** Force the method; by default a call without parameters is a GET, otherwise a POST. */
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
+  /**
+   * Raw bytes to send as the body (an upload's chunk), as application/octet-stream; the
+   * parameters then travel in the query.
+   */
+  body?: Blob;
   /** Do not open the session-loss modal on statusCode 101 (boot's user/info: 101 = not logged in). */
   ignoreSessionLost?: boolean;
   /** Skip the CSRF header (only the public GET calls that the server exempts). */
@@ -126,9 +131,13 @@ function buildRequest(path: string, params: Params | undefined, options: Request
   const headers: Record<string, string> = { accept: 'application/json' };
   if (!options.noCsrfHeader) headers[CSRF_HEADER] = '1';
   const init: RequestInit = { method, credentials: 'same-origin', headers, signal: options.signal };
-  if (method === 'GET') {
+  if (method === 'GET' || options.body) {
     const query = body.toString();
     if (query) url += `${url.includes('?') ? '&' : '?'}${query}`;
+    if (options.body) {
+      headers['content-type'] = 'application/octet-stream';
+      init.body = options.body;
+    }
   } else {
     headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
     init.body = body.toString();
