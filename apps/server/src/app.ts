@@ -36,6 +36,8 @@ import { registerDnsExportRoute, registerDnsRoutes } from './modules/dns/dns.rou
 import { createDnsService, type DnsService } from './modules/dns/dns.service.ts';
 import { createDomainServices } from './modules/domain/create-domain-services.ts';
 import { registerDomainRoutes } from './modules/domain/domain.routes.ts';
+import { createFilesService } from './modules/files/create-files-service.ts';
+import { registerFilesRoutes } from './modules/files/files.routes.ts';
 import { createFtpService } from './modules/ftp/create-ftp-service.ts';
 import { registerFtpRoutes } from './modules/ftp/ftp.routes.ts';
 import { registerHealthRoute } from './modules/health/health.routes.ts';
@@ -213,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const ddbb = createDdbbService(db, config, brands, deps.secretKey, now);
   registerDdbbRoutes(api, ddbb, { app, basePath, auth: sessions });
   app.addHook('onReady', () => ftp.publishLogins());
+  registerFilesRoutes(api, createFilesService(db, config), { app, basePath, auth: sessions });
   const hosting = createHostingService(db, config, brands, deps.secretKey, now);
   registerHostingRoutes(api, hosting, { app });
   registerInstallerRoutes(api, createInstallerService(db, config, { hosting, ddbb }, now, app.log), {

@@ -82,6 +82,22 @@ export const FTP_API = {
   login: (id: number | string, fid: number | string) => `service/${id}/ftp/${fid}/login/`,
 } as const;
 
+/**
+ * The file manager of a service. `upload` takes the raw bytes of one chunk (PUT,
+ * application/octet-stream) and `download` answers the file itself; the rest are envelopes.
+ */
+export const FILES_API = {
+  list: (id: number | string) => `service/${id}/files/list/`,
+  read: (id: number | string) => `service/${id}/files/read/`,
+  save: (id: number | string) => `service/${id}/files/save/`,
+  createFolder: (id: number | string) => `service/${id}/files/mkdir/`,
+  rename: (id: number | string) => `service/${id}/files/rename/`,
+  remove: (id: number | string) => `service/${id}/files/delete/`,
+  download: (id: number | string) => `service/${id}/files/download/`,
+  upload: (id: number | string) => `service/${id}/files/upload/`,
+  uploadStatus: (id: number | string) => `service/${id}/files/upload/status/`,
+} as const;
+
 /** Database calls of a service. */
 export const DDBB_API = {
   list: (id: number | string) => `service/${id}/ddbb/list/`,

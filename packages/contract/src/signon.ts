@@ -2,11 +2,13 @@ import { z } from 'zod';
 
 /**
  * What WebMail, WebFTP and phpMyAdmin logins return: a form the browser posts (in a new tab) to
- * the other application. The fields carry a one-time token, never a password.
+ * the other application. The fields carry a one-time token, never a password. `get` opens a page
+ * of the panel itself (its own file manager as the WebFTP when no other is set up), with the
+ * fields as the query.
  */
 export const signonFormSchema = z.object({
   action: z.string(),
-  method: z.literal('post'),
+  method: z.enum(['post', 'get']),
   fields: z.record(z.string(), z.string()),
 });
 export type SignonForm = z.infer<typeof signonFormSchema>;

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { filesPagePath } from '@panel247/contract/files';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import type { Mailbox } from '@panel247/contract/mail';
 import type { SignonForm } from '@panel247/contract/signon';
@@ -123,7 +124,7 @@ describe.each(DATABASE_KINDS)('sign-on buttons with nothing set up to receive th
   });
   afterAll(() => t.close());
 
-  it('says WebMail, WebFTP and phpMyAdmin are not set up instead of opening a dead page, and issues no token', async () => {
+  it('says WebMail and phpMyAdmin are not set up instead of opening a dead page (WebFTP opens the file manager), and issues no token', async () => {
     const box = await t.call<{ correo: Mailbox }>(
       'POST',
       `service/${id}/correo/create/`,
@@ -142,20 +143,27 @@ describe.each(DATABASE_KINDS)('sign-on buttons with nothing set up to receive th
       { password: 'a database secret 1' },
       { cookie },
     );
-    const calls: [string, Record<string, string>, string][] = [
-      [`service/${id}/correo/${box.body.data.correo.id}/login/`, {}, 'WebMail is not set up on this server'],
-      [
-        `service/${id}/ftp/${ftp.body.data.ftp.id}/login/`,
-        { initialDirectory: '/' },
-        'WebFTP is not set up on this server',
-      ],
-      [`service/${id}/ddbb/${ddbb.body.data.ddbb.id}/login/`, {}, 'phpMyAdmin is not set up on this server'],
+    const calls: [string, string][] = [
+      [`service/${id}/correo/${box.body.data.correo.id}/login/`, 'WebMail is not set up on this server'],
+      [`service/${id}/ddbb/${ddbb.body.data.ddbb.id}/login/`, 'phpMyAdmin is not set up on this server'],
     ];
-    for (const [url, params, message] of calls) {
-      const { response, body } = await t.call('POST', url, { ...params, language: 'en' }, { cookie });
+    for (const [url, message] of calls) {
+      const { response, body } = await t.call('POST', url, { language: 'en' }, { cookie });
       expect(response.statusCode).toBe(409);
       expect(body.system.errors).toEqual([message]);
     }
+    // Without a WebFTP of the provider's, the panel's own file manager is the WebFTP.
+    const webftp = await t.call<SignonForm>(
+      'POST',
+      `service/${id}/ftp/${ftp.body.data.ftp.id}/login/`,
+      { initialDirectory: '/' },
+      { cookie },
+    );
+    expect(webftp.body.data).toEqual({
+      action: filesPagePath(id),
+      method: 'get',
+      fields: { ftp: String(ftp.body.data.ftp.id), path: '' },
+    });
     expect(await t.database.db.selectFrom('signon_tokens').select('kind').execute()).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { filesPagePath } from '@panel247/contract/files';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import { FTP_PASSWORD_MAX_BYTES, FTP_USER_MAX, ftpPasswordFits, isFtpUserName } from '@panel247/contract/ftp-rules';
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
@@ -8,14 +9,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
 import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
-import {
-  ConflictError,
-  type FieldError,
-  FieldErrors,
-  ForbiddenError,
-  fieldProblem,
-  NotFoundError,
-} from '../../errors.ts';
+import { type FieldError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
@@ -103,7 +97,11 @@ export class FtpService {
         host: `ftp.${service.domain}`,
         sslHost: brand.sslHost || `ftp.${service.domain}`,
         port: this.settings.ftpPort,
-        webftp: brand.webftpHost ? `https://${brand.webftpHost}/` : this.settings.webftpUrl,
+        webftp: !this.settings.webftpKey
+          ? filesPagePath(id)
+          : brand.webftpHost
+            ? `https://${brand.webftpHost}/`
+            : this.settings.webftpUrl,
       },
     };
   }
@@ -204,7 +202,10 @@ export class FtpService {
   /**
    * WebFTP sign-on: a one-time token the browser posts to the brand's WebFTP with the login and the
    * folder to open. The WebFTP's server trades the token for the credentials (`redeemToken`), so the
-   * password never reaches the browser. Offered to everyone who can see the FTP accounts.
+   * password never reaches the browser. Offered to everyone who can see the FTP accounts. Without
+   * a WebFTP of the provider's (no shared key: none could redeem the token) the panel's own file
+   * manager is the WebFTP: a page of the panel, rooted at the account's folder, with the session
+   * the user has.
    */
   async webftpLogin(actor: Actor, id: number, fid: number, initialDirectory: string): Promise<SignonForm> {
     await this.service(actor, id, 'visible');
@@ -212,8 +213,9 @@ export class FtpService {
     if (!row) throw new NotFoundError();
     if (hasControlCharacters(initialDirectory)) throw FieldErrors.one('initialDirectory', 'validation.control_chars');
     const folder = normaliseServiceFolder(initialDirectory.trim(), 'initialDirectory');
-    // Without the shared key no WebFTP can redeem the token: say so instead of opening a dead page.
-    if (!this.settings.webftpKey) throw new ConflictError('ftp.error.webftp_off');
+    if (!this.settings.webftpKey) {
+      return { action: filesPagePath(id), method: 'get', fields: { ftp: String(row.id), path: folder } };
+    }
     const token = await this.signon.issue('webftp', row.id);
     const brand = await this.brands.byId(actor.brandId);
     return {

@@ -1,0 +1,18 @@
+import path from 'node:path';
+import type { AppConfig } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { ServiceFiles } from '../../drivers/files/service-files.ts';
+import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import { PermissionService } from '../permission/permission.service.ts';
+import { FilesService } from './files.service.ts';
+
+export function createFilesService(db: Db, config: AppConfig): FilesService {
+  const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
+  return new FilesService(
+    db,
+    new PermissionService(db),
+    new ServiceHomes(config.hosting.root as string, owner),
+    new ServiceFiles(owner, path.join(config.dataDir, 'uploads')),
+    config.hosting,
+  );
+}

@@ -1,0 +1,112 @@
+import { emptyDataSchema } from '@panel247/contract/envelope';
+import {
+  filesCreateFolderParamsSchema,
+  filesListDataSchema,
+  filesPathParamsSchema,
+  filesReadDataSchema,
+  filesRenameParamsSchema,
+  filesSaveParamsSchema,
+  filesUploadDataSchema,
+  filesUploadParamsSchema,
+  filesUploadStatusParamsSchema,
+} from '@panel247/contract/files';
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../errors.ts';
+import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
+import { contentDisposition, sendEnvelope, successEnvelopeJson } from '../../http/envelope.ts';
+import { toFieldErrors } from '../../http/zod-field-errors.ts';
+import type { FilesService } from './files.service.ts';
+
+/** Reads answer GET and POST; changes are POST. Download and upload carry the bytes themselves. */
+export function registerFilesRoutes(
+  api: ApiRouter,
+  files: FilesService,
+  options: { app: FastifyInstance; basePath: string; auth: Authenticator },
+) {
+  const both: ('GET' | 'POST')[] = ['GET', 'POST'];
+  const root = (params: { id: number; ftp?: number | undefined }) => ({ id: params.id, ftp: params.ftp });
+
+  api.session(
+    { method: both, url: 'service/:id/files/list/', params: filesPathParamsSchema, data: filesListDataSchema },
+    async ({ actor, params }) => ({ data: await files.list(actor, root(params), params.path) }),
+  );
+  api.session(
+    { method: both, url: 'service/:id/files/read/', params: filesPathParamsSchema, data: filesReadDataSchema },
+    async ({ actor, params }) => ({
+      data: { path: params.path, content: await files.read(actor, root(params), params.path) },
+    }),
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/files/save/', params: filesSaveParamsSchema, data: emptyDataSchema },
+    async ({ actor, params }) => {
+      await files.save(actor, root(params), params.path, params.content);
+      return { data: {}, info: ['files.saved'] };
+    },
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/files/mkdir/', params: filesCreateFolderParamsSchema, data: emptyDataSchema },
+    async ({ actor, params }) => {
+      await files.createFolder(actor, root(params), params.path, params.name);
+      return { data: {}, info: ['files.folder_created'] };
+    },
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/files/rename/', params: filesRenameParamsSchema, data: emptyDataSchema },
+    async ({ actor, params }) => {
+      await files.rename(actor, root(params), params.path, params.name);
+      return { data: {}, info: ['files.renamed'] };
+    },
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/files/delete/', params: filesPathParamsSchema, data: emptyDataSchema },
+    async ({ actor, params }) => {
+      await files.remove(actor, root(params), params.path);
+      return { data: {}, info: ['files.deleted'] };
+    },
+  );
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/files/upload/status/',
+      params: filesUploadStatusParamsSchema,
+      data: filesUploadDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: await files.uploadStatus(actor, root(params), params.path, params.name),
+    }),
+  );
+
+  const { app, basePath, auth } = options;
+  app.get(`${basePath}service/:id/files/download/`, async (request, reply) => {
+    const actor = await auth.authenticate(request, reply);
+    const parsed = filesPathParamsSchema.safeParse({ ...(request.query as object), ...(request.params as object) });
+    if (!parsed.success) throw new NotFoundError();
+    const file = await files.download(actor, root(parsed.data), parsed.data.path);
+    return reply
+      .type('application/octet-stream')
+      .header('content-disposition', contentDisposition(file.name))
+      .header('content-length', file.size)
+      .header('cache-control', 'no-store')
+      .send(file.stream);
+  });
+
+  // One chunk of an upload: the raw bytes as the body. The parser hands the request's stream
+  // on untouched (the driver bounds what it takes); it lives in this scope only.
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/octet-stream', (_request, _payload, done) => done(null, undefined));
+    scope.put(`${basePath}service/:id/files/upload/`, async (request, reply) => {
+      const actor = await auth.authenticate(request, reply);
+      const input = { ...(request.query as object), ...(request.params as object) } as Record<string, unknown>;
+      const parsed = filesUploadParamsSchema.safeParse(input);
+      if (!parsed.success) throw toFieldErrors(parsed.error, input);
+      const { path, name, size, offset } = parsed.data;
+      const received = await files.uploadChunk(
+        actor,
+        root(parsed.data),
+        { folder: path, name, size, offset },
+        request.raw,
+      );
+      return sendEnvelope(reply, 200, successEnvelopeJson(JSON.stringify(received), [], null));
+    });
+  });
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { isActionable } from '@panel247/contract/constants';
+import type { FileEntry, FilesListData, FilesUploadData } from '@panel247/contract/files';
+import type { Db } from '../../db/database.ts';
+import type { ServiceFiles } from '../../drivers/files/service-files.ts';
+import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import { ConflictError, NotFoundError } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { findFtpAccountRoot } from '../ftp/ftp-account-root.ts';
+import type { PermissionService } from '../permission/permission.service.ts';
+
+/** Which files: the service home, or one FTP account's folder (the file manager as its WebFTP). */
+export interface FilesRoot {
+  id: number;
+  ftp?: number | undefined;
+}
+
+interface ResolvedRoot {
+  /** Absolute folder everything is relative to. */
+  path: string;
+  domain: string;
+  /** The FTP account's login, or '' for the home. */
+  account: string;
+  /** The account's folder relative to the home ('' for the home). */
+  folder: string;
+  writable: boolean;
+}
+
+/**
+ * The file manager of a hosting service. Seeing files takes the FTP right's visibility, changing
+ * them its action (the same right that creates FTP accounts, which can change every file of the
+ * home anyway). Opened for an FTP account, the root is that account's folder and nothing above
+ * it is reachable, as over FTP. Uploads count against the plan's web space.
+ */
+export class FilesService {
+  constructor(
+    private readonly db: Db,
+    private readonly permissions: PermissionService,
+    private readonly homes: ServiceHomes,
+    private readonly files: ServiceFiles,
+    private readonly settings: { webSpaceMb: number },
+  ) {}
+
+  private async root(actor: Actor, where: FilesRoot, need: 'visible' | 'action'): Promise<ResolvedRoot> {
+    const resource = await this.permissions.authorize(actor, where.id, 'service_ftp', need);
+    if (!resource.hasService) throw new NotFoundError();
+    const domain = resource.referencePunycode;
+    const writable = isActionable(resource.levels.service_ftp);
+    if (where.ftp === undefined) {
+      // A new service's home may not be on the disk yet: it is made as FTP accounts make theirs.
+      const home = await this.homes.prepare(domain, '', 'path');
+      return { path: home, domain, account: '', folder: '', writable };
+    }
+    const account = await findFtpAccountRoot(this.db, where.id, where.ftp);
+    if (!account) throw new NotFoundError();
+    return { path: account.home, domain, account: account.login, folder: account.folder, writable };
+  }
+
+  async list(actor: Actor, where: FilesRoot, path: string): Promise<FilesListData> {
+    const root = await this.root(actor, where, 'visible');
+    const entries: FileEntry[] = await this.files.list(root.path, path);
+    return { path, account: root.account, rootFolder: root.folder, entries, writable: root.writable };
+  }
+
+  async read(actor: Actor, where: FilesRoot, path: string): Promise<string> {
+    return this.files.read((await this.root(actor, where, 'visible')).path, path);
+  }
+
+  async download(
+    actor: Actor,
+    where: FilesRoot,
+    path: string,
+  ): Promise<{ name: string; size: number; stream: Readable }> {
+    return this.files.download((await this.root(actor, where, 'visible')).path, path);
+  }
+
+  async save(actor: Actor, where: FilesRoot, path: string, content: string): Promise<void> {
+    await this.files.save((await this.root(actor, where, 'action')).path, path, content);
+  }
+
+  async createFolder(actor: Actor, where: FilesRoot, folder: string, name: string): Promise<void> {
+    await this.files.createFolder((await this.root(actor, where, 'action')).path, folder, name);
+  }
+
+  async rename(actor: Actor, where: FilesRoot, path: string, name: string): Promise<void> {
+    await this.files.rename((await this.root(actor, where, 'action')).path, path, name);
+  }
+
+  async remove(actor: Actor, where: FilesRoot, path: string): Promise<void> {
+    await this.files.remove((await this.root(actor, where, 'action')).path, path);
+  }
+
+  /**
+   * The staged upload of this user into this folder under this name: a chunk at offset 0 starts
+   * it over, a later one continues it (and must start where it ends).
+   */
+  private uploadKey(actor: Actor, root: ResolvedRoot, folder: string, name: string): string {
+    return createHash('sha256').update([actor.userId, root.path, folder, name].join('\u0000')).digest('hex');
+  }
+
+  async uploadStatus(actor: Actor, where: FilesRoot, folder: string, name: string): Promise<FilesUploadData> {
+    const root = await this.root(actor, where, 'action');
+    const received = await this.files.uploaded(this.uploadKey(actor, root, folder, name));
+    return { received, done: false };
+  }
+
+  async uploadChunk(
+    actor: Actor,
+    where: FilesRoot,
+    target: { folder: string; name: string; size: number; offset: number },
+    body: Readable,
+  ): Promise<FilesUploadData> {
+    const root = await this.root(actor, where, 'action');
+    // The plan's web space is checked when an upload starts (counting the home is not free).
+    if (target.offset === 0) {
+      const used = await this.homes.usage(root.domain);
+      if (used + target.size > this.settings.webSpaceMb * 1024 * 1024) throw new ConflictError('files.error.quota');
+    }
+    const key = this.uploadKey(actor, root, target.folder, target.name);
+    const received = await this.files.uploadChunk(
+      root.path,
+      { key, folder: target.folder, name: target.name, size: target.size },
+      target.offset,
+      body,
+    );
+    return { received, done: received >= target.size };
+  }
+}

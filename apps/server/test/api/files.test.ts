@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CSRF_HEADER } from '@panel247/contract/constants';
+import { type FilesListData, filesPagePath, UPLOAD_CHUNK_BYTES } from '@panel247/contract/files';
+import type { FtpAccount } from '@panel247/contract/ftp';
+import type { SignonForm } from '@panel247/contract/signon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { DATABASE_KINDS } from '../support/test-database.ts';
+
+const HOSTING_UID = 33;
+
+describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
+  let t: TestApp;
+  let account: BuiltAccount;
+  let cookie: string;
+  let readerCookie: string;
+  let noneCookie: string;
+  let id: number;
+  let root: string;
+  let home: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'p247-files-'));
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'p247-files-data-'));
+    // 12 MiB of web space: a 10 MiB upload fits once, not twice
+    t = await buildTestApp(kind, { config: { 'hosting.root': root, dataDir, 'hosting.webSpaceMb': 12 } });
+    account = await buildAccount(t.database.db, {
+      domainName: 'ficheros.test',
+      resources: { 'ficheros.test': { hasService: true } },
+    });
+    id = account.resources['ficheros.test'] as number;
+    home = path.join(root, 'ficheros.test');
+    cookie = await t.login(account.domainName, account.username, account.password);
+    const reader = await buildUser(t.database.db, account, 'files-reader', {
+      'ficheros.test': { ...allKeys('disabled'), service: 'read', service_ftp: 'read' },
+    });
+    readerCookie = await t.login(account.domainName, reader.username, reader.password);
+    const none = await buildUser(t.database.db, account, 'files-none', {
+      'ficheros.test': { ...allKeys('disabled'), service: 'read' },
+    });
+    noneCookie = await t.login(account.domainName, none.username, none.password);
+  });
+  afterAll(() => t.close());
+
+  const list = async (params: Record<string, string> = {}, as = cookie) =>
+    t.call<FilesListData>('GET', `service/${id}/files/list/`, params, { cookie: as });
+  const names = async (params: Record<string, string> = {}) =>
+    (await list(params)).body.data.entries.map((entry) => `${entry.type}:${entry.name}`);
+
+  /** One chunk, as the web app sends it: the raw bytes, PUT. */
+  const put = (query: Record<string, string | number>, body: Buffer, as = cookie) =>
+    t.app
+      .inject({
+        method: 'PUT',
+        url: `${t.config.basePath}service/${id}/files/upload/?${new URLSearchParams(
+          Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
+        )}`,
+        headers: { [CSRF_HEADER]: '1', cookie: as, 'content-type': 'application/octet-stream' },
+        payload: body,
+      })
+      .then((response) => ({ status: response.statusCode, body: response.json() }));
+
+  it('lists a new service’s home (made on first use), and creates folders owned by the hosting user', async () => {
+    const empty = await list();
+    expect(empty.body.system.errors).toEqual([]);
+    expect(empty.body.data).toEqual({ path: '', account: '', rootFolder: '', entries: [], writable: true });
+    const made = await t.call('POST', `service/${id}/files/mkdir/`, { path: '', name: 'site' }, { cookie });
+    expect(made.body.system.info).toEqual(['Carpeta creada']);
+    await t.call('POST', `service/${id}/files/mkdir/`, { path: 'site', name: 'img' }, { cookie });
+    expect(await names()).toEqual(['folder:site']);
+    expect(await names({ path: 'site' })).toEqual(['folder:img']);
+    if (process.getuid?.() === 0) expect(lstatSync(path.join(home, 'site')).uid).toBe(HOSTING_UID);
+    const again = await t.call('POST', `service/${id}/files/mkdir/`, { path: '', name: 'site' }, { cookie });
+    expect(again.body.system.inputs).toEqual(['name']);
+  });
+
+  it('uploads in chunks, resumes after a broken one, and refuses what would pass the web space', async () => {
+    const content = randomBytes(UPLOAD_CHUNK_BYTES + 1234);
+    const target = { path: 'site', name: 'big.bin', size: content.length };
+    const first = await put({ ...target, offset: 0 }, content.subarray(0, UPLOAD_CHUNK_BYTES));
+    expect(first.body.data).toEqual({ received: UPLOAD_CHUNK_BYTES, done: false });
+    expect(existsSync(path.join(home, 'site', 'big.bin'))).toBe(false);
+    // a chunk sent at the wrong offset is refused; the status says where to go on
+    const wrong = await put({ ...target, offset: 10 }, content.subarray(10, 20));
+    expect(wrong.body.system.errors[0]).toContain('no continúa');
+    const status = await t.call(
+      'GET',
+      `service/${id}/files/upload/status/`,
+      { path: 'site', name: 'big.bin' },
+      { cookie },
+    );
+    expect(status.body.data).toEqual({ received: UPLOAD_CHUNK_BYTES, done: false });
+    const last = await put({ ...target, offset: UPLOAD_CHUNK_BYTES }, content.subarray(UPLOAD_CHUNK_BYTES));
+    expect(last.body.data).toEqual({ received: content.length, done: true });
+    const landed = path.join(home, 'site', 'big.bin');
+    expect(readFileSync(landed).equals(content)).toBe(true);
+    expect(lstatSync(landed).mode & 0o777).toBe(0o644);
+    if (process.getuid?.() === 0) expect(lstatSync(landed).uid).toBe(HOSTING_UID);
+
+    // more than a chunk's room in one PUT
+    const tooMuch = await put({ path: 'site', name: 'small.txt', size: 3, offset: 0 }, Buffer.from('four'));
+    expect(tooMuch.body.system.valid).toBe(false);
+    expect(existsSync(path.join(home, 'site', 'small.txt'))).toBe(false);
+    // an empty file is one empty chunk
+    expect((await put({ path: 'site', name: 'empty.txt', size: 0, offset: 0 }, Buffer.alloc(0))).body.data).toEqual({
+      received: 0,
+      done: true,
+    });
+    const full = await put({ path: '', name: 'again.bin', size: content.length, offset: 0 }, content.subarray(0, 10));
+    expect(full.body.system.errors).toEqual(['No queda espacio web suficiente en el plan para este archivo']);
+  });
+
+  it('downloads a file as it is', async () => {
+    writeFileSync(path.join(home, 'site', 'hello.txt'), 'hola, mundo\n');
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}service/${id}/files/download/?path=site/hello.txt`,
+      headers: { [CSRF_HEADER]: '1', cookie: readerCookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toContain('hello.txt');
+    expect(response.body).toBe('hola, mundo\n');
+  });
+
+  it('edits a text file (its mode kept), refuses binary and oversized ones, renames and deletes', async () => {
+    const file = path.join(home, 'site', 'index.php');
+    writeFileSync(file, '<?php echo 1;\n', { mode: 0o640 });
+    const read = await t.call('GET', `service/${id}/files/read/`, { path: 'site/index.php' }, { cookie });
+    expect(read.body.data).toEqual({ path: 'site/index.php', content: '<?php echo 1;\n' });
+    const saved = await t.call(
+      'POST',
+      `service/${id}/files/save/`,
+      { path: 'site/index.php', content: '<?php echo "¡hola!";\n' },
+      { cookie },
+    );
+    expect(saved.body.system.info).toEqual(['Archivo guardado']);
+    expect(readFileSync(file, 'utf8')).toBe('<?php echo "¡hola!";\n');
+    expect(lstatSync(file).mode & 0o777).toBe(0o640);
+    const binary = await t.call('GET', `service/${id}/files/read/`, { path: 'site/big.bin' }, { cookie });
+    expect(binary.body.system.errors[0]).toMatch(/demasiado grande|no es texto/);
+
+    const renamed = await t.call(
+      'POST',
+      `service/${id}/files/rename/`,
+      { path: 'site/index.php', name: 'inicio.php' },
+      { cookie },
+    );
+    expect(renamed.body.system.errors).toEqual([]);
+    expect(existsSync(path.join(home, 'site', 'inicio.php'))).toBe(true);
+    const clash = await t.call(
+      'POST',
+      `service/${id}/files/rename/`,
+      { path: 'site/inicio.php', name: 'img' },
+      { cookie },
+    );
+    expect(clash.body.system.inputs).toEqual(['name']);
+    for (const name of ['..', 'a/b', 'x\ny']) {
+      const bad = await t.call('POST', `service/${id}/files/rename/`, { path: 'site/inicio.php', name }, { cookie });
+      expect(bad.body.system.inputs, name).toEqual(['name']);
+    }
+    await t.call('POST', `service/${id}/files/delete/`, { path: 'site/img' }, { cookie });
+    expect(await names({ path: 'site' })).toEqual([
+      'file:big.bin',
+      'file:empty.txt',
+      'file:hello.txt',
+      'file:inicio.php',
+    ]);
+    const rootGone = await t.call('POST', `service/${id}/files/delete/`, { path: '' }, { cookie });
+    expect(rootGone.body.system.valid).toBe(false);
+    expect(existsSync(home)).toBe(true);
+  });
+
+  it('refuses .., absolute paths and links leading out, and deletes a link without touching its target', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'p247-files-outside-'));
+    writeFileSync(path.join(outside, 'secret.txt'), 'not yours');
+    // as an FTP user would plant them: one to a folder outside, one to a file outside
+    symlinkSync(outside, path.join(home, 'escape'));
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(home, 'site', 'secret-link.txt'));
+    for (const bad of ['../', '..', 'site/../..', '/etc', 'site//img', 'site/./x']) {
+      const answer = await list({ path: bad });
+      expect(answer.body.system.valid, bad).toBe(false);
+    }
+    const through = await list({ path: 'escape' });
+    expect(through.body.system.errors).toEqual(['La ruta lleva fuera de la carpeta permitida']);
+    const readThrough = await t.call('GET', `service/${id}/files/read/`, { path: 'escape/secret.txt' }, { cookie });
+    expect(readThrough.body.system.valid).toBe(false);
+    const readLink = await t.call('GET', `service/${id}/files/read/`, { path: 'site/secret-link.txt' }, { cookie });
+    expect(readLink.body.system.valid).toBe(false);
+    const writeLink = await t.call(
+      'POST',
+      `service/${id}/files/save/`,
+      { path: 'site/secret-link.txt', content: 'overwritten' },
+      { cookie },
+    );
+    expect(writeLink.body.system.valid).toBe(false);
+    const uploadThrough = await put({ path: 'escape', name: 'x.txt', size: 1, offset: 0 }, Buffer.from('x'));
+    expect(uploadThrough.body.system.valid).toBe(false);
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}service/${id}/files/download/?path=site/secret-link.txt`,
+      headers: { [CSRF_HEADER]: '1', cookie },
+    });
+    expect(download.body).not.toContain('not yours');
+    // a link that stays inside the root is followed
+    symlinkSync('site', path.join(home, 'www'));
+    expect((await names({ path: 'www' })).length).toBeGreaterThan(0);
+    await t.call('POST', `service/${id}/files/delete/`, { path: 'www' }, { cookie });
+    expect(existsSync(path.join(home, 'site'))).toBe(true);
+    expect((await names()).sort()).toEqual(['folder:site', 'link:escape']);
+    await t.call('POST', `service/${id}/files/delete/`, { path: 'escape' }, { cookie });
+    await t.call('POST', `service/${id}/files/delete/`, { path: 'site/secret-link.txt' }, { cookie });
+    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('not yours');
+    expect(existsSync(path.join(home, 'escape'))).toBe(false);
+  });
+
+  it('lets a reader browse and download but change nothing, and hides everything without the FTP right', async () => {
+    const reading = await list({ path: 'site' }, readerCookie);
+    expect(reading.body.data.writable).toBe(false);
+    const refused = await t.call('POST', `service/${id}/files/mkdir/`, { name: 'nope' }, { cookie: readerCookie });
+    expect(refused.response.statusCode).toBe(403);
+    const upload = await put({ path: '', name: 'r.txt', size: 1, offset: 0 }, Buffer.from('r'), readerCookie);
+    expect(upload.status).toBe(403);
+    expect((await list({}, noneCookie)).response.statusCode).toBe(404);
+  });
+
+  it('is the WebFTP of an FTP account when the provider has none: rooted at the account’s folder', async () => {
+    const created = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'web', password: 'ftp password 1', folder: 'site' },
+      { cookie },
+    );
+    const fid = created.body.data.ftp.id;
+    const form = await t.call<SignonForm>(
+      'POST',
+      `service/${id}/ftp/${fid}/login/`,
+      { initialDirectory: 'img/' },
+      { cookie: readerCookie },
+    );
+    expect(form.body.data).toEqual({
+      action: filesPagePath(id),
+      method: 'get',
+      fields: { ftp: String(fid), path: 'img' },
+    });
+    const main = await t.call<{ ftp: { webftp: string } }>('GET', `service/${id}/ftp/main/`, {}, { cookie });
+    expect(main.body.data.ftp.webftp).toBe(filesPagePath(id));
+    mkdirSync(path.join(home, 'site', 'img'), { recursive: true });
+    const rooted = await list({ ftp: String(fid) });
+    expect(rooted.body.data).toMatchObject({ account: 'web@ficheros.test', rootFolder: 'site', path: '' });
+    expect(rooted.body.data.entries.map((entry) => entry.name)).toContain('hello.txt');
+    const above = await list({ ftp: String(fid), path: '..' });
+    expect(above.body.system.valid).toBe(false);
+    // another service's account id does not open anything here
+    expect((await list({ ftp: '999999' })).response.statusCode).toBe(404);
+  });
+});
