@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { solveChallenge } from 'altcha-lib';
@@ -206,15 +206,17 @@ describe('npm run stack', () => {
       .map((line) => line.split(';')[0])
       .join('; ');
     expect(((await login.json()) as { system: { valid: boolean } }).system.valid, 'demo login').toBe(true);
-    return async <T>(method: 'GET' | 'POST', call: string, params: Record<string, string> = {}) => {
+    const call = async <T>(method: 'GET' | 'POST', path: string, params: Record<string, string> = {}) => {
       const body = new URLSearchParams(params).toString();
-      const response = await fetch(method === 'GET' ? `${base}${call}?${body}` : `${base}${call}`, {
+      const response = await fetch(method === 'GET' ? `${base}${path}?${body}` : `${base}${path}`, {
         method,
         headers: { 'x-dd-request': '1', cookie: session, 'content-type': 'application/x-www-form-urlencoded' },
         body: method === 'POST' ? body : undefined,
       });
       return (await response.json()) as { system: { valid: boolean; errors: string[] }; data: T };
     };
+    // The session cookie too, for the calls that are not form posts (an upload's raw bytes).
+    return Object.assign(call, { cookie: () => session });
   }
 
   it('phpMyAdmin and WebMail open logged in from the panel’s buttons', async () => {
@@ -253,6 +255,52 @@ describe('npm run stack', () => {
     expect(signedOn.visited.join(' → ')).toContain('_task=mail');
     expect(signedOn.text).not.toContain('rcmloginuser');
     expect(signedOn.text).toContain('info@demo.test');
+  });
+
+  it('WebFTP opens the panel’s file manager on the account’s folder: FTP and it see the same files', async () => {
+    const api = await panelApi();
+    const accounts = await api<{ ftps: { id: number; user: string }[] }>('GET', 'service/1/ftp/list/');
+    const web = accounts.data.ftps.find((ftp) => ftp.user === 'web@demo.test');
+    const form = await api<{ action: string; method: string; fields: Record<string, string> }>(
+      'POST',
+      `service/1/ftp/${web?.id}/login/`,
+    );
+    expect(form.data).toEqual({
+      action: '/admin/1/service/files/',
+      method: 'get',
+      fields: { ftp: String(web?.id), path: '' },
+    });
+    // the page it opens answers (the web app), and its list shows what FTP uploaded before
+    expect((await fetch(`http://${address('panel')}${form.data.action}?ftp=${web?.id}`)).status).toBe(200);
+    const listed = await api<{ entries: { name: string }[] }>('GET', 'service/1/files/list/', { ftp: String(web?.id) });
+    expect(listed.data.entries.map((entry) => entry.name)).toContain('stack-check.php');
+
+    // a file uploaded through the file manager is there over FTP, byte for byte
+    const content = `uploaded through the file manager ${Date.now()}\n`;
+    const base = `http://${address('panel')}/p247/`;
+    const cookie = api.cookie();
+    const upload = await fetch(
+      `${base}service/1/files/upload/?${new URLSearchParams({ ftp: String(web?.id), path: '', name: 'from-panel.txt', offset: '0', size: String(Buffer.byteLength(content)) })}`,
+      {
+        method: 'PUT',
+        headers: { 'x-dd-request': '1', cookie, 'content-type': 'application/octet-stream' },
+        body: content,
+      },
+    );
+    expect(((await upload.json()) as { data: unknown }).data).toEqual({
+      received: Buffer.byteLength(content),
+      done: true,
+    });
+    const { stdout } = await execFileAsync(curl, [
+      '-s',
+      '-u',
+      'web@demo.test:panel247-ftp',
+      `ftp://${address('proftpd')}/from-panel.txt`,
+    ]);
+    expect(stdout).toBe(content);
+    // the same owner as what FTP uploaded: FTP, PHP and the file manager share their files
+    const owner = (file: string) => statSync(path.join(dir, 'homes', 'demo.test', file)).uid;
+    expect(owner('from-panel.txt')).toBe(owner('stack-check.php'));
   });
 
   it('web sync finds a site configuration removed by hand, and puts it back', async () => {
