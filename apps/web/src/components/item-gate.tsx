@@ -2,9 +2,9 @@ import { isVisible, type PermissionKey } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { usePermissionSet } from '../../../api/get-permission-set';
-import { DelayedSpinner } from '../../../components/delayed-spinner';
-import { NotFoundView } from '../../../components/not-found-view';
+import { usePermissionSet } from '../api/get-permission-set';
+import { DelayedSpinner } from './delayed-spinner';
+import { NotFoundView } from './not-found-view';
 
 export function useItemId(): number | null {
   const { id } = useParams();

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
+import { ItemGate } from '../../../components/item-gate';
 import { loginRedirectPath } from '../../../lib/resource-paths';
-import { ItemGate } from '../components/item-gate';
 
 /** `/admin/{id}/`: the redirect check of the main item view, to its first allowed area. */
 export default function ItemRedirectRoute() {

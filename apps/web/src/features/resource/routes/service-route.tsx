@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router';
-import { ItemGate } from '../components/item-gate';
+import { ItemGate } from '../../../components/item-gate';
 
 /** The services main view: its children (overview, ftp, sites, databases, DNS zone) fill the outlet. */
 export default function ServiceRoute() {
