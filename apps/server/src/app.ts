@@ -121,8 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
 
   const exemptGets = new Set([`${basePath}config/get/`, `${basePath}captcha/challenge/`, `${basePath}health/`]);
   // Application logos are <img> sources (no headers possible); they change nothing and need no
-  // session. The base path is only [a-z0-9_-] segments (config), so it needs no escaping here.
-  const exemptGetPattern = new RegExp(`^${basePath}hostingapplication/\\d+/logo/$`);
+  // session. The file manager's downloads are links the browser saves as it receives them (a
+  // fetch would hold a large file in memory first); they change nothing either, and still need
+  // the session. The base path is only [a-z0-9_-] segments (config), so it needs no escaping here.
+  const exemptGetPattern = new RegExp(
+    `^${basePath}(hostingapplication/\\d+/logo/|service/\\d+/files/(download|zip)/)$`,
+  );
   const socketPath = `${basePath}realtime/`;
   const allowedOrigins = new Set(config.allowedOrigins);
   const csrfRules = { exemptGets, exemptGetPattern, socketPath, allowedOrigins };

@@ -64,6 +64,18 @@ export const filesUploadParamsSchema = z.object({
   /** The file's whole size: the upload ends with the chunk that reaches it. */
   size: z.coerce.number().int().min(0),
 });
+/** Copy or move the entry at `path` into the folder `to` (same name). */
+export const filesCopyParamsSchema = z.object({ ...rootParams, path: filePath, to: filePath.optional().default('') });
+/** Permission bits as three or four octal digits; no setuid, setgid or sticky bit. */
+export const FILE_MODE_PATTERN = /^0?[0-7]{3}$/;
+export const filesModeParamsSchema = z.object({
+  ...rootParams,
+  path: filePath,
+  mode: z.string().regex(FILE_MODE_PATTERN, { error: 'files.error.mode' }),
+});
+/** Archives the file manager extracts: into a new folder beside them, named after them. */
+export const EXTRACTABLE_PATTERN = /\.(zip|tar\.gz|tgz)$/i;
+
 export const filesUploadStatusParamsSchema = z.object({
   ...rootParams,
   path: filePath.optional().default(''),
@@ -81,6 +93,8 @@ export const fileEntrySchema = z.object({
   mode: z.string(),
   /** A file the editor may open (text, within FILE_EDIT_MAX_BYTES). */
   editable: z.boolean(),
+  /** An archive `extract` takes (.zip, .tar.gz, .tgz). */
+  extractable: z.boolean(),
 });
 export type FileEntry = z.infer<typeof fileEntrySchema>;
 
@@ -108,3 +122,9 @@ export type FilesPathParams = z.input<typeof filesPathParamsSchema>;
 export type FilesCreateFolderParams = z.input<typeof filesCreateFolderParamsSchema>;
 export type FilesRenameParams = z.input<typeof filesRenameParamsSchema>;
 export type FilesSaveParams = z.input<typeof filesSaveParamsSchema>;
+export type FilesCopyParams = z.input<typeof filesCopyParamsSchema>;
+export type FilesModeParams = z.input<typeof filesModeParamsSchema>;
+
+/** What `extract` made: the new folder's path, relative to the root. */
+export const filesExtractDataSchema = z.object({ path: z.string() });
+export type FilesExtractData = z.infer<typeof filesExtractDataSchema>;

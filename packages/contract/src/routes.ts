@@ -93,7 +93,13 @@ export const FILES_API = {
   createFolder: (id: number | string) => `service/${id}/files/mkdir/`,
   rename: (id: number | string) => `service/${id}/files/rename/`,
   remove: (id: number | string) => `service/${id}/files/delete/`,
+  copy: (id: number | string) => `service/${id}/files/copy/`,
+  move: (id: number | string) => `service/${id}/files/move/`,
+  mode: (id: number | string) => `service/${id}/files/chmod/`,
+  extract: (id: number | string) => `service/${id}/files/extract/`,
   download: (id: number | string) => `service/${id}/files/download/`,
+  /** A folder (or file) as a .zip, streamed. */
+  zip: (id: number | string) => `service/${id}/files/zip/`,
   upload: (id: number | string) => `service/${id}/files/upload/`,
   uploadStatus: (id: number | string) => `service/${id}/files/upload/status/`,
 } as const;

@@ -4,8 +4,8 @@ import type { FastifyRequest } from 'fastify';
 /**
  * CSRF rules for the API: every call carries `x-dd-request: 1` (a header a cross-site form or
  * image cannot add), and when the browser sends an Origin it must be this panel's own. Exempt:
- * the configuration, the captcha challenge and the catalogue's logos (fetched by plain GETs and
- * <img> tags, they change nothing). The
+ * the configuration, the captcha challenge, the catalogue's logos and the file manager's downloads
+ * (fetched by plain GETs, <img> tags and links, they change nothing). The
  * realtime socket cannot carry custom headers, so it needs a same-origin Origin instead.
  */
 export function csrfAllows(

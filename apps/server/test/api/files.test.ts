@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,8 @@ import { type FilesListData, filesPagePath, UPLOAD_CHUNK_BYTES } from '@panel247
 import type { FtpAccount } from '@panel247/contract/ftp';
 import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { ZipFile } from 'yazl';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
@@ -173,6 +176,129 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
     const rootGone = await t.call('POST', `service/${id}/files/delete/`, { path: '' }, { cookie });
     expect(rootGone.body.system.valid).toBe(false);
     expect(existsSync(home)).toBe(true);
+  });
+
+  it('copies and moves (never into itself, never over a name), and sets permission bits without special ones', async () => {
+    const call = (url: string, params: Record<string, string>) =>
+      t.call('POST', `service/${id}/files/${url}/`, params, { cookie });
+    await call('mkdir', { path: '', name: 'copies' });
+    expect((await call('copy', { path: 'site/hello.txt', to: 'copies' })).body.system.info).toEqual(['Copiado']);
+    expect(readFileSync(path.join(home, 'copies', 'hello.txt'), 'utf8')).toBe('hola, mundo\n');
+    expect((await call('copy', { path: 'site/hello.txt', to: 'copies' })).body.system.inputs).toEqual(['to']);
+    expect((await call('copy', { path: 'copies', to: 'copies' })).body.system.inputs).toEqual(['to']);
+    await call('copy', { path: 'copies', to: 'site' });
+    expect(existsSync(path.join(home, 'site', 'copies', 'hello.txt'))).toBe(true);
+    if (process.getuid?.() === 0)
+      expect(lstatSync(path.join(home, 'site', 'copies', 'hello.txt')).uid).toBe(HOSTING_UID);
+    expect((await call('move', { path: 'site/copies', to: '' })).body.system.inputs).toEqual(['to']);
+    expect((await call('move', { path: 'copies/hello.txt', to: 'site/copies' })).body.system.inputs).toEqual(['to']);
+    await call('delete', { path: 'site/copies/hello.txt' });
+    expect((await call('move', { path: 'copies/hello.txt', to: 'site/copies' })).body.system.info).toEqual(['Movido']);
+    expect(existsSync(path.join(home, 'copies', 'hello.txt'))).toBe(false);
+
+    expect((await call('chmod', { path: 'site/hello.txt', mode: '600' })).body.system.errors).toEqual([]);
+    expect(lstatSync(path.join(home, 'site', 'hello.txt')).mode & 0o7777).toBe(0o600);
+    await call('chmod', { path: 'site/hello.txt', mode: '0644' });
+    for (const mode of ['4755', '1777', '999', 'rwx', '']) {
+      expect((await call('chmod', { path: 'site/hello.txt', mode })).body.system.inputs, mode).toEqual(['mode']);
+    }
+    expect(lstatSync(path.join(home, 'site', 'hello.txt')).mode & 0o7777).toBe(0o644);
+    await call('delete', { path: 'copies' });
+    await call('delete', { path: 'site/copies' });
+  });
+
+  it('extracts a .zip and a .tar.gz into a new folder beside them, and refuses archives that would escape', async () => {
+    /** A zip of these entries; `rename` swaps bytes of the names afterwards (yazl refuses `..`). */
+    const zip = async (
+      entries: { name: string; content?: string; mode?: number }[],
+      file: string,
+      rename?: [string, string],
+    ) => {
+      const archive = new ZipFile();
+      for (const entry of entries) {
+        archive.addBuffer(Buffer.from(entry.content ?? ''), entry.name, entry.mode ? { mode: entry.mode } : {});
+      }
+      archive.end();
+      const chunks: Buffer[] = [];
+      for await (const chunk of archive.outputStream) chunks.push(chunk as Buffer);
+      let bytes = Buffer.concat(chunks);
+      // the names are in the local header and the central directory; a CRC covers the data only
+      if (rename) bytes = Buffer.from(bytes.toString('latin1').replaceAll(rename[0], rename[1]), 'latin1');
+      writeFileSync(path.join(home, file), bytes);
+    };
+    await zip(
+      [
+        { name: 'web/index.html', content: '<h1>hola</h1>' },
+        { name: 'web/css/site.css', content: 'body{}' },
+      ],
+      'site.zip',
+    );
+    const done = await t.call('POST', `service/${id}/files/extract/`, { path: 'site.zip' }, { cookie });
+    expect(done.body.data).toEqual({ path: 'site' + ' (2)' });
+    expect(readFileSync(path.join(home, 'site (2)', 'web', 'css', 'site.css'), 'utf8')).toBe('body{}');
+    const listed = (await list()).body.data.entries.find((entry) => entry.name === 'site.zip');
+    expect(listed?.extractable).toBe(true);
+
+    execFileSync('tar', ['czf', path.join(home, 'pack.tar.gz'), '-C', path.join(home, 'site (2)'), 'web']);
+    const tarDone = await t.call('POST', `service/${id}/files/extract/`, { path: 'pack.tar.gz' }, { cookie });
+    expect(tarDone.body.data).toEqual({ path: 'pack' });
+    expect(readFileSync(path.join(home, 'pack', 'web', 'index.html'), 'utf8')).toBe('<h1>hola</h1>');
+
+    await zip(
+      [
+        { name: 'ok.txt', content: 'x' },
+        { name: 'AA/AA/evil.txt', content: 'escaped' },
+      ],
+      'slip.zip',
+      ['AA/AA/', '../../'],
+    );
+    await zip([{ name: 'link', content: '/etc/passwd', mode: 0o120777 }], 'link.zip');
+    for (const file of ['slip.zip', 'link.zip']) {
+      const refused = await t.call('POST', `service/${id}/files/extract/`, { path: file }, { cookie });
+      expect(refused.body.system.errors[0], file).toMatch(/^El archivo comprimido no se puede descomprimir/);
+      expect(existsSync(path.join(home, file.replace('.zip', ''))), file).toBe(false);
+    }
+    expect(existsSync(path.join(root, 'evil.txt'))).toBe(false);
+    expect(existsSync(path.join(home, 'evil.txt'))).toBe(false);
+    const notArchive = await t.call('POST', `service/${id}/files/extract/`, { path: 'site/hello.txt' }, { cookie });
+    expect(notArchive.body.system.valid).toBe(false);
+    for (const file of ['site.zip', 'pack.tar.gz', 'slip.zip', 'link.zip', 'site (2)', 'pack'])
+      await t.call('POST', `service/${id}/files/delete/`, { path: file }, { cookie });
+  });
+
+  it('downloads a folder as a .zip by a plain link (links left out), and a file too', async () => {
+    symlinkSync('/etc/passwd', path.join(home, 'site', 'passwd-link'));
+    // a browser link carries no CSRF header: the downloads need only the session
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}service/${id}/files/zip/?path=site`,
+      headers: { cookie: readerCookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toContain('site.zip');
+    const names = await new Promise<string[]>((resolve, reject) => {
+      yauzl.fromBuffer(response.rawPayload, { lazyEntries: false }, (error, archive) => {
+        if (error) return reject(error);
+        const found: string[] = [];
+        archive.on('entry', (entry: yauzl.Entry) => found.push(entry.fileName));
+        archive.on('end', () => resolve(found.sort()));
+      });
+    });
+    expect(names).toContain('site/hello.txt');
+    expect(names).toContain('site/big.bin');
+    expect(names.some((name) => name.includes('passwd-link'))).toBe(false);
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}service/${id}/files/download/?path=site/hello.txt`,
+      headers: { cookie: readerCookie },
+    });
+    expect(file.body).toBe('hola, mundo\n');
+    const anonymous = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}service/${id}/files/zip/?path=site`,
+    });
+    expect(anonymous.statusCode).not.toBe(200);
+    await t.call('POST', `service/${id}/files/delete/`, { path: 'site/passwd-link' }, { cookie });
   });
 
   it('refuses .., absolute paths and links leading out, and deletes a link without touching its target', async () => {

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
-import { chmod, copyFile, lchown, lstat, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, cp, lchown, lstat, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { FILE_EDIT_MAX_BYTES, type FileEntry, UPLOAD_CHUNK_BYTES } from '@panel247/contract/files';
+import { EXTRACTABLE_PATTERN, FILE_EDIT_MAX_BYTES, type FileEntry, UPLOAD_CHUNK_BYTES } from '@panel247/contract/files';
+import { ZipFile } from 'yazl';
 import { ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
-import { existing, rooted } from './rooted-path.ts';
+import { ArchiveError, unpackArchive } from '../archives/archive.ts';
+import { existing, isInside, rooted } from './rooted-path.ts';
 
 /** Extensions never offered to the text editor (the read still checks the bytes). */
 const BINARY_EXTENSIONS = new Set(
@@ -68,6 +70,7 @@ export class ServiceFiles {
         modified: Math.floor(info.mtimeMs / 1000),
         mode: octal(info.mode),
         editable: type === 'file' && info.isFile() && editableName(name, info.size),
+        extractable: type === 'file' && EXTRACTABLE_PATTERN.test(name),
       });
     }
     const order = { folder: 0, link: 1, file: 1 } as const;
@@ -106,6 +109,120 @@ export class ServiceFiles {
     if (where.name === '') throw new ConflictError('files.error.root');
     // rm does not follow links, inside the folder either.
     await rm(where.entry, { recursive: true, force: true });
+  }
+
+  /**
+   * Copies (links as links, nothing followed) or moves the entry into the folder `to`, under the
+   * same name; a name taken there is refused. A folder cannot go into itself.
+   */
+  async copyOrMove(root: string, relative: string, to: string, how: 'copy' | 'move'): Promise<void> {
+    const from = await existing(root, relative, { links: 'as_link' });
+    if (from.name === '') throw new ConflictError('files.error.root');
+    const folder = await existing(root, to, { links: 'follow' });
+    if (folder.kind !== 'folder') throw FieldErrors.one('to', 'files.error.not_a_folder');
+    const target = path.join(folder.entry, from.name);
+    if (target === from.entry || isInside(from.entry, folder.entry))
+      throw FieldErrors.one('to', 'files.error.into_itself');
+    if (
+      await lstat(target).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw FieldErrors.one('to', 'files.error.exists');
+    if (how === 'move') {
+      await rename(from.entry, target);
+      return;
+    }
+    await cp(from.entry, target, {
+      recursive: true,
+      dereference: false,
+      verbatimSymlinks: true,
+      errorOnExist: true,
+      force: false,
+    });
+    await this.giveTreeToOwner(target);
+  }
+
+  /** Sets the permission bits (no setuid, setgid or sticky bit: the contract's pattern). */
+  async setMode(root: string, relative: string, mode: number): Promise<void> {
+    const where = await existing(root, relative, { links: 'follow' });
+    await chmod(where.entry, mode & 0o777);
+  }
+
+  /** What the panel copied, as root, given to the hosting user like everything else it writes. */
+  private async giveTreeToOwner(top: string): Promise<void> {
+    if (process.getuid?.() !== 0) return;
+    const pending = [top];
+    while (pending.length > 0) {
+      const current = pending.pop() as string;
+      await lchown(current, this.owner.uid, this.owner.gid);
+      const info = await lstat(current);
+      if (info.isDirectory()) for (const name of await readdir(current)) pending.push(path.join(current, name));
+    }
+  }
+
+  /**
+   * Unpacks an archive (.zip, .tar.gz) into a new folder beside it, named after it (`site.zip` →
+   * `site`, then `site (2)`…), at most `maxBytes` unpacked; on any refusal the new folder goes.
+   * Answers the new folder's path relative to the root.
+   */
+  async extract(root: string, relative: string, maxBytes: number): Promise<string> {
+    const archive = await existing(root, relative, { links: 'follow' });
+    if (archive.kind !== 'file' || !EXTRACTABLE_PATTERN.test(archive.name))
+      throw new ConflictError('files.error.not_an_archive');
+    const base = archive.name.replace(EXTRACTABLE_PATTERN, '') || 'archive';
+    let name = base;
+    for (
+      let n = 2;
+      await lstat(path.join(archive.parent, name)).then(
+        () => true,
+        () => false,
+      );
+      n++
+    )
+      name = `${base} (${n})`;
+    const target = path.join(archive.parent, name);
+    await mkdir(target);
+    try {
+      await unpackArchive(archive.entry, target, maxBytes);
+    } catch (error) {
+      await rm(target, { recursive: true, force: true });
+      if (error instanceof ArchiveError) throw new ConflictError('files.error.archive', { reason: error.message });
+      throw error;
+    }
+    await this.giveTreeToOwner(target);
+    return path.relative(archive.root, target).split(path.sep).join('/');
+  }
+
+  /**
+   * A folder (or one file) as a .zip, streamed as it is written: files and folders only, links
+   * left out (never followed), what cannot be read skipped.
+   */
+  async zip(root: string, relative: string): Promise<{ name: string; stream: Readable }> {
+    const top = await existing(root, relative, { links: 'follow' });
+    const zip = new ZipFile();
+    const label = top.name === '' ? 'files' : top.name;
+    const add = async (full: string, inZip: string): Promise<void> => {
+      const info = await lstat(full).catch(() => undefined);
+      if (!info) return;
+      if (info.isDirectory()) {
+        zip.addEmptyDirectory(inZip, { mtime: info.mtime, mode: info.mode });
+        for (const name of (await readdir(full)).sort()) await add(path.join(full, name), `${inZip}/${name}`);
+      } else if (info.isFile()) {
+        zip.addReadStreamLazy(inZip, { mtime: info.mtime, mode: info.mode, size: info.size }, (done) => {
+          open(full, constants.O_RDONLY | constants.O_NOFOLLOW).then(
+            (handle) => done(null, handle.createReadStream({ autoClose: true })),
+            (error: Error) => done(error, undefined as unknown as Readable),
+          );
+        });
+      }
+    };
+    void add(top.entry, label).then(
+      () => zip.end(),
+      (error: Error) => (zip.outputStream as Readable).destroy(error),
+    );
+    return { name: `${label}.zip`, stream: zip.outputStream as Readable };
   }
 
   async read(root: string, relative: string): Promise<string> {

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { payloadSize, unpackPayload } from './app-payload.ts';
+import { archiveSize, unpackArchive } from '../archives/archive.ts';
 import type { InstallerDriver } from './installer.driver.ts';
 
 /** The installer's files on the local file system: the catalogue folder and the service homes. */
@@ -26,7 +26,7 @@ export class FileSystemInstallerDriver implements InstallerDriver {
   }
 
   payloadSize(payload: string, maxBytes: number): Promise<number> {
-    return payloadSize(payload, maxBytes);
+    return archiveSize(payload, maxBytes);
   }
 
   openLogo(file: string): Readable {
@@ -47,7 +47,7 @@ export class FileSystemInstallerDriver implements InstallerDriver {
   }
 
   unpack(payload: string, staging: string, maxBytes: number): Promise<void> {
-    return unpackPayload(payload, staging, maxBytes);
+    return unpackArchive(payload, staging, maxBytes);
   }
 
   async writeConfigFile(staging: string, relative: string, text: string): Promise<void> {

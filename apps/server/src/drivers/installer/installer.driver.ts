@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
  * A package's files (its payload) are unsafe or too big: a link, a device, an escaping name, too
  * many entries or bytes. The message names the entry; the installer reports a broken package.
  */
-export class PayloadError extends Error {}
+export { ArchiveError as PayloadError } from '../archives/archive.ts';
 
 export interface InstallerDriver {
   /**

@@ -1,7 +1,10 @@
 import { emptyDataSchema } from '@panel247/contract/envelope';
 import {
+  filesCopyParamsSchema,
   filesCreateFolderParamsSchema,
+  filesExtractDataSchema,
   filesListDataSchema,
+  filesModeParamsSchema,
   filesPathParamsSchema,
   filesReadDataSchema,
   filesRenameParamsSchema,
@@ -64,6 +67,29 @@ export function registerFilesRoutes(
       return { data: {}, info: ['files.deleted'] };
     },
   );
+  for (const how of ['copy', 'move'] as const) {
+    api.session(
+      { method: 'POST', url: `service/:id/files/${how}/`, params: filesCopyParamsSchema, data: emptyDataSchema },
+      async ({ actor, params }) => {
+        await files.copyOrMove(actor, root(params), params.path, params.to, how);
+        return { data: {}, info: [how === 'copy' ? 'files.copied' : 'files.moved'] };
+      },
+    );
+  }
+  api.session(
+    { method: 'POST', url: 'service/:id/files/chmod/', params: filesModeParamsSchema, data: emptyDataSchema },
+    async ({ actor, params }) => {
+      await files.setMode(actor, root(params), params.path, params.mode);
+      return { data: {}, info: ['files.mode_changed'] };
+    },
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/files/extract/', params: filesPathParamsSchema, data: filesExtractDataSchema },
+    async ({ actor, params }) => ({
+      data: { path: await files.extract(actor, root(params), params.path) },
+      info: ['files.extracted'],
+    }),
+  );
   api.session(
     {
       method: both,
@@ -88,6 +114,18 @@ export function registerFilesRoutes(
       .header('content-length', file.size)
       .header('cache-control', 'no-store')
       .send(file.stream);
+  });
+
+  app.get(`${basePath}service/:id/files/zip/`, async (request, reply) => {
+    const actor = await auth.authenticate(request, reply);
+    const parsed = filesPathParamsSchema.safeParse({ ...(request.query as object), ...(request.params as object) });
+    if (!parsed.success) throw new NotFoundError();
+    const archive = await files.zip(actor, root(parsed.data), parsed.data.path);
+    return reply
+      .type('application/zip')
+      .header('content-disposition', contentDisposition(archive.name))
+      .header('cache-control', 'no-store')
+      .send(archive.stream);
   });
 
   // One chunk of an upload: the raw bytes as the body. The parser hands the request's stream

@@ -91,6 +91,35 @@ export class FilesService {
     await this.files.remove((await this.root(actor, where, 'action')).path, path);
   }
 
+  async copyOrMove(actor: Actor, where: FilesRoot, path: string, to: string, how: 'copy' | 'move'): Promise<void> {
+    const root = await this.root(actor, where, 'action');
+    // A copy adds to the home: it must fit the plan, as an upload must.
+    if (how === 'copy') await this.ensureRoom(root, 0);
+    await this.files.copyOrMove(root.path, path, to, how);
+  }
+
+  async setMode(actor: Actor, where: FilesRoot, path: string, mode: string): Promise<void> {
+    await this.files.setMode((await this.root(actor, where, 'action')).path, path, Number.parseInt(mode, 8));
+  }
+
+  /** Unpacks within what is left of the plan's web space. */
+  async extract(actor: Actor, where: FilesRoot, path: string): Promise<string> {
+    const root = await this.root(actor, where, 'action');
+    const room = await this.ensureRoom(root, 0);
+    return this.files.extract(root.path, path, room);
+  }
+
+  async zip(actor: Actor, where: FilesRoot, path: string): Promise<{ name: string; stream: Readable }> {
+    return this.files.zip((await this.root(actor, where, 'visible')).path, path);
+  }
+
+  /** Bytes left of the plan's web space once `adding` more arrive; refuses when there are none. */
+  private async ensureRoom(root: ResolvedRoot, adding: number): Promise<number> {
+    const room = this.settings.webSpaceMb * 1024 * 1024 - (await this.homes.usage(root.domain)) - adding;
+    if (room < 0 || (adding === 0 && room === 0)) throw new ConflictError('files.error.quota');
+    return room;
+  }
+
   /**
    * The staged upload of this user into this folder under this name: a chunk at offset 0 starts
    * it over, a later one continues it (and must start where it ends).
@@ -113,10 +142,7 @@ export class FilesService {
   ): Promise<FilesUploadData> {
     const root = await this.root(actor, where, 'action');
     // The plan's web space is checked when an upload starts (counting the home is not free).
-    if (target.offset === 0) {
-      const used = await this.homes.usage(root.domain);
-      if (used + target.size > this.settings.webSpaceMb * 1024 * 1024) throw new ConflictError('files.error.quota');
-    }
+    if (target.offset === 0) await this.ensureRoom(root, target.size);
     const key = this.uploadKey(actor, root, target.folder, target.name);
     const received = await this.files.uploadChunk(
       root.path,

@@ -6,16 +6,20 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { extract } from 'tar-stream';
-import { PayloadError } from './installer.driver.ts';
+import yauzl from 'yauzl';
 
 /**
- * The files of an application package: a folder, or a .tar.gz. Either way only plain files and
- * folders with relative, dot-dot-free names are taken — links, devices and absolute or escaping
- * names make the whole package invalid — and the total size and the number of entries are capped,
- * so a package can neither write outside its install folder nor fill the disk.
+ * Archives and folders unpacked into a new folder: an application package's payload (a folder or
+ * a .tar.gz) and an archive a customer extracts in the file manager (.zip, .tar.gz). Either way
+ * only plain files and folders with relative, dot-dot-free names are taken — links, devices and
+ * absolute or escaping names make the whole archive refused — and the total size and the number
+ * of entries are capped, so an archive can neither write outside its folder nor fill the disk.
  */
 
-const MAX_ENTRIES = 20_000;
+/** The archive is unsafe (a link, a device, an escaping name) or too big. */
+export class ArchiveError extends Error {}
+
+export const MAX_ENTRIES = 20_000;
 
 /** Empty, `.`, `..`, a control character, or a backslash (a path separator on other systems). */
 function isBadSegment(segment: string): boolean {
@@ -30,7 +34,7 @@ function safeRelative(name: string): string {
   if (trimmed === '' || trimmed === '.') return '';
   const segments = trimmed.split('/');
   if (name.startsWith('/') || trimmed.length > 1024 || segments.some(isBadSegment))
-    throw new PayloadError(`unsafe entry name: ${JSON.stringify(name)}`);
+    throw new ArchiveError(`unsafe entry name: ${JSON.stringify(name)}`);
   return segments.join('/');
 }
 
@@ -57,7 +61,7 @@ async function* folderEntries(root: string): AsyncGenerator<Entry> {
         const { size } = await lstat(full);
         yield { name, kind: 'file', size, open: () => createReadStream(full) };
       } else {
-        throw new PayloadError(`not a plain file or folder: ${name}`);
+        throw new ArchiveError(`not a plain file or folder: ${name}`);
       }
     }
   }
@@ -77,7 +81,7 @@ async function* archiveEntries(file: string): AsyncGenerator<Entry> {
       const { header } = entry;
       if (header.type !== 'file' && header.type !== 'directory') {
         entry.resume();
-        throw new PayloadError(`not a plain file or folder: ${header.name} (${header.type})`);
+        throw new ArchiveError(`not a plain file or folder: ${header.name} (${header.type})`);
       }
       let opened = false;
       yield {
@@ -98,38 +102,93 @@ async function* archiveEntries(file: string): AsyncGenerator<Entry> {
   }
 }
 
+/** The unix file type bits a zip entry made on unix carries in its external attributes. */
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+
+function openZip(file: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(
+      file,
+      { lazyEntries: true, autoClose: true, strictFileNames: false, validateEntrySizes: true },
+      (error, zip) => (error ? reject(new ArchiveError(`not a readable zip: ${error.message}`)) : resolve(zip)),
+    );
+  });
+}
+
+/** Every entry of a .zip, one at a time (yauzl reads the central directory, then each entry on demand). */
+async function* zipEntries(file: string): AsyncGenerator<Entry> {
+  const zip = await openZip(file);
+  try {
+    while (true) {
+      const entry = await new Promise<yauzl.Entry | undefined>((resolve, reject) => {
+        zip.once('entry', resolve);
+        zip.once('end', () => resolve(undefined));
+        zip.once('error', (error: Error) => reject(new ArchiveError(error.message)));
+        zip.readEntry();
+      });
+      zip.removeAllListeners('entry').removeAllListeners('end').removeAllListeners('error');
+      if (!entry) return;
+      const type = (entry.externalFileAttributes >>> 16) & S_IFMT;
+      const directory = entry.fileName.endsWith('/') || type === S_IFDIR;
+      // 0: made where unix modes are unknown (Windows): a plain file or folder by its name.
+      if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
+        throw new ArchiveError(`not a plain file or folder: ${entry.fileName}`);
+      const content = directory
+        ? undefined
+        : await new Promise<Readable>((resolve, reject) =>
+            zip.openReadStream(entry, (error, stream) =>
+              error ? reject(new ArchiveError(error.message)) : resolve(stream),
+            ),
+          );
+      yield {
+        name: entry.fileName,
+        kind: directory ? 'directory' : 'file',
+        size: directory ? 0 : entry.uncompressedSize,
+        open: () => content ?? Readable.from([]),
+      };
+      // A stream nobody read is drained before the next entry.
+      content?.resume();
+    }
+  } finally {
+    zip.close();
+  }
+}
+
 async function entriesOf(payload: string): Promise<AsyncGenerator<Entry>> {
   const info = await stat(payload);
   if (info.isDirectory()) return folderEntries(payload);
-  if (info.isFile() && /\.(tar\.gz|tgz)$/.test(payload)) return archiveEntries(payload);
-  throw new PayloadError(`a payload is a folder or a .tar.gz: ${payload}`);
+  if (info.isFile() && /\.(tar\.gz|tgz)$/i.test(payload)) return archiveEntries(payload);
+  if (info.isFile() && /\.zip$/i.test(payload)) return zipEntries(payload);
+  throw new ArchiveError(`not a folder, a .tar.gz or a .zip: ${payload}`);
 }
 
 /** Checks every entry and adds up the file sizes (bytes); throws when the payload is unsafe or too big. */
-export async function payloadSize(payload: string, maxBytes: number): Promise<number> {
+export async function archiveSize(payload: string, maxBytes: number): Promise<number> {
   let total = 0;
   let count = 0;
   for await (const entry of await entriesOf(payload)) {
     safeRelative(entry.name);
     total += entry.size;
     count += 1;
-    if (total > maxBytes) throw new PayloadError(`larger than ${maxBytes} bytes`);
-    if (count > MAX_ENTRIES) throw new PayloadError(`more than ${MAX_ENTRIES} entries`);
+    if (total > maxBytes) throw new ArchiveError(`larger than ${maxBytes} bytes`);
+    if (count > MAX_ENTRIES) throw new ArchiveError(`more than ${MAX_ENTRIES} entries`);
   }
   return total;
 }
 
 /**
- * Writes the payload into `target`, a new empty folder of the installer's: files 0644, folders
- * 0755, each file created exclusively (`wx`), so nothing existing is overwritten or followed.
+ * Writes the archive into `target`, a new empty folder: files 0644, folders 0755, each file
+ * created exclusively (`wx`), so nothing existing is overwritten or followed.
  */
-export async function unpackPayload(payload: string, target: string, maxBytes: number): Promise<void> {
+export async function unpackArchive(payload: string, target: string, maxBytes: number): Promise<void> {
   let total = 0;
   let count = 0;
   for await (const entry of await entriesOf(payload)) {
     const relative = safeRelative(entry.name);
     count += 1;
-    if (count > MAX_ENTRIES) throw new PayloadError(`more than ${MAX_ENTRIES} entries`);
+    if (count > MAX_ENTRIES) throw new ArchiveError(`more than ${MAX_ENTRIES} entries`);
     if (relative === '') continue;
     const destination = path.join(target, relative);
     if (entry.kind === 'directory') {
@@ -137,14 +196,14 @@ export async function unpackPayload(payload: string, target: string, maxBytes: n
       continue;
     }
     total += entry.size;
-    if (total > maxBytes) throw new PayloadError(`larger than ${maxBytes} bytes`);
+    if (total > maxBytes) throw new ArchiveError(`larger than ${maxBytes} bytes`);
     await mkdir(path.dirname(destination), { recursive: true, mode: 0o755 });
     let written = 0;
     const counted = entry.open();
     counted.on('data', (chunk: Buffer) => {
       written += chunk.length;
       // The header's size is what was checked; a stream that says otherwise is cut.
-      if (written > entry.size) counted.destroy(new PayloadError(`entry longer than declared: ${relative}`));
+      if (written > entry.size) counted.destroy(new ArchiveError(`entry longer than declared: ${relative}`));
     });
     await pipeline(counted, createWriteStream(destination, { flags: 'wx', mode: 0o644 }));
   }
