@@ -1,6 +1,6 @@
 import type { SignonForm } from '@panel247/contract/signon';
 import { notifyError, notifyErrorText } from './notify';
-import { openSignonTab, postSignonForm } from './signon-form';
+import { openSignonTab, sendSignonForm } from './signon-form';
 
 /** The `mutate` of a mutation that asks the API for a sign-on form (WebMail, WebFTP, phpMyAdmin). */
 type SignonMutate<V> = (
@@ -16,7 +16,7 @@ export function openSignon<V>(mutate: SignonMutate<V>, variables: V): void {
   const tab = openSignonTab();
   mutate(variables, {
     onSuccess: (data) => {
-      if (!postSignonForm(data, tab)) notifyErrorText('errors.generic');
+      if (!sendSignonForm(data, tab)) notifyErrorText('errors.generic');
     },
     onError: (error) => {
       tab?.close();

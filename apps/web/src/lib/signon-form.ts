@@ -3,6 +3,8 @@ import type { SignonForm } from '@panel247/contract/signon';
 /**
  * Sign-on into another application (WebMail, WebFTP, phpMyAdmin): the API answers a form with a
  * one-time token, which the browser posts to that application in a new tab. No password travels.
+ * A `get` form opens a page of the panel itself (its file manager as the WebFTP), the fields
+ * becoming the query; the tab shares the panel's session.
  */
 
 /** Only http(s) addresses are posted to (never javascript: or data:). */
@@ -15,10 +17,10 @@ export function safeAction(action: string, base: string): string | null {
   }
 }
 
-/** A hidden form with one hidden input per field, posting to the application's address. */
+/** A hidden form with one hidden input per field, sent to the application's address. */
 export function buildSignonForm(doc: Document, data: SignonForm, action: string): HTMLFormElement {
   const form = doc.createElement('form');
-  form.method = 'post';
+  form.method = data.method;
   form.action = action;
   form.style.display = 'none';
   for (const [name, value] of Object.entries(data.fields)) {
@@ -42,10 +44,10 @@ export function openSignonTab(): Window | null {
 }
 
 /**
- * Posts the sign-on form in `tab`, or, without one (blocked), from this page to a new tab.
+ * Sends the sign-on form in `tab`, or, without one (blocked), from this page to a new tab.
  * Returns false when the address is not http(s).
  */
-export function postSignonForm(data: SignonForm, tab: Window | null): boolean {
+export function sendSignonForm(data: SignonForm, tab: Window | null): boolean {
   const action = safeAction(data.action, window.location.href);
   if (!action) {
     tab?.close();
