@@ -26,6 +26,7 @@ const MailRoute = lazy(() => import('../features/mail/routes/mail-route'));
 const ServiceRoute = lazy(() => import('../features/resource/routes/service-route'));
 const ServiceOverviewRoute = lazy(() => import('../features/hosting/routes/service-overview-route'));
 const FtpRoute = lazy(() => import('../features/ftp/routes/ftp-route'));
+const FilesRoute = lazy(() => import('../features/files/routes/files-route'));
 const ServiceSitesRoute = lazy(() => import('../features/hosting/routes/sites-route'));
 const DdbbRoute = lazy(() => import('../features/ddbb/routes/ddbb-route'));
 const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
@@ -75,6 +76,7 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, element: page(ServiceOverviewRoute) },
               { path: 'ftp/', element: page(FtpRoute) },
+              { path: 'files/', element: page(FilesRoute) },
               { path: 'subdomain/', element: page(ServiceSitesRoute) },
               { path: 'ddbb/', element: page(DdbbRoute) },
               { path: 'dns/', element: page(ServiceDnsRoute) },

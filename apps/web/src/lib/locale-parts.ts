@@ -28,6 +28,7 @@ export const AREA_GROUPS: readonly string[] = [
   'domain',
   'mail',
   'ftp',
+  'files',
   'ddbb',
   'hosting',
   'installer',

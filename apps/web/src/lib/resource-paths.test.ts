@@ -1,11 +1,19 @@
+import { filesPagePath } from '@panel247/contract/files';
 import { describe, expect, it } from 'vitest';
 import { itemIdFromPath } from './current-item';
 import { browserLanguage, readLanguageCookie } from './language';
-import { loginRedirectPath, pathByFlags } from './resource-paths';
+import { loginRedirectPath, pathByFlags, paths } from './resource-paths';
 
 const none = { hasDomain: false, hasService: false, hasMail: false };
 
 describe('navigation rules', () => {
+  // the contract's copy (zod's module, kept out of the login route) is where the WebFTP sends
+  it('opens the file manager where the server sends the WebFTP, with its root and folder', () => {
+    expect(paths.serviceFiles(4)).toBe(filesPagePath(4));
+    expect(paths.serviceFiles(4, { ftp: 3, path: 'web/a b' })).toBe('/admin/4/service/files/?ftp=3&path=web%2Fa+b');
+    expect(paths.serviceFiles(4, { ftp: null, path: '' })).toBe('/admin/4/service/files/');
+  });
+
   it('a list row goes to domain, else service, else mail, else the dashboard', () => {
     expect(pathByFlags({ id: 3, hasDomain: true, hasService: true, hasMail: true })).toBe('/admin/3/domain/');
     expect(pathByFlags({ id: 3, hasDomain: false, hasService: true, hasMail: true })).toBe('/admin/3/service/');

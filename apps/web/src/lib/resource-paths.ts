@@ -17,6 +17,14 @@ export const paths = {
   serviceSites: (id: number) => `/admin/${id}/service/subdomain/`,
   serviceDatabases: (id: number) => `/admin/${id}/service/ddbb/`,
   serviceDns: (id: number) => `/admin/${id}/service/dns/`,
+  /** The file manager: the service's home, or an FTP account's folder (`ftp`); `path` inside it. */
+  serviceFiles: (id: number, at: { ftp?: number | null; path?: string } = {}) => {
+    const query = new URLSearchParams();
+    if (at.ftp) query.set('ftp', String(at.ftp));
+    if (at.path) query.set('path', at.path);
+    const search = query.toString();
+    return `/admin/${id}/service/files/${search ? `?${search}` : ''}`;
+  },
   mail: (id: number) => `/admin/${id}/mail/`,
 } as const;
 

@@ -34,6 +34,7 @@ export function crumbsFor(pathname: string, item: PermissionSetData | null, t: (
       const sub = rest.slice('service/'.length);
       const subLabels: Record<string, string> = {
         'ftp/': 'menu.ftp',
+        'files/': 'menu.files',
         'subdomain/': 'menu.sites',
         'ddbb/': 'menu.databases',
         'dns/': 'menu.dns_zone',

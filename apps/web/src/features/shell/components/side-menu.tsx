@@ -6,6 +6,7 @@ import {
   IconCar,
   IconDashboard,
   IconDatabase,
+  IconFiles,
   IconFileText,
   IconFolders,
   IconMail,
@@ -92,6 +93,8 @@ export function itemEntries(set: PermissionSetData, t: (key: string) => string):
     }
     if (isVisible(p.service_ftp)) {
       entries.push({ label: t('menu.ftp'), to: paths.serviceFtp(id), icon: IconFolders, testId: 'menu-item-ftp' });
+      // the file manager works on the same files as FTP, so it shows to the same users
+      entries.push({ label: t('menu.files'), to: paths.serviceFiles(id), icon: IconFiles, testId: 'menu-item-files' });
     }
     if (isVisible(p.service_ddbb)) {
       entries.push({

@@ -1,0 +1,149 @@
+import { Anchor, Group, Text } from '@mantine/core';
+import type { FileEntry } from '@panel247/contract/files';
+import {
+  IconDownload,
+  IconEdit,
+  IconEye,
+  IconFile,
+  IconFolder,
+  IconLink,
+  IconPencil,
+  IconTrash,
+} from '@tabler/icons-react';
+import type { DataTableColumn } from 'mantine-datatable';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ListTable } from '../../../components/list-table';
+import { rowActionsColumn } from '../../../components/row-actions';
+import { formatBytes } from '../../../lib/format-bytes';
+
+export interface FileRowActions {
+  /** The address of the view on a folder. */
+  folderLink: (entry: FileEntry) => string;
+  /** Whether the entry's download is running (its button spins). */
+  isDownloading: (entry: FileEntry) => boolean;
+  onDownload: (entry: FileEntry) => void;
+  onEdit: (entry: FileEntry) => void;
+  onRename: (entry: FileEntry) => void;
+  onDelete: (entry: FileEntry) => void;
+}
+
+const TYPE_ICONS = { folder: IconFolder, file: IconFile, link: IconLink } as const;
+
+function EntryName({ entry, folderLink }: { entry: FileEntry; folderLink: string }) {
+  const { t } = useTranslation();
+  const Icon = TYPE_ICONS[entry.type];
+  const name = (
+    <Text component="span" size="sm" fw={entry.type === 'folder' ? 600 : 400} style={{ overflowWrap: 'anywhere' }}>
+      {entry.name}
+    </Text>
+  );
+  return (
+    <Group gap={6} wrap="nowrap" align="center">
+      <Icon size={18} role="img" aria-label={t(`files.type_${entry.type}`)} style={{ flex: 'none' }} />
+      {entry.type === 'folder' ? (
+        <Anchor component={Link} to={folderLink} data-testid="files-open-folder" style={{ minWidth: 0 }}>
+          {name}
+        </Anchor>
+      ) : (
+        name
+      )}
+    </Group>
+  );
+}
+
+/**
+ * A folder's entries (folders first, as the server sorts them): the name, which opens a folder,
+ * the size, the last change and the permission bits, then the actions. Download and edit are
+ * for files (edit only for the text files the server calls editable, and only a view of the text
+ * where the user may not change files); rename and delete only where the user may.
+ */
+export function FilesTable({
+  entries,
+  writable,
+  emptyText,
+  busy,
+  actions,
+}: {
+  entries: FileEntry[];
+  writable: boolean;
+  emptyText: string;
+  busy: boolean;
+  actions: FileRowActions;
+}) {
+  const { t, i18n } = useTranslation();
+  const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const columns: DataTableColumn<FileEntry>[] = [
+    {
+      accessor: 'name',
+      title: t('files.name'),
+      render: (entry) => <EntryName entry={entry} folderLink={actions.folderLink(entry)} />,
+    },
+    {
+      accessor: 'size',
+      title: t('files.size'),
+      textAlign: 'right',
+      // a folder's size would be its entry's, not its content's: left empty
+      render: (entry) => (entry.type === 'file' ? formatBytes(entry.size, i18n.language) : ''),
+    },
+    {
+      accessor: 'modified',
+      title: t('files.modified'),
+      render: (entry) => dates.format(new Date(entry.modified * 1000)),
+    },
+    {
+      accessor: 'mode',
+      title: t('files.mode'),
+      render: (entry) => (
+        <Text size="sm" ff="monospace">
+          {entry.mode}
+        </Text>
+      ),
+    },
+    rowActionsColumn(t('files.actions'), (entry) => {
+      const name = entry.name;
+      const file = entry.type === 'file';
+      return [
+        file && {
+          label: t('files.download_item', { name }),
+          testId: 'files-download',
+          icon: <IconDownload size={16} aria-hidden />,
+          loading: actions.isDownloading(entry),
+          onClick: () => actions.onDownload(entry),
+        },
+        // without the right to change files, the editor still shows the text
+        file &&
+          entry.editable && {
+            label: t(writable ? 'files.edit_item' : 'files.view_item', { name }),
+            testId: writable ? 'files-edit' : 'files-view-text',
+            icon: writable ? <IconEdit size={16} aria-hidden /> : <IconEye size={16} aria-hidden />,
+            onClick: () => actions.onEdit(entry),
+          },
+        writable && {
+          label: t('files.rename_item', { name }),
+          testId: 'files-rename',
+          icon: <IconPencil size={16} aria-hidden />,
+          onClick: () => actions.onRename(entry),
+        },
+        writable && {
+          label: t('files.delete_item', { name }),
+          testId: 'files-delete',
+          color: 'red',
+          icon: <IconTrash size={16} aria-hidden />,
+          onClick: () => actions.onDelete(entry),
+        },
+      ];
+    }),
+  ];
+  return (
+    <ListTable
+      testId="files-list"
+      busy={busy}
+      records={entries}
+      columns={columns}
+      emptyText={emptyText}
+      idAccessor="name"
+      rowAttributes={(entry) => ({ 'data-name': entry.name, 'data-type': entry.type })}
+    />
+  );
+}

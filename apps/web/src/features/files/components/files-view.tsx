@@ -1,0 +1,178 @@
+import { Badge, Button, FileButton, Group, Stack, Text } from '@mantine/core';
+import type { FileEntry } from '@panel247/contract/files';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import { IconFolderPlus, IconUpload } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { ListCard, ListPage } from '../../../components/list-page';
+import { notifyCall } from '../../../lib/notify';
+import { paths } from '../../../lib/resource-paths';
+import { useDialog } from '../../../lib/use-dialog';
+import { useErrorToast } from '../../../lib/use-error-toast';
+import { usePageTitle } from '../../../lib/use-page-title';
+import { useCreateFolder } from '../api/create-folder';
+import { useDeleteFile } from '../api/delete-file';
+import { useDownloadFile } from '../api/download-file';
+import { useFilesList } from '../api/list-files';
+import { useRenameFile } from '../api/rename-file';
+import { folderFromQuery, ftpFromQuery, joinPath } from '../lib/file-paths';
+import { type FilesRoot, filesQueryKey } from '../lib/files-root';
+import { useUploads } from '../lib/use-uploads';
+import { DropZone } from './drop-zone';
+import { FileEditorModal } from './file-editor-modal';
+import { FileNameModal, type NameRequest } from './file-name-modal';
+import { FolderEntries } from './folder-entries';
+import { PathBreadcrumb } from './path-breadcrumb';
+import { UploadList } from './upload-list';
+
+/**
+ * The file manager of a service (its home, or an FTP account's folder with `?ftp=`): one folder
+ * (`?path=`) at a time, so the browser's back button walks back up. Changing files (new folder,
+ * upload, rename, delete, edit) is offered only where the server says the folder is writable.
+ */
+export function FilesView({ set }: { set: PermissionSetData }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [search] = useSearchParams();
+  const ftp = ftpFromQuery(search.get('ftp'));
+  const folder = folderFromQuery(search.get('path'));
+  const root: FilesRoot = useMemo(() => ({ serviceId: set.id, ftp }), [set.id, ftp]);
+
+  const list = useFilesList(root, folder);
+  useErrorToast(list.error);
+  // the folder listed: while the next one loads, the rows (and their actions) stay this one's
+  const shown = list.data;
+  const account = shown?.account ?? '';
+  const writable = shown?.writable ?? false;
+  usePageTitle(`${t('menu.files')} · ${account || set.reference}`);
+
+  const linkTo = (path: string) => paths.serviceFiles(set.id, { ftp, path });
+  const entryPath = (entry: FileEntry) => joinPath(shown?.path ?? folder, entry.name);
+
+  const createFolder = useCreateFolder(root);
+  const rename = useRenameFile(root);
+  const remove = useDeleteFile(root);
+  const download = useDownloadFile(root);
+  const [naming, setNaming, closeNaming] = useDialog<NameRequest | null>(null);
+  const [deleting, setDeleting, closeDelete] = useDialog<FileEntry | null>(null);
+  const [editing, setEditing, closeEditor] = useDialog<{ path: string; name: string } | null>(null);
+
+  const uploads = useUploads(() => queryClient.invalidateQueries({ queryKey: filesQueryKey(root) }));
+  const upload = (files: File[]) => {
+    if (files.length > 0) uploads.add(files, root, folder);
+  };
+  const resetFileInput = useRef<() => void>(null);
+
+  const askNewFolder = () =>
+    setNaming({
+      title: t('files.new_folder_title'),
+      label: t('files.folder_name'),
+      submitLabel: t('files.create'),
+      initial: '',
+      submit: (name) => createFolder.mutateAsync({ folder, name }),
+    });
+  const askRename = (entry: FileEntry) =>
+    setNaming({
+      title: t('files.rename_title'),
+      label: t('files.new_name'),
+      submitLabel: t('files.rename'),
+      initial: entry.name,
+      submit: (name) => rename.mutateAsync({ path: entryPath(entry), name }),
+    });
+  const runDelete = async () => {
+    if (deleting) await notifyCall(() => remove.mutateAsync(entryPath(deleting)), closeDelete);
+  };
+
+  const rootLabel = account || t('files.root');
+
+  return (
+    <ListPage testId="files-view" title={set.reference}>
+      <ListCard
+        title={t('files.list_title')}
+        subtitle={<PathBreadcrumb rootLabel={rootLabel} path={folder} linkTo={linkTo} />}
+        actions={
+          shown && !writable ? (
+            <Badge variant="light" color="gray" data-testid="files-read-only">
+              {t('files.read_only')}
+            </Badge>
+          ) : writable ? (
+            <Group gap="xs">
+              <Button
+                variant="default"
+                leftSection={<IconFolderPlus size={16} aria-hidden />}
+                onClick={askNewFolder}
+                data-testid="files-new-folder"
+              >
+                {t('files.new_folder')}
+              </Button>
+              <FileButton
+                multiple
+                resetRef={resetFileInput}
+                onChange={(files) => {
+                  upload(files);
+                  resetFileInput.current?.();
+                }}
+                inputProps={{ 'data-testid': 'files-upload-input' }}
+              >
+                {(props) => (
+                  <Button leftSection={<IconUpload size={16} aria-hidden />} {...props} data-testid="files-upload">
+                    {t('files.upload')}
+                  </Button>
+                )}
+              </FileButton>
+            </Group>
+          ) : null
+        }
+      >
+        <UploadList items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clearFinished} />
+        <DropZone
+          enabled={writable}
+          label={t('files.drop_here', { folder: folder === '' ? rootLabel : folder })}
+          onFiles={upload}
+        >
+          <Stack gap="md">
+            <FolderEntries
+              key={folder}
+              entries={shown?.entries ?? []}
+              loading={list.isPending}
+              failed={list.isError}
+              busy={list.isFetching}
+              writable={writable}
+              actions={{
+                folderLink: (entry) => linkTo(entryPath(entry)),
+                isDownloading: (entry) => download.isPending && download.variables === entryPath(entry),
+                onDownload: (entry) => download.mutate(entryPath(entry)),
+                onEdit: (entry) => setEditing({ path: entryPath(entry), name: entry.name }),
+                onRename: askRename,
+                onDelete: setDeleting,
+              }}
+            />
+            {writable ? (
+              <Text size="xs" c="dimmed">
+                {t('files.drop_hint')}
+              </Text>
+            ) : null}
+          </Stack>
+        </DropZone>
+      </ListCard>
+
+      <FileNameModal request={naming} busy={createFolder.isPending || rename.isPending} onClose={closeNaming} />
+      <ConfirmModal
+        opened={deleting !== null}
+        title={t(deleting?.type === 'folder' ? 'files.delete_folder_title' : 'files.delete_file_title')}
+        message={t(deleting?.type === 'folder' ? 'files.delete_folder_confirm' : 'files.delete_file_confirm', {
+          name: deleting?.name ?? '',
+        })}
+        confirmLabel={t('files.delete')}
+        busy={remove.isPending}
+        onConfirm={runDelete}
+        onClose={closeDelete}
+        testId="files-delete-modal"
+      />
+      <FileEditorModal root={root} file={editing} readOnly={!writable} onClose={closeEditor} />
+    </ListPage>
+  );
+}

@@ -1,0 +1,274 @@
+import { readFile } from 'node:fs/promises';
+import { UPLOAD_CHUNK_BYTES } from '@panel247/contract/files';
+import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
+import { chromiumAvailable } from '../support/browser';
+import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
+import type { PanelServer } from '../support/server';
+import { pageSession } from '../support/session';
+import { pageSuite } from '../support/suite';
+import { apiFromPage, dialog, fieldError, waitNames } from '../support/ui';
+
+const ROWS = '[data-testid="files-list"] [data-name]';
+const FOLDER = 'e2e-files';
+const PHONE = { width: 390, height: 844 };
+
+/** Logs in and opens demo.test's files through the side menu (no id guessed). */
+async function openFiles(page: Page, baseUrl: string, credentials?: Credentials): Promise<void> {
+  await loginNoCaptcha(page, baseUrl, credentials);
+  await page.getByTestId('side-menu').getByTestId('menu-item-files').click();
+  await page.waitForURL(/\/admin\/\d+\/service\/files\/$/);
+  await page.getByTestId('files-list').waitFor();
+}
+
+function row(page: Page, name: string) {
+  return page.locator(`${ROWS}[data-name="${name}"]`);
+}
+
+/** The names listed, in order. */
+async function names(page: Page): Promise<string[]> {
+  return page.locator(ROWS).evaluateAll((rows) => rows.map((element) => element.getAttribute('data-name') ?? ''));
+}
+
+/** The folder trail above the list, as its text with `/` between the steps. */
+async function trail(page: Page): Promise<string> {
+  const steps = await page.getByTestId('files-path').locator('a, [aria-current="page"]').allTextContents();
+  return steps.join('/');
+}
+
+/** Some bytes that are not all alike, so a chunk in the wrong place would show. */
+function patterned(size: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) bytes[i] = (i * 31 + (i >> 10)) & 0xff;
+  return bytes;
+}
+
+describe.skipIf(!chromiumAvailable())('file manager', () => {
+  // no WebFTP of the provider's: the FTP list's WebFTP opens the panel's own file manager
+  const suite = pageSuite({ captcha: 'none', env: { PANEL_WEBFTP_KEY: '' } }, (page, server) =>
+    openFiles(page, server.url),
+  );
+  let server: PanelServer;
+  let browser: Browser;
+  let page: Page;
+  let filesUrl: string;
+
+  beforeAll(() => {
+    ({ server, browser, page } = suite);
+    filesUrl = page.url();
+  });
+
+  async function openFolder(path: string): Promise<void> {
+    await page.goto(`${filesUrl}${path ? `?path=${encodeURIComponent(path)}` : ''}`);
+    await page.getByTestId('files-list').waitFor();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="files-list"]')?.getAttribute('aria-busy') === 'false',
+    );
+  }
+
+  it('opens from the side menu with the service home, its title and trail', async () => {
+    expect(await page.title()).toBe('Archivos · demo.test / Panel247 Demo Hosting');
+    expect(await page.getByRole('navigation', { name: 'Ruta de navegación' }).textContent()).toBe(
+      'Escritorio/demo.test/Hosting/Archivos',
+    );
+    expect(await trail(page)).toBe('Inicio');
+    expect(await page.getByTestId('files-new-folder').isVisible()).toBe(true);
+    expect(await page.getByTestId('files-upload').isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('creates a folder (a name with a slash is refused first) and opens it', async () => {
+    await page.getByTestId('files-new-folder').click();
+    const naming = dialog(page, 'files-name-modal');
+    await naming.waitFor();
+    const input = naming.getByTestId('files-name-input');
+    await input.fill('a/b');
+    await naming.getByTestId('files-name-submit').click();
+    expect(await fieldError(input)).toMatch(/^Escribe un nombre sin \//);
+    await input.fill(FOLDER);
+    await naming.getByTestId('files-name-submit').click();
+    await naming.waitFor({ state: 'detached' });
+    await row(page, FOLDER).waitFor();
+    expect(await row(page, FOLDER).getAttribute('data-type')).toBe('folder');
+
+    await row(page, FOLDER).getByTestId('files-open-folder').click();
+    await page.waitForURL((url) => url.searchParams.get('path') === FOLDER);
+    await page.getByText('Esta carpeta está vacía.').waitFor();
+    await expect.poll(() => trail(page)).toBe(`Inicio/${FOLDER}`);
+    // the browser's back button goes up again
+    await page.goBack();
+    await row(page, FOLDER).waitFor();
+    await expect.poll(() => trail(page)).toBe('Inicio');
+  });
+
+  it('uploads by the file input, a file of several chunks arriving byte for byte', async () => {
+    await openFolder(FOLDER);
+    const big = patterned(UPLOAD_CHUNK_BYTES + 300_001);
+    await page.getByTestId('files-upload-input').setInputFiles([
+      { name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') },
+      { name: 'big.bin', mimeType: 'application/octet-stream', buffer: big },
+      { name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.alloc(0) },
+    ]);
+    const uploads = page.getByTestId('files-uploads');
+    await uploads.waitFor();
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('[data-testid="files-upload-item"]'))
+          .map((item) => item.getAttribute('data-state'))
+          .join() === 'done,done,done',
+      undefined,
+      { timeout: 45_000 },
+    );
+    expect(await uploads.getByRole('progressbar').count()).toBe(3);
+    expect(await seriousViolations(page)).toEqual([]);
+    // the list comes back with them, folders first then files by name (the server's order)
+    await waitNames(page, ROWS, ['big.bin', 'empty.txt', 'hello.txt']);
+    expect(await row(page, 'big.bin').textContent()).toContain('8,29 MB');
+
+    // downloaded back through the row's button, the big file is the same bytes
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row(page, 'big.bin').getByTestId('files-download').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('big.bin');
+    const back = await readFile(await download.path());
+    expect(back.length).toBe(big.length);
+    expect(back.equals(big)).toBe(true);
+
+    await page.getByTestId('files-uploads-clear').click();
+    await uploads.waitFor({ state: 'detached' });
+  });
+
+  it('renames a file', async () => {
+    await openFolder(FOLDER);
+    await row(page, 'hello.txt').getByTestId('files-rename').click();
+    const naming = dialog(page, 'files-name-modal');
+    await naming.waitFor();
+    expect(await naming.getByTestId('files-name-input').inputValue()).toBe('hello.txt');
+    await naming.getByTestId('files-name-input').fill('greeting.txt');
+    await naming.getByTestId('files-name-submit').click();
+    await naming.waitFor({ state: 'detached' });
+    await waitNames(page, ROWS, ['big.bin', 'empty.txt', 'greeting.txt']);
+  });
+
+  it('edits a text file: a close with changes asks first, a save writes it', async () => {
+    await openFolder(FOLDER);
+    expect(await row(page, 'big.bin').getByTestId('files-edit').count()).toBe(0);
+    await row(page, 'greeting.txt').getByTestId('files-edit').click();
+    const editor = dialog(page, 'files-editor-modal');
+    const text = editor.getByTestId('files-editor-text');
+    await text.waitFor();
+    expect(await text.inputValue()).toBe('hello\n');
+    expect(await text.evaluate((element) => getComputedStyle(element).fontFamily)).toMatch(/mono/i);
+    await text.fill('hello, world\n');
+
+    // cancel with changes: the question, and "cancel" keeps the text
+    await editor.getByRole('button', { name: 'Cancelar' }).click();
+    const discard = dialog(page, 'files-discard-modal');
+    await discard.waitFor();
+    await discard.getByRole('button', { name: 'Cancelar' }).click();
+    await discard.waitFor({ state: 'detached' });
+    expect(await text.inputValue()).toBe('hello, world\n');
+
+    await editor.getByTestId('files-editor-save').click();
+    await editor.waitFor({ state: 'detached' });
+    await row(page, 'greeting.txt').getByTestId('files-edit').click();
+    await text.waitFor();
+    expect(await text.inputValue()).toBe('hello, world\n');
+    await editor.getByRole('button', { name: 'Cancelar' }).click();
+    await editor.waitFor({ state: 'detached' });
+  });
+
+  it('on a phone, each row shows its name and its buttons inside the screen', async () => {
+    await page.setViewportSize(PHONE);
+    try {
+      await openFolder(FOLDER);
+      const list = page.getByTestId('files-list');
+      expect(await list.getAttribute('data-layout')).toBe('stacked');
+      const item = row(page, 'greeting.txt');
+      for (const locator of [item.getByText('greeting.txt', { exact: true }), item.getByTestId('files-delete')]) {
+        await locator.scrollIntoViewIfNeeded();
+        const box = await locator.boundingBox();
+        expect(box).not.toBeNull();
+        expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
+        expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  it('opens as the WebFTP of an FTP account, rooted at its folder, in a new tab', async () => {
+    await page.getByTestId('side-menu').getByTestId('menu-item-ftp').click();
+    const webftp = page.locator('[data-testid="ftp-list"] [data-name="blog@demo.test"]').getByTestId('ftp-webftp');
+    await webftp.waitFor();
+    const [tab] = await Promise.all([suite.context.waitForEvent('page'), webftp.click()]);
+    await tab.waitForURL((url) => url.pathname.endsWith('/service/files/') && url.searchParams.has('ftp'));
+    await tab.getByTestId('files-list').waitFor();
+    await tab.waitForFunction(() => document.title.startsWith('Archivos · blog@demo.test'));
+    expect(await tab.getByTestId('files-path').textContent()).toBe('blog@demo.test');
+    expect(await tab.evaluate(() => window.opener)).toBeNull();
+    await tab.close();
+  });
+
+  it('deletes a folder with what it holds, after a confirmation that says so', async () => {
+    await openFolder('');
+    await row(page, FOLDER).getByTestId('files-delete').click();
+    const confirm = dialog(page, 'files-delete-modal');
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain(`¿Eliminar la carpeta ${FOLDER} y todo lo que contiene?`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirm.getByTestId('files-delete-modal-confirm').click();
+    await confirm.waitFor({ state: 'detached' });
+    await row(page, FOLDER).waitFor({ state: 'detached' });
+  });
+
+  describe('read-only user', () => {
+    const viewer = pageSession(
+      () => browser,
+      (viewerPage) => openFiles(viewerPage, server.url, VIEWER),
+    );
+
+    it('browses, downloads and reads a text file, but is offered no change', async () => {
+      // a text file for the viewer to read, put there by the admin
+      const serviceId = /\/admin\/(\d+)\//.exec(filesUrl)?.[1] ?? '';
+      await page.evaluate(
+        (url) =>
+          fetch(url, {
+            method: 'PUT',
+            headers: { 'x-dd-request': '1', 'content-type': 'application/octet-stream' },
+            body: 'read me\n',
+          }),
+        `/p247/service/${serviceId}/files/upload/?path=&name=readme.txt&offset=0&size=8`,
+      );
+      try {
+        await viewer.page.reload();
+        await viewer.page.locator(`${ROWS}[data-name="readme.txt"]`).waitFor();
+        await viewer.page.getByTestId('files-read-only').waitFor();
+        expect(await names(viewer.page)).toContain('blog');
+        for (const id of ['files-new-folder', 'files-upload', 'files-rename', 'files-delete', 'files-edit']) {
+          expect(await viewer.page.getByTestId(id).count(), id).toBe(0);
+        }
+        expect(await viewer.page.getByTestId('files-drop-zone').count()).toBe(0);
+        expect(await seriousViolations(viewer.page)).toEqual([]);
+
+        const readme = viewer.page.locator(`${ROWS}[data-name="readme.txt"]`);
+        expect(await readme.getByTestId('files-download').count()).toBe(1);
+        await readme.getByTestId('files-view-text').click();
+        const editor = dialog(viewer.page, 'files-editor-modal');
+        const text = editor.getByTestId('files-editor-text');
+        await text.waitFor();
+        expect(await text.inputValue()).toBe('read me\n');
+        expect(await text.getAttribute('readonly')).not.toBeNull();
+        expect(await editor.getByTestId('files-editor-save').count()).toBe(0);
+        await editor.getByRole('button', { name: 'Cerrar', exact: true }).last().click();
+        await editor.waitFor({ state: 'detached' });
+      } finally {
+        await apiFromPage(page, `service/${serviceId}/files/delete/`, 'path=readme.txt');
+      }
+    });
+  });
+});
