@@ -1,6 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CSRF_HEADER } from '@panel247/contract/constants';
@@ -26,10 +36,11 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
   let id: number;
   let root: string;
   let home: string;
+  let dataDir: string;
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'p247-files-'));
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'p247-files-data-'));
+    dataDir = mkdtempSync(path.join(tmpdir(), 'p247-files-data-'));
     // 12 MiB of web space: a 10 MiB upload fits once, not twice
     t = await buildTestApp(kind, { config: { 'hosting.root': root, dataDir, 'hosting.webSpaceMb': 12 } });
     account = await buildAccount(t.database.db, {
@@ -114,6 +125,15 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
       received: 0,
       done: true,
     });
+    // an upload nobody continued for a day is dropped when the next one starts
+    await put({ path: '', name: 'abandoned.bin', size: 100, offset: 0 }, Buffer.alloc(10));
+    const staging = path.join(dataDir, 'uploads');
+    const dayAgo = new Date(Date.now() - 25 * 3600_000);
+    expect(readdirSync(staging)).toHaveLength(1);
+    for (const staged of readdirSync(staging)) utimesSync(path.join(staging, staged), dayAgo, dayAgo);
+    await put({ path: '', name: 'fresh.txt', size: 1, offset: 0 }, Buffer.from('f'));
+    expect(readdirSync(staging)).toEqual([]);
+    await t.call('POST', `service/${id}/files/delete/`, { path: 'fresh.txt' }, { cookie });
     const full = await put({ path: '', name: 'again.bin', size: content.length, offset: 0 }, content.subarray(0, 10));
     expect(full.body.system.errors).toEqual(['No queda espacio web suficiente en el plan para este archivo']);
   });

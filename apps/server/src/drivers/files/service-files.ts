@@ -17,6 +17,9 @@ const BINARY_EXTENSIONS = new Set(
   ),
 );
 
+/** How long the staged part of an upload waits for its next chunk. */
+const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
+
 function editableName(name: string, size: number): boolean {
   const extension = name.includes('.') ? (name.split('.').pop() ?? '').toLowerCase() : '';
   return size <= FILE_EDIT_MAX_BYTES && !BINARY_EXTENSIONS.has(extension);
@@ -303,6 +306,16 @@ export class ServiceFiles {
     return (await stat(this.staged(key)).catch(() => undefined))?.size ?? 0;
   }
 
+  /** Uploads nobody continued for a day are not coming back: their staged parts go. */
+  private async dropAbandonedUploads(): Promise<void> {
+    const before = Date.now() - ABANDONED_UPLOAD_MS;
+    for (const name of await readdir(this.stagingDir).catch(() => [] as string[])) {
+      const staged = path.join(this.stagingDir, name);
+      const info = await lstat(staged).catch(() => undefined);
+      if (info?.isFile() && info.mtimeMs < before) await rm(staged, { force: true });
+    }
+  }
+
   /**
    * Takes one chunk of an upload at `offset` (0 starts it over; any other offset must be where
    * the staged file ends). The chunk that completes the file moves it into its folder: copied
@@ -311,6 +324,7 @@ export class ServiceFiles {
   async uploadChunk(root: string, target: UploadTarget, offset: number, body: Readable): Promise<number> {
     const file = this.staged(target.key);
     await mkdir(this.stagingDir, { recursive: true, mode: 0o700 });
+    if (offset === 0) await this.dropAbandonedUploads();
     const held = await this.uploaded(target.key);
     if (offset !== 0 && offset !== held) throw new ConflictError('files.error.upload_offset');
     // Before any byte is taken: the folder must be there and the name free of folders and links.
@@ -321,6 +335,8 @@ export class ServiceFiles {
     const room = Math.min(UPLOAD_CHUNK_BYTES, target.size - offset);
     let received = 0;
     const out = createWriteStream(file, { flags: offset === 0 ? 'w' : 'r+', start: offset, mode: 0o600 });
+    // A chunk cut short stays (the upload resumes from what arrived); one longer than announced
+    // is a broken client: its upload starts over.
     await pipeline(
       body,
       async function* limit(chunks: AsyncIterable<Buffer>) {
@@ -331,7 +347,10 @@ export class ServiceFiles {
         }
       },
       out,
-    );
+    ).catch(async (error: unknown) => {
+      if (error instanceof ConflictError) await rm(file, { force: true });
+      throw error;
+    });
     const total = offset + received;
     if (total < target.size) return total;
 
