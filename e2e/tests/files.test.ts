@@ -105,7 +105,8 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
   it('uploads by the file input, a file of several chunks arriving byte for byte', async () => {
     await openFolder(FOLDER);
     const big = patterned(UPLOAD_CHUNK_BYTES + 300_001);
-    await page.getByTestId('files-upload-input').setInputFiles([
+    // the upload button's own (hidden) file input
+    await page.locator('input[type="file"]').setInputFiles([
       { name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') },
       { name: 'big.bin', mimeType: 'application/octet-stream', buffer: big },
       { name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.alloc(0) },
@@ -212,6 +213,18 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     expect(await tab.getByTestId('files-path').textContent()).toBe('blog@demo.test');
     expect(await tab.evaluate(() => window.opener)).toBeNull();
     await tab.close();
+  });
+
+  it('downloads a folder as a .zip', async () => {
+    await openFolder('');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row(page, FOLDER).getByTestId('files-download').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${FOLDER}.zip`);
+    const zip = await readFile(await download.path());
+    expect(zip.subarray(0, 2).toString()).toBe('PK');
+    expect(zip.includes(Buffer.from('greeting.txt'))).toBe(true);
   });
 
   it('deletes a folder with what it holds, after a confirmation that says so', async () => {

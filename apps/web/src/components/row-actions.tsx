@@ -10,7 +10,9 @@ export interface RowAction {
   color?: string;
   /** The call this button started is still running: it spins. */
   loading?: boolean;
-  onClick: () => void;
+  onClick?: () => void;
+  /** A link the browser downloads instead of a button (a file of the service). */
+  download?: string;
 }
 
 /**
@@ -24,16 +26,30 @@ export function RowActions({ actions }: { actions: (RowAction | false | null)[] 
       {actions.map((action) =>
         action ? (
           <Tooltip key={action.testId} label={action.label} withArrow>
-            <ActionIcon
-              variant="subtle"
-              color={action.color}
-              aria-label={action.label}
-              data-testid={action.testId}
-              loading={action.loading}
-              onClick={action.onClick}
-            >
-              {action.icon}
-            </ActionIcon>
+            {action.download ? (
+              <ActionIcon
+                component="a"
+                href={action.download}
+                download
+                variant="subtle"
+                color={action.color}
+                aria-label={action.label}
+                data-testid={action.testId}
+              >
+                {action.icon}
+              </ActionIcon>
+            ) : (
+              <ActionIcon
+                variant="subtle"
+                color={action.color}
+                aria-label={action.label}
+                data-testid={action.testId}
+                loading={action.loading}
+                onClick={action.onClick}
+              >
+                {action.icon}
+              </ActionIcon>
+            )}
           </Tooltip>
         ) : null,
       )}

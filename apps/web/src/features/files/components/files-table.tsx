@@ -20,9 +20,8 @@ import { formatBytes } from '../../../lib/format-bytes';
 export interface FileRowActions {
   /** The address of the view on a folder. */
   folderLink: (entry: FileEntry) => string;
-  /** Whether the entry's download is running (its button spins). */
-  isDownloading: (entry: FileEntry) => boolean;
-  onDownload: (entry: FileEntry) => void;
+  /** The address that downloads an entry (a folder as a .zip). */
+  downloadLink: (entry: FileEntry) => string;
   onEdit: (entry: FileEntry) => void;
   onRename: (entry: FileEntry) => void;
   onDelete: (entry: FileEntry) => void;
@@ -54,8 +53,8 @@ function EntryName({ entry, folderLink }: { entry: FileEntry; folderLink: string
 
 /**
  * A folder's entries (folders first, as the server sorts them): the name, which opens a folder,
- * the size, the last change and the permission bits, then the actions. Download and edit are
- * for files (edit only for the text files the server calls editable, and only a view of the text
+ * the size, the last change and the permission bits, then the actions. Download is for files
+ * and folders (as a .zip); edit is for files (edit only for the text files the server calls editable, and only a view of the text
  * where the user may not change files); rename and delete only where the user may.
  */
 export function FilesTable({
@@ -104,12 +103,11 @@ export function FilesTable({
       const name = entry.name;
       const file = entry.type === 'file';
       return [
-        file && {
-          label: t('files.download_item', { name }),
+        entry.type !== 'link' && {
+          label: t(file ? 'files.download_item' : 'files.download_zip_item', { name }),
           testId: 'files-download',
           icon: <IconDownload size={16} aria-hidden />,
-          loading: actions.isDownloading(entry),
-          onClick: () => actions.onDownload(entry),
+          download: actions.downloadLink(entry),
         },
         // without the right to change files, the editor still shows the text
         file &&

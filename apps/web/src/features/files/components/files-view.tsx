@@ -15,7 +15,7 @@ import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useCreateFolder } from '../api/create-folder';
 import { useDeleteFile } from '../api/delete-file';
-import { useDownloadFile } from '../api/download-file';
+import { downloadLink } from '../api/download-link';
 import { useFilesList } from '../api/list-files';
 import { useRenameFile } from '../api/rename-file';
 import { folderFromQuery, ftpFromQuery, joinPath } from '../lib/file-paths';
@@ -55,7 +55,6 @@ export function FilesView({ set }: { set: PermissionSetData }) {
   const createFolder = useCreateFolder(root);
   const rename = useRenameFile(root);
   const remove = useDeleteFile(root);
-  const download = useDownloadFile(root);
   const [naming, setNaming, closeNaming] = useDialog<NameRequest | null>(null);
   const [deleting, setDeleting, closeDelete] = useDialog<FileEntry | null>(null);
   const [editing, setEditing, closeEditor] = useDialog<{ path: string; name: string } | null>(null);
@@ -115,7 +114,6 @@ export function FilesView({ set }: { set: PermissionSetData }) {
                   upload(files);
                   resetFileInput.current?.();
                 }}
-                inputProps={{ 'data-testid': 'files-upload-input' }}
               >
                 {(props) => (
                   <Button leftSection={<IconUpload size={16} aria-hidden />} {...props} data-testid="files-upload">
@@ -143,8 +141,7 @@ export function FilesView({ set }: { set: PermissionSetData }) {
               writable={writable}
               actions={{
                 folderLink: (entry) => linkTo(entryPath(entry)),
-                isDownloading: (entry) => download.isPending && download.variables === entryPath(entry),
-                onDownload: (entry) => download.mutate(entryPath(entry)),
+                downloadLink: (entry) => downloadLink(root, entryPath(entry), entry.type),
                 onEdit: (entry) => setEditing({ path: entryPath(entry), name: entry.name }),
                 onRename: askRename,
                 onDelete: setDeleting,
