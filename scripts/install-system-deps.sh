@@ -23,6 +23,7 @@ PACKAGES=(
   proftpd-mod-crypto
   pdns-server
   pdns-backend-sqlite3
+  restic
   bind9-dnsutils
   bind9-utils
   curl

@@ -257,6 +257,18 @@ export const configSchema = z.object({
       maxSizeMb: z.coerce.number().int().min(1).max(10_240).default(256),
     })
     .prefault({}),
+  backups: z
+    .object({
+      /** The restic repository; default <dataDir>/backups/repository. */
+      repository: z.string().optional(),
+      /** Its password file (made on first use); default <dataDir>/backups/password. */
+      passwordFile: z.string().optional(),
+      resticBinary: z.string().min(1).default('restic'),
+      keepDaily: z.coerce.number().int().min(0).default(7),
+      keepWeekly: z.coerce.number().int().min(0).default(4),
+      keepMonthly: z.coerce.number().int().min(0).default(3),
+    })
+    .prefault({}),
   databases: z
     .object({
       /** `embedded`: databases live in the panel only (no MariaDB needed); `mariadb`: real ones. */
@@ -450,6 +462,12 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_HOSTING_DATABASE_SPACE_MB: 'hosting.databaseSpaceMb',
   PANEL_SITEBUILDER_URL: 'hosting.siteBuilderUrl',
   PANEL_SITEBUILDER_KEY: 'hosting.siteBuilderKey',
+  PANEL_BACKUP_REPOSITORY: 'backups.repository',
+  PANEL_BACKUP_PASSWORD_FILE: 'backups.passwordFile',
+  PANEL_BACKUP_RESTIC_BINARY: 'backups.resticBinary',
+  PANEL_BACKUP_KEEP_DAILY: 'backups.keepDaily',
+  PANEL_BACKUP_KEEP_WEEKLY: 'backups.keepWeekly',
+  PANEL_BACKUP_KEEP_MONTHLY: 'backups.keepMonthly',
   PANEL_APPS_DIR: 'installer.appsDir',
   PANEL_APPS_MAX_SIZE_MB: 'installer.maxSizeMb',
   PANEL_DATABASES_DRIVER: 'databases.driver',
@@ -597,6 +615,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   config.mail.driver ??= config.mail.doveadmConfig ? 'dovecot' : 'embedded';
   config.hosting.ftpDriver ??= config.hosting.ftpUsersFile ? 'proftpd' : 'embedded';
   config.web.configDir = path.resolve(config.web.configDir ?? path.join(config.dataDir, 'web'));
+  // A folder repository is made absolute; a remote one (sftp:, s3:, rest:…) is kept as written.
+  const repository = config.backups.repository ?? path.join(config.dataDir, 'backups', 'repository');
+  config.backups.repository = /^[a-z0-9]+:/.test(repository) ? repository : path.resolve(repository);
+  config.backups.passwordFile = path.resolve(
+    config.backups.passwordFile ?? path.join(config.dataDir, 'backups', 'password'),
+  );
   config.web.logDir = path.resolve(config.web.logDir ?? path.join(config.web.configDir, 'logs'));
   config.installer.appsDir = path.resolve(
     config.installer.appsDir ?? path.join(import.meta.dirname, '../../../deploy/apps'),

@@ -1,0 +1,181 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DaemonError } from '../../errors.ts';
+
+/** One snapshot of a repository, as `restic snapshots --json` describes it. */
+export interface BackupSnapshot {
+  id: string;
+  /** Epoch seconds. */
+  time: number;
+  tags: string[];
+  paths: string[];
+}
+
+export interface ResticOptions {
+  /** Any restic repository: a folder, `sftp:…`, `s3:…`, `rest:…` (their credentials from the environment). */
+  repository: string;
+  /** The repository's password, in a file (restic reads it; never on a command line). */
+  passwordFile: string;
+  binary: string;
+}
+
+export interface Retention {
+  daily: number;
+  weekly: number;
+  monthly: number;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * restic (Debian's `restic`), the backup engine: deduplicated, encrypted snapshots in any of its
+ * repositories. Each call is one restic process with an argument array (never a shell), the
+ * repository and its password file in the environment; a failure is a DaemonError with restic's
+ * last words.
+ */
+export class ResticDriver {
+  constructor(private readonly options: ResticOptions) {}
+
+  private run(args: string[]): Promise<Run> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.options.binary, args, {
+        env: {
+          ...process.env,
+          RESTIC_REPOSITORY: this.options.repository,
+          RESTIC_PASSWORD_FILE: this.options.passwordFile,
+          // restic's cache speeds up every later run; it lives beside the password, not in $HOME
+          RESTIC_CACHE_DIR: path.join(path.dirname(this.options.passwordFile), 'cache'),
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr = `${stderr}${chunk.toString('utf8')}`.slice(-4000);
+      });
+      child.once('error', (error) =>
+        reject(new DaemonError('backup.error.engine', `${this.options.binary}: ${error.message}`)),
+      );
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+      child.stdin.end();
+    });
+  }
+
+  private async must(args: string[]): Promise<string> {
+    const result = await this.run(args);
+    if (result.code !== 0) {
+      const detail = result.stderr.trim().split('\n').slice(-3).join(' ');
+      throw new DaemonError('backup.error.engine', `restic ${args[0]}: ${detail}`.slice(0, 500));
+    }
+    return result.stdout;
+  }
+
+  /**
+   * Creates the password file (random, 0600) and the repository when they do not exist yet. An
+   * existing repository is opened with its own password: a lost password file is an error, never
+   * a new repository over the old one.
+   */
+  async ensureRepository(): Promise<void> {
+    if (!existsSync(this.options.passwordFile)) {
+      await mkdir(path.dirname(this.options.passwordFile), { recursive: true, mode: 0o700 });
+      await writeFile(this.options.passwordFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    }
+    const opened = await this.run(['cat', 'config']);
+    if (opened.code === 0) return;
+    // Exit code 10 (restic ≥ 0.17) or "does not exist" / "unable to open config file" (0.14): no repository yet.
+    if (
+      !/does not exist|unable to open config file|Is there a repository at the following location/i.test(opened.stderr)
+    ) {
+      throw new DaemonError('backup.error.engine', `restic cat config: ${opened.stderr.trim().slice(-300)}`);
+    }
+    await this.must(['init']);
+  }
+
+  /** One snapshot of these folders, tagged; answers it. */
+  async backup(paths: string[], tags: string[]): Promise<BackupSnapshot> {
+    // One host name for every instance: snapshots group by it, and any instance may take a run.
+    const args = [
+      'backup',
+      '--json',
+      '--one-file-system',
+      '--host',
+      'panel247',
+      ...tags.flatMap((tag) => ['--tag', tag]),
+      '--',
+      ...paths,
+    ];
+    const output = await this.must(args);
+    const summary = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { message_type?: string; snapshot_id?: string })
+      .find((message) => message.message_type === 'summary');
+    if (!summary?.snapshot_id) throw new DaemonError('backup.error.engine', 'restic backup: no summary');
+    const made = summary.snapshot_id;
+    const [snapshot] = (await this.snapshots(tags)).filter((s) => s.id.startsWith(made));
+    if (!snapshot)
+      throw new DaemonError('backup.error.engine', `restic backup: snapshot ${summary.snapshot_id} not listed`);
+    return snapshot;
+  }
+
+  /** The snapshots carrying every one of these tags, oldest first. */
+  async snapshots(tags: string[]): Promise<BackupSnapshot[]> {
+    const args = ['snapshots', '--json', ...(tags.length > 0 ? ['--tag', tags.join(',')] : [])];
+    const listed = JSON.parse((await this.must(args)) || '[]') as {
+      id: string;
+      time: string;
+      tags?: string[];
+      paths: string[];
+    }[];
+    return listed
+      .map((s) => ({ id: s.id, time: Math.floor(Date.parse(s.time) / 1000), tags: s.tags ?? [], paths: s.paths }))
+      .sort((a, b) => a.time - b.time);
+  }
+
+  /** Restores what the include patterns name (absolute paths) under `target`, keeping their full paths. */
+  async restore(snapshotId: string, include: string[], target: string): Promise<void> {
+    if (!/^[0-9a-f]{8,64}$/.test(snapshotId)) throw new DaemonError('backup.error.snapshot', snapshotId);
+    await this.must([
+      'restore',
+      snapshotId,
+      '--target',
+      target,
+      ...include.flatMap((pattern) => ['--include', pattern]),
+    ]);
+  }
+
+  /** Applies the retention to the snapshots of each tag group and removes the data no snapshot needs. */
+  async forget(tags: string[], keep: Retention): Promise<void> {
+    await this.must([
+      'forget',
+      '--prune',
+      '--group-by',
+      'tags',
+      ...(tags.length > 0 ? ['--tag', tags.join(',')] : []),
+      '--keep-daily',
+      String(keep.daily),
+      '--keep-weekly',
+      String(keep.weekly),
+      '--keep-monthly',
+      String(keep.monthly),
+    ]);
+  }
+
+  /** restic's consistency check of the repository; throws with what it found. */
+  async check(): Promise<string> {
+    return (await this.must(['check'])).trim();
+  }
+
+  /** Removes stale locks a killed run left (restic refuses to write while one is there). */
+  async unlock(): Promise<void> {
+    await this.must(['unlock']);
+  }
+}

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
+import { ResticDriver } from '../../src/drivers/backups/restic.driver.ts';
+
+/** Debian's restic against a folder repository: what every backup of the panel stands on. */
+describe('the restic backup driver', () => {
+  const binary = requireBinary('restic', 'restic');
+  const dir = mkdtempSync(path.join(tmpdir(), 'p247-restic-'));
+  const options = { repository: path.join(dir, 'repository'), passwordFile: path.join(dir, 'password'), binary };
+  const restic = new ResticDriver(options);
+  const data = path.join(dir, 'data');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('makes its repository and password file once, then opens it again', async () => {
+    await restic.ensureRepository();
+    expect(statSync(options.passwordFile).mode & 0o777).toBe(0o600);
+    const password = readFileSync(options.passwordFile, 'utf8');
+    await restic.ensureRepository();
+    expect(readFileSync(options.passwordFile, 'utf8')).toBe(password);
+    expect(await restic.snapshots([])).toEqual([]);
+  });
+
+  it('backs a folder up, lists the snapshot by its tags, and restores it byte for byte', async () => {
+    mkdirSync(path.join(data, 'site', 'img'), { recursive: true });
+    const image = randomBytes(300_000);
+    writeFileSync(path.join(data, 'site', 'img', 'logo.png'), image);
+    writeFileSync(path.join(data, 'site', 'index.php'), '<?php echo 1;');
+    const snapshot = await restic.backup([data], ['service:7']);
+    expect(snapshot.tags).toEqual(['service:7']);
+    expect(snapshot.paths).toEqual([data]);
+    expect((await restic.snapshots(['service:7'])).map((s) => s.id)).toEqual([snapshot.id]);
+    expect(await restic.snapshots(['service:8'])).toEqual([]);
+
+    rmSync(path.join(data, 'site'), { recursive: true });
+    const target = path.join(dir, 'restored');
+    await restic.restore(snapshot.id, [path.join(data, 'site', 'img')], target);
+    expect(readFileSync(path.join(target, data, 'site', 'img', 'logo.png')).equals(image)).toBe(true);
+    // only what was included came back
+    expect(() => statSync(path.join(target, data, 'site', 'index.php'))).toThrow();
+    await expect(restic.restore('not-an-id', [data], target)).rejects.toThrow();
+  });
+
+  it('a backup killed halfway leaves the repository consistent, and the next run succeeds', async () => {
+    mkdirSync(path.join(data, 'big'), { recursive: true });
+    for (let i = 0; i < 40; i++) writeFileSync(path.join(data, 'big', `part-${i}.bin`), randomBytes(2_000_000));
+    const child = spawn(binary, ['backup', '--tag', 'service:7', data], {
+      env: { ...process.env, RESTIC_REPOSITORY: options.repository, RESTIC_PASSWORD_FILE: options.passwordFile },
+      stdio: 'ignore',
+    });
+    // killed as soon as it has started writing (its lock file is there)
+    const locks = path.join(options.repository, 'locks');
+    for (let i = 0; i < 200; i++) {
+      if (readdirSync(locks).length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('close', resolve));
+    await restic.unlock();
+    expect(await restic.check()).toMatch(/no errors were found/);
+    const next = await restic.backup([data], ['service:7']);
+    expect(next.paths).toEqual([data]);
+    expect(await restic.check()).toMatch(/no errors were found/);
+  });
+
+  it('keeps what the retention says per tag group and prunes the rest', async () => {
+    await restic.backup([data], ['service:8']);
+    await restic.forget([], { daily: 1, weekly: 0, monthly: 0 });
+    // one snapshot a day per service: the newest of service 7, the one of service 8
+    expect((await restic.snapshots(['service:7'])).length).toBe(1);
+    expect((await restic.snapshots(['service:8'])).length).toBe(1);
+  });
+});
