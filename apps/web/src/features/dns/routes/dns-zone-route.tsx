@@ -1,25 +1,14 @@
-import { isVisible } from '@panel247/contract/constants';
-import { useParams } from 'react-router';
-import { usePermissionSet } from '../../../api/get-permission-set';
-import { DelayedSpinner } from '../../../components/delayed-spinner';
-import { NotFoundView } from '../../../components/not-found-view';
+import { ItemGate } from '../../../components/item-gate';
 import { DnsZoneView } from '../components/dns-zone-view';
-
-function useServiceId(): number | null {
-  const { id } = useParams();
-  const value = Number(id);
-  return Number.isSafeInteger(value) && value > 0 && String(value) === id ? value : null;
-}
 
 /**
  * `/admin/{id}/service/dns/`: the zone list shows only when the service has the DNS-zone function
  * visible; otherwise (or for a missing service) the not-found view. The view remounts on another id.
  */
 export default function DnsZoneRoute() {
-  const id = useServiceId();
-  const set = usePermissionSet(id);
-  if (id === null) return <NotFoundView />;
-  if (set.isPending) return <DelayedSpinner />;
-  if (set.isError || !set.data?.hasService || !isVisible(set.data.permissions.service_dnszone)) return <NotFoundView />;
-  return <DnsZoneView key={id} set={set.data} />;
+  return (
+    <ItemGate requires={['service_dnszone']} flag="hasService">
+      {(set) => <DnsZoneView key={set.id} set={set} />}
+    </ItemGate>
+  );
 }
