@@ -64,7 +64,9 @@ export function sourceStamp(): Plugin {
     name: 'panel247-source-stamp',
     apply: 'build',
     closeBundle() {
-      writeFileSync(STAMP, `${sourceHash()}\n`);
+      // Called after a failed build too: then there is no build to stamp, and writing would hide
+      // the build's own error behind an ENOENT.
+      if (existsSync(path.join(DIST, 'index.html'))) writeFileSync(STAMP, `${sourceHash()}\n`);
     },
   };
 }
