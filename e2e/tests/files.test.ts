@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { UPLOAD_CHUNK_BYTES } from '@panel247/contract/files';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
@@ -35,6 +35,15 @@ async function names(page: Page): Promise<string[]> {
 async function trail(page: Page): Promise<string> {
   const steps = await page.getByTestId('files-path').locator('a, [aria-current="page"]').allTextContents();
   return steps.join('/');
+}
+
+/** The editor's text, line by line (CodeMirror draws each line as its own element). */
+async function editorText(content: Locator): Promise<string> {
+  return content.evaluate((element) =>
+    Array.from(element.querySelectorAll('.cm-line'))
+      .map((line) => line.textContent ?? '')
+      .join('\n'),
+  );
 }
 
 /** Some bytes that are not all alike, so a chunk in the wrong place would show. */
@@ -160,9 +169,14 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     const editor = dialog(page, 'files-editor-modal');
     const text = editor.getByTestId('files-editor-text');
     await text.waitFor();
-    expect(await text.inputValue()).toBe('hello\n');
+    expect(await editorText(text)).toBe('hello\n');
+    expect(await text.getAttribute('aria-label')).toBe('Contenido de greeting.txt');
     expect(await text.evaluate((element) => getComputedStyle(element).fontFamily)).toMatch(/mono/i);
-    await text.fill('hello, world\n');
+    // the editor has the focus: the text is replaced by typing
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'files-editor-text');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.insertText('hello, world');
+    expect(await editorText(text)).toBe('hello, world');
 
     // cancel with changes: the question, and "cancel" keeps the text
     await editor.getByRole('button', { name: 'Cancelar' }).click();
@@ -170,13 +184,15 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     await discard.waitFor();
     await discard.getByRole('button', { name: 'Cancelar' }).click();
     await discard.waitFor({ state: 'detached' });
-    expect(await text.inputValue()).toBe('hello, world\n');
+    expect(await editorText(text)).toBe('hello, world');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await editor.getByTestId('files-editor-save').click();
     await editor.waitFor({ state: 'detached' });
     await row(page, 'greeting.txt').getByTestId('files-edit').click();
     await text.waitFor();
-    expect(await text.inputValue()).toBe('hello, world\n');
+    expect(await editorText(text)).toBe('hello, world');
+    // no change: it closes without asking
     await editor.getByRole('button', { name: 'Cancelar' }).click();
     await editor.waitFor({ state: 'detached' });
   });
@@ -253,13 +269,13 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
           fetch(url, {
             method: 'PUT',
             headers: { 'x-dd-request': '1', 'content-type': 'application/octet-stream' },
-            body: 'read me\n',
+            body: '<p>read me</p>\n',
           }),
-        `/p247/service/${serviceId}/files/upload/?path=&name=readme.txt&offset=0&size=8`,
+        `/p247/service/${serviceId}/files/upload/?path=&name=readme.html&offset=0&size=15`,
       );
       try {
         await viewer.page.reload();
-        await viewer.page.locator(`${ROWS}[data-name="readme.txt"]`).waitFor();
+        await viewer.page.locator(`${ROWS}[data-name="readme.html"]`).waitFor();
         await viewer.page.getByTestId('files-read-only').waitFor();
         expect(await names(viewer.page)).toContain('blog');
         for (const id of ['files-new-folder', 'files-upload', 'files-rename', 'files-delete', 'files-edit']) {
@@ -268,19 +284,21 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
         expect(await viewer.page.getByTestId('files-drop-zone').count()).toBe(0);
         expect(await seriousViolations(viewer.page)).toEqual([]);
 
-        const readme = viewer.page.locator(`${ROWS}[data-name="readme.txt"]`);
+        const readme = viewer.page.locator(`${ROWS}[data-name="readme.html"]`);
         expect(await readme.getByTestId('files-download').count()).toBe(1);
         await readme.getByTestId('files-view-text').click();
         const editor = dialog(viewer.page, 'files-editor-modal');
         const text = editor.getByTestId('files-editor-text');
         await text.waitFor();
-        expect(await text.inputValue()).toBe('read me\n');
-        expect(await text.getAttribute('readonly')).not.toBeNull();
+        expect(await editorText(text)).toBe('<p>read me</p>\n');
+        expect(await text.getAttribute('contenteditable')).toBe('false');
+        // highlighted as HTML: the tag is drawn apart from the text
+        await editor.locator('.cm-line span').first().waitFor();
         expect(await editor.getByTestId('files-editor-save').count()).toBe(0);
         await editor.getByRole('button', { name: 'Cerrar', exact: true }).last().click();
         await editor.waitFor({ state: 'detached' });
       } finally {
-        await apiFromPage(page, `service/${serviceId}/files/delete/`, 'path=readme.txt');
+        await apiFromPage(page, `service/${serviceId}/files/delete/`, 'path=readme.html');
       }
     });
   });

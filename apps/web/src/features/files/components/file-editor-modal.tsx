@@ -1,5 +1,5 @@
-import { Alert, Button, Group, Stack, Textarea } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { Alert, Button, Group, Stack } from '@mantine/core';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { ConfirmModal } from '../../../components/confirm-modal';
@@ -11,6 +11,9 @@ import { usePhone } from '../../../lib/use-phone';
 import { useFileText } from '../api/read-file';
 import { useSaveFileText } from '../api/save-file-text';
 import type { FilesRoot } from '../lib/files-root';
+
+// CodeMirror and its languages load with the first file opened, never with the list
+const CodeEditor = lazy(() => import('./code-editor'));
 
 /** While there are unsaved changes, leaving the page asks first (the browser's own question). */
 function useLeaveWarning(active: boolean): void {
@@ -40,36 +43,30 @@ function EditorForm({
   onChange: (dirty: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const [content, setContent] = useState(original);
+  // the editor holds the text; this is its latest copy, for the save
+  const content = useRef(original);
   return (
     <form
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        onSave(content);
+        onSave(content.current);
       }}
       data-testid="files-editor-form"
     >
       <Stack gap="md">
-        <Textarea
-          label={t('files.content', { name })}
-          value={content}
-          readOnly={readOnly}
-          onChange={(event) => {
-            setContent(event.currentTarget.value);
-            onChange(event.currentTarget.value !== original);
-          }}
-          autosize
-          minRows={12}
-          maxRows={24}
-          spellCheck={false}
-          autoCapitalize="off"
-          autoComplete="off"
-          wrap="off"
-          data-autofocus
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13, whiteSpace: 'pre' } }}
-          data-testid="files-editor-text"
-        />
+        <Suspense fallback={<ListSkeleton rows={6} height={20} testId="files-editor-skeleton" />}>
+          <CodeEditor
+            name={name}
+            label={t('files.content', { name })}
+            initial={original}
+            readOnly={readOnly}
+            onChange={(value) => {
+              content.current = value;
+              onChange(value !== original);
+            }}
+          />
+        </Suspense>
         {readOnly ? (
           <Group justify="flex-end">
             <Button variant="default" onClick={onCancel}>
@@ -86,8 +83,7 @@ function EditorForm({
 
 /**
  * The text editor of one file: it reads the file afresh, saves it whole, and does not let a close
- * throw unsaved changes away without asking. A plain monospace text area for now (syntax
- * highlighting would be a lazily loaded editor, kept out of the login route's budget).
+ * throw unsaved changes away without asking. The text is highlighted by the file's extension.
  */
 export function FileEditorModal({
   root,
