@@ -301,6 +301,8 @@ export const configSchema = z.object({
         .default(['localhost', '127.0.0.1']),
       /** The dump tool, run with an argument array (mariadb-dump or mysqldump). */
       dumpCommand: z.string().min(1).default('mariadb-dump'),
+      /** The client a restored dump is fed to, run with an argument array (mariadb or mysql). */
+      clientCommand: z.string().min(1).default('mariadb'),
       /** The phpMyAdmin hand-off script the sign-on form posts to, when the brand names no host. */
       phpmyadminUrl: z.string().default('/phpmyadmin/panel247-signon.php'),
       /** Shared with the hand-off script: proves a token redemption comes from it. 32+ characters. */
@@ -478,6 +480,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DATABASES_PORT: 'databases.port',
   PANEL_DATABASES_LOCAL_HOSTS: 'databases.localHosts',
   PANEL_DATABASES_DUMP_COMMAND: 'databases.dumpCommand',
+  PANEL_DATABASES_CLIENT_COMMAND: 'databases.clientCommand',
   PANEL_PHPMYADMIN_URL: 'databases.phpmyadminUrl',
   PANEL_PHPMYADMIN_KEY: 'databases.phpmyadminKey',
   PANEL_MAIL_DRIVER: 'mail.driver',

@@ -6,6 +6,7 @@ import { createDnsService } from '../modules/dns/dns.service.ts';
 import { openRuntime } from '../runtime.ts';
 import { CliError, type CliIo, type Command, type CommandGroup } from './command.ts';
 import { accountCommands } from './commands/account.command.ts';
+import { backupCommands } from './commands/backup.command.ts';
 import { brandCommands } from './commands/brand.command.ts';
 import { databasesCommands } from './commands/databases.command.ts';
 import { dnsCommands } from './commands/dns.command.ts';
@@ -36,6 +37,7 @@ export const GROUPS: CommandGroup[] = [
   webCommands,
   databasesCommands,
   syncCommands,
+  backupCommands,
   doctorCommands,
   seedCommands,
 ];

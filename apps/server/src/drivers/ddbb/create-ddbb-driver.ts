@@ -9,6 +9,7 @@ export function createDdbbDriver(config: AppConfig): DdbbDriver {
       url: config.databases.url as string,
       localHosts: config.databases.localHosts,
       dumpCommand: config.databases.dumpCommand,
+      clientCommand: config.databases.clientCommand,
     });
   }
   return new EmbeddedDdbbDriver();

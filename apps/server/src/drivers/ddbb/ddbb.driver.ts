@@ -51,6 +51,11 @@ export interface DdbbDriver {
    * memory. Resolves once the dump has started, so a refusal still becomes a normal error.
    */
   dump(name: string): Promise<Readable>;
+  /**
+   * Runs an SQL dump (as `dump` makes it: each table dropped and made again) in the database,
+   * streamed to the server's client; a failure says what the client said.
+   */
+  load(name: string, sql: Readable): Promise<void>;
   close(): Promise<void>;
 }
 

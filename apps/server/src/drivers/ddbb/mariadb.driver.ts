@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import mysql, { type Pool, type PoolConnection, type RowDataPacket } from 'mysql2/promise';
 import { DaemonError } from '../../errors.ts';
 import type { SyncOptions } from '../sync-options.ts';
@@ -24,6 +25,8 @@ export interface MariaDbOptions {
   localHosts: string[];
   /** mariadb-dump (or mysqldump), run with an argument array. */
   dumpCommand: string;
+  /** mariadb (or mysql), fed a dump on stdin by `load`. */
+  clientCommand?: string;
   connectTimeoutMs?: number;
 }
 
@@ -303,6 +306,32 @@ export class MariaDbDriver implements DdbbDriver {
       });
     });
     return out;
+  }
+
+  async load(databaseName: string, sql: Readable): Promise<void> {
+    const name = assertDatabaseName(databaseName);
+    const dir = await mkdtemp(path.join(tmpdir(), 'p247-load-'));
+    const optionsFile = path.join(dir, 'client.cnf');
+    await writeFile(optionsFile, clientOptionFile(this.admin), { mode: 0o600 });
+    const command = this.options.clientCommand ?? 'mariadb';
+    try {
+      const child = spawn(command, [`--defaults-file=${optionsFile}`, '--default-character-set=utf8mb4', name], {
+        stdio: ['pipe', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr = `${stderr}${chunk.toString('utf8')}`.slice(-1000);
+      });
+      const closed = new Promise<number | null>((resolve, reject) => {
+        child.once('error', (error) => reject(new DaemonError('ddbb.error.load', `${command}: ${error.message}`)));
+        child.once('close', resolve);
+      });
+      await pipeline(sql, child.stdin).catch(() => undefined);
+      const code = await closed;
+      if (code !== 0) throw new DaemonError('ddbb.error.load', `exit ${code}: ${stderr.trim()}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   async close(): Promise<void> {

@@ -70,6 +70,19 @@ export class DdbbService {
     return this.driver.close();
   }
 
+  /** The databases of a service for its backup (the provider's, no actor): each one's dump on demand. */
+  async forBackup(serviceId: number): Promise<{ name: string; dump: () => Promise<Readable> }[]> {
+    const rows = await ddbbRepository.list(this.db, serviceId);
+    return rows.map((row) => ({ name: row.name, dump: () => this.driver.dump(row.name) }));
+  }
+
+  /** Runs a backed-up dump in one of the service's databases (its tables as they were then). */
+  async restoreFromBackup(serviceId: number, name: string, sql: Readable): Promise<void> {
+    const row = (await ddbbRepository.list(this.db, serviceId)).find((database) => database.name === name);
+    if (!row) throw new NotFoundError();
+    await this.driver.load(row.name, sql);
+  }
+
   /**
    * `panel databases sync`: makes MariaDB agree with the panel's databases (each database, its
    * user's host entries and grants, its password) and reports what had drifted; `dryRun` only

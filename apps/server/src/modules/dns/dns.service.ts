@@ -26,6 +26,17 @@ export interface DnsSettings {
   templates: DefaultRecordTemplate[];
 }
 
+/** A record as a backup keeps it (the panel's own form, not a zone file). */
+export interface BackedUpRecord {
+  zona: string;
+  type: string;
+  ttl: number;
+  priority: number;
+  value: string;
+  dynamicValue: string;
+  eliminable: boolean;
+}
+
 interface Zone {
   serviceId: number;
   reference: string;
@@ -261,6 +272,37 @@ export class DnsService {
   private async listRows(zone: Zone) {
     const dnss = (await dnsRepository.list(this.db, zone.serviceId)).map((row) => this.toDto(zone, row));
     return { dnss, total: dnss.length };
+  }
+
+  /** The zone of a service as its records, for a backup (the provider's, no actor); none without a zone. */
+  async recordsForBackup(serviceId: number): Promise<BackedUpRecord[] | undefined> {
+    if (!(await dnsRepository.zoneExists(this.db, serviceId))) return undefined;
+    return (await dnsRepository.list(this.db, serviceId)).map((row) => ({
+      zona: row.zona,
+      type: row.type,
+      ttl: row.ttl,
+      priority: row.priority,
+      value: row.value,
+      dynamicValue: row.dynamic_value,
+      eliminable: row.eliminable === 1,
+    }));
+  }
+
+  /**
+   * Puts a backed-up zone back as one change (one transaction, one publication): every record
+   * replaced by the backup's.
+   */
+  async restoreFromBackup(serviceId: number, records: BackedUpRecord[]): Promise<void> {
+    const known = (await dnsRepository.listZones(this.db)).find((zone) => zone.service_id === serviceId);
+    if (!known) throw new NotFoundError();
+    const zone = { serviceId, reference: known.reference, name: known.reference_punycode };
+    await this.publishedZone(zone);
+    await this.rewrite(zone, async (trx) => {
+      await dnsRepository.deleteAll(trx, serviceId);
+      for (const record of records) {
+        await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
+      }
+    });
   }
 
   async exportZone(actor: Actor, serviceId: number): Promise<{ fileName: string; text: string }> {
