@@ -218,6 +218,23 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     }
   });
 
+  it('uploads files dropped on the list, showing where they go while they are dragged over', async () => {
+    await openFolder(FOLDER);
+    const dataTransfer = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['dropped\n'], 'dropped.txt', { type: 'text/plain' }));
+      return transfer;
+    });
+    const zone = page.getByTestId('files-drop-zone');
+    await zone.dispatchEvent('dragenter', { dataTransfer });
+    const overlay = page.getByTestId('files-drop-overlay');
+    await overlay.waitFor();
+    expect(await overlay.textContent()).toBe(`Suelta los archivos para subirlos a ${FOLDER}`);
+    await zone.dispatchEvent('drop', { dataTransfer });
+    await overlay.waitFor({ state: 'detached' });
+    await waitNames(page, ROWS, ['big.bin', 'dropped.txt', 'empty.txt', 'greeting.txt']);
+  });
+
   it('opens as the WebFTP of an FTP account, rooted at its folder, in a new tab', async () => {
     await page.getByTestId('side-menu').getByTestId('menu-item-ftp').click();
     const webftp = page.locator('[data-testid="ftp-list"] [data-name="blog@demo.test"]').getByTestId('ftp-webftp');

@@ -1,9 +1,16 @@
 import { MantineProvider } from '@mantine/core';
 import { render, screen, within } from '@testing-library/react';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import es from '../../../locales/es.json';
 import { pathCrumbs } from '../lib/file-paths';
 import { PathBreadcrumb } from './path-breadcrumb';
+
+beforeAll(async () => {
+  await i18next.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } } });
+});
 
 function renderTrail(path: string) {
   render(
@@ -33,6 +40,7 @@ describe('path breadcrumb', () => {
 
   it('links the root and every folder above the current one, which is not a link', () => {
     const trail = renderTrail('web/img');
+    expect(screen.getByRole('navigation', { name: 'Ruta de la carpeta' })).toBe(trail);
     const links = within(trail).getAllByRole('link');
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['blog@demo.test', '/files/?path='],
