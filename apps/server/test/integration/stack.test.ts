@@ -389,6 +389,85 @@ describe('npm run stack', () => {
     expect(report.web.services).toEqual([]);
   });
 
+  it('a backup brings back what was deleted through each daemon: FTP file, table, IMAP message, DNS record', async () => {
+    const api = await panelApi();
+    const imap = `imap://${address('dovecot')}`;
+    const ftp = `ftp://${address('proftpd')}`;
+    const mailLogin = ['-s', '-u', 'info@demo.test:panel247-mail'];
+    const ftpLogin = ['-s', '-u', 'web@demo.test:panel247-ftp'];
+    const digTxt = async () =>
+      (
+        await execFileAsync(dig, [
+          '@127.0.0.1',
+          '-p',
+          String(portOf(address('powerdns'))),
+          '+short',
+          'kept.demo.test',
+          'TXT',
+        ])
+      ).stdout.trim();
+    const inbox = async () =>
+      (await execFileAsync(curl, [...mailLogin, '-X', 'SEARCH ALL', `${imap}/INBOX`])).stdout.trim();
+
+    // what will be backed up: a file uploaded over FTP, a table, the mailbox's messages, a record
+    const upload = path.join(dir, 'kept.txt');
+    writeFileSync(upload, `kept ${Date.now()}\n`);
+    await execFileAsync(curl, [...ftpLogin, '-T', upload, `${ftp}/kept.txt`]);
+    const created = await api<{ ddbb: { id: number; bbdd: string; user: string } }>('POST', 'service/1/ddbb/create/', {
+      password: 'stack-db-password-3',
+    });
+    const { bbdd, user } = created.data.ddbb;
+    const config = JSON.parse(readFileSync(path.join(dir, 'panel', 'panel247.json'), 'utf8'));
+    const asUser = () =>
+      mysql.createConnection({
+        host: '127.0.0.1',
+        port: config.databases.port,
+        user,
+        password: 'stack-db-password-3',
+        database: bbdd,
+      });
+    const writer = await asUser();
+    await writer.query('CREATE TABLE kept (id INT PRIMARY KEY, body TEXT)');
+    await writer.query("INSERT INTO kept VALUES (1, 'uno'), (2, 'dos')");
+    await writer.end();
+    const messages = await inbox();
+    expect(messages).toMatch(/\* SEARCH \d+/);
+    await api('POST', 'service/1/dns/create/', { type: 'TXT', zona: 'kept', value: 'backed up' });
+    expect(await digTxt()).toBe('"backed up"');
+
+    const run = JSON.parse((await panel('backup', 'run', 'demo.test', '--json')).stdout);
+    const snapshot = run.snapshots[0].snapshot.id.slice(0, 8) as string;
+
+    // each deleted through its own daemon's client
+    await execFileAsync(curl, [...ftpLogin, '-Q', 'DELE kept.txt', `${ftp}/`]);
+    const dropper = await asUser();
+    await dropper.query('DROP TABLE kept');
+    await dropper.end();
+    await execFileAsync(curl, [...mailLogin, '-X', 'STORE 1:* +FLAGS \\Deleted', `${imap}/INBOX`]);
+    await execFileAsync(curl, [...mailLogin, '-X', 'EXPUNGE', `${imap}/INBOX`]);
+    expect(await inbox()).toBe('* SEARCH');
+    const records = await api<{ dnss: { id: number; zona: string; type: string }[] }>('GET', 'service/1/dns/list/');
+    const kept = records.data.dnss.find((record) => record.zona === 'kept' && record.type === 'TXT');
+    await api('POST', `service/1/dns/${kept?.id}/delete/`);
+    expect(await digTxt()).toBe('');
+
+    for (const part of [['--files', 'kept.txt'], ['--database', bbdd], ['--mailbox', 'info'], ['--dns']]) {
+      await panel('backup', 'restore', 'demo.test', snapshot, ...part);
+    }
+    const downloaded = await execFileAsync(curl, [...ftpLogin, `${ftp}/kept.txt`]);
+    expect(downloaded.stdout).toBe(readFileSync(upload, 'utf8'));
+    const reader = await asUser();
+    const [rows] = await reader.query('SELECT id, body FROM kept ORDER BY id');
+    await reader.end();
+    expect(rows).toEqual([
+      { id: 1, body: 'uno' },
+      { id: 2, body: 'dos' },
+    ]);
+    expect(await inbox()).toBe(messages);
+    expect(await digTxt()).toBe('"backed up"');
+    expect(JSON.parse((await panel('backup', 'check', '--json')).stdout).ok).toBe(true);
+  });
+
   it('down stops exactly what it started: no process and no port left', async () => {
     const pids = Object.values(status.services).flatMap((service) => (service.pid ? [service.pid] : []));
     const addresses = Object.values(status.services).map((service) => service.address);
