@@ -4,6 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
+import { tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
@@ -233,6 +234,22 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     await zone.dispatchEvent('drop', { dataTransfer });
     await overlay.waitFor({ state: 'detached' });
     await waitNames(page, ROWS, ['big.bin', 'dropped.txt', 'empty.txt', 'greeting.txt']);
+  });
+
+  it("is keyboard usable: each row's buttons in turn, and the trail up", async () => {
+    await openFolder(FOLDER);
+    await page.getByTestId('files-filter').focus();
+    expect(await tabStops(page, 5)).toEqual([
+      'a:Descargar big.bin',
+      'button:Cambiar el nombre de big.bin',
+      'button:Eliminar big.bin',
+      'a:Descargar dropped.txt',
+      'button:Editar dropped.txt',
+    ]);
+    await page.getByTestId('files-path').getByRole('link', { name: 'Inicio' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => !url.searchParams.has('path'));
+    await row(page, FOLDER).waitFor();
   });
 
   it('opens as the WebFTP of an FTP account, rooted at its folder, in a new tab', async () => {

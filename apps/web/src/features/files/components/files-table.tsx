@@ -1,13 +1,13 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import type { FileEntry } from '@panel247/contract/files';
 import {
+  IconCursorText,
   IconDownload,
-  IconEdit,
   IconEye,
   IconFile,
+  IconFileCode,
   IconFolder,
   IconLink,
-  IconPencil,
   IconTrash,
 } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
@@ -114,13 +114,13 @@ export function FilesTable({
           entry.editable && {
             label: t(writable ? 'files.edit_item' : 'files.view_item', { name }),
             testId: writable ? 'files-edit' : 'files-view-text',
-            icon: writable ? <IconEdit size={16} aria-hidden /> : <IconEye size={16} aria-hidden />,
+            icon: writable ? <IconFileCode size={16} aria-hidden /> : <IconEye size={16} aria-hidden />,
             onClick: () => actions.onEdit(entry),
           },
         writable && {
           label: t('files.rename_item', { name }),
           testId: 'files-rename',
-          icon: <IconPencil size={16} aria-hidden />,
+          icon: <IconCursorText size={16} aria-hidden />,
           onClick: () => actions.onRename(entry),
         },
         writable && {

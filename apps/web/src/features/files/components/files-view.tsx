@@ -148,7 +148,8 @@ export function FilesView({ set }: { set: PermissionSetData }) {
               }}
             />
             {writable ? (
-              <Text size="xs" c="dimmed">
+              // phones have nothing to drag files from
+              <Text size="xs" c="dimmed" visibleFrom="xs">
                 {t('files.drop_hint')}
               </Text>
             ) : null}
