@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { prefetchConfig, queryClient } from './app/query-client';
+import { prefetchConfig, prefetchUserInfo, queryClient } from './app/query-client';
 import { Root } from './app/root';
 import { setForcedLanguage } from './lib/api-client';
 import { initI18n } from './lib/i18n';
@@ -11,9 +11,10 @@ if (forced) {
   setForcedLanguage(forced);
 }
 const language = initialLanguage();
-// The configuration, the texts and the stylesheets load side by side; the first render waits for
-// the texts and the stylesheets.
+// The configuration, the session, the texts and the stylesheets load side by side; the first
+// render waits for the texts and the stylesheets.
 prefetchConfig(language);
+prefetchUserInfo();
 
 void Promise.all([initI18n(language), import('./app/styles')]).then(() => {
   const container = document.getElementById('root');

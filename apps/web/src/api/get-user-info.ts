@@ -2,6 +2,7 @@ import { API } from '@panel247/contract/routes';
 import type { UserInfoData } from '@panel247/contract/user';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api-client';
+import { takeNoSessionHint } from '../lib/boot-shell';
 
 export const userInfoQueryKey = ['session', 'user-info'] as const;
 
@@ -15,6 +16,11 @@ export async function getUserInfo(): Promise<UserInfoData | null> {
   } catch {
     return null;
   }
+}
+
+/** The boot's check: nobody, without asking, when the page came without a session cookie. */
+export function getBootUserInfo(): Promise<UserInfoData | null> {
+  return takeNoSessionHint() ? Promise.resolve(null) : getUserInfo();
 }
 
 export function useUserInfo() {

@@ -6,11 +6,10 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExter
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
 import { configQueryKey, FALLBACK_CONFIG, getConfig } from '../api/get-config';
-import { getUserInfo, userInfoQueryKey } from '../api/get-user-info';
+import { getBootUserInfo, userInfoQueryKey } from '../api/get-user-info';
 import { LoadingScreen } from '../components/loading-screen';
 import { onSessionLost, setBasePath, setForcedLanguage } from '../lib/api-client';
 import { AppContext, type AppContextValue } from '../lib/app-context';
-import { takeNoSessionHint } from '../lib/boot-shell';
 import { broadcast, openCrossTab } from '../lib/cross-tab';
 import { switchI18nLanguage } from '../lib/i18n';
 import { forcedLanguageFromUrl, writeLanguageCookie } from '../lib/language';
@@ -54,7 +53,7 @@ function Boot({ initialLanguage }: { initialLanguage: Language }) {
   // Config or user-info failure: the session is treated as absent (spec section 8).
   const userQuery = useQuery({
     queryKey: userInfoQueryKey,
-    queryFn: () => (takeNoSessionHint() ? null : getUserInfo()),
+    queryFn: getBootUserInfo,
     enabled: configLoaded,
     staleTime: Number.POSITIVE_INFINITY,
   });
