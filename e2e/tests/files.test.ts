@@ -90,14 +90,14 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
 
   it('creates a folder (a name with a slash is refused first) and opens it', async () => {
     await page.getByTestId('files-new-folder').click();
-    const naming = dialog(page, 'files-name-modal');
+    const naming = dialog(page, 'files-prompt-modal');
     await naming.waitFor();
-    const input = naming.getByTestId('files-name-input');
+    const input = naming.getByTestId('files-prompt-input');
     await input.fill('a/b');
-    await naming.getByTestId('files-name-submit').click();
+    await naming.getByTestId('files-prompt-submit').click();
     expect(await fieldError(input)).toMatch(/^Escribe un nombre sin \//);
     await input.fill(FOLDER);
-    await naming.getByTestId('files-name-submit').click();
+    await naming.getByTestId('files-prompt-submit').click();
     await naming.waitFor({ state: 'detached' });
     await row(page, FOLDER).waitFor();
     expect(await row(page, FOLDER).getAttribute('data-type')).toBe('folder');
@@ -154,11 +154,11 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
   it('renames a file', async () => {
     await openFolder(FOLDER);
     await row(page, 'hello.txt').getByTestId('files-rename').click();
-    const naming = dialog(page, 'files-name-modal');
+    const naming = dialog(page, 'files-prompt-modal');
     await naming.waitFor();
-    expect(await naming.getByTestId('files-name-input').inputValue()).toBe('hello.txt');
-    await naming.getByTestId('files-name-input').fill('greeting.txt');
-    await naming.getByTestId('files-name-submit').click();
+    expect(await naming.getByTestId('files-prompt-input').inputValue()).toBe('hello.txt');
+    await naming.getByTestId('files-prompt-input').fill('greeting.txt');
+    await naming.getByTestId('files-prompt-submit').click();
     await naming.waitFor({ state: 'detached' });
     await waitNames(page, ROWS, ['big.bin', 'empty.txt', 'greeting.txt']);
   });
@@ -198,6 +198,49 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     await editor.waitFor({ state: 'detached' });
   });
 
+  it("changes permission bits, copies a file and moves another, from the row's menu", async () => {
+    await openFolder(FOLDER);
+    const prompt = dialog(page, 'files-prompt-modal');
+    const input = prompt.getByTestId('files-prompt-input');
+    const fromMenu = async (name: string, item: string) => {
+      await row(page, name).getByTestId('files-more').click();
+      await page.getByTestId(item).click();
+      await prompt.waitFor();
+    };
+
+    await fromMenu('greeting.txt', 'files-mode');
+    expect(await input.inputValue()).toBe('644');
+    await input.fill('999');
+    await prompt.getByTestId('files-prompt-submit').click();
+    expect(await fieldError(input)).toMatch(/^Escribe tres cifras del 0 al 7/);
+    await input.fill('600');
+    await prompt.getByTestId('files-prompt-submit').click();
+    await prompt.waitFor({ state: 'detached' });
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector)?.textContent?.includes('0600') === true,
+      `${ROWS}[data-name="greeting.txt"]`,
+    );
+
+    await fromMenu('greeting.txt', 'files-copy');
+    expect(await input.inputValue()).toBe(`/${FOLDER}`);
+    await input.fill('/');
+    await prompt.getByTestId('files-prompt-submit').click();
+    await prompt.waitFor({ state: 'detached' });
+    await fromMenu('empty.txt', 'files-move');
+    await input.fill('/');
+    await prompt.getByTestId('files-prompt-submit').click();
+    await prompt.waitFor({ state: 'detached' });
+    await waitNames(page, ROWS, ['big.bin', 'greeting.txt']);
+
+    await openFolder('');
+    await row(page, 'greeting.txt').waitFor();
+    await row(page, 'empty.txt').waitFor();
+    const serviceId = /\/admin\/(\d+)\//.exec(filesUrl)?.[1] ?? '';
+    for (const name of ['greeting.txt', 'empty.txt']) {
+      await apiFromPage(page, `service/${serviceId}/files/delete/`, `path=${name}`);
+    }
+  });
+
   it('on a phone, each row shows its name and its buttons inside the screen', async () => {
     await page.setViewportSize(PHONE);
     try {
@@ -233,16 +276,17 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     expect(await overlay.textContent()).toBe(`Suelta los archivos para subirlos a ${FOLDER}`);
     await zone.dispatchEvent('drop', { dataTransfer });
     await overlay.waitFor({ state: 'detached' });
-    await waitNames(page, ROWS, ['big.bin', 'dropped.txt', 'empty.txt', 'greeting.txt']);
+    await waitNames(page, ROWS, ['big.bin', 'dropped.txt', 'greeting.txt']);
   });
 
   it("is keyboard usable: each row's buttons in turn, and the trail up", async () => {
     await openFolder(FOLDER);
     await page.getByTestId('files-filter').focus();
-    expect(await tabStops(page, 5)).toEqual([
+    expect(await tabStops(page, 6)).toEqual([
       'a:Descargar big.bin',
       'button:Cambiar el nombre de big.bin',
       'button:Eliminar big.bin',
+      'button:Más acciones de big.bin',
       'a:Descargar dropped.txt',
       'button:Editar dropped.txt',
     ]);
@@ -265,7 +309,7 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     await tab.close();
   });
 
-  it('downloads a folder as a .zip', async () => {
+  it('downloads a folder as a .zip, which extracts back into a folder', async () => {
     await openFolder('');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -275,6 +319,22 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     const zip = await readFile(await download.path());
     expect(zip.subarray(0, 2).toString()).toBe('PK');
     expect(zip.includes(Buffer.from('greeting.txt'))).toBe(true);
+
+    // sent back as an archive, it extracts into a folder named after it
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles([{ name: 'bundle.zip', mimeType: 'application/zip', buffer: zip }]);
+    await row(page, 'bundle.zip').waitFor();
+    await row(page, 'bundle.zip').getByTestId('files-more').click();
+    await page.getByTestId('files-extract').click();
+    await row(page, 'bundle').waitFor();
+    // the .zip of a folder holds the folder itself
+    await openFolder(`bundle/${FOLDER}`);
+    expect(await names(page)).toEqual(['big.bin', 'dropped.txt', 'greeting.txt']);
+    const serviceId = /\/admin\/(\d+)\//.exec(filesUrl)?.[1] ?? '';
+    for (const name of ['bundle', 'bundle.zip']) {
+      await apiFromPage(page, `service/${serviceId}/files/delete/`, `path=${name}`);
+    }
   });
 
   it('deletes a folder with what it holds, after a confirmation that says so', async () => {

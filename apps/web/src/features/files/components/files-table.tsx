@@ -14,10 +14,11 @@ import type { DataTableColumn } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListTable } from '../../../components/list-table';
-import { rowActionsColumn } from '../../../components/row-actions';
+import { RowActions } from '../../../components/row-actions';
 import { formatBytes } from '../../../lib/format-bytes';
+import { EntryMenu, type EntryMenuActions } from './entry-menu';
 
-export interface FileRowActions {
+export interface FileRowActions extends EntryMenuActions {
   /** The address of the view on a folder. */
   folderLink: (entry: FileEntry) => string;
   /** The address that downloads an entry (a folder as a .zip). */
@@ -99,40 +100,51 @@ export function FilesTable({
         </Text>
       ),
     },
-    rowActionsColumn(t('files.actions'), (entry) => {
-      const name = entry.name;
-      const file = entry.type === 'file';
-      return [
-        entry.type !== 'link' && {
-          label: t(file ? 'files.download_item' : 'files.download_zip_item', { name }),
-          testId: 'files-download',
-          icon: <IconDownload size={16} aria-hidden />,
-          download: actions.downloadLink(entry),
-        },
-        // without the right to change files, the editor still shows the text
-        file &&
-          entry.editable && {
-            label: t(writable ? 'files.edit_item' : 'files.view_item', { name }),
-            testId: writable ? 'files-edit' : 'files-view-text',
-            icon: writable ? <IconFileCode size={16} aria-hidden /> : <IconEye size={16} aria-hidden />,
-            onClick: () => actions.onEdit(entry),
-          },
-        writable && {
-          label: t('files.rename_item', { name }),
-          testId: 'files-rename',
-          icon: <IconCursorText size={16} aria-hidden />,
-          onClick: () => actions.onRename(entry),
-        },
-        writable && {
-          label: t('files.delete_item', { name }),
-          testId: 'files-delete',
-          color: 'red',
-          icon: <IconTrash size={16} aria-hidden />,
-          onClick: () => actions.onDelete(entry),
-        },
-      ];
-    }),
+    {
+      accessor: 'actions',
+      title: t('files.actions'),
+      textAlign: 'right',
+      render: (entry) => (
+        <Group gap={4} justify="flex-end" wrap="nowrap">
+          <RowActions actions={mainActions(entry)} />
+          {writable ? <EntryMenu entry={entry} actions={actions} /> : null}
+        </Group>
+      ),
+    },
   ];
+  function mainActions(entry: FileEntry) {
+    const name = entry.name;
+    const file = entry.type === 'file';
+    return [
+      entry.type !== 'link' && {
+        label: t(file ? 'files.download_item' : 'files.download_zip_item', { name }),
+        testId: 'files-download',
+        icon: <IconDownload size={16} aria-hidden />,
+        download: actions.downloadLink(entry),
+      },
+      // without the right to change files, the editor still shows the text
+      file &&
+        entry.editable && {
+          label: t(writable ? 'files.edit_item' : 'files.view_item', { name }),
+          testId: writable ? 'files-edit' : 'files-view-text',
+          icon: writable ? <IconFileCode size={16} aria-hidden /> : <IconEye size={16} aria-hidden />,
+          onClick: () => actions.onEdit(entry),
+        },
+      writable && {
+        label: t('files.rename_item', { name }),
+        testId: 'files-rename',
+        icon: <IconCursorText size={16} aria-hidden />,
+        onClick: () => actions.onRename(entry),
+      },
+      writable && {
+        label: t('files.delete_item', { name }),
+        testId: 'files-delete',
+        color: 'red',
+        icon: <IconTrash size={16} aria-hidden />,
+        onClick: () => actions.onDelete(entry),
+      },
+    ];
+  }
   return (
     <ListTable
       testId="files-list"

@@ -8,24 +8,24 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ListCard, ListPage } from '../../../components/list-page';
-import { notifyCall } from '../../../lib/notify';
+import { notifyCall, notifyError, notifySuccess } from '../../../lib/notify';
 import { paths } from '../../../lib/resource-paths';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { useCreateFolder } from '../api/create-folder';
 import { useDeleteFile } from '../api/delete-file';
 import { downloadLink } from '../api/download-link';
+import { useExtractArchive } from '../api/extract-archive';
 import { useFilesList } from '../api/list-files';
-import { useRenameFile } from '../api/rename-file';
 import { folderFromQuery, ftpFromQuery, joinPath } from '../lib/file-paths';
 import { type FilesRoot, filesQueryKey } from '../lib/files-root';
+import { useFilePrompts } from '../lib/use-file-prompts';
 import { useUploads } from '../lib/use-uploads';
 import { DropZone } from './drop-zone';
 import { FileEditorModal } from './file-editor-modal';
-import { FileNameModal, type NameRequest } from './file-name-modal';
 import { FolderEntries } from './folder-entries';
 import { PathBreadcrumb } from './path-breadcrumb';
+import { PromptModal } from './prompt-modal';
 import { UploadList } from './upload-list';
 
 /**
@@ -52,10 +52,10 @@ export function FilesView({ set }: { set: PermissionSetData }) {
   const linkTo = (path: string) => paths.serviceFiles(set.id, { ftp, path });
   const entryPath = (entry: FileEntry) => joinPath(shown?.path ?? folder, entry.name);
 
-  const createFolder = useCreateFolder(root);
-  const rename = useRenameFile(root);
+  const rootLabel = account || t('files.root');
   const remove = useDeleteFile(root);
-  const [naming, setNaming, closeNaming] = useDialog<NameRequest | null>(null);
+  const extract = useExtractArchive(root);
+  const prompts = useFilePrompts({ root, folder, rootLabel, pathOf: entryPath });
   const [deleting, setDeleting, closeDelete] = useDialog<FileEntry | null>(null);
   const [editing, setEditing, closeEditor] = useDialog<{ path: string; name: string } | null>(null);
 
@@ -65,27 +65,11 @@ export function FilesView({ set }: { set: PermissionSetData }) {
   };
   const resetFileInput = useRef<() => void>(null);
 
-  const askNewFolder = () =>
-    setNaming({
-      title: t('files.new_folder_title'),
-      label: t('files.folder_name'),
-      submitLabel: t('files.create'),
-      initial: '',
-      submit: (name) => createFolder.mutateAsync({ folder, name }),
-    });
-  const askRename = (entry: FileEntry) =>
-    setNaming({
-      title: t('files.rename_title'),
-      label: t('files.new_name'),
-      submitLabel: t('files.rename'),
-      initial: entry.name,
-      submit: (name) => rename.mutateAsync({ path: entryPath(entry), name }),
-    });
   const runDelete = async () => {
     if (deleting) await notifyCall(() => remove.mutateAsync(entryPath(deleting)), closeDelete);
   };
-
-  const rootLabel = account || t('files.root');
+  const runExtract = (entry: FileEntry) =>
+    extract.mutateAsync(entryPath(entry)).then(({ info }) => notifySuccess(info), notifyError);
 
   return (
     <ListPage testId="files-view" title={set.reference}>
@@ -102,7 +86,7 @@ export function FilesView({ set }: { set: PermissionSetData }) {
               <Button
                 variant="default"
                 leftSection={<IconFolderPlus size={16} aria-hidden />}
-                onClick={askNewFolder}
+                onClick={prompts.askNewFolder}
                 data-testid="files-new-folder"
               >
                 {t('files.new_folder')}
@@ -143,8 +127,11 @@ export function FilesView({ set }: { set: PermissionSetData }) {
                 folderLink: (entry) => linkTo(entryPath(entry)),
                 downloadLink: (entry) => downloadLink(root, entryPath(entry), entry.type),
                 onEdit: (entry) => setEditing({ path: entryPath(entry), name: entry.name }),
-                onRename: askRename,
+                onRename: prompts.askRename,
                 onDelete: setDeleting,
+                onCopy: prompts.askCopy,
+                onMode: prompts.askMode,
+                onExtract: runExtract,
               }}
             />
             {writable ? (
@@ -157,7 +144,7 @@ export function FilesView({ set }: { set: PermissionSetData }) {
         </DropZone>
       </ListCard>
 
-      <FileNameModal request={naming} busy={createFolder.isPending || rename.isPending} onClose={closeNaming} />
+      <PromptModal request={prompts.prompt} busy={prompts.busy} onClose={prompts.closePrompt} />
       <ConfirmModal
         opened={deleting !== null}
         title={t(deleting?.type === 'folder' ? 'files.delete_folder_title' : 'files.delete_file_title')}

@@ -19,12 +19,17 @@ export function pathCrumbs(path: string): PathCrumb[] {
 }
 
 /**
- * The folder named by the address (`?path=`): a leading or trailing `/` is forgiven, anything the
- * server would refuse (`..`, empty names) falls back to the root.
+ * A folder as typed or as in an address: a leading or trailing `/` is forgiven ('/' is the
+ * root); null when the server would refuse it (`..`, empty names, control characters).
  */
+export function folderFromInput(value: string): string | null {
+  const path = value.replace(/^\/+|\/+$/g, '');
+  return isFilePath(path) ? path : null;
+}
+
+/** The folder named by the address (`?path=`); one the server would refuse falls back to the root. */
 export function folderFromQuery(value: string | null): string {
-  const path = (value ?? '').replace(/^\/+|\/+$/g, '');
-  return isFilePath(path) ? path : '';
+  return folderFromInput(value ?? '') ?? '';
 }
 
 /** An FTP account id from the address (`?ftp=`), or null for the service's home. */
