@@ -84,6 +84,7 @@ export async function startServer(options: StartOptions = {}): Promise<PanelServ
     // So do WebMail, WebFTP and phpMyAdmin with theirs (without a key the buttons say "not set up").
     PANEL_WEBMAIL_KEY: 'e2e-webmail-key-0123456789abcdef0123',
     PANEL_WEBFTP_KEY: 'e2e-webftp-key-0123456789abcdef01234',
+    PANEL_BACKUP_DAILY_AT: '',
     PANEL_PHPMYADMIN_KEY: 'e2e-phpmyadmin-key-0123456789abcdef',
     ...options.env,
   };

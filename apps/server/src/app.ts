@@ -21,6 +21,10 @@ import { registerWebApp } from './http/web-app.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { registerUserRoutes } from './modules/auth/user.routes.ts';
+import type { BackupService } from './modules/backups/backup.service.ts';
+import { BackupJobsService } from './modules/backups/backup-jobs.service.ts';
+import { registerBackupRoutes } from './modules/backups/backups.routes.ts';
+import { createBackupService } from './modules/backups/create-backup-service.ts';
 import { BrandService } from './modules/brand/brand.service.ts';
 import { registerConfigRoutes } from './modules/brand/config.routes.ts';
 import { AltchaVerifier } from './modules/captcha/altcha.verifier.ts';
@@ -220,6 +224,20 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerDdbbRoutes(api, ddbb, { app, basePath, auth: sessions });
   app.addHook('onReady', () => ftp.publishLogins());
   registerFilesRoutes(api, createFilesService(db, config), { app, basePath, auth: sessions });
+  const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now);
+  app.addHook('onClose', () => backups.close());
+  registerBackupRoutes(
+    api,
+    new BackupJobsService(
+      db,
+      permissions,
+      backups.backups,
+      { quotaBytes: config.backups.quotaMb * 1024 * 1024 },
+      now,
+      (error, job) => app.log.error({ err: error, event: 'backup.job_failed', job }, 'backup job failed'),
+    ),
+  );
+  startDailyBackups(app, backups.backups, config.backups.dailyAt, now);
   const hosting = createHostingService(db, config, brands, deps.secretKey, now);
   registerHostingRoutes(api, hosting, { app });
   registerInstallerRoutes(api, createInstallerService(db, config, { hosting, ddbb }, now, app.log), {
@@ -253,6 +271,36 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   });
 
   return { app, services: { sessions, permissions, contact, dns } };
+}
+
+/**
+ * Every minute, each instance asks whether the day's backup run is due; the one that takes the day
+ * runs it (BackupService.runDaily). A failure is logged; the next day tries again.
+ */
+function startDailyBackups(app: FastifyInstance, backups: BackupService, dailyAt: string, now: () => number) {
+  if (dailyAt === '') return;
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    running ??= backups
+      .runDaily(dailyAt, now())
+      .then((runs) => {
+        if (runs)
+          app.log.info(
+            { event: 'backup.daily', services: runs.length, failed: runs.filter((r) => !r.snapshot).length },
+            'daily backup',
+          );
+      })
+      .catch((error: unknown) => app.log.error({ err: error, event: 'backup.daily_failed' }, 'daily backup failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, 60_000);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 }
 
 /**

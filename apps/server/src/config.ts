@@ -267,6 +267,13 @@ export const configSchema = z.object({
       keepDaily: z.coerce.number().int().min(0).default(7),
       keepWeekly: z.coerce.number().int().min(0).default(4),
       keepMonthly: z.coerce.number().int().min(0).default(3),
+      /** The plan's room for a service's backups, in MiB (the data its snapshots added). */
+      quotaMb: z.coerce.number().int().min(0).default(10_240),
+      /** When the daily run starts (UTC, HH:MM); '' turns the schedule off. */
+      dailyAt: z
+        .string()
+        .regex(/^(?:|(?:[01]\d|2[0-3]):[0-5]\d)$/, 'HH:MM (UTC), or empty for no schedule')
+        .default('03:00'),
     })
     .prefault({}),
   databases: z
@@ -470,6 +477,8 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_BACKUP_KEEP_DAILY: 'backups.keepDaily',
   PANEL_BACKUP_KEEP_WEEKLY: 'backups.keepWeekly',
   PANEL_BACKUP_KEEP_MONTHLY: 'backups.keepMonthly',
+  PANEL_BACKUP_QUOTA_MB: 'backups.quotaMb',
+  PANEL_BACKUP_DAILY_AT: 'backups.dailyAt',
   PANEL_APPS_DIR: 'installer.appsDir',
   PANEL_APPS_MAX_SIZE_MB: 'installer.maxSizeMb',
   PANEL_DATABASES_DRIVER: 'databases.driver',

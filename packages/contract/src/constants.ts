@@ -78,6 +78,7 @@ export const PERMISSION_KEYS = [
   'service_ddbb',
   'service_dnszone',
   'service_parking',
+  'service_backups',
   'servicemail',
   'servicemail_accounts',
   'servicemail_alias',

@@ -104,6 +104,14 @@ export const FILES_API = {
   uploadStatus: (id: number | string) => `service/${id}/files/upload/status/`,
 } as const;
 
+/** Backups of a service: its snapshots, a backup now, a restore, and the job that runs either. */
+export const BACKUPS_API = {
+  list: (id: number | string) => `service/${id}/backups/list/`,
+  run: (id: number | string) => `service/${id}/backups/run/`,
+  restore: (id: number | string) => `service/${id}/backups/restore/`,
+  job: (id: number | string, jobId: string) => `service/${id}/backups/job/${jobId}/`,
+} as const;
+
 /** Database calls of a service. */
 export const DDBB_API = {
   list: (id: number | string) => `service/${id}/ddbb/list/`,

@@ -284,6 +284,34 @@ export interface WebRedirectionTable {
   created_at: number;
 }
 
+export interface BackupSnapshotTable {
+  id: Generated<number>;
+  service_id: number;
+  snapshot_id: string;
+  created_at: number;
+  size_bytes: number;
+  added_bytes: number;
+  holds: string;
+}
+
+export interface BackupJobTable {
+  id: string;
+  user_id: number | null;
+  service_id: number;
+  kind: string;
+  target: Generated<string>;
+  status: string;
+  step: Generated<string>;
+  error_key: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface BackupDayTable {
+  day: string;
+  taken_at: number;
+}
+
 export interface InstallJobTable {
   id: string;
   user_id: number;
@@ -327,6 +355,9 @@ export interface Database {
   web_sites: WebSiteTable;
   web_redirections: WebRedirectionTable;
   install_jobs: InstallJobTable;
+  backup_snapshots: BackupSnapshotTable;
+  backup_jobs: BackupJobTable;
+  backup_days: BackupDayTable;
 }
 
 export type BrandRow = Selectable<BrandTable>;

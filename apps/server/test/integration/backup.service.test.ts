@@ -99,7 +99,7 @@ describe.skipIf(!reachable && process.env.CI !== 'true')('backups of a hosting s
 
     const [run] = await backups.run(domain);
     expect(run?.reference).toBe(domain);
-    const snapshot = run?.snapshot.id.slice(0, 8) as string;
+    const snapshot = run?.snapshot?.id.slice(0, 8) as string;
     expect((await backups.list(domain)).map((s) => s.id.slice(0, 8))).toEqual([snapshot]);
 
     // everything deleted

@@ -56,7 +56,14 @@ export async function buildTestApp(
   const database = options.database ?? (await createTestDatabase(kind));
   const config = loadConfig(
     {},
-    { 'captcha.provider': 'none', logLevel: 'silent', dataDir: '/nonexistent', ...(options.config ?? {}) },
+    {
+      'captcha.provider': 'none',
+      logLevel: 'silent',
+      dataDir: '/nonexistent',
+      // no daily backup run in the middle of a test
+      'backups.dailyAt': '',
+      ...(options.config ?? {}),
+    },
   );
   const clock = createClock();
   const events = options.events ?? new LocalEventBus();

@@ -1,4 +1,5 @@
 import { isFilePath } from '@panel247/contract/files';
+import { translate } from '../../i18n/messages.ts';
 import type { RestoreTarget } from '../../modules/backups/backup.service.ts';
 import { createBackupService } from '../../modules/backups/create-backup-service.ts';
 import { loadSecretKey } from '../../secret-key.ts';
@@ -32,8 +33,13 @@ const run = defineCommand({
       json: { snapshots: runs },
       text: table(
         ['SERVICE', 'SNAPSHOT', 'TIME'],
-        runs.map((r) => [r.reference, r.snapshot.id.slice(0, 8), timestamp(r.snapshot.time)]),
+        runs.map((r) =>
+          r.snapshot
+            ? [r.reference, r.snapshot.id.slice(0, 8), timestamp(r.snapshot.time)]
+            : [r.reference, `NOT BACKED UP: ${translate('en', r.error ?? 'error.internal')}`, ''],
+        ),
       ),
+      exitCode: runs.some((r) => !r.snapshot) ? 1 : 0,
     };
   },
 });

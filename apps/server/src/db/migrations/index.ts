@@ -10,6 +10,7 @@ import * as m0008 from './0008-site-builder-and-installer.ts';
 import * as m0009 from './0009-mail-catch-all.ts';
 import * as m0010 from './0010-rate-limit-pending.ts';
 import * as m0011 from './0011-dns-zone-publishing.ts';
+import * as m0012 from './0012-backups.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009-mail-catch-all': m0009,
   '0010-rate-limit-pending': m0010,
   '0011-dns-zone-publishing': m0011,
+  '0012-backups': m0012,
 };

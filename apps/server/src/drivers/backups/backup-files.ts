@@ -75,6 +75,15 @@ export class BackupFiles {
     }
   }
 
+  /** The sub-folders of a folder (none when it does not exist). */
+  async folders(parent: string): Promise<string[]> {
+    const entries = await readdir(parent, { withFileTypes: true }).catch(() => []);
+    return entries
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+      .map((entry) => entry.name)
+      .sort();
+  }
+
   /** The owner of a folder (the mail root's is the mail user). */
   async ownerOf(folder: string): Promise<{ uid: number; gid: number } | undefined> {
     const info = await lstat(folder).catch(() => undefined);

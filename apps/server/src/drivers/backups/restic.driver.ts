@@ -99,8 +99,8 @@ export class ResticDriver {
     await this.must(['init']);
   }
 
-  /** One snapshot of these folders, tagged; answers it. */
-  async backup(paths: string[], tags: string[]): Promise<BackupSnapshot> {
+  /** One snapshot of these folders, tagged; answers it, with what it read and what it added. */
+  async backup(paths: string[], tags: string[]): Promise<BackupSnapshot & { sizeBytes: number; addedBytes: number }> {
     // One host name for every instance: snapshots group by it, and any instance may take a run.
     const args = [
       'backup',
@@ -116,14 +116,22 @@ export class ResticDriver {
     const summary = output
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { message_type?: string; snapshot_id?: string })
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            message_type?: string;
+            snapshot_id?: string;
+            total_bytes_processed?: number;
+            data_added?: number;
+          },
+      )
       .find((message) => message.message_type === 'summary');
     if (!summary?.snapshot_id) throw new DaemonError('backup.error.engine', 'restic backup: no summary');
     const made = summary.snapshot_id;
     const [snapshot] = (await this.snapshots(tags)).filter((s) => s.id.startsWith(made));
     if (!snapshot)
       throw new DaemonError('backup.error.engine', `restic backup: snapshot ${summary.snapshot_id} not listed`);
-    return snapshot;
+    return { ...snapshot, sizeBytes: summary.total_bytes_processed ?? 0, addedBytes: summary.data_added ?? 0 };
   }
 
   /** The snapshots carrying every one of these tags, oldest first. */

@@ -1,10 +1,11 @@
 import path from 'node:path';
+import type { BackupHolds } from '@panel247/contract/backups';
 import { isFilePath } from '@panel247/contract/files';
 import type { Db } from '../../db/database.ts';
 import type { BackupFiles } from '../../drivers/backups/backup-files.ts';
 import type { BackupSnapshot, ResticDriver, Retention } from '../../drivers/backups/restic.driver.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
-import { FieldErrors, NotFoundError } from '../../errors.ts';
+import { AppError, ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
 import type { BackedUpRecord, DnsService } from '../dns/dns.service.ts';
 import { backupsRepository } from './backups.repository.ts';
@@ -12,23 +13,32 @@ import { backupsRepository } from './backups.repository.ts';
 export interface BackupSettings {
   /** Where maildirs live: <root>/<domain>/<local part>. */
   mailRoot: string;
+  /** The plan's room for one service's backups (the data its snapshots added), in bytes. */
+  quotaBytes: number;
   retention: Retention;
   /** The hosting user, owner of restored service files. */
   owner: { uid: number; gid: number };
 }
 
-interface Service {
+export interface Service {
   id: number;
   reference: string;
   domain: string;
 }
 
-/** What one run backed up, per service. */
+/** What one run backed up, per service (or why it did not). */
 export interface BackupRun {
   serviceId: number;
   reference: string;
-  snapshot: BackupSnapshot;
+  snapshot: BackupSnapshot | null;
+  /** The message key of a service left out (over its quota, a daemon that failed). */
+  error?: string;
 }
+
+/** Where a backup or restore is, for the job the customer follows. */
+export type BackupStep = 'dumping' | 'saving' | 'fetching' | 'restoring';
+type OnStep = (step: BackupStep) => Promise<void>;
+const noSteps: OnStep = async () => {};
 
 /** What a restore puts back: the service's files (or one path of them), a mailbox, a database, the zone. */
 export type RestoreTarget =
@@ -67,20 +77,42 @@ export class BackupService {
     return path.join(this.settings.mailRoot, domain);
   }
 
-  /** Backs up each service (all, or the one named), one snapshot each; a stale lock of a killed run goes first. */
+  /**
+   * Backs up each service (all, or the one named), one snapshot each; a stale lock of a killed
+   * run goes first. A service that fails (over its quota, a daemon down) is reported and the
+   * others still run.
+   */
   async run(reference?: string): Promise<BackupRun[]> {
-    await this.restic.ensureRepository();
-    await this.restic.unlock();
+    await this.prepareRepository();
     const runs: BackupRun[] = [];
-    for (const service of await this.services(reference)) runs.push(await this.backupService(service));
+    for (const service of await this.services(reference)) {
+      try {
+        runs.push({ serviceId: service.id, reference: service.reference, snapshot: await this.backupService(service) });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        runs.push({ serviceId: service.id, reference: service.reference, snapshot: null, error: error.messageKey });
+      }
+    }
     return runs;
   }
 
-  private async backupService(service: Service): Promise<BackupRun> {
+  async prepareRepository(): Promise<void> {
+    await this.restic.ensureRepository();
+    await this.restic.unlock();
+  }
+
+  /** One service's snapshot, recorded with what it holds; refused once its backups fill the quota. */
+  async backupService(service: Service, onStep: OnStep = noSteps): Promise<BackupSnapshot> {
+    if ((await backupsRepository.usage(this.db, service.id)) >= this.settings.quotaBytes) {
+      throw new ConflictError('backup.error.quota');
+    }
     const staging = await this.files.staging(service.id);
     try {
+      await onStep('dumping');
+      const databases: string[] = [];
       for (const database of await this.ddbb.forBackup(service.id)) {
         await this.files.writeStream(path.join(staging, 'databases', `${database.name}.sql`), await database.dump());
+        databases.push(database.name);
       }
       const records = await this.dns.recordsForBackup(service.id);
       if (records) await this.files.writeJson(path.join(staging, 'dns.json'), records);
@@ -90,14 +122,32 @@ export class BackupService {
       });
       const home = this.homes.home(service.domain);
       const paths = [staging];
-      if (await this.files.exists(home)) paths.push(home);
-      if (await this.files.exists(this.mailFolder(service.domain))) paths.push(this.mailFolder(service.domain));
+      const files = await this.files.exists(home);
+      if (files) paths.push(home);
+      const mailboxes = await this.files.folders(this.mailFolder(service.domain));
+      if (mailboxes.length > 0) paths.push(this.mailFolder(service.domain));
+      await onStep('saving');
       const snapshot = await this.restic.backup(paths, [tag(service.id)]);
-      return { serviceId: service.id, reference: service.reference, snapshot };
+      const holds: BackupHolds = { files, mailboxes, databases, dns: records !== undefined };
+      await backupsRepository.insertSnapshot(this.db, {
+        service_id: service.id,
+        snapshot_id: snapshot.id,
+        created_at: snapshot.time,
+        size_bytes: snapshot.sizeBytes,
+        added_bytes: snapshot.addedBytes,
+        holds: JSON.stringify(holds),
+      });
+      return snapshot;
     } finally {
       // The dumps are in the repository now; the staging copy would only take disk space.
       await this.files.clear(staging);
     }
+  }
+
+  async serviceById(serviceId: number): Promise<Service> {
+    const [row] = await backupsRepository.services(this.db, { id: serviceId });
+    if (!row) throw new NotFoundError();
+    return { id: row.id, reference: row.reference, domain: row.reference_punycode };
   }
 
   async list(reference: string): Promise<BackupSnapshot[]> {
@@ -117,19 +167,35 @@ export class BackupService {
 
   async restore(reference: string, snapshotId: string, target: RestoreTarget): Promise<void> {
     const [service] = await this.services(reference);
-    const snapshot = await this.snapshotOf(service as Service, snapshotId);
+    await this.restorePart(service as Service, snapshotId, target);
+  }
+
+  /**
+   * Puts one part of one of the service's snapshots back. Safe to repeat: it unpacks into a
+   * folder of its own and copies over what is there, so a restore cut short is simply run again.
+   */
+  async restorePart(service: Service, snapshotId: string, target: RestoreTarget, onStep: OnStep = noSteps) {
+    const snapshot = await this.snapshotOf(service, snapshotId);
     const work = await this.files.restoreDir();
     try {
-      await this.restoreInto(service as Service, snapshot, target, work);
+      await this.restoreInto(service, snapshot, target, work, onStep);
     } finally {
       await this.files.clear(work);
     }
   }
 
-  private async restoreInto(service: Service, snapshot: BackupSnapshot, target: RestoreTarget, work: string) {
+  private async restoreInto(
+    service: Service,
+    snapshot: BackupSnapshot,
+    target: RestoreTarget,
+    work: string,
+    onStep: OnStep,
+  ) {
     const staging = this.files.stagingPath(service.id);
     const unpacked = async (source: string) => {
+      await onStep('fetching');
       await this.restic.restore(snapshot.id, [source], work);
+      await onStep('restoring');
       const restored = path.join(work, source);
       if (!(await this.files.exists(restored))) throw new NotFoundError('backup.error.not_in_snapshot');
       return restored;
@@ -170,11 +236,35 @@ export class BackupService {
     }
   }
 
-  /** The retention applied to every service's snapshots, and the data nothing needs removed. */
+  /**
+   * The retention applied to every service's snapshots and the data nothing needs removed; the
+   * panel's record of snapshots follows what the repository still holds.
+   */
   async prune(): Promise<void> {
-    await this.restic.ensureRepository();
-    await this.restic.unlock();
+    await this.prepareRepository();
     await this.restic.forget([], this.settings.retention);
+    const kept = new Set((await this.restic.snapshots([])).map((snapshot) => snapshot.id));
+    const gone = (await backupsRepository.allSnapshotIds(this.db)).filter((row) => !kept.has(row.snapshot_id));
+    await backupsRepository.deleteSnapshots(
+      this.db,
+      gone.map((row) => row.id),
+    );
+  }
+
+  /**
+   * The daily run, asked every minute by every instance: once the day's time has come, the one
+   * instance that takes the day (a row per day) backs up every service and applies the retention.
+   * Answers whether this instance ran it.
+   */
+  async runDaily(dailyAt: string, nowSeconds: number): Promise<BackupRun[] | undefined> {
+    if (dailyAt === '') return undefined;
+    const now = new Date(nowSeconds * 1000);
+    const day = now.toISOString().slice(0, 10);
+    if (now.toISOString().slice(11, 16) < dailyAt) return undefined;
+    if (!(await backupsRepository.takeDay(this.db, day, nowSeconds))) return undefined;
+    const runs = await this.run();
+    await this.prune();
+    return runs;
   }
 
   async check(): Promise<string> {

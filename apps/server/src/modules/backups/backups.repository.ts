@@ -66,4 +66,96 @@ export const backupsRepository = {
     ]);
     return { web: web ?? null, sites, redirections, ftp, mailboxes, aliases, databases };
   },
+
+  insertSnapshot(
+    db: Db,
+    row: {
+      service_id: number;
+      snapshot_id: string;
+      created_at: number;
+      size_bytes: number;
+      added_bytes: number;
+      holds: string;
+    },
+  ) {
+    return db.insertInto('backup_snapshots').values(row).execute();
+  },
+
+  snapshots(db: Db, serviceId: number) {
+    return db
+      .selectFrom('backup_snapshots')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .orderBy('created_at', 'desc')
+      .execute();
+  },
+
+  allSnapshotIds(db: Db) {
+    return db.selectFrom('backup_snapshots').select(['id', 'snapshot_id']).execute();
+  },
+
+  deleteSnapshots(db: Db, ids: number[]) {
+    return ids.length === 0 ? Promise.resolve() : db.deleteFrom('backup_snapshots').where('id', 'in', ids).execute();
+  },
+
+  /** The data a service's kept snapshots added to the repository: what counts against its quota. */
+  async usage(db: Db, serviceId: number): Promise<number> {
+    const row = await db
+      .selectFrom('backup_snapshots')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('added_bytes'), eb.lit(0)).as('bytes'))
+      .where('service_id', '=', serviceId)
+      .executeTakeFirstOrThrow();
+    return Number(row.bytes);
+  },
+
+  insertJob(
+    db: Db,
+    row: {
+      id: string;
+      user_id: number | null;
+      service_id: number;
+      kind: string;
+      target: string;
+      status: string;
+      created_at: number;
+      updated_at: number;
+    },
+  ) {
+    return db.insertInto('backup_jobs').values(row).execute();
+  },
+
+  updateJob(db: Db, id: string, set: { status?: string; step?: string; error_key?: string; updated_at: number }) {
+    return db.updateTable('backup_jobs').set(set).where('id', '=', id).execute();
+  },
+
+  job(db: Db, serviceId: number, id: string) {
+    return db
+      .selectFrom('backup_jobs')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  /** The service's job still alive (its heartbeat newer than `since`), if any. */
+  liveJob(db: Db, serviceId: number, since: number) {
+    return db
+      .selectFrom('backup_jobs')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .where('status', 'in', ['queued', 'running'])
+      .where('updated_at', '>=', since)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  },
+
+  /** Takes the day's scheduled run: true for exactly one caller per day, across instances. */
+  async takeDay(db: Db, day: string, now: number): Promise<boolean> {
+    const result = await db
+      .insertInto('backup_days')
+      .values({ day, taken_at: now })
+      .onConflict((conflict) => conflict.column('day').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  },
 };

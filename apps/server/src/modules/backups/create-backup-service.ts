@@ -32,6 +32,7 @@ export function createBackupService(
     createDnsService(db, config, dnsDriver, now),
     {
       mailRoot: config.mail.root as string,
+      quotaBytes: config.backups.quotaMb * 1024 * 1024,
       retention: {
         daily: config.backups.keepDaily,
         weekly: config.backups.keepWeekly,

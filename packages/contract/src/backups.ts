@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { idParam } from './fields.ts';
+import { filePath } from './files.ts';
+import { jobStatusSchema } from './job.ts';
+
+/** What a snapshot of a service holds. */
+export const backupHoldsSchema = z.object({
+  files: z.boolean(),
+  /** Local parts of the mailboxes whose mail it holds. */
+  mailboxes: z.array(z.string()),
+  /** Names of the databases it holds a dump of. */
+  databases: z.array(z.string()),
+  dns: z.boolean(),
+});
+export type BackupHolds = z.infer<typeof backupHoldsSchema>;
+
+export const backupSnapshotSchema = z.object({
+  /** restic's snapshot id (64 hex; the first 8 are enough to name it). */
+  id: z.string(),
+  /** Epoch seconds. */
+  time: z.number(),
+  /** Bytes the service held then. */
+  size: z.number(),
+  /** Bytes the snapshot added to the repository (what counts against the quota). */
+  added: z.number(),
+  holds: backupHoldsSchema,
+});
+export type BackupSnapshot = z.infer<typeof backupSnapshotSchema>;
+
+export const BACKUP_JOB_STEPS = ['queued', 'dumping', 'saving', 'fetching', 'restoring', 'done'] as const;
+
+export const backupJobSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['backup', 'restore']),
+  status: jobStatusSchema,
+  step: z.string(),
+  /** The failure in the user's language ('' unless failed). */
+  error: z.string(),
+});
+export type BackupJob = z.infer<typeof backupJobSchema>;
+
+export const backupsListDataSchema = z.object({
+  /** Newest first. */
+  snapshots: z.array(backupSnapshotSchema),
+  /** Bytes the service's snapshots take, against the plan's limit. */
+  usage: z.number(),
+  limit: z.number(),
+  /** Whether the user may back up and restore (the backups right's action). */
+  writable: z.boolean(),
+  /** A backup or restore of the service still running. */
+  job: backupJobSchema.nullable(),
+});
+export type BackupsListData = z.infer<typeof backupsListDataSchema>;
+
+export const backupsServiceParamsSchema = z.object({ id: idParam });
+
+export const BACKUP_RESTORE_KINDS = ['files', 'mailbox', 'database', 'dns'] as const;
+
+/**
+ * A restore of one part of a snapshot. Over what exists now (files to their place, a mailbox, a
+ * database, the zone) it needs `overwrite`; into a new folder it does not.
+ */
+export const backupsRestoreParamsSchema = z.object({
+  id: idParam,
+  snapshot: z.string().regex(/^[0-9a-f]{8,64}$/, { error: 'backup.error.snapshot' }),
+  what: z.enum(BACKUP_RESTORE_KINDS, { error: 'validation.required' }),
+  path: filePath.optional().default(''),
+  toFolder: filePath.optional().default(''),
+  mailbox: z.string().max(64).optional().default(''),
+  database: z.string().max(64).optional().default(''),
+  overwrite: z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+    .optional()
+    .transform((value) => value === true || value === 'true' || value === '1'),
+});
+export type BackupsRestoreParams = z.input<typeof backupsRestoreParamsSchema>;
+
+export const backupsJobParamsSchema = z.object({
+  id: idParam,
+  jobId: z.string().regex(/^[a-f0-9]{32}$/, { error: 'validation.id' }),
+});
+
+export const backupJobDataSchema = z.object({ job: backupJobSchema });
+export type BackupJobData = z.infer<typeof backupJobDataSchema>;
