@@ -58,7 +58,7 @@ export const BACKUP_RESTORE_KINDS = ['files', 'mailbox', 'database', 'dns'] as c
 
 /**
  * A restore of one part of a snapshot. Over what exists now (files to their place, a mailbox, a
- * database, the zone) it needs `overwrite`; into a new folder it does not.
+ * database, the zone) it needs `overwrite`; into a new folder or a new database it does not.
  */
 export const backupsRestoreParamsSchema = z.object({
   id: idParam,
@@ -68,6 +68,11 @@ export const backupsRestoreParamsSchema = z.object({
   toFolder: filePath.optional().default(''),
   mailbox: z.string().max(64).optional().default(''),
   database: z.string().max(64).optional().default(''),
+  /** A database's dump into a new database of the service (no confirmation needed). */
+  newDatabase: z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+    .optional()
+    .transform((value) => value === true || value === 'true' || value === '1'),
   overwrite: z
     .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
     .optional()

@@ -125,6 +125,26 @@ describe.skipIf(!reachable && process.env.CI !== 'true')('backups of a hosting s
     await backups.restore(domain, snapshot, { kind: 'mailbox', localPart: 'info' });
     expect(readFileSync(path.join(mailbox, '1700000000.M1P1.host:2,S'), 'utf8')).toContain('Subject: kept');
 
+    // into a new database: the dropped table is there, the database it came from stays as it is
+    await backups.restore(domain, snapshot, { kind: 'database', name: database.bbdd, intoNew: true });
+    const listed = await t.call<{ ddbb: HostedDatabase[] }>('GET', `service/${id}/ddbb/list/`, {}, { cookie });
+    const fresh = listed.body.data.ddbb.find((d) => d.bbdd !== database.bbdd) as HostedDatabase;
+    const shown = await t.call<{ ddbb: HostedDatabase }>('GET', `service/${id}/ddbb/${fresh.id}/`, {}, { cookie });
+    const copy = await mysql.createConnection({
+      host: '127.0.0.1',
+      port: adminOptions().port,
+      user: fresh.user,
+      password: shown.body.data.ddbb.password,
+      database: fresh.bbdd,
+    });
+    const [copied] = await copy.query('SELECT COUNT(*) AS n FROM notes');
+    await copy.end();
+    expect(copied).toEqual([{ n: 2 }]);
+    const untouched = await connect();
+    await expect(untouched.query('SELECT 1 FROM notes')).rejects.toMatchObject({ errno: 1146 });
+    await untouched.end();
+    await t.call('POST', `service/${id}/ddbb/${fresh.id}/delete/`, {}, { cookie });
+
     await backups.restore(domain, snapshot, { kind: 'database', name: database.bbdd });
     const reading = await connect();
     const [rows] = await reading.query('SELECT id, body FROM notes ORDER BY id');

@@ -65,14 +65,16 @@ const list = defineCommand({
 const restore = defineCommand({
   name: 'restore',
   summary:
-    "Put back one part of a snapshot: the service's files (--files PATH, '' for all; --to FOLDER for a new folder instead of their place), a mailbox (--mailbox LOCAL-PART), a database (--database NAME) or the DNS zone (--dns)",
-  usage: 'SERVICE SNAPSHOT (--files PATH [--to FOLDER] | --mailbox LOCAL-PART | --database NAME | --dns)',
+    "Put back one part of a snapshot: the service's files (--files PATH, '' for all; --to FOLDER for a new folder instead of their place), a mailbox (--mailbox LOCAL-PART), a database (--database NAME; --new-database for a new one beside it) or the DNS zone (--dns)",
+  usage:
+    'SERVICE SNAPSHOT (--files PATH [--to FOLDER] | --mailbox LOCAL-PART | --database NAME [--new-database] | --dns)',
   positionals: ['SERVICE', 'SNAPSHOT'],
   options: {
     files: { type: 'string' },
     to: { type: 'string' },
     mailbox: { type: 'string' },
     database: { type: 'string' },
+    'new-database': { type: 'boolean' },
     dns: { type: 'boolean' },
   },
   parse: ({ positionals, values }) => {
@@ -90,7 +92,8 @@ const restore = defineCommand({
         throw new CliError(`--to: ${to} is not a folder inside the service`);
       target = { kind: 'files', path: files, toFolder: to };
     } else if (values.mailbox !== undefined) target = { kind: 'mailbox', localPart: String(values.mailbox) };
-    else if (values.database !== undefined) target = { kind: 'database', name: String(values.database) };
+    else if (values.database !== undefined)
+      target = { kind: 'database', name: String(values.database), intoNew: values['new-database'] === true };
     else target = { kind: 'dns' };
     return { service, snapshot, target };
   },

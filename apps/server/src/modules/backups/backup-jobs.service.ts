@@ -28,6 +28,8 @@ export interface RestoreRequest {
   toFolder: string;
   mailbox: string;
   database: string;
+  /** A database's dump into a new database instead of over the one it came from. */
+  newDatabase: boolean;
   overwrite: boolean;
 }
 
@@ -108,8 +110,8 @@ export class BackupJobsService {
     );
     if (!known) throw new NotFoundError('backup.error.snapshot');
     const target = this.target(request);
-    const intoNewFolder = target.kind === 'files' && target.toFolder;
-    if (!intoNewFolder && !request.overwrite) throw FieldErrors.one('overwrite', 'backup.error.confirm');
+    const intoNew = (target.kind === 'files' && target.toFolder) || (target.kind === 'database' && target.intoNew);
+    if (!intoNew && !request.overwrite) throw FieldErrors.one('overwrite', 'backup.error.confirm');
     return this.launch(actor, service, 'restore', JSON.stringify(target), (step) =>
       this.backups.restorePart(service, known.snapshot_id, target, step),
     );
@@ -124,7 +126,7 @@ export class BackupJobsService {
         return { kind: 'mailbox', localPart: request.mailbox };
       case 'database':
         if (request.database === '') throw FieldErrors.one('database', 'validation.required');
-        return { kind: 'database', name: request.database };
+        return { kind: 'database', name: request.database, intoNew: request.newDatabase };
       case 'dns':
         return { kind: 'dns' };
     }

@@ -44,7 +44,7 @@ const noSteps: OnStep = async () => {};
 export type RestoreTarget =
   | { kind: 'files'; path: string; toFolder?: string | undefined }
   | { kind: 'mailbox'; localPart: string }
-  | { kind: 'database'; name: string }
+  | { kind: 'database'; name: string; intoNew?: boolean | undefined }
   | { kind: 'dns' };
 
 const tag = (serviceId: number) => `service:${serviceId}`;
@@ -225,7 +225,8 @@ export class BackupService {
       case 'database': {
         if (!/^[a-z0-9_]{1,64}$/.test(target.name)) throw FieldErrors.one('database', 'backup.error.database');
         const restored = await unpacked(path.join(staging, 'databases', `${target.name}.sql`));
-        await this.ddbb.restoreFromBackup(service.id, target.name, this.files.read(restored));
+        if (target.intoNew) await this.ddbb.restoreIntoNew(service.id, service.domain, this.files.read(restored));
+        else await this.ddbb.restoreFromBackup(service.id, target.name, this.files.read(restored));
         return;
       }
       case 'dns': {

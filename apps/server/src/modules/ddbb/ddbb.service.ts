@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
@@ -74,6 +75,23 @@ export class DdbbService {
   async forBackup(serviceId: number): Promise<{ name: string; dump: () => Promise<Readable> }[]> {
     const rows = await ddbbRepository.list(this.db, serviceId);
     return rows.map((row) => ({ name: row.name, dump: () => this.driver.dump(row.name) }));
+  }
+
+  /**
+   * A backed-up dump put into a new database of the service (the next free name, within the
+   * plan's limit, with a new random password the customer sees with "show password"), leaving
+   * the database it came from as it is. Answers the new database's name.
+   */
+  async restoreIntoNew(serviceId: number, domain: string, sql: Readable): Promise<string> {
+    const row = await this.provision(serviceId, domain, { password: randomBytes(18).toString('base64url') });
+    try {
+      await this.driver.load(row.name, sql);
+    } catch (error) {
+      await this.driver.drop({ name: row.name, user: row.db_user }).catch(() => undefined);
+      await ddbbRepository.delete(this.db, serviceId, row.id);
+      throw error;
+    }
+    return row.name;
   }
 
   /** Runs a backed-up dump in one of the service's databases (its tables as they were then). */
