@@ -1,10 +1,29 @@
 import { Box, Text } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
-import { type DragEvent, type ReactNode, useRef, useState } from 'react';
+import { type DragEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 
 /** Whether what is dragged is files from the computer (not a text or a link of the page). */
-function carriesFiles(event: DragEvent): boolean {
-  return Array.from(event.dataTransfer.types).includes('Files');
+function carriesFiles(event: DragEvent | globalThis.DragEvent): boolean {
+  return Array.from(event.dataTransfer?.types ?? []).includes('Files');
+}
+
+/**
+ * While the zone is there, files dropped beside it are ignored: the browser would otherwise open
+ * the file in place of the panel.
+ */
+function useNoDropElsewhere(enabled: boolean): void {
+  useEffect(() => {
+    if (!enabled) return;
+    const ignore = (event: globalThis.DragEvent) => {
+      if (carriesFiles(event)) event.preventDefault();
+    };
+    window.addEventListener('dragover', ignore);
+    window.addEventListener('drop', ignore);
+    return () => {
+      window.removeEventListener('dragover', ignore);
+      window.removeEventListener('drop', ignore);
+    };
+  }, [enabled]);
 }
 
 /**
@@ -25,6 +44,7 @@ export function DropZone({
   const [over, setOver] = useState(false);
   // dragenter and dragleave fire for every child crossed: count them to know when it really left
   const depth = useRef(0);
+  useNoDropElsewhere(enabled);
   if (!enabled) return <>{children}</>;
   const leave = () => {
     depth.current = 0;

@@ -1,9 +1,8 @@
-import { Badge, Button, FileButton, Group, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import type { FileEntry } from '@panel247/contract/files';
 import type { PermissionSetData } from '@panel247/contract/permissions';
-import { IconFolderPlus, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
@@ -24,6 +23,7 @@ import { useUploads } from '../lib/use-uploads';
 import { DropZone } from './drop-zone';
 import { FileEditorModal } from './file-editor-modal';
 import { FolderEntries } from './folder-entries';
+import { FolderToolbar } from './folder-toolbar';
 import { PathBreadcrumb } from './path-breadcrumb';
 import { PromptModal } from './prompt-modal';
 import { UploadList } from './upload-list';
@@ -31,7 +31,8 @@ import { UploadList } from './upload-list';
 /**
  * The file manager of a service (its home, or an FTP account's folder with `?ftp=`): one folder
  * (`?path=`) at a time, so the browser's back button walks back up. Changing files (new folder,
- * upload, rename, delete, edit) is offered only where the server says the folder is writable.
+ * upload, edit, rename, copy, move, permissions, extract, delete) is offered only where the
+ * server says the folder is writable.
  */
 export function FilesView({ set }: { set: PermissionSetData }) {
   const { t } = useTranslation();
@@ -63,7 +64,6 @@ export function FilesView({ set }: { set: PermissionSetData }) {
   const upload = (files: File[]) => {
     if (files.length > 0) uploads.add(files, root, folder);
   };
-  const resetFileInput = useRef<() => void>(null);
 
   const runDelete = async () => {
     if (deleting) await notifyCall(() => remove.mutateAsync(entryPath(deleting)), closeDelete);
@@ -77,36 +77,7 @@ export function FilesView({ set }: { set: PermissionSetData }) {
         title={t('files.list_title')}
         subtitle={<PathBreadcrumb rootLabel={rootLabel} path={folder} linkTo={linkTo} />}
         actions={
-          shown && !writable ? (
-            <Badge variant="light" color="gray" data-testid="files-read-only">
-              {t('files.read_only')}
-            </Badge>
-          ) : writable ? (
-            <Group gap="xs">
-              <Button
-                variant="default"
-                leftSection={<IconFolderPlus size={16} aria-hidden />}
-                onClick={prompts.askNewFolder}
-                data-testid="files-new-folder"
-              >
-                {t('files.new_folder')}
-              </Button>
-              <FileButton
-                multiple
-                resetRef={resetFileInput}
-                onChange={(files) => {
-                  upload(files);
-                  resetFileInput.current?.();
-                }}
-              >
-                {(props) => (
-                  <Button leftSection={<IconUpload size={16} aria-hidden />} {...props} data-testid="files-upload">
-                    {t('files.upload')}
-                  </Button>
-                )}
-              </FileButton>
-            </Group>
-          ) : null
+          <FolderToolbar writable={shown ? writable : null} onNewFolder={prompts.askNewFolder} onFiles={upload} />
         }
       >
         <UploadList items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clearFinished} />
