@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { ConfirmModal } from '../../../components/confirm-modal';
@@ -11,19 +11,10 @@ import { usePhone } from '../../../lib/use-phone';
 import { useFileText } from '../api/read-file';
 import { useSaveFileText } from '../api/save-file-text';
 import type { FilesRoot } from '../lib/files-root';
+import { useLeaveWarning } from '../lib/use-leave-warning';
 
 // CodeMirror and its languages load with the first file opened, never with the list
 const CodeEditor = lazy(() => import('./code-editor'));
-
-/** While there are unsaved changes, leaving the page asks first (the browser's own question). */
-function useLeaveWarning(active: boolean): void {
-  useEffect(() => {
-    if (!active) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [active]);
-}
 
 function EditorForm({
   name,

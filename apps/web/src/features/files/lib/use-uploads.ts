@@ -2,6 +2,7 @@ import { isFileName } from '@panel247/contract/files';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { uploadFile } from './chunked-upload';
 import type { FilesRoot } from './files-root';
+import { useLeaveWarning } from './use-leave-warning';
 
 export type UploadState = 'queued' | 'sending' | 'done' | 'failed' | 'cancelled';
 
@@ -29,7 +30,8 @@ let nextKey = 1;
 /**
  * The uploads of a view: files are sent one after the other (one connection's bandwidth for each
  * in turn, and a clear order in the list), each cancellable, and `onSettled` runs when the queue
- * runs dry so the listing can show what arrived. Leaving the view cancels what is left.
+ * runs dry so the listing can show what arrived. Leaving the view cancels what is left; closing
+ * the tab meanwhile asks first.
  */
 export function useUploads(onSettled: () => void) {
   const [items, setItems] = useState<UploadItem[]>([]);
@@ -105,6 +107,8 @@ export function useUploads(onSettled: () => void) {
     },
     [],
   );
+
+  useLeaveWarning(items.some((item) => item.state === 'queued' || item.state === 'sending'));
 
   return { items, add, cancel, clearFinished };
 }
