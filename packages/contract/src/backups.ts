@@ -67,6 +67,8 @@ export const backupsRestoreParamsSchema = z.object({
   path: filePath.optional().default(''),
   toFolder: filePath.optional().default(''),
   mailbox: z.string().max(64).optional().default(''),
+  /** One folder of the mailbox (a maildir folder such as `.Sent`); '' for all of it. */
+  mailFolder: z.string().max(255).optional().default(''),
   database: z.string().max(64).optional().default(''),
   /** A database's dump into a new database of the service (no confirmation needed). */
   newDatabase: z

@@ -84,6 +84,9 @@ describe.skipIf(!reachable && process.env.CI !== 'true')('backups of a hosting s
     writeFileSync(path.join(home, 'site', 'img', 'logo.png'), logo);
     mkdirSync(mailbox, { recursive: true });
     writeFileSync(path.join(mailbox, '1700000000.M1P1.host:2,S'), 'Subject: kept\r\n\r\nhello\r\n');
+    const sent = path.join(dir, 'mail', domain, 'info', 'Maildir', '.Sent', 'cur');
+    mkdirSync(sent, { recursive: true });
+    writeFileSync(path.join(sent, '1700000001.M2P1.host:2,S'), 'Subject: sent\r\n\r\nbye\r\n');
     const created = await t.call<{ ddbb: HostedDatabase }>(
       'POST',
       `service/${id}/ddbb/create/`,
@@ -122,6 +125,10 @@ describe.skipIf(!reachable && process.env.CI !== 'true')('backups of a hosting s
     expect(readFileSync(path.join(home, 'site', 'index.php'), 'utf8')).toBe('<?php echo "copia";');
     expect(readFileSync(path.join(home, 'current.txt'), 'utf8')).toBe('now');
 
+    // one folder of the mailbox alone, then all of it
+    await backups.restore(domain, snapshot, { kind: 'mailbox', localPart: 'info', folder: '.Sent' });
+    expect(readFileSync(path.join(sent, '1700000001.M2P1.host:2,S'), 'utf8')).toContain('Subject: sent');
+    expect(existsSync(mailbox)).toBe(false);
     await backups.restore(domain, snapshot, { kind: 'mailbox', localPart: 'info' });
     expect(readFileSync(path.join(mailbox, '1700000000.M1P1.host:2,S'), 'utf8')).toContain('Subject: kept');
 

@@ -65,14 +65,15 @@ const list = defineCommand({
 const restore = defineCommand({
   name: 'restore',
   summary:
-    "Put back one part of a snapshot: the service's files (--files PATH, '' for all; --to FOLDER for a new folder instead of their place), a mailbox (--mailbox LOCAL-PART), a database (--database NAME; --new-database for a new one beside it) or the DNS zone (--dns)",
+    "Put back one part of a snapshot: the service's files (--files PATH, '' for all; --to FOLDER for a new folder instead of their place), a mailbox or one of its folders (--mailbox LOCAL-PART [--mail-folder .Sent]), a database (--database NAME; --new-database for a new one beside it) or the DNS zone (--dns)",
   usage:
-    'SERVICE SNAPSHOT (--files PATH [--to FOLDER] | --mailbox LOCAL-PART | --database NAME [--new-database] | --dns)',
+    'SERVICE SNAPSHOT (--files PATH [--to FOLDER] | --mailbox LOCAL-PART [--mail-folder .NAME] | --database NAME [--new-database] | --dns)',
   positionals: ['SERVICE', 'SNAPSHOT'],
   options: {
     files: { type: 'string' },
     to: { type: 'string' },
     mailbox: { type: 'string' },
+    'mail-folder': { type: 'string' },
     database: { type: 'string' },
     'new-database': { type: 'boolean' },
     dns: { type: 'boolean' },
@@ -91,8 +92,10 @@ const restore = defineCommand({
       if (to !== undefined && (to === '' || !isFilePath(to)))
         throw new CliError(`--to: ${to} is not a folder inside the service`);
       target = { kind: 'files', path: files, toFolder: to };
-    } else if (values.mailbox !== undefined) target = { kind: 'mailbox', localPart: String(values.mailbox) };
-    else if (values.database !== undefined)
+    } else if (values.mailbox !== undefined) {
+      const folder = values['mail-folder'] === undefined ? undefined : String(values['mail-folder']);
+      target = { kind: 'mailbox', localPart: String(values.mailbox), folder };
+    } else if (values.database !== undefined)
       target = { kind: 'database', name: String(values.database), intoNew: values['new-database'] === true };
     else target = { kind: 'dns' };
     return { service, snapshot, target };

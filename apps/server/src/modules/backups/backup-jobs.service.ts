@@ -27,6 +27,8 @@ export interface RestoreRequest {
   path: string;
   toFolder: string;
   mailbox: string;
+  /** One folder of the mailbox (`.Sent`); '' for all of it. */
+  mailFolder: string;
   database: string;
   /** A database's dump into a new database instead of over the one it came from. */
   newDatabase: boolean;
@@ -123,7 +125,7 @@ export class BackupJobsService {
         return { kind: 'files', path: request.path, toFolder: request.toFolder || undefined };
       case 'mailbox':
         if (request.mailbox === '') throw FieldErrors.one('mailbox', 'validation.required');
-        return { kind: 'mailbox', localPart: request.mailbox };
+        return { kind: 'mailbox', localPart: request.mailbox, folder: request.mailFolder || undefined };
       case 'database':
         if (request.database === '') throw FieldErrors.one('database', 'validation.required');
         return { kind: 'database', name: request.database, intoNew: request.newDatabase };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { BackupHolds } from '@panel247/contract/backups';
-import { isFilePath } from '@panel247/contract/files';
+import { isFileName, isFilePath } from '@panel247/contract/files';
 import type { Db } from '../../db/database.ts';
 import type { BackupFiles } from '../../drivers/backups/backup-files.ts';
 import type { BackupSnapshot, ResticDriver, Retention } from '../../drivers/backups/restic.driver.ts';
@@ -43,7 +43,8 @@ const noSteps: OnStep = async () => {};
 /** What a restore puts back: the service's files (or one path of them), a mailbox, a database, the zone. */
 export type RestoreTarget =
   | { kind: 'files'; path: string; toFolder?: string | undefined }
-  | { kind: 'mailbox'; localPart: string }
+  /** A mailbox, or one folder of it (a maildir folder such as `.Sent`). */
+  | { kind: 'mailbox'; localPart: string; folder?: string | undefined }
   | { kind: 'database'; name: string; intoNew?: boolean | undefined }
   | { kind: 'dns' };
 
@@ -217,7 +218,9 @@ export class BackupService {
       }
       case 'mailbox': {
         if (!/^[a-z0-9._+-]{1,64}$/.test(target.localPart)) throw FieldErrors.one('mailbox', 'backup.error.mailbox');
-        const folder = path.join(this.mailFolder(service.domain), target.localPart);
+        if (target.folder && !isFileName(target.folder)) throw FieldErrors.one('folder', 'files.error.name');
+        const mailbox = path.join(this.mailFolder(service.domain), target.localPart);
+        const folder = target.folder ? path.join(mailbox, 'Maildir', target.folder) : mailbox;
         const restored = await unpacked(folder);
         await this.files.copyInto(restored, folder, await this.files.ownerOf(this.settings.mailRoot));
         return;
