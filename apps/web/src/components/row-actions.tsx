@@ -10,6 +10,8 @@ export interface RowAction {
   color?: string;
   /** The call this button started is still running: it spins. */
   loading?: boolean;
+  /** The button shows but may not be used now (another task of the row's runs). */
+  disabled?: boolean;
   onClick?: () => void;
   /** A link the browser downloads instead of a button (a file of the service). */
   download?: string;
@@ -45,6 +47,7 @@ export function RowActions({ actions }: { actions: (RowAction | false | null)[] 
                 aria-label={action.label}
                 data-testid={action.testId}
                 loading={action.loading}
+                disabled={action.disabled}
                 onClick={action.onClick}
               >
                 {action.icon}

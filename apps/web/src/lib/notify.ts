@@ -51,7 +51,12 @@ export function notifyError(error: unknown): void {
 }
 
 export function notifyErrorText(key: string): void {
-  show({ color: 'red', title: i18next.t('main.error'), message: i18next.t(key), autoClose: TOAST_MS });
+  notifyErrorMessage(i18next.t(key));
+}
+
+/** An error already in the user's language (a background job's failure, worded by the server). */
+export function notifyErrorMessage(message: string): void {
+  show({ color: 'red', title: i18next.t('main.error'), message, autoClose: TOAST_MS });
 }
 
 /** Success toast: titled 'Success', with system.info[0] or the generic text. */

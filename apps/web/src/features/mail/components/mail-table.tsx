@@ -1,4 +1,4 @@
-import { Badge, Progress, Stack, Text } from '@mantine/core';
+import { Badge, Stack, Text } from '@mantine/core';
 import type { Mailbox } from '@panel247/contract/mail';
 import { IconExternalLink, IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
+import { UsageBar } from '../../../components/usage-bar';
 import { formatBytes } from '../../../lib/format-bytes';
 import { formatPercent, usagePercent } from '../../../lib/usage-percent';
 import type { MailRights } from '../lib/mail-rights';
@@ -34,20 +35,7 @@ function Usage({ mailbox }: { mailbox: Mailbox }) {
     quota: formatBytes(mailbox.quota, i18n.language),
     percent: formatPercent(percent, i18n.language),
   });
-  return (
-    <Stack gap={4} maw={260}>
-      <Text size="sm" data-testid="mail-usage">
-        {text}
-      </Text>
-      <Progress
-        value={Math.min(100, percent)}
-        size="sm"
-        color={percent >= 90 ? 'red' : percent >= 75 ? 'yellow' : undefined}
-        // the text above says it; the bar only draws it
-        aria-hidden
-      />
-    </Stack>
-  );
+  return <UsageBar text={text} percent={percent} testId="mail-usage" />;
 }
 
 /** Accounts and aliases in one table; the actions each row offers depend on the rights (spec section 6). */
