@@ -27,6 +27,7 @@ const ServiceRoute = lazy(() => import('../features/resource/routes/service-rout
 const ServiceOverviewRoute = lazy(() => import('../features/hosting/routes/service-overview-route'));
 const FtpRoute = lazy(() => import('../features/ftp/routes/ftp-route'));
 const FilesRoute = lazy(() => import('../features/files/routes/files-route'));
+const BackupsRoute = lazy(() => import('../features/backups/routes/backups-route'));
 const ServiceSitesRoute = lazy(() => import('../features/hosting/routes/sites-route'));
 const DdbbRoute = lazy(() => import('../features/ddbb/routes/ddbb-route'));
 const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
@@ -80,6 +81,7 @@ export const routes: RouteObject[] = [
               { path: 'subdomain/', element: page(ServiceSitesRoute) },
               { path: 'ddbb/', element: page(DdbbRoute) },
               { path: 'dns/', element: page(ServiceDnsRoute) },
+              { path: 'backups/', element: page(BackupsRoute) },
             ],
           },
           { path: '*', element: page(NotFoundRoute) },

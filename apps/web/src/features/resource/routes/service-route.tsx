@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router';
 import { ItemGate } from '../../../components/item-gate';
 
-/** The services main view: its children (overview, ftp, sites, databases, DNS zone) fill the outlet. */
+/** The services main view: its children (overview, ftp, sites, databases, DNS zone, backups) fill the outlet. */
 export default function ServiceRoute() {
   return (
     <ItemGate
@@ -13,6 +13,7 @@ export default function ServiceRoute() {
         'service_ddbb',
         'service_dnszone',
         'service_parking',
+        'service_backups',
       ]}
       flag="hasService"
     >

@@ -38,6 +38,7 @@ export function crumbsFor(pathname: string, item: PermissionSetData | null, t: (
         'subdomain/': 'menu.sites',
         'ddbb/': 'menu.databases',
         'dns/': 'menu.dns_zone',
+        'backups/': 'menu.backups',
       };
       const label = parking ? t('menu.parking') : t('menu.hosting');
       if (subLabels[sub]) {

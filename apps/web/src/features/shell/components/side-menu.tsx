@@ -9,6 +9,7 @@ import {
   IconFiles,
   IconFileText,
   IconFolders,
+  IconHistory,
   IconMail,
   IconMailForward,
   IconNetwork,
@@ -102,6 +103,14 @@ export function itemEntries(set: PermissionSetData, t: (key: string) => string):
         to: paths.serviceDatabases(id),
         icon: IconDatabase,
         testId: 'menu-item-ddbb',
+      });
+    }
+    if (isVisible(p.service_backups)) {
+      entries.push({
+        label: t('menu.backups'),
+        to: paths.serviceBackups(id),
+        icon: IconHistory,
+        testId: 'menu-item-backups',
       });
     }
   }
