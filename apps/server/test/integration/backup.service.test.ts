@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { HostedDatabase } from '@panel247/contract/ddbb';
@@ -104,6 +104,14 @@ describe.skipIf(!reachable && process.env.CI !== 'true')('backups of a hosting s
     expect(run?.reference).toBe(domain);
     const snapshot = run?.snapshot?.id.slice(0, 8) as string;
     expect((await backups.list(domain)).map((s) => s.id.slice(0, 8))).toEqual([snapshot]);
+    // Unchanged since a dump taken over a second after its last change: not dumped again (the
+    // server's change times count whole seconds, so a dump as recent as a change is made again).
+    const dumpFile = path.join(dir, 'data', 'backups', 'staging', String(id), 'databases', `${database.bbdd}.sql`);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await backups.run(domain);
+    const dumpedAt = statSync(dumpFile).mtimeMs;
+    await backups.run(domain);
+    expect(statSync(dumpFile).mtimeMs).toBe(dumpedAt);
 
     // everything deleted
     rmSync(path.join(home, 'site'), { recursive: true });
@@ -163,6 +171,14 @@ describe.skipIf(!reachable && process.env.CI !== 'true')('backups of a hosting s
 
     await backups.restore(domain, snapshot, { kind: 'dns' });
     expect((await records()).some((record) => record.type === 'TXT' && record.value === 'guardado')).toBe(true);
+
+    // a change: the next backup dumps the database again
+    const writer = await connect();
+    await writer.query("INSERT INTO notes VALUES (3, 'tercera')");
+    await writer.end();
+    await backups.run(domain);
+    expect(statSync(dumpFile).mtimeMs).not.toBe(dumpedAt);
+    expect(readFileSync(dumpFile, 'utf8')).toContain('tercera');
 
     // another service's snapshot id, or a made-up one, opens nothing
     await expect(backups.restore(domain, 'deadbeef', { kind: 'dns' })).rejects.toThrow();

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { cp, lchown, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, lchown, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,12 +12,35 @@ import { pipeline } from 'node:stream/promises';
 export class BackupFiles {
   constructor(private readonly workDir: string) {}
 
-  /** An empty staging folder for a service (the same path every run, so restic finds its parent snapshot). */
-  async staging(serviceId: number): Promise<string> {
+  /**
+   * The staging folder of a service (the same path every run, so restic finds its parent
+   * snapshot). It keeps the databases' dumps between runs — a dump whose database did not change
+   * is not made again, and restic skips the file it already holds — and drops the dumps of
+   * databases the service no longer has.
+   */
+  async staging(serviceId: number, databases: string[]): Promise<string> {
     const dir = path.join(this.workDir, 'staging', String(serviceId));
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await mkdir(path.join(dir, 'databases'), { recursive: true, mode: 0o700 });
+    const keep = new Set(databases.flatMap((name) => [`${name}.sql`, `${name}.state.json`]));
+    for (const entry of await readdir(path.join(dir, 'databases'))) {
+      if (!keep.has(entry)) await rm(path.join(dir, 'databases', entry), { recursive: true, force: true });
+    }
     return dir;
+  }
+
+  /** Writes a file whole: aside, then renamed over the old one (a dump cut short never replaces one). */
+  async replaceWith(file: string, content: Readable): Promise<void> {
+    const temp = `${file}.partial`;
+    try {
+      await this.writeStream(temp, content);
+      await rename(temp, file);
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+
+  async readJsonOr<T>(file: string, fallback: T): Promise<T> {
+    return this.readJson<T>(file).catch(() => fallback);
   }
 
   stagingPath(serviceId: number): string {

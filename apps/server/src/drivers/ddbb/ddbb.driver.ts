@@ -52,11 +52,25 @@ export interface DdbbDriver {
    */
   dump(name: string): Promise<Readable>;
   /**
+   * What the database's content and definitions look like now, cheaply (from the server's own
+   * bookkeeping, without reading the data): equal fingerprints and no change since the earlier
+   * one was taken mean an earlier dump is still the database. Null when the server cannot tell
+   * (a table it has no change time for, as after a restart): then only a new dump will do.
+   */
+  fingerprint(name: string): Promise<DatabaseFingerprint | null>;
+  /**
    * Runs an SQL dump (as `dump` makes it: each table dropped and made again) in the database,
    * streamed to the server's client; a failure says what the client said.
    */
   load(name: string, sql: Readable): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface DatabaseFingerprint {
+  value: string;
+  /** The newest change the server knows of, and when the fingerprint was taken (server clock, epoch seconds). */
+  newestChange: number;
+  takenAt: number;
 }
 
 /** The name (database or user) is taken on the server already: the caller may try the next one. */

@@ -12,6 +12,7 @@ import {
   assertDatabaseUser,
   type DatabaseDrift,
   DatabaseExistsError,
+  type DatabaseFingerprint,
   type DdbbDriver,
   type WantedDatabase,
 } from './ddbb.driver.ts';
@@ -306,6 +307,40 @@ export class MariaDbDriver implements DdbbDriver {
       });
     });
     return out;
+  }
+
+  async fingerprint(databaseName: string): Promise<DatabaseFingerprint | null> {
+    const name = assertDatabaseName(databaseName);
+    return this.session(async (exec) => {
+      const part = async (sql: string) => (await exec(sql, [name])) as RowDataPacket[];
+      const tables = await part(
+        `SELECT table_name AS n, table_type AS t, engine AS e, UNIX_TIMESTAMP(create_time) AS c, UNIX_TIMESTAMP(update_time) AS u
+         FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name`,
+      );
+      // A base table without a change time (never written since the server started) is unknown.
+      if (tables.some((table) => table.t === 'BASE TABLE' && table.u === null)) return null;
+      const definitions = await Promise.all([
+        part(
+          'SELECT routine_name AS n, routine_type AS t, UNIX_TIMESTAMP(last_altered) AS a FROM information_schema.routines WHERE routine_schema = ? ORDER BY n, t',
+        ),
+        part(
+          'SELECT trigger_name AS n, UNIX_TIMESTAMP(created) AS c, MD5(action_statement) AS d FROM information_schema.triggers WHERE trigger_schema = ? ORDER BY n',
+        ),
+        part(
+          'SELECT table_name AS n, MD5(view_definition) AS d FROM information_schema.views WHERE table_schema = ? ORDER BY n',
+        ),
+        part(
+          'SELECT event_name AS n, UNIX_TIMESTAMP(last_altered) AS a FROM information_schema.events WHERE event_schema = ? ORDER BY n',
+        ),
+      ]);
+      const [clock] = (await exec('SELECT UNIX_TIMESTAMP() AS now')) as RowDataPacket[];
+      const changes = tables.flatMap((table) => [Number(table.c ?? 0), Number(table.u ?? 0)]);
+      return {
+        value: JSON.stringify([tables, ...definitions]),
+        newestChange: Math.max(0, ...changes, ...definitions[0].map((routine) => Number(routine.a ?? 0))),
+        takenAt: Number(clock?.now ?? 0),
+      };
+    });
   }
 
   async load(databaseName: string, sql: Readable): Promise<void> {

@@ -1,9 +1,11 @@
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { BackupHolds } from '@panel247/contract/backups';
 import { isFileName, isFilePath } from '@panel247/contract/files';
 import type { Db } from '../../db/database.ts';
 import type { BackupFiles } from '../../drivers/backups/backup-files.ts';
 import type { BackupSnapshot, ResticDriver, Retention } from '../../drivers/backups/restic.driver.ts';
+import type { DatabaseFingerprint } from '../../drivers/ddbb/ddbb.driver.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { AppError, ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
@@ -107,42 +109,62 @@ export class BackupService {
     if ((await backupsRepository.usage(this.db, service.id)) >= this.settings.quotaBytes) {
       throw new ConflictError('backup.error.quota');
     }
-    const staging = await this.files.staging(service.id);
-    try {
-      await onStep('dumping');
-      const databases: string[] = [];
-      for (const database of await this.ddbb.forBackup(service.id)) {
-        await this.files.writeStream(path.join(staging, 'databases', `${database.name}.sql`), await database.dump());
-        databases.push(database.name);
-      }
-      const records = await this.dns.recordsForBackup(service.id);
-      if (records) await this.files.writeJson(path.join(staging, 'dns.json'), records);
-      await this.files.writeJson(path.join(staging, 'settings.json'), {
-        service: { id: service.id, reference: service.reference },
-        ...(await backupsRepository.settings(this.db, service.id)),
-      });
-      const home = this.homes.home(service.domain);
-      const paths = [staging];
-      const files = await this.files.exists(home);
-      if (files) paths.push(home);
-      const mailboxes = await this.files.folders(this.mailFolder(service.domain));
-      if (mailboxes.length > 0) paths.push(this.mailFolder(service.domain));
-      await onStep('saving');
-      const snapshot = await this.restic.backup(paths, [tag(service.id)]);
-      const holds: BackupHolds = { files, mailboxes, databases, dns: records !== undefined };
-      await backupsRepository.insertSnapshot(this.db, {
-        service_id: service.id,
-        snapshot_id: snapshot.id,
-        created_at: snapshot.time,
-        size_bytes: snapshot.sizeBytes,
-        added_bytes: snapshot.addedBytes,
-        holds: JSON.stringify(holds),
-      });
-      return snapshot;
-    } finally {
-      // The dumps are in the repository now; the staging copy would only take disk space.
-      await this.files.clear(staging);
-    }
+    const toDump = await this.ddbb.forBackup(service.id);
+    const databases = toDump.map((database) => database.name);
+    const staging = await this.files.staging(service.id, databases);
+    await onStep('dumping');
+    for (const database of toDump) await this.dumpIfChanged(path.join(staging, 'databases'), database);
+    const records = await this.dns.recordsForBackup(service.id);
+    // the staging folder stays between runs: a zone gone since the last one must not linger in it
+    if (records) await this.files.writeJson(path.join(staging, 'dns.json'), records);
+    else await this.files.clear(path.join(staging, 'dns.json'));
+    await this.files.writeJson(path.join(staging, 'settings.json'), {
+      service: { id: service.id, reference: service.reference },
+      ...(await backupsRepository.settings(this.db, service.id)),
+    });
+    const home = this.homes.home(service.domain);
+    const paths = [staging];
+    const files = await this.files.exists(home);
+    if (files) paths.push(home);
+    const mailboxes = await this.files.folders(this.mailFolder(service.domain));
+    if (mailboxes.length > 0) paths.push(this.mailFolder(service.domain));
+    await onStep('saving');
+    const snapshot = await this.restic.backup(paths, [tag(service.id)]);
+    const holds: BackupHolds = { files, mailboxes, databases, dns: records !== undefined };
+    await backupsRepository.insertSnapshot(this.db, {
+      service_id: service.id,
+      snapshot_id: snapshot.id,
+      created_at: snapshot.time,
+      size_bytes: snapshot.sizeBytes,
+      added_bytes: snapshot.addedBytes,
+      holds: JSON.stringify(holds),
+    });
+    return snapshot;
+  }
+
+  /**
+   * A database's dump in the staging folder, made again only when the database may have changed
+   * since the dump there was made: its fingerprint differs, the server cannot tell, or a change
+   * is as recent as the earlier fingerprint (its clock counts in whole seconds).
+   */
+  private async dumpIfChanged(
+    folder: string,
+    database: { name: string; dump: () => Promise<Readable>; fingerprint: () => Promise<DatabaseFingerprint | null> },
+  ): Promise<void> {
+    const dump = path.join(folder, `${database.name}.sql`);
+    const state = path.join(folder, `${database.name}.state.json`);
+    const now = await database.fingerprint();
+    const before = await this.files.readJsonOr<DatabaseFingerprint | null>(state, null);
+    const unchanged =
+      now !== null &&
+      before !== null &&
+      now.value === before.value &&
+      now.newestChange < before.takenAt - 1 &&
+      (await this.files.exists(dump));
+    if (unchanged) return;
+    await this.files.clear(state);
+    await this.files.replaceWith(dump, await database.dump());
+    if (now) await this.files.writeJson(state, now);
   }
 
   async serviceById(serviceId: number): Promise<Service> {

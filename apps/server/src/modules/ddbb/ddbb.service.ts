@@ -9,6 +9,7 @@ import {
   DATABASE_NAME_MAX,
   type DatabaseDrift,
   DatabaseExistsError,
+  type DatabaseFingerprint,
   type DdbbDriver,
 } from '../../drivers/ddbb/ddbb.driver.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
@@ -72,9 +73,17 @@ export class DdbbService {
   }
 
   /** The databases of a service for its backup (the provider's, no actor): each one's dump on demand. */
-  async forBackup(serviceId: number): Promise<{ name: string; dump: () => Promise<Readable> }[]> {
+  async forBackup(
+    serviceId: number,
+  ): Promise<
+    { name: string; dump: () => Promise<Readable>; fingerprint: () => Promise<DatabaseFingerprint | null> }[]
+  > {
     const rows = await ddbbRepository.list(this.db, serviceId);
-    return rows.map((row) => ({ name: row.name, dump: () => this.driver.dump(row.name) }));
+    return rows.map((row) => ({
+      name: row.name,
+      dump: () => this.driver.dump(row.name),
+      fingerprint: () => this.driver.fingerprint(row.name),
+    }));
   }
 
   /**
