@@ -74,6 +74,10 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.startsWith(options.basePath)) return notFoundEnvelope(request, reply, options.defaultLanguage);
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(404).send();
+    // A hashed file that is not there (a page of an older or newer build) is a 404, not the page:
+    // answering index.html would make the browser run HTML as a script and fail silently.
+    if (request.url.startsWith(`/${HASHED_FOLDER}/`))
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     if (!index) {
       return reply
         .code(503)

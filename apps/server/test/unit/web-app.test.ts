@@ -89,6 +89,10 @@ describe('the built web app', () => {
     const api = await app.inject({ url: '/p247/nothing/' });
     expect(api.statusCode).toBe(404);
     expect(api.headers['content-type']).toMatch(/json/);
+    // a script of another build is missing, not a page
+    const gone = await app.inject({ url: '/assets/index-0ld8uild.js' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.body).not.toContain('<div id="root">');
   });
 
   it('draws the login frame in the visitor’s language, with the brand HTML-escaped', async () => {
