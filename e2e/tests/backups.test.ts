@@ -55,7 +55,7 @@ describe.skipIf(!chromiumAvailable())('backups', () => {
   });
 
   it(
-    'backs up now: once its job is done the snapshot is listed with what it holds',
+    'backs up now: the page follows the job step by step, then lists the snapshot with what it holds',
     async () => {
       await apiFromPage(page, `service/${serviceId}/files/mkdir/`, `path=&name=${FOLDER}`);
       await page.evaluate(
@@ -72,12 +72,30 @@ describe.skipIf(!chromiumAvailable())('backups', () => {
       );
       expect(await namesIn(FOLDER)).toEqual([FILE]);
 
-      await page.getByTestId('backups-run').click();
-      await waitToast(page, 'Copia de seguridad en marcha');
+      // the first answer about the job is held at a step, so the page is seen following it
+      const JOB_URL = '**/p247/service/*/backups/job/*/';
+      let held = false;
+      await page.route(JOB_URL, async (route) => {
+        const answer = await route.fetch();
+        const body = await answer.json();
+        if (!held) {
+          held = true;
+          body.data.job = { ...body.data.job, status: 'running', step: 'saving' };
+        }
+        await route.fulfill({ response: answer, json: body });
+      });
+      try {
+        await page.getByTestId('backups-run').click();
+        await waitToast(page, 'Copia de seguridad en marcha');
+        await page.getByText('Copia de seguridad: guardando la copia').waitFor();
+        expect(await page.getByTestId('backups-run').getAttribute('aria-disabled')).toBe('true');
+      } finally {
+        await page.unroute(JOB_URL);
+      }
       await page.getByText('Copia de seguridad terminada', { exact: true }).first().waitFor(JOB_WAIT);
       await page.locator(ROWS).first().waitFor();
       expect(await page.locator(ROWS).count()).toBe(1);
-      expect(await page.getByTestId('backups-run').isEnabled()).toBe(true);
+      expect(await page.getByTestId('backups-run').getAttribute('aria-disabled')).toBe('false');
       expect(await page.locator(ROWS).first().locator('[data-hold="files"]').textContent()).toBe('Archivos');
       expect(await page.getByTestId('backups-usage').textContent()).not.toMatch(/^0 B/);
     },
@@ -112,6 +130,25 @@ describe.skipIf(!chromiumAvailable())('backups', () => {
       );
       expect(read.data.content).toBe(CONTENT);
       await apiFromPage(page, `service/${serviceId}/files/delete/`, `path=${FOLDER}`);
+    },
+    JOB_TEST_MS,
+  );
+
+  it(
+    'says why a restore failed: a path the snapshot does not hold',
+    async () => {
+      await page.locator(ROWS).first().getByTestId('backups-restore').click();
+      const restore = dialog(page, 'backups-restore-modal');
+      await restore.waitFor();
+      await restore.getByTestId('backups-restore-path').fill('nothing/here');
+      await restore.getByTestId('backups-restore-confirm').check();
+      await restore.getByTestId('backups-restore-submit').click();
+      await restore.waitFor({ state: 'detached' });
+      await page.getByText('La copia de seguridad no contiene eso', { exact: true }).first().waitFor(JOB_WAIT);
+      // the page is free again for the next job
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="backups-run"]')?.getAttribute('aria-disabled') === 'false',
+      );
     },
     JOB_TEST_MS,
   );

@@ -48,6 +48,7 @@ export function BackupsView({ set }: { set: PermissionSetData }) {
   const run = useRunBackup(serviceId);
   const busy = jobActive(job) || run.isPending;
   const startBackup = async () => {
+    if (busy) return;
     try {
       const answer = await run.mutateAsync();
       notifySuccess(answer.info);
@@ -71,8 +72,9 @@ export function BackupsView({ set }: { set: PermissionSetData }) {
             <Button
               leftSection={<IconDatabaseExport size={16} aria-hidden />}
               onClick={startBackup}
-              loading={run.isPending}
-              disabled={busy}
+              // looks disabled but keeps the focus a disabled button would drop to the page
+              data-disabled={busy}
+              aria-disabled={busy}
               data-testid="backups-run"
             >
               {t('backups.run')}
