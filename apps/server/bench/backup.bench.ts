@@ -111,8 +111,8 @@ async function main() {
       Buffer.alloc(32, 1),
       nowSeconds,
     );
-    await backups.prepareRepository();
     const target = await backups.serviceById(serviceId);
+    await backups.prepareRepository(target);
     const [first, firstMs] = await timed(() => backups.backupService(target));
     const [, secondMs] = await timed(() => backups.backupService(target));
     rmSync(path.join(home, 'folder-0', 'file-0.php'));

@@ -202,6 +202,27 @@ describe.each(DATABASE_KINDS)('backups API on %s', (kind) => {
     }
   });
 
+  it('gives each service a repository of its own when the location names {service}', async () => {
+    const config = { ...t.config, backups: { ...t.config.backups, repository: path.join(dir, 'per', '{service}') } };
+    const { backups, close } = createBackupService(
+      t.database.db,
+      config,
+      createDnsDriver(config),
+      TEST_SECRET_KEY,
+      () => 0,
+    );
+    try {
+      const [run] = await backups.run(domain);
+      expect(run?.snapshot).not.toBeNull();
+      expect(existsSync(path.join(dir, 'per', String(id), 'config'))).toBe(true);
+      expect((await backups.list(domain)).map((s) => s.id)).toEqual([run?.snapshot?.id]);
+      await backups.prune();
+      expect(await backups.check()).toMatch(/no errors were found/);
+    } finally {
+      await close();
+    }
+  });
+
   it('lets a reader see the snapshots but not act, and hides them without the backups right', async () => {
     const reading = await list(readerCookie);
     expect(reading.body.data.writable).toBe(false);

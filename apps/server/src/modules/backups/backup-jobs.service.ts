@@ -100,7 +100,7 @@ export class BackupJobsService {
     if ((await backupsRepository.usage(this.db, id)) >= this.settings.quotaBytes)
       throw new ConflictError('backup.error.quota');
     return this.launch(actor, service, 'backup', '', async (step) => {
-      await this.backups.prepareRepository();
+      await this.backups.prepareRepository(service);
       await this.backups.backupService(service, step);
     });
   }

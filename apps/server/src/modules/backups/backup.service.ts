@@ -5,6 +5,7 @@ import { isFileName, isFilePath } from '@panel247/contract/files';
 import type { Db } from '../../db/database.ts';
 import type { BackupFiles } from '../../drivers/backups/backup-files.ts';
 import type { BackupSnapshot, ResticDriver, Retention } from '../../drivers/backups/restic.driver.ts';
+import type { ResticRepositories } from '../../drivers/backups/restic-repositories.ts';
 import type { DatabaseFingerprint } from '../../drivers/ddbb/ddbb.driver.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { AppError, ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
@@ -52,6 +53,11 @@ export type RestoreTarget =
 
 const tag = (serviceId: number) => `service:${serviceId}`;
 
+async function prepare(restic: ResticDriver): Promise<void> {
+  await restic.ensureRepository();
+  await restic.unlock();
+}
+
 /**
  * Backups of hosting services with restic: one snapshot per service and run holding the
  * service's home, its mail folder, and a staging folder with what is not a file already — each
@@ -62,7 +68,7 @@ const tag = (serviceId: number) => `service:${serviceId}`;
 export class BackupService {
   constructor(
     private readonly db: Db,
-    private readonly restic: ResticDriver,
+    private readonly repositories: ResticRepositories,
     private readonly files: BackupFiles,
     private readonly homes: ServiceHomes,
     private readonly ddbb: DdbbService,
@@ -86,9 +92,10 @@ export class BackupService {
    * others still run.
    */
   async run(reference?: string): Promise<BackupRun[]> {
-    await this.prepareRepository();
+    const services = await this.services(reference);
+    for (const restic of this.repositories.ofAll(services.map((service) => service.id))) await prepare(restic);
     const runs: BackupRun[] = [];
-    for (const service of await this.services(reference)) {
+    for (const service of services) {
       try {
         runs.push({ serviceId: service.id, reference: service.reference, snapshot: await this.backupService(service) });
       } catch (error) {
@@ -99,9 +106,9 @@ export class BackupService {
     return runs;
   }
 
-  async prepareRepository(): Promise<void> {
-    await this.restic.ensureRepository();
-    await this.restic.unlock();
+  /** The service's repository made (first time) and freed of a killed run's stale lock. */
+  async prepareRepository(service: Service): Promise<void> {
+    await prepare(this.repositories.of(service.id));
   }
 
   /** One service's snapshot, recorded with what it holds; refused once its backups fill the quota. */
@@ -129,7 +136,7 @@ export class BackupService {
     const mailboxes = await this.files.folders(this.mailFolder(service.domain));
     if (mailboxes.length > 0) paths.push(this.mailFolder(service.domain));
     await onStep('saving');
-    const snapshot = await this.restic.backup(paths, [tag(service.id)]);
+    const snapshot = await this.repositories.of(service.id).backup(paths, [tag(service.id)]);
     const holds: BackupHolds = { files, mailboxes, databases, dns: records !== undefined };
     await backupsRepository.insertSnapshot(this.db, {
       service_id: service.id,
@@ -175,13 +182,14 @@ export class BackupService {
 
   async list(reference: string): Promise<BackupSnapshot[]> {
     const [service] = await this.services(reference);
-    await this.restic.ensureRepository();
-    return this.restic.snapshots([tag((service as Service).id)]);
+    const restic = this.repositories.of((service as Service).id);
+    await restic.ensureRepository();
+    return restic.snapshots([tag((service as Service).id)]);
   }
 
   /** One of the service's snapshots; another service's (or an unknown) id is not found. */
   private async snapshotOf(service: Service, snapshotId: string): Promise<BackupSnapshot> {
-    const found = (await this.restic.snapshots([tag(service.id)])).find(
+    const found = (await this.repositories.of(service.id).snapshots([tag(service.id)])).find(
       (snapshot) => snapshotId.length >= 8 && snapshot.id.startsWith(snapshotId),
     );
     if (!found) throw new NotFoundError('backup.error.snapshot');
@@ -217,7 +225,7 @@ export class BackupService {
     const staging = this.files.stagingPath(service.id);
     const unpacked = async (source: string) => {
       await onStep('fetching');
-      await this.restic.restore(snapshot.id, [source], work);
+      await this.repositories.of(service.id).restore(snapshot.id, [source], work);
       await onStep('restoring');
       const restored = path.join(work, source);
       if (!(await this.files.exists(restored))) throw new NotFoundError('backup.error.not_in_snapshot');
@@ -267,9 +275,13 @@ export class BackupService {
    * panel's record of snapshots follows what the repository still holds.
    */
   async prune(): Promise<void> {
-    await this.prepareRepository();
-    await this.restic.forget([], this.settings.retention);
-    const kept = new Set((await this.restic.snapshots([])).map((snapshot) => snapshot.id));
+    const kept = new Set<string>();
+    const services = await this.services();
+    for (const restic of this.repositories.ofAll(services.map((service) => service.id))) {
+      await prepare(restic);
+      await restic.forget([], this.settings.retention);
+      for (const snapshot of await restic.snapshots([])) kept.add(snapshot.id);
+    }
     const gone = (await backupsRepository.allSnapshotIds(this.db)).filter((row) => !kept.has(row.snapshot_id));
     await backupsRepository.deleteSnapshots(
       this.db,
@@ -294,7 +306,12 @@ export class BackupService {
   }
 
   async check(): Promise<string> {
-    await this.restic.ensureRepository();
-    return this.restic.check();
+    const reports: string[] = [];
+    const services = await this.services();
+    for (const restic of this.repositories.ofAll(services.map((service) => service.id))) {
+      await restic.ensureRepository();
+      reports.push(await restic.check());
+    }
+    return reports.join('\n');
   }
 }

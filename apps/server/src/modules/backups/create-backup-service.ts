@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { BackupFiles } from '../../drivers/backups/backup-files.ts';
-import { ResticDriver } from '../../drivers/backups/restic.driver.ts';
+import { ResticRepositories } from '../../drivers/backups/restic-repositories.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { BrandService } from '../brand/brand.service.ts';
@@ -21,7 +21,7 @@ export function createBackupService(
   const ddbb = createDdbbService(db, config, new BrandService(db), secretKey, now);
   const backups = new BackupService(
     db,
-    new ResticDriver({
+    new ResticRepositories({
       repository: config.backups.repository as string,
       passwordFile: config.backups.passwordFile as string,
       binary: config.backups.resticBinary,
