@@ -10,7 +10,10 @@ export interface RowAction {
   color?: string;
   /** The call this button started is still running: it spins. */
   loading?: boolean;
-  /** The button shows but may not be used now (another task of the row's runs). */
+  /**
+   * The button may not be used now (a task it would start is already running): it looks disabled
+   * but keeps the focus a disabled button would drop to the page.
+   */
   disabled?: boolean;
   onClick?: () => void;
   /** A link the browser downloads instead of a button (a file of the service). */
@@ -47,8 +50,9 @@ export function RowActions({ actions }: { actions: (RowAction | false | null)[] 
                 aria-label={action.label}
                 data-testid={action.testId}
                 loading={action.loading}
-                disabled={action.disabled}
-                onClick={action.onClick}
+                data-disabled={action.disabled}
+                aria-disabled={action.disabled}
+                onClick={action.disabled ? undefined : action.onClick}
               >
                 {action.icon}
               </ActionIcon>
