@@ -1,4 +1,6 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { BackupJobTable, BackupSnapshotTable } from '../../db/schema.ts';
 
 export const backupsRepository = {
   /** Hosting services (all, or the one with this id or reference), the ones a backup covers. */
@@ -67,17 +69,7 @@ export const backupsRepository = {
     return { web: web ?? null, sites, redirections, ftp, mailboxes, aliases, databases };
   },
 
-  insertSnapshot(
-    db: Db,
-    row: {
-      service_id: number;
-      snapshot_id: string;
-      created_at: number;
-      size_bytes: number;
-      added_bytes: number;
-      holds: string;
-    },
-  ) {
+  insertSnapshot(db: Db, row: Insertable<BackupSnapshotTable>) {
     return db.insertInto('backup_snapshots').values(row).execute();
   },
 
@@ -108,19 +100,7 @@ export const backupsRepository = {
     return Number(row.bytes);
   },
 
-  insertJob(
-    db: Db,
-    row: {
-      id: string;
-      user_id: number | null;
-      service_id: number;
-      kind: string;
-      target: string;
-      status: string;
-      created_at: number;
-      updated_at: number;
-    },
-  ) {
+  insertJob(db: Db, row: Insertable<BackupJobTable>) {
     return db.insertInto('backup_jobs').values(row).execute();
   },
 

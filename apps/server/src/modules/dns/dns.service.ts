@@ -1,5 +1,9 @@
 import type { DnsCreateParams, DnsListParams, DnsRecord, DnsSaveParams } from '@panel247/contract/dns';
-import { type DefaultRecordTemplate, renderDefaultRecords } from '@panel247/contract/dns-default-records';
+import {
+  type DefaultRecord,
+  type DefaultRecordTemplate,
+  renderDefaultRecords,
+} from '@panel247/contract/dns-default-records';
 import { validateDnsRecord } from '@panel247/contract/dns-rules';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -26,15 +30,23 @@ export interface DnsSettings {
   templates: DefaultRecordTemplate[];
 }
 
-/** A record as a backup keeps it (the panel's own form, not a zone file). */
-export interface BackedUpRecord {
-  zona: string;
-  type: string;
-  ttl: number;
-  priority: number;
-  value: string;
-  dynamicValue: string;
-  eliminable: boolean;
+/**
+ * A record as a backup keeps it: the panel's own form (not a zone file), the same a default
+ * record has, so restoring puts back the dynamic values and what may not be deleted.
+ */
+export type BackedUpRecord = DefaultRecord;
+
+/** A stored record in the panel's own form (the API's, a default record's, a backup's). */
+function recordOf(row: DnsRecordRow): DefaultRecord {
+  return {
+    zona: row.zona,
+    type: row.type,
+    ttl: row.ttl,
+    priority: row.priority,
+    value: row.value,
+    dynamicValue: row.dynamic_value,
+    eliminable: row.eliminable === 1,
+  };
 }
 
 interface Zone {
@@ -89,18 +101,8 @@ export class DnsService {
   }
 
   private toDto(zone: Zone, row: DnsRecordRow): DnsRecord {
-    return {
-      id: row.id,
-      zona: row.zona,
-      reference: zone.reference,
-      referencePunycode: zone.name,
-      type: row.type,
-      ttl: row.ttl,
-      priority: row.priority,
-      value: row.value,
-      dynamicValue: row.dynamic_value,
-      eliminable: row.eliminable === 1,
-    };
+    const { zona, ...rest } = recordOf(row);
+    return { id: row.id, zona, reference: zone.reference, referencePunycode: zone.name, ...rest };
   }
 
   /** The provider's default records for the zone, in the canonical form a typed record gets. */
@@ -277,15 +279,7 @@ export class DnsService {
   /** The zone of a service as its records, for a backup (the provider's, no actor); none without a zone. */
   async recordsForBackup(serviceId: number): Promise<BackedUpRecord[] | undefined> {
     if (!(await dnsRepository.zoneExists(this.db, serviceId))) return undefined;
-    return (await dnsRepository.list(this.db, serviceId)).map((row) => ({
-      zona: row.zona,
-      type: row.type,
-      ttl: row.ttl,
-      priority: row.priority,
-      value: row.value,
-      dynamicValue: row.dynamic_value,
-      eliminable: row.eliminable === 1,
-    }));
+    return (await dnsRepository.list(this.db, serviceId)).map(recordOf);
   }
 
   /**
