@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
+import { tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
@@ -152,6 +153,21 @@ describe.skipIf(!chromiumAvailable())('backups', () => {
     },
     JOB_TEST_MS,
   );
+
+  it('is keyboard reachable: the restore dialog opens with Enter and gives the focus back on a double Escape', async () => {
+    await page.getByTestId('backups-run').focus();
+    expect(await tabStops(page, 1)).toEqual([expect.stringMatching(/^button:Restaurar la copia del .+…$/)]);
+    await page.keyboard.press('Enter');
+    const restore = dialog(page, 'backups-restore-modal');
+    await restore.waitFor();
+    await page.waitForFunction(() =>
+      Boolean(document.activeElement?.closest('[data-testid="backups-restore-modal"] [role="dialog"]')),
+    );
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await restore.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'backups-restore');
+  });
 
   it('on a phone, a snapshot shows its date and its restore button inside the screen', async () => {
     await page.setViewportSize(PHONE);
