@@ -9,7 +9,7 @@ import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
-import { apiFromPage, dialog, fieldError, waitNames } from '../support/ui';
+import { apiFromPage, dialog, fieldError, waitNames, waitToast } from '../support/ui';
 
 const ROWS = '[data-testid="files-list"] [data-name]';
 const FOLDER = 'e2e-files';
@@ -88,7 +88,43 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('shows a skeleton while a slow folder loads, and says so when it cannot be listed', async () => {
+    await page.route('**/p247/service/*/files/list/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.fulfill({
+        status: 404,
+        contentType: 'application/json',
+        headers: { 'x-dd': '1' },
+        body: JSON.stringify({
+          system: {
+            valid: false,
+            errors: ['La carpeta no existe'],
+            inputs: [],
+            info: [],
+            debug: [],
+            job: null,
+            statusCode: 404,
+            mlcVer: '',
+          },
+          data: null,
+        }),
+      });
+    });
+    try {
+      await page.goto(`${filesUrl}?path=gone`);
+      await page.getByTestId('files-skeleton').waitFor();
+      await page.getByText('No se pudo cargar la carpeta.').waitFor();
+      await waitToast(page, 'La carpeta no existe');
+      expect(await page.getByTestId('files-skeleton').count()).toBe(0);
+      // the trail still leads back up
+      expect(await trail(page)).toBe('Inicio/gone');
+    } finally {
+      await page.unrouteAll({ behavior: 'wait' });
+    }
+  });
+
   it('creates a folder (a name with a slash is refused first) and opens it', async () => {
+    await openFolder('');
     await page.getByTestId('files-new-folder').click();
     const naming = dialog(page, 'files-prompt-modal');
     await naming.waitFor();
