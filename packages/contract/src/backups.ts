@@ -15,7 +15,7 @@ export const backupHoldsSchema = z.object({
 export type BackupHolds = z.infer<typeof backupHoldsSchema>;
 
 export const backupSnapshotSchema = z.object({
-  /** restic's snapshot id (64 hex; the first 8 are enough to name it). */
+  /** restic's snapshot id: its first 8 hex digits (what names it in every restic command). */
   id: z.string(),
   /** Epoch seconds. */
   time: z.number(),

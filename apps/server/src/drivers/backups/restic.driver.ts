@@ -99,8 +99,13 @@ export class ResticDriver {
     await this.must(['init']);
   }
 
-  /** One snapshot of these folders, tagged; answers it, with what it read and what it added. */
+  /**
+   * One snapshot of these folders, tagged; answers it, with what it read and what it added. Its
+   * id is the short one restic's summary gives (enough to name it in every restic command), so no
+   * second restic run is needed to list it.
+   */
   async backup(paths: string[], tags: string[]): Promise<BackupSnapshot & { sizeBytes: number; addedBytes: number }> {
+    const started = Math.floor(Date.now() / 1000);
     // One host name for every instance: snapshots group by it, and any instance may take a run.
     const args = [
       'backup',
@@ -126,12 +131,17 @@ export class ResticDriver {
           },
       )
       .find((message) => message.message_type === 'summary');
-    if (!summary?.snapshot_id) throw new DaemonError('backup.error.engine', 'restic backup: no summary');
-    const made = summary.snapshot_id;
-    const [snapshot] = (await this.snapshots(tags)).filter((s) => s.id.startsWith(made));
-    if (!snapshot)
-      throw new DaemonError('backup.error.engine', `restic backup: snapshot ${summary.snapshot_id} not listed`);
-    return { ...snapshot, sizeBytes: summary.total_bytes_processed ?? 0, addedBytes: summary.data_added ?? 0 };
+    if (!summary?.snapshot_id || !/^[0-9a-f]{8,64}$/.test(summary.snapshot_id)) {
+      throw new DaemonError('backup.error.engine', 'restic backup: no summary');
+    }
+    return {
+      id: summary.snapshot_id,
+      time: started,
+      tags,
+      paths,
+      sizeBytes: summary.total_bytes_processed ?? 0,
+      addedBytes: summary.data_added ?? 0,
+    };
   }
 
   /** The snapshots carrying every one of these tags, oldest first. */

@@ -275,14 +275,17 @@ export class BackupService {
    * panel's record of snapshots follows what the repository still holds.
    */
   async prune(): Promise<void> {
-    const kept = new Set<string>();
+    const kept: string[] = [];
     const services = await this.services();
     for (const restic of this.repositories.ofAll(services.map((service) => service.id))) {
       await prepare(restic);
       await restic.forget([], this.settings.retention);
-      for (const snapshot of await restic.snapshots([])) kept.add(snapshot.id);
+      for (const snapshot of await restic.snapshots([])) kept.push(snapshot.id);
     }
-    const gone = (await backupsRepository.allSnapshotIds(this.db)).filter((row) => !kept.has(row.snapshot_id));
+    // the panel records the short id restic's backup answers: a kept snapshot's full id starts with it
+    const gone = (await backupsRepository.allSnapshotIds(this.db)).filter(
+      (row) => !kept.some((id) => id.startsWith(row.snapshot_id)),
+    );
     await backupsRepository.deleteSnapshots(
       this.db,
       gone.map((row) => row.id),
