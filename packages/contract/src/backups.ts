@@ -54,7 +54,8 @@ export type BackupsListData = z.infer<typeof backupsListDataSchema>;
 
 export const backupsServiceParamsSchema = z.object({ id: idParam });
 
-export const BACKUP_RESTORE_KINDS = ['files', 'mailbox', 'database', 'dns'] as const;
+/** `service`: every part the snapshot holds, each over what is there now. */
+export const BACKUP_RESTORE_KINDS = ['service', 'files', 'mailbox', 'database', 'dns'] as const;
 
 /**
  * A restore of one part of a snapshot. Over what exists now (files to their place, a mailbox, a

@@ -129,6 +129,16 @@ describe.each(DATABASE_KINDS)('backups API on %s', (kind) => {
       status: 'failed',
       error: 'La copia de seguridad no contiene eso',
     });
+    // the whole service: every part the snapshot holds, over what is there now
+    rmSync(path.join(home, 'site'), { recursive: true });
+    const whole = await t.call<{ job: BackupJob }>(
+      'POST',
+      `service/${id}/backups/restore/`,
+      { snapshot: snapshot?.id as string, what: 'service', overwrite: 'true' },
+      { cookie },
+    );
+    expect(await finished(whole.body.data.job)).toMatchObject({ status: 'done' });
+    expect(readFileSync(path.join(home, 'site', 'index.html'), 'utf8')).toBe('<h1>respaldo</h1>');
     const unknown = await t.call(
       'POST',
       `service/${id}/backups/restore/`,

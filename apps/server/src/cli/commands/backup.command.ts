@@ -65,7 +65,7 @@ const list = defineCommand({
 const restore = defineCommand({
   name: 'restore',
   summary:
-    "Put back one part of a snapshot: the service's files (--files PATH, '' for all; --to FOLDER for a new folder instead of their place), a mailbox or one of its folders (--mailbox LOCAL-PART [--mail-folder .Sent]), a database (--database NAME; --new-database for a new one beside it) or the DNS zone (--dns)",
+    "Put back the whole service (--all: every part the snapshot holds) or one part of a snapshot: the service's files (--files PATH, '' for all; --to FOLDER for a new folder instead of their place), a mailbox or one of its folders (--mailbox LOCAL-PART [--mail-folder .Sent]), a database (--database NAME; --new-database for a new one beside it) or the DNS zone (--dns)",
   usage:
     'SERVICE SNAPSHOT (--files PATH [--to FOLDER] | --mailbox LOCAL-PART [--mail-folder .NAME] | --database NAME [--new-database] | --dns)',
   positionals: ['SERVICE', 'SNAPSHOT'],
@@ -77,15 +77,18 @@ const restore = defineCommand({
     database: { type: 'string' },
     'new-database': { type: 'boolean' },
     dns: { type: 'boolean' },
+    all: { type: 'boolean' },
   },
   parse: ({ positionals, values }) => {
     const service = v.reference(positionals[0] as string, 'service');
     const snapshot = positionals[1] as string;
     if (!/^[0-9a-f]{8,64}$/.test(snapshot)) throw new CliError(`SNAPSHOT: ${snapshot} is not a snapshot id`);
-    const chosen = ['files', 'mailbox', 'database', 'dns'].filter((key) => values[key] !== undefined);
-    if (chosen.length !== 1) throw new CliError('Say what to restore: one of --files, --mailbox, --database, --dns');
+    const chosen = ['all', 'files', 'mailbox', 'database', 'dns'].filter((key) => values[key] !== undefined);
+    if (chosen.length !== 1)
+      throw new CliError('Say what to restore: one of --all, --files, --mailbox, --database, --dns');
     let target: RestoreTarget;
-    if (values.files !== undefined) {
+    if (values.all === true) target = { kind: 'service' };
+    else if (values.files !== undefined) {
       const files = String(values.files).replace(/^\/+|\/+$/g, '');
       const to = values.to === undefined ? undefined : String(values.to).replace(/^\/+|\/+$/g, '');
       if (!isFilePath(files)) throw new CliError(`--files: ${files} is not a path inside the service`);

@@ -23,7 +23,7 @@ export interface BackupJobView {
 
 export interface RestoreRequest {
   snapshot: string;
-  what: 'files' | 'mailbox' | 'database' | 'dns';
+  what: 'service' | 'files' | 'mailbox' | 'database' | 'dns';
   path: string;
   toFolder: string;
   mailbox: string;
@@ -121,6 +121,8 @@ export class BackupJobsService {
 
   private target(request: RestoreRequest): RestoreTarget {
     switch (request.what) {
+      case 'service':
+        return { kind: 'service' };
       case 'files':
         return { kind: 'files', path: request.path, toFolder: request.toFolder || undefined };
       case 'mailbox':

@@ -43,8 +43,12 @@ export type BackupStep = 'dumping' | 'saving' | 'fetching' | 'restoring';
 type OnStep = (step: BackupStep) => Promise<void>;
 const noSteps: OnStep = async () => {};
 
-/** What a restore puts back: the service's files (or one path of them), a mailbox, a database, the zone. */
+/**
+ * What a restore puts back: the whole service (every part the snapshot holds), its files (or one
+ * path of them), a mailbox, a database, the zone.
+ */
 export type RestoreTarget =
+  | { kind: 'service' }
   | { kind: 'files'; path: string; toFolder?: string | undefined }
   /** A mailbox, or one folder of it (a maildir folder such as `.Sent`). */
   | { kind: 'mailbox'; localPart: string; folder?: string | undefined }
@@ -207,18 +211,39 @@ export class BackupService {
    */
   async restorePart(service: Service, snapshotId: string, target: RestoreTarget, onStep: OnStep = noSteps) {
     const snapshot = await this.snapshotOf(service, snapshotId);
-    const work = await this.files.restoreDir();
-    try {
-      await this.restoreInto(service, snapshot, target, work, onStep);
-    } finally {
-      await this.files.clear(work);
+    const parts = target.kind === 'service' ? await this.partsOf(service, snapshot) : [target];
+    for (const part of parts) {
+      const work = await this.files.restoreDir();
+      try {
+        await this.restoreInto(service, snapshot, part, work, onStep);
+      } finally {
+        await this.files.clear(work);
+      }
     }
+  }
+
+  /** Every part a snapshot holds, as the panel recorded it: the whole service's restore. */
+  private async partsOf(
+    service: Service,
+    snapshot: BackupSnapshot,
+  ): Promise<Exclude<RestoreTarget, { kind: 'service' }>[]> {
+    const row = (await backupsRepository.snapshots(this.db, service.id)).find(
+      (recorded) => snapshot.id.startsWith(recorded.snapshot_id) || recorded.snapshot_id.startsWith(snapshot.id),
+    );
+    if (!row) throw new NotFoundError('backup.error.snapshot');
+    const holds = JSON.parse(row.holds) as BackupHolds;
+    return [
+      ...(holds.files ? [{ kind: 'files' as const, path: '' }] : []),
+      ...holds.mailboxes.map((localPart) => ({ kind: 'mailbox' as const, localPart })),
+      ...holds.databases.map((name) => ({ kind: 'database' as const, name })),
+      ...(holds.dns ? [{ kind: 'dns' as const }] : []),
+    ];
   }
 
   private async restoreInto(
     service: Service,
     snapshot: BackupSnapshot,
-    target: RestoreTarget,
+    target: Exclude<RestoreTarget, { kind: 'service' }>,
     work: string,
     onStep: OnStep,
   ) {

@@ -16,8 +16,12 @@ function values(changes: Partial<RestoreValues>): RestoreValues {
 
 describe('restore request', () => {
   it('offers only the parts a snapshot holds, files first', () => {
-    expect(restoreKinds(holds)).toEqual(['files', 'mailbox', 'database', 'dns']);
-    expect(restoreKinds({ files: false, mailboxes: [], databases: ['shop'], dns: false })).toEqual(['database']);
+    expect(restoreKinds(holds)).toEqual(['service', 'files', 'mailbox', 'database', 'dns']);
+    expect(restoreKinds({ files: false, mailboxes: [], databases: ['shop'], dns: false })).toEqual([
+      'service',
+      'database',
+    ]);
+    expect(initialRestoreValues(holds).what).toBe('files');
     expect(initialRestoreValues({ files: false, mailboxes: ['info'], databases: [], dns: false })).toMatchObject({
       what: 'mailbox',
       mailbox: 'info',

@@ -21,9 +21,9 @@ export interface RestoreValues {
   overwrite: boolean;
 }
 
-/** The parts of a snapshot that can be restored, in the dialog's order. */
+/** The parts of a snapshot that can be restored, in the dialog's order: the whole service first. */
 export function restoreKinds(holds: BackupHolds): RestoreKind[] {
-  const kinds: RestoreKind[] = [];
+  const kinds: RestoreKind[] = ['service'];
   if (holds.files) kinds.push('files');
   if (holds.mailboxes.length > 0) kinds.push('mailbox');
   if (holds.databases.length > 0) kinds.push('database');
@@ -33,7 +33,8 @@ export function restoreKinds(holds: BackupHolds): RestoreKind[] {
 
 export function initialRestoreValues(holds: BackupHolds): RestoreValues {
   return {
-    what: restoreKinds(holds)[0] ?? 'files',
+    // one part first: the whole service, which replaces everything, is never the default
+    what: restoreKinds(holds).find((kind) => kind !== 'service') ?? 'service',
     path: '',
     placement: 'over',
     toFolder: '',
