@@ -56,6 +56,11 @@ export class ConflictError extends AppError {
   readonly httpStatus = 409;
 }
 
+/** A plan's space is used up (507 Insufficient Storage): unlike a conflict, trying again will not help. */
+export class QuotaError extends AppError {
+  readonly httpStatus = 507;
+}
+
 export class RateLimitedError extends AppError {
   readonly httpStatus = 429;
 }

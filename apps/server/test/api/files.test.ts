@@ -113,6 +113,14 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
     expect(last.body.data).toEqual({ received: content.length, done: true });
     const landed = path.join(home, 'site', 'big.bin');
     expect(readFileSync(landed).equals(content)).toBe(true);
+    // a client that lost the last answer learns the file is there, and sends nothing again
+    const after = await t.call(
+      'GET',
+      `service/${id}/files/upload/status/`,
+      { path: 'site', name: 'big.bin' },
+      { cookie },
+    );
+    expect(after.body.data).toEqual({ received: content.length, done: true });
     expect(lstatSync(landed).mode & 0o777).toBe(0o644);
     if (process.getuid?.() === 0) expect(lstatSync(landed).uid).toBe(HOSTING_UID);
 
@@ -129,12 +137,15 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
     await put({ path: '', name: 'abandoned.bin', size: 100, offset: 0 }, Buffer.alloc(10));
     const staging = path.join(dataDir, 'uploads');
     const dayAgo = new Date(Date.now() - 25 * 3600_000);
-    expect(readdirSync(staging)).toHaveLength(1);
+    // one part waiting, and the marks of the uploads that finished (what a lost answer asks for)
+    expect(readdirSync(staging).filter((name) => !name.endsWith('.done'))).toHaveLength(1);
     for (const staged of readdirSync(staging)) utimesSync(path.join(staging, staged), dayAgo, dayAgo);
     await put({ path: '', name: 'fresh.txt', size: 1, offset: 0 }, Buffer.from('f'));
-    expect(readdirSync(staging)).toEqual([]);
+    // all of it a day old is gone; what is left is the mark of the upload that just finished
+    expect(readdirSync(staging)).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.done$/)]);
     await t.call('POST', `service/${id}/files/delete/`, { path: 'fresh.txt' }, { cookie });
     const full = await put({ path: '', name: 'again.bin', size: content.length, offset: 0 }, content.subarray(0, 10));
+    expect(full.status).toBe(507);
     expect(full.body.system.errors).toEqual(['No queda espacio web suficiente en el plan para este archivo']);
   });
 

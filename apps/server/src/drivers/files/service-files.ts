@@ -1,6 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
-import { chmod, copyFile, cp, lchown, lstat, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  cp,
+  lchown,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -301,9 +315,16 @@ export class ServiceFiles {
     return path.join(this.stagingDir, key);
   }
 
-  /** Bytes of an upload the panel holds so far (0 when none was started). */
-  async uploaded(key: string): Promise<number> {
-    return (await stat(this.staged(key)).catch(() => undefined))?.size ?? 0;
+  /**
+   * How much of an upload the panel holds: the staged part's bytes, or — once its last chunk
+   * moved it into place — its whole size and done (a client that lost that answer need not send
+   * the file again). Nothing started: 0.
+   */
+  async uploaded(key: string): Promise<{ received: number; done: boolean }> {
+    const staged = await stat(this.staged(key)).catch(() => undefined);
+    if (staged) return { received: staged.size, done: false };
+    const finished = await readFile(`${this.staged(key)}.done`, 'utf8').catch(() => undefined);
+    return finished === undefined ? { received: 0, done: false } : { received: Number(finished), done: true };
   }
 
   /** Uploads nobody continued for a day are not coming back: their staged parts go. */
@@ -324,9 +345,12 @@ export class ServiceFiles {
   async uploadChunk(root: string, target: UploadTarget, offset: number, body: Readable): Promise<number> {
     const file = this.staged(target.key);
     await mkdir(this.stagingDir, { recursive: true, mode: 0o700 });
-    if (offset === 0) await this.dropAbandonedUploads();
+    if (offset === 0) {
+      await this.dropAbandonedUploads();
+      await rm(`${file}.done`, { force: true });
+    }
     const held = await this.uploaded(target.key);
-    if (offset !== 0 && offset !== held) throw new ConflictError('files.error.upload_offset');
+    if (offset !== 0 && (held.done || offset !== held.received)) throw new ConflictError('files.error.upload_offset');
     // Before any byte is taken: the folder must be there and the name free of folders and links.
     const where = await rooted(root, target.folder === '' ? target.name : `${target.folder}/${target.name}`);
     const present = await lstat(where.entry).catch(() => undefined);
@@ -366,6 +390,8 @@ export class ServiceFiles {
       throw error;
     }
     await rm(file, { force: true });
+    // Kept a day (dropAbandonedUploads), for a client that lost this answer and asks again.
+    await writeFile(`${file}.done`, String(total), { mode: 0o600 });
     return total;
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { BackupHolds, BackupSnapshot as BackupSnapshotDto } from '@panel247/contract/backups';
 import { isActionable } from '@panel247/contract/constants';
 import type { Db } from '../../db/database.ts';
-import { AppError, ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
+import { AppError, ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { BackupService, BackupStep, RestoreTarget, Service } from './backup.service.ts';
@@ -98,7 +98,7 @@ export class BackupJobsService {
   async startBackup(actor: Actor, id: number): Promise<BackupJobView> {
     const { service } = await this.service(actor, id, 'action');
     if ((await backupsRepository.usage(this.db, id)) >= this.settings.quotaBytes)
-      throw new ConflictError('backup.error.quota');
+      throw new QuotaError('backup.error.quota');
     return this.launch(actor, service, 'backup', '', async (step) => {
       await this.backups.prepareRepository(service);
       await this.backups.backupService(service, step);

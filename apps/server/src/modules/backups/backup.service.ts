@@ -8,7 +8,7 @@ import type { BackupSnapshot, ResticDriver, Retention } from '../../drivers/back
 import type { ResticRepositories } from '../../drivers/backups/restic-repositories.ts';
 import type { DatabaseFingerprint } from '../../drivers/ddbb/ddbb.driver.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
-import { AppError, ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
+import { AppError, ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
 import type { BackedUpRecord, DnsService } from '../dns/dns.service.ts';
 import { backupsRepository } from './backups.repository.ts';
@@ -118,7 +118,7 @@ export class BackupService {
   /** One service's snapshot, recorded with what it holds; refused once its backups fill the quota. */
   async backupService(service: Service, onStep: OnStep = noSteps): Promise<BackupSnapshot> {
     if ((await backupsRepository.usage(this.db, service.id)) >= this.settings.quotaBytes) {
-      throw new ConflictError('backup.error.quota');
+      throw new QuotaError('backup.error.quota');
     }
     const toDump = await this.ddbb.forBackup(service.id);
     const databases = toDump.map((database) => database.name);

@@ -5,7 +5,7 @@ import type { FileEntry, FilesListData, FilesUploadData } from '@panel247/contra
 import type { Db } from '../../db/database.ts';
 import type { ServiceFiles } from '../../drivers/files/service-files.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
-import { ConflictError, NotFoundError } from '../../errors.ts';
+import { NotFoundError, QuotaError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { findFtpAccountRoot } from '../ftp/ftp-account-root.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
@@ -116,7 +116,7 @@ export class FilesService {
   /** Bytes left of the plan's web space once `adding` more arrive; refuses when there are none. */
   private async ensureRoom(root: ResolvedRoot, adding: number): Promise<number> {
     const room = this.settings.webSpaceMb * 1024 * 1024 - (await this.homes.usage(root.domain)) - adding;
-    if (room < 0 || (adding === 0 && room === 0)) throw new ConflictError('files.error.quota');
+    if (room < 0 || (adding === 0 && room === 0)) throw new QuotaError('files.error.quota');
     return room;
   }
 
@@ -130,8 +130,7 @@ export class FilesService {
 
   async uploadStatus(actor: Actor, where: FilesRoot, folder: string, name: string): Promise<FilesUploadData> {
     const root = await this.root(actor, where, 'action');
-    const received = await this.files.uploaded(this.uploadKey(actor, root, folder, name));
-    return { received, done: false };
+    return this.files.uploaded(this.uploadKey(actor, root, folder, name));
   }
 
   async uploadChunk(

@@ -16,7 +16,7 @@ function answer(data: unknown, status = 200, errors: string[] = [], inputs: stri
   );
 }
 
-type Fault = 'network' | 'error-envelope' | 'answer-lost' | 'field-error';
+type Fault = 'network' | 'error-envelope' | 'answer-lost' | 'field-error' | 'quota';
 
 /**
  * The server's side of the protocol, in memory: a chunk is taken only at the offset the server
@@ -36,6 +36,7 @@ function fakeServer(faults: Record<number, Fault> = {}) {
     if (fault === 'network') throw new TypeError('Failed to fetch');
     if (fault === 'error-envelope') return answer(null, 503, ['files.error.busy']);
     if (fault === 'field-error') return answer(null, 400, ['files.error.name'], ['name']);
+    if (fault === 'quota') return answer(null, 507, ['files.error.quota']);
     const offset = Number(url.searchParams.get('offset'));
     if (offset !== stored.length) return answer(null, 409, ['files.error.offset']);
     size = Number(url.searchParams.get('size'));
@@ -164,6 +165,16 @@ describe('chunked upload', () => {
     const pause = vi.fn(noPause);
     await expect(uploadFile(new Blob(['abc']), DESTINATION, { pause })).rejects.toMatchObject({
       message: 'files.error.name',
+    });
+    expect(pause).not.toHaveBeenCalled();
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not retry a full web space (507)', async () => {
+    const server = fakeServer({ 0: 'quota' });
+    const pause = vi.fn(noPause);
+    await expect(uploadFile(new Blob(['abc']), DESTINATION, { pause })).rejects.toMatchObject({
+      message: 'files.error.quota',
     });
     expect(pause).not.toHaveBeenCalled();
     expect(server.requests).toHaveLength(1);

@@ -31,14 +31,18 @@ export function backoffPause(attempt: number, signal?: AbortSignal): Promise<voi
   });
 }
 
+/** Answers that come back the same however often the chunk is sent. */
+const FINAL_STATUSES = new Set([403, 404, 507]);
+
 /**
  * Whether trying again can help. A cancel, a lost session, a refused name or folder (field
- * errors), a missing right or a missing folder will answer the same the next time.
+ * errors), a missing right, a missing folder or a full web space (507) will answer the same the
+ * next time.
  */
 function worthRetrying(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
   if (error.sessionLost || error.fieldErrors.length > 0) return false;
-  return error.status !== 403 && error.status !== 404;
+  return !FINAL_STATUSES.has(error.status);
 }
 
 /** What the server holds; an upload it never heard of (its first chunk lost) starts over. */
