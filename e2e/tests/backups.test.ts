@@ -5,6 +5,7 @@ import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
 import { tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
+import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
 import { apiFromPage, dialog, waitToast } from '../support/ui';
@@ -13,7 +14,6 @@ const ROWS = '[data-testid="backups-list"] [data-name]';
 const FOLDER = 'e2e-backup';
 const FILE = 'keep.txt';
 const CONTENT = 'worth keeping\n';
-const PHONE = { width: 390, height: 844 };
 /** A backup or a restore runs restic: on a busy machine it may take a while, never a fixed time. */
 const JOB_WAIT = { timeout: 100_000 };
 const JOB_TEST_MS = 120_000;
@@ -177,13 +177,12 @@ describe.skipIf(!chromiumAvailable())('backups', () => {
       expect(await page.getByTestId('backups-list').getAttribute('data-layout')).toBe('stacked');
       const snapshot = page.locator(ROWS).first();
       for (const locator of [snapshot.getByTestId('backups-date'), snapshot.getByTestId('backups-restore')]) {
-        await locator.scrollIntoViewIfNeeded();
-        const box = await locator.boundingBox();
-        expect(box).not.toBeNull();
-        expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
-        expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
+        const box = await insideViewport(locator);
+        expect(box.visible).toBe(true);
+        expect(box.left).toBeGreaterThanOrEqual(0);
+        expect(box.right).toBeLessThanOrEqual(PHONE.width);
       }
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
       expect(await seriousViolations(page)).toEqual([]);
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });

@@ -6,6 +6,7 @@ import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
 import { tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
+import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
@@ -13,7 +14,6 @@ import { apiFromPage, dialog, fieldError, waitNames, waitToast } from '../suppor
 
 const ROWS = '[data-testid="files-list"] [data-name]';
 const FOLDER = 'e2e-files';
-const PHONE = { width: 390, height: 844 };
 
 /** Logs in and opens demo.test's files through the side menu (no id guessed). */
 async function openFiles(page: Page, baseUrl: string, credentials?: Credentials): Promise<void> {
@@ -285,13 +285,12 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
       expect(await list.getAttribute('data-layout')).toBe('stacked');
       const item = row(page, 'greeting.txt');
       for (const locator of [item.getByText('greeting.txt', { exact: true }), item.getByTestId('files-delete')]) {
-        await locator.scrollIntoViewIfNeeded();
-        const box = await locator.boundingBox();
-        expect(box).not.toBeNull();
-        expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
-        expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
+        const box = await insideViewport(locator);
+        expect(box.visible).toBe(true);
+        expect(box.left).toBeGreaterThanOrEqual(0);
+        expect(box.right).toBeLessThanOrEqual(PHONE.width);
       }
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
       expect(await seriousViolations(page)).toEqual([]);
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });

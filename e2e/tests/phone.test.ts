@@ -3,26 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
 import { loginNoCaptcha } from '../support/panel';
+import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import { pageSuite } from '../support/suite';
 import { apiFromPage, dialog } from '../support/ui';
-
-const PHONE = { width: 390, height: 844 };
-
-/** Whether the element is drawn, and wholly inside the phone's width (nothing to scroll sideways to). */
-async function insideViewport(locator: Locator): Promise<{ visible: boolean; left: number; right: number }> {
-  await locator.scrollIntoViewIfNeeded();
-  const box = await locator.boundingBox();
-  return {
-    visible: await locator.isVisible(),
-    left: Math.round(box?.x ?? -1),
-    right: Math.round((box?.x ?? 0) + (box?.width ?? PHONE.width + 1)),
-  };
-}
-
-/** The page's widest element is no wider than the screen: no row, badge or host pushes it out. */
-async function pageWidth(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth);
-}
 
 /** Badges whose text is cut ("A…"): their label is wider than the room it is given. */
 async function truncatedBadges(page: Page): Promise<string[]> {

@@ -224,8 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerDdbbRoutes(api, ddbb, { app, basePath, auth: sessions });
   app.addHook('onReady', () => ftp.publishLogins());
   registerFilesRoutes(api, createFilesService(db, config), { app, basePath, auth: sessions });
-  const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now);
-  app.addHook('onClose', () => backups.close());
+  const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, { ddbb, dns });
   registerBackupRoutes(
     api,
     new BackupJobsService(

@@ -7,18 +7,25 @@ import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { BrandService } from '../brand/brand.service.ts';
 import { createDdbbService } from '../ddbb/create-ddbb-service.ts';
-import { createDnsService } from '../dns/dns.service.ts';
+import type { DdbbService } from '../ddbb/ddbb.service.ts';
+import { createDnsService, type DnsService } from '../dns/dns.service.ts';
 import { BackupService } from './backup.service.ts';
 
+/**
+ * The backup service. The server hands it the databases' and zones' services it already runs
+ * (one MariaDB pool, one zone publisher); the CLI, the tests and the bench let it make its own,
+ * which `close` then ends.
+ */
 export function createBackupService(
   db: Db,
   config: AppConfig,
   dnsDriver: DnsDriver,
   secretKey: Buffer,
   now: () => number,
+  shared?: { ddbb: DdbbService; dns: DnsService },
 ): { backups: BackupService; close: () => Promise<void> } {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
-  const ddbb = createDdbbService(db, config, new BrandService(db), secretKey, now);
+  const ddbb = shared?.ddbb ?? createDdbbService(db, config, new BrandService(db), secretKey, now);
   const backups = new BackupService(
     db,
     new ResticRepositories({
@@ -29,7 +36,7 @@ export function createBackupService(
     new BackupFiles(path.join(config.dataDir, 'backups')),
     new ServiceHomes(config.hosting.root as string, owner),
     ddbb,
-    createDnsService(db, config, dnsDriver, now),
+    shared?.dns ?? createDnsService(db, config, dnsDriver, now),
     {
       mailRoot: config.mail.root as string,
       quotaBytes: config.backups.quotaMb * 1024 * 1024,
@@ -41,5 +48,5 @@ export function createBackupService(
       owner,
     },
   );
-  return { backups, close: () => ddbb.close() };
+  return { backups, close: () => (shared ? Promise.resolve() : ddbb.close()) };
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { emptyDataSchema } from '@panel247/contract/envelope';
 import {
   filesCopyParamsSchema,
@@ -14,10 +15,12 @@ import {
   filesUploadStatusParamsSchema,
 } from '@panel247/contract/files';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { NotFoundError } from '../../errors.ts';
 import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
 import { contentDisposition, sendEnvelope, successEnvelopeJson } from '../../http/envelope.ts';
 import { toFieldErrors } from '../../http/zod-field-errors.ts';
+import type { Actor } from '../auth/actor.ts';
 import type { FilesService } from './files.service.ts';
 
 /** Reads answer GET and POST; changes are POST. Download and upload carry the bytes themselves. */
@@ -103,30 +106,30 @@ export function registerFilesRoutes(
   );
 
   const { app, basePath, auth } = options;
-  app.get(`${basePath}service/:id/files/download/`, async (request, reply) => {
-    const actor = await auth.authenticate(request, reply);
-    const parsed = filesPathParamsSchema.safeParse({ ...(request.query as object), ...(request.params as object) });
-    if (!parsed.success) throw new NotFoundError();
-    const file = await files.download(actor, root(parsed.data), parsed.data.path);
-    return reply
-      .type('application/octet-stream')
-      .header('content-disposition', contentDisposition(file.name))
-      .header('content-length', file.size)
-      .header('cache-control', 'no-store')
-      .send(file.stream);
-  });
-
-  app.get(`${basePath}service/:id/files/zip/`, async (request, reply) => {
-    const actor = await auth.authenticate(request, reply);
-    const parsed = filesPathParamsSchema.safeParse({ ...(request.query as object), ...(request.params as object) });
-    if (!parsed.success) throw new NotFoundError();
-    const archive = await files.zip(actor, root(parsed.data), parsed.data.path);
-    return reply
-      .type('application/zip')
-      .header('content-disposition', contentDisposition(archive.name))
-      .header('cache-control', 'no-store')
-      .send(archive.stream);
-  });
+  /** A download: the session checked, the path parsed like the envelope calls', the bytes streamed. */
+  const download = (
+    name: 'download' | 'zip',
+    type: string,
+    open: (
+      actor: Actor,
+      params: z.output<typeof filesPathParamsSchema>,
+    ) => Promise<{ name: string; size?: number; stream: Readable }>,
+  ) =>
+    app.get(`${basePath}service/:id/files/${name}/`, async (request, reply) => {
+      const actor = await auth.authenticate(request, reply);
+      const parsed = filesPathParamsSchema.safeParse({ ...(request.query as object), ...(request.params as object) });
+      if (!parsed.success) throw new NotFoundError();
+      const file = await open(actor, parsed.data);
+      if (file.size !== undefined) reply.header('content-length', file.size);
+      return reply
+        .type(type)
+        .header('content-disposition', contentDisposition(file.name))
+        .header('cache-control', 'no-store')
+        .send(file.stream);
+    });
+  download('download', 'application/octet-stream', (actor, params) => files.download(actor, root(params), params.path));
+  // a folder (or one file) as a .zip, its size unknown until it is written
+  download('zip', 'application/zip', (actor, params) => files.zip(actor, root(params), params.path));
 
   // One chunk of an upload: the raw bytes as the body. The parser hands the request's stream
   // on untouched (the driver bounds what it takes); it lives in this scope only.
