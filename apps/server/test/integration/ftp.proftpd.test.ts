@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdtempSync,
   readFileSync,
+  readlinkSync,
   renameSync,
   rmSync,
   statSync,
@@ -11,6 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CSRF_HEADER } from '@panel247/contract/constants';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,5 +192,68 @@ describe.each(DATABASE_KINDS)('FTP accounts served by a real ProFTPD (panel on %
     expect((await ftpd.curl(`casa@${domain}`, 'ftp password 3', ['-T', local], '/')).code).toBe(0);
     expect(readFileSync(path.join(home, `casa-${kind}.txt`), 'utf8')).toBe('back home');
     expect((await ftpSync()).homes).toEqual([]);
+  });
+
+  it('shares its files with the file manager both ways, and a link planted over FTP leads the file manager nowhere', async () => {
+    const login = `casa@${domain}`;
+    const password = 'ftp password 3';
+    const home = path.join(hostingRoot, domain, 'casa');
+    // uploaded through the file manager (one chunk, as the web app sends it): FTP lists and reads it
+    const content = 'from the file manager';
+    const upload = await t.app.inject({
+      method: 'PUT',
+      url: `${t.config.basePath}service/${id}/files/upload/?path=casa&name=fm-${kind}.txt&offset=0&size=${content.length}`,
+      headers: { [CSRF_HEADER]: '1', cookie, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from(content),
+    });
+    expect(upload.json().system.errors).toEqual([]);
+    expect(statSync(path.join(home, `fm-${kind}.txt`))).toMatchObject({ uid: 33, gid: 33 });
+    const listing = await ftpd.curl(login, password, ['-l']);
+    expect(listing.stdout.split(/\r?\n/)).toContain(`fm-${kind}.txt`);
+    expect((await ftpd.curl(login, password, [], `/fm-${kind}.txt`)).stdout).toBe(content);
+
+    // The classic plant: SITE SYMLINK (mod_site_misc) wants its target to exist inside ProFTPD's
+    // chroot, so the user first makes there the path of a folder outside (a neighbour's home, say);
+    // the link's text, read outside the chroot (by the panel), leads to the real folder.
+    // (ProFTPD itself refuses to make /etc or /lib in a chroot.)
+    const outside = mkdtempSync(path.join(tmpdir(), 'p247-neighbour-'));
+    writeFileSync(path.join(outside, 'secret.txt'), 'not yours');
+    const decoy = path.join(tmpdir(), `decoy-${kind}.txt`);
+    writeFileSync(decoy, 'decoy');
+    const made = await ftpd.curl(login, password, ['--ftp-create-dirs', '-T', decoy], `${outside}/secret.txt`);
+    expect(made.code).toBe(0);
+    const planted = await ftpd.curl(login, password, [
+      '-Q',
+      `SITE SYMLINK ${outside} leak`,
+      '-Q',
+      `SITE SYMLINK ${outside}/secret.txt secret.txt`,
+      '-l',
+    ]);
+    expect(planted.code).toBe(0);
+    expect(readlinkSync(path.join(home, 'leak'))).toBe(outside);
+    expect(readlinkSync(path.join(home, 'secret.txt'))).toBe(`${outside}/secret.txt`);
+    const files = (params: Record<string, string>, call = 'list') =>
+      t.call('GET', `service/${id}/files/${call}/`, params, { cookie });
+    const into = await files({ path: 'casa/leak' });
+    expect(into.body.system.errors).toEqual(['La ruta lleva fuera de la carpeta permitida']);
+    expect((await files({ path: 'casa/leak/secret.txt' }, 'read')).body.system.valid).toBe(false);
+    expect((await files({ path: 'casa/secret.txt' }, 'read')).body.system.valid).toBe(false);
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}service/${id}/files/download/?path=casa/secret.txt`,
+      headers: { cookie },
+    });
+    expect(download.statusCode).not.toBe(200);
+    expect(download.body).not.toContain('not yours');
+    // the links are listed as links and deleted as links, their targets untouched
+    const listed = await files({ path: 'casa' });
+    expect(listed.body.system.errors).toEqual([]);
+    for (const name of ['leak', 'secret.txt']) {
+      const deleted = await t.call('POST', `service/${id}/files/delete/`, { path: `casa/${name}` }, { cookie });
+      expect(deleted.body.system.errors).toEqual([]);
+    }
+    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('not yours');
+    expect(existsSync(path.join(home, 'leak'))).toBe(false);
+    rmSync(outside, { recursive: true, force: true });
   });
 });
