@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParam, textAsTyped } from './fields.ts';
+import { listPageFields, listTotal } from './list-query.ts';
 
 export { FTP_USER_MAX } from './ftp-rules.ts';
 
@@ -16,6 +17,9 @@ export const ftpAccountSchema = z.object({
 export type FtpAccount = z.infer<typeof ftpAccountSchema>;
 
 export const ftpServiceParamsSchema = z.object({ id: idParam });
+/** The list call; paged and filtered (on the login and the folder) when asked, see list-query.ts. */
+export const ftpListParamsSchema = z.object({ id: idParam, ...listPageFields(['user', 'folder']) });
+export type FtpListParams = z.infer<typeof ftpListParamsSchema>;
 export const ftpAccountParamsSchema = z.object({ id: idParam, fid: idParam });
 export const ftpCreateParamsSchema = z.object({
   id: idParam,
@@ -37,7 +41,7 @@ export const ftpLoginParamsSchema = z.object({
   initialDirectory: textAsTyped(255).optional().default(''),
 });
 
-export const ftpListDataSchema = z.object({ ftps: z.array(ftpAccountSchema) });
+export const ftpListDataSchema = z.object({ ftps: z.array(ftpAccountSchema), total: listTotal });
 export const ftpOneDataSchema = z.object({ ftp: ftpAccountSchema });
 export const ftpMainDataSchema = z.object({
   ftp: z.object({ host: z.string(), sslHost: z.string(), port: z.number().int(), webftp: z.string() }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParam, textAsTyped } from './fields.ts';
+import { listPageFields, listTotal } from './list-query.ts';
 import { permissionMapSchema } from './permissions.ts';
 
 /** The web side of a hosting service: overview, PHP version, parking, redirections and sites. */
@@ -79,6 +80,12 @@ const flag = z.enum(['0', '1'], { error: 'validation.invalid' }).optional().defa
 export const hostingServiceParamsSchema = z.object({ id: idParam });
 export const hostingPhpParamsSchema = z.object({ id: idParam, phpVersion: textAsTyped(16) });
 
+/** The list call; paged and filtered (origin, destination, type) when asked, see list-query.ts. */
+export const redirectionListParamsSchema = z.object({
+  id: idParam,
+  ...listPageFields(['origin', 'url', 'redirType']),
+});
+export type RedirectionListParams = z.infer<typeof redirectionListParamsSchema>;
 export const redirectionParamsSchema = z.object({ id: idParam, rid: idParam });
 const redirectionFields = {
   urlRedir: textAsTyped(2048),
@@ -95,15 +102,18 @@ export const redirectionCreateParamsSchema = z.object({
 });
 export const redirectionSaveParamsSchema = z.object({ id: idParam, rid: idParam, ...redirectionFields });
 
+/** The list call; paged and filtered (host, folder) when asked, see list-query.ts. */
+export const subdomainListParamsSchema = z.object({ id: idParam, ...listPageFields(['host', 'folder']) });
+export type SubdomainListParams = z.infer<typeof subdomainListParamsSchema>;
 export const subdomainParamsSchema = z.object({ id: idParam, sid: idParam });
 const siteFields = { folder: optionalText(255), SSLActive: flag, cert: pem, certkey: pem, certchain: pem };
 export const subdomainCreateParamsSchema = z.object({ id: idParam, subDomain: textAsTyped(190), ...siteFields });
 export const subdomainSaveParamsSchema = z.object({ id: idParam, sid: idParam, ...siteFields });
 
 export const hostingServiceDataSchema = z.object({ service: hostingServiceSchema });
-export const redirectionListDataSchema = z.object({ redirection: z.array(redirectionSchema) });
+export const redirectionListDataSchema = z.object({ redirection: z.array(redirectionSchema), total: listTotal });
 export const redirectionOneDataSchema = z.object({ redirection: redirectionSchema });
-export const subdomainListDataSchema = z.object({ subdomains: z.array(subdomainSchema) });
+export const subdomainListDataSchema = z.object({ subdomains: z.array(subdomainSchema), total: listTotal });
 export const subdomainOneDataSchema = z.object({ subdomain: subdomainSchema });
 
 /** One line of an error log; `source` says which daemon wrote it. Oldest first. */

@@ -57,6 +57,8 @@ export const DOMAIN_API = {
 export const MAIL_API = {
   mailboxes: (id: number | string) => `service/${id}/correo/list/`,
   aliases: (id: number | string) => `service/${id}/alias/list/`,
+  /** Accounts and aliases in one paged list (the mail view). */
+  list: (id: number | string) => `service/${id}/mail/list/`,
   mailbox: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/`,
   mailboxCreate: (id: number | string) => `service/${id}/correo/create/`,
   mailboxPassword: (id: number | string, accountId: number | string) =>

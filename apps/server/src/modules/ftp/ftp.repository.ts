@@ -1,10 +1,22 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { containsAny, type ListPage, orderOf } from '../../db/list-query.ts';
 import type { FtpLogin } from '../../drivers/ftp/ftp.driver.ts';
 
 export const ftpRepository = {
   list(db: Db, serviceId: number) {
     return db.selectFrom('ftp_accounts').selectAll().where('service_id', '=', serviceId).orderBy('login').execute();
+  },
+  /** One page of the accounts whose login or folder (as shown, from "/") contains the filter. */
+  async page(db: Db, serviceId: number, page: ListPage<'user' | 'folder'>) {
+    let base = db.selectFrom('ftp_accounts').where('service_id', '=', serviceId);
+    if (page.filter) base = base.where(containsAny([sql`login`, sql`'/' || folder`], page.filter));
+    const order = orderOf({ user: sql`lower(login)`, folder: sql`lower(folder)` }, page);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy(order).limit(page.limit).offset(page.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
   },
   find(db: Db, serviceId: number, id: number) {
     return db

@@ -3,6 +3,7 @@ import {
   ftpAccountParamsSchema,
   ftpCreateParamsSchema,
   ftpListDataSchema,
+  ftpListParamsSchema,
   ftpLoginParamsSchema,
   ftpMainDataSchema,
   ftpOneDataSchema,
@@ -24,10 +25,8 @@ export function registerFtpRoutes(api: ApiRouter, ftp: FtpService) {
     }),
   );
   api.session(
-    { method: both, url: 'service/:id/ftp/list/', params: ftpServiceParamsSchema, data: ftpListDataSchema },
-    async ({ actor, params }) => ({
-      data: { ftps: await ftp.list(actor, params.id) },
-    }),
+    { method: both, url: 'service/:id/ftp/list/', params: ftpListParamsSchema, data: ftpListDataSchema },
+    async ({ actor, params }) => ({ data: await ftp.list(actor, params) }),
   );
   api.session(
     { method: 'POST', url: 'service/:id/ftp/create/', params: ftpCreateParamsSchema, data: ftpOneDataSchema },

@@ -1,5 +1,5 @@
 import { filesPagePath } from '@panel247/contract/files';
-import type { FtpAccount } from '@panel247/contract/ftp';
+import type { FtpAccount, FtpListParams } from '@panel247/contract/ftp';
 import { FTP_PASSWORD_MAX_BYTES, FTP_USER_MAX, ftpPasswordFits, isFtpUserName } from '@panel247/contract/ftp-rules';
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { SignonForm } from '@panel247/contract/signon';
@@ -7,6 +7,7 @@ import { hasControlCharacters } from '@panel247/contract/text-rules';
 import bcrypt from 'bcryptjs';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
+import { listPageOf } from '../../db/list-query.ts';
 import type { FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
 import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
 import { type FieldError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
@@ -106,9 +107,13 @@ export class FtpService {
     };
   }
 
-  async list(actor: Actor, id: number): Promise<FtpAccount[]> {
-    await this.service(actor, id, 'visible');
-    return (await ftpRepository.list(this.db, id)).map((row) => this.toDto(row));
+  /** Every account (the spec's call), or one page of them when the call asks for it. */
+  async list(actor: Actor, params: FtpListParams): Promise<{ ftps: FtpAccount[]; total?: number }> {
+    await this.service(actor, params.id, 'visible');
+    const page = listPageOf(params);
+    if (!page) return { ftps: (await ftpRepository.list(this.db, params.id)).map((row) => this.toDto(row)) };
+    const { rows, total } = await ftpRepository.page(this.db, params.id, page);
+    return { ftps: rows.map((row) => this.toDto(row)), total };
   }
 
   /** One account with its password: "show password" (always offered to those who can see FTP). */

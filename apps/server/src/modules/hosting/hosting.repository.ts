@@ -1,4 +1,10 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { containsAny, type ListPage, orderOf } from '../../db/list-query.ts';
+
+/** The host a row answers on, in SQL: '' is the main domain (hostOf in hosting-input.ts). */
+const hostSql = (domain: string): RawBuilder<string> =>
+  sql`(case when subdomain = '' then ${domain} else subdomain || '.' || ${domain} end)`;
 
 /** Every query of the web side of a hosting service; each is scoped by the service's id. */
 export const hostingRepository = {
@@ -37,6 +43,23 @@ export const hostingRepository = {
       .orderBy('subdomain')
       .orderBy('id')
       .execute();
+  },
+  /** One page of the sites whose host or folder (as shown, from "/") contains the filter; the main domain first. */
+  async sitesPage(db: Db, serviceId: number, domain: string, page: ListPage<'host' | 'folder'>) {
+    let base = db.selectFrom('web_sites').where('service_id', '=', serviceId);
+    if (page.filter) base = base.where(containsAny([hostSql(domain), sql`'/' || folder`], page.filter));
+    const order = orderOf(
+      {
+        host: sql`lower(case when subdomain = '' then '' else subdomain || '.' end)`,
+        folder: sql`lower(folder)`,
+      },
+      page,
+    );
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy(order).limit(page.limit).offset(page.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
   },
   site(db: Db, serviceId: number, id: number) {
     return db
@@ -90,6 +113,18 @@ export const hostingRepository = {
       .orderBy('subdomain')
       .orderBy('path')
       .execute();
+  },
+  /** One page of the redirections whose origin (host and path), destination or type contains the filter. */
+  async redirectionsPage(db: Db, serviceId: number, domain: string, page: ListPage<'origin' | 'url' | 'redirType'>) {
+    const origin = sql`(${hostSql(domain)} || case when path = '/' then '' else path end)`;
+    let base = db.selectFrom('web_redirections').where('service_id', '=', serviceId);
+    if (page.filter) base = base.where(containsAny([origin, sql`url`, sql`type`], page.filter));
+    const order = orderOf({ origin: sql`lower(${origin})`, url: sql`lower(url)`, redirType: sql`type` }, page);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy(order).limit(page.limit).offset(page.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
   },
   redirection(db: Db, serviceId: number, id: number) {
     return db

@@ -6,11 +6,13 @@ import {
   hostingServiceParamsSchema,
   redirectionCreateParamsSchema,
   redirectionListDataSchema,
+  redirectionListParamsSchema,
   redirectionOneDataSchema,
   redirectionParamsSchema,
   redirectionSaveParamsSchema,
   subdomainCreateParamsSchema,
   subdomainListDataSchema,
+  subdomainListParamsSchema,
   subdomainOneDataSchema,
   subdomainParamsSchema,
   subdomainSaveParamsSchema,
@@ -93,10 +95,10 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingServices, 
     {
       method: both,
       url: 'service/:id/redirection/list/',
-      params: hostingServiceParamsSchema,
+      params: redirectionListParamsSchema,
       data: redirectionListDataSchema,
     },
-    async ({ actor, params }) => ({ data: { redirection: await hosting.redirections.list(actor, params.id) } }),
+    async ({ actor, params }) => ({ data: await hosting.redirections.list(actor, params) }),
   );
   api.session(
     {
@@ -150,10 +152,10 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingServices, 
     {
       method: both,
       url: 'service/:id/subdomain/list/',
-      params: hostingServiceParamsSchema,
+      params: subdomainListParamsSchema,
       data: subdomainListDataSchema,
     },
-    async ({ actor, params }) => ({ data: { subdomains: await hosting.sites.list(actor, params.id) } }),
+    async ({ actor, params }) => ({ data: await hosting.sites.list(actor, params) }),
   );
   api.session(
     {

@@ -1,7 +1,13 @@
-import type { Redirection, RedirectionCreateParams, RedirectionSaveParams } from '@panel247/contract/hosting';
+import type {
+  Redirection,
+  RedirectionCreateParams,
+  RedirectionListParams,
+  RedirectionSaveParams,
+} from '@panel247/contract/hosting';
 import { isRedirectionPath, isRedirectionUrl } from '@panel247/contract/hosting-rules';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
+import { listPageOf } from '../../db/list-query.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hostingRepository } from './hosting.repository.ts';
@@ -72,9 +78,15 @@ export class RedirectionService {
     };
   }
 
-  async list(actor: Actor, id: number): Promise<Redirection[]> {
+  /** Every redirection (the spec's call), or one page of them when the call asks for it. */
+  async list(actor: Actor, params: RedirectionListParams): Promise<{ redirection: Redirection[]; total?: number }> {
+    const { id } = params;
     const service = await this.changes.service(actor, id, 'service_redirects', 'visible');
-    return (await hostingRepository.redirections(this.db, id)).map((row) => this.toRedirection(row, service.domain));
+    const page = listPageOf(params);
+    const toDto = (row: RedirectionRow) => this.toRedirection(row, service.domain);
+    if (!page) return { redirection: (await hostingRepository.redirections(this.db, id)).map(toDto) };
+    const { rows, total } = await hostingRepository.redirectionsPage(this.db, id, service.domain, page);
+    return { redirection: rows.map(toDto), total };
   }
 
   async get(actor: Actor, id: number, rid: number): Promise<Redirection> {

@@ -1,9 +1,10 @@
 import { X509Certificate } from 'node:crypto';
-import type { Subdomain } from '@panel247/contract/hosting';
+import type { Subdomain, SubdomainListParams } from '@panel247/contract/hosting';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { parseCertificateBundle } from '../../crypto/certificate-bundle.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
+import { listPageOf } from '../../db/list-query.ts';
 import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -87,10 +88,16 @@ export class SiteService {
     };
   }
 
-  async list(actor: Actor, id: number): Promise<Subdomain[]> {
+  /** Every site (the spec's call), or one page of them when the call asks for it. */
+  async list(actor: Actor, params: SubdomainListParams): Promise<{ subdomains: Subdomain[]; total?: number }> {
+    const { id } = params;
     const service = await this.changes.service(actor, id, 'service_subdomains', 'visible');
     await this.changes.ensure(this.db, id);
-    return (await hostingRepository.sites(this.db, id)).map((row) => this.toSubdomain(row, service.domain));
+    const page = listPageOf(params);
+    const toDto = (row: SiteRow) => this.toSubdomain(row, service.domain);
+    if (!page) return { subdomains: (await hostingRepository.sites(this.db, id)).map(toDto) };
+    const { rows, total } = await hostingRepository.sitesPage(this.db, id, service.domain, page);
+    return { subdomains: rows.map(toDto), total };
   }
 
   async get(actor: Actor, id: number, sid: number): Promise<Subdomain> {

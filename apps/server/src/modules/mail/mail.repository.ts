@@ -1,4 +1,16 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { containsAny, type ListPage, orderOf } from '../../db/list-query.ts';
+
+/** One row of the mail view's list: an account or an alias, in the columns both have. */
+export interface MailListRow {
+  kind: 'account' | 'alias';
+  id: number;
+  local_part: string;
+  targets: string;
+  quota_bytes: number;
+  eliminable: number;
+}
 
 export const mailRepository = {
   mailboxes(db: Db, serviceId: number) {
@@ -12,6 +24,52 @@ export const mailRepository = {
       .select(['r.reference_punycode as domain', 'm.local_part as localPart'])
       .execute();
     return rows;
+  },
+  /**
+   * One page of the accounts and aliases of a service in one list (either kind may be left out),
+   * sorted and filtered on the address as shown: 'local@domain', or the domain alone for an
+   * alias of every address. An account comes before an alias of the same address.
+   */
+  async mailPage(
+    db: Db,
+    serviceId: number,
+    domain: string,
+    kinds: { accounts: boolean; aliases: boolean },
+    page: ListPage<'name'>,
+  ): Promise<{ rows: MailListRow[]; total: number }> {
+    if (!kinds.accounts && !kinds.aliases) return { rows: [], total: 0 };
+    const accounts = db
+      .selectFrom('mailboxes')
+      .select([
+        sql<'account' | 'alias'>`'account'`.as('kind'),
+        'id',
+        'local_part',
+        sql<string>`''`.as('targets'),
+        'quota_bytes',
+        'eliminable',
+      ])
+      .where('service_id', '=', serviceId);
+    const aliases = db
+      .selectFrom('mail_aliases')
+      .select([
+        sql<'account' | 'alias'>`'alias'`.as('kind'),
+        'id',
+        'local_part',
+        'targets',
+        sql<number>`0`.as('quota_bytes'),
+        'eliminable',
+      ])
+      .where('service_id', '=', serviceId);
+    const both = kinds.accounts && kinds.aliases ? accounts.unionAll(aliases) : kinds.accounts ? accounts : aliases;
+    const name = sql`(case when kind = 'alias' and local_part = '' then ${domain} else local_part || '@' || ${domain} end)`;
+    let base = db.selectFrom(both.as('m'));
+    if (page.filter) base = base.where(containsAny([name], page.filter));
+    const order = orderOf({ name: [sql`lower(${name})`, sql`kind`] }, page);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy(order).limit(page.limit).offset(page.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
   },
   findMailbox(db: Db, serviceId: number, id: number) {
     return db

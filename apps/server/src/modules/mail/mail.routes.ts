@@ -11,6 +11,8 @@ import {
   mailboxListDataSchema,
   mailboxParamsSchema,
   mailboxPasswordParamsSchema,
+  mailListDataSchema,
+  mailListParamsSchema,
   mailServiceParamsSchema,
   webmailLoginDataSchema,
 } from '@panel247/contract/mail';
@@ -33,6 +35,10 @@ export function registerMailRoutes(api: ApiRouter, mail: MailService) {
     async ({ actor, params }) => ({
       data: { alias: await mail.aliases(actor, params.id) },
     }),
+  );
+  api.session(
+    { method: both, url: 'service/:id/mail/list/', params: mailListParamsSchema, data: mailListDataSchema },
+    async ({ actor, params }) => ({ data: await mail.list(actor, params) }),
   );
   api.session(
     {

@@ -1,4 +1,4 @@
-import type { Alias, Mailbox, WebmailLoginData } from '@panel247/contract/mail';
+import type { Alias, Mailbox, MailListParams, MailListRow, WebmailLoginData } from '@panel247/contract/mail';
 import {
   ALIAS_MAX_TARGETS,
   ALIAS_TARGETS_MAX_LENGTH,
@@ -11,6 +11,7 @@ import {
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
+import { listWindowOf } from '../../db/list-query.ts';
 import type { MailDriver } from '../../drivers/mail/mail.driver.ts';
 import { ConflictError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -84,6 +85,34 @@ export class MailService {
     if (service.levels.servicemail_accounts === 'disabled') return [];
     const rows = await mailRepository.mailboxes(this.db, id);
     return Promise.all(rows.map((row) => this.toMailbox(service.domain, row)));
+  }
+
+  /**
+   * The mail view's list: one page of accounts and aliases together, each kind only for those
+   * who may see it. Only the page's mailboxes have their usage read.
+   */
+  async list(actor: Actor, params: MailListParams): Promise<{ mail: MailListRow[]; total: number }> {
+    const service = await this.service(actor, params.id, 'servicemail', 'visible');
+    const kinds = {
+      accounts: params.type !== 'alias' && service.levels.servicemail_accounts !== 'disabled',
+      aliases: params.type !== 'account' && service.levels.servicemail_alias !== 'disabled',
+    };
+    const { rows, total } = await mailRepository.mailPage(
+      this.db,
+      params.id,
+      service.domain,
+      kinds,
+      listWindowOf(params),
+    );
+    const mail = await Promise.all(
+      rows.map(
+        async (row): Promise<MailListRow> =>
+          row.kind === 'account'
+            ? { type: 'account', correo: await this.toMailbox(service.domain, row) }
+            : { type: 'alias', alias: this.toAlias(service.domain, row) },
+      ),
+    );
+    return { mail, total };
   }
 
   async mailbox(actor: Actor, id: number, accountId: number): Promise<Mailbox> {
