@@ -3,6 +3,7 @@ import { FTP_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ftpAccountsQueryKey } from '../../../api/list-ftp-accounts';
 import { apiCall } from '../../../lib/api-client';
+import { ftpPagesQueryKey } from './list-ftp-page';
 
 export async function saveFtpFolder(serviceId: number, accountId: number, folder: string) {
   const { data, system } = await apiCall<FtpOneData>(
@@ -19,9 +20,12 @@ export function useSaveFtpFolder(serviceId: number) {
   return useMutation({
     mutationFn: ({ accountId, folder }: { accountId: number; folder: string }) =>
       saveFtpFolder(serviceId, accountId, folder),
-    onSuccess: ({ account }) =>
+    onSuccess: ({ account }) => {
       queryClient.setQueryData<FtpAccount[]>(ftpAccountsQueryKey(serviceId), (list) =>
         list?.map((item) => (item.id === account.id ? account : item)),
-      ),
+      );
+      // a new folder can move the row in or out of a filtered page
+      return queryClient.invalidateQueries({ queryKey: ftpPagesQueryKey(serviceId) });
+    },
   });
 }

@@ -3,10 +3,8 @@ import { isActionable, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconPlus } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWebftpLogin } from '../../../api/get-webftp-login';
-import { useFtpAccounts } from '../../../api/list-ftp-accounts';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
@@ -14,15 +12,15 @@ import { PasswordChangeModal } from '../../../components/password-change-modal';
 import { PasswordRevealModal } from '../../../components/password-reveal-modal';
 import { notifyCall } from '../../../lib/notify';
 import { openSignon } from '../../../lib/open-signon';
-import { useClientPage } from '../../../lib/use-client-page';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useServerPage, useStepBack } from '../../../lib/use-server-page';
 import { useChangeFtpPassword } from '../api/change-ftp-password';
 import { useDeleteFtpAccount } from '../api/delete-ftp-account';
 import { useFtpAccount } from '../api/get-ftp-account';
-import { filterAccounts, sortAccounts } from '../lib/ftp-rows';
+import { useFtpPage } from '../api/list-ftp-page';
 import { FtpCreateModal } from './ftp-create-modal';
 import { FtpFolderModal } from './ftp-folder-modal';
 import { FtpServerCard } from './ftp-server-card';
@@ -35,12 +33,13 @@ export function FtpView({ set }: { set: PermissionSetData }) {
   const canWrite = isActionable(set.permissions.service_ftp);
   usePageTitle(`${t('menu.ftp')} · ${set.reference}`);
 
-  const list = useFtpAccounts(serviceId);
+  const { text, setText, filter, page, setPage } = useServerPage([serviceId]);
+  const list = useFtpPage(serviceId, { page, filter });
   useErrorToast(list.error);
-
-  const [text, setText] = useState('');
-  const accounts = useMemo(() => filterAccounts(sortAccounts(list.data ?? []), text), [list.data, text]);
-  const { page, setPage, pageRows } = useClientPage(accounts, LIST_PAGE_SIZE);
+  const accounts = list.data?.ftps ?? [];
+  // a full answer (no total) counts its own rows
+  const total = list.data?.total ?? accounts.length;
+  useStepBack(total, list.data !== undefined, page, setPage);
 
   const [creating, setCreating, closeCreate] = useDialog(false);
   const [folder, setFolder, closeFolder] = useDialog<FtpAccount | null>(null);
@@ -58,7 +57,7 @@ export function FtpView({ set }: { set: PermissionSetData }) {
     if (deleting) await notifyCall(() => remove.mutateAsync(deleting.id), closeDelete);
   };
 
-  const emptyText = list.isError ? t('ftp.load_error') : text.trim() ? t('ftp.no_results') : t('ftp.empty');
+  const emptyText = list.isError ? t('ftp.load_error') : filter ? t('ftp.no_results') : t('ftp.empty');
 
   return (
     <ListPage testId="ftp-view" title={set.reference}>
@@ -80,11 +79,12 @@ export function FtpView({ set }: { set: PermissionSetData }) {
         <ListBody
           testId="ftp"
           filter={{ label: t('ftp.filter'), placeholder: t('ftp.filter_placeholder'), value: text, onChange: setText }}
+          pagedOnServer
           loading={list.isPending}
-          pagination={{ page, pageSize: LIST_PAGE_SIZE, total: accounts.length, onChange: setPage }}
+          pagination={{ page, pageSize: LIST_PAGE_SIZE, total, onChange: setPage }}
         >
           <FtpTable
-            accounts={pageRows}
+            accounts={accounts}
             canWrite={canWrite}
             emptyText={emptyText}
             busy={list.isFetching}
