@@ -272,6 +272,71 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
     });
   });
 
+  it('in a 2,000-record zone, a change sends only its RRsets: one changed in PowerDNS meanwhile is not overwritten', async () => {
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({
+      service_id: serviceId,
+      zona: `bulk${i}`,
+      type: 'A',
+      ttl: 0,
+      priority: 0,
+      value: `10.1.${i >> 8}.${i & 255}`,
+      dynamic_value: '',
+      eliminable: 1,
+      created_at: 0,
+    }));
+    for (let start = 0; start < rows.length; start += 500) {
+      await t.database.db
+        .insertInto('dns_records')
+        .values(rows.slice(start, start + 500))
+        .execute();
+    }
+    await t.services.dns.sync(zone, { dryRun: false });
+    expect(await pdns.dig(`bulk1999.${zone}`, 'A')).toEqual(['10.1.7.207']);
+
+    // Behind the panel's back: the apex A and one bulk record changed, a TXT planted.
+    const driver = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
+    await driver.replaceRRsets(zone, [
+      { name: `${zone}.`, type: 'A', ttl: 3600, contents: ['192.0.2.201'] },
+      { name: `bulk5.${zone}.`, type: 'A', ttl: 3600, contents: ['192.0.2.205'] },
+      { name: `planted.${zone}.`, type: 'TXT', ttl: 3600, contents: ['"planted"'] },
+    ]);
+    const added = await create({ type: 'A', zona: 'added', value: '203.0.113.50' });
+    await create({ type: 'A', zona: 'bulk6', value: '203.0.113.56' });
+    const saved = await t.call<One>(
+      'POST',
+      `service/${serviceId}/dns/${added.id}/save/`,
+      { value: '203.0.113.51', ttl: '0', priority: '0' },
+      { cookie },
+    );
+    expect(saved.body.system.errors).toEqual([]);
+    expect(await pdns.dig(`added.${zone}`, 'A')).toEqual(['203.0.113.51']);
+    expect((await pdns.dig(`bulk6.${zone}`, 'A')).sort()).toEqual(['10.1.0.6', '203.0.113.56']);
+    // What the changes did not touch is as PowerDNS had it: the panel did not rewrite the zone.
+    expect(await pdns.dig(zone, 'A')).toEqual(['192.0.2.201']);
+    expect(await pdns.dig(`bulk5.${zone}`, 'A')).toEqual(['192.0.2.205']);
+    expect(await pdns.dig(`planted.${zone}`, 'TXT')).toEqual(['"planted"']);
+    await t.call('POST', `service/${serviceId}/dns/${added.id}/delete/`, {}, { cookie });
+    expect(await pdns.dig(`added.${zone}`, 'A')).toEqual([]);
+    expect(await pdns.dig(zone, 'A')).toEqual(['192.0.2.201']);
+
+    // Only a sync rewrites the zone, and it finds exactly the three changes made behind its back.
+    const [report] = await t.services.dns.sync(zone, { dryRun: false });
+    expect(report).toEqual({
+      zone,
+      missing: [],
+      extra: [`planted.${zone}. TXT`],
+      changed: [`${zone}. A`, `bulk5.${zone}. A`],
+    });
+    expect(await pdns.dig(zone, 'A')).toEqual(['192.0.2.10']);
+    await t.database.db
+      .deleteFrom('dns_records')
+      .where('service_id', '=', serviceId)
+      .where((eb) => eb.or([eb('zona', 'like', 'bulk%'), eb('zona', '=', 'added')]))
+      .execute();
+    await t.services.dns.sync(zone, { dryRun: false });
+    expect(await pdns.dig(`bulk6.${zone}`, 'A')).toEqual([]);
+  });
+
   it('serialises the changes of one zone: parallel restores leave the defaults once, parallel creates at one name are all served', async () => {
     const restores = await Promise.all(
       Array.from({ length: 10 }, () => t.call('POST', `service/${serviceId}/dns/restore/`, {}, { cookie })),
