@@ -1,7 +1,11 @@
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { UPLOAD_CHUNK_BYTES } from '@panel247/contract/files';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProFtpd, startProFtpd } from '../../scripts/daemons/proftpd';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
 import { tabStops } from '../support/keyboard';
@@ -430,5 +434,121 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
         await apiFromPage(page, `service/${serviceId}/files/delete/`, 'path=readme.html');
       }
     });
+  });
+});
+
+describe.skipIf(!chromiumAvailable())('file manager beside a real ProFTPD', () => {
+  // ProFTPD reads the accounts from the panel's copy (SQLite) and serves the same homes; both the
+  // folder and the copy exist before the panel starts (the hooks run in this order)
+  const work = path.join(tmpdir(), `p247-e2e-ftp-${process.pid}`);
+  const usersFile = path.join(work, 'ftp-users.sqlite');
+  const hostingRoot = path.join(work, 'www');
+  beforeAll(() => {
+    mkdirSync(hostingRoot, { recursive: true, mode: 0o755 });
+    chmodSync(work, 0o755);
+  });
+  const suite = pageSuite(
+    {
+      captcha: 'none',
+      env: { PANEL_WEBFTP_KEY: '', PANEL_FTP_USERS_FILE: usersFile, PANEL_HOSTING_ROOT: hostingRoot },
+    },
+    (page, server) => openFiles(page, server.url),
+  );
+  let ftpd: ProFtpd;
+  let page: Page;
+  let filesUrl: string;
+  let serviceId: string;
+  const login = 'e2e@demo.test';
+  const password = 'e2e ftp password 1';
+
+  beforeAll(async () => {
+    page = suite.page;
+    filesUrl = page.url();
+    serviceId = /\/admin\/(\d+)\//.exec(filesUrl)?.[1] as string;
+    ftpd = await startProFtpd({ kind: 'sqlite', file: usersFile });
+    const created = await apiFromPage<{ system: { errors: string[] } }>(
+      page,
+      `service/${serviceId}/ftp/create/`,
+      new URLSearchParams({ ftpUser: 'e2e', password, folder: '' }).toString(),
+    );
+    expect(created.system.errors).toEqual([]);
+  });
+  afterAll(async () => {
+    await ftpd?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  async function showFolder(folder: string): Promise<void> {
+    await page.goto(`${filesUrl}${folder ? `?path=${encodeURIComponent(folder)}` : ''}`);
+    await page.getByTestId('files-list').waitFor();
+  }
+
+  it('a file uploaded through the browser is listed and read over FTP', async () => {
+    await showFolder('');
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles([
+        { name: 'from-browser.txt', mimeType: 'text/plain', buffer: Buffer.from('sent from Chromium\n') },
+      ]);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="files-upload-item"]')?.getAttribute('data-state') === 'done',
+      undefined,
+      { timeout: 45_000 },
+    );
+    await row(page, 'from-browser.txt').waitFor();
+    const listing = await ftpd.curl(login, password, ['-l']);
+    expect(listing.code).toBe(0);
+    expect(listing.stdout.split(/\r?\n/)).toContain('from-browser.txt');
+    expect((await ftpd.curl(login, password, [], '/from-browser.txt')).stdout).toBe('sent from Chromium\n');
+  });
+
+  it('refuses a path out of the home and a link planted over FTP, in the page and in the API', async () => {
+    // the plant: ProFTPD's SITE SYMLINK wants the target inside its chroot, so the path of a folder
+    // outside is made there first; read outside the chroot, the link leads to the real folder
+    const outside = mkdtempSync(path.join(tmpdir(), 'p247-e2e-neighbour-'));
+    writeFileSync(path.join(outside, 'secret.txt'), 'not yours');
+    const decoy = path.join(work, 'decoy.txt');
+    writeFileSync(decoy, 'decoy');
+    try {
+      expect((await ftpd.curl(login, password, ['--ftp-create-dirs', '-T', decoy], `${outside}/secret.txt`)).code).toBe(
+        0,
+      );
+      expect((await ftpd.curl(login, password, ['-Q', `SITE SYMLINK ${outside} leak`, '-l'])).code).toBe(0);
+
+      // listed as a link: no folder to open, nothing to download
+      await showFolder('');
+      const leak = row(page, 'leak');
+      await leak.waitFor();
+      expect(await leak.getAttribute('data-type')).toBe('link');
+      expect(await leak.getByTestId('files-open-folder').count()).toBe(0);
+      expect(await leak.getByTestId('files-download').count()).toBe(0);
+
+      // followed by its address, the page says why and leads back
+      await showFolder('leak');
+      await page.getByText('No se pudo cargar la carpeta.').waitFor();
+      await waitToast(page, 'La ruta lleva fuera de la carpeta permitida');
+      // an address going up falls back to the home; an absolute one is read inside it
+      await showFolder('../..');
+      await row(page, 'from-browser.txt').waitFor();
+      expect(await trail(page)).toBe('Inicio');
+      await showFolder('/etc');
+      await page.getByText('No se pudo cargar la carpeta.').waitFor();
+      expect(await trail(page)).toBe('Inicio/etc');
+      type Answer = { system: { valid: boolean; errors: string[] } };
+      const read = await apiFromPage<Answer>(page, `service/${serviceId}/files/read/?path=leak%2Fsecret.txt`);
+      expect(read.system.errors).toEqual(['La ruta lleva fuera de la carpeta permitida']);
+      const up = await apiFromPage<Answer>(page, `service/${serviceId}/files/list/?path=..%2F..`);
+      expect(up.system.valid).toBe(false);
+
+      // deleted from the page as a link: what it led to stays
+      await showFolder('');
+      await row(page, 'leak').getByTestId('files-delete').click();
+      const confirm = dialog(page, 'files-delete-modal');
+      await confirm.getByTestId('files-delete-modal-confirm').click();
+      await row(page, 'leak').waitFor({ state: 'detached' });
+      expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('not yours');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
