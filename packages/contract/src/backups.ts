@@ -8,6 +8,11 @@ export const backupHoldsSchema = z.object({
   files: z.boolean(),
   /** Local parts of the mailboxes whose mail it holds. */
   mailboxes: z.array(z.string()),
+  /**
+   * Each mailbox's folders besides the inbox, by local part, as Dovecot keeps them (Maildir++:
+   * `.Sent`, `.Archive.2024`, non-ASCII names in modified UTF-7); none recorded for older snapshots.
+   */
+  mailFolders: z.record(z.string(), z.array(z.string())).default({}),
   /** Names of the databases it holds a dump of. */
   databases: z.array(z.string()),
   dns: z.boolean(),
@@ -68,8 +73,13 @@ export const backupsRestoreParamsSchema = z.object({
   path: filePath.optional().default(''),
   toFolder: filePath.optional().default(''),
   mailbox: z.string().max(64).optional().default(''),
-  /** One folder of the mailbox (a maildir folder such as `.Sent`); '' for all of it. */
-  mailFolder: z.string().max(255).optional().default(''),
+  /** One folder of the mailbox (a Maildir++ folder such as `.Sent`, as `holds.mailFolders` names it); '' for all of it. */
+  mailFolder: z
+    .string()
+    .max(255)
+    .regex(/^(\.[^./\x00-\x1f][^/\x00-\x1f]*)?$/, { error: 'backup.error.mail_folder' })
+    .optional()
+    .default(''),
   database: z.string().max(64).optional().default(''),
   /** A database's dump into a new database of the service (no confirmation needed). */
   newDatabase: z

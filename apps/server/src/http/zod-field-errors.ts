@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type FieldError, FieldErrors } from '../errors.ts';
+import { isMessageKey } from '../i18n/messages.ts';
 
 /**
  * Turns zod issues into field errors, one per field, in the order of the schema's issues.
@@ -18,8 +19,8 @@ export function toFieldErrors(error: z.ZodError, input: Record<string, unknown>)
 }
 
 function messageKeyOf(issue: z.core.$ZodIssue, value: unknown): string {
-  // Our own messages are i18n keys such as `validation.too_long`.
-  if (/^[a-z_]+\.[a-z_]+$/.test(issue.message)) return issue.message;
+  // Our own messages are i18n keys such as `validation.too_long` or `files.error.path`.
+  if (isMessageKey(issue.message)) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
       return value === undefined || value === '' ? 'validation.required' : 'validation.type';

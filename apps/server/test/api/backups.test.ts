@@ -86,7 +86,7 @@ describe.each(DATABASE_KINDS)('backups API on %s', (kind) => {
     });
     const { snapshots, usage } = (await list()).body.data;
     expect(snapshots).toHaveLength(1);
-    expect(snapshots[0]).toMatchObject({ holds: { files: true, mailboxes: [], databases: [] } });
+    expect(snapshots[0]).toMatchObject({ holds: { files: true, mailboxes: [], mailFolders: {}, databases: [] } });
     expect(snapshots[0]?.id).toMatch(/^[0-9a-f]{8}$/);
     expect(usage).toBeGreaterThan(0);
   });
@@ -101,6 +101,17 @@ describe.each(DATABASE_KINDS)('backups API on %s', (kind) => {
       { cookie },
     );
     expect(unconfirmed.body.system.inputs).toEqual(['overwrite']);
+    // a mailbox folder is a Maildir++ one (`.Sent`): never a path, never the inbox's own folders
+    for (const mailFolder of ['../x', 'cur', '.Sent/../..', '..']) {
+      const folder = await t.call(
+        'POST',
+        `service/${id}/backups/restore/`,
+        { snapshot: snapshot?.id as string, what: 'mailbox', mailbox: 'info', mailFolder, overwrite: 'true' },
+        { cookie },
+      );
+      expect(folder.body.system.errors, mailFolder).toEqual(['Esa carpeta no es una carpeta del buzón']);
+      expect(folder.body.system.inputs).toEqual(['mailFolder']);
+    }
     const aside = await t.call<{ job: BackupJob }>(
       'POST',
       `service/${id}/backups/restore/`,

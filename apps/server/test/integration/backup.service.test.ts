@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { BackupsListData } from '@panel247/contract/backups';
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import type { DnsRecord } from '@panel247/contract/dns';
 import mysql from 'mysql2/promise';
@@ -102,6 +103,9 @@ describe.skipIf(!reachable && process.env.CI !== 'true')('backups of a hosting s
 
     const [run] = await backups.run(domain);
     expect(run?.reference).toBe(domain);
+    // what the Backups view offers to restore: the mailbox and its folders besides the inbox
+    const view = await t.call<BackupsListData>('GET', `service/${id}/backups/list/`, {}, { cookie });
+    expect(view.body.data.snapshots[0]?.holds).toMatchObject({ mailboxes: ['info'], mailFolders: { info: ['.Sent'] } });
     const snapshot = run?.snapshot?.id.slice(0, 8) as string;
     expect((await backups.list(domain)).map((s) => s.id.slice(0, 8))).toEqual([snapshot]);
     // Unchanged since a dump taken over a second after its last change: not dumped again (the

@@ -107,6 +107,15 @@ export class BackupFiles {
       .sort();
   }
 
+  /** A mailbox's Maildir++ folders besides the inbox (`.Sent`, `.Archive.2024`), sorted. */
+  async maildirFolders(mailbox: string): Promise<string[]> {
+    const entries = await readdir(path.join(mailbox, 'Maildir'), { withFileTypes: true }).catch(() => []);
+    return entries
+      .filter((entry) => entry.isDirectory() && /^\.[^.]/.test(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+  }
+
   /** The owner of a folder (the mail root's is the mail user). */
   async ownerOf(folder: string): Promise<{ uid: number; gid: number } | undefined> {
     const info = await lstat(folder).catch(() => undefined);

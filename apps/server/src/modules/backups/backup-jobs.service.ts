@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { BackupHolds, BackupSnapshot as BackupSnapshotDto } from '@panel247/contract/backups';
+import { type BackupSnapshot as BackupSnapshotDto, backupHoldsSchema } from '@panel247/contract/backups';
 import { isActionable } from '@panel247/contract/constants';
 import type { Db } from '../../db/database.ts';
 import { AppError, ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
@@ -76,7 +76,7 @@ export class BackupJobsService {
       time: Number(row.created_at),
       size: Number(row.size_bytes),
       added: Number(row.added_bytes),
-      holds: JSON.parse(row.holds) as BackupHolds,
+      holds: backupHoldsSchema.parse(JSON.parse(row.holds)),
     }));
     const live = await backupsRepository.liveJob(this.db, id, this.now() - HEARTBEAT_DEAD);
     return {

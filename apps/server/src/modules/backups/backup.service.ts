@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { BackupHolds } from '@panel247/contract/backups';
+import { type BackupHolds, backupHoldsSchema } from '@panel247/contract/backups';
 import { isFileName, isFilePath } from '@panel247/contract/files';
 import type { Db } from '../../db/database.ts';
 import type { BackupFiles } from '../../drivers/backups/backup-files.ts';
@@ -8,7 +8,7 @@ import type { BackupSnapshot, ResticDriver, Retention } from '../../drivers/back
 import type { ResticRepositories } from '../../drivers/backups/restic-repositories.ts';
 import type { DatabaseFingerprint } from '../../drivers/ddbb/ddbb.driver.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
-import { AppError, ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
+import { AppError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
 import type { BackedUpRecord, DnsService } from '../dns/dns.service.ts';
 import { backupsRepository } from './backups.repository.ts';
@@ -139,9 +139,13 @@ export class BackupService {
     if (files) paths.push(home);
     const mailboxes = await this.files.folders(this.mailFolder(service.domain));
     if (mailboxes.length > 0) paths.push(this.mailFolder(service.domain));
+    const mailFolders: BackupHolds['mailFolders'] = {};
+    for (const localPart of mailboxes) {
+      mailFolders[localPart] = await this.files.maildirFolders(path.join(this.mailFolder(service.domain), localPart));
+    }
     await onStep('saving');
     const snapshot = await this.repositories.of(service.id).backup(paths, [tag(service.id)]);
-    const holds: BackupHolds = { files, mailboxes, databases, dns: records !== undefined };
+    const holds: BackupHolds = { files, mailboxes, mailFolders, databases, dns: records !== undefined };
     await backupsRepository.insertSnapshot(this.db, {
       service_id: service.id,
       snapshot_id: snapshot.id,
@@ -231,7 +235,7 @@ export class BackupService {
       (recorded) => snapshot.id.startsWith(recorded.snapshot_id) || recorded.snapshot_id.startsWith(snapshot.id),
     );
     if (!row) throw new NotFoundError('backup.error.snapshot');
-    const holds = JSON.parse(row.holds) as BackupHolds;
+    const holds = backupHoldsSchema.parse(JSON.parse(row.holds));
     return [
       ...(holds.files ? [{ kind: 'files' as const, path: '' }] : []),
       ...holds.mailboxes.map((localPart) => ({ kind: 'mailbox' as const, localPart })),
@@ -273,7 +277,9 @@ export class BackupService {
       }
       case 'mailbox': {
         if (!/^[a-z0-9._+-]{1,64}$/.test(target.localPart)) throw FieldErrors.one('mailbox', 'backup.error.mailbox');
-        if (target.folder && !isFileName(target.folder)) throw FieldErrors.one('folder', 'files.error.name');
+        // a Maildir++ folder (`.Sent`): never the inbox's own cur/new/tmp, never a way out
+        if (target.folder && !(isFileName(target.folder) && /^\.[^.]/.test(target.folder)))
+          throw FieldErrors.one('mailFolder', 'backup.error.mail_folder');
         const mailbox = path.join(this.mailFolder(service.domain), target.localPart);
         const folder = target.folder ? path.join(mailbox, 'Maildir', target.folder) : mailbox;
         const restored = await unpacked(folder);

@@ -8,7 +8,11 @@ import { envelope, renderWithProviders, stubApi } from '../../../test/api-stub';
 import { RestoreModal } from './restore-modal';
 
 beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } } });
+  await i18next.use(initReactI18next).init({
+    lng: 'es',
+    resources: { es: { translation: es } },
+    interpolation: { escapeValue: false },
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -17,7 +21,13 @@ const snapshot: BackupSnapshot = {
   time: 1_800_000_000,
   size: 2048,
   added: 1024,
-  holds: { files: true, mailboxes: ['info'], databases: ['shop'], dns: false },
+  holds: {
+    files: true,
+    mailboxes: ['info', 'sales'],
+    mailFolders: { info: ['.Sent', '.Archive.2024'], sales: [] },
+    databases: ['shop'],
+    dns: false,
+  },
 };
 const job: BackupJob = { id: 'c'.repeat(32), kind: 'restore', status: 'queued', step: '', error: '' };
 
@@ -90,5 +100,40 @@ describe('restore dialog', () => {
     fireEvent.change(screen.getByTestId('backups-restore-folder'), { target: { value: 'copy' } });
     fireEvent.click(screen.getByTestId('backups-restore-submit'));
     await waitFor(() => expect(screen.getByTestId('backups-restore-folder')).toHaveAttribute('aria-invalid', 'true'));
+  });
+
+  it('restores one folder of a mailbox, named as mail programs show it, once confirmed for that folder', async () => {
+    const calls = stubApi(() => envelope({ job }));
+    const { onClose } = renderModal();
+    fireEvent.click(screen.getByTestId('backups-what-mailbox'));
+    const folder = screen.getByTestId('backups-restore-mail-folder');
+    expect(Array.from((folder as HTMLSelectElement).options).map((option) => option.text)).toEqual([
+      'Todo el buzón (la bandeja de entrada y todas las carpetas)',
+      'Sent',
+      'Archive / 2024',
+    ]);
+    fireEvent.change(folder, { target: { value: '.Archive.2024' } });
+    expect(
+      screen.getByText('Entiendo que el correo actual de la carpeta Archive / 2024 se sustituirá por el de la copia'),
+    ).toBeInTheDocument();
+    fireEvent.click(screen.getByTestId('backups-restore-confirm'));
+    fireEvent.click(screen.getByTestId('backups-restore-submit'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(Object.fromEntries(calls[0]?.params ?? [])).toMatchObject({
+      what: 'mailbox',
+      mailbox: 'info',
+      mailFolder: '.Archive.2024',
+      overwrite: '1',
+    });
+  });
+
+  it('offers no folder for a mailbox the snapshot holds none of, and forgets the folder of another', () => {
+    renderModal();
+    fireEvent.click(screen.getByTestId('backups-what-mailbox'));
+    fireEvent.change(screen.getByTestId('backups-restore-mail-folder'), { target: { value: '.Sent' } });
+    fireEvent.change(screen.getByTestId('backups-restore-mailbox'), { target: { value: 'sales' } });
+    expect(screen.queryByTestId('backups-restore-mail-folder')).toBeNull();
+    fireEvent.change(screen.getByTestId('backups-restore-mailbox'), { target: { value: 'info' } });
+    expect(screen.getByTestId('backups-restore-mail-folder')).toHaveValue('');
   });
 });

@@ -10,6 +10,7 @@ import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
 import { useRestoreBackup } from '../api/restore-backup';
+import { mailFolderName } from '../lib/mail-folder-name';
 import {
   hasPlacement,
   initialRestoreValues,
@@ -54,6 +55,7 @@ function RestoreForm({
     }
   });
   const replacing = replacesCurrent(values);
+  const mailFolders = snapshot.holds.mailFolders[values.mailbox] ?? [];
   return (
     <form onSubmit={submit} noValidate data-testid="backups-restore-form">
       <Stack gap="md">
@@ -99,9 +101,25 @@ function RestoreForm({
         {values.what === 'mailbox' ? (
           <NativeSelect
             {...form.getInputProps('mailbox')}
+            onChange={(event) => {
+              form.setFieldValue('mailbox', event.currentTarget.value);
+              // a folder belongs to one mailbox
+              form.setFieldValue('mailFolder', '');
+            }}
             label={t('backups.restore.mailbox')}
             data={snapshot.holds.mailboxes}
             data-testid="backups-restore-mailbox"
+          />
+        ) : null}
+        {values.what === 'mailbox' && mailFolders.length > 0 ? (
+          <NativeSelect
+            {...form.getInputProps('mailFolder')}
+            label={t('backups.restore.mail_folder')}
+            data={[
+              { value: '', label: t('backups.restore.mail_folder_all') },
+              ...mailFolders.map((folder) => ({ value: folder, label: mailFolderName(folder) })),
+            ]}
+            data-testid="backups-restore-mail-folder"
           />
         ) : null}
         {values.what === 'database' ? (
@@ -148,7 +166,11 @@ function RestoreForm({
           <Alert color="orange" icon={<IconAlertTriangle size={18} aria-hidden />} p="sm">
             <Checkbox
               {...form.getInputProps('overwrite', { type: 'checkbox' })}
-              label={t(`backups.restore.confirm_${values.what}`)}
+              label={
+                values.what === 'mailbox' && values.mailFolder !== ''
+                  ? t('backups.restore.confirm_mail_folder', { folder: mailFolderName(values.mailFolder) })
+                  : t(`backups.restore.confirm_${values.what}`)
+              }
               data-testid="backups-restore-confirm"
             />
           </Alert>
@@ -166,7 +188,7 @@ function RestoreForm({
 
 /**
  * Restores one part of a snapshot: the files (a path, over the current ones or into a new
- * folder), a mailbox, a database or the DNS zone. What would replace current data asks to be
+ * folder), a mailbox (or one of its folders), a database or the DNS zone. What would replace current data asks to be
  * confirmed first.
  */
 export function RestoreModal({

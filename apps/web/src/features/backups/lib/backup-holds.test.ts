@@ -3,7 +3,15 @@ import { holdBadges } from './backup-holds';
 
 describe('holdBadges', () => {
   it('names each part a snapshot holds, in a fixed order', () => {
-    expect(holdBadges({ files: true, mailboxes: ['info', 'sales'], databases: ['shop', 'blog'], dns: true })).toEqual([
+    expect(
+      holdBadges({
+        files: true,
+        mailboxes: ['info', 'sales'],
+        databases: ['shop', 'blog'],
+        dns: true,
+        mailFolders: {},
+      }),
+    ).toEqual([
       { id: 'files', key: 'backups.holds.files', values: {} },
       { id: 'mail', key: 'backups.holds.mail', values: { count: 2 } },
       { id: 'databases', key: 'backups.holds.databases', values: { names: 'shop, blog' } },
@@ -12,8 +20,8 @@ describe('holdBadges', () => {
   });
 
   it('leaves out what it does not hold', () => {
-    expect(holdBadges({ files: true, mailboxes: [], databases: [], dns: false }).map((badge) => badge.id)).toEqual([
-      'files',
-    ]);
+    expect(
+      holdBadges({ files: true, mailboxes: [], databases: [], dns: false, mailFolders: {} }).map((badge) => badge.id),
+    ).toEqual(['files']);
   });
 });

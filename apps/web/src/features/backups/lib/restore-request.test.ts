@@ -7,7 +7,13 @@ import {
   validateRestore,
 } from './restore-request';
 
-const holds = { files: true, mailboxes: ['info', 'sales'], databases: ['shop'], dns: true };
+const holds = {
+  files: true,
+  mailboxes: ['info', 'sales'],
+  mailFolders: { info: ['.Sent'] },
+  databases: ['shop'],
+  dns: true,
+};
 const snapshot = 'a1b2c3d4';
 
 function values(changes: Partial<RestoreValues>): RestoreValues {
@@ -17,12 +23,14 @@ function values(changes: Partial<RestoreValues>): RestoreValues {
 describe('restore request', () => {
   it('offers only the parts a snapshot holds, files first', () => {
     expect(restoreKinds(holds)).toEqual(['service', 'files', 'mailbox', 'database', 'dns']);
-    expect(restoreKinds({ files: false, mailboxes: [], databases: ['shop'], dns: false })).toEqual([
+    expect(restoreKinds({ files: false, mailboxes: [], databases: ['shop'], dns: false, mailFolders: {} })).toEqual([
       'service',
       'database',
     ]);
     expect(initialRestoreValues(holds).what).toBe('files');
-    expect(initialRestoreValues({ files: false, mailboxes: ['info'], databases: [], dns: false })).toMatchObject({
+    expect(
+      initialRestoreValues({ files: false, mailboxes: ['info'], databases: [], dns: false, mailFolders: {} }),
+    ).toMatchObject({
       what: 'mailbox',
       mailbox: 'info',
     });
@@ -36,6 +44,7 @@ describe('restore request', () => {
       path: 'site',
       toFolder: '',
       mailbox: '',
+      mailFolder: '',
       database: '',
       newDatabase: false,
       overwrite: true,
@@ -63,10 +72,15 @@ describe('restore request', () => {
       path: '',
       toFolder: '',
       mailbox: 'sales',
+      mailFolder: '',
       database: '',
       newDatabase: false,
       overwrite: true,
     });
+    // one folder of it; a folder picked before switching to a database is not sent
+    const sent = values({ what: 'mailbox', mailbox: 'info', mailFolder: '.Sent', overwrite: true });
+    expect(restoreRequest(snapshot, sent)).toMatchObject({ mailbox: 'info', mailFolder: '.Sent' });
+    expect(restoreRequest(snapshot, { ...sent, what: 'database', database: 'shop' })).toMatchObject({ mailFolder: '' });
     expect(restoreRequest(snapshot, values({ what: 'database', overwrite: true }))).toMatchObject({
       database: 'shop',
       mailbox: '',

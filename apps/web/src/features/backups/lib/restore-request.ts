@@ -16,6 +16,8 @@ export interface RestoreValues {
   placement: 'over' | 'new';
   toFolder: string;
   mailbox: string;
+  /** One Maildir++ folder of the mailbox (`.Sent`); '' for all of it. */
+  mailFolder: string;
   database: string;
   /** The user's confirmation that what exists now will be replaced. */
   overwrite: boolean;
@@ -39,6 +41,7 @@ export function initialRestoreValues(holds: BackupHolds): RestoreValues {
     placement: 'over',
     toFolder: '',
     mailbox: holds.mailboxes[0] ?? '',
+    mailFolder: '',
     database: holds.databases[0] ?? '',
     overwrite: false,
   };
@@ -90,6 +93,7 @@ export function restoreRequest(snapshot: string, values: RestoreValues): Restore
     path: files ? homePath(values.path) : '',
     toFolder: files && beside ? homePath(values.toFolder) : '',
     mailbox: values.what === 'mailbox' ? values.mailbox : '',
+    mailFolder: values.what === 'mailbox' ? values.mailFolder : '',
     database: values.what === 'database' ? values.database : '',
     newDatabase: values.what === 'database' && beside,
     overwrite: replacesCurrent(values) && values.overwrite,
