@@ -1,9 +1,9 @@
-import type { Redirection, RedirectionOneData } from '@panel247/contract/hosting';
+import type { RedirectionOneData } from '@panel247/contract/hosting';
 import { REDIRECTION_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import type { RedirectionCreatePayload } from '../lib/redirection-form';
-import { redirectionsQueryKey } from './list-redirections';
+import { redirectionPagesQueryKey } from './list-redirection-page';
 
 export async function createRedirection(serviceId: number, payload: RedirectionCreatePayload) {
   const { data, system } = await apiCall<RedirectionOneData>(
@@ -14,15 +14,11 @@ export async function createRedirection(serviceId: number, payload: RedirectionC
   return { redirection: data.redirection, info: system.info };
 }
 
-/** The new redirection joins the cached list (no reload). */
+/** The pages are asked for again: the server places the new redirection. */
 export function useCreateRedirection(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (payload: RedirectionCreatePayload) => createRedirection(serviceId, payload),
-    onSuccess: ({ redirection }) =>
-      queryClient.setQueryData<Redirection[]>(redirectionsQueryKey(serviceId), (list) => [
-        ...(list ?? []).filter((item) => item.id !== redirection.id),
-        redirection,
-      ]),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: redirectionPagesQueryKey(serviceId) }),
   });
 }

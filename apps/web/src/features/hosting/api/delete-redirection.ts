@@ -1,9 +1,8 @@
 import type { EmptyData } from '@panel247/contract/envelope';
-import type { Redirection } from '@panel247/contract/hosting';
 import { REDIRECTION_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
-import { redirectionsQueryKey } from './list-redirections';
+import { redirectionPagesQueryKey } from './list-redirection-page';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteRedirection(serviceId: number, redirectionId: number): Promise<string[]> {
@@ -11,14 +10,11 @@ export async function deleteRedirection(serviceId: number, redirectionId: number
     .system.info;
 }
 
-/** The redirection leaves the cached list. */
+/** The pages are asked for again, without the redirection. */
 export function useDeleteRedirection(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (redirectionId: number) => deleteRedirection(serviceId, redirectionId),
-    onSuccess: (_info, redirectionId) =>
-      queryClient.setQueryData<Redirection[]>(redirectionsQueryKey(serviceId), (list) =>
-        list?.filter((item) => item.id !== redirectionId),
-      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: redirectionPagesQueryKey(serviceId) }),
   });
 }

@@ -3,6 +3,7 @@ import type { Subdomain } from '@panel247/contract/hosting';
 import { SUBDOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
+import { subdomainPagesQueryKey } from './list-subdomain-page';
 import { subdomainsQueryKey } from './list-subdomains';
 
 /** Returns the server's info messages (the first one is shown). */
@@ -16,9 +17,12 @@ export function useDeleteSubdomain(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (subdomainId: number) => deleteSubdomain(serviceId, subdomainId),
-    onSuccess: (_info, subdomainId) =>
+    onSuccess: (_info, subdomainId) => {
       queryClient.setQueryData<Subdomain[]>(subdomainsQueryKey(serviceId), (list) =>
         list?.filter((item) => item.id !== subdomainId),
-      ),
+      );
+      // the server pages: the pages are asked for again
+      return queryClient.invalidateQueries({ queryKey: subdomainPagesQueryKey(serviceId) });
+    },
   });
 }

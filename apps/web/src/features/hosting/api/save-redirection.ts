@@ -1,9 +1,9 @@
-import type { Redirection, RedirectionOneData } from '@panel247/contract/hosting';
+import type { RedirectionOneData } from '@panel247/contract/hosting';
 import { REDIRECTION_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import type { RedirectionSavePayload } from '../lib/redirection-form';
-import { redirectionsQueryKey } from './list-redirections';
+import { redirectionPagesQueryKey } from './list-redirection-page';
 
 /** Host and path stay; the destination, the type and the frame texts change. */
 export async function saveRedirection(serviceId: number, redirectionId: number, payload: RedirectionSavePayload) {
@@ -15,15 +15,12 @@ export async function saveRedirection(serviceId: number, redirectionId: number, 
   return { redirection: data.redirection, info: system.info };
 }
 
-/** The row is replaced by the returned redirection. */
+/** The pages are asked for again (a new destination or type can move the row in or out of a filter). */
 export function useSaveRedirection(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, payload }: { id: number; payload: RedirectionSavePayload }) =>
       saveRedirection(serviceId, id, payload),
-    onSuccess: ({ redirection }) =>
-      queryClient.setQueryData<Redirection[]>(redirectionsQueryKey(serviceId), (list) =>
-        list?.map((item) => (item.id === redirection.id ? redirection : item)),
-      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: redirectionPagesQueryKey(serviceId) }),
   });
 }

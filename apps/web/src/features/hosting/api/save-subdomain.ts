@@ -3,6 +3,7 @@ import { SUBDOMAIN_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import type { SiteSavePayload } from '../lib/site-form';
+import { subdomainPagesQueryKey } from './list-subdomain-page';
 import { subdomainsQueryKey } from './list-subdomains';
 
 /** The subdomain stays; folder and SSL change (empty certificate fields keep the installed ones). */
@@ -20,9 +21,12 @@ export function useSaveSubdomain(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, payload }: { id: number; payload: SiteSavePayload }) => saveSubdomain(serviceId, id, payload),
-    onSuccess: ({ subdomain }) =>
+    onSuccess: ({ subdomain }) => {
       queryClient.setQueryData<Subdomain[]>(subdomainsQueryKey(serviceId), (list) =>
         list?.map((item) => (item.id === subdomain.id ? subdomain : item)),
-      ),
+      );
+      // the server pages: the pages are asked for again
+      return queryClient.invalidateQueries({ queryKey: subdomainPagesQueryKey(serviceId) });
+    },
   });
 }

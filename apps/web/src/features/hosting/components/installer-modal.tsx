@@ -230,6 +230,14 @@ function Installer({ target, onClose, set }: { target: InstallerTarget; onClose:
     field?.focus();
   }, [state.step]);
 
+  // The sites can arrive after the dialog opened (the sites view no longer holds them all): the
+  // first step's site then takes the focus, as it does when they are there on opening.
+  const sitesLoaded = !sites.isPending;
+  useEffect(() => {
+    if (sitesLoaded && shownStep.current === 0)
+      stepContent.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+  }, [sitesLoaded]);
+
   // The install button gives way to the progress, then to the result: the focus follows them.
   const body = useRef<HTMLFormElement>(null);
   const phase = done ? 'done' : running ? 'running' : 'form';

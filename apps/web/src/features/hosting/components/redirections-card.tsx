@@ -4,7 +4,6 @@ import type { Redirection } from '@panel247/contract/hosting';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { HostText } from '../../../components/host-text';
@@ -13,14 +12,14 @@ import { ListCard } from '../../../components/list-page';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { notifyCall } from '../../../lib/notify';
-import { useClientPage } from '../../../lib/use-client-page';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useServerPage, useStepBack } from '../../../lib/use-server-page';
 import { useDeleteRedirection } from '../api/delete-redirection';
-import { useRedirections } from '../api/list-redirections';
+import { useRedirectionPage } from '../api/list-redirection-page';
 import { useSubdomains } from '../api/list-subdomains';
-import { filterRedirections, hostChoices, sortRedirections } from '../lib/hosting-rows';
+import { hostChoices } from '../lib/hosting-rows';
 import { RedirectionModal } from './redirection-modal';
 
 /** The redirections of a service: filter, paging above 10 rows, create/edit/delete with the redirection right. */
@@ -28,15 +27,16 @@ export function RedirectionsCard({ set }: { set: PermissionSetData }) {
   const { t } = useTranslation();
   const serviceId = set.id;
   const canWrite = isActionable(set.permissions.service_redirects);
-  const list = useRedirections(serviceId);
+  const { text, setText, filter, page, setPage } = useServerPage([serviceId]);
+  const list = useRedirectionPage(serviceId, { page, filter });
   useErrorToast(list.error);
+  const rows = list.data?.redirection ?? [];
+  // a full answer (no total) counts its own rows
+  const total = list.data?.total ?? rows.length;
+  useStepBack(total, list.data !== undefined, page, setPage);
   // The hosts a new redirection can start from (the main domain without the sites right).
   const sites = useSubdomains(serviceId, canWrite && isVisible(set.permissions.service_subdomains));
   const hosts = hostChoices(set.referencePunycode, sites.data ?? []);
-
-  const [text, setText] = useState('');
-  const rows = useMemo(() => filterRedirections(sortRedirections(list.data ?? []), text), [list.data, text]);
-  const { page, setPage, pageRows } = useClientPage(rows, LIST_PAGE_SIZE);
 
   const [editing, setEditing, closeEdit] = useDialog<Redirection | 'new' | null>(null);
   const [deleting, setDeleting, closeDelete] = useDialog<Redirection | null>(null);
@@ -94,7 +94,7 @@ export function RedirectionsCard({ set }: { set: PermissionSetData }) {
 
   const emptyText = list.isError
     ? t('hosting.load_error')
-    : text.trim()
+    : filter
       ? t('hosting.redirections_no_results')
       : t('hosting.redirections_empty');
 
@@ -121,13 +121,14 @@ export function RedirectionsCard({ set }: { set: PermissionSetData }) {
           value: text,
           onChange: setText,
         }}
+        pagedOnServer
         loading={list.isPending}
-        pagination={{ page, pageSize: LIST_PAGE_SIZE, total: rows.length, onChange: setPage }}
+        pagination={{ page, pageSize: LIST_PAGE_SIZE, total, onChange: setPage }}
       >
         <ListTable
           testId="hosting-redirection-list"
           busy={list.isFetching}
-          records={pageRows}
+          records={rows}
           columns={columns}
           emptyText={emptyText}
           rowAttributes={(item) => ({ 'data-name': item.origin })}

@@ -3,21 +3,21 @@ import { isActionable, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { Subdomain } from '@panel247/contract/hosting';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconApps, IconPlus } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { notifyCall } from '../../../lib/notify';
-import { useClientPage } from '../../../lib/use-client-page';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useServerPage, useStepBack } from '../../../lib/use-server-page';
 import { useDeleteSubdomain } from '../api/delete-subdomain';
-import { useSubdomains } from '../api/list-subdomains';
-import { filterSites, siteHost, sortSites } from '../lib/hosting-rows';
+import { useSubdomainPage } from '../api/list-subdomain-page';
+import { siteHost } from '../lib/hosting-rows';
 import { installerAllowed } from '../lib/installer-rules';
 import { InstallerModal, type InstallerTarget } from './installer-modal';
 import { SiteModal, type SiteTarget } from './site-modal';
@@ -35,11 +35,13 @@ export function SitesView({ set }: { set: PermissionSetData }) {
   const canInstall = installerAllowed(set.permissions);
   usePageTitle(`${t('menu.sites')} · ${set.reference}`);
 
-  const list = useSubdomains(serviceId);
+  const { text, setText, filter, page, setPage } = useServerPage([serviceId]);
+  const list = useSubdomainPage(serviceId, { page, filter });
   useErrorToast(list.error);
-  const [text, setText] = useState('');
-  const sites = useMemo(() => filterSites(sortSites(list.data ?? []), text), [list.data, text]);
-  const { page, setPage, pageRows } = useClientPage(sites, LIST_PAGE_SIZE);
+  const sites = list.data?.subdomains ?? [];
+  // a full answer (no total) counts its own rows
+  const total = list.data?.total ?? sites.length;
+  useStepBack(total, list.data !== undefined, page, setPage);
 
   const [params, setParams] = useSearchParams();
   const prefilled = params.get('subdomain');
@@ -62,7 +64,7 @@ export function SitesView({ set }: { set: PermissionSetData }) {
 
   const emptyText = list.isError
     ? t('hosting.load_error')
-    : text.trim()
+    : filter
       ? t('hosting.sites_no_results')
       : t('hosting.sites_empty');
 
@@ -104,11 +106,12 @@ export function SitesView({ set }: { set: PermissionSetData }) {
             value: text,
             onChange: setText,
           }}
+          pagedOnServer
           loading={list.isPending}
-          pagination={{ page, pageSize: LIST_PAGE_SIZE, total: sites.length, onChange: setPage }}
+          pagination={{ page, pageSize: LIST_PAGE_SIZE, total, onChange: setPage }}
         >
           <SitesTable
-            sites={pageRows}
+            sites={sites}
             canWrite={canWrite}
             emptyText={emptyText}
             busy={list.isFetching}

@@ -3,7 +3,7 @@ import { REDIRECT_TYPES } from '@panel247/contract/hosting';
 import { describe, expect, it } from 'vitest';
 import es from '../../../locales/es.json';
 import { databaseHost, phpChoices } from './hosting-format';
-import { builderChoices, filterSites, hostChoices, siteHost, sortSites, sslState } from './hosting-rows';
+import { builderChoices, hostChoices, siteHost, sortSites, sslState } from './hosting-rows';
 import {
   REDIRECT_TYPE_LIST,
   redirectionValues,
@@ -36,12 +36,10 @@ describe('hosting rows', () => {
     site({ id: 2, subdominio: 'blog', directorio: 'blog' }),
   ];
 
-  it('names hosts, puts the main domain first and filters on host and folder', () => {
+  it('names hosts and puts the main domain first', () => {
     expect(siteHost('', 'demo.test')).toBe('demo.test');
     expect(siteHost('blog', 'demo.test')).toBe('blog.demo.test');
     expect(sortSites(sites).map((item) => item.id)).toEqual([1, 2, 3]);
-    expect(filterSites(sites, 'SHOP').map((item) => item.id)).toEqual([3]);
-    expect(filterSites(sites, '/blog').map((item) => item.id)).toEqual([2]);
   });
 
   it('offers the hosts of a redirection and the builder sites, the main domain as "" and "*"', () => {

@@ -1,5 +1,4 @@
-import type { Redirection, Subdomain } from '@panel247/contract/hosting';
-import { folderLabel } from '../../../lib/service-folder';
+import type { Subdomain } from '@panel247/contract/hosting';
 
 const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' });
 
@@ -14,30 +13,6 @@ export function sortSites(sites: readonly Subdomain[]): Subdomain[] {
     (a, b) =>
       Number(a.subdominio !== '') - Number(b.subdominio !== '') ||
       byText(siteHost(a.subdominio, a.referencePunycode), siteHost(b.subdominio, b.referencePunycode)),
-  );
-}
-
-/** A case-insensitive "contains" on the host and the folder. */
-export function filterSites(sites: readonly Subdomain[], text: string): Subdomain[] {
-  const needle = text.trim().toLowerCase();
-  if (needle === '') return [...sites];
-  return sites.filter(
-    (site) =>
-      siteHost(site.subdominio, site.referencePunycode).toLowerCase().includes(needle) ||
-      folderLabel(site.directorio).toLowerCase().includes(needle),
-  );
-}
-
-export function sortRedirections(list: readonly Redirection[]): Redirection[] {
-  return [...list].sort((a, b) => byText(a.origin, b.origin));
-}
-
-/** A case-insensitive "contains" on the origin, the destination and the type. */
-export function filterRedirections(list: readonly Redirection[], text: string): Redirection[] {
-  const needle = text.trim().toLowerCase();
-  if (needle === '') return [...list];
-  return list.filter((item) =>
-    [item.origin, item.url, item.redirType].some((value) => value.toLowerCase().includes(needle)),
   );
 }
 
