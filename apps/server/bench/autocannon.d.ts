@@ -41,6 +41,8 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    /** Answers by status class, e.g. the 304s of a revalidation. */
+    '3xx'?: number;
     duration: number;
   }
 

@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import { NotFoundError } from '../errors.ts';
 import { translate } from '../i18n/messages.ts';
 import type { Actor } from '../modules/auth/actor.ts';
-import { sendEnvelope, successEnvelopeJson } from './envelope.ts';
+import { sendAnswer } from './answer-encoding.ts';
+import { successEnvelopeJson } from './envelope.ts';
 import { requestLanguage } from './request-context.ts';
 import { toFieldErrors } from './zod-field-errors.ts';
 
@@ -23,6 +24,11 @@ export interface RouteResult<D> {
   job?: System['job'];
   /** `data` already serialised (a cached large answer): spliced into the envelope as it is. */
   dataJson?: string;
+  /**
+   * An object that lives exactly as long as `data` stays the same (its cache entry): a plain
+   * success then gets an ETag, a 304 on a matching If-None-Match, and is compressed once.
+   */
+  unchangedWhile?: object;
 }
 
 /** What an API route needs from the session layer: an actor, or SessionLostError. */
@@ -90,7 +96,10 @@ export function createApiRouter(
         if (options.checkAnswers && route.data) route.data.parse(result.data);
         const info = result.info ? result.info.map((key) => translate(language, key)) : [];
         const dataJson = result.dataJson ?? JSON.stringify(result.data);
-        return sendEnvelope(reply, 200, successEnvelopeJson(dataJson, info, result.job ?? null));
+        const job = result.job ?? null;
+        // Only a plain success is the same text for as long as its data is (messages are per language).
+        const unchangedWhile = info.length === 0 && !job ? result.unchangedWhile : undefined;
+        return sendAnswer(request, reply, successEnvelopeJson(dataJson, info, job), unchangedWhile);
       },
     });
   }

@@ -8,8 +8,10 @@ export function registerPermissionRoutes(api: ApiRouter, permissions: Permission
   api.session(
     { method: 'GET', url: 'permission/list/', params: z.object({}), data: permissionListDataSchema },
     async ({ actor }) => {
-      const { data, json } = await permissions.listWithJson(actor);
-      return { data, dataJson: json };
+      // The entry lives while the user's permissions stay the same: the answer's ETag and
+      // compressed forms live with it (a permissions.changed event drops it).
+      const entry = await permissions.listWithJson(actor);
+      return { data: entry.data, dataJson: entry.json, unchangedWhile: entry };
     },
   );
 
