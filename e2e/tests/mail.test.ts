@@ -108,11 +108,11 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
   });
 
   it('shows a skeleton while a slow list loads, and the empty state without rows', async () => {
-    await page.route('**/p247/service/*/alias/list/**', async (route) => {
+    // the view reads one page of accounts and aliases together
+    await page.route('**/p247/service/*/mail/list/**', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.fulfill(apiAnswer({ alias: [] }));
+      await route.fulfill(apiAnswer({ mail: [], total: 0 }));
     });
-    await page.route('**/p247/service/*/correo/list/**', (route) => route.fulfill(apiAnswer({ correo: [] })));
     try {
       await page.goto(mailUrl);
       await page.getByTestId('mail-skeleton').waitFor();

@@ -1,8 +1,8 @@
-import type { Mailbox, MailboxData } from '@panel247/contract/mail';
+import type { MailboxData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
-import { mailboxesQueryKey } from './list-mailboxes';
+import { mailPagesQueryKey } from './list-mail';
 
 export async function changeMailboxPassword(serviceId: number, accountId: number, password: string) {
   const { data, system } = await apiCall<Partial<MailboxData>>(
@@ -13,17 +13,12 @@ export async function changeMailboxPassword(serviceId: number, accountId: number
   return { mailbox: data?.correo ?? null, info: system.info };
 }
 
-/** The account's row is replaced by the one the server returns. */
+/** The pages are asked for again, with the account as the server now has it. */
 export function useChangeMailboxPassword(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ accountId, password }: { accountId: number; password: string }) =>
       changeMailboxPassword(serviceId, accountId, password),
-    onSuccess: ({ mailbox }) => {
-      if (!mailbox) return;
-      queryClient.setQueryData<Mailbox[]>(mailboxesQueryKey(serviceId), (list) =>
-        list?.map((item) => (item.id === mailbox.id ? mailbox : item)),
-      );
-    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mailPagesQueryKey(serviceId) }),
   });
 }

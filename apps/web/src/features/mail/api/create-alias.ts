@@ -1,8 +1,8 @@
-import type { Alias, AliasCreateParams, AliasData } from '@panel247/contract/mail';
+import type { AliasCreateParams, AliasData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
-import { aliasesQueryKey } from './list-aliases';
+import { mailPagesQueryKey } from './list-mail';
 
 /** `name` is the local part ('' takes every address of the domain); `target` one address a row. */
 export type AliasCreateInput = Omit<AliasCreateParams, 'id'>;
@@ -17,15 +17,11 @@ export async function createAlias(serviceId: number, input: AliasCreateInput) {
   return { alias: data.alias, info: system.info };
 }
 
-/** The new alias joins the cached list (no reload). */
+/** The pages are asked for again: the server places the new alias. */
 export function useCreateAlias(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: AliasCreateInput) => createAlias(serviceId, input),
-    onSuccess: ({ alias }) =>
-      queryClient.setQueryData<Alias[]>(aliasesQueryKey(serviceId), (list) => [
-        ...(list ?? []).filter((item) => item.id !== alias.id),
-        alias,
-      ]),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mailPagesQueryKey(serviceId) }),
   });
 }

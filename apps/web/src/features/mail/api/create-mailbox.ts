@@ -1,8 +1,8 @@
-import type { Mailbox, MailboxCreateParams, MailboxData } from '@panel247/contract/mail';
+import type { MailboxCreateParams, MailboxData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
-import { mailboxesQueryKey } from './list-mailboxes';
+import { mailPagesQueryKey } from './list-mail';
 
 /** `name` is the local part; `quota` in MiB, left out for the plan's default. */
 export type MailboxCreateInput = Omit<MailboxCreateParams, 'id'>;
@@ -16,15 +16,11 @@ export async function createMailbox(serviceId: number, input: MailboxCreateInput
   return { mailbox: data.correo, info: system.info };
 }
 
-/** The new account joins the cached list (no reload). */
+/** The pages are asked for again: the server places the new account. */
 export function useCreateMailbox(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: MailboxCreateInput) => createMailbox(serviceId, input),
-    onSuccess: ({ mailbox }) =>
-      queryClient.setQueryData<Mailbox[]>(mailboxesQueryKey(serviceId), (list) => [
-        ...(list ?? []).filter((item) => item.id !== mailbox.id),
-        mailbox,
-      ]),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mailPagesQueryKey(serviceId) }),
   });
 }

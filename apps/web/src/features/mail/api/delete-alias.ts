@@ -1,9 +1,8 @@
 import type { EmptyData } from '@panel247/contract/envelope';
-import type { Alias } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
-import { aliasesQueryKey } from './list-aliases';
+import { mailPagesQueryKey } from './list-mail';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteAlias(serviceId: number, aliasId: number): Promise<string[]> {
@@ -11,14 +10,11 @@ export async function deleteAlias(serviceId: number, aliasId: number): Promise<s
     .info;
 }
 
-/** The alias leaves the cached list. */
+/** The pages are asked for again, without the alias. */
 export function useDeleteAlias(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (aliasId: number) => deleteAlias(serviceId, aliasId),
-    onSuccess: (_info, aliasId) =>
-      queryClient.setQueryData<Alias[]>(aliasesQueryKey(serviceId), (list) =>
-        list?.filter((item) => item.id !== aliasId),
-      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mailPagesQueryKey(serviceId) }),
   });
 }

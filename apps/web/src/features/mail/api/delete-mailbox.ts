@@ -1,9 +1,8 @@
 import type { EmptyData } from '@panel247/contract/envelope';
-import type { Mailbox } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
-import { mailboxesQueryKey } from './list-mailboxes';
+import { mailPagesQueryKey } from './list-mail';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteMailbox(serviceId: number, accountId: number): Promise<string[]> {
@@ -11,14 +10,11 @@ export async function deleteMailbox(serviceId: number, accountId: number): Promi
     .info;
 }
 
-/** The account leaves the cached list. */
+/** The pages are asked for again, without the account. */
 export function useDeleteMailbox(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (accountId: number) => deleteMailbox(serviceId, accountId),
-    onSuccess: (_info, accountId) =>
-      queryClient.setQueryData<Mailbox[]>(mailboxesQueryKey(serviceId), (list) =>
-        list?.filter((item) => item.id !== accountId),
-      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mailPagesQueryKey(serviceId) }),
   });
 }

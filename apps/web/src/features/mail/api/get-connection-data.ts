@@ -2,7 +2,7 @@ import type { ConnectionData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { mailQueryKey } from './list-mailboxes';
+import { mailQueryKey } from './list-mail';
 
 export type ConnectionHosts = ConnectionData['plain'];
 

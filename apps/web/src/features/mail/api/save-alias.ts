@@ -1,8 +1,8 @@
-import type { Alias, AliasData } from '@panel247/contract/mail';
+import type { AliasData } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
-import { aliasesQueryKey } from './list-aliases';
+import { mailPagesQueryKey } from './list-mail';
 
 export async function saveAlias(serviceId: number, aliasId: number, targets: string[]) {
   const { data, system } = await apiCall<AliasData>(
@@ -13,15 +13,12 @@ export async function saveAlias(serviceId: number, aliasId: number, targets: str
   return { alias: data.alias, info: system.info };
 }
 
-/** The alias's row is replaced by the one the server returns. */
+/** The pages are asked for again, with the alias's new targets. */
 export function useSaveAlias(serviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ aliasId, targets }: { aliasId: number; targets: string[] }) =>
       saveAlias(serviceId, aliasId, targets),
-    onSuccess: ({ alias }) =>
-      queryClient.setQueryData<Alias[]>(aliasesQueryKey(serviceId), (list) =>
-        list?.map((item) => (item.id === alias.id ? alias : item)),
-      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mailPagesQueryKey(serviceId) }),
   });
 }

@@ -5,7 +5,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import es from '../../../locales/es.json';
-import { aliasesQueryKey } from '../api/list-aliases';
+import { mailPagesQueryKey } from '../api/list-mail';
 import type { MailRights } from '../lib/mail-rights';
 import { MailCreateModal } from './mail-create-modal';
 
@@ -19,9 +19,12 @@ const ALIAS_ONLY: MailRights = { visible: true, account: false, alias: true };
 const ACCOUNT_ONLY: MailRights = { visible: true, account: true, alias: false };
 const NONE: MailRights = { visible: true, account: false, alias: false };
 
+/** The first page of the list, as the mail view holds it. */
+const PAGE_KEY = [...mailPagesQueryKey(1), { page: 1, filter: '', type: 'all' }];
+
 function renderModal(rights: MailRights, onClose = vi.fn()) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  queryClient.setQueryData(aliasesQueryKey(1), []);
+  queryClient.setQueryData(PAGE_KEY, { mail: [], total: 0 });
   render(
     <QueryClientProvider client={queryClient}>
       <MantineProvider env="test">
@@ -126,10 +129,8 @@ describe('mail create dialog', () => {
     expect(url).toBe('/p247/service/1/alias/create/');
     expect(init.method).toBe('POST');
     expect(String(init.body)).toBe('name=ventas&target=a%40b.es&target=c%40d.es');
-    // the new row joins the cached list
-    expect(queryClient.getQueryData(aliasesQueryKey(1))).toEqual([
-      { id: 9, alias: 'ventas', referencePunycode: 'demo.test', name: 'a@b.es,c@d.es', eliminable: true },
-    ]);
+    // the list's pages are asked for again (the server places the new row)
+    expect(queryClient.getQueryState(PAGE_KEY)?.isInvalidated).toBe(true);
   });
 
   it('sends an empty name for the whole domain', async () => {

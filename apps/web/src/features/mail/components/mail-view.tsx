@@ -9,18 +9,17 @@ import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { notifyCall } from '../../../lib/notify';
 import { openSignon } from '../../../lib/open-signon';
-import { useClientPage } from '../../../lib/use-client-page';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useServerPage, useStepBack } from '../../../lib/use-server-page';
 import { useDeleteAlias } from '../api/delete-alias';
 import { useDeleteMailbox } from '../api/delete-mailbox';
 import { useWebmailLogin } from '../api/get-webmail-login';
-import { useAliases } from '../api/list-aliases';
-import { useMailboxes } from '../api/list-mailboxes';
+import { useMailPage } from '../api/list-mail';
 import { canCreate, mailRights } from '../lib/mail-rights';
-import { combineRows, filterRows, type MailRow, type MailTypeFilter } from '../lib/mail-rows';
+import { type MailRow, type MailTypeFilter, mailRows } from '../lib/mail-rows';
 import { AliasEditModal } from './alias-edit-modal';
 import { ConnectionModal } from './connection-modal';
 import { MailCreateModal } from './mail-create-modal';
@@ -40,20 +39,14 @@ export function MailView({ set }: { set: PermissionSetData }) {
   const rights = mailRights(set.permissions);
   usePageTitle(`${t('menu.mail')} · ${set.reference}`);
 
-  const mailboxes = useMailboxes(serviceId);
-  const aliases = useAliases(serviceId);
-  const pending = mailboxes.isPending || aliases.isPending;
-  const failed = mailboxes.isError || aliases.isError;
-  useErrorToast(mailboxes.error ?? aliases.error);
-
   const [type, setType] = useState<MailTypeFilter>('all');
-  const [text, setText] = useState('');
-  const all = useMemo(
-    () => combineRows(mailboxes.data ?? [], aliases.data ?? [], domain),
-    [mailboxes.data, aliases.data, domain],
-  );
-  const rows = useMemo(() => filterRows(all, type, text), [all, type, text]);
-  const { page, setPage, pageRows } = useClientPage(rows, LIST_PAGE_SIZE);
+  const { text, setText, filter, page, setPage } = useServerPage([type, serviceId]);
+  const list = useMailPage(serviceId, { page, type, filter });
+  const failed = list.isError;
+  useErrorToast(list.error);
+  const rows = useMemo(() => mailRows(list.data?.mail ?? [], domain), [list.data, domain]);
+  const total = list.data?.total ?? 0;
+  useStepBack(total, list.data !== undefined, page, setPage);
 
   const [creating, setCreating, closeCreate] = useDialog(false);
   const [connection, setConnection, closeConnection] = useDialog(false);
@@ -79,7 +72,7 @@ export function MailView({ set }: { set: PermissionSetData }) {
     );
   };
 
-  const filtered = type !== 'all' || text.trim() !== '';
+  const filtered = type !== 'all' || filter !== '';
   const emptyText = failed ? t('mail.load_error') : filtered ? t('mail.no_results') : t('mail.empty');
 
   return (
@@ -121,22 +114,21 @@ export function MailView({ set }: { set: PermissionSetData }) {
               label={t('mail.filter_type')}
               data={TYPE_FILTERS.map((value) => ({ value, label: t(`mail.type_${value}`) }))}
               value={type}
-              onChange={(event) => {
-                setType(event.currentTarget.value as MailTypeFilter);
-                setPage(1);
-              }}
+              // the options are the contract's own types; the page starts over with the type
+              onChange={(event) => setType(event.currentTarget.value as MailTypeFilter)}
               data-testid="mail-type-filter"
               w={180}
             />
           }
-          loading={pending && !failed}
-          pagination={{ page, pageSize: LIST_PAGE_SIZE, total: rows.length, onChange: setPage }}
+          pagedOnServer
+          loading={list.isPending}
+          pagination={{ page, pageSize: LIST_PAGE_SIZE, total, onChange: setPage }}
         >
           <MailTable
-            rows={pageRows}
+            rows={rows}
             rights={rights}
             emptyText={emptyText}
-            busy={mailboxes.isFetching || aliases.isFetching}
+            busy={list.isFetching}
             actions={{
               onWebmail: (row) => openSignon(webmail.mutate, row.mailbox.id),
               onPassword: setPassword,

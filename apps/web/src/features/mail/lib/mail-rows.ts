@@ -1,8 +1,8 @@
-import type { Alias, Mailbox } from '@panel247/contract/mail';
+import type { Alias, Mailbox, MailListRow, MailListType } from '@panel247/contract/mail';
 
 export type MailRowType = 'account' | 'alias';
-/** The type filter: every row, or one type. */
-export type MailTypeFilter = 'all' | MailRowType;
+/** The type filter: every row, or one type (the list call's `type`). */
+export type MailTypeFilter = MailListType;
 
 export type MailRow =
   | { type: 'account'; key: string; name: string; mailbox: Mailbox }
@@ -26,28 +26,11 @@ export function aliasTargets(alias: Pick<Alias, 'name'>): string[] {
     .filter((target) => target !== '');
 }
 
-/** Accounts and aliases in one list, sorted by their display name (an account before an alias of the same name). */
-export function combineRows(mailboxes: readonly Mailbox[], aliases: readonly Alias[], domain: string): MailRow[] {
-  const rows: MailRow[] = [
-    ...mailboxes.map((mailbox) => ({
-      type: 'account' as const,
-      key: `account-${mailbox.id}`,
-      name: mailboxName(mailbox, domain),
-      mailbox,
-    })),
-    ...aliases.map((alias) => ({ type: 'alias' as const, key: `alias-${alias.id}`, name: aliasName(alias), alias })),
-  ];
-  return rows.sort(
-    (a, b) =>
-      a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) ||
-      (a.type === b.type ? 0 : a.type === 'account' ? -1 : 1),
-  );
-}
-
-/** Rows of the chosen type whose display name contains the text (case-insensitive). */
-export function filterRows(rows: readonly MailRow[], type: MailTypeFilter, text: string): MailRow[] {
-  const needle = text.trim().toLocaleLowerCase();
-  return rows.filter(
-    (row) => (type === 'all' || row.type === type) && (!needle || row.name.toLocaleLowerCase().includes(needle)),
+/** The rows of a page of the list, as the server sorted them. */
+export function mailRows(rows: readonly MailListRow[], domain: string): MailRow[] {
+  return rows.map((row) =>
+    row.type === 'account'
+      ? { type: 'account', key: `account-${row.correo.id}`, name: mailboxName(row.correo, domain), mailbox: row.correo }
+      : { type: 'alias', key: `alias-${row.alias.id}`, name: aliasName(row.alias), alias: row.alias },
   );
 }
