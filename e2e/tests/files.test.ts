@@ -364,9 +364,26 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
       .locator('input[type="file"]')
       .setInputFiles([{ name: 'bundle.zip', mimeType: 'application/zip', buffer: zip }]);
     await row(page, 'bundle.zip').waitFor();
-    await row(page, 'bundle.zip').getByTestId('files-more').click();
-    await page.getByTestId('files-extract').click();
-    await row(page, 'bundle').waitFor();
+    // held a moment, the extract shows what it is doing and lets no second one start
+    const EXTRACT_URL = '**/p247/service/*/files/extract/';
+    await page.route(EXTRACT_URL, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    try {
+      await row(page, 'bundle.zip').getByTestId('files-more').click();
+      await page.getByTestId('files-extract').click();
+      await page.getByTestId('files-extracting').waitFor();
+      expect(await page.getByTestId('files-extracting').textContent()).toBe('Descomprimiendo bundle.zip…');
+      expect(await page.getByTestId('files-list').getAttribute('aria-busy')).toBe('true');
+      await row(page, 'bundle.zip').getByTestId('files-more').click();
+      expect(await page.getByTestId('files-extract').isDisabled()).toBe(true);
+      await page.keyboard.press('Escape');
+      await row(page, 'bundle').waitFor();
+      await page.getByTestId('files-extracting').waitFor({ state: 'detached' });
+    } finally {
+      await page.unrouteAll({ behavior: 'wait' });
+    }
     // the .zip of a folder holds the folder itself
     await openFolder(`bundle/${FOLDER}`);
     expect(await names(page)).toEqual(['big.bin', 'dropped.txt', 'greeting.txt']);

@@ -7,6 +7,8 @@ export interface EntryMenuActions {
   onCopy: (entry: FileEntry, how: 'copy' | 'move') => void;
   onMode: (entry: FileEntry) => void;
   onExtract: (entry: FileEntry) => void;
+  /** An archive is being extracted: another one waits until it ends. */
+  extracting: boolean;
 }
 
 /**
@@ -45,6 +47,7 @@ export function EntryMenu({ entry, actions }: { entry: FileEntry; actions: Entry
           <Menu.Item
             leftSection={<IconFileZip {...icon} />}
             onClick={() => actions.onExtract(entry)}
+            disabled={actions.extracting}
             data-testid="files-extract"
           >
             {t('files.extract_item')}

@@ -1,4 +1,4 @@
-import { Stack, Text } from '@mantine/core';
+import { Group, Loader, Stack, Text } from '@mantine/core';
 import type { FileEntry } from '@panel247/contract/files';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { useQueryClient } from '@tanstack/react-query';
@@ -16,7 +16,7 @@ import { useDeleteFile } from '../api/delete-file';
 import { downloadLink } from '../api/download-link';
 import { useExtractArchive } from '../api/extract-archive';
 import { useFilesList } from '../api/list-files';
-import { folderFromQuery, ftpFromQuery, joinPath } from '../lib/file-paths';
+import { baseName, folderFromQuery, ftpFromQuery, joinPath } from '../lib/file-paths';
 import { type FilesRoot, filesQueryKey } from '../lib/files-root';
 import { useFilePrompts } from '../lib/use-file-prompts';
 import { useUploads } from '../lib/use-uploads';
@@ -81,6 +81,13 @@ export function FilesView({ set }: { set: PermissionSetData }) {
         }
       >
         <UploadList items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clearFinished} />
+        {extract.isPending ? (
+          // a big archive takes a while: say what is happening until the new folder is listed
+          <Group gap="xs" role="status" mb="sm" data-testid="files-extracting">
+            <Loader size="xs" aria-hidden />
+            <Text size="sm">{t('files.extracting', { name: baseName(extract.variables) })}</Text>
+          </Group>
+        ) : null}
         <DropZone
           enabled={writable}
           label={t('files.drop_here', { folder: folder === '' ? rootLabel : folder })}
@@ -92,7 +99,7 @@ export function FilesView({ set }: { set: PermissionSetData }) {
               entries={shown?.entries ?? []}
               loading={list.isPending}
               failed={list.isError}
-              busy={list.isFetching}
+              busy={list.isFetching || extract.isPending}
               writable={writable}
               actions={{
                 folderLink: (entry) => linkTo(entryPath(entry)),
@@ -103,6 +110,7 @@ export function FilesView({ set }: { set: PermissionSetData }) {
                 onCopy: prompts.askCopy,
                 onMode: prompts.askMode,
                 onExtract: runExtract,
+                extracting: extract.isPending,
               }}
             />
             {writable ? (

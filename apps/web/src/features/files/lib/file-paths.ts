@@ -5,6 +5,11 @@ export function joinPath(folder: string, name: string): string {
   return folder === '' ? name : `${folder}/${name}`;
 }
 
+/** The last name of a path: the file or folder itself. */
+export function baseName(path: string | undefined): string {
+  return path?.split('/').pop() ?? '';
+}
+
 /** One step of the trail to a folder: its name and its path from the root. */
 export interface PathCrumb {
   name: string;
