@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Language } from '@panel247/contract/constants';
+import { chooseEncoding } from './answer-encoding.ts';
 
 /** Where index.html takes the login page's frame (apps/web/index.html). */
 const SHELL_MARK = '<!--panel247:shell-->';
@@ -85,14 +86,11 @@ export class IndexPage {
 
 /** The page compressed as the client accepts it; it is a few KB, so compressing per request is cheap. */
 export function encodePage(html: string, acceptEncoding: string | undefined): { body: Buffer; encoding?: string } {
-  const accepted = acceptEncoding ?? '';
   const body = Buffer.from(html);
-  if (/\bbr\b/.test(accepted)) {
-    return {
-      body: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-      encoding: 'br',
-    };
+  const encoding = chooseEncoding(acceptEncoding);
+  if (encoding === 'br') {
+    return { body: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), encoding };
   }
-  if (/\bgzip\b/.test(accepted)) return { body: gzipSync(body), encoding: 'gzip' };
+  if (encoding === 'gzip') return { body: gzipSync(body), encoding };
   return { body };
 }

@@ -98,6 +98,8 @@ describe.each(DATABASE_KINDS)('login, sessions and password change on %s', (kind
     expect(body.system.valid).toBe(true);
     expect(body.system.info).toEqual(['Sesión cerrada']);
     expect(response.cookies.find((c) => c.name === 'p247_sid')?.value).toBe('');
+    // what the browser kept for revalidation (the permission list) goes with the session
+    expect(response.headers['clear-site-data']).toBe('"cache"');
     expect((await t.call('POST', 'user/info/', {}, { cookie })).body.system.statusCode).toBe(101);
   });
 

@@ -26,6 +26,9 @@ export function registerUserRoutes(api: ApiRouter, auth: AuthService) {
     { method: ['GET', 'POST'], url: 'user/logout/', params: noParams, data: emptyDataSchema },
     async ({ actor, request, reply }) => {
       await auth.logout(actor, request, reply);
+      // The permission list is kept in the browser's cache for revalidation (ETag): on a shared
+      // computer it must not outlive the session that fetched it.
+      reply.header('clear-site-data', '"cache"');
       return { data: {}, info: ['auth.logged_out'] };
     },
   );
