@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { idParam } from './fields.ts';
+
+/** The largest zone file an import takes (characters), and the most records it reads. */
+export const DNS_IMPORT_MAX_TEXT = 2_000_000;
+export const DNS_IMPORT_MAX_RECORDS = 20_000;
+
+export const DNS_IMPORT_MODES = ['merge', 'replace'] as const;
+export type DnsImportMode = (typeof DNS_IMPORT_MODES)[number];
+
+/**
+ * A BIND master file for a service's zone, previewed (`dns/import/preview/`) or applied
+ * (`dns/import/`); the same input for both, so apply imports exactly what the preview showed
+ * (read again, against the zone as it is then). Merge adds and changes; replace also removes the
+ * deletable records the file does not have.
+ */
+export const dnsImportParamsSchema = z.object({
+  id: idParam,
+  text: z
+    .string({ error: 'validation.required' })
+    .max(DNS_IMPORT_MAX_TEXT, { error: 'dns.import.too_large' })
+    .refine((text) => text.trim() !== '', { error: 'validation.required' }),
+  mode: z.enum(DNS_IMPORT_MODES, { error: 'dns.import.mode' }).optional().default('merge'),
+});
+export type DnsImportParams = z.infer<typeof dnsImportParamsSchema>;
+
+/** A record of the file, in the panel's form (as the create call takes it), with its line. */
+const importedRecordSchema = z.object({
+  line: z.number().int(),
+  zona: z.string(),
+  type: z.string(),
+  ttl: z.number().int(),
+  priority: z.number().int(),
+  value: z.string(),
+});
+
+/** A line not imported, and why (translated). */
+const importLineSchema = z.object({ line: z.number().int(), text: z.string(), reason: z.string() });
+
+export const dnsImportDataSchema = z.object({
+  mode: z.enum(DNS_IMPORT_MODES),
+  added: z.array(importedRecordSchema),
+  /** Records already there whose TTL (or a CNAME's target) the file changes: `before` is theirs. */
+  changed: z.array(
+    importedRecordSchema.extend({
+      before: z.object({ id: z.number().int(), ttl: z.number().int(), value: z.string() }),
+    }),
+  ),
+  /** Replace only: the records the file does not have. */
+  removed: z.array(
+    z.object({
+      id: z.number().int(),
+      zona: z.string(),
+      type: z.string(),
+      ttl: z.number().int(),
+      priority: z.number().int(),
+      value: z.string(),
+    }),
+  ),
+  /** Records of the file already in the zone as they are. */
+  unchanged: z.number().int(),
+  refused: z.array(importLineSchema),
+  /** The SOA and the apex name servers: the provider's stay. */
+  kept: z.array(importLineSchema),
+  /** Apply only: whether it changed the zone (false when there was nothing to do). */
+  applied: z.boolean(),
+});
+export type DnsImportData = z.infer<typeof dnsImportDataSchema>;
