@@ -203,3 +203,94 @@ describe('file answers', () => {
     expect(fileNameFromDisposition(null, 'x')).toBe('x');
   });
 });
+
+describe('a body sent with its progress', () => {
+  /** XMLHttpRequest as far as the client uses it: the test plays the network's part. */
+  class FakeRequest {
+    static last: FakeRequest;
+    method = '';
+    url = '';
+    headers: Record<string, string> = {};
+    body: unknown;
+    status = 0;
+    responseText = '';
+    responseType = '';
+    private listeners: Record<string, (() => void)[]> = {};
+    upload = {
+      progress: [] as ((event: { loaded: number }) => void)[],
+      addEventListener: (_: 'progress', listener: (event: { loaded: number }) => void) =>
+        this.upload.progress.push(listener),
+    };
+    constructor() {
+      FakeRequest.last = this;
+    }
+    open(method: string, url: string) {
+      this.method = method;
+      this.url = url;
+    }
+    setRequestHeader(name: string, value: string) {
+      this.headers[name] = value;
+    }
+    addEventListener(type: string, listener: () => void) {
+      this.listeners[type] = [...(this.listeners[type] ?? []), listener];
+    }
+    send(body: unknown) {
+      this.body = body;
+    }
+    abort() {
+      this.emit('abort');
+    }
+    getAllResponseHeaders() {
+      return 'content-type: application/json\r\nx-dd: 1\r\n';
+    }
+    emit(type: string) {
+      for (const listener of this.listeners[type] ?? []) listener();
+    }
+    answer(status: number, body: unknown) {
+      this.status = status;
+      this.responseText = JSON.stringify(body);
+      this.emit('load');
+    }
+  }
+
+  beforeEach(() => vi.stubGlobal('XMLHttpRequest', FakeRequest));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reports the bytes as they go and reads the answer as a fetch would', async () => {
+    const sent: number[] = [];
+    const bytes = new Blob(['x'.repeat(10)]);
+    const call = apiCall<{ received: number }>(
+      'service/1/files/upload/',
+      { offset: 0 },
+      { method: 'PUT', body: bytes, onSent: (count) => sent.push(count) },
+    );
+    const request = FakeRequest.last;
+    expect(request.method).toBe('PUT');
+    expect(request.url).toMatch(/service\/1\/files\/upload\/\?offset=0$/);
+    expect(request.headers).toMatchObject({ 'x-dd-request': '1', 'content-type': 'application/octet-stream' });
+    expect(request.body).toBe(bytes);
+    for (const loaded of [4, 10]) for (const listener of request.upload.progress) listener({ loaded });
+    request.answer(200, envelope({}, { received: 10 }));
+    expect((await call).data).toEqual({ received: 10 });
+    expect(sent).toEqual([4, 10]);
+  });
+
+  it('throws the envelope’s error, a network failure and a cancel as fetch calls do', async () => {
+    const refused = apiCall('x/', {}, { method: 'PUT', body: new Blob(['a']), onSent: () => {} });
+    FakeRequest.last.answer(507, envelope({ valid: false, errors: ['No queda espacio'], statusCode: 507 }, null));
+    await expect(refused).rejects.toMatchObject({ status: 507, message: 'No queda espacio' });
+
+    const lost = apiCall('x/', {}, { method: 'PUT', body: new Blob(['a']), onSent: () => {} });
+    FakeRequest.last.emit('error');
+    await expect(lost).rejects.toBeInstanceOf(ApiError);
+
+    const controller = new AbortController();
+    const cancelled = apiCall(
+      'x/',
+      {},
+      { method: 'PUT', body: new Blob(['a']), onSent: () => {}, signal: controller.signal },
+    );
+    controller.abort();
+    await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});

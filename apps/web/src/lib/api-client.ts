@@ -98,6 +98,11 @@ export interface RequestOptions {
    * parameters then travel in the query.
    */
   body?: Blob;
+  /**
+   * Told the bytes of `body` sent so far, as they go (an upload's progress). The call then goes by
+   * XMLHttpRequest: fetch says nothing of what it has sent.
+   */
+  onSent?: (bytes: number) => void;
   /** Do not open the session-loss modal on statusCode 101 (boot's user/info: 101 = not logged in). */
   ignoreSessionLost?: boolean;
   /** Skip the CSRF header (only the public GET calls that the server exempts). */
@@ -180,12 +185,53 @@ async function readEnvelope(response: Response): Promise<{ system: System | null
   }
 }
 
+/** The answer's headers as XMLHttpRequest gives them ("name: value" lines). */
+function responseHeaders(raw: string): Headers {
+  const headers = new Headers();
+  for (const line of raw.trim().split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  return headers;
+}
+
+/**
+ * fetch's request by XMLHttpRequest, reporting the body's bytes as they are sent, answered as
+ * fetch would: a Response, a TypeError when the network fails, an AbortError when cancelled.
+ */
+function sendWithProgress(url: string, init: RequestInit, onSent: (bytes: number) => void): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => new DOMException('The upload was cancelled', 'AbortError');
+    if (init.signal?.aborted) return reject(aborted());
+    const request = new XMLHttpRequest();
+    request.open(init.method ?? 'GET', url);
+    for (const [name, value] of Object.entries(init.headers as Record<string, string>)) {
+      request.setRequestHeader(name, value);
+    }
+    // the answer is an envelope: JSON text
+    request.responseType = 'text';
+    request.upload.addEventListener('progress', (event) => onSent(event.loaded));
+    request.addEventListener('load', () =>
+      resolve(
+        new Response(request.responseText, {
+          status: request.status,
+          headers: responseHeaders(request.getAllResponseHeaders()),
+        }),
+      ),
+    );
+    request.addEventListener('error', () => reject(new TypeError('Failed to send')));
+    request.addEventListener('abort', () => reject(aborted()));
+    init.signal?.addEventListener('abort', () => request.abort(), { once: true });
+    request.send(init.body as XMLHttpRequestBodyInit | null);
+  });
+}
+
 /** Calls the API and returns data and system, or throws ApiError. */
 export async function apiCall<T>(path: string, params?: Params, options: RequestOptions = {}): Promise<ApiResult<T>> {
   const { url, init } = buildRequest(path, params, options);
   let response: Response;
   try {
-    response = await fetch(url, init);
+    response = await (options.onSent ? sendWithProgress(url, init, options.onSent) : fetch(url, init));
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     throw new ApiError('error', 0, null);

@@ -16,17 +16,18 @@ function destinationParams({ root, folder, name }: UploadDestination) {
 
 /**
  * Sends the bytes of one chunk, to be written at `offset` of a file of `size` bytes; the answer
- * says how much the server now holds.
+ * says how much the server now holds. `onSent` hears the chunk's bytes sent so far.
  */
 export function uploadChunk(
   destination: UploadDestination,
   chunk: { bytes: Blob; offset: number; size: number },
   signal?: AbortSignal,
+  onSent?: (bytes: number) => void,
 ): Promise<FilesUploadData> {
   return api<FilesUploadData>(
     FILES_API.upload(destination.root.serviceId),
     { ...destinationParams(destination), offset: chunk.offset, size: chunk.size },
-    { method: 'PUT', body: chunk.bytes, signal },
+    { method: 'PUT', body: chunk.bytes, signal, onSent },
   );
 }
 

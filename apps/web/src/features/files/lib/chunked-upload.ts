@@ -6,6 +6,8 @@ export interface UploadOptions {
   signal?: AbortSignal;
   /** Bytes the server holds so far, after each chunk. */
   onProgress?: (received: number) => void;
+  /** Bytes of the file on their way, as a chunk is sent (between the server's counts). */
+  onSending?: (sent: number) => void;
   /** Bytes per chunk; the contract's limit unless a test wants smaller ones. */
   chunkBytes?: number;
   /** Failures in a row tolerated before the upload gives up. */
@@ -63,7 +65,7 @@ async function resumeStatus(destination: UploadDestination, signal?: AbortSignal
  * or at once when retrying cannot help.
  */
 export async function uploadFile(file: Blob, destination: UploadDestination, options: UploadOptions = {}) {
-  const { signal, onProgress, chunkBytes = UPLOAD_CHUNK_BYTES, retries = DEFAULT_RETRIES } = options;
+  const { signal, onProgress, onSending, chunkBytes = UPLOAD_CHUNK_BYTES, retries = DEFAULT_RETRIES } = options;
   const pause = options.pause ?? backoffPause;
   const size = file.size;
   let offset = 0;
@@ -79,7 +81,13 @@ export async function uploadFile(file: Blob, destination: UploadDestination, opt
         askWhereToResume = false;
       }
       const end = Math.min(size, offset + chunkBytes);
-      const answer = await uploadChunk(destination, { bytes: file.slice(offset, end), offset, size }, signal);
+      const start = offset;
+      const answer = await uploadChunk(
+        destination,
+        { bytes: file.slice(offset, end), offset, size },
+        signal,
+        onSending && ((sent) => onSending(start + sent)),
+      );
       onProgress?.(answer.received);
       if (answer.done) return;
       // a server that holds no more than before (or more than the file) would loop for ever

@@ -55,7 +55,12 @@ export function useUploads(onSettled: () => void) {
         await uploadFile(
           job.file,
           { root: job.root, folder: job.folder, name: job.file.name },
-          { signal: controller.signal, onProgress: (received) => update(key, { received }) },
+          {
+            signal: controller.signal,
+            onProgress: (received) => update(key, { received }),
+            // an 8 MB chunk takes a while on a slow line: the bar moves as its bytes go
+            onSending: (sent) => update(key, { received: sent }),
+          },
         );
         update(key, { state: 'done', received: job.file.size });
       } catch (error) {
