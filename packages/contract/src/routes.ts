@@ -27,6 +27,8 @@ export const DNS_API = {
   restore: (serviceId: number | string) => `service/${serviceId}/dns/restore/`,
   removeAll: (serviceId: number | string) => `service/${serviceId}/dns/delete/`,
   exportZone: (serviceId: number | string) => `service/${serviceId}/dns/export/`,
+  importPreview: (serviceId: number | string) => `service/${serviceId}/dns/import/preview/`,
+  importApply: (serviceId: number | string) => `service/${serviceId}/dns/import/`,
 } as const;
 
 /** Domain area calls. */

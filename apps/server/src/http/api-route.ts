@@ -44,6 +44,8 @@ interface RouteOptions<S extends z.ZodType, D> {
   params: S;
   /** Validates answers against the contract while testing, catching drift early. */
   data?: z.ZodType<D>;
+  /** A larger body than the server's default (bytes), for the few calls that carry a file's text. */
+  bodyLimit?: number;
 }
 
 export interface ApiRouter {
@@ -76,6 +78,7 @@ export function createApiRouter(
     app.route({
       method: route.method,
       url: `${options.basePath}${route.url}`,
+      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       handler: async (request, reply) => {
         const language = requestLanguage(request, options.defaultLanguage);
         const actor = needsSession ? await options.auth.authenticate(request, reply) : (undefined as unknown as Actor);

@@ -207,6 +207,16 @@ export const dnsRepository = {
       .executeTakeFirstOrThrow();
   },
 
+  /** Many new records in a few statements (an import); ids come from the database. */
+  async insertMany(db: Db, rows: (Omit<DnsRecordRow, 'id' | 'eliminable'> & { eliminable: boolean })[]) {
+    for (let start = 0; start < rows.length; start += 500) {
+      await db
+        .insertInto('dns_records')
+        .values(rows.slice(start, start + 500).map((row) => ({ ...row, eliminable: row.eliminable ? 1 : 0 })))
+        .execute();
+    }
+  },
+
   async update(db: Db, serviceId: number, id: number, set: { ttl: number; priority: number; value: string }) {
     return db
       .updateTable('dns_records')
@@ -240,7 +250,13 @@ export const dnsRepository = {
   },
 
   async deleteIds(db: Db, serviceId: number, ids: number[]): Promise<void> {
-    if (ids.length === 0) return;
-    await db.deleteFrom('dns_records').where('service_id', '=', serviceId).where('id', 'in', ids).execute();
+    // In slices: a whole zone's ids would pass the databases' limits on bound parameters.
+    for (let start = 0; start < ids.length; start += 1000) {
+      await db
+        .deleteFrom('dns_records')
+        .where('service_id', '=', serviceId)
+        .where('id', 'in', ids.slice(start, start + 1000))
+        .execute();
+    }
   },
 };

@@ -7,12 +7,15 @@ import {
   dnsSaveParamsSchema,
   dnsServiceParamsSchema,
 } from '@panel247/contract/dns';
+import { dnsImportDataSchema, dnsImportParamsSchema } from '@panel247/contract/dns-import';
 import { emptyDataSchema } from '@panel247/contract/envelope';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
 import { contentDisposition } from '../../http/envelope.ts';
+import { translate } from '../../i18n/messages.ts';
 import type { DnsService } from './dns.service.ts';
+import { importAnswer } from './zone-import.ts';
 
 /**
  * Reads answer GET and POST; changes are POST (GET stays accepted for the spec's action calls).
@@ -44,6 +47,26 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
     async ({ actor, params }) => {
       const { value, published } = await dns.removeAll(actor, params.id);
       return { data: value, info: [published ? 'dns.deleted_all' : 'dns.unconfirmed'] };
+    },
+  );
+  // A form-encoded 2 MB zone file can take three times its size on the wire.
+  const importRoute = { params: dnsImportParamsSchema, data: dnsImportDataSchema, bodyLimit: 8 * 1024 * 1024 };
+  api.session(
+    { method: 'POST', url: 'service/:id/dns/import/preview/', ...importRoute },
+    async ({ actor, params, language }) => {
+      const plan = await dns.importPreview(actor, params);
+      return { data: importAnswer(plan, params.text, params.mode, false, (key, p) => translate(language, key, p)) };
+    },
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/dns/import/', ...importRoute },
+    async ({ actor, params, language }) => {
+      const { value, published } = await dns.importApply(actor, params);
+      const data = importAnswer(value.plan, params.text, params.mode, value.applied, (key, p) =>
+        translate(language, key, p),
+      );
+      const info = !value.applied ? 'dns.import.nothing' : published ? 'dns.import.applied' : 'dns.unconfirmed';
+      return { data, info: [info] };
     },
   );
   api.session(

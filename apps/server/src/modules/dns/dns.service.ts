@@ -4,6 +4,7 @@ import {
   type DefaultRecordTemplate,
   renderDefaultRecords,
 } from '@panel247/contract/dns-default-records';
+import type { DnsImportMode, DnsImportParams } from '@panel247/contract/dns-import';
 import { validateDnsRecord } from '@panel247/contract/dns-rules';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -14,6 +15,7 @@ import { DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../e
 import type { Actor } from '../auth/actor.ts';
 import { type AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { dnsRepository } from './dns.repository.ts';
+import { type ImportPlan, planImport, readZoneImport } from './zone-import.ts';
 import { type Changed, type DriftReport, type Written, ZonePublisher } from './zone-publisher.ts';
 import { toBindZone, toRRsets } from './zone-rendering.ts';
 
@@ -259,16 +261,70 @@ export class DnsService {
   }
 
   /** A change of the whole zone: what it had is kept, to publish the removals and to undo it. */
-  private rewrite(zone: Zone, change: (trx: Db) => Promise<void>): Promise<Changed<void>> {
+  private rewrite(zone: Zone, change: (trx: Db, before: DnsRecordRow[]) => Promise<void>): Promise<Changed<void>> {
     return this.publisher.change(zone, async (trx) => {
       const before = await dnsRepository.list(trx, zone.serviceId);
-      await change(trx);
+      await change(trx, before);
       return {
         value: undefined,
         publish: { zoneBefore: toRRsets(before, zone.name, this.settings.defaultTtl) },
         undo: { remove: 'all', restore: before },
       } satisfies Written<void>;
     });
+  }
+
+  /**
+   * What a zone file would do to the zone (nothing is changed). Needs the right to change the
+   * zone: the preview is the first step of a change.
+   */
+  async importPreview(actor: Actor, params: DnsImportParams): Promise<ImportPlan> {
+    const zone = await this.authorized(actor, params.id, 'action');
+    const read = this.readImport(zone, params.text);
+    return this.planImport(read, await dnsRepository.list(this.db, zone.serviceId), params.mode);
+  }
+
+  /**
+   * Imports a zone file: read and checked again, planned against the zone as it is under the
+   * zone's lease, written in one transaction and published as one whole-zone change (the path
+   * restore-defaults and delete-all take), so the server refusing it leaves the zone as it was.
+   */
+  async importApply(actor: Actor, params: DnsImportParams): Promise<Changed<{ plan: ImportPlan; applied: boolean }>> {
+    const zone = await this.zoneToChange(actor, params.id);
+    const read = this.readImport(zone, params.text);
+    const first = this.planImport(read, await dnsRepository.list(this.db, zone.serviceId), params.mode);
+    if (first.added.length + first.changed.length + first.removed.length === 0) {
+      return { value: { plan: first, applied: false }, published: true };
+    }
+    let plan = first;
+    const changed = await this.rewrite(zone, async (trx, before) => {
+      plan = this.planImport(read, before, params.mode);
+      await dnsRepository.deleteIds(
+        trx,
+        zone.serviceId,
+        plan.removed.map((row) => row.id),
+      );
+      for (const { record, before: row } of plan.changed) {
+        const { ttl, priority, value } = record;
+        await dnsRepository.update(trx, zone.serviceId, row.id, { ttl, priority, value });
+      }
+      await dnsRepository.insertMany(
+        trx,
+        plan.added.map((record) => this.row(zone, record)),
+      );
+    });
+    return { value: { plan, applied: true }, published: changed.published };
+  }
+
+  private readImport(zone: Zone, text: string) {
+    const read = readZoneImport(text, zone.name, this.settings.defaultTtl);
+    if (read.tooMany) throw FieldErrors.one('text', 'dns.import.too_many');
+    return read;
+  }
+
+  private planImport(read: ReturnType<typeof readZoneImport>, existing: DnsRecordRow[], mode: DnsImportMode) {
+    const plan = planImport(existing, read.records, mode, this.settings.defaultTtl);
+    const refused = [...read.refused, ...plan.refused].sort((a, b) => a.line - b.line);
+    return { ...plan, refused, kept: read.kept };
   }
 
   private async listRows(zone: Zone) {
