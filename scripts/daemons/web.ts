@@ -110,6 +110,7 @@ export async function startWebServers(placement: Placement = temporaryPlacement)
       phpUser: user,
       phpGroup: group,
       nginxUser: user,
+      acmeChallengeDir: path.join(dir, 'acme-challenges'),
       ...(web.asRoot ? { logOwner: { uid: web.uid, gid: web.gid } } : {}),
       nginxBinary: nginx,
       nginxPrefix: `${dir}/`,

@@ -356,6 +356,11 @@ export const configSchema = z.object({
       phpUser: z.string().default('www-data'),
       phpGroup: z.string().default('www-data'),
       nginxUser: z.string().default('www-data'),
+      /**
+       * What every HTTP server block serves at /.well-known/acme-challenge/ (the certificate
+       * orders' HTTP-01 tokens); default <dataDir>/acme-challenges.
+       */
+      acmeChallengeDir: z.string().optional(),
     })
     .superRefine((web, ctx) => {
       for (const [version, folder] of Object.entries(web.phpSockets)) {
@@ -522,6 +527,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEB_PHP_USER: 'web.phpUser',
   PANEL_WEB_PHP_GROUP: 'web.phpGroup',
   PANEL_WEB_NGINX_USER: 'web.nginxUser',
+  PANEL_WEB_ACME_CHALLENGE_DIR: 'web.acmeChallengeDir',
   PANEL_SMTP_URL: 'smtp.url',
   PANEL_SMTP_FROM: 'smtp.from',
   PANEL_HOSTING_UID: 'hosting.uid',
@@ -627,6 +633,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   config.mail.driver ??= config.mail.doveadmConfig ? 'dovecot' : 'embedded';
   config.hosting.ftpDriver ??= config.hosting.ftpUsersFile ? 'proftpd' : 'embedded';
   config.web.configDir = path.resolve(config.web.configDir ?? path.join(config.dataDir, 'web'));
+  config.web.acmeChallengeDir = path.resolve(
+    config.web.acmeChallengeDir ?? path.join(config.dataDir, 'acme-challenges'),
+  );
   // A folder repository is made absolute; a remote one (sftp:, s3:, rest:…) is kept as written.
   const repository = config.backups.repository ?? path.join(config.dataDir, 'backups', 'repository');
   config.backups.repository = /^[a-z0-9]+:/.test(repository) ? repository : path.resolve(repository);

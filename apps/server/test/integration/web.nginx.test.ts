@@ -225,6 +225,20 @@ describe('web driver on a real nginx and PHP-FPM 8.2', () => {
     expect((await get('shop.test', '/')).body).toBe('main site\n');
   });
 
+  it('serves an ACME HTTP-01 token for every host, before its redirections and its parking page', async () => {
+    const tokens = path.join(servers.driverOptions.acmeChallengeDir, '.well-known', 'acme-challenge');
+    mkdirSync(tokens, { recursive: true, mode: 0o755 });
+    chmodSync(servers.driverOptions.acmeChallengeDir, 0o755);
+    write(path.join(tokens, 'tok-EN_1'), 'tok-EN_1.thumbprint');
+    // a site, a host whose every path redirects, a parked host
+    for (const host of ['shop.test', 'go.shop.test', 'shop.parked.test']) {
+      const answer = await eventually(host, '/.well-known/acme-challenge/tok-EN_1', (a) => a.status === 200);
+      expect(answer.body).toBe('tok-EN_1.thumbprint');
+    }
+    expect((await get('shop.test', '/.well-known/acme-challenge/other')).status).toBe(404);
+    expect((await get('shop.test', '/.well-known/acme-challenge/../../etc/passwd')).status).not.toBe(200);
+  });
+
   const liveTarget = () => readlinkSync(path.join(servers.driverOptions.configDir, 'live/1'));
   const versions = () => readdirSync(path.join(servers.driverOptions.configDir, 'versions')).sort();
 

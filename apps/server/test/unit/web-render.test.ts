@@ -53,6 +53,7 @@ beforeEach(async () => {
     phpUser: 'www-data',
     phpGroup: 'www-data',
     nginxUser: 'www-data',
+    acmeChallengeDir: '/var/lib/panel247/acme-challenges',
   });
 });
 afterEach(async () => {

@@ -35,6 +35,7 @@ export function createWebDriver(config: AppConfig): WebDriver {
     phpUser: web.phpUser,
     phpGroup: web.phpGroup,
     nginxUser: web.nginxUser,
+    acmeChallengeDir: web.acmeChallengeDir as string,
     logOwner: { uid: config.hosting.uid, gid: config.hosting.gid },
   };
   if (web.driver === 'nginx') {

@@ -22,6 +22,8 @@ export interface WebRenderSettings {
   phpUser: string;
   phpGroup: string;
   nginxUser: string;
+  /** Served by every HTTP server block at /.well-known/acme-challenge/ (HTTP-01 tokens). */
+  acmeChallengeDir: string;
 }
 
 export interface RenderedFile {
@@ -73,6 +75,7 @@ export function checkSettings(settings: WebRenderSettings): void {
   check(settings.phpUser, NAME, 'web.phpUser');
   check(settings.phpGroup, NAME, 'web.phpGroup');
   check(settings.nginxUser, NAME, 'web.nginxUser');
+  check(settings.acmeChallengeDir, ABSOLUTE_PATH, 'web.acmeChallengeDir');
 }
 
 function checkSubdomain(label: string, field: string): string {
@@ -271,6 +274,7 @@ export function renderService(
         ...common,
         LISTEN: settings.httpListen,
         SERVER_NAMES: names,
+        ACME_CHALLENGES: settings.acmeChallengeDir,
         LOCATIONS: locations,
       }),
     );
