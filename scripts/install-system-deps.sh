@@ -6,7 +6,9 @@ set -euo pipefail
 # The browser for the e2e tier; the daemons of the integration tier; dig and named-checkzone;
 # nginx, PHP-FPM and phpMyAdmin for the database sign-on; the MariaDB client tools (dumps) and
 # server (the private MariaDB of `npm run stack`);
-# Roundcube for the WebMail sign-on plugin (deploy/webmail).
+# Roundcube for the WebMail sign-on plugin (deploy/webmail); OpenDKIM (the DKIM signer) and
+# python3-dkim (dkimverify, which checks its signatures in the tests); Pebble, the test ACME CA
+# the certificate tests order from.
 PACKAGES=(
   chromium
   fonts-dejavu-core
@@ -36,6 +38,10 @@ PACKAGES=(
   mariadb-server
   roundcube-core
   roundcube-sqlite3
+  opendkim
+  opendkim-tools
+  python3-dkim
+  pebble
 )
 
 missing=()
