@@ -3,6 +3,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { AppConfig } from './config.ts';
+import { SecretBox } from './crypto/secret-box.ts';
 import type { Db } from './db/database.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
@@ -19,7 +20,10 @@ import { forLog } from './http/request-context.ts';
 import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { RecoveryCodes } from './modules/auth/recovery-codes.ts';
 import { SessionService } from './modules/auth/session.service.ts';
+import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes.ts';
+import { TwoFactorService } from './modules/auth/two-factor.service.ts';
 import { registerUserRoutes } from './modules/auth/user.routes.ts';
 import type { BackupService } from './modules/backups/backup.service.ts';
 import { BackupJobsService } from './modules/backups/backup-jobs.service.ts';
@@ -163,26 +167,6 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   );
   const permissions = new PermissionService(db, { events, seconds: config.session.cacheSeconds, now });
   const captcha = createCaptcha(config, db, deps.secretKey, now);
-  const auth = new AuthService(
-    db,
-    sessions,
-    permissions,
-    captcha,
-    limiter,
-    {
-      perAccount: {
-        bucket: 'login-account',
-        max: config.limits.loginPerAccount,
-        windowSeconds: window(config.limits.loginWindowMinutes),
-      },
-      perIp: {
-        bucket: 'login-ip',
-        max: config.limits.loginPerIp,
-        windowSeconds: window(config.limits.loginWindowMinutes),
-      },
-    },
-    now,
-  );
   const mailer = deps.mailer ?? createSmtpMailer(config.smtp.url);
   const contact = new ContactService(
     db,
@@ -197,6 +181,29 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     now,
   );
   app.addHook('onClose', async () => mailer?.close());
+  const loginLimits = {
+    perAccount: {
+      bucket: 'login-account',
+      max: config.limits.loginPerAccount,
+      windowSeconds: window(config.limits.loginWindowMinutes),
+    },
+    perIp: {
+      bucket: 'login-ip',
+      max: config.limits.loginPerIp,
+      windowSeconds: window(config.limits.loginWindowMinutes),
+    },
+  };
+  const twoFactor = new TwoFactorService(
+    db,
+    new SecretBox(deps.secretKey, 'totp-secret'),
+    new RecoveryCodes(deps.secretKey),
+    limiter,
+    loginLimits,
+    brands,
+    contact,
+    now,
+  );
+  const auth = new AuthService(db, sessions, permissions, captcha, limiter, loginLimits, twoFactor, now);
 
   const api = createApiRouter(app, {
     basePath,
@@ -208,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerCaptchaRoutes(app, basePath, captcha instanceof AltchaVerifier ? captcha : undefined);
   registerHealthRoute(app, basePath, new HealthService(db, events));
   registerUserRoutes(api, auth);
+  registerTwoFactorRoutes(api, auth, twoFactor);
   registerPermissionRoutes(api, permissions);
   registerLegalRoutes(api, brands, new LegalService(db));
   registerContactRoutes(api, { brands, contact, captcha });

@@ -10,6 +10,13 @@ export const API = {
   userLogout: 'user/logout/',
   userChangePassword: 'user/changepass/',
   userForgotPassword: 'user/forgotpassword/',
+  /** The login's second step: the code (or a recovery code) with the password step's token. */
+  userLoginCode: 'user/login/code/',
+  twoFactorStatus: 'user/twofactor/',
+  twoFactorSetup: 'user/twofactor/setup/',
+  twoFactorEnable: 'user/twofactor/enable/',
+  twoFactorDisable: 'user/twofactor/disable/',
+  twoFactorRecoveryCodes: 'user/twofactor/recoverycodes/',
   permissionList: 'permission/list/',
   permissionSet: (id: number | string) => `permission/${id}/`,
   legalPrivacyPolicy: 'legal/privacypolicy/',

@@ -15,6 +15,14 @@ export type LoginParams = z.infer<typeof loginParamsSchema>;
 export const loginDataSchema = z.object({
   /** The resource whose reference is the login domain, when the user can see it. */
   domainID: z.number().int().optional(),
+  /**
+   * The password was right and the user has a second factor: nothing is logged in yet. The
+   * client posts the code with `loginToken` (single-use, a few minutes) to `user/login/code/`.
+   */
+  secondFactor: z.literal('totp').optional(),
+  loginToken: z.string().optional(),
+  /** The brand requires two factors and the user has none: setting one up comes first. */
+  setupSecondFactor: z.literal(true).optional(),
 });
 export type LoginData = z.infer<typeof loginDataSchema>;
 

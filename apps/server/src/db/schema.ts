@@ -24,6 +24,8 @@ export interface BrandTable {
   ssl_host: string;
   is_default: number;
   created_at: number;
+  /** 1: every user of the brand's accounts must have a second factor before doing anything. */
+  require_2fa: Generated<number>;
 }
 
 export interface BrandHostTable {
@@ -57,6 +59,32 @@ export interface UserTable {
   last_login_ip: string | null;
   password_changed_at: number;
   created_at: number;
+  /** Where security changes are reported ('' when unknown). */
+  email: Generated<string>;
+}
+
+export interface UserTotpTable {
+  user_id: number;
+  secret_sealed: string;
+  enabled_at: number | null;
+  last_step: number | null;
+  created_at: number;
+}
+
+export interface UserRecoveryCodeTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface LoginChallengeTable {
+  id: string;
+  user_id: number;
+  account_key: string;
+  previous_login_at: number | null;
+  expires_at: number;
 }
 
 export interface ResourceTable {
@@ -332,6 +360,9 @@ export interface Database {
   legal_texts: LegalTextTable;
   accounts: AccountTable;
   users: UserTable;
+  user_totp: UserTotpTable;
+  user_recovery_codes: UserRecoveryCodeTable;
+  login_challenges: LoginChallengeTable;
   resources: ResourceTable;
   permission_grants: PermissionGrantTable;
   sessions: SessionTable;

@@ -1,20 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import type { LoginCodeParams } from '@panel247/contract/two-factor';
 import type { LoginData, LoginParams, UserInfoData } from '@panel247/contract/user';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { FieldErrors } from '../../errors.ts';
-import { forLog } from '../../http/request-context.ts';
 import type { CaptchaVerifier } from '../captcha/captcha.verifier.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
-import type { LimitRule, RateLimiter } from '../rate-limit/rate-limiter.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import type { Actor } from './actor.ts';
+import { accountKeyOf, type LoginLimits, limitedAttempt } from './attempt-limits.ts';
+import { authEvent } from './auth-event.ts';
 import { hashPassword, verifyPassword } from './password-hasher.ts';
-import type { SessionService } from './session.service.ts';
+import { hashToken, type SessionService } from './session.service.ts';
+import { twoFactorRepository } from './two-factor.repository.ts';
+import type { TwoFactorService } from './two-factor.service.ts';
 import { userRepository } from './user.repository.ts';
 
-export interface LoginLimits {
-  perAccount: LimitRule;
-  perIp: LimitRule;
-}
+export type { LoginLimits } from './attempt-limits.ts';
+
+/** How long the code may follow the password. */
+const CHALLENGE_SECONDS = 5 * 60;
 
 /**
  * Login, logout and password change. A failed login says the same thing whether the account
@@ -28,13 +33,14 @@ export class AuthService {
     private readonly captcha: CaptchaVerifier,
     private readonly limiter: RateLimiter,
     private readonly limits: LoginLimits,
+    private readonly twoFactor: TwoFactorService,
     private readonly now: () => number,
   ) {}
 
   async login(request: FastifyRequest, reply: FastifyReply, params: LoginParams): Promise<LoginData> {
     const log = request.log;
     const { perIp, perAccount } = this.limits;
-    const accountKey = `${params.domainName}|${params.username.toLowerCase()}`;
+    const accountKey = accountKeyOf(params.domainName, params.username);
     // A place is taken before anything is checked, so parallel guesses cannot all pass a limit
     // that only a finished check would have raised; places of attempts being checked are not
     // failures (six correct logins at once all pass). An attempt refused by one rule is not left
@@ -65,20 +71,80 @@ export class AuthService {
       }
       verdict = 'right';
 
-      await this.limiter.clear(perAccount, accountKey);
-      await this.sessions.start(request, reply, user.id, user.last_login_at);
-      await userRepository.recordLogin(this.db, user.id, this.now(), request.ip);
-      authEvent(log, 'auth.login', params.domainName, params.username, request.ip);
+      if (await this.twoFactor.isEnabled(user.id)) {
+        // No session yet, and the account's failures stay: only the code clears them, or a
+        // known password would reopen the window for guessing codes at every login.
+        const loginToken = randomBytes(32).toString('base64url');
+        await twoFactorRepository.insertChallenge(this.db, {
+          id: hashToken(loginToken),
+          userId: user.id,
+          accountKey,
+          previousLoginAt: user.last_login_at,
+          expiresAt: this.now() + CHALLENGE_SECONDS,
+        });
+        authEvent(log, 'auth.second_factor_asked', params.domainName, params.username, request.ip);
+        return { secondFactor: 'totp', loginToken };
+      }
 
-      const domainID = await this.permissions.visibleResourceIdByReference(
-        { userId: user.id, accountId: user.account_id },
-        params.domainName,
-      );
-      return domainID === undefined ? {} : { domainID };
+      await this.limiter.clear(perAccount, accountKey);
+      return await this.finishLogin(request, reply, {
+        userId: user.id,
+        accountId: user.account_id,
+        previousLoginAt: user.last_login_at,
+        domainName: params.domainName,
+        username: params.username,
+      });
     } finally {
       await this.limiter.settle(perIp, request.ip, verdict === 'wrong');
       await this.limiter.settle(perAccount, accountKey, verdict === 'wrong');
     }
+  }
+
+  /**
+   * The login's second step: the code (or a recovery code) with the password step's token. Each
+   * guess counts in the same windows as a password, per address and per account; the token is
+   * used up by the first right code.
+   */
+  async loginCode(request: FastifyRequest, reply: FastifyReply, params: LoginCodeParams): Promise<LoginData> {
+    const id = hashToken(params.loginToken);
+    const challenge = await twoFactorRepository.findChallenge(this.db, id, this.now());
+    if (!challenge) throw FieldErrors.one('code', 'twofactor.login_expired');
+    const { domain_name: domainName, username } = challenge;
+    const matched = await limitedAttempt(this.limiter, this.limits, request.ip, challenge.account_key, async () => {
+      const value = await this.twoFactor.checkCode(challenge.user_id, params.code);
+      return { wrong: value === undefined, value };
+    });
+    if (!matched) {
+      authEvent(request.log, 'auth.second_factor_failed', domainName, username, request.ip);
+      throw FieldErrors.one('code', 'twofactor.wrong_code');
+    }
+    if (!(await twoFactorRepository.consumeChallenge(this.db, id))) {
+      throw FieldErrors.one('code', 'twofactor.login_expired');
+    }
+    await this.limiter.clear(this.limits.perAccount, challenge.account_key);
+    if (matched === 'recovery') authEvent(request.log, 'auth.recovery_code_used', domainName, username, request.ip);
+    return this.finishLogin(request, reply, {
+      userId: challenge.user_id,
+      accountId: challenge.account_id,
+      previousLoginAt: challenge.previous_login_at,
+      domainName,
+      username,
+    });
+  }
+
+  private async finishLogin(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: { userId: number; accountId: number; previousLoginAt: number | null; domainName: string; username: string },
+  ): Promise<LoginData> {
+    await this.sessions.start(request, reply, user.userId, user.previousLoginAt);
+    await userRepository.recordLogin(this.db, user.userId, this.now(), request.ip);
+    authEvent(request.log, 'auth.login', user.domainName, user.username, request.ip);
+    const domainID = await this.permissions.visibleResourceIdByReference(
+      { userId: user.userId, accountId: user.accountId },
+      user.domainName,
+    );
+    return domainID === undefined ? {} : { domainID };
   }
 
   info(actor: Actor, request: FastifyRequest, language: UserInfoData['language']): UserInfoData {
@@ -104,7 +170,7 @@ export class AuthService {
     reply: FastifyReply,
     params: { actualPassword: string; password: string },
   ): Promise<void> {
-    const accountKey = `${actor.domainName}|${actor.username.toLowerCase()}`;
+    const accountKey = accountKeyOf(actor.domainName, actor.username);
     // A place first for the same reason as at login; only a wrong current password counts.
     await this.limiter.enter(this.limits.perAccount, accountKey, 'auth.too_many_attempts', 'auth.too_many_at_once');
     let wrong = false;
@@ -123,8 +189,4 @@ export class AuthService {
     this.sessions.clearCookie(request, reply);
     authEvent(request.log, 'auth.password_changed', actor.domainName, actor.username, request.ip);
   }
-}
-
-function authEvent(log: FastifyBaseLogger, event: string, domain: string, username: string, ip: string) {
-  log.info({ event, domain: forLog(domain), user: forLog(username), ip: forLog(ip) }, event);
 }

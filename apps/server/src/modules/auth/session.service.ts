@@ -5,6 +5,7 @@ import { SessionLostError } from '../../errors.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import type { Actor } from './actor.ts';
 import { sessionRepository } from './session.repository.ts';
+import { twoFactorRepository } from './two-factor.repository.ts';
 
 const COOKIE = 'p247_sid';
 // Under HTTPS the __Host- prefix pins the cookie to this host, path / and Secure.
@@ -149,8 +150,10 @@ export class SessionService {
     if (ids.length > 0) await this.events.publish({ type: 'session.ended', sessionIds: ids });
   }
 
-  purgeExpired(): Promise<number> {
+  async purgeExpired(): Promise<number> {
     const now = this.now();
+    // Pending logins that never got their code go with the expired sessions.
+    await twoFactorRepository.purgeChallenges(this.db, now);
     return sessionRepository.deleteExpired(this.db, now - this.policy.idleSeconds, now - this.policy.absoluteSeconds);
   }
 }

@@ -58,6 +58,23 @@ export class ContactService {
     await this.limiter.take(rule, ip, 'error.rate_limited');
   }
 
+  /**
+   * A notice to a user's own address (a security change on their account), through the same
+   * outbox: replies go to the provider.
+   */
+  async notifyUser(brand: Brand, kind: string, to: string, subject: string, body: string, log: FastifyBaseLogger) {
+    const id = await outboxRepository.insert(this.db, {
+      brandId: brand.id,
+      kind,
+      to,
+      replyTo: brand.contactEmail,
+      subject,
+      body,
+      now: this.now(),
+    });
+    return this.sendQueued(id, { to, replyTo: brand.contactEmail, subject, text: body }, log);
+  }
+
   /** Writes to the outbox, then tries SMTP; returns whether it was sent now. */
   async deliver(brand: Brand, kind: string, replyTo: string, subject: string, body: string, log: FastifyBaseLogger) {
     const id = await outboxRepository.insert(this.db, {

@@ -1,0 +1,164 @@
+import type { Language } from '@panel247/contract/constants';
+import type {
+  RecoveryCodesData,
+  TwoFactorReauthParams,
+  TwoFactorSetupData,
+  TwoFactorStatusData,
+} from '@panel247/contract/two-factor';
+import { RECOVERY_CODE_COUNT } from '@panel247/contract/two-factor-rules';
+import type { FastifyRequest } from 'fastify';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Db } from '../../db/database.ts';
+import { FieldErrors } from '../../errors.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { BrandService } from '../brand/brand.service.ts';
+import type { ContactService } from '../contact/contact.service.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
+import type { Actor } from './actor.ts';
+import { accountKeyOf, type LoginLimits, limitedAttempt } from './attempt-limits.ts';
+import { authEvent } from './auth-event.ts';
+import { verifyPassword } from './password-hasher.ts';
+import type { RecoveryCodes } from './recovery-codes.ts';
+import { newTotpSecret, totpEnrolment, totpStep } from './totp.ts';
+import { twoFactorRepository } from './two-factor.repository.ts';
+import { userRepository } from './user.repository.ts';
+
+type SecurityChange = 'enabled' | 'disabled' | 'recovery_codes';
+
+/**
+ * The second login factor: a TOTP app, with one-time recovery codes for a lost phone. Turning it
+ * on needs a code from the app (the QR code was read); turning it off or getting new recovery
+ * codes needs the password and a current code, inside the login's brute-force windows. Every
+ * change is logged and, when the user has an address, e-mailed to them.
+ */
+export class TwoFactorService {
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+    private readonly recovery: RecoveryCodes,
+    private readonly limiter: RateLimiter,
+    private readonly limits: LoginLimits,
+    private readonly brands: BrandService,
+    private readonly contact: ContactService,
+    private readonly now: () => number,
+  ) {}
+
+  async isEnabled(userId: number): Promise<boolean> {
+    const totp = await twoFactorRepository.findTotp(this.db, userId);
+    return Boolean(totp?.enabled_at);
+  }
+
+  async status(actor: Actor): Promise<TwoFactorStatusData> {
+    const [enabled, left, context] = await Promise.all([
+      this.isEnabled(actor.userId),
+      twoFactorRepository.recoveryCodesLeft(this.db, actor.userId),
+      twoFactorRepository.findContext(this.db, actor.userId),
+    ]);
+    return { enabled, recoveryCodesLeft: enabled ? left : 0, required: context?.require_2fa === 1 };
+  }
+
+  /** A new secret waiting for its first code; an enabled factor must be turned off first. */
+  async setup(actor: Actor): Promise<TwoFactorSetupData> {
+    const secret = newTotpSecret();
+    if (!(await twoFactorRepository.startEnrolment(this.db, actor.userId, this.box.seal(secret), this.now()))) {
+      throw FieldErrors.one('code', 'twofactor.already_enabled');
+    }
+    const brand = await this.brands.byId(actor.brandId);
+    const { uri, qr } = await totpEnrolment(secret, brand.company, `${actor.username}@${actor.domainName}`);
+    return { secret, uri, qr };
+  }
+
+  /** The first code from the app turns the factor on and gives the recovery codes. */
+  async enable(actor: Actor, request: FastifyRequest, code: string, language: Language): Promise<RecoveryCodesData> {
+    const totp = await twoFactorRepository.findTotp(this.db, actor.userId);
+    if (!totp || totp.enabled_at)
+      throw FieldErrors.one('code', totp ? 'twofactor.already_enabled' : 'twofactor.no_setup');
+    const now = this.now();
+    const step = totpStep(this.box.open(totp.secret_sealed), code, now, totp.last_step);
+    if (step === undefined || !(await twoFactorRepository.acceptStep(this.db, actor.userId, step, now))) {
+      throw FieldErrors.one('code', 'twofactor.wrong_code');
+    }
+    const recoveryCodes = await this.newRecoveryCodes(actor.userId);
+    await this.report(actor, request, 'enabled', language);
+    return { recoveryCodes };
+  }
+
+  async disable(actor: Actor, request: FastifyRequest, params: TwoFactorReauthParams, language: Language) {
+    await this.reauthenticate(actor, request, params);
+    await twoFactorRepository.removeTotp(this.db, actor.userId);
+    await this.report(actor, request, 'disabled', language);
+  }
+
+  /** Recovery codes are kept only as hashes: "show again" means new ones, the old ones void. */
+  async regenerateRecoveryCodes(
+    actor: Actor,
+    request: FastifyRequest,
+    params: TwoFactorReauthParams,
+    language: Language,
+  ): Promise<RecoveryCodesData> {
+    await this.reauthenticate(actor, request, params);
+    const recoveryCodes = await this.newRecoveryCodes(actor.userId);
+    await this.report(actor, request, 'recovery_codes', language);
+    return { recoveryCodes };
+  }
+
+  /**
+   * Checks a code at login or re-authentication: a TOTP code (each time step once) or an unused
+   * recovery code (used up by this). Returns what matched, or undefined.
+   */
+  async checkCode(userId: number, code: string): Promise<'totp' | 'recovery' | undefined> {
+    const totp = await twoFactorRepository.findTotp(this.db, userId);
+    if (!totp?.enabled_at) return undefined;
+    const digits = code.replace(/\s/g, '');
+    if (/^\d{6}$/.test(digits)) {
+      const step = totpStep(this.box.open(totp.secret_sealed), digits, this.now(), totp.last_step);
+      return step !== undefined && (await twoFactorRepository.acceptStep(this.db, userId, step)) ? 'totp' : undefined;
+    }
+    const normalised = this.recovery.normalise(code);
+    if (!normalised) return undefined;
+    const used = await twoFactorRepository.useRecoveryCode(this.db, userId, this.recovery.hash(normalised), this.now());
+    return used ? 'recovery' : undefined;
+  }
+
+  /** The password and a current factor, counted in the login's windows like a login. */
+  private async reauthenticate(actor: Actor, request: FastifyRequest, params: TwoFactorReauthParams) {
+    if (!(await this.isEnabled(actor.userId))) throw FieldErrors.one('code', 'twofactor.not_enabled');
+    const problem = await limitedAttempt(
+      this.limiter,
+      this.limits,
+      request.ip,
+      accountKeyOf(actor.domainName, actor.username),
+      async () => {
+        const user = await userRepository.findById(this.db, actor.userId);
+        // The code only after a right password: a wrong password never uses up a recovery code.
+        const passwordOk = await verifyPassword(user?.password_hash, params.password);
+        const codeOk = passwordOk ? (await this.checkCode(actor.userId, params.code)) !== undefined : false;
+        const value = !passwordOk ? 'password' : !codeOk ? 'code' : undefined;
+        return { wrong: value !== undefined, value };
+      },
+    );
+    if (problem) {
+      authEvent(request.log, 'auth.reauth_failed', actor.domainName, actor.username, request.ip);
+      throw FieldErrors.one(problem, problem === 'password' ? 'auth.wrong_password' : 'twofactor.wrong_code');
+    }
+  }
+
+  private async newRecoveryCodes(userId: number): Promise<string[]> {
+    const codes = this.recovery.generate(RECOVERY_CODE_COUNT);
+    const hashes = codes.map((code) => this.recovery.hash(this.recovery.normalise(code) as string));
+    await twoFactorRepository.replaceRecoveryCodes(this.db, userId, hashes, this.now());
+    return codes;
+  }
+
+  private async report(actor: Actor, request: FastifyRequest, change: SecurityChange, language: Language) {
+    authEvent(request.log, `auth.2fa_${change}`, actor.domainName, actor.username, request.ip);
+    const context = await twoFactorRepository.findContext(this.db, actor.userId);
+    if (!context?.email) return;
+    const brand = await this.brands.byId(actor.brandId);
+    const when = new Date(this.now() * 1000).toISOString().replace('T', ' ').slice(0, 16);
+    const vars = { user: actor.username, domain: actor.domainName, ip: request.ip, when, company: brand.company };
+    const subject = `[${brand.company}] ${translate(language, `twofactor.mail_subject_${change}`, vars)}`;
+    const body = translate(language, `twofactor.mail_body_${change}`, vars);
+    await this.contact.notifyUser(brand, `security_${change}`, context.email, subject, body, request.log);
+  }
+}
