@@ -1,15 +1,16 @@
 import { Button, Menu } from '@mantine/core';
-import { IconChevronDown, IconDownload, IconPlus, IconRestore, IconTrash } from '@tabler/icons-react';
+import { IconChevronDown, IconDownload, IconFileImport, IconPlus, IconRestore, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * The zone's menu: create, restore defaults and delete all need the DNS-zone write right; the
- * zone export only reading.
+ * The zone's menu: create, import, restore defaults and delete all need the DNS-zone write right;
+ * the zone export only reading.
  */
 export function DnsToolbar({
   canWrite,
   exporting,
   onCreate,
+  onImport,
   onExport,
   onRestore,
   onDeleteAll,
@@ -17,6 +18,7 @@ export function DnsToolbar({
   canWrite: boolean;
   exporting: boolean;
   onCreate: () => void;
+  onImport: () => void;
   onExport: () => void;
   onRestore: () => void;
   onDeleteAll: () => void;
@@ -38,6 +40,11 @@ export function DnsToolbar({
         {canWrite ? (
           <Menu.Item leftSection={<IconPlus size={16} aria-hidden />} onClick={onCreate} data-testid="dns-create">
             {t('dns.create')}
+          </Menu.Item>
+        ) : null}
+        {canWrite ? (
+          <Menu.Item leftSection={<IconFileImport size={16} aria-hidden />} onClick={onImport} data-testid="dns-import">
+            {t('dns.import.open')}
           </Menu.Item>
         ) : null}
         <Menu.Item leftSection={<IconDownload size={16} aria-hidden />} onClick={onExport} data-testid="dns-export">

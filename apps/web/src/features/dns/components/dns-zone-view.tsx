@@ -25,6 +25,7 @@ import { DnsCreateModal } from './dns-create-modal';
 import { DnsRecordTable } from './dns-record-table';
 import { DnsToolbar } from './dns-toolbar';
 import { RecordEditModal } from './record-edit-modal';
+import { ZoneImportModal } from './zone-import-modal';
 
 export const DNS_FILTER_DEBOUNCE_MS = 300;
 
@@ -60,6 +61,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
   useErrorToast(listError, !zoneMissing);
 
   const [creating, setCreating, closeCreate] = useDialog(false);
+  const [importing, setImporting, closeImport] = useDialog(false);
   const [editing, setEditing, closeEdit] = useDialog<DnsRecord | null>(null);
   const [confirm, setConfirm, closeConfirm] = useDialog<Confirm>(null);
 
@@ -109,6 +111,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
             canWrite={canWrite}
             exporting={exportZone.isPending}
             onCreate={() => setCreating(true)}
+            onImport={() => setImporting(true)}
             onExport={() => exportZone.mutate(undefined, { onError: notifyError })}
             onRestore={() => setConfirm({ kind: 'restore' })}
             onDeleteAll={() => setConfirm({ kind: 'deleteAll' })}
@@ -153,6 +156,13 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
       <DnsCreateModal
         opened={creating}
         onClose={closeCreate}
+        serviceId={serviceId}
+        zoneName={zoneName}
+        canWrite={canWrite}
+      />
+      <ZoneImportModal
+        opened={importing}
+        onClose={closeImport}
         serviceId={serviceId}
         zoneName={zoneName}
         canWrite={canWrite}

@@ -1,0 +1,37 @@
+import type { DnsImportData, DnsImportMode } from '@panel247/contract/dns-import';
+import { DNS_API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import { dnsQueryKey } from './list-dns-records';
+
+export interface DnsImportInput {
+  text: string;
+  mode: DnsImportMode;
+}
+
+/** What the zone file would do to the zone; nothing changes. */
+export async function previewDnsImport(serviceId: number, input: DnsImportInput): Promise<DnsImportData> {
+  return (await apiCall<DnsImportData>(DNS_API.importPreview(serviceId), { ...input }, { method: 'POST' })).data;
+}
+
+/** Imports the zone file: all of it or, if the DNS server refuses, nothing. */
+export async function applyDnsImport(serviceId: number, input: DnsImportInput) {
+  const { data, system } = await apiCall<DnsImportData>(
+    DNS_API.importApply(serviceId),
+    { ...input },
+    { method: 'POST' },
+  );
+  return { data, info: system.info };
+}
+
+export function usePreviewDnsImport(serviceId: number) {
+  return useMutation({ mutationFn: (input: DnsImportInput) => previewDnsImport(serviceId, input) });
+}
+
+export function useApplyDnsImport(serviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: DnsImportInput) => applyDnsImport(serviceId, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: dnsQueryKey(serviceId) }),
+  });
+}
