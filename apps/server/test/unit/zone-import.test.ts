@@ -113,7 +113,7 @@ _sip._tcp 1800 IN SRV 10 60 5060 sip.example.com.
 sub      IN NS    ns.elsewhere.net.
 long     IN TXT   ( "${'a'.repeat(255)}" "${'b'.repeat(255)}"
                     "${'c'.repeat(90)}" )
-spf      IN TXT   "v=spf1 include:_spf.example.net ~all"
+spf      IN TXT   "v=spf1 mx a -all"
 1.2      IN PTR   host.example.com.
 mx2      IN MX    25 mail
 old      300 IN A 192.0.2.30
@@ -137,7 +137,7 @@ describe('reading a zone file for the panel', () => {
       [15, '', 'ANAME', 0, 0, 'lb.provider.net'],
       [16, 'sub', 'NS', 0, 0, 'ns.elsewhere.net'],
       [17, 'long', 'TXT', 0, 0, `${'a'.repeat(255)}${'b'.repeat(255)}${'c'.repeat(90)}`],
-      [19, 'spf', 'TXT', 0, 0, 'v=spf1 include:_spf.example.net ~all'],
+      [19, 'spf', 'TXT', 0, 0, 'v=spf1 mx a -all'],
     ]);
     expect(kept.map((n) => [n.line, n.reason])).toEqual([
       [4, 'dns.import.soa_kept'],
@@ -176,6 +176,13 @@ describe('reading a zone file for the panel', () => {
       'dns.error.ipv4',
       'dns.import.rdata',
     ]);
+  });
+
+  it('reads back the ANAME the panel’s export writes as a comment, and no other comment', () => {
+    const { records } = read(
+      '; Zone example.com, exported by Panel247\n; flat\t3600\tIN\tANAME\tlb.example.net.\n; x A 1.2.3.4\n',
+    );
+    expect(records.map((r) => [r.line, r.zona, r.type, r.value])).toEqual([[2, 'flat', 'ANAME', 'lb.example.net']]);
   });
 
   it('reads IDN owners in Unicode as their punycode form', () => {

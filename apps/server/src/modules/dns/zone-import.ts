@@ -33,7 +33,7 @@ export function readZoneImport(
   zone: string,
   defaultTtl: number,
 ): { records: ImportedRecord[]; refused: ZoneLineNote[]; kept: ZoneLineNote[]; tooMany: boolean } {
-  const parsed = parseZoneFile(text, zone, { maxRecords: DNS_IMPORT_MAX_RECORDS });
+  const parsed = parseZoneFile(uncommentExportedAnames(text), zone, { maxRecords: DNS_IMPORT_MAX_RECORDS });
   const records: ImportedRecord[] = [];
   const refused = [...parsed.notes];
   const kept: ZoneLineNote[] = [];
@@ -45,6 +45,15 @@ export function readZoneImport(
   }
   refused.sort((a, b) => a.line - b.line);
   return { records, refused, kept, tooMany: parsed.tooMany };
+}
+
+/**
+ * The panel's own export writes an ANAME as a comment (`; flat\t3600\tIN\tANAME\thost.`: BIND has
+ * no such type), so that line is read back as a record; otherwise a replace with the zone's own
+ * export would drop its ANAME records. Line numbers stay as they were.
+ */
+function uncommentExportedAnames(text: string): string {
+  return text.replace(/^;[ \t]*(?=\S+[ \t]+\d+[ \t]+IN[ \t]+ANAME[ \t]+\S+[ \t]*\r?$)/gm, '');
 }
 
 type Mapped =
