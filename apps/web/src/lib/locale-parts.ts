@@ -32,6 +32,7 @@ export const AREA_GROUPS: readonly string[] = [
   'ddbb',
   'hosting',
   'installer',
+  'two_factor',
 ];
 
 /** `over` with every text it lacks taken from `under`. */

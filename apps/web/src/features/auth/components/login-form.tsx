@@ -1,16 +1,21 @@
-import { Button, Card, Stack, Text, Title } from '@mantine/core';
-import { type FormEvent, useCallback, useState } from 'react';
+import { Button, Card, Loader, Stack, Text, Title } from '@mantine/core';
+import type { LoginData } from '@panel247/contract/user';
+import { type FormEvent, lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Captcha } from '../../../components/captcha';
 import { useApp } from '../../../lib/app-context';
 import { broadcast } from '../../../lib/cross-tab';
 import { handleFormError } from '../../../lib/form-errors';
 import { setPostLoginTarget } from '../../../lib/post-login';
+import { paths } from '../../../lib/resource-paths';
 import { expectSessionEnd } from '../../../lib/session-lost';
 import { useLightForm } from '../../../lib/use-light-form';
 import { getLoginTarget } from '../api/get-login-target';
 import { useLogin } from '../api/login';
 import { EMPTY_LOGIN, LoginFields, type LoginValues, loginValidators } from './login-fields';
+
+// Only a user with a second factor needs it: fetched after the password, off the first load.
+const SecondFactorStep = lazy(() => import('./second-factor-step'));
 
 export function LoginForm() {
   const { t } = useTranslation();
@@ -19,12 +24,27 @@ export function LoginForm() {
   const [captcha, setCaptcha] = useState('');
   const [captchaReset, setCaptchaReset] = useState(0);
   const [captchaMissing, setCaptchaMissing] = useState(false);
+  const [loginToken, setLoginToken] = useState<string | null>(null);
   const form = useLightForm<LoginValues>(EMPTY_LOGIN, loginValidators(t));
   const needsCaptcha = config.captcha.provider !== 'none';
   const onCaptcha = useCallback((payload: string) => {
     setCaptcha(payload);
     if (payload) setCaptchaMissing(false);
   }, []);
+
+  const finish = async (data: LoginData) => {
+    expectSessionEnd(false);
+    // A brand that requires two factors sends a user without one to set it up first.
+    setPostLoginTarget(data.setupSecondFactor ? paths.preferences : await getLoginTarget(data.domainID));
+    broadcast({ type: 'user.login' });
+    await refreshSession();
+  };
+
+  const back = () => {
+    setLoginToken(null);
+    // The first step's captcha answer was spent on the password.
+    setCaptchaReset((n) => n + 1);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -36,10 +56,11 @@ export function LoginForm() {
     }
     try {
       const data = await login.mutateAsync({ ...values, recaptcha_response: captcha });
-      expectSessionEnd(false);
-      setPostLoginTarget(await getLoginTarget(data.domainID));
-      broadcast({ type: 'user.login' });
-      await refreshSession();
+      if (data.secondFactor && data.loginToken) {
+        setLoginToken(data.loginToken);
+        return;
+      }
+      await finish(data);
     } catch (error) {
       handleFormError(form, error);
       // An ALTCHA payload is single-use: ask for a new one after a refused attempt.
@@ -49,24 +70,35 @@ export function LoginForm() {
 
   return (
     <Card withBorder shadow="sm" padding="xl" radius="md" component="section" aria-labelledby="login-title">
-      <form onSubmit={submit} noValidate>
+      {loginToken ? (
         <Stack gap="md">
           <Title order={1} size="h3" id="login-title">
             {t('login.title')}
           </Title>
-          <LoginFields form={form} />
-          <Captcha onPayload={onCaptcha} resetKey={captchaReset} />
-          {captchaMissing ? (
-            // Plain text rather than Mantine's Alert, whose chunk the login route would load for this line.
-            <Text c="var(--mantine-color-error)" size="sm" role="alert">
-              {t('login.captcha_required')}
-            </Text>
-          ) : null}
-          <Button type="submit" fullWidth loading={login.isPending} data-testid="login-submit">
-            {t('login.submit')}
-          </Button>
+          <Suspense fallback={<Loader size="sm" aria-label={t('main.loading')} />}>
+            <SecondFactorStep loginToken={loginToken} onDone={finish} onBack={back} />
+          </Suspense>
         </Stack>
-      </form>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <Title order={1} size="h3" id="login-title">
+              {t('login.title')}
+            </Title>
+            <LoginFields form={form} />
+            <Captcha onPayload={onCaptcha} resetKey={captchaReset} />
+            {captchaMissing ? (
+              // Plain text rather than Mantine's Alert, whose chunk the login route would load for this line.
+              <Text c="var(--mantine-color-error)" size="sm" role="alert">
+                {t('login.captcha_required')}
+              </Text>
+            ) : null}
+            <Button type="submit" fullWidth loading={login.isPending} data-testid="login-submit">
+              {t('login.submit')}
+            </Button>
+          </Stack>
+        </form>
+      )}
     </Card>
   );
 }

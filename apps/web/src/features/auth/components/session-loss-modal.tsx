@@ -1,6 +1,6 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useCallback, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { Captcha } from '../../../components/captcha';
@@ -12,6 +12,8 @@ import { useLightForm } from '../../../lib/use-light-form';
 import { useLogin } from '../api/login';
 import { LoginFields, type LoginValues, loginValidators } from './login-fields';
 
+const SecondFactorStep = lazy(() => import('./second-factor-step'));
+
 function ReLoginForm() {
   const { t } = useTranslation();
   const { config, user } = useApp();
@@ -20,6 +22,7 @@ function ReLoginForm() {
   const [captcha, setCaptcha] = useState('');
   const [captchaReset, setCaptchaReset] = useState(0);
   const [captchaMissing, setCaptchaMissing] = useState(false);
+  const [loginToken, setLoginToken] = useState<string | null>(null);
   const onCaptcha = useCallback((payload: string) => {
     setCaptcha(payload);
     if (payload) setCaptchaMissing(false);
@@ -38,24 +41,50 @@ function ReLoginForm() {
       return;
     }
     try {
-      await login.mutateAsync({ ...values, recaptcha_response: captcha });
-      broadcast({ type: 'user.login' });
-      const same =
-        user &&
-        user.user === values.username.trim() &&
-        user.domainName.toLowerCase() === values.domainName.trim().toLowerCase();
-      if (!same) {
-        window.location.reload();
+      const data = await login.mutateAsync({ ...values, recaptcha_response: captcha });
+      if (data.secondFactor && data.loginToken) {
+        setLoginToken(data.loginToken);
         return;
       }
-      // Same account: reload the page's data but keep what the user was typing underneath.
-      clearSessionLost();
-      await queryClient.invalidateQueries();
+      await finish();
     } catch (error) {
       handleFormError(form, error);
       setCaptchaReset((n) => n + 1);
     }
   };
+
+  const finish = async () => {
+    const values = form.values;
+    broadcast({ type: 'user.login' });
+    const same =
+      user &&
+      user.user === values.username.trim() &&
+      user.domainName.toLowerCase() === values.domainName.trim().toLowerCase();
+    if (!same) {
+      window.location.reload();
+      return;
+    }
+    // Same account: reload the page's data but keep what the user was typing underneath.
+    clearSessionLost();
+    await queryClient.invalidateQueries();
+  };
+
+  if (loginToken) {
+    return (
+      <Stack gap="sm">
+        <Suspense fallback={<Loader size="sm" aria-label={t('main.loading')} />}>
+          <SecondFactorStep
+            loginToken={loginToken}
+            onDone={finish}
+            onBack={() => {
+              setLoginToken(null);
+              setCaptchaReset((n) => n + 1);
+            }}
+          />
+        </Suspense>
+      </Stack>
+    );
+  }
 
   return (
     <form onSubmit={submit} noValidate>

@@ -21,6 +21,7 @@ import { useThemeMode } from '../../../lib/theme-actions';
 import { PALETTE } from '../../../lib/theme-colors';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ChangePasswordModal } from '../components/change-password-modal';
+import { TwoFactorCard } from '../components/two-factor-card';
 
 function ColorPicker() {
   const { t } = useTranslation();
@@ -104,6 +105,7 @@ export default function PreferencesRoute() {
           </Button>
         </Group>
       </Card>
+      <TwoFactorCard />
       <ChangePasswordModal opened={passwordOpen} onClose={() => setPasswordOpen(false)} />
     </Stack>
   );

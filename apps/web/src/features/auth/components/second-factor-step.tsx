@@ -1,0 +1,69 @@
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import type { LoginData } from '@panel247/contract/user';
+import { type FormEvent, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { handleFormError } from '../../../lib/form-errors';
+import { useLightForm } from '../../../lib/use-light-form';
+import { useLoginCode } from '../api/login-code';
+
+/**
+ * The login's second step, shown in place of the password fields when the server asks for a code.
+ * Loaded only then (a dynamic import), so the login route's first load does not grow.
+ */
+export default function SecondFactorStep({
+  loginToken,
+  onDone,
+  onBack,
+}: {
+  loginToken: string;
+  onDone: (data: LoginData) => Promise<void> | void;
+  onBack: () => void;
+}) {
+  const { t } = useTranslation();
+  const send = useLoginCode();
+  const input = useRef<HTMLInputElement>(null);
+  const form = useLightForm(
+    { code: '' },
+    { code: (value: string) => (value.trim() ? null : t('validation.required')) },
+  );
+
+  useEffect(() => input.current?.focus(), []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.validate()) return;
+    try {
+      await onDone(await send.mutateAsync({ loginToken, code: form.values.code.trim() }));
+    } catch (error) {
+      handleFormError(form, error);
+      input.current?.select();
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="second-factor-step">
+      <Stack gap="sm">
+        <Text size="sm">{t('login.code_text')}</Text>
+        <TextInput
+          ref={input}
+          label={t('login.code')}
+          description={t('login.code_hint')}
+          autoComplete="one-time-code"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          data-testid="login-code"
+          {...form.inputProps('code')}
+        />
+        <Group justify="space-between">
+          <Button variant="default" onClick={onBack} data-testid="login-code-back">
+            {t('login.code_back')}
+          </Button>
+          <Button type="submit" loading={send.isPending} data-testid="login-code-submit">
+            {t('login.code_submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
