@@ -33,6 +33,13 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** The brand requires two factors and this user has none yet: only setting one up is allowed. */
+export class SecondFactorSetupRequiredError extends ForbiddenError {
+  constructor() {
+    super('twofactor.setup_required');
+  }
+}
+
 /** The request failed the CSRF rules. */
 export class CsrfError extends ForbiddenError {
   constructor() {

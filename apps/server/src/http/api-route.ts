@@ -44,6 +44,11 @@ interface RouteOptions<S extends z.ZodType, D> {
   params: S;
   /** Validates answers against the contract while testing, catching drift early. */
   data?: z.ZodType<D>;
+  /**
+   * Allowed to a user who must still set up a second factor (the brand requires one): the shell's
+   * own calls and the set-up itself. Every other session call answers that the set-up comes first.
+   */
+  beforeSecondFactor?: boolean;
   /** A larger body than the server's default (bytes), for the few calls that carry a file's text. */
   bodyLimit?: number;
 }
@@ -79,6 +84,7 @@ export function createApiRouter(
       method: route.method,
       url: `${options.basePath}${route.url}`,
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
+      ...(route.beforeSecondFactor ? { config: { beforeSecondFactor: true } } : {}),
       handler: async (request, reply) => {
         const language = requestLanguage(request, options.defaultLanguage);
         const actor = needsSession ? await options.auth.authenticate(request, reply) : (undefined as unknown as Actor);

@@ -1,5 +1,9 @@
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandContext, ParsedArgs } from '../../src/cli/command.ts';
+import { brandCommands } from '../../src/cli/commands/brand.command.ts';
+import { AdminService } from '../../src/modules/admin/admin.service.ts';
+import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -278,6 +282,45 @@ describe.each(DATABASE_KINDS)('two-factor login on %s', (kind) => {
     expect(mails.map((m) => m.kind)).toEqual(['security_recovery_codes', 'security_disabled']);
     expect(mails[1]?.subject).toBe('[Test Hosting] Verificación en dos pasos desactivada');
     expect(mails[1]?.body).toContain('admin de reauth.test');
+  });
+
+  it('a brand that requires two factors lets a user without one do nothing but set it up', async () => {
+    const account = await buildAccount(t.database.db, { domainName: 'strict.test', brandSlug: 'strict' });
+    const set = brandCommands.commands.find((command) => command.name === 'set');
+    const admin = new AdminService(t.database.db, new LocalEventBus(), seconds);
+    const args = (flag: string): ParsedArgs => ({ values: { [flag]: true }, positionals: ['strict'], io: {} as never });
+    await set?.run({ admin } as CommandContext, await set.parse(args('require-2fa')));
+
+    const login = await passwordStep(account);
+    expect(login.body.data).toEqual({ domainID: account.resources['strict.test'], setupSecondFactor: true });
+    const cookie = `p247_sid=${login.response.cookies.find((c) => c.name === 'p247_sid')?.value}`;
+    // The shell's own calls and the set-up answer; anything else says the set-up comes first.
+    expect((await t.call('POST', 'user/info/', {}, { cookie })).body.system.valid).toBe(true);
+    expect((await t.call('GET', 'permission/list/', {}, { cookie })).body.system.valid).toBe(true);
+    expect((await t.call('GET', 'user/twofactor/', {}, { cookie })).body.data).toMatchObject({ required: true });
+    const domainId = String(account.resources['strict.test']);
+    const refused = await t.call('GET', `domain/${domainId}/`, {}, { cookie });
+    expect(refused.response.statusCode).toBe(403);
+    expect(refused.body.system.errors).toEqual([
+      'Tu proveedor exige la verificación en dos pasos: actívala en Preferencias antes de continuar.',
+    ]);
+    expect(
+      (await t.call('POST', 'user/changepass/', { actualPassword: 'x', password: 'y'.repeat(12) }, { cookie })).response
+        .statusCode,
+    ).toBe(403);
+
+    const setup = await t.call<Setup>('POST', 'user/twofactor/setup/', {}, { cookie });
+    await t.call('POST', 'user/twofactor/enable/', { code: codeAt(setup.body.data.secret) }, { cookie });
+    // On at once, in the same session.
+    expect((await t.call('GET', `domain/${domainId}/`, {}, { cookie })).body.system.valid).toBe(true);
+
+    await set?.run({ admin } as CommandContext, await set.parse(args('optional-2fa')));
+    const row = await t.database.db
+      .selectFrom('brands')
+      .select('require_2fa')
+      .where('slug', '=', 'strict')
+      .executeTakeFirst();
+    expect(row?.require_2fa).toBe(0);
   });
 
   it('refuses re-authentication calls while no factor is on', async () => {

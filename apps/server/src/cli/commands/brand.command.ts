@@ -65,6 +65,7 @@ const list = defineCommand({
       webftpHost: row.webftp_host,
       phpmyadminHost: row.phpmyadmin_host,
       isDefault: row.is_default === 1,
+      require2fa: row.require_2fa === 1,
     }));
     return {
       json: brands,
@@ -124,13 +125,23 @@ const set = defineCommand({
   usage:
     'SLUG [--company C] [--color C] [--logo URL] [--logo-mini URL] [--language L] [--contact-email E] ' +
     "[--ssl-host H] [--webmail-host H] [--webftp-host H] [--phpmyadmin-host H] ('' clears a host) " +
-    '[--allow-color-change true|false] [--default]',
+    '[--allow-color-change true|false] [--require-2fa | --optional-2fa] [--default]',
   positionals: ['SLUG'],
-  options: { ...brandOptions, 'allow-color-change': { type: 'string' }, default: { type: 'boolean' } },
+  options: {
+    ...brandOptions,
+    'allow-color-change': { type: 'string' },
+    'require-2fa': { type: 'boolean' },
+    'optional-2fa': { type: 'boolean' },
+    default: { type: 'boolean' },
+  },
   parse({ values, positionals }) {
     const changes = withoutUndefined(brandFields(values));
     const allow = v.optionString(values, 'allow-color-change');
     if (allow !== undefined) changes.allowColorChange = v.boolean(allow, 'allow-color-change');
+    const require2fa = v.flag(values, 'require-2fa');
+    const optional2fa = v.flag(values, 'optional-2fa');
+    if (require2fa && optional2fa) throw new CliError('Give --require-2fa or --optional-2fa, not both');
+    if (require2fa || optional2fa) changes.require2fa = require2fa;
     if (v.flag(values, 'default')) changes.isDefault = true;
     if (Object.keys(changes).length === 0) throw new CliError('Nothing to change: give at least one option');
     return { slug: v.slug(positionals[0] ?? '', 'slug'), changes };

@@ -33,6 +33,8 @@ export interface BrandInput {
   sslHost?: string;
   isDefault?: boolean;
   hosts?: string[];
+  /** Every user must set up a second factor before doing anything else. */
+  require2fa?: boolean;
 }
 
 export interface ResourceInput {
@@ -136,6 +138,7 @@ export class AdminService {
     if (input.webmailHost !== undefined) set.webmail_host = input.webmailHost;
     if (input.webftpHost !== undefined) set.webftp_host = input.webftpHost;
     if (input.phpmyadminHost !== undefined) set.phpmyadmin_host = input.phpmyadminHost;
+    if (input.require2fa !== undefined) set.require_2fa = flag(input.require2fa);
     if (Object.keys(set).length === 0) return;
     if ((await adminBrandRepository.update(this.db, slug, set)) === 0) throw new Error(`No brand '${slug}'`);
   }

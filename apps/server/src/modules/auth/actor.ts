@@ -9,4 +9,6 @@ export interface Actor {
   sessionId: string;
   sessionCreatedAt: number;
   previousLoginAt: number | null;
+  /** The brand requires two factors and the user has none yet: only the set-up calls are allowed. */
+  mustSetUpSecondFactor?: boolean;
 }

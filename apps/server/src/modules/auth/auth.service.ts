@@ -144,7 +144,8 @@ export class AuthService {
       { userId: user.userId, accountId: user.accountId },
       user.domainName,
     );
-    return domainID === undefined ? {} : { domainID };
+    const setUpFirst = await this.twoFactor.mustSetUp(user.userId);
+    return { ...(domainID === undefined ? {} : { domainID }), ...(setUpFirst ? { setupSecondFactor: true } : {}) };
   }
 
   info(actor: Actor, request: FastifyRequest, language: UserInfoData['language']): UserInfoData {

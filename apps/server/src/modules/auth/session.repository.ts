@@ -25,6 +25,8 @@ export const sessionRepository = {
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
       .innerJoin('accounts as a', 'a.id', 'u.account_id')
+      .innerJoin('brands as b', 'b.id', 'a.brand_id')
+      .leftJoin('user_totp as t', 't.user_id', 'u.id')
       .select([
         's.id',
         's.created_at',
@@ -35,6 +37,8 @@ export const sessionRepository = {
         'a.id as account_id',
         'a.brand_id',
         'a.domain_name',
+        'b.require_2fa',
+        't.enabled_at as totp_enabled_at',
       ])
       .where('s.id', '=', id)
       .executeTakeFirst();

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
-import { SessionLostError } from '../../errors.ts';
+import { SecondFactorSetupRequiredError, SessionLostError } from '../../errors.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import type { Actor } from './actor.ts';
 import { sessionRepository } from './session.repository.ts';
@@ -21,6 +21,14 @@ export interface SessionPolicy {
 type SessionRow = NonNullable<Awaited<ReturnType<typeof sessionRepository.findWithUser>>>;
 
 const CACHE_LIMIT = 10_000;
+
+interface RouteFlags {
+  beforeSecondFactor?: boolean;
+}
+
+function mustSetUp(row: SessionRow): boolean {
+  return row.require_2fa === 1 && !row.totp_enabled_at;
+}
 
 /** Every session-bound call hashes its token: the one-shot hash costs a third of a Hash object. */
 export function hashToken(token: string): string {
@@ -60,7 +68,9 @@ export class SessionService {
     const epoch = this.events.epoch;
     if (cached && cached.until > now && cached.epoch === epoch) return cached.row;
     const row = await sessionRepository.findWithUser(this.db, id);
-    if (!row || !this.policy.cacheSeconds || epoch === undefined) {
+    // A user who must still set up a second factor is looked up afresh, so that turning it on
+    // opens the panel at once.
+    if (!row || !this.policy.cacheSeconds || epoch === undefined || mustSetUp(row)) {
       this.cache.delete(id);
       return row;
     }
@@ -93,6 +103,11 @@ export class SessionService {
       await sessionRepository.touch(this.db, id, now);
       row.last_seen_at = now;
     }
+    const mustSetUpSecondFactor = mustSetUp(row);
+    // A route opts in with `config.beforeSecondFactor` (user info, logout, the set-up calls).
+    if (mustSetUpSecondFactor && !(request.routeOptions?.config as RouteFlags | undefined)?.beforeSecondFactor) {
+      throw new SecondFactorSetupRequiredError();
+    }
     return {
       userId: row.user_id,
       accountId: row.account_id,
@@ -102,6 +117,7 @@ export class SessionService {
       sessionId: id,
       sessionCreatedAt: row.created_at,
       previousLoginAt: row.previous_login_at,
+      mustSetUpSecondFactor,
     };
   }
 

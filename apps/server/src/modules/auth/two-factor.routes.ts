@@ -23,17 +23,35 @@ export function registerTwoFactorRoutes(api: ApiRouter, auth: AuthService, twoFa
   );
 
   api.session(
-    { method: ['GET', 'POST'], url: API.twoFactorStatus, params: noParams, data: twoFactorStatusDataSchema },
+    {
+      method: ['GET', 'POST'],
+      url: API.twoFactorStatus,
+      params: noParams,
+      data: twoFactorStatusDataSchema,
+      beforeSecondFactor: true,
+    },
     async ({ actor }) => ({ data: await twoFactor.status(actor) }),
   );
 
   api.session(
-    { method: 'POST', url: API.twoFactorSetup, params: noParams, data: twoFactorSetupDataSchema },
+    {
+      method: 'POST',
+      url: API.twoFactorSetup,
+      params: noParams,
+      data: twoFactorSetupDataSchema,
+      beforeSecondFactor: true,
+    },
     async ({ actor }) => ({ data: await twoFactor.setup(actor) }),
   );
 
   api.session(
-    { method: 'POST', url: API.twoFactorEnable, params: twoFactorEnableParamsSchema, data: recoveryCodesDataSchema },
+    {
+      method: 'POST',
+      url: API.twoFactorEnable,
+      params: twoFactorEnableParamsSchema,
+      data: recoveryCodesDataSchema,
+      beforeSecondFactor: true,
+    },
     async ({ actor, request, params, language }) => ({
       data: await twoFactor.enable(actor, request, params.code, language),
       info: ['twofactor.enabled'],

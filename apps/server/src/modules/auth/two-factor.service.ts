@@ -48,6 +48,12 @@ export class TwoFactorService {
     return Boolean(totp?.enabled_at);
   }
 
+  /** The brand requires two factors and the user has none yet. */
+  async mustSetUp(userId: number): Promise<boolean> {
+    const context = await twoFactorRepository.findContext(this.db, userId);
+    return context?.require_2fa === 1 && !(await this.isEnabled(userId));
+  }
+
   async status(actor: Actor): Promise<TwoFactorStatusData> {
     const [enabled, left, context] = await Promise.all([
       this.isEnabled(actor.userId),

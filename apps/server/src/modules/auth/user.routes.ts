@@ -18,12 +18,24 @@ export function registerUserRoutes(api: ApiRouter, auth: AuthService) {
   );
 
   api.session(
-    { method: ['GET', 'POST'], url: 'user/info/', params: noParams, data: userInfoDataSchema },
+    {
+      method: ['GET', 'POST'],
+      url: 'user/info/',
+      params: noParams,
+      data: userInfoDataSchema,
+      beforeSecondFactor: true,
+    },
     async ({ actor, request, language }) => ({ data: auth.info(actor, request, language) }),
   );
 
   api.session(
-    { method: ['GET', 'POST'], url: 'user/logout/', params: noParams, data: emptyDataSchema },
+    {
+      method: ['GET', 'POST'],
+      url: 'user/logout/',
+      params: noParams,
+      data: emptyDataSchema,
+      beforeSecondFactor: true,
+    },
     async ({ actor, request, reply }) => {
       await auth.logout(actor, request, reply);
       // The permission list is kept in the browser's cache for revalidation (ETag): on a shared

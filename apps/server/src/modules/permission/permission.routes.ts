@@ -6,7 +6,14 @@ import type { PermissionService } from './permission.service.ts';
 
 export function registerPermissionRoutes(api: ApiRouter, permissions: PermissionService) {
   api.session(
-    { method: 'GET', url: 'permission/list/', params: z.object({}), data: permissionListDataSchema },
+    // The shell's menus load it even while a second factor must be set up first.
+    {
+      method: 'GET',
+      url: 'permission/list/',
+      params: z.object({}),
+      data: permissionListDataSchema,
+      beforeSecondFactor: true,
+    },
     async ({ actor }) => {
       // The entry lives while the user's permissions stay the same: the answer's ETag and
       // compressed forms live with it (a permissions.changed event drops it).
