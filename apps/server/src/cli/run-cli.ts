@@ -9,6 +9,7 @@ import { accountCommands } from './commands/account.command.ts';
 import { backupCommands } from './commands/backup.command.ts';
 import { brandCommands } from './commands/brand.command.ts';
 import { databasesCommands } from './commands/databases.command.ts';
+import { demoCommands } from './commands/demo.command.ts';
 import { dnsCommands } from './commands/dns.command.ts';
 import { doctorCommands } from './commands/doctor.command.ts';
 import { ftpCommands } from './commands/ftp.command.ts';
@@ -40,6 +41,7 @@ export const GROUPS: CommandGroup[] = [
   backupCommands,
   doctorCommands,
   seedCommands,
+  demoCommands,
 ];
 
 const PROGRAM = 'npm run panel --';

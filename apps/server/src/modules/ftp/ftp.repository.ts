@@ -47,6 +47,22 @@ export const ftpRepository = {
   ) {
     return db.insertInto('ftp_accounts').values(row).returningAll().executeTakeFirstOrThrow();
   },
+  /** Many accounts in one statement (the scale data set inserts them 500 at a time, in one change). */
+  insertMany(
+    db: Db,
+    rows: {
+      service_id: number;
+      login: string;
+      folder: string;
+      password_hash: string;
+      password_sealed: string;
+      home: string;
+      eliminable: number;
+      created_at: number;
+    }[],
+  ) {
+    return db.insertInto('ftp_accounts').values(rows).execute();
+  },
   update(
     db: Db,
     serviceId: number,

@@ -6,6 +6,7 @@ import type { SignonForm } from '@panel247/contract/signon';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import bcrypt from 'bcryptjs';
 import type { SecretBox } from '../../crypto/secret-box.ts';
+import { inChunks } from '../../db/bulk-insert.ts';
 import type { Db } from '../../db/database.ts';
 import { listPageOf } from '../../db/list-query.ts';
 import type { FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
@@ -173,6 +174,26 @@ export class FtpService {
         created_at: this.now(),
       }),
     );
+  }
+
+  /**
+   * Many accounts of one service sharing one password (the scale data set): the password hashed
+   * and sealed once (bcrypt per row would take minutes), each home prepared, the rows inserted a
+   * chunk at a time in one change.
+   */
+  async provisionMany(
+    serviceId: number,
+    domain: string,
+    accounts: { login: string; folder: string }[],
+    password: string,
+  ) {
+    const passwords = await this.passwordColumns(password);
+    const rows: Parameters<typeof ftpRepository.insertMany>[1] = [];
+    for (const account of accounts) {
+      const home = await this.driver.prepareHome(domain, account.folder, 'folder');
+      rows.push({ service_id: serviceId, ...account, ...passwords, home, eliminable: 1, created_at: this.now() });
+    }
+    await this.change((trx) => inChunks(rows, (chunk) => ftpRepository.insertMany(trx, chunk)));
   }
 
   async saveFolder(actor: Actor, id: number, fid: number, folderTyped: string): Promise<FtpAccount> {

@@ -85,6 +85,13 @@ export const mailRepository = {
   ) {
     return db.insertInto('mailboxes').values(row).returningAll().executeTakeFirstOrThrow();
   },
+  /** Many mailboxes in one statement (the scale data set inserts them 500 at a time, in a transaction). */
+  insertMailboxes(
+    db: Db,
+    rows: { service_id: number; local_part: string; password_hash: string; quota_bytes: number; created_at: number }[],
+  ) {
+    return db.insertInto('mailboxes').values(rows).execute();
+  },
   setPassword(db: Db, serviceId: number, id: number, passwordHash: string) {
     return db
       .updateTable('mailboxes')
@@ -114,6 +121,10 @@ export const mailRepository = {
   },
   insertAlias(db: Db, row: { service_id: number; local_part: string; targets: string; created_at: number }) {
     return db.insertInto('mail_aliases').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+  /** Many aliases in one statement (the scale data set inserts them 500 at a time, in a transaction). */
+  insertAliases(db: Db, rows: { service_id: number; local_part: string; targets: string; created_at: number }[]) {
+    return db.insertInto('mail_aliases').values(rows).execute();
   },
   setTargets(db: Db, serviceId: number, id: number, targets: string) {
     return db
