@@ -139,6 +139,11 @@ export const configSchema = z.object({
       webHost: z.string().default(''),
       mailHost: z.string().default(''),
       /**
+       * Zone import by AXFR from another name server: off, on (public addresses only), or any
+       * (also loopback and private networks: a provider whose customers' old servers are inside).
+       */
+      importAxfr: z.enum(['off', 'on', 'any']).default('off'),
+      /**
        * The provider's default records (a JSON list in the file, or in PANEL_DNS_DEFAULT_RECORDS):
        * {zona, type, value, priority?, ttl?, eliminable?}, the value with placeholders (see
        * packages/contract/src/dns-default-records.ts). Each is checked like a record typed in the panel.
@@ -455,6 +460,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_POWERDNS_TIMEOUT_SECONDS: 'dns.powerdnsTimeoutSeconds',
   PANEL_DNS_NAMESERVERS: 'dns.nameservers',
   PANEL_DNS_DEFAULT_TTL: 'dns.defaultTtl',
+  PANEL_DNS_IMPORT_AXFR: 'dns.importAxfr',
   PANEL_DNS_REPUBLISH_SECONDS: 'dns.republishSeconds',
   PANEL_DNS_WEB_IPV4: 'dns.webIpv4',
   PANEL_DNS_WEB_IPV6: 'dns.webIpv6',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './fields.ts';
+import { idParam, line } from './fields.ts';
 
 /** The largest zone file an import takes (characters), and the most records it reads. */
 export const DNS_IMPORT_MAX_TEXT = 2_000_000;
@@ -66,3 +66,20 @@ export const dnsImportDataSchema = z.object({
   applied: z.boolean(),
 });
 export type DnsImportData = z.infer<typeof dnsImportDataSchema>;
+
+/** What the import offers for a zone: whether the provider allows reading it by AXFR, and the limits. */
+export const dnsImportOptionsDataSchema = z.object({
+  axfr: z.boolean(),
+  maxText: z.number().int(),
+  maxRecords: z.number().int(),
+});
+export type DnsImportOptionsData = z.infer<typeof dnsImportOptionsDataSchema>;
+
+/**
+ * The zone read from another name server by AXFR (where the provider allows it), as master-file
+ * text: the client previews and applies that text like a pasted file.
+ */
+export const dnsImportAxfrParamsSchema = z.object({ id: idParam, server: line(253) });
+export type DnsImportAxfrParams = z.infer<typeof dnsImportAxfrParamsSchema>;
+export const dnsImportAxfrDataSchema = z.object({ text: z.string() });
+export type DnsImportAxfrData = z.infer<typeof dnsImportAxfrDataSchema>;

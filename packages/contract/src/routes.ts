@@ -36,6 +36,8 @@ export const DNS_API = {
   exportZone: (serviceId: number | string) => `service/${serviceId}/dns/export/`,
   importPreview: (serviceId: number | string) => `service/${serviceId}/dns/import/preview/`,
   importApply: (serviceId: number | string) => `service/${serviceId}/dns/import/`,
+  importOptions: (serviceId: number | string) => `service/${serviceId}/dns/import/options/`,
+  importAxfr: (serviceId: number | string) => `service/${serviceId}/dns/import/axfr/`,
 } as const;
 
 /** Domain area calls. */

@@ -1,5 +1,5 @@
 import type { DnsRecord } from '@panel247/contract/dns';
-import type { DnsImportData } from '@panel247/contract/dns-import';
+import type { DnsImportData, DnsImportOptionsData } from '@panel247/contract/dns-import';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
@@ -181,6 +181,24 @@ describe.each(DATABASE_KINDS)('DNS zone import on %s', (kind) => {
     });
   });
 
+  it('AXFR is off unless the provider turns it on: the options say so and the call is refused', async () => {
+    const options = await t.call<DnsImportOptionsData>(
+      'GET',
+      `service/${serviceId}/dns/import/options/`,
+      {},
+      { cookie },
+    );
+    expect(options.body.data).toEqual({ axfr: false, maxText: 2_000_000, maxRecords: 20_000 });
+    const { response, body } = await t.call(
+      'POST',
+      `service/${serviceId}/dns/import/axfr/`,
+      { server: 'ns1.example.net', language: 'en' },
+      { cookie },
+    );
+    expect(response.statusCode).toBe(403);
+    expect(body.system.errors).toEqual(['Your provider does not allow reading a zone by AXFR']);
+  });
+
   it.each(['disabled', 'read'] as const)(
     'a user with service_dnszone %s can neither preview nor apply, and nothing changes',
     async (level) => {
@@ -193,7 +211,71 @@ describe.each(DATABASE_KINDS)('DNS zone import on %s', (kind) => {
       const status = level === 'disabled' ? 404 : 403;
       expect((await call('preview', { text: FILE, mode: 'replace' }, c)).response.statusCode).toBe(status);
       expect((await call('apply', { text: FILE, mode: 'replace' }, c)).response.statusCode).toBe(status);
+      for (const path of ['options/', 'axfr/']) {
+        const { response } = await t.call(
+          'POST',
+          `service/${serviceId}/dns/import/${path}`,
+          { server: 'x.example' },
+          { cookie: c },
+        );
+        expect(response.statusCode, path).toBe(status);
+      }
       expect(await list()).toEqual(before);
+    },
+  );
+});
+
+describe.each(DATABASE_KINDS)('DNS zone import by AXFR, where the provider allows it (%s)', (kind) => {
+  let t: TestApp;
+  let cookie: string;
+  let serviceId: number;
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind, { config: { 'dns.importAxfr': 'on' } });
+    const account = await buildAccount(t.database.db, { domainName: `axfr-${kind}.test` });
+    serviceId = account.resources[`axfr-${kind}.test`] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(() => t?.close());
+
+  const axfr = (server: string) =>
+    t.call('POST', `service/${serviceId}/dns/import/axfr/`, { server, language: 'en' }, { cookie });
+
+  it('says it is offered', async () => {
+    const { body } = await t.call<DnsImportOptionsData>(
+      'GET',
+      `service/${serviceId}/dns/import/options/`,
+      {},
+      { cookie },
+    );
+    expect(body.data.axfr).toBe(true);
+  });
+
+  it.each([
+    'ns1 example',
+    'ns1.example.net:99999',
+    '[ns1.example.net]:53',
+    'http://ns1.example.net/',
+    '-p',
+    'localhost',
+  ])('refuses %s as a name server, under the field', async (server) => {
+    const { response, body } = await axfr(server);
+    expect(response.statusCode).toBe(400);
+    expect(body.system).toMatchObject({
+      inputs: ['server'],
+      errors: ['Invalid name server: a host name or an IP address'],
+    });
+  });
+
+  it.each(['127.0.0.1', '10.1.2.3:5353', '[::1]:53', '::ffff:127.0.0.1', '169.254.169.254'])(
+    'never connects to %s: loopback, private and link-local addresses are refused',
+    async (server) => {
+      const { response, body } = await axfr(server);
+      expect(response.statusCode).toBe(400);
+      expect(body.system).toMatchObject({
+        inputs: ['server'],
+        errors: ['That name server is on a private network: the panel does not query it'],
+      });
     },
   );
 });

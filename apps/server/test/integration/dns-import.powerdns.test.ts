@@ -103,3 +103,108 @@ describe.each(DATABASE_KINDS)('DNS zone import served by a real PowerDNS (panel 
     expect(again.body.data.applied).toBe(false);
   });
 });
+
+describe('DNS zone import read by AXFR from another PowerDNS (panel on SQLite)', () => {
+  let panelDns: PowerDns;
+  let oldDns: PowerDns;
+  let t: TestApp;
+  let cookie: string;
+  let serviceId: number;
+  const zone = 'axfr-pdns.test';
+
+  beforeAll(async () => {
+    [panelDns, oldDns] = await Promise.all([startPowerDns(), startPowerDns()]);
+    // The zone as the old provider serves it (PowerDNS allows AXFR from loopback by default).
+    const rrset = (name: string, type: string, contents: string[], ttl = 3600) => ({
+      name: `${name}${zone}.`,
+      type,
+      ttl,
+      changetype: 'REPLACE',
+      records: contents.map((content) => ({ content, disabled: false })),
+    });
+    const created = await fetch(`${oldDns.apiUrl}/api/v1/servers/localhost/zones`, {
+      method: 'POST',
+      headers: { 'x-api-key': oldDns.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: `${zone}.`,
+        kind: 'Native',
+        nameservers: ['ns1.old-provider.net.'],
+        rrsets: [
+          rrset('', 'A', ['203.0.113.50']),
+          rrset('www.', 'CNAME', [`${zone}.`], 600),
+          rrset('', 'MX', ['10 mx.old-provider.net.']),
+          rrset('', 'TXT', [`"v=spf1 mx -all"`]),
+          rrset('_xmpp._tcp.', 'SRV', ['5 0 5222 xmpp.old-provider.net.']),
+          rrset('rev.', 'PTR', ['host.old-provider.net.']),
+        ],
+      }),
+    });
+    expect(created.status).toBe(201);
+    t = await buildTestApp('sqlite', {
+      config: {
+        'dns.driver': 'powerdns',
+        'dns.powerdnsApiUrl': panelDns.apiUrl,
+        'dns.powerdnsApiKey': panelDns.apiKey,
+        'dns.nameservers': ['ns1.provider.test', 'ns2.provider.test'],
+        'dns.importAxfr': 'any',
+      },
+    });
+    const account = await buildAccount(t.database.db, { domainName: zone });
+    serviceId = account.resources[zone] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all([panelDns?.stop(), oldDns?.stop()]);
+  });
+
+  it('reads the zone from the old name server, previews it like a file, and dig answers it after apply', async () => {
+    const read = await t.call<{ text: string }>(
+      'POST',
+      `service/${serviceId}/dns/import/axfr/`,
+      { server: `127.0.0.1:${oldDns.dnsPort}`, language: 'en' },
+      { cookie },
+    );
+    expect(read.body.system.errors).toEqual([]);
+    const { text } = read.body.data;
+    expect(text).toMatch(/\sSOA\s/);
+    const { body } = await t.call<DnsImportData>(
+      'POST',
+      `service/${serviceId}/dns/import/`,
+      { text, mode: 'replace', language: 'en' },
+      { cookie },
+    );
+    expect(body.system.errors).toEqual([]);
+    expect(body.data.refused.map((r) => r.reason)).toEqual(['The panel does not support PTR records']);
+    // the SOA comes first and last in a transfer; the old provider's NS stays behind
+    expect(body.data.kept.map((r) => r.reason).sort()).toEqual([
+      'The SOA is the provider’s and stays',
+      'The SOA is the provider’s and stays',
+      'The name servers at the root are the provider’s and stay',
+    ]);
+    expect(await panelDns.dig(zone, 'A')).toEqual(['203.0.113.50']);
+    expect(await panelDns.dig(`www.${zone}`, 'CNAME')).toEqual([`${zone}.`]);
+    expect(await panelDns.dig(zone, 'MX')).toEqual(['10 mx.old-provider.net.']);
+    expect(await panelDns.dig(zone, 'TXT')).toEqual(['"v=spf1 mx -all"']);
+    expect(await panelDns.dig(`_xmpp._tcp.${zone}`, 'SRV')).toEqual(['5 0 5222 xmpp.old-provider.net.']);
+    expect((await panelDns.dig(zone, 'NS')).sort()).toEqual(['ns1.provider.test.', 'ns2.provider.test.']);
+  });
+
+  it('a name server that does not hand over the zone is said so, under the field', async () => {
+    await fetch(`${oldDns.apiUrl}/api/v1/servers/localhost/zones/${zone}.`, {
+      method: 'DELETE',
+      headers: { 'x-api-key': oldDns.apiKey },
+    });
+    const { response, body } = await t.call(
+      'POST',
+      `service/${serviceId}/dns/import/axfr/`,
+      { server: `127.0.0.1:${oldDns.dnsPort}`, language: 'en' },
+      { cookie },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(body.system).toMatchObject({
+      inputs: ['server'],
+      errors: ['The name server did not hand over the zone (AXFR refused or no answer)'],
+    });
+  });
+});

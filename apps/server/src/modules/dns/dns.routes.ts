@@ -7,7 +7,13 @@ import {
   dnsSaveParamsSchema,
   dnsServiceParamsSchema,
 } from '@panel247/contract/dns';
-import { dnsImportDataSchema, dnsImportParamsSchema } from '@panel247/contract/dns-import';
+import {
+  dnsImportAxfrDataSchema,
+  dnsImportAxfrParamsSchema,
+  dnsImportDataSchema,
+  dnsImportOptionsDataSchema,
+  dnsImportParamsSchema,
+} from '@panel247/contract/dns-import';
 import { emptyDataSchema } from '@panel247/contract/envelope';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
@@ -68,6 +74,24 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
       const info = !value.applied ? 'dns.import.nothing' : published ? 'dns.import.applied' : 'dns.unconfirmed';
       return { data, info: [info] };
     },
+  );
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/dns/import/options/',
+      params: dnsServiceParamsSchema,
+      data: dnsImportOptionsDataSchema,
+    },
+    async ({ actor, params }) => ({ data: await dns.importOptions(actor, params.id) }),
+  );
+  api.session(
+    {
+      method: 'POST',
+      url: 'service/:id/dns/import/axfr/',
+      params: dnsImportAxfrParamsSchema,
+      data: dnsImportAxfrDataSchema,
+    },
+    async ({ actor, params }) => ({ data: { text: await dns.importAxfr(actor, params) } }),
   );
   api.session(
     { method: both, url: 'service/:id/dns/:dnsZoneId/', params: dnsRecordParamsSchema, data: dnsOneDataSchema },

@@ -4,12 +4,20 @@ import {
   type DefaultRecordTemplate,
   renderDefaultRecords,
 } from '@panel247/contract/dns-default-records';
-import type { DnsImportMode, DnsImportParams } from '@panel247/contract/dns-import';
-import { validateDnsRecord } from '@panel247/contract/dns-rules';
+import {
+  DNS_IMPORT_MAX_RECORDS,
+  DNS_IMPORT_MAX_TEXT,
+  type DnsImportAxfrParams,
+  type DnsImportMode,
+  type DnsImportOptionsData,
+  type DnsImportParams,
+} from '@panel247/contract/dns-import';
+import { canonicalIPv6, isHostName, isIPv4, validateDnsRecord } from '@panel247/contract/dns-rules';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
 import { type DnsDriver, DnsRefusedError, type DsRecord } from '../../drivers/dns/dns.driver.ts';
+import { DigZoneTransfer, type ZoneTransfer, ZoneTransferError } from '../../drivers/dns/zone-transfer.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -30,6 +38,8 @@ export interface DnsSettings {
   webHost: string;
   mailHost: string;
   templates: DefaultRecordTemplate[];
+  /** Zone import by AXFR: off, public name servers only, or any address. */
+  importAxfr?: 'off' | 'on' | 'any';
 }
 
 /**
@@ -72,6 +82,7 @@ export class DnsService {
     private readonly permissions: PermissionService,
     private readonly settings: DnsSettings,
     private readonly now: () => number,
+    private readonly zoneTransfer: ZoneTransfer = new DigZoneTransfer(),
   ) {
     this.publisher = new ZonePublisher(db, driver, settings, now);
   }
@@ -315,6 +326,34 @@ export class DnsService {
     return { value: { plan, applied: true }, published: changed.published };
   }
 
+  /** What the import offers this zone's user (the right to change the zone is needed). */
+  async importOptions(actor: Actor, serviceId: number): Promise<DnsImportOptionsData> {
+    await this.authorized(actor, serviceId, 'action');
+    const axfr = (this.settings.importAxfr ?? 'off') !== 'off';
+    return { axfr, maxText: DNS_IMPORT_MAX_TEXT, maxRecords: DNS_IMPORT_MAX_RECORDS };
+  }
+
+  /**
+   * The zone as another name server serves it (AXFR), as master-file text, where the provider
+   * allows it; nothing is changed (the text is previewed and applied like a pasted file).
+   */
+  async importAxfr(actor: Actor, params: DnsImportAxfrParams): Promise<string> {
+    const zone = await this.authorized(actor, params.id, 'action');
+    const setting = this.settings.importAxfr ?? 'off';
+    if (setting === 'off') throw new ForbiddenError('dns.import.axfr_off');
+    const server = nameServerOf(params.server);
+    if (!server) throw FieldErrors.one('server', 'dns.import.axfr_server');
+    try {
+      return await this.zoneTransfer.read(zone.name, server, {
+        allowPrivate: setting === 'any',
+        maxBytes: DNS_IMPORT_MAX_TEXT * 4,
+      });
+    } catch (error) {
+      if (!(error instanceof ZoneTransferError)) throw error;
+      throw FieldErrors.one('server', `dns.import.axfr_${error.reason}`);
+    }
+  }
+
   private readImport(zone: Zone, text: string) {
     const read = readZoneImport(text, zone.name, this.settings.defaultTtl);
     if (read.tooMany) throw FieldErrors.one('text', 'dns.import.too_many');
@@ -452,6 +491,7 @@ export function createDnsService(db: Db, config: AppConfig, driver: DnsDriver, n
       webHost: config.dns.webHost,
       mailHost: config.dns.mailHost,
       templates: config.dns.defaultRecords,
+      importAxfr: config.dns.importAxfr,
     },
     now,
   );
@@ -474,6 +514,26 @@ async function refusalAsFieldError<T>(nameField: 'zona' | 'value', change: () =>
     }
     throw error;
   }
+}
+
+/**
+ * A name server as typed: `host`, `host:port`, an IPv4 or IPv6 address, `[IPv6]:port` (53 by
+ * default); undefined when it is none of these. What it may reach is the transfer's to check.
+ */
+export function nameServerOf(typed: string): { host: string; port: number } | undefined {
+  const text = typed.trim().toLowerCase();
+  const bracketed = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/.exec(text);
+  const withPort = /^([^:]+):(\d{1,5})$/.exec(text);
+  const [host, port] = bracketed
+    ? [bracketed[1] as string, bracketed[2] ?? '53']
+    : withPort
+      ? [withPort[1] as string, withPort[2] as string]
+      : [text, '53'];
+  const bare = host.replace(/\.$/, '');
+  const ipv6 = bare.includes(':') && /^[0-9a-f:.]+$/.test(bare) && canonicalIPv6(bare) !== undefined;
+  if (!(ipv6 || (!bracketed && (isIPv4(bare) || isHostName(bare))))) return undefined;
+  const number = Number(port);
+  return number >= 1 && number <= 65535 ? { host: bare, port: number } : undefined;
 }
 
 /** The rules between a record and the others at its name: CNAME stands alone; no identical twins. */
