@@ -1,7 +1,8 @@
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandContext, ParsedArgs } from '../../src/cli/command.ts';
+import type { CommandContext, CommandGroup, ParsedArgs } from '../../src/cli/command.ts';
 import { brandCommands } from '../../src/cli/commands/brand.command.ts';
+import { userCommands } from '../../src/cli/commands/user.command.ts';
 import { AdminService } from '../../src/modules/admin/admin.service.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
@@ -48,6 +49,14 @@ describe.each(DATABASE_KINDS)('two-factor login on %s', (kind) => {
     );
   const codeStep = (loginToken: string, code: string, ip = '127.0.0.1') =>
     t.call<LoginAnswer>('POST', 'user/login/code/', { loginToken, code }, { headers: { 'x-forwarded-for': ip } });
+
+  /** Runs an admin CLI command in this process, on the test's database. */
+  async function cli(group: CommandGroup, name: string, values: ParsedArgs['values'], positionals: string[] = []) {
+    const command = group.commands.find((c) => c.name === name);
+    if (!command) throw new Error(`no command ${name}`);
+    const admin = new AdminService(t.database.db, new LocalEventBus(), seconds);
+    return command.run({ admin } as CommandContext, await command.parse({ values, positionals, io: {} as never }));
+  }
 
   /** A user with TOTP on; returns the secret, the recovery codes and a session cookie. */
   async function enrolled(domainName: string) {
@@ -211,11 +220,7 @@ describe.each(DATABASE_KINDS)('two-factor login on %s', (kind) => {
 
   it('turns off and renews recovery codes only with the password and a current code, and reports each change', async () => {
     const { account, secret, recoveryCodes, cookie } = await enrolled('reauth.test');
-    await t.database.db
-      .updateTable('users')
-      .set({ email: 'owner@reauth.test' })
-      .where('id', '=', account.userId)
-      .execute();
+    await cli(userCommands, 'email', { domain: 'reauth.test', user: 'admin', email: 'owner@reauth.test' });
 
     const noPassword = await t.call(
       'POST',
@@ -286,10 +291,7 @@ describe.each(DATABASE_KINDS)('two-factor login on %s', (kind) => {
 
   it('a brand that requires two factors lets a user without one do nothing but set it up', async () => {
     const account = await buildAccount(t.database.db, { domainName: 'strict.test', brandSlug: 'strict' });
-    const set = brandCommands.commands.find((command) => command.name === 'set');
-    const admin = new AdminService(t.database.db, new LocalEventBus(), seconds);
-    const args = (flag: string): ParsedArgs => ({ values: { [flag]: true }, positionals: ['strict'], io: {} as never });
-    await set?.run({ admin } as CommandContext, await set.parse(args('require-2fa')));
+    await cli(brandCommands, 'set', { 'require-2fa': true }, ['strict']);
 
     const login = await passwordStep(account);
     expect(login.body.data).toEqual({ domainID: account.resources['strict.test'], setupSecondFactor: true });
@@ -314,13 +316,24 @@ describe.each(DATABASE_KINDS)('two-factor login on %s', (kind) => {
     // On at once, in the same session.
     expect((await t.call('GET', `domain/${domainId}/`, {}, { cookie })).body.system.valid).toBe(true);
 
-    await set?.run({ admin } as CommandContext, await set.parse(args('optional-2fa')));
+    await cli(brandCommands, 'set', { 'optional-2fa': true }, ['strict']);
     const row = await t.database.db
       .selectFrom('brands')
       .select('require_2fa')
       .where('slug', '=', 'strict')
       .executeTakeFirst();
     expect(row?.require_2fa).toBe(0);
+  });
+
+  it('lets the operator turn off the factor of a user who lost phone and codes', async () => {
+    const { account, cookie } = await enrolled('lost.test');
+    const answer = await cli(userCommands, 'reset-2fa', { domain: 'lost.test', user: 'admin' });
+    expect(answer.json).toMatchObject({ secondFactorRemoved: true, sessionsEnded: true });
+    // The CLI is another process: a session it ends may be reused from an instance's cache that long.
+    t.clock.advance(t.config.session.cacheSeconds + 1);
+    expect((await t.call('POST', 'user/info/', {}, { cookie })).body.system.statusCode).toBe(101);
+    const plain = await passwordStep(account);
+    expect(plain.body.data).toEqual({ domainID: account.resources['lost.test'] });
   });
 
   it('refuses re-authentication calls while no factor is on', async () => {

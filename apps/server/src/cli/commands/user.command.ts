@@ -72,10 +72,51 @@ const password = defineCommand({
   },
 });
 
+const userTarget = (values: Parameters<typeof v.requiredString>[0]) => ({
+  domain: v.domainName(v.requiredString(values, 'domain')),
+  user: v.username(v.requiredString(values, 'user')),
+});
+
+const email = defineCommand({
+  name: 'email',
+  summary: "Set the user's own address, where changes to their login security are reported ('' forgets it)",
+  usage: '--domain D --user U --email E',
+  options: { domain: { type: 'string' }, user: { type: 'string' }, email: { type: 'string' } },
+  parse({ values }) {
+    return { ...userTarget(values), email: v.email(v.requiredString(values, 'email'), 'email') };
+  },
+  async run({ admin }, input: { domain: string; user: string; email: string }) {
+    await admin.setUserEmail(input.domain, input.user, input.email);
+    return {
+      json: input,
+      text: input.email
+        ? `Security notices of '${input.user}' on '${input.domain}' go to ${input.email}`
+        : `'${input.user}' on '${input.domain}' has no address for security notices`,
+    };
+  },
+});
+
+const resetTwoFactor = defineCommand({
+  name: 'reset-2fa',
+  summary: "Turn a user's two-factor login off (phone and recovery codes lost) and end their sessions",
+  usage: '--domain D --user U',
+  options: { domain: { type: 'string' }, user: { type: 'string' } },
+  parse: ({ values }) => userTarget(values),
+  async run({ admin }, input: { domain: string; user: string }) {
+    const removed = await admin.removeSecondFactor(input.domain, input.user);
+    return {
+      json: { ...input, secondFactorRemoved: removed, sessionsEnded: true },
+      text: removed
+        ? `Two-factor login of '${input.user}' on '${input.domain}' turned off; their sessions were ended`
+        : `'${input.user}' on '${input.domain}' had no second factor; their sessions were ended`,
+    };
+  },
+});
+
 export const userCommands: CommandGroup = {
   name: 'user',
-  summary: 'Users of an account: list, create, reset a password',
-  commands: [list, add, password],
+  summary: 'Users of an account: list, create, reset a password, security notices, two-factor reset',
+  commands: [list, add, password, email, resetTwoFactor],
 };
 
 const end = defineCommand({

@@ -73,6 +73,17 @@ export const adminAccountRepository = {
       .execute();
   },
 
+  setEmail(db: Db, userId: number, email: string) {
+    return db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+  },
+
+  /** The operator's way out for a user who lost both the phone and the recovery codes. */
+  async removeSecondFactor(db: Db, userId: number): Promise<boolean> {
+    const result = await db.deleteFrom('user_totp').where('user_id', '=', userId).executeTakeFirst();
+    await db.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
+    return Number(result.numDeletedRows) > 0;
+  },
+
   /** Ends every session of a user; returns their ids so open panels can be told. */
   async deleteSessionsOfUser(db: Db, userId: number): Promise<string[]> {
     const rows = await db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();

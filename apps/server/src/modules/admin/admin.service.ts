@@ -210,6 +210,18 @@ export class AdminService {
     await this.endSessions(domainName, username);
   }
 
+  /** Where security changes of the user's account are reported ('' forgets it). */
+  async setUserEmail(domainName: string, username: string, email: string): Promise<void> {
+    await adminAccountRepository.setEmail(this.db, await this.userId(domainName, username), email);
+  }
+
+  /** Turns a user's second factor off (a lost phone); their sessions end. */
+  async removeSecondFactor(domainName: string, username: string): Promise<boolean> {
+    const removed = await adminAccountRepository.removeSecondFactor(this.db, await this.userId(domainName, username));
+    await this.endSessions(domainName, username);
+    return removed;
+  }
+
   async endSessions(domainName: string, username: string): Promise<void> {
     const userId = await this.userId(domainName, username);
     if (this.sessions) {
