@@ -61,6 +61,8 @@ describe.skipIf(!chromiumAvailable())('DNS zone import', () => {
     await page.getByTestId('dns-import-preview').click();
     await page.getByTestId('dns-import-result').waitFor();
     expect(await badge(page, 'added')).toBe('Añadidos: 2');
+    // the provider has not turned AXFR on: no name server field
+    expect(await page.getByTestId('dns-import-server').count()).toBe(0);
     expect(await badge(page, 'removed')).toBe('Eliminados: 0');
     expect(await badge(page, 'refused')).toBe('Rechazados: 1');
     expect(await badge(page, 'kept')).toBe('Del proveedor: 1');

@@ -1,6 +1,11 @@
-import type { DnsImportData, DnsImportMode } from '@panel247/contract/dns-import';
+import type {
+  DnsImportAxfrData,
+  DnsImportData,
+  DnsImportMode,
+  DnsImportOptionsData,
+} from '@panel247/contract/dns-import';
 import { DNS_API } from '@panel247/contract/routes';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { dnsQueryKey } from './list-dns-records';
 
@@ -33,5 +38,24 @@ export function useApplyDnsImport(serviceId: number) {
   return useMutation({
     mutationFn: (input: DnsImportInput) => applyDnsImport(serviceId, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: dnsQueryKey(serviceId) }),
+  });
+}
+
+/** What the import offers (AXFR or not, the limits); asked when the dialog opens. */
+export function useDnsImportOptions(serviceId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: [...dnsQueryKey(serviceId), 'import-options'],
+    queryFn: async () =>
+      (await apiCall<DnsImportOptionsData>(DNS_API.importOptions(serviceId), undefined, { method: 'GET' })).data,
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** The zone as another name server serves it (AXFR), as text to preview. */
+export function useReadDnsZoneByAxfr(serviceId: number) {
+  return useMutation({
+    mutationFn: async (server: string) =>
+      (await apiCall<DnsImportAxfrData>(DNS_API.importAxfr(serviceId), { server }, { method: 'POST' })).data.text,
   });
 }

@@ -11,11 +11,12 @@ import {
   Table,
   Text,
   Textarea,
+  TextInput,
   Title,
 } from '@mantine/core';
 import { isActionable } from '@panel247/contract/constants';
 import { DNS_IMPORT_MAX_TEXT, type DnsImportData, type DnsImportMode } from '@panel247/contract/dns-import';
-import { IconFileUpload } from '@tabler/icons-react';
+import { IconFileUpload, IconServer } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
@@ -24,7 +25,12 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import { usePermissionRecheck } from '../../../lib/use-permission-recheck';
 import { usePhone } from '../../../lib/use-phone';
 import { useRightGuard } from '../../../lib/use-right-guard';
-import { useApplyDnsImport, usePreviewDnsImport } from '../api/import-dns-zone';
+import {
+  useApplyDnsImport,
+  useDnsImportOptions,
+  usePreviewDnsImport,
+  useReadDnsZoneByAxfr,
+} from '../api/import-dns-zone';
 
 /** Rows shown per list of the preview; the counts say how many there are in all. */
 const SHOWN = 200;
@@ -55,6 +61,9 @@ export function ZoneImportModal({
   const [mode, setMode] = useState<DnsImportMode>('merge');
   const [textError, setTextError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [server, setServer] = useState('');
+  const [serverError, setServerError] = useState<string | null>(null);
+  const axfr = useReadDnsZoneByAxfr(serviceId);
   const plan = preview.data;
 
   const refusedOnLoad = usePermissionRecheck(
@@ -64,6 +73,7 @@ export function ZoneImportModal({
     onClose,
   );
   const allowed = useRightGuard(opened, canWrite && !refusedOnLoad, onClose);
+  const options = useDnsImportOptions(serviceId, opened && allowed);
 
   // a new opening starts empty
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on opening only
@@ -73,6 +83,8 @@ export function ZoneImportModal({
     setMode('merge');
     setTextError(null);
     setConfirming(false);
+    setServer('');
+    setServerError(null);
     preview.reset();
   }, [opened]);
 
@@ -90,6 +102,20 @@ export function ZoneImportModal({
     } catch (error) {
       const field = error instanceof ApiError ? error.fieldErrors.find((f) => f.field === 'text') : undefined;
       if (field) setTextError(field.message);
+      else notifyError(error);
+    }
+  };
+
+  /** Reads the zone from the name server into the text, to preview like a pasted file. */
+  const runAxfr = async () => {
+    if (server.trim() === '') return setServerError(t('validation.required'));
+    try {
+      setText(await axfr.mutateAsync(server.trim()));
+      edited();
+      setServerError(null);
+    } catch (error) {
+      const field = error instanceof ApiError ? error.fieldErrors.find((f) => f.field === 'server') : undefined;
+      if (field) setServerError(field.message);
       else notifyError(error);
     }
   };
@@ -157,6 +183,36 @@ export function ZoneImportModal({
             )}
           </FileButton>
         </Group>
+        {options.data?.axfr ? (
+          <Group align="flex-start" gap="xs" wrap={phone ? 'wrap' : 'nowrap'}>
+            <TextInput
+              label={t('dns.import.axfr')}
+              description={t('dns.import.axfr_hint')}
+              placeholder="ns1.example.net"
+              value={server}
+              onChange={(event) => {
+                setServer(event.currentTarget.value);
+                setServerError(null);
+              }}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') void runAxfr();
+              }}
+              error={serverError}
+              style={{ flex: 1 }}
+              data-testid="dns-import-server"
+            />
+            <Button
+              variant="default"
+              mt={phone ? 0 : 42}
+              leftSection={<IconServer size={16} aria-hidden />}
+              onClick={runAxfr}
+              loading={axfr.isPending}
+              data-testid="dns-import-axfr"
+            >
+              {t('dns.import.axfr_read')}
+            </Button>
+          </Group>
+        ) : null}
         <Radio.Group
           label={t('dns.import.mode')}
           value={mode}

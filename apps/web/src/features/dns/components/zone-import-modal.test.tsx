@@ -1,0 +1,95 @@
+import type { DnsImportData } from '@panel247/contract/dns-import';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import es from '../../../locales/es.json';
+import { envelope, renderWithProviders, type StubCall, stubApi } from '../../../test/api-stub';
+import { ZoneImportModal } from './zone-import-modal';
+
+beforeAll(async () => {
+  // jsdom has no document.fonts, which Mantine's autosize textarea listens to
+  if (!('fonts' in document)) {
+    Object.defineProperty(document, 'fonts', {
+      value: { addEventListener: () => {}, removeEventListener: () => {} },
+      configurable: true,
+    });
+  }
+  await i18next.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } } });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const permissionSet = {
+  id: 5,
+  reference: 'demo.test',
+  referencePunycode: 'demo.test',
+  hasDomain: true,
+  hasService: true,
+  hasMail: false,
+  domain: null,
+  service: { expireTS: 0, isRedirAndParking: false },
+  permissions: { service_dnszone: 'write' },
+} as unknown as PermissionSetData;
+
+const plan: DnsImportData = {
+  mode: 'merge',
+  added: [{ line: 2, zona: 'www', type: 'A', ttl: 0, priority: 0, value: '192.0.2.1' }],
+  changed: [],
+  removed: [],
+  unchanged: 0,
+  refused: [{ line: 3, text: 'x IN PTR y.', reason: 'El panel no admite registros PTR' }],
+  kept: [],
+  applied: false,
+};
+
+function open(answer: (call: StubCall) => Response, axfr: boolean) {
+  const calls = stubApi((call) => {
+    if (call.path === 'permission/5/') return envelope(permissionSet);
+    if (call.path === 'service/5/dns/import/options/')
+      return envelope({ axfr, maxText: 2_000_000, maxRecords: 20_000 });
+    return answer(call);
+  });
+  renderWithProviders(<ZoneImportModal opened onClose={vi.fn()} serviceId={5} zoneName="demo.test" canWrite />);
+  return calls;
+}
+
+describe('zone import dialog', () => {
+  it('previews the pasted text and shows each refused line with its reason', async () => {
+    const calls = open(() => envelope(plan), false);
+    fireEvent.change(screen.getByTestId('dns-import-text'), { target: { value: 'www A 192.0.2.1\nx IN PTR y.' } });
+    fireEvent.click(screen.getByTestId('dns-import-preview'));
+    await screen.findByTestId('dns-import-result');
+    expect(screen.getByTestId('dns-import-count-added').textContent).toBe('Añadidos: 1');
+    expect(screen.getByTestId('dns-import-refused').textContent).toContain('El panel no admite registros PTR');
+    const preview = calls.find((c) => c.path === 'service/5/dns/import/preview/');
+    expect(preview?.params.get('mode')).toBe('merge');
+    expect(preview?.params.get('text')).toBe('www A 192.0.2.1\nx IN PTR y.');
+    expect(screen.queryByTestId('dns-import-server')).toBeNull();
+  });
+
+  it('with AXFR offered, reads the zone from the name server into the text; a refusal shows under the field', async () => {
+    let refuse = false;
+    const calls = open(
+      () =>
+        refuse
+          ? envelope(null, { status: 400, inputs: ['server'], errors: ['Ese servidor DNS está en una red privada'] })
+          : envelope({ text: 'demo.test. 3600 IN A 192.0.2.9\n' }),
+      true,
+    );
+    const server = await screen.findByTestId('dns-import-server');
+    fireEvent.change(server, { target: { value: 'ns1.old.example:5300' } });
+    fireEvent.click(screen.getByTestId('dns-import-axfr'));
+    await waitFor(() =>
+      expect((screen.getByTestId('dns-import-text') as HTMLTextAreaElement).value).toBe(
+        'demo.test. 3600 IN A 192.0.2.9\n',
+      ),
+    );
+    expect(calls.find((c) => c.path === 'service/5/dns/import/axfr/')?.params.get('server')).toBe(
+      'ns1.old.example:5300',
+    );
+    refuse = true;
+    fireEvent.click(screen.getByTestId('dns-import-axfr'));
+    await screen.findByText('Ese servidor DNS está en una red privada');
+  });
+});
