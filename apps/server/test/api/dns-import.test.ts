@@ -317,6 +317,19 @@ describe.each(DATABASE_KINDS)('DNS zone import is all or nothing on the DNS serv
     }
   });
 
+  it('a server that does not answer in time: the import is kept, said not confirmed yet, and published later', async () => {
+    driver.script('late');
+    const { body } = await apply('late1 A 198.51.100.201\n', 'merge');
+    expect(body.system.valid).toBe(true);
+    expect(body.system.info).toEqual([
+      'Done in the panel. The DNS server has not confirmed it yet: it will be published as soon as the server answers.',
+    ]);
+    expect((await list()).some((r) => r.zona === 'late1')).toBe(true);
+    driver.wake();
+    await t.services.dns.publishPending();
+    expect(driver.contents(zone, `late1.${zone}.`, 'A')).toEqual(['198.51.100.201']);
+  });
+
   it('publishes the whole import as one change to the server', async () => {
     const sent = driver.received;
     const { body } = await apply(text, 'merge');
