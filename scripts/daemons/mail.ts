@@ -34,6 +34,7 @@ export interface MailDaemons {
 export async function startMailDaemons(
   database: MailDatabase,
   placement: Placement = temporaryPlacement,
+  options: { postfixMainCf?: string } = {},
 ): Promise<MailDaemons> {
   const dovecot = requireBinary('dovecot', 'dovecot-imapd');
   const postfix = requireBinary('postfix', 'postfix');
@@ -98,7 +99,9 @@ export async function startMailDaemons(
     MAPTYPE: database.kind === 'sqlite' ? 'sqlite' : 'pgsql',
     CONNECTION: connection,
   };
-  writeFileSync(path.join(postfixDir, 'main.cf'), fillDeployTemplate('postfix-mail/main.cf.template', values));
+  // Lines another daemon's kit adds to main.cf (OpenDKIM's milter, a transport to a test sink).
+  const extra = options.postfixMainCf ? `\n${options.postfixMainCf}` : '';
+  writeFileSync(path.join(postfixDir, 'main.cf'), fillDeployTemplate('postfix-mail/main.cf.template', values) + extra);
   writeFileSync(path.join(postfixDir, 'master.cf'), fillDeployTemplate('postfix-mail/master.cf.template', values));
   for (const map of ['domains', 'mailboxes', 'aliases']) {
     writeFileSync(path.join(postfixDir, `${map}.cf`), fillDeployTemplate(`postfix-mail/${map}.cf.template`, values), {

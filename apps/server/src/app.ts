@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import type { AppConfig } from './config.ts';
 import { SecretBox } from './crypto/secret-box.ts';
 import type { Db } from './db/database.ts';
+import { createDkimDriver } from './drivers/dkim/create-dkim-driver.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { createMailDriver } from './drivers/mail/create-mail-driver.ts';
@@ -56,8 +57,10 @@ import { createInstallerService } from './modules/installer/create-installer-ser
 import { registerInstallerRoutes } from './modules/installer/installer.routes.ts';
 import { registerLegalRoutes } from './modules/legal/legal.routes.ts';
 import { LegalService } from './modules/legal/legal.service.ts';
+import { createMailAuthService, startDkimRotations } from './modules/mail/create-mail-auth-service.ts';
 import { createMailService } from './modules/mail/create-mail-service.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
+import { registerMailAuthRoutes } from './modules/mail/mail-auth.routes.ts';
 import { registerPermissionRoutes } from './modules/permission/permission.routes.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
 import { RateLimiter } from './modules/rate-limit/rate-limiter.ts';
@@ -226,6 +229,19 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now);
   registerDomainRoutes(api, domains.domains, domains.contacts);
   registerMailRoutes(api, createMailService(db, config, createMailDriver(config), brands, now));
+  const mailAuth = createMailAuthService(
+    db,
+    config,
+    {
+      zone: dns,
+      zonesOnlyHere: !dnsDriver.publishesZones,
+      signer: createDkimDriver(config),
+      secretKey: deps.secretKey,
+    },
+    now,
+  );
+  registerMailAuthRoutes(api, mailAuth);
+  startDkimRotations(app, mailAuth);
   const ftp = createFtpService(db, config, brands, deps.secretKey, now);
   registerFtpRoutes(api, ftp);
   const ddbb = createDdbbService(db, config, brands, deps.secretKey, now);

@@ -143,6 +143,10 @@ export const configSchema = z.object({
        * (also loopback and private networks: a provider whose customers' old servers are inside).
        */
       importAxfr: z.enum(['off', 'on', 'any']).default('off'),
+      /** For {spf_include}: the provider's SPF record every customer's SPF includes. */
+      spfInclude: z.string().default('spf.panel247.test'),
+      /** For {dmarc_report}: where DMARC aggregate reports of the customers' domains go. */
+      dmarcReport: z.string().default('dmarc-reports@panel247.test'),
       /**
        * The provider's default records (a JSON list in the file, or in PANEL_DNS_DEFAULT_RECORDS):
        * {zona, type, value, priority?, ttl?, eliminable?}, the value with placeholders (see
@@ -213,10 +217,30 @@ export const configSchema = z.object({
         .default('127.0.0.1:25'),
       /** Shared with the WebMail: proves a token redemption comes from it. 32+ characters. */
       webmailKey: z.string().min(32).optional(),
+      /**
+       * The DKIM signer: `embedded` (keys kept in the panel only) or `opendkim` (the panel writes
+       * OpenDKIM's KeyTable, SigningTable and key files in opendkimDir; see deploy/opendkim).
+       */
+      dkimDriver: z.enum(['embedded', 'opendkim']).optional(),
+      opendkimDir: z.string().optional(),
+      /** OpenDKIM's PidFile (default <opendkimDir>/opendkim.pid): the panel signals it to reread its tables. */
+      opendkimPidFile: z.string().optional(),
+      /** Owner of the key files (OpenDKIM's user) when the panel runs as root. */
+      opendkimUid: z.coerce.number().int().min(0).optional(),
+      opendkimGid: z.coerce.number().int().min(0).optional(),
+      /** How long a rotated-out DKIM key's record stays published (mail signed with it may still be in transit). */
+      dkimRetireSeconds: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .default(7 * 86_400),
     })
     .superRefine((mail, ctx) => {
       if (mail.driver === 'dovecot' && !mail.doveadmConfig) {
         ctx.addIssue({ code: 'custom', path: ['doveadmConfig'], message: 'required for the dovecot driver' });
+      }
+      if (mail.dkimDriver === 'opendkim' && !mail.opendkimDir) {
+        ctx.addIssue({ code: 'custom', path: ['opendkimDir'], message: 'required for the opendkim driver' });
       }
     })
     .prefault({}),
@@ -467,6 +491,8 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNS_MAIL_IPV4: 'dns.mailIpv4',
   PANEL_DNS_WEB_HOST: 'dns.webHost',
   PANEL_DNS_MAIL_HOST: 'dns.mailHost',
+  PANEL_DNS_SPF_INCLUDE: 'dns.spfInclude',
+  PANEL_DNS_DMARC_REPORT: 'dns.dmarcReport',
   PANEL_DNS_DEFAULT_RECORDS: 'dns.defaultRecords',
   PANEL_REGISTRY_DRIVER: 'registry.driver',
   PANEL_REGISTRY_RESOLVERS: 'registry.resolvers',
@@ -513,6 +539,12 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEBMAIL_URL: 'mail.webmailUrl',
   PANEL_WEBMAIL_KEY: 'mail.webmailKey',
   PANEL_MAIL_SMTP_ADDRESS: 'mail.smtpAddress',
+  PANEL_MAIL_DKIM_DRIVER: 'mail.dkimDriver',
+  PANEL_MAIL_OPENDKIM_DIR: 'mail.opendkimDir',
+  PANEL_MAIL_OPENDKIM_PID_FILE: 'mail.opendkimPidFile',
+  PANEL_MAIL_OPENDKIM_UID: 'mail.opendkimUid',
+  PANEL_MAIL_OPENDKIM_GID: 'mail.opendkimGid',
+  PANEL_MAIL_DKIM_RETIRE_SECONDS: 'mail.dkimRetireSeconds',
   PANEL_WEB_DRIVER: 'web.driver',
   PANEL_WEB_CONFIG_DIR: 'web.configDir',
   PANEL_WEB_LOG_DIR: 'web.logDir',
@@ -637,6 +669,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   config.hosting.root = path.resolve(config.hosting.root ?? path.join(config.dataDir, 'www'));
   config.mail.root = path.resolve(config.mail.root ?? path.join(config.dataDir, 'mail'));
   config.mail.driver ??= config.mail.doveadmConfig ? 'dovecot' : 'embedded';
+  config.mail.dkimDriver ??= config.mail.opendkimDir ? 'opendkim' : 'embedded';
   config.hosting.ftpDriver ??= config.hosting.ftpUsersFile ? 'proftpd' : 'embedded';
   config.web.configDir = path.resolve(config.web.configDir ?? path.join(config.dataDir, 'web'));
   config.web.acmeChallengeDir = path.resolve(

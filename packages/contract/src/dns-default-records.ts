@@ -14,7 +14,8 @@ export interface DefaultRecordTemplate {
   ttl?: number;
   /**
    * May use {domain} (the service's zone), {web_ipv4}, {web_ipv6}, {mail_ipv4}, {web_host},
-   * {mail_host} (the provider's web and mail servers, from the config) and {ns} (one record per
+   * {mail_host} (the provider's web and mail servers, from the config), {spf_include} (the
+   * provider's SPF record), {dmarc_report} (where DMARC reports go) and {ns} (one record per
    * name server). A template using a setting that is empty (no IPv6, no web host…) is left out.
    */
   value: string;
@@ -24,7 +25,8 @@ export interface DefaultRecordTemplate {
 /**
  * The provider's default zone when the config names none (`dns.defaultRecords`,
  * PANEL_DNS_DEFAULT_RECORDS): name servers (not eliminable), the web server at the apex and www,
- * the mail server with an SPF policy. "Restore defaults" puts exactly the configured set back.
+ * the mail server with an SPF policy including the provider's, and DMARC in monitoring mode
+ * (p=none) with the provider's report address. "Restore defaults" puts exactly the configured set back.
  */
 export const DEFAULT_RECORD_TEMPLATES: DefaultRecordTemplate[] = [
   { zona: '', type: 'NS', value: '{ns}', eliminable: false },
@@ -33,7 +35,8 @@ export const DEFAULT_RECORD_TEMPLATES: DefaultRecordTemplate[] = [
   { zona: 'www', type: 'CNAME', value: '{domain}' },
   { zona: '', type: 'MX', priority: 10, value: 'mail.{domain}' },
   { zona: 'mail', type: 'A', value: '{mail_ipv4}' },
-  { zona: '', type: 'TXT', value: 'v=spf1 mx a ~all' },
+  { zona: '', type: 'TXT', value: 'v=spf1 mx a include:{spf_include} ~all' },
+  { zona: '_dmarc', type: 'TXT', value: 'v=DMARC1; p=none; rua=mailto:{dmarc_report}' },
 ];
 
 export interface DefaultRecordValues {
@@ -43,6 +46,8 @@ export interface DefaultRecordValues {
   mailIpv4: string;
   webHost: string;
   mailHost: string;
+  spfInclude: string;
+  dmarcReport: string;
   nameservers: string[];
 }
 
@@ -58,7 +63,16 @@ export interface DefaultRecord {
 
 const PLACEHOLDER = /\{([a-z0-9_]+)\}/g;
 /** Placeholders whose value follows the provider's settings (shown as the record's dynamic value). */
-const PROVIDER_SETTINGS = ['web_ipv4', 'web_ipv6', 'mail_ipv4', 'web_host', 'mail_host', 'ns'];
+const PROVIDER_SETTINGS = [
+  'web_ipv4',
+  'web_ipv6',
+  'mail_ipv4',
+  'web_host',
+  'mail_host',
+  'spf_include',
+  'dmarc_report',
+  'ns',
+];
 
 function settingsOf(values: DefaultRecordValues, ns: string): Record<string, string> {
   return {
@@ -68,6 +82,8 @@ function settingsOf(values: DefaultRecordValues, ns: string): Record<string, str
     mail_ipv4: values.mailIpv4,
     web_host: values.webHost.replace(/\.$/, ''),
     mail_host: values.mailHost.replace(/\.$/, ''),
+    spf_include: values.spfInclude.replace(/\.$/, ''),
+    dmarc_report: values.dmarcReport,
     ns: ns.replace(/\.$/, ''),
   };
 }

@@ -7,6 +7,7 @@ import punycode from 'punycode/punycode.js';
  * Error values are i18n keys; the server translates them, the web has the same keys.
  */
 
+import { mailAuthTxtProblem } from './mail-auth-rules.ts';
 import { hasControlCharacters } from './text-rules.ts';
 
 export const DNS_TYPES = ['A', 'AAAA', 'ANAME', 'CAA', 'CNAME', 'MX', 'NS', 'SRV', 'TXT'] as const;
@@ -401,7 +402,9 @@ function checkValue(
       }
       return { value: `${flag} ${tag} "${target}"` };
     }
-    case 'TXT':
-      return { value: raw };
+    case 'TXT': {
+      const problem = mailAuthTxtProblem(zona, raw);
+      return problem ? { error: problem } : { value: raw };
+    }
   }
 }

@@ -236,6 +236,30 @@ export interface MailboxTable {
   created_at: number;
 }
 
+/** A DKIM key of a service's mail domain (see migration 0013). */
+export interface MailDkimKeyTable {
+  id: Generated<number>;
+  service_id: number;
+  selector: string;
+  algorithm: string;
+  private_key: string;
+  public_key: string;
+  state: string;
+  created_at: number;
+  activated_at: number | null;
+  retire_at: number | null;
+}
+
+/** The DMARC and SPF form's choices for a domain whose zone lives elsewhere. */
+export interface MailAuthPolicyTable {
+  service_id: number;
+  spf_includes: string;
+  dmarc_policy: string;
+  dmarc_pct: number;
+  dmarc_rua: string;
+  updated_at: number;
+}
+
 export interface MailAliasTable {
   id: Generated<number>;
   service_id: number;
@@ -379,6 +403,8 @@ export interface Database {
   domain_contacts: DomainContactTable;
   mailboxes: MailboxTable;
   mail_aliases: MailAliasTable;
+  mail_dkim_keys: MailDkimKeyTable;
+  mail_auth_policies: MailAuthPolicyTable;
   signon_tokens: SignonTokenTable;
   ftp_accounts: FtpAccountTable;
   hosted_databases: HostedDatabaseTable;

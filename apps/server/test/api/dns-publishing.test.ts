@@ -61,7 +61,7 @@ describe.each(DATABASE_KINDS)('DNS changes reach the server, or are undone, or a
       .sort();
 
   it('publishes the zone on first use and leaves it unmarked', async () => {
-    expect(await records()).toHaveLength(8);
+    expect(await records()).toHaveLength(9);
     expect(driver.zones.get(zone)?.size).toBeGreaterThan(0);
     expect(await unpublished()).toBeNull();
   });
@@ -217,8 +217,8 @@ describe.each(DATABASE_KINDS)('DNS changes reach the server, or are undone, or a
       );
       for (const restore of restores) expect(restore?.response.statusCode).toBe(200);
       const restored = (await records()).map((r) => `${r.zona} ${r.type} ${r.priority} ${r.value}`);
-      expect(restored).toHaveLength(8);
-      expect(new Set(restored).size).toBe(8);
+      expect(restored).toHaveLength(9);
+      expect(new Set(restored).size).toBe(9);
       expect(jittery.contents(zone, `parallel.${zone}.`, 'TXT')).toEqual([]);
     } finally {
       await first.close();

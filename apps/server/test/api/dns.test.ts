@@ -46,7 +46,8 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
       '@ MX 10 mail.zone.test e',
       '@ NS 0 ns1.provider.test -',
       '@ NS 0 ns2.provider.test -',
-      '@ TXT 0 v=spf1 mx a ~all e',
+      '@ TXT 0 v=spf1 mx a include:spf.panel247.test ~all e',
+      '_dmarc TXT 0 v=DMARC1; p=none; rua=mailto:dmarc-reports@panel247.test e',
       'mail A 0 192.0.2.25 e',
       'www CNAME 0 zone.test e',
     ]);
@@ -137,7 +138,8 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     expect(mx.data.dnss.every((r) => r.type === 'MX')).toBe(true);
     expect(mx.data.total).toBe(all.filter((r) => r.type === 'MX').length);
     const text = await page({ page: '1', pageSize: '100', filter: 'DMARC' });
-    expect(text.data.dnss.map((r) => r.zona)).toEqual(['_dmarc']);
+    // the default DMARC record and the one created above
+    expect(text.data.dnss.map((r) => r.zona)).toEqual(['_dmarc', '_dmarc']);
     const byTtl = await page({ filter: '86400' });
     expect(byTtl.data.total).toBe(all.filter((r) => String(r.ttl).includes('86400')).length);
     expect((await page({ filter: '%' })).data.total).toBe(0);
@@ -237,7 +239,7 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     const emptied = await t.call<List>('POST', `service/${serviceId}/dns/delete/`, {}, { cookie });
     expect(emptied.body.data.dnss.map((r) => r.type)).toEqual(['NS', 'NS']);
     const restored = await t.call<List>('POST', `service/${serviceId}/dns/restore/`, {}, { cookie });
-    expect(restored.body.data.dnss).toHaveLength(8);
+    expect(restored.body.data.dnss).toHaveLength(9);
     expect(restored.body.system.info).toEqual(['Zona restaurada con los registros por defecto']);
   });
 

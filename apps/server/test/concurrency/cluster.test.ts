@@ -127,7 +127,7 @@ describe('two panel instances on one PostgreSQL database and a real PowerDNS', (
       Array.from({ length: 10 }, (_, i) => call(i, `service/${id(zone)}/dns/restore/`)),
     );
     for (const { response } of restores) expect(response.statusCode).toBe(200);
-    expect(await inPanel(zone)).toHaveLength(8);
+    expect(await inPanel(zone)).toHaveLength(9);
     await expectConsistent(zone);
   });
 

@@ -57,7 +57,7 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
     (await t.call<List>('GET', `service/${serviceId}/dns/list/`, {}, { cookie })).body.data.dnss;
 
   it('publishes the default zone with SOA and the provider’s name servers on first use', async () => {
-    expect(await records()).toHaveLength(8);
+    expect(await records()).toHaveLength(9);
     expect((await pdns.dig(zone, 'NS')).sort()).toEqual(['ns1.provider.test.', 'ns2.provider.test.']);
     expect(await pdns.dig(zone, 'A')).toEqual(['192.0.2.10']);
     expect(await pdns.dig(zone, 'MX')).toEqual([`10 mail.${zone}.`]);
@@ -343,8 +343,8 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
     );
     for (const { response } of restores) expect(response.statusCode).toBe(200);
     const restored = (await records()).map((r) => `${r.zona} ${r.type} ${r.priority} ${r.value}`);
-    expect(restored).toHaveLength(8);
-    expect(new Set(restored).size).toBe(8);
+    expect(restored).toHaveLength(9);
+    expect(new Set(restored).size).toBe(9);
     expect(await pdns.dig(zone, 'MX')).toEqual([`10 mail.${zone}.`]);
 
     // forty TXT records at one name, ten at a time: each answered "done" must be served

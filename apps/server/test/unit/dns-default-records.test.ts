@@ -9,6 +9,8 @@ const values = {
   mailIpv4: '192.0.2.25',
   webHost: 'web1.provider.example.',
   mailHost: 'mx.provider.example',
+  spfInclude: 'spf.provider.example',
+  dmarcReport: 'dmarc@provider.example',
   nameservers: ['ns1.provider.example', 'ns2.provider.example'],
 };
 
@@ -34,6 +36,14 @@ describe('the provider’s default records', () => {
       '_dmarc TXT 0 0 v=DMARC1; p=none; rua=mailto:dmarc@shop.example []',
     ]);
     expect(records.map((r) => r.eliminable)).toEqual([false, false, true, true, true]);
+  });
+
+  it('include SPF with the provider’s include and DMARC p=none with its report address', () => {
+    const records = renderDefaultRecords(DEFAULT_RECORD_TEMPLATES, values).filter((r) => r.type === 'TXT');
+    expect(records.map((r) => `${r.zona || '@'} ${r.value}`)).toEqual([
+      '@ v=spf1 mx a include:spf.provider.example ~all',
+      '_dmarc v=DMARC1; p=none; rua=mailto:dmarc@provider.example',
+    ]);
   });
 
   it('default to today’s set', () => {

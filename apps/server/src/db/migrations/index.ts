@@ -11,6 +11,7 @@ import * as m0009 from './0009-mail-catch-all.ts';
 import * as m0010 from './0010-rate-limit-pending.ts';
 import * as m0011 from './0011-dns-zone-publishing.ts';
 import * as m0012 from './0012-backups.ts';
+import * as m0013 from './0013-mail-dkim.ts';
 import * as m0014 from './0014-two-factor.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
@@ -27,5 +28,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010-rate-limit-pending': m0010,
   '0011-dns-zone-publishing': m0011,
   '0012-backups': m0012,
+  '0013-mail-dkim': m0013,
   '0014-two-factor': m0014,
 };

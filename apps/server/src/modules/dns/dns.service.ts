@@ -37,6 +37,8 @@ export interface DnsSettings {
   mailIpv4: string;
   webHost: string;
   mailHost: string;
+  spfInclude: string;
+  dmarcReport: string;
   templates: DefaultRecordTemplate[];
   /** Zone import by AXFR: off, public name servers only, or any address. */
   importAxfr?: 'off' | 'on' | 'any';
@@ -474,6 +476,41 @@ export class DnsService {
       return { value: undefined, publish: { touched: [record] }, undo: { remove: [row.id], restore: [] } };
     });
   }
+
+  /**
+   * TXT records another area keeps in a hosted zone (mail's DKIM keys, SPF and DMARC), without an
+   * actor (its caller authorized the change): at one name, the records `owned` recognises are
+   * replaced by `values` (none: removed), each checked like a typed record, as one change.
+   * Answers `hosted: false` and writes nothing when the service has no zone here.
+   */
+  async replaceOwnedTxt(
+    service: { serviceId: number; reference: string; referencePunycode: string },
+    zona: string,
+    owned: (value: string) => boolean,
+    values: string[],
+  ): Promise<{ hosted: boolean; published: boolean }> {
+    if (!(await dnsRepository.zoneExists(this.db, service.serviceId))) return { hosted: false, published: false };
+    const zone = { serviceId: service.serviceId, reference: service.reference, name: service.referencePunycode };
+    await this.publishedZone(zone);
+    const records = values.map((value) => this.validate(zone, { type: 'TXT', zona, value, ttl: 0, priority: 0 }));
+    const changed = await this.publisher.change(zone, async (trx) => {
+      const atName = await dnsRepository.listAt(trx, zone.serviceId, zona);
+      const before = atName.filter((row) => row.type === 'TXT' && owned(row.value));
+      for (const row of before) await dnsRepository.delete(trx, zone.serviceId, row.id);
+      const others = atName.filter((row) => !before.includes(row));
+      const added: number[] = [];
+      for (const record of records) {
+        checkBeside(record, others);
+        added.push((await dnsRepository.insert(trx, this.row(zone, record))).id);
+      }
+      return {
+        value: undefined,
+        publish: { touched: [{ zona, type: 'TXT' }] },
+        undo: { remove: added, restore: before },
+      };
+    });
+    return { hosted: true, published: changed.published };
+  }
 }
 
 /** The DNS service as configured (shared by the server, the CLI and the demo seed). */
@@ -490,6 +527,8 @@ export function createDnsService(db: Db, config: AppConfig, driver: DnsDriver, n
       mailIpv4: config.dns.mailIpv4,
       webHost: config.dns.webHost,
       mailHost: config.dns.mailHost,
+      spfInclude: config.dns.spfInclude,
+      dmarcReport: config.dns.dmarcReport,
       templates: config.dns.defaultRecords,
       importAxfr: config.dns.importAxfr,
     },

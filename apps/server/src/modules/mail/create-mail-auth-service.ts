@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../../config.ts';
+import { generateDkimKey } from '../../crypto/dkim-keys.ts';
+import { SecretBox } from '../../crypto/secret-box.ts';
+import type { Db } from '../../db/database.ts';
+import type { DkimDriver } from '../../drivers/dkim/dkim.driver.ts';
+import { DnsTxtLookup, type TxtLookup } from '../../drivers/dkim/txt-lookup.ts';
+import { PermissionService } from '../permission/permission.service.ts';
+import { MailAuthService, type MailZone, type MailAuthService as Service } from './mail-auth.service.ts';
+
+/** The mail authentication as configured (the server and the CLI). */
+export function createMailAuthService(
+  db: Db,
+  config: AppConfig,
+  deps: { zone: MailZone; zonesOnlyHere: boolean; signer: DkimDriver; secretKey: Buffer; lookup?: TxtLookup },
+  now: () => number,
+): MailAuthService {
+  return new MailAuthService(
+    db,
+    new PermissionService(db),
+    deps.zone,
+    deps.lookup ?? new DnsTxtLookup(config.registry.resolvers),
+    deps.signer,
+    new SecretBox(deps.secretKey, 'dkim-key'),
+    {
+      retireSeconds: config.mail.dkimRetireSeconds,
+      spfInclude: config.dns.spfInclude,
+      dmarcReport: config.dns.dmarcReport,
+      zonesOnlyHere: deps.zonesOnlyHere,
+    },
+    now,
+    generateDkimKey,
+  );
+}
+
+/**
+ * Every minute, unfinished key rotations move on (a new selector that now resolves starts
+ * signing; an old one past its time is withdrawn). Each step is idempotent, so instances
+ * sharing the database may both look. One run at a time; a failure is logged and tried again.
+ */
+export function startDkimRotations(app: FastifyInstance, service: Service, seconds = 60): void {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= service
+      .advanceAll()
+      .then((moved) => {
+        if (moved > 0) app.log.info({ event: 'dkim.rotation_advanced', services: moved }, 'dkim rotation advanced');
+      })
+      .catch((error: unknown) => app.log.error({ event: 'dkim.rotation_failed', err: error }, 'dkim rotation'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(run, seconds * 1000);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+}
