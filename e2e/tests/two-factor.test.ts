@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
 import { ADMIN, fillLogin, loginNoCaptcha } from '../support/panel';
+import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import type { PanelServer } from '../support/server';
 import { browserSuite } from '../support/suite';
 
@@ -135,6 +136,30 @@ describe.skipIf(!chromiumAvailable())('two-factor login', () => {
     await reauth.getByTestId('two-factor-reauth-submit').click();
     await reauth.waitFor({ state: 'hidden' });
     await card.getByText('Desactivada').waitFor();
+    await context.close();
+  });
+
+  it('on a phone, the set-up opens from the keyboard and fits the screen', async () => {
+    const context = await newContext(browser, PHONE);
+    const page = await context.newPage();
+    await loginNoCaptcha(page, server.url);
+    await page.goto(`${server.url}/admin/preferences/`);
+    const button = page.getByTestId('two-factor-setup');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Configurar la verificación en dos pasos' });
+    await dialog.getByTestId('two-factor-secret').waitFor();
+    for (const part of ['two-factor-qr', 'two-factor-secret', 'two-factor-confirm-code', 'two-factor-confirm']) {
+      const drawn = await insideViewport(dialog.getByTestId(part));
+      expect(drawn.visible).toBe(true);
+      expect(drawn.left).toBeGreaterThanOrEqual(0);
+      expect(drawn.right).toBeLessThanOrEqual(PHONE.width);
+    }
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    // The code field is where typing goes once the dialog opens.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'two-factor-confirm-code',
+    );
     await context.close();
   });
 });

@@ -2,7 +2,7 @@ import { Button, Code, Group, Image, Loader, Stack, Text, TextInput } from '@man
 import { useForm } from '@mantine/form';
 import type { TwoFactorSetupData } from '@panel247/contract/two-factor';
 import { TOTP_CODE_PATTERN } from '@panel247/contract/two-factor-rules';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { CopyButton } from '../../../components/copy-button';
@@ -15,6 +15,9 @@ import { RecoveryCodesList } from './recovery-codes-list';
 function ConfirmCode({ setup, onEnabled }: { setup: TwoFactorSetupData; onEnabled: (codes: string[]) => void }) {
   const { t } = useTranslation();
   const enable = useEnableTwoFactor();
+  const codeInput = useRef<HTMLInputElement>(null);
+  // The field comes after the QR code has loaded, when the dialog's own autofocus has passed.
+  useEffect(() => codeInput.current?.focus(), []);
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { code: '' },
@@ -52,13 +55,13 @@ function ConfirmCode({ setup, onEnabled }: { setup: TwoFactorSetupData; onEnable
           <CopyButton value={setup.secret} />
         </Group>
         <TextInput
+          ref={codeInput}
           label={t('two_factor.code')}
           description={t('two_factor.code_six')}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
           required
-          data-autofocus
           data-testid="two-factor-confirm-code"
           key={form.key('code')}
           {...form.getInputProps('code')}
