@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
-import { ADMIN, fillLogin, loginNoCaptcha } from '../support/panel';
+import { ADMIN, fillLogin, loginNoCaptcha, VIEWER } from '../support/panel';
 import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import type { PanelServer } from '../support/server';
 import { browserSuite } from '../support/suite';
@@ -161,5 +161,23 @@ describe.skipIf(!chromiumAvailable())('two-factor login', () => {
       'two-factor-confirm-code',
     );
     await context.close();
+  });
+
+  it('a brand that requires two factors sends a user without one to set it up right after login', async () => {
+    await server.cli(['brand', 'set', 'demo', '--require-2fa']);
+    try {
+      const context = await newContext(browser);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/login/`);
+      await fillLogin(page, VIEWER);
+      await page.getByTestId('login-submit').click();
+      await page.waitForURL(`${server.url}/admin/preferences/`, { timeout: 20_000 });
+      const card = page.getByTestId('two-factor-card');
+      await card.getByTestId('two-factor-required').waitFor();
+      expect(await card.getByTestId('two-factor-setup').isVisible()).toBe(true);
+      await context.close();
+    } finally {
+      await server.cli(['brand', 'set', 'demo', '--optional-2fa']);
+    }
   });
 });
