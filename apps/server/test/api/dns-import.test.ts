@@ -337,4 +337,22 @@ describe.each(DATABASE_KINDS)('DNS zone import is all or nothing on the DNS serv
     expect(driver.received - sent).toBe(1);
     expect(driver.contents(zone, `host7.${zone}.`, 'A')).toEqual(['198.51.100.7']);
   });
+
+  it('an import and record changes at the same moment run one after the other: the server ends as the database', async () => {
+    const create = (zona: string) =>
+      t.call(
+        'POST',
+        `service/${serviceId}/dns/create/`,
+        { type: 'A', zona, value: '198.51.100.250', ttl: '0', priority: '0' },
+        { cookie },
+      );
+    const answers = await Promise.all([
+      create('racer1'),
+      apply(text, 'replace'),
+      create('racer2'),
+      apply('racer3 A 198.51.100.251\n', 'merge'),
+    ]);
+    expect(answers.map((a) => a.body.system.valid)).toEqual([true, true, true, true]);
+    expect(await t.services.dns.sync(zone, { dryRun: true })).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
+  });
 });
