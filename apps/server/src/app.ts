@@ -51,6 +51,7 @@ import { createFtpService } from './modules/ftp/create-ftp-service.ts';
 import { registerFtpRoutes } from './modules/ftp/ftp.routes.ts';
 import { registerHealthRoute } from './modules/health/health.routes.ts';
 import { HealthService } from './modules/health/health.service.ts';
+import type { CertificateService } from './modules/hosting/certificate.service.ts';
 import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { registerHostingRoutes } from './modules/hosting/hosting.routes.ts';
 import { createInstallerService } from './modules/installer/create-installer-service.ts';
@@ -261,7 +262,11 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     ),
   );
   startDailyBackups(app, backups.backups, config.backups.dailyAt, now);
-  const hosting = createHostingService(db, config, brands, deps.secretKey, now);
+  const hosting = createHostingService(db, config, brands, deps.secretKey, now, undefined, {
+    dnsDriver,
+    log: (error, site) => app.log.error({ err: error, event: 'acme.order_failed', site }, 'certificate order failed'),
+  });
+  startCertificateRenewals(app, hosting.certificates, config.acme.renewCheckSeconds);
   registerHostingRoutes(api, hosting, { app });
   registerInstallerRoutes(api, createInstallerService(db, config, { hosting, ddbb }, now, app.log), {
     app,
@@ -319,6 +324,30 @@ function startDailyBackups(app: FastifyInstance, backups: BackupService, dailyAt
       });
   };
   const timer = setInterval(tick, 60_000);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+}
+
+/**
+ * Every `seconds`, each instance renews the certificates near their end (CertificateService takes
+ * each one's lease, so of several instances exactly one orders it). One round at a time.
+ */
+function startCertificateRenewals(app: FastifyInstance, certificates: CertificateService, seconds: number) {
+  if (seconds <= 0) return;
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= certificates
+      .renewDue()
+      .then(() => undefined)
+      .catch((error: unknown) => app.log.error({ event: 'acme.renewal_failed', err: error }, 'certificate renewal'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(run, seconds * 1000);
   timer.unref();
   app.addHook('onClose', async () => {
     clearInterval(timer);

@@ -286,6 +286,38 @@ export const configSchema = z.object({
       maxSizeMb: z.coerce.number().int().min(1).max(10_240).default(256),
     })
     .prefault({}),
+  acme: z
+    .object({
+      /** The ACME CA's directory (Let's Encrypt's production one unless set). */
+      directoryUrl: z.string().url().default('https://acme-v02.api.letsencrypt.org/directory'),
+      /** A CA certificate (PEM file) to trust for the directory's own HTTPS, besides the public roots (a test CA). */
+      directoryCaFile: z.string().optional(),
+      /** The contact the CA writes to about expiring certificates (the provider's). */
+      email: z.string().optional(),
+      /** External Account Binding (ZeroSSL, Google Trust Services): the key id and its base64url HMAC key. */
+      eabKid: z.string().optional(),
+      eabHmacKey: z.string().optional(),
+      /** A certificate is renewed this many days before it expires. */
+      renewDays: z.coerce.number().int().min(1).default(30),
+      /** A request the CA did not answer (network, 5xx, 429) is tried again this often, waiting this many seconds times the try. */
+      retryAttempts: z.coerce.number().int().min(0).default(5),
+      retryDelaySeconds: z.coerce.number().min(0).default(5),
+      /** How often each instance looks for certificates to renew, in seconds; 0 turns renewal off. */
+      renewCheckSeconds: z.coerce.number().int().min(0).default(3600),
+      /** The resolvers the checks before an order ask (ip or ip:port); empty: the system's. */
+      resolvers: z
+        .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
+        .default([]),
+      /** The addresses of the provider's web servers: a name must resolve to one for HTTP-01; empty: not checked. */
+      webAddresses: z
+        .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
+        .default([]),
+      /** What a CAA `issue` record must name for the CA to be allowed (its CAA identity). */
+      caaIdentities: z
+        .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
+        .default(['letsencrypt.org']),
+    })
+    .prefault({}),
   backups: z
     .object({
       /** The restic repository; default <dataDir>/backups/repository. */
@@ -566,6 +598,18 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEB_PHP_GROUP: 'web.phpGroup',
   PANEL_WEB_NGINX_USER: 'web.nginxUser',
   PANEL_WEB_ACME_CHALLENGE_DIR: 'web.acmeChallengeDir',
+  PANEL_ACME_DIRECTORY_URL: 'acme.directoryUrl',
+  PANEL_ACME_DIRECTORY_CA_FILE: 'acme.directoryCaFile',
+  PANEL_ACME_EMAIL: 'acme.email',
+  PANEL_ACME_EAB_KID: 'acme.eabKid',
+  PANEL_ACME_EAB_HMAC_KEY: 'acme.eabHmacKey',
+  PANEL_ACME_RENEW_DAYS: 'acme.renewDays',
+  PANEL_ACME_RETRY_ATTEMPTS: 'acme.retryAttempts',
+  PANEL_ACME_RETRY_DELAY_SECONDS: 'acme.retryDelaySeconds',
+  PANEL_ACME_RENEW_CHECK_SECONDS: 'acme.renewCheckSeconds',
+  PANEL_ACME_RESOLVERS: 'acme.resolvers',
+  PANEL_ACME_WEB_ADDRESSES: 'acme.webAddresses',
+  PANEL_ACME_CAA_IDENTITIES: 'acme.caaIdentities',
   PANEL_SMTP_URL: 'smtp.url',
   PANEL_SMTP_FROM: 'smtp.from',
   PANEL_HOSTING_UID: 'hosting.uid',

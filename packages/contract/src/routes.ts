@@ -168,6 +168,11 @@ export const SUBDOMAIN_API = {
   create: (id: number | string) => `service/${id}/subdomain/create/`,
   save: (id: number | string, sid: number | string) => `service/${id}/subdomain/${sid}/save/`,
   remove: (id: number | string, sid: number | string) => `service/${id}/subdomain/${sid}/delete/`,
+  /** The site's automatic certificate: its state, automatic on (an order), back to manual. */
+  certificate: (id: number | string, sid: number | string) => `service/${id}/subdomain/${sid}/certificate/`,
+  certificateAuto: (id: number | string, sid: number | string) => `service/${id}/subdomain/${sid}/certificate/auto/`,
+  certificateManual: (id: number | string, sid: number | string) =>
+    `service/${id}/subdomain/${sid}/certificate/manual/`,
 } as const;
 
 /** The application installer's catalogue and the install call. */

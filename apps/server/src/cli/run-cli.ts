@@ -8,6 +8,7 @@ import { CliError, type CliIo, type Command, type CommandGroup } from './command
 import { accountCommands } from './commands/account.command.ts';
 import { backupCommands } from './commands/backup.command.ts';
 import { brandCommands } from './commands/brand.command.ts';
+import { certsCommands } from './commands/certs.command.ts';
 import { databasesCommands } from './commands/databases.command.ts';
 import { demoCommands } from './commands/demo.command.ts';
 import { dnsCommands } from './commands/dns.command.ts';
@@ -36,6 +37,7 @@ export const GROUPS: CommandGroup[] = [
   mailCommands,
   ftpCommands,
   webCommands,
+  certsCommands,
   databasesCommands,
   syncCommands,
   backupCommands,

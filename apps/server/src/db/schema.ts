@@ -322,6 +322,27 @@ export interface WebSiteTable {
   created_at: number;
 }
 
+export interface AcmeAccountTable {
+  id: Generated<number>;
+  directory_url: string;
+  email: Generated<string>;
+  key_sealed: string;
+  created_at: number;
+}
+
+export interface SiteCertificateTable {
+  site_id: number;
+  service_id: number;
+  challenge: string;
+  wildcard: Generated<number>;
+  state: string;
+  error_key: Generated<string>;
+  error_detail: Generated<string>;
+  expires_at: Generated<number>;
+  lease_until: Generated<number>;
+  updated_at: number;
+}
+
 export interface WebRedirectionTable {
   id: Generated<number>;
   service_id: number;
@@ -411,6 +432,8 @@ export interface Database {
   web_settings: WebSettingsTable;
   web_sites: WebSiteTable;
   web_redirections: WebRedirectionTable;
+  acme_accounts: AcmeAccountTable;
+  site_certificates: SiteCertificateTable;
   install_jobs: InstallJobTable;
   backup_snapshots: BackupSnapshotTable;
   backup_jobs: BackupJobTable;

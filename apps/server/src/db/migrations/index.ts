@@ -13,6 +13,7 @@ import * as m0011 from './0011-dns-zone-publishing.ts';
 import * as m0012 from './0012-backups.ts';
 import * as m0013 from './0013-mail-dkim.ts';
 import * as m0014 from './0014-two-factor.ts';
+import * as m0015 from './0015-site-certificates.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012-backups': m0012,
   '0013-mail-dkim': m0013,
   '0014-two-factor': m0014,
+  '0015-site-certificates': m0015,
 };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import * as acme from 'acme-client';
@@ -53,6 +54,24 @@ export function trustDirectoryCa(caPem: string): void {
   acme.axios.defaults.httpsAgent = new Agent({ ca: [...rootCertificates, caPem], keepAlive: true });
 }
 
+/**
+ * How often acme-client tries a request again after a network error or a 5xx/429 from the CA,
+ * and the wait (this many seconds times the attempt, unless the CA says Retry-After): process-wide,
+ * like its axios instance. Its defaults (5 tries, 5 s steps) wait 75 s for a CA that is down.
+ */
+export function setRequestRetries(attempts: number, delaySeconds: number): void {
+  const settings = (acme.axios.defaults as { acmeSettings?: Record<string, number> }).acmeSettings;
+  if (settings) {
+    settings.retryMaxAttempts = attempts;
+    settings.retryDefaultDelay = delaySeconds;
+  }
+}
+
+/** `trustDirectoryCa` with the CA read from a file (PANEL_ACME_DIRECTORY_CA_FILE). */
+export function trustDirectoryCaFile(file: string): void {
+  trustDirectoryCa(readFileSync(file, 'utf8'));
+}
+
 function splitChain(fullChain: string): { certPem: string; chainPem: string } {
   const blocks = fullChain.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) throw new DaemonError('acme.error.ca', 'the CA answered no certificate');
@@ -61,7 +80,7 @@ function splitChain(fullChain: string): { certPem: string; chainPem: string } {
 
 /** The CA's problem document type (`urn:ietf:params:acme:error:caa`) of an acme-client error, if any. */
 export function problemType(error: unknown): string | undefined {
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = `${(error as { detail?: string }).detail ?? ''} ${error instanceof Error ? error.message : String(error)}`;
   return /urn:ietf:params:acme:error:([a-zA-Z]+)/.exec(detail)?.[1];
 }
 
@@ -129,7 +148,13 @@ export class AcmeDriver {
       return { ...splitChain(fullChain), keyPem: key.toString() };
     } catch (error) {
       if (error instanceof DaemonError) throw error;
-      throw new DaemonError('acme.error.ca', (error as Error).message?.slice(0, 500) ?? String(error));
+      // A network error that outlives acme-client's retries comes out of its axios interceptor as
+      // a TypeError (5.4.0 validates the missing response): that one means the CA was not reached.
+      const lostResponse = error instanceof TypeError && /reading 'config'/.test(error.message);
+      const { code, message } = lostResponse
+        ? { code: 'EUNREACHABLE', message: 'no answer from the CA' }
+        : (error as { code?: string; message?: string });
+      throw new DaemonError('acme.error.ca', [code, message].filter(Boolean).join(' ').slice(0, 500) || String(error));
     }
   }
 }

@@ -1,12 +1,18 @@
 import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
+import { setRequestRetries, trustDirectoryCaFile } from '../../drivers/acme/acme.driver.ts';
+import { DnsChallengeRecords } from '../../drivers/acme/dns-challenges.ts';
+import { HttpChallengeFiles } from '../../drivers/acme/http-challenges.ts';
+import { NameChecks } from '../../drivers/acme/name-checks.ts';
 import { createDdbbDriver } from '../../drivers/ddbb/create-ddbb-driver.ts';
+import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
+import { CertificateService } from './certificate.service.ts';
 import { HostingChanges } from './hosting-changes.ts';
 import { HostingOverviewService } from './hosting-overview.service.ts';
 import type { HostingSettings } from './hosting-settings.ts';
@@ -20,6 +26,8 @@ export interface HostingServices {
   siteBuilder: SiteBuilderService;
   redirections: RedirectionService;
   sites: SiteService;
+  /** Automatic certificates (ACME) of the sites, and their renewal. */
+  certificates: CertificateService;
   /** Whether sites reach a real web server, and how the demo seed makes one service served. */
   changes: HostingChanges;
   close(): Promise<void>;
@@ -32,6 +40,11 @@ export function createHostingService(
   secretKey: Buffer,
   now: () => number,
   webDriver: WebDriver = createWebDriver(config),
+  options: {
+    /** DNS-01 answers go through it when it publishes zones; without one only HTTP-01 is offered. */
+    dnsDriver?: DnsDriver;
+    log?: (error: unknown, siteId: number) => void;
+  } = {},
 ): HostingServices {
   const homes = new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid });
   const keys = new SecretBox(secretKey, 'site-private-key');
@@ -48,11 +61,36 @@ export function createHostingService(
   const changes = new HostingChanges(db, new PermissionService(db), homes, webDriver, keys, settings, now);
   // Only for the overview's database usage (a MariaDB pool connects on first use).
   const overview = new HostingOverviewService(db, changes, homes, webDriver, createDdbbDriver(config), settings, now);
+  const { dnsDriver } = options;
+  if (config.acme.directoryCaFile) trustDirectoryCaFile(config.acme.directoryCaFile);
+  setRequestRetries(config.acme.retryAttempts, config.acme.retryDelaySeconds);
+  const certificates = new CertificateService(
+    db,
+    changes,
+    keys,
+    new SecretBox(secretKey, 'acme-account-key'),
+    {
+      directoryUrl: config.acme.directoryUrl,
+      email: config.acme.email ?? '',
+      ...(config.acme.eabKid && config.acme.eabHmacKey
+        ? { externalAccountBinding: { kid: config.acme.eabKid, hmacKey: config.acme.eabHmacKey } }
+        : {}),
+      renewBeforeSeconds: config.acme.renewDays * 86_400,
+    },
+    new NameChecks(config.acme),
+    {
+      http: new HttpChallengeFiles(config.web.acmeChallengeDir as string),
+      ...(dnsDriver?.publishesZones ? { dns: (zone: string) => new DnsChallengeRecords(dnsDriver, zone) } : {}),
+    },
+    now,
+    options.log ?? (() => undefined),
+  );
   return {
     overview,
     siteBuilder: new SiteBuilderService(db, changes, brands, settings, now),
     redirections: new RedirectionService(db, changes, now),
     sites: new SiteService(db, changes, keys, now),
+    certificates,
     changes,
     close: () => overview.close(),
   };

@@ -22,12 +22,14 @@ import {
 } from '@panel247/contract/hosting';
 import type { FastifyInstance } from 'fastify';
 import type { ApiRouter } from '../../http/api-route.ts';
+import { registerCertificateRoutes } from './certificate.routes.ts';
 import type { HostingServices } from './create-hosting-service.ts';
 
 /** Reads answer GET and POST; changes are POST (GET stays accepted for the spec's GET actions). */
 export function registerHostingRoutes(api: ApiRouter, hosting: HostingServices, options: { app: FastifyInstance }) {
   const both: ('GET' | 'POST')[] = ['GET', 'POST'];
   options.app.addHook('onClose', () => hosting.close());
+  registerCertificateRoutes(api, hosting.certificates);
 
   api.session(
     { method: both, url: 'service/:id/', params: hostingServiceParamsSchema, data: hostingServiceDataSchema },
