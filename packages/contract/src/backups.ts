@@ -77,7 +77,7 @@ export const backupsRestoreParamsSchema = z.object({
   mailFolder: z
     .string()
     .max(255)
-    .regex(/^(\.[^./\x00-\x1f][^/\x00-\x1f]*)?$/, { error: 'backup.error.mail_folder' })
+    .regex(/^(\.[^./\p{Cc}][^/\p{Cc}]*)?$/u, { error: 'backup.error.mail_folder' })
     .optional()
     .default(''),
   database: z.string().max(64).optional().default(''),
