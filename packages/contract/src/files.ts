@@ -20,7 +20,7 @@ export const FILE_EDIT_MAX_BYTES = 1024 * 1024;
 export const UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
 
 /** No control characters; no `/` in a name; not `.` or `..`. */
-const NAME_PATTERN = /^(?!\.{1,2}$)[^/\u0000-\u001f\u007f]+$/;
+const NAME_PATTERN = /^(?!\.{1,2}$)[^/\p{Cc}]+$/u;
 
 export function isFileName(name: string): boolean {
   return NAME_PATTERN.test(name) && new TextEncoder().encode(name).length <= FILE_NAME_MAX;
