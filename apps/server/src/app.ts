@@ -67,6 +67,7 @@ import { PermissionService } from './modules/permission/permission.service.ts';
 import { RateLimiter } from './modules/rate-limit/rate-limiter.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.ts';
+import { runEvery } from './periodic-task.ts';
 
 export interface AppDeps {
   config: AppConfig;
@@ -307,79 +308,47 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
  */
 function startDailyBackups(app: FastifyInstance, backups: BackupService, dailyAt: string, now: () => number) {
   if (dailyAt === '') return;
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    running ??= backups
-      .runDaily(dailyAt, now())
-      .then((runs) => {
-        if (runs)
-          app.log.info(
-            { event: 'backup.daily', services: runs.length, failed: runs.filter((r) => !r.snapshot).length },
-            'daily backup',
-          );
-      })
-      .catch((error: unknown) => app.log.error({ err: error, event: 'backup.daily_failed' }, 'daily backup failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, 60_000);
-  timer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  runEvery(
+    app,
+    60,
+    async () => {
+      const runs = await backups.runDaily(dailyAt, now());
+      if (runs) {
+        const failed = runs.filter((r) => !r.snapshot).length;
+        app.log.info({ event: 'backup.daily', services: runs.length, failed }, 'daily backup');
+      }
+    },
+    (error) => app.log.error({ err: error, event: 'backup.daily_failed' }, 'daily backup failed'),
+  );
 }
 
 /**
  * Every `seconds`, each instance renews the certificates near their end (CertificateService takes
- * each one's lease, so of several instances exactly one orders it). One round at a time.
+ * each one's lease, so of several instances exactly one orders it).
  */
 function startCertificateRenewals(app: FastifyInstance, certificates: CertificateService, seconds: number) {
-  if (seconds <= 0) return;
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= certificates
-      .renewDue()
-      .then(() => undefined)
-      .catch((error: unknown) => app.log.error({ event: 'acme.renewal_failed', err: error }, 'certificate renewal'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, seconds * 1000);
-  timer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  runEvery(
+    app,
+    seconds,
+    () => certificates.renewDue(),
+    (error) => app.log.error({ event: 'acme.renewal_failed', err: error }, 'certificate renewal'),
+  );
 }
 
 /**
  * Every few seconds, the zones whose changes the DNS server did not confirm are checked and
- * published (see ZonePublisher). One run at a time; a failure is logged and tried again.
+ * published (see ZonePublisher); a failure is logged and tried again.
  */
 function startDnsRepublisher(app: FastifyInstance, dns: DnsService, seconds: number) {
-  if (seconds <= 0) return;
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= dns
-      .publishPending()
-      .then((reports) => {
-        for (const report of reports) {
-          const drift = report.missing.length + report.extra.length + report.changed.length;
-          if (drift > 0) app.log.warn({ event: 'dns.republished', ...report }, 'dns zone republished');
-        }
-      })
-      .catch((error: unknown) => app.log.error({ event: 'dns.republish_failed', err: error }, 'dns republish'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, seconds * 1000);
-  timer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  runEvery(
+    app,
+    seconds,
+    async () => {
+      for (const report of await dns.publishPending()) {
+        const drift = report.missing.length + report.extra.length + report.changed.length;
+        if (drift > 0) app.log.warn({ event: 'dns.republished', ...report }, 'dns zone republished');
+      }
+    },
+    (error) => app.log.error({ event: 'dns.republish_failed', err: error }, 'dns republish'),
+  );
 }
