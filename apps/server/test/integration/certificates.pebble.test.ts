@@ -6,11 +6,11 @@ import type { TLSSocket } from 'node:tls';
 import type { SiteCertificate } from '@panel247/contract/certificates';
 import type { Subdomain } from '@panel247/contract/hosting';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webIdentity } from '../../../../scripts/daemons/nginx-php.ts';
 import { type Pebble, startPebble } from '../../../../scripts/daemons/pebble.ts';
 import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
 import { startWebServers, type WebServers } from '../../../../scripts/daemons/web.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { nginxPanelConfig } from '../support/nginx-config.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
@@ -67,31 +67,9 @@ describe.each(DATABASE_KINDS)('automatic SSL of a site, from Pebble through the 
     const homes = path.join(servers.dir, 'homes');
     mkdirSync(homes, { recursive: true, mode: 0o755 });
     chmodSync(homes, 0o755);
-    const options = servers.driverOptions;
-    const web = webIdentity();
     t = await buildTestApp(kind, {
       config: {
-        'web.driver': 'nginx',
-        'web.configDir': options.configDir,
-        'web.logDir': options.logDir,
-        'web.templatesDir': options.templatesDir,
-        'web.httpListen': options.httpListen,
-        'web.httpsListen': options.httpsListen,
-        'web.phpSockets': options.phpSockets,
-        'web.phpBinaries': { '8.2': options.php['8.2']?.binary },
-        'web.phpConfigs': { '8.2': options.php['8.2']?.config },
-        'web.phpPidFiles': { '8.2': options.php['8.2']?.pidFile },
-        ...(web.asRoot
-          ? { 'web.phpUser': web.user, 'web.phpGroup': web.group, 'web.nginxUser': web.user }
-          : { 'web.phpUser': options.phpUser, 'web.phpGroup': options.phpGroup, 'web.nginxUser': options.nginxUser }),
-        'web.nginxBinary': options.nginxBinary,
-        'web.nginxPrefix': options.nginxPrefix,
-        'web.nginxConf': options.nginxConf,
-        'web.nginxErrorLog': options.nginxErrorLog,
-        'web.nginxPidFile': options.nginxPidFile,
-        'web.acmeChallengeDir': options.acmeChallengeDir,
-        'hosting.root': homes,
-        ...(web.asRoot ? { 'hosting.uid': web.uid, 'hosting.gid': web.gid } : {}),
+        ...nginxPanelConfig(servers, homes),
         'dns.driver': 'powerdns',
         'dns.powerdnsApiUrl': pdns.apiUrl,
         'dns.powerdnsApiKey': pdns.apiKey,

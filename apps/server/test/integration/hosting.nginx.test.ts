@@ -9,9 +9,9 @@ import type { InstallJob } from '@panel247/contract/installer';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
-import { webIdentity } from '../../../../scripts/daemons/nginx-php.ts';
 import { startWebServers, type WebServers } from '../../../../scripts/daemons/web.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { nginxPanelConfig } from '../support/nginx-config.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import {
   adminOptions,
@@ -118,33 +118,12 @@ describe.skipIf(!reachable)('hosting service on a real nginx, PHP-FPM and MariaD
 
   beforeAll(async () => {
     servers = await startWebServers();
-    const options = servers.driverOptions;
     homes = path.join(servers.dir, 'homes');
     mkdirSync(homes, { recursive: true, mode: 0o755 });
     chmodSync(homes, 0o755);
-    const web = webIdentity();
     t = await buildTestApp('sqlite', {
       config: {
-        'web.driver': 'nginx',
-        'web.configDir': options.configDir,
-        'web.logDir': options.logDir,
-        'web.templatesDir': options.templatesDir,
-        'web.httpListen': options.httpListen,
-        'web.httpsListen': options.httpsListen,
-        'web.phpSockets': options.phpSockets,
-        'web.phpBinaries': { '8.2': options.php['8.2']?.binary },
-        'web.phpConfigs': { '8.2': options.php['8.2']?.config },
-        'web.phpPidFiles': { '8.2': options.php['8.2']?.pidFile },
-        ...(web.asRoot
-          ? { 'web.phpUser': web.user, 'web.phpGroup': web.group, 'web.nginxUser': web.user }
-          : { 'web.phpUser': options.phpUser, 'web.phpGroup': options.phpGroup, 'web.nginxUser': options.nginxUser }),
-        'web.nginxBinary': options.nginxBinary,
-        'web.nginxPrefix': options.nginxPrefix,
-        'web.nginxConf': options.nginxConf,
-        'web.nginxErrorLog': options.nginxErrorLog,
-        'web.nginxPidFile': options.nginxPidFile,
-        'hosting.root': homes,
-        ...(web.asRoot ? { 'hosting.uid': web.uid, 'hosting.gid': web.gid } : {}),
+        ...nginxPanelConfig(servers, homes),
         'hosting.siteBuilderKey': BUILDER_KEY,
         'databases.driver': 'mariadb',
         'databases.url': TEST_MARIADB_URL,
