@@ -1,5 +1,6 @@
 import { toAsciiName } from '@panel247/contract/dns-rules';
 import { type RawBuilder, sql } from 'kysely';
+import { inChunks } from '../../db/bulk-insert.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
 
@@ -208,13 +209,14 @@ export const dnsRepository = {
   },
 
   /** Many new records in a few statements (an import); ids come from the database. */
-  async insertMany(db: Db, rows: (Omit<DnsRecordRow, 'id' | 'eliminable'> & { eliminable: boolean })[]) {
-    for (let start = 0; start < rows.length; start += 500) {
-      await db
+  /** Many records in multi-row INSERTs (an import, the scale data set); the caller owns the transaction. */
+  insertMany(db: Db, rows: (Omit<DnsRecordRow, 'id' | 'eliminable'> & { eliminable: boolean })[]) {
+    return inChunks(rows, (chunk) =>
+      db
         .insertInto('dns_records')
-        .values(rows.slice(start, start + 500).map((row) => ({ ...row, eliminable: row.eliminable ? 1 : 0 })))
-        .execute();
-    }
+        .values(chunk.map((row) => ({ ...row, eliminable: row.eliminable ? 1 : 0 })))
+        .execute(),
+    );
   },
 
   async update(db: Db, serviceId: number, id: number, set: { ttl: number; priority: number; value: string }) {
@@ -260,17 +262,3 @@ export const dnsRepository = {
     }
   },
 };
-
-/**
- * Many new records of one zone in a few multi-row statements (the scale data set). Run it inside
- * the caller's transaction so a zone gets all of them or none.
- */
-export async function insertDnsRecordsBulk(db: Db, rows: Omit<DnsRecordRow, 'id'>[]): Promise<void> {
-  // 500 rows of 10 columns per INSERT: far below SQLite's and PostgreSQL's parameter limits.
-  for (let start = 0; start < rows.length; start += 500) {
-    await db
-      .insertInto('dns_records')
-      .values(rows.slice(start, start + 500))
-      .execute();
-  }
-}

@@ -1,8 +1,7 @@
 import { DNS_TTLS, validateDnsRecord } from '@panel247/contract/dns-rules';
 import { numbered } from '../../db/bulk-insert.ts';
 import type { Db } from '../../db/database.ts';
-import type { DnsRecordRow } from '../../db/schema.ts';
-import { dnsRepository, insertDnsRecordsBulk } from './dns.repository.ts';
+import { dnsRepository } from './dns.repository.ts';
 import type { DnsService } from './dns.service.ts';
 
 /**
@@ -49,12 +48,12 @@ export async function seedScaleZone(
   const existing = await dnsRepository.list(db, service.id);
   const first = scaleRecord(1, total, service.domain);
   if (existing.some((row) => row.zona === first.zona && row.type === first.type)) return 0;
-  const rows: Omit<DnsRecordRow, 'id'>[] = [];
+  const rows: Parameters<typeof dnsRepository.insertMany>[1] = [];
   for (let i = 1; rows.length < total - existing.length; i += 1) {
     const checked = validateDnsRecord(scaleRecord(i, total, service.domain), service.domain);
     if (!checked.record) throw new Error(`Invalid scale record ${i}: ${JSON.stringify(checked.errors)}`);
-    rows.push({ ...checked.record, service_id: service.id, dynamic_value: '', eliminable: 1, created_at: now });
+    rows.push({ ...checked.record, service_id: service.id, dynamic_value: '', eliminable: true, created_at: now });
   }
-  await db.transaction().execute((trx) => insertDnsRecordsBulk(trx, rows));
+  await db.transaction().execute((trx) => dnsRepository.insertMany(trx, rows));
   return rows.length;
 }
