@@ -76,7 +76,9 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     expect(first).toHaveLength(10);
     expect(first).toContain('demo.test | MX | 10 | Por defecto | mail.demo.test');
     expect(first).toContain('demo.test | CAA | - | 1 día | 0 issue "letsencrypt.org"');
-    expect(first).toContain('_dmarc.demo.test | TXT | - | 1 h | v=DMARC1; p=quarantine; rua=mailto:dmarc@demo.test');
+    expect(first).toContain(
+      '_dmarc.demo.test | TXT | - | Por defecto | v=DMARC1; p=none; rua=mailto:dmarc-reports@panel247.test',
+    );
     expect(first).toContain(
       '_sip._tcp.demo.test | SRV | 20 | Por defecto | Peso 5 · Puerto 5060 · Destino sip.demo.test',
     );

@@ -63,16 +63,9 @@ export interface DefaultRecord {
 
 const PLACEHOLDER = /\{([a-z0-9_]+)\}/g;
 /** Placeholders whose value follows the provider's settings (shown as the record's dynamic value). */
-const PROVIDER_SETTINGS = [
-  'web_ipv4',
-  'web_ipv6',
-  'mail_ipv4',
-  'web_host',
-  'mail_host',
-  'spf_include',
-  'dmarc_report',
-  'ns',
-];
+// Not {spf_include} nor {dmarc_report}: SPF and DMARC are the customer's to edit (the mail view's
+// form), so they show as plain records, not as values the provider keeps in step.
+const PROVIDER_SETTINGS = ['web_ipv4', 'web_ipv6', 'mail_ipv4', 'web_host', 'mail_host', 'ns'];
 
 function settingsOf(values: DefaultRecordValues, ns: string): Record<string, string> {
   return {

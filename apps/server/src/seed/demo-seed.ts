@@ -105,19 +105,15 @@ export async function seedDemo(
   await seedDemoParking(extra.hosting, extra.db, await admin.resourceId('parking-demo.test'), now);
 }
 
-/** A realistic zone for demo.test: the provider's defaults plus DMARC, SIP, CAA and a shop alias. */
+/**
+ * A realistic zone for demo.test: the provider's defaults (SPF and DMARC among them) plus SIP, CAA
+ * and a shop alias.
+ */
 async function seedDemoZone(admin: AdminService, dns: DnsService): Promise<void> {
   const serviceId = await admin.resourceId(DEMO.domain);
   // Only a zone made now gets the demo records: one the user has changed since stays as it is.
   if (!(await dns.ensureZoneOf(serviceId, DEMO.domain, DEMO.domain))) return;
   const records = [
-    {
-      type: 'TXT',
-      zona: '_dmarc',
-      value: 'v=DMARC1; p=quarantine; rua=mailto:dmarc@demo.test',
-      ttl: 3600,
-      priority: 0,
-    },
     { type: 'A', zona: 'sip', value: '192.0.2.50', ttl: 0, priority: 0 },
     { type: 'A', zona: 'ns1', value: '192.0.2.53', ttl: 0, priority: 0 },
     { type: 'A', zona: 'ns2', value: '192.0.2.54', ttl: 0, priority: 0 },

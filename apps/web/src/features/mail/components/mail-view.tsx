@@ -22,6 +22,7 @@ import { canCreate, mailRights } from '../lib/mail-rights';
 import { type MailRow, type MailTypeFilter, mailRows } from '../lib/mail-rows';
 import { AliasEditModal } from './alias-edit-modal';
 import { ConnectionModal } from './connection-modal';
+import { MailAuthCard } from './mail-auth-card';
 import { MailCreateModal } from './mail-create-modal';
 import { MailTable } from './mail-table';
 import { PasswordModal } from './password-modal';
@@ -138,6 +139,8 @@ export function MailView({ set }: { set: PermissionSetData }) {
           />
         </ListBody>
       </ListCard>
+
+      <MailAuthCard set={set} />
 
       <MailCreateModal opened={creating} onClose={closeCreate} serviceId={serviceId} domain={domain} rights={rights} />
       <ConnectionModal opened={connection} onClose={closeConnection} serviceId={serviceId} allowed={rights.visible} />

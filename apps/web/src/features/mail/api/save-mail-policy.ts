@@ -1,0 +1,31 @@
+import type { MailAuthData } from '@panel247/contract/mail-auth';
+import { MAIL_AUTH_API } from '@panel247/contract/mail-auth-rules';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import { mailAuthQueryKey } from './get-mail-auth';
+
+/** The form's values as sent (`MailAuthPolicyParams` of the contract, lists as lists). */
+export interface MailPolicyInput {
+  dmarcPolicy: string;
+  dmarcPct: number;
+  dmarcRua: string[];
+  spfIncludes: string[];
+}
+
+export async function saveMailPolicy(serviceId: number, input: MailPolicyInput) {
+  const { data, system } = await apiCall<MailAuthData>(
+    MAIL_AUTH_API.policy(serviceId),
+    { ...input },
+    { method: 'POST' },
+  );
+  return { data, info: system.info };
+}
+
+/** The guided DMARC and SPF form; the answer is the card's new state. */
+export function useSaveMailPolicy(serviceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MailPolicyInput) => saveMailPolicy(serviceId, input),
+    onSuccess: ({ data }) => queryClient.setQueryData(mailAuthQueryKey(serviceId), data),
+  });
+}
