@@ -346,7 +346,7 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
     expect(await fieldError(create.getByTestId('hosting-site-subdomain'))).toBe('Este campo es obligatorio');
     await create.getByTestId('hosting-site-subdomain').fill('secure');
     await create.getByTestId('hosting-site-folder-input').fill('/secure');
-    await create.getByTestId('hosting-site-ssl-switch').check();
+    await create.getByTestId('hosting-site-ssl-manual').check();
     await create.getByTestId('hosting-site-cert').fill(cert);
     // a certificate without its key is refused before it is sent
     await create.getByTestId('hosting-site-submit').click();

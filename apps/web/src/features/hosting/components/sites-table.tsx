@@ -7,8 +7,10 @@ import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { type RowAction, rowActionsColumn } from '../../../components/row-actions';
 import { folderLabel } from '../../../lib/service-folder';
+import { useSiteCertificate } from '../api/site-certificate';
 import { formatDate } from '../lib/hosting-format';
 import { siteHost, sslState } from '../lib/hosting-rows';
+import { CertificateBadge } from './certificate-status';
 
 export interface SiteRowActions {
   onSsl: (site: Subdomain) => void;
@@ -23,21 +25,50 @@ export interface SiteRowActions {
 
 const STATE_COLOR = { off: 'gray', active: 'green', expired: 'red', not_yet_valid: 'orange' } as const;
 
+/**
+ * A site's SSL: an automatic certificate shows its state (followed while an order runs) and
+ * expiry; otherwise the installed certificate's state, names and expiry.
+ */
+function SslCell({ site, serviceId, now }: { site: Subdomain; serviceId: number; now: number }) {
+  const { t, i18n } = useTranslation();
+  const certificate = useSiteCertificate(serviceId, site.id);
+  if (certificate.data) return <CertificateBadge certificate={certificate.data} />;
+  const state = sslState(site, now);
+  const info = site.ssl.info;
+  return (
+    <Stack gap={2} data-testid="hosting-site-ssl">
+      <Badge variant="light" color={STATE_COLOR[state]}>
+        {t(`hosting.ssl_${state}`)}
+      </Badge>
+      {site.ssl.enabled && info ? (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {t('hosting.ssl_summary', {
+            names: info.names.join(', ') || '—',
+            date: formatDate(info.validTo, i18n.language),
+          })}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
 /** The sites: full host, folder, SSL state (certificate names and expiry) and the row's actions. */
 export function SitesTable({
   sites,
+  serviceId,
   canWrite,
   emptyText,
   busy,
   actions,
 }: {
   sites: Subdomain[];
+  serviceId: number;
   canWrite: boolean;
   emptyText: string;
   busy: boolean;
   actions: SiteRowActions;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const now = Math.floor(Date.now() / 1000);
   const columns: DataTableColumn<Subdomain>[] = [
     {
@@ -53,25 +84,7 @@ export function SitesTable({
     {
       accessor: 'ssl',
       title: t('hosting.ssl'),
-      render: (site) => {
-        const state = sslState(site, now);
-        const info = site.ssl.info;
-        return (
-          <Stack gap={2} data-testid="hosting-site-ssl">
-            <Badge variant="light" color={STATE_COLOR[state]}>
-              {t(`hosting.ssl_${state}`)}
-            </Badge>
-            {site.ssl.enabled && info ? (
-              <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                {t('hosting.ssl_summary', {
-                  names: info.names.join(', ') || '—',
-                  date: formatDate(info.validTo, i18n.language),
-                })}
-              </Text>
-            ) : null}
-          </Stack>
-        );
-      },
+      render: (site) => <SslCell site={site} serviceId={serviceId} now={now} />,
     },
     rowActionsColumn(t('hosting.actions'), (site) => {
       const name = siteHost(site.subdominio, site.referencePunycode);

@@ -112,6 +112,7 @@ export function SitesView({ set }: { set: PermissionSetData }) {
         >
           <SitesTable
             sites={sites}
+            serviceId={serviceId}
             canWrite={canWrite}
             emptyText={emptyText}
             busy={list.isFetching}

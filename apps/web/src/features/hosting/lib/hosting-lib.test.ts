@@ -127,7 +127,9 @@ describe('site form', () => {
     expect(siteForm.siteValues(existing)).toEqual({
       subDomain: 'blog',
       folder: '/blog',
-      ssl: true,
+      sslMode: 'manual',
+      challenge: 'http-01',
+      wildcard: false,
       cert: CERT,
       certkey: '',
       certchain: '',
@@ -153,7 +155,28 @@ describe('site form', () => {
       certkey: 'validation.required',
     });
     // SSL off sends no certificate
-    expect(siteForm.toSavePayload({ ...changed, ssl: false }, existing)).toMatchObject({ SSLActive: '0', cert: '' });
+    expect(siteForm.toSavePayload({ ...changed, sslMode: 'off' }, existing)).toMatchObject({
+      SSLActive: '0',
+      cert: '',
+    });
+  });
+
+  it('automatic keeps the SSL as the order left it, and orders only when on, changed or failed', () => {
+    const existing = site({ id: 5, ssl: { enabled: true, cert: { cert: CERT, key: '', ca: '' } } });
+    const cert = { challenge: 'http-01', wildcard: false, state: 'installed', error: '', expiresAt: 9 } as const;
+    const values = siteForm.siteValues(existing, '', cert);
+    expect(values.sslMode).toBe('auto');
+    expect(siteForm.toSavePayload(values, existing)).toMatchObject({ SSLActive: '1', cert: '' });
+    expect(siteForm.toSavePayload(values, site({ id: 6 })).SSLActive).toBe('0');
+    expect(siteForm.validateSite({ ...values, cert: 'junk' }, existing)).toEqual({});
+    expect(siteForm.wantsOrder(values, cert)).toBe(false);
+    expect(siteForm.wantsOrder(values, { ...cert, state: 'failed' })).toBe(true);
+    expect(siteForm.wantsOrder({ ...values, challenge: 'dns-01' }, cert)).toBe(true);
+    expect(siteForm.wantsOrder({ ...values, sslMode: 'manual' }, null)).toBe(false);
+    expect(siteForm.wantsOrder({ ...values, sslMode: 'auto' }, null)).toBe(true);
+    // a wildcard goes only with the DNS check
+    expect(siteForm.wildcardOf({ ...values, wildcard: true })).toBe(false);
+    expect(siteForm.wildcardOf({ ...values, challenge: 'dns-01', wildcard: true })).toBe(true);
   });
 
   it('checks subdomain, folder and PEM blocks before sending', () => {
@@ -165,12 +188,12 @@ describe('site form', () => {
     expect(siteForm.validateSite({ ...values, subDomain: 'ok', folder: '../../etc' }, null)).toEqual({
       folder: 'hosting.invalid_folder',
     });
-    expect(siteForm.validateSite({ ...values, subDomain: 'ok', ssl: true }, null)).toEqual({
+    expect(siteForm.validateSite({ ...values, subDomain: 'ok', sslMode: 'manual' }, null)).toEqual({
       cert: 'validation.required',
     });
     expect(
       siteForm.validateSite(
-        { ...values, subDomain: 'ok', ssl: true, cert: 'junk', certkey: KEY, certchain: 'junk' },
+        { ...values, subDomain: 'ok', sslMode: 'manual', cert: 'junk', certkey: KEY, certchain: 'junk' },
         null,
       ),
     ).toEqual({ cert: 'hosting.invalid_cert', certchain: 'hosting.invalid_chain' });

@@ -1,11 +1,16 @@
+import type { SiteCertificate } from '@panel247/contract/certificates';
 import type { Subdomain } from '@panel247/contract/hosting';
 import { isSubdomainName } from '@panel247/contract/hosting-rules';
 import { folderLabel, folderToApi, serviceFolderError } from '../../../lib/service-folder';
+import { type SslMode, sslModeOf } from './certificate-state';
 
 export interface SiteFormValues {
   subDomain: string;
   folder: string;
-  ssl: boolean;
+  sslMode: SslMode;
+  /** Automatic only: how the CA checks the site, and whether `*.<host>` is covered too (DNS only). */
+  challenge: SiteCertificate['challenge'];
+  wildcard: boolean;
   cert: string;
   /** Never filled from the server: empty means "keep the installed key". */
   certkey: string;
@@ -24,14 +29,34 @@ export interface SiteCreatePayload extends SiteSavePayload {
   subDomain: string;
 }
 
-/** The form for a new site (a prefilled subdomain is kept) or for an existing one. */
-export function siteValues(site: Subdomain | null, subDomain = ''): SiteFormValues {
+/**
+ * The form for a new site (a prefilled subdomain is kept) or for an existing one, with its
+ * automatic certificate when it has one.
+ */
+export function siteValues(
+  site: Subdomain | null,
+  subDomain = '',
+  certificate: SiteCertificate | null = null,
+): SiteFormValues {
+  const automatic = {
+    challenge: certificate?.challenge ?? 'http-01',
+    wildcard: certificate?.wildcard ?? false,
+  } as const;
   if (!site)
-    return { subDomain, folder: subDomain ? `/${subDomain}` : '/', ssl: false, cert: '', certkey: '', certchain: '' };
+    return {
+      subDomain,
+      folder: subDomain ? `/${subDomain}` : '/',
+      sslMode: 'off',
+      ...automatic,
+      cert: '',
+      certkey: '',
+      certchain: '',
+    };
   return {
     subDomain: site.subdominio,
     folder: folderLabel(site.directorio),
-    ssl: site.ssl.enabled,
+    sslMode: sslModeOf(site, certificate),
+    ...automatic,
     cert: site.ssl.cert.cert,
     certkey: '',
     certchain: site.ssl.cert.ca,
@@ -39,8 +64,9 @@ export function siteValues(site: Subdomain | null, subDomain = ''): SiteFormValu
 }
 
 /**
- * What is sent. Certificate fields go only with SSL on, and only when something changed: the
- * installed certificate and chain untouched with an empty key field keep what the site has.
+ * What is sent. Certificate fields go only with an uploaded certificate, and only when something
+ * changed: the installed certificate and chain untouched with an empty key field keep what the
+ * site has. Automatic keeps the site's SSL as the order left it (the order turns it on).
  */
 export function toSavePayload(values: SiteFormValues, site: Subdomain | null): SiteSavePayload {
   const unchanged =
@@ -48,10 +74,12 @@ export function toSavePayload(values: SiteFormValues, site: Subdomain | null): S
     values.certkey.trim() === '' &&
     values.cert.trim() === site.ssl.cert.cert.trim() &&
     values.certchain.trim() === site.ssl.cert.ca.trim();
-  const sendCertificate = values.ssl && !unchanged;
+  const manual = values.sslMode === 'manual';
+  const sendCertificate = manual && !unchanged;
+  const active = values.sslMode === 'auto' ? (site?.ssl.enabled ?? false) : manual;
   return {
     folder: folderToApi(values.folder),
-    SSLActive: values.ssl ? '1' : '0',
+    SSLActive: active ? '1' : '0',
     cert: sendCertificate ? values.cert.trim() : '',
     certkey: sendCertificate ? values.certkey.trim() : '',
     certchain: sendCertificate ? values.certchain.trim() : '',
@@ -60,6 +88,18 @@ export function toSavePayload(values: SiteFormValues, site: Subdomain | null): S
 
 export function toCreatePayload(values: SiteFormValues): SiteCreatePayload {
   return { subDomain: values.subDomain.trim().toLowerCase(), ...toSavePayload(values, null) };
+}
+
+/** Automatic on, or asked again with other settings (or after a failure): the dialog places an order. */
+export function wantsOrder(values: SiteFormValues, certificate: SiteCertificate | null): boolean {
+  if (values.sslMode !== 'auto') return false;
+  if (!certificate || certificate.state === 'failed') return true;
+  return certificate.challenge !== values.challenge || certificate.wildcard !== wildcardOf(values);
+}
+
+/** A wildcard is only asked for with the DNS check (the server refuses it otherwise). */
+export function wildcardOf(values: SiteFormValues): boolean {
+  return values.challenge === 'dns-01' && values.wildcard;
 }
 
 export function subdomainError(value: string): string | null {
@@ -79,8 +119,8 @@ function pemError(value: string, kind: 'CERTIFICATE' | 'PRIVATE KEY'): string | 
 }
 
 /**
- * The form's own checks (the server checks again); errors are i18n keys by field. With SSL on, a
- * site without a certificate needs one, and a new certificate needs its key.
+ * The form's own checks (the server checks again); errors are i18n keys by field. With an
+ * uploaded certificate, a site without one needs it, and a new certificate needs its key.
  */
 export function validateSite(values: SiteFormValues, site: Subdomain | null): Record<string, string> {
   const errors: Record<string, string> = {};
@@ -90,7 +130,7 @@ export function validateSite(values: SiteFormValues, site: Subdomain | null): Re
   }
   const folder = serviceFolderError(values.folder, 'hosting.invalid_folder');
   if (folder) errors.folder = folder;
-  if (!values.ssl) return errors;
+  if (values.sslMode !== 'manual') return errors;
   const payload = toSavePayload(values, site);
   const installed = site !== null && site.ssl.cert.cert !== '';
   if (payload.cert === '' && !installed) errors.cert = 'validation.required';
