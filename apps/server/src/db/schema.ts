@@ -234,6 +234,8 @@ export interface MailboxTable {
   quota_bytes: number;
   eliminable: Generated<number>;
   created_at: number;
+  /** The mail view's sort key: the address in lower case (migration 0016; the repository writes it). */
+  sort_key: string;
 }
 
 /** A DKIM key of a service's mail domain (see migration 0013). */
@@ -267,6 +269,8 @@ export interface MailAliasTable {
   targets: string;
   eliminable: Generated<number>;
   created_at: number;
+  /** The mail view's sort key: the address in lower case, the domain alone for '' (migration 0016). */
+  sort_key: string;
 }
 
 /** One-time hand-off tokens; `kind` says which application redeems them (see modules/signon). */

@@ -6,6 +6,7 @@ import type { Redirection, Subdomain } from '@panel247/contract/hosting';
 import type { Alias, Mailbox, MailListRow } from '@panel247/contract/mail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { mailRepository } from '../../src/modules/mail/mail.repository.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -74,25 +75,21 @@ describe.each(DATABASE_KINDS)('paged lists on %s', (kind) => {
         { ...common, ...frame, subdomain: 'shop', path: '/', url: 'https://x.example/50%_off', type: '302' },
       ])
       .execute();
-    await db
-      .insertInto('mailboxes')
-      .values(
-        [...twelve.map((n) => `box${n}`), 'info', 'in_fo'].map((local_part) => ({
-          ...common,
-          local_part,
-          password_hash: 'x',
-          quota_bytes: 1024,
-        })),
-      )
-      .execute();
-    await db
-      .insertInto('mail_aliases')
-      .values([
-        { ...common, local_part: 'info', targets: 'box01@paging.test' },
-        { ...common, local_part: '', targets: 'box02@paging.test' },
-        { ...common, local_part: 'alias01', targets: 'box03@paging.test' },
-      ])
-      .execute();
+    // the repository writes the mail view's sort key with each row
+    await mailRepository.insertMailboxes(
+      db,
+      [...twelve.map((n) => `box${n}`), 'info', 'in_fo'].map((local_part) => ({
+        ...common,
+        local_part,
+        password_hash: 'x',
+        quota_bytes: 1024,
+      })),
+    );
+    await mailRepository.insertAliases(db, [
+      { ...common, local_part: 'info', targets: 'box01@paging.test' },
+      { ...common, local_part: '', targets: 'box02@paging.test' },
+      { ...common, local_part: 'alias01', targets: 'box03@paging.test' },
+    ]);
   });
   afterAll(() => t.close());
 
@@ -256,6 +253,53 @@ describe.each(DATABASE_KINDS)('paged lists on %s', (kind) => {
       // the alias of every address shows as the domain alone, and the filter sees it so
       expect(await found({ filter: `^${DOMAIN}`.slice(1), type: 'alias' })).toEqual(['alias01>', 'info>', '(domain)']);
       expect((await list({ type: 'both' })).body.system.inputs).toEqual(['type']);
+    });
+
+    it('merges accounts and aliases in the order of their lower-cased addresses, on every page and both ways', async () => {
+      // another service: names in mixed case as rows written before the panel lower-cased them,
+      // accounts and aliases interleaved, an account and an alias of the same address, and
+      // names that differ by a character sorting before or after '@'
+      const ORDER = 'order-paging.test';
+      const owner = await buildAccount(t.database.db, { domainName: ORDER });
+      const service = owner.resources[ORDER] as number;
+      const c = await t.login(owner.domainName, owner.username, owner.password);
+      const common = { service_id: service, created_at: NOW };
+      const boxes = ['Bob', 'bob.x', 'carl', 'a', 'a-b', 'Zed', 'mid', 'ann'];
+      const aliases = ['bob', 'Carl', 'b', 'a.b', 'zz', '', 'MID', 'Ann'];
+      await mailRepository.insertMailboxes(
+        t.database.db,
+        boxes.map((local_part) => ({ ...common, local_part, password_hash: 'x', quota_bytes: 1024 })),
+      );
+      await mailRepository.insertAliases(
+        t.database.db,
+        aliases.map((local_part) => ({ ...common, local_part, targets: `a@${ORDER}` })),
+      );
+      const shown = (local: string) => (local === '' ? ORDER : `${local}@${ORDER}`).toLowerCase();
+      // the order the list promises: the address in lower case (as bytes), then the account, then the id
+      const expected = [
+        ...boxes.map((local, i) => ({ key: shown(local), kind: 0, i, name: `${local}@` })),
+        ...aliases.map((local, i) => ({
+          key: shown(local),
+          kind: 1,
+          i,
+          name: local === '' ? '(domain)' : `${local}>`,
+        })),
+      ]
+        .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : x.kind - y.kind || x.i - y.i))
+        .map((row) => row.name);
+      const pages = async (params: Record<string, string>) => {
+        const all: string[] = [];
+        for (let page = 1; ; page++) {
+          const { body } = await get<List>(`service/${service}/mail/list/`, { ...params, page: String(page) }, c);
+          expect(body.data.total).toBe(params.filter ? 3 : 16);
+          all.push(...names(body.data.mail));
+          if (body.data.mail.length < Number(params.pageSize ?? 10)) return all;
+        }
+      };
+      expect(await pages({})).toEqual(expected);
+      expect(await pages({ pageSize: '3' })).toEqual(expected);
+      expect(await pages({ pageSize: '3', order: 'desc' })).toEqual([...expected].reverse());
+      expect(await pages({ filter: 'BOB', pageSize: '2' })).toEqual(['bob.x@', 'Bob@', 'bob>']);
     });
 
     it('leaves out the kind a user may not see', async () => {

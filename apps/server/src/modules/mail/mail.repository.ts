@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { containsAny, type ListPage, orderOf } from '../../db/list-query.ts';
 
@@ -10,6 +10,19 @@ export interface MailListRow {
   targets: string;
   quota_bytes: number;
   eliminable: number;
+}
+
+/**
+ * The mail view's sort key of a new row (migration 0016 wrote the existing ones the same way): the
+ * address as shown, lower-cased by the database as the list's filter and order always did; the
+ * domain alone for an alias of every address. A service's domain never changes, nor does a row's
+ * local part, so the key is written once.
+ */
+function sortKeyOf(row: { service_id: number; local_part: string }, kind: 'account' | 'alias' = 'account') {
+  const domain = sql<string>`(select r.reference_punycode from resources r where r.id = ${row.service_id})`;
+  return kind === 'alias' && row.local_part === ''
+    ? sql<string>`lower(${domain})`
+    : sql<string>`lower(cast(${row.local_part} as varchar(64)) || '@' || ${domain})`;
 }
 
 export const mailRepository = {
@@ -27,17 +40,23 @@ export const mailRepository = {
   },
   /**
    * One page of the accounts and aliases of a service in one list (either kind may be left out),
-   * sorted and filtered on the address as shown: 'local@domain', or the domain alone for an
-   * alias of every address. An account comes before an alias of the same address.
+   * sorted and filtered on the address as shown, in lower case ('local@domain', or the domain
+   * alone for an alias of every address: the rows' `sort_key`). An account comes before an alias
+   * of the same address. Each table hands only its first offset + limit rows, in the order of its
+   * index on (service_id, sort_key, id), and only those are merged: a page costs what it returns
+   * instead of a sort of every row of the service.
    */
   async mailPage(
     db: Db,
     serviceId: number,
-    domain: string,
     kinds: { accounts: boolean; aliases: boolean },
     page: ListPage<'name'>,
   ): Promise<{ rows: MailListRow[]; total: number }> {
     if (!kinds.accounts && !kinds.aliases) return { rows: [], total: 0 };
+    // sort_key is already lower case; containsAny lowers it again, which changes nothing
+    const matching = page.filter ? containsAny([sql`sort_key`], page.filter) : undefined;
+    const byKey = orderOf({ name: sql`sort_key` }, page);
+    const firstRows = page.offset + page.limit;
     const accounts = db
       .selectFrom('mailboxes')
       .select([
@@ -47,8 +66,12 @@ export const mailRepository = {
         sql<string>`''`.as('targets'),
         'quota_bytes',
         'eliminable',
+        'sort_key',
       ])
-      .where('service_id', '=', serviceId);
+      .where('service_id', '=', serviceId)
+      .$if(matching !== undefined, (qb) => qb.where(matching as Expression<SqlBool>))
+      .orderBy(byKey)
+      .limit(firstRows);
     const aliases = db
       .selectFrom('mail_aliases')
       .select([
@@ -58,18 +81,41 @@ export const mailRepository = {
         'targets',
         sql<number>`0`.as('quota_bytes'),
         'eliminable',
+        'sort_key',
       ])
-      .where('service_id', '=', serviceId);
-    const both = kinds.accounts && kinds.aliases ? accounts.unionAll(aliases) : kinds.accounts ? accounts : aliases;
-    const name = sql`(case when kind = 'alias' and local_part = '' then ${domain} else local_part || '@' || ${domain} end)`;
-    let base = db.selectFrom(both.as('m'));
-    if (page.filter) base = base.where(containsAny([name], page.filter));
-    const order = orderOf({ name: [sql`lower(${name})`, sql`kind`] }, page);
-    const [rows, count] = await Promise.all([
-      base.selectAll().orderBy(order).limit(page.limit).offset(page.offset).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      .where('service_id', '=', serviceId)
+      .$if(matching !== undefined, (qb) => qb.where(matching as Expression<SqlBool>))
+      .orderBy(byKey)
+      .limit(firstRows);
+    // each side in a subquery: SQLite refuses ORDER BY and LIMIT on a UNION's own members
+    const firstAccounts = db.selectFrom(accounts.as('a')).selectAll();
+    const firstAliases = db.selectFrom(aliases.as('l')).selectAll();
+    const both =
+      kinds.accounts && kinds.aliases
+        ? firstAccounts.unionAll(firstAliases)
+        : kinds.accounts
+          ? firstAccounts
+          : firstAliases;
+    const count = (table: 'mailboxes' | 'mail_aliases') =>
+      db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('service_id', '=', serviceId)
+        .$if(matching !== undefined, (qb) => qb.where(matching as Expression<SqlBool>))
+        .executeTakeFirstOrThrow()
+        .then((row) => Number(row.n));
+    const [rows, accountCount, aliasCount] = await Promise.all([
+      db
+        .selectFrom(both.as('m'))
+        .select(['kind', 'id', 'local_part', 'targets', 'quota_bytes', 'eliminable'])
+        .orderBy(orderOf({ name: [sql`sort_key`, sql`kind`] }, page))
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      kinds.accounts ? count('mailboxes') : 0,
+      kinds.aliases ? count('mail_aliases') : 0,
     ]);
-    return { rows, total: Number(count.n) };
+    return { rows, total: accountCount + aliasCount };
   },
   findMailbox(db: Db, serviceId: number, id: number) {
     return db
@@ -83,14 +129,21 @@ export const mailRepository = {
     db: Db,
     row: { service_id: number; local_part: string; password_hash: string; quota_bytes: number; created_at: number },
   ) {
-    return db.insertInto('mailboxes').values(row).returningAll().executeTakeFirstOrThrow();
+    return db
+      .insertInto('mailboxes')
+      .values({ ...row, sort_key: sortKeyOf(row) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   },
   /** Many mailboxes in one statement (the scale data set inserts them 500 at a time, in a transaction). */
   insertMailboxes(
     db: Db,
     rows: { service_id: number; local_part: string; password_hash: string; quota_bytes: number; created_at: number }[],
   ) {
-    return db.insertInto('mailboxes').values(rows).execute();
+    return db
+      .insertInto('mailboxes')
+      .values(rows.map((row) => ({ ...row, sort_key: sortKeyOf(row) })))
+      .execute();
   },
   setPassword(db: Db, serviceId: number, id: number, passwordHash: string) {
     return db
@@ -120,11 +173,18 @@ export const mailRepository = {
       .executeTakeFirst();
   },
   insertAlias(db: Db, row: { service_id: number; local_part: string; targets: string; created_at: number }) {
-    return db.insertInto('mail_aliases').values(row).returningAll().executeTakeFirstOrThrow();
+    return db
+      .insertInto('mail_aliases')
+      .values({ ...row, sort_key: sortKeyOf(row, 'alias') })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   },
   /** Many aliases in one statement (the scale data set inserts them 500 at a time, in a transaction). */
   insertAliases(db: Db, rows: { service_id: number; local_part: string; targets: string; created_at: number }[]) {
-    return db.insertInto('mail_aliases').values(rows).execute();
+    return db
+      .insertInto('mail_aliases')
+      .values(rows.map((row) => ({ ...row, sort_key: sortKeyOf(row, 'alias') })))
+      .execute();
   },
   setTargets(db: Db, serviceId: number, id: number, targets: string) {
     return db

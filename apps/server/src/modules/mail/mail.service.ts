@@ -97,13 +97,7 @@ export class MailService {
       accounts: params.type !== 'alias' && service.levels.servicemail_accounts !== 'disabled',
       aliases: params.type !== 'account' && service.levels.servicemail_alias !== 'disabled',
     };
-    const { rows, total } = await mailRepository.mailPage(
-      this.db,
-      params.id,
-      service.domain,
-      kinds,
-      listWindowOf(params),
-    );
+    const { rows, total } = await mailRepository.mailPage(this.db, params.id, kinds, listWindowOf(params));
     const mail = await Promise.all(
       rows.map(
         async (row): Promise<MailListRow> =>
