@@ -26,6 +26,8 @@ import { SessionService } from './modules/auth/session.service.ts';
 import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes.ts';
 import { TwoFactorService } from './modules/auth/two-factor.service.ts';
 import { registerUserRoutes } from './modules/auth/user.routes.ts';
+import { registerUserSessionsRoutes } from './modules/auth/user-sessions.routes.ts';
+import { UserSessionsService } from './modules/auth/user-sessions.service.ts';
 import type { BackupService } from './modules/backups/backup.service.ts';
 import { BackupJobsService } from './modules/backups/backup-jobs.service.ts';
 import { registerBackupRoutes } from './modules/backups/backups.routes.ts';
@@ -221,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerHealthRoute(app, basePath, new HealthService(db, events));
   registerUserRoutes(api, auth);
   registerTwoFactorRoutes(api, auth, twoFactor);
+  registerUserSessionsRoutes(api, new UserSessionsService(sessions));
   registerPermissionRoutes(api, permissions);
   registerLegalRoutes(api, brands, new LegalService(db));
   registerContactRoutes(api, { brands, contact, captcha });

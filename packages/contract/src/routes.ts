@@ -17,6 +17,10 @@ export const API = {
   twoFactorEnable: 'user/twofactor/enable/',
   twoFactorDisable: 'user/twofactor/disable/',
   twoFactorRecoveryCodes: 'user/twofactor/recoverycodes/',
+  /** The caller's own sessions; one ended by its list id, or every other one. */
+  userSessions: 'user/sessions/',
+  userSessionEnd: (id: string) => `user/sessions/${id}/end/`,
+  userSessionsEndOthers: 'user/sessions/endothers/',
   permissionList: 'permission/list/',
   permissionSet: (id: number | string) => `permission/${id}/`,
   legalPrivacyPolicy: 'legal/privacypolicy/',

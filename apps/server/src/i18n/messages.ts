@@ -40,6 +40,9 @@ const es = {
     'Se ha desactivado la verificación en dos pasos del usuario {user} de {domain} el {when} (UTC) desde {ip}.\n\nSi no has sido tú, ponte en contacto con {company}.',
   'twofactor.mail_body_recovery_codes':
     'Se han creado códigos de recuperación nuevos para el usuario {user} de {domain} el {when} (UTC) desde {ip}; los anteriores ya no sirven.\n\nSi no has sido tú, ponte en contacto con {company}.',
+  'sessions.ended': 'Sesión terminada',
+  'sessions.others_ended': 'Se han terminado las demás sesiones',
+  'sessions.current_is_logout': 'Esta es la sesión actual: para terminarla, cierra la sesión',
   'validation.invalid': 'Valor no válido',
   'validation.required': 'Este campo es obligatorio',
   'validation.too_long': 'Demasiado largo',
@@ -343,6 +346,9 @@ const en: Record<MessageKey, string> = {
     'Two-factor authentication was turned off for user {user} of {domain} on {when} (UTC) from {ip}.\n\nIf this was not you, contact {company}.',
   'twofactor.mail_body_recovery_codes':
     'New recovery codes were created for user {user} of {domain} on {when} (UTC) from {ip}; the previous ones no longer work.\n\nIf this was not you, contact {company}.',
+  'sessions.ended': 'Session ended',
+  'sessions.others_ended': 'Every other session was ended',
+  'sessions.current_is_logout': 'This is the current session: log out to end it',
   'validation.invalid': 'Invalid value',
   'validation.required': 'This field is required',
   'validation.too_long': 'Too long',
@@ -645,6 +651,9 @@ const ca: Record<MessageKey, string> = {
     'S’ha desactivat la verificació en dos passos de l’usuari {user} de {domain} el {when} (UTC) des de {ip}.\n\nSi no has estat tu, posa’t en contacte amb {company}.',
   'twofactor.mail_body_recovery_codes':
     'S’han creat codis de recuperació nous per a l’usuari {user} de {domain} el {when} (UTC) des de {ip}; els anteriors ja no serveixen.\n\nSi no has estat tu, posa’t en contacte amb {company}.',
+  'sessions.ended': 'Sessió acabada',
+  'sessions.others_ended': 'S’han acabat les altres sessions',
+  'sessions.current_is_logout': 'Aquesta és la sessió actual: per acabar-la, tanca la sessió',
   'validation.invalid': 'Valor no vàlid',
   'validation.control_chars': 'Conté caràcters no permesos',
   'validation.domain': 'Nom de domini no vàlid',

@@ -44,8 +44,20 @@ export const sessionRepository = {
       .executeTakeFirst();
   },
 
-  touch(db: Db, id: string, now: number) {
-    return db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+  /** Last seen now, from this address (a phone changes networks): one write, at most once a minute. */
+  touch(db: Db, id: string, now: number, ip: string) {
+    return db.updateTable('sessions').set({ last_seen_at: now, ip }).where('id', '=', id).execute();
+  },
+
+  /** A user's sessions, the most recently seen first (expired ones included until purged). */
+  listOfUser(db: Db, userId: number) {
+    return db
+      .selectFrom('sessions')
+      .select(['id', 'created_at', 'last_seen_at', 'ip', 'user_agent'])
+      .where('user_id', '=', userId)
+      .orderBy('last_seen_at', 'desc')
+      .orderBy('created_at', 'desc')
+      .execute();
   },
 
   async delete(db: Db, id: string): Promise<void> {

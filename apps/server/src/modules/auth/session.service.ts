@@ -100,7 +100,7 @@ export class SessionService {
       throw new SessionLostError();
     }
     if (now - row.last_seen_at >= this.touchEvery) {
-      await sessionRepository.touch(this.db, id, now);
+      await sessionRepository.touch(this.db, id, now, request.ip);
       row.last_seen_at = now;
     }
     const mustSetUpSecondFactor = mustSetUp(row);
@@ -150,6 +150,15 @@ export class SessionService {
 
   clearCookie(request: FastifyRequest, reply: FastifyReply) {
     reply.clearCookie(this.cookieName(request), { path: '/', secure: request.protocol === 'https' });
+  }
+
+  /** A user's sessions still within both timeouts (an expired one waits for the purge, unusable). */
+  async activeOfUser(userId: number) {
+    const now = this.now();
+    const rows = await sessionRepository.listOfUser(this.db, userId);
+    return rows.filter(
+      (row) => now - row.last_seen_at <= this.policy.idleSeconds && now - row.created_at <= this.policy.absoluteSeconds,
+    );
   }
 
   async endSessions(ids: string[]): Promise<void> {
