@@ -192,7 +192,6 @@ describe.each(DATABASE_KINDS)('panel CLI on %s', (kind) => {
       '@ NS',
       '@ NS',
       '@ TXT',
-      '_dmarc TXT',
       'mail A',
       'www CNAME',
     ]);

@@ -351,17 +351,12 @@ export class MailAuthService {
       ? (zoneRecords.find((record) => record.type === 'TXT' && record.zona === '_dmarc' && isDmarc(record.value))
           ?.value ?? composeDmarc(dmarc))
       : composeDmarc(dmarc);
-    // the lookups of a zone elsewhere run side by side: one slow resolver costs one timeout
-    const [spfRecord, dmarcRecord] = await Promise.all([
-      this.record(domain, '', spfValue, zoneRecords),
-      this.record(domain, '_dmarc', dmarcValue, zoneRecords),
-    ]);
     return {
       domain: domain.referencePunycode,
       hosted: zoneRecords !== undefined,
       dkim: { keys: dkimKeys, rotation },
-      spf: { includes, record: spfRecord },
-      dmarc: { ...dmarc, record: dmarcRecord },
+      spf: { includes, record: await this.record(domain, '', spfValue, zoneRecords) },
+      dmarc: { ...dmarc, record: await this.record(domain, '_dmarc', dmarcValue, zoneRecords) },
     };
   }
 
