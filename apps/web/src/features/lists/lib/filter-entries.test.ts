@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterEntries } from './filter-entries';
+import { filterEntries, matchEntries, searchableEntries } from './filter-entries';
 
 const entry = (
   id: number,
@@ -32,5 +32,13 @@ describe('filterEntries', () => {
     expect(filterEntries(entries, 'domain', 'ALP').map((e) => e.id)).toEqual([2]);
     expect(filterEntries(entries, 'domain', 'ta.T').map((e) => e.id)).toEqual([1]);
     expect(filterEntries(entries, 'domain', 'nothing')).toEqual([]);
+  });
+
+  it('sorts and lower-cases once; each query only filters, keeping the order', () => {
+    const list = searchableEntries(entries, 'domain');
+    expect(list.texts).toEqual(['alpha.test', 'zeta.test']);
+    expect(matchEntries(list, '')).toBe(list.entries);
+    expect(matchEntries(list, ' .TEST ').map((e) => e.id)).toEqual([2, 1]);
+    expect(matchEntries(list, 'Z').map((e) => e.id)).toEqual([1]);
   });
 });
