@@ -231,6 +231,43 @@ describe('automatic SSL', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
 
+  it('a new site with automatic is created first, then ordered; a refused order leaves the dialog on that site', async () => {
+    const shop: Subdomain = {
+      ...secure,
+      id: 9,
+      subdominio: 'shop',
+      directorio: 'shop',
+      ssl: { ...secure.ssl, enabled: false },
+    };
+    let refuse = true;
+    const calls = stubApi((call) => {
+      if (call.path.endsWith('subdomain/create/')) return answer({ subdomain: shop }, { info: ['Subdominio creado'] });
+      if (call.path.endsWith('certificate/auto/')) {
+        if (refuse) {
+          refuse = false;
+          return answer(null, { status: 400, errors: ['shop.demo.test no resuelve en el DNS'], inputs: ['challenge'] });
+        }
+        return answer({ certificate: automatic('queued') }, { info: ['Pidiendo el certificado'] });
+      }
+      return answer({ certificate: automatic('validating') });
+    });
+    renderModal({ kind: 'new', subDomain: 'shop' });
+    fireEvent.click(screen.getByTestId('hosting-site-ssl-auto'));
+    fireEvent.click(screen.getByTestId('hosting-site-submit'));
+    expect(await screen.findByText('shop.demo.test no resuelve en el DNS')).toBeInTheDocument();
+    const create = calls.find((call) => call.path.endsWith('subdomain/create/'));
+    expect(create?.params.get('SSLActive')).toBe('0');
+    // the dialog now edits the site it made: trying again only orders
+    expect(screen.getByTestId('hosting-site-host')).toHaveTextContent('shop.demo.test');
+    fireEvent.click(screen.getByTestId('hosting-site-submit'));
+    expect(await screen.findByTestId('hosting-acme-follow')).toBeInTheDocument();
+    expect(calls.map((call) => call.path).filter((path) => !path.endsWith('certificate/'))).toEqual([
+      'service/1/subdomain/create/',
+      'service/1/subdomain/9/certificate/auto/',
+      'service/1/subdomain/9/certificate/auto/',
+    ]);
+  });
+
   it('from automatic to an uploaded certificate: back to manual first, then the save with SSL on', async () => {
     const calls = stubApi((call) => {
       if (call.path.endsWith('certificate/manual/'))
