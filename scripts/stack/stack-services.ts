@@ -5,6 +5,7 @@ import { execFileAsync, type Placement, startForeground, waitForPort } from '../
 import { type MailDaemons, startMailDaemons } from '../daemons/mail.ts';
 import { type PrivateMariaDb, startPrivateMariaDb } from '../daemons/mariadb.ts';
 import { webIdentity } from '../daemons/nginx-php.ts';
+import { type OpenDkim, startOpenDkim } from '../daemons/opendkim.ts';
 import { type PhpMyAdmin, startPhpMyAdmin } from '../daemons/phpmyadmin.ts';
 import { type PowerDns, startPowerDns } from '../daemons/powerdns.ts';
 import { type ProFtpd, startProFtpd } from '../daemons/proftpd.ts';
@@ -48,8 +49,9 @@ function panelConfig(values: {
   ports: { panel: number; ftp: number; smtp: number; phpmyadmin: number; roundcube: number };
   keys: { webmail: string; phpmyadmin: string };
   mail: { root: string; doveadmConfig: string };
+  opendkim: OpenDkim;
 }) {
-  const { dir, pdns, web, mariadb, ports, keys, mail } = values;
+  const { dir, pdns, web, mariadb, ports, keys, mail, opendkim } = values;
   const identity = webIdentity();
   const options = web.driverOptions;
   const php = options.php['8.2'];
@@ -72,6 +74,10 @@ function panelConfig(values: {
       webmailUrl: `http://${HOST}:${ports.roundcube}/`,
       smtpAddress: `${HOST}:${ports.smtp}`,
       webmailKey: keys.webmail,
+      opendkimDir: opendkim.tablesDir,
+      opendkimPidFile: opendkim.pidFile,
+      opendkimUid: opendkim.uid,
+      opendkimGid: opendkim.gid,
     },
     hosting: {
       root: path.join(dir, 'homes'),
@@ -170,6 +176,7 @@ export async function startStack(
 
     const pdns = await step('powerdns', () => startPowerDns(placement));
     const mariadb = await step('mariadb', () => startPrivateMariaDb(placement));
+    const opendkim: OpenDkim = await step('opendkim', () => startOpenDkim(placement));
     const web = await step('nginx + php-fpm', () => startWebServers(placement));
     const pma: PhpMyAdmin = await step('phpmyadmin', () =>
       startPhpMyAdmin(
@@ -193,7 +200,7 @@ export async function startStack(
     const configFile = path.join(panelDir, 'panel247.json');
     writeFileSync(
       configFile,
-      `${JSON.stringify(panelConfig({ dir, pdns, web, mariadb, ports, keys, mail }), null, 2)}\n`,
+      `${JSON.stringify(panelConfig({ dir, pdns, web, mariadb, ports, keys, mail, opendkim }), null, 2)}\n`,
       { mode: 0o600 },
     );
     await step('panel', async () => {
@@ -223,7 +230,8 @@ export async function startStack(
     // the daemons that read the panel's SQLite database, now that it exists
     const panelDatabase = path.join(panelDir, 'panel.sqlite');
     const mailDaemons: MailDaemons = await step('postfix + dovecot', () =>
-      startMailDaemons({ kind: 'sqlite', file: panelDatabase }, placement),
+      // every message Postfix takes passes OpenDKIM, which signs the panel's mail domains
+      startMailDaemons({ kind: 'sqlite', file: panelDatabase }, placement, { postfixMainCf: opendkim.postfixMainCf }),
     );
     if (mailDaemons.mailRoot !== mail.root) throw new Error(`the mail folder moved: ${mailDaemons.mailRoot}`);
     const ftpd: ProFtpd = await step('proftpd', () =>
@@ -253,6 +261,7 @@ export async function startStack(
     services.powerdns = { pids: pidsOf('powerdns'), address: address(pdns.dnsPort) };
     services.postfix = { pids: pidsOf('postfix'), address: address(mailDaemons.smtpPort) };
     services.dovecot = { pids: pidsOf('dovecot'), address: address(mailDaemons.imapPort) };
+    services.opendkim = { pids: pidsOf('opendkim'), address: address(opendkim.port) };
     services.proftpd = { pids: pidsOf('proftpd'), address: address(ftpd.port) };
     services.nginx = { pids: pidsOf('nginx'), address: address(web.httpPort) };
     services['php-fpm'] = { pids: pidsOf('php-fpm'), address: address(web.httpPort) };

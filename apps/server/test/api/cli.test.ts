@@ -192,6 +192,7 @@ describe.each(DATABASE_KINDS)('panel CLI on %s', (kind) => {
       '@ NS',
       '@ NS',
       '@ TXT',
+      '_dmarc TXT',
       'mail A',
       'www CNAME',
     ]);

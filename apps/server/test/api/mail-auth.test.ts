@@ -189,6 +189,24 @@ describe.each(DATABASE_KINDS)('DKIM, SPF and DMARC API on %s', (kind) => {
     expect(rotated.body.data.dkim.keys.map((k) => k.state)).toEqual(['active', 'pending']);
   });
 
+  it('makes one key when several first looks come at once', async () => {
+    const fresh = await buildAccount(t.database.db, {
+      domainName: 'a-la-vez.test',
+      resources: { 'a-la-vez.test': { hasService: true, hasMail: true } },
+    });
+    const freshId = fresh.resources['a-la-vez.test'] as number;
+    const freshCookie = await t.login(fresh.domainName, fresh.username, fresh.password);
+    await t.call('GET', `service/${freshId}/dns/list/`, {}, { cookie: freshCookie });
+    const looks = await Promise.all([1, 2, 3].map(() => auth(freshId, freshCookie)));
+    const last = await auth(freshId, freshCookie);
+    expect(last.dkim.keys).toHaveLength(1);
+    for (const look of looks) expect(look.dkim.keys.length).toBeGreaterThanOrEqual(1);
+    const records = (
+      await t.call<{ dnss: DnsRecord[] }>('GET', `service/${freshId}/dns/list/`, {}, { cookie: freshCookie })
+    ).body.data.dnss.filter((r) => r.zona.endsWith('._domainkey'));
+    expect(records.map((r) => r.zona)).toEqual([`${last.dkim.keys[0]?.selector}._domainkey`]);
+  });
+
   it('follows servicemail (and service_dnszone for a hosted zone); another account’s service is not found', async () => {
     expect(
       (await t.call('GET', MAIL_AUTH_API.view(other.resources['ajeno.test'] as number), {}, { cookie })).response

@@ -1,5 +1,9 @@
+import { createDkimDriver } from '../../drivers/dkim/create-dkim-driver.ts';
 import { createMailDriver } from '../../drivers/mail/create-mail-driver.ts';
+import { createDnsService } from '../../modules/dns/dns.service.ts';
+import { createMailAuthService } from '../../modules/mail/create-mail-auth-service.ts';
 import { syncMail } from '../../modules/mail/mail-sync.ts';
+import { loadSecretKey } from '../../secret-key.ts';
 import { type CommandGroup, defineCommand } from '../command.ts';
 import { repairResult, type SyncStep, syncCommand } from '../sync-step.ts';
 
@@ -25,8 +29,22 @@ export const mailSyncStep: SyncStep = {
     const driver = createMailDriver(config);
     const drift = await syncMail(runtime.db, driver, { ...options, now: now() });
     const all = [...drift.views, ...drift.folders];
+    // The DKIM signer holds exactly the active keys of the mail domains (its files rewritten).
+    const signer = createDkimDriver(config);
+    const mailAuth = createMailAuthService(
+      runtime.db,
+      config,
+      {
+        zone: createDnsService(runtime.db, config, runtime.dnsDriver, now),
+        zonesOnlyHere: !runtime.dnsDriver.publishesZones,
+        signer,
+        secretKey: loadSecretKey(config),
+      },
+      now,
+    );
+    const dkim = await mailAuth.syncSigner(options);
     return {
-      json: { driver: driver.kind, dryRun: options.dryRun, ...drift },
+      json: { driver: driver.kind, dryRun: options.dryRun, ...drift, dkim: { driver: signer.kind, domains: dkim } },
       headers: ['WHAT', 'DRIFT', 'RESULT'],
       rows: [
         ...drift.views.map((view) => [view.view, 'view missing or incomplete', repairResult(options, view)]),
@@ -34,6 +52,11 @@ export const mailSyncStep: SyncStep = {
           folder.folder,
           FOLDER_PROBLEMS[folder.problem],
           repairResult(options, folder),
+        ]),
+        ...dkim.map((domain) => [
+          domain,
+          'DKIM keys of the signer differ from the panel’s',
+          repairResult(options, { repaired: !options.dryRun }),
         ]),
       ],
       summary: `The mail views and the mailbox folders under ${config.mail.root ?? 'the mail root'} checked.`,
@@ -48,7 +71,7 @@ export const mailCommands: CommandGroup = {
   commands: [
     syncCommand(
       mailSyncStep,
-      'Put back the SQL views Postfix and Dovecot read, set aside folders of mailboxes the panel does not have, give mailbox files back to the mail user, and report what had drifted',
+      'Put back the SQL views Postfix and Dovecot read, set aside folders of mailboxes the panel does not have, give mailbox files back to the mail user, give the DKIM signer the active keys, and report what had drifted',
     ),
     purge,
   ],

@@ -209,6 +209,16 @@ export class MailAuthService {
     const missing = this.algorithms().filter((algorithm) => !keys.some((key) => key.algorithm === algorithm));
     if (missing.length === 0) return;
     for (const algorithm of missing) await this.addKey(domain, algorithm, 'active');
+    // Two first looks at once (two instances, two tabs) each make a key: whoever sees both keeps
+    // the older and takes the newer back, record included, so one key per algorithm remains.
+    const after = await mailAuthRepository.keys(this.db, domain.serviceId);
+    for (const algorithm of missing) {
+      const made = after.filter((key) => key.algorithm === algorithm && key.state === 'active');
+      for (const extra of made.sort((a, b) => a.id - b.id).slice(1)) {
+        await mailAuthRepository.deleteKey(this.db, domain.serviceId, extra.id);
+        await this.publishKeys(domain, extra.selector);
+      }
+    }
     await this.giveSignerKeys(domain);
   }
 
@@ -351,12 +361,17 @@ export class MailAuthService {
       ? (zoneRecords.find((record) => record.type === 'TXT' && record.zona === '_dmarc' && isDmarc(record.value))
           ?.value ?? composeDmarc(dmarc))
       : composeDmarc(dmarc);
+    // the lookups of a zone elsewhere run side by side: one slow resolver costs one timeout
+    const [spfRecord, dmarcRecord] = await Promise.all([
+      this.record(domain, '', spfValue, zoneRecords),
+      this.record(domain, '_dmarc', dmarcValue, zoneRecords),
+    ]);
     return {
       domain: domain.referencePunycode,
       hosted: zoneRecords !== undefined,
       dkim: { keys: dkimKeys, rotation },
-      spf: { includes, record: await this.record(domain, '', spfValue, zoneRecords) },
-      dmarc: { ...dmarc, record: await this.record(domain, '_dmarc', dmarcValue, zoneRecords) },
+      spf: { includes, record: spfRecord },
+      dmarc: { ...dmarc, record: dmarcRecord },
     };
   }
 
