@@ -21,6 +21,7 @@ import { useThemeMode } from '../../../lib/theme-actions';
 import { PALETTE } from '../../../lib/theme-colors';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ChangePasswordModal } from '../components/change-password-modal';
+import { SessionsCard } from '../components/sessions-card';
 import { TwoFactorCard } from '../components/two-factor-card';
 
 function ColorPicker() {
@@ -106,6 +107,7 @@ export default function PreferencesRoute() {
         </Group>
       </Card>
       <TwoFactorCard />
+      <SessionsCard />
       <ChangePasswordModal opened={passwordOpen} onClose={() => setPasswordOpen(false)} />
     </Stack>
   );
