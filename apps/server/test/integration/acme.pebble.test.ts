@@ -13,6 +13,7 @@ import {
   type OrderStep,
   trustDirectoryCa,
 } from '../../src/drivers/acme/acme.driver.ts';
+import { DnsChallengeRecords } from '../../src/drivers/acme/dns-challenges.ts';
 import { HttpChallengeFiles } from '../../src/drivers/acme/http-challenges.ts';
 import { PowerDnsDriver } from '../../src/drivers/dns/powerdns.driver.ts';
 import { NginxWebDriver } from '../../src/drivers/web/nginx.driver.ts';
@@ -57,19 +58,6 @@ describe('certificates from a real ACME CA (Pebble) over HTTP-01 through nginx a
     sites: sites.map((site) => ({ ...site, folder: '' })),
     redirections: [],
   });
-
-  /** DNS-01 answers as TXT records at _acme-challenge.<name>, straight through the DNS driver. */
-  const txtResponder: ChallengeResponder = {
-    type: 'dns-01',
-    present: (name, _token, value) =>
-      dns.replaceRRsets(ZONE, [
-        { name: `_acme-challenge.${name.replace(/^\*\./, '')}.`, type: 'TXT', ttl: 60, contents: [`"${value}"`] },
-      ]),
-    remove: (name) =>
-      dns.replaceRRsets(ZONE, [
-        { name: `_acme-challenge.${name.replace(/^\*\./, '')}.`, type: 'TXT', ttl: 60, contents: [] },
-      ]),
-  };
 
   beforeAll(async () => {
     pdns = await startPowerDns();
@@ -126,14 +114,16 @@ describe('certificates from a real ACME CA (Pebble) over HTTP-01 through nginx a
   });
 
   it('issues a wildcard over DNS-01: the TXT is in PowerDNS during the order and gone after; two sub-names served', async () => {
+    // the panel's DNS-01 answers, watched with dig while the order runs
+    const records = new DnsChallengeRecords(dns, ZONE);
     const seen: string[][] = [];
     const watching: ChallengeResponder = {
       type: 'dns-01',
       present: async (name, token, value) => {
-        await txtResponder.present(name, token, value);
+        await records.present(name, token, value);
         seen.push(await pdns.dig(`_acme-challenge.${ZONE}`, 'TXT'));
       },
-      remove: (name, token, value) => txtResponder.remove(name, token, value),
+      remove: (name, token, value) => records.remove(name, token, value),
     };
     const issued = await acme.issue([`*.${ZONE}`], watching);
     expect(seen).toHaveLength(1);

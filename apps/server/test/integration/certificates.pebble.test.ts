@@ -146,6 +146,34 @@ describe.each(DATABASE_KINDS)('automatic SSL of a site, from Pebble through the 
     expect((await settled(site.id)).state).toBe('installed');
   });
 
+  it('orders a wildcard over DNS-01 through PowerDNS: the site and any name under it served, the TXT gone after', async () => {
+    const created = await call<{ subdomain: Subdomain }>('POST', `service/${id}/subdomain/create/`, {
+      subDomain: 'shop',
+      folder: 'shop',
+      SSLActive: '0',
+    });
+    const sid = created.body.data.subdomain.id;
+    const started = await call<{ certificate: SiteCertificate }>(
+      'POST',
+      `service/${id}/subdomain/${sid}/certificate/auto/`,
+      { challenge: 'dns-01', wildcard: '1' },
+    );
+    expect(started.body.system.errors).toEqual([]);
+    expect(await settled(sid)).toMatchObject({ state: 'installed', challenge: 'dns-01', wildcard: true });
+    const site = (await call<{ subdomain: Subdomain }>('GET', `service/${id}/subdomain/${sid}/`)).body.data.subdomain;
+    expect(site.ssl.info?.names.sort()).toEqual([`*.shop.${domain}`, `shop.${domain}`]);
+    expect(await servedSerial(servers.httpsPort, `shop.${domain}`, await pebble.root())).toBe(
+      new X509Certificate(site.ssl.cert.cert).serialNumber,
+    );
+    expect(await pdns.dig(`_acme-challenge.shop.${domain}`, 'TXT')).toEqual([]);
+    // a wildcard is only ever checked through DNS
+    const overHttp = await call('POST', `service/${id}/subdomain/${sid}/certificate/auto/`, {
+      challenge: 'http-01',
+      wildcard: '1',
+    });
+    expect(overHttp.body.system.inputs).toEqual(['wildcard']);
+  });
+
   it('refuses before any order what would fail: a name that does not resolve here, a CAA naming another CA', async () => {
     const created = await call<{ subdomain: Subdomain }>('POST', `service/${id}/subdomain/create/`, {
       subDomain: 'nowhere',
