@@ -1,10 +1,12 @@
 import type { SessionListData, SessionsEndedData } from '@panel247/contract/sessions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/modules/auth/session.service.ts';
+import type { EventBus } from '../../src/modules/realtime/event-bus.ts';
+import { PostgresEventBus } from '../../src/modules/realtime/postgres-event-bus.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { connect, listen } from '../support/realtime-client.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
-import { DATABASE_KINDS } from '../support/test-database.ts';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
 
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const SAFARI_IPHONE =
@@ -172,5 +174,52 @@ describe.each(DATABASE_KINDS)('the user’s own sessions on %s', (kind) => {
 
     const anonymous = await t.call('GET', 'user/sessions/', {});
     expect(anonymous.body.system.statusCode).toBe(101);
+  });
+});
+
+describe('a session ended from the list on one instance, used on another (PostgreSQL)', () => {
+  let database: TestDatabase;
+  let busA: EventBus;
+  let busB: EventBus;
+  let a: TestApp;
+  let b: TestApp;
+  let hostA: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    [busA, busB] = await Promise.all([
+      PostgresEventBus.connect(database.url as string),
+      PostgresEventBus.connect(database.url as string),
+    ]);
+    a = await buildTestApp('postgres', { database, events: busA });
+    b = await buildTestApp('postgres', { database, events: busB });
+    hostA = await listen(a);
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await Promise.all([busA.close(), busB.close()]);
+    await database.destroy();
+  });
+
+  it('closes its page on instance A and refuses it there at once, though A had it cached', async () => {
+    const account = await buildAccount(database.db, { domainName: 'sessions-cluster.test' });
+    const phone = await a.login(account.domainName, account.username, account.password);
+    const desktop = await b.login(account.domainName, account.username, account.password);
+    // Instance A now holds the phone's session in its cache (5 s by default).
+    expect((await a.call('GET', 'user/info/', {}, { cookie: phone })).body.system.valid).toBe(true);
+    const socket = await connect(hostA, phone);
+    await socket.next('hello');
+
+    const list = await b.call<SessionListData>('GET', 'user/sessions/', {}, { cookie: desktop });
+    const target = list.body.data.sessions.find((item) => !item.current);
+    const ended = await b.call('POST', `user/sessions/${target?.id}/end/`, {}, { cookie: desktop });
+    expect(ended.body.system.valid).toBe(true);
+
+    // The event that told the socket has already dropped A's cached copy (one delivery, in order).
+    await socket.next('session.ended');
+    expect(await socket.closed).toBe(4401);
+    expect((await a.call('GET', 'user/info/', {}, { cookie: phone })).body.system.statusCode).toBe(101);
+    expect((await a.call('GET', 'user/info/', {}, { cookie: desktop })).body.system.valid).toBe(true);
   });
 });
