@@ -3,13 +3,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import type { PanelEvent } from '../../src/modules/realtime/event-bus.ts';
 import { PostgresEventBus } from '../../src/modules/realtime/postgres-event-bus.ts';
 import { startSmtpSink } from '../support/smtp-sink.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
+
+// Each CLI call here is a process of its own (node + tsx, the migrations checked): about a second
+// on a quiet machine, several on a busy one, and a test makes a dozen of them.
+vi.setConfig({ testTimeout: 180_000 });
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
 const CLI = 'apps/server/src/cli/panel.ts';
