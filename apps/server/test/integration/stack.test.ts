@@ -163,6 +163,7 @@ describe('npm run stack', () => {
       'powerdns',
       'dovecot',
       'postfix',
+      'opendkim',
       'proftpd',
       'nginx',
       'php-fpm 8.2',

@@ -63,6 +63,21 @@ function postfix(config: AppConfig): Promise<DaemonCheck> {
   );
 }
 
+function openDkim(config: AppConfig): Promise<DaemonCheck> {
+  const dir = String(config.mail.opendkimDir);
+  const pidFile = config.mail.opendkimPidFile ?? path.join(dir, 'opendkim.pid');
+  return checked(
+    'opendkim',
+    `Start OpenDKIM (systemctl start opendkim) with deploy/opendkim's configuration, and check PANEL_MAIL_OPENDKIM_DIR (${dir}) and PANEL_MAIL_OPENDKIM_PID_FILE (${pidFile}).`,
+    async () => {
+      // the tables it signs from must be there: the panel writes them, OpenDKIM refuses to start without
+      await access(path.join(dir, 'KeyTable'));
+      await access(path.join(dir, 'SigningTable'));
+      return `running (pid ${await runningPid(pidFile)}), tables in ${dir}`;
+    },
+  );
+}
+
 function proftpd(config: AppConfig): Promise<DaemonCheck> {
   const { ftpHost, ftpPort, ftpUsersFile } = config.hosting;
   return checked(
@@ -172,6 +187,7 @@ export async function daemonChecks(config: AppConfig): Promise<DaemonCheck[]> {
   const checks: Promise<DaemonCheck>[] = [];
   if (config.dns.driver === 'powerdns') checks.push(powerDns(config));
   if (config.mail.driver === 'dovecot') checks.push(dovecot(config), postfix(config));
+  if (config.mail.dkimDriver === 'opendkim') checks.push(openDkim(config));
   if (config.hosting.ftpDriver === 'proftpd') checks.push(proftpd(config));
   if (config.web.driver === 'nginx') {
     const masters = Object.entries(phpMasters(config.web));
