@@ -26,6 +26,8 @@ export interface BrandTable {
   created_at: number;
   /** 1: every user of the brand's accounts must have a second factor before doing anything. */
   require_2fa: Generated<number>;
+  /** The brand's contact at the ACME CA ('' : the provider's, PANEL_ACME_EMAIL). */
+  acme_email: Generated<string>;
 }
 
 export interface BrandHostTable {

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Pebble, startPebble } from '../../../../scripts/daemons/pebble.ts';
 import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
 import { startWebServers, type WebServers } from '../../../../scripts/daemons/web.ts';
+import { AdminService } from '../../src/modules/admin/admin.service.ts';
+import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { nginxPanelConfig } from '../support/nginx-config.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
@@ -92,6 +94,11 @@ describe.each(DATABASE_KINDS)('automatic SSL of a site, from Pebble through the 
       },
     });
     account = await buildAccount(t.database.db, { domainName: domain, resources: { [domain]: { hasService: true } } });
+    // the brand has its own contact at the CA (the provider's is certs@provider.test)
+    await new AdminService(t.database.db, new LocalEventBus(), () => Math.floor(Date.now() / 1000)).updateBrand(
+      'test-brand',
+      { acmeEmail: 'certs@brand.test' },
+    );
     id = account.resources[domain] as number;
     cookie = await t.login(account.domainName, account.username, account.password);
     // the zone and its default records, published to PowerDNS on first use
@@ -115,6 +122,10 @@ describe.each(DATABASE_KINDS)('automatic SSL of a site, from Pebble through the 
     expect(started.body.data.certificate).toMatchObject({ state: 'queued', challenge: 'http-01', wildcard: false });
     const done = await settled(site.id);
     expect(done).toMatchObject({ state: 'installed', error: '' });
+    // ordered under the brand's own account, its key sealed at rest
+    const accounts = await t.database.db.selectFrom('acme_accounts').select(['email', 'key_sealed']).execute();
+    expect(accounts.map((row) => row.email)).toEqual(['certs@brand.test']);
+    expect(accounts[0]?.key_sealed).toMatch(/^v1\./);
     expect(done.expiresAt).toBeGreaterThan(Date.now() / 1000 + 30 * 86_400);
 
     const installed = await mainSite();

@@ -14,6 +14,7 @@ const brandOptions = {
   'webmail-host': { type: 'string' },
   'webftp-host': { type: 'string' },
   'phpmyadmin-host': { type: 'string' },
+  'acme-email': { type: 'string' },
 } as const;
 
 /** A brand's own host for a service ('' clears it: the panel's default applies again). */
@@ -36,6 +37,8 @@ function brandFields(values: Parameters<typeof v.optionString>[0]): Partial<Bran
     webmailHost: read('webmail-host', brandHost),
     webftpHost: read('webftp-host', brandHost),
     phpmyadminHost: read('phpmyadmin-host', brandHost),
+    // the brand's contact at the ACME CA for its customers' certificates ('' : the provider's)
+    acmeEmail: read('acme-email', (value, option) => (value === '' ? '' : v.email(value, option))),
   };
 }
 
@@ -125,7 +128,7 @@ const set = defineCommand({
   usage:
     'SLUG [--company C] [--color C] [--logo URL] [--logo-mini URL] [--language L] [--contact-email E] ' +
     "[--ssl-host H] [--webmail-host H] [--webftp-host H] [--phpmyadmin-host H] ('' clears a host) " +
-    '[--allow-color-change true|false] [--require-2fa | --optional-2fa] [--default]',
+    "[--acme-email E] ('' uses PANEL_ACME_EMAIL) [--allow-color-change true|false] [--require-2fa | --optional-2fa] [--default]",
   positionals: ['SLUG'],
   options: {
     ...brandOptions,

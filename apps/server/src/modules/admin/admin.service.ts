@@ -35,6 +35,8 @@ export interface BrandInput {
   hosts?: string[];
   /** Every user must set up a second factor before doing anything else. */
   require2fa?: boolean;
+  /** The brand's contact at the ACME CA for its customers' certificates ('' : the provider's). */
+  acmeEmail?: string;
 }
 
 export interface ResourceInput {
@@ -116,6 +118,7 @@ export class AdminService {
       phpmyadmin_host: input.phpmyadminHost ?? '',
       builder_host: input.builderHost ?? '',
       ssl_host: input.sslHost ?? '',
+      acme_email: input.acmeEmail ?? '',
       is_default: flag(input.isDefault),
     };
     const id =
@@ -139,6 +142,7 @@ export class AdminService {
     if (input.webftpHost !== undefined) set.webftp_host = input.webftpHost;
     if (input.phpmyadminHost !== undefined) set.phpmyadmin_host = input.phpmyadminHost;
     if (input.require2fa !== undefined) set.require_2fa = flag(input.require2fa);
+    if (input.acmeEmail !== undefined) set.acme_email = input.acmeEmail;
     if (Object.keys(set).length === 0) return;
     if ((await adminBrandRepository.update(this.db, slug, set)) === 0) throw new Error(`No brand '${slug}'`);
   }

@@ -187,9 +187,12 @@ export class CertificateService {
     }
   }
 
-  /** The panel's account at the CA: its key made once and sealed (the first instance to record it wins). */
-  private async account(): Promise<AcmeAccount> {
-    const { directoryUrl, email } = this.acme;
+  /**
+   * The panel's account at the CA for this contact (the brand's, else the provider's): its key
+   * made once and sealed (the first instance to record it wins).
+   */
+  private async account(email: string): Promise<AcmeAccount> {
+    const { directoryUrl } = this.acme;
     let row = await certificatesRepository.account(this.db, directoryUrl, email);
     if (!row) {
       await certificatesRepository.insertAccount(this.db, {
@@ -230,7 +233,8 @@ export class CertificateService {
       // The CA's HTTP request must find the host served: a service nginx has not been given yet
       // (its rows only, before a first change) gets its configuration now.
       if (challenge === 'http-01') await this.changes.change({ id: serviceId, domain }, async () => undefined);
-      const issued = await new AcmeDriver(await this.account()).issue(names, responder, step);
+      const email = (await certificatesRepository.brandAcmeEmail(this.db, serviceId)) || this.acme.email;
+      const issued = await new AcmeDriver(await this.account(email)).issue(names, responder, step);
       const expiresAt = Math.floor(new Date(new X509Certificate(issued.certPem).validTo).getTime() / 1000);
       await this.changes.change({ id: serviceId, domain }, (trx) =>
         hostingRepository.updateSite(trx, serviceId, siteId, {

@@ -31,6 +31,18 @@ export const certificatesRepository = {
     return row?.reference_punycode;
   },
 
+  /** The ACME contact of the brand the service's account belongs to ('' : none of its own). */
+  async brandAcmeEmail(db: Db, serviceId: number): Promise<string> {
+    const row = await db
+      .selectFrom('resources')
+      .innerJoin('accounts', 'accounts.id', 'resources.account_id')
+      .innerJoin('brands', 'brands.id', 'accounts.brand_id')
+      .select('brands.acme_email')
+      .where('resources.id', '=', serviceId)
+      .executeTakeFirst();
+    return row?.acme_email ?? '';
+  },
+
   ofSite(db: Db, siteId: number) {
     return db.selectFrom('site_certificates').selectAll().where('site_id', '=', siteId).executeTakeFirst();
   },
