@@ -31,6 +31,8 @@ export interface PebbleOptions {
   httpPort: number;
   /** The DNS server it resolves names and looks up CAA and DNS-01 TXT records at (`127.0.0.1:PORT`). */
   dnsServer: string;
+  /** Accounts must be bound to one of these (External Account Binding): key id → base64url HMAC key. */
+  externalAccountKeys?: Record<string, string>;
 }
 
 /** GET over HTTPS trusting only `ca` (Pebble's management API answers with its roots). */
@@ -93,7 +95,8 @@ export async function startPebble(options: PebbleOptions, placement: Placement =
         // TLS-ALPN-01 is not used: an unused port
         tlsPort: await placement.port('pebble.tls-alpn'),
         ocspResponderURL: '',
-        externalAccountBindingRequired: false,
+        externalAccountBindingRequired: options.externalAccountKeys !== undefined,
+        ...(options.externalAccountKeys ? { externalAccountMACKeys: options.externalAccountKeys } : {}),
       },
     }),
   );

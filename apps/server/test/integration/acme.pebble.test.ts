@@ -145,6 +145,40 @@ describe('certificates from a real ACME CA (Pebble) over HTTP-01 through nginx a
     }
   });
 
+  it("binds the account to the CA's own (External Account Binding) when the CA requires it", async () => {
+    const kid = 'provider-kid-1';
+    const hmacKey = 'zWNDZM6eQGHWpSRTPal5eIUYFTu7EajVIoguysqZ9wG44nMEtx3MUAsUDkMTQ12W';
+    const binding = await startPebble({
+      httpPort: servers.httpPort,
+      dnsServer: `127.0.0.1:${pdns.dnsPort}`,
+      externalAccountKeys: { [kid]: hmacKey },
+    });
+    try {
+      trustDirectoryCa(binding.listenerCaPem);
+      // the main site served again (the wildcard case left only sub-names)
+      await web.apply(service([{ subdomain: '' }]));
+      const challenges = new HttpChallengeFiles(servers.driverOptions.acmeChallengeDir);
+      const unbound = new AcmeDriver({ directoryUrl: binding.directoryUrl, accountKeyPem: await createAccountKey() });
+      const refused: { detail?: string } = await unbound.issue([ZONE], challenges).then(
+        () => ({}),
+        (error: { detail?: string }) => error,
+      );
+      expect(refused.detail).toContain(
+        "requires newAccount requests must include a value for the 'externalAccountBinding' field",
+      );
+      const bound = new AcmeDriver({
+        directoryUrl: binding.directoryUrl,
+        accountKeyPem: await createAccountKey(),
+        externalAccountBinding: { kid, hmacKey },
+      });
+      const issued = await bound.issue([ZONE], challenges);
+      expect(new X509Certificate(issued.certPem).subjectAltName).toBe(`DNS:${ZONE}`);
+    } finally {
+      await binding.stop();
+      trustDirectoryCa(pebble.listenerCaPem);
+    }
+  });
+
   it('says why the CA refused: a name that does not lead to this web server fails its HTTP-01 check', async () => {
     const challenges = new HttpChallengeFiles(servers.driverOptions.acmeChallengeDir);
     await dns.replaceRRsets(ZONE, [{ name: `away.${ZONE}.`, type: 'A', ttl: 60, contents: ['127.0.0.2'] }]);
