@@ -167,6 +167,15 @@ describe.each(DATABASE_KINDS)('DKIM, SPF and DMARC API on %s', (kind) => {
     expect(await txtAt(`${keys[1]?.selector}._domainkey`)).toHaveLength(1);
   });
 
+  it('puts a DKIM record back that a restore of the zone’s defaults took away', async () => {
+    const [key] = (await auth()).dkim.keys;
+    expect((await t.call('GET', `service/${id}/dns/restore/`, {}, { cookie })).response.statusCode).toBe(200);
+    expect(await txtAt(`${key?.selector}._domainkey`)).toEqual([]);
+    const again = await auth();
+    expect(again.dkim.keys[0]?.record).toMatchObject({ published: true, lookup: 'found' });
+    expect((await txtAt(`${key?.selector}._domainkey`)).map((r) => r.value)).toEqual([key?.record.value]);
+  });
+
   it('for a zone elsewhere shows the exact records to publish there and whether the resolvers find them', async () => {
     const data = await auth(elsewhere);
     expect(data.hosted).toBe(false);

@@ -105,7 +105,23 @@ export class MailAuthService {
     const { domain } = await this.domainOf(actor, id, 'visible');
     await this.ensureKeys(domain);
     await this.advance(domain);
+    await this.republishMissing(domain);
     return this.describe(domain);
+  }
+
+  /**
+   * A hosted zone whose DKIM record went (restore defaults, delete all, a delete in the DNS view)
+   * gets it back: OpenDKIM keeps signing with the key, and receivers would fail every message.
+   */
+  private async republishMissing(domain: MailDomain): Promise<void> {
+    const zoneRecords = await this.zone.recordsForBackup(domain.serviceId);
+    if (!zoneRecords) return;
+    for (const key of await mailAuthRepository.keys(this.db, domain.serviceId)) {
+      const { zona, value } = this.recordOfKey(key);
+      if (!zoneRecords.some((record) => record.type === 'TXT' && record.zona === zona && record.value === value)) {
+        await this.publishKeys(domain, key.selector);
+      }
+    }
   }
 
   /** Starts a rotation: new keys published (not signing yet). One rotation at a time. */
