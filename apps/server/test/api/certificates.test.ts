@@ -86,6 +86,19 @@ describe.each(DATABASE_KINDS)('automatic certificates API on %s', (kind) => {
       'El servicio está aparcado: la comprobación por HTTP no llegaría al sitio',
     ]);
     await t.call('POST', `service/${id}/parking/disable/`, {}, { cookie });
+    // a host redirected whole would answer the CA's request with its redirection
+    const redirect = await t.call<{ redirection: { id: number } }>(
+      'POST',
+      `service/${id}/redirection/create/`,
+      { subDomain: '', recurso: '/', urlRedir: 'https://elsewhere.example/', redirType: '301' },
+      { cookie },
+    );
+    expect(redirect.body.system.errors).toEqual([]);
+    const redirected = await auto({ challenge: 'http-01' });
+    expect(redirected.body.system.errors).toEqual([
+      'Este sitio redirige todas sus direcciones: la comprobación por HTTP no llegaría a él',
+    ]);
+    await t.call('POST', `service/${id}/redirection/${redirect.body.data.redirection.id}/delete/`, {}, { cookie });
     const bad = await auto({ challenge: 'tls-alpn-01' });
     expect(bad.body.system.inputs).toEqual(['challenge']);
     expect((await state()).body.data.certificate).toBeNull();

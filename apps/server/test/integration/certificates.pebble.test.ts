@@ -197,6 +197,17 @@ describe.each(DATABASE_KINDS)('automatic SSL of a site, from Pebble through the 
     expect(unresolved.body.system.errors[0]).toContain(`nowhere.${domain}`);
     expect(await certificate(sid)).toBeNull();
 
+    // a name that leads elsewhere than the provider's web servers (a CDN, another host)
+    await call('POST', `service/${id}/dns/create/`, { type: 'A', zona: 'nowhere', value: '192.0.2.80', ttl: '0' });
+    const elsewhere = await call('POST', `service/${id}/subdomain/${sid}/certificate/auto/`);
+    expect(elsewhere.body.system.errors[0]).toContain('192.0.2.80');
+    const records = await call<{ dnss: { id: number; zona: string; type: string }[] }>(
+      'GET',
+      `service/${id}/dns/list/`,
+      { filter: 'nowhere' },
+    );
+    const far = records.body.data.dnss.find((record) => record.zona === 'nowhere' && record.type === 'A');
+    await call('POST', `service/${id}/dns/${far?.id}/delete/`);
     await call('POST', `service/${id}/dns/create/`, { type: 'A', zona: 'nowhere', value: '127.0.0.1', ttl: '0' });
     await call('POST', `service/${id}/dns/create/`, {
       type: 'CAA',
