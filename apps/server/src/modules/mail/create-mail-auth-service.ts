@@ -5,6 +5,7 @@ import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { DkimDriver } from '../../drivers/dkim/dkim.driver.ts';
 import { DnsTxtLookup, type TxtLookup } from '../../drivers/dkim/txt-lookup.ts';
+import { runEvery } from '../../periodic-task.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { MailAuthService, type MailZone, type MailAuthService as Service } from './mail-auth.service.ts';
 
@@ -39,22 +40,13 @@ export function createMailAuthService(
  * sharing the database may both look. One run at a time; a failure is logged and tried again.
  */
 export function startDkimRotations(app: FastifyInstance, service: Service, seconds = 60): void {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= service
-      .advanceAll()
-      .then((moved) => {
-        if (moved > 0) app.log.info({ event: 'dkim.rotation_advanced', services: moved }, 'dkim rotation advanced');
-      })
-      .catch((error: unknown) => app.log.error({ event: 'dkim.rotation_failed', err: error }, 'dkim rotation'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, seconds * 1000);
-  timer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  runEvery(
+    app,
+    seconds,
+    async () => {
+      const moved = await service.advanceAll();
+      if (moved > 0) app.log.info({ event: 'dkim.rotation_advanced', services: moved }, 'dkim rotation advanced');
+    },
+    (error) => app.log.error({ event: 'dkim.rotation_failed', err: error }, 'dkim rotation'),
+  );
 }
