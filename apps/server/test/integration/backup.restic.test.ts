@@ -70,6 +70,34 @@ describe('the restic backup driver', () => {
     expect(await restic.check()).toMatch(/no errors were found/);
   });
 
+  it('waits for a lock another restic holds (a prune) instead of failing, within its limit', async () => {
+    // a `restic prune` takes the repository exclusively; frozen once its lock is there, it holds it
+    const pruner = spawn(binary, ['prune'], {
+      env: { ...process.env, RESTIC_REPOSITORY: options.repository, RESTIC_PASSWORD_FILE: options.passwordFile },
+      stdio: 'ignore',
+    });
+    const locks = path.join(options.repository, 'locks');
+    for (let i = 0; i < 400 && readdirSync(locks).length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    pruner.kill('SIGSTOP');
+    try {
+      const impatient = new ResticDriver({ ...options, lockWaitMs: 0 });
+      await expect(impatient.snapshots([])).rejects.toMatchObject({ messageKey: 'backup.error.engine' });
+      let released = false;
+      const listing = restic.snapshots([]).then((list) => ({ list, afterRelease: released }));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      released = true;
+      pruner.kill('SIGCONT');
+      const { list, afterRelease } = await listing;
+      expect(afterRelease).toBe(true);
+      expect(list.length).toBeGreaterThan(0);
+    } finally {
+      pruner.kill('SIGCONT');
+      await new Promise((resolve) => (pruner.exitCode === null ? pruner.once('close', resolve) : resolve(null)));
+    }
+  });
+
   it('keeps what the retention says per tag group and prunes the rest', async () => {
     await restic.backup([data], ['service:8']);
     await restic.forget([], { daily: 1, weekly: 0, monthly: 0 });

@@ -5,6 +5,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DaemonError } from '../../errors.ts';
 
+/** What restic says when another process holds a lock it needs. */
+const LOCKED = /repository is already locked|unable to create lock/i;
+
 /** One snapshot of a repository, as `restic snapshots --json` describes it. */
 export interface BackupSnapshot {
   id: string;
@@ -20,6 +23,11 @@ export interface ResticOptions {
   /** The repository's password, in a file (restic reads it; never on a command line). */
   passwordFile: string;
   binary: string;
+  /**
+   * How long a command waits for a lock another restic holds (a `forget --prune` or `check` takes
+   * the repository exclusively) before it fails; restic 0.14 has no --retry-lock of its own.
+   */
+  lockWaitMs?: number;
 }
 
 export interface Retention {
@@ -70,7 +78,14 @@ export class ResticDriver {
   }
 
   private async must(args: string[]): Promise<string> {
-    const result = await this.run(args);
+    let result = await this.run(args);
+    // Another restic (the daily run's prune, a check) holds the repository: wait for it, as
+    // restic ≥ 0.16's --retry-lock would, instead of failing a customer's restore.
+    const until = Date.now() + (this.options.lockWaitMs ?? 120_000);
+    while (result.code !== 0 && LOCKED.test(result.stderr) && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      result = await this.run(args);
+    }
     if (result.code !== 0) {
       const detail = result.stderr.trim().split('\n').slice(-3).join(' ');
       throw new DaemonError('backup.error.engine', `restic ${args[0]}: ${detail}`.slice(0, 500));
