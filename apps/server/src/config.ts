@@ -326,6 +326,8 @@ export const configSchema = z.object({
       passwordFile: z.string().optional(),
       resticBinary: z.string().min(1).default('restic'),
       keepDaily: z.coerce.number().int().min(0).default(7),
+      /** Every snapshot of the last hours is kept too (a backup taken on demand survives the day's run). */
+      keepWithinHours: z.coerce.number().int().min(0).default(48),
       keepWeekly: z.coerce.number().int().min(0).default(4),
       keepMonthly: z.coerce.number().int().min(0).default(3),
       /** The plan's room for a service's backups, in MiB (the data its snapshots added). */
@@ -544,6 +546,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_BACKUP_PASSWORD_FILE: 'backups.passwordFile',
   PANEL_BACKUP_RESTIC_BINARY: 'backups.resticBinary',
   PANEL_BACKUP_KEEP_DAILY: 'backups.keepDaily',
+  PANEL_BACKUP_KEEP_WITHIN_HOURS: 'backups.keepWithinHours',
   PANEL_BACKUP_KEEP_WEEKLY: 'backups.keepWeekly',
   PANEL_BACKUP_KEEP_MONTHLY: 'backups.keepMonthly',
   PANEL_BACKUP_QUOTA_MB: 'backups.quotaMb',

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { nowSeconds } from '../db/database.ts';
+import { AppError, DaemonError } from '../errors.ts';
+import { translate } from '../i18n/messages.ts';
 import { AdminService } from '../modules/admin/admin.service.ts';
 import { createDnsService } from '../modules/dns/dns.service.ts';
 import { openRuntime } from '../runtime.ts';
@@ -158,6 +160,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
 function describe(error: unknown): string {
   if (error instanceof CliError || error instanceof ConfigError) return `Error: ${error.message}`;
+  // A daemon's refusal: the panel's words, then the daemon's own (the operator needs both)
+  if (error instanceof DaemonError) return `Error: ${translate('en', error.messageKey)}: ${error.detail}`;
+  if (error instanceof AppError) return `Error: ${translate('en', error.messageKey)}`;
   if (error instanceof Error) {
     // AdminService raises plain errors for unknown names ("No account 'x.test'"); anything else
     // (a database refusing a row) is shown by its message too, with the stack only on request.

@@ -98,6 +98,14 @@ describe('the restic backup driver', () => {
     }
   });
 
+  it('keeps every snapshot of the last hours besides one a day: a backup taken this morning survives', async () => {
+    await restic.backup([data], ['service:7']);
+    const before = (await restic.snapshots(['service:7'])).length;
+    expect(before).toBeGreaterThan(1);
+    await restic.forget([], { daily: 1, weekly: 0, monthly: 0, withinHours: 48 });
+    expect((await restic.snapshots(['service:7'])).length).toBe(before);
+  });
+
   it('keeps what the retention says per tag group and prunes the rest', async () => {
     await restic.backup([data], ['service:8']);
     await restic.forget([], { daily: 1, weekly: 0, monthly: 0 });

@@ -48,8 +48,22 @@ describe('npm run stack', () => {
       if (Date.now() > until) throw new Error(`npm run stack did not come up:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    status = JSON.parse((await stack('status', '--json')).stdout) as Status;
-  }, 180_000);
+    // status exits 1 while a daemon is down; right after start one may still be reloading (the
+    // panel's first apply): asked again for a while, and on failure the test shows which one
+    let last = '';
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const answer = await stack('status', '--json').then(
+        (ok) => ({ ok: true, stdout: ok.stdout }),
+        (failed: { stdout?: string }) => ({ ok: false, stdout: failed.stdout ?? '' }),
+      );
+      last = answer.stdout;
+      if (answer.ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    status = JSON.parse(last || '{}') as Status;
+    const down = Object.entries(status.services ?? {}).filter(([, service]) => !service.ok);
+    if (down.length > 0) throw new Error(`down after start: ${JSON.stringify(down)}\n${output}`);
+  }, 200_000);
 
   afterAll(async () => {
     await stack('down').catch(() => undefined);

@@ -34,6 +34,8 @@ export interface Retention {
   daily: number;
   weekly: number;
   monthly: number;
+  /** Every snapshot younger than this many hours is kept besides the daily/weekly/monthly ones. */
+  withinHours?: number;
 }
 
 interface Run {
@@ -199,6 +201,9 @@ export class ResticDriver {
       String(keep.weekly),
       '--keep-monthly',
       String(keep.monthly),
+      // every snapshot of the last hours too: keep-daily keeps one a day, and a backup the
+      // customer took this morning must not vanish at the day's run
+      ...(keep.withinHours ? ['--keep-within', `${keep.withinHours}h`] : []),
     ]);
   }
 

@@ -44,6 +44,7 @@ export function createBackupService(
         daily: config.backups.keepDaily,
         weekly: config.backups.keepWeekly,
         monthly: config.backups.keepMonthly,
+        withinHours: config.backups.keepWithinHours,
       },
       owner,
     },
