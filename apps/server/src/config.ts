@@ -143,6 +143,10 @@ export const configSchema = z.object({
        * (also loopback and private networks: a provider whose customers' old servers are inside).
        */
       importAxfr: z.enum(['off', 'on', 'any']).default('off'),
+      /** A zone's history keeps its newest this many change sets… */
+      historyKeep: z.coerce.number().int().min(1).max(100_000).default(500),
+      /** …and none older than this many days (0: no age limit). */
+      historyDays: z.coerce.number().int().min(0).max(36_500).default(365),
       /** For {spf_include}: the provider's SPF record every customer's SPF includes. */
       spfInclude: z.string().default('spf.panel247.test'),
       /** For {dmarc_report}: where DMARC aggregate reports of the customers' domains go. */
@@ -519,6 +523,8 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNS_NAMESERVERS: 'dns.nameservers',
   PANEL_DNS_DEFAULT_TTL: 'dns.defaultTtl',
   PANEL_DNS_IMPORT_AXFR: 'dns.importAxfr',
+  PANEL_DNS_HISTORY_KEEP: 'dns.historyKeep',
+  PANEL_DNS_HISTORY_DAYS: 'dns.historyDays',
   PANEL_DNS_REPUBLISH_SECONDS: 'dns.republishSeconds',
   PANEL_DNS_WEB_IPV4: 'dns.webIpv4',
   PANEL_DNS_WEB_IPV6: 'dns.webIpv6',

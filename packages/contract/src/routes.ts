@@ -42,6 +42,14 @@ export const DNS_API = {
   importApply: (serviceId: number | string) => `service/${serviceId}/dns/import/`,
   importOptions: (serviceId: number | string) => `service/${serviceId}/dns/import/options/`,
   importAxfr: (serviceId: number | string) => `service/${serviceId}/dns/import/axfr/`,
+  history: (serviceId: number | string) => `service/${serviceId}/dns/history/`,
+  change: (serviceId: number | string, changeId: number | string) => `service/${serviceId}/dns/history/${changeId}/`,
+  revert: (serviceId: number | string, changeId: number | string) =>
+    `service/${serviceId}/dns/history/${changeId}/revert/`,
+  restoreAt: (serviceId: number | string, changeId: number | string) =>
+    `service/${serviceId}/dns/history/${changeId}/restore/`,
+  exportAt: (serviceId: number | string, changeId: number | string) =>
+    `service/${serviceId}/dns/history/${changeId}/export/`,
 } as const;
 
 /** Domain area calls. */

@@ -168,6 +168,28 @@ export interface DnsRecordTable {
   created_at: number;
 }
 
+/** One change of a zone: who made it (user_id null: the panel itself), when, and what kind. */
+export interface DnsChangeSetTable {
+  id: Generated<number>;
+  service_id: number;
+  created_at: number;
+  user_id: number | null;
+  who: string;
+  kind: string;
+  refers_to: number | null;
+  rrset_count: number;
+}
+
+/** One RRset a change set touched: its records before and after (JSON lists of DnsHistoryRecord). */
+export interface DnsChangeRRsetTable {
+  id: Generated<number>;
+  change_set_id: number;
+  zona: string;
+  type: string;
+  before: string;
+  after: string;
+}
+
 export interface DomainTable {
   resource_id: number;
   dns_mode: string;
@@ -422,6 +444,8 @@ export interface Database {
   captcha_spent: CaptchaSpentTable;
   dns_zones: DnsZoneTable;
   dns_records: DnsRecordTable;
+  dns_change_sets: DnsChangeSetTable;
+  dns_change_rrsets: DnsChangeRRsetTable;
   domains: DomainTable;
   domain_nameservers: DomainNameserverTable;
   domain_glue_records: DomainGlueRecordTable;

@@ -120,6 +120,17 @@ const es = {
   'dns.import.axfr_private': 'Ese servidor DNS está en una red privada: el panel no lo consulta',
   'dns.import.axfr_failed': 'El servidor DNS no ha entregado la zona (AXFR rechazado o sin respuesta)',
   'dns.import.axfr_too_large': 'La zona de ese servidor DNS es demasiado grande (2 MB como máximo)',
+  'dns.history.reverted': 'Cambio revertido',
+  'dns.history.restored': 'Zona restaurada tal como estaba',
+  'dns.history.nothing': 'La zona ya está así: no se ha cambiado nada',
+  'dns.history.conflict':
+    'No se puede revertir: {rrset} ha vuelto a cambiar después (cambio {change}). Revierte antes ese cambio o restaura la zona tal como estaba.',
+  'dns.history.conflict_unknown':
+    'No se puede revertir: {rrset} ya no está como lo dejó este cambio. Restaura la zona tal como estaba en su lugar.',
+  'dns.history.conflict_cname':
+    'No se puede aplicar: en {name} quedaría un CNAME junto a otros registros, que se han añadido después.',
+  'dns.history.sync_not_revertible':
+    'Una sincronización solo igualó el servidor DNS con el panel: no hay nada que revertir.',
   'domain.dns_saved': 'Servidores DNS guardados. Los cambios pueden tardar hasta 24 horas en propagarse.',
   'domain.glue_created': 'Registro glue creado',
   'domain.glue_saved': 'Registro glue guardado',
@@ -425,6 +436,16 @@ const en: Record<MessageKey, string> = {
   'dns.import.axfr_private': 'That name server is on a private network: the panel does not query it',
   'dns.import.axfr_failed': 'The name server did not hand over the zone (AXFR refused or no answer)',
   'dns.import.axfr_too_large': 'The zone on that name server is too large (2 MB at most)',
+  'dns.history.reverted': 'Change reverted',
+  'dns.history.restored': 'Zone restored as it was',
+  'dns.history.nothing': 'The zone is already like that: nothing was changed',
+  'dns.history.conflict':
+    'Cannot revert: {rrset} was changed again afterwards (change {change}). Revert that change first, or restore the zone as it was.',
+  'dns.history.conflict_unknown':
+    'Cannot revert: {rrset} is no longer as this change left it. Restore the zone as it was instead.',
+  'dns.history.conflict_cname': 'Cannot apply: {name} would have a CNAME beside other records, which were added later.',
+  'dns.history.sync_not_revertible':
+    'A sync only brought the DNS server in line with the panel: there is nothing to revert.',
   'domain.dns_saved': 'Name servers saved. Changes may take up to 24 hours to propagate.',
   'domain.glue_created': 'Glue record created',
   'domain.glue_saved': 'Glue record saved',
@@ -727,6 +748,17 @@ const ca: Record<MessageKey, string> = {
   'dns.import.axfr_private': 'Aquest servidor DNS és en una xarxa privada: el panell no el consulta',
   'dns.import.axfr_failed': 'El servidor DNS no ha lliurat la zona (AXFR rebutjat o sense resposta)',
   'dns.import.axfr_too_large': 'La zona d’aquest servidor DNS és massa gran (2 MB com a màxim)',
+  'dns.history.reverted': 'Canvi revertit',
+  'dns.history.restored': 'Zona restaurada tal com estava',
+  'dns.history.nothing': 'La zona ja està així: no s’ha canviat res',
+  'dns.history.conflict':
+    'No es pot revertir: {rrset} ha tornat a canviar després (canvi {change}). Reverteix abans aquest canvi o restaura la zona tal com estava.',
+  'dns.history.conflict_unknown':
+    'No es pot revertir: {rrset} ja no està com el va deixar aquest canvi. Restaura la zona tal com estava.',
+  'dns.history.conflict_cname':
+    'No es pot aplicar: a {name} quedaria un CNAME al costat d’altres registres, que s’han afegit després.',
+  'dns.history.sync_not_revertible':
+    'Una sincronització només va igualar el servidor DNS amb el panell: no hi ha res a revertir.',
   'domain.dns_saved': 'Servidors DNS desats. Els canvis poden trigar fins a 24 hores a propagar-se.',
   'domain.glue_created': 'Registre glue creat',
   'domain.glue_saved': 'Registre glue desat',

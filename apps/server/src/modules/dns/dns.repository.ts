@@ -219,6 +219,24 @@ export const dnsRepository = {
     );
   },
 
+  /** Many records, answering them with their new ids (a history restore, which may have to undo them). */
+  async insertReturning(
+    db: Db,
+    rows: (Omit<DnsRecordRow, 'id' | 'eliminable'> & { eliminable: boolean })[],
+  ): Promise<DnsRecordRow[]> {
+    const inserted: DnsRecordRow[] = [];
+    await inChunks(rows, async (chunk) => {
+      inserted.push(
+        ...(await db
+          .insertInto('dns_records')
+          .values(chunk.map((row) => ({ ...row, eliminable: row.eliminable ? 1 : 0 })))
+          .returningAll()
+          .execute()),
+      );
+    });
+    return inserted;
+  },
+
   async update(db: Db, serviceId: number, id: number, set: { ttl: number; priority: number; value: string }) {
     return db
       .updateTable('dns_records')

@@ -8,6 +8,14 @@ import {
   dnsServiceParamsSchema,
 } from '@panel247/contract/dns';
 import {
+  dnsChangeActionParamsSchema,
+  dnsChangeDataSchema,
+  dnsChangeMadeDataSchema,
+  dnsChangeParamsSchema,
+  dnsHistoryDataSchema,
+  dnsHistoryParamsSchema,
+} from '@panel247/contract/dns-history';
+import {
   dnsImportAxfrDataSchema,
   dnsImportAxfrParamsSchema,
   dnsImportDataSchema,
@@ -15,7 +23,7 @@ import {
   dnsImportParamsSchema,
 } from '@panel247/contract/dns-import';
 import { emptyDataSchema } from '@panel247/contract/envelope';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
 import { contentDisposition } from '../../http/envelope.ts';
@@ -94,6 +102,28 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
     async ({ actor, params }) => ({ data: { text: await dns.importAxfr(actor, params) } }),
   );
   api.session(
+    { method: both, url: 'service/:id/dns/history/', params: dnsHistoryParamsSchema, data: dnsHistoryDataSchema },
+    async ({ actor, params }) => ({ data: await dns.changeSets(actor, params) }),
+  );
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/dns/history/:changeId/',
+      params: dnsChangeParamsSchema,
+      data: dnsChangeDataSchema,
+    },
+    async ({ actor, params }) => ({ data: await dns.changeSet(actor, params) }),
+  );
+  const historyAction = { method: 'POST', params: dnsChangeActionParamsSchema, data: dnsChangeMadeDataSchema } as const;
+  api.session({ ...historyAction, url: 'service/:id/dns/history/:changeId/revert/' }, async ({ actor, params }) => {
+    const { value, published } = await dns.revert(actor, params);
+    return { data: { change: value }, info: [historyInfo(value, published, 'dns.history.reverted')] };
+  });
+  api.session({ ...historyAction, url: 'service/:id/dns/history/:changeId/restore/' }, async ({ actor, params }) => {
+    const { value, published } = await dns.restoreAt(actor, params);
+    return { data: { change: value }, info: [historyInfo(value, published, 'dns.history.restored')] };
+  });
+  api.session(
     { method: both, url: 'service/:id/dns/:dnsZoneId/', params: dnsRecordParamsSchema, data: dnsOneDataSchema },
     async ({ actor, params }) => ({ data: { dns: await dns.get(actor, params.id, params.dnsZoneId) } }),
   );
@@ -113,20 +143,33 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
   );
 }
 
-/** The zone as a BIND master file: a download, so not an envelope. */
+/** A revert or restore that found nothing to change says so. */
+function historyInfo(change: unknown, published: boolean, done: string): string {
+  if (!change) return 'dns.history.nothing';
+  return published ? done : 'dns.unconfirmed';
+}
+
+/** The zone as a BIND master file, now or as it was after a change set: a download, so not an envelope. */
 export function registerDnsExportRoute(
   app: FastifyInstance,
   options: { basePath: string; auth: Authenticator; dns: DnsService },
 ) {
-  app.get(`${options.basePath}service/:id/dns/export/`, async (request, reply) => {
-    const actor = await options.auth.authenticate(request, reply);
-    const parsed = dnsServiceParamsSchema.safeParse(request.params);
-    if (!parsed.success) throw new NotFoundError();
-    const { fileName, text } = await options.dns.exportZone(actor, parsed.data.id);
-    return reply
+  const send = (reply: FastifyReply, { fileName, text }: { fileName: string; text: string }) =>
+    reply
       .type('text/dns; charset=utf-8')
       .header('content-disposition', contentDisposition(fileName))
       .header('cache-control', 'no-store')
       .send(text);
+  app.get(`${options.basePath}service/:id/dns/export/`, async (request, reply) => {
+    const actor = await options.auth.authenticate(request, reply);
+    const parsed = dnsServiceParamsSchema.safeParse(request.params);
+    if (!parsed.success) throw new NotFoundError();
+    return send(reply, await options.dns.exportZone(actor, parsed.data.id));
+  });
+  app.get(`${options.basePath}service/:id/dns/history/:changeId/export/`, async (request, reply) => {
+    const actor = await options.auth.authenticate(request, reply);
+    const parsed = dnsChangeActionParamsSchema.safeParse(request.params);
+    if (!parsed.success) throw new NotFoundError();
+    return send(reply, await options.dns.exportAt(actor, parsed.data));
   });
 }

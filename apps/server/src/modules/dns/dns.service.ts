@@ -4,6 +4,14 @@ import {
   type DefaultRecordTemplate,
   renderDefaultRecords,
 } from '@panel247/contract/dns-default-records';
+import type {
+  DnsChangeActionParams,
+  DnsChangeData,
+  DnsChangeParams,
+  DnsChangeSet,
+  DnsHistoryData,
+  DnsHistoryParams,
+} from '@panel247/contract/dns-history';
 import {
   DNS_IMPORT_MAX_RECORDS,
   DNS_IMPORT_MAX_TEXT,
@@ -19,13 +27,26 @@ import type { DnsRecordRow } from '../../db/schema.ts';
 import { type DnsDriver, DnsRefusedError, type DsRecord } from '../../drivers/dns/dns.driver.ts';
 import { DigZoneTransfer, type ZoneTransfer, ZoneTransferError } from '../../drivers/dns/zone-transfer.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
-import { DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { ConflictError, DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { type AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { dnsRepository } from './dns.repository.ts';
+import { dnsHistoryRepository } from './dns-history.repository.ts';
+import {
+  type ChangeNote,
+  type HistoryRetention,
+  historyRecord,
+  type RRsetState,
+  rowsWith,
+  rrsetKey,
+  sameRecords,
+  toChangeRRset,
+  toChangeSet,
+  ZoneHistory,
+} from './zone-history.ts';
 import { type ImportPlan, planImport, readZoneImport } from './zone-import.ts';
 import { type Changed, type DriftReport, type Written, ZonePublisher } from './zone-publisher.ts';
-import { toBindZone, toRRsets } from './zone-rendering.ts';
+import { absoluteName, toBindZone, toRRsets } from './zone-rendering.ts';
 
 export type { Changed, DriftReport } from './zone-publisher.ts';
 
@@ -42,7 +63,13 @@ export interface DnsSettings {
   templates: DefaultRecordTemplate[];
   /** Zone import by AXFR: off, public name servers only, or any address. */
   importAxfr?: 'off' | 'on' | 'any';
+  /** How many change sets a zone's history keeps, and for how many days (0: no age limit). */
+  history?: HistoryRetention;
 }
+
+/** Changes the panel makes itself (a zone's first records, a backup restored, mail's TXT records). */
+const BY_PANEL = { userId: null, who: '' };
+const by = (actor: Actor) => ({ userId: actor.userId, who: actor.username });
 
 /**
  * A record as a backup keeps it: the panel's own form (not a zone file), the same a default
@@ -77,6 +104,7 @@ interface Zone {
  */
 export class DnsService {
   private readonly publisher: ZonePublisher;
+  private readonly history: ZoneHistory;
 
   constructor(
     private readonly db: Db,
@@ -87,6 +115,25 @@ export class DnsService {
     private readonly zoneTransfer: ZoneTransfer = new DigZoneTransfer(),
   ) {
     this.publisher = new ZonePublisher(db, driver, settings, now);
+    this.history = new ZoneHistory(settings.history ?? { keep: 500, days: 365 }, now);
+  }
+
+  /**
+   * One change of a zone, published, and kept in its history in the same transaction (a change
+   * the server refuses takes its change set out with its rows). Answers the change set's id too.
+   */
+  private async changeZone<T>(
+    zone: Zone,
+    note: ChangeNote,
+    write: (trx: Db) => Promise<Written<T>>,
+  ): Promise<Changed<T> & { changeSet?: number }> {
+    let changeSet: number | undefined;
+    const changed = await this.publisher.change(zone, async (trx) => {
+      const written = await write(trx);
+      changeSet = await this.history.recordWritten(trx, zone.serviceId, note, written);
+      return { ...written, undo: { ...written.undo, changeSet } };
+    });
+    return { ...changed, changeSet };
   }
 
   private async authorized(actor: Actor, serviceId: number, need: 'visible' | 'action'): Promise<Zone> {
@@ -138,6 +185,16 @@ export class DnsService {
       for (const record of this.defaults(zone)) {
         await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
       }
+      await this.history.recordWritten(
+        trx,
+        zone.serviceId,
+        { kind: 'zone', ...BY_PANEL },
+        {
+          value: undefined,
+          publish: { zoneBefore: [] },
+          undo: { remove: 'all', restore: [] },
+        },
+      );
     });
   }
 
@@ -207,7 +264,7 @@ export class DnsService {
     const zone = await this.zoneToChange(actor, params.id);
     const record = this.validate(zone, params);
     return refusalAsFieldError('zona', () =>
-      this.publisher.change(zone, async (trx) => {
+      this.changeZone(zone, { kind: 'create', ...by(actor) }, async (trx) => {
         await this.checkNeighbours(trx, zone, record);
         const row = await dnsRepository.insert(trx, this.row(zone, record));
         return {
@@ -223,7 +280,7 @@ export class DnsService {
     const zone = await this.zoneToChange(actor, params.id);
     // The edit form has no name field (type and name stay fixed): a name clash goes under the value.
     return refusalAsFieldError('value', () =>
-      this.publisher.change(zone, async (trx) => {
+      this.changeZone(zone, { kind: 'edit', ...by(actor) }, async (trx) => {
         // Read under the zone's lock, with its neighbours: also the row to put back if the server refuses.
         const atName = await dnsRepository.listAtNameOf(trx, zone.serviceId, params.dnsZoneId);
         const before = atName.find((row) => row.id === params.dnsZoneId);
@@ -245,7 +302,7 @@ export class DnsService {
 
   async remove(actor: Actor, serviceId: number, recordId: number): Promise<Changed<void>> {
     const zone = await this.zoneToChange(actor, serviceId);
-    return this.publisher.change(zone, async (trx) => {
+    return this.changeZone(zone, { kind: 'delete', ...by(actor) }, async (trx) => {
       const before = await dnsRepository.find(trx, serviceId, recordId);
       if (!before) throw new NotFoundError();
       if (before.eliminable !== 1) throw new ForbiddenError('dns.error.not_eliminable');
@@ -257,7 +314,7 @@ export class DnsService {
   /** Back to the provider's defaults: every record goes, the defaults come back. */
   async restore(actor: Actor, serviceId: number): Promise<Changed<{ dnss: DnsRecord[]; total: number }>> {
     const zone = await this.zoneToChange(actor, serviceId);
-    const changed = await this.rewrite(zone, async (trx) => {
+    const changed = await this.rewrite(zone, { kind: 'defaults', ...by(actor) }, async (trx) => {
       await dnsRepository.deleteAll(trx, serviceId);
       for (const record of this.defaults(zone)) {
         await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
@@ -269,13 +326,19 @@ export class DnsService {
   /** Deletes every eliminable record; the provider's name servers stay. */
   async removeAll(actor: Actor, serviceId: number): Promise<Changed<{ dnss: DnsRecord[]; total: number }>> {
     const zone = await this.zoneToChange(actor, serviceId);
-    const changed = await this.rewrite(zone, (trx) => dnsRepository.deleteEliminable(trx, serviceId));
+    const changed = await this.rewrite(zone, { kind: 'delete_all', ...by(actor) }, (trx) =>
+      dnsRepository.deleteEliminable(trx, serviceId),
+    );
     return { value: await this.listRows(zone), published: changed.published };
   }
 
   /** A change of the whole zone: what it had is kept, to publish the removals and to undo it. */
-  private rewrite(zone: Zone, change: (trx: Db, before: DnsRecordRow[]) => Promise<void>): Promise<Changed<void>> {
-    return this.publisher.change(zone, async (trx) => {
+  private rewrite(
+    zone: Zone,
+    note: ChangeNote,
+    change: (trx: Db, before: DnsRecordRow[]) => Promise<void>,
+  ): Promise<Changed<void>> {
+    return this.changeZone(zone, note, async (trx) => {
       const before = await dnsRepository.list(trx, zone.serviceId);
       await change(trx, before);
       return {
@@ -309,7 +372,7 @@ export class DnsService {
       return { value: { plan: first, applied: false }, published: true };
     }
     let plan = first;
-    const changed = await this.rewrite(zone, async (trx, before) => {
+    const changed = await this.rewrite(zone, { kind: 'import', ...by(actor) }, async (trx, before) => {
       plan = this.planImport(read, before, params.mode);
       await dnsRepository.deleteIds(
         trx,
@@ -373,6 +436,124 @@ export class DnsService {
     return { dnss, total: dnss.length };
   }
 
+  /** The zone's change sets, newest first, one page at a time (the right to see the zone is enough). */
+  async changeSets(actor: Actor, params: DnsHistoryParams): Promise<DnsHistoryData> {
+    await this.zoneToRead(actor, params.id);
+    const offset = (params.page - 1) * params.pageSize;
+    const { rows, total } = await dnsHistoryRepository.page(this.db, params.id, params.pageSize, offset);
+    return { changes: rows.map(toChangeSet), total };
+  }
+
+  /** One change set and one page of its RRsets, before and after. Another zone's id is unknown here. */
+  async changeSet(actor: Actor, params: DnsChangeParams): Promise<DnsChangeData> {
+    await this.zoneToRead(actor, params.id);
+    const row = await this.changeSetRow(this.db, params.id, params.changeId);
+    const offset = (params.page - 1) * params.pageSize;
+    const rrsets = await dnsHistoryRepository.rrsetsPage(this.db, row.id, params.pageSize, offset);
+    return { change: toChangeSet(row), rrsets: rrsets.map(toChangeRRset), total: row.rrset_count };
+  }
+
+  private async changeSetRow(db: Db, serviceId: number, changeId: number) {
+    const row = await dnsHistoryRepository.find(db, serviceId, changeId);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  /**
+   * Reverts one change set as a new one: each RRset it touched goes back to what it had before,
+   * refused (with which RRset and which later change) when a later change touched one of them.
+   */
+  async revert(actor: Actor, params: DnsChangeActionParams): Promise<Changed<DnsChangeSet | null>> {
+    const zone = await this.zoneToChange(actor, params.id);
+    const note: ChangeNote = { kind: 'revert', ...by(actor), refersTo: params.changeId };
+    return this.madeChangeSet(
+      zone,
+      await this.changeZone(zone, note, async (trx) => {
+        const row = await this.changeSetRow(trx, zone.serviceId, params.changeId);
+        return this.putBack(trx, zone, await this.history.revertState(trx, zone.serviceId, zone.name, row));
+      }),
+    );
+  }
+
+  /** Puts the zone back as it was right after a change set, as a new change set. */
+  async restoreAt(actor: Actor, params: DnsChangeActionParams): Promise<Changed<DnsChangeSet | null>> {
+    const zone = await this.zoneToChange(actor, params.id);
+    const note: ChangeNote = { kind: 'restore_at', ...by(actor), refersTo: params.changeId };
+    return this.madeChangeSet(
+      zone,
+      await this.changeZone(zone, note, async (trx) => {
+        await this.changeSetRow(trx, zone.serviceId, params.changeId);
+        const then = await this.history.stateAfter(trx, zone.serviceId, params.changeId);
+        return this.putBack(trx, zone, [...then.values()]);
+      }),
+    );
+  }
+
+  /** The zone as a BIND master file as it was right after a change set. */
+  async exportAt(actor: Actor, params: DnsChangeActionParams): Promise<{ fileName: string; text: string }> {
+    const zone = await this.zoneToRead(actor, params.id);
+    const row = await this.changeSetRow(this.db, zone.serviceId, params.changeId);
+    const then = await this.history.stateAfter(this.db, zone.serviceId, row.id);
+    const rows = rowsWith(await dnsRepository.list(this.db, zone.serviceId), then.values(), zone.serviceId);
+    const text = toBindZone(rows, zone.name, {
+      defaultTtl: this.settings.defaultTtl,
+      nameservers: this.settings.nameservers,
+      serial: Number(row.created_at),
+    });
+    return { fileName: `${zone.name}-${row.id}.zone`, text };
+  }
+
+  private async madeChangeSet(zone: Zone, changed: Changed<void> & { changeSet?: number }) {
+    const row =
+      changed.changeSet === undefined
+        ? undefined
+        : await dnsHistoryRepository.find(this.db, zone.serviceId, changed.changeSet);
+    return { value: row ? toChangeSet(row) : null, published: changed.published };
+  }
+
+  /**
+   * Writes RRsets back to earlier states (those already so are left alone): their rows now go,
+   * the earlier records come back with their dynamic values and deletability. A CNAME must still
+   * stand alone at its name, which later changes at other types may have broken.
+   */
+  private async putBack(trx: Db, zone: Zone, wanted: RRsetState[]): Promise<Written<void>> {
+    const atWanted = await dnsHistoryRepository.recordsAt(trx, zone.serviceId, [
+      ...new Set(wanted.map((state) => state.zona)),
+    ]);
+    const states = wanted.filter(
+      (state) =>
+        !sameRecords(atWanted.filter((row) => rrsetKey(row) === rrsetKey(state)).map(historyRecord), state.records),
+    );
+    const keys = new Set(states.map(rrsetKey));
+    const names = [...new Set(states.map((state) => state.zona))];
+    const current = atWanted.filter((row) => keys.has(rrsetKey(row)));
+    await dnsRepository.deleteIds(
+      trx,
+      zone.serviceId,
+      current.map((row) => row.id),
+    );
+    const inserted = await dnsRepository.insertReturning(
+      trx,
+      states.flatMap((state) =>
+        state.records.map((r) =>
+          this.row(zone, { zona: state.zona, type: state.type, ...r }, r.dynamicValue, r.eliminable),
+        ),
+      ),
+    );
+    const atNames = await dnsHistoryRepository.recordsAt(trx, zone.serviceId, names);
+    for (const name of names) {
+      const here = atNames.filter((row) => row.zona === name);
+      if (here.some((row) => row.type === 'CNAME') && here.length > 1) {
+        throw new ConflictError('dns.history.conflict_cname', { name: absoluteName(name, zone.name) });
+      }
+    }
+    return {
+      value: undefined,
+      publish: { touched: states.map(({ zona, type }) => ({ zona, type })) },
+      undo: { remove: inserted.map((row) => row.id), restore: current },
+    };
+  }
+
   /** The zone of a service as its records, for a backup (the provider's, no actor); none without a zone. */
   async recordsForBackup(serviceId: number): Promise<BackedUpRecord[] | undefined> {
     if (!(await dnsRepository.zoneExists(this.db, serviceId))) return undefined;
@@ -388,7 +569,7 @@ export class DnsService {
     if (!known) throw new NotFoundError();
     const zone = { serviceId, reference: known.reference, name: known.reference_punycode };
     await this.publishedZone(zone);
-    await this.rewrite(zone, async (trx) => {
+    await this.rewrite(zone, { kind: 'backup', ...BY_PANEL }, async (trx) => {
       await dnsRepository.deleteAll(trx, serviceId);
       for (const record of records) {
         await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
@@ -422,7 +603,12 @@ export class DnsService {
     }
     const reports: DriftReport[] = [];
     for (const z of zones) {
-      reports.push(await this.publisher.sync({ serviceId: z.service_id, name: z.reference_punycode }, options));
+      const zone = { serviceId: z.service_id, name: z.reference_punycode };
+      reports.push(
+        await this.publisher.sync(zone, options, (server, wanted) =>
+          this.history.recordSync(this.db, zone.serviceId, zone.name, server, wanted),
+        ),
+      );
     }
     return reports;
   }
@@ -470,7 +656,7 @@ export class DnsService {
     const zone = { serviceId, reference, name: referencePunycode };
     await this.publishedZone(zone);
     const record = this.validate(zone, input);
-    await this.publisher.change(zone, async (trx) => {
+    await this.changeZone(zone, { kind: 'create', ...BY_PANEL }, async (trx) => {
       await this.checkNeighbours(trx, zone, record);
       const row = await dnsRepository.insert(trx, this.row(zone, record));
       return { value: undefined, publish: { touched: [record] }, undo: { remove: [row.id], restore: [] } };
@@ -493,7 +679,7 @@ export class DnsService {
     const zone = { serviceId: service.serviceId, reference: service.reference, name: service.referencePunycode };
     await this.publishedZone(zone);
     const records = values.map((value) => this.validate(zone, { type: 'TXT', zona, value, ttl: 0, priority: 0 }));
-    const changed = await this.publisher.change(zone, async (trx) => {
+    const changed = await this.changeZone(zone, { kind: 'mail', ...BY_PANEL }, async (trx) => {
       const atName = await dnsRepository.listAt(trx, zone.serviceId, zona);
       const before = atName.filter((row) => row.type === 'TXT' && owned(row.value));
       for (const row of before) await dnsRepository.delete(trx, zone.serviceId, row.id);
@@ -531,6 +717,7 @@ export function createDnsService(db: Db, config: AppConfig, driver: DnsDriver, n
       dmarcReport: config.dns.dmarcReport,
       templates: config.dns.defaultRecords,
       importAxfr: config.dns.importAxfr,
+      history: { keep: config.dns.historyKeep, days: config.dns.historyDays },
     },
     now,
   );

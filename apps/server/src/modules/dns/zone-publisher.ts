@@ -6,6 +6,7 @@ import { type DnsDriver, DnsUnconfirmedError, type RRset } from '../../drivers/d
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { DaemonError } from '../../errors.ts';
 import { dnsRepository } from './dns.repository.ts';
+import { dnsHistoryRepository } from './dns-history.repository.ts';
 import { ZoneLeases, type ZoneLeaseTimes } from './zone-lease.ts';
 import { toRRsets, touchedRRsets } from './zone-rendering.ts';
 
@@ -33,9 +34,15 @@ export interface Written<T> {
   value: T;
   /** The (name, type) pairs it touched, or `zone` with the RRsets the zone had before a rewrite. */
   publish: { touched: { zona: string; type: string }[] } | { zoneBefore: RRset[] };
-  /** To put the database back: the ids to take out ('all' for every record), the rows to put back. */
-  undo: { remove: number[] | 'all'; restore: DnsRecordRow[] };
+  /**
+   * To put the database back: the ids to take out ('all' for every record), the rows to put back,
+   * and the change set the history kept of it.
+   */
+  undo: { remove: number[] | 'all'; restore: DnsRecordRow[]; changeSet?: number };
 }
+
+/** Told what a sync found on the server and wrote over it (for the zone's history). */
+type Repaired = (server: RRset[], wanted: RRset[]) => Promise<unknown>;
 
 /**
  * How the database's zones reach the DNS server. The database is the source of truth; the server
@@ -144,8 +151,8 @@ export class ZonePublisher {
   }
 
   /** Rewrites the server's copy of one zone from the database (not on a dry run); reports what differed before. */
-  sync(zone: PublishedZone, options: SyncOptions): Promise<DriftReport> {
-    return this.leases.hold(zone.serviceId, () => this.syncHeld(zone, options));
+  sync(zone: PublishedZone, options: SyncOptions, repaired?: Repaired): Promise<DriftReport> {
+    return this.leases.hold(zone.serviceId, () => this.syncHeld(zone, options, repaired));
   }
 
   /**
@@ -180,13 +187,14 @@ export class ZonePublisher {
     return reports;
   }
 
-  private async syncHeld(zone: PublishedZone, options: SyncOptions): Promise<DriftReport> {
+  private async syncHeld(zone: PublishedZone, options: SyncOptions, repaired?: Repaired): Promise<DriftReport> {
     const wanted = toRRsets(await dnsRepository.list(this.db, zone.serviceId), zone.name, this.settings.defaultTtl);
     const actual = (await this.driver.readZone(zone.name)) ?? [];
     const found = diff(zone.name, wanted, actual);
     if (!isClean(found) && !options.dryRun) {
       await this.driver.ensureZone(zone.name, this.settings.nameservers);
       await this.send(zone, { zoneBefore: actual });
+      await repaired?.(actual, wanted);
     }
     return found;
   }
@@ -214,6 +222,7 @@ export class ZonePublisher {
       if (undo.remove === 'all') await dnsRepository.deleteAll(trx, zone.serviceId);
       else await dnsRepository.deleteIds(trx, zone.serviceId, undo.remove);
       await dnsRepository.restoreRows(trx, undo.restore);
+      if (undo.changeSet !== undefined) await dnsHistoryRepository.deleteChangeSet(trx, undo.changeSet);
       if (wasPublished) await dnsRepository.markPublished(trx, zone.serviceId);
     });
   }
