@@ -10,18 +10,22 @@ import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { createMailDriver } from './drivers/mail/create-mail-driver.ts';
 import { CsrfError } from './errors.ts';
-import { createApiRouter } from './http/api-route.ts';
+import { createApiRouter, type DescribedRoute } from './http/api-route.ts';
 import { limitConnections, timeoutOptions } from './http/connection-limits.ts';
 import { csrfAllows } from './http/csrf.ts';
 import { registerDefaultLogos } from './http/default-logos.ts';
 import { installErrorHandler, routerErrorHandler } from './http/error-handler.ts';
 import { parseFormBody } from './http/form-body.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
+import { registerOpenApiRoute } from './http/openapi.ts';
 import { forLog } from './http/request-context.ts';
 import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { registerApiTokenRoutes } from './modules/auth/api-token.routes.ts';
+import { ApiTokenService } from './modules/auth/api-token.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { RecoveryCodes } from './modules/auth/recovery-codes.ts';
+import { RequestAuthenticator } from './modules/auth/request-authenticator.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes.ts';
 import { TwoFactorService } from './modules/auth/two-factor.service.ts';
@@ -134,7 +138,12 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
 
   installErrorHandler(app, config.defaultLanguage);
 
-  const exemptGets = new Set([`${basePath}config/get/`, `${basePath}captcha/challenge/`, `${basePath}health/`]);
+  const exemptGets = new Set([
+    `${basePath}config/get/`,
+    `${basePath}captcha/challenge/`,
+    `${basePath}health/`,
+    `${basePath}openapi.json`,
+  ]);
   // Application logos are <img> sources (no headers possible); they change nothing and need no
   // session. The file manager's downloads are links the browser saves as it receives them (a
   // fetch would hold a large file in memory first); they change nothing either, and still need
@@ -211,12 +220,18 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     now,
   );
   const auth = new AuthService(db, sessions, permissions, captcha, limiter, loginLimits, twoFactor, now);
+  const apiTokens = new ApiTokenService(db, permissions, twoFactor, now);
+  // A session cookie or an API token, on every session-bound route.
+  const caller = new RequestAuthenticator(sessions, apiTokens, basePath);
 
+  const catalogue: DescribedRoute[] = [];
+  registerOpenApiRoute(app, basePath, catalogue);
   const api = createApiRouter(app, {
     basePath,
     defaultLanguage: config.defaultLanguage,
-    auth: sessions,
+    auth: caller,
     checkAnswers: deps.checkAnswers ?? false,
+    catalogue,
   });
   registerConfigRoutes(api, brands, { basePath, captcha, captchaSiteKey: config.captcha.siteKey });
   registerCaptchaRoutes(app, basePath, captcha instanceof AltchaVerifier ? captcha : undefined);
@@ -224,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerUserRoutes(api, auth);
   registerTwoFactorRoutes(api, auth, twoFactor);
   registerUserSessionsRoutes(api, new UserSessionsService(sessions));
+  registerApiTokenRoutes(api, apiTokens);
   registerPermissionRoutes(api, permissions);
   registerLegalRoutes(api, brands, new LegalService(db));
   registerContactRoutes(api, { brands, contact, captcha });
@@ -250,9 +266,9 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const ftp = createFtpService(db, config, brands, deps.secretKey, now);
   registerFtpRoutes(api, ftp);
   const ddbb = createDdbbService(db, config, brands, deps.secretKey, now);
-  registerDdbbRoutes(api, ddbb, { app, basePath, auth: sessions });
+  registerDdbbRoutes(api, ddbb, { app, basePath, auth: caller });
   app.addHook('onReady', () => ftp.publishLogins());
-  registerFilesRoutes(api, createFilesService(db, config), { app, basePath, auth: sessions });
+  registerFilesRoutes(api, createFilesService(db, config), { app, basePath, auth: caller });
   const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, { ddbb, dns });
   registerBackupRoutes(
     api,
@@ -276,7 +292,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     app,
     basePath,
   });
-  registerDnsExportRoute(app, { basePath, auth: sessions, dns });
+  registerDnsExportRoute(app, { basePath, auth: caller, dns });
   // Only the realtime route needs the WebSocket plugin: in a scope of its own, the plugin's
   // hooks and the wrapper it puts around every route handler stay off all the other calls.
   await app.register(async (scope) => {

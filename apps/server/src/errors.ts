@@ -58,6 +58,17 @@ export class SessionLostError extends AppError {
   }
 }
 
+/**
+ * An API token that is malformed, unknown, expired or revoked: a plain 401 (the client is a
+ * program, there is no login form to open).
+ */
+export class TokenRefusedError extends AppError {
+  readonly httpStatus = 401;
+  constructor() {
+    super('apitokens.refused');
+  }
+}
+
 /** The change clashes with what exists: a plan limit reached, a state that does not allow it. */
 export class ConflictError extends AppError {
   readonly httpStatus = 409;

@@ -21,6 +21,12 @@ export const API = {
   userSessions: 'user/sessions/',
   userSessionEnd: (id: string) => `user/sessions/${id}/end/`,
   userSessionsEndOthers: 'user/sessions/endothers/',
+  /** The caller's personal API tokens: list, create (shown once), revoke. */
+  apiTokens: 'user/apitokens/',
+  apiTokenCreate: 'user/apitokens/create/',
+  apiTokenRevoke: (id: number | string) => `user/apitokens/${id}/revoke/`,
+  /** The OpenAPI 3.1 document of every call, generated from this contract. */
+  openApi: 'openapi.json',
   permissionList: 'permission/list/',
   permissionSet: (id: number | string) => `permission/${id}/`,
   legalPrivacyPolicy: 'legal/privacypolicy/',

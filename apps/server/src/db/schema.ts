@@ -118,6 +118,20 @@ export interface SessionTable {
   previous_login_at: number | null;
 }
 
+/** A personal API token: only its sha256 is kept, like the sessions' ids. */
+export interface ApiTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  /** JSON: [{"r": resourceId, "l": "read" | "write"}]. */
+  scope: string;
+  created_at: number;
+  expires_at: number;
+  last_used_at: number | null;
+  last_used_ip: Generated<string>;
+}
+
 export interface RateLimitTable {
   bucket: string;
   key: string;
@@ -439,6 +453,7 @@ export interface Database {
   resources: ResourceTable;
   permission_grants: PermissionGrantTable;
   sessions: SessionTable;
+  api_tokens: ApiTokenTable;
   rate_limits: RateLimitTable;
   outbox: OutboxTable;
   captcha_spent: CaptchaSpentTable;

@@ -36,6 +36,16 @@ export interface Authenticator {
   authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Actor>;
 }
 
+/** What the OpenAPI document says of a route: every route declared here is described. */
+export interface DescribedRoute {
+  methods: ('GET' | 'POST')[];
+  /** Under the base path, Fastify's form (`service/:id/dns/list/`). */
+  url: string;
+  params: z.ZodType;
+  data?: z.ZodType;
+  needsSession: boolean;
+}
+
 interface RouteOptions<S extends z.ZodType, D> {
   /** GET for calls without parameters; POST for the rest. Both may be listed. */
   method: 'GET' | 'POST' | ('GET' | 'POST')[];
@@ -73,13 +83,27 @@ export interface ApiRouter {
  */
 export function createApiRouter(
   app: FastifyInstance,
-  options: { basePath: string; defaultLanguage: Language; auth: Authenticator; checkAnswers: boolean },
+  options: {
+    basePath: string;
+    defaultLanguage: Language;
+    auth: Authenticator;
+    checkAnswers: boolean;
+    /** Collects every declared route, for the OpenAPI document. */
+    catalogue?: DescribedRoute[];
+  },
 ): ApiRouter {
   function register<S extends z.ZodType, D>(
     route: RouteOptions<S, D>,
     needsSession: boolean,
     handler: (ctx: RouteContext<z.output<S>> & { actor: Actor }) => Promise<RouteResult<D>>,
   ) {
+    options.catalogue?.push({
+      methods: Array.isArray(route.method) ? route.method : [route.method],
+      url: route.url,
+      params: route.params,
+      data: route.data,
+      needsSession,
+    });
     app.route({
       method: route.method,
       url: `${options.basePath}${route.url}`,

@@ -6,7 +6,8 @@ import type { FastifyRequest } from 'fastify';
  * image cannot add), and when the browser sends an Origin it must be this panel's own. Exempt:
  * the configuration, the captcha challenge, the catalogue's logos and the file manager's downloads
  * (fetched by plain GETs, <img> tags and links, they change nothing). The
- * realtime socket cannot carry custom headers, so it needs a same-origin Origin instead.
+ * realtime socket cannot carry custom headers, so it needs a same-origin Origin instead. A call
+ * with `Authorization: Bearer` is a script's: authenticated by that header alone, it needs neither.
  */
 export function csrfAllows(
   request: FastifyRequest,
@@ -21,6 +22,8 @@ export function csrfAllows(
   ) {
     return true;
   }
+  // A call with an API token carries no cookie the browser would add on its own: nothing to forge.
+  if (isBearer(request.headers.authorization)) return true;
   if (request.headers[CSRF_HEADER] !== '1') return false;
   return origin === undefined || isSameOrigin(request, origin, options);
 }
@@ -34,4 +37,8 @@ function isSameOrigin(request: FastifyRequest, origin: string, options: { allowe
   } catch {
     return false;
   }
+}
+
+function isBearer(value: string | undefined): boolean {
+  return typeof value === 'string' && /^bearer /i.test(value);
 }

@@ -1,3 +1,5 @@
+import type { ApiTokenLevel } from '@panel247/contract/api-tokens';
+
 /** Who is calling: the user behind a valid session. Every service takes it first. */
 export interface Actor {
   userId: number;
@@ -11,4 +13,9 @@ export interface Actor {
   previousLoginAt: number | null;
   /** The brand requires two factors and the user has none yet: only the set-up calls are allowed. */
   mustSetUpSecondFactor?: boolean;
+  /**
+   * Set when the call carries an API token instead of the session cookie: the only resources it
+   * reaches and the most it may do on each (never more than the user's own levels).
+   */
+  tokenScope?: ReadonlyMap<number, ApiTokenLevel>;
 }

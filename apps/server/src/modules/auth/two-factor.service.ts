@@ -129,6 +129,29 @@ export class TwoFactorService {
   /** The password and a current factor, counted in the login's windows like a login. */
   private async reauthenticate(actor: Actor, request: FastifyRequest, params: TwoFactorReauthParams) {
     if (!(await this.isEnabled(actor.userId))) throw FieldErrors.one('code', 'twofactor.not_enabled');
+    await this.checkPasswordAndCode(actor, request, params.password, params.code);
+  }
+
+  /**
+   * Re-authentication before a new credential is made: the password, and a current code when the
+   * user has a second factor (so the credential is never a way around it).
+   */
+  async confirmIdentity(actor: Actor, request: FastifyRequest, params: { password: string; code?: string }) {
+    if (!(await this.isEnabled(actor.userId))) {
+      await this.checkPasswordAndCode(actor, request, params.password, undefined);
+      return;
+    }
+    if (!params.code) throw FieldErrors.one('code', 'twofactor.code_required');
+    await this.checkPasswordAndCode(actor, request, params.password, params.code);
+  }
+
+  /** `code` undefined: the password alone. */
+  private async checkPasswordAndCode(
+    actor: Actor,
+    request: FastifyRequest,
+    password: string,
+    code: string | undefined,
+  ) {
     const problem = await limitedAttempt(
       this.limiter,
       this.limits,
@@ -137,8 +160,9 @@ export class TwoFactorService {
       async () => {
         const user = await userRepository.findById(this.db, actor.userId);
         // The code only after a right password: a wrong password never uses up a recovery code.
-        const passwordOk = await verifyPassword(user?.password_hash, params.password);
-        const codeOk = passwordOk ? (await this.checkCode(actor.userId, params.code)) !== undefined : false;
+        const passwordOk = await verifyPassword(user?.password_hash, password);
+        const codeOk =
+          code === undefined || (passwordOk ? (await this.checkCode(actor.userId, code)) !== undefined : false);
         const value = !passwordOk ? 'password' : !codeOk ? 'code' : undefined;
         return { wrong: value !== undefined, value };
       },

@@ -56,6 +56,19 @@ export const permissionRepository = {
       .executeTakeFirst();
   },
 
+  /** The user's grants on some of the account's resources (at most a few hundred ids a call). */
+  findGrants(db: Db, scope: GrantScope, resourceIds: number[]) {
+    return db
+      .selectFrom('permission_grants as g')
+      .innerJoin('resources as r', 'r.id', 'g.resource_id')
+      .selectAll('g')
+      .select(['r.reference', 'r.has_domain', 'r.has_service', 'r.has_mail'])
+      .where('g.user_id', '=', scope.userId)
+      .where('r.account_id', '=', scope.accountId)
+      .where('g.resource_id', 'in', resourceIds)
+      .execute();
+  },
+
   findVisibleIdByReference(db: Db, scope: GrantScope, reference: string) {
     return db
       .selectFrom('permission_grants as g')

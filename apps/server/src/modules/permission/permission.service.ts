@@ -21,11 +21,21 @@ function partOf(key: PermissionKey): 'has_domain' | 'has_service' | 'has_mail' {
   return 'has_service';
 }
 
-function effectiveLevels(grant: Grant): PermissionMap {
+function effectiveLevels(grant: Pick<Grant, 'has_domain' | 'has_service' | 'has_mail' | PermissionKey>): PermissionMap {
   const map = {} as Record<PermissionKey, PermissionLevel>;
   for (const key of PERMISSION_KEYS) map[key] = grant[partOf(key)] === 1 ? grant[key] : 'disabled';
   return map;
 }
+
+/** A token's level caps the user's: a read-only token turns every `write` into `read`. */
+function capLevels(levels: PermissionMap, cap: 'read' | 'write'): PermissionMap {
+  if (cap === 'write') return levels;
+  const capped = {} as Record<PermissionKey, PermissionLevel>;
+  for (const key of PERMISSION_KEYS) capped[key] = levels[key] === 'write' ? 'read' : levels[key];
+  return capped;
+}
+
+type Scope = Pick<Actor, 'userId' | 'accountId' | 'tokenScope'>;
 
 export interface AuthorizedResource {
   id: number;
@@ -69,6 +79,11 @@ export class PermissionService {
 
   /** The list and its serialised form: serialising 10,000 entries costs more than sending them. */
   async listWithJson(actor: Actor): Promise<{ data: PermissionListData; json: string }> {
+    // A token's list is its own subset of the user's: never the user's cached entry.
+    if (actor.tokenScope) {
+      const data = await this.readList(actor);
+      return { data, json: JSON.stringify(data) };
+    }
     const now = this.cache?.now() ?? 0;
     const cached = this.listCache.get(actor.userId);
     // Only while no permissions.changed event can have been missed since the entry was cached.
@@ -83,7 +98,9 @@ export class PermissionService {
   }
 
   private async readList(actor: Actor): Promise<PermissionListData> {
-    const rows = await permissionRepository.listVisible(this.db, actor);
+    const all = await permissionRepository.listVisible(this.db, actor);
+    const scope = actor.tokenScope;
+    const rows = scope ? all.filter((row) => scope.has(row.id)) : all;
     return {
       permissions: rows.map((row) => ({
         id: row.id,
@@ -95,10 +112,13 @@ export class PermissionService {
     };
   }
 
-  private async visibleGrant(actor: Pick<Actor, 'userId' | 'accountId'>, resourceId: number) {
+  private async visibleGrant(actor: Scope, resourceId: number) {
+    // A resource outside a token's scope is as unknown as another account's.
+    const cap = actor.tokenScope ? actor.tokenScope.get(resourceId) : 'write';
+    if (!cap) throw new NotFoundError();
     const grant = await permissionRepository.findGrant(this.db, actor, resourceId);
     if (!grant) throw new NotFoundError();
-    const levels = effectiveLevels(grant);
+    const levels = capLevels(effectiveLevels(grant), cap);
     if (!PERMISSION_KEYS.some((key) => isVisible(levels[key]))) throw new NotFoundError();
     return { grant, levels };
   }
@@ -157,11 +177,30 @@ export class PermissionService {
     return permissionRepository.deleteGrant(this.db, userId, resourceId);
   }
 
-  async visibleResourceIdByReference(
-    scope: Pick<Actor, 'userId' | 'accountId'>,
-    reference: string,
-  ): Promise<number | undefined> {
+  async visibleResourceIdByReference(scope: Scope, reference: string): Promise<number | undefined> {
     const row = await permissionRepository.findVisibleIdByReference(this.db, scope, reference);
+    if (row && scope.tokenScope && !scope.tokenScope.has(row.id)) return undefined;
     return row?.id;
+  }
+
+  /**
+   * The user's own visible resources among `ids`, each with the highest level the user holds on
+   * any key: what a new token may be given there, at most.
+   */
+  async highestLevels(
+    actor: Pick<Actor, 'userId' | 'accountId'>,
+    ids: number[],
+  ): Promise<Map<number, { reference: string; level: 'read' | 'write' }>> {
+    const result = new Map<number, { reference: string; level: 'read' | 'write' }>();
+    const unique = [...new Set(ids)];
+    for (let start = 0; start < unique.length; start += 500) {
+      const grants = await permissionRepository.findGrants(this.db, actor, unique.slice(start, start + 500));
+      for (const grant of grants) {
+        const levels = Object.values(effectiveLevels(grant));
+        const level = levels.includes('write') ? 'write' : levels.includes('read') ? 'read' : undefined;
+        if (level) result.set(grant.resource_id, { reference: grant.reference, level });
+      }
+    }
+    return result;
   }
 }

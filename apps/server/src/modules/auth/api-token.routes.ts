@@ -1,0 +1,34 @@
+import {
+  apiTokenCreatedDataSchema,
+  apiTokenCreateParamsSchema,
+  apiTokenListDataSchema,
+} from '@panel247/contract/api-tokens';
+import { emptyDataSchema } from '@panel247/contract/envelope';
+import { idParam } from '@panel247/contract/fields';
+import { API } from '@panel247/contract/routes';
+import { z } from 'zod';
+import type { ApiRouter } from '../../http/api-route.ts';
+import type { ApiTokenService } from './api-token.service.ts';
+
+export function registerApiTokenRoutes(api: ApiRouter, tokens: ApiTokenService) {
+  api.session(
+    { method: ['GET', 'POST'], url: API.apiTokens, params: z.object({}), data: apiTokenListDataSchema },
+    async ({ actor }) => ({ data: await tokens.list(actor) }),
+  );
+
+  api.session(
+    { method: 'POST', url: API.apiTokenCreate, params: apiTokenCreateParamsSchema, data: apiTokenCreatedDataSchema },
+    async ({ actor, request, params }) => ({
+      data: await tokens.create(actor, request, params),
+      info: ['apitokens.created'],
+    }),
+  );
+
+  api.session(
+    { method: 'POST', url: API.apiTokenRevoke(':id'), params: z.object({ id: idParam }), data: emptyDataSchema },
+    async ({ actor, request, params }) => {
+      await tokens.revoke(actor, request, params.id);
+      return { data: {}, info: ['apitokens.revoked'] };
+    },
+  );
+}

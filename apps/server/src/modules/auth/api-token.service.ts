@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import {
+  API_TOKEN_MAX_PER_USER,
+  type ApiTokenCreatedData,
+  type ApiTokenItem,
+  type ApiTokenLevel,
+  type ApiTokenListData,
+} from '@panel247/contract/api-tokens';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import {
+  ConflictError,
+  FieldErrors,
+  NotFoundError,
+  SecondFactorSetupRequiredError,
+  TokenRefusedError,
+} from '../../errors.ts';
+import type { PermissionService } from '../permission/permission.service.ts';
+import type { Actor } from './actor.ts';
+import { apiTokenRepository } from './api-token.repository.ts';
+import { authEvent } from './auth-event.ts';
+import { hashToken } from './session.service.ts';
+import type { TwoFactorService } from './two-factor.service.ts';
+
+const BEARER = /^Bearer[ ]+(p247_[A-Za-z0-9_-]{43})[ ]*$/i;
+/** Last use is written at most once a minute per token (or when the address changes). */
+const TOUCH_EVERY = 60;
+const DAY = 86_400;
+
+type StoredScope = { r: number; l: ApiTokenLevel }[];
+
+function parseScope(json: string): Map<number, ApiTokenLevel> {
+  const entries = JSON.parse(json) as StoredScope;
+  return new Map(entries.map((entry) => [entry.r, entry.l === 'write' ? 'write' : 'read']));
+}
+
+interface RouteFlags {
+  beforeSecondFactor?: boolean;
+}
+
+/**
+ * Personal API tokens: a user's credential for scripts, sent as `Authorization: Bearer …`. Only
+ * its sha256 is stored; the secret is shown once at creation. A token reaches only the resources
+ * of its scope, at most at its level there and never above its user's own levels (the guard caps
+ * both, see PermissionService). Every call looks the token up afresh, so a revoked or expired
+ * token is refused at once by every instance sharing the database.
+ */
+export class ApiTokenService {
+  constructor(
+    private readonly db: Db,
+    private readonly permissions: PermissionService,
+    private readonly twoFactor: TwoFactorService,
+    private readonly now: () => number,
+  ) {}
+
+  /** The actor behind a Bearer token, or TokenRefusedError. */
+  async authenticate(request: FastifyRequest): Promise<Actor> {
+    const match = BEARER.exec(String(request.headers.authorization ?? ''));
+    if (!match?.[1]) throw new TokenRefusedError();
+    const row = await apiTokenRepository.findWithUser(this.db, hashToken(match[1]));
+    const now = this.now();
+    if (!row || Number(row.expires_at) <= now) throw new TokenRefusedError();
+    const mustSetUpSecondFactor = row.require_2fa === 1 && !row.totp_enabled_at;
+    if (mustSetUpSecondFactor && !(request.routeOptions?.config as RouteFlags | undefined)?.beforeSecondFactor) {
+      throw new SecondFactorSetupRequiredError();
+    }
+    const lastUsed = row.last_used_at === null ? null : Number(row.last_used_at);
+    if (lastUsed === null || now - lastUsed >= TOUCH_EVERY || row.last_used_ip !== request.ip) {
+      await apiTokenRepository.touch(this.db, row.id, now, request.ip.slice(0, 64));
+    }
+    return {
+      userId: row.user_id,
+      accountId: row.account_id,
+      brandId: row.brand_id,
+      username: row.username,
+      domainName: row.domain_name,
+      // No session: an id no session can have, so nothing session-bound matches it.
+      sessionId: `apitoken:${row.id}`,
+      sessionCreatedAt: now,
+      previousLoginAt: null,
+      mustSetUpSecondFactor,
+      tokenScope: parseScope(row.scope),
+    };
+  }
+
+  async list(actor: Actor): Promise<ApiTokenListData> {
+    const rows = await apiTokenRepository.listOfUser(this.db, actor.userId);
+    const scopes = rows.map((row) => parseScope(row.scope));
+    const known = await this.permissions.highestLevels(
+      actor,
+      scopes.flatMap((scope) => [...scope.keys()]),
+    );
+    return {
+      tokens: rows.map((row, index) =>
+        this.item(row, scopes[index] as Map<number, ApiTokenLevel>, (id) => known.get(id)?.reference),
+      ),
+    };
+  }
+
+  async create(
+    actor: Actor,
+    request: FastifyRequest,
+    params: { name: string; expiresInDays: number; scope: string[]; password: string; code?: string },
+  ): Promise<ApiTokenCreatedData> {
+    const wanted = new Map<number, ApiTokenLevel>();
+    for (const entry of params.scope) {
+      const [id, level] = entry.split(':') as [string, ApiTokenLevel];
+      if (wanted.has(Number(id))) throw FieldErrors.one('scope', 'apitokens.scope_repeated');
+      wanted.set(Number(id), level);
+    }
+    // Never more than the user has: each resource visible to the user, `write` only where the
+    // user can change something. The guard caps each call again with the user's levels then.
+    const held = await this.permissions.highestLevels(actor, [...wanted.keys()]);
+    for (const [id, level] of wanted) {
+      const mine = held.get(id);
+      if (!mine) throw FieldErrors.one('scope', 'apitokens.scope_unknown');
+      if (level === 'write' && mine.level !== 'write') throw FieldErrors.one('scope', 'apitokens.scope_beyond_user');
+    }
+    const now = this.now();
+    if ((await apiTokenRepository.countLive(this.db, actor.userId, now)) >= API_TOKEN_MAX_PER_USER) {
+      throw new ConflictError('apitokens.too_many', { max: API_TOKEN_MAX_PER_USER });
+    }
+    // Last, so that a wrong scope does not use up the current code.
+    await this.twoFactor.confirmIdentity(actor, request, params);
+
+    const token = `p247_${randomBytes(32).toString('base64url')}`;
+    const stored: StoredScope = [...wanted].map(([r, l]) => ({ r, l }));
+    const expiresAt = now + params.expiresInDays * DAY;
+    const { id } = await apiTokenRepository.insert(this.db, {
+      userId: actor.userId,
+      name: params.name,
+      tokenHash: hashToken(token),
+      scope: JSON.stringify(stored),
+      now,
+      expiresAt,
+    });
+    authEvent(request.log, 'auth.api_token_created', actor.domainName, actor.username, request.ip);
+    const item = this.item(
+      {
+        id: Number(id),
+        name: params.name,
+        created_at: now,
+        expires_at: expiresAt,
+        last_used_at: null,
+        last_used_ip: '',
+      },
+      wanted,
+      (resourceId) => held.get(resourceId)?.reference,
+    );
+    return { token, item };
+  }
+
+  async revoke(actor: Actor, request: FastifyRequest, id: number): Promise<void> {
+    if (!(await apiTokenRepository.deleteOfUser(this.db, actor.userId, id))) throw new NotFoundError();
+    authEvent(request.log, 'auth.api_token_revoked', actor.domainName, actor.username, request.ip);
+  }
+
+  private item(
+    row: {
+      id: number;
+      name: string;
+      created_at: number;
+      expires_at: number;
+      last_used_at: number | null;
+      last_used_ip: string;
+    },
+    scope: Map<number, ApiTokenLevel>,
+    referenceOf: (id: number) => string | undefined,
+  ): ApiTokenItem {
+    return {
+      id: Number(row.id),
+      name: row.name,
+      // A resource the user no longer sees is left out: the token cannot reach it any more.
+      scope: [...scope]
+        .map(([resourceId, level]) => ({ resourceId, level, reference: referenceOf(resourceId) ?? '' }))
+        .filter((entry) => entry.reference !== ''),
+      createdAt: Number(row.created_at),
+      expiresAt: Number(row.expires_at),
+      lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+      lastUsedIp: row.last_used_ip,
+    };
+  }
+}

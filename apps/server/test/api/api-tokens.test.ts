@@ -1,0 +1,295 @@
+import { hash } from 'node:crypto';
+import type { ApiTokenCreatedData, ApiTokenListData } from '@panel247/contract/api-tokens';
+import type { Envelope } from '@panel247/contract/envelope';
+import type { PermissionListData } from '@panel247/contract/permissions';
+import { generateSync } from 'otplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { DATABASE_KINDS } from '../support/test-database.ts';
+
+type Call = [method: 'GET' | 'POST', path: (id: number) => string];
+
+/** One read per area, each reached through the guard with a resource id in the path. */
+const AREA_READS: Call[] = [
+  ['POST', (id) => `permission/${id}/`],
+  ['GET', (id) => `domain/${id}/`],
+  ['GET', (id) => `service/${id}/`],
+  ['GET', (id) => `service/${id}/dns/list/`],
+  ['GET', (id) => `service/${id}/dns/export/`],
+  ['GET', (id) => `service/${id}/mail/list/`],
+  ['GET', (id) => `service/${id}/ftp/list/`],
+  ['GET', (id) => `service/${id}/ddbb/list/`],
+  ['GET', (id) => `service/${id}/redirection/list/`],
+  ['GET', (id) => `service/${id}/subdomain/list/`],
+];
+
+describe.each(DATABASE_KINDS)('API tokens on %s', (kind) => {
+  let t: TestApp;
+  let mine: BuiltAccount;
+  let theirs: BuiltAccount;
+  let cookie: string;
+  let inScope: number;
+  let outOfScope: number;
+  let foreign: number;
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind, { config: { 'limits.loginPerAccount': 50, 'limits.loginPerIp': 500 } });
+    mine = await buildAccount(t.database.db, {
+      domainName: 'tokens.test',
+      resources: {
+        'tokens.test': { hasDomain: true, hasService: true, hasMail: true },
+        'other-own.test': { hasDomain: true, hasService: true, hasMail: true },
+      },
+    });
+    theirs = await buildAccount(t.database.db, { domainName: 'their-tokens.test' });
+    inScope = mine.resources['tokens.test'] as number;
+    outOfScope = mine.resources['other-own.test'] as number;
+    foreign = theirs.resources['their-tokens.test'] as number;
+    cookie = await t.login(mine.domainName, mine.username, mine.password);
+  });
+  afterAll(() => t.close());
+
+  /** A script's call: the token alone, no cookie, no CSRF header. */
+  async function withToken<T = unknown>(
+    app: TestApp,
+    token: string,
+    method: 'GET' | 'POST',
+    path: string,
+    params: Record<string, string> = {},
+    remoteAddress = '127.0.0.1',
+  ) {
+    const url = `${app.config.basePath}${path}`;
+    const headers = { authorization: `Bearer ${token}` };
+    const response =
+      method === 'GET'
+        ? await app.app.inject({ method, url, headers, remoteAddress })
+        : await app.app.inject({
+            method,
+            url,
+            headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+            payload: new URLSearchParams(params).toString(),
+            remoteAddress,
+          });
+    const body = response.headers['content-type']?.toString().includes('json')
+      ? (response.json() as Envelope<T>)
+      : undefined;
+    return { response, body };
+  }
+
+  async function create(
+    params: Record<string, string | string[]>,
+    session = cookie,
+    password = mine.password,
+  ): Promise<Envelope<ApiTokenCreatedData>> {
+    return (
+      await t.call<ApiTokenCreatedData>(
+        'POST',
+        'user/apitokens/create/',
+        { name: 'deploy script', expiresInDays: '30', password, ...params },
+        { cookie: session },
+      )
+    ).body;
+  }
+
+  async function token(scope: string[], app = t): Promise<string> {
+    const body = await create({ scope });
+    expect(body.system.valid, body.system.errors.join()).toBe(true);
+    void app;
+    return body.data.token;
+  }
+
+  it('needs the password to create one; shows the token once and keeps only its sha256', async () => {
+    const wrong = await create({ scope: [`${inScope}:read`] }, cookie, 'not the password');
+    expect(wrong.system).toMatchObject({ valid: false, inputs: ['password'] });
+    expect(await t.database.db.selectFrom('api_tokens').select('id').execute()).toHaveLength(0);
+
+    const made = await create({ scope: [`${inScope}:read`] });
+    expect(made.system.valid).toBe(true);
+    expect(made.data.token).toMatch(/^p247_[A-Za-z0-9_-]{43}$/);
+    expect(made.data.item).toMatchObject({
+      name: 'deploy script',
+      scope: [{ resourceId: inScope, reference: 'tokens.test', level: 'read' }],
+      lastUsedAt: null,
+      lastUsedIp: '',
+    });
+    expect(made.data.item.expiresAt - made.data.item.createdAt).toBe(30 * 86_400);
+
+    const row = await t.database.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('id', '=', made.data.item.id)
+      .executeTakeFirstOrThrow();
+    expect(row.token_hash).toBe(hash('sha256', made.data.token, 'hex'));
+    expect(JSON.stringify(row)).not.toContain(made.data.token.slice(5));
+
+    // Never shown again: neither the list nor anything else gives it back.
+    const list = await t.call<ApiTokenListData>('GET', 'user/apitokens/', {}, { cookie });
+    expect(list.body.data.tokens.map((item) => item.id)).toContain(made.data.item.id);
+    expect(JSON.stringify(list.body)).not.toContain(made.data.token.slice(5));
+  });
+
+  it('refuses a scope beyond the user: another account’s resource, an unknown one, write where the user only reads', async () => {
+    for (const scope of [`${foreign}:read`, '999999:read']) {
+      const refused = await create({ scope: [scope] });
+      expect(refused.system).toMatchObject({ valid: false, inputs: ['scope'] });
+    }
+    const reader = await buildUser(t.database.db, mine, 'reader', {
+      'tokens.test': allKeys('read'),
+    });
+    const readerCookie = await t.login(mine.domainName, reader.username, reader.password);
+    const tooMuch = await create({ scope: [`${inScope}:write`] }, readerCookie, reader.password);
+    expect(tooMuch.system).toMatchObject({ valid: false, inputs: ['scope'] });
+    expect(tooMuch.system.errors[0]).toMatch(/solo puedes consultar/);
+    const outside = await create({ scope: [`${outOfScope}:read`] }, readerCookie, reader.password);
+    expect(outside.system).toMatchObject({ valid: false, inputs: ['scope'] });
+    const fine = await create({ scope: [`${inScope}:read`] }, readerCookie, reader.password);
+    expect(fine.system.valid).toBe(true);
+    const bads: Record<string, string | string[]>[] = [
+      { scope: [] },
+      { scope: ['x:read'] },
+      { expiresInDays: '0' },
+      { name: 'a\r\nb' },
+    ];
+    for (const bad of bads) {
+      const answer = await create({ scope: [`${inScope}:read`], ...bad });
+      expect(answer.system.valid, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it('reaches the same routes as the cookie, each area of its resource, and nothing else: the unknown id’s answer', async () => {
+    const secret = await token([`${inScope}:write`]);
+    for (const [method, path] of AREA_READS) {
+      const unknown = await withToken(t, secret, method, path(999_999));
+      expect(unknown.response.statusCode, path(999_999)).toBe(404);
+      const own = await withToken(t, secret, method, path(inScope));
+      expect(own.response.statusCode, `${path(inScope)}: ${own.body?.system.errors}`).toBe(200);
+      for (const id of [outOfScope, foreign]) {
+        const other = await withToken(t, secret, method, path(id));
+        expect(other.response.statusCode, path(id)).toBe(404);
+        expect(other.body, path(id)).toEqual(unknown.body);
+      }
+    }
+    // The same calls with the cookie reach both own resources: the token is what narrows them.
+    const viaCookie = await t.call('GET', `service/${outOfScope}/dns/list/`, {}, { cookie });
+    expect(viaCookie.response.statusCode).toBe(200);
+
+    const list = await withToken<PermissionListData>(t, secret, 'GET', 'permission/list/');
+    expect(list.body?.data.permissions.map((entry) => entry.id)).toEqual([inScope]);
+    const info = await withToken(t, secret, 'GET', 'user/info/');
+    expect(info.response.statusCode).toBe(200);
+  });
+
+  it('a read token reads and gets 403 on a change; a write token changes', async () => {
+    const reader = await token([`${inScope}:read`]);
+    const writer = await token([`${inScope}:write`]);
+    const record = { type: 'A', zona: 'api', value: '203.0.113.5', ttl: '0', priority: '0' };
+    const refused = await withToken(t, reader, 'POST', `service/${inScope}/dns/create/`, record);
+    expect(refused.response.statusCode).toBe(403);
+    const done = await withToken(t, writer, 'POST', `service/${inScope}/dns/create/`, record);
+    expect(done.response.statusCode, done.body?.system.errors.join()).toBe(200);
+    const elsewhere = await withToken(t, writer, 'POST', `service/${outOfScope}/dns/create/`, record);
+    expect(elsewhere.response.statusCode).toBe(404);
+  });
+
+  it('never manages the login: password, second factor, sessions and tokens need the session', async () => {
+    const secret = await token([`${inScope}:write`]);
+    for (const [method, path] of [
+      ['GET', 'user/twofactor/'],
+      ['GET', 'user/sessions/'],
+      ['GET', 'user/apitokens/'],
+      ['POST', 'user/apitokens/create/'],
+      ['POST', 'user/changepass/'],
+      ['POST', 'user/logout/'],
+    ] as const) {
+      const answer = await withToken(t, secret, method, path);
+      expect(answer.response.statusCode, path).toBe(403);
+    }
+  });
+
+  it('refuses a malformed or unknown token with 401, and a cookie call still needs its CSRF header', async () => {
+    // Only a Bearer header spares the CSRF header; any Authorization header is a token's call.
+    for (const header of ['Bearer nope', `Bearer p247_${'A'.repeat(43)}`, 'Basic abc']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `${t.config.basePath}service/${inScope}/dns/list/`,
+        headers: { authorization: header, ...(header.startsWith('Basic') ? { 'x-dd-request': '1', cookie } : {}) },
+      });
+      expect(response.statusCode, header).toBe(401);
+    }
+    const noHeader = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}service/${inScope}/dns/list/`,
+      headers: { cookie },
+    });
+    expect(noHeader.statusCode).toBe(403);
+  });
+
+  it('records the last use and its address', async () => {
+    const made = await create({ scope: [`${inScope}:read`] });
+    await withToken(t, made.data.token, 'GET', `service/${inScope}/dns/list/`, {}, '198.51.100.23');
+    const list = await t.call<ApiTokenListData>('GET', 'user/apitokens/', {}, { cookie });
+    const item = list.body.data.tokens.find((entry) => entry.id === made.data.item.id);
+    expect(item).toMatchObject({ lastUsedAt: Math.floor(t.clock.now() / 1000), lastUsedIp: '198.51.100.23' });
+  });
+
+  it('a revoked or expired token is refused at once on every instance sharing the database', async () => {
+    const second = await buildTestApp(kind, { database: t.database });
+    try {
+      const made = await create({ scope: [`${inScope}:read`] });
+      const path = `service/${inScope}/dns/list/`;
+      for (const app of [t, second])
+        expect((await withToken(app, made.data.token, 'GET', path)).response.statusCode).toBe(200);
+      const revoked = await t.call('POST', `user/apitokens/${made.data.item.id}/revoke/`, {}, { cookie });
+      expect(revoked.body.system.valid).toBe(true);
+      for (const app of [second, t])
+        expect((await withToken(app, made.data.token, 'GET', path)).response.statusCode).toBe(401);
+      // Revoking it again, or another user's token, is the unknown id's answer.
+      expect(
+        (await t.call('POST', `user/apitokens/${made.data.item.id}/revoke/`, {}, { cookie })).response.statusCode,
+      ).toBe(404);
+
+      const short = await create({ scope: [`${inScope}:read`], expiresInDays: '1' });
+      for (const app of [t, second])
+        expect((await withToken(app, short.data.token, 'GET', path)).response.statusCode).toBe(200);
+      t.clock.advance(86_400);
+      second.clock.advance(86_400);
+      for (const app of [second, t])
+        expect((await withToken(app, short.data.token, 'GET', path)).response.statusCode).toBe(401);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('with two-factor authentication on, creating a token needs a current code as well as the password', async () => {
+    const account = await buildAccount(t.database.db, { domainName: 'tokens-2fa.test' });
+    const session = await t.login(account.domainName, account.username, account.password);
+    const seconds = () => Math.floor(t.clock.now() / 1000);
+    const setup = await t.call<{ secret: string }>('POST', 'user/twofactor/setup/', {}, { cookie: session });
+    const secret = setup.body.data.secret;
+    const enabled = await t.call(
+      'POST',
+      'user/twofactor/enable/',
+      { code: generateSync({ secret, epoch: seconds() }) },
+      { cookie: session },
+    );
+    expect(enabled.body.system.valid).toBe(true);
+    t.clock.advance(30 - (seconds() % 30));
+    const resource = String(account.resources['tokens-2fa.test']);
+
+    const noCode = await create({ scope: [`${resource}:read`] }, session, account.password);
+    expect(noCode.system).toMatchObject({ valid: false, inputs: ['code'] });
+    const current = generateSync({ secret, epoch: seconds() });
+    const wrongCode = String((Number(current) + 1) % 1_000_000).padStart(6, '0');
+    const wrong = await create({ scope: [`${resource}:read`], code: wrongCode }, session, account.password);
+    expect(wrong.system).toMatchObject({ valid: false, inputs: ['code'] });
+    const noPassword = await create({ scope: [`${resource}:read`], code: current }, session, 'wrong password');
+    expect(noPassword.system).toMatchObject({ valid: false, inputs: ['password'] });
+    expect(
+      await t.database.db.selectFrom('api_tokens').select('id').where('user_id', '=', account.userId).execute(),
+    ).toHaveLength(0);
+    const ok = await create({ scope: [`${resource}:read`], code: current }, session, account.password);
+    expect(ok.system.valid, ok.system.errors.join()).toBe(true);
+  });
+});

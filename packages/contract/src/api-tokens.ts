@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { line, password } from './fields.ts';
+
+/** What a token may do on one resource: at most what its user may do there. */
+export const API_TOKEN_LEVELS = ['read', 'write'] as const;
+export type ApiTokenLevel = (typeof API_TOKEN_LEVELS)[number];
+
+export const API_TOKEN_NAME_MAX = 64;
+/** The longest a token may live; every token expires. */
+export const API_TOKEN_MAX_DAYS = 365;
+/** Resources one token may name (a token for everything is the cookie's job). */
+export const API_TOKEN_MAX_RESOURCES = 200;
+/** A user's live tokens at most: each one is a credential to look after. */
+export const API_TOKEN_MAX_PER_USER = 50;
+
+/** The secret is `p247_` and 43 base64url characters (256 random bits). */
+export const API_TOKEN_PATTERN = /^p247_[A-Za-z0-9_-]{43}$/;
+
+export const apiTokenScopeEntrySchema = z.object({
+  resourceId: z.number().int(),
+  /** The resource's name, for the list. */
+  reference: z.string(),
+  level: z.enum(API_TOKEN_LEVELS),
+});
+export type ApiTokenScopeEntry = z.infer<typeof apiTokenScopeEntrySchema>;
+
+export const apiTokenItemSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  scope: z.array(apiTokenScopeEntrySchema),
+  /** Unix seconds. */
+  createdAt: z.number().int(),
+  /** Unix seconds; the token is refused from then on. */
+  expiresAt: z.number().int(),
+  /** Unix seconds of the last call made with it (refreshed at most once a minute); null: never used. */
+  lastUsedAt: z.number().int().nullable(),
+  /** The address of that call; '' when never used. */
+  lastUsedIp: z.string(),
+});
+export type ApiTokenItem = z.infer<typeof apiTokenItemSchema>;
+
+/** The caller's own tokens, the newest first. */
+export const apiTokenListDataSchema = z.object({ tokens: z.array(apiTokenItemSchema) });
+export type ApiTokenListData = z.infer<typeof apiTokenListDataSchema>;
+
+/** A form sends one `scope` entry as a string and several as a list: both become a list. */
+const scopeEntries = z.preprocess(
+  (value) => (typeof value === 'string' ? [value] : value),
+  z
+    .array(z.string().regex(/^\d{1,10}:(read|write)$/, { error: 'apitokens.scope_format' }), {
+      error: 'apitokens.scope_required',
+    })
+    .min(1, { error: 'apitokens.scope_required' })
+    .max(API_TOKEN_MAX_RESOURCES, { error: 'apitokens.scope_too_large' }),
+);
+
+/**
+ * A new token: its name, how many days it lives, its scope as `resourceId:level` entries, and the
+ * re-authentication (the password, and a current code when the user has a second factor).
+ */
+export const apiTokenCreateParamsSchema = z.object({
+  name: line(API_TOKEN_NAME_MAX),
+  expiresInDays: z.coerce
+    .number({ error: 'apitokens.expiry_range' })
+    .int({ error: 'apitokens.expiry_range' })
+    .min(1, { error: 'apitokens.expiry_range' })
+    .max(API_TOKEN_MAX_DAYS, { error: 'apitokens.expiry_range' }),
+  scope: scopeEntries,
+  password: password(),
+  /** Required when the user has two-factor authentication on; a TOTP code or a recovery code. */
+  code: z
+    .string()
+    .trim()
+    .max(32, { error: 'validation.too_long' })
+    .regex(/^[0-9A-Za-z -]*$/, { error: 'twofactor.code_format' })
+    .optional(),
+});
+export type ApiTokenCreateParams = z.input<typeof apiTokenCreateParamsSchema>;
+
+/** Shown once: only its sha256 is kept. */
+export const apiTokenCreatedDataSchema = z.object({ token: z.string(), item: apiTokenItemSchema });
+export type ApiTokenCreatedData = z.infer<typeof apiTokenCreatedDataSchema>;
