@@ -58,8 +58,35 @@ describe('DNS zone view', () => {
     expect(await screen.findByText('La zona no tiene registros')).toBeInTheDocument();
     expect(screen.queryByText('Ningún registro coincide con el filtro')).toBeNull();
     expect(screen.queryByTestId('dns-pagination')).toBeNull();
-    expect(calls[0]).toMatchObject({ method: 'GET', path: 'service/3/dns/list/' });
-    expect(calls[0]?.params.get('page')).toBe('1');
+    const listCall = calls.find((call) => call.path === 'service/3/dns/list/');
+    expect(listCall).toMatchObject({ method: 'GET' });
+    expect(listCall?.params.get('page')).toBe('1');
+  });
+
+  it('shows the history, a change set’s diff, and a refused revert’s reason beside it', async () => {
+    const change = { id: 7, at: 1_790_000_000, who: 'ana', kind: 'edit', refersTo: null, rrsets: 1 };
+    const record = (value: string) => ({ ttl: 0, priority: 0, value, dynamicValue: '', eliminable: true });
+    const calls = stubApi((call) => {
+      if (call.path === 'service/3/dns/history/') return envelope({ changes: [change], total: 1 });
+      if (call.path === 'service/3/dns/history/7/') {
+        const rrset = { zona: 'www', type: 'A', before: [record('192.0.2.1')], after: [record('192.0.2.2')] };
+        return envelope({ change, rrsets: [rrset], total: 1 });
+      }
+      if (call.path === 'service/3/dns/history/7/revert/') {
+        return envelope({}, { status: 409, errors: ['No se puede revertir: www.demo.test. A ha vuelto a cambiar'] });
+      }
+      return envelope({ dnss: [], total: 0 });
+    });
+    renderWithProviders(<DnsZoneView set={set} />);
+    expect(await screen.findByText('Registro editado')).toBeInTheDocument();
+    expect(screen.getByText('ana')).toBeInTheDocument();
+    act(() => screen.getByRole('button', { name: 'Cambios de 7' }).click());
+    expect(await screen.findByText('- www.demo.test A 192.0.2.1 (Por defecto)')).toBeInTheDocument();
+    expect(screen.getByText('+ www.demo.test A 192.0.2.2 (Por defecto)')).toBeInTheDocument();
+    act(() => screen.getByTestId('dns-history-revert').click());
+    act(() => screen.getByTestId('dns-history-confirm-confirm').click());
+    expect(await screen.findByTestId('dns-history-refusal')).toHaveTextContent('www.demo.test. A ha vuelto a cambiar');
+    expect(calls.some((call) => call.path === 'service/3/dns/history/7/revert/' && call.method === 'POST')).toBe(true);
   });
 });
 

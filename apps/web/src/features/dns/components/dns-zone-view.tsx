@@ -22,6 +22,7 @@ import { type DnsListQuery, useDnsRecords } from '../api/list-dns-records';
 import { useRestoreDnsZone } from '../api/restore-dns-zone';
 import { fullName } from '../lib/dns-format';
 import { DnsCreateModal } from './dns-create-modal';
+import { DnsHistoryCard } from './dns-history-card';
 import { DnsRecordTable } from './dns-record-table';
 import { DnsToolbar } from './dns-toolbar';
 import { RecordEditModal } from './record-edit-modal';
@@ -152,6 +153,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
           />
         </ListBody>
       </ListCard>
+      <DnsHistoryCard serviceId={serviceId} zoneName={zoneName} canWrite={canWrite} />
 
       <DnsCreateModal
         opened={creating}
