@@ -20,6 +20,7 @@ import { useApp } from '../../../lib/app-context';
 import { useThemeMode } from '../../../lib/theme-actions';
 import { PALETTE } from '../../../lib/theme-colors';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { ApiTokensCard } from '../components/api-tokens-card';
 import { ChangePasswordModal } from '../components/change-password-modal';
 import { SessionsCard } from '../components/sessions-card';
 import { TwoFactorCard } from '../components/two-factor-card';
@@ -108,6 +109,7 @@ export default function PreferencesRoute() {
       </Card>
       <TwoFactorCard />
       <SessionsCard />
+      <ApiTokensCard />
       <ChangePasswordModal opened={passwordOpen} onClose={() => setPasswordOpen(false)} />
     </Stack>
   );

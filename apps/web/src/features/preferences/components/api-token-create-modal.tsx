@@ -1,0 +1,208 @@
+import {
+  Alert,
+  Button,
+  Code,
+  Group,
+  MultiSelect,
+  PasswordInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { API_TOKEN_MAX_RESOURCES, API_TOKEN_NAME_MAX, type ApiTokenLevel } from '@panel247/contract/api-tokens';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePermissionList } from '../../../api/get-permission-list';
+import { AppModal } from '../../../components/app-modal';
+import { CopyButton } from '../../../components/copy-button';
+import { fieldErrorRecord } from '../../../lib/form-errors';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useCreateApiToken } from '../api/create-api-token';
+
+const EXPIRY_DAYS = ['7', '30', '90', '365'] as const;
+
+interface Values {
+  name: string;
+  expiresInDays: string;
+  resourceIds: string[];
+  level: ApiTokenLevel;
+  password: string;
+  code: string;
+}
+
+/**
+ * A new API token: its name, expiry, resources and level, then the password (and a current code
+ * with two factors on). The secret is shown once here, with a copy button; closing forgets it.
+ */
+export function ApiTokenCreateModal({
+  opened,
+  onClose,
+  needsCode,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  needsCode: boolean;
+}) {
+  const { t } = useTranslation();
+  const create = useCreateApiToken();
+  const resources = usePermissionList(opened);
+  const [secret, setSecret] = useState<string | null>(null);
+  const form = useForm<Values>({
+    mode: 'uncontrolled',
+    initialValues: { name: '', expiresInDays: '30', resourceIds: [], level: 'read', password: '', code: '' },
+    validate: {
+      name: (value) => (value.trim() ? null : t('validation.required')),
+      resourceIds: (value) => (value.length > 0 ? null : t('api_tokens.choose_resources')),
+      password: (value) => (value ? null : t('validation.required')),
+      code: (value) => (!needsCode || value.trim() ? null : t('validation.required')),
+    },
+  });
+  const { reset } = form;
+  useEffect(() => {
+    if (opened) {
+      reset();
+      setSecret(null);
+    }
+  }, [opened, reset]);
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const answer = await create.mutateAsync({
+        name: values.name.trim(),
+        expiresInDays: Number(values.expiresInDays),
+        resourceIds: values.resourceIds.map(Number),
+        level: values.level,
+        password: values.password,
+        code: needsCode ? values.code.trim() : undefined,
+      });
+      notifySuccess(answer.system.info);
+      setSecret(answer.data.token);
+    } catch (error) {
+      notifyError(error);
+      // The server names the scope `scope`; this form calls it `resourceIds`.
+      const { scope, ...errors } = fieldErrorRecord(error);
+      form.setErrors(scope ? { ...errors, resourceIds: scope } : errors);
+    }
+  });
+
+  const options = (resources.data?.permissions ?? []).map((entry) => ({
+    value: String(entry.id),
+    label: entry.reference,
+  }));
+
+  return (
+    <AppModal
+      opened={opened}
+      onClose={onClose}
+      escapeMode={secret ? 'none' : 'double'}
+      title={t('api_tokens.create_title')}
+      data-testid="api-token-create-modal"
+    >
+      {secret ? (
+        <Stack gap="md">
+          <Alert color="yellow" variant="light" title={t('api_tokens.copy_now_title')}>
+            {t('api_tokens.copy_now_text')}
+          </Alert>
+          <Group gap="xs" wrap="nowrap" align="center">
+            <Code fz="sm" style={{ overflowWrap: 'anywhere', flex: 1 }} data-testid="api-token-secret">
+              {secret}
+            </Code>
+            <CopyButton value={secret} label={t('api_tokens.copy')} />
+          </Group>
+          <Group justify="flex-end">
+            <Button onClick={onClose} data-testid="api-token-done">
+              {t('api_tokens.done')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <TextInput
+              label={t('api_tokens.name')}
+              description={t('api_tokens.name_hint')}
+              maxLength={API_TOKEN_NAME_MAX}
+              required
+              data-autofocus
+              data-testid="api-token-name"
+              key={form.key('name')}
+              {...form.getInputProps('name')}
+            />
+            <Select
+              label={t('api_tokens.expiry')}
+              allowDeselect={false}
+              data={EXPIRY_DAYS.map((days) => ({ value: days, label: t('api_tokens.days', { count: Number(days) }) }))}
+              data-testid="api-token-expiry"
+              key={form.key('expiresInDays')}
+              {...form.getInputProps('expiresInDays')}
+            />
+            <MultiSelect
+              label={t('api_tokens.resources')}
+              description={t('api_tokens.resources_hint', { max: API_TOKEN_MAX_RESOURCES })}
+              placeholder={resources.isPending ? t('main.loading') : undefined}
+              data={options}
+              searchable
+              limit={50}
+              maxValues={API_TOKEN_MAX_RESOURCES}
+              nothingFoundMessage={t('api_tokens.no_resources')}
+              required
+              data-testid="api-token-resources"
+              key={form.key('resourceIds')}
+              {...form.getInputProps('resourceIds')}
+            />
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="api-token-level-label">
+                {t('api_tokens.level')}
+              </Text>
+              <SegmentedControl
+                aria-labelledby="api-token-level-label"
+                data={[
+                  { value: 'read', label: t('api_tokens.level_read') },
+                  { value: 'write', label: t('api_tokens.level_write') },
+                ]}
+                data-testid="api-token-level"
+                key={form.key('level')}
+                {...form.getInputProps('level')}
+              />
+              <Text size="xs" c="dimmed">
+                {t('api_tokens.level_hint')}
+              </Text>
+            </Stack>
+            <Text size="sm">{t(needsCode ? 'api_tokens.reauth_with_code' : 'api_tokens.reauth')}</Text>
+            <PasswordInput
+              label={t('preferences.actual_password')}
+              autoComplete="current-password"
+              required
+              data-testid="api-token-password"
+              key={form.key('password')}
+              {...form.getInputProps('password')}
+            />
+            {needsCode ? (
+              <TextInput
+                label={t('two_factor.code_or_recovery')}
+                autoComplete="one-time-code"
+                autoCapitalize="none"
+                spellCheck={false}
+                required
+                data-testid="api-token-code"
+                key={form.key('code')}
+                {...form.getInputProps('code')}
+              />
+            ) : null}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                {t('main.cancel')}
+              </Button>
+              <Button type="submit" loading={create.isPending} data-testid="api-token-submit">
+                {t('api_tokens.create')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </AppModal>
+  );
+}

@@ -1,0 +1,112 @@
+import type { ApiTokenItem } from '@panel247/contract/api-tokens';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import es from '../../../locales/es.json';
+import { envelope, renderWithProviders, stubApi } from '../../../test/api-stub';
+import { ApiTokensCard } from './api-tokens-card';
+
+beforeAll(async () => {
+  await i18next.use(initReactI18next).init({
+    lng: 'es',
+    resources: { es: { translation: es } },
+    interpolation: { escapeValue: false },
+  });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const SECRET = `p247_${'x'.repeat(43)}`;
+const used: ApiTokenItem = {
+  id: 1,
+  name: 'deploy',
+  scope: [{ resourceId: 7, reference: 'shop.test', level: 'write' }],
+  createdAt: 1_800_000_000,
+  expiresAt: 4_000_000_000,
+  lastUsedAt: 1_800_000_500,
+  lastUsedIp: '198.51.100.23',
+};
+const unused: ApiTokenItem = { ...used, id: 2, name: 'backup script', lastUsedAt: null, lastUsedIp: '' };
+
+function serve(initial: ApiTokenItem[], twoFactor = false) {
+  let tokens = initial;
+  return stubApi((call) => {
+    if (call.path === 'user/apitokens/') return envelope({ tokens });
+    if (call.path === 'user/twofactor/')
+      return envelope({ enabled: twoFactor, recoveryCodesLeft: 10, required: false });
+    if (call.path === 'permission/list/') {
+      return envelope({
+        permissions: [{ id: 7, reference: 'shop.test', hasDomain: true, hasService: true, hasMail: false }],
+      });
+    }
+    if (call.path === 'user/apitokens/create/') {
+      const item = { ...unused, id: 3, name: call.params.get('name') ?? '' };
+      tokens = [item, ...tokens];
+      return envelope({ token: SECRET, item }, { info: ['Token creado'] });
+    }
+    const revoke = /^user\/apitokens\/(\d+)\/revoke\/$/.exec(call.path);
+    if (revoke) {
+      tokens = tokens.filter((item) => item.id !== Number(revoke[1]));
+      return envelope({}, { info: ['Token revocado'] });
+    }
+    return envelope(null, { status: 404 });
+  });
+}
+
+describe('API tokens section', () => {
+  it('lists each token with its scope, expiry, last use and address', async () => {
+    serve([used, unused]);
+    renderWithProviders(<ApiTokensCard />);
+    const rows = await screen.findAllByTestId('api-token-row');
+    expect(rows).toHaveLength(2);
+    const [first, second] = rows as [HTMLElement, HTMLElement];
+    expect(within(first).getByText('deploy')).toBeInTheDocument();
+    expect(within(first).getByTestId('api-token-scope')).toHaveTextContent('shop.test (Consultar y modificar)');
+    expect(within(first).getByText(/Último uso .* desde 198\.51\.100\.23/)).toBeInTheDocument();
+    expect(within(second).getByText('Nunca usado')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Revocar el token backup script' })).toBeInTheDocument();
+  });
+
+  it('shows the empty text without tokens', async () => {
+    serve([]);
+    renderWithProviders(<ApiTokensCard />);
+    expect(await screen.findByTestId('api-tokens-empty')).toHaveTextContent('No tienes tokens de API.');
+  });
+
+  it('creates a token with the password and a current code, and shows its secret once', async () => {
+    const calls = serve([], true);
+    renderWithProviders(<ApiTokensCard />);
+    await screen.findByTestId('api-tokens-empty');
+    await waitFor(() => expect(screen.getByTestId('api-token-new')).toBeEnabled());
+    fireEvent.click(screen.getByTestId('api-token-new'));
+    const modal = await screen.findByTestId('api-token-create-modal');
+    fireEvent.change(within(modal).getByTestId('api-token-name'), { target: { value: 'ci' } });
+    const resources = within(modal).getByTestId('api-token-resources');
+    fireEvent.click(resources);
+    fireEvent.click(await screen.findByRole('option', { name: 'shop.test' }));
+    fireEvent.change(within(modal).getByTestId('api-token-password'), { target: { value: 'secret pass' } });
+    fireEvent.change(within(modal).getByTestId('api-token-code'), { target: { value: '123456' } });
+    fireEvent.click(within(modal).getByTestId('api-token-submit'));
+
+    expect(await screen.findByTestId('api-token-secret')).toHaveTextContent(SECRET);
+    const create = calls.find((call) => call.path === 'user/apitokens/create/');
+    expect(create?.params.getAll('scope')).toEqual(['7:read']);
+    expect(create?.params.get('code')).toBe('123456');
+    expect(create?.params.get('expiresInDays')).toBe('30');
+    fireEvent.click(screen.getByTestId('api-token-done'));
+    await waitFor(() => expect(screen.queryByTestId('api-token-secret')).toBeNull());
+    expect(await screen.findByTestId('api-token-row')).toHaveTextContent('ci');
+    expect(document.body.textContent).not.toContain(SECRET);
+  });
+
+  it('revokes a token only after the confirmation', async () => {
+    const calls = serve([used]);
+    renderWithProviders(<ApiTokensCard />);
+    fireEvent.click(await screen.findByTestId('api-token-revoke'));
+    fireEvent.click(await screen.findByTestId('api-token-revoke-modal-confirm'));
+    expect(await screen.findByTestId('api-tokens-empty')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([
+      'user/apitokens/1/revoke/',
+    ]);
+  });
+});
