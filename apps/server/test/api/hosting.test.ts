@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { HostingService, Redirection, Subdomain } from '@panel247/contract/hosting';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { selfSignedCertificate } from '../../../../scripts/test-support/self-signed-certificate.ts';
+import { ServiceHomes } from '../../src/drivers/homes/service-homes.ts';
 import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
 import { DaemonError, FieldErrors } from '../../src/errors.ts';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
@@ -186,6 +187,38 @@ describe.each(DATABASE_KINDS)('hosting API on %s', (kind) => {
     expect(removed.body.system.info).toEqual(['Subdominio eliminado']);
     expect(nginxConf()).not.toContain(`blog.${DOMAIN}`);
     expect((await t.call('GET', `service/${id}/subdomain/${blog.id}/`, {}, { cookie })).response.statusCode).toBe(404);
+  });
+
+  it('checks the folders a change brings in, not every site of the service at every change', async () => {
+    const create = (subDomain: string) =>
+      t.call<{ subdomain: Subdomain }>(
+        'POST',
+        `service/${id}/subdomain/create/`,
+        { subDomain, folder: subDomain, SSLActive: '0', cert: '', certkey: '', certchain: '' },
+        { cookie },
+      );
+    const first = (await create('moved')).body.data.subdomain;
+    // The folder replaced behind the panel's back by a link leading out of the home.
+    const folder = path.join(root, DOMAIN, 'moved');
+    rmSync(folder, { recursive: true });
+    symlinkSync('/etc', folder);
+    const spy = vi.spyOn(ServiceHomes.prototype, 'prepare');
+    // Another site's change goes through, checking only its own folder.
+    const other = await create('untouched');
+    expect(other.body.system.valid).toBe(true);
+    expect(spy.mock.calls.map((call) => call[1])).toEqual(['untouched']);
+    // A change that brings the moved folder in is refused, and the link is left to web sync to report.
+    const again = await t.call(
+      'POST',
+      `service/${id}/subdomain/${first.id}/save/`,
+      { folder: 'moved', SSLActive: '0', cert: '', certkey: '', certchain: '' },
+      { cookie },
+    );
+    expect(again.body.system.inputs).toEqual(['folder']);
+    for (const sid of [first.id, other.body.data.subdomain.id]) {
+      await t.call('GET', `service/${id}/subdomain/${sid}/delete/`, {}, { cookie });
+    }
+    rmSync(folder);
   });
 
   it('installs a certificate: files for nginx, the key sealed and never sent back', async () => {

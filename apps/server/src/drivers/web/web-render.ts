@@ -157,28 +157,32 @@ export function escapeHtml(text: string): string {
 }
 
 export class Templates {
-  private readonly cache = new Map<string, string>();
+  /** Each template's body as filled: read once, its comment lines already taken out. */
+  private readonly bodies = new Map<string, string>();
   constructor(readonly dir: string) {}
 
-  fill(name: string, values: Record<string, string>): string {
-    let text = this.cache.get(name);
-    if (text === undefined) {
-      text = readFileSync(path.join(this.dir, name), 'utf8');
-      this.cache.set(name, text);
+  private body(name: string): string {
+    let body = this.bodies.get(name);
+    if (body === undefined) {
+      const text = readFileSync(path.join(this.dir, name), 'utf8');
+      // Comment lines of the templates document placeholders; they stay out of the rendered file.
+      body = name.endsWith('.html.template')
+        ? text
+        : text
+            .split('\n')
+            .filter((line) => !/^\s*[#;]/.test(line))
+            .join('\n');
+      this.bodies.set(name, body);
     }
-    // Comment lines of the templates document placeholders; they stay out of the rendered file.
-    const body = name.endsWith('.html.template')
-      ? text
-      : text
-          .split('\n')
-          .filter((line) => !/^\s*[#;]/.test(line))
-          .join('\n');
-    const filled = body.replace(/@([A-Z_]+)@/g, (whole, key: string) => {
+    return body;
+  }
+
+  fill(name: string, values: Record<string, string>): string {
+    return this.body(name).replace(/@([A-Z_]+)@/g, (whole, key: string) => {
       const value = values[key];
       if (value === undefined) throw new Error(`${name}: ${whole} not filled`);
       return value;
     });
-    return filled;
   }
 }
 
@@ -187,14 +191,17 @@ function host(subdomain: string, domain: string): string {
 }
 
 /** The server_name list of a site: the main site also answers as www.<domain> unless www has its own. */
-function siteNames(site: WebSite, service: WebService): string {
-  const names = [host(site.subdomain, service.domain)];
-  const wwwTaken =
-    service.sites.some((other) => other.subdomain === 'www') ||
-    service.redirections.some((redirection) => redirection.subdomain === 'www');
-  if (site.subdomain === '' && !wwwTaken) {
-    names.push(`www.${service.domain}`);
-  }
+/** Whether a site or a redirection has the www host, which the main site then leaves to it. */
+function wwwTaken(service: WebService): boolean {
+  return (
+    service.sites.some((site) => site.subdomain === 'www') ||
+    service.redirections.some((redirection) => redirection.subdomain === 'www')
+  );
+}
+
+function siteNames(site: WebSite, domain: string, www: boolean): string {
+  const names = [host(site.subdomain, domain)];
+  if (site.subdomain === '' && !www) names.push(`www.${domain}`);
   return names.join(' ');
 }
 
@@ -238,6 +245,14 @@ export function renderService(
   const home = service.home.replace(/\/$/, '');
   const files: RenderedFile[] = [];
   const blocks: string[] = [];
+  // Worked out once per service, not per site: a service may hold a thousand sites.
+  const www = wwwTaken(service);
+  const redirectionsOf = new Map<string, WebRedirection[]>();
+  for (const redirection of service.redirections) {
+    const own = redirectionsOf.get(redirection.subdomain);
+    if (own) own.push(redirection);
+    else redirectionsOf.set(redirection.subdomain, [redirection]);
+  }
   const common = {
     ERROR_LOG: errorLog,
     ACCESS_LOG: path.join(logs, 'access.log'),
@@ -316,7 +331,7 @@ export function renderService(
           templates.fill('server-ssl.conf.template', {
             ...common,
             LISTEN: settings.httpsListen,
-            SERVER_NAMES: siteNames(site, service),
+            SERVER_NAMES: siteNames(site, service.domain, www),
             CERTIFICATE: ssl.cert,
             CERTIFICATE_KEY: ssl.key,
             LOCATIONS: parkingLocations,
@@ -333,17 +348,16 @@ export function renderService(
     service.sites.forEach((site, index) => {
       const locations = templates.fill('site.locations.template', {
         ROOT: site.folder === '' ? home : path.join(home, site.folder),
-        REDIRECTIONS: redirectionLines(service.redirections.filter((r) => r.subdomain === site.subdomain)),
+        REDIRECTIONS: redirectionLines(redirectionsOf.get(site.subdomain) ?? []),
         FASTCGI_PARAMS: path.join(dir, 'fastcgi-params.conf'),
         PHP_SOCKET: socket,
       });
-      serverBlocks(siteNames(site, service), locations, sslFiles(site, index));
+      serverBlocks(siteNames(site, service.domain, www), locations, sslFiles(site, index));
     });
     // Redirections of hosts without a site get a server block of their own.
     const siteHosts = new Set(service.sites.map((site) => site.subdomain));
-    const orphanHosts = [...new Set(service.redirections.map((r) => r.subdomain))].filter((sub) => !siteHosts.has(sub));
-    for (const subdomain of orphanHosts) {
-      const own = service.redirections.filter((r) => r.subdomain === subdomain);
+    for (const [subdomain, own] of redirectionsOf) {
+      if (siteHosts.has(subdomain)) continue;
       // Paths no redirection covers answer 404 (a redirection of / covers them all).
       const rest = own.some((r) => r.path === '/') ? '' : '\n    location / { return 404; }';
       serverBlocks(host(subdomain, service.domain), `${redirectionLines(own)}${rest}`);

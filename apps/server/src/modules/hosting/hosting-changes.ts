@@ -32,6 +32,9 @@ async function repair(work: () => Promise<void>): Promise<Pick<WebDrift, 'repair
   }
 }
 
+/** The site folders a change creates and checks: those it names, or every site's. */
+export type FolderPreparation = readonly string[] | 'all';
+
 /** A hosting service the actor may use, with the permission levels the answers carry. */
 export type HostedService = { id: number; domain: string; levels: HostingServiceDto['permissions'] };
 
@@ -78,14 +81,14 @@ export class HostingChanges {
 
   /**
    * The settings row and the main site exist from the first call on (like a DNS zone). Only
-   * rows: the web server gets them with the first change.
+   * rows: the web server gets them with the first change. Answers whether this call made them.
    */
-  async ensure(db: Db, serviceId: number): Promise<void> {
-    if (await hostingRepository.settings(db, serviceId)) return;
-    await db.transaction().execute(async (trx) => {
+  async ensure(db: Db, serviceId: number): Promise<boolean> {
+    if (await hostingRepository.settings(db, serviceId)) return false;
+    return db.transaction().execute(async (trx) => {
       // Only the call whose row went in adds the main site (a concurrent first call waits, then skips).
       const [inserted] = await hostingRepository.insertSettings(trx, serviceId, this.now());
-      if (!inserted || Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+      if (!inserted || Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
       await hostingRepository.insertSite(trx, {
         service_id: serviceId,
         subdomain: '',
@@ -97,14 +100,20 @@ export class HostingChanges {
         eliminable: 0,
         created_at: this.now(),
       });
+      return true;
     });
   }
 
   /**
-   * The service as the database has it, in the driver's terms. `prepare` creates the sites'
-   * folders (a dry run leaves the disk alone).
+   * The service as the database has it, in the driver's terms. The sites' folders in `prepare`
+   * are created and checked against escapes ('all': every site's, as a sync or a first apply
+   * needs; a dry run passes none and leaves the disk alone).
    */
-  private async model(db: Db, service: { id: number; domain: string }, prepare = true): Promise<WebService> {
+  private async model(
+    db: Db,
+    service: { id: number; domain: string },
+    prepare: FolderPreparation,
+  ): Promise<WebService> {
     const settings = await hostingRepository.settings(db, service.id);
     const sites = await hostingRepository.sites(db, service.id);
     const redirections = await hostingRepository.redirections(db, service.id);
@@ -113,8 +122,9 @@ export class HostingChanges {
     const php = this.settings.phpVersions.includes(chosen) ? chosen : this.settings.defaultPhpVersion;
     const webSites: WebService['sites'] = [];
     for (const site of sites) {
-      // Each folder is created (owned by the web user) and checked against symlink escapes.
-      if (prepare) await this.homes.prepare(service.domain, site.folder, 'folder');
+      // A folder is created (owned by the web user) and checked against symlink escapes.
+      if (prepare === 'all' || prepare.includes(site.folder))
+        await this.homes.prepare(service.domain, site.folder, 'folder');
       webSites.push({
         subdomain: site.subdomain,
         folder: site.folder,
@@ -151,16 +161,23 @@ export class HostingChanges {
   /**
    * One change: the rows (`work`) and the driver's apply in one transaction. The settings row is
    * touched first, so on PostgreSQL changes of one service take turns and each applies what the
-   * previous one committed.
+   * previous one committed. `prepare` names the site folders the change brings in (a new site's, a
+   * moved one's): only those are created and checked, so a change costs what it touches rather
+   * than a disk check per site of the service (every folder was checked when it came in, and
+   * `web sync` checks them all again). A service's first change prepares them all.
    */
-  async change<T>(service: { id: number; domain: string }, work: (trx: Db) => Promise<T>): Promise<T> {
-    await this.ensure(this.db, service.id);
+  async change<T>(
+    service: { id: number; domain: string },
+    work: (trx: Db) => Promise<T>,
+    prepare: FolderPreparation = 'all',
+  ): Promise<T> {
+    if (await this.ensure(this.db, service.id)) prepare = 'all';
     let applied = false;
     try {
       return await this.db.transaction().execute(async (trx) => {
         await hostingRepository.updateSettings(trx, service.id, { updated_at: this.now() });
         const result = await work(trx);
-        const model = await this.model(trx, service);
+        const model = await this.model(trx, service, prepare);
         try {
           await this.driver.apply(model);
         } catch (error) {
@@ -174,7 +191,7 @@ export class HostingChanges {
       });
     } catch (error) {
       // The commit failed after the web server took the change: give it back what is committed.
-      if (applied) await this.driver.apply(await this.model(this.db, service)).catch(() => undefined);
+      if (applied) await this.driver.apply(await this.model(this.db, service, [])).catch(() => undefined);
       throw error;
     }
   }
@@ -190,7 +207,7 @@ export class HostingChanges {
     const services = await hostingRepository.allServices(this.db);
     for (const service of services) {
       if (!options.dryRun) await this.ensure(this.db, service.id);
-      const model = await this.model(this.db, service, !options.dryRun);
+      const model = await this.model(this.db, service, options.dryRun ? [] : 'all');
       const drift = await this.driver.drift(model);
       if (!drift) continue;
       const result = options.dryRun ? { repaired: false } : await repair(() => this.driver.apply(model));

@@ -75,19 +75,24 @@ export class HostingOverviewService {
     if (version !== 'default' && !this.settings.phpVersions.includes(version)) {
       throw FieldErrors.one('phpVersion', 'web.error.php_version');
     }
-    await this.changes.change(service, (trx) =>
-      hostingRepository.updateSettings(trx, id, {
-        php_version: version === 'default' ? '' : version,
-        updated_at: this.now(),
-      }),
+    await this.changes.change(
+      service,
+      (trx) =>
+        hostingRepository.updateSettings(trx, id, {
+          php_version: version === 'default' ? '' : version,
+          updated_at: this.now(),
+        }),
+      [],
     );
     return this.toServiceDto(service);
   }
 
   async setParking(actor: Actor, id: number, on: boolean): Promise<HostingServiceDto> {
     const service = await this.changes.service(actor, id, 'service_parking', 'action');
-    await this.changes.change(service, (trx) =>
-      hostingRepository.updateSettings(trx, id, { parking: on ? 1 : 0, updated_at: this.now() }),
+    await this.changes.change(
+      service,
+      (trx) => hostingRepository.updateSettings(trx, id, { parking: on ? 1 : 0, updated_at: this.now() }),
+      [],
     );
     return this.toServiceDto(service);
   }

@@ -103,20 +103,24 @@ export class RedirectionService {
     const path = this.path(params.recurso, errors);
     const fields = this.redirectionFields(params, errors);
     if (errors.length > 0) throw new FieldErrors(errors);
-    const rid = await this.changes.change(service, async (trx) => {
-      // Checked under the service's row lock, so two creates of one path cannot both pass.
-      if (await hostingRepository.redirectionAt(trx, id, subdomain, path)) {
-        throw FieldErrors.one('recurso', 'hosting.error.redirection_taken');
-      }
-      const row = await hostingRepository.insertRedirection(trx, {
-        service_id: id,
-        subdomain,
-        path,
-        ...fields,
-        created_at: this.now(),
-      });
-      return row.id;
-    });
+    const rid = await this.changes.change(
+      service,
+      async (trx) => {
+        // Checked under the service's row lock, so two creates of one path cannot both pass.
+        if (await hostingRepository.redirectionAt(trx, id, subdomain, path)) {
+          throw FieldErrors.one('recurso', 'hosting.error.redirection_taken');
+        }
+        const row = await hostingRepository.insertRedirection(trx, {
+          service_id: id,
+          subdomain,
+          path,
+          ...fields,
+          created_at: this.now(),
+        });
+        return row.id;
+      },
+      [],
+    );
     return this.get(actor, id, rid);
   }
 
@@ -126,7 +130,7 @@ export class RedirectionService {
     const errors: FieldError[] = [];
     const fields = this.redirectionFields(params, errors);
     if (errors.length > 0) throw new FieldErrors(errors);
-    await this.changes.change(service, (trx) => hostingRepository.updateRedirection(trx, id, rid, fields));
+    await this.changes.change(service, (trx) => hostingRepository.updateRedirection(trx, id, rid, fields), []);
     return this.get(actor, id, rid);
   }
 
@@ -135,6 +139,6 @@ export class RedirectionService {
     const row = await hostingRepository.redirection(this.db, id, rid);
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('hosting.error.not_eliminable');
-    await this.changes.change(service, (trx) => hostingRepository.deleteRedirection(trx, id, rid));
+    await this.changes.change(service, (trx) => hostingRepository.deleteRedirection(trx, id, rid), []);
   }
 }

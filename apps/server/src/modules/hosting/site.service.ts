@@ -128,24 +128,28 @@ export class SiteService {
     const ssl = params.SSLActive === '1';
     const certificate = this.certificate(params, `${subdomain}.${service.domain}`);
     if (ssl && !certificate) throw FieldErrors.one('cert', 'validation.required');
-    const sid = await this.changes.change(service, async (trx) => {
-      // Checked under the service's row lock, so two creates of one subdomain cannot both pass.
-      if (await hostingRepository.siteBySubdomain(trx, id, subdomain)) {
-        throw FieldErrors.one('subDomain', 'hosting.error.subdomain_taken');
-      }
-      const row = await hostingRepository.insertSite(trx, {
-        service_id: id,
-        subdomain,
-        folder,
-        ssl_active: ssl ? 1 : 0,
-        cert_pem: certificate?.cert_pem ?? '',
-        cert_chain_pem: certificate?.cert_chain_pem ?? '',
-        key_sealed: certificate?.key_sealed ?? '',
-        eliminable: 1,
-        created_at: this.now(),
-      });
-      return row.id;
-    });
+    const sid = await this.changes.change(
+      service,
+      async (trx) => {
+        // Checked under the service's row lock, so two creates of one subdomain cannot both pass.
+        if (await hostingRepository.siteBySubdomain(trx, id, subdomain)) {
+          throw FieldErrors.one('subDomain', 'hosting.error.subdomain_taken');
+        }
+        const row = await hostingRepository.insertSite(trx, {
+          service_id: id,
+          subdomain,
+          folder,
+          ssl_active: ssl ? 1 : 0,
+          cert_pem: certificate?.cert_pem ?? '',
+          cert_chain_pem: certificate?.cert_chain_pem ?? '',
+          key_sealed: certificate?.key_sealed ?? '',
+          eliminable: 1,
+          created_at: this.now(),
+        });
+        return row.id;
+      },
+      [folder],
+    );
     return this.get(actor, id, sid);
   }
 
@@ -166,8 +170,10 @@ export class SiteService {
     const certificate = this.certificate(params, host);
     // Turning SSL on without a new certificate keeps the one the site has.
     if (ssl && !certificate && !row.cert_pem) throw FieldErrors.one('cert', 'validation.required');
-    await this.changes.change(service, (trx) =>
-      hostingRepository.updateSite(trx, id, sid, { folder, ssl_active: ssl ? 1 : 0, ...(certificate ?? {}) }),
+    await this.changes.change(
+      service,
+      (trx) => hostingRepository.updateSite(trx, id, sid, { folder, ssl_active: ssl ? 1 : 0, ...(certificate ?? {}) }),
+      [folder],
     );
     return this.get(actor, id, sid);
   }
@@ -178,6 +184,6 @@ export class SiteService {
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('hosting.error.not_eliminable');
     // The files stay: they belong to the service's home, not to the site.
-    await this.changes.change(service, (trx) => hostingRepository.deleteSite(trx, id, sid));
+    await this.changes.change(service, (trx) => hostingRepository.deleteSite(trx, id, sid), []);
   }
 }
