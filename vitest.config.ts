@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * One vitest configuration, one project per test tier. `scripts/test-all.sh` runs the tiers one
- * after another (they need different preparation) and adds up the counts.
+ * One vitest configuration, one project per test tier. `scripts/test-all.sh` runs the tiers (the
+ * real-daemon ones beside the others) and adds up the counts.
  */
 export default defineConfig({
   test: {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test tier — unit (server + web), API (SQLite and PostgreSQL), real-daemon
-# integration, concurrency (two instances, PostgreSQL, PowerDNS), browser e2e — one after
-# another, and ends with one line "N passed, N failed".
+# integration, concurrency (two instances, PostgreSQL, PowerDNS), browser e2e — the real-daemon
+# tiers beside the others, and ends with one line "N passed, N failed".
 # It installs the Debian packages it needs (scripts/install-system-deps.sh) and starts the
 # local PostgreSQL when it is installed but stopped.
 set -uo pipefail
@@ -23,19 +23,33 @@ echo "test-all: building the web app (served by the e2e tier)"
 npm run build -w apps/web >"$out/build.log" 2>&1 || { echo "web build failed:"; tail -n 30 "$out/build.log"; }
 
 status=0
+# A tier's console output goes to its log, printed whole when the tier ends, so that two tiers
+# running side by side do not interleave their lines.
 run_tier() {
   local name=$1
   shift
+  local code=0
+  npx vitest run "$@" --reporter=default --reporter=json --outputFile="$out/$name.json" >"$out/$name.log" 2>&1 || code=1
   echo
   echo "=== tier: $name ==="
-  npx vitest run "$@" --reporter=default --reporter=json --outputFile="$out/$name.json" || status=1
+  cat "$out/$name.log"
+  return $code
 }
 
-run_tier unit --project unit --project web
-run_tier api --project api
-run_tier integration --project integration
-run_tier concurrency --project concurrency
-run_tier e2e --project e2e
+# Two chains side by side: the real-daemon tiers spend most of their time waiting on daemons they
+# start for themselves (each on loopback ports of its own), the others on the CPU. Neither chain
+# shares a daemon with the other: PostgreSQL serves both, each test file in a database of its own.
+(
+  chain=0
+  run_tier integration --project integration || chain=1
+  run_tier concurrency --project concurrency || chain=1
+  exit $chain
+) &
+daemons=$!
+run_tier unit --project unit --project web || status=1
+run_tier api --project api || status=1
+run_tier e2e --project e2e || status=1
+wait "$daemons" || status=1
 
 # Adds up the JSON reports; a tier that crashed before writing its report counts as one failure.
 node - "$out" unit api integration concurrency e2e <<'NODE'
