@@ -8,7 +8,8 @@ set -euo pipefail
 # server (the private MariaDB of `npm run stack`);
 # Roundcube for the WebMail sign-on plugin (deploy/webmail); OpenDKIM (the DKIM signer) and
 # python3-dkim (dkimverify, which checks its signatures in the tests); Pebble, the test ACME CA
-# the certificate tests order from.
+# the certificate tests order from. dovecot-sieve (Pigeonhole) runs the mailboxes' autoresponder and
+# forwarding scripts.
 PACKAGES=(
   chromium
   fonts-dejavu-core
@@ -19,6 +20,7 @@ PACKAGES=(
   dovecot-lmtpd
   dovecot-sqlite
   dovecot-pgsql
+  dovecot-sieve
   proftpd-core
   proftpd-mod-sqlite
   proftpd-mod-pgsql

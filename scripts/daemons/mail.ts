@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   execFileAsync,
@@ -37,6 +37,11 @@ export async function startMailDaemons(
   options: { postfixMainCf?: string } = {},
 ): Promise<MailDaemons> {
   const dovecot = requireBinary('dovecot', 'dovecot-imapd');
+  // Pigeonhole runs the mailboxes' Sieve scripts (autoresponder, forwarding) in Dovecot's LMTP
+  if (!existsSync('/usr/lib/dovecot/modules/lib90_sieve_plugin.so'))
+    throw new Error(
+      "Dovecot's Sieve plugin is missing: install Debian's dovecot-sieve (scripts/install-system-deps.sh)",
+    );
   const postfix = requireBinary('postfix', 'postfix');
   const curl = requireBinary('curl', 'curl');
   const dir = await placement.folder('mail');
@@ -68,6 +73,7 @@ export async function startMailDaemons(
       LMTP_PORT: String(lmtpPort),
       AUTH_FAILURE_DELAY: '0',
       AUTH_WORKER_USER: 'root',
+      SUBMISSION_HOST: `127.0.0.1:${smtpPort}`,
     }),
   );
   writeFileSync(

@@ -1,6 +1,6 @@
 /** Mail rules shared by the server and the web form. Zod-free; errors are i18n keys. */
 
-import { hasControlCharacters } from './text-rules.ts';
+import { hasControlCharacters, hasControlCharactersBesideTabAndLineBreaks } from './text-rules.ts';
 
 /** A local part the mail daemons take safely: letters, digits and . _ - + (no dot at the ends, no "..") */
 export function isLocalPart(value: string): boolean {
@@ -60,4 +60,47 @@ export const ALIAS_TARGETS_MAX_LENGTH = 4000;
 export function targetsOverLimit(targets: readonly string[]): 'count' | 'length' | null {
   if (targets.length > ALIAS_MAX_TARGETS) return 'count';
   return targets.join(',').length > ALIAS_TARGETS_MAX_LENGTH ? 'length' : null;
+}
+
+/** Most forwarding targets a mailbox may have (Dovecot's `sieve_max_redirects` in deploy/dovecot is this). */
+export const FORWARD_MAX_TARGETS = 10;
+/** The autoresponder's longest period between two replies to one sender, in days. */
+export const AUTOREPLY_MAX_DAYS = 30;
+export const AUTOREPLY_SUBJECT_MAX = 255;
+export const AUTOREPLY_BODY_MAX = 5000;
+
+/** A calendar date as typed in the forms and stored: 'YYYY-MM-DD', a real day. */
+export function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+export interface AutoreplyFields {
+  subject: string;
+  body: string;
+  start: string;
+  end: string;
+  days: number;
+}
+
+/**
+ * The problems of an autoresponder being switched on, per field (i18n keys): a subject and a body,
+ * dates that are days ('' for none) in order, and a period of 1 to AUTOREPLY_MAX_DAYS days.
+ */
+export function autoreplyProblems(fields: AutoreplyFields): Partial<Record<keyof AutoreplyFields, string>> {
+  const problems: Partial<Record<keyof AutoreplyFields, string>> = {};
+  if (fields.subject.trim() === '') problems.subject = 'validation.required';
+  else if (hasControlCharacters(fields.subject)) problems.subject = 'validation.control_chars';
+  else if (fields.subject.length > AUTOREPLY_SUBJECT_MAX) problems.subject = 'validation.too_long';
+  if (fields.body.trim() === '') problems.body = 'validation.required';
+  else if (hasControlCharactersBesideTabAndLineBreaks(fields.body)) problems.body = 'validation.control_chars';
+  else if (fields.body.length > AUTOREPLY_BODY_MAX) problems.body = 'validation.too_long';
+  if (fields.start !== '' && !isCalendarDate(fields.start)) problems.start = 'mail.error.date';
+  if (fields.end !== '' && !isCalendarDate(fields.end)) problems.end = 'mail.error.date';
+  if (!problems.start && !problems.end && fields.start !== '' && fields.end !== '' && fields.end < fields.start)
+    problems.end = 'mail.error.date_order';
+  if (!Number.isSafeInteger(fields.days) || fields.days < 1 || fields.days > AUTOREPLY_MAX_DAYS)
+    problems.days = 'mail.error.autoreply_days';
+  return problems;
 }

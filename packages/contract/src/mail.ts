@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, optionalInteger, textAsTyped } from './fields.ts';
+import { idParam, integerOr, optionalInteger, textAsTyped } from './fields.ts';
 import { listPageFields } from './list-query.ts';
 import { type SignonForm, signonFormSchema } from './signon.ts';
 
@@ -11,6 +11,10 @@ export const mailboxSchema = z.object({
   quota: z.number().int(),
   usage: z.number().int(),
   eliminable: z.boolean(),
+  /** Whether an autoresponder is on (it may still be outside its dates). */
+  autoreply: z.boolean(),
+  /** Addresses its mail is forwarded to (none: not forwarded). */
+  forward: z.array(z.string()),
 });
 export type Mailbox = z.infer<typeof mailboxSchema>;
 
@@ -41,6 +45,65 @@ export const mailboxCreateParamsSchema = z.object({
   quota: optionalInteger('mail.error.quota'),
 });
 export const mailboxPasswordParamsSchema = z.object({ id: idParam, accountId: idParam, password: textAsTyped(128) });
+/** A form's checkbox: a boolean, or 'true'/'false'/'1'/'0' from a posted form; absent is false. */
+const flag = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'validation.invalid' })
+  .optional()
+  .transform((value) => value === true || value === 'true' || value === '1');
+
+export const mailboxQuotaParamsSchema = z.object({
+  id: idParam,
+  accountId: idParam,
+  /** MiB, within the plan's maximum. */
+  quota: optionalInteger('mail.error.quota'),
+});
+
+/**
+ * A mailbox's autoresponder and forwarding as the panel keeps them. The mail driver writes them
+ * as the mailbox's Sieve script; `foreignScript` names a script the mailbox's owner activated
+ * elsewhere (a mail client's filters, over ManageSieve), which saving would switch off.
+ */
+export const mailboxRulesSchema = z.object({
+  autoreply: z.object({
+    enabled: z.boolean(),
+    subject: z.string(),
+    body: z.string(),
+    /** 'YYYY-MM-DD' or '' (from now on). */
+    start: z.string(),
+    /** 'YYYY-MM-DD' or '' (until switched off); the last day it answers. */
+    end: z.string(),
+    /** The same sender is answered at most once in this many days. */
+    days: z.number().int(),
+  }),
+  forward: z.object({ targets: z.array(z.string()), keepCopy: z.boolean() }),
+  foreignScript: z.string().nullable(),
+});
+export type MailboxRules = z.infer<typeof mailboxRulesSchema>;
+export const mailboxRulesDataSchema = z.object({ rules: mailboxRulesSchema });
+export type MailboxRulesData = z.infer<typeof mailboxRulesDataSchema>;
+
+export const mailboxRulesSaveParamsSchema = z.object({
+  id: idParam,
+  accountId: idParam,
+  autoreply: flag,
+  subject: textAsTyped(1000).optional().default(''),
+  body: textAsTyped(20_000).optional().default(''),
+  start: textAsTyped(40).optional().default(''),
+  end: textAsTyped(40).optional().default(''),
+  days: integerOr(1, 'mail.error.autoreply_days'),
+  /** Forwarding targets (none: no forwarding). */
+  forward: z
+    .union([textAsTyped(4000), z.array(textAsTyped(320))])
+    .optional()
+    .default([])
+    .transform((value) => (Array.isArray(value) ? value : value.split(','))),
+  /** Keep a copy in the mailbox of what is forwarded. */
+  keepCopy: flag,
+  /** Switch off a script activated elsewhere (it is kept, not deleted) instead of refusing. */
+  replaceForeign: flag,
+});
+export type MailboxRulesSaveParams = z.input<typeof mailboxRulesSaveParamsSchema>;
+
 export const aliasCreateParamsSchema = z.object({
   id: idParam,
   name: textAsTyped(64).optional().default(''),
@@ -103,6 +166,7 @@ export type WebmailLoginData = z.infer<typeof webmailLoginDataSchema> & SignonFo
 // The calls' shapes as types, so the web can import them without zod.
 export type MailboxCreateParams = z.infer<typeof mailboxCreateParamsSchema>;
 export type MailboxPasswordParams = z.infer<typeof mailboxPasswordParamsSchema>;
+export type MailboxQuotaParams = z.input<typeof mailboxQuotaParamsSchema>;
 export type AliasCreateParams = z.infer<typeof aliasCreateParamsSchema>;
 export type AliasSaveParams = z.infer<typeof aliasSaveParamsSchema>;
 export type MailboxListData = z.infer<typeof mailboxListDataSchema>;

@@ -93,6 +93,10 @@ export const MAIL_API = {
   mailboxPassword: (id: number | string, accountId: number | string) =>
     `service/${id}/correo/${accountId}/changepassword/`,
   mailboxDelete: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/delete/`,
+  mailboxQuota: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/quota/`,
+  mailboxRules: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/rules/`,
+  mailboxRulesSave: (id: number | string, accountId: number | string) =>
+    `service/${id}/correo/${accountId}/rules/save/`,
   mailboxLogin: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/login/`,
   connection: (id: number | string) => `service/${id}/correo/connection/`,
   alias: (id: number | string, aliasId: number | string) => `service/${id}/alias/${aliasId}/`,

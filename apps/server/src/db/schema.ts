@@ -276,6 +276,23 @@ export interface MailboxTable {
   sort_key: string;
 }
 
+/** A mailbox's autoresponder and forwarding (migration 0020); the driver writes its Sieve script. */
+export interface MailboxRulesTable {
+  mailbox_id: number;
+  autoreply: number;
+  subject: string;
+  body: string;
+  /** 'YYYY-MM-DD', or '' for no limit. */
+  start_date: string;
+  end_date: string;
+  /** Days before the same sender is answered again. */
+  days: number;
+  /** Comma-separated addresses. */
+  forward_targets: string;
+  keep_copy: number;
+  updated_at: number;
+}
+
 /** A DKIM key of a service's mail domain (see migration 0013). */
 export interface MailDkimKeyTable {
   id: Generated<number>;
@@ -469,6 +486,7 @@ export interface Database {
   domain_contacts: DomainContactTable;
   mailboxes: MailboxTable;
   mail_aliases: MailAliasTable;
+  mailbox_rules: MailboxRulesTable;
   mail_dkim_keys: MailDkimKeyTable;
   mail_auth_policies: MailAuthPolicyTable;
   signon_tokens: SignonTokenTable;

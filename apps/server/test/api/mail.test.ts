@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Alias, Mailbox } from '@panel247/contract/mail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminService, allKeys } from '../../src/modules/admin/admin.service.ts';
@@ -15,7 +18,12 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
 
   beforeAll(async () => {
     t = await buildTestApp(kind, {
-      config: { 'mail.maxQuotaMb': 2048, 'mail.webmailKey': 'webmail-shared-key-0123456789abcdef' },
+      config: {
+        'mail.maxQuotaMb': 2048,
+        'mail.webmailKey': 'webmail-shared-key-0123456789abcdef',
+        // saving a mailbox's rules writes its Sieve script under the mail root
+        'mail.root': mkdtempSync(path.join(tmpdir(), 'p247-mailapi-')),
+      },
     });
     account = await buildAccount(t.database.db, {
       domainName: 'buzon.test',
@@ -338,6 +346,20 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
         writeCode(accounts),
       );
       expect((await passwordHash(box.id)) === hashBefore).toBe(accounts !== 'write');
+      // the mailbox's settings (autoresponder, forwarding, quota) follow the accounts right
+      expect(await code('GET', `correo/${box.id}/rules/`)).toBe(readCode(accounts));
+      expect(await code('POST', `correo/${box.id}/rules/save/`, { forward: ['f@example.com'] })).toBe(
+        writeCode(accounts),
+      );
+      expect(await code('POST', `correo/${box.id}/quota/`, { quota: '10' } as Record<string, string>)).toBe(
+        writeCode(accounts),
+      );
+      const settings = await t.database.db
+        .selectFrom('mailbox_rules')
+        .select('forward_targets')
+        .where('mailbox_id', '=', box.id)
+        .executeTakeFirst();
+      expect(settings?.forward_targets).toBe(accounts === 'write' ? 'f@example.com' : undefined);
       expect(await code('POST', `correo/${box.id}/delete/`)).toBe(writeCode(accounts));
       expect(Boolean(await passwordHash(box.id))).toBe(accounts !== 'write');
 

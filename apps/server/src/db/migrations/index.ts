@@ -17,6 +17,7 @@ import * as m0015 from './0015-site-certificates.ts';
 import * as m0016 from './0016-mail-list-sort-key.ts';
 import * as m0018 from './0018-brand-acme-email.ts';
 import * as m0019 from './0019-dns-change-history.ts';
+import * as m0020 from './0020-mailbox-rules.ts';
 import * as m0021 from './0021-api-tokens.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
@@ -39,5 +40,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016-mail-list-sort-key': m0016,
   '0018-brand-acme-email': m0018,
   '0019-dns-change-history': m0019,
+  '0020-mailbox-rules': m0020,
   '0021-api-tokens': m0021,
 };

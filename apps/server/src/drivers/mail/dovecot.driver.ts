@@ -26,6 +26,11 @@ export class DovecotMailDriver extends EmbeddedMailDriver {
     await this.flushAuthCache(mailbox);
   }
 
+  /** The quota rule comes with the user lookup, which the auth cache keeps too. */
+  override async quotaChanged(mailbox: MailboxAddress): Promise<void> {
+    await this.flushAuthCache(mailbox);
+  }
+
   override async mailboxDeleted(mailbox: MailboxAddress, now: number): Promise<void> {
     await this.flushAuthCache(mailbox);
     await super.mailboxDeleted(mailbox, now);

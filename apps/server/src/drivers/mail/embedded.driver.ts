@@ -2,6 +2,8 @@ import { WEBMAIL_TOKEN_FIELD, type WebmailLoginData } from '@panel247/contract/m
 import type { SyncOptions } from '../sync-options.ts';
 import type { MailboxAddress, MailDriver } from './mail.driver.ts';
 import type { Maildirs, MailFolderDrift } from './maildirs.ts';
+import { SieveFiles } from './sieve-files.ts';
+import { type MailboxFilter, sieveScript } from './sieve-script.ts';
 
 export interface MailFilesSettings {
   /** What a mailbox deletion does with its mail. */
@@ -17,14 +19,34 @@ export interface MailFilesSettings {
 export class EmbeddedMailDriver implements MailDriver {
   readonly kind: MailDriver['kind'] = 'embedded';
 
+  private readonly sieve: SieveFiles;
+
   constructor(
     protected readonly maildirs: Maildirs,
     protected readonly settings: MailFilesSettings,
-  ) {}
+  ) {
+    this.sieve = new SieveFiles(maildirs);
+  }
 
   async mailboxCreated(_mailbox: MailboxAddress): Promise<void> {}
 
   async passwordChanged(_mailbox: MailboxAddress): Promise<void> {}
+
+  /** Dovecot reads the quota from the mailbox's row at each delivery: nothing to tell. */
+  async quotaChanged(_mailbox: MailboxAddress): Promise<void> {}
+
+  foreignFilter(mailbox: MailboxAddress): Promise<string | null> {
+    return this.sieve.foreignActive(mailbox.domain, mailbox.localPart);
+  }
+
+  /** The script is a file in the mailbox's home; Pigeonhole compiles it again when it changes. */
+  async filterChanged(mailbox: MailboxAddress, filter: MailboxFilter, now: number): Promise<void> {
+    if (!filter.autoreply && !filter.forward) {
+      await this.sieve.remove(mailbox.domain, mailbox.localPart);
+      return;
+    }
+    await this.sieve.activate(mailbox.domain, mailbox.localPart, sieveScript(filter), now);
+  }
 
   async mailboxDeleted(mailbox: MailboxAddress, now: number): Promise<void> {
     await this.maildirs.dispose(mailbox.domain, mailbox.localPart, this.settings.deleteMode, now);

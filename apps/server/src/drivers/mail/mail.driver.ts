@@ -1,6 +1,9 @@
 import type { WebmailLoginData } from '@panel247/contract/mail';
 import type { SyncOptions } from '../sync-options.ts';
 import type { MailFolderDrift } from './maildirs.ts';
+import type { MailboxFilter } from './sieve-script.ts';
+
+export type { AutoreplyRule, MailboxFilter } from './sieve-script.ts';
 
 /**
  * The mail driver: everything the panel does to the mail system (Dovecot and Postfix) beyond the
@@ -33,6 +36,19 @@ export interface MailDriver {
    * them unless `dryRun` (see `Maildirs.sync`).
    */
   sync(mailboxes: MailboxAddress[], options: SyncOptions & { now: number }): Promise<MailFolderDrift[]>;
+  /** Its quota changed: the next delivery and login count against the new one. */
+  quotaChanged(mailbox: MailboxAddress): Promise<void>;
+  /**
+   * The name of the Sieve script active for the mailbox when it is not the panel's (one its owner
+   * activated with a mail client's filters), or null.
+   */
+  foreignFilter(mailbox: MailboxAddress): Promise<string | null>;
+  /**
+   * Writes the mailbox's autoresponder and forwarding as its active Sieve script, or removes the
+   * panel's script when both are off. A script activated elsewhere is switched off (kept, never
+   * deleted): the mail service asks the user before.
+   */
+  filterChanged(mailbox: MailboxAddress, filter: MailboxFilter, now: number): Promise<void>;
   /** Bytes the mailbox holds (0 before its first message). */
   usage(mailbox: MailboxAddress): Promise<number>;
   /**

@@ -25,6 +25,28 @@ export class Maildirs {
     return folder;
   }
 
+  /** The mailbox's home (Dovecot's mail_home): its Maildir and its Sieve scripts live there. */
+  home(domain: string, localPart: string): string {
+    return this.folder(domain, localPart);
+  }
+
+  /**
+   * Creates the mailbox's home and the given folders inside it, owned like the mail root (the mail
+   * user Dovecot runs as) when the panel runs as root, so Dovecot can write there too.
+   */
+  async makeOwned(domain: string, localPart: string, ...inside: string[]): Promise<(file: string) => Promise<void>> {
+    const owner = process.getuid?.() === 0 ? await lstat(this.root).catch(() => undefined) : undefined;
+    const own = async (file: string) => {
+      if (owner) await lchown(file, owner.uid, owner.gid);
+    };
+    const home = this.folder(domain, localPart);
+    for (const folder of [path.dirname(home), home, ...inside.map((name) => path.join(home, name))]) {
+      const made = await mkdir(folder, { recursive: true });
+      if (made !== undefined) await own(folder);
+    }
+    return own;
+  }
+
   /** Bytes of every file in the mailbox (0 when it has no folder yet). */
   async usage(domain: string, localPart: string): Promise<number> {
     return sizeOf(this.folder(domain, localPart));

@@ -1,6 +1,7 @@
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, type Insertable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { containsAny, type ListPage, orderOf } from '../../db/list-query.ts';
+import type { MailboxRulesTable } from '../../db/schema.ts';
 
 /** One row of the mail view's list: an account or an alias, in the columns both have. */
 export interface MailListRow {
@@ -155,6 +156,36 @@ export const mailRepository = {
   },
   deleteMailbox(db: Db, serviceId: number, id: number) {
     return db.deleteFrom('mailboxes').where('service_id', '=', serviceId).where('id', '=', id).execute();
+  },
+  setQuota(db: Db, serviceId: number, id: number, quotaBytes: number) {
+    return db
+      .updateTable('mailboxes')
+      .set({ quota_bytes: quotaBytes })
+      .where('service_id', '=', serviceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+  /** The autoresponder and forwarding of a mailbox (none until first saved). */
+  rules(db: Db, mailboxId: number) {
+    return db.selectFrom('mailbox_rules').selectAll().where('mailbox_id', '=', mailboxId).executeTakeFirst();
+  },
+  /** What a list shows of these mailboxes' rules, in one query. */
+  async rulesSummaries(db: Db, mailboxIds: number[]) {
+    if (mailboxIds.length === 0) return [];
+    return db
+      .selectFrom('mailbox_rules')
+      .select(['mailbox_id', 'autoreply', 'forward_targets'])
+      .where('mailbox_id', 'in', mailboxIds)
+      .execute();
+  },
+  saveRules(db: Db, row: Insertable<MailboxRulesTable>) {
+    const { mailbox_id: _, ...changes } = row;
+    return db
+      .insertInto('mailbox_rules')
+      .values(row)
+      .onConflict((conflict) => conflict.column('mailbox_id').doUpdateSet(changes))
+      .execute();
   },
   aliases(db: Db, serviceId: number) {
     return db

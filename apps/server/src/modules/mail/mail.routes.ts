@@ -11,6 +11,9 @@ import {
   mailboxListDataSchema,
   mailboxParamsSchema,
   mailboxPasswordParamsSchema,
+  mailboxQuotaParamsSchema,
+  mailboxRulesDataSchema,
+  mailboxRulesSaveParamsSchema,
   mailListDataSchema,
   mailListParamsSchema,
   mailServiceParamsSchema,
@@ -74,6 +77,41 @@ export function registerMailRoutes(api: ApiRouter, mail: MailService) {
     async ({ actor, params }) => ({
       data: { correo: await mail.changePassword(actor, params.id, params.accountId, params.password) },
       info: ['mail.password_changed'],
+    }),
+  );
+  api.session(
+    {
+      method: 'POST',
+      url: 'service/:id/correo/:accountId/quota/',
+      params: mailboxQuotaParamsSchema,
+      data: mailboxDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: { correo: await mail.setQuota(actor, params.id, params.accountId, params.quota) },
+      info: ['mail.quota_changed'],
+    }),
+  );
+  api.session(
+    {
+      method: both,
+      url: 'service/:id/correo/:accountId/rules/',
+      params: mailboxParamsSchema,
+      data: mailboxRulesDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: { rules: await mail.rules(actor, params.id, params.accountId) },
+    }),
+  );
+  api.session(
+    {
+      method: 'POST',
+      url: 'service/:id/correo/:accountId/rules/save/',
+      params: mailboxRulesSaveParamsSchema,
+      data: mailboxRulesDataSchema,
+    },
+    async ({ actor, params }) => ({
+      data: { rules: await mail.saveRules(actor, params.id, params.accountId, params) },
+      info: ['mail.rules_saved'],
     }),
   );
   api.session(

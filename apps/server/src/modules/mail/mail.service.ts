@@ -1,8 +1,17 @@
-import type { Alias, Mailbox, MailListParams, MailListRow, WebmailLoginData } from '@panel247/contract/mail';
+import type {
+  Alias,
+  Mailbox,
+  MailboxRules,
+  MailListParams,
+  MailListRow,
+  WebmailLoginData,
+} from '@panel247/contract/mail';
 import {
   ALIAS_MAX_TARGETS,
   ALIAS_TARGETS_MAX_LENGTH,
+  autoreplyProblems,
   cleanTargets,
+  FORWARD_MAX_TARGETS,
   isAliasTarget,
   mailboxQuotaProblem,
   mailLocalPartProblem,
@@ -12,7 +21,7 @@ import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
 import { listWindowOf } from '../../db/list-query.ts';
-import type { MailDriver } from '../../drivers/mail/mail.driver.ts';
+import type { MailboxAddress, MailDriver } from '../../drivers/mail/mail.driver.ts';
 import { ConflictError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
@@ -22,6 +31,26 @@ import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts'
 import { mailRepository } from './mail.repository.ts';
 
 const MIB = 1024 * 1024;
+
+/** What a list shows of a mailbox's autoresponder and forwarding (no row: neither). */
+type RulesSummary = { autoreply: number; forward_targets: string } | undefined;
+
+/** The params of a save of a mailbox's autoresponder and forwarding, as the contract parsed them. */
+export interface MailboxRulesInput {
+  autoreply: boolean;
+  subject: string;
+  body: string;
+  start: string;
+  end: string;
+  days: number;
+  forward: string[];
+  keepCopy: boolean;
+  replaceForeign: boolean;
+}
+
+function targetList(stored: string): string[] {
+  return stored === '' ? [] : stored.split(',');
+}
 
 export interface MailSettings {
   defaultQuotaMb: number;
@@ -57,17 +86,27 @@ export class MailService {
     return { id, domain: resource.referencePunycode, levels: resource.levels };
   }
 
+  /** `summaries` holds the rules of a list's mailboxes, read at once; one mailbox reads its own. */
   private async toMailbox(
     domain: string,
     row: { id: number; local_part: string; quota_bytes: number; eliminable: number },
+    summaries?: Map<number, RulesSummary>,
   ): Promise<Mailbox> {
+    const rules = summaries ? summaries.get(row.id) : await mailRepository.rules(this.db, row.id);
     return {
       id: row.id,
       user: row.local_part,
       quota: row.quota_bytes,
       usage: await this.driver.usage({ domain, localPart: row.local_part }),
       eliminable: row.eliminable === 1,
+      autoreply: rules?.autoreply === 1,
+      forward: targetList(rules?.forward_targets ?? ''),
     };
+  }
+
+  private async summaries(ids: number[]): Promise<Map<number, RulesSummary>> {
+    const rows = await mailRepository.rulesSummaries(this.db, ids);
+    return new Map(rows.map((row) => [row.mailbox_id, row]));
   }
 
   private toAlias(domain: string, row: { id: number; local_part: string; targets: string; eliminable: number }): Alias {
@@ -84,7 +123,8 @@ export class MailService {
     const service = await this.service(actor, id, 'servicemail', 'visible');
     if (service.levels.servicemail_accounts === 'disabled') return [];
     const rows = await mailRepository.mailboxes(this.db, id);
-    return Promise.all(rows.map((row) => this.toMailbox(service.domain, row)));
+    const summaries = await this.summaries(rows.map((row) => row.id));
+    return Promise.all(rows.map((row) => this.toMailbox(service.domain, row, summaries)));
   }
 
   /**
@@ -98,11 +138,12 @@ export class MailService {
       aliases: params.type !== 'account' && service.levels.servicemail_alias !== 'disabled',
     };
     const { rows, total } = await mailRepository.mailPage(this.db, params.id, kinds, listWindowOf(params));
+    const summaries = await this.summaries(rows.filter((row) => row.kind === 'account').map((row) => row.id));
     const mail = await Promise.all(
       rows.map(
         async (row): Promise<MailListRow> =>
           row.kind === 'account'
-            ? { type: 'account', correo: await this.toMailbox(service.domain, row) }
+            ? { type: 'account', correo: await this.toMailbox(service.domain, row, summaries) }
             : { type: 'alias', alias: this.toAlias(service.domain, row) },
       ),
     );
@@ -164,6 +205,103 @@ export class MailService {
     await mailRepository.setPassword(this.db, id, accountId, `{ARGON2ID}${await hashPassword(password)}`);
     await this.driver.passwordChanged({ domain: service.domain, localPart: row.local_part });
     return this.toMailbox(service.domain, row);
+  }
+
+  /** A new quota within the plan's maximum; Dovecot's quota plugin enforces it from the next delivery. */
+  async setQuota(actor: Actor, id: number, accountId: number, quotaMb: number | undefined): Promise<Mailbox> {
+    const service = await this.service(actor, id, 'servicemail_accounts', 'action');
+    const row = await mailRepository.findMailbox(this.db, id, accountId);
+    if (!row) throw new NotFoundError();
+    const errors = fieldProblem('quota', mailboxQuotaProblem(quotaMb ?? Number.NaN, this.settings.maxQuotaMb));
+    if (errors.length > 0) throw new FieldErrors(errors);
+    const saved = await mailRepository.setQuota(this.db, id, accountId, (quotaMb as number) * MIB);
+    await this.driver.quotaChanged({ domain: service.domain, localPart: row.local_part });
+    return this.toMailbox(service.domain, saved);
+  }
+
+  /** A mailbox's autoresponder and forwarding, and the name of a script activated elsewhere if any. */
+  async rules(actor: Actor, id: number, accountId: number): Promise<MailboxRules> {
+    const service = await this.service(actor, id, 'servicemail_accounts', 'visible');
+    const row = await mailRepository.findMailbox(this.db, id, accountId);
+    if (!row) throw new NotFoundError();
+    return this.rulesOf(row.id, { domain: service.domain, localPart: row.local_part });
+  }
+
+  private async rulesOf(mailboxId: number, address: MailboxAddress): Promise<MailboxRules> {
+    const rules = await mailRepository.rules(this.db, mailboxId);
+    return {
+      autoreply: {
+        enabled: rules?.autoreply === 1,
+        subject: rules?.subject ?? '',
+        body: rules?.body ?? '',
+        start: rules?.start_date ?? '',
+        end: rules?.end_date ?? '',
+        days: rules?.days ?? 1,
+      },
+      forward: { targets: targetList(rules?.forward_targets ?? ''), keepCopy: rules ? rules.keep_copy === 1 : true },
+      foreignScript: await this.driver.foreignFilter(address),
+    };
+  }
+
+  /**
+   * Saves the autoresponder and forwarding and has the driver write them as the mailbox's Sieve
+   * script. A script its owner activated elsewhere is not switched off silently: the save is
+   * refused naming it, unless `replaceForeign` says the user agreed (the driver keeps the file).
+   */
+  async saveRules(actor: Actor, id: number, accountId: number, input: MailboxRulesInput): Promise<MailboxRules> {
+    const service = await this.service(actor, id, 'servicemail_accounts', 'action');
+    const row = await mailRepository.findMailbox(this.db, id, accountId);
+    if (!row) throw new NotFoundError();
+    const address = { domain: service.domain, localPart: row.local_part };
+    const fields = {
+      subject: input.subject.trim(),
+      body: input.body.replace(/\s+$/, ''),
+      start: input.start.trim(),
+      end: input.end.trim(),
+      days: input.days,
+    };
+    // switched off, the texts are kept as typed for later, and only need to be valid when present
+    const problems = Object.entries(autoreplyProblems(fields)).filter(
+      ([, key]) => input.autoreply || key !== 'validation.required',
+    );
+    const errors = problems.map(([field, messageKey]) => ({ field, messageKey: messageKey as string }));
+    if (errors.length > 0) throw new FieldErrors(errors);
+    const forward = this.checkForward(input.forward, `${row.local_part}@${service.domain}`);
+    const foreign = await this.driver.foreignFilter(address);
+    if (foreign && !input.replaceForeign) throw new ConflictError('mail.error.sieve_foreign', { name: foreign });
+    await mailRepository.saveRules(this.db, {
+      mailbox_id: row.id,
+      autoreply: input.autoreply ? 1 : 0,
+      subject: fields.subject,
+      body: fields.body,
+      start_date: fields.start,
+      end_date: fields.end,
+      days: fields.days,
+      forward_targets: forward.join(','),
+      keep_copy: input.keepCopy ? 1 : 0,
+      updated_at: this.now(),
+    });
+    await this.driver.filterChanged(
+      address,
+      {
+        autoreply: input.autoreply ? fields : null,
+        forward: forward.length > 0 ? { targets: forward, keepCopy: input.keepCopy } : null,
+      },
+      this.now(),
+    );
+    return this.rulesOf(row.id, address);
+  }
+
+  /** Forwarding targets: addresses as an alias's, at most FORWARD_MAX_TARGETS, never the mailbox itself. */
+  private checkForward(typed: string[], own: string): string[] {
+    if (typed.some(hasControlCharacters)) throw FieldErrors.one('forward', 'validation.control_chars');
+    const targets = [...new Set(cleanTargets(typed).map((t) => t.toLowerCase()))];
+    const bad = targets.find((t) => !isAliasTarget(t));
+    if (bad) throw FieldErrors.one('forward', 'mail.error.target', { target: bad.slice(0, 80) });
+    if (targets.includes(own)) throw FieldErrors.one('forward', 'mail.error.forward_self');
+    if (targets.length > FORWARD_MAX_TARGETS)
+      throw FieldErrors.one('forward', 'mail.error.forward_count', { max: String(FORWARD_MAX_TARGETS) });
+    return targets;
   }
 
   async deleteMailbox(actor: Actor, id: number, accountId: number): Promise<void> {

@@ -2,7 +2,15 @@ import type { Alias, Mailbox } from '@panel247/contract/mail';
 import { describe, expect, it } from 'vitest';
 import { aliasName, aliasTargets, mailboxName, mailRows } from './mail-rows';
 
-const mailbox = (id: number, user: string): Mailbox => ({ id, user, quota: 0, usage: 0, eliminable: true });
+const mailbox = (id: number, user: string): Mailbox => ({
+  id,
+  user,
+  quota: 0,
+  usage: 0,
+  eliminable: true,
+  autoreply: false,
+  forward: [],
+});
 const alias = (id: number, local: string, name: string, domain = 'demo.test'): Alias => ({
   id,
   alias: local,
