@@ -24,6 +24,8 @@ import { registerWebApp } from './http/web-app.ts';
 import { registerApiTokenRoutes } from './modules/auth/api-token.routes.ts';
 import { ApiTokenService } from './modules/auth/api-token.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { registerPasskeyRoutes } from './modules/auth/passkey.routes.ts';
+import { PasskeyService } from './modules/auth/passkey.service.ts';
 import { RecoveryCodes } from './modules/auth/recovery-codes.ts';
 import { RequestAuthenticator } from './modules/auth/request-authenticator.ts';
 import { SessionService } from './modules/auth/session.service.ts';
@@ -238,6 +240,10 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerHealthRoute(app, basePath, new HealthService(db, events));
   registerUserRoutes(api, auth);
   registerTwoFactorRoutes(api, auth, twoFactor);
+  registerPasskeyRoutes(
+    api,
+    new PasskeyService(db, auth, twoFactor, brands, captcha, limiter, loginLimits, config.passkeyOrigins, now),
+  );
   registerUserSessionsRoutes(api, new UserSessionsService(sessions));
   registerApiTokenRoutes(api, apiTokens);
   registerPermissionRoutes(api, permissions);

@@ -58,6 +58,12 @@ export const configSchema = z.object({
   trustProxy: bool.default(false),
   /** Extra origins accepted by the CSRF check besides the request's own host. */
   allowedOrigins: z.array(z.url()).default([]),
+  /**
+   * The origins (https://panel.example) where passkeys are registered and used; the relying
+   * party id is the origin's host. Empty: the request's own origin (its Host, and the scheme the
+   * proxy reports under trustProxy).
+   */
+  passkeyOrigins: z.array(z.url()).default([]),
   defaultLanguage: z.enum(LANGUAGES).default('es'),
   session: z
     .object({
@@ -627,12 +633,13 @@ export const ENV_MAP: Record<string, string> = {
 
 /**
  * `PANEL_*` names that are read, but not through {@link ENV_MAP}: the config file and the origin
- * list (here), the CLI's stack traces, the version the envelope reports, the security headers'
+ * lists (here), the CLI's stack traces, the version the envelope reports, the security headers'
  * override, the web dev server's API target and the benchmarks' PostgreSQL.
  */
 const OTHER_PANEL_VARIABLES = new Set([
   'PANEL_CONFIG_FILE',
   'PANEL_ALLOWED_ORIGINS',
+  'PANEL_PASSKEY_ORIGINS',
   'PANEL_CLI_DEBUG',
   'PANEL_VERSION',
   'PANEL_HELMET_OPTIONS',
@@ -705,6 +712,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
     if (value !== undefined && value !== '') setPath(raw, dotted, value);
   }
   if (env.PANEL_ALLOWED_ORIGINS) setPath(raw, 'allowedOrigins', env.PANEL_ALLOWED_ORIGINS.split(',').filter(Boolean));
+  if (env.PANEL_PASSKEY_ORIGINS) setPath(raw, 'passkeyOrigins', env.PANEL_PASSKEY_ORIGINS.split(',').filter(Boolean));
   for (const [dotted, value] of Object.entries(overrides)) setPath(raw, dotted, value);
 
   const parsed = configSchema.safeParse(raw);

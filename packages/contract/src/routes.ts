@@ -12,6 +12,16 @@ export const API = {
   userForgotPassword: 'user/forgotpassword/',
   /** The login's second step: the code (or a recovery code) with the password step's token. */
   userLoginCode: 'user/login/code/',
+  /** The login's second step answered with a passkey: its options, then the signed challenge. */
+  userLoginPasskeyOptions: 'user/login/passkey/options/',
+  userLoginPasskey: 'user/login/passkey/',
+  /** A login with a passkey instead of password and code: domain, user and captcha first. */
+  userLoginPasskeyStart: 'user/login/passkey/start/',
+  passkeyList: 'user/passkeys/',
+  passkeyRegisterOptions: 'user/passkeys/register/options/',
+  passkeyRegister: 'user/passkeys/register/',
+  passkeyReauthOptions: 'user/passkeys/reauth/options/',
+  passkeyRemove: (id: number | string) => `user/passkeys/${id}/remove/`,
   twoFactorStatus: 'user/twofactor/',
   twoFactorSetup: 'user/twofactor/setup/',
   twoFactorEnable: 'user/twofactor/enable/',

@@ -17,9 +17,12 @@ export const loginDataSchema = z.object({
   domainID: z.number().int().optional(),
   /**
    * The password was right and the user has a second factor: nothing is logged in yet. The
-   * client posts the code with `loginToken` (single-use, a few minutes) to `user/login/code/`.
+   * client posts the code with `loginToken` (single-use, a few minutes) to `user/login/code/`
+   * ('totp': the app's code or a recovery code), or a passkey's signature ('passkey': passkeys only).
    */
-  secondFactor: z.literal('totp').optional(),
+  secondFactor: z.enum(['totp', 'passkey']).optional(),
+  /** The user has passkeys: one answers the second step too (`user/login/passkey/`). */
+  passkey: z.literal(true).optional(),
   loginToken: z.string().optional(),
   /** The brand requires two factors and the user has none: setting one up comes first. */
   setupSecondFactor: z.literal(true).optional(),

@@ -87,6 +87,30 @@ export interface LoginChallengeTable {
   account_key: string;
   previous_login_at: number | null;
   expires_at: number;
+  /** The WebAuthn challenge a passkey must sign to answer this login (null: none asked yet). */
+  passkey_challenge: string | null;
+  /** 1: started without a password, so only a user-verifying passkey may finish it. */
+  passwordless: Generated<number>;
+}
+
+export interface UserPasskeyTable {
+  id: Generated<number>;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  sign_count: number;
+  transports: string;
+  name: string;
+  backed_up: number;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface PasskeyChallengeTable {
+  user_id: number;
+  purpose: 'register' | 'reauth';
+  challenge: string;
+  expires_at: number;
 }
 
 export interface ResourceTable {
@@ -467,6 +491,8 @@ export interface Database {
   user_totp: UserTotpTable;
   user_recovery_codes: UserRecoveryCodeTable;
   login_challenges: LoginChallengeTable;
+  user_passkeys: UserPasskeyTable;
+  passkey_challenges: PasskeyChallengeTable;
   resources: ResourceTable;
   permission_grants: PermissionGrantTable;
   sessions: SessionTable;

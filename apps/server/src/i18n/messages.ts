@@ -40,6 +40,20 @@ const es = {
     'Se ha desactivado la verificación en dos pasos del usuario {user} de {domain} el {when} (UTC) desde {ip}.\n\nSi no has sido tú, ponte en contacto con {company}.',
   'twofactor.mail_body_recovery_codes':
     'Se han creado códigos de recuperación nuevos para el usuario {user} de {domain} el {when} (UTC) desde {ip}; los anteriores ya no sirven.\n\nSi no has sido tú, ponte en contacto con {company}.',
+  'passkey.bad_response': 'El navegador no ha dado una respuesta de llave de acceso válida',
+  'passkey.not_accepted': 'La llave de acceso no se ha aceptado o el inicio ha caducado. Vuelve a empezar.',
+  'passkey.none': 'Este usuario no tiene llaves de acceso',
+  'passkey.already_registered': 'Esta llave de acceso ya está registrada',
+  'passkey.origin_not_allowed': 'Las llaves de acceso no están permitidas en esta dirección del panel',
+  'passkey.factor_required': 'Escribe un código o confirma con una llave de acceso',
+  'passkey.added': 'Llave de acceso añadida',
+  'passkey.removed': 'Llave de acceso eliminada',
+  'twofactor.mail_subject_passkey_added': 'Llave de acceso añadida',
+  'twofactor.mail_subject_passkey_removed': 'Llave de acceso eliminada',
+  'twofactor.mail_body_passkey_added':
+    'Se ha añadido la llave de acceso «{name}» al usuario {user} de {domain} el {when} (UTC) desde {ip}.\n\nSi no has sido tú, ponte en contacto con {company}.',
+  'twofactor.mail_body_passkey_removed':
+    'Se ha eliminado la llave de acceso «{name}» del usuario {user} de {domain} el {when} (UTC) desde {ip}.\n\nSi no has sido tú, ponte en contacto con {company}.',
   'sessions.ended': 'Sesión terminada',
   'sessions.others_ended': 'Se han terminado las demás sesiones',
   'sessions.current_is_logout': 'Esta es la sesión actual: para terminarla, cierra la sesión',
@@ -380,6 +394,20 @@ const en: Record<MessageKey, string> = {
     'Two-factor authentication was turned off for user {user} of {domain} on {when} (UTC) from {ip}.\n\nIf this was not you, contact {company}.',
   'twofactor.mail_body_recovery_codes':
     'New recovery codes were created for user {user} of {domain} on {when} (UTC) from {ip}; the previous ones no longer work.\n\nIf this was not you, contact {company}.',
+  'passkey.bad_response': 'The browser did not give a valid passkey answer',
+  'passkey.not_accepted': 'The passkey was not accepted, or the sign-in has expired. Start again.',
+  'passkey.none': 'This user has no passkeys',
+  'passkey.already_registered': 'This passkey is already registered',
+  'passkey.origin_not_allowed': 'Passkeys are not allowed at this address of the panel',
+  'passkey.factor_required': 'Type a code or confirm with a passkey',
+  'passkey.added': 'Passkey added',
+  'passkey.removed': 'Passkey removed',
+  'twofactor.mail_subject_passkey_added': 'Passkey added',
+  'twofactor.mail_subject_passkey_removed': 'Passkey removed',
+  'twofactor.mail_body_passkey_added':
+    'The passkey "{name}" was added to the user {user} of {domain} on {when} (UTC) from {ip}.\n\nIf it was not you, contact {company}.',
+  'twofactor.mail_body_passkey_removed':
+    'The passkey "{name}" was removed from the user {user} of {domain} on {when} (UTC) from {ip}.\n\nIf it was not you, contact {company}.',
   'sessions.ended': 'Session ended',
   'sessions.others_ended': 'Every other session was ended',
   'sessions.current_is_logout': 'This is the current session: log out to end it',
@@ -717,6 +745,20 @@ const ca: Record<MessageKey, string> = {
     'S’ha desactivat la verificació en dos passos de l’usuari {user} de {domain} el {when} (UTC) des de {ip}.\n\nSi no has estat tu, posa’t en contacte amb {company}.',
   'twofactor.mail_body_recovery_codes':
     'S’han creat codis de recuperació nous per a l’usuari {user} de {domain} el {when} (UTC) des de {ip}; els anteriors ja no serveixen.\n\nSi no has estat tu, posa’t en contacte amb {company}.',
+  'passkey.bad_response': 'El navegador no ha donat una resposta de clau d’accés vàlida',
+  'passkey.not_accepted': 'La clau d’accés no s’ha acceptat o l’inici ha caducat. Torna a començar.',
+  'passkey.none': 'Aquest usuari no té claus d’accés',
+  'passkey.already_registered': 'Aquesta clau d’accés ja està registrada',
+  'passkey.origin_not_allowed': 'Les claus d’accés no estan permeses en aquesta adreça del tauler',
+  'passkey.factor_required': 'Escriu un codi o confirma amb una clau d’accés',
+  'passkey.added': 'Clau d’accés afegida',
+  'passkey.removed': 'Clau d’accés eliminada',
+  'twofactor.mail_subject_passkey_added': 'Clau d’accés afegida',
+  'twofactor.mail_subject_passkey_removed': 'Clau d’accés eliminada',
+  'twofactor.mail_body_passkey_added':
+    'S’ha afegit la clau d’accés «{name}» a l’usuari {user} de {domain} el {when} (UTC) des de {ip}.\n\nSi no has estat tu, posa’t en contacte amb {company}.',
+  'twofactor.mail_body_passkey_removed':
+    'S’ha eliminat la clau d’accés «{name}» de l’usuari {user} de {domain} el {when} (UTC) des de {ip}.\n\nSi no has estat tu, posa’t en contacte amb {company}.',
   'sessions.ended': 'Sessió acabada',
   'sessions.others_ended': 'S’han acabat les altres sessions',
   'sessions.current_is_logout': 'Aquesta és la sessió actual: per acabar-la, tanca la sessió',

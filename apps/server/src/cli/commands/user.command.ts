@@ -98,7 +98,7 @@ const email = defineCommand({
 
 const resetTwoFactor = defineCommand({
   name: 'reset-2fa',
-  summary: "Turn a user's two-factor login off (phone and recovery codes lost) and end their sessions",
+  summary: "Turn a user's two-factor login off (TOTP, recovery codes and passkeys) and end their sessions",
   usage: '--domain D --user U',
   options: { domain: { type: 'string' }, user: { type: 'string' } },
   parse: ({ values }) => userTarget(values),

@@ -15,6 +15,7 @@ import * as m0013 from './0013-mail-dkim.ts';
 import * as m0014 from './0014-two-factor.ts';
 import * as m0015 from './0015-site-certificates.ts';
 import * as m0016 from './0016-mail-list-sort-key.ts';
+import * as m0017 from './0017-passkeys.ts';
 import * as m0018 from './0018-brand-acme-email.ts';
 import * as m0019 from './0019-dns-change-history.ts';
 import * as m0020 from './0020-mailbox-rules.ts';
@@ -38,6 +39,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014-two-factor': m0014,
   '0015-site-certificates': m0015,
   '0016-mail-list-sort-key': m0016,
+  '0017-passkeys': m0017,
   '0018-brand-acme-email': m0018,
   '0019-dns-change-history': m0019,
   '0020-mailbox-rules': m0020,

@@ -77,11 +77,15 @@ export const adminAccountRepository = {
     return db.updateTable('users').set({ email }).where('id', '=', userId).execute();
   },
 
-  /** The operator's way out for a user who lost both the phone and the recovery codes. */
+  /**
+   * The operator's way out for a user who lost both the phone and the recovery codes (or every
+   * passkey): TOTP, recovery codes and passkeys go.
+   */
   async removeSecondFactor(db: Db, userId: number): Promise<boolean> {
     const result = await db.deleteFrom('user_totp').where('user_id', '=', userId).executeTakeFirst();
     await db.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
-    return Number(result.numDeletedRows) > 0;
+    const passkeys = await db.deleteFrom('user_passkeys').where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) + Number(passkeys.numDeletedRows) > 0;
   },
 
   /** Ends every session of a user; returns their ids so open panels can be told. */

@@ -10,6 +10,7 @@ import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import type { Actor } from './actor.ts';
 import { accountKeyOf, type LoginLimits, limitedAttempt } from './attempt-limits.ts';
 import { authEvent } from './auth-event.ts';
+import { passkeyRepository } from './passkey.repository.ts';
 import { hashPassword, verifyPassword } from './password-hasher.ts';
 import { hashToken, type SessionService } from './session.service.ts';
 import { twoFactorRepository } from './two-factor.repository.ts';
@@ -71,7 +72,9 @@ export class AuthService {
       }
       verdict = 'right';
 
-      if (await this.twoFactor.isEnabled(user.id)) {
+      const totp = await this.twoFactor.isEnabled(user.id);
+      const passkey = (await passkeyRepository.countOfUser(this.db, user.id)) > 0;
+      if (totp || passkey) {
         // No session yet, and the account's failures stay: only the code clears them, or a
         // known password would reopen the window for guessing codes at every login.
         const loginToken = randomBytes(32).toString('base64url');
@@ -83,7 +86,7 @@ export class AuthService {
           expiresAt: this.now() + CHALLENGE_SECONDS,
         });
         authEvent(log, 'auth.second_factor_asked', params.domainName, params.username, request.ip);
-        return { secondFactor: 'totp', loginToken };
+        return { secondFactor: totp ? 'totp' : 'passkey', ...(passkey ? { passkey: true as const } : {}), loginToken };
       }
 
       await this.limiter.clear(perAccount, accountKey);
@@ -108,7 +111,8 @@ export class AuthService {
   async loginCode(request: FastifyRequest, reply: FastifyReply, params: LoginCodeParams): Promise<LoginData> {
     const id = hashToken(params.loginToken);
     const challenge = await twoFactorRepository.findChallenge(this.db, id, this.now());
-    if (!challenge) throw FieldErrors.one('code', 'twofactor.login_expired');
+    // A passwordless login (passkey) is finished only by a passkey, never by a code.
+    if (!challenge || challenge.passwordless === 1) throw FieldErrors.one('code', 'twofactor.login_expired');
     const { domain_name: domainName, username } = challenge;
     const matched = await limitedAttempt(this.limiter, this.limits, request.ip, challenge.account_key, async () => {
       const value = await this.twoFactor.checkCode(challenge.user_id, params.code);
@@ -132,7 +136,8 @@ export class AuthService {
     });
   }
 
-  private async finishLogin(
+  /** The session of a login whose every factor passed (password and code, or a passkey). */
+  async finishLogin(
     request: FastifyRequest,
     reply: FastifyReply,
     user: { userId: number; accountId: number; previousLoginAt: number | null; domainName: string; username: string },

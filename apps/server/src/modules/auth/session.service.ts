@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { SecondFactorSetupRequiredError, SessionLostError } from '../../errors.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import type { Actor } from './actor.ts';
+import { passkeyRepository } from './passkey.repository.ts';
 import { sessionRepository } from './session.repository.ts';
 import { twoFactorRepository } from './two-factor.repository.ts';
 
@@ -27,7 +28,8 @@ interface RouteFlags {
 }
 
 function mustSetUp(row: SessionRow): boolean {
-  return row.require_2fa === 1 && !row.totp_enabled_at;
+  // SQLite answers the EXISTS with 0/1, PostgreSQL with a boolean.
+  return row.require_2fa === 1 && !row.totp_enabled_at && !Number(row.has_passkey);
 }
 
 /** Every session-bound call hashes its token: the one-shot hash costs a third of a Hash object. */
@@ -179,6 +181,7 @@ export class SessionService {
     const now = this.now();
     // Pending logins that never got their code go with the expired sessions.
     await twoFactorRepository.purgeChallenges(this.db, now);
+    await passkeyRepository.purgeChallenges(this.db, now);
     return sessionRepository.deleteExpired(this.db, now - this.policy.idleSeconds, now - this.policy.absoluteSeconds);
   }
 }

@@ -97,6 +97,7 @@ export const twoFactorRepository = {
         'c.user_id',
         'c.account_key',
         'c.previous_login_at',
+        'c.passwordless',
         'u.username',
         'a.id as account_id',
         'a.domain_name',

@@ -17,13 +17,14 @@ import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import type { Actor } from './actor.ts';
 import { accountKeyOf, type LoginLimits, limitedAttempt } from './attempt-limits.ts';
 import { authEvent } from './auth-event.ts';
+import { passkeyRepository } from './passkey.repository.ts';
 import { verifyPassword } from './password-hasher.ts';
 import type { RecoveryCodes } from './recovery-codes.ts';
 import { newTotpSecret, totpEnrolment, totpStep } from './totp.ts';
 import { twoFactorRepository } from './two-factor.repository.ts';
 import { userRepository } from './user.repository.ts';
 
-type SecurityChange = 'enabled' | 'disabled' | 'recovery_codes';
+type SecurityChange = 'enabled' | 'disabled' | 'recovery_codes' | 'passkey_added' | 'passkey_removed';
 
 /**
  * The second login factor: a TOTP app, with one-time recovery codes for a lost phone. Turning it
@@ -48,10 +49,11 @@ export class TwoFactorService {
     return Boolean(totp?.enabled_at);
   }
 
-  /** The brand requires two factors and the user has none yet. */
+  /** The brand requires two factors and the user has none yet (neither TOTP nor a passkey). */
   async mustSetUp(userId: number): Promise<boolean> {
     const context = await twoFactorRepository.findContext(this.db, userId);
-    return context?.require_2fa === 1 && !(await this.isEnabled(userId));
+    if (context?.require_2fa !== 1 || (await this.isEnabled(userId))) return false;
+    return (await passkeyRepository.countOfUser(this.db, userId)) === 0;
   }
 
   async status(actor: Actor): Promise<TwoFactorStatusData> {
@@ -85,14 +87,14 @@ export class TwoFactorService {
       throw FieldErrors.one('code', 'twofactor.wrong_code');
     }
     const recoveryCodes = await this.newRecoveryCodes(actor.userId);
-    await this.report(actor, request, 'enabled', language);
+    await this.reportChange(actor, request, 'enabled', language);
     return { recoveryCodes };
   }
 
   async disable(actor: Actor, request: FastifyRequest, params: TwoFactorReauthParams, language: Language) {
     await this.reauthenticate(actor, request, params);
     await twoFactorRepository.removeTotp(this.db, actor.userId);
-    await this.report(actor, request, 'disabled', language);
+    await this.reportChange(actor, request, 'disabled', language);
   }
 
   /** Recovery codes are kept only as hashes: "show again" means new ones, the old ones void. */
@@ -104,7 +106,7 @@ export class TwoFactorService {
   ): Promise<RecoveryCodesData> {
     await this.reauthenticate(actor, request, params);
     const recoveryCodes = await this.newRecoveryCodes(actor.userId);
-    await this.report(actor, request, 'recovery_codes', language);
+    await this.reportChange(actor, request, 'recovery_codes', language);
     return { recoveryCodes };
   }
 
@@ -180,13 +182,27 @@ export class TwoFactorService {
     return codes;
   }
 
-  private async report(actor: Actor, request: FastifyRequest, change: SecurityChange, language: Language) {
+  /** Logs a second-factor change and e-mails it to the user's address, when one is known. */
+  async reportChange(
+    actor: Actor,
+    request: FastifyRequest,
+    change: SecurityChange,
+    language: Language,
+    extra: Record<string, string> = {},
+  ) {
     authEvent(request.log, `auth.2fa_${change}`, actor.domainName, actor.username, request.ip);
     const context = await twoFactorRepository.findContext(this.db, actor.userId);
     if (!context?.email) return;
     const brand = await this.brands.byId(actor.brandId);
     const when = new Date(this.now() * 1000).toISOString().replace('T', ' ').slice(0, 16);
-    const vars = { user: actor.username, domain: actor.domainName, ip: request.ip, when, company: brand.company };
+    const vars = {
+      ...extra,
+      user: actor.username,
+      domain: actor.domainName,
+      ip: request.ip,
+      when,
+      company: brand.company,
+    };
     const subject = `[${brand.company}] ${translate(language, `twofactor.mail_subject_${change}`, vars)}`;
     const body = translate(language, `twofactor.mail_body_${change}`, vars);
     await this.contact.notifyUser(brand, `security_${change}`, context.email, subject, body, request.log);

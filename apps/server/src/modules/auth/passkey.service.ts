@@ -1,0 +1,384 @@
+import { randomBytes } from 'node:crypto';
+import type { Language } from '@panel247/contract/constants';
+import type {
+  AuthenticationCredential,
+  LoginPasskeyParams,
+  Passkey,
+  PasskeyListData,
+  PasskeyLoginStartData,
+  PasskeyLoginStartParams,
+  PasskeyOptionsData,
+  PasskeyRegisterOptionsParams,
+  PasskeyRegisterParams,
+  PasskeyRemoveParams,
+} from '@panel247/contract/passkey';
+import type { LoginData } from '@panel247/contract/user';
+import {
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import { FieldErrors, NotFoundError } from '../../errors.ts';
+import type { BrandService } from '../brand/brand.service.ts';
+import type { CaptchaVerifier } from '../captcha/captcha.verifier.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
+import type { Actor } from './actor.ts';
+import { accountKeyOf, type LoginLimits, limitedAttempt } from './attempt-limits.ts';
+import type { AuthService } from './auth.service.ts';
+import { authEvent } from './auth-event.ts';
+import { passkeyRepository } from './passkey.repository.ts';
+import { type RelyingParty, relyingPartyOf } from './passkey-relying-party.ts';
+import { verifyPassword } from './password-hasher.ts';
+import { hashToken } from './session.service.ts';
+import { twoFactorRepository } from './two-factor.repository.ts';
+import type { TwoFactorService } from './two-factor.service.ts';
+import { userRepository } from './user.repository.ts';
+
+/** How long a ceremony's challenge waits for the browser's answer (the browser's own timeout too). */
+const CEREMONY_SECONDS = 5 * 60;
+
+/** The library's options are plain JSON: handed to the browser as they are. */
+function forBrowser(options: { challenge: string }): PasskeyOptionsData['options'] {
+  return options as PasskeyOptionsData['options'];
+}
+
+function transportsOf(stored: string): AuthenticatorTransport[] {
+  return stored ? (stored.split(',') as AuthenticatorTransport[]) : [];
+}
+
+/**
+ * Passkeys (WebAuthn through `@simplewebauthn/server`): several per user, each named. A passkey
+ * answers the login's second step after the password, or replaces password and code when it
+ * verifies its user (a PIN or biometrics: two factors in one gesture). Adding one needs the
+ * password; removing one needs the password and a current factor. Every change is logged and
+ * reported to the user's address like the other second-factor changes.
+ */
+export class PasskeyService {
+  constructor(
+    private readonly db: Db,
+    private readonly auth: AuthService,
+    private readonly twoFactor: TwoFactorService,
+    private readonly brands: BrandService,
+    private readonly captcha: CaptchaVerifier,
+    private readonly limiter: RateLimiter,
+    private readonly limits: LoginLimits,
+    private readonly origins: readonly string[],
+    private readonly now: () => number,
+  ) {}
+
+  async list(actor: Actor): Promise<PasskeyListData> {
+    const rows = await passkeyRepository.listOfUser(this.db, actor.userId);
+    return {
+      passkeys: rows.map(
+        (row): Passkey => ({
+          id: row.id,
+          name: row.name,
+          backedUp: row.backed_up === 1,
+          createdAt: row.created_at,
+          lastUsedAt: row.last_used_at,
+        }),
+      ),
+    };
+  }
+
+  /** The password first (counted like a login), then options for the browser to create a credential. */
+  async registerOptions(
+    actor: Actor,
+    request: FastifyRequest,
+    params: PasskeyRegisterOptionsParams,
+  ): Promise<PasskeyOptionsData> {
+    const rp = relyingPartyOf(request, this.origins);
+    await this.checkPasswordOnly(actor, request, params.password);
+    const existing = await passkeyRepository.listOfUser(this.db, actor.userId);
+    const brand = await this.brands.byId(actor.brandId);
+    const label = `${actor.username}@${actor.domainName}`;
+    const options = await generateRegistrationOptions({
+      rpName: brand.company,
+      rpID: rp.id,
+      // The user handle: unique across the panel (one authenticator keeps one passkey per handle
+      // and relying party), and no name or address in it.
+      userID: new TextEncoder().encode(`p247-user-${actor.userId}`),
+      userName: label,
+      userDisplayName: label,
+      timeout: CEREMONY_SECONDS * 1000,
+      attestationType: 'none',
+      excludeCredentials: existing.map((row) => ({ id: row.credential_id, transports: transportsOf(row.transports) })),
+      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+    });
+    await passkeyRepository.putChallenge(
+      this.db,
+      actor.userId,
+      'register',
+      options.challenge,
+      this.now() + CEREMONY_SECONDS,
+    );
+    return { options: forBrowser(options) };
+  }
+
+  async register(
+    actor: Actor,
+    request: FastifyRequest,
+    params: PasskeyRegisterParams,
+    language: Language,
+  ): Promise<Passkey> {
+    const rp = relyingPartyOf(request, this.origins);
+    const challenge = await passkeyRepository.takeChallenge(this.db, actor.userId, 'register', this.now());
+    if (!challenge) throw FieldErrors.one('credential', 'passkey.not_accepted');
+    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+    try {
+      verified = await verifyRegistrationResponse({
+        response: params.credential as RegistrationResponseJSON,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        requireUserVerification: false,
+      });
+    } catch (error) {
+      request.log.info({ event: 'auth.passkey_refused', reason: (error as Error).message }, 'passkey refused');
+      throw FieldErrors.one('credential', 'passkey.not_accepted');
+    }
+    if (!verified.verified) throw FieldErrors.one('credential', 'passkey.not_accepted');
+    const { credential, credentialBackedUp } = verified.registrationInfo;
+    const now = this.now();
+    const id = await passkeyRepository.insert(this.db, {
+      userId: actor.userId,
+      credentialId: credential.id,
+      publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+      signCount: credential.counter,
+      transports: (params.credential.response.transports ?? []).filter((t) => /^[a-z-]{1,32}$/.test(t)).join(','),
+      name: params.name,
+      backedUp: credentialBackedUp,
+      now,
+    });
+    if (id === undefined) throw FieldErrors.one('credential', 'passkey.already_registered');
+    await this.twoFactor.reportChange(actor, request, 'passkey_added', language, { name: params.name });
+    return { id, name: params.name, backedUp: credentialBackedUp, createdAt: now, lastUsedAt: null };
+  }
+
+  /** A challenge for one of the user's passkeys to sign, to confirm a security change. */
+  async reauthOptions(actor: Actor, request: FastifyRequest): Promise<PasskeyOptionsData> {
+    const rp = relyingPartyOf(request, this.origins);
+    const options = await this.assertionOptions(actor.userId, rp, 'preferred');
+    await passkeyRepository.putChallenge(
+      this.db,
+      actor.userId,
+      'reauth',
+      options.challenge,
+      this.now() + CEREMONY_SECONDS,
+    );
+    return { options: forBrowser(options) };
+  }
+
+  /** Removing a passkey: the password and a current factor (a code, or a passkey's signature). */
+  async remove(actor: Actor, request: FastifyRequest, params: PasskeyRemoveParams, language: Language): Promise<void> {
+    const passkey = await passkeyRepository.findOfUser(this.db, actor.userId, params.id);
+    if (!passkey) throw new NotFoundError();
+    const rp = relyingPartyOf(request, this.origins);
+    const problem = await limitedAttempt(
+      this.limiter,
+      this.limits,
+      request.ip,
+      accountKeyOf(actor.domainName, actor.username),
+      async () => {
+        const user = await userRepository.findById(this.db, actor.userId);
+        // The factor only after a right password: a wrong password never uses up a recovery code.
+        const passwordOk = await verifyPassword(user?.password_hash, params.password);
+        let factorOk = false;
+        if (passwordOk && params.credential) {
+          const challenge = await passkeyRepository.takeChallenge(this.db, actor.userId, 'reauth', this.now());
+          factorOk = challenge
+            ? await this.verifyAssertion(request, actor.userId, params.credential, challenge, rp, false)
+            : false;
+        } else if (passwordOk) {
+          factorOk = (await this.twoFactor.checkCode(actor.userId, params.code)) !== undefined;
+        }
+        const value = !passwordOk ? 'password' : !factorOk ? 'code' : undefined;
+        return { wrong: value !== undefined, value };
+      },
+    );
+    if (problem) {
+      authEvent(request.log, 'auth.reauth_failed', actor.domainName, actor.username, request.ip);
+      if (problem === 'password') throw FieldErrors.one('password', 'auth.wrong_password');
+      throw params.credential
+        ? FieldErrors.one('credential', 'passkey.not_accepted')
+        : FieldErrors.one('code', 'twofactor.wrong_code');
+    }
+    if (!(await passkeyRepository.remove(this.db, actor.userId, params.id))) throw new NotFoundError();
+    await this.twoFactor.reportChange(actor, request, 'passkey_removed', language, { name: passkey.name });
+  }
+
+  /** The login's second step by passkey: a challenge over the user's passkeys, on the pending login. */
+  async loginOptions(request: FastifyRequest, loginToken: string): Promise<PasskeyOptionsData> {
+    const id = hashToken(loginToken);
+    const pending = await passkeyRepository.findLogin(this.db, id, this.now());
+    if (!pending || pending.passwordless === 1) throw FieldErrors.one('code', 'twofactor.login_expired');
+    const rp = relyingPartyOf(request, this.origins);
+    const options = await this.assertionOptions(pending.user_id, rp, 'preferred');
+    if (!(await passkeyRepository.setLoginChallenge(this.db, id, options.challenge, this.now()))) {
+      throw FieldErrors.one('code', 'twofactor.login_expired');
+    }
+    return { options: forBrowser(options) };
+  }
+
+  /**
+   * A login with a passkey in place of password and code. The captcha rule is the password's.
+   * The options name no credential (the browser offers the passkeys it keeps for this site), so
+   * the answer is the same whether the user exists or has passkeys: it tells nothing.
+   */
+  async loginStart(request: FastifyRequest, params: PasskeyLoginStartParams): Promise<PasskeyLoginStartData> {
+    const { domainName, username } = params;
+    if (!(await this.captcha.verify(params.recaptcha_response, request.ip))) {
+      authEvent(request.log, 'auth.captcha_failed', domainName, username, request.ip);
+      throw FieldErrors.one('recaptcha_response', 'auth.captcha_failed');
+    }
+    const rp = relyingPartyOf(request, this.origins);
+    const options = await generateAuthenticationOptions({
+      rpID: rp.id,
+      allowCredentials: [],
+      userVerification: 'required',
+      timeout: CEREMONY_SECONDS * 1000,
+    });
+    const loginToken = randomBytes(32).toString('base64url');
+    const user = await userRepository.findForLogin(this.db, domainName, username);
+    if (user) {
+      await passkeyRepository.insertPasswordlessLogin(this.db, {
+        id: hashToken(loginToken),
+        userId: user.id,
+        accountKey: accountKeyOf(domainName, username),
+        previousLoginAt: user.last_login_at,
+        challenge: options.challenge,
+        expiresAt: this.now() + CEREMONY_SECONDS,
+      });
+    }
+    return { loginToken, options: forBrowser(options) };
+  }
+
+  /**
+   * The signed challenge of a pending login (after the password, or passwordless). Each guess
+   * counts in the login's windows; the challenge is good for one signature and the login for one
+   * session. A passwordless login needs a passkey that verified its user.
+   */
+  async login(request: FastifyRequest, reply: FastifyReply, params: LoginPasskeyParams): Promise<LoginData> {
+    const id = hashToken(params.loginToken);
+    const pending = await passkeyRepository.findLogin(this.db, id, this.now());
+    const challenge = pending?.passkey_challenge;
+    // One message for an unknown user, an expired login and a refused passkey: none tells more.
+    if (!pending || !challenge || !(await passkeyRepository.takeLoginChallenge(this.db, id, challenge))) {
+      throw FieldErrors.one('credential', 'passkey.not_accepted');
+    }
+    const { domain_name: domainName, username } = pending;
+    const rp = relyingPartyOf(request, this.origins);
+    const passwordless = pending.passwordless === 1;
+    const ok = await limitedAttempt(this.limiter, this.limits, request.ip, pending.account_key, async () => {
+      const value = await this.verifyAssertion(
+        request,
+        pending.user_id,
+        params.credential,
+        challenge,
+        rp,
+        passwordless,
+      );
+      return { wrong: !value, value };
+    });
+    if (!ok) {
+      authEvent(request.log, 'auth.second_factor_failed', domainName, username, request.ip);
+      throw FieldErrors.one('credential', 'passkey.not_accepted');
+    }
+    if (!(await twoFactorRepository.consumeChallenge(this.db, id))) {
+      throw FieldErrors.one('credential', 'passkey.not_accepted');
+    }
+    await this.limiter.clear(this.limits.perAccount, pending.account_key);
+    authEvent(
+      request.log,
+      passwordless ? 'auth.passkey_login' : 'auth.passkey_second_factor',
+      domainName,
+      username,
+      request.ip,
+    );
+    return this.auth.finishLogin(request, reply, {
+      userId: pending.user_id,
+      accountId: pending.account_id,
+      previousLoginAt: pending.previous_login_at,
+      domainName,
+      username,
+    });
+  }
+
+  private async assertionOptions(userId: number, rp: RelyingParty, userVerification: 'preferred' | 'required') {
+    const passkeys = await passkeyRepository.listOfUser(this.db, userId);
+    if (passkeys.length === 0) throw FieldErrors.one('credential', 'passkey.none');
+    return generateAuthenticationOptions({
+      rpID: rp.id,
+      allowCredentials: passkeys.map((row) => ({ id: row.credential_id, transports: transportsOf(row.transports) })),
+      userVerification,
+      timeout: CEREMONY_SECONDS * 1000,
+    });
+  }
+
+  /**
+   * Checks a signature by one of the user's passkeys over `challenge`, for this origin and relying
+   * party, and moves its counter forward. A counter that did not grow (when the authenticator
+   * keeps one) means a cloned authenticator or a replay: refused.
+   */
+  private async verifyAssertion(
+    request: FastifyRequest,
+    userId: number,
+    credential: AuthenticationCredential,
+    challenge: string,
+    rp: RelyingParty,
+    requireUserVerification: boolean,
+  ): Promise<boolean> {
+    const passkey = await passkeyRepository.findOfUserByCredential(this.db, userId, credential.id);
+    if (!passkey) return false;
+    try {
+      const result = await verifyAuthenticationResponse({
+        response: credential as AuthenticationResponseJSON,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        requireUserVerification,
+        credential: {
+          id: passkey.credential_id,
+          publicKey: new Uint8Array(Buffer.from(passkey.public_key, 'base64url')),
+          counter: passkey.sign_count,
+          transports: transportsOf(passkey.transports),
+        },
+      });
+      if (!result.verified) return false;
+      return await passkeyRepository.recordUse(
+        this.db,
+        passkey.id,
+        passkey.sign_count,
+        result.authenticationInfo.newCounter,
+        this.now(),
+      );
+    } catch (error) {
+      request.log.info({ event: 'auth.passkey_refused', reason: (error as Error).message }, 'passkey refused');
+      return false;
+    }
+  }
+
+  private async checkPasswordOnly(actor: Actor, request: FastifyRequest, password: string) {
+    const wrong = await limitedAttempt(
+      this.limiter,
+      this.limits,
+      request.ip,
+      accountKeyOf(actor.domainName, actor.username),
+      async () => {
+        const user = await userRepository.findById(this.db, actor.userId);
+        const bad = !(await verifyPassword(user?.password_hash, password));
+        return { wrong: bad, value: bad };
+      },
+    );
+    if (wrong) {
+      authEvent(request.log, 'auth.reauth_failed', actor.domainName, actor.username, request.ip);
+      throw FieldErrors.one('password', 'auth.wrong_password');
+    }
+  }
+}
