@@ -33,6 +33,7 @@ export const AREA_GROUPS: readonly string[] = [
   'hosting',
   'installer',
   'two_factor',
+  'api_tokens',
 ];
 
 /** `over` with every text it lacks taken from `under`. */

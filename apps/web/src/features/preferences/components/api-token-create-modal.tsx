@@ -3,6 +3,7 @@ import {
   Button,
   Code,
   Group,
+  Input,
   MultiSelect,
   PasswordInput,
   SegmentedControl,
@@ -153,12 +154,11 @@ export function ApiTokenCreateModal({
               key={form.key('resourceIds')}
               {...form.getInputProps('resourceIds')}
             />
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="api-token-level-label">
-                {t('api_tokens.level')}
-              </Text>
+            <Input.Wrapper label={t('api_tokens.level')} description={t('api_tokens.level_hint')} component="div">
               <SegmentedControl
-                aria-labelledby="api-token-level-label"
+                mt={6}
+                fullWidth
+                aria-label={t('api_tokens.level')}
                 data={[
                   { value: 'read', label: t('api_tokens.level_read') },
                   { value: 'write', label: t('api_tokens.level_write') },
@@ -167,10 +167,7 @@ export function ApiTokenCreateModal({
                 key={form.key('level')}
                 {...form.getInputProps('level')}
               />
-              <Text size="xs" c="dimmed">
-                {t('api_tokens.level_hint')}
-              </Text>
-            </Stack>
+            </Input.Wrapper>
             <Text size="sm">{t(needsCode ? 'api_tokens.reauth_with_code' : 'api_tokens.reauth')}</Text>
             <PasswordInput
               label={t('preferences.actual_password')}

@@ -53,11 +53,14 @@ function serve(initial: ApiTokenItem[], twoFactor = false) {
   });
 }
 
+/** Generous waits: a busy machine renders the modal and the combobox slowly. */
+const SLOW = { timeout: 15_000 };
+
 describe('API tokens section', () => {
   it('lists each token with its scope, expiry, last use and address', async () => {
     serve([used, unused]);
     renderWithProviders(<ApiTokensCard />);
-    const rows = await screen.findAllByTestId('api-token-row');
+    const rows = await screen.findAllByTestId('api-token-row', {}, SLOW);
     expect(rows).toHaveLength(2);
     const [first, second] = rows as [HTMLElement, HTMLElement];
     expect(within(first).getByText('deploy')).toBeInTheDocument();
@@ -70,41 +73,43 @@ describe('API tokens section', () => {
   it('shows the empty text without tokens', async () => {
     serve([]);
     renderWithProviders(<ApiTokensCard />);
-    expect(await screen.findByTestId('api-tokens-empty')).toHaveTextContent('No tienes tokens de API.');
+    expect(await screen.findByTestId('api-tokens-empty', {}, SLOW)).toHaveTextContent('No tienes tokens de API.');
   });
 
-  it('creates a token with the password and a current code, and shows its secret once', async () => {
+  it('creates a token with the password and a current code, and shows its secret once', {
+    timeout: 60_000,
+  }, async () => {
     const calls = serve([], true);
     renderWithProviders(<ApiTokensCard />);
-    await screen.findByTestId('api-tokens-empty');
-    await waitFor(() => expect(screen.getByTestId('api-token-new')).toBeEnabled());
+    await screen.findByTestId('api-tokens-empty', {}, SLOW);
+    await waitFor(() => expect(screen.getByTestId('api-token-new')).toBeEnabled(), SLOW);
     fireEvent.click(screen.getByTestId('api-token-new'));
-    const modal = await screen.findByTestId('api-token-create-modal');
+    const modal = await screen.findByTestId('api-token-create-modal', {}, SLOW);
     fireEvent.change(within(modal).getByTestId('api-token-name'), { target: { value: 'ci' } });
     const resources = within(modal).getByTestId('api-token-resources');
     fireEvent.click(resources);
-    fireEvent.click(await screen.findByRole('option', { name: 'shop.test' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'shop.test' }, SLOW));
     fireEvent.change(within(modal).getByTestId('api-token-password'), { target: { value: 'secret pass' } });
     fireEvent.change(within(modal).getByTestId('api-token-code'), { target: { value: '123456' } });
     fireEvent.click(within(modal).getByTestId('api-token-submit'));
 
-    expect(await screen.findByTestId('api-token-secret')).toHaveTextContent(SECRET);
+    expect(await screen.findByTestId('api-token-secret', {}, SLOW)).toHaveTextContent(SECRET);
     const create = calls.find((call) => call.path === 'user/apitokens/create/');
     expect(create?.params.getAll('scope')).toEqual(['7:read']);
     expect(create?.params.get('code')).toBe('123456');
     expect(create?.params.get('expiresInDays')).toBe('30');
     fireEvent.click(screen.getByTestId('api-token-done'));
-    await waitFor(() => expect(screen.queryByTestId('api-token-secret')).toBeNull());
-    expect(await screen.findByTestId('api-token-row')).toHaveTextContent('ci');
+    await waitFor(() => expect(screen.queryByTestId('api-token-secret')).toBeNull(), SLOW);
+    expect(await screen.findByTestId('api-token-row', {}, SLOW)).toHaveTextContent('ci');
     expect(document.body.textContent).not.toContain(SECRET);
   });
 
   it('revokes a token only after the confirmation', async () => {
     const calls = serve([used]);
     renderWithProviders(<ApiTokensCard />);
-    fireEvent.click(await screen.findByTestId('api-token-revoke'));
-    fireEvent.click(await screen.findByTestId('api-token-revoke-modal-confirm'));
-    expect(await screen.findByTestId('api-tokens-empty')).toBeInTheDocument();
+    fireEvent.click(await screen.findByTestId('api-token-revoke', {}, SLOW));
+    fireEvent.click(await screen.findByTestId('api-token-revoke-modal-confirm', {}, SLOW));
+    expect(await screen.findByTestId('api-tokens-empty', {}, SLOW)).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([
       'user/apitokens/1/revoke/',
     ]);
