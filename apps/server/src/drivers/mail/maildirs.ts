@@ -47,9 +47,12 @@ export class Maildirs {
     return own;
   }
 
-  /** Bytes of every file in the mailbox (0 when it has no folder yet). */
+  /**
+   * Bytes of every file of the mailbox's mail (0 before its first message): its Maildir, what
+   * Dovecot's quota counts; the Sieve scripts and Dovecot's own files beside it are not mail.
+   */
   async usage(domain: string, localPart: string): Promise<number> {
-    return sizeOf(this.folder(domain, localPart));
+    return sizeOf(path.join(this.folder(domain, localPart), 'Maildir'));
   }
 
   async dispose(domain: string, localPart: string, mode: 'remove' | 'keep', now: number): Promise<void> {
