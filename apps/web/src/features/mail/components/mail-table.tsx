@@ -1,6 +1,6 @@
-import { Badge, Stack, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { Mailbox } from '@panel247/contract/mail';
-import { IconExternalLink, IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconExternalLink, IconGauge, IconKey, IconMailForward, IconPencil, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
 import { HostText } from '../../../components/host-text';
@@ -15,6 +15,8 @@ import { aliasTargets, type MailRow } from '../lib/mail-rows';
 export interface MailRowActions {
   onWebmail: (row: Extract<MailRow, { type: 'account' }>) => void;
   onPassword: (row: Extract<MailRow, { type: 'account' }>) => void;
+  onRules: (row: Extract<MailRow, { type: 'account' }>) => void;
+  onQuota: (row: Extract<MailRow, { type: 'account' }>) => void;
   onEdit: (row: Extract<MailRow, { type: 'alias' }>) => void;
   onDelete: (row: MailRow) => void;
 }
@@ -36,6 +38,33 @@ function Usage({ mailbox }: { mailbox: Mailbox }) {
     percent: formatPercent(percent, i18n.language),
   });
   return <UsageBar text={text} percent={percent} testId="mail-usage" />;
+}
+
+/** Whether the account answers by itself or forwards its mail, under its usage. */
+function RulesBadges({ mailbox }: { mailbox: Mailbox }) {
+  const { t } = useTranslation();
+  if (!mailbox.autoreply && mailbox.forward.length === 0) return null;
+  return (
+    <Group gap={4} data-testid="mail-rules-badges">
+      {mailbox.autoreply ? (
+        <Badge variant="light" color="grape" size="sm" radius="sm" data-testid="mail-autoreply-badge">
+          {t('mail.badge_autoreply')}
+        </Badge>
+      ) : null}
+      {mailbox.forward.length > 0 ? (
+        <Badge
+          variant="light"
+          color="teal"
+          size="sm"
+          radius="sm"
+          title={mailbox.forward.join(', ')}
+          data-testid="mail-forward-badge"
+        >
+          {t('mail.badge_forward', { count: mailbox.forward.length })}
+        </Badge>
+      ) : null}
+    </Group>
+  );
 }
 
 /** Accounts and aliases in one table; the actions each row offers depend on the rights (spec section 6). */
@@ -73,7 +102,10 @@ export function MailTable({
       title: t('mail.details'),
       render: (row) =>
         row.type === 'account' ? (
-          <Usage mailbox={row.mailbox} />
+          <Stack gap={4}>
+            <Usage mailbox={row.mailbox} />
+            <RulesBadges mailbox={row.mailbox} />
+          </Stack>
         ) : (
           <Stack gap={0} data-testid="mail-targets">
             {aliasTargets(row.alias).map((target) => (
@@ -101,6 +133,20 @@ export function MailTable({
             testId: 'mail-password',
             icon: <IconKey size={16} aria-hidden />,
             onClick: () => actions.onPassword(account),
+          },
+        account &&
+          rights.account && {
+            label: t('mail.rules_item', { name }),
+            testId: 'mail-rules',
+            icon: <IconMailForward size={16} aria-hidden />,
+            onClick: () => actions.onRules(account),
+          },
+        account &&
+          rights.account && {
+            label: t('mail.quota_item', { name }),
+            testId: 'mail-quota-action',
+            icon: <IconGauge size={16} aria-hidden />,
+            onClick: () => actions.onQuota(account),
           },
         alias &&
           rights.alias && {

@@ -26,6 +26,8 @@ import { MailAuthCard } from './mail-auth-card';
 import { MailCreateModal } from './mail-create-modal';
 import { MailTable } from './mail-table';
 import { PasswordModal } from './password-modal';
+import { QuotaModal } from './quota-modal';
+import { RulesModal } from './rules-modal';
 
 type AccountRow = Extract<MailRow, { type: 'account' }>;
 type AliasRow = Extract<MailRow, { type: 'alias' }>;
@@ -53,6 +55,8 @@ export function MailView({ set }: { set: PermissionSetData }) {
   const [connection, setConnection, closeConnection] = useDialog(false);
   const [editing, setEditing, closeEdit] = useDialog<AliasRow | null>(null);
   const [password, setPassword, closePassword] = useDialog<AccountRow | null>(null);
+  const [rulesRow, setRulesRow, closeRules] = useDialog<AccountRow | null>(null);
+  const [quotaRow, setQuotaRow, closeQuota] = useDialog<AccountRow | null>(null);
   const [deleting, setDeleting, closeDelete] = useDialog<MailRow | null>(null);
 
   const removeMailbox = useDeleteMailbox(serviceId);
@@ -133,6 +137,8 @@ export function MailView({ set }: { set: PermissionSetData }) {
             actions={{
               onWebmail: (row) => openSignon(webmail.mutate, row.mailbox.id),
               onPassword: setPassword,
+              onRules: setRulesRow,
+              onQuota: setQuotaRow,
               onEdit: setEditing,
               onDelete: setDeleting,
             }}
@@ -146,6 +152,8 @@ export function MailView({ set }: { set: PermissionSetData }) {
       <ConnectionModal opened={connection} onClose={closeConnection} serviceId={serviceId} allowed={rights.visible} />
       <AliasEditModal row={editing} onClose={closeEdit} serviceId={serviceId} allowed={rights.alias} />
       <PasswordModal row={password} onClose={closePassword} serviceId={serviceId} allowed={rights.account} />
+      <RulesModal row={rulesRow} onClose={closeRules} serviceId={serviceId} allowed={rights.account} />
+      <QuotaModal row={quotaRow} onClose={closeQuota} serviceId={serviceId} allowed={rights.account} />
       <ConfirmModal
         opened={deleting !== null && deleteShown}
         message={
