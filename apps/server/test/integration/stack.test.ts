@@ -2,8 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import SQLite from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import nodemailer from 'nodemailer';
@@ -11,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileAsync, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { alive, listening } from '../../../../scripts/stack/stack-state.ts';
 import { FormBrowser } from '../support/form-browser.ts';
+import { loginToPanel } from '../support/panel-api-client.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
 
@@ -199,40 +198,13 @@ describe('npm run stack', () => {
     expect(await doctor()).toEqual({ code: 0, ok: true, failing: [] });
   });
 
-  /** The panel's API as the web app calls it, logged in as the demo admin (ALTCHA solved here). */
-  async function panelApi() {
-    const base = `http://${address('panel')}/p247/`;
-    const challenge = (await (await fetch(`${base}captcha/challenge/`)).json()) as Parameters<
-      typeof solveChallenge
-    >[0]['challenge'];
-    const solution = await solveChallenge({ challenge, deriveKey });
-    const login = await fetch(`${base}user/login/`, {
-      method: 'POST',
-      headers: { 'x-dd-request': '1', 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        domainName: 'demo.test',
-        username: 'admin',
-        password: 'panel247-demo',
-        recaptcha_response: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'),
-      }).toString(),
+  /** The panel's API as the web app calls it, logged in as the demo admin (ALTCHA solved). */
+  const panelApi = () =>
+    loginToPanel(`http://${address('panel')}`, {
+      domainName: 'demo.test',
+      username: 'admin',
+      password: 'panel247-demo',
     });
-    const session = login.headers
-      .getSetCookie()
-      .map((line) => line.split(';')[0])
-      .join('; ');
-    expect(((await login.json()) as { system: { valid: boolean } }).system.valid, 'demo login').toBe(true);
-    const call = async <T>(method: 'GET' | 'POST', path: string, params: Record<string, string> = {}) => {
-      const body = new URLSearchParams(params).toString();
-      const response = await fetch(method === 'GET' ? `${base}${path}?${body}` : `${base}${path}`, {
-        method,
-        headers: { 'x-dd-request': '1', cookie: session, 'content-type': 'application/x-www-form-urlencoded' },
-        body: method === 'POST' ? body : undefined,
-      });
-      return (await response.json()) as { system: { valid: boolean; errors: string[] }; data: T };
-    };
-    // The session cookie too, for the calls that are not form posts (an upload's raw bytes).
-    return Object.assign(call, { cookie: () => session });
-  }
 
   it('phpMyAdmin and WebMail open logged in from the panel’s buttons', async () => {
     const api = await panelApi();
