@@ -70,6 +70,8 @@ import { createMailAuthService, startDkimRotations } from './modules/mail/create
 import { createMailService } from './modules/mail/create-mail-service.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { registerMailAuthRoutes } from './modules/mail/mail-auth.routes.ts';
+import { createMailClientSetupService } from './modules/mail-client-setup/create-mail-client-setup-service.ts';
+import { registerMailClientSetupRoutes } from './modules/mail-client-setup/mail-client-setup.routes.ts';
 import { registerPermissionRoutes } from './modules/permission/permission.routes.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
 import { RateLimiter } from './modules/rate-limit/rate-limiter.ts';
@@ -268,6 +270,11 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     now,
   );
   registerMailAuthRoutes(api, mailAuth);
+  await registerMailClientSetupRoutes(app, {
+    basePath,
+    auth: sessions,
+    setup: createMailClientSetupService(db, config, brands),
+  });
   startDkimRotations(app, mailAuth);
   const ftp = createFtpService(db, config, brands, deps.secretKey, now);
   registerFtpRoutes(api, ftp);

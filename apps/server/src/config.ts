@@ -228,6 +228,15 @@ export const configSchema = z.object({
       /** Shared with the WebMail: proves a token redemption comes from it. 32+ characters. */
       webmailKey: z.string().min(32).optional(),
       /**
+       * The ports mail clients connect to (the connection data, autoconfig, autodiscover and the
+       * .mobileconfig): IMAP and SMTP submission without SSL on the domain's hosts, with SSL
+       * (implicit TLS) on the brand's SSL host.
+       */
+      imapPort: z.coerce.number().int().min(1).max(65535).default(143),
+      imapSslPort: z.coerce.number().int().min(1).max(65535).default(993),
+      smtpPort: z.coerce.number().int().min(1).max(65535).default(587),
+      smtpSslPort: z.coerce.number().int().min(1).max(65535).default(465),
+      /**
        * The DKIM signer: `embedded` (keys kept in the panel only) or `opendkim` (the panel writes
        * OpenDKIM's KeyTable, SigningTable and key files in opendkimDir; see deploy/opendkim).
        */
@@ -585,6 +594,10 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_MAIL_DOVEADM_CONFIG: 'mail.doveadmConfig',
   PANEL_WEBMAIL_URL: 'mail.webmailUrl',
   PANEL_WEBMAIL_KEY: 'mail.webmailKey',
+  PANEL_MAIL_IMAP_PORT: 'mail.imapPort',
+  PANEL_MAIL_IMAP_SSL_PORT: 'mail.imapSslPort',
+  PANEL_MAIL_SMTP_PORT: 'mail.smtpPort',
+  PANEL_MAIL_SMTP_SSL_PORT: 'mail.smtpSslPort',
   PANEL_MAIL_SMTP_ADDRESS: 'mail.smtpAddress',
   PANEL_MAIL_DKIM_DRIVER: 'mail.dkimDriver',
   PANEL_MAIL_OPENDKIM_DIR: 'mail.opendkimDir',

@@ -138,9 +138,12 @@ export const mailboxDataSchema = z.object({ correo: mailboxSchema });
 export const aliasListDataSchema = z.object({ alias: z.array(aliasSchema) });
 export const aliasDataSchema = z.object({ alias: aliasSchema });
 
+const connectionPortsSchema = z.object({ plain: z.number().int(), ssl: z.number().int() });
 export const connectionDataSchema = z.object({
   plain: z.object({ imap: z.string(), smtp: z.string(), ftp: z.string(), bbdd: z.string() }),
   ssl: z.object({ imap: z.string(), smtp: z.string(), ftp: z.string(), bbdd: z.string() }),
+  /** The mail clients' ports, without and with SSL (IMAP, and SMTP submission). */
+  ports: z.object({ imap: connectionPortsSchema, smtp: connectionPortsSchema }),
 });
 
 /**

@@ -116,6 +116,7 @@ describe.each(DATABASE_KINDS)('mail API on %s', (kind) => {
         ftp: 'secure.proveedor.example',
         bbdd: 'secure.proveedor.example',
       },
+      ports: { imap: { plain: 143, ssl: 993 }, smtp: { plain: 587, ssl: 465 } },
     });
     // a brand without one gives the prefixed names in both columns
     const plain = await t.call<{ plain: object; ssl: object }>(

@@ -28,6 +28,7 @@ import { hashPassword } from '../auth/password-hasher.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
+import { connectionHosts, type MailClientPorts } from './connection-hosts.ts';
 import { mailRepository } from './mail.repository.ts';
 
 const MIB = 1024 * 1024;
@@ -52,7 +53,7 @@ function targetList(stored: string): string[] {
   return stored === '' ? [] : stored.split(',');
 }
 
-export interface MailSettings {
+export interface MailSettings extends MailClientPorts {
   defaultQuotaMb: number;
   maxQuotaMb: number;
   webmailUrl: string;
@@ -362,16 +363,7 @@ export class MailService {
   async connection(actor: Actor, id: number) {
     const service = await this.service(actor, id, 'servicemail', 'visible');
     const brand = await this.brands.byId(actor.brandId);
-    const plain = {
-      imap: `imap.${service.domain}`,
-      smtp: `smtp.${service.domain}`,
-      ftp: `ftp.${service.domain}`,
-      bbdd: `bbdd.${service.domain}`,
-    };
-    const ssl = brand.sslHost
-      ? { imap: brand.sslHost, smtp: brand.sslHost, ftp: brand.sslHost, bbdd: brand.sslHost }
-      : plain;
-    return { plain, ssl };
+    return connectionHosts(service.domain, brand.sslHost, this.settings);
   }
 
   /**
