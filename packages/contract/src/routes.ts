@@ -109,6 +109,8 @@ export const MAIL_API = {
     `service/${id}/correo/${accountId}/rules/save/`,
   mailboxLogin: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/login/`,
   connection: (id: number | string) => `service/${id}/correo/connection/`,
+  /** A mailbox's Apple configuration profile (a download, not an envelope). */
+  mobileconfig: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/mobileconfig/`,
   alias: (id: number | string, aliasId: number | string) => `service/${id}/alias/${aliasId}/`,
   aliasCreate: (id: number | string) => `service/${id}/alias/create/`,
   aliasSave: (id: number | string, aliasId: number | string) => `service/${id}/alias/${aliasId}/save/`,

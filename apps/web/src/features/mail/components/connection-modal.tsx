@@ -1,4 +1,4 @@
-import { Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Divider, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import type { ConnectionData } from '@panel247/contract/mail';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { notifyError } from '../../../lib/notify';
 import { usePhone } from '../../../lib/use-phone';
 import { useRightGuard } from '../../../lib/use-right-guard';
 import { type ConnectionHosts, useConnectionData } from '../api/get-connection-data';
+import { AppleProfileSection } from './apple-profile-section';
 
 const SERVICES: (keyof ConnectionHosts)[] = ['imap', 'smtp', 'ftp', 'bbdd'];
 
@@ -18,6 +19,17 @@ function Host({ value, label }: { value: string; label: string }) {
       <HostText ff="monospace" value={value} />
       <CopyButton value={value} label={label} />
     </Group>
+  );
+}
+
+/** The mail services' ports under the hosts (FTP's is on the FTP view; databases take no mail client). */
+function ConnectionPorts({ data }: { data: ConnectionData }) {
+  const { t } = useTranslation();
+  const { imap, smtp } = data.ports;
+  return (
+    <Text size="sm" data-testid="mail-connection-ports">
+      {t('mail.ports', { imapPlain: imap.plain, imapSsl: imap.ssl, smtpPlain: smtp.plain, smtpSsl: smtp.ssl })}
+    </Text>
   );
 }
 
@@ -93,12 +105,17 @@ export function ConnectionModal({
   opened,
   onClose,
   serviceId,
+  domain,
   allowed,
+  profiles,
 }: {
   opened: boolean;
   onClose: () => void;
   serviceId: number;
+  domain: string;
   allowed: boolean;
+  /** servicemail_accounts visible: a mailbox's .mobileconfig may be downloaded. */
+  profiles: boolean;
 }) {
   const { t } = useTranslation();
   const shown = useRightGuard(opened, allowed, onClose);
@@ -119,11 +136,10 @@ export function ConnectionModal({
     >
       <Stack gap="md">
         {data ? (
-          phone ? (
-            <ConnectionList data={data} />
-          ) : (
-            <ConnectionTable data={data} />
-          )
+          <>
+            {phone ? <ConnectionList data={data} /> : <ConnectionTable data={data} />}
+            <ConnectionPorts data={data} />
+          </>
         ) : query.isError ? (
           <Text size="sm" c="dimmed">
             {t('mail.load_error')}
@@ -135,6 +151,12 @@ export function ConnectionModal({
             <Skeleton height={28} />
           </Stack>
         )}
+        {profiles ? (
+          <>
+            <Divider />
+            <AppleProfileSection serviceId={serviceId} domain={domain} />
+          </>
+        ) : null}
       </Stack>
     </AppModal>
   );

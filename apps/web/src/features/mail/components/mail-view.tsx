@@ -1,5 +1,5 @@
 import { Button, Group, NativeSelect } from '@mantine/core';
-import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
+import { isVisible, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -149,7 +149,14 @@ export function MailView({ set }: { set: PermissionSetData }) {
       <MailAuthCard set={set} />
 
       <MailCreateModal opened={creating} onClose={closeCreate} serviceId={serviceId} domain={domain} rights={rights} />
-      <ConnectionModal opened={connection} onClose={closeConnection} serviceId={serviceId} allowed={rights.visible} />
+      <ConnectionModal
+        opened={connection}
+        onClose={closeConnection}
+        serviceId={serviceId}
+        domain={domain}
+        allowed={rights.visible}
+        profiles={isVisible(set.permissions.servicemail_accounts)}
+      />
       <AliasEditModal row={editing} onClose={closeEdit} serviceId={serviceId} allowed={rights.alias} />
       <PasswordModal row={password} onClose={closePassword} serviceId={serviceId} allowed={rights.account} />
       <RulesModal row={rulesRow} onClose={closeRules} serviceId={serviceId} allowed={rights.account} />
