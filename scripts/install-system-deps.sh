@@ -9,7 +9,7 @@ set -euo pipefail
 # Roundcube for the WebMail sign-on plugin (deploy/webmail); OpenDKIM (the DKIM signer) and
 # python3-dkim (dkimverify, which checks its signatures in the tests); Pebble, the test ACME CA
 # the certificate tests order from. dovecot-sieve (Pigeonhole) runs the mailboxes' autoresponder and
-# forwarding scripts.
+# forwarding scripts. xmllint (libxml2-utils) checks the mail client set-up documents.
 PACKAGES=(
   chromium
   fonts-dejavu-core
@@ -44,6 +44,7 @@ PACKAGES=(
   opendkim-tools
   python3-dkim
   pebble
+  libxml2-utils
 )
 
 missing=()
