@@ -71,6 +71,8 @@ const es = {
   'apitokens.created': 'Token creado: cópialo ahora, no se volverá a mostrar',
   'apitokens.revoked': 'Token revocado',
   'twofactor.code_required': 'Escribe el código de la aplicación o un código de recuperación',
+  'twofactor.passkey_cannot_confirm':
+    'Tu segundo factor es una llave de acceso y aquí no puede confirmarse: activa también la aplicación de códigos',
   'validation.invalid': 'Valor no válido',
   'validation.required': 'Este campo es obligatorio',
   'validation.too_long': 'Demasiado largo',
@@ -424,6 +426,8 @@ const en: Record<MessageKey, string> = {
   'apitokens.created': 'Token created: copy it now, it will not be shown again',
   'apitokens.revoked': 'Token revoked',
   'twofactor.code_required': 'Type the code from the app or a recovery code',
+  'twofactor.passkey_cannot_confirm':
+    'Your second factor is a passkey, which cannot confirm this yet: turn on the authenticator app as well',
   'validation.invalid': 'Invalid value',
   'validation.required': 'This field is required',
   'validation.too_long': 'Too long',
@@ -776,6 +780,8 @@ const ca: Record<MessageKey, string> = {
   'apitokens.created': 'Token creat: copia’l ara, no es tornarà a mostrar',
   'apitokens.revoked': 'Token revocat',
   'twofactor.code_required': 'Escriu el codi de l’aplicació o un codi de recuperació',
+  'twofactor.passkey_cannot_confirm':
+    'El teu segon factor és una clau d’accés, que aquí encara no ho pot confirmar: activa també l’aplicació de codis',
   'validation.invalid': 'Valor no vàlid',
   'validation.control_chars': 'Conté caràcters no permesos',
   'validation.domain': 'Nom de domini no vàlid',

@@ -292,4 +292,25 @@ describe.each(DATABASE_KINDS)('API tokens on %s', (kind) => {
     const ok = await create({ scope: [`${resource}:read`], code: current }, session, account.password);
     expect(ok.system.valid, ok.system.errors.join()).toBe(true);
   });
+
+  it('with a passkey as the only second factor, the password alone does not create a token', async () => {
+    const account = await buildAccount(t.database.db, { domainName: 'tokens-passkey.test' });
+    const session = await t.login(account.domainName, account.username, account.password);
+    await t.database.db
+      .insertInto('user_passkeys')
+      .values({
+        user_id: account.userId,
+        credential_id: 'cred-tokens-passkey',
+        public_key: 'AA',
+        name: 'laptop',
+        created_at: Math.floor(t.clock.now() / 1000),
+      } as never)
+      .execute();
+    const resource = String(account.resources['tokens-passkey.test']);
+    const refused = await create({ scope: [`${resource}:read`] }, session, account.password);
+    expect(refused.system).toMatchObject({ valid: false, inputs: ['code'] });
+    expect(
+      await t.database.db.selectFrom('api_tokens').select('id').where('user_id', '=', account.userId).execute(),
+    ).toHaveLength(0);
+  });
 });

@@ -44,6 +44,11 @@ export const apiTokenRepository = {
         'a.domain_name',
         'b.require_2fa',
         't.enabled_at as totp_enabled_at',
+        // A passkey is a second factor too (the brand's "two factors required").
+        (eb) =>
+          eb
+            .exists(eb.selectFrom('user_passkeys as p').select('p.id').whereRef('p.user_id', '=', 'u.id'))
+            .as('has_passkey'),
       ])
       .where('k.token_hash', '=', tokenHash)
       .executeTakeFirst();

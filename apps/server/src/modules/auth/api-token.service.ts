@@ -60,7 +60,8 @@ export class ApiTokenService {
     const row = await apiTokenRepository.findWithUser(this.db, hashToken(match[1]));
     const now = this.now();
     if (!row || Number(row.expires_at) <= now) throw new TokenRefusedError();
-    const mustSetUpSecondFactor = row.require_2fa === 1 && !row.totp_enabled_at;
+    // SQLite answers the EXISTS with 0/1, PostgreSQL with a boolean.
+    const mustSetUpSecondFactor = row.require_2fa === 1 && !row.totp_enabled_at && !Number(row.has_passkey);
     if (mustSetUpSecondFactor && !(request.routeOptions?.config as RouteFlags | undefined)?.beforeSecondFactor) {
       throw new SecondFactorSetupRequiredError();
     }

@@ -140,6 +140,11 @@ export class TwoFactorService {
    */
   async confirmIdentity(actor: Actor, request: FastifyRequest, params: { password: string; code?: string }) {
     if (!(await this.isEnabled(actor.userId))) {
+      // A passkey alone as the second factor: its signature is not taken here, and the password
+      // alone must not stand in for it.
+      if ((await passkeyRepository.countOfUser(this.db, actor.userId)) > 0) {
+        throw FieldErrors.one('code', 'twofactor.passkey_cannot_confirm');
+      }
       await this.checkPasswordAndCode(actor, request, params.password, undefined);
       return;
     }
