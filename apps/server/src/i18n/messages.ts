@@ -161,6 +161,8 @@ const es = {
     'No se puede aplicar: en {name} quedaría un CNAME junto a otros registros, que se han añadido después.',
   'dns.history.sync_not_revertible':
     'Una sincronización solo igualó el servidor DNS con el panel: no hay nada que revertir.',
+  'dns.history.zone_not_revertible':
+    'Los primeros registros de la zona no se revierten: usa «Restaurar valores por defecto» o «Eliminar todos los registros».',
   'domain.dns_saved': 'Servidores DNS guardados. Los cambios pueden tardar hasta 24 horas en propagarse.',
   'domain.glue_created': 'Registro glue creado',
   'domain.glue_saved': 'Registro glue guardado',
@@ -514,6 +516,8 @@ const en: Record<MessageKey, string> = {
   'dns.history.conflict_cname': 'Cannot apply: {name} would have a CNAME beside other records, which were added later.',
   'dns.history.sync_not_revertible':
     'A sync only brought the DNS server in line with the panel: there is nothing to revert.',
+  'dns.history.zone_not_revertible':
+    'The zone’s first records cannot be reverted: use “Restore defaults” or “Delete all records” instead.',
   'domain.dns_saved': 'Name servers saved. Changes may take up to 24 hours to propagate.',
   'domain.glue_created': 'Glue record created',
   'domain.glue_saved': 'Glue record saved',
@@ -866,6 +870,8 @@ const ca: Record<MessageKey, string> = {
     'No es pot aplicar: a {name} quedaria un CNAME al costat d’altres registres, que s’han afegit després.',
   'dns.history.sync_not_revertible':
     'Una sincronització només va igualar el servidor DNS amb el panell: no hi ha res a revertir.',
+  'dns.history.zone_not_revertible':
+    'Els primers registres de la zona no es reverteixen: fes servir «Restaura els valors per defecte» o «Elimina tots els registres».',
   'domain.dns_saved': 'Servidors DNS desats. Els canvis poden trigar fins a 24 hores a propagar-se.',
   'domain.glue_created': 'Registre glue creat',
   'domain.glue_saved': 'Registre glue desat',

@@ -59,6 +59,11 @@ describe.each(DATABASE_KINDS)('DNS zone history API on %s', (kind) => {
       before: [],
       after: [{ ttl: 0, priority: 0, value: 'history.test', dynamicValue: '', eliminable: true }],
     });
+    const refused = await act('revert', changes[0]?.id as number, { language: 'en' });
+    expect(refused.response.statusCode).toBe(409);
+    expect(refused.body.system.errors).toEqual([
+      'The zone’s first records cannot be reverted: use “Restore defaults” or “Delete all records” instead.',
+    ]);
   });
 
   it('records create, edit and delete: who, when and the touched RRset before and after only', async () => {

@@ -209,6 +209,8 @@ export class ZoneHistory {
    */
   async revertState(db: Db, serviceId: number, zone: string, changeSet: ChangeSetRow): Promise<RRsetState[]> {
     if (changeSet.kind === 'sync') throw new ConflictError('dns.history.sync_not_revertible');
+    // Its "before" is no zone at all, not even the provider's name servers.
+    if (changeSet.kind === 'zone') throw new ConflictError('dns.history.zone_not_revertible');
     const rrsets = (await dnsHistoryRepository.rrsetsOf(db, changeSet.id)).map(toChangeRRset);
     const now = byRRset(
       await dnsHistoryRepository.recordsAt(

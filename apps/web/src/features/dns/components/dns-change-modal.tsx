@@ -1,6 +1,6 @@
 import { Alert, Badge, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
-import type { DnsChangeRRset } from '@panel247/contract/dns-history';
+import type { DnsChangeKind, DnsChangeRRset } from '@panel247/contract/dns-history';
 import { IconArrowBackUp, IconDownload, IconRestore } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,6 +38,9 @@ function RRsetDiff({ rrset, zoneName }: { rrset: DnsChangeRRset; zoneName: strin
     </Box>
   );
 }
+
+/** A sync changed no record, and before a zone's first records there was no zone: neither reverts. */
+const revertible = (kind: DnsChangeKind) => kind !== 'sync' && kind !== 'zone';
 
 /**
  * A change set: what it changed (RRsets before and after, paged), and what can be done with it —
@@ -156,7 +159,7 @@ export function DnsChangeModal({
                   {t('dns.history.restore')}
                 </Button>
               ) : null}
-              {canWrite && data.change.kind !== 'sync' ? (
+              {canWrite && revertible(data.change.kind) ? (
                 <Button
                   leftSection={<IconArrowBackUp size={16} aria-hidden />}
                   onClick={() => setConfirm('revert')}

@@ -54,7 +54,7 @@ export function DnsHistoryCard({
       ),
     },
     { accessor: 'who', title: t('dns.history.who'), render: (change) => words.who(change) },
-    rowActionsColumn(t('dns.actions'), (change) => [
+    rowActionsColumn(t('dns.history.details'), (change) => [
       {
         label: t('dns.history.open', { id: change.id }),
         testId: 'dns-history-open',
