@@ -3,6 +3,7 @@ import type { DnsChangeData, DnsChangeMadeData, DnsHistoryData } from '@panel247
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
+import { ScriptedDnsDriver } from '../support/scripted-dns-driver.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
@@ -296,5 +297,52 @@ describe.each(DATABASE_KINDS)('DNS zone history retention on %s', (kind) => {
     cookie = await t.login(account.domainName, account.username, account.password);
     await create('e');
     expect((await history()).total).toBe(1);
+  });
+});
+
+describe.each(DATABASE_KINDS)('DNS zone history and the DNS server’s answer on %s', (kind) => {
+  let driver: ScriptedDnsDriver;
+  let t: TestApp;
+  let cookie: string;
+  let serviceId: number;
+
+  beforeAll(async () => {
+    driver = new ScriptedDnsDriver();
+    t = await buildTestApp(kind, { dnsDriver: driver, config: { 'dns.republishSeconds': 0 } });
+    const account = await buildAccount(t.database.db, { domainName: `answer-${kind}.test` });
+    serviceId = account.resources[`answer-${kind}.test`] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+  });
+  afterAll(() => t.close());
+
+  const history = async () =>
+    (await t.call<DnsHistoryData>('GET', `service/${serviceId}/dns/history/`, {}, { cookie })).body.data;
+  const create = (zona: string) =>
+    t.call<DnsOneData>(
+      'POST',
+      `service/${serviceId}/dns/create/`,
+      { type: 'TXT', zona, value: 'x', ttl: '0', priority: '0' },
+      { cookie },
+    );
+
+  it('a change the server refuses or cannot take leaves no change set; one it has not confirmed keeps its own', async () => {
+    await create('first');
+    const before = await history();
+    driver.script('refuse');
+    expect((await create('refused')).response.statusCode).toBe(400);
+    driver.script('down');
+    const revert = await t.call(
+      'POST',
+      `service/${serviceId}/dns/history/${before.changes[0]?.id}/revert/`,
+      {},
+      { cookie },
+    );
+    expect(revert.response.statusCode).toBe(502);
+    expect(await history()).toEqual(before);
+    driver.script('late');
+    expect((await create('late')).body.system.info).toEqual([
+      'Hecho en el panel. El servidor DNS aún no lo ha confirmado: se publicará en cuanto responda.',
+    ]);
+    expect((await history()).total).toBe(before.total + 1);
   });
 });
