@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
 import { loginNoCaptcha } from '../support/panel';
+import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import { pageSuite } from '../support/suite';
 import { dialog, fieldError, tableRows, waitToast } from '../support/ui';
 
@@ -99,5 +100,38 @@ describe.skipIf(!chromiumAvailable())('Mailbox autoresponder, forwarding and quo
       [`${ROWS}[data-name="ventas@demo.test"]`] as const,
     );
     expect(await rowText(page, 'ventas@demo.test')).toBe('ventas@demo.test | Cuenta | 0 B de 500 MB (0,00 %)');
+  });
+
+  it('fits a phone: the badges in the row and both dialogs with every field inside the screen', async () => {
+    await page.setViewportSize(PHONE);
+    try {
+      await page.reload();
+      // on a phone the list's rows are stacked cards, not table rows
+      const card = page.getByTestId('mail-list').locator('[data-name="soporte@demo.test"]');
+      const badge = await insideViewport(card.getByTestId('mail-autoreply-badge'));
+      expect(badge.visible && badge.left >= 0 && badge.right <= PHONE.width).toBe(true);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+      await card.getByTestId('mail-rules').click();
+      const rules = dialog(page, 'mail-rules-modal');
+      await rules.getByTestId('mail-rules-form').waitFor();
+      for (const field of ['mail-autoreply-subject', 'mail-autoreply-start', 'mail-autoreply-end', 'mail-forward']) {
+        const place = await insideViewport(rules.getByTestId(field));
+        expect({ field, ...place, fits: place.left >= 0 && place.right <= PHONE.width }).toMatchObject({
+          field,
+          visible: true,
+          fits: true,
+        });
+      }
+      await rules.getByRole('button', { name: 'Cancelar' }).click();
+      await rules.waitFor({ state: 'detached' });
+      await card.getByTestId('mail-quota-action').click();
+      const quota = dialog(page, 'mail-quota-modal');
+      const input = await insideViewport(quota.getByTestId('mail-quota-input'));
+      expect(input.visible && input.left >= 0 && input.right <= PHONE.width).toBe(true);
+      await quota.getByRole('button', { name: 'Cancelar' }).click();
+      await quota.waitFor({ state: 'detached' });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 });
