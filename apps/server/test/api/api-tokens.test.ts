@@ -25,6 +25,19 @@ const AREA_READS: Call[] = [
   ['GET', (id) => `service/${id}/subdomain/list/`],
 ];
 
+/** One change per area, with parameters that would pass: only the guard may refuse them. */
+const AREA_CHANGES: [path: (id: number) => string, params: Record<string, string>][] = [
+  [(id) => `domain/${id}/toggle/block/`, {}],
+  [(id) => `service/${id}/dns/create/`, { type: 'A', zona: 'matrix', value: '203.0.113.7', ttl: '0', priority: '0' }],
+  [(id) => `service/${id}/correo/create/`, { name: 'matrix', password: 'a long passphrase here X1' }],
+  [(id) => `service/${id}/ftp/create/`, { ftpUser: 'matrix', password: 'another long passphrase X1' }],
+  [(id) => `service/${id}/ddbb/create/`, { password: 'a database passphrase X1' }],
+  [
+    (id) => `service/${id}/redirection/create/`,
+    { subDomain: 'matrix', urlRedir: 'https://example.com/', redirType: '301' },
+  ],
+];
+
 describe.each(DATABASE_KINDS)('API tokens on %s', (kind) => {
   let t: TestApp;
   let mine: BuiltAccount;
@@ -179,6 +192,25 @@ describe.each(DATABASE_KINDS)('API tokens on %s', (kind) => {
     expect(list.body?.data.permissions.map((entry) => entry.id)).toEqual([inScope]);
     const info = await withToken(t, secret, 'GET', 'user/info/');
     expect(info.response.statusCode).toBe(200);
+  });
+
+  it('changes in every area: 404 outside the scope or the account, 403 with a read token', async () => {
+    const writer = await token([`${inScope}:write`]);
+    const reader = await token([`${inScope}:read`]);
+    const records = async () => (await t.database.db.selectFrom('dns_records').select('id').execute()).length;
+    const before = await records();
+    for (const [path, params] of AREA_CHANGES) {
+      const unknown = await withToken(t, writer, 'POST', path(999_999), params);
+      expect(unknown.response.statusCode, path(999_999)).toBe(404);
+      for (const id of [outOfScope, foreign]) {
+        const other = await withToken(t, writer, 'POST', path(id), params);
+        expect(other.response.statusCode, path(id)).toBe(404);
+        expect(other.body, path(id)).toEqual(unknown.body);
+      }
+      const readOnly = await withToken(t, reader, 'POST', path(inScope), params);
+      expect(readOnly.response.statusCode, path(inScope)).toBe(403);
+    }
+    expect(await records()).toBe(before);
   });
 
   it('a read token reads and gets 403 on a change; a write token changes', async () => {
