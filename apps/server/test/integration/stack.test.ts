@@ -453,7 +453,9 @@ describe('npm run stack', () => {
     expect(await inbox()).toBe(messages);
     expect(await digTxt()).toBe('"backed up"');
     expect(JSON.parse((await panel('backup', 'check', '--json')).stdout).ok).toBe(true);
-  });
+    // Seven CLI starts and as many restic runs (each opening the repository's key): minutes on a
+    // busy machine, where the tier's one minute per test ran out.
+  }, 240_000);
 
   it('down stops exactly what it started: no process and no port left', async () => {
     const pids = Object.values(status.services).flatMap((service) => (service.pid ? [service.pid] : []));
