@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
 import { loginNoCaptcha } from '../support/panel';
+import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import { pageSuite } from '../support/suite';
 import { dialog, waitToast } from '../support/ui';
 
@@ -78,5 +79,44 @@ describe.skipIf(!chromiumAvailable())('DNS zone history', () => {
     await modal.getByRole('button', { name: 'Cerrar' }).click();
     await modal.waitFor({ state: 'detached' });
     expect(await page.locator(ROWS).count()).toBe(1);
+  });
+});
+
+describe.skipIf(!chromiumAvailable())('DNS zone history on a phone (390×844)', () => {
+  // The side menu is a drawer on a phone: the zone is opened by its address, the item from the login's.
+  const suite = pageSuite(
+    { captcha: 'none' },
+    async (page, server) => {
+      await loginNoCaptcha(page, server.url);
+      const itemId = Number(/\/admin\/(\d+)\//.exec(new URL(page.url()).pathname)?.[1]);
+      await page.goto(`${server.url}/admin/${itemId}/service/dns/`);
+    },
+    { context: PHONE },
+  );
+
+  it('the History card stacks, and a change’s dialog, its diff and its buttons fit the screen', async () => {
+    const page = suite.page;
+    const history = page.getByTestId('dns-history');
+    const first = history.locator('[data-id]').first();
+    await first.waitFor();
+    expect(await history.getAttribute('data-layout')).toBe('stacked');
+    const open = first.getByRole('button', { name: /^Cambios de \d+$/ });
+    for (const locator of [first.getByText('Registro creado'), open]) {
+      const box = await insideViewport(locator);
+      expect(box.visible).toBe(true);
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(PHONE.width);
+    }
+    await open.click();
+    const modal = dialog(page, 'dns-change-modal');
+    await modal.getByTestId('dns-diff-added').first().waitFor();
+    for (const testId of ['dns-diff-added', 'dns-history-export', 'dns-history-restore', 'dns-history-revert']) {
+      const box = await insideViewport(modal.getByTestId(testId).first());
+      expect(box.visible, testId).toBe(true);
+      expect(box.left, testId).toBeGreaterThanOrEqual(0);
+      expect(box.right, testId).toBeLessThanOrEqual(PHONE.width);
+    }
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });
