@@ -12,6 +12,8 @@ export default defineConfig({
           name: 'unit',
           include: ['apps/server/test/unit/**/*.test.ts', 'packages/contract/test/**/*.test.ts'],
           environment: 'node',
+          // No test may depend on the machine's speed: the limit only catches a test that hangs.
+          testTimeout: 30_000,
         },
       },
       'apps/web/vitest.config.ts',

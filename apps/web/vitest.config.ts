@@ -10,5 +10,8 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // A page rendered in jsdom takes a few hundred milliseconds on a quiet machine and seconds on a
+    // busy 2-core one (a preferences page took 7.8 s): the limit only catches a test that hangs.
+    testTimeout: 30_000,
   },
 });
