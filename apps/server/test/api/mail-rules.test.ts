@@ -6,12 +6,15 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Mailbox, MailboxRules } from '@panel247/contract/mail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailDriver } from '../../src/drivers/mail/create-mail-driver.ts';
+import { syncMail } from '../../src/modules/mail/mail-sync.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -184,5 +187,31 @@ describe.each(DATABASE_KINDS)('mailbox autoresponder, forwarding and quota API o
         fields: ['quota'],
       });
     }
+  });
+
+  it('`mail sync` writes back a Sieve script lost or edited by hand, and removes a leftover one', async () => {
+    const driver = createMailDriver(t.config);
+    const sync = (dryRun: boolean) => syncMail(t.database.db, driver, { dryRun, now: 1_800_000_000 });
+    const script = path.join(home(), 'sieve', 'panel247.sieve');
+    expect((await save({ forward: ['uno@example.com'], keepCopy: true })).body.system.errors).toEqual([]);
+    const written = readFileSync(script, 'utf8');
+    expect((await sync(true)).filters).toEqual([]);
+
+    rmSync(script);
+    expect((await sync(true)).filters).toEqual([{ folder: `${domain}/info`, problem: 'missing', repaired: false }]);
+    expect(existsSync(script)).toBe(false);
+    expect((await sync(false)).filters).toEqual([{ folder: `${domain}/info`, problem: 'missing', repaired: true }]);
+    expect(readFileSync(script, 'utf8')).toBe(written);
+
+    writeFileSync(script, 'discard;\n');
+    expect((await sync(false)).filters).toEqual([{ folder: `${domain}/info`, problem: 'changed', repaired: true }]);
+    expect(readFileSync(script, 'utf8')).toBe(written);
+
+    // rules switched off behind the panel's back (a database restored from before them)
+    await t.database.db.deleteFrom('mailbox_rules').where('mailbox_id', '=', box.id).execute();
+    expect((await sync(false)).filters).toEqual([{ folder: `${domain}/info`, problem: 'extra', repaired: true }]);
+    expect(existsSync(script)).toBe(false);
+    expect(existsSync(path.join(home(), '.dovecot.sieve'))).toBe(false);
+    expect((await sync(true)).filters).toEqual([]);
   });
 });

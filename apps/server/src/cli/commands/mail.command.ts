@@ -23,12 +23,18 @@ const FOLDER_PROBLEMS = {
   owner: 'files not owned by the mail user',
 } as const;
 
+const FILTER_PROBLEMS = {
+  missing: 'Sieve script of its autoresponder or forwarding missing or not active',
+  changed: 'Sieve script differs from its autoresponder and forwarding',
+  extra: 'Sieve script of the panel left over (no autoresponder nor forwarding)',
+} as const;
+
 export const mailSyncStep: SyncStep = {
   name: 'mail',
   async run({ runtime, config, now }, options) {
     const driver = createMailDriver(config);
     const drift = await syncMail(runtime.db, driver, { ...options, now: now() });
-    const all = [...drift.views, ...drift.folders];
+    const all = [...drift.views, ...drift.folders, ...drift.filters];
     // The DKIM signer holds exactly the active keys of the mail domains (its files rewritten).
     const signer = createDkimDriver(config);
     const mailAuth = createMailAuthService(
@@ -53,6 +59,11 @@ export const mailSyncStep: SyncStep = {
           FOLDER_PROBLEMS[folder.problem],
           repairResult(options, folder),
         ]),
+        ...drift.filters.map((filter) => [
+          filter.folder,
+          FILTER_PROBLEMS[filter.problem],
+          repairResult(options, filter),
+        ]),
         ...dkim.map((domain) => [
           domain,
           'DKIM keys of the signer differ from the panel’s',
@@ -71,7 +82,7 @@ export const mailCommands: CommandGroup = {
   commands: [
     syncCommand(
       mailSyncStep,
-      'Put back the SQL views Postfix and Dovecot read, set aside folders of mailboxes the panel does not have, give mailbox files back to the mail user, give the DKIM signer the active keys, and report what had drifted',
+      'Put back the SQL views Postfix and Dovecot read, set aside folders of mailboxes the panel does not have, give mailbox files back to the mail user, write the mailboxes’ Sieve scripts from their autoresponder and forwarding, give the DKIM signer the active keys, and report what had drifted',
     ),
     purge,
   ],

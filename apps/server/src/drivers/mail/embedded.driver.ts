@@ -1,6 +1,6 @@
 import { WEBMAIL_TOKEN_FIELD, type WebmailLoginData } from '@panel247/contract/mail';
 import type { SyncOptions } from '../sync-options.ts';
-import type { MailboxAddress, MailDriver } from './mail.driver.ts';
+import type { FilterDrift, MailboxAddress, MailDriver } from './mail.driver.ts';
 import type { Maildirs, MailFolderDrift } from './maildirs.ts';
 import { SieveFiles } from './sieve-files.ts';
 import { type MailboxFilter, sieveScript } from './sieve-script.ts';
@@ -46,6 +46,26 @@ export class EmbeddedMailDriver implements MailDriver {
       return;
     }
     await this.sieve.activate(mailbox.domain, mailbox.localPart, sieveScript(filter), now);
+  }
+
+  async syncFilter(
+    mailbox: MailboxAddress,
+    filter: MailboxFilter,
+    options: SyncOptions & { now: number },
+  ): Promise<FilterDrift | null> {
+    const { domain, localPart } = mailbox;
+    if (await this.sieve.foreignActive(domain, localPart)) return null;
+    const wanted = filter.autoreply || filter.forward ? sieveScript(filter) : null;
+    const current = await this.sieve.current(domain, localPart);
+    const folder = `${domain}/${localPart}`;
+    if (wanted === null) {
+      if (current.script === null && !current.active) return null;
+      if (!options.dryRun) await this.sieve.remove(domain, localPart);
+      return { folder, problem: 'extra', repaired: !options.dryRun };
+    }
+    if (current.script === wanted && current.active) return null;
+    if (!options.dryRun) await this.sieve.activate(domain, localPart, wanted, options.now);
+    return { folder, problem: current.script === null ? 'missing' : 'changed', repaired: !options.dryRun };
   }
 
   async mailboxDeleted(mailbox: MailboxAddress, now: number): Promise<void> {

@@ -13,6 +13,14 @@ export type { AutoreplyRule, MailboxFilter } from './sieve-script.ts';
  * Domains are in punycode and local parts already validated.
  */
 
+/** A mailbox whose Sieve script disagrees with its rules: none written, another text, or one left over. */
+export interface FilterDrift {
+  /** `domain/local part`, as under the mail root. */
+  folder: string;
+  problem: 'missing' | 'changed' | 'extra';
+  repaired: boolean;
+}
+
 export interface MailboxAddress {
   domain: string;
   localPart: string;
@@ -49,6 +57,15 @@ export interface MailDriver {
    * deleted): the mail service asks the user before.
    */
   filterChanged(mailbox: MailboxAddress, filter: MailboxFilter, now: number): Promise<void>;
+  /**
+   * Compares the panel's script of the mailbox with what `filter` makes and writes or removes it
+   * unless `dryRun`; a script its owner activated elsewhere is theirs, left alone and not drift.
+   */
+  syncFilter(
+    mailbox: MailboxAddress,
+    filter: MailboxFilter,
+    options: SyncOptions & { now: number },
+  ): Promise<FilterDrift | null>;
   /** Bytes the mailbox holds (0 before its first message). */
   usage(mailbox: MailboxAddress): Promise<number>;
   /**

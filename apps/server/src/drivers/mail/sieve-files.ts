@@ -1,4 +1,4 @@
-import { lstat, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Maildirs } from './maildirs.ts';
 
@@ -26,6 +26,14 @@ export class SieveFiles {
     if (!info.isSymbolicLink()) return ACTIVE;
     const name = path.basename(await readlink(active)).replace(/\.sieve$/, '');
     return name === SCRIPT ? null : name;
+  }
+
+  /** The panel's script as it is on disk (null: none), and whether it is the active one. */
+  async current(domain: string, localPart: string): Promise<{ script: string | null; active: boolean }> {
+    const home = this.maildirs.home(domain, localPart);
+    const script = await readFile(path.join(home, FOLDER, `${SCRIPT}.sieve`), 'utf8').catch(() => null);
+    const link = await readlink(path.join(home, ACTIVE)).catch(() => null);
+    return { script, active: link !== null && path.basename(link) === `${SCRIPT}.sieve` };
   }
 
   /** Writes the panel's script and makes it the active one. */

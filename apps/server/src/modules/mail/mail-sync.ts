@@ -1,15 +1,18 @@
 import { MAIL_VIEWS, repairDaemonViews, type ViewDrift } from '../../db/daemon-views.ts';
 import type { Db } from '../../db/database.ts';
-import type { MailDriver } from '../../drivers/mail/mail.driver.ts';
+import type { FilterDrift, MailDriver } from '../../drivers/mail/mail.driver.ts';
 import type { MailFolderDrift } from '../../drivers/mail/maildirs.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { mailRepository } from './mail.repository.ts';
+import { filterOf } from './mailbox-filter.ts';
 
 export interface MailDrift {
   /** The views Postfix and Dovecot read, put back when missing. */
   views: ViewDrift[];
   /** The mailbox folders against the panel's mailboxes. */
   folders: MailFolderDrift[];
+  /** The mailboxes' Sieve scripts against their autoresponder and forwarding. */
+  filters: FilterDrift[];
 }
 
 /**
@@ -19,6 +22,18 @@ export interface MailDrift {
  */
 export async function syncMail(db: Db, driver: MailDriver, options: SyncOptions & { now: number }): Promise<MailDrift> {
   const views = await repairDaemonViews(db, MAIL_VIEWS, options);
-  const folders = await driver.sync(await mailRepository.allAddresses(db), options);
-  return { views, folders };
+  const addresses = await mailRepository.allAddresses(db);
+  const folders = await driver.sync(addresses, options);
+  // each mailbox's script as its rules say (none without rules), after the folders are put right
+  const rules = new Map((await mailRepository.allRules(db)).map((row) => [`${row.domain}/${row.localPart}`, row]));
+  const filters: FilterDrift[] = [];
+  for (const mailbox of addresses) {
+    const drift = await driver.syncFilter(
+      mailbox,
+      filterOf(rules.get(`${mailbox.domain}/${mailbox.localPart}`)),
+      options,
+    );
+    if (drift) filters.push(drift);
+  }
+  return { views, folders, filters };
 }

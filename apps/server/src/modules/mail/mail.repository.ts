@@ -179,6 +179,17 @@ export const mailRepository = {
       .where('mailbox_id', 'in', mailboxIds)
       .execute();
   },
+  /** Every mailbox's stored rules, by its address as under the mail root (for `mail sync`). */
+  allRules(db: Db) {
+    return db
+      .selectFrom('mailbox_rules as x')
+      .innerJoin('mailboxes as m', 'm.id', 'x.mailbox_id')
+      .innerJoin('resources as r', 'r.id', 'm.service_id')
+      .select(['r.reference_punycode as domain', 'm.local_part as localPart'])
+      .select(['x.autoreply', 'x.subject', 'x.body', 'x.start_date', 'x.end_date', 'x.days'])
+      .select(['x.forward_targets', 'x.keep_copy'])
+      .execute();
+  },
   saveRules(db: Db, row: Insertable<MailboxRulesTable>) {
     const { mailbox_id: _, ...changes } = row;
     return db

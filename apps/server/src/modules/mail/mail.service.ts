@@ -30,6 +30,7 @@ import type { PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { connectionHosts, type MailClientPorts } from './connection-hosts.ts';
 import { mailRepository } from './mail.repository.ts';
+import { filterOf } from './mailbox-filter.ts';
 
 const MIB = 1024 * 1024;
 
@@ -270,8 +271,7 @@ export class MailService {
     const forward = this.checkForward(input.forward, `${row.local_part}@${service.domain}`);
     const foreign = await this.driver.foreignFilter(address);
     if (foreign && !input.replaceForeign) throw new ConflictError('mail.error.sieve_foreign', { name: foreign });
-    await mailRepository.saveRules(this.db, {
-      mailbox_id: row.id,
+    const stored = {
       autoreply: input.autoreply ? 1 : 0,
       subject: fields.subject,
       body: fields.body,
@@ -280,16 +280,9 @@ export class MailService {
       days: fields.days,
       forward_targets: forward.join(','),
       keep_copy: input.keepCopy ? 1 : 0,
-      updated_at: this.now(),
-    });
-    await this.driver.filterChanged(
-      address,
-      {
-        autoreply: input.autoreply ? fields : null,
-        forward: forward.length > 0 ? { targets: forward, keepCopy: input.keepCopy } : null,
-      },
-      this.now(),
-    );
+    };
+    await mailRepository.saveRules(this.db, { mailbox_id: row.id, ...stored, updated_at: this.now() });
+    await this.driver.filterChanged(address, filterOf(stored), this.now());
     return this.rulesOf(row.id, address);
   }
 
