@@ -34,6 +34,7 @@ export const AREA_GROUPS: readonly string[] = [
   'installer',
   'two_factor',
   'api_tokens',
+  'passkeys',
 ];
 
 /** `over` with every text it lacks taken from `under`. */

@@ -6,6 +6,7 @@ import { Captcha } from '../../../components/captcha';
 import { useApp } from '../../../lib/app-context';
 import { broadcast } from '../../../lib/cross-tab';
 import { handleFormError } from '../../../lib/form-errors';
+import { notifyError } from '../../../lib/notify';
 import { setPostLoginTarget } from '../../../lib/post-login';
 import { paths } from '../../../lib/resource-paths';
 import { expectSessionEnd } from '../../../lib/session-lost';
@@ -24,7 +25,8 @@ export function LoginForm() {
   const [captcha, setCaptcha] = useState('');
   const [captchaReset, setCaptchaReset] = useState(0);
   const [captchaMissing, setCaptchaMissing] = useState(false);
-  const [loginToken, setLoginToken] = useState<string | null>(null);
+  // The password step's answer when a second factor is asked for.
+  const [pending, setPending] = useState<LoginData | null>(null);
   const form = useLightForm<LoginValues>(EMPTY_LOGIN, loginValidators(t));
   const needsCaptcha = config.captcha.provider !== 'none';
   const onCaptcha = useCallback((payload: string) => {
@@ -41,7 +43,7 @@ export function LoginForm() {
   };
 
   const back = () => {
-    setLoginToken(null);
+    setPending(null);
     // The first step's captcha answer was spent on the password.
     setCaptchaReset((n) => n + 1);
   };
@@ -57,7 +59,7 @@ export function LoginForm() {
     try {
       const data = await login.mutateAsync({ ...values, recaptcha_response: captcha });
       if (data.secondFactor && data.loginToken) {
-        setLoginToken(data.loginToken);
+        setPending(data);
         return;
       }
       await finish(data);
@@ -68,15 +70,34 @@ export function LoginForm() {
     }
   };
 
+  // A passkey in place of password and code, where the browser can use one (a secure origin).
+  const passkeys = window.isSecureContext && typeof window.PublicKeyCredential === 'function';
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  const passkeyLogin = async () => {
+    setPasskeyBusy(true);
+    try {
+      // The ceremony's code and @simplewebauthn/browser load on this click only.
+      const { signInWithPasskey } = await import('./passkey-sign-in');
+      const onCaptchaMissing = () => setCaptchaMissing(true);
+      const data = await signInWithPasskey({ form, t, captcha, needsCaptcha, onCaptchaMissing });
+      if (data) await finish(data);
+    } catch (error) {
+      notifyError(error);
+    } finally {
+      setPasskeyBusy(false);
+      setCaptchaReset((n) => n + 1);
+    }
+  };
+
   return (
     <Card withBorder shadow="sm" padding="xl" radius="md" component="section" aria-labelledby="login-title">
-      {loginToken ? (
+      {pending?.loginToken ? (
         <Stack gap="md">
           <Title order={1} size="h3" id="login-title">
             {t('login.title')}
           </Title>
           <Suspense fallback={<Loader size="sm" aria-label={t('main.loading')} />}>
-            <SecondFactorStep loginToken={loginToken} onDone={finish} onBack={back} />
+            <SecondFactorStep pending={pending} onDone={finish} onBack={back} />
           </Suspense>
         </Stack>
       ) : (
@@ -96,6 +117,17 @@ export function LoginForm() {
             <Button type="submit" fullWidth loading={login.isPending} data-testid="login-submit">
               {t('login.submit')}
             </Button>
+            {passkeys ? (
+              <Button
+                variant="default"
+                fullWidth
+                loading={passkeyBusy}
+                onClick={passkeyLogin}
+                data-testid="passkey-login"
+              >
+                {t('login.passkey_sign_in')}
+              </Button>
+            ) : null}
           </Stack>
         </form>
       )}

@@ -3,25 +3,32 @@ import type { LoginData } from '@panel247/contract/user';
 import { type FormEvent, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { handleFormError } from '../../../lib/form-errors';
+import { notifyError } from '../../../lib/notify';
 import { useLightForm } from '../../../lib/use-light-form';
 import { useLoginCode } from '../api/login-code';
+import { useAnswerWithPasskey } from './passkey-sign-in';
 
 /**
- * The login's second step, shown in place of the password fields when the server asks for a code.
- * Loaded only then (a dynamic import), so the login route's first load does not grow.
+ * The login's second step, shown in place of the password fields when the server asks for a
+ * factor: a code (TOTP or recovery), a passkey, or either. Loaded only then (a dynamic import), so
+ * the login route's first load does not grow.
  */
 export default function SecondFactorStep({
-  loginToken,
+  pending,
   onDone,
   onBack,
 }: {
-  loginToken: string;
+  pending: LoginData;
   onDone: (data: LoginData) => Promise<void> | void;
   onBack: () => void;
 }) {
   const { t } = useTranslation();
   const send = useLoginCode();
   const input = useRef<HTMLInputElement>(null);
+  const answer = useAnswerWithPasskey();
+  const loginToken = pending.loginToken ?? '';
+  const codes = pending.secondFactor === 'totp';
+  const passkey = pending.passkey === true || pending.secondFactor === 'passkey';
   const form = useLightForm(
     { code: '' },
     { code: (value: string) => (value.trim() ? null : t('validation.required')) },
@@ -39,6 +46,40 @@ export default function SecondFactorStep({
       input.current?.select();
     }
   };
+
+  const usePasskey = async () => {
+    try {
+      await onDone(await answer.mutateAsync(loginToken));
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+
+  const passkeyButton = passkey ? (
+    <Button
+      variant={codes ? 'light' : 'filled'}
+      fullWidth
+      loading={answer.isPending}
+      onClick={usePasskey}
+      data-testid="login-passkey"
+    >
+      {t('login.passkey_use')}
+    </Button>
+  ) : null;
+
+  if (!codes) {
+    return (
+      <Stack gap="sm" data-testid="second-factor-step">
+        <Text size="sm">{t('login.passkey_text')}</Text>
+        {passkeyButton}
+        <Group>
+          <Button variant="default" onClick={onBack} data-testid="login-code-back">
+            {t('login.code_back')}
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
 
   return (
     <form onSubmit={submit} noValidate data-testid="second-factor-step">
@@ -63,6 +104,7 @@ export default function SecondFactorStep({
             {t('login.code_submit')}
           </Button>
         </Group>
+        {passkeyButton}
       </Stack>
     </form>
   );

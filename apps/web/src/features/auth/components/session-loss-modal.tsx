@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import type { LoginData } from '@panel247/contract/user';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +8,7 @@ import { Captcha } from '../../../components/captcha';
 import { useApp } from '../../../lib/app-context';
 import { broadcast } from '../../../lib/cross-tab';
 import { handleFormError } from '../../../lib/form-errors';
+import { notifyError } from '../../../lib/notify';
 import { clearSessionLost, useSessionLost } from '../../../lib/session-lost';
 import { useLightForm } from '../../../lib/use-light-form';
 import { useLogin } from '../api/login';
@@ -22,7 +24,7 @@ function ReLoginForm() {
   const [captcha, setCaptcha] = useState('');
   const [captchaReset, setCaptchaReset] = useState(0);
   const [captchaMissing, setCaptchaMissing] = useState(false);
-  const [loginToken, setLoginToken] = useState<string | null>(null);
+  const [pending, setPending] = useState<LoginData | null>(null);
   const onCaptcha = useCallback((payload: string) => {
     setCaptcha(payload);
     if (payload) setCaptchaMissing(false);
@@ -43,7 +45,7 @@ function ReLoginForm() {
     try {
       const data = await login.mutateAsync({ ...values, recaptcha_response: captcha });
       if (data.secondFactor && data.loginToken) {
-        setLoginToken(data.loginToken);
+        setPending(data);
         return;
       }
       await finish();
@@ -69,15 +71,40 @@ function ReLoginForm() {
     await queryClient.invalidateQueries();
   };
 
-  if (loginToken) {
+  // A passkey in place of password and code, where the browser can use one (a secure origin).
+  const passkeys = window.isSecureContext && typeof window.PublicKeyCredential === 'function';
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  const passkeyLogin = async () => {
+    setPasskeyBusy(true);
+    try {
+      // The ceremony's code and @simplewebauthn/browser load on this click only.
+      const { signInWithPasskey } = await import('./passkey-sign-in');
+      const onCaptchaMissing = () => setCaptchaMissing(true);
+      const data = await signInWithPasskey({
+        form,
+        t,
+        captcha,
+        needsCaptcha: config.captcha.provider !== 'none',
+        onCaptchaMissing,
+      });
+      if (data) await finish();
+    } catch (error) {
+      notifyError(error);
+    } finally {
+      setPasskeyBusy(false);
+      setCaptchaReset((n) => n + 1);
+    }
+  };
+
+  if (pending?.loginToken) {
     return (
       <Stack gap="sm">
         <Suspense fallback={<Loader size="sm" aria-label={t('main.loading')} />}>
           <SecondFactorStep
-            loginToken={loginToken}
+            pending={pending}
             onDone={finish}
             onBack={() => {
-              setLoginToken(null);
+              setPending(null);
               setCaptchaReset((n) => n + 1);
             }}
           />
@@ -96,6 +123,11 @@ function ReLoginForm() {
           <Alert color="red" variant="light" role="alert" py="xs">
             {t('login.captcha_required')}
           </Alert>
+        ) : null}
+        {passkeys ? (
+          <Button variant="default" fullWidth loading={passkeyBusy} onClick={passkeyLogin} data-testid="passkey-login">
+            {t('login.passkey_sign_in')}
+          </Button>
         ) : null}
         <Group justify="space-between">
           <Button variant="default" onClick={() => window.location.reload()} data-testid="session-lost-go-login">

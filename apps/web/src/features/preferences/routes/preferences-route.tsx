@@ -22,6 +22,7 @@ import { PALETTE } from '../../../lib/theme-colors';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ApiTokensCard } from '../components/api-tokens-card';
 import { ChangePasswordModal } from '../components/change-password-modal';
+import { PasskeysCard } from '../components/passkeys-card';
 import { SessionsCard } from '../components/sessions-card';
 import { TwoFactorCard } from '../components/two-factor-card';
 
@@ -108,6 +109,7 @@ export default function PreferencesRoute() {
         </Group>
       </Card>
       <TwoFactorCard />
+      <PasskeysCard />
       <SessionsCard />
       <ApiTokensCard />
       <ChangePasswordModal opened={passwordOpen} onClose={() => setPasswordOpen(false)} />

@@ -1,0 +1,28 @@
+import type { Passkey, PasskeyOptionsData } from '@panel247/contract/passkey';
+import { API } from '@panel247/contract/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, apiCall } from '../../../lib/api-client';
+import { createPasskeyCredential } from '../../../lib/passkey-browser';
+import { PASSKEYS_KEY } from './passkey-list';
+
+/**
+ * Adds a passkey: the password opens the ceremony (options from the server), the browser creates
+ * the credential, the server checks and keeps it under the name.
+ */
+export async function registerPasskey(input: { name: string; password: string }) {
+  const { options } = await api<PasskeyOptionsData>(
+    API.passkeyRegisterOptions,
+    { password: input.password },
+    { method: 'POST' },
+  );
+  const credential = await createPasskeyCredential(options);
+  return apiCall<Passkey>(API.passkeyRegister, { name: input.name, credential }, { method: 'POST' });
+}
+
+export function useRegisterPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: registerPasskey,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY }),
+  });
+}

@@ -1,0 +1,78 @@
+import { Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { PASSKEY_NAME_MAX } from '@panel247/contract/passkey-rules';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AppModal } from '../../../components/app-modal';
+import { handleFormError } from '../../../lib/form-errors';
+import { notifySuccess } from '../../../lib/notify';
+import { useRegisterPasskey } from '../api/passkey-register';
+
+/** Adding a passkey: a name to tell it apart, the password, then the browser's own dialog. */
+export function PasskeyAddModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const register = useRegisterPasskey();
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { name: '', password: '' },
+    validate: {
+      name: (value) =>
+        !value.trim()
+          ? t('validation.required')
+          : value.trim().length > PASSKEY_NAME_MAX
+            ? t('validation.too_long')
+            : null,
+      password: (value) => (value ? null : t('validation.required')),
+    },
+  });
+  const { reset } = form;
+  useEffect(() => {
+    if (opened) reset();
+  }, [opened, reset]);
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const answer = await register.mutateAsync({ name: values.name.trim(), password: values.password });
+      notifySuccess(answer.system.info);
+      onClose();
+    } catch (error) {
+      handleFormError(form, error);
+    }
+  });
+
+  return (
+    <AppModal opened={opened} onClose={onClose} title={t('passkeys.add')} data-testid="passkey-add-modal">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <Text size="sm">{t('passkeys.add_text')}</Text>
+          <TextInput
+            label={t('passkeys.name')}
+            description={t('passkeys.name_hint')}
+            required
+            maxLength={PASSKEY_NAME_MAX}
+            data-autofocus
+            data-testid="passkey-name"
+            key={form.key('name')}
+            {...form.getInputProps('name')}
+          />
+          <PasswordInput
+            label={t('preferences.actual_password')}
+            autoComplete="current-password"
+            required
+            data-testid="passkey-password"
+            key={form.key('password')}
+            {...form.getInputProps('password')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('main.cancel')}
+            </Button>
+            <Button type="submit" loading={register.isPending} data-testid="passkey-add-submit">
+              {t('passkeys.add_submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </AppModal>
+  );
+}

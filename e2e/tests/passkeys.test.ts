@@ -1,0 +1,112 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
+import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
+import { ADMIN, fillLogin, loginNoCaptcha } from '../support/panel';
+import type { PanelServer } from '../support/server';
+import { browserSuite } from '../support/suite';
+
+/**
+ * Passkeys in Chromium, with its virtual authenticator (Chrome DevTools Protocol `WebAuthn.*`):
+ * one is added in the preferences, then logs in alone and as the second step after the password,
+ * and is removed after re-authentication. WebAuthn needs a host name (never an IP address), so
+ * the pages are opened as http://localhost:PORT, a secure context for the browser.
+ */
+describe.skipIf(!chromiumAvailable())('passkeys', () => {
+  const suite = browserSuite({ captcha: 'none' });
+  let server: PanelServer;
+  let base = '';
+  beforeAll(() => {
+    server = suite.server;
+    base = `http://localhost:${server.port}`;
+  });
+
+  it('adds a passkey in the preferences, logs in with it alone and after the password, and removes it with re-authentication', async () => {
+    const context = await newContext(suite.browser);
+    const page = await context.newPage();
+    const errors = trackErrors(page);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    // A platform authenticator with user verification (like a laptop's fingerprint reader) that
+    // answers at once, as a person touching it would.
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const credentials = async () =>
+      (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials as {
+        isResidentCredential: boolean;
+        rpId: string;
+        signCount: number;
+      }[];
+
+    await loginNoCaptcha(page, base);
+    await page.goto(`${base}/admin/preferences/`);
+    const card = page.getByTestId('passkeys-card');
+    await card.getByTestId('passkeys-empty').waitFor();
+
+    await card.getByTestId('passkey-add').click();
+    const add = page.getByRole('dialog', { name: 'Añadir una llave de acceso' });
+    await add.getByTestId('passkey-name').fill('Portátil');
+    await add.getByTestId('passkey-password').fill(ADMIN.password);
+    expect(await seriousViolations(page)).toEqual([]);
+    await add.getByTestId('passkey-add-submit').click();
+    await add.waitFor({ state: 'hidden', timeout: 20_000 });
+    await card.getByTestId('passkey-row').getByText('Portátil').waitFor();
+    expect(await card.getByTestId('passkey-row').textContent()).toContain('sin usar');
+    const made = await credentials();
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
+
+    // Signed out, the passkey alone logs in: domain and user, no password, no code.
+    await signOut(page);
+    await page.goto(`${base}/login/`);
+    await page.getByLabel(/^Dominio/).fill(ADMIN.domain);
+    await page.getByLabel(/^Usuario/).fill(ADMIN.user);
+    await page.getByTestId('passkey-login').click();
+    await page.waitForURL((url) => url.pathname.startsWith('/admin/'), { timeout: 20_000 });
+
+    // After the password, the second step offers the passkey (this user has no TOTP).
+    await signOut(page);
+    await page.goto(`${base}/login/`);
+    await fillLogin(page, ADMIN);
+    await page.getByTestId('login-submit').click();
+    const step = page.getByTestId('second-factor-step');
+    await step.waitFor({ timeout: 20_000 });
+    expect(await step.getByText('Confirma que eres tú con una de tus llaves de acceso.').isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await step.getByTestId('login-passkey').click();
+    await page.waitForURL((url) => url.pathname.startsWith('/admin/'), { timeout: 20_000 });
+    expect((await credentials())[0]?.signCount).toBeGreaterThanOrEqual(2);
+
+    // Removing it asks for the password and a current factor: the passkey itself here.
+    await page.goto(`${base}/admin/preferences/`);
+    await card.getByTestId('passkey-row').getByText('Portátil').waitFor();
+    expect(await card.getByTestId('passkey-row').textContent()).toContain('último uso');
+    await card.getByTestId('passkey-remove').click();
+    const remove = page.getByRole('dialog', { name: 'Eliminar la llave de acceso Portátil' });
+    await remove.getByTestId('passkey-remove-password').fill('not the password');
+    await remove.getByTestId('passkey-remove-submit').click();
+    await remove.getByText('La contraseña actual no es correcta').waitFor({ timeout: 20_000 });
+    await remove.getByTestId('passkey-remove-password').fill(ADMIN.password);
+    await remove.getByTestId('passkey-remove-submit').click();
+    await remove.waitFor({ state: 'hidden', timeout: 20_000 });
+    await card.getByTestId('passkeys-empty').waitFor();
+
+    // Without passkeys the password alone logs in again.
+    await signOut(page);
+    await loginNoCaptcha(page, base);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  async function signOut(page: Page) {
+    await page.context().clearCookies();
+  }
+});
