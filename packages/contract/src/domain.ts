@@ -59,6 +59,14 @@ export const dnsInitDataSchema = z.object({
   domainDNSs: z.array(z.string()),
   hasService: z.boolean(),
   defaultDNSs: z.array(z.string()),
+  /**
+   * The DS records at the registry while the domain uses the provider's name servers: moving away
+   * from them with DS records left would make validating resolvers stop resolving the domain.
+   * 0 otherwise (custom servers keep whatever DS their own operator gave).
+   */
+  dsRecords: z.number().int(),
+  /** Whether this user may remove them (`domain_dnssec` action) in the same change. */
+  canRemoveDs: z.boolean(),
 });
 export type DnsInitData = z.infer<typeof dnsInitDataSchema>;
 
@@ -68,6 +76,11 @@ export const dnsEditParamsSchema = z.object({
   id: idParam,
   'default-ns': z.enum(['0', '1'], { error: 'validation.invalid' }).optional().default('0'),
   dns: list.optional().default([]),
+  /**
+   * Moving away from the provider's name servers while DS records exist: `remove` them in the same
+   * change (the default), or `keep` them (only when asked for explicitly).
+   */
+  ds: z.enum(['remove', 'keep'], { error: 'validation.invalid' }).optional().default('remove'),
 });
 
 export const glueRecordSchema = z.object({

@@ -96,6 +96,8 @@ describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
         domainDNSs: ['ns1.provider.test', 'ns2.provider.test'],
         hasService: true,
         defaultDNSs: ['ns1.provider.test', 'ns2.provider.test'],
+        dsRecords: 0,
+        canRemoveDs: true,
       });
       const solo = account.resources['solo.test'] as number;
       const refused = await t.call('POST', `domain/${solo}/dnsedit/`, { 'default-ns': '1' }, { cookie });

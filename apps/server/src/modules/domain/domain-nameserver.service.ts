@@ -1,3 +1,4 @@
+import { isActionable } from '@panel247/contract/constants';
 import { isHostName, toAsciiName } from '@panel247/contract/dns-rules';
 import type { Domain } from '@panel247/contract/domain';
 import { NAMESERVERS_MAX, NAMESERVERS_MIN } from '@panel247/contract/domain-rules';
@@ -8,7 +9,7 @@ import type { RegistryDriver } from '../../drivers/registry/registry.driver.ts';
 import { type FieldError, FieldErrors } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { domainRepository } from './domain.repository.ts';
-import type { DomainService, DomainSettings } from './domain.service.ts';
+import type { DomainContext, DomainService, DomainSettings } from './domain.service.ts';
 
 /** A domain's name servers at the registry: the provider's (with a hosting service) or typed ones that resolve. */
 export class DomainNameServerService {
@@ -22,15 +23,45 @@ export class DomainNameServerService {
 
   async init(actor: Actor, id: number) {
     const ctx = await this.domains.context(actor, id, 'domain_dns', 'visible');
+    const nameservers = (await this.domains.registryState(ctx)).nameservers;
     return {
-      domainDNSs: (await this.domains.registryState(ctx)).nameservers,
+      domainDNSs: nameservers,
       hasService: await this.domains.hasService(id),
       defaultDNSs: this.settings.defaultNameservers,
       mode: ctx.row.dns_mode,
+      dsRecords: (await this.dsAtStake(ctx, nameservers)).length,
+      canRemoveDs: isActionable(ctx.resource.levels.domain_dnssec),
     };
   }
 
-  async edit(actor: Actor, id: number, useDefaults: boolean, typed: string[]): Promise<{ domain: Domain }> {
+  /** Whether a set of name servers is the provider's own (order and case aside). */
+  private isProviders(hosts: string[]): boolean {
+    const own = new Set(this.settings.defaultNameservers.map((h) => h.toLowerCase().replace(/\.$/, '')));
+    return hosts.length === own.size && hosts.every((h) => own.has(h.toLowerCase().replace(/\.$/, '')));
+  }
+
+  /**
+   * The DS records a move away from the provider's name servers would strand: the registry's DS
+   * point at keys only the provider's servers sign with. None while the servers are already
+   * someone else's (their DS are that operator's business).
+   */
+  private async dsAtStake(ctx: DomainContext, current: string[]) {
+    if (!this.isProviders(current)) return [];
+    return domainRepository.dsRecords(this.db, ctx.resource.id);
+  }
+
+  /**
+   * New name servers. Moving away from the provider's while DS records exist removes them in the
+   * same change unless `ds` is `keep` (validating resolvers would otherwise stop resolving the
+   * domain); removing them needs the DNSSEC right too. Answers how many DS records went.
+   */
+  async edit(
+    actor: Actor,
+    id: number,
+    useDefaults: boolean,
+    typed: string[],
+    ds: 'remove' | 'keep' = 'remove',
+  ): Promise<{ domain: Domain; dsRemoved: number }> {
     const ctx = await this.domains.context(actor, id, 'domain_dns', 'action');
     let hosts: string[];
     if (useDefaults) {
@@ -40,9 +71,29 @@ export class DomainNameServerService {
     } else {
       hosts = await this.check(typed);
     }
+    const current = (await this.domains.registryState(ctx)).nameservers;
+    const stranded = this.isProviders(hosts) ? [] : await this.dsAtStake(ctx, current);
+    const removing = ds === 'remove' ? stranded : [];
+    if (removing.length > 0 && !isActionable(ctx.resource.levels.domain_dnssec)) {
+      throw FieldErrors.one('ds', 'domain.error.ds_remove_forbidden');
+    }
     await this.db.transaction().execute(async (trx) => {
       await domainRepository.setNameservers(trx, id, hosts);
       await domainRepository.update(trx, id, { dns_mode: useDefaults ? 'defaultDNS' : 'setDNS' });
+      for (const row of removing) await domainRepository.deleteDs(trx, id, row.id);
+      // The DS go first: for a moment the domain is unsigned under the old servers (it resolves),
+      // never signed under the new ones (it would not).
+      if (removing.length > 0) {
+        await this.registry.removeDs(
+          ctx.resource.referencePunycode,
+          removing.map((row) => ({
+            keytag: row.keytag,
+            algorithm: row.algorithm,
+            digestType: row.digest_type,
+            digest: row.digest,
+          })),
+        );
+      }
       await this.registry.setNameservers(ctx.resource.referencePunycode, hosts);
     });
     return {
@@ -50,6 +101,7 @@ export class DomainNameServerService {
         ...ctx,
         row: { ...ctx.row, dns_mode: useDefaults ? 'defaultDNS' : 'setDNS' },
       }),
+      dsRemoved: removing.length,
     };
   }
 

@@ -39,16 +39,28 @@ export function registerDomainRoutes(api: ApiRouter, domains: DomainServices, co
   api.session(
     { method: both, url: 'domains/:id/dnsinit/', params: domainParamsSchema, data: dnsInitDataSchema },
     async ({ actor, params }) => {
-      const { domainDNSs, hasService, defaultDNSs } = await domains.nameServers.init(actor, params.id);
-      return { data: { domainDNSs, hasService, defaultDNSs } };
+      const { domainDNSs, hasService, defaultDNSs, dsRecords, canRemoveDs } = await domains.nameServers.init(
+        actor,
+        params.id,
+      );
+      return { data: { domainDNSs, hasService, defaultDNSs, dsRecords, canRemoveDs } };
     },
   );
   api.session(
     { method: 'POST', url: 'domain/:id/dnsedit/', params: dnsEditParamsSchema, data: domainOnlyDataSchema },
-    async ({ actor, params }) => ({
-      data: await domains.nameServers.edit(actor, params.id, params['default-ns'] === '1', params.dns),
-      info: ['domain.dns_saved'],
-    }),
+    async ({ actor, params }) => {
+      const { domain, dsRemoved } = await domains.nameServers.edit(
+        actor,
+        params.id,
+        params['default-ns'] === '1',
+        params.dns,
+        params.ds,
+      );
+      return {
+        data: { domain },
+        info: dsRemoved > 0 ? ['domain.dns_saved', 'domain.ds_removed'] : ['domain.dns_saved'],
+      };
+    },
   );
 
   api.session(

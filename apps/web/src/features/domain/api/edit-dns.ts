@@ -6,12 +6,16 @@ import { setDomainInCache } from '../lib/domain-cache';
 import { dnsInitQueryKey } from './get-dns-init';
 
 /** `dns`: the custom servers in row order; field errors come back as `dns[N]` by this position. */
-export type DnsEditInput = Omit<DnsEditParams, 'id'>;
+export type DnsEditInput = Omit<DnsEditParams, 'id' | 'ds'> & { ds?: DnsEditParams['ds'] };
 
 export async function editDns(id: number, input: DnsEditInput) {
   const { data, system } = await apiCall<DomainOnlyData>(
     DOMAIN_API.dnsEdit(id),
-    { 'default-ns': input['default-ns'], 'dns[]': input['default-ns'] === '1' ? [] : input.dns },
+    {
+      'default-ns': input['default-ns'],
+      'dns[]': input['default-ns'] === '1' ? [] : input.dns,
+      ...(input.ds ? { ds: input.ds } : {}),
+    },
     { method: 'POST' },
   );
   return { domain: data.domain, info: system.info };

@@ -61,6 +61,60 @@ describe('DNS edit form', () => {
   });
 });
 
+describe('DNS edit form with DS records at the registry', () => {
+  const signed = { ...init, domainDNSs: init.defaultDNSs, dsRecords: 2, canRemoveDs: true };
+  const fill = () => {
+    fireEvent.click(screen.getByLabelText('Servidores personalizados'));
+    fireEvent.change(screen.getByTestId('dns-row-0'), { target: { value: 'ns1.otro.test' } });
+    fireEvent.change(screen.getByTestId('dns-row-1'), { target: { value: 'ns2.otro.test' } });
+  };
+
+  it('warns when leaving the provider, and removes the DS records by default or keeps them when chosen', async () => {
+    const onSubmit = vi.fn(async () => ({}));
+    render(
+      <MantineProvider>
+        <NameserversEditForm init={signed} mode="defaultDNS" busy={false} onSubmit={onSubmit} onCancel={() => {}} />
+      </MantineProvider>,
+    );
+    expect(screen.queryByTestId('dns-ds-warning')).toBeNull();
+    fill();
+    expect(screen.getByTestId('dns-ds-warning').textContent).toContain('2 registros DS');
+    expect(screen.getByTestId('dns-ds-remove')).toBeChecked();
+    fireEvent.submit(screen.getByTestId('dns-edit-form'));
+    await vi.waitFor(() =>
+      expect(onSubmit).toHaveBeenLastCalledWith(false, ['ns1.otro.test', 'ns2.otro.test'], 'remove'),
+    );
+    fireEvent.click(screen.getByTestId('dns-ds-keep'));
+    fireEvent.submit(screen.getByTestId('dns-edit-form'));
+    await vi.waitFor(() =>
+      expect(onSubmit).toHaveBeenLastCalledWith(false, ['ns1.otro.test', 'ns2.otro.test'], 'keep'),
+    );
+  });
+
+  it('without the DNSSEC right, asks for an explicit keep before sending', async () => {
+    const onSubmit = vi.fn(async () => ({}));
+    render(
+      <MantineProvider>
+        <NameserversEditForm
+          init={{ ...signed, canRemoveDs: false }}
+          mode="defaultDNS"
+          busy={false}
+          onSubmit={onSubmit}
+          onCancel={() => {}}
+        />
+      </MantineProvider>,
+    );
+    fill();
+    expect(screen.getByTestId('dns-ds-remove')).toBeDisabled();
+    fireEvent.submit(screen.getByTestId('dns-edit-form'));
+    await screen.findByText('Elige qué hacer con los registros DS');
+    expect(onSubmit).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('dns-ds-keep'));
+    fireEvent.submit(screen.getByTestId('dns-edit-form'));
+    await vi.waitFor(() => expect(onSubmit).toHaveBeenCalledWith(false, ['ns1.otro.test', 'ns2.otro.test'], 'keep'));
+  });
+});
+
 describe('preview fieldset', () => {
   it('shows 2 entries, then all after show more', () => {
     render(

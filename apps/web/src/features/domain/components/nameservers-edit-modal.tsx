@@ -1,12 +1,12 @@
 import { ActionIcon, Alert, Button, Group, List, Loader, Radio, Stack, Text, TextInput } from '@mantine/core';
 import type { DnsInitData, Domain } from '@panel247/contract/domain';
 import { NAMESERVERS_MAX, NAMESERVERS_MIN, PROPAGATION_HOURS } from '@panel247/contract/domain-rules';
-import { IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { fieldErrorRecord } from '../../../lib/form-errors';
-import { notifySuccess } from '../../../lib/notify';
+import { notifyErrorMessage, notifySuccess } from '../../../lib/notify';
 import { useEditDns } from '../api/edit-dns';
 import { useDnsInit } from '../api/get-dns-init';
 import {
@@ -20,6 +20,9 @@ import {
 } from '../lib/dns-rows';
 import { useActionError, useActionGuard } from '../lib/use-action-guard';
 
+/** Moving away from the provider's name servers with DS records: remove them too, or keep them. */
+type DsChoice = 'remove' | 'keep';
+
 /** The rows of the DNS edit form: 2 to 7 custom servers, the first 2 fixed; the provider's servers when offered. */
 export function NameserversEditForm({
   init,
@@ -28,16 +31,22 @@ export function NameserversEditForm({
   onSubmit,
   onCancel,
 }: {
-  init: DnsInitData;
+  init: Pick<DnsInitData, 'domainDNSs' | 'hasService' | 'defaultDNSs'> &
+    Partial<Pick<DnsInitData, 'dsRecords' | 'canRemoveDs'>>;
   mode: Domain['dns']['mode'];
   busy: boolean;
   /** Resolves with the server's field errors by row (empty on success). */
-  onSubmit: (useDefault: boolean, servers: string[]) => Promise<Record<number, string>>;
+  onSubmit: (useDefault: boolean, servers: string[], ds?: DsChoice) => Promise<Record<number, string>>;
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
   const [state, dispatch] = useReducer(dnsRowsReducer, undefined, () => initialDnsState(init, mode));
   const [errors, setErrors] = useState<Record<number, string>>({});
+  const dsRecords = init.dsRecords ?? 0;
+  // Removing is the default; keeping must be chosen, and is the only choice without the DNSSEC right.
+  const [ds, setDs] = useState<DsChoice | null>(init.canRemoveDs === false ? null : 'remove');
+  const [dsError, setDsError] = useState<string | undefined>();
+  const leavingSigned = state.choice === 'custom' && dsRecords > 0;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -48,12 +57,13 @@ export function NameserversEditForm({
         return;
       }
     }
-    setErrors(
-      await onSubmit(
-        state.choice === 'default',
-        state.rows.map((row) => row.trim()),
-      ),
-    );
+    if (leavingSigned && !ds) {
+      setDsError(t('domain.dns.ds_choose'));
+      return;
+    }
+    const useDefault = state.choice === 'default';
+    const servers = state.rows.map((row) => row.trim());
+    setErrors(await (leavingSigned && ds ? onSubmit(useDefault, servers, ds) : onSubmit(useDefault, servers)));
   };
 
   return (
@@ -153,6 +163,39 @@ export function NameserversEditForm({
             ) : null}
           </Stack>
         )}
+        {leavingSigned ? (
+          <Alert
+            variant="light"
+            color="orange"
+            icon={<IconAlertTriangle size={18} aria-hidden />}
+            title={t('domain.dns.ds_warning_title')}
+            data-testid="dns-ds-warning"
+          >
+            <Stack gap="xs">
+              <Text size="sm">{t('domain.dns.ds_warning', { count: dsRecords })}</Text>
+              <Radio.Group
+                label={t('domain.dns.ds_choice')}
+                value={ds}
+                error={dsError}
+                onChange={(value) => {
+                  setDsError(undefined);
+                  setDs(value as DsChoice);
+                }}
+              >
+                <Stack gap={6} mt={6}>
+                  <Radio
+                    value="remove"
+                    label={t('domain.dns.ds_remove')}
+                    description={init.canRemoveDs === false ? t('domain.dns.ds_remove_forbidden') : undefined}
+                    disabled={init.canRemoveDs === false}
+                    data-testid="dns-ds-remove"
+                  />
+                  <Radio value="keep" label={t('domain.dns.ds_keep')} data-testid="dns-ds-keep" />
+                </Stack>
+              </Radio.Group>
+            </Stack>
+          </Alert>
+        ) : null}
         <Alert
           variant="light"
           color="blue"
@@ -193,9 +236,9 @@ export function NameserversEditModal({
   const edit = useEditDns(id);
   const onError = useActionError();
 
-  const submit = async (useDefault: boolean, servers: string[]): Promise<Record<number, string>> => {
+  const submit = async (useDefault: boolean, servers: string[], ds?: DsChoice): Promise<Record<number, string>> => {
     try {
-      const result = await edit.mutateAsync({ 'default-ns': useDefault ? '1' : '0', dns: servers });
+      const result = await edit.mutateAsync({ 'default-ns': useDefault ? '1' : '0', dns: servers, ds });
       notifySuccess(result.info);
       onClose();
       return {};
@@ -205,6 +248,7 @@ export function NameserversEditModal({
       for (const [field, message] of Object.entries(fieldErrorRecord(error))) {
         const row = rowOfField(field);
         if (row !== null) rows[row] = t(message, { defaultValue: message });
+        else if (field === 'ds') notifyErrorMessage(t(message, { defaultValue: message }));
       }
       return rows;
     }

@@ -24,7 +24,10 @@ export function rowsFrom(servers: readonly string[]): string[] {
  * Initial state: with a service and the domain in default mode the provider's servers are
  * preselected; otherwise the custom rows hold the domain's current servers.
  */
-export function initialDnsState(init: DnsInitData, mode: Domain['dns']['mode']): DnsEditState {
+export function initialDnsState(
+  init: Pick<DnsInitData, 'domainDNSs' | 'hasService' | 'defaultDNSs'>,
+  mode: Domain['dns']['mode'],
+): DnsEditState {
   if (init.hasService && mode === 'defaultDNS') return { choice: 'default', rows: emptyRows() };
   const current = mode === 'defaultDNS' ? [] : init.domainDNSs;
   return { choice: 'custom', rows: rowsFrom(current) };
