@@ -132,6 +132,10 @@ describe.skipIf(!chromiumAvailable())('domain view', () => {
     await modal.getByText('Este servidor no resuelve a ninguna dirección IP').waitFor();
     expect(await modal.getByTestId('dns-row-2').getAttribute('aria-invalid')).toBe('true');
     await modal.getByTestId('dns-row-2').fill('mail.demo.test');
+    // demo.test has DS records: leaving the provider's servers warns; this test keeps them (the
+    // removal is e2e/tests/domain-ds.test.ts's)
+    await modal.getByTestId('dns-ds-warning').waitFor();
+    await modal.getByTestId('dns-ds-keep').check();
     await modal.getByTestId('dns-edit-submit').click();
     await modal.waitFor({ state: 'hidden' });
     await toast(page, /Servidores DNS guardados/);
