@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
 import { ADMIN, fillLogin, loginNoCaptcha } from '../support/panel';
+import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import type { PanelServer } from '../support/server';
 import { browserSuite } from '../support/suite';
 
@@ -98,6 +99,23 @@ describe.skipIf(!chromiumAvailable())('passkeys', () => {
     await remove.getByTestId('passkey-remove-submit').click();
     await remove.waitFor({ state: 'hidden', timeout: 20_000 });
     await card.getByTestId('passkeys-empty').waitFor();
+
+    // On a phone the section and its add dialog fit the screen and open from the keyboard.
+    await page.setViewportSize(PHONE);
+    await card.getByTestId('passkey-add').focus();
+    await page.keyboard.press('Enter');
+    await add.getByTestId('passkey-name').waitFor();
+    for (const part of ['passkey-name', 'passkey-password', 'passkey-add-submit']) {
+      const drawn = await insideViewport(add.getByTestId(part));
+      expect(drawn.visible).toBe(true);
+      expect(drawn.left).toBeGreaterThanOrEqual(0);
+      expect(drawn.right).toBeLessThanOrEqual(PHONE.width);
+    }
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('passkey-name');
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await add.waitFor({ state: 'hidden' });
 
     // Without passkeys the password alone logs in again.
     await signOut(page);
