@@ -19,7 +19,7 @@ import { useDeleteMailbox } from '../api/delete-mailbox';
 import { useWebmailLogin } from '../api/get-webmail-login';
 import { useMailPage } from '../api/list-mail';
 import { canCreate, mailRights } from '../lib/mail-rights';
-import { type MailRow, type MailTypeFilter, mailRows } from '../lib/mail-rows';
+import { type AccountRow, type MailRow, type MailTypeFilter, mailRows } from '../lib/mail-rows';
 import { AliasEditModal } from './alias-edit-modal';
 import { ConnectionModal } from './connection-modal';
 import { MailAuthCard } from './mail-auth-card';
@@ -29,7 +29,6 @@ import { PasswordModal } from './password-modal';
 import { QuotaModal } from './quota-modal';
 import { RulesModal } from './rules-modal';
 
-type AccountRow = Extract<MailRow, { type: 'account' }>;
 type AliasRow = Extract<MailRow, { type: 'alias' }>;
 
 const TYPE_FILTERS: MailTypeFilter[] = ['all', 'alias', 'account'];

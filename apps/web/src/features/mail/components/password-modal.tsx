@@ -1,22 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { PasswordChangeModal } from '../../../components/password-change-modal';
 import { useChangeMailboxPassword } from '../api/change-mailbox-password';
-import type { MailRow } from '../lib/mail-rows';
-
-type AccountRow = Extract<MailRow, { type: 'account' }>;
+import type { AccountDialogProps } from '../lib/mail-rows';
 
 /** Change an account's password (needs the account right). */
-export function PasswordModal({
-  row,
-  onClose,
-  serviceId,
-  allowed,
-}: {
-  row: AccountRow | null;
-  onClose: () => void;
-  serviceId: number;
-  allowed: boolean;
-}) {
+export function PasswordModal({ row, onClose, serviceId, allowed }: AccountDialogProps) {
   const { t } = useTranslation();
   const change = useChangeMailboxPassword(serviceId);
   return (

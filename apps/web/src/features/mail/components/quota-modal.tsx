@@ -8,9 +8,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
 import { useSetMailboxQuota } from '../api/mailbox-rules';
 import { quotaError } from '../lib/mail-forms';
-import type { MailRow } from '../lib/mail-rows';
-
-type AccountRow = Extract<MailRow, { type: 'account' }>;
+import type { AccountDialogProps, AccountRow } from '../lib/mail-rows';
 
 const MIB = 1024 * 1024;
 
@@ -66,17 +64,7 @@ function QuotaForm({ row, serviceId, onClose }: { row: AccountRow; serviceId: nu
 }
 
 /** Change an account's quota within the plan's limit (needs the account right). */
-export function QuotaModal({
-  row,
-  onClose,
-  serviceId,
-  allowed,
-}: {
-  row: AccountRow | null;
-  onClose: () => void;
-  serviceId: number;
-  allowed: boolean;
-}) {
+export function QuotaModal({ row, onClose, serviceId, allowed }: AccountDialogProps) {
   const { t } = useTranslation();
   const shown = useRightGuard(row !== null, allowed, onClose);
   return (

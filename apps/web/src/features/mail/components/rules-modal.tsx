@@ -29,9 +29,7 @@ import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
 import { useMailboxRules, useSaveMailboxRules } from '../api/mailbox-rules';
-import type { MailRow } from '../lib/mail-rows';
-
-type AccountRow = Extract<MailRow, { type: 'account' }>;
+import type { AccountDialogProps, AccountRow } from '../lib/mail-rows';
 
 interface RulesFormValues {
   autoreply: boolean;
@@ -228,17 +226,7 @@ function RulesForm({
 }
 
 /** A mailbox's autoresponder and forwarding (needs the account right). */
-export function RulesModal({
-  row,
-  onClose,
-  serviceId,
-  allowed,
-}: {
-  row: AccountRow | null;
-  onClose: () => void;
-  serviceId: number;
-  allowed: boolean;
-}) {
+export function RulesModal({ row, onClose, serviceId, allowed }: AccountDialogProps) {
   const { t } = useTranslation();
   const shown = useRightGuard(row !== null, allowed, onClose);
   const rules = useMailboxRules(serviceId, row && shown ? row.mailbox.id : null);

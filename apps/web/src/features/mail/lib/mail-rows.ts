@@ -9,6 +9,17 @@ export type MailRow =
   | { type: 'alias'; key: string; name: string; alias: Alias };
 
 /** 'user@domain' of an account (the domain is the item's punycode reference). */
+/** A row of an account (a mailbox), the one the account's own dialogs open on. */
+export type AccountRow = Extract<MailRow, { type: 'account' }>;
+
+/** What every dialog of one account takes: the row (null: closed) and whether the user may act. */
+export interface AccountDialogProps {
+  row: AccountRow | null;
+  onClose: () => void;
+  serviceId: number;
+  allowed: boolean;
+}
+
 export function mailboxName(mailbox: Pick<Mailbox, 'user'>, domain: string): string {
   return `${mailbox.user}@${domain}`;
 }
