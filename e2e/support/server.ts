@@ -130,7 +130,8 @@ export async function startServer(options: StartOptions = {}): Promise<PanelServ
         await exited;
         clearTimeout(timer);
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      // A restic the server started may still be writing its cache there for a moment (ENOTEMPTY).
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
       if (env.PANEL_DATABASES_DRIVER === 'mariadb') {
         await dropMariadbPrefix(databasePrefix).catch((error: Error) => {
           console.warn(`e2e: could not drop the MariaDB databases ${databasePrefix}*: ${error.message}`);
