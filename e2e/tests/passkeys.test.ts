@@ -14,7 +14,8 @@ import { browserSuite } from '../support/suite';
  * the pages are opened as http://localhost:PORT, a secure context for the browser.
  */
 describe.skipIf(!chromiumAvailable())('passkeys', () => {
-  const suite = browserSuite({ captcha: 'none' });
+  // The CLI ends sessions in another process: no session cache, so the server sees it at once.
+  const suite = browserSuite({ captcha: 'none', env: { PANEL_SESSION_CACHE_SECONDS: '0' } });
   let server: PanelServer;
   let base = '';
   beforeAll(() => {
@@ -86,9 +87,26 @@ describe.skipIf(!chromiumAvailable())('passkeys', () => {
     await page.waitForURL((url) => url.pathname.startsWith('/admin/'), { timeout: 20_000 });
     expect((await credentials())[0]?.signCount).toBeGreaterThanOrEqual(2);
 
-    // Removing it asks for the password and a current factor: the passkey itself here.
+    // The session-loss modal asks for the second factor after the password too.
     await page.goto(`${base}/admin/preferences/`);
     await card.getByTestId('passkey-row').getByText('Portátil').waitFor();
+    await server.cli(['sessions', 'end', '--domain', ADMIN.domain, '--user', ADMIN.user]);
+    await card.getByTestId('passkey-add').click();
+    await add.getByTestId('passkey-name').fill('Otra');
+    await add.getByTestId('passkey-password').fill(ADMIN.password);
+    await add.getByTestId('passkey-add-submit').click();
+    const lost = page.getByRole('dialog', { name: 'Tu sesión ha finalizado' });
+    await lost.waitFor({ timeout: 15_000 });
+    await lost.getByLabel(/^Contraseña/).fill(ADMIN.password);
+    await lost.getByTestId('session-lost-submit').click();
+    await lost.getByTestId('second-factor-step').waitFor({ timeout: 20_000 });
+    await lost.getByTestId('login-passkey').click();
+    await lost.waitFor({ state: 'hidden', timeout: 20_000 });
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await add.waitFor({ state: 'hidden' });
+
+    // Removing it asks for the password and a current factor: the passkey itself here.
     expect(await card.getByTestId('passkey-row').textContent()).toContain('último uso');
     await card.getByTestId('passkey-remove').click();
     const remove = page.getByRole('dialog', { name: 'Eliminar la llave de acceso Portátil' });
