@@ -62,8 +62,10 @@ async function waitForConfig(url: string, child: ChildProcess, timeoutMs: number
  * serving the built web app (run `npm run build -w apps/web` first), and waits for config/get.
  */
 export async function startServer(options: StartOptions = {}): Promise<PanelServer> {
-  if (!existsSync(path.join(REPO_ROOT, 'apps/web/dist/index.html'))) {
-    throw new Error('apps/web/dist is missing: run `npm run build -w apps/web` before the e2e tests');
+  // PANEL_WEB_DIST serves another build (a private one, beside someone else's test run).
+  const dist = process.env.PANEL_WEB_DIST ?? path.join(REPO_ROOT, 'apps/web/dist');
+  if (!existsSync(path.join(dist, 'index.html'))) {
+    throw new Error(`${dist} is missing: run \`npm run build -w apps/web\` before the e2e tests`);
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'panel247-e2e-'));
   const port = await freePort();
