@@ -125,6 +125,56 @@ describe.each(DATABASE_KINDS)('domain name servers checked through a real PowerD
     expect(again.body.data.dnssec).toEqual([]);
   });
 
+  it('moving away from the provider’s servers removes the signed zone’s DS in the same change, or keeps them on request', async () => {
+    const away = { 'dns[]': ['ns1.external-ns.test', 'ns2.external-ns.test'] };
+    const registryDs = async () =>
+      (
+        await t.database.db.selectFrom('domain_ds_records').select('digest').where('resource_id', '=', id).execute()
+      ).map((row) => row.digest);
+    /** The SHA-256 DS of the key PowerDNS signs the zone with, as dig shows it. */
+    const zoneDs = async () => {
+      const answer = await pdns.dig(`signed-${kind}.test`, 'DNSKEY', ['+short']);
+      const ksk = answer.find((line) => line.startsWith('257 3 13 ')) as string;
+      const [flags, protocol, algorithm, ...key] = ksk.split(' ');
+      const rdata = dnskeyRdata(
+        Number(flags),
+        Number(protocol),
+        Number(algorithm),
+        Buffer.from(key.join(''), 'base64'),
+      );
+      return dsDigestSha256(`signed-${kind}.test`, rdata);
+    };
+    // on the provider's servers with the zone's DS published at the registry
+    expect(
+      (await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1' }, { cookie })).body.system.errors,
+    ).toEqual([]);
+    await t.call('POST', `domain/${id}/dnssec/fromzone/`, {}, { cookie });
+    const signedWith = await zoneDs();
+    expect(await registryDs()).toEqual([signedWith]);
+    const init = await t.call('GET', `domains/${id}/dnsinit/`, {}, { cookie });
+    expect(init.body.data).toMatchObject({ dsRecords: 1, canRemoveDs: true });
+
+    // away, by default: the DS go with the change; PowerDNS still signs the zone it keeps serving
+    const moved = await t.call('POST', `domain/${id}/dnsedit/`, away, { cookie });
+    expect(moved.body.system.errors).toEqual([]);
+    expect(moved.body.system.info).toHaveLength(2);
+    expect(await registryDs()).toEqual([]);
+    expect(await zoneDs()).toBe(signedWith);
+
+    // back, DS again, and away keeping them: the registry still holds the zone's DS
+    await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1' }, { cookie });
+    await t.call('POST', `domain/${id}/dnssec/fromzone/`, {}, { cookie });
+    const kept = await t.call<{ domain: DomainData['domain'] }>(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { ...away, ds: 'keep' },
+      { cookie },
+    );
+    expect(kept.body.system.errors).toEqual([]);
+    expect(kept.body.data.domain.dns.servers).toEqual(away['dns[]']);
+    expect(await registryDs()).toEqual([signedWith]);
+  });
+
   it.each([
     ['disabled', 404, false],
     ['read', 403, false],
