@@ -224,7 +224,18 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     now,
   );
   const auth = new AuthService(db, sessions, permissions, captcha, limiter, loginLimits, twoFactor, now);
-  const apiTokens = new ApiTokenService(db, permissions, twoFactor, now);
+  const passkeys = new PasskeyService(
+    db,
+    auth,
+    twoFactor,
+    brands,
+    captcha,
+    limiter,
+    loginLimits,
+    config.passkeyOrigins,
+    now,
+  );
+  const apiTokens = new ApiTokenService(db, permissions, passkeys, now);
   // A session cookie or an API token, on every session-bound route.
   const caller = new RequestAuthenticator(sessions, apiTokens, basePath);
 
@@ -242,10 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerHealthRoute(app, basePath, new HealthService(db, events));
   registerUserRoutes(api, auth);
   registerTwoFactorRoutes(api, auth, twoFactor);
-  registerPasskeyRoutes(
-    api,
-    new PasskeyService(db, auth, twoFactor, brands, captcha, limiter, loginLimits, config.passkeyOrigins, now),
-  );
+  registerPasskeyRoutes(api, passkeys);
   registerUserSessionsRoutes(api, new UserSessionsService(sessions));
   registerApiTokenRoutes(api, apiTokens);
   registerPermissionRoutes(api, permissions);

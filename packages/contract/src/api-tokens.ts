@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { line, password } from './fields.ts';
+import { authenticationCredentialSchema } from './passkey.ts';
 
 /** What a token may do on one resource: at most what its user may do there. */
 export const API_TOKEN_LEVELS = ['read', 'write'] as const;
@@ -56,7 +57,8 @@ const scopeEntries = z.preprocess(
 
 /**
  * A new token: its name, how many days it lives, its scope as `resourceId:level` entries, and the
- * re-authentication (the password, and a current code when the user has a second factor).
+ * re-authentication (the password, and a current factor when the user has one: a code, or a
+ * passkey's signature).
  */
 export const apiTokenCreateParamsSchema = z.object({
   name: line(API_TOKEN_NAME_MAX),
@@ -74,8 +76,12 @@ export const apiTokenCreateParamsSchema = z.object({
     .max(32, { error: 'validation.too_long' })
     .regex(/^[0-9A-Za-z -]*$/, { error: 'twofactor.code_format' })
     .optional(),
+  /** Instead of the code: a passkey's signature over the re-authentication challenge. */
+  credential: authenticationCredentialSchema.optional(),
 });
 export type ApiTokenCreateParams = z.input<typeof apiTokenCreateParamsSchema>;
+/** The same, as the server has it once checked (the credential parsed). */
+export type ApiTokenCreateParsed = z.infer<typeof apiTokenCreateParamsSchema>;
 
 /** Shown once: only its sha256 is kept. */
 export const apiTokenCreatedDataSchema = z.object({ token: z.string(), item: apiTokenItemSchema });

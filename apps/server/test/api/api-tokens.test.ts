@@ -6,6 +6,7 @@ import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
+import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
@@ -325,24 +326,54 @@ describe.each(DATABASE_KINDS)('API tokens on %s', (kind) => {
     expect(ok.system.valid, ok.system.errors.join()).toBe(true);
   });
 
-  it('with a passkey as the only second factor, the password alone does not create a token', async () => {
+  it('with a passkey as the only second factor, a token takes a passkey signature, never the password alone', async () => {
     const account = await buildAccount(t.database.db, { domainName: 'tokens-passkey.test' });
     const session = await t.login(account.domainName, account.username, account.password);
-    await t.database.db
-      .insertInto('user_passkeys')
-      .values({
-        user_id: account.userId,
-        credential_id: 'cred-tokens-passkey',
-        public_key: 'AA',
-        name: 'laptop',
-        created_at: Math.floor(t.clock.now() / 1000),
-      } as never)
-      .execute();
+    // app.inject's requests come to Host "localhost:80" over http: that is the relying party.
+    const laptop = new SoftAuthenticator('http://localhost');
+    const registration = await t.call<{ options: { challenge: string; rp: { id?: string } } }>(
+      'POST',
+      'user/passkeys/register/options/',
+      { password: account.password },
+      { cookie: session },
+    );
+    const added = await t.call(
+      'POST',
+      'user/passkeys/register/',
+      { name: 'laptop', credential: laptop.create(registration.body.data.options) },
+      { cookie: session },
+    );
+    expect(added.body.system.errors).toEqual([]);
+    const signed = async (forgery = {}) =>
+      laptop.get(
+        (
+          await t.call<{ options: { challenge: string; rpId: string } }>(
+            'POST',
+            'user/passkeys/reauth/options/',
+            {},
+            { cookie: session },
+          )
+        ).body.data.options,
+        forgery,
+      );
     const resource = String(account.resources['tokens-passkey.test']);
-    const refused = await create({ scope: [`${resource}:read`] }, session, account.password);
-    expect(refused.system).toMatchObject({ valid: false, inputs: ['code'] });
-    expect(
-      await t.database.db.selectFrom('api_tokens').select('id').where('user_id', '=', account.userId).execute(),
-    ).toHaveLength(0);
+    const rows = () =>
+      t.database.db.selectFrom('api_tokens').select('id').where('user_id', '=', account.userId).execute();
+
+    const passwordAlone = await create({ scope: [`${resource}:read`] }, session, account.password);
+    expect(passwordAlone.system).toMatchObject({ valid: false, inputs: ['credential'] });
+    const wrongPassword = await create({ scope: [`${resource}:read`], credential: await signed() }, session, 'wrong-1');
+    expect(wrongPassword.system).toMatchObject({ valid: false, inputs: ['password'] });
+    const elsewhere = await create(
+      { scope: [`${resource}:read`], credential: await signed({ origin: 'https://evil.example' }) },
+      session,
+      account.password,
+    );
+    expect(elsewhere.system).toMatchObject({ valid: false, inputs: ['credential'] });
+    expect(await rows()).toHaveLength(0);
+
+    const made = await create({ scope: [`${resource}:read`], credential: await signed() }, session, account.password);
+    expect(made.system.valid, made.system.errors.join()).toBe(true);
+    expect(await rows()).toHaveLength(1);
   });
 });

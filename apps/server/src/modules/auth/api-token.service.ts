@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   API_TOKEN_MAX_PER_USER,
   type ApiTokenCreatedData,
+  type ApiTokenCreateParsed,
   type ApiTokenItem,
   type ApiTokenLevel,
   type ApiTokenListData,
@@ -19,8 +20,8 @@ import type { PermissionService } from '../permission/permission.service.ts';
 import type { Actor } from './actor.ts';
 import { apiTokenRepository } from './api-token.repository.ts';
 import { authEvent } from './auth-event.ts';
+import type { PasskeyService } from './passkey.service.ts';
 import { hashToken } from './session.service.ts';
-import type { TwoFactorService } from './two-factor.service.ts';
 
 const BEARER = /^Bearer[ ]+(p247_[A-Za-z0-9_-]{43})[ ]*$/i;
 /** Last use is written at most once a minute per token (or when the address changes). */
@@ -49,7 +50,7 @@ export class ApiTokenService {
   constructor(
     private readonly db: Db,
     private readonly permissions: PermissionService,
-    private readonly twoFactor: TwoFactorService,
+    private readonly passkeys: Pick<PasskeyService, 'confirmIdentity'>,
     private readonly now: () => number,
   ) {}
 
@@ -98,11 +99,7 @@ export class ApiTokenService {
     };
   }
 
-  async create(
-    actor: Actor,
-    request: FastifyRequest,
-    params: { name: string; expiresInDays: number; scope: string[]; password: string; code?: string },
-  ): Promise<ApiTokenCreatedData> {
+  async create(actor: Actor, request: FastifyRequest, params: ApiTokenCreateParsed): Promise<ApiTokenCreatedData> {
     const wanted = new Map<number, ApiTokenLevel>();
     for (const entry of params.scope) {
       const [id, level] = entry.split(':') as [string, ApiTokenLevel];
@@ -122,7 +119,7 @@ export class ApiTokenService {
       throw new ConflictError('apitokens.too_many', { max: API_TOKEN_MAX_PER_USER });
     }
     // Last, so that a wrong scope does not use up the current code.
-    await this.twoFactor.confirmIdentity(actor, request, params);
+    await this.passkeys.confirmIdentity(actor, request, params);
 
     const token = `p247_${randomBytes(32).toString('base64url')}`;
     const stored: StoredScope = [...wanted].map(([r, l]) => ({ r, l }));

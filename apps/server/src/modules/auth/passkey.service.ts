@@ -179,6 +179,38 @@ export class PasskeyService {
   async remove(actor: Actor, request: FastifyRequest, params: PasskeyRemoveParams, language: Language): Promise<void> {
     const passkey = await passkeyRepository.findOfUser(this.db, actor.userId, params.id);
     if (!passkey) throw new NotFoundError();
+    await this.checkPasswordAndFactor(actor, request, params);
+    if (!(await passkeyRepository.remove(this.db, actor.userId, params.id))) throw new NotFoundError();
+    await this.twoFactor.reportChange(actor, request, 'passkey_removed', language, { name: passkey.name });
+  }
+
+  /**
+   * Re-authentication for a security change any second factor may confirm (an API token): the
+   * password, and a current factor when the user has one — a passkey's signature over the
+   * re-authentication challenge, or a TOTP or recovery code. The password alone stands only for
+   * a user without a second factor.
+   */
+  async confirmIdentity(
+    actor: Actor,
+    request: FastifyRequest,
+    params: { password: string; code?: string; credential?: AuthenticationCredential },
+  ): Promise<void> {
+    if (params.credential) return this.checkPasswordAndFactor(actor, request, { ...params, code: '' });
+    if (
+      !(await this.twoFactor.isEnabled(actor.userId)) &&
+      (await passkeyRepository.countOfUser(this.db, actor.userId)) > 0
+    ) {
+      throw FieldErrors.one('credential', 'passkey.confirm_required');
+    }
+    return this.twoFactor.confirmIdentity(actor, request, params);
+  }
+
+  /** The password and a current factor (a passkey's signature, else a code), in the login's limits. */
+  private async checkPasswordAndFactor(
+    actor: Actor,
+    request: FastifyRequest,
+    params: { password: string; code: string; credential?: AuthenticationCredential },
+  ): Promise<void> {
     const rp = relyingPartyOf(request, this.origins);
     const problem = await limitedAttempt(
       this.limiter,
@@ -209,11 +241,8 @@ export class PasskeyService {
         ? FieldErrors.one('credential', 'passkey.not_accepted')
         : FieldErrors.one('code', 'twofactor.wrong_code');
     }
-    if (!(await passkeyRepository.remove(this.db, actor.userId, params.id))) throw new NotFoundError();
-    await this.twoFactor.reportChange(actor, request, 'passkey_removed', language, { name: passkey.name });
   }
 
-  /** The login's second step by passkey: a challenge over the user's passkeys, on the pending login. */
   async loginOptions(request: FastifyRequest, loginToken: string): Promise<PasskeyOptionsData> {
     const id = hashToken(loginToken);
     const pending = await passkeyRepository.findLogin(this.db, id, this.now());
