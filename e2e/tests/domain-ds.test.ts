@@ -91,4 +91,37 @@ describe.skipIf(!chromiumAvailable())('name servers away from the provider with 
     await page.getByTestId('dnssec-preview-item').first().waitFor();
     expect(await page.getByTestId('dnssec-preview').textContent()).toContain('4242');
   });
+
+  it('back to the provider’s servers with the hosted zone signed, offers to publish its DS (ticked)', async () => {
+    // The e2e server's embedded DNS signs nothing: the offer is given by the answer PowerDNS's
+    // signed zone would produce (the integration test proves that answer against PowerDNS).
+    await page.route('**/p247/domains/1/dnsinit/**', async (route) => {
+      // a refetch still in flight when the route is taken away is simply dropped
+      try {
+        const answer = await route.fetch();
+        const body = await answer.json();
+        body.data.zoneDsRecords = 1;
+        await route.fulfill({ response: answer, json: body });
+      } catch {
+        // the page moved on
+      }
+    });
+    try {
+      const modal = await openEdit();
+      expect(await modal.getByTestId('dns-publish-ds').count()).toBe(0);
+      await modal.getByRole('radio', { name: 'Los servidores del proveedor' }).check();
+      const publish = modal.getByRole('checkbox', { name: /Publicar en el registro el registro DS/ });
+      expect(await publish.isChecked()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      const [request] = await Promise.all([
+        page.waitForRequest((r) => r.url().includes('/p247/domain/1/dnsedit/') && r.method() === 'POST'),
+        modal.getByTestId('dns-edit-submit').click(),
+      ]);
+      expect(new URLSearchParams(request.postData() ?? '').get('publishDs')).toBe('1');
+      await modal.waitFor({ state: 'hidden' });
+      expect(await page.getByTestId('dns-mode').textContent()).toBe('Del proveedor');
+    } finally {
+      await page.unroute('**/p247/domains/1/dnsinit/**');
+    }
+  });
 });

@@ -65,8 +65,13 @@ export const dnsInitDataSchema = z.object({
    * 0 otherwise (custom servers keep whatever DS their own operator gave).
    */
   dsRecords: z.number().int(),
-  /** Whether this user may remove them (`domain_dnssec` action) in the same change. */
+  /** Whether this user may remove them, or publish the zone's (`domain_dnssec` action), in the same change. */
   canRemoveDs: z.boolean(),
+  /**
+   * The DS records of the hosted zone, signed here, that the registry does not have yet: moving
+   * to the provider's name servers can publish them in the same change. 0: nothing to offer.
+   */
+  zoneDsRecords: z.number().int(),
 });
 export type DnsInitData = z.infer<typeof dnsInitDataSchema>;
 
@@ -81,6 +86,8 @@ export const dnsEditParamsSchema = z.object({
    * change (the default), or `keep` them (only when asked for explicitly).
    */
   ds: z.enum(['remove', 'keep'], { error: 'validation.invalid' }).optional().default('remove'),
+  /** With the provider's name servers: publish the signed hosted zone's DS in the same change ('1', the default). */
+  publishDs: z.enum(['0', '1'], { error: 'validation.invalid' }).optional().default('1'),
 });
 
 export const glueRecordSchema = z.object({

@@ -165,6 +165,7 @@ const es = {
   'dns.history.zone_not_revertible':
     'Los primeros registros de la zona no se revierten: usa «Restaurar valores por defecto» o «Eliminar todos los registros».',
   'domain.dns_saved': 'Servidores DNS guardados. Los cambios pueden tardar hasta 24 horas en propagarse.',
+  'domain.ds_published': 'Registros DS de la zona firmada publicados en el registro en el mismo cambio',
   'domain.ds_removed':
     'Registros DS eliminados en el mismo cambio: el dominio deja de estar firmado con DNSSEC en el registro',
   'domain.error.ds_remove_forbidden':
@@ -525,6 +526,7 @@ const en: Record<MessageKey, string> = {
   'dns.history.zone_not_revertible':
     'The zone’s first records cannot be reverted: use “Restore defaults” or “Delete all records” instead.',
   'domain.dns_saved': 'Name servers saved. Changes may take up to 24 hours to propagate.',
+  'domain.ds_published': 'The signed zone’s DS records published at the registry in the same change',
   'domain.ds_removed': 'DS records removed in the same change: the domain is no longer DNSSEC-signed at the registry',
   'domain.error.ds_remove_forbidden':
     'Removing the DS records needs the DNSSEC right: keep them explicitly or ask someone who has it',
@@ -883,6 +885,7 @@ const ca: Record<MessageKey, string> = {
   'dns.history.zone_not_revertible':
     'Els primers registres de la zona no es reverteixen: fes servir «Restaura els valors per defecte» o «Elimina tots els registres».',
   'domain.dns_saved': 'Servidors DNS desats. Els canvis poden trigar fins a 24 hores a propagar-se.',
+  'domain.ds_published': 'Registres DS de la zona signada publicats al registre en el mateix canvi',
   'domain.ds_removed':
     'Registres DS eliminats en el mateix canvi: el domini deixa d’estar signat amb DNSSEC al registre',
   'domain.error.ds_remove_forbidden':

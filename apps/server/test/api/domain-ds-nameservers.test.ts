@@ -1,5 +1,7 @@
 import type { DnssecEntry, DomainData } from '@panel247/contract/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DnsDriver, DsRecord, RRset } from '../../src/drivers/dns/dns.driver.ts';
+import { EmbeddedDnsDriver } from '../../src/drivers/dns/embedded.driver.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -132,5 +134,132 @@ describe.each(DATABASE_KINDS)('name servers and DS records on %s', (kind) => {
     expect(kept.body.system.errors).toEqual([]);
     expect(await registryDs()).toBe(1);
     await toProvider();
+  });
+});
+
+/** The embedded driver, plus a zone its server signs (as PowerDNS would): for the offer to publish its DS. */
+class SigningDriver implements DnsDriver {
+  readonly kind = 'database' as const;
+  readonly publishesZones = false;
+  readonly signsZones = true;
+  private readonly embedded = new EmbeddedDnsDriver();
+  ensureZone = () => this.embedded.ensureZone();
+  replaceRRsets = (zone: string, rrsets: RRset[]) => this.embedded.replaceRRsets(zone, rrsets);
+  readZone = () => this.embedded.readZone();
+  dsRecords = async () => this.zoneDs;
+  readonly zoneDs: DsRecord[] = [
+    { keytag: 4711, algorithm: 13, digestType: 2, digest: 'ab'.repeat(32) },
+    { keytag: 4711, algorithm: 13, digestType: 4, digest: 'cd'.repeat(48) },
+  ];
+  down = false;
+  async signedDs(zone: string): Promise<DsRecord[]> {
+    if (this.down) throw new Error('server down');
+    return zone === 'zona-firmada.test' ? this.zoneDs : [];
+  }
+}
+
+describe.each(DATABASE_KINDS)('back to the provider’s name servers with a signed hosted zone on %s', (kind) => {
+  let t: TestApp;
+  let account: BuiltAccount;
+  let cookie: string;
+  let id: number;
+  const driver = new SigningDriver();
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind, {
+      config: { 'dns.nameservers': ['ns1.provider.test', 'ns2.provider.test'], 'registry.resolvers': ['127.0.0.1:9'] },
+      dnsDriver: driver,
+    });
+    account = await buildAccount(t.database.db, {
+      domainName: 'zona-firmada.test',
+      resources: {
+        'zona-firmada.test': { hasDomain: true, hasService: true },
+        'ns-ajenos.test': { hasDomain: true, hasService: true },
+      },
+    });
+    id = account.resources['zona-firmada.test'] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+    const away = account.resources['ns-ajenos.test'] as number;
+    for (const [zona, value] of [
+      ['ns1', '192.0.2.1'],
+      ['ns2', '192.0.2.2'],
+    ] as const) {
+      await t.call('POST', `service/${away}/dns/create/`, { type: 'A', zona, value }, { cookie });
+    }
+    await t.call(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { 'dns[]': ['ns1.ns-ajenos.test', 'ns2.ns-ajenos.test'] },
+      { cookie },
+    );
+  });
+  afterAll(() => t.close());
+
+  const registryDs = async () =>
+    (await t.database.db.selectFrom('domain_ds_records').select('digest').where('resource_id', '=', id).execute()).map(
+      (row) => row.digest,
+    );
+
+  it('offers the zone’s SHA-256 DS the registry lacks, and nothing when the server cannot be asked', async () => {
+    const init = await t.call('GET', `domains/${id}/dnsinit/`, {}, { cookie });
+    expect(init.body.data).toMatchObject({ zoneDsRecords: 1, dsRecords: 0 });
+    driver.down = true;
+    try {
+      const down = await t.call('GET', `domains/${id}/dnsinit/`, {}, { cookie });
+      expect(down.body.data).toMatchObject({ zoneDsRecords: 0 });
+    } finally {
+      driver.down = false;
+    }
+  });
+
+  it('does not publish when declined, publishes in the same change by default', async () => {
+    const declined = await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1', publishDs: '0' }, { cookie });
+    expect(declined.body.system.errors).toEqual([]);
+    expect(await registryDs()).toEqual([]);
+    await t.call(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { 'dns[]': ['ns1.ns-ajenos.test', 'ns2.ns-ajenos.test'] },
+      { cookie },
+    );
+    const back = await t.call<{ domain: DomainData['domain'] }>(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { 'default-ns': '1' },
+      { cookie },
+    );
+    expect(back.body.system.errors).toEqual([]);
+    expect(back.body.data.domain.dns.servers).toEqual(['ns1.provider.test', 'ns2.provider.test']);
+    expect(back.body.system.info[1]).toContain('publicados');
+    expect(await registryDs()).toEqual(['ab'.repeat(32)]);
+    // published once: nothing left to offer, a second save publishes nothing again
+    expect((await t.call('GET', `domains/${id}/dnsinit/`, {}, { cookie })).body.data).toMatchObject({
+      zoneDsRecords: 0,
+      dsRecords: 1,
+    });
+    expect(
+      (await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1' }, { cookie })).body.system.info,
+    ).toHaveLength(1);
+    expect(await registryDs()).toEqual(['ab'.repeat(32)]);
+  });
+
+  it('publishes nothing for a user without the DNSSEC right, and refuses a bad value', async () => {
+    // move away (removing the DS), then back as a user who may change name servers only
+    await t.call(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { 'dns[]': ['ns1.ns-ajenos.test', 'ns2.ns-ajenos.test'] },
+      { cookie },
+    );
+    expect(await registryDs()).toEqual([]);
+    const user = await buildUser(t.database.db, account, 'solo-ns', {
+      'zona-firmada.test': { domain: 'read', domain_dns: 'write', domain_dnssec: 'read' },
+    });
+    const c = await t.login(account.domainName, user.username, user.password);
+    const back = await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1' }, { cookie: c });
+    expect(back.body.system.errors).toEqual([]);
+    expect(await registryDs()).toEqual([]);
+    const bad = await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1', publishDs: 'yes' }, { cookie });
+    expect(bad.body.system.inputs).toEqual(['publishDs']);
   });
 });

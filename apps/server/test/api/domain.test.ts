@@ -98,6 +98,7 @@ describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
         defaultDNSs: ['ns1.provider.test', 'ns2.provider.test'],
         dsRecords: 0,
         canRemoveDs: true,
+        zoneDsRecords: 0,
       });
       const solo = account.resources['solo.test'] as number;
       const refused = await t.call('POST', `domain/${solo}/dnsedit/`, { 'default-ns': '1' }, { cookie });

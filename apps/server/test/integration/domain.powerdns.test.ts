@@ -125,7 +125,7 @@ describe.each(DATABASE_KINDS)('domain name servers checked through a real PowerD
     expect(again.body.data.dnssec).toEqual([]);
   });
 
-  it('moving away from the provider’s servers removes the signed zone’s DS in the same change, or keeps them on request', async () => {
+  it('name servers and the signed zone’s DS change together: removed when moving away (or kept on request), published when coming back', async () => {
     const away = { 'dns[]': ['ns1.external-ns.test', 'ns2.external-ns.test'] };
     const registryDs = async () =>
       (
@@ -161,9 +161,16 @@ describe.each(DATABASE_KINDS)('domain name servers checked through a real PowerD
     expect(await registryDs()).toEqual([]);
     expect(await zoneDs()).toBe(signedWith);
 
-    // back, DS again, and away keeping them: the registry still holds the zone's DS
-    await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1' }, { cookie });
-    await t.call('POST', `domain/${id}/dnssec/fromzone/`, {}, { cookie });
+    // the zone is signed and the registry lacks its DS: back to the provider's servers publishes
+    // them in the same change (read from PowerDNS without touching its keys)
+    const offer = await t.call('GET', `domains/${id}/dnsinit/`, {}, { cookie });
+    expect(offer.body.data).toMatchObject({ dsRecords: 0, zoneDsRecords: 1 });
+    const back = await t.call('POST', `domain/${id}/dnsedit/`, { 'default-ns': '1' }, { cookie });
+    expect(back.body.system.info).toHaveLength(2);
+    expect(await registryDs()).toEqual([signedWith]);
+    expect(await zoneDs()).toBe(signedWith);
+
+    // and away keeping them: the registry still holds the zone's DS
     const kept = await t.call<{ domain: DomainData['domain'] }>(
       'POST',
       `domain/${id}/dnsedit/`,

@@ -39,6 +39,11 @@ export interface DnsDriver {
   readZone(zone: string): Promise<RRset[] | undefined>;
   /** Turns DNSSEC on for the zone if needed and returns its DS records. */
   dsRecords(zone: string): Promise<DsRecord[]>;
+  /**
+   * The DS records of the zone's active keys, changing nothing: [] when the zone is not signed or
+   * not on the server. Left out by servers that cannot sign.
+   */
+  signedDs?(zone: string): Promise<DsRecord[]>;
 }
 
 /**

@@ -188,19 +188,32 @@ export class PowerDnsDriver implements DnsDriver {
       await this.expectOk(again, `list keys of ${zone}`);
       keys = (await again.json()) as { active: boolean; ds?: string[] }[];
     }
-    return keys
-      .filter((key) => key.active)
-      .flatMap((key) => key.ds ?? [])
-      .map((ds) => {
-        const [keytag, algorithm, digestType, digest] = ds.split(/\s+/);
-        return {
-          keytag: Number(keytag),
-          algorithm: Number(algorithm),
-          digestType: Number(digestType),
-          digest: (digest ?? '').toLowerCase(),
-        };
-      });
+    return activeDs(keys);
   }
+
+  async signedDs(zone: string): Promise<DsRecord[]> {
+    const listed = await this.request('GET', `${this.zonePath(zone)}/cryptokeys`);
+    // 404: PowerDNS does not have the zone (nothing asked for it yet), so nothing signs it.
+    if (listed.status === 404) return [];
+    await this.expectOk(listed, `list keys of ${zone}`);
+    return activeDs((await listed.json()) as { active: boolean; ds?: string[] }[]);
+  }
+}
+
+/** The DS records of a zone's active keys, from PowerDNS's cryptokeys list. */
+function activeDs(keys: { active: boolean; ds?: string[] }[]): DsRecord[] {
+  return keys
+    .filter((key) => key.active)
+    .flatMap((key) => key.ds ?? [])
+    .map((ds) => {
+      const [keytag, algorithm, digestType, digest] = ds.split(/\s+/);
+      return {
+        keytag: Number(keytag),
+        algorithm: Number(algorithm),
+        digestType: Number(digestType),
+        digest: (digest ?? '').toLowerCase(),
+      };
+    });
 }
 
 /**

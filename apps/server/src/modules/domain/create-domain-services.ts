@@ -44,7 +44,9 @@ export function createDomainServices(
   return {
     domains: {
       domain,
-      nameServers: new DomainNameServerService(db, domain, registry, resolver, settings),
+      nameServers: new DomainNameServerService(db, domain, registry, resolver, settings, {
+        signedDs: async (zone) => (dnsDriver.signedDs ? dnsDriver.signedDs(zone) : []),
+      }),
       glue: new DomainGlueService(db, domain, registry),
       dnssec: new DomainDnssecService(db, domain, registry, createDnsService(db, config, dnsDriver, now)),
       status: new DomainStatusService(db, domain, registry),

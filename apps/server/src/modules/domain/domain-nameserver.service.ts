@@ -4,6 +4,7 @@ import type { Domain } from '@panel247/contract/domain';
 import { NAMESERVERS_MAX, NAMESERVERS_MIN } from '@panel247/contract/domain-rules';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
+import type { DsRecord } from '../../drivers/dns/dns.driver.ts';
 import type { HostResolver } from '../../drivers/registry/host-resolver.ts';
 import type { RegistryDriver } from '../../drivers/registry/registry.driver.ts';
 import { type FieldError, FieldErrors } from '../../errors.ts';
@@ -19,6 +20,8 @@ export class DomainNameServerService {
     private readonly registry: RegistryDriver,
     private readonly resolver: HostResolver,
     private readonly settings: DomainSettings,
+    /** The hosted zones' signing keys as the DNS server holds them (read only). */
+    private readonly zones: { signedDs(zone: string): Promise<DsRecord[]> } = { signedDs: async () => [] },
   ) {}
 
   async init(actor: Actor, id: number) {
@@ -31,7 +34,17 @@ export class DomainNameServerService {
       mode: ctx.row.dns_mode,
       dsRecords: (await this.dsAtStake(ctx, nameservers)).length,
       canRemoveDs: isActionable(ctx.resource.levels.domain_dnssec),
+      // Only an offer: a DNS server that cannot be asked now simply offers nothing.
+      zoneDsRecords: (await this.zoneDsToPublish(ctx).catch(() => [])).length,
     };
+  }
+
+  /** The signed hosted zone's SHA-256 DS the registry does not have yet (none without a hosting service). */
+  private async zoneDsToPublish(ctx: DomainContext): Promise<DsRecord[]> {
+    if (!(await this.domains.hasService(ctx.resource.id))) return [];
+    const signed = await this.zones.signedDs(ctx.resource.referencePunycode);
+    const existing = await domainRepository.dsRecords(this.db, ctx.resource.id);
+    return signed.filter((ds) => ds.digestType === 2 && !existing.some((row) => row.digest === ds.digest));
   }
 
   /** Whether a set of name servers is the provider's own (order and case aside). */
@@ -61,7 +74,8 @@ export class DomainNameServerService {
     useDefaults: boolean,
     typed: string[],
     ds: 'remove' | 'keep' = 'remove',
-  ): Promise<{ domain: Domain; dsRemoved: number }> {
+    publishDs = true,
+  ): Promise<{ domain: Domain; dsRemoved: number; dsPublished: number }> {
     const ctx = await this.domains.context(actor, id, 'domain_dns', 'action');
     let hosts: string[];
     if (useDefaults) {
@@ -77,6 +91,12 @@ export class DomainNameServerService {
     if (removing.length > 0 && !isActionable(ctx.resource.levels.domain_dnssec)) {
       throw FieldErrors.one('ds', 'domain.error.ds_remove_forbidden');
     }
+    // Back on the provider's servers with the hosted zone signed: its DS can go to the registry
+    // with the same change (an offer: only for who may change the DNSSEC records).
+    const publishing =
+      useDefaults && publishDs && isActionable(ctx.resource.levels.domain_dnssec)
+        ? await this.zoneDsToPublish(ctx)
+        : [];
     await this.db.transaction().execute(async (trx) => {
       await domainRepository.setNameservers(trx, id, hosts);
       await domainRepository.update(trx, id, { dns_mode: useDefaults ? 'defaultDNS' : 'setDNS' });
@@ -95,6 +115,18 @@ export class DomainNameServerService {
         );
       }
       await this.registry.setNameservers(ctx.resource.referencePunycode, hosts);
+      // The servers first, then the DS: for a moment the domain is unsigned under servers that
+      // sign (it resolves), never signed under servers that do not.
+      for (const record of publishing) {
+        await domainRepository.insertDs(trx, {
+          resource_id: id,
+          keytag: record.keytag,
+          algorithm: record.algorithm,
+          digest_type: record.digestType,
+          digest: record.digest,
+        });
+      }
+      if (publishing.length > 0) await this.registry.addDs(ctx.resource.referencePunycode, publishing);
     });
     return {
       domain: await this.domains.toDomain({
@@ -102,6 +134,7 @@ export class DomainNameServerService {
         row: { ...ctx.row, dns_mode: useDefaults ? 'defaultDNS' : 'setDNS' },
       }),
       dsRemoved: removing.length,
+      dsPublished: publishing.length,
     };
   }
 

@@ -39,27 +39,26 @@ export function registerDomainRoutes(api: ApiRouter, domains: DomainServices, co
   api.session(
     { method: both, url: 'domains/:id/dnsinit/', params: domainParamsSchema, data: dnsInitDataSchema },
     async ({ actor, params }) => {
-      const { domainDNSs, hasService, defaultDNSs, dsRecords, canRemoveDs } = await domains.nameServers.init(
-        actor,
-        params.id,
-      );
-      return { data: { domainDNSs, hasService, defaultDNSs, dsRecords, canRemoveDs } };
+      const init = await domains.nameServers.init(actor, params.id);
+      const { domainDNSs, hasService, defaultDNSs, dsRecords, canRemoveDs, zoneDsRecords } = init;
+      return { data: { domainDNSs, hasService, defaultDNSs, dsRecords, canRemoveDs, zoneDsRecords } };
     },
   );
   api.session(
     { method: 'POST', url: 'domain/:id/dnsedit/', params: dnsEditParamsSchema, data: domainOnlyDataSchema },
     async ({ actor, params }) => {
-      const { domain, dsRemoved } = await domains.nameServers.edit(
+      const { domain, dsRemoved, dsPublished } = await domains.nameServers.edit(
         actor,
         params.id,
         params['default-ns'] === '1',
         params.dns,
         params.ds,
+        params.publishDs === '1',
       );
-      return {
-        data: { domain },
-        info: dsRemoved > 0 ? ['domain.dns_saved', 'domain.ds_removed'] : ['domain.dns_saved'],
-      };
+      const info = ['domain.dns_saved'];
+      if (dsRemoved > 0) info.push('domain.ds_removed');
+      if (dsPublished > 0) info.push('domain.ds_published');
+      return { data: { domain }, info };
     },
   );
 

@@ -6,7 +6,8 @@ import { setDomainInCache } from '../lib/domain-cache';
 import { dnsInitQueryKey } from './get-dns-init';
 
 /** `dns`: the custom servers in row order; field errors come back as `dns[N]` by this position. */
-export type DnsEditInput = Omit<DnsEditParams, 'id' | 'ds'> & { ds?: DnsEditParams['ds'] };
+export type DnsEditInput = Omit<DnsEditParams, 'id' | 'ds' | 'publishDs'> &
+  Partial<Pick<DnsEditParams, 'ds' | 'publishDs'>>;
 
 export async function editDns(id: number, input: DnsEditInput) {
   const { data, system } = await apiCall<DomainOnlyData>(
@@ -15,6 +16,7 @@ export async function editDns(id: number, input: DnsEditInput) {
       'default-ns': input['default-ns'],
       'dns[]': input['default-ns'] === '1' ? [] : input.dns,
       ...(input.ds ? { ds: input.ds } : {}),
+      ...(input.publishDs ? { publishDs: input.publishDs } : {}),
     },
     { method: 'POST' },
   );

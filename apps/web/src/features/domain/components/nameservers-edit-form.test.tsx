@@ -115,6 +115,32 @@ describe('DNS edit form with DS records at the registry', () => {
   });
 });
 
+describe('DNS edit form back to the provider with a signed hosted zone', () => {
+  it('offers to publish the zone’s DS (ticked), and sends the choice', async () => {
+    const onSubmit = vi.fn(async () => ({}));
+    render(
+      <MantineProvider>
+        <NameserversEditForm
+          init={{ ...init, domainDNSs: ['ns1.otro.test', 'ns2.otro.test'], zoneDsRecords: 1, canRemoveDs: true }}
+          mode="setDNS"
+          busy={false}
+          onSubmit={onSubmit}
+          onCancel={() => {}}
+        />
+      </MantineProvider>,
+    );
+    expect(screen.queryByTestId('dns-publish-ds')).toBeNull();
+    fireEvent.click(screen.getByLabelText('Los servidores del proveedor'));
+    const publish = screen.getByTestId('dns-publish-ds');
+    expect(publish).toBeChecked();
+    fireEvent.submit(screen.getByTestId('dns-edit-form'));
+    await vi.waitFor(() => expect(onSubmit).toHaveBeenLastCalledWith(true, expect.any(Array), undefined, true));
+    fireEvent.click(publish);
+    fireEvent.submit(screen.getByTestId('dns-edit-form'));
+    await vi.waitFor(() => expect(onSubmit).toHaveBeenLastCalledWith(true, expect.any(Array), undefined, false));
+  });
+});
+
 describe('preview fieldset', () => {
   it('shows 2 entries, then all after show more', () => {
     render(

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Group, List, Loader, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Alert, Button, Checkbox, Group, List, Loader, Radio, Stack, Text, TextInput } from '@mantine/core';
 import type { DnsInitData, Domain } from '@panel247/contract/domain';
 import { NAMESERVERS_MAX, NAMESERVERS_MIN, PROPAGATION_HOURS } from '@panel247/contract/domain-rules';
 import { IconAlertTriangle, IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
@@ -32,11 +32,16 @@ export function NameserversEditForm({
   onCancel,
 }: {
   init: Pick<DnsInitData, 'domainDNSs' | 'hasService' | 'defaultDNSs'> &
-    Partial<Pick<DnsInitData, 'dsRecords' | 'canRemoveDs'>>;
+    Partial<Pick<DnsInitData, 'dsRecords' | 'canRemoveDs' | 'zoneDsRecords'>>;
   mode: Domain['dns']['mode'];
   busy: boolean;
   /** Resolves with the server's field errors by row (empty on success). */
-  onSubmit: (useDefault: boolean, servers: string[], ds?: DsChoice) => Promise<Record<number, string>>;
+  onSubmit: (
+    useDefault: boolean,
+    servers: string[],
+    ds?: DsChoice,
+    publishDs?: boolean,
+  ) => Promise<Record<number, string>>;
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
@@ -47,6 +52,10 @@ export function NameserversEditForm({
   const [ds, setDs] = useState<DsChoice | null>(init.canRemoveDs === false ? null : 'remove');
   const [dsError, setDsError] = useState<string | undefined>();
   const leavingSigned = state.choice === 'custom' && dsRecords > 0;
+  // Back to the provider's servers with the hosted zone signed here: publish its DS too (default on).
+  const zoneDsRecords = init.canRemoveDs === false ? 0 : (init.zoneDsRecords ?? 0);
+  const offerPublish = state.choice === 'default' && zoneDsRecords > 0;
+  const [publish, setPublish] = useState(true);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -63,7 +72,13 @@ export function NameserversEditForm({
     }
     const useDefault = state.choice === 'default';
     const servers = state.rows.map((row) => row.trim());
-    setErrors(await (leavingSigned && ds ? onSubmit(useDefault, servers, ds) : onSubmit(useDefault, servers)));
+    setErrors(
+      await (leavingSigned && ds
+        ? onSubmit(useDefault, servers, ds)
+        : offerPublish
+          ? onSubmit(useDefault, servers, undefined, publish)
+          : onSubmit(useDefault, servers)),
+    );
   };
 
   return (
@@ -163,6 +178,15 @@ export function NameserversEditForm({
             ) : null}
           </Stack>
         )}
+        {offerPublish ? (
+          <Checkbox
+            checked={publish}
+            onChange={(event) => setPublish(event.currentTarget.checked)}
+            label={t('domain.dns.publish_ds', { count: zoneDsRecords })}
+            description={t('domain.dns.publish_ds_hint')}
+            data-testid="dns-publish-ds"
+          />
+        ) : null}
         {leavingSigned ? (
           <Alert
             variant="light"
@@ -236,9 +260,19 @@ export function NameserversEditModal({
   const edit = useEditDns(id);
   const onError = useActionError();
 
-  const submit = async (useDefault: boolean, servers: string[], ds?: DsChoice): Promise<Record<number, string>> => {
+  const submit = async (
+    useDefault: boolean,
+    servers: string[],
+    ds?: DsChoice,
+    publishDs?: boolean,
+  ): Promise<Record<number, string>> => {
     try {
-      const result = await edit.mutateAsync({ 'default-ns': useDefault ? '1' : '0', dns: servers, ds });
+      const result = await edit.mutateAsync({
+        'default-ns': useDefault ? '1' : '0',
+        dns: servers,
+        ds,
+        publishDs: publishDs === undefined ? undefined : publishDs ? '1' : '0',
+      });
       notifySuccess(result.info);
       onClose();
       return {};
