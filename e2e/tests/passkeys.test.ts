@@ -106,6 +106,22 @@ describe.skipIf(!chromiumAvailable())('passkeys', () => {
     await page.keyboard.press('Escape');
     await add.waitFor({ state: 'hidden' });
 
+    // The passkey is the only second factor: an API token is confirmed with it, not a code.
+    const tokens = page.getByTestId('api-tokens-card');
+    await tokens.getByTestId('api-token-new').click();
+    const create = page.getByRole('dialog', { name: 'Nuevo token de API' });
+    await create.getByTestId('api-token-name').fill('con llave');
+    await create.getByTestId('api-token-resources').click();
+    await create.getByTestId('api-token-resources').fill('shop-demo');
+    await page.getByRole('option', { name: 'shop-demo.test' }).click();
+    await create.getByTestId('api-token-password').fill(ADMIN.password);
+    expect(await create.getByTestId('api-token-code').count()).toBe(0);
+    expect(await create.getByTestId('api-token-submit').count()).toBe(0);
+    await create.getByTestId('api-token-submit-passkey').click();
+    await create.getByTestId('api-token-secret').waitFor({ timeout: 20_000 });
+    await create.getByTestId('api-token-done').click();
+    await tokens.getByTestId('api-token-row').getByText('con llave').waitFor();
+
     // Removing it asks for the password and a current factor: the passkey itself here.
     expect(await card.getByTestId('passkey-row').textContent()).toContain('último uso');
     await card.getByTestId('passkey-remove').click();

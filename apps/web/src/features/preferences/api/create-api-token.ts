@@ -3,6 +3,7 @@ import { API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { API_TOKENS_KEY } from './list-api-tokens';
+import { passkeyReauthentication } from './passkey-reauth';
 
 export interface CreateApiTokenInput {
   name: string;
@@ -13,17 +14,21 @@ export interface CreateApiTokenInput {
   password: string;
   /** Only when the user has two-factor authentication on. */
   code?: string;
+  /** Confirm with one of the user's passkeys instead of a code (the browser asks for it). */
+  withPasskey?: boolean;
 }
 
-/** A new token (its secret is in the answer, once); needs the password and, with 2FA on, a code. */
-export function createApiToken({ resourceIds, level, code, ...rest }: CreateApiTokenInput) {
+/**
+ * A new token (its secret is in the answer, once); needs the password and, with a second factor,
+ * a code or a passkey's signature over the server's re-authentication challenge.
+ */
+export async function createApiToken({ resourceIds, level, code, withPasskey, ...rest }: CreateApiTokenInput) {
   const scope = resourceIds.map((id) => `${id}:${level}`);
+  const credential = withPasskey ? await passkeyReauthentication() : undefined;
   return apiCall<ApiTokenCreatedData>(
     API.apiTokenCreate,
-    { ...rest, scope, ...(code ? { code } : {}) },
-    {
-      method: 'POST',
-    },
+    { ...rest, scope, ...(credential ? { credential } : code ? { code } : {}) },
+    { method: 'POST' },
   );
 }
 

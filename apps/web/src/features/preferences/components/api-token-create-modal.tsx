@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { API_TOKEN_MAX_RESOURCES, API_TOKEN_NAME_MAX, type ApiTokenLevel } from '@panel247/contract/api-tokens';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermissionList } from '../../../api/get-permission-list';
 import { AppModal } from '../../../components/app-modal';
@@ -42,13 +42,24 @@ export function ApiTokenCreateModal({
   opened,
   onClose,
   needsCode,
+  hasPasskeys,
 }: {
   opened: boolean;
   onClose: () => void;
+  /** TOTP is on: a code confirms. */
   needsCode: boolean;
+  /** The user has passkeys: one of them confirms (instead of the code). */
+  hasPasskeys: boolean;
 }) {
   const { t } = useTranslation();
   const create = useCreateApiToken();
+  // Which button submitted: read in the same click, before a state update would render.
+  const viaRef = useRef<'code' | 'passkey'>(hasPasskeys ? 'passkey' : 'code');
+  const [via, setVia] = useState<'code' | 'passkey'>(viaRef.current);
+  const choose = (value: 'code' | 'passkey') => {
+    viaRef.current = value;
+    setVia(value);
+  };
   const resources = usePermissionList(opened);
   const [secret, setSecret] = useState<string | null>(null);
   const form = useForm<Values>({
@@ -58,7 +69,7 @@ export function ApiTokenCreateModal({
       name: (value) => (value.trim() ? null : t('validation.required')),
       resourceIds: (value) => (value.length > 0 ? null : t('api_tokens.choose_resources')),
       password: (value) => (value ? null : t('validation.required')),
-      code: (value) => (!needsCode || value.trim() ? null : t('validation.required')),
+      code: (value) => (!needsCode || viaRef.current === 'passkey' || value.trim() ? null : t('validation.required')),
     },
   });
   const { reset } = form;
@@ -78,6 +89,7 @@ export function ApiTokenCreateModal({
         level: values.level,
         password: values.password,
         code: needsCode ? values.code.trim() : undefined,
+        withPasskey: hasPasskeys && viaRef.current === 'passkey',
       });
       notifySuccess(answer.system.info);
       setSecret(answer.data.token);
@@ -168,7 +180,17 @@ export function ApiTokenCreateModal({
                 {...form.getInputProps('level')}
               />
             </Input.Wrapper>
-            <Text size="sm">{t(needsCode ? 'api_tokens.reauth_with_code' : 'api_tokens.reauth')}</Text>
+            <Text size="sm">
+              {t(
+                needsCode && hasPasskeys
+                  ? 'api_tokens.reauth_with_code_or_passkey'
+                  : needsCode
+                    ? 'api_tokens.reauth_with_code'
+                    : hasPasskeys
+                      ? 'api_tokens.reauth_with_passkey'
+                      : 'api_tokens.reauth',
+              )}
+            </Text>
             <PasswordInput
               label={t('preferences.actual_password')}
               autoComplete="current-password"
@@ -183,19 +205,37 @@ export function ApiTokenCreateModal({
                 autoComplete="one-time-code"
                 autoCapitalize="none"
                 spellCheck={false}
-                required
+                required={!hasPasskeys}
                 data-testid="api-token-code"
                 key={form.key('code')}
                 {...form.getInputProps('code')}
               />
             ) : null}
-            <Group justify="flex-end">
+            <Group justify="flex-end" wrap="wrap">
               <Button variant="default" onClick={onClose}>
                 {t('main.cancel')}
               </Button>
-              <Button type="submit" loading={create.isPending} data-testid="api-token-submit">
-                {t('api_tokens.create')}
-              </Button>
+              {!hasPasskeys || needsCode ? (
+                <Button
+                  type="submit"
+                  variant={hasPasskeys ? 'light' : 'filled'}
+                  loading={create.isPending && via === 'code'}
+                  onClick={() => choose('code')}
+                  data-testid="api-token-submit"
+                >
+                  {t(hasPasskeys ? 'api_tokens.create_with_code' : 'api_tokens.create')}
+                </Button>
+              ) : null}
+              {hasPasskeys ? (
+                <Button
+                  type="submit"
+                  loading={create.isPending && via === 'passkey'}
+                  onClick={() => choose('passkey')}
+                  data-testid="api-token-submit-passkey"
+                >
+                  {t('api_tokens.create_with_passkey')}
+                </Button>
+              ) : null}
             </Group>
           </Stack>
         </form>

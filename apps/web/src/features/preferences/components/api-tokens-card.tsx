@@ -6,6 +6,7 @@ import { ConfirmModal } from '../../../components/confirm-modal';
 import { notifyCall, translateError } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
 import { useApiTokens } from '../api/list-api-tokens';
+import { usePasskeys } from '../api/passkey-list';
 import { useRevokeApiToken } from '../api/revoke-api-token';
 import { useTwoFactorStatus } from '../api/two-factor-status';
 import { ApiTokenCreateModal } from './api-token-create-modal';
@@ -65,6 +66,7 @@ export function ApiTokensCard() {
   const { t } = useTranslation();
   const tokens = useApiTokens();
   const twoFactor = useTwoFactorStatus();
+  const passkeys = usePasskeys();
   const revoke = useRevokeApiToken();
   const [creating, setCreating, closeCreate] = useDialog(false);
   const [revokingId, setRevokingId, closeRevoke] = useDialog<number | null>(null);
@@ -114,7 +116,12 @@ export function ApiTokensCard() {
           </Stack>
         )}
       </Stack>
-      <ApiTokenCreateModal opened={creating} onClose={closeCreate} needsCode={twoFactor.data?.enabled ?? false} />
+      <ApiTokenCreateModal
+        opened={creating}
+        onClose={closeCreate}
+        needsCode={twoFactor.data?.enabled ?? false}
+        hasPasskeys={(passkeys.data?.passkeys.length ?? 0) > 0}
+      />
       <ConfirmModal
         opened={Boolean(target)}
         title={t('api_tokens.revoke_title')}
