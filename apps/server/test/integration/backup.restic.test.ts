@@ -77,10 +77,13 @@ describe('the restic backup driver', () => {
       stdio: 'ignore',
     });
     const locks = path.join(options.repository, 'locks');
-    for (let i = 0; i < 400 && readdirSync(locks).length === 0; i++) {
+    // restic first opens the repository's key (scrypt): seconds on a busy machine before its lock
+    const until = Date.now() + 60_000;
+    while (readdirSync(locks).length === 0 && Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     pruner.kill('SIGSTOP');
+    expect(readdirSync(locks).length, 'the prune took its lock').toBeGreaterThan(0);
     try {
       const impatient = new ResticDriver({ ...options, lockWaitMs: 0 });
       await expect(impatient.snapshots([])).rejects.toMatchObject({ messageKey: 'backup.error.engine' });
@@ -96,7 +99,7 @@ describe('the restic backup driver', () => {
       pruner.kill('SIGCONT');
       await new Promise((resolve) => (pruner.exitCode === null ? pruner.once('close', resolve) : resolve(null)));
     }
-  });
+  }, 180_000);
 
   it('keeps every snapshot of the last hours besides one a day: a backup taken this morning survives', async () => {
     await restic.backup([data], ['service:7']);
