@@ -103,6 +103,8 @@ export const mailboxRulesSaveParamsSchema = z.object({
   replaceForeign: flag,
 });
 export type MailboxRulesSaveParams = z.input<typeof mailboxRulesSaveParamsSchema>;
+/** A save's values as parsed (the mailbox named apart): what the web form sends and the service takes. */
+export type MailboxRulesInput = Omit<z.infer<typeof mailboxRulesSaveParamsSchema>, 'id' | 'accountId'>;
 
 export const aliasCreateParamsSchema = z.object({
   id: idParam,

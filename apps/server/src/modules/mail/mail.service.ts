@@ -2,6 +2,7 @@ import type {
   Alias,
   Mailbox,
   MailboxRules,
+  MailboxRulesInput,
   MailListParams,
   MailListRow,
   WebmailLoginData,
@@ -36,19 +37,6 @@ const MIB = 1024 * 1024;
 
 /** What a list shows of a mailbox's autoresponder and forwarding (no row: neither). */
 type RulesSummary = { autoreply: number; forward_targets: string } | undefined;
-
-/** The params of a save of a mailbox's autoresponder and forwarding, as the contract parsed them. */
-export interface MailboxRulesInput {
-  autoreply: boolean;
-  subject: string;
-  body: string;
-  start: string;
-  end: string;
-  days: number;
-  forward: string[];
-  keepCopy: boolean;
-  replaceForeign: boolean;
-}
 
 function targetList(stored: string): string[] {
   return stored === '' ? [] : stored.split(',');

@@ -1,4 +1,4 @@
-import type { MailboxData, MailboxRules, MailboxRulesData } from '@panel247/contract/mail';
+import type { MailboxData, MailboxRules, MailboxRulesData, MailboxRulesInput } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiCall } from '../../../lib/api-client';
@@ -17,18 +17,6 @@ export function useMailboxRules(serviceId: number, accountId: number | null) {
     // always as the server has it now: a mail client may have changed the mailbox's filters
     staleTime: 0,
   });
-}
-
-export interface MailboxRulesInput {
-  autoreply: boolean;
-  subject: string;
-  body: string;
-  start: string;
-  end: string;
-  days: number;
-  forward: string[];
-  keepCopy: boolean;
-  replaceForeign: boolean;
 }
 
 export async function saveMailboxRules(
