@@ -34,7 +34,6 @@ import type { AuthService } from './auth.service.ts';
 import { authEvent } from './auth-event.ts';
 import { passkeyRepository } from './passkey.repository.ts';
 import { type RelyingParty, relyingPartyOf } from './passkey-relying-party.ts';
-import { verifyPassword } from './password-hasher.ts';
 import { hashToken } from './session.service.ts';
 import { twoFactorRepository } from './two-factor.repository.ts';
 import type { TwoFactorService } from './two-factor.service.ts';
@@ -94,7 +93,7 @@ export class PasskeyService {
     params: PasskeyRegisterOptionsParams,
   ): Promise<PasskeyOptionsData> {
     const rp = relyingPartyOf(request, this.origins);
-    await this.checkPasswordOnly(actor, request, params.password);
+    await this.twoFactor.checkPasswordThen(actor, request, params.password);
     const existing = await passkeyRepository.listOfUser(this.db, actor.userId);
     const brand = await this.brands.byId(actor.brandId);
     const label = `${actor.username}@${actor.domainName}`;
@@ -206,41 +205,28 @@ export class PasskeyService {
   }
 
   /** The password and a current factor (a passkey's signature, else a code), in the login's limits. */
-  private async checkPasswordAndFactor(
+  private checkPasswordAndFactor(
     actor: Actor,
     request: FastifyRequest,
     params: { password: string; code: string; credential?: AuthenticationCredential },
   ): Promise<void> {
-    const rp = relyingPartyOf(request, this.origins);
-    const problem = await limitedAttempt(
-      this.limiter,
-      this.limits,
-      request.ip,
-      accountKeyOf(actor.domainName, actor.username),
-      async () => {
-        const user = await userRepository.findById(this.db, actor.userId);
-        // The factor only after a right password: a wrong password never uses up a recovery code.
-        const passwordOk = await verifyPassword(user?.password_hash, params.password);
-        let factorOk = false;
-        if (passwordOk && params.credential) {
-          const challenge = await passkeyRepository.takeChallenge(this.db, actor.userId, 'reauth', this.now());
-          factorOk = challenge
-            ? await this.verifyAssertion(request, actor.userId, params.credential, challenge, rp, false)
-            : false;
-        } else if (passwordOk) {
-          factorOk = (await this.twoFactor.checkCode(actor.userId, params.code)) !== undefined;
-        }
-        const value = !passwordOk ? 'password' : !factorOk ? 'code' : undefined;
-        return { wrong: value !== undefined, value };
-      },
-    );
-    if (problem) {
-      authEvent(request.log, 'auth.reauth_failed', actor.domainName, actor.username, request.ip);
-      if (problem === 'password') throw FieldErrors.one('password', 'auth.wrong_password');
-      throw params.credential
-        ? FieldErrors.one('credential', 'passkey.not_accepted')
-        : FieldErrors.one('code', 'twofactor.wrong_code');
+    const { credential } = params;
+    if (!credential) {
+      return this.twoFactor.checkPasswordThen(actor, request, params.password, {
+        field: 'code',
+        messageKey: 'twofactor.wrong_code',
+        check: () => this.twoFactor.codeMatches(actor.userId, params.code),
+      });
     }
+    const rp = relyingPartyOf(request, this.origins);
+    return this.twoFactor.checkPasswordThen(actor, request, params.password, {
+      field: 'credential',
+      messageKey: 'passkey.not_accepted',
+      check: async () => {
+        const challenge = await passkeyRepository.takeChallenge(this.db, actor.userId, 'reauth', this.now());
+        return challenge ? this.verifyAssertion(request, actor.userId, credential, challenge, rp, false) : false;
+      },
+    });
   }
 
   async loginOptions(request: FastifyRequest, loginToken: string): Promise<PasskeyOptionsData> {
@@ -390,24 +376,6 @@ export class PasskeyService {
     } catch (error) {
       request.log.info({ event: 'auth.passkey_refused', reason: (error as Error).message }, 'passkey refused');
       return false;
-    }
-  }
-
-  private async checkPasswordOnly(actor: Actor, request: FastifyRequest, password: string) {
-    const wrong = await limitedAttempt(
-      this.limiter,
-      this.limits,
-      request.ip,
-      accountKeyOf(actor.domainName, actor.username),
-      async () => {
-        const user = await userRepository.findById(this.db, actor.userId);
-        const bad = !(await verifyPassword(user?.password_hash, password));
-        return { wrong: bad, value: bad };
-      },
-    );
-    if (wrong) {
-      authEvent(request.log, 'auth.reauth_failed', actor.domainName, actor.username, request.ip);
-      throw FieldErrors.one('password', 'auth.wrong_password');
     }
   }
 }

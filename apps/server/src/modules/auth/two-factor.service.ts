@@ -153,12 +153,33 @@ export class TwoFactorService {
   }
 
   /** `code` undefined: the password alone. */
-  private async checkPasswordAndCode(
+  private checkPasswordAndCode(actor: Actor, request: FastifyRequest, password: string, code: string | undefined) {
+    return this.checkPasswordThen(
+      actor,
+      request,
+      password,
+      code === undefined
+        ? undefined
+        : { field: 'code', messageKey: 'twofactor.wrong_code', check: () => this.codeMatches(actor.userId, code) },
+    );
+  }
+
+  /** A current TOTP or recovery code of the user (a recovery code is used up). */
+  async codeMatches(userId: number, code: string): Promise<boolean> {
+    return (await this.checkCode(userId, code)) !== undefined;
+  }
+
+  /**
+   * Every re-authentication's core: the password, then — only once it is right, so a wrong
+   * password never uses up a recovery code or a passkey's challenge — the second factor, counted
+   * in the login's windows like a login. A failure is logged and answered on its field.
+   */
+  async checkPasswordThen(
     actor: Actor,
     request: FastifyRequest,
     password: string,
-    code: string | undefined,
-  ) {
+    factor?: { field: string; messageKey: string; check: () => Promise<boolean> },
+  ): Promise<void> {
     const problem = await limitedAttempt(
       this.limiter,
       this.limits,
@@ -166,17 +187,16 @@ export class TwoFactorService {
       accountKeyOf(actor.domainName, actor.username),
       async () => {
         const user = await userRepository.findById(this.db, actor.userId);
-        // The code only after a right password: a wrong password never uses up a recovery code.
         const passwordOk = await verifyPassword(user?.password_hash, password);
-        const codeOk =
-          code === undefined || (passwordOk ? (await this.checkCode(actor.userId, code)) !== undefined : false);
-        const value = !passwordOk ? 'password' : !codeOk ? 'code' : undefined;
+        const factorOk = factor === undefined || (passwordOk ? await factor.check() : false);
+        const value = !passwordOk ? 'password' : !factorOk ? 'factor' : undefined;
         return { wrong: value !== undefined, value };
       },
     );
     if (problem) {
       authEvent(request.log, 'auth.reauth_failed', actor.domainName, actor.username, request.ip);
-      throw FieldErrors.one(problem, problem === 'password' ? 'auth.wrong_password' : 'twofactor.wrong_code');
+      if (problem === 'password' || !factor) throw FieldErrors.one('password', 'auth.wrong_password');
+      throw FieldErrors.one(factor.field, factor.messageKey);
     }
   }
 
