@@ -28,6 +28,7 @@ import { registerPasskeyRoutes } from './modules/auth/passkey.routes.ts';
 import { PasskeyService } from './modules/auth/passkey.service.ts';
 import { RecoveryCodes } from './modules/auth/recovery-codes.ts';
 import { RequestAuthenticator } from './modules/auth/request-authenticator.ts';
+import { SecurityMail } from './modules/auth/security-mail.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes.ts';
 import { TwoFactorService } from './modules/auth/two-factor.service.ts';
@@ -95,7 +96,13 @@ export interface AppDeps {
 
 export interface PanelApp {
   app: FastifyInstance;
-  services: { sessions: SessionService; permissions: PermissionService; contact: ContactService; dns: DnsService };
+  services: {
+    sessions: SessionService;
+    permissions: PermissionService;
+    contact: ContactService;
+    dns: DnsService;
+    apiTokens: ApiTokenService;
+  };
 }
 
 function createCaptcha(config: AppConfig, db: Db, secretKey: Buffer, now: () => number): CaptchaVerifier {
@@ -213,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       windowSeconds: window(config.limits.loginWindowMinutes),
     },
   };
+  const securityMail = new SecurityMail(db, brands, contact, now);
   const twoFactor = new TwoFactorService(
     db,
     new SecretBox(deps.secretKey, 'totp-secret'),
@@ -220,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     limiter,
     loginLimits,
     brands,
-    contact,
+    securityMail,
     now,
   );
   const auth = new AuthService(db, sessions, permissions, captcha, limiter, loginLimits, twoFactor, now);
@@ -235,7 +243,8 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     config.passkeyOrigins,
     now,
   );
-  const apiTokens = new ApiTokenService(db, permissions, passkeys, now);
+  const apiTokens = new ApiTokenService(db, permissions, passkeys, securityMail, now);
+  startApiTokenPurge(app, apiTokens, config.apiTokens.purgeDays);
   // A session cookie or an API token, on every session-bound route.
   const caller = new RequestAuthenticator(sessions, apiTokens, basePath);
 
@@ -339,7 +348,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     hasSessionCookie: (request) => Boolean(request.cookies[sessions.cookieName(request)]),
   });
 
-  return { app, services: { sessions, permissions, contact, dns } };
+  return { app, services: { sessions, permissions, contact, dns, apiTokens } };
 }
 
 /**
@@ -390,5 +399,22 @@ function startDnsRepublisher(app: FastifyInstance, dns: DnsService, seconds: num
       }
     },
     (error) => app.log.error({ event: 'dns.republish_failed', err: error }, 'dns republish'),
+  );
+}
+
+/**
+ * Every hour each instance deletes the API tokens expired more than `purgeDays` ago. No lease is
+ * taken: the purge is one DELETE by date, so two instances running it together delete the same
+ * rows once and the second finds none (idempotent), and a skipped hour only keeps them a bit longer.
+ */
+function startApiTokenPurge(app: FastifyInstance, tokens: ApiTokenService, purgeDays: number) {
+  runEvery(
+    app,
+    3600,
+    async () => {
+      const removed = await tokens.purgeExpired(purgeDays);
+      if (removed > 0) app.log.info({ event: 'auth.api_tokens_purged', removed }, 'expired API tokens purged');
+    },
+    (error) => app.log.error({ event: 'auth.api_token_purge_failed', err: error }, 'API token purge'),
   );
 }

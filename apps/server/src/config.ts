@@ -76,6 +76,12 @@ export const configSchema = z.object({
       cacheSeconds: z.coerce.number().int().min(0).max(60).default(5),
     })
     .prefault({}),
+  apiTokens: z
+    .object({
+      /** Days an expired API token stays listed (marked expired) before the hourly purge deletes it. */
+      purgeDays: z.coerce.number().int().min(0).max(3650).default(30),
+    })
+    .prefault({}),
   captcha: z
     .object({
       provider: z.enum(['altcha', 'recaptcha', 'hcaptcha', 'turnstile', 'none']).default('altcha'),
@@ -515,6 +521,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_SESSION_IDLE_MINUTES: 'session.idleMinutes',
   PANEL_SESSION_ABSOLUTE_HOURS: 'session.absoluteHours',
   PANEL_SESSION_CACHE_SECONDS: 'session.cacheSeconds',
+  PANEL_API_TOKEN_PURGE_DAYS: 'apiTokens.purgeDays',
   PANEL_CAPTCHA: 'captcha.provider',
   PANEL_CAPTCHA_SITE_KEY: 'captcha.siteKey',
   PANEL_CAPTCHA_SECRET: 'captcha.secret',

@@ -71,6 +71,15 @@ const es = {
   'apitokens.too_many': 'Como máximo {max} tokens vigentes: revoca alguno antes',
   'apitokens.created': 'Token creado: cópialo ahora, no se volverá a mostrar',
   'apitokens.revoked': 'Token revocado',
+  'apitokens.level_read': 'lectura',
+  'apitokens.level_write': 'escritura',
+  'apitokens.mail_scope_more': 'y {count} más',
+  'apitokens.mail_subject_created': 'Token de API creado',
+  'apitokens.mail_subject_revoked': 'Token de API revocado',
+  'apitokens.mail_body_created':
+    'Se ha creado el token de API «{name}» del usuario {user} de {domain} el {when} (UTC) desde {ip}.\n\nAlcance: {scope}\nCaduca: {expires} (UTC)\n\nSi no has sido tú, revócalo en las preferencias y ponte en contacto con {company}.',
+  'apitokens.mail_body_revoked':
+    'Se ha revocado el token de API «{name}» del usuario {user} de {domain} el {when} (UTC) desde {ip}.\n\nAlcance: {scope}\nCaducaba: {expires} (UTC)\n\nSi no has sido tú, ponte en contacto con {company}.',
   'twofactor.code_required': 'Escribe el código de la aplicación o un código de recuperación',
   'twofactor.passkey_cannot_confirm':
     'Tu segundo factor es una llave de acceso y aquí no puede confirmarse: activa también la aplicación de códigos',
@@ -434,6 +443,15 @@ const en: Record<MessageKey, string> = {
   'apitokens.too_many': 'At most {max} live tokens: revoke one first',
   'apitokens.created': 'Token created: copy it now, it will not be shown again',
   'apitokens.revoked': 'Token revoked',
+  'apitokens.level_read': 'read',
+  'apitokens.level_write': 'write',
+  'apitokens.mail_scope_more': 'and {count} more',
+  'apitokens.mail_subject_created': 'API token created',
+  'apitokens.mail_subject_revoked': 'API token revoked',
+  'apitokens.mail_body_created':
+    'The API token "{name}" of the user {user} of {domain} was created on {when} (UTC) from {ip}.\n\nScope: {scope}\nExpires: {expires} (UTC)\n\nIf it was not you, revoke it in the preferences and contact {company}.',
+  'apitokens.mail_body_revoked':
+    'The API token "{name}" of the user {user} of {domain} was revoked on {when} (UTC) from {ip}.\n\nScope: {scope}\nWould have expired: {expires} (UTC)\n\nIf it was not you, contact {company}.',
   'twofactor.code_required': 'Type the code from the app or a recovery code',
   'twofactor.passkey_cannot_confirm':
     'Your second factor is a passkey, which cannot confirm this yet: turn on the authenticator app as well',
@@ -795,6 +813,15 @@ const ca: Record<MessageKey, string> = {
   'apitokens.too_many': 'Com a màxim {max} tokens vigents: revoca’n algun abans',
   'apitokens.created': 'Token creat: copia’l ara, no es tornarà a mostrar',
   'apitokens.revoked': 'Token revocat',
+  'apitokens.level_read': 'lectura',
+  'apitokens.level_write': 'escriptura',
+  'apitokens.mail_scope_more': 'i {count} més',
+  'apitokens.mail_subject_created': 'Token d’API creat',
+  'apitokens.mail_subject_revoked': 'Token d’API revocat',
+  'apitokens.mail_body_created':
+    'S’ha creat el token d’API «{name}» de l’usuari {user} de {domain} el {when} (UTC) des de {ip}.\n\nAbast: {scope}\nCaduca: {expires} (UTC)\n\nSi no has estat tu, revoca’l a les preferències i posa’t en contacte amb {company}.',
+  'apitokens.mail_body_revoked':
+    'S’ha revocat el token d’API «{name}» de l’usuari {user} de {domain} el {when} (UTC) des de {ip}.\n\nAbast: {scope}\nCaducava: {expires} (UTC)\n\nSi no has estat tu, posa’t en contacte amb {company}.',
   'twofactor.code_required': 'Escriu el codi de l’aplicació o un codi de recuperació',
   'twofactor.passkey_cannot_confirm':
     'El teu segon factor és una clau d’accés, que aquí encara no ho pot confirmar: activa també l’aplicació de codis',

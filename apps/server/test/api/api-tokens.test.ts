@@ -376,4 +376,89 @@ describe.each(DATABASE_KINDS)('API tokens on %s', (kind) => {
     expect(made.system.valid, made.system.errors.join()).toBe(true);
     expect(await rows()).toHaveLength(1);
   });
+
+  it('e-mails the user when a token is created and when it is revoked: name, scope, expiry, address; never the secret', async () => {
+    // Earlier tests moved the clock past the session's lifetime.
+    cookie = await t.login(mine.domainName, mine.username, mine.password);
+    await t.database.db
+      .updateTable('users')
+      .set({ email: 'owner@tokens.test' })
+      .where('id', '=', mine.userId)
+      .execute();
+    const made = await create({ name: 'backup job', scope: [`${inScope}:write`, `${outOfScope}:read`] });
+    expect(made.system.valid, made.system.errors.join()).toBe(true);
+    const revoked = await t.call('POST', `user/apitokens/${made.data.item.id}/revoke/`, {}, { cookie });
+    expect(revoked.body.system.valid).toBe(true);
+
+    const mails = await t.database.db
+      .selectFrom('outbox')
+      .select(['kind', 'subject', 'body'])
+      .where('to_address', '=', 'owner@tokens.test')
+      .orderBy('id')
+      .execute();
+    expect(mails.map((mail) => mail.kind)).toEqual(['security_api_token_created', 'security_api_token_revoked']);
+    expect(mails[0]?.subject).toBe('[Test Hosting] Token de API creado');
+    expect(mails[1]?.subject).toBe('[Test Hosting] Token de API revocado');
+    const expires = new Date(made.data.item.expiresAt * 1000).toISOString().replace('T', ' ').slice(0, 16);
+    for (const mail of mails) {
+      expect(mail.body).toContain('«backup job»');
+      expect(mail.body).toContain('tokens.test (escritura), other-own.test (lectura)');
+      expect(mail.body).toContain(`${expires} (UTC)`);
+      expect(mail.body).toContain('127.0.0.1');
+      expect(mail.body).toContain(`${mine.username} de tokens.test`);
+      expect(`${mail.subject}\n${mail.body}`).not.toContain(made.data.token.slice(5));
+    }
+    // In the user's language: the same change asked for in English is written in English.
+    const english = await t.call<ApiTokenCreatedData>(
+      'POST',
+      'user/apitokens/create/',
+      { name: 'en', expiresInDays: '7', password: mine.password, scope: [`${inScope}:read`], language: 'en' },
+      { cookie },
+    );
+    expect(english.body.system.valid).toBe(true);
+    const last = await t.database.db
+      .selectFrom('outbox')
+      .select(['subject', 'body'])
+      .where('to_address', '=', 'owner@tokens.test')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(last.subject).toBe('[Test Hosting] API token created');
+    expect(last.body).toContain('tokens.test (read)');
+    expect(last.body).not.toContain(english.body.data.token.slice(5));
+  });
+
+  it('lists an expired token until the purge, which deletes it past the days kept, once across instances', async () => {
+    const second = await buildTestApp(kind, { database: t.database });
+    try {
+      cookie = await t.login(mine.domainName, mine.username, mine.password);
+      const shortLived = await create({ name: 'short lived', scope: [`${inScope}:read`], expiresInDays: '1' });
+      const longLived = await create({ name: 'long lived', scope: [`${inScope}:read`], expiresInDays: '365' });
+      for (const app of [t, second]) app.clock.advance(86_400 + 10 * 86_400);
+      cookie = await t.login(mine.domainName, mine.username, mine.password);
+      const listed = await t.call<ApiTokenListData>('GET', 'user/apitokens/', {}, { cookie });
+      const expired = listed.body.data.tokens.find((item) => item.id === shortLived.data.item.id);
+      expect(expired?.expiresAt).toBeLessThan(Math.floor(t.clock.now() / 1000));
+      // Expired ten days ago: kept (listed as expired) while the purge keeps 30 days.
+      expect(await t.services.apiTokens.purgeExpired(30)).toBe(0);
+
+      for (const app of [t, second]) app.clock.advance(30 * 86_400);
+      const cutoff = Math.floor(t.clock.now() / 1000) - 30 * 86_400;
+      const due = await t.database.db.selectFrom('api_tokens').select('id').where('expires_at', '<', cutoff).execute();
+      expect(due.map((row) => row.id)).toContain(shortLived.data.item.id);
+      // Both instances at once: the rows go once, whichever instance deletes them.
+      const removed = await Promise.all([
+        t.services.apiTokens.purgeExpired(30),
+        second.services.apiTokens.purgeExpired(30),
+      ]);
+      expect(removed[0] + removed[1]).toBe(due.length);
+      const left = await t.database.db.selectFrom('api_tokens').select('id').execute();
+      expect(left.map((row) => row.id)).not.toContain(shortLived.data.item.id);
+      expect(left.map((row) => row.id)).toContain(longLived.data.item.id);
+      cookie = await t.login(mine.domainName, mine.username, mine.password);
+      const after = await t.call<ApiTokenListData>('GET', 'user/apitokens/', {}, { cookie });
+      expect(after.body.data.tokens.map((item) => item.id)).not.toContain(shortLived.data.item.id);
+    } finally {
+      await second.close();
+    }
+  });
 });

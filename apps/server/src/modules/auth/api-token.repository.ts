@@ -78,13 +78,19 @@ export const apiTokenRepository = {
     return Number(row?.n ?? 0);
   },
 
-  /** Deletes one of the user's own tokens; false when it is not theirs (or already gone). */
-  async deleteOfUser(db: Db, userId: number, id: number): Promise<boolean> {
-    const result = await db
+  /** Deletes one of the user's own tokens and answers it; undefined when it is not theirs (or already gone). */
+  deleteOfUser(db: Db, userId: number, id: number) {
+    return db
       .deleteFrom('api_tokens')
       .where('id', '=', id)
       .where('user_id', '=', userId)
+      .returning(['name', 'scope', 'expires_at'])
       .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  },
+
+  /** Deletes every token that expired before `before` (unix seconds); answers how many. */
+  async deleteExpiredBefore(db: Db, before: number): Promise<number> {
+    const result = await db.deleteFrom('api_tokens').where('expires_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
 };

@@ -18,16 +18,16 @@ export function registerApiTokenRoutes(api: ApiRouter, tokens: ApiTokenService) 
 
   api.session(
     { method: 'POST', url: API.apiTokenCreate, params: apiTokenCreateParamsSchema, data: apiTokenCreatedDataSchema },
-    async ({ actor, request, params }) => ({
-      data: await tokens.create(actor, request, params),
+    async ({ actor, request, params, language }) => ({
+      data: await tokens.create(actor, request, params, language),
       info: ['apitokens.created'],
     }),
   );
 
   api.session(
     { method: 'POST', url: API.apiTokenRevoke(':id'), params: z.object({ id: idParam }), data: emptyDataSchema },
-    async ({ actor, request, params }) => {
-      await tokens.revoke(actor, request, params.id);
+    async ({ actor, request, params, language }) => {
+      await tokens.revoke(actor, request, params.id, language);
       return { data: {}, info: ['apitokens.revoked'] };
     },
   );

@@ -7,6 +7,7 @@ import {
   type ApiTokenLevel,
   type ApiTokenListData,
 } from '@panel247/contract/api-tokens';
+import type { Language } from '@panel247/contract/constants';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import {
@@ -16,17 +17,21 @@ import {
   SecondFactorSetupRequiredError,
   TokenRefusedError,
 } from '../../errors.ts';
+import { translate } from '../../i18n/messages.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { Actor } from './actor.ts';
 import { apiTokenRepository } from './api-token.repository.ts';
 import { authEvent } from './auth-event.ts';
 import type { PasskeyService } from './passkey.service.ts';
+import { type SecurityMail, utcMinute } from './security-mail.ts';
 import { hashToken } from './session.service.ts';
 
 const BEARER = /^Bearer[ ]+(p247_[A-Za-z0-9_-]{43})[ ]*$/i;
 /** Last use is written at most once a minute per token (or when the address changes). */
 const TOUCH_EVERY = 60;
 const DAY = 86_400;
+/** Resources named in the e-mail about a token; past them, how many more. */
+const MAIL_SCOPE_NAMES = 10;
 
 type StoredScope = { r: number; l: ApiTokenLevel }[];
 
@@ -51,6 +56,7 @@ export class ApiTokenService {
     private readonly db: Db,
     private readonly permissions: PermissionService,
     private readonly passkeys: Pick<PasskeyService, 'confirmIdentity'>,
+    private readonly mail: SecurityMail,
     private readonly now: () => number,
   ) {}
 
@@ -99,7 +105,12 @@ export class ApiTokenService {
     };
   }
 
-  async create(actor: Actor, request: FastifyRequest, params: ApiTokenCreateParsed): Promise<ApiTokenCreatedData> {
+  async create(
+    actor: Actor,
+    request: FastifyRequest,
+    params: ApiTokenCreateParsed,
+    language: Language,
+  ): Promise<ApiTokenCreatedData> {
     const wanted = new Map<number, ApiTokenLevel>();
     for (const entry of params.scope) {
       const [id, level] = entry.split(':') as [string, ApiTokenLevel];
@@ -145,12 +156,52 @@ export class ApiTokenService {
       wanted,
       (resourceId) => held.get(resourceId)?.reference,
     );
+    await this.mailChange(actor, request, 'created', item, language);
     return { token, item };
   }
 
-  async revoke(actor: Actor, request: FastifyRequest, id: number): Promise<void> {
-    if (!(await apiTokenRepository.deleteOfUser(this.db, actor.userId, id))) throw new NotFoundError();
+  async revoke(actor: Actor, request: FastifyRequest, id: number, language: Language): Promise<void> {
+    const gone = await apiTokenRepository.deleteOfUser(this.db, actor.userId, id);
+    if (!gone) throw new NotFoundError();
     authEvent(request.log, 'auth.api_token_revoked', actor.domainName, actor.username, request.ip);
+    const scope = parseScope(gone.scope);
+    const known = await this.permissions.highestLevels(actor, [...scope.keys()]);
+    const item = this.item(
+      { ...gone, id, created_at: 0, last_used_at: null, last_used_ip: '' },
+      scope,
+      (resourceId) => known.get(resourceId)?.reference,
+    );
+    await this.mailChange(actor, request, 'revoked', item, language);
+  }
+
+  /**
+   * Deletes the tokens expired more than `days` ago (until then the list shows them as expired);
+   * answers how many. One DELETE by date: see the purge in app.ts for why it needs no lease.
+   */
+  purgeExpired(days: number): Promise<number> {
+    return apiTokenRepository.deleteExpiredBefore(this.db, this.now() - days * DAY);
+  }
+
+  /** The user's mail about a token: its name, scope and expiry; never the secret. */
+  private mailChange(
+    actor: Actor,
+    request: FastifyRequest,
+    change: 'created' | 'revoked',
+    item: ApiTokenItem,
+    language: Language,
+  ) {
+    const names = item.scope
+      .slice(0, MAIL_SCOPE_NAMES)
+      .map((entry) => `${entry.reference} (${translate(language, `apitokens.level_${entry.level}`)})`);
+    const more = item.scope.length - names.length;
+    if (more > 0) names.push(translate(language, 'apitokens.mail_scope_more', { count: more }));
+    return this.mail.send(actor, request, {
+      kind: `security_api_token_${change}`,
+      subjectKey: `apitokens.mail_subject_${change}`,
+      bodyKey: `apitokens.mail_body_${change}`,
+      language,
+      vars: { name: item.name, scope: names.join(', '), expires: utcMinute(item.expiresAt) },
+    });
   }
 
   private item(

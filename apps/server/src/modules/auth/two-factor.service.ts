@@ -10,9 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import { FieldErrors } from '../../errors.ts';
-import { translate } from '../../i18n/messages.ts';
 import type { BrandService } from '../brand/brand.service.ts';
-import type { ContactService } from '../contact/contact.service.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import type { Actor } from './actor.ts';
 import { accountKeyOf, type LoginLimits, limitedAttempt } from './attempt-limits.ts';
@@ -20,6 +18,7 @@ import { authEvent } from './auth-event.ts';
 import { passkeyRepository } from './passkey.repository.ts';
 import { verifyPassword } from './password-hasher.ts';
 import type { RecoveryCodes } from './recovery-codes.ts';
+import type { SecurityMail } from './security-mail.ts';
 import { newTotpSecret, totpEnrolment, totpStep } from './totp.ts';
 import { twoFactorRepository } from './two-factor.repository.ts';
 import { userRepository } from './user.repository.ts';
@@ -40,7 +39,7 @@ export class TwoFactorService {
     private readonly limiter: RateLimiter,
     private readonly limits: LoginLimits,
     private readonly brands: BrandService,
-    private readonly contact: ContactService,
+    private readonly mail: SecurityMail,
     private readonly now: () => number,
   ) {}
 
@@ -216,20 +215,12 @@ export class TwoFactorService {
     extra: Record<string, string> = {},
   ) {
     authEvent(request.log, `auth.2fa_${change}`, actor.domainName, actor.username, request.ip);
-    const context = await twoFactorRepository.findContext(this.db, actor.userId);
-    if (!context?.email) return;
-    const brand = await this.brands.byId(actor.brandId);
-    const when = new Date(this.now() * 1000).toISOString().replace('T', ' ').slice(0, 16);
-    const vars = {
-      ...extra,
-      user: actor.username,
-      domain: actor.domainName,
-      ip: request.ip,
-      when,
-      company: brand.company,
-    };
-    const subject = `[${brand.company}] ${translate(language, `twofactor.mail_subject_${change}`, vars)}`;
-    const body = translate(language, `twofactor.mail_body_${change}`, vars);
-    await this.contact.notifyUser(brand, `security_${change}`, context.email, subject, body, request.log);
+    await this.mail.send(actor, request, {
+      kind: `security_${change}`,
+      subjectKey: `twofactor.mail_subject_${change}`,
+      bodyKey: `twofactor.mail_body_${change}`,
+      language,
+      vars: extra,
+    });
   }
 }
