@@ -44,6 +44,19 @@ export type ApiTokenItem = z.infer<typeof apiTokenItemSchema>;
 export const apiTokenListDataSchema = z.object({ tokens: z.array(apiTokenItemSchema) });
 export type ApiTokenListData = z.infer<typeof apiTokenListDataSchema>;
 
+/** A resource a new token may name, with the most the user may give it there. */
+export const apiTokenResourceSchema = z.object({
+  id: z.number().int(),
+  reference: z.string(),
+  /** `write` where the user may change something on it; else only `read` may be given. */
+  level: z.enum(API_TOKEN_LEVELS),
+});
+export type ApiTokenResource = z.infer<typeof apiTokenResourceSchema>;
+
+/** The resources the user sees, in the permission list's order: what a token's scope may hold. */
+export const apiTokenResourcesDataSchema = z.object({ resources: z.array(apiTokenResourceSchema) });
+export type ApiTokenResourcesData = z.infer<typeof apiTokenResourcesDataSchema>;
+
 /** A form sends one `scope` entry as a string and several as a list: both become a list. */
 const scopeEntries = z.preprocess(
   (value) => (typeof value === 'string' ? [value] : value),

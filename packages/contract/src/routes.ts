@@ -34,6 +34,7 @@ export const API = {
   /** The caller's personal API tokens: list, create (shown once), revoke. */
   apiTokens: 'user/apitokens/',
   apiTokenCreate: 'user/apitokens/create/',
+  apiTokenResources: 'user/apitokens/resources/',
   apiTokenRevoke: (id: number | string) => `user/apitokens/${id}/revoke/`,
   /** The OpenAPI 3.1 document of every call, generated from this contract. */
   openApi: 'openapi.json',

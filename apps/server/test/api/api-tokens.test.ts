@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { ApiTokenCreatedData, ApiTokenListData } from '@panel247/contract/api-tokens';
+import type { ApiTokenCreatedData, ApiTokenListData, ApiTokenResourcesData } from '@panel247/contract/api-tokens';
 import type { Envelope } from '@panel247/contract/envelope';
 import type { PermissionListData } from '@panel247/contract/permissions';
 import { generateSync } from 'otplib';
@@ -170,6 +170,27 @@ describe.each(DATABASE_KINDS)('API tokens on %s', (kind) => {
       const answer = await create({ scope: [`${inScope}:read`], ...bad });
       expect(answer.system.valid, JSON.stringify(bad)).toBe(false);
     }
+  });
+
+  it('offers for a new token each resource the user sees, write only where the user may change it', async () => {
+    const own = await t.call<ApiTokenResourcesData>('GET', 'user/apitokens/resources/', {}, { cookie });
+    expect(own.body.data.resources).toEqual(
+      [
+        { id: outOfScope, reference: 'other-own.test', level: 'write' },
+        { id: inScope, reference: 'tokens.test', level: 'write' },
+      ].sort((a, b) => a.reference.localeCompare(b.reference)),
+    );
+    const viewer = await buildUser(t.database.db, mine, 'viewer', { 'tokens.test': allKeys('read') });
+    const viewerCookie = await t.login(mine.domainName, viewer.username, viewer.password);
+    const offered = await t.call<ApiTokenResourcesData>(
+      'GET',
+      'user/apitokens/resources/',
+      {},
+      { cookie: viewerCookie },
+    );
+    expect(offered.body.data.resources).toEqual([{ id: inScope, reference: 'tokens.test', level: 'read' }]);
+    const secret = await token([`${inScope}:read`]);
+    expect((await withToken(t, secret, 'GET', 'user/apitokens/resources/')).response.statusCode).toBe(403);
   });
 
   it('reaches the same routes as the cookie, each area of its resource, and nothing else: the unknown id’s answer', async () => {

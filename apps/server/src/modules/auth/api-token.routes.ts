@@ -2,6 +2,7 @@ import {
   apiTokenCreatedDataSchema,
   apiTokenCreateParamsSchema,
   apiTokenListDataSchema,
+  apiTokenResourcesDataSchema,
 } from '@panel247/contract/api-tokens';
 import { emptyDataSchema } from '@panel247/contract/envelope';
 import { idParam } from '@panel247/contract/fields';
@@ -14,6 +15,11 @@ export function registerApiTokenRoutes(api: ApiRouter, tokens: ApiTokenService) 
   api.session(
     { method: ['GET', 'POST'], url: API.apiTokens, params: z.object({}), data: apiTokenListDataSchema },
     async ({ actor }) => ({ data: await tokens.list(actor) }),
+  );
+
+  api.session(
+    { method: 'GET', url: API.apiTokenResources, params: z.object({}), data: apiTokenResourcesDataSchema },
+    async ({ actor }) => ({ data: await tokens.resources(actor) }),
   );
 
   api.session(

@@ -6,6 +6,7 @@ import {
   type ApiTokenItem,
   type ApiTokenLevel,
   type ApiTokenListData,
+  type ApiTokenResourcesData,
 } from '@panel247/contract/api-tokens';
 import type { Language } from '@panel247/contract/constants';
 import type { FastifyRequest } from 'fastify';
@@ -102,6 +103,21 @@ export class ApiTokenService {
       tokens: rows.map((row, index) =>
         this.item(row, scopes[index] as Map<number, ApiTokenLevel>, (id) => known.get(id)?.reference),
       ),
+    };
+  }
+
+  /** What a new token's scope may hold: each resource the user sees, at most at the user's level. */
+  async resources(actor: Actor): Promise<ApiTokenResourcesData> {
+    const { permissions } = await this.permissions.list(actor);
+    const levels = await this.permissions.highestLevels(
+      actor,
+      permissions.map((entry) => entry.id),
+    );
+    return {
+      resources: permissions.flatMap((entry) => {
+        const held = levels.get(entry.id);
+        return held ? [{ id: entry.id, reference: entry.reference, level: held.level }] : [];
+      }),
     };
   }
 
