@@ -8,9 +8,8 @@ import { passkeyReauthentication } from './passkey-reauth';
 export interface CreateApiTokenInput {
   name: string;
   expiresInDays: number;
-  /** The chosen resources, each with the same level. */
-  resourceIds: number[];
-  level: ApiTokenLevel;
+  /** The chosen resources, each with its own level. */
+  scope: { resourceId: number; level: ApiTokenLevel }[];
   password: string;
   /** Only when the user has two-factor authentication on. */
   code?: string;
@@ -22,12 +21,15 @@ export interface CreateApiTokenInput {
  * A new token (its secret is in the answer, once); needs the password and, with a second factor,
  * a code or a passkey's signature over the server's re-authentication challenge.
  */
-export async function createApiToken({ resourceIds, level, code, withPasskey, ...rest }: CreateApiTokenInput) {
-  const scope = resourceIds.map((id) => `${id}:${level}`);
+export async function createApiToken({ scope, code, withPasskey, ...rest }: CreateApiTokenInput) {
   const credential = withPasskey ? await passkeyReauthentication() : undefined;
   return apiCall<ApiTokenCreatedData>(
     API.apiTokenCreate,
-    { ...rest, scope, ...(credential ? { credential } : code ? { code } : {}) },
+    {
+      ...rest,
+      scope: scope.map((entry) => `${entry.resourceId}:${entry.level}`),
+      ...(credential ? { credential } : code ? { code } : {}),
+    },
     { method: 'POST' },
   );
 }

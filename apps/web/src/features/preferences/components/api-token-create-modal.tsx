@@ -1,27 +1,15 @@
-import {
-  Alert,
-  Button,
-  Code,
-  Group,
-  Input,
-  MultiSelect,
-  PasswordInput,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Code, Group, MultiSelect, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { API_TOKEN_MAX_RESOURCES, API_TOKEN_NAME_MAX, type ApiTokenLevel } from '@panel247/contract/api-tokens';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePermissionList } from '../../../api/get-permission-list';
 import { AppModal } from '../../../components/app-modal';
 import { CopyButton } from '../../../components/copy-button';
 import { fieldErrorRecord } from '../../../lib/form-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useApiTokenResources } from '../api/api-token-resources';
 import { useCreateApiToken } from '../api/create-api-token';
+import { ApiTokenScopeLevels } from './api-token-scope-levels';
 
 const EXPIRY_DAYS = ['7', '30', '90', '365'] as const;
 
@@ -29,13 +17,12 @@ interface Values {
   name: string;
   expiresInDays: string;
   resourceIds: string[];
-  level: ApiTokenLevel;
   password: string;
   code: string;
 }
 
 /**
- * A new API token: its name, expiry, resources and level, then the password (and a current code
+ * A new API token: its name, expiry, resources and a level for each, then the password (and a current code
  * with two factors on). The secret is shown once here, with a copy button; closing forgets it.
  */
 export function ApiTokenCreateModal({
@@ -60,11 +47,14 @@ export function ApiTokenCreateModal({
     viaRef.current = value;
     setVia(value);
   };
-  const resources = usePermissionList(opened);
+  const resources = useApiTokenResources(opened);
   const [secret, setSecret] = useState<string | null>(null);
+  // Each chosen resource's level; a resource not set here is read (the least).
+  const [levels, setLevels] = useState<Record<number, ApiTokenLevel>>({});
   const form = useForm<Values>({
-    mode: 'uncontrolled',
-    initialValues: { name: '', expiresInDays: '30', resourceIds: [], level: 'read', password: '', code: '' },
+    // Controlled: the list of levels follows the chosen resources as they change.
+    mode: 'controlled',
+    initialValues: { name: '', expiresInDays: '30', resourceIds: [], password: '', code: '' },
     validate: {
       name: (value) => (value.trim() ? null : t('validation.required')),
       resourceIds: (value) => (value.length > 0 ? null : t('api_tokens.choose_resources')),
@@ -77,6 +67,7 @@ export function ApiTokenCreateModal({
     if (opened) {
       reset();
       setSecret(null);
+      setLevels({});
     }
   }, [opened, reset]);
 
@@ -85,8 +76,7 @@ export function ApiTokenCreateModal({
       const answer = await create.mutateAsync({
         name: values.name.trim(),
         expiresInDays: Number(values.expiresInDays),
-        resourceIds: values.resourceIds.map(Number),
-        level: values.level,
+        scope: values.resourceIds.map((id) => ({ resourceId: Number(id), level: levelOf(Number(id)) })),
         password: values.password,
         code: needsCode ? values.code.trim() : undefined,
         withPasskey: hasPasskeys && viaRef.current === 'passkey',
@@ -101,10 +91,14 @@ export function ApiTokenCreateModal({
     }
   });
 
-  const options = (resources.data?.permissions ?? []).map((entry) => ({
-    value: String(entry.id),
-    label: entry.reference,
-  }));
+  const offered = resources.data?.resources ?? [];
+  const options = offered.map((entry) => ({ value: String(entry.id), label: entry.reference }));
+  const chosen = form.values.resourceIds.flatMap((id) => offered.filter((entry) => String(entry.id) === id));
+  // Never above what the user has there, whatever was picked before.
+  function levelOf(id: number): ApiTokenLevel {
+    const most = offered.find((entry) => entry.id === id)?.level ?? 'read';
+    return most === 'write' ? (levels[id] ?? 'read') : 'read';
+  }
 
   return (
     <AppModal
@@ -166,20 +160,11 @@ export function ApiTokenCreateModal({
               key={form.key('resourceIds')}
               {...form.getInputProps('resourceIds')}
             />
-            <Input.Wrapper label={t('api_tokens.level')} description={t('api_tokens.level_hint')} component="div">
-              <SegmentedControl
-                mt={6}
-                fullWidth
-                aria-label={t('api_tokens.level')}
-                data={[
-                  { value: 'read', label: t('api_tokens.level_read') },
-                  { value: 'write', label: t('api_tokens.level_write') },
-                ]}
-                data-testid="api-token-level"
-                key={form.key('level')}
-                {...form.getInputProps('level')}
-              />
-            </Input.Wrapper>
+            <ApiTokenScopeLevels
+              chosen={chosen}
+              levels={levels}
+              onChange={(id, level) => setLevels((current) => ({ ...current, [id]: level }))}
+            />
             <Text size="sm">
               {t(
                 needsCode && hasPasskeys

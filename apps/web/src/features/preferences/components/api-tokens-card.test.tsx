@@ -34,9 +34,12 @@ function serve(initial: ApiTokenItem[], twoFactor = false) {
     if (call.path === 'user/apitokens/') return envelope({ tokens });
     if (call.path === 'user/twofactor/')
       return envelope({ enabled: twoFactor, recoveryCodesLeft: 10, required: false });
-    if (call.path === 'permission/list/') {
+    if (call.path === 'user/apitokens/resources/') {
       return envelope({
-        permissions: [{ id: 7, reference: 'shop.test', hasDomain: true, hasService: true, hasMail: false }],
+        resources: [
+          { id: 7, reference: 'shop.test', level: 'write' },
+          { id: 8, reference: 'blog.test', level: 'read' },
+        ],
       });
     }
     if (call.path === 'user/apitokens/create/') {
@@ -102,6 +105,42 @@ describe('API tokens section', () => {
     await waitFor(() => expect(screen.queryByTestId('api-token-secret')).toBeNull(), SLOW);
     expect(await screen.findByTestId('api-token-row', {}, SLOW)).toHaveTextContent('ci');
     expect(document.body.textContent).not.toContain(SECRET);
+  });
+
+  it('gives each chosen resource its own level, write only where the user may change it', {
+    timeout: 60_000,
+  }, async () => {
+    const calls = serve([]);
+    renderWithProviders(<ApiTokensCard />);
+    await screen.findByTestId('api-tokens-empty', {}, SLOW);
+    await waitFor(() => expect(screen.getByTestId('api-token-new')).toBeEnabled(), SLOW);
+    fireEvent.click(screen.getByTestId('api-token-new'));
+    const modal = await screen.findByTestId('api-token-create-modal', {}, SLOW);
+    fireEvent.change(within(modal).getByTestId('api-token-name'), { target: { value: 'two levels' } });
+    fireEvent.click(within(modal).getByTestId('api-token-resources'));
+    fireEvent.click(await screen.findByRole('option', { name: 'shop.test' }, SLOW));
+    fireEvent.click(within(modal).getByTestId('api-token-resources'));
+    fireEvent.click(await screen.findByRole('option', { name: 'blog.test' }, SLOW));
+
+    const rows = await within(modal).findAllByTestId('api-token-level-row', {}, SLOW);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringContaining('shop.test'),
+      expect.stringContaining('Tú solo puedes consultarlo'),
+    ]);
+    // Radio buttons, one group per resource (arrow keys move between them), named after it.
+    const shopWrite = within(rows[0] as HTMLElement).getByRole('radio', { name: 'Consultar y modificar' });
+    const blogWrite = within(rows[1] as HTMLElement).getByRole('radio', { name: 'Consultar y modificar' });
+    expect(within(rows[0] as HTMLElement).getByRole('radio', { name: 'Solo consultar' })).toBeChecked();
+    expect(blogWrite).toBeDisabled();
+    expect(within(modal).getByRole('radiogroup', { name: 'Acceso a shop.test' })).toBeInTheDocument();
+    fireEvent.click(shopWrite);
+    await waitFor(() => expect(shopWrite).toBeChecked());
+
+    fireEvent.change(within(modal).getByTestId('api-token-password'), { target: { value: 'secret pass' } });
+    fireEvent.click(within(modal).getByTestId('api-token-submit'));
+    await screen.findByTestId('api-token-secret', {}, SLOW);
+    const create = calls.find((call) => call.path === 'user/apitokens/create/');
+    expect(create?.params.getAll('scope')).toEqual(['7:write', '8:read']);
   });
 
   it('revokes a token only after the confirmation', async () => {
