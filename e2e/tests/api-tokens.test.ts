@@ -36,6 +36,12 @@ describe.skipIf(!chromiumAvailable())('API tokens', () => {
     await modal.getByTestId('api-token-resources').click();
     await modal.getByTestId('api-token-resources').fill('shop-demo');
     await page.getByRole('option', { name: 'shop-demo.test' }).click();
+    // The chosen resource's own level, by keyboard: from "view only" one arrow to "view and change".
+    const level = modal.getByRole('radiogroup', { name: 'Acceso a shop-demo.test' });
+    await level.getByRole('radio', { name: 'Solo consultar' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await level.getByRole('radio', { name: 'Consultar y modificar' }).isChecked()).toBe(true);
+    expect((await insideViewport(level)).right).toBeLessThanOrEqual(PHONE.width);
     await modal.getByTestId('api-token-password').fill(ADMIN.password);
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     expect(await seriousViolations(page)).toEqual([]);
@@ -63,7 +69,7 @@ describe.skipIf(!chromiumAvailable())('API tokens', () => {
     const row = card.getByTestId('api-token-row');
     await row.waitFor();
     expect(await row.textContent()).toMatch(
-      /deploy from CI.*shop-demo\.test \(Solo consultar\).*Último uso .* desde 127\.0\.0\.1/,
+      /deploy from CI.*shop-demo\.test \(Consultar y modificar\).*Último uso .* desde 127\.0\.0\.1/,
     );
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     expect((await insideViewport(row.getByTestId('api-token-revoke'))).right).toBeLessThanOrEqual(PHONE.width);
