@@ -52,8 +52,11 @@ import { createDdbbService } from './modules/ddbb/create-ddbb-service.ts';
 import { registerDdbbRoutes } from './modules/ddbb/ddbb.routes.ts';
 import { registerDnsExportRoute, registerDnsRoutes } from './modules/dns/dns.routes.ts';
 import { createDnsService, type DnsService } from './modules/dns/dns.service.ts';
+import type { CdsScanService } from './modules/domain/cds-scan.service.ts';
 import { createDomainServices } from './modules/domain/create-domain-services.ts';
+import { registerDnssecRoutes } from './modules/domain/dnssec.routes.ts';
 import { registerDomainRoutes } from './modules/domain/domain.routes.ts';
+import type { ZoneDnssecService } from './modules/domain/zone-dnssec.service.ts';
 import { createFilesService } from './modules/files/create-files-service.ts';
 import { registerFilesRoutes } from './modules/files/files.routes.ts';
 import { createFtpService } from './modules/ftp/create-ftp-service.ts';
@@ -272,8 +275,16 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const dns = createDnsService(db, config, dnsDriver, now);
   registerDnsRoutes(api, dns);
   startDnsRepublisher(app, dns, config.dns.republishSeconds);
-  const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now);
+  const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now, {
+    events: {
+      unsignFailed: (error, job) =>
+        app.log.error({ err: error, event: 'dnssec.unsign_failed', job }, 'dnssec unsigning failed'),
+      cdsChanged: (change) => app.log.info({ event: 'dnssec.cds_applied', ...change }, 'DS updated from CDS'),
+    },
+  });
   registerDomainRoutes(api, domains.domains, domains.contacts);
+  registerDnssecRoutes(api, domains.domains.zoneDnssec, domains.domains.cdsScan);
+  startDnssecTasks(app, domains.domains.zoneDnssec, domains.domains.cdsScan, config.dnssec.scanSeconds);
   registerMailRoutes(api, createMailService(db, config, createMailDriver(config), brands, now));
   const mailAuth = createMailAuthService(
     db,
@@ -381,6 +392,29 @@ function startCertificateRenewals(app: FastifyInstance, certificates: Certificat
     seconds,
     () => certificates.renewDue(),
     (error) => app.log.error({ event: 'acme.renewal_failed', err: error }, 'certificate renewal'),
+  );
+}
+
+/**
+ * Every half minute, unsigning jobs whose instance stopped are taken over (each by one instance:
+ * ZoneDnssecService takes the job's lease); every `scanSeconds`, the CDS/CDNSKEY scan runs on
+ * the instance that takes the round's lease.
+ */
+function startDnssecTasks(app: FastifyInstance, zones: ZoneDnssecService, scans: CdsScanService, scanSeconds: number) {
+  runEvery(
+    app,
+    30,
+    () => zones.resumeOrphaned(),
+    (error) => app.log.error({ err: error, event: 'dnssec.resume_failed' }, 'dnssec job resume'),
+  );
+  runEvery(
+    app,
+    scanSeconds,
+    async () => {
+      const results = await scans.scanIfDue();
+      if (results) app.log.info({ event: 'dnssec.cds_scan', domains: results.length }, 'CDS scan');
+    },
+    (error) => app.log.error({ err: error, event: 'dnssec.cds_scan_failed' }, 'CDS scan failed'),
   );
 }
 

@@ -469,6 +469,28 @@ export const configSchema = z.object({
       }
     })
     .prefault({}),
+  dnssec: z
+    .object({
+      /** The TTL the registry's zone gives DS records (how long resolvers may keep a removed DS). */
+      dsTtlSeconds: z.coerce.number().int().min(0).max(604_800).default(86_400),
+      /** How long the parent takes to publish a change made at the registry. */
+      parentDelaySeconds: z.coerce.number().int().min(0).max(604_800).default(3600),
+      /**
+       * Unsigning waits this long between the DS removal and the keys' removal; unset: the DS TTL
+       * plus the parent's delay.
+       */
+      unsignWaitSeconds: z.coerce.number().int().min(0).max(2_592_000).optional(),
+      /** How often the CDS/CDNSKEY scan runs (once across instances); 0 turns it off. */
+      scanSeconds: z.coerce.number().int().min(0).default(21_600),
+      /** A `trust-anchors { … };` file for the scan's validation; unset: delv's built-in root key. */
+      trustAnchors: z.string().optional(),
+      /** The name those anchors are for (delv's +root); the DNS root by default. */
+      trustRoot: z
+        .string()
+        .regex(/^(\.|([a-z0-9-]+\.)*[a-z0-9-]+\.?)$/i, 'must be a domain name or .')
+        .default('.'),
+    })
+    .prefault({}),
   registry: z
     .object({
       /**
@@ -558,6 +580,12 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNS_DEFAULT_RECORDS: 'dns.defaultRecords',
   PANEL_REGISTRY_DRIVER: 'registry.driver',
   PANEL_REGISTRY_RESOLVERS: 'registry.resolvers',
+  PANEL_DNSSEC_DS_TTL_SECONDS: 'dnssec.dsTtlSeconds',
+  PANEL_DNSSEC_PARENT_DELAY_SECONDS: 'dnssec.parentDelaySeconds',
+  PANEL_DNSSEC_UNSIGN_WAIT_SECONDS: 'dnssec.unsignWaitSeconds',
+  PANEL_DNSSEC_SCAN_SECONDS: 'dnssec.scanSeconds',
+  PANEL_DNSSEC_TRUST_ANCHORS: 'dnssec.trustAnchors',
+  PANEL_DNSSEC_TRUST_ROOT: 'dnssec.trustRoot',
   PANEL_HOSTING_ROOT: 'hosting.root',
   PANEL_FTP_PORT: 'hosting.ftpPort',
   PANEL_FTP_HOST: 'hosting.ftpHost',

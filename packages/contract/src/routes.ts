@@ -67,6 +67,10 @@ export const DNS_API = {
     `service/${serviceId}/dns/history/${changeId}/restore/`,
   exportAt: (serviceId: number | string, changeId: number | string) =>
     `service/${serviceId}/dns/history/${changeId}/export/`,
+  dnssec: (serviceId: number | string) => `service/${serviceId}/dns/dnssec/`,
+  dnssecSign: (serviceId: number | string) => `service/${serviceId}/dns/dnssec/sign/`,
+  dnssecUnsign: (serviceId: number | string) => `service/${serviceId}/dns/dnssec/unsign/`,
+  dnssecJob: (serviceId: number | string, jobId: string) => `service/${serviceId}/dns/dnssec/job/${jobId}/`,
 } as const;
 
 /** Domain area calls. */
@@ -78,6 +82,7 @@ export const DOMAIN_API = {
   dnssecCreateInit: (id: number | string) => `domain/${id}/dnssec/createinit/`,
   dnssecCreate: (id: number | string) => `domain/${id}/dnssec/create/`,
   dnssecFromZone: (id: number | string) => `domain/${id}/dnssec/fromzone/`,
+  dnssecScan: (id: number | string) => `domain/${id}/dnssec/scan/`,
   dnssecDelete: (id: number | string, dnssecId: number | string) => `domain/${id}/dnssec/${dnssecId}/delete/`,
   glueList: (id: number | string) => `domain/${id}/gluerecord/list/`,
   glueCreate: (id: number | string) => `domain/${id}/gluerecord/create/`,

@@ -14,6 +14,7 @@ import { certsCommands } from './commands/certs.command.ts';
 import { databasesCommands } from './commands/databases.command.ts';
 import { demoCommands } from './commands/demo.command.ts';
 import { dnsCommands } from './commands/dns.command.ts';
+import { dnssecCommands } from './commands/dnssec.command.ts';
 import { doctorCommands } from './commands/doctor.command.ts';
 import { ftpCommands } from './commands/ftp.command.ts';
 import { legalCommands } from './commands/legal.command.ts';
@@ -40,6 +41,7 @@ export const GROUPS: CommandGroup[] = [
   ftpCommands,
   webCommands,
   certsCommands,
+  dnssecCommands,
   databasesCommands,
   syncCommands,
   backupCommands,

@@ -463,6 +463,32 @@ export interface BackupJobTable {
   updated_at: number;
 }
 
+export interface DnssecUnsignJobTable {
+  id: string;
+  service_id: number;
+  user_id: number | null;
+  status: string;
+  step: string;
+  wait_until: Generated<number>;
+  wait_seconds: Generated<number>;
+  error_key: Generated<string>;
+  lease_until: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DnssecScanTable {
+  resource_id: number;
+  outcome: string;
+  detail: Generated<string>;
+  checked_at: number;
+}
+
+export interface ScheduledLeaseTable {
+  name: string;
+  lease_until: Generated<number>;
+}
+
 export interface BackupDayTable {
   day: string;
   taken_at: number;
@@ -527,6 +553,9 @@ export interface Database {
   backup_snapshots: BackupSnapshotTable;
   backup_jobs: BackupJobTable;
   backup_days: BackupDayTable;
+  dnssec_unsign_jobs: DnssecUnsignJobTable;
+  dnssec_scans: DnssecScanTable;
+  scheduled_leases: ScheduledLeaseTable;
 }
 
 export type BrandRow = Selectable<BrandTable>;

@@ -44,6 +44,11 @@ export interface DnsDriver {
    * not on the server. Left out by servers that cannot sign.
    */
   signedDs?(zone: string): Promise<DsRecord[]>;
+  /**
+   * Stops signing the zone: every key goes (PowerDNS then serves it unsigned). Only ever called
+   * once no DS of the zone is left at the registry and resolvers have forgotten it.
+   */
+  removeKeys?(zone: string): Promise<void>;
 }
 
 /**

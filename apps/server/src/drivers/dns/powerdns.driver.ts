@@ -18,13 +18,13 @@ export interface PowerDnsOptions {
 const TRANSIENT = /database is locked|database table is locked|SQLITE_BUSY/i;
 
 /**
- * Requests with the same result however often they are sent: reads, and the PATCHes of complete
+ * Requests with the same result however often they are sent: reads, key deletions, and the PATCHes of complete
  * RRsets. A 500 from PowerDNS rolled its transaction back, so these are retried whatever it says:
  * the same collision of SQLite writers sometimes comes back as a bare "Internal Server Error"
  * (seen when a PowerDNS frozen by SIGSTOP wakes up to a queue of changes). A POST (a new zone, a
  * new key) is retried only when PowerDNS says its database was locked.
  */
-const IDEMPOTENT = new Set(['GET', 'PATCH']);
+const IDEMPOTENT = new Set(['GET', 'PATCH', 'DELETE']);
 
 async function isTransient(response: Response): Promise<boolean> {
   return TRANSIENT.test(
@@ -198,6 +198,30 @@ export class PowerDnsDriver implements DnsDriver {
     await this.expectOk(listed, `list keys of ${zone}`);
     return activeDs((await listed.json()) as { active: boolean; ds?: string[] }[]);
   }
+
+  /**
+   * Deletes every cryptokey of the zone (PowerDNS signs on the fly, so the next answer carries no
+   * RRSIG, DNSKEY or NSEC). The panel never sets NSEC3PARAM or PUBLISH-CDS, so no metadata is left
+   * behind; a zone PowerDNS does not have has no keys to remove.
+   */
+  async removeKeys(zone: string): Promise<void> {
+    const keysPath = `${this.zonePath(zone)}/cryptokeys`;
+    const listed = await this.request('GET', keysPath);
+    if (listed.status === 404) return;
+    await this.expectOk(listed, `list keys of ${zone}`);
+    for (const key of (await listed.json()) as PdnsCryptoKey[]) {
+      const removed = await this.request('DELETE', `${keysPath}/${key.id}`);
+      // 404/422: gone meanwhile (another instance finishing the same job) — fine.
+      if (removed.status !== 404 && removed.status !== 422) await this.expectOk(removed, `delete key of ${zone}`);
+    }
+  }
+}
+
+/** The cryptokeys of a zone as PowerDNS lists them (the fields the panel reads). */
+interface PdnsCryptoKey {
+  id: number;
+  active: boolean;
+  ds?: string[];
 }
 
 /** The DS records of a zone's active keys, from PowerDNS's cryptokeys list. */

@@ -2,10 +2,12 @@ import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
+import { DelvLookup, type ValidatedLookup } from '../../drivers/dnssec/validated-lookup.ts';
 import { createRegistryDriver } from '../../drivers/registry/create-registry-driver.ts';
 import { ChainedHostResolver, DnsHostResolver } from '../../drivers/registry/host-resolver.ts';
 import { createDnsService } from '../dns/dns.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
+import { type CdsChange, CdsScanService } from './cds-scan.service.ts';
 import { DomainService } from './domain.service.ts';
 import { DomainContactService } from './domain-contact.service.ts';
 import { DomainDnssecService } from './domain-dnssec.service.ts';
@@ -13,6 +15,7 @@ import { DomainGlueService } from './domain-glue.service.ts';
 import { DomainNameServerService } from './domain-nameserver.service.ts';
 import { DomainStatusService } from './domain-status.service.ts';
 import { PanelZoneResolver } from './panel-zone.resolver.ts';
+import { ZoneDnssecService } from './zone-dnssec.service.ts';
 
 /** The domain area, one service per concern; `domain` is the guard and overview the others build on. */
 export interface DomainServices {
@@ -21,7 +24,19 @@ export interface DomainServices {
   glue: DomainGlueService;
   dnssec: DomainDnssecService;
   status: DomainStatusService;
+  /** DNSSEC of the hosted zone, from the DNS view (sign, unsign as a job). */
+  zoneDnssec: ZoneDnssecService;
+  /** The CDS/CDNSKEY scan of domains hosted elsewhere. */
+  cdsScan: CdsScanService;
 }
+
+/** Where the domain area reports what runs after a call answered (the app's logger; the CLI's output). */
+export interface DomainEvents {
+  unsignFailed(error: unknown, job: string): void;
+  cdsChanged(change: CdsChange): void;
+}
+
+const QUIET: DomainEvents = { unsignFailed: () => undefined, cdsChanged: () => undefined };
 
 /** The domain area as configured (server, CLI and demo seed). */
 export function createDomainServices(
@@ -30,7 +45,9 @@ export function createDomainServices(
   dnsDriver: DnsDriver,
   secretKey: Buffer,
   now: () => number,
+  options: { events?: DomainEvents; validatedLookup?: ValidatedLookup } = {},
 ): { domains: DomainServices; contacts: DomainContactService } {
+  const events = options.events ?? QUIET;
   const authSecrets = new SecretBox(secretKey, 'domain-auth');
   const registry = createRegistryDriver(config, { db, authSecrets });
   // Name servers must resolve through the configured resolvers. Only when no DNS server publishes
@@ -40,7 +57,41 @@ export function createDomainServices(
     ? new ChainedHostResolver([new PanelZoneResolver(db), dnsResolver])
     : dnsResolver;
   const settings = { defaultNameservers: config.dns.nameservers };
-  const domain = new DomainService(db, registry, new PermissionService(db), authSecrets, settings, now);
+  const permissions = new PermissionService(db);
+  const domain = new DomainService(db, registry, permissions, authSecrets, settings, now);
+  const dns = createDnsService(db, config, dnsDriver, now);
+  const dnssec = new DomainDnssecService(db, domain, registry, dns);
+  const { dsTtlSeconds, parentDelaySeconds, unsignWaitSeconds } = config.dnssec;
+  const zoneDnssec = new ZoneDnssecService(
+    db,
+    permissions,
+    dnssec,
+    {
+      signsZones: dnsDriver.signsZones && Boolean(dnsDriver.signedDs && dnsDriver.removeKeys),
+      sign: (serviceId, reference, punycode) => dns.dsRecordsOf(serviceId, reference, punycode),
+      signedDs: async (zone) => (dnsDriver.signedDs ? dnsDriver.signedDs(zone) : []),
+      removeKeys: async (zone) => dnsDriver.removeKeys?.(zone),
+    },
+    { unsignWaitSeconds: unsignWaitSeconds ?? dsTtlSeconds + parentDelaySeconds },
+    now,
+    events.unsignFailed,
+  );
+  const lookup =
+    options.validatedLookup ??
+    new DelvLookup({
+      resolvers: config.registry.resolvers,
+      anchorsFile: config.dnssec.trustAnchors,
+      root: config.dnssec.trustRoot,
+    });
+  const cdsScan = new CdsScanService(
+    db,
+    domain,
+    dnssec,
+    lookup,
+    { intervalSeconds: config.dnssec.scanSeconds },
+    now,
+    events.cdsChanged,
+  );
   return {
     domains: {
       domain,
@@ -48,8 +99,10 @@ export function createDomainServices(
         signedDs: async (zone) => (dnsDriver.signedDs ? dnsDriver.signedDs(zone) : []),
       }),
       glue: new DomainGlueService(db, domain, registry),
-      dnssec: new DomainDnssecService(db, domain, registry, createDnsService(db, config, dnsDriver, now)),
+      dnssec,
       status: new DomainStatusService(db, domain, registry),
+      zoneDnssec,
+      cdsScan,
     },
     contacts: new DomainContactService(db, domain, registry, now),
   };

@@ -9,7 +9,7 @@ import {
 } from '@panel247/contract/domain-rules';
 import type { Db } from '../../db/database.ts';
 import type { DsRecord } from '../../drivers/dns/dns.driver.ts';
-import type { RegistryDriver } from '../../drivers/registry/registry.driver.ts';
+import type { RegistryDriver, RegistryDs } from '../../drivers/registry/registry.driver.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { decodePublicKey, dnskeyRdata, dsDigestSha256, keyTag } from './dnssec-keys.ts';
@@ -164,6 +164,61 @@ export class DomainDnssecService {
       added.push(await this.addDs(ctx, ds));
     }
     return added;
+  }
+
+  /** The DS records the registry holds for the domain, without an actor (its caller authorized). */
+  async registryDs(id: number): Promise<RegistryDs[]> {
+    return (await domainRepository.dsRecords(this.db, id)).map((row) => ({
+      keytag: row.keytag,
+      algorithm: row.algorithm,
+      digestType: row.digest_type,
+      digest: row.digest,
+    }));
+  }
+
+  /**
+   * Makes the registry hold exactly `wanted` for the domain (none: every DS removed), in one
+   * transaction with the registry's removals and additions, without an actor: the unsigning job
+   * and the CDS scan call it after their own checks. Answers what was removed and added.
+   */
+  async replaceDs(
+    id: number,
+    domain: string,
+    wanted: RegistryDs[],
+  ): Promise<{ removed: RegistryDs[]; added: RegistryDs[] }> {
+    const same = (a: RegistryDs, b: RegistryDs) =>
+      a.keytag === b.keytag && a.algorithm === b.algorithm && a.digestType === b.digestType && a.digest === b.digest;
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await domainRepository.dsRecords(trx, id);
+      const current = rows.map((row) => ({
+        id: row.id,
+        keytag: row.keytag,
+        algorithm: row.algorithm,
+        digestType: row.digest_type,
+        digest: row.digest,
+      }));
+      const removed = current.filter((ds) => !wanted.some((w) => same(ds, w)));
+      const added = wanted.filter((w) => !current.some((ds) => same(ds, w)));
+      for (const ds of removed) await domainRepository.deleteDs(trx, id, ds.id);
+      for (const ds of added) {
+        await domainRepository.insertDs(trx, {
+          resource_id: id,
+          keytag: ds.keytag,
+          algorithm: ds.algorithm,
+          digest_type: ds.digestType,
+          digest: ds.digest,
+        });
+      }
+      const plain = ({ keytag, algorithm, digestType, digest }: RegistryDs) => ({
+        keytag,
+        algorithm,
+        digestType,
+        digest,
+      });
+      if (removed.length > 0) await this.registry.removeDs(domain, removed.map(plain));
+      if (added.length > 0) await this.registry.addDs(domain, added.map(plain));
+      return { removed: removed.map(plain), added };
+    });
   }
 
   async remove(actor: Actor, id: number, dnssecId: number) {
