@@ -184,6 +184,7 @@ export class PowerDnsDriver implements DnsDriver {
         algorithm: 'ECDSAP256SHA256',
       });
       await this.expectOk(created, `create key of ${zone}`);
+      await this.flushCache(zone);
       const again = await this.request('GET', keysPath);
       await this.expectOk(again, `list keys of ${zone}`);
       keys = (await again.json()) as { active: boolean; ds?: string[] }[];
@@ -214,6 +215,16 @@ export class PowerDnsDriver implements DnsDriver {
       // 404/422: gone meanwhile (another instance finishing the same job) — fine.
       if (removed.status !== 404 && removed.status !== 422) await this.expectOk(removed, `delete key of ${zone}`);
     }
+    await this.flushCache(zone);
+  }
+
+  /**
+   * Drops the zone's answers from PowerDNS's packet and query caches: a key change is not a PATCH,
+   * so without it signed answers (DNSKEY, RRSIG) would be served for up to `cache-ttl` more.
+   */
+  private async flushCache(zone: string): Promise<void> {
+    const flushed = await this.request('PUT', `/cache/flush?domain=${encodeURIComponent(`${zone}.`)}`);
+    await this.expectOk(flushed, `flush cache of ${zone}`);
   }
 }
 
