@@ -37,11 +37,17 @@ const set = {
   permissions: { service_dnszone: 'write' },
 } as unknown as PermissionSetData;
 
+/** The DNSSEC card's call, answered as a server that cannot sign (the card has tests of its own). */
+const dnssecAnswer = (path: string) =>
+  path === 'service/3/dns/dnssec/'
+    ? envelope({ state: 'unavailable', ds: [], writable: true, registry: false, job: null })
+    : undefined;
+
 describe('DNS zone view', () => {
   it('shows the skeleton only once the list has been loading for 400 ms', async () => {
     vi.useFakeTimers();
     const held = heldResponse();
-    stubApi(() => held.promise);
+    stubApi((call) => dnssecAnswer(call.path) ?? held.promise);
     renderWithProviders(<DnsZoneView set={set} />);
     await act(() => vi.advanceTimersByTimeAsync(399));
     expect(screen.queryByTestId('dns-skeleton')).toBeNull();
@@ -53,7 +59,7 @@ describe('DNS zone view', () => {
   });
 
   it('says the zone has no records when it is fully empty (no filter)', async () => {
-    const calls = stubApi(() => envelope({ dnss: [], total: 0 }));
+    const calls = stubApi((call) => dnssecAnswer(call.path) ?? envelope({ dnss: [], total: 0 }));
     renderWithProviders(<DnsZoneView set={set} />);
     expect(await screen.findByText('La zona no tiene registros')).toBeInTheDocument();
     expect(screen.queryByText('Ningún registro coincide con el filtro')).toBeNull();
@@ -67,6 +73,8 @@ describe('DNS zone view', () => {
     const change = { id: 7, at: 1_790_000_000, who: 'ana', kind: 'edit', refersTo: null, rrsets: 1 };
     const record = (value: string) => ({ ttl: 0, priority: 0, value, dynamicValue: '', eliminable: true });
     const calls = stubApi((call) => {
+      const dnssec = dnssecAnswer(call.path);
+      if (dnssec) return dnssec;
       if (call.path === 'service/3/dns/history/') return envelope({ changes: [change], total: 1 });
       if (call.path === 'service/3/dns/history/7/') {
         const rrset = { zona: 'www', type: 'A', before: [record('192.0.2.1')], after: [record('192.0.2.2')] };

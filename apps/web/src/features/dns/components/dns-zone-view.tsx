@@ -25,6 +25,7 @@ import { DnsCreateModal } from './dns-create-modal';
 import { DnsHistoryCard } from './dns-history-card';
 import { DnsRecordTable } from './dns-record-table';
 import { DnsToolbar } from './dns-toolbar';
+import { DnssecCard } from './dnssec-card';
 import { RecordEditModal } from './record-edit-modal';
 import { ZoneImportModal } from './zone-import-modal';
 
@@ -153,6 +154,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
           />
         </ListBody>
       </ListCard>
+      <DnssecCard serviceId={serviceId} canWrite={canWrite} />
       <DnsHistoryCard serviceId={serviceId} zoneName={zoneName} canWrite={canWrite} />
 
       <DnsCreateModal

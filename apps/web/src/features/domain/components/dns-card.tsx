@@ -1,5 +1,6 @@
-import { ActionIcon, Badge, Card, Group, List, Menu, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Card, Group, List, Menu, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { isActionable, isVisible } from '@panel247/contract/constants';
+import type { CdsScan } from '@panel247/contract/dnssec';
 import type { Domain } from '@panel247/contract/domain';
 import { DNSSEC_ALGORITHMS, DNSSEC_DIGEST_TYPES } from '@panel247/contract/domain-rules';
 import type { PermissionMap } from '@panel247/contract/permissions';
@@ -7,6 +8,7 @@ import { IconDotsVertical, IconEdit, IconKey, IconList, IconPlus, IconServer } f
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HexGroups } from '../../../components/hex-text';
+import { useCdsScan } from '../api/get-cds-scan';
 import { useDnssecList } from '../api/list-dnssec';
 import { useGlueRecords } from '../api/list-glue-records';
 import { DnssecCreateModal } from './dnssec-create-modal';
@@ -29,6 +31,8 @@ export function DnsCard({ id, domain, permissions }: { id: number; domain: Domai
   const canDnssec = isActionable(permissions.domain_dnssec);
   const glue = useGlueRecords(id, glueVisible);
   const dnssec = useDnssecList(id, dnssecVisible);
+  // The CDS scan only looks at domains on their own name servers (the zone hosted elsewhere).
+  const scan = useCdsScan(id, dnssecVisible && domain.dns.mode === 'setDNS');
   const hasMenu = canDns || canGlue || canDnssec;
 
   return (
@@ -165,6 +169,9 @@ export function DnsCard({ id, domain, permissions }: { id: number; domain: Domai
             )}
           />
         ) : null}
+        {dnssecVisible && domain.dns.mode === 'setDNS' ? (
+          <CdsScanLine scan={scan.data} loading={scan.isPending} />
+        ) : null}
       </Stack>
       <NameserversEditModal id={id} domain={domain} opened={dialog === 'dns'} allowed={canDns} onClose={close} />
       <GlueFormModal
@@ -185,5 +192,45 @@ export function DnsCard({ id, domain, permissions }: { id: number; domain: Domai
       <DnssecCreateModal id={id} opened={dialog === 'dnssec-create'} allowed={canDnssec} onClose={close} />
       <DnssecListModal id={id} opened={dialog === 'dnssec-list'} allowed={canDnssec} onClose={close} />
     </Card>
+  );
+}
+
+/** The last CDS/CDNSKEY scan of a domain hosted elsewhere: what it did, when, and why when it did nothing. */
+function CdsScanLine({ scan, loading }: { scan: CdsScan | null | undefined; loading: boolean }) {
+  const { t, i18n } = useTranslation();
+  if (loading) return <Skeleton height={20} aria-label={t('domain.dnssec.scan_title')} />;
+  const when = scan
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date(scan.checkedAt * 1000),
+      )
+    : '';
+  return (
+    <div data-testid="cds-scan">
+      <Text size="sm" fw={500}>
+        {t('domain.dnssec.scan_title')}
+      </Text>
+      {scan ? (
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          <Badge
+            size="sm"
+            variant="light"
+            color={scan.outcome === 'failed' || scan.outcome === 'refused' ? 'red' : 'teal'}
+            data-outcome={scan.outcome}
+          >
+            {t(`domain.dnssec.scan_${scan.outcome}`)}
+          </Badge>{' '}
+          {when}
+          {scan.detail && (scan.outcome === 'failed' || scan.outcome === 'refused') ? (
+            <Text span size="sm" c="dimmed" display="block">
+              {scan.detail}
+            </Text>
+          ) : null}
+        </Text>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {t('domain.dnssec.scan_never')}
+        </Text>
+      )}
+    </div>
   );
 }
