@@ -304,6 +304,8 @@ const es = {
   'mail.auth.error.pct': 'Porcentaje no válido: de 0 a 100',
   'files.saved': 'Archivo guardado',
   'dnssec.signed': 'Zona firmada con DNSSEC',
+  'dnssec.signed_not_delegated':
+    'Zona firmada con DNSSEC. El DS no se ha publicado: el dominio usa otros servidores de nombres, que no sirven esta zona firmada',
   'dnssec.signed_published': 'Zona firmada con DNSSEC y DS publicado en el registro',
   'dnssec.unsign_started': 'Retirada de DNSSEC en marcha: primero el DS del registro, luego las claves',
   'dnssec.error.unavailable': 'El servidor DNS de este proveedor no firma zonas',
@@ -688,6 +690,8 @@ const en: Record<MessageKey, string> = {
   'mail.auth.error.pct': 'Invalid percentage: 0 to 100',
   'files.saved': 'File saved',
   'dnssec.signed': 'Zone signed with DNSSEC',
+  'dnssec.signed_not_delegated':
+    'Zone signed with DNSSEC. The DS was not published: the domain uses other name servers, which do not serve this signed zone',
   'dnssec.signed_published': 'Zone signed with DNSSEC and its DS published at the registry',
   'dnssec.unsign_started': 'Unsigning started: the DS leaves the registry first, then the keys go',
   'dnssec.error.unavailable': "This provider's DNS server does not sign zones",
@@ -1075,6 +1079,8 @@ const ca: Record<MessageKey, string> = {
   'mail.error.webmail_off': 'El WebMail no està configurat en aquest servidor',
   'files.saved': 'Fitxer desat',
   'dnssec.signed': 'Zona signada amb DNSSEC',
+  'dnssec.signed_not_delegated':
+    'Zona signada amb DNSSEC. El DS no s’ha publicat: el domini fa servir altres servidors de noms, que no serveixen aquesta zona signada',
   'dnssec.signed_published': 'Zona signada amb DNSSEC i DS publicat al registre',
   'dnssec.unsign_started': 'Retirada de DNSSEC en marxa: primer el DS del registre, després les claus',
   'dnssec.error.unavailable': 'El servidor DNS d’aquest proveïdor no signa zones',

@@ -1,5 +1,6 @@
 import type { CdsScanData, DnssecJobData, DnssecZoneData } from '@panel247/contract/dnssec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translate } from '../../src/i18n/messages.ts';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { SigningDnsDriver } from '../support/signing-dns-driver.ts';
@@ -116,6 +117,15 @@ describe.each(DATABASE_KINDS)('the DNS view’s DNSSEC card on %s', (kind) => {
     ).toBe(404);
     const unsignedAgain = await t.call('POST', `service/${id}/dns/dnssec/unsign/`, {}, { cookie });
     expect(unsignedAgain.response.statusCode).toBe(409);
+  });
+
+  it('signs but does not publish while the domain is delegated to other name servers', async () => {
+    await t.database.db.updateTable('domains').set({ dns_mode: 'setDNS' }).where('resource_id', '=', id).execute();
+    const signed = await t.call<DnssecZoneData>('POST', `service/${id}/dns/dnssec/sign/`, {}, { cookie });
+    expect(signed.body.system.info).toEqual([translate(t.config.defaultLanguage, 'dnssec.signed_not_delegated')]);
+    expect(signed.body.data.state).toBe('signed');
+    expect(await registryDs()).toEqual([]);
+    await t.database.db.updateTable('domains').set({ dns_mode: 'defaultDNS' }).where('resource_id', '=', id).execute();
   });
 
   it('the domain card’s last CDS scan: none yet, then the stored one translated; the domain right guards it', async () => {

@@ -12,6 +12,12 @@ import { translate } from '../../i18n/messages.ts';
 import type { CdsScanService } from './cds-scan.service.ts';
 import type { UnsignJobView, ZoneDnssecService } from './zone-dnssec.service.ts';
 
+const SIGNED_INFO = {
+  yes: 'dnssec.signed_published',
+  no: 'dnssec.signed',
+  delegated_elsewhere: 'dnssec.signed_not_delegated',
+} as const;
+
 function toJob(job: UnsignJobView, language: Language) {
   const { errorKey, ...rest } = job;
   return { ...rest, error: errorKey ? translate(language, errorKey) : '' };
@@ -37,7 +43,7 @@ export function registerDnssecRoutes(api: ApiRouter, zones: ZoneDnssecService, s
       const state = await zones.state(actor, params.id);
       return {
         data: { ...state, job: state.job ? toJob(state.job, language) : null },
-        info: [published ? 'dnssec.signed_published' : 'dnssec.signed'],
+        info: [SIGNED_INFO[published]],
       };
     },
   );

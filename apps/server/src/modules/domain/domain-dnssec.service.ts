@@ -221,6 +221,18 @@ export class DomainDnssecService {
     });
   }
 
+  /**
+   * The hosted zone's DS published at the registry (`fromZone`) — only while the domain is
+   * delegated to the provider's name servers: a DS for a zone the delegated servers do not sign
+   * would make every validating resolver refuse the domain. Answers whether it was published.
+   */
+  async publishZoneDs(actor: Actor, id: number): Promise<boolean> {
+    const ctx = await this.domains.context(actor, id, 'domain_dnssec', 'action');
+    if (ctx.row.dns_mode !== 'defaultDNS') return false;
+    await this.fromZone(actor, id);
+    return true;
+  }
+
   async remove(actor: Actor, id: number, dnssecId: number) {
     const ctx = await this.domains.context(actor, id, 'domain_dnssec', 'action');
     const ds = await domainRepository.findDs(this.db, id, dnssecId);

@@ -109,16 +109,16 @@ export class ZoneDnssecService {
   /**
    * Signs the zone (ECDSA P-256, PowerDNS's cryptokeys) and, when `publish` and the user holds
    * the domain's DNSSEC action, publishes its SHA-256 DS at the registry (the domain area's
-   * one-click import, with its own checks). Answers whether the DS went to the registry.
+   * one-click import, with its own checks) unless the domain is delegated to other name servers.
+   * Answers whether the DS went to the registry, or why not.
    */
-  async sign(actor: Actor, id: number, publish: boolean): Promise<{ published: boolean }> {
+  async sign(actor: Actor, id: number, publish: boolean): Promise<{ published: 'yes' | 'no' | 'delegated_elsewhere' }> {
     const resource = await this.zone(actor, id, 'action');
     if (!this.signer.signsZones) throw new ConflictError('dnssec.error.unavailable');
     if (await this.running(id)) throw new ConflictError('dnssec.error.busy');
-    const zoneDs = await this.signer.sign(id, resource.reference, resource.referencePunycode);
-    if (!publish || !isActionable(resource.levels.domain_dnssec)) return { published: false };
-    await this.registry.fromZone(actor, id);
-    return { published: zoneDs.length > 0 };
+    await this.signer.sign(id, resource.reference, resource.referencePunycode);
+    if (!publish || !isActionable(resource.levels.domain_dnssec)) return { published: 'no' };
+    return { published: (await this.registry.publishZoneDs(actor, id)) ? 'yes' : 'delegated_elsewhere' };
   }
 
   async job(actor: Actor, id: number, jobId: string): Promise<UnsignJobView> {
