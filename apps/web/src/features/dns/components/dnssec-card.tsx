@@ -189,7 +189,9 @@ function UnsignProgress({ job }: { job: DnssecUnsignJob }) {
           >
             <Text size="sm" fw={index === current ? 600 : 400}>
               {t(`dns.dnssec.step_${step}`)}
-              {index === current ? <VisuallyHidden>{` (${t('dns.dnssec.current')})`}</VisuallyHidden> : null}
+              {index === current ? (
+                <VisuallyHidden component="span">{` (${t('dns.dnssec.current')})`}</VisuallyHidden>
+              ) : null}
             </Text>
           </List.Item>
         ))}

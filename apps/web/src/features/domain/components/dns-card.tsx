@@ -210,22 +210,24 @@ function CdsScanLine({ scan, loading }: { scan: CdsScan | null | undefined; load
         {t('domain.dnssec.scan_title')}
       </Text>
       {scan ? (
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          <Badge
-            size="sm"
-            variant="light"
-            color={scan.outcome === 'failed' || scan.outcome === 'refused' ? 'red' : 'teal'}
-            data-outcome={scan.outcome}
-          >
-            {t(`domain.dnssec.scan_${scan.outcome}`)}
-          </Badge>{' '}
-          {when}
+        <Stack gap={2}>
+          <Group gap="xs" wrap="wrap">
+            <Badge
+              size="sm"
+              variant="light"
+              color={scan.outcome === 'failed' || scan.outcome === 'refused' ? 'red' : 'teal'}
+              data-outcome={scan.outcome}
+            >
+              {t(`domain.dnssec.scan_${scan.outcome}`)}
+            </Badge>
+            <Text size="sm">{when}</Text>
+          </Group>
           {scan.detail && (scan.outcome === 'failed' || scan.outcome === 'refused') ? (
-            <Text span size="sm" c="dimmed" display="block">
+            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
               {scan.detail}
             </Text>
           ) : null}
-        </Text>
+        </Stack>
       ) : (
         <Text size="sm" c="dimmed">
           {t('domain.dnssec.scan_never')}
