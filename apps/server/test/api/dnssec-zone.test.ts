@@ -90,7 +90,19 @@ describe.each(DATABASE_KINDS)('the DNS view’s DNSSEC card on %s', (kind) => {
   });
 
   it('unsigns as a job: the DS leaves the registry, then after the wait the keys', async () => {
-    const started = await t.call<DnssecJobData>('POST', `service/${id}/dns/dnssec/unsign/`, {}, { cookie });
+    // two at once (a double click, two instances): one job runs, the other call is told it is busy
+    const [first, second] = await Promise.all([
+      t.call<DnssecJobData>('POST', `service/${id}/dns/dnssec/unsign/`, {}, { cookie }),
+      t.call<DnssecJobData>('POST', `service/${id}/dns/dnssec/unsign/`, {}, { cookie }),
+    ]);
+    expect([first.response.statusCode, second.response.statusCode].sort()).toEqual([200, 409]);
+    const started = first.response.statusCode === 200 ? first : second;
+    const jobs = await t.database.db
+      .selectFrom('dnssec_unsign_jobs')
+      .select('id')
+      .where('service_id', '=', id)
+      .execute();
+    expect(jobs).toHaveLength(1);
     expect(started.body.data.job).toMatchObject({ status: 'running', step: 'removing_ds', waitSeconds: 1 });
     const busy = await t.call('POST', `service/${id}/dns/dnssec/sign/`, {}, { cookie });
     expect(busy.response.statusCode).toBe(409);

@@ -43,6 +43,23 @@ export const dnssecRepository = {
       .executeTakeFirst();
   },
 
+  /** The ids of the service's running jobs, oldest first (the one that stands when two started at once). */
+  async runningJobIds(db: Db, serviceId: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('dnssec_unsign_jobs')
+      .select('id')
+      .where('service_id', '=', serviceId)
+      .where('status', '=', 'running')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.id);
+  },
+
+  deleteJob(db: Db, id: string) {
+    return db.deleteFrom('dnssec_unsign_jobs').where('id', '=', id).execute();
+  },
+
   /** Running jobs nobody holds (their instance died, or a restart): to be taken and advanced. */
   orphanedJobs(db: Db, now: number) {
     return db

@@ -154,6 +154,11 @@ export class ZoneDnssecService {
       created_at: now,
       updated_at: now,
     });
+    // Two calls at once (two instances) may both have found no job running: the oldest stands.
+    if ((await dnssecRepository.runningJobIds(this.db, id))[0] !== jobId) {
+      await dnssecRepository.deleteJob(this.db, jobId);
+      throw new ConflictError('dnssec.error.busy');
+    }
     void this.advance(jobId, id, resource.referencePunycode);
     return {
       id: jobId,
