@@ -21,6 +21,8 @@ import { registerOpenApiRoute } from './http/openapi.ts';
 import { forLog } from './http/request-context.ts';
 import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { registerActivityRoutes } from './modules/activity/activity.routes.ts';
+import { ActivityService } from './modules/activity/activity.service.ts';
 import { registerApiTokenRoutes } from './modules/auth/api-token.routes.ts';
 import { ApiTokenService } from './modules/auth/api-token.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -105,6 +107,7 @@ export interface PanelApp {
     contact: ContactService;
     dns: DnsService;
     apiTokens: ApiTokenService;
+    activity: ActivityService;
   };
 }
 
@@ -157,6 +160,8 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     `${basePath}captcha/challenge/`,
     `${basePath}health/`,
     `${basePath}openapi.json`,
+    // a download link with the page's filters: it reads, changes nothing, and still needs the session
+    `${basePath}activity/export/`,
   ]);
   // Application logos are <img> sources (no headers possible); they change nothing and need no
   // session. The file manager's downloads are links the browser saves as it receives them (a
@@ -251,6 +256,13 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   // A session cookie or an API token, on every session-bound route.
   const caller = new RequestAuthenticator(sessions, apiTokens, basePath);
 
+  const activity = new ActivityService(db, permissions, {
+    retentionDays: config.activity.retentionDays,
+    now,
+    log: app.log,
+  });
+  startActivityPurge(app, activity, config.activity.purgeSeconds);
+
   const catalogue: DescribedRoute[] = [];
   registerOpenApiRoute(app, basePath, catalogue);
   const api = createApiRouter(app, {
@@ -259,7 +271,9 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     auth: caller,
     checkAnswers: deps.checkAnswers ?? false,
     catalogue,
+    activity,
   });
+  registerActivityRoutes(api, activity, { app, basePath, auth: caller, defaultLanguage: config.defaultLanguage });
   registerConfigRoutes(api, brands, { basePath, captcha, captchaSiteKey: config.captcha.siteKey });
   registerCaptchaRoutes(app, basePath, captcha instanceof AltchaVerifier ? captcha : undefined);
   registerHealthRoute(app, basePath, new HealthService(db, events));
@@ -359,7 +373,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     hasSessionCookie: (request) => Boolean(request.cookies[sessions.cookieName(request)]),
   });
 
-  return { app, services: { sessions, permissions, contact, dns, apiTokens } };
+  return { app, services: { sessions, permissions, contact, dns, apiTokens, activity } };
 }
 
 /**
@@ -415,6 +429,22 @@ function startDnssecTasks(app: FastifyInstance, zones: ZoneDnssecService, scans:
       if (results) app.log.info({ event: 'dnssec.cds_scan', domains: results.length }, 'CDS scan');
     },
     (error) => app.log.error({ err: error, event: 'dnssec.cds_scan_failed' }, 'CDS scan failed'),
+  );
+}
+
+/**
+ * Now and then each instance removes the activity entries past their retention: a DELETE by date,
+ * idempotent, so two instances doing it at once cost a little and change nothing (no lease needed).
+ */
+function startActivityPurge(app: FastifyInstance, activity: ActivityService, seconds: number) {
+  runEvery(
+    app,
+    seconds,
+    async () => {
+      const removed = await activity.purge();
+      if (removed > 0) app.log.info({ event: 'activity.purged', removed }, 'activity log purged');
+    },
+    (error) => app.log.error({ event: 'activity.purge_failed', err: error }, 'activity log purge'),
   );
 }
 

@@ -82,6 +82,14 @@ export const configSchema = z.object({
       purgeDays: z.coerce.number().int().min(0).max(3650).default(30),
     })
     .prefault({}),
+  activity: z
+    .object({
+      /** Days the activity log keeps an entry (0: forever). */
+      retentionDays: z.coerce.number().int().min(0).max(36_500).default(365),
+      /** How often each instance removes what is past that (seconds; 0: never). */
+      purgeSeconds: z.coerce.number().int().min(0).max(604_800).default(3600),
+    })
+    .prefault({}),
   captcha: z
     .object({
       provider: z.enum(['altcha', 'recaptcha', 'hcaptcha', 'turnstile', 'none']).default('altcha'),
@@ -541,6 +549,8 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_TRUST_PROXY: 'trustProxy',
   PANEL_DEFAULT_LANGUAGE: 'defaultLanguage',
   PANEL_SESSION_IDLE_MINUTES: 'session.idleMinutes',
+  PANEL_ACTIVITY_RETENTION_DAYS: 'activity.retentionDays',
+  PANEL_ACTIVITY_PURGE_SECONDS: 'activity.purgeSeconds',
   PANEL_SESSION_ABSOLUTE_HOURS: 'session.absoluteHours',
   PANEL_SESSION_CACHE_SECONDS: 'session.cacheSeconds',
   PANEL_API_TOKEN_PURGE_DAYS: 'apiTokens.purgeDays',

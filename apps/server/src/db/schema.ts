@@ -156,6 +156,24 @@ export interface ApiTokenTable {
   last_used_ip: Generated<string>;
 }
 
+export interface ActivityLogTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number | null;
+  username: string;
+  /** Epoch seconds. */
+  at: number;
+  ip: string;
+  via: string;
+  resource_id: number | null;
+  permission_key: Generated<string>;
+  area: string;
+  action: string;
+  target: Generated<string>;
+  /** JSON: [{"f": field, "b": before | null, "a": after | null}]. */
+  changes: Generated<string>;
+}
+
 export interface RateLimitTable {
   bucket: string;
   key: string;
@@ -523,6 +541,7 @@ export interface Database {
   permission_grants: PermissionGrantTable;
   sessions: SessionTable;
   api_tokens: ApiTokenTable;
+  activity_log: ActivityLogTable;
   rate_limits: RateLimitTable;
   outbox: OutboxTable;
   captcha_spent: CaptchaSpentTable;

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { NotFoundError } from '../errors.ts';
 import { translate } from '../i18n/messages.ts';
+import { type SecurityEvent, takeSecurityEvents } from '../modules/activity/activity-notes.ts';
 import type { Actor } from '../modules/auth/actor.ts';
 import { sendAnswer } from './answer-encoding.ts';
 import { successEnvelopeJson } from './envelope.ts';
@@ -34,6 +35,14 @@ export interface RouteResult<D> {
 /** What an API route needs from the session layer: an actor, or SessionLostError. */
 export interface Authenticator {
   authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Actor>;
+}
+
+/** Where the router writes what each call did (see modules/activity). */
+export interface ActivityRecorder {
+  /** After a call succeeded: the change the guard allowed, if it allowed one. */
+  recordChange(request: FastifyRequest, actor: Actor, routeUrl: string, params: unknown): Promise<void>;
+  /** After any call, failed or not: the logins and security changes it noted. */
+  recordSecurityEvents(request: FastifyRequest, actor: Actor | undefined, events: SecurityEvent[]): Promise<void>;
 }
 
 /** What the OpenAPI document says of a route: every route declared here is described. */
@@ -90,6 +99,7 @@ export function createApiRouter(
     checkAnswers: boolean;
     /** Collects every declared route, for the OpenAPI document. */
     catalogue?: DescribedRoute[];
+    activity?: ActivityRecorder;
   },
 ): ApiRouter {
   function register<S extends z.ZodType, D>(
@@ -110,32 +120,55 @@ export function createApiRouter(
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       ...(route.beforeSecondFactor ? { config: { beforeSecondFactor: true } } : {}),
       handler: async (request, reply) => {
-        const language = requestLanguage(request, options.defaultLanguage);
-        const actor = needsSession ? await options.auth.authenticate(request, reply) : (undefined as unknown as Actor);
-        const input = {
-          ...(request.query as object),
-          ...(typeof request.body === 'object' && request.body !== null ? request.body : {}),
-          ...(request.params as object),
-        } as Record<string, unknown>;
-        const parsed = route.params.safeParse(input);
-        if (!parsed.success) {
-          // A path segment that fails its schema (`permission/abc/`) names nothing that exists:
-          // the answer is the unknown id's 404, as for the download routes, not a field error.
-          const pathKeys = Object.keys((request.params as object | undefined) ?? {});
-          if (parsed.error.issues.some((issue) => pathKeys.includes(String(issue.path[0])))) throw new NotFoundError();
-          throw toFieldErrors(parsed.error, input);
+        const call: { actor?: Actor } = {};
+        try {
+          return await answer(request, reply, call);
+        } catch (error) {
+          // a failed login is as much the log's as a successful one
+          await recordSecurityEvents(request, call.actor);
+          throw error;
         }
-        const result = await handler({ request, reply, params: parsed.data, language, actor });
-        if (options.checkAnswers && route.data) route.data.parse(result.data);
-        const info = result.info ? result.info.map((key) => translate(language, key)) : [];
-        const dataJson = result.dataJson ?? JSON.stringify(result.data);
-        const job = result.job ?? null;
-        // Only a plain success is the same text for as long as its data is (messages are per language).
-        const unchangedWhile = info.length === 0 && !job ? result.unchangedWhile : undefined;
-        return sendAnswer(request, reply, successEnvelopeJson(dataJson, info, job), unchangedWhile);
       },
     });
+
+    async function answer(request: FastifyRequest, reply: FastifyReply, call: { actor?: Actor }) {
+      const language = requestLanguage(request, options.defaultLanguage);
+      const actor = needsSession ? await options.auth.authenticate(request, reply) : (undefined as unknown as Actor);
+      if (actor) {
+        actor.activity = {};
+        call.actor = actor;
+      }
+      const input = {
+        ...(request.query as object),
+        ...(typeof request.body === 'object' && request.body !== null ? request.body : {}),
+        ...(request.params as object),
+      } as Record<string, unknown>;
+      const parsed = route.params.safeParse(input);
+      if (!parsed.success) {
+        // A path segment that fails its schema (`permission/abc/`) names nothing that exists:
+        // the answer is the unknown id's 404, as for the download routes, not a field error.
+        const pathKeys = Object.keys((request.params as object | undefined) ?? {});
+        if (parsed.error.issues.some((issue) => pathKeys.includes(String(issue.path[0])))) throw new NotFoundError();
+        throw toFieldErrors(parsed.error, input);
+      }
+      const result = await handler({ request, reply, params: parsed.data, language, actor });
+      if (options.checkAnswers && route.data) route.data.parse(result.data);
+      // Written before the answer goes out, so the next call of the client already finds them.
+      if (actor?.activity?.change) await options.activity?.recordChange(request, actor, route.url, parsed.data);
+      await recordSecurityEvents(request, actor);
+      const info = result.info ? result.info.map((key) => translate(language, key)) : [];
+      const dataJson = result.dataJson ?? JSON.stringify(result.data);
+      const job = result.job ?? null;
+      // Only a plain success is the same text for as long as its data is (messages are per language).
+      const unchangedWhile = info.length === 0 && !job ? result.unchangedWhile : undefined;
+      return sendAnswer(request, reply, successEnvelopeJson(dataJson, info, job), unchangedWhile);
+    }
   }
+  async function recordSecurityEvents(request: FastifyRequest, actor: Actor | undefined) {
+    const events = takeSecurityEvents(request);
+    if (events.length > 0) await options.activity?.recordSecurityEvents(request, actor, events);
+  }
+
   return {
     public: (route, handler) => register(route, false, handler),
     session: (route, handler) => register(route, true, handler),

@@ -20,6 +20,7 @@ import * as m0018 from './0018-brand-acme-email.ts';
 import * as m0019 from './0019-dns-change-history.ts';
 import * as m0020 from './0020-mailbox-rules.ts';
 import * as m0021 from './0021-api-tokens.ts';
+import * as m0022 from './0022-activity-log.ts';
 import * as m0023 from './0023-dnssec-jobs-and-scans.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
@@ -45,5 +46,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019-dns-change-history': m0019,
   '0020-mailbox-rules': m0020,
   '0021-api-tokens': m0021,
+  '0022-activity-log': m0022,
   '0023-dnssec-jobs-and-scans': m0023,
 };

@@ -1,4 +1,5 @@
 import type { ApiTokenLevel } from '@panel247/contract/api-tokens';
+import type { ActivityNotes } from '../activity/activity-notes.ts';
 
 /** Who is calling: the user behind a valid session. Every service takes it first. */
 export interface Actor {
@@ -18,4 +19,6 @@ export interface Actor {
    * reaches and the most it may do on each (never more than the user's own levels).
    */
   tokenScope?: ReadonlyMap<number, ApiTokenLevel>;
+  /** What this call did so far, for the activity log (set by the API router for each call). */
+  activity?: ActivityNotes;
 }

@@ -159,7 +159,7 @@ export class ApiTokenService {
       now,
       expiresAt,
     });
-    authEvent(request.log, 'auth.api_token_created', actor.domainName, actor.username, request.ip);
+    authEvent(request, 'auth.api_token_created', actor.domainName, actor.username);
     const item = this.item(
       {
         id: Number(id),
@@ -179,7 +179,7 @@ export class ApiTokenService {
   async revoke(actor: Actor, request: FastifyRequest, id: number, language: Language): Promise<void> {
     const gone = await apiTokenRepository.deleteOfUser(this.db, actor.userId, id);
     if (!gone) throw new NotFoundError();
-    authEvent(request.log, 'auth.api_token_revoked', actor.domainName, actor.username, request.ip);
+    authEvent(request, 'auth.api_token_revoked', actor.domainName, actor.username);
     const scope = parseScope(gone.scope);
     const known = await this.permissions.highestLevels(actor, [...scope.keys()]);
     const item = this.item(

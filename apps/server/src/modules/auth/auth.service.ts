@@ -39,7 +39,6 @@ export class AuthService {
   ) {}
 
   async login(request: FastifyRequest, reply: FastifyReply, params: LoginParams): Promise<LoginData> {
-    const log = request.log;
     const { perIp, perAccount } = this.limits;
     const accountKey = accountKeyOf(params.domainName, params.username);
     // A place is taken before anything is checked, so parallel guesses cannot all pass a limit
@@ -59,7 +58,7 @@ export class AuthService {
     let verdict: 'unchecked' | 'wrong' | 'right' = 'unchecked';
     try {
       if (!(await this.captcha.verify(params.recaptcha_response, request.ip))) {
-        authEvent(log, 'auth.captcha_failed', params.domainName, params.username, request.ip);
+        authEvent(request, 'auth.captcha_failed', params.domainName, params.username);
         throw FieldErrors.one('recaptcha_response', 'auth.captcha_failed');
       }
 
@@ -67,7 +66,7 @@ export class AuthService {
       const ok = await verifyPassword(user?.password_hash, params.password);
       if (!user || !ok) {
         verdict = 'wrong';
-        authEvent(log, 'auth.login_failed', params.domainName, params.username, request.ip);
+        authEvent(request, 'auth.login_failed', params.domainName, params.username);
         throw FieldErrors.one('password', 'auth.invalid_credentials');
       }
       verdict = 'right';
@@ -85,7 +84,7 @@ export class AuthService {
           previousLoginAt: user.last_login_at,
           expiresAt: this.now() + CHALLENGE_SECONDS,
         });
-        authEvent(log, 'auth.second_factor_asked', params.domainName, params.username, request.ip);
+        authEvent(request, 'auth.second_factor_asked', params.domainName, params.username);
         return { secondFactor: totp ? 'totp' : 'passkey', ...(passkey ? { passkey: true as const } : {}), loginToken };
       }
 
@@ -119,14 +118,14 @@ export class AuthService {
       return { wrong: value === undefined, value };
     });
     if (!matched) {
-      authEvent(request.log, 'auth.second_factor_failed', domainName, username, request.ip);
+      authEvent(request, 'auth.second_factor_failed', domainName, username);
       throw FieldErrors.one('code', 'twofactor.wrong_code');
     }
     if (!(await twoFactorRepository.consumeChallenge(this.db, id))) {
       throw FieldErrors.one('code', 'twofactor.login_expired');
     }
     await this.limiter.clear(this.limits.perAccount, challenge.account_key);
-    if (matched === 'recovery') authEvent(request.log, 'auth.recovery_code_used', domainName, username, request.ip);
+    if (matched === 'recovery') authEvent(request, 'auth.recovery_code_used', domainName, username);
     return this.finishLogin(request, reply, {
       userId: challenge.user_id,
       accountId: challenge.account_id,
@@ -144,7 +143,7 @@ export class AuthService {
   ): Promise<LoginData> {
     await this.sessions.start(request, reply, user.userId, user.previousLoginAt);
     await userRepository.recordLogin(this.db, user.userId, this.now(), request.ip);
-    authEvent(request.log, 'auth.login', user.domainName, user.username, request.ip);
+    authEvent(request, 'auth.login', user.domainName, user.username);
     const domainID = await this.permissions.visibleResourceIdByReference(
       { userId: user.userId, accountId: user.accountId },
       user.domainName,
@@ -166,7 +165,7 @@ export class AuthService {
   async logout(actor: Actor, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await this.sessions.endSessions([actor.sessionId]);
     this.sessions.clearCookie(request, reply);
-    authEvent(request.log, 'auth.logout', actor.domainName, actor.username, request.ip);
+    authEvent(request, 'auth.logout', actor.domainName, actor.username);
   }
 
   /** Changes the password and ends every session of the user, this one included. */
@@ -184,7 +183,7 @@ export class AuthService {
       const user = await userRepository.findById(this.db, actor.userId);
       if (!user || !(await verifyPassword(user.password_hash, params.actualPassword))) {
         wrong = true;
-        authEvent(request.log, 'auth.password_change_refused', actor.domainName, actor.username, request.ip);
+        authEvent(request, 'auth.password_change_refused', actor.domainName, actor.username);
         throw FieldErrors.one('actualPassword', 'auth.wrong_password');
       }
     } finally {
@@ -193,6 +192,6 @@ export class AuthService {
     await userRepository.setPasswordHash(this.db, actor.userId, await hashPassword(params.password), this.now());
     await this.sessions.endAllOfUser(actor.userId);
     this.sessions.clearCookie(request, reply);
-    authEvent(request.log, 'auth.password_changed', actor.domainName, actor.username, request.ip);
+    authEvent(request, 'auth.password_changed', actor.domainName, actor.username);
   }
 }

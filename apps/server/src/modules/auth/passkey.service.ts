@@ -249,7 +249,7 @@ export class PasskeyService {
   async loginStart(request: FastifyRequest, params: PasskeyLoginStartParams): Promise<PasskeyLoginStartData> {
     const { domainName, username } = params;
     if (!(await this.captcha.verify(params.recaptcha_response, request.ip))) {
-      authEvent(request.log, 'auth.captcha_failed', domainName, username, request.ip);
+      authEvent(request, 'auth.captcha_failed', domainName, username);
       throw FieldErrors.one('recaptcha_response', 'auth.captcha_failed');
     }
     const rp = relyingPartyOf(request, this.origins);
@@ -302,20 +302,14 @@ export class PasskeyService {
       return { wrong: !value, value };
     });
     if (!ok) {
-      authEvent(request.log, 'auth.second_factor_failed', domainName, username, request.ip);
+      authEvent(request, 'auth.second_factor_failed', domainName, username);
       throw FieldErrors.one('credential', 'passkey.not_accepted');
     }
     if (!(await twoFactorRepository.consumeChallenge(this.db, id))) {
       throw FieldErrors.one('credential', 'passkey.not_accepted');
     }
     await this.limiter.clear(this.limits.perAccount, pending.account_key);
-    authEvent(
-      request.log,
-      passwordless ? 'auth.passkey_login' : 'auth.passkey_second_factor',
-      domainName,
-      username,
-      request.ip,
-    );
+    authEvent(request, passwordless ? 'auth.passkey_login' : 'auth.passkey_second_factor', domainName, username);
     return this.auth.finishLogin(request, reply, {
       userId: pending.user_id,
       accountId: pending.account_id,

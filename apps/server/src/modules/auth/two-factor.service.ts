@@ -193,7 +193,7 @@ export class TwoFactorService {
       },
     );
     if (problem) {
-      authEvent(request.log, 'auth.reauth_failed', actor.domainName, actor.username, request.ip);
+      authEvent(request, 'auth.reauth_failed', actor.domainName, actor.username);
       if (problem === 'password' || !factor) throw FieldErrors.one('password', 'auth.wrong_password');
       throw FieldErrors.one(factor.field, factor.messageKey);
     }
@@ -214,7 +214,7 @@ export class TwoFactorService {
     language: Language,
     extra: Record<string, string> = {},
   ) {
-    authEvent(request.log, `auth.2fa_${change}`, actor.domainName, actor.username, request.ip);
+    authEvent(request, `auth.2fa_${change}`, actor.domainName, actor.username);
     await this.mail.send(actor, request, {
       kind: `security_${change}`,
       subjectKey: `twofactor.mail_subject_${change}`,

@@ -45,14 +45,14 @@ export class UserSessionsService {
     // Logging out ends this one: it also clears the cookie and tells the other tabs.
     if (target.id === actor.sessionId) throw new ConflictError('sessions.current_is_logout');
     await this.sessions.endSessions([target.id]);
-    authEvent(request.log, 'auth.session_ended', actor.domainName, actor.username, request.ip);
+    authEvent(request, 'auth.session_ended', actor.domainName, actor.username);
   }
 
   async endOthers(actor: Actor, request: FastifyRequest): Promise<SessionsEndedData> {
     const rows = await this.sessions.activeOfUser(actor.userId);
     const others = rows.filter((row) => row.id !== actor.sessionId).map((row) => row.id);
     await this.sessions.endSessions(others);
-    authEvent(request.log, 'auth.other_sessions_ended', actor.domainName, actor.username, request.ip);
+    authEvent(request, 'auth.other_sessions_ended', actor.domainName, actor.username);
     return { ended: others.length };
   }
 }

@@ -8,6 +8,7 @@ import {
 import type { PermissionListData, PermissionMap, PermissionSetData } from '@panel247/contract/permissions';
 import type { Db } from '../../db/database.ts';
 import { ForbiddenError, NotFoundError } from '../../errors.ts';
+import { noteAuthorizedChange } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { permissionRepository } from './permission.repository.ts';
@@ -157,7 +158,10 @@ export class PermissionService {
     const { grant, levels } = await this.visibleGrant(actor, resourceId);
     const level = levels[key];
     if (!isVisible(level)) throw new NotFoundError();
-    if (need === 'action' && !isActionable(level)) throw new ForbiddenError();
+    if (need === 'action') {
+      if (!isActionable(level)) throw new ForbiddenError();
+      noteAuthorizedChange(actor.activity, resourceId, key);
+    }
     return {
       id: resourceId,
       reference: grant.reference,
