@@ -65,13 +65,32 @@ describe.each(DATABASE_KINDS)('the activity log on %s', (kind) => {
       area: 'dns',
       action: 'dns/create',
     });
-    expect(entry.changes).toEqual(
-      expect.arrayContaining([
-        { field: 'zona', before: null, after: 'www2' },
-        { field: 'value', before: null, after: '203.0.113.9' },
-      ]),
-    );
+    expect(entry.target).toBe('www2 A');
+    expect(entry.changes).toEqual(expect.arrayContaining([{ field: 'value', before: null, after: '203.0.113.9' }]));
     expect(Math.abs(entry.at - Math.floor(t.clock.now() / 1000))).toBeLessThan(5);
+  });
+
+  it('says what an edit changed, before and after', async () => {
+    const listed = await t.call<{ dnss: { id: number; zona: string }[] }>(
+      'GET',
+      `service/${site}/dns/list/`,
+      {},
+      { cookie },
+    );
+    const record = listed.body.data.dnss.find((row) => row.zona === 'www2');
+    await change(`service/${site}/dns/${record?.id}/save/`, { value: '203.0.113.99', ttl: '0', priority: '0' });
+    expect((await list()).data.entries[0]).toMatchObject({
+      action: 'dns/save',
+      target: 'www2 A',
+      changes: [{ field: 'value', before: '203.0.113.9', after: '203.0.113.99' }],
+    });
+
+    await change(`domain/${site}/toggle/block/`, {});
+    expect((await list()).data.entries[0]).toMatchObject({
+      area: 'domain',
+      action: 'toggle/block',
+      changes: [{ field: 'blocked', before: 'false', after: 'true' }],
+    });
   });
 
   it('never keeps a secret: a mailbox password reaches neither the list nor the export', async () => {

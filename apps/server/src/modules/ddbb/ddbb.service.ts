@@ -14,6 +14,7 @@ import {
 } from '../../drivers/ddbb/ddbb.driver.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { ConflictError, DaemonError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
+import { noteChangeDetail } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
@@ -287,6 +288,7 @@ export class DdbbService {
   async remove(actor: Actor, id: number, did: number): Promise<void> {
     const row = await this.row(actor, id, did, 'action');
     if (row.eliminable !== 1) throw new ForbiddenError('ddbb.error.not_eliminable');
+    noteChangeDetail(actor.activity, { target: row.name });
     // The driver's drop is idempotent: if MariaDB fails halfway the row stays, and a retry finishes.
     await this.db.transaction().execute(async (trx) => {
       await ddbbRepository.delete(trx, id, did);

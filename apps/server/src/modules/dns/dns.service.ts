@@ -28,6 +28,8 @@ import { type DnsDriver, DnsRefusedError, type DsRecord } from '../../drivers/dn
 import { DigZoneTransfer, type ZoneTransfer, ZoneTransferError } from '../../drivers/dns/zone-transfer.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { ConflictError, DaemonError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { noteChangeDetail } from '../activity/activity-notes.ts';
+import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
 import { type AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { dnsRepository } from './dns.repository.ts';
@@ -70,6 +72,18 @@ export interface DnsSettings {
 /** Changes the panel makes itself (a zone's first records, a backup restored, mail's TXT records). */
 const BY_PANEL = { userId: null, who: '' };
 const by = (actor: Actor) => ({ userId: actor.userId, who: actor.username });
+
+/** The log's words for a record change: its name and type, and its value, TTL and priority before and after. */
+function noteRecord(actor: Actor, before: DnsRecordFields | undefined, after: DnsRecordFields | undefined) {
+  const record = (after ?? before) as DnsRecordFields;
+  const shown = (r: DnsRecordFields | undefined) => r && { value: r.value, ttl: r.ttl, priority: r.priority };
+  noteChangeDetail(actor.activity, {
+    target: `${record.zona} ${record.type}`,
+    changes: changedFields(shown(before), shown(after)),
+  });
+}
+
+type DnsRecordFields = { zona: string; type: string; value: string; ttl: number; priority: number };
 
 /**
  * A record as a backup keeps it: the panel's own form (not a zone file), the same a default
@@ -267,6 +281,7 @@ export class DnsService {
       this.changeZone(zone, { kind: 'create', ...by(actor) }, async (trx) => {
         await this.checkNeighbours(trx, zone, record);
         const row = await dnsRepository.insert(trx, this.row(zone, record));
+        noteRecord(actor, undefined, row);
         return {
           value: this.toDto(zone, row),
           publish: { touched: [record] },
@@ -291,6 +306,7 @@ export class DnsService {
           atName.filter((row) => row.id !== before.id),
         );
         const row = await dnsRepository.update(trx, zone.serviceId, before.id, record);
+        noteRecord(actor, before, row);
         return {
           value: this.toDto(zone, row),
           publish: { touched: [record] },
@@ -307,6 +323,7 @@ export class DnsService {
       if (!before) throw new NotFoundError();
       if (before.eliminable !== 1) throw new ForbiddenError('dns.error.not_eliminable');
       await dnsRepository.delete(trx, serviceId, recordId);
+      noteRecord(actor, before, undefined);
       return { value: undefined, publish: { touched: [before] }, undo: { remove: [], restore: [before] } };
     });
   }

@@ -8,6 +8,8 @@ import type { DsRecord } from '../../drivers/dns/dns.driver.ts';
 import type { HostResolver } from '../../drivers/registry/host-resolver.ts';
 import type { RegistryDriver } from '../../drivers/registry/registry.driver.ts';
 import { type FieldError, FieldErrors } from '../../errors.ts';
+import { noteChangeDetail } from '../activity/activity-notes.ts';
+import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
 import { domainRepository } from './domain.repository.ts';
 import type { DomainContext, DomainService, DomainSettings } from './domain.service.ts';
@@ -86,6 +88,9 @@ export class DomainNameServerService {
       hosts = await this.check(typed);
     }
     const current = (await this.domains.registryState(ctx)).nameservers;
+    noteChangeDetail(actor.activity, {
+      changes: changedFields({ nameservers: current }, { nameservers: hosts }),
+    });
     const stranded = this.isProviders(hosts) ? [] : await this.dsAtStake(ctx, current);
     const removing = ds === 'remove' ? stranded : [];
     if (removing.length > 0 && !isActionable(ctx.resource.levels.domain_dnssec)) {

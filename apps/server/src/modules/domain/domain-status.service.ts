@@ -2,6 +2,7 @@ import type { PermissionKey } from '@panel247/contract/constants';
 import type { Db } from '../../db/database.ts';
 import type { RegistryDriver } from '../../drivers/registry/registry.driver.ts';
 import { NotFoundError } from '../../errors.ts';
+import { noteChangeDetail } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
 import { domainRepository } from './domain.repository.ts';
 import type { DomainService } from './domain.service.ts';
@@ -28,6 +29,9 @@ export class DomainStatusService {
       flag
     ];
     status[field] = !status[field];
+    noteChangeDetail(actor.activity, {
+      changes: [{ field, before: String(!status[field]), after: String(status[field]) }],
+    });
     await this.db.transaction().execute(async (trx) => {
       await domainRepository.update(trx, id, { [flag]: status[field] ? 1 : 0 });
       await this.registry.setStatus(ctx.resource.referencePunycode, status);

@@ -12,6 +12,8 @@ import { listPageOf } from '../../db/list-query.ts';
 import type { FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
 import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
 import { type FieldError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
+import { noteChangeDetail } from '../activity/activity-notes.ts';
+import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
@@ -203,6 +205,10 @@ export class FtpService {
     if (hasControlCharacters(folderTyped)) throw FieldErrors.one('folder', 'validation.control_chars');
     const folder = normaliseServiceFolder(folderTyped.trim(), 'folder');
     const home = await this.driver.prepareHome(service.domain, folder, 'folder');
+    noteChangeDetail(actor.activity, {
+      target: row.login,
+      changes: changedFields({ folder: row.folder }, { folder }),
+    });
     return this.toDto(await this.change((trx) => ftpRepository.update(trx, id, fid, { folder, home })));
   }
 
@@ -221,6 +227,7 @@ export class FtpService {
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('ftp.error.not_eliminable');
+    noteChangeDetail(actor.activity, { target: row.login });
     // The files stay: they belong to the service's sites, not to the login.
     await this.change((trx) => ftpRepository.delete(trx, id, fid));
   }

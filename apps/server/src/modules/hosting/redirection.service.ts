@@ -9,6 +9,7 @@ import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
 import { listPageOf } from '../../db/list-query.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { noteChangeDetail } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingChanges } from './hosting-changes.ts';
@@ -139,6 +140,7 @@ export class RedirectionService {
     const row = await hostingRepository.redirection(this.db, id, rid);
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('hosting.error.not_eliminable');
+    noteChangeDetail(actor.activity, { target: `${row.subdomain}${row.path} → ${row.url}` });
     await this.changes.change(service, (trx) => hostingRepository.deleteRedirection(trx, id, rid), []);
   }
 }

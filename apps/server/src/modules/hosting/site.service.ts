@@ -7,6 +7,7 @@ import type { Db } from '../../db/database.ts';
 import { listPageOf } from '../../db/list-query.ts';
 import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { noteChangeDetail } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingChanges } from './hosting-changes.ts';
@@ -183,6 +184,7 @@ export class SiteService {
     const row = await hostingRepository.site(this.db, id, sid);
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('hosting.error.not_eliminable');
+    noteChangeDetail(actor.activity, { target: row.subdomain });
     // The files stay: they belong to the service's home, not to the site.
     await this.changes.change(service, (trx) => hostingRepository.deleteSite(trx, id, sid), []);
   }

@@ -24,6 +24,8 @@ import type { Db } from '../../db/database.ts';
 import { listWindowOf } from '../../db/list-query.ts';
 import type { MailboxAddress, MailDriver } from '../../drivers/mail/mail.driver.ts';
 import { ConflictError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
+import { noteChangeDetail } from '../activity/activity-notes.ts';
+import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
 import type { BrandService } from '../brand/brand.service.ts';
@@ -291,6 +293,7 @@ export class MailService {
     const row = await mailRepository.findMailbox(this.db, id, accountId);
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    noteChangeDetail(actor.activity, { target: `${row.local_part}@${service.domain}` });
     await mailRepository.deleteMailbox(this.db, id, accountId);
     await this.driver.mailboxDeleted({ domain: service.domain, localPart: row.local_part }, this.now());
   }
@@ -328,16 +331,22 @@ export class MailService {
 
   async saveAlias(actor: Actor, id: number, aliasId: number, target: string[]): Promise<Alias> {
     const service = await this.service(actor, id, 'servicemail_alias', 'action');
-    if (!(await mailRepository.findAlias(this.db, id, aliasId))) throw new NotFoundError();
+    const before = await mailRepository.findAlias(this.db, id, aliasId);
+    if (!before) throw new NotFoundError();
     const row = await mailRepository.setTargets(this.db, id, aliasId, this.checkTargets(target).join(','));
+    noteChangeDetail(actor.activity, {
+      target: `${row.local_part}@${service.domain}`,
+      changes: changedFields({ target: before.targets }, { target: row.targets }),
+    });
     return this.toAlias(service.domain, row);
   }
 
   async deleteAlias(actor: Actor, id: number, aliasId: number): Promise<void> {
-    await this.service(actor, id, 'servicemail_alias', 'action');
+    const service = await this.service(actor, id, 'servicemail_alias', 'action');
     const row = await mailRepository.findAlias(this.db, id, aliasId);
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
+    noteChangeDetail(actor.activity, { target: `${row.local_part}@${service.domain}` });
     await mailRepository.deleteAlias(this.db, id, aliasId);
   }
 
