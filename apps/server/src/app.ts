@@ -160,8 +160,6 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     `${basePath}captcha/challenge/`,
     `${basePath}health/`,
     `${basePath}openapi.json`,
-    // a download link with the page's filters: it reads, changes nothing, and still needs the session
-    `${basePath}activity/export/`,
   ]);
   // Application logos are <img> sources (no headers possible); they change nothing and need no
   // session. The file manager's downloads are links the browser saves as it receives them (a

@@ -46,6 +46,12 @@ export const API = {
 } as const;
 
 /** DNS zone calls of a service. */
+/** The activity log: one page (the whole account's, or one resource's), and the same as CSV. */
+export const ACTIVITY_API = {
+  list: 'activity/list/',
+  export: 'activity/export/',
+} as const;
+
 export const DNS_API = {
   list: (serviceId: number | string) => `service/${serviceId}/dns/list/`,
   one: (serviceId: number | string, recordId: number | string) => `service/${serviceId}/dns/${recordId}/`,

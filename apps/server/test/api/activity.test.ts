@@ -103,7 +103,7 @@ describe.each(DATABASE_KINDS)('the activity log on %s', (kind) => {
     const csv = await t.app.inject({
       method: 'GET',
       url: `${t.config.basePath}activity/export/`,
-      headers: { cookie },
+      headers: { cookie, 'x-dd-request': '1' },
     });
     expect(csv.body).not.toContain(MAILBOX_SECRET);
   });
@@ -183,7 +183,7 @@ describe.each(DATABASE_KINDS)('the activity log on %s', (kind) => {
     const response = await t.app.inject({
       method: 'GET',
       url: `${t.config.basePath}activity/export/?area=dns&language=en`,
-      headers: { cookie },
+      headers: { cookie, 'x-dd-request': '1' },
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/csv');
@@ -192,7 +192,11 @@ describe.each(DATABASE_KINDS)('the activity log on %s', (kind) => {
     expect(lines[0]).toBe('time,user,ip,via,resource,area,action,target,changes');
     expect(lines.length - 1).toBe((await list({ area: 'dns' })).data.total);
     expect(lines[1]).toContain('DNS zone');
-    const anonymous = await t.app.inject({ method: 'GET', url: `${t.config.basePath}activity/export/` });
+    const anonymous = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}activity/export/`,
+      headers: { 'x-dd-request': '1' },
+    });
     expect((anonymous.json() as Envelope<unknown>).system.statusCode).toBe(101);
   });
 

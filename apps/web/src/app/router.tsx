@@ -31,6 +31,8 @@ const BackupsRoute = lazy(() => import('../features/backups/routes/backups-route
 const ServiceSitesRoute = lazy(() => import('../features/hosting/routes/sites-route'));
 const DdbbRoute = lazy(() => import('../features/ddbb/routes/ddbb-route'));
 const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
+const ActivityRoute = lazy(() => import('../features/activity/routes/activity-route'));
+const ItemActivityRoute = lazy(() => import('../features/activity/routes/item-activity-route'));
 
 function NotFoundSwitch() {
   const { user } = useApp();
@@ -68,9 +70,11 @@ export const routes: RouteObject[] = [
           { path: 'domain/', element: page(DomainListRoute) },
           { path: 'service/', element: page(ServiceListRoute) },
           { path: 'mail/', element: page(MailListRoute) },
+          { path: 'activity/', element: page(ActivityRoute) },
           { path: ':id/', element: page(ItemRedirectRoute) },
           { path: ':id/domain/', element: page(DomainRoute) },
           { path: ':id/mail/', element: page(MailRoute) },
+          { path: ':id/activity/', element: page(ItemActivityRoute) },
           {
             path: ':id/service/',
             element: page(ServiceRoute),

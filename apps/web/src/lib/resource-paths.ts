@@ -7,6 +7,7 @@ export const paths = {
   dashboard: '/admin/',
   preferences: '/admin/preferences/',
   contact: '/admin/contact/',
+  activity: '/admin/activity/',
   legal: '/legal/',
   domainList: '/admin/domain/',
   serviceList: '/admin/service/',
@@ -27,6 +28,7 @@ export const paths = {
     return `/admin/${id}/service/files/${search ? `?${search}` : ''}`;
   },
   mail: (id: number) => `/admin/${id}/mail/`,
+  itemActivity: (id: number) => `/admin/${id}/activity/`,
 } as const;
 
 /** A list row goes to the domain view, else service, else mail, by the first flag (spec section 2). */

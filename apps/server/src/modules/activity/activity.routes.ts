@@ -21,7 +21,7 @@ export function registerActivityRoutes(
     { method: ['GET', 'POST'], url: 'activity/list/', params: activityListParamsSchema, data: activityListDataSchema },
     async ({ actor, params }) => ({ data: await activity.list(actor, params) }),
   );
-  // A file, not an envelope: the browser downloads it from a plain link with the page's filters.
+  // A file, not an envelope: the web app fetches it with the page's filters and saves it.
   options.app.get(`${options.basePath}activity/export/`, async (request, reply) => {
     const actor = await options.auth.authenticate(request, reply);
     const parsed = activityExportParamsSchema.safeParse(request.query);

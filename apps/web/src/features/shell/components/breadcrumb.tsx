@@ -19,6 +19,7 @@ export function crumbsFor(pathname: string, item: PermissionSetData | null, t: (
     [paths.domainList]: 'menu.domains',
     [paths.serviceList]: 'menu.services',
     [paths.mailList]: 'menu.mails',
+    [paths.activity]: 'menu.activity',
   };
   const normalized = pathname.endsWith('/') ? pathname : `${pathname}/`;
   const section = sections[normalized];
@@ -30,6 +31,7 @@ export function crumbsFor(pathname: string, item: PermissionSetData | null, t: (
     const rest = normalized.slice(`/admin/${item.id}/`.length);
     if (rest.startsWith('domain/')) crumbs.push({ label: t('menu.domain') });
     if (rest.startsWith('mail/')) crumbs.push({ label: t('menu.mail') });
+    if (rest.startsWith('activity/')) crumbs.push({ label: t('menu.activity') });
     if (rest.startsWith('service/')) {
       const sub = rest.slice('service/'.length);
       const subLabels: Record<string, string> = {

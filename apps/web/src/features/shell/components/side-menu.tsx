@@ -10,6 +10,7 @@ import {
   IconFileText,
   IconFolders,
   IconHistory,
+  IconListDetails,
   IconMail,
   IconMailForward,
   IconNetwork,
@@ -120,6 +121,15 @@ export function itemEntries(set: PermissionSetData, t: (key: string) => string):
   if (set.hasService && isVisible(p.service_dnszone)) {
     entries.push({ label: t('menu.dns_zone'), to: paths.serviceDns(id), icon: IconNetwork, testId: 'menu-item-dns' });
   }
+  // Whoever sees the item sees its activity, filtered by the server to the areas they may see.
+  if (entries.length > 0) {
+    entries.push({
+      label: t('menu.activity'),
+      to: paths.itemActivity(id),
+      icon: IconListDetails,
+      testId: 'menu-item-activity',
+    });
+  }
   return entries;
 }
 
@@ -153,6 +163,7 @@ export function SideMenu({
   const management: Entry[] = [
     { label: t('menu.dashboard'), to: paths.dashboard, icon: IconDashboard, exact: true },
     { label: t('menu.preferences'), to: paths.preferences, icon: IconSettings },
+    { label: t('menu.activity'), to: paths.activity, icon: IconListDetails, testId: 'menu-activity' },
     { label: t('menu.legal'), to: paths.legal, icon: IconFileText },
     { label: t('menu.contact'), to: paths.contact, icon: IconMailForward },
   ];

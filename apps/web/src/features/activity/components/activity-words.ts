@@ -1,0 +1,21 @@
+import type { ActivityFieldChange } from '@panel247/contract/activity';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * How the log names an entry: its time, what was done (a known call or event by its text, any
+ * other by its own name) and a field's change, before → after.
+ */
+export function useActivityWords() {
+  const { t, i18n } = useTranslation();
+  const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
+  const key = (name: string) => name.replace(/[/.]/g, '_');
+  return {
+    when: (seconds: number) => dates.format(new Date(seconds * 1000)),
+    action: (action: string) => t(`activity.action.${key(action)}`, { defaultValue: action }),
+    change: (change: ActivityFieldChange) => {
+      const field = t(`activity.field.${key(change.field)}`, { defaultValue: change.field });
+      if (change.before === null) return `${field}: ${change.after ?? ''}`;
+      return `${field}: ${change.before} → ${change.after ?? t('activity.removed')}`;
+    },
+  };
+}
