@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PermissionKey } from './constants.ts';
-import { idParam, integerOr, line, optionalInteger } from './fields.ts';
+import { integerOr, optionalInteger, textAsTyped } from './fields.ts';
+import { hasControlCharactersBesideTab } from './text-rules.ts';
 
 /**
  * The areas of the activity log, each the permission keys whose changes it holds, and `security`:
@@ -81,9 +82,18 @@ export const activityEntrySchema = z.object({
 });
 export type ActivityEntry = z.infer<typeof activityEntrySchema>;
 
-/** A calendar day, `YYYY-MM-DD` (read in UTC). */
-const day = line(10)
-  .refine((value) => value === '' || /^\d{4}-\d{2}-\d{2}$/.test(value), { error: 'validation.invalid' })
+/** A filter's text: empty (no filter) or one line. */
+function filterText(max: number) {
+  return textAsTyped(max).refine((value) => !hasControlCharactersBesideTab(value), {
+    error: 'validation.control_chars',
+  });
+}
+
+/** A calendar day, `YYYY-MM-DD` (read in UTC), or empty. */
+const day = filterText(10)
+  .refine((value) => value === '' || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))), {
+    error: 'validation.invalid',
+  })
   .optional()
   .default('');
 
@@ -91,7 +101,7 @@ const day = line(10)
 const activityFilterFields = {
   /** Only one resource's entries (the item's "Activity" page); absent: the whole account. */
   resource: optionalInteger('validation.id', { min: 1 }),
-  user: line(64).optional().default(''),
+  user: filterText(64).optional().default(''),
   area: z.enum(ACTIVITY_AREAS, { error: 'validation.invalid' }).or(z.literal('')).optional().default(''),
   from: day,
   to: day,

@@ -40,7 +40,12 @@ export interface Authenticator {
 /** Where the router writes what each call did (see modules/activity). */
 export interface ActivityRecorder {
   /** After a call succeeded: the change the guard allowed, if it allowed one. */
-  recordChange(request: FastifyRequest, actor: Actor, routeUrl: string, params: unknown): Promise<void>;
+  recordChange(
+    request: FastifyRequest,
+    actor: Actor,
+    route: { url: string; activityAction?: string },
+    params: unknown,
+  ): Promise<void>;
   /** After any call, failed or not: the logins and security changes it noted. */
   recordSecurityEvents(request: FastifyRequest, actor: Actor | undefined, events: SecurityEvent[]): Promise<void>;
 }
@@ -70,6 +75,11 @@ interface RouteOptions<S extends z.ZodType, D> {
   beforeSecondFactor?: boolean;
   /** A larger body than the server's default (bytes), for the few calls that carry a file's text. */
   bodyLimit?: number;
+  /**
+   * The call's name in the activity log where its path without ids would name another call too
+   * (`dns/delete` deletes one record, `dns/delete_all` every one).
+   */
+  activityAction?: string;
 }
 
 export interface ApiRouter {
@@ -154,7 +164,7 @@ export function createApiRouter(
       const result = await handler({ request, reply, params: parsed.data, language, actor });
       if (options.checkAnswers && route.data) route.data.parse(result.data);
       // Written before the answer goes out, so the next call of the client already finds them.
-      if (actor?.activity?.change) await options.activity?.recordChange(request, actor, route.url, parsed.data);
+      if (actor?.activity?.change) await options.activity?.recordChange(request, actor, route, parsed.data);
       await recordSecurityEvents(request, actor);
       const info = result.info ? result.info.map((key) => translate(language, key)) : [];
       const dataJson = result.dataJson ?? JSON.stringify(result.data);

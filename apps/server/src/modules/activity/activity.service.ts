@@ -60,11 +60,16 @@ export class ActivityService {
   ) {}
 
   /** A succeeded change; a failure to write it is logged and never undoes the change. */
-  async recordChange(request: FastifyRequest, actor: Actor, routeUrl: string, params: unknown): Promise<void> {
+  async recordChange(
+    request: FastifyRequest,
+    actor: Actor,
+    route: { url: string; activityAction?: string },
+    params: unknown,
+  ): Promise<void> {
     const notes = actor.activity;
     if (!notes?.change) return;
     const { resourceId, key } = notes.change;
-    const changes = notes.changes ?? changesFromParams(params, idFieldsOfRoute(routeUrl));
+    const changes = notes.changes ?? changesFromParams(params, idFieldsOfRoute(route.url));
     await this.write([
       {
         account_id: actor.accountId,
@@ -76,7 +81,7 @@ export class ActivityService {
         resource_id: resourceId,
         permission_key: key,
         area: activityAreaOf(key),
-        action: actionOfRoute(routeUrl),
+        action: route.activityAction ?? actionOfRoute(route.url),
         target: (notes.target ?? '').slice(0, 300),
         changes: JSON.stringify(changes.map((c) => ({ f: c.field, b: c.before, a: c.after }))),
       },

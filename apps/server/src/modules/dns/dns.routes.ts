@@ -57,7 +57,13 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
     },
   );
   api.session(
-    { method: both, url: 'service/:id/dns/delete/', params: dnsServiceParamsSchema, data: dnsListDataSchema },
+    {
+      method: both,
+      url: 'service/:id/dns/delete/',
+      params: dnsServiceParamsSchema,
+      data: dnsListDataSchema,
+      activityAction: 'dns/delete_all',
+    },
     async ({ actor, params }) => {
       const { value, published } = await dns.removeAll(actor, params.id);
       return { data: value, info: [published ? 'dns.deleted_all' : 'dns.unconfirmed'] };
