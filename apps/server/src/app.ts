@@ -321,7 +321,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const ddbb = createDdbbService(db, config, brands, deps.secretKey, now);
   registerDdbbRoutes(api, ddbb, { app, basePath, auth: caller });
   app.addHook('onReady', () => ftp.publishLogins());
-  registerFilesRoutes(api, createFilesService(db, config), { app, basePath, auth: caller });
+  registerFilesRoutes(api, createFilesService(db, config), { app, basePath, auth: caller, activity });
   const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, { ddbb, dns });
   registerBackupRoutes(
     api,

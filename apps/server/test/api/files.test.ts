@@ -113,6 +113,15 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
     expect(last.body.data).toEqual({ received: content.length, done: true });
     const landed = path.join(home, 'site', 'big.bin');
     expect(readFileSync(landed).equals(content)).toBe(true);
+    // the activity log keeps the upload once, when it is whole
+    const uploads = await t.database.db
+      .selectFrom('activity_log')
+      .select(['action', 'area', 'changes'])
+      .where('action', '=', 'files/upload')
+      .execute();
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]?.area).toBe('ftp');
+    expect(uploads[0]?.changes).toContain('big.bin');
     // a client that lost the last answer learns the file is there, and sends nothing again
     const after = await t.call(
       'GET',

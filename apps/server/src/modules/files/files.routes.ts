@@ -17,17 +17,19 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { NotFoundError } from '../../errors.ts';
-import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
+import type { ActivityRecorder, ApiRouter, Authenticator } from '../../http/api-route.ts';
 import { contentDisposition, sendEnvelope, successEnvelopeJson } from '../../http/envelope.ts';
 import { toFieldErrors } from '../../http/zod-field-errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { FilesService } from './files.service.ts';
 
 /** Reads answer GET and POST; changes are POST. Download and upload carry the bytes themselves. */
+const UPLOAD_ROUTE = { url: 'service/:id/files/upload/' };
+
 export function registerFilesRoutes(
   api: ApiRouter,
   files: FilesService,
-  options: { app: FastifyInstance; basePath: string; auth: Authenticator },
+  options: { app: FastifyInstance; basePath: string; auth: Authenticator; activity?: ActivityRecorder },
 ) {
   const both: ('GET' | 'POST')[] = ['GET', 'POST'];
   const root = (params: { id: number; ftp?: number | undefined }) => ({ id: params.id, ftp: params.ftp });
@@ -141,12 +143,15 @@ export function registerFilesRoutes(
       const parsed = filesUploadParamsSchema.safeParse(input);
       if (!parsed.success) throw toFieldErrors(parsed.error, input);
       const { path, name, size, offset } = parsed.data;
+      actor.activity = {};
       const received = await files.uploadChunk(
         actor,
         root(parsed.data),
         { folder: path, name, size, offset },
         request.raw,
       );
+      // the log keeps an upload once, when its last chunk is in
+      if (received.done) await options.activity?.recordChange(request, actor, UPLOAD_ROUTE, { path, name, size });
       return sendEnvelope(reply, 200, successEnvelopeJson(JSON.stringify(received), [], null));
     });
   });
