@@ -1,5 +1,14 @@
 import { X509Certificate } from 'node:crypto';
-import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
@@ -10,6 +19,7 @@ import { selfSignedCertificate } from '../../../../scripts/test-support/self-sig
 import { NginxWebDriver } from '../../src/drivers/web/nginx.driver.ts';
 import type { WebService } from '../../src/drivers/web/web.driver.ts';
 import { DaemonError, FieldErrors } from '../../src/errors.ts';
+import { serviceFiles } from '../support/web-config.ts';
 
 interface Answer {
   status: number;
@@ -240,10 +250,42 @@ describe('web driver on a real nginx and PHP-FPM 8.2', () => {
   });
 
   const liveTarget = () => readlinkSync(path.join(servers.driverOptions.configDir, 'live/1'));
-  const versions = () => readdirSync(path.join(servers.driverOptions.configDir, 'versions')).sort();
+  /** Where the live link points, and every file of the service byte for byte. */
+  const state = () => ({
+    target: liveTarget(),
+    files: serviceFiles(path.join(servers.driverOptions.configDir, 'live/1')),
+  });
+  const services = () => readdirSync(path.join(servers.driverOptions.configDir, 'services')).sort();
+
+  it('adds a site by writing its own file alone, served after one reload; the other files stay as they were', async () => {
+    const live = path.join(servers.driverOptions.configDir, 'live/1');
+    const before = serviceFiles(live);
+    const times = Object.fromEntries(
+      Object.keys(before).map((name) => [name, statSync(path.join(live, name), { bigint: true }).mtimeNs]),
+    );
+    write(path.join(home, 'extra/index.html'), 'extra site\n');
+    await driver.apply(shop({ sites: [...shop().sites, { subdomain: 'extra', folder: 'extra' }] }));
+    // served at once: apply answers once nginx's new workers accept
+    expect((await get('extra.shop.test', '/')).body).toBe('extra site\n');
+    const after = serviceFiles(live);
+    expect(Object.keys(after).filter((name) => !(name in before))).toEqual(['sites/extra.shop.test.conf']);
+    for (const name of Object.keys(before)) {
+      expect(after[name], name).toBe(before[name]);
+      expect(statSync(path.join(live, name), { bigint: true }).mtimeNs, name).toBe(times[name]);
+    }
+    // its removal takes its file away, and the host is no longer served by the service
+    await driver.apply(shop());
+    expect(serviceFiles(live)).toEqual(before);
+    const gone = await get('extra.shop.test', '/').then(
+      (answer) => answer.body,
+      () => 'no answer',
+    );
+    expect(gone).not.toBe('extra site\n');
+    expect((await get('blog.shop.test', '/')).body).toBe('blog site\n');
+  });
 
   it('keeps the previous configuration serving when nginx refuses a broken template', async () => {
-    const before = { target: liveTarget(), versions: versions() };
+    const before = state();
     const broken = path.join(servers.dir, 'broken-templates');
     cpSync(servers.driverOptions.templatesDir, broken, { recursive: true });
     const template = path.join(broken, 'server.conf.template');
@@ -253,34 +295,37 @@ describe('web driver on a real nginx and PHP-FPM 8.2', () => {
     expect(failure).toBeInstanceOf(DaemonError);
     expect((failure as DaemonError).messageKey).toBe('web.error.refused');
     expect((failure as DaemonError).detail).toContain('no_such_directive');
-    expect({ target: liveTarget(), versions: versions() }).toEqual(before);
+    expect(state()).toEqual(before);
     expect((await get('shop.test', '/')).body).toBe('main site\n');
   });
 
   it('keeps the previous configuration serving when nginx refuses an input (a certificate it cannot load)', async () => {
-    const before = { target: liveTarget(), versions: versions() };
+    const before = state();
     const garbage = '-----BEGIN CERTIFICATE-----\nQUJDRA==\n-----END CERTIFICATE-----\n';
     const failure = await driver
       .apply(shop({ sites: [{ subdomain: '', folder: 'blog/web', ssl: { certPem: garbage, keyPem: key } }] }))
       .catch((e) => e);
     expect(failure).toBeInstanceOf(DaemonError);
     expect((failure as DaemonError).detail).toMatch(/nginx -t:.*(PEM|certificate)/s);
-    expect({ target: liveTarget(), versions: versions() }).toEqual(before);
+    expect(state()).toEqual(before);
     expect((await get('shop.test', '/')).body).toBe('main site\n');
   });
 
   it('puts the previous files back when a reload fails after the swap', async () => {
-    const before = { target: liveTarget(), versions: versions() };
+    const before = state();
     const php = servers.driverOptions.php['8.2'];
     if (!php) throw new Error('no PHP 8.2 master');
     const failing = new NginxWebDriver({
       ...servers.driverOptions,
       php: { '8.2': { ...php, reloadCommand: ['false'] } },
     });
-    const failure = await failing.apply(shop({ sites: [{ subdomain: '', folder: 'blog/web' }] })).catch((e) => e);
+    // another home changes the pool too, so PHP-FPM is reloaded (and fails) before nginx
+    const failure = await failing
+      .apply(shop({ home: parkedHome, sites: [{ subdomain: '', folder: '' }] }))
+      .catch((e) => e);
     expect(failure).toBeInstanceOf(DaemonError);
     expect((failure as DaemonError).messageKey).toBe('web.error.reload');
-    expect({ target: liveTarget(), versions: versions() }).toEqual(before);
+    expect(state()).toEqual(before);
     expect((await get('shop.test', '/')).body).toBe('main site\n');
   });
 
@@ -293,16 +338,16 @@ describe('web driver on a real nginx and PHP-FPM 8.2', () => {
     ['../ in the home', { home: '/tmp/homes/../../etc' }],
   ];
   it.each(hostile)('refuses %s before anything is written', async (_name, overrides) => {
-    const before = { target: liveTarget(), versions: versions() };
+    const before = state();
     await expect(driver.apply(shop(overrides))).rejects.toBeInstanceOf(FieldErrors);
-    expect({ target: liveTarget(), versions: versions() }).toEqual(before);
+    expect(state()).toEqual(before);
     expect((await get('shop.test', '/')).body).toBe('main site\n');
   });
 
   it('applies a change, and removes a service so its hosts are no longer served', async () => {
     await driver.apply(shop({ sites: [{ subdomain: '', folder: 'blog/web' }], redirections: [] }));
     await eventually('shop.test', '/', (a) => a.body === 'blog site\n');
-    expect(versions()).toHaveLength(2);
+    expect(services()).toEqual(['1', '2']);
     await driver.remove(2);
     const until = Date.now() + 15_000;
     let answer: Answer | Error = await get('parked.test', '/').catch((error: Error) => error);
@@ -312,6 +357,6 @@ describe('web driver on a real nginx and PHP-FPM 8.2', () => {
     }
     // the default server closes the connection without an answer (444)
     expect(answer).toBeInstanceOf(Error);
-    expect(versions()).toHaveLength(1);
+    expect(services()).toEqual(['1']);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { createWebDriver, DEFAULT_WEB_TEMPLATES } from '../../src/drivers/web/cr
 import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
 import type { WebService } from '../../src/drivers/web/web.driver.ts';
 import { FieldErrors } from '../../src/errors.ts';
+import { serviceFiles, serviceNginxConfig } from '../support/web-config.ts';
 
 const PEM = (label: string) => `-----BEGIN ${label}-----\nQUJD\n-----END ${label}-----\n`;
 
@@ -41,20 +43,22 @@ function service(overrides: Partial<WebService> = {}): WebService {
 
 const live = (...parts: string[]) => path.join(dir, 'web/live/7', ...parts);
 
+const options = () => ({
+  configDir: path.join(dir, 'web'),
+  templatesDir: DEFAULT_WEB_TEMPLATES,
+  logDir: path.join(dir, 'logs'),
+  httpListen: '80',
+  httpsListen: '443',
+  phpSockets: { '8.2': '/run/php/p247' },
+  phpUser: 'www-data',
+  phpGroup: 'www-data',
+  nginxUser: 'www-data',
+  acmeChallengeDir: '/var/lib/panel247/acme-challenges',
+});
+
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'p247-webr-'));
-  driver = new EmbeddedWebDriver({
-    configDir: path.join(dir, 'web'),
-    templatesDir: DEFAULT_WEB_TEMPLATES,
-    logDir: path.join(dir, 'logs'),
-    httpListen: '80',
-    httpsListen: '443',
-    phpSockets: { '8.2': '/run/php/p247' },
-    phpUser: 'www-data',
-    phpGroup: 'www-data',
-    nginxUser: 'www-data',
-    acmeChallengeDir: '/var/lib/panel247/acme-challenges',
-  });
+  driver = new EmbeddedWebDriver(options());
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -63,7 +67,16 @@ afterEach(async () => {
 describe('web driver rendering (embedded)', () => {
   it('writes server blocks, SSL files, the frame page and the pool of a service', async () => {
     await driver.apply(service());
-    const conf = await readFile(live('nginx.conf'), 'utf8');
+    const conf = serviceNginxConfig(live());
+    expect(await readFile(live('nginx.conf'), 'utf8')).toContain(
+      `include ${path.join(dir, 'web/services/7/sites')}/*.conf;`,
+    );
+    expect((await readdir(live('sites'))).sort()).toEqual([
+      'blog.shop.test.conf',
+      'go.shop.test.conf',
+      'promo.shop.test.conf',
+      'shop.test.conf',
+    ]);
     expect(conf).toContain('server_name shop.test www.shop.test;');
     expect(conf).toContain('root /srv/www/shop.test/public;');
     expect(conf).toContain('root /srv/www/shop.test/blog/web;');
@@ -72,12 +85,15 @@ describe('web driver rendering (embedded)', () => {
     expect(conf).toContain('location = /old { return 301 "https://new.test/path?x=1"; }');
     expect(conf).toContain('location ^~ / { return 302 "http://elsewhere.test/"; }');
     expect(conf).toMatch(/listen 443 ssl;\n\s+server_name blog\.shop\.test;/);
-    expect(conf).toMatch(/ssl_certificate \/.+\/web\/versions\/7\.[0-9a-f]+\/ssl\/site-2\.crt;/);
+    const certificate = /ssl_certificate (\/.+\/web\/services\/7\/ssl\/blog\.shop\.test-[0-9a-f]{16})\.crt;/.exec(conf);
+    expect(certificate).not.toBeNull();
     expect(conf).not.toContain('@');
 
-    const key = await stat(live('ssl/site-2.key'));
+    const key = await stat(`${certificate?.[1]}.key`);
     expect(key.mode & 0o777).toBe(0o600);
-    const frame = await readFile(live('frames/frame-1.html'), 'utf8');
+    const frames = await readdir(live('frames'));
+    expect(frames).toHaveLength(1);
+    const frame = await readFile(live('frames', frames[0] as string), 'utf8');
     expect(frame).toContain('<title>Sale &lt;now&gt; &amp; &quot;more&quot;</title>');
     expect(frame).toContain('content="It&#39;s here"');
     expect(frame).toContain('content="a,b&lt;c&gt;"');
@@ -92,21 +108,102 @@ describe('web driver rendering (embedded)', () => {
 
   it('parks every host of the service on the parking page', async () => {
     await driver.apply(service({ parking: true }));
-    const conf = await readFile(live('nginx.conf'), 'utf8');
+    const conf = serviceNginxConfig(live());
     expect(conf).toContain('server_name shop.test www.shop.test blog.shop.test go.shop.test promo.shop.test;');
     expect(conf).toContain('try_files /index.html =404;');
     expect(conf).not.toContain('fastcgi_pass');
     expect(await readFile(live('parking/index.html'), 'utf8')).toContain('<h1>shop.test</h1>');
   });
 
-  it('swaps versions: one live version, the previous one removed; remove deletes the service', async () => {
+  it('keeps one folder per service; remove deletes it', async () => {
     await driver.apply(service());
     await driver.apply(service({ sites: [{ subdomain: '', folder: '' }], redirections: [] }));
-    expect(await readdir(path.join(dir, 'web/versions'))).toHaveLength(1);
-    expect(await readFile(live('nginx.conf'), 'utf8')).toContain('root /srv/www/shop.test;');
+    expect(await readdir(path.join(dir, 'web/services'))).toEqual(['7']);
+    expect(await readdir(live('sites'))).toEqual(['shop.test.conf']);
+    expect(serviceNginxConfig(live())).toContain('root /srv/www/shop.test;');
+    // the certificate, key and frame page of the sites and redirections gone went with them
+    expect(Object.keys(serviceFiles(live())).filter((name) => /^(ssl|frames)\//.test(name))).toEqual([]);
     await driver.remove(7);
     expect(await readdir(path.join(dir, 'web/live'))).toEqual([]);
+    expect(await readdir(path.join(dir, 'web/services'))).toEqual([]);
+  });
+
+  it('a new site writes only its own file: every other file is left alone, byte for byte', async () => {
+    const many = (count: number): WebService['sites'] => [
+      { subdomain: '', folder: 'public' },
+      ...Array.from({ length: count }, (_, i) => ({ subdomain: `s${i}`, folder: `sites/s${i}` })),
+    ];
+    await driver.apply(service({ sites: many(50) }));
+    const before = serviceFiles(live());
+    const times = new Map(Object.keys(before).map((name) => [name, statSync(live(name), { bigint: true }).mtimeNs]));
+    const inodes = new Map(Object.keys(before).map((name) => [name, statSync(live(name)).ino]));
+    await driver.apply(service({ sites: many(51) }));
+    const after = serviceFiles(live());
+    expect(Object.keys(after).filter((name) => !(name in before))).toEqual(['sites/s50.shop.test.conf']);
+    expect(after['sites/s50.shop.test.conf']).toContain('root /srv/www/shop.test/sites/s50;');
+    for (const [name, content] of Object.entries(before)) {
+      expect(after[name], name).toBe(content);
+      // not even rewritten with the same bytes
+      expect(statSync(live(name), { bigint: true }).mtimeNs, name).toBe(times.get(name));
+      expect(statSync(live(name)).ino, name).toBe(inodes.get(name));
+    }
+    // and the site's delete removes only its file
+    await driver.apply(service({ sites: many(50) }));
+    expect(serviceFiles(live())).toEqual(before);
+  });
+
+  it('moves a service of the earlier layout (one file, in a version folder) on its next change', async () => {
+    // the earlier layout: live/7 → versions/7.<random>/ holding one nginx.conf for every host
+    const old = path.join(dir, 'web/versions/7.0123456789ab');
+    await mkdir(path.join(old, 'ssl'), { recursive: true });
+    await writeFile(path.join(old, 'nginx.conf'), 'server { server_name shop.test; }\n');
+    await writeFile(path.join(old, 'php-fpm-8.2.conf'), '[panel247-7]\n');
+    await writeFile(path.join(old, 'ssl/site-2.crt'), PEM('CERTIFICATE'));
+    await mkdir(path.join(dir, 'web/live'), { recursive: true });
+    await symlink(old, live());
+    expect(await driver.drift(service())).toBe('changed');
+    await driver.apply(service());
+    expect(await readlink(live())).toBe(path.join(dir, 'web/services/7'));
     expect(await readdir(path.join(dir, 'web/versions'))).toEqual([]);
+    expect(serviceNginxConfig(live())).toContain('root /srv/www/shop.test/blog/web;');
+    expect(await driver.drift(service())).toBeNull();
+  });
+
+  it('a failed test leaves the earlier layout in place', async () => {
+    const old = path.join(dir, 'web/versions/7.0123456789ab');
+    await mkdir(old, { recursive: true });
+    await writeFile(path.join(old, 'nginx.conf'), 'server { server_name shop.test; }\n');
+    await mkdir(path.join(dir, 'web/live'), { recursive: true });
+    await symlink(old, live());
+    const refusing = new (class extends EmbeddedWebDriver {
+      protected override async check(): Promise<void> {
+        throw new Error('nginx -t refused');
+      }
+    })(options());
+    await expect(refusing.apply(service())).rejects.toThrow('nginx -t refused');
+    expect(await readlink(live())).toBe(old);
+    expect(await readFile(path.join(old, 'nginx.conf'), 'utf8')).toBe('server { server_name shop.test; }\n');
+    expect(await readdir(path.join(dir, 'web/services')).catch(() => [])).toEqual([]);
+    expect(await readdir(path.join(dir, 'web/staging')).catch(() => [])).toEqual([]);
+  });
+
+  it('a refused change leaves every live file as it was, and writes nothing new', async () => {
+    await driver.apply(service());
+    const before = serviceFiles(live());
+    const refusing = new (class extends EmbeddedWebDriver {
+      protected override async check(): Promise<void> {
+        throw new Error('nginx -t refused');
+      }
+    })(options());
+    const changed = service({
+      sites: [
+        { subdomain: '', folder: 'other' },
+        { subdomain: 'new', folder: 'new', ssl: { certPem: PEM('CERTIFICATE'), keyPem: PEM('RSA PRIVATE KEY') } },
+      ],
+    });
+    await expect(refusing.apply(changed)).rejects.toThrow('nginx -t refused');
+    expect(serviceFiles(live())).toEqual(before);
+    expect(await readdir(path.join(dir, 'web/staging')).catch(() => [])).toEqual([]);
   });
 
   const hostile: Array<[string, Partial<WebService>]> = [

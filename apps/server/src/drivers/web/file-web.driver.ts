@@ -8,6 +8,7 @@ import {
   readlink,
   rename,
   rm,
+  stat,
   symlink,
   unlink,
   writeFile,
@@ -17,45 +18,80 @@ import type { ErrorLogLine } from '@panel247/contract/hosting';
 import { readErrorLog } from './error-log.ts';
 import type { WebDriver, WebService } from './web.driver.ts';
 import {
+  type RenderedFile,
   type RenderedService,
   renderService,
   serviceLogFiles,
+  sitesInclude,
   Templates,
   type WebRenderSettings,
 } from './web-render.ts';
 
 export interface FileWebOptions extends WebRenderSettings {
-  /** <configDir>/live/<service> is the live folder of a service (a symlink to its current version). */
+  /** <configDir>/live/<service> is the live folder of a service (a symlink to services/<service>). */
   configDir: string;
   templatesDir: string;
   /** Owner of the service's PHP error log (the pools' user), when the panel runs as root. */
   logOwner?: { uid: number; gid: number };
 }
 
+/** A service's files as they are on disk (relative name → content), and when that was read. */
+interface KnownFiles {
+  files: Map<string, string>;
+  /** The modification times of the service's folders: a file added, removed or renamed changes one. */
+  stamp: string;
+}
+
+/** The folders a rendered service writes into (each file is renamed into one of them). */
+const SERVICE_FOLDERS = ['.', 'sites', 'ssl', 'frames', 'parking'];
+
 /**
- * The files of a service live in <configDir>/versions/<service>.<random>/, and
- * <configDir>/live/<service> is a symbolic link to the current one. A change writes a new version
- * beside the live one, lets the subclass test it, then swaps the link with one rename (atomic)
- * and lets the subclass reload; any failure puts the previous link back and removes the new
- * version, so the previous files stay live.
+ * The files of a service live in <configDir>/services/<service>/, and <configDir>/live/<service>
+ * is a symbolic link to that folder (the operator's nginx.conf and php-fpm.conf include
+ * live/*\/…). Each host has a file of its own (sites/<host>.conf), so a change writes only the
+ * files whose content changed, removes those no longer wanted and reloads once:
+ *
+ * 1. files named by their content (certificates, frame pages) go straight into the folder (nothing
+ *    live names a new one yet); changed configuration files are written to a staging folder;
+ * 2. the subclass tests the whole configuration with the staged files in place of the live ones;
+ * 3. each staged file is renamed over its live one, files no longer wanted are removed, and the
+ *    subclass reloads (PHP-FPM only when the pool changed);
+ * 4. any failure before the reload removes what was written; a failed reload puts the previous
+ *    contents back and reloads again, so the previous configuration stays live.
+ *
+ * A service still in the earlier layout (live/<service> linked to versions/<service>.<random>, one
+ * file for every host) is moved on its first change or `web sync`: the new folder is written whole
+ * and tested, the link swapped with one rename, and the old version removed only after that.
+ * The driver remembers what it wrote (checked against the folders' modification times) so a
+ * change does not read a thousand files back; `drift` reads the disk and refreshes that memory.
  */
 export abstract class FileWebDriver implements WebDriver {
   abstract readonly kind: 'embedded' | 'nginx';
   abstract readonly live: boolean;
   protected readonly liveDir: string;
-  protected readonly versionsDir: string;
+  protected readonly servicesDir: string;
+  /** The earlier layout's folders, one per change; removed as their services move. */
+  private readonly versionsDir: string;
+  private readonly stagingDir: string;
   private readonly templates: Templates;
+  private readonly known = new Map<number, KnownFiles>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(protected readonly options: FileWebOptions) {
     this.liveDir = path.join(options.configDir, 'live');
+    this.servicesDir = path.join(options.configDir, 'services');
     this.versionsDir = path.join(options.configDir, 'versions');
+    this.stagingDir = path.join(options.configDir, 'staging');
     this.templates = new Templates(options.templatesDir);
   }
 
-  /** Tests the live configuration with `staging` in place of the service's files (null: without them). */
-  protected abstract check(serviceId: number, staging: string | null): Promise<void>;
-  /** Makes the daemons read the live files; `phpVersions` are the pools' versions before and after. */
+  /**
+   * Tests the live configuration with the files of `test` for the service: a folder holding its
+   * nginx.conf (naming each of its hosts' files, staged or live) and, when the pool changed, its
+   * php-fpm-<version>.conf. null: without the service.
+   */
+  protected abstract check(serviceId: number, test: string | null): Promise<void>;
+  /** Makes the daemons read the live files; `phpVersions` are the pools to reload (before and after). */
   protected abstract reload(phpVersions: string[], socket: string | null): Promise<void>;
 
   /** One change at a time: a test includes the other services' live files. */
@@ -65,47 +101,159 @@ export abstract class FileWebDriver implements WebDriver {
     return next;
   }
 
+  /** The service's own folder, which live/<service> links to. */
+  protected serviceDir(serviceId: number): string {
+    return path.join(this.servicesDir, String(serviceId));
+  }
+
   /** Renders without writing: what `apply` would write, for tests and dry runs. */
-  render(service: WebService, dir: string): RenderedService {
+  render(service: WebService, dir = this.serviceDir(service.serviceId)): RenderedService {
     return renderService(service, this.options, this.templates, dir);
   }
 
   async apply(service: WebService): Promise<void> {
-    const staging = path.join(this.versionsDir, `${service.serviceId}.${randomBytes(6).toString('hex')}`);
     // Everything is checked before the first file is written.
-    const rendered = this.render(service, staging);
-    return this.serial(async () => {
-      await mkdir(this.liveDir, { recursive: true });
-      await mkdir(this.versionsDir, { recursive: true });
-      try {
-        await this.write(staging, rendered);
-        await this.check(service.serviceId, staging);
-      } catch (error) {
-        await rm(staging, { recursive: true, force: true });
-        throw error;
+    const rendered = this.render(service);
+    return this.serial(() => this.applyRendered(service.serviceId, rendered));
+  }
+
+  private async applyRendered(serviceId: number, rendered: RenderedService): Promise<void> {
+    const dir = this.serviceDir(serviceId);
+    const live = this.livePath(serviceId);
+    await mkdir(this.liveDir, { recursive: true });
+    const linked = await readlink(live).catch(() => null);
+    const moving = linked !== dir;
+    // Moving in (a first apply, or the earlier layout): the folder is written whole.
+    if (moving) await rm(dir, { recursive: true, force: true });
+    const before = moving ? new Map<string, string>() : await this.knownFiles(serviceId);
+    const wanted = new Map(rendered.files.map((file) => [file.name, file]));
+    const changed = rendered.files.filter((file) => before.get(file.name) !== file.content);
+    const gone = [...before.keys()].filter((name) => !wanted.has(name));
+    await this.prepareLogs(rendered);
+    if (!moving && changed.length === 0 && gone.length === 0) return;
+
+    const pools = (names: string[]) => names.flatMap((name) => /^php-fpm-(\d+\.\d+)\.conf$/.exec(name)?.[1] ?? []);
+    const php = new Set([...pools(changed.map((file) => file.name)), ...pools(gone)]);
+    if (moving && linked) for (const version of await phpVersionsIn(linked)) php.add(version);
+    const staging = path.join(this.stagingDir, `${serviceId}.${randomBytes(6).toString('hex')}`);
+    const written: string[] = [];
+    try {
+      for (const file of changed.filter((file) => !file.config)) {
+        await writeFileAtomically(path.join(dir, file.name), file.content, file.mode);
+        if (!before.has(file.name)) written.push(file.name);
       }
-      const live = this.livePath(service.serviceId);
-      const previous = await readlink(live).catch(() => null);
-      const versions = [rendered.phpVersion, ...(previous ? await phpVersionsIn(previous) : [])];
-      await this.swap(live, staging);
-      try {
-        await this.reload([...new Set(versions)], rendered.socket);
-      } catch (error) {
-        await this.restore(live, previous, versions);
-        await rm(staging, { recursive: true, force: true });
-        throw error;
+      const staged = changed.filter((file) => file.config);
+      for (const file of staged) await writeFileAtomically(path.join(staging, file.name), file.content, file.mode);
+      // The test's nginx.conf names each host's file, the staged one where it changed.
+      const stagedNames = new Set(staged.map((file) => file.name));
+      const hostFiles = rendered.files
+        .filter((file) => file.config && file.name.startsWith('sites/'))
+        .map((file) => `include ${path.join(stagedNames.has(file.name) ? staging : dir, file.name)};`);
+      const nginx = wanted.get('nginx.conf') as RenderedFile;
+      const test = path.join(staging, 'test');
+      await writeFileAtomically(
+        path.join(test, 'nginx.conf'),
+        nginx.content.replace(sitesInclude(dir), hostFiles.join('\n')),
+        0o600,
+      );
+      const pool = staged.find((file) => file.name.startsWith('php-fpm-'));
+      if (pool) await writeFileAtomically(path.join(test, pool.name), pool.content, pool.mode);
+      await this.check(serviceId, test);
+      for (const file of staged) {
+        await mkdir(path.dirname(path.join(dir, file.name)), { recursive: true, mode: 0o755 });
+        await rename(path.join(staging, file.name), path.join(dir, file.name));
+        if (!before.has(file.name)) written.push(file.name);
       }
-      if (previous) await rm(previous, { recursive: true, force: true });
-      await this.sweep(service.serviceId, staging);
+    } catch (error) {
+      if (moving) await rm(dir, { recursive: true, force: true });
+      else for (const name of written) await rm(path.join(dir, name), { force: true });
+      throw error;
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+    // From here the new files are in place: a failure puts the previous ones back.
+    this.known.delete(serviceId);
+    const restore = async () => {
+      if (moving) {
+        if (linked) await this.swap(live, linked);
+        else await unlink(live).catch(() => undefined);
+        await rm(dir, { recursive: true, force: true });
+      } else {
+        for (const name of written) await rm(path.join(dir, name), { force: true });
+        for (const file of changed) {
+          const previous = before.get(file.name);
+          if (previous !== undefined) await writeFileAtomically(path.join(dir, file.name), previous, file.mode);
+        }
+      }
+      await this.reload([...php], null).catch(() => undefined);
+    };
+    const removed: string[] = [];
+    try {
+      // The configuration first: a certificate or page goes once nothing live names it.
+      for (const name of gone.filter(isConfigName)) {
+        await rm(path.join(dir, name), { force: true });
+        removed.push(name);
+      }
+      if (moving) await this.swap(live, dir);
+      await this.reload([...php], php.has(rendered.phpVersion) ? rendered.socket : null);
+    } catch (error) {
+      for (const name of removed) await writeFileAtomically(path.join(dir, name), before.get(name) ?? '', 0o644);
+      await restore();
+      throw error;
+    }
+    for (const name of gone) await rm(path.join(dir, name), { force: true });
+    if (moving && linked && this.owns(linked)) await rm(linked, { recursive: true, force: true });
+    if (moving) await this.sweep(serviceId);
+    this.known.set(serviceId, {
+      files: new Map(rendered.files.map((file) => [file.name, file.content])),
+      stamp: await this.stamp(dir),
     });
   }
 
-  /** Versions of the service a crash left behind (never linked): nothing reads them. */
-  private async sweep(serviceId: number, keep: string) {
-    const entries = await readdir(this.versionsDir).catch(() => [] as string[]);
-    for (const entry of entries) {
-      const folder = path.join(this.versionsDir, entry);
-      if (entry.startsWith(`${serviceId}.`) && folder !== keep) await rm(folder, { recursive: true, force: true });
+  /** The service's files as the driver last wrote or read them, read again if the folders changed. */
+  private async knownFiles(serviceId: number): Promise<Map<string, string>> {
+    const dir = this.serviceDir(serviceId);
+    const known = this.known.get(serviceId);
+    const stamp = await this.stamp(dir);
+    if (known && known.stamp === stamp) return known.files;
+    const files = await readFiles(dir);
+    this.known.set(serviceId, { files, stamp });
+    return files;
+  }
+
+  private async stamp(dir: string): Promise<string> {
+    const times = await Promise.all(
+      SERVICE_FOLDERS.map((folder) =>
+        stat(path.join(dir, folder), { bigint: true }).then(
+          (info) => String(info.mtimeNs),
+          () => '-',
+        ),
+      ),
+    );
+    return times.join(' ');
+  }
+
+  /** The service's logs and the pool's private temporary folder (kept across changes). */
+  private async prepareLogs(rendered: RenderedService) {
+    const logs = path.dirname(rendered.errorLog);
+    await mkdir(logs, { recursive: true, mode: 0o755 });
+    await writeFile(rendered.phpErrorLog, '', { flag: 'a' });
+    // Sessions of one service are nobody else's business: the pool's user only.
+    await mkdir(rendered.phpTempDir, { recursive: true, mode: 0o700 });
+    if (this.options.logOwner) {
+      const { uid, gid } = this.options.logOwner;
+      await chown(rendered.phpErrorLog, uid, gid).catch(() => undefined);
+      await chown(rendered.phpTempDir, uid, gid).catch(() => undefined);
+    }
+  }
+
+  /** Versions of the earlier layout, and staging folders a crash left behind: nothing reads them. */
+  private async sweep(serviceId: number) {
+    for (const parent of [this.versionsDir, this.stagingDir]) {
+      const entries = await readdir(parent).catch(() => [] as string[]);
+      for (const entry of entries) {
+        if (entry.startsWith(`${serviceId}.`)) await rm(path.join(parent, entry), { recursive: true, force: true });
+      }
     }
   }
 
@@ -118,13 +266,17 @@ export abstract class FileWebDriver implements WebDriver {
       await this.check(serviceId, null);
       const versions = await phpVersionsIn(previous);
       await unlink(live);
+      this.known.delete(serviceId);
       try {
         await this.reload(versions, null);
       } catch (error) {
-        await this.restore(live, previous, versions);
+        await this.swap(live, previous);
+        await this.reload(versions, null).catch(() => undefined);
         throw error;
       }
-      await rm(previous, { recursive: true, force: true });
+      if (this.owns(previous)) await rm(previous, { recursive: true, force: true });
+      await rm(this.serviceDir(serviceId), { recursive: true, force: true });
+      await this.sweep(serviceId);
     });
   }
 
@@ -143,21 +295,25 @@ export abstract class FileWebDriver implements WebDriver {
   }
 
   async drift(service: WebService): Promise<'missing' | 'changed' | null> {
+    const dir = this.serviceDir(service.serviceId);
     const live = await readlink(this.livePath(service.serviceId)).catch(() => null);
     if (!live) return 'missing';
-    // rendered for the live folder itself: the files name their own folder
-    const rendered = this.render(service, live);
-    const present = (await readdir(live, { recursive: true, withFileTypes: true }).catch(() => []))
-      .filter((entry) => entry.isFile())
-      .map((entry) => path.relative(live, path.join(entry.parentPath, entry.name)))
-      .sort();
-    const wanted = rendered.files.map((file) => file.name).sort();
-    if (present.join('\n') !== wanted.join('\n')) return 'changed';
-    for (const file of rendered.files) {
-      const content = await readFile(path.join(live, file.name), 'utf8').catch(() => null);
-      if (content !== file.content) return 'changed';
-    }
-    return null;
+    // The earlier layout: the next apply moves it.
+    if (live !== dir) return 'changed';
+    const rendered = this.render(service, dir);
+    return this.serial(async () => {
+      // What is on disk, which the next change then compares with (a file edited by hand is written again).
+      const present = await readFiles(dir);
+      this.known.set(service.serviceId, { files: present, stamp: await this.stamp(dir) });
+      if (present.size !== rendered.files.length) return 'changed';
+      for (const file of rendered.files) if (present.get(file.name) !== file.content) return 'changed';
+      return null;
+    });
+  }
+
+  /** Whether a link's target is a folder the driver made (never delete what an operator pointed at). */
+  private owns(target: string): boolean {
+    return [this.servicesDir, this.versionsDir].some((parent) => path.dirname(target) === parent);
   }
 
   protected livePath(serviceId: number): string {
@@ -173,27 +329,6 @@ export abstract class FileWebDriver implements WebDriver {
       .map((entry) => path.join(this.liveDir, entry));
   }
 
-  private async write(dir: string, rendered: RenderedService) {
-    await mkdir(dir, { recursive: true, mode: 0o755 });
-    for (const file of rendered.files) {
-      const target = path.join(dir, file.name);
-      await mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
-      // Private keys are created 0600 from the start, never readable for a moment.
-      await writeFile(target, file.content, { mode: file.mode, flag: 'wx' });
-      await chmod(target, file.mode);
-    }
-    const logs = path.dirname(rendered.errorLog);
-    await mkdir(logs, { recursive: true, mode: 0o755 });
-    await writeFile(rendered.phpErrorLog, '', { flag: 'a' });
-    // Sessions of one service are nobody else's business: the pool's user only.
-    await mkdir(rendered.phpTempDir, { recursive: true, mode: 0o700 });
-    if (this.options.logOwner) {
-      const { uid, gid } = this.options.logOwner;
-      await chown(rendered.phpErrorLog, uid, gid).catch(() => undefined);
-      await chown(rendered.phpTempDir, uid, gid).catch(() => undefined);
-    }
-  }
-
   /** Points the live link at `target` with one rename, so readers see the old or the new folder. */
   private async swap(live: string, target: string) {
     // Made outside live/, so no include pattern ever sees the link before it is in place.
@@ -201,12 +336,38 @@ export abstract class FileWebDriver implements WebDriver {
     await symlink(target, temporary);
     await rename(temporary, live);
   }
+}
 
-  private async restore(live: string, previous: string | null, versions: string[]) {
-    if (previous) await this.swap(live, previous);
-    else await unlink(live).catch(() => undefined);
-    await this.reload(versions, null).catch(() => undefined);
+/**
+ * Writes a file beside its target and renames it in place, so a reader sees the old or the new
+ * content; created with its mode from the start (a private key is never readable for a moment).
+ */
+async function writeFileAtomically(target: string, content: string, mode: number) {
+  await mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
+  const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, content, { mode, flag: 'wx' });
+  await chmod(temporary, mode);
+  await rename(temporary, target);
+}
+
+/** Every file under `dir` (relative name → content); empty when there is no such folder. */
+async function readFiles(dir: string): Promise<Map<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const names = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+  const files = new Map<string, string>();
+  for (const name of names) {
+    const content = await readFile(path.join(dir, name), 'utf8').catch(() => null);
+    if (content !== null) files.set(name, content);
   }
+  return files;
+}
+
+/** nginx.conf, a host's file or a pool: what the daemons read as configuration. */
+function isConfigName(name: string): boolean {
+  return name === 'nginx.conf' || name.startsWith('sites/') || /^php-fpm-[^/]*\.conf$/.test(name);
 }
 
 async function phpVersionsIn(dir: string): Promise<string[]> {

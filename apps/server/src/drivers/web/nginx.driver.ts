@@ -58,7 +58,8 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Pr
 /**
  * nginx and PHP-FPM on this machine. A change is tested first with a copy of the live main
  * configurations in which the service's include points at the new files (`nginx -t`,
- * `php-fpm -t`), then swapped in and reloaded (`nginx -s reload`, USR2 to the PHP-FPM master).
+ * `php-fpm -t` when its pool changed), then put in place and reloaded (`nginx -s reload`, USR2 to
+ * the PHP-FPM master only when its pools changed).
  * Commands run with argument arrays, never a shell.
  */
 export class NginxWebDriver extends FileWebDriver {
@@ -88,8 +89,8 @@ export class NginxWebDriver extends FileWebDriver {
     return copy;
   }
 
-  protected async check(serviceId: number, staging: string | null): Promise<void> {
-    const folders = [...(await this.otherLiveServices(serviceId)), ...(staging ? [staging] : [])];
+  protected async check(serviceId: number, test: string | null): Promise<void> {
+    const folders = [...(await this.otherLiveServices(serviceId)), ...(test ? [test] : [])];
     const nginxCopy = await this.testCopy(
       this.options.nginxConf,
       `include ${this.liveDir}/*/nginx.conf;`,
@@ -103,10 +104,11 @@ export class NginxWebDriver extends FileWebDriver {
     } finally {
       await rm(nginxCopy, { force: true });
     }
-    if (!staging) return;
+    if (!test) return;
     for (const version of Object.keys(this.options.php)) {
       const pool = `php-fpm-${version}.conf`;
-      if (!(await exists(path.join(staging, pool)))) continue;
+      // Only a pool that changed is tested (and reloaded).
+      if (!(await exists(path.join(test, pool)))) continue;
       const master = this.options.php[version] as PhpFpmMaster;
       const pools: string[] = [];
       for (const folder of folders) if (await exists(path.join(folder, pool))) pools.push(path.join(folder, pool));

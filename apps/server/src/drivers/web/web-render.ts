@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isRedirectionUrl, isServiceFolder, isSubdomainName } from '@panel247/contract/hosting-rules';
@@ -31,6 +32,12 @@ export interface RenderedFile {
   name: string;
   content: string;
   mode: number;
+  /**
+   * Read by nginx or PHP-FPM as configuration (nginx.conf, sites/*.conf, the pool): tested before
+   * it replaces the live file. The others (certificates, keys, pages, FastCGI parameters) are
+   * named by their content or never change, so they can be written before the test.
+   */
+  config: boolean;
 }
 
 export interface RenderedService {
@@ -223,7 +230,25 @@ export function serviceLogFiles(
   };
 }
 
-/** Renders the service's files (nothing written). `dir` is the absolute folder they will live in. */
+/** A short content hash: names of files that are never rewritten in place (certificates, frames). */
+function contentTag(...parts: string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The line of a service's nginx.conf that brings in its hosts' files. */
+export function sitesInclude(dir: string): string {
+  return `include ${path.join(dir, 'sites')}/*.conf;`;
+}
+
+/**
+ * Renders the service's files (nothing written). `dir` is the absolute folder they will live in.
+ * Each host (a site, or a host with only redirections) gets a file of its own, `sites/<host>.conf`,
+ * which the service's nginx.conf includes, so a change of one site changes one file. Certificates,
+ * keys, frame pages and the FastCGI parameters are named by their content: a new one never
+ * overwrites a file the live configuration names.
+ */
 export function renderService(
   service: WebService,
   settings: WebRenderSettings,
@@ -244,7 +269,21 @@ export function renderService(
   const socket = path.join(socketDir, `panel247-${id}.sock`);
   const home = service.home.replace(/\/$/, '');
   const files: RenderedFile[] = [];
-  const blocks: string[] = [];
+  const header = (what: string, comment = '#') =>
+    `${comment} Panel247 service ${id} (${service.domain})${what}: written by the panel, do not edit.\n`;
+  const hostFile = (hostName: string, blocks: string[]) =>
+    files.push({
+      name: `sites/${hostName}.conf`,
+      content: `${header(`, ${hostName}`)}${blocks.join('\n')}`,
+      mode: 0o644,
+      config: true,
+    });
+  const inertNames = new Set<string>();
+  const inert = (name: string, content: string, mode = 0o644) => {
+    if (!inertNames.has(name)) files.push({ name, content, mode, config: false });
+    inertNames.add(name);
+    return path.join(dir, name);
+  };
   // Worked out once per service, not per site: a service may hold a thousand sites.
   const www = wwwTaken(service);
   const redirectionsOf = new Map<string, WebRedirection[]>();
@@ -258,21 +297,19 @@ export function renderService(
     ACCESS_LOG: path.join(logs, 'access.log'),
   };
 
-  const frames: string[] = [];
   const redirectionLines = (redirections: WebRedirection[]): string =>
     redirections
       .map((redirection) => {
         let body: string;
         if (redirection.type === 'frame') {
-          const name = `frame-${frames.length + 1}.html`;
-          frames.push(
-            templates.fill('frame.html.template', {
-              TITLE: escapeHtml(redirection.frame?.title ?? ''),
-              DESCRIPTION: escapeHtml(redirection.frame?.description ?? ''),
-              KEYWORDS: escapeHtml(redirection.frame?.keywords ?? ''),
-              URL: escapeHtml(redirection.url),
-            }),
-          );
+          const page = templates.fill('frame.html.template', {
+            TITLE: escapeHtml(redirection.frame?.title ?? ''),
+            DESCRIPTION: escapeHtml(redirection.frame?.description ?? ''),
+            KEYWORDS: escapeHtml(redirection.frame?.keywords ?? ''),
+            URL: escapeHtml(redirection.url),
+          });
+          const name = `frame-${contentTag(page)}.html`;
+          inert(`frames/${name}`, page);
           body = `root ${path.join(dir, 'frames')}; default_type text/html; try_files /${name} =404;`;
         } else {
           body = `return ${redirection.type} "${redirection.url}";`;
@@ -283,117 +320,100 @@ export function renderService(
       })
       .join('\n');
 
-  const serverBlocks = (names: string, locations: string, ssl?: { cert: string; key: string }) => {
-    blocks.push(
-      templates.fill('server.conf.template', {
-        ...common,
-        LISTEN: settings.httpListen,
-        SERVER_NAMES: names,
-        ACME_CHALLENGES: settings.acmeChallengeDir,
-        LOCATIONS: locations,
-      }),
-    );
-    if (ssl) {
-      blocks.push(
-        templates.fill('server-ssl.conf.template', {
-          ...common,
-          LISTEN: settings.httpsListen,
-          SERVER_NAMES: names,
-          CERTIFICATE: ssl.cert,
-          CERTIFICATE_KEY: ssl.key,
-          LOCATIONS: locations,
-        }),
-      );
-    }
-  };
+  const httpBlock = (names: string, locations: string) =>
+    templates.fill('server.conf.template', {
+      ...common,
+      LISTEN: settings.httpListen,
+      SERVER_NAMES: names,
+      ACME_CHALLENGES: settings.acmeChallengeDir,
+      LOCATIONS: locations,
+    });
+  const httpsBlock = (names: string, locations: string, ssl: { cert: string; key: string }) =>
+    templates.fill('server-ssl.conf.template', {
+      ...common,
+      LISTEN: settings.httpsListen,
+      SERVER_NAMES: names,
+      CERTIFICATE: ssl.cert,
+      CERTIFICATE_KEY: ssl.key,
+      LOCATIONS: locations,
+    });
 
-  const sslFiles = (site: WebSite, index: number) => {
+  const sslFiles = (site: WebSite) => {
     if (!site.ssl) return undefined;
-    const cert = `ssl/site-${index + 1}.crt`;
-    const key = `ssl/site-${index + 1}.key`;
     const chain = site.ssl.chainPem ? `${site.ssl.chainPem.trim()}\n` : '';
-    files.push({ name: cert, content: `${site.ssl.certPem.trim()}\n${chain}`, mode: 0o644 });
-    files.push({ name: key, content: `${site.ssl.keyPem.trim()}\n`, mode: 0o600 });
-    return { cert: path.join(dir, cert), key: path.join(dir, key) };
+    const certificate = `${site.ssl.certPem.trim()}\n${chain}`;
+    const key = `${site.ssl.keyPem.trim()}\n`;
+    const name = `ssl/${host(site.subdomain, service.domain)}-${contentTag(certificate, key)}`;
+    // Private keys are created 0600 from the start, never readable for a moment.
+    return { cert: inert(`${name}.crt`, certificate), key: inert(`${name}.key`, key, 0o600) };
   };
 
+  let parkingBlock = '';
   if (service.parking) {
     const parkingLocations = templates.fill('parking.locations.template', { PARKING_DIR: path.join(dir, 'parking') });
     const names = new Set<string>([service.domain, `www.${service.domain}`]);
     for (const site of service.sites) names.add(host(site.subdomain, service.domain));
     for (const redirection of service.redirections) names.add(host(redirection.subdomain, service.domain));
-    serverBlocks([...names].join(' '), parkingLocations);
+    parkingBlock = `${httpBlock([...names].join(' '), parkingLocations)}\n`;
     // Hosts with a certificate keep answering over HTTPS, with the parking page.
-    service.sites.forEach((site, index) => {
-      const ssl = sslFiles(site, index);
+    for (const site of service.sites) {
+      const ssl = sslFiles(site);
       if (ssl) {
-        blocks.push(
-          templates.fill('server-ssl.conf.template', {
-            ...common,
-            LISTEN: settings.httpsListen,
-            SERVER_NAMES: siteNames(site, service.domain, www),
-            CERTIFICATE: ssl.cert,
-            CERTIFICATE_KEY: ssl.key,
-            LOCATIONS: parkingLocations,
-          }),
-        );
+        hostFile(host(site.subdomain, service.domain), [
+          httpsBlock(siteNames(site, service.domain, www), parkingLocations, ssl),
+        ]);
       }
-    });
-    files.push({
-      name: 'parking/index.html',
-      content: templates.fill('parking.html.template', { DOMAIN: escapeHtml(service.domain) }),
-      mode: 0o644,
-    });
+    }
+    inert('parking/index.html', templates.fill('parking.html.template', { DOMAIN: escapeHtml(service.domain) }));
   } else {
-    service.sites.forEach((site, index) => {
+    const fastcgi = readFileSync(path.join(templates.dir, 'fastcgi-params.conf'), 'utf8');
+    const fastcgiParams = inert(`fastcgi-params-${contentTag(fastcgi)}.conf`, fastcgi);
+    for (const site of service.sites) {
       const locations = templates.fill('site.locations.template', {
         ROOT: site.folder === '' ? home : path.join(home, site.folder),
         REDIRECTIONS: redirectionLines(redirectionsOf.get(site.subdomain) ?? []),
-        FASTCGI_PARAMS: path.join(dir, 'fastcgi-params.conf'),
+        FASTCGI_PARAMS: fastcgiParams,
         PHP_SOCKET: socket,
       });
-      serverBlocks(siteNames(site, service.domain, www), locations, sslFiles(site, index));
-    });
-    // Redirections of hosts without a site get a server block of their own.
+      const names = siteNames(site, service.domain, www);
+      const ssl = sslFiles(site);
+      hostFile(host(site.subdomain, service.domain), [
+        httpBlock(names, locations),
+        ...(ssl ? [httpsBlock(names, locations, ssl)] : []),
+      ]);
+    }
+    // Redirections of hosts without a site get a server block (and a file) of their own.
     const siteHosts = new Set(service.sites.map((site) => site.subdomain));
     for (const [subdomain, own] of redirectionsOf) {
       if (siteHosts.has(subdomain)) continue;
       // Paths no redirection covers answer 404 (a redirection of / covers them all).
       const rest = own.some((r) => r.path === '/') ? '' : '\n    location / { return 404; }';
-      serverBlocks(host(subdomain, service.domain), `${redirectionLines(own)}${rest}`);
+      const hostName = host(subdomain, service.domain);
+      hostFile(hostName, [httpBlock(hostName, `${redirectionLines(own)}${rest}`)]);
     }
-    frames.forEach((page, index) => {
-      files.push({ name: `frames/frame-${index + 1}.html`, content: page, mode: 0o644 });
-    });
   }
 
   files.push({
     name: 'nginx.conf',
-    content: `# Panel247 service ${id} (${service.domain}): written by the panel, do not edit.\n${blocks.join('\n')}`,
+    content: `${header('')}${parkingBlock}${sitesInclude(dir)}\n`,
     mode: 0o644,
-  });
-  files.push({
-    name: 'fastcgi-params.conf',
-    content: readFileSync(path.join(templates.dir, 'fastcgi-params.conf'), 'utf8'),
-    mode: 0o644,
+    config: true,
   });
   files.push({
     name: `php-fpm-${service.phpVersion}.conf`,
-    content: `; Panel247 service ${id} (${service.domain}): written by the panel, do not edit.\n${templates.fill(
-      'php-fpm-pool.conf.template',
-      {
-        POOL: `panel247-${id}`,
-        USER: settings.phpUser,
-        GROUP: settings.phpGroup,
-        SOCKET: socket,
-        LISTEN_OWNER: settings.nginxUser,
-        LISTEN_GROUP: settings.nginxUser,
-        HOME: home,
-        ERROR_LOG: phpErrorLog,
-        TMP: phpTempDir,
-      },
-    )}`,
+    content: `${header('', ';')}${templates.fill('php-fpm-pool.conf.template', {
+      POOL: `panel247-${id}`,
+      USER: settings.phpUser,
+      GROUP: settings.phpGroup,
+      SOCKET: socket,
+      LISTEN_OWNER: settings.nginxUser,
+      LISTEN_GROUP: settings.nginxUser,
+      HOME: home,
+      ERROR_LOG: phpErrorLog,
+      TMP: phpTempDir,
+    })}`,
     mode: 0o644,
+    config: true,
   });
   return { files, phpVersion: service.phpVersion, socket, errorLog, phpErrorLog, phpTempDir };
 }
