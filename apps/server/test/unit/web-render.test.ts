@@ -152,6 +152,31 @@ describe('web driver rendering (embedded)', () => {
     expect(serviceFiles(live())).toEqual(before);
   });
 
+  it('renders again what a change touches: a folder, a new www site, a redirection, the settings', async () => {
+    await driver.apply(service());
+    const main = () => readFile(live('sites/shop.test.conf'), 'utf8');
+    expect(await main()).toContain('server_name shop.test www.shop.test;');
+    await driver.apply(service({ sites: [{ subdomain: '', folder: 'other' }] }));
+    expect(await main()).toContain('root /srv/www/shop.test/other;');
+    // a www site takes www.shop.test from the main site's names
+    await driver.apply(
+      service({
+        sites: [
+          { subdomain: '', folder: 'other' },
+          { subdomain: 'www', folder: 'w' },
+        ],
+      }),
+    );
+    expect(await main()).toMatch(/server_name shop\.test;/);
+    expect(await main()).toContain('location = /old');
+    await driver.apply(service({ sites: [{ subdomain: '', folder: 'other' }], redirections: [] }));
+    expect(await main()).not.toContain('location = /old');
+    // a setting of the service (its home) reaches every host's file
+    await driver.apply(service({ home: '/srv/www/moved', redirections: [] }));
+    expect(await main()).toContain('root /srv/www/moved/public;');
+    expect(await readFile(live('sites/blog.shop.test.conf'), 'utf8')).toContain('root /srv/www/moved/blog/web;');
+  });
+
   it('moves a service of the earlier layout (one file, in a version folder) on its next change', async () => {
     // the earlier layout: live/7 → versions/7.<random>/ holding one nginx.conf for every host
     const old = path.join(dir, 'web/versions/7.0123456789ab');

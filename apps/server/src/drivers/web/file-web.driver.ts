@@ -20,6 +20,7 @@ import type { WebDriver, WebService } from './web.driver.ts';
 import {
   type RenderedFile,
   type RenderedService,
+  type RenderMemo,
   renderService,
   serviceLogFiles,
   sitesInclude,
@@ -75,6 +76,8 @@ export abstract class FileWebDriver implements WebDriver {
   private readonly stagingDir: string;
   private readonly templates: Templates;
   private readonly known = new Map<number, KnownFiles>();
+  /** Each service's hosts as last rendered: a change renders again only the hosts it touches. */
+  private readonly memos = new Map<number, RenderMemo>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(protected readonly options: FileWebOptions) {
@@ -108,7 +111,9 @@ export abstract class FileWebDriver implements WebDriver {
 
   /** Renders without writing: what `apply` would write, for tests and dry runs. */
   render(service: WebService, dir = this.serviceDir(service.serviceId)): RenderedService {
-    return renderService(service, this.options, this.templates, dir);
+    const rendered = renderService(service, this.options, this.templates, dir, this.memos.get(service.serviceId));
+    this.memos.set(service.serviceId, rendered.memo);
+    return rendered;
   }
 
   async apply(service: WebService): Promise<void> {
@@ -267,6 +272,7 @@ export abstract class FileWebDriver implements WebDriver {
       const versions = await phpVersionsIn(previous);
       await unlink(live);
       this.known.delete(serviceId);
+      this.memos.delete(serviceId);
       try {
         await this.reload(versions, null);
       } catch (error) {

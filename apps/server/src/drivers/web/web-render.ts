@@ -48,6 +48,14 @@ export interface RenderedService {
   phpErrorLog: string;
   /** The pool's own temporary folder (sessions, uploads), inside its open_basedir. */
   phpTempDir: string;
+  /** The hosts' files as rendered, for the service's next render. */
+  memo: RenderMemo;
+}
+
+/** A service's hosts' files by what they were rendered from (see renderService). */
+export interface RenderMemo {
+  context: string;
+  hosts: Map<string, RenderedFile[]>;
 }
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
@@ -254,6 +262,7 @@ export function renderService(
   settings: WebRenderSettings,
   templates: Templates,
   dir: string,
+  memo?: RenderMemo,
 ): RenderedService {
   checkSettings(settings);
   checkService(service, settings);
@@ -269,20 +278,48 @@ export function renderService(
   const socket = path.join(socketDir, `panel247-${id}.sock`);
   const home = service.home.replace(/\/$/, '');
   const files: RenderedFile[] = [];
+  const inertNames = new Set<string>();
+  /** Adds a file to the service's; a file named by its content comes once, whichever hosts use it. */
+  const add = (file: RenderedFile) => {
+    if (!file.config && inertNames.has(file.name)) return;
+    if (!file.config) inertNames.add(file.name);
+    files.push(file);
+  };
+  // Where the files being rendered go: the service's, or the list of the host being rendered.
+  let sink: (file: RenderedFile) => void = add;
   const header = (what: string, comment = '#') =>
     `${comment} Panel247 service ${id} (${service.domain})${what}: written by the panel, do not edit.\n`;
   const hostFile = (hostName: string, blocks: string[]) =>
-    files.push({
+    sink({
       name: `sites/${hostName}.conf`,
       content: `${header(`, ${hostName}`)}${blocks.join('\n')}`,
       mode: 0o644,
       config: true,
     });
-  const inertNames = new Set<string>();
   const inert = (name: string, content: string, mode = 0o644) => {
-    if (!inertNames.has(name)) files.push({ name, content, mode, config: false });
-    inertNames.add(name);
+    sink({ name, content, mode, config: false });
     return path.join(dir, name);
+  };
+  // A host's files depend on the service's settings (this context) and on the host's own values
+  // (its key): one rendered for the same context and key by the previous render is taken as is,
+  // so a change in a service of a thousand sites renders the hosts it touches.
+  const context = JSON.stringify([dir, service.domain, home, socket, errorLog, service.parking, settings]);
+  const reusable = memo?.context === context ? memo.hosts : undefined;
+  const hosts = new Map<string, RenderedFile[]>();
+  const renderHost = (key: string, make: () => void) => {
+    let own = reusable?.get(key);
+    if (!own) {
+      const list: RenderedFile[] = [];
+      sink = (file) => list.push(file);
+      try {
+        make();
+      } finally {
+        sink = add;
+      }
+      own = list;
+    }
+    hosts.set(key, own);
+    for (const file of own) add(file);
   };
   // Worked out once per service, not per site: a service may hold a thousand sites.
   const www = wwwTaken(service);
@@ -357,39 +394,45 @@ export function renderService(
     parkingBlock = `${httpBlock([...names].join(' '), parkingLocations)}\n`;
     // Hosts with a certificate keep answering over HTTPS, with the parking page.
     for (const site of service.sites) {
-      const ssl = sslFiles(site);
-      if (ssl) {
-        hostFile(host(site.subdomain, service.domain), [
-          httpsBlock(siteNames(site, service.domain, www), parkingLocations, ssl),
-        ]);
-      }
+      renderHost(siteKey(site, redirectionsOf, www), () => {
+        const ssl = sslFiles(site);
+        if (ssl) {
+          hostFile(host(site.subdomain, service.domain), [
+            httpsBlock(siteNames(site, service.domain, www), parkingLocations, ssl),
+          ]);
+        }
+      });
     }
     inert('parking/index.html', templates.fill('parking.html.template', { DOMAIN: escapeHtml(service.domain) }));
   } else {
     const fastcgi = readFileSync(path.join(templates.dir, 'fastcgi-params.conf'), 'utf8');
     const fastcgiParams = inert(`fastcgi-params-${contentTag(fastcgi)}.conf`, fastcgi);
     for (const site of service.sites) {
-      const locations = templates.fill('site.locations.template', {
-        ROOT: site.folder === '' ? home : path.join(home, site.folder),
-        REDIRECTIONS: redirectionLines(redirectionsOf.get(site.subdomain) ?? []),
-        FASTCGI_PARAMS: fastcgiParams,
-        PHP_SOCKET: socket,
+      renderHost(`${siteKey(site, redirectionsOf, www)}${fastcgiParams}`, () => {
+        const locations = templates.fill('site.locations.template', {
+          ROOT: site.folder === '' ? home : path.join(home, site.folder),
+          REDIRECTIONS: redirectionLines(redirectionsOf.get(site.subdomain) ?? []),
+          FASTCGI_PARAMS: fastcgiParams,
+          PHP_SOCKET: socket,
+        });
+        const names = siteNames(site, service.domain, www);
+        const ssl = sslFiles(site);
+        hostFile(host(site.subdomain, service.domain), [
+          httpBlock(names, locations),
+          ...(ssl ? [httpsBlock(names, locations, ssl)] : []),
+        ]);
       });
-      const names = siteNames(site, service.domain, www);
-      const ssl = sslFiles(site);
-      hostFile(host(site.subdomain, service.domain), [
-        httpBlock(names, locations),
-        ...(ssl ? [httpsBlock(names, locations, ssl)] : []),
-      ]);
     }
     // Redirections of hosts without a site get a server block (and a file) of their own.
     const siteHosts = new Set(service.sites.map((site) => site.subdomain));
     for (const [subdomain, own] of redirectionsOf) {
       if (siteHosts.has(subdomain)) continue;
       // Paths no redirection covers answer 404 (a redirection of / covers them all).
-      const rest = own.some((r) => r.path === '/') ? '' : '\n    location / { return 404; }';
-      const hostName = host(subdomain, service.domain);
-      hostFile(hostName, [httpBlock(hostName, `${redirectionLines(own)}${rest}`)]);
+      renderHost(JSON.stringify(['redirected', subdomain, own]), () => {
+        const rest = own.some((r) => r.path === '/') ? '' : '\n    location / { return 404; }';
+        const hostName = host(subdomain, service.domain);
+        hostFile(hostName, [httpBlock(hostName, `${redirectionLines(own)}${rest}`)]);
+      });
     }
   }
 
@@ -415,5 +458,25 @@ export function renderService(
     mode: 0o644,
     config: true,
   });
-  return { files, phpVersion: service.phpVersion, socket, errorLog, phpErrorLog, phpTempDir };
+  return {
+    files,
+    phpVersion: service.phpVersion,
+    socket,
+    errorLog,
+    phpErrorLog,
+    phpTempDir,
+    memo: { context, hosts },
+  };
+}
+
+/** What makes a site's file: its own values, its redirections, and for the main site whether www is taken. */
+function siteKey(site: WebSite, redirectionsOf: Map<string, WebRedirection[]>, www: boolean): string {
+  return JSON.stringify([
+    'site',
+    site.subdomain,
+    site.folder,
+    site.ssl ?? null,
+    redirectionsOf.get(site.subdomain) ?? [],
+    site.subdomain === '' && www,
+  ]);
 }
