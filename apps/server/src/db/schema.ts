@@ -318,6 +318,13 @@ export interface MailboxTable {
   sort_key: string;
 }
 
+/** How many mailboxes and aliases a service has (migration 0025); the mail repository keeps it. */
+export interface MailCountsTable {
+  service_id: number;
+  mailboxes: number;
+  aliases: number;
+}
+
 /** A mailbox's autoresponder and forwarding (migration 0020); the driver writes its Sieve script. */
 export interface MailboxRulesTable {
   mailbox_id: number;
@@ -558,6 +565,7 @@ export interface Database {
   mailboxes: MailboxTable;
   mail_aliases: MailAliasTable;
   mailbox_rules: MailboxRulesTable;
+  mail_counts: MailCountsTable;
   mail_dkim_keys: MailDkimKeyTable;
   mail_auth_policies: MailAuthPolicyTable;
   signon_tokens: SignonTokenTable;

@@ -242,6 +242,46 @@ describe.each(DATABASE_KINDS)('paged lists on %s', (kind) => {
       expect((await list()).body.data.total).toBe(17);
     });
 
+    it('keeps the unfiltered total with each create and delete, in the service’s counts row', async () => {
+      const kept = () =>
+        t.database.db
+          .selectFrom('mail_counts')
+          .select(['mailboxes', 'aliases'])
+          .where('service_id', '=', id)
+          .executeTakeFirstOrThrow()
+          .then((row) => [Number(row.mailboxes), Number(row.aliases)]);
+      expect(await kept()).toEqual([14, 3]);
+      const box = await t.call<{ correo: Mailbox }>(
+        'POST',
+        `service/${id}/correo/create/`,
+        { name: 'counted', password: 'counted-Password-1' },
+        { cookie },
+      );
+      expect(box.body.system.valid).toBe(true);
+      const alias = await t.call<{ alias: Alias }>(
+        'POST',
+        `service/${id}/alias/create/`,
+        { name: 'counted-alias', target: ['box01@paging.test'] },
+        { cookie },
+      );
+      expect(alias.body.system.valid).toBe(true);
+      expect(await kept()).toEqual([15, 4]);
+      expect((await list({ page: '1' })).body.data.total).toBe(19);
+      // a refused create (the address is taken) changes nothing
+      const again = await t.call(
+        'POST',
+        `service/${id}/correo/create/`,
+        { name: 'counted', password: 'x-Password-12' },
+        { cookie },
+      );
+      expect(again.body.system.valid).toBe(false);
+      expect(await kept()).toEqual([15, 4]);
+      await get(`service/${id}/correo/${box.body.data.correo.id}/delete/`);
+      await get(`service/${id}/alias/${alias.body.data.alias.id}/delete/`);
+      expect(await kept()).toEqual([14, 3]);
+      expect((await list({ page: '1' })).body.data.total).toBe(17);
+    });
+
     it('filters by type and on the address, % and _ as themselves', async () => {
       const found = async (params: Record<string, string>) =>
         names((await list({ page: '1', ...params })).body.data.mail);

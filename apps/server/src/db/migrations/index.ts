@@ -22,6 +22,7 @@ import * as m0020 from './0020-mailbox-rules.ts';
 import * as m0021 from './0021-api-tokens.ts';
 import * as m0022 from './0022-activity-log.ts';
 import * as m0023 from './0023-dnssec-jobs-and-scans.ts';
+import * as m0025 from './0025-mail-counts.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021-api-tokens': m0021,
   '0022-activity-log': m0022,
   '0023-dnssec-jobs-and-scans': m0023,
+  '0025-mail-counts': m0025,
 };

@@ -3,6 +3,36 @@ import type { Db } from '../../db/database.ts';
 import { containsAny, type ListPage, orderOf } from '../../db/list-query.ts';
 import type { MailboxRulesTable } from '../../db/schema.ts';
 
+type MailCount = 'mailboxes' | 'aliases';
+
+/**
+ * Runs `work` in a transaction: the caller's when it is already in one, else a new one, so a row
+ * and its service's count change together.
+ */
+function atomically<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** Adds `by` (negative: takes away) to a count of each service in `perService` (service id → rows). */
+async function addToCounts(db: Db, which: MailCount, perService: Map<number, number>) {
+  for (const [serviceId, by] of perService) {
+    if (by === 0) continue;
+    await db
+      .insertInto('mail_counts')
+      .values({ service_id: serviceId, mailboxes: 0, aliases: 0, [which]: by })
+      .onConflict((conflict) =>
+        conflict.column('service_id').doUpdateSet({ [which]: sql<number>`mail_counts.${sql.ref(which)} + ${by}` }),
+      )
+      .execute();
+  }
+}
+
+function perService(rows: { service_id: number }[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const row of rows) counts.set(row.service_id, (counts.get(row.service_id) ?? 0) + 1);
+  return counts;
+}
+
 /** One row of the mail view's list: an account or an alias, in the columns both have. */
 export interface MailListRow {
   kind: 'account' | 'alias';
@@ -97,14 +127,27 @@ export const mailRepository = {
         : kinds.accounts
           ? firstAccounts
           : firstAliases;
-    const count = (table: 'mailboxes' | 'mail_aliases') =>
-      db
+    // Unfiltered, the total is the service's kept counts (one row); filtered, the matching rows.
+    const kept = matching
+      ? undefined
+      : db
+          .selectFrom('mail_counts')
+          .select(['mailboxes', 'aliases'])
+          .where('service_id', '=', serviceId)
+          .executeTakeFirst();
+    const count = async (table: 'mailboxes' | 'mail_aliases') => {
+      if (kept) {
+        const row = await kept;
+        return Number((table === 'mailboxes' ? row?.mailboxes : row?.aliases) ?? 0);
+      }
+      const row = await db
         .selectFrom(table)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('service_id', '=', serviceId)
         .$if(matching !== undefined, (qb) => qb.where(matching as Expression<SqlBool>))
-        .executeTakeFirstOrThrow()
-        .then((row) => Number(row.n));
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    };
     const [rows, accountCount, aliasCount] = await Promise.all([
       db
         .selectFrom(both.as('m'))
@@ -130,21 +173,28 @@ export const mailRepository = {
     db: Db,
     row: { service_id: number; local_part: string; password_hash: string; quota_bytes: number; created_at: number },
   ) {
-    return db
-      .insertInto('mailboxes')
-      .values({ ...row, sort_key: sortKeyOf(row) })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return atomically(db, async (trx) => {
+      const inserted = await trx
+        .insertInto('mailboxes')
+        .values({ ...row, sort_key: sortKeyOf(row) })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await addToCounts(trx, 'mailboxes', perService([row]));
+      return inserted;
+    });
   },
   /** Many mailboxes in one statement (the scale data set inserts them 500 at a time, in a transaction). */
   insertMailboxes(
     db: Db,
     rows: { service_id: number; local_part: string; password_hash: string; quota_bytes: number; created_at: number }[],
   ) {
-    return db
-      .insertInto('mailboxes')
-      .values(rows.map((row) => ({ ...row, sort_key: sortKeyOf(row) })))
-      .execute();
+    return atomically(db, async (trx) => {
+      await trx
+        .insertInto('mailboxes')
+        .values(rows.map((row) => ({ ...row, sort_key: sortKeyOf(row) })))
+        .execute();
+      await addToCounts(trx, 'mailboxes', perService(rows));
+    });
   },
   setPassword(db: Db, serviceId: number, id: number, passwordHash: string) {
     return db
@@ -155,7 +205,14 @@ export const mailRepository = {
       .execute();
   },
   deleteMailbox(db: Db, serviceId: number, id: number) {
-    return db.deleteFrom('mailboxes').where('service_id', '=', serviceId).where('id', '=', id).execute();
+    return atomically(db, async (trx) => {
+      const deleted = await trx
+        .deleteFrom('mailboxes')
+        .where('service_id', '=', serviceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      await addToCounts(trx, 'mailboxes', new Map([[serviceId, -Number(deleted.numDeletedRows)]]));
+    });
   },
   setQuota(db: Db, serviceId: number, id: number, quotaBytes: number) {
     return db
@@ -215,18 +272,25 @@ export const mailRepository = {
       .executeTakeFirst();
   },
   insertAlias(db: Db, row: { service_id: number; local_part: string; targets: string; created_at: number }) {
-    return db
-      .insertInto('mail_aliases')
-      .values({ ...row, sort_key: sortKeyOf(row, 'alias') })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return atomically(db, async (trx) => {
+      const inserted = await trx
+        .insertInto('mail_aliases')
+        .values({ ...row, sort_key: sortKeyOf(row, 'alias') })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await addToCounts(trx, 'aliases', perService([row]));
+      return inserted;
+    });
   },
   /** Many aliases in one statement (the scale data set inserts them 500 at a time, in a transaction). */
   insertAliases(db: Db, rows: { service_id: number; local_part: string; targets: string; created_at: number }[]) {
-    return db
-      .insertInto('mail_aliases')
-      .values(rows.map((row) => ({ ...row, sort_key: sortKeyOf(row, 'alias') })))
-      .execute();
+    return atomically(db, async (trx) => {
+      await trx
+        .insertInto('mail_aliases')
+        .values(rows.map((row) => ({ ...row, sort_key: sortKeyOf(row, 'alias') })))
+        .execute();
+      await addToCounts(trx, 'aliases', perService(rows));
+    });
   },
   setTargets(db: Db, serviceId: number, id: number, targets: string) {
     return db
@@ -238,7 +302,14 @@ export const mailRepository = {
       .executeTakeFirstOrThrow();
   },
   deleteAlias(db: Db, serviceId: number, id: number) {
-    return db.deleteFrom('mail_aliases').where('service_id', '=', serviceId).where('id', '=', id).execute();
+    return atomically(db, async (trx) => {
+      const deleted = await trx
+        .deleteFrom('mail_aliases')
+        .where('service_id', '=', serviceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      await addToCounts(trx, 'aliases', new Map([[serviceId, -Number(deleted.numDeletedRows)]]));
+    });
   },
   /** Whether an address is taken by a mailbox or an alias of the service. */
   async addressTaken(db: Db, serviceId: number, localPart: string): Promise<boolean> {
