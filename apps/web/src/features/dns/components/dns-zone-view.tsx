@@ -4,7 +4,7 @@ import { isActionable, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { DnsRecord } from '@panel247/contract/dns';
 import { DNS_TYPES } from '@panel247/contract/dns-rules';
 import type { PermissionSetData } from '@panel247/contract/permissions';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ListBody } from '../../../components/list-body';
@@ -85,10 +85,75 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
     );
   };
 
+  const filtered = type !== '' || filter !== '';
+  const emptyText = list.isError ? t('dns.load_error') : filtered ? t('dns.no_results') : t('dns.empty');
+  // A keystroke in the filter changes only the field until the debounced filter reaches the
+  // query: the table, the DNSSEC and history cards and the dialogs are kept as they were
+  // rendered (a 10,000-record zone's view re-rendered whole at every key).
+  const exporting = exportZone.isPending;
+  const exportMutate = exportZone.mutate;
+  const toolbar = useMemo(
+    () => (
+      <DnsToolbar
+        canWrite={canWrite}
+        exporting={exporting}
+        onCreate={() => setCreating(true)}
+        onImport={() => setImporting(true)}
+        onExport={() => exportMutate(undefined, { onError: notifyError })}
+        onRestore={() => setConfirm({ kind: 'restore' })}
+        onDeleteAll={() => setConfirm({ kind: 'deleteAll' })}
+      />
+    ),
+    [canWrite, exporting, exportMutate, setCreating, setImporting, setConfirm],
+  );
+  const fetching = list.isFetching;
+  const table = useMemo(
+    () => (
+      <DnsRecordTable
+        records={records}
+        canWrite={canWrite}
+        busy={fetching}
+        emptyText={emptyText}
+        onEdit={setEditing}
+        onDelete={(record) => setConfirm({ kind: 'delete', record })}
+      />
+    ),
+    [records, canWrite, fetching, emptyText, setEditing, setConfirm],
+  );
+  const dialogs = useMemo(
+    () => (
+      <>
+        <DnssecCard serviceId={serviceId} canWrite={canWrite} />
+        <DnsHistoryCard serviceId={serviceId} zoneName={zoneName} canWrite={canWrite} />
+        <DnsCreateModal
+          opened={creating}
+          onClose={closeCreate}
+          serviceId={serviceId}
+          zoneName={zoneName}
+          canWrite={canWrite}
+        />
+        <ZoneImportModal
+          opened={importing}
+          onClose={closeImport}
+          serviceId={serviceId}
+          zoneName={zoneName}
+          canWrite={canWrite}
+        />
+        <RecordEditModal
+          record={editing}
+          onClose={closeEdit}
+          serviceId={serviceId}
+          zoneName={zoneName}
+          canWrite={canWrite}
+        />
+      </>
+    ),
+    [serviceId, zoneName, canWrite, creating, closeCreate, importing, closeImport, editing, closeEdit],
+  );
+
   // a service without a DNS zone, or someone else's, answers 404
   if (zoneMissing) return <NotFoundView />;
 
-  const filtered = type !== '' || filter !== '';
   const confirmText =
     confirm?.kind === 'delete'
       ? {
@@ -106,20 +171,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
 
   return (
     <ListPage testId="dns-view" title={set.reference}>
-      <ListCard
-        title={t('dns.records')}
-        actions={
-          <DnsToolbar
-            canWrite={canWrite}
-            exporting={exportZone.isPending}
-            onCreate={() => setCreating(true)}
-            onImport={() => setImporting(true)}
-            onExport={() => exportZone.mutate(undefined, { onError: notifyError })}
-            onRestore={() => setConfirm({ kind: 'restore' })}
-            onDeleteAll={() => setConfirm({ kind: 'deleteAll' })}
-          />
-        }
-      >
+      <ListCard title={t('dns.records')} actions={toolbar}>
         <ListBody
           testId="dns"
           filter={{
@@ -144,40 +196,10 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
           skeleton={{ rows: 5, height: 32 }}
           pagination={{ page, pageSize: LIST_PAGE_SIZE, total, onChange: setPage }}
         >
-          <DnsRecordTable
-            records={records}
-            canWrite={canWrite}
-            busy={list.isFetching}
-            emptyText={list.isError ? t('dns.load_error') : filtered ? t('dns.no_results') : t('dns.empty')}
-            onEdit={setEditing}
-            onDelete={(record) => setConfirm({ kind: 'delete', record })}
-          />
+          {table}
         </ListBody>
       </ListCard>
-      <DnssecCard serviceId={serviceId} canWrite={canWrite} />
-      <DnsHistoryCard serviceId={serviceId} zoneName={zoneName} canWrite={canWrite} />
-
-      <DnsCreateModal
-        opened={creating}
-        onClose={closeCreate}
-        serviceId={serviceId}
-        zoneName={zoneName}
-        canWrite={canWrite}
-      />
-      <ZoneImportModal
-        opened={importing}
-        onClose={closeImport}
-        serviceId={serviceId}
-        zoneName={zoneName}
-        canWrite={canWrite}
-      />
-      <RecordEditModal
-        record={editing}
-        onClose={closeEdit}
-        serviceId={serviceId}
-        zoneName={zoneName}
-        canWrite={canWrite}
-      />
+      {dialogs}
       <ConfirmModal
         opened={confirm !== null}
         title={confirmText.title}
