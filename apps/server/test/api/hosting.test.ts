@@ -419,12 +419,42 @@ describe.each(DATABASE_KINDS)('hosting API on %s', (kind) => {
     expect({ rows: await rows(), conf: nginxConf() }).toEqual(before);
   });
 
+  it('gives the web driver a site’s or a redirection’s own host, never the whole service again', async () => {
+    await t.call('POST', `service/${id}/php/`, { phpVersion: 'default' }, { cookie });
+    const whole = vi.spyOn(EmbeddedWebDriver.prototype, 'apply');
+    const hosts = vi.spyOn(EmbeddedWebDriver.prototype, 'applyHosts');
+    const created = await t.call<{ subdomain: Subdomain }>(
+      'POST',
+      `service/${id}/subdomain/create/`,
+      { subDomain: 'solo', folder: 'solo' },
+      { cookie },
+    );
+    expect(created.response.statusCode).toBe(200);
+    const redirection = await t.call<{ redirection: Redirection }>(
+      'POST',
+      `service/${id}/redirection/create/`,
+      { subDomain: 'solo', recurso: '/away', urlRedir: 'https://example.com/', redirType: '301' },
+      { cookie },
+    );
+    expect(redirection.response.statusCode).toBe(200);
+    await t.call('GET', `service/${id}/redirection/${redirection.body.data.redirection.id}/delete/`, {}, { cookie });
+    await t.call('GET', `service/${id}/subdomain/${created.body.data.subdomain.id}/delete/`, {}, { cookie });
+    expect(whole).not.toHaveBeenCalled();
+    expect(hosts.mock.calls.map(([change]) => change.hosts)).toEqual([['solo'], ['solo'], ['solo'], ['solo']]);
+    // each was given the rows of that host alone
+    expect(hosts.mock.calls[1]?.[0].sites.map((site) => site.subdomain)).toEqual(['solo']);
+    expect(hosts.mock.calls[1]?.[0].redirections.map((r) => r.path)).toEqual(['/away']);
+    expect(await Promise.all(hosts.mock.results.map((result) => result.value))).toEqual([true, true, true, true]);
+    expect(nginxConf()).not.toContain('solo.');
+  });
+
   it('rolls the database back when the web server refuses', async () => {
     const before = { rows: await rows(), conf: nginxConf() };
+    // The driver's test of the new files fails, as `nginx -t` would: whether the change went in
+    // as its own hosts or as the whole service, the files written for it are taken back.
+    const check = () => vi.spyOn(EmbeddedWebDriver.prototype as unknown as { check: () => Promise<void> }, 'check');
     const refuse = () =>
-      vi
-        .spyOn(EmbeddedWebDriver.prototype, 'apply')
-        .mockRejectedValueOnce(new DaemonError('web.error.refused', 'nginx: [emerg] unexpected "}"'));
+      check().mockRejectedValueOnce(new DaemonError('web.error.refused', 'nginx: [emerg] unexpected "}"'));
     refuse();
     const site = await t.call(
       'POST',
@@ -450,9 +480,7 @@ describe.each(DATABASE_KINDS)('hosting API on %s', (kind) => {
     refuse();
     expect((await t.call('GET', `service/${id}/parking/active/`, {}, { cookie })).response.statusCode).toBe(502);
     // A value the driver's own allow-list refuses comes back on the form's field.
-    vi.spyOn(EmbeddedWebDriver.prototype, 'apply').mockRejectedValueOnce(
-      FieldErrors.one('sites.1.folder', 'web.error.value'),
-    );
+    check().mockRejectedValueOnce(FieldErrors.one('sites.1.folder', 'web.error.value'));
     const refused = await t.call(
       'POST',
       `service/${id}/subdomain/create/`,

@@ -284,6 +284,30 @@ describe('web driver on a real nginx and PHP-FPM 8.2', () => {
     expect((await get('blog.shop.test', '/')).body).toBe('blog site\n');
   });
 
+  it('applies a change of one host alone: served at once, the whole service as rendered; a refusal changes nothing', async () => {
+    const before = state();
+    write(path.join(home, 'solo/index.html'), 'solo site\n');
+    const solo = { subdomain: 'solo', folder: 'solo' };
+    const withSolo = shop({ sites: [...shop().sites, solo] });
+    const onlySolo = (sites: WebService['sites']) => ({ ...shop(), hosts: ['solo'], sites, redirections: [] });
+    expect(await driver.applyHosts(onlySolo([solo]))).toBe(true);
+    expect((await get('solo.shop.test', '/')).body).toBe('solo site\n');
+    expect((await get('blog.shop.test', '/')).body).toBe('blog site\n');
+    expect(await driver.drift(withSolo)).toBeNull();
+    // a certificate nginx cannot load: refused by nginx -t, and every file stays as it was
+    const garbage = '-----BEGIN CERTIFICATE-----\nQUJDRA==\n-----END CERTIFICATE-----\n';
+    const failure = await driver
+      .applyHosts(onlySolo([{ ...solo, ssl: { certPem: garbage, keyPem: key } }]))
+      .catch((error) => error);
+    expect(failure).toBeInstanceOf(DaemonError);
+    expect(await driver.drift(withSolo)).toBeNull();
+    expect((await get('solo.shop.test', '/')).body).toBe('solo site\n');
+    // after a refusal the driver asks for the whole service once
+    expect(await driver.applyHosts(onlySolo([]))).toBe(false);
+    await driver.apply(shop());
+    expect(state()).toEqual(before);
+  });
+
   it('keeps the previous configuration serving when nginx refuses a broken template', async () => {
     const before = state();
     const broken = path.join(servers.dir, 'broken-templates');

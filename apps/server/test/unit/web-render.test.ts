@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createWebDriver, DEFAULT_WEB_TEMPLATES } from '../../src/drivers/web/create-web-driver.ts';
 import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
-import type { WebService } from '../../src/drivers/web/web.driver.ts';
+import type { WebService, WebServiceHosts } from '../../src/drivers/web/web.driver.ts';
+import { hostsToRender } from '../../src/drivers/web/web-render.ts';
 import { FieldErrors } from '../../src/errors.ts';
 import { serviceFiles, serviceNginxConfig } from '../support/web-config.ts';
 
@@ -175,6 +176,118 @@ describe('web driver rendering (embedded)', () => {
     await driver.apply(service({ home: '/srv/www/moved', redirections: [] }));
     expect(await main()).toContain('root /srv/www/moved/public;');
     expect(await readFile(live('sites/blog.shop.test.conf'), 'utf8')).toContain('root /srv/www/moved/blog/web;');
+  });
+
+  /** The change of `hosts` as HostingChanges gives it: the whole service's rows of those hosts only. */
+  const hostsOf = (whole: WebService, hosts: string[]): WebServiceHosts => ({
+    ...whole,
+    hosts,
+    sites: whole.sites.filter((site) => hosts.includes(site.subdomain)),
+    redirections: whole.redirections.filter((redirection) => hosts.includes(redirection.subdomain)),
+  });
+
+  it('a change of some hosts leaves the files the whole service would have, and writes only its own', async () => {
+    let whole = service();
+    await driver.apply(whole);
+    const steps: [string[], (current: WebService) => WebService][] = [
+      // a new site, then its folder moved, then a certificate
+      [['new'], (current) => ({ ...current, sites: [...current.sites, { subdomain: 'new', folder: 'n' }] })],
+      [
+        ['new'],
+        (current) => ({
+          ...current,
+          sites: current.sites.map((site) => (site.subdomain === 'new' ? { ...site, folder: 'moved' } : site)),
+        }),
+      ],
+      // a www site takes www.shop.test from the main site (hostsToRender brings the main host in)
+      [
+        hostsToRender(['www']),
+        (current) => ({ ...current, sites: [...current.sites, { subdomain: 'www', folder: 'w' }] }),
+      ],
+      // a redirection of a host without a site, then one of a site's host, then both gone
+      [
+        ['away'],
+        (current) => ({
+          ...current,
+          redirections: [...current.redirections, { subdomain: 'away', path: '/', url: 'https://a.test/', type: 301 }],
+        }),
+      ],
+      [
+        ['blog'],
+        (current) => ({
+          ...current,
+          redirections: [...current.redirections, { subdomain: 'blog', path: '/x', url: 'https://b.test/', type: 302 }],
+        }),
+      ],
+      [
+        ['away', 'blog'],
+        (current) => ({
+          ...current,
+          redirections: current.redirections.filter((r) => r.subdomain !== 'away' && r.subdomain !== 'blog'),
+        }),
+      ],
+      // a site deleted, and the www site again (the main site answers as www.shop.test once more)
+      [['new'], (current) => ({ ...current, sites: current.sites.filter((site) => site.subdomain !== 'new') })],
+      [
+        hostsToRender(['www']),
+        (current) => ({ ...current, sites: current.sites.filter((s) => s.subdomain !== 'www') }),
+      ],
+    ];
+    for (const [hosts, step] of steps) {
+      const before = serviceFiles(live());
+      whole = step(whole);
+      expect(await driver.applyHosts(hostsOf(whole, hosts)), hosts.join()).toBe(true);
+      // what is live is exactly what the whole service renders
+      expect(await driver.drift(whole), hosts.join()).toBeNull();
+      const after = serviceFiles(live());
+      const touched = Object.keys({ ...before, ...after }).filter((name) => before[name] !== after[name]);
+      for (const name of touched) {
+        expect(name, hosts.join()).toMatch(/^(sites|frames|ssl)\//);
+        expect(
+          hosts.map((host) => (host ? `${host}.shop.test` : 'shop.test')),
+          name,
+        ).toContain(path.basename(name).replace(/\.conf$/, ''));
+      }
+    }
+    expect(await main()).toContain('server_name shop.test www.shop.test;');
+    async function main() {
+      return readFile(live('sites/shop.test.conf'), 'utf8');
+    }
+  });
+
+  it('a change of some hosts is declined (nothing written) where the whole service must be applied', async () => {
+    const whole = service();
+    const change = hostsOf({ ...whole, sites: [...whole.sites, { subdomain: 'new', folder: 'n' }] }, ['new']);
+    // nothing applied since the driver started
+    expect(await driver.applyHosts(change)).toBe(false);
+    expect(await readdir(path.join(dir, 'web')).catch(() => [])).toEqual([]);
+    await driver.apply(whole);
+    const before = serviceFiles(live());
+    // a setting every host's file names (the home), a parked service
+    expect(await driver.applyHosts({ ...change, home: '/srv/www/elsewhere' })).toBe(false);
+    expect(await driver.applyHosts({ ...change, parking: true })).toBe(false);
+    // another writer changed the folder since this driver wrote it
+    const other = new EmbeddedWebDriver(options());
+    await other.apply({ ...whole, redirections: [] });
+    expect(await driver.applyHosts(change)).toBe(false);
+    await driver.apply(whole);
+    expect(serviceFiles(live())).toEqual(before);
+    // a refused change leaves no memory to build on
+    const refusing = new (class extends EmbeddedWebDriver {
+      refuse = false;
+      protected override async check(): Promise<void> {
+        if (this.refuse) throw new Error('nginx -t refused');
+      }
+    })(options());
+    await refusing.apply(whole);
+    refusing.refuse = true;
+    await expect(refusing.applyHosts(change)).rejects.toThrow('nginx -t refused');
+    expect(serviceFiles(live())).toEqual(before);
+    refusing.refuse = false;
+    expect(await refusing.applyHosts(change)).toBe(false);
+    // rows of a host the change does not name are a caller's mistake
+    await expect(driver.applyHosts({ ...change, hosts: ['other'] })).rejects.toThrow(/not in the change/);
+    await expect(driver.applyHosts({ ...change, hosts: ['new', ''] })).rejects.toThrow(/rendered together/);
   });
 
   it('moves a service of the earlier layout (one file, in a version folder) on its next change', async () => {

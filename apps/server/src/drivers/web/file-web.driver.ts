@@ -16,11 +16,12 @@ import {
 import path from 'node:path';
 import type { ErrorLogLine } from '@panel247/contract/hosting';
 import { readErrorLog } from './error-log.ts';
-import type { WebDriver, WebService } from './web.driver.ts';
+import type { WebDriver, WebService, WebServiceHosts } from './web.driver.ts';
 import {
   type RenderedFile,
   type RenderedService,
   type RenderMemo,
+  renderHosts,
   renderService,
   serviceLogFiles,
   sitesInclude,
@@ -111,9 +112,7 @@ export abstract class FileWebDriver implements WebDriver {
 
   /** Renders without writing: what `apply` would write, for tests and dry runs. */
   render(service: WebService, dir = this.serviceDir(service.serviceId)): RenderedService {
-    const rendered = renderService(service, this.options, this.templates, dir, this.memos.get(service.serviceId));
-    this.memos.set(service.serviceId, rendered.memo);
-    return rendered;
+    return renderService(service, this.options, this.templates, dir, this.memos.get(service.serviceId));
   }
 
   async apply(service: WebService): Promise<void> {
@@ -122,7 +121,44 @@ export abstract class FileWebDriver implements WebDriver {
     return this.serial(() => this.applyRendered(service.serviceId, rendered));
   }
 
+  async applyHosts(change: WebServiceHosts): Promise<boolean> {
+    const serviceId = change.serviceId;
+    return this.serial(async () => {
+      // The memo stands for the other hosts only while the folder is as this driver left it.
+      if (!(await this.writtenByUs(serviceId))) return false;
+      const dir = this.serviceDir(serviceId);
+      const rendered = renderHosts(change, this.options, this.templates, dir, this.memos.get(serviceId));
+      if (!rendered) return false;
+      await this.applyRendered(serviceId, rendered);
+      return true;
+    });
+  }
+
+  /** Whether the service's live folder is the one this driver last wrote, untouched since. */
+  private async writtenByUs(serviceId: number): Promise<boolean> {
+    const dir = this.serviceDir(serviceId);
+    const known = this.known.get(serviceId);
+    if (!known || !this.memos.has(serviceId)) return false;
+    if ((await readlink(this.livePath(serviceId)).catch(() => null)) !== dir) return false;
+    return known.stamp === (await this.stamp(dir));
+  }
+
+  /**
+   * Makes the live files these. The memo of the service's hosts is kept only after a success, so
+   * it always describes what is live; a failure drops it and the next change applies the whole
+   * service.
+   */
   private async applyRendered(serviceId: number, rendered: RenderedService): Promise<void> {
+    try {
+      await this.writeRendered(serviceId, rendered);
+      this.memos.set(serviceId, rendered.memo);
+    } catch (error) {
+      this.memos.delete(serviceId);
+      throw error;
+    }
+  }
+
+  private async writeRendered(serviceId: number, rendered: RenderedService): Promise<void> {
     const dir = this.serviceDir(serviceId);
     const live = this.livePath(serviceId);
     await mkdir(this.liveDir, { recursive: true });

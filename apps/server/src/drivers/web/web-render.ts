@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isRedirectionUrl, isServiceFolder, isSubdomainName } from '@panel247/contract/hosting-rules';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { FieldErrors } from '../../errors.ts';
-import type { WebRedirection, WebService, WebSite } from './web.driver.ts';
+import type { WebRedirection, WebService, WebServiceHosts, WebSite } from './web.driver.ts';
 
 /**
  * Turns a service into the files nginx and PHP-FPM read, from the templates in deploy/nginx.
@@ -52,10 +52,29 @@ export interface RenderedService {
   memo: RenderMemo;
 }
 
-/** A service's hosts' files by what they were rendered from (see renderService). */
+/** A host's files and the key of what they were rendered from (see renderService). */
+interface RenderedHost {
+  key: string;
+  files: RenderedFile[];
+}
+
+/** A service's hosts' files by host (its subdomain, '' for the main domain), and their context. */
 export interface RenderMemo {
   context: string;
-  hosts: Map<string, RenderedFile[]>;
+  hosts: Map<string, RenderedHost>;
+}
+
+/**
+ * The hosts a change of `subdomains` renders again: the main site's names depend on whether www
+ * has a site or a redirection of its own, so either one brings in the other.
+ */
+export function hostsToRender(subdomains: readonly string[]): string[] {
+  const hosts = new Set(subdomains);
+  if (hosts.has('') || hosts.has('www')) {
+    hosts.add('');
+    hosts.add('www');
+  }
+  return [...hosts];
 }
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
@@ -264,6 +283,41 @@ export function renderService(
   dir: string,
   memo?: RenderMemo,
 ): RenderedService {
+  return render(service, settings, templates, dir, memo) as RenderedService;
+}
+
+/**
+ * Renders a change of some hosts of a service from the previous render: `change` holds the sites
+ * and redirections of `change.hosts` only (see hostsToRender), and every other host keeps the
+ * files it has in `memo`, so a change in a service of a thousand sites reads and renders its own
+ * hosts. null when the memo cannot stand in for the rest: none, another context (the PHP version,
+ * the settings), or a parked service (whose parking block names every host).
+ */
+export function renderHosts(
+  change: WebServiceHosts,
+  settings: WebRenderSettings,
+  templates: Templates,
+  dir: string,
+  memo: RenderMemo | undefined,
+): RenderedService | null {
+  if (!memo || change.parking) return null;
+  const hosts = new Set(change.hosts);
+  if (hosts.has('') !== hosts.has('www')) throw new Error('the main host and www are rendered together');
+  for (const item of [...change.sites, ...change.redirections]) {
+    if (!hosts.has(item.subdomain)) throw new Error(`host ${item.subdomain} is not in the change`);
+  }
+  return render(change, settings, templates, dir, memo, hosts);
+}
+
+/** renderService, or renderHosts when `touched` names the hosts the service's sites and redirections are of. */
+function render(
+  service: WebService,
+  settings: WebRenderSettings,
+  templates: Templates,
+  dir: string,
+  memo: RenderMemo | undefined,
+  touched?: ReadonlySet<string>,
+): RenderedService | null {
   checkSettings(settings);
   checkService(service, settings);
   check(dir, ABSOLUTE_PATH, 'web.configDir');
@@ -305,10 +359,13 @@ export function renderService(
   // so a change in a service of a thousand sites renders the hosts it touches.
   const context = JSON.stringify([dir, service.domain, home, socket, errorLog, service.parking, settings]);
   const reusable = memo?.context === context ? memo.hosts : undefined;
-  const hosts = new Map<string, RenderedFile[]>();
-  const renderHost = (key: string, make: () => void) => {
-    let own = reusable?.get(key);
-    if (!own) {
+  if (touched && !reusable) return null;
+  // A change of some hosts starts from every other host as the memo has it.
+  const hosts = new Map<string, RenderedHost>();
+  if (touched && reusable) for (const [name, own] of reusable) if (!touched.has(name)) hosts.set(name, own);
+  const renderHost = (subdomain: string, key: string, make: () => void) => {
+    let own = reusable?.get(subdomain);
+    if (own?.key !== key) {
       const list: RenderedFile[] = [];
       sink = (file) => list.push(file);
       try {
@@ -316,10 +373,9 @@ export function renderService(
       } finally {
         sink = add;
       }
-      own = list;
+      own = { key, files: list };
     }
-    hosts.set(key, own);
-    for (const file of own) add(file);
+    hosts.set(subdomain, own);
   };
   // Worked out once per service, not per site: a service may hold a thousand sites.
   const www = wwwTaken(service);
@@ -394,7 +450,7 @@ export function renderService(
     parkingBlock = `${httpBlock([...names].join(' '), parkingLocations)}\n`;
     // Hosts with a certificate keep answering over HTTPS, with the parking page.
     for (const site of service.sites) {
-      renderHost(siteKey(site, redirectionsOf, www), () => {
+      renderHost(site.subdomain, siteKey(site, redirectionsOf, www), () => {
         const ssl = sslFiles(site);
         if (ssl) {
           hostFile(host(site.subdomain, service.domain), [
@@ -408,7 +464,7 @@ export function renderService(
     const fastcgi = readFileSync(path.join(templates.dir, 'fastcgi-params.conf'), 'utf8');
     const fastcgiParams = inert(`fastcgi-params-${contentTag(fastcgi)}.conf`, fastcgi);
     for (const site of service.sites) {
-      renderHost(`${siteKey(site, redirectionsOf, www)}${fastcgiParams}`, () => {
+      renderHost(site.subdomain, `${siteKey(site, redirectionsOf, www)}${fastcgiParams}`, () => {
         const locations = templates.fill('site.locations.template', {
           ROOT: site.folder === '' ? home : path.join(home, site.folder),
           REDIRECTIONS: redirectionLines(redirectionsOf.get(site.subdomain) ?? []),
@@ -428,7 +484,7 @@ export function renderService(
     for (const [subdomain, own] of redirectionsOf) {
       if (siteHosts.has(subdomain)) continue;
       // Paths no redirection covers answer 404 (a redirection of / covers them all).
-      renderHost(JSON.stringify(['redirected', subdomain, own]), () => {
+      renderHost(subdomain, JSON.stringify(['redirected', subdomain, own]), () => {
         const rest = own.some((r) => r.path === '/') ? '' : '\n    location / { return 404; }';
         const hostName = host(subdomain, service.domain);
         hostFile(hostName, [httpBlock(hostName, `${redirectionLines(own)}${rest}`)]);
@@ -436,6 +492,7 @@ export function renderService(
     }
   }
 
+  for (const own of hosts.values()) for (const file of own.files) add(file);
   files.push({
     name: 'nginx.conf',
     content: `${header('')}${parkingBlock}${sitesInclude(dir)}\n`,

@@ -48,6 +48,14 @@ export interface WebService {
   redirections: WebRedirection[];
 }
 
+/**
+ * A change that touches some hosts of a service: `hosts` are their subdomains ('' the main domain,
+ * always with www: see hostsToRender), and `sites` and `redirections` hold those hosts' only.
+ */
+export interface WebServiceHosts extends WebService {
+  hosts: string[];
+}
+
 export interface WebDriver {
   readonly kind: 'embedded' | 'nginx';
   /** Whether changes reach a real web server (false: the driver's files only). */
@@ -58,6 +66,13 @@ export interface WebDriver {
    * previous configuration stays live.
    */
   apply(service: WebService): Promise<void>;
+  /**
+   * Makes the named hosts of the service exactly these, leaving its other hosts as the driver last
+   * applied them: a change costs what it touches. false (nothing done) when the driver cannot
+   * stand in for the rest (no apply of this service since it started, another writer, a parked
+   * service or other settings); the caller then applies the whole service.
+   */
+  applyHosts(change: WebServiceHosts): Promise<boolean>;
   /** Removes the service's server blocks and pool (nothing to do when it has none). */
   remove(serviceId: number): Promise<void>;
   /** The ids of the services that have a live configuration. */

@@ -4,6 +4,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { WebDriver, WebService } from '../../drivers/web/web.driver.ts';
+import { hostsToRender } from '../../drivers/web/web-render.ts';
 import { DaemonError, FieldErrors } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
@@ -105,7 +106,8 @@ export class HostingChanges {
   }
 
   /**
-   * The service as the database has it, in the driver's terms. The sites' folders in `prepare`
+   * The service as the database has it (with `hosts`, the sites and redirections of those
+   * subdomains only), in the driver's terms. The sites' folders in `prepare`
    * are created and checked against escapes ('all': every site's, as a sync or a first apply
    * needs; a dry run passes none and leaves the disk alone).
    */
@@ -113,10 +115,11 @@ export class HostingChanges {
     db: Db,
     service: { id: number; domain: string },
     prepare: FolderPreparation,
+    hosts?: readonly string[],
   ): Promise<WebService> {
     const settings = await hostingRepository.settings(db, service.id);
-    const sites = await hostingRepository.sites(db, service.id);
-    const redirections = await hostingRepository.redirections(db, service.id);
+    const sites = await hostingRepository.sites(db, service.id, hosts);
+    const redirections = await hostingRepository.redirections(db, service.id, hosts);
     // A version the operator no longer runs falls back to the default rather than blocking every change.
     const chosen = settings?.php_version ?? '';
     const php = this.settings.phpVersions.includes(chosen) ? chosen : this.settings.defaultPhpVersion;
@@ -165,11 +168,17 @@ export class HostingChanges {
    * moved one's): only those are created and checked, so a change costs what it touches rather
    * than a disk check per site of the service (every folder was checked when it came in, and
    * `web sync` checks them all again). A service's first change prepares them all.
+   *
+   * `hosts` names the subdomains whose sites or redirections the change touches ('' the main
+   * domain): only their rows are read and their files rendered, the driver keeping the others as
+   * it last applied them; without it, or when the driver cannot (see WebDriver.applyHosts), the
+   * whole service is applied.
    */
   async change<T>(
     service: { id: number; domain: string },
     work: (trx: Db) => Promise<T>,
     prepare: FolderPreparation = 'all',
+    hosts?: readonly string[],
   ): Promise<T> {
     if (await this.ensure(this.db, service.id)) prepare = 'all';
     let applied = false;
@@ -177,9 +186,8 @@ export class HostingChanges {
       return await this.db.transaction().execute(async (trx) => {
         await hostingRepository.updateSettings(trx, service.id, { updated_at: this.now() });
         const result = await work(trx);
-        const model = await this.model(trx, service, prepare);
         try {
-          await this.driver.apply(model);
+          await this.applyChange(trx, service, prepare, hosts);
         } catch (error) {
           if (error instanceof FieldErrors) {
             throw new FieldErrors(error.fields.map((field) => ({ ...field, field: formField(field.field) })));
@@ -194,6 +202,21 @@ export class HostingChanges {
       if (applied) await this.driver.apply(await this.model(this.db, service, [])).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** Gives the driver the change: the touched hosts where it can take them, else the whole service. */
+  private async applyChange(
+    trx: Db,
+    service: { id: number; domain: string },
+    prepare: FolderPreparation,
+    hosts: readonly string[] | undefined,
+  ): Promise<void> {
+    if (hosts && prepare !== 'all') {
+      const touched = hostsToRender(hosts);
+      const model = await this.model(trx, service, prepare, touched);
+      if (await this.driver.applyHosts({ ...model, hosts: touched })) return;
+    }
+    await this.driver.apply(await this.model(trx, service, prepare));
   }
 
   /**

@@ -35,14 +35,12 @@ export const hostingRepository = {
     return db.updateTable('web_settings').set(set).where('service_id', '=', serviceId).execute();
   },
 
-  sites(db: Db, serviceId: number) {
-    return db
-      .selectFrom('web_sites')
-      .selectAll()
-      .where('service_id', '=', serviceId)
-      .orderBy('subdomain')
-      .orderBy('id')
-      .execute();
+  /** The service's sites; with `hosts`, only those of these subdomains. */
+  sites(db: Db, serviceId: number, hosts?: readonly string[]) {
+    let query = db.selectFrom('web_sites').selectAll().where('service_id', '=', serviceId);
+    // '.' is no subdomain: an empty list of hosts selects nothing.
+    if (hosts) query = query.where('subdomain', 'in', hosts.length > 0 ? [...hosts] : ['.']);
+    return query.orderBy('subdomain').orderBy('id').execute();
   },
   /** One page of the sites whose host or folder (as shown, from "/") contains the filter; the main domain first. */
   async sitesPage(db: Db, serviceId: number, domain: string, page: ListPage<'host' | 'folder'>) {
@@ -112,14 +110,12 @@ export const hostingRepository = {
     return db.deleteFrom('web_sites').where('service_id', '=', serviceId).where('id', '=', id).execute();
   },
 
-  redirections(db: Db, serviceId: number) {
-    return db
-      .selectFrom('web_redirections')
-      .selectAll()
-      .where('service_id', '=', serviceId)
-      .orderBy('subdomain')
-      .orderBy('path')
-      .execute();
+  /** The service's redirections; with `hosts`, only those of these subdomains. */
+  redirections(db: Db, serviceId: number, hosts?: readonly string[]) {
+    let query = db.selectFrom('web_redirections').selectAll().where('service_id', '=', serviceId);
+    // '.' is no subdomain: an empty list of hosts selects nothing.
+    if (hosts) query = query.where('subdomain', 'in', hosts.length > 0 ? [...hosts] : ['.']);
+    return query.orderBy('subdomain').orderBy('path').execute();
   },
   /** One page of the redirections whose origin (host and path), destination or type contains the filter. */
   async redirectionsPage(db: Db, serviceId: number, domain: string, page: ListPage<'origin' | 'url' | 'redirType'>) {

@@ -121,17 +121,24 @@ export class RedirectionService {
         return row.id;
       },
       [],
+      [subdomain],
     );
     return this.get(actor, id, rid);
   }
 
   async save(actor: Actor, id: number, rid: number, params: RedirectionFields): Promise<Redirection> {
     const service = await this.changes.service(actor, id, 'service_redirects', 'action');
-    if (!(await hostingRepository.redirection(this.db, id, rid))) throw new NotFoundError();
+    const row = await hostingRepository.redirection(this.db, id, rid);
+    if (!row) throw new NotFoundError();
     const errors: FieldError[] = [];
     const fields = this.redirectionFields(params, errors);
     if (errors.length > 0) throw new FieldErrors(errors);
-    await this.changes.change(service, (trx) => hostingRepository.updateRedirection(trx, id, rid, fields), []);
+    await this.changes.change(
+      service,
+      (trx) => hostingRepository.updateRedirection(trx, id, rid, fields),
+      [],
+      [row.subdomain],
+    );
     return this.get(actor, id, rid);
   }
 
@@ -141,6 +148,6 @@ export class RedirectionService {
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('hosting.error.not_eliminable');
     noteChangeDetail(actor.activity, { target: `${row.subdomain}${row.path} → ${row.url}` });
-    await this.changes.change(service, (trx) => hostingRepository.deleteRedirection(trx, id, rid), []);
+    await this.changes.change(service, (trx) => hostingRepository.deleteRedirection(trx, id, rid), [], [row.subdomain]);
   }
 }

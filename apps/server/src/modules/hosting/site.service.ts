@@ -150,6 +150,7 @@ export class SiteService {
         return row.id;
       },
       [folder],
+      [subdomain],
     );
     return this.get(actor, id, sid);
   }
@@ -175,6 +176,7 @@ export class SiteService {
       service,
       (trx) => hostingRepository.updateSite(trx, id, sid, { folder, ssl_active: ssl ? 1 : 0, ...(certificate ?? {}) }),
       [folder],
+      [row.subdomain],
     );
     return this.get(actor, id, sid);
   }
@@ -186,6 +188,6 @@ export class SiteService {
     if (row.eliminable !== 1) throw new ForbiddenError('hosting.error.not_eliminable');
     noteChangeDetail(actor.activity, { target: row.subdomain });
     // The files stay: they belong to the service's home, not to the site.
-    await this.changes.change(service, (trx) => hostingRepository.deleteSite(trx, id, sid), []);
+    await this.changes.change(service, (trx) => hostingRepository.deleteSite(trx, id, sid), [], [row.subdomain]);
   }
 }
