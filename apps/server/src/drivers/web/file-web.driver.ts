@@ -185,11 +185,15 @@ export abstract class FileWebDriver implements WebDriver {
       }
       const staged = changed.filter((file) => file.config);
       for (const file of staged) await writeFileAtomically(path.join(staging, file.name), file.content, file.mode);
-      // The test's nginx.conf names each host's file, the staged one where it changed.
+      // The test's nginx.conf names each host's file, the staged one where it changed (joined
+      // as text: both folders are absolute and the names relative, and a service may hold a
+      // thousand hosts).
       const stagedNames = new Set(staged.map((file) => file.name));
-      const hostFiles = rendered.files
-        .filter((file) => file.config && file.name.startsWith('sites/'))
-        .map((file) => `include ${path.join(stagedNames.has(file.name) ? staging : dir, file.name)};`);
+      const hostFiles: string[] = [];
+      for (const file of rendered.files) {
+        if (!file.config || !file.name.startsWith('sites/')) continue;
+        hostFiles.push(`include ${stagedNames.has(file.name) ? staging : dir}/${file.name};`);
+      }
       const nginx = wanted.get('nginx.conf') as RenderedFile;
       const test = path.join(staging, 'test');
       await writeFileAtomically(
