@@ -25,7 +25,7 @@ import { ADMIN } from '../support/panel';
 import { type PanelServer, startServer } from '../support/server';
 
 const ROUNDS = 3;
-const CREATES = 9;
+const CREATES = 15;
 const API_SECONDS = 5;
 const TYPED_DOMAIN = 'scale0999';
 const TYPED_DNS = 'host0099';

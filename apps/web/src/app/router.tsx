@@ -23,7 +23,6 @@ const NotFoundRoute = lazy(() => import('../features/not-found/routes/not-found-
 const ItemRedirectRoute = lazy(() => import('../features/resource/routes/item-redirect-route'));
 const DomainRoute = lazy(() => import('../features/domain/routes/domain-route'));
 const MailRoute = lazy(() => import('../features/mail/routes/mail-route'));
-const ServiceRoute = lazy(() => import('../features/resource/routes/service-route'));
 const ServiceOverviewRoute = lazy(() => import('../features/hosting/routes/service-overview-route'));
 const FtpRoute = lazy(() => import('../features/ftp/routes/ftp-route'));
 const FilesRoute = lazy(() => import('../features/files/routes/files-route'));
@@ -76,8 +75,9 @@ export const routes: RouteObject[] = [
           { path: ':id/mail/', element: page(MailRoute) },
           { path: ':id/activity/', element: page(ItemActivityRoute) },
           {
+            // Each view of a service gates itself on the permissions it needs: a gate here as well
+            // would hold the view's chunk back until the item's permissions had loaded.
             path: ':id/service/',
-            element: page(ServiceRoute),
             children: [
               { index: true, element: page(ServiceOverviewRoute) },
               { path: 'ftp/', element: page(FtpRoute) },
