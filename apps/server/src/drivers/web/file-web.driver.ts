@@ -90,11 +90,12 @@ export abstract class FileWebDriver implements WebDriver {
   }
 
   /**
-   * Tests the live configuration with the files of `test` for the service: a folder holding its
-   * nginx.conf (naming each of its hosts' files, staged or live) and, when the pool changed, its
-   * php-fpm-<version>.conf. null: without the service.
+   * Tests the live configuration with the service's files as `test` writes them: a folder holding
+   * its nginx.conf (naming each of its hosts' files, staged or live) and, when the pool changed,
+   * its php-fpm-<version>.conf. null: without the service. A driver that tests nothing leaves
+   * `test` uncalled, so no file is written for it.
    */
-  protected abstract check(serviceId: number, test: string | null): Promise<void>;
+  protected abstract check(serviceId: number, test: (() => Promise<string>) | null): Promise<void>;
   /** Makes the daemons read the live files; `phpVersions` are the pools to reload (before and after). */
   protected abstract reload(phpVersions: string[], socket: string | null): Promise<void>;
 
@@ -185,25 +186,7 @@ export abstract class FileWebDriver implements WebDriver {
       }
       const staged = changed.filter((file) => file.config);
       for (const file of staged) await writeFileAtomically(path.join(staging, file.name), file.content, file.mode);
-      // The test's nginx.conf names each host's file, the staged one where it changed (joined
-      // as text: both folders are absolute and the names relative, and a service may hold a
-      // thousand hosts).
-      const stagedNames = new Set(staged.map((file) => file.name));
-      const hostFiles: string[] = [];
-      for (const file of rendered.files) {
-        if (!file.config || !file.name.startsWith('sites/')) continue;
-        hostFiles.push(`include ${stagedNames.has(file.name) ? staging : dir}/${file.name};`);
-      }
-      const nginx = wanted.get('nginx.conf') as RenderedFile;
-      const test = path.join(staging, 'test');
-      await writeFileAtomically(
-        path.join(test, 'nginx.conf'),
-        nginx.content.replace(sitesInclude(dir), hostFiles.join('\n')),
-        0o600,
-      );
-      const pool = staged.find((file) => file.name.startsWith('php-fpm-'));
-      if (pool) await writeFileAtomically(path.join(test, pool.name), pool.content, pool.mode);
-      await this.check(serviceId, test);
+      await this.check(serviceId, () => this.writeTestFolder(rendered, staged, dir, staging));
       for (const file of staged) {
         await mkdir(path.dirname(path.join(dir, file.name)), { recursive: true, mode: 0o755 });
         await rename(path.join(staging, file.name), path.join(dir, file.name));
@@ -253,6 +236,35 @@ export abstract class FileWebDriver implements WebDriver {
       files: new Map(rendered.files.map((file) => [file.name, file.content])),
       stamp: await this.stamp(dir),
     });
+  }
+
+  /**
+   * The folder a test reads for the service: its nginx.conf naming each host's file (the staged
+   * one where it changed; joined as text, as both folders are absolute and the names relative and
+   * a service may hold a thousand hosts) and, when the pool changed, the staged pool.
+   */
+  private async writeTestFolder(
+    rendered: RenderedService,
+    staged: RenderedFile[],
+    dir: string,
+    staging: string,
+  ): Promise<string> {
+    const stagedNames = new Set(staged.map((file) => file.name));
+    const hostFiles: string[] = [];
+    for (const file of rendered.files) {
+      if (!file.config || !file.name.startsWith('sites/')) continue;
+      hostFiles.push(`include ${stagedNames.has(file.name) ? staging : dir}/${file.name};`);
+    }
+    const nginx = rendered.files.find((file) => file.name === 'nginx.conf') as RenderedFile;
+    const test = path.join(staging, 'test');
+    await writeFileAtomically(
+      path.join(test, 'nginx.conf'),
+      nginx.content.replace(sitesInclude(dir), hostFiles.join('\n')),
+      0o600,
+    );
+    const pool = staged.find((file) => file.name.startsWith('php-fpm-'));
+    if (pool) await writeFileAtomically(path.join(test, pool.name), pool.content, pool.mode);
+    return test;
   }
 
   /** The service's files as the driver last wrote or read them, read again if the folders changed. */

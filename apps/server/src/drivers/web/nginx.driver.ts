@@ -89,7 +89,8 @@ export class NginxWebDriver extends FileWebDriver {
     return copy;
   }
 
-  protected async check(serviceId: number, test: string | null): Promise<void> {
+  protected async check(serviceId: number, writeTest: (() => Promise<string>) | null): Promise<void> {
+    const test = writeTest ? await writeTest() : null;
     const folders = [...(await this.otherLiveServices(serviceId)), ...(test ? [test] : [])];
     const nginxCopy = await this.testCopy(
       this.options.nginxConf,
