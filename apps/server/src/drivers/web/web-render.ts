@@ -190,10 +190,25 @@ export function escapeHtml(text: string): string {
     .replaceAll("'", '&#39;');
 }
 
+/**
+ * The files of deploy/nginx, each read once per driver: a render remembered for a host (see
+ * renderHosts) names them, so they must not change under it while the process runs.
+ */
 export class Templates {
   /** Each template's body as filled: read once, its comment lines already taken out. */
   private readonly bodies = new Map<string, string>();
+  private readonly files = new Map<string, string>();
   constructor(readonly dir: string) {}
+
+  /** A file used as it is (the FastCGI parameters). */
+  file(name: string): string {
+    let text = this.files.get(name);
+    if (text === undefined) {
+      text = readFileSync(path.join(this.dir, name), 'utf8');
+      this.files.set(name, text);
+    }
+    return text;
+  }
 
   private body(name: string): string {
     let body = this.bodies.get(name);
@@ -461,7 +476,7 @@ function render(
     }
     inert('parking/index.html', templates.fill('parking.html.template', { DOMAIN: escapeHtml(service.domain) }));
   } else {
-    const fastcgi = readFileSync(path.join(templates.dir, 'fastcgi-params.conf'), 'utf8');
+    const fastcgi = templates.file('fastcgi-params.conf');
     const fastcgiParams = inert(`fastcgi-params-${contentTag(fastcgi)}.conf`, fastcgi);
     for (const site of service.sites) {
       renderHost(site.subdomain, `${siteKey(site, redirectionsOf, www)}${fastcgiParams}`, () => {

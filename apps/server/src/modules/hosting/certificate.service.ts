@@ -232,7 +232,8 @@ export class CertificateService {
       const names = await this.names(serviceId, domain, site.subdomain, row.wildcard === 1);
       // The CA's HTTP request must find the host served: a service nginx has not been given yet
       // (its rows only, before a first change) gets its configuration now.
-      if (challenge === 'http-01') await this.changes.change({ id: serviceId, domain }, async () => undefined, [], []);
+      if (challenge === 'http-01')
+        await this.changes.change({ id: serviceId, domain }, async () => undefined, { prepare: [], hosts: [] });
       const email = (await certificatesRepository.brandAcmeEmail(this.db, serviceId)) || this.acme.email;
       const issued = await new AcmeDriver(await this.account(email)).issue(names, responder, step);
       const expiresAt = Math.floor(new Date(new X509Certificate(issued.certPem).validTo).getTime() / 1000);
@@ -245,8 +246,7 @@ export class CertificateService {
             cert_chain_pem: issued.chainPem,
             key_sealed: this.siteKeys.seal(issued.keyPem),
           }),
-        [],
-        [site.subdomain],
+        { prepare: [], hosts: [site.subdomain] },
       );
       await certificatesRepository.update(this.db, siteId, {
         state: 'installed',

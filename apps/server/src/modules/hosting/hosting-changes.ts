@@ -36,6 +36,12 @@ async function repair(work: () => Promise<void>): Promise<Pick<WebDrift, 'repair
 /** The site folders a change creates and checks: those it names, or every site's. */
 export type FolderPreparation = readonly string[] | 'all';
 
+/** What a change touches: the site folders it brings in, and the hosts whose rows it changes (see HostingChanges.change). */
+export interface ChangeScope {
+  prepare?: FolderPreparation;
+  hosts?: readonly string[];
+}
+
 /** A hosting service the actor may use, with the permission levels the answers carry. */
 export type HostedService = { id: number; domain: string; levels: HostingServiceDto['permissions'] };
 
@@ -164,12 +170,12 @@ export class HostingChanges {
   /**
    * One change: the rows (`work`) and the driver's apply in one transaction. The settings row is
    * touched first, so on PostgreSQL changes of one service take turns and each applies what the
-   * previous one committed. `prepare` names the site folders the change brings in (a new site's, a
+   * previous one committed. `scope.prepare` names the site folders the change brings in (a new site's, a
    * moved one's): only those are created and checked, so a change costs what it touches rather
    * than a disk check per site of the service (every folder was checked when it came in, and
    * `web sync` checks them all again). A service's first change prepares them all.
    *
-   * `hosts` names the subdomains whose sites or redirections the change touches ('' the main
+   * `scope.hosts` names the subdomains whose sites or redirections the change touches ('' the main
    * domain): only their rows are read and their files rendered, the driver keeping the others as
    * it last applied them; without it, or when the driver cannot (see WebDriver.applyHosts), the
    * whole service is applied.
@@ -177,9 +183,10 @@ export class HostingChanges {
   async change<T>(
     service: { id: number; domain: string },
     work: (trx: Db) => Promise<T>,
-    prepare: FolderPreparation = 'all',
-    hosts?: readonly string[],
+    scope: ChangeScope = {},
   ): Promise<T> {
+    const { hosts } = scope;
+    let prepare = scope.prepare ?? 'all';
     if (await this.ensure(this.db, service.id)) prepare = 'all';
     let applied = false;
     try {
@@ -211,6 +218,7 @@ export class HostingChanges {
     prepare: FolderPreparation,
     hosts: readonly string[] | undefined,
   ): Promise<void> {
+    // A change that prepares every folder is a service's first: the driver has no hosts to keep yet.
     if (hosts && prepare !== 'all') {
       const touched = hostsToRender(hosts);
       const model = await this.model(trx, service, prepare, touched);

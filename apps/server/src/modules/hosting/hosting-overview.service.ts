@@ -82,7 +82,7 @@ export class HostingOverviewService {
           php_version: version === 'default' ? '' : version,
           updated_at: this.now(),
         }),
-      [],
+      { prepare: [] },
     );
     return this.toServiceDto(service);
   }
@@ -92,7 +92,7 @@ export class HostingOverviewService {
     await this.changes.change(
       service,
       (trx) => hostingRepository.updateSettings(trx, id, { parking: on ? 1 : 0, updated_at: this.now() }),
-      [],
+      { prepare: [] },
     );
     return this.toServiceDto(service);
   }

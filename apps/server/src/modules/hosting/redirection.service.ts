@@ -120,8 +120,7 @@ export class RedirectionService {
         });
         return row.id;
       },
-      [],
-      [subdomain],
+      { prepare: [], hosts: [subdomain] },
     );
     return this.get(actor, id, rid);
   }
@@ -133,12 +132,10 @@ export class RedirectionService {
     const errors: FieldError[] = [];
     const fields = this.redirectionFields(params, errors);
     if (errors.length > 0) throw new FieldErrors(errors);
-    await this.changes.change(
-      service,
-      (trx) => hostingRepository.updateRedirection(trx, id, rid, fields),
-      [],
-      [row.subdomain],
-    );
+    await this.changes.change(service, (trx) => hostingRepository.updateRedirection(trx, id, rid, fields), {
+      prepare: [],
+      hosts: [row.subdomain],
+    });
     return this.get(actor, id, rid);
   }
 
@@ -148,6 +145,9 @@ export class RedirectionService {
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('hosting.error.not_eliminable');
     noteChangeDetail(actor.activity, { target: `${row.subdomain}${row.path} → ${row.url}` });
-    await this.changes.change(service, (trx) => hostingRepository.deleteRedirection(trx, id, rid), [], [row.subdomain]);
+    await this.changes.change(service, (trx) => hostingRepository.deleteRedirection(trx, id, rid), {
+      prepare: [],
+      hosts: [row.subdomain],
+    });
   }
 }

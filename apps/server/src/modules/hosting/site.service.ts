@@ -149,8 +149,7 @@ export class SiteService {
         });
         return row.id;
       },
-      [folder],
-      [subdomain],
+      { prepare: [folder], hosts: [subdomain] },
     );
     return this.get(actor, id, sid);
   }
@@ -175,8 +174,7 @@ export class SiteService {
     await this.changes.change(
       service,
       (trx) => hostingRepository.updateSite(trx, id, sid, { folder, ssl_active: ssl ? 1 : 0, ...(certificate ?? {}) }),
-      [folder],
-      [row.subdomain],
+      { prepare: [folder], hosts: [row.subdomain] },
     );
     return this.get(actor, id, sid);
   }
@@ -188,6 +186,9 @@ export class SiteService {
     if (row.eliminable !== 1) throw new ForbiddenError('hosting.error.not_eliminable');
     noteChangeDetail(actor.activity, { target: row.subdomain });
     // The files stay: they belong to the service's home, not to the site.
-    await this.changes.change(service, (trx) => hostingRepository.deleteSite(trx, id, sid), [], [row.subdomain]);
+    await this.changes.change(service, (trx) => hostingRepository.deleteSite(trx, id, sid), {
+      prepare: [],
+      hosts: [row.subdomain],
+    });
   }
 }
