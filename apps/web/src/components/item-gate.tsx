@@ -3,13 +3,12 @@ import type { PermissionSetData } from '@panel247/contract/permissions';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { usePermissionSet } from '../api/get-permission-set';
+import { parseId } from '../lib/resource-paths';
 import { DelayedSpinner } from './delayed-spinner';
 import { NotFoundView } from './not-found-view';
 
 export function useItemId(): number | null {
-  const { id } = useParams();
-  const value = Number(id);
-  return Number.isSafeInteger(value) && value > 0 && String(value) === id ? value : null;
+  return parseId(useParams().id);
 }
 
 /**

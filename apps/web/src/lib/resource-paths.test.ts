@@ -2,7 +2,7 @@ import { filesPagePath } from '@panel247/contract/files';
 import { describe, expect, it } from 'vitest';
 import { itemIdFromPath } from './current-item';
 import { browserLanguage, readLanguageCookie } from './language';
-import { loginRedirectPath, pathByFlags, paths } from './resource-paths';
+import { loginRedirectPath, parseId, pathByFlags, paths } from './resource-paths';
 
 const none = { hasDomain: false, hasService: false, hasMail: false };
 
@@ -39,6 +39,15 @@ describe('navigation rules', () => {
     expect(itemIdFromPath('/admin/12/service/ftp/')).toBe(12);
     expect(itemIdFromPath('/admin/domain/')).toBeNull();
     expect(itemIdFromPath('/admin/')).toBeNull();
+  });
+});
+
+describe('ids in addresses', () => {
+  it('takes a positive integer written plainly, and nothing else', () => {
+    expect(parseId('42')).toBe(42);
+    for (const text of ['0', '-1', '01', '1.5', '1e3', ' 7', '0x10', '', 'abc', '9007199254740993', null, undefined]) {
+      expect(parseId(text), String(text)).toBeNull();
+    }
   });
 });
 

@@ -31,6 +31,12 @@ export const paths = {
   itemActivity: (id: number) => `/admin/${id}/activity/`,
 } as const;
 
+/** An id as a route's `:id` or an address's query names it: a positive integer written plainly, else null. */
+export function parseId(text: string | null | undefined): number | null {
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value > 0 && String(value) === text ? value : null;
+}
+
 /** A list row goes to the domain view, else service, else mail, by the first flag (spec section 2). */
 export function pathByFlags(entry: Flags): string {
   if (entry.hasDomain) return paths.domain(entry.id);

@@ -3,20 +3,15 @@ import { useParams } from 'react-router';
 import { usePermissionSet } from '../../../api/get-permission-set';
 import { DelayedSpinner } from '../../../components/delayed-spinner';
 import { NotFoundView } from '../../../components/not-found-view';
+import { parseId } from '../../../lib/resource-paths';
 import { DomainView } from '../components/domain-view';
-
-function useDomainId(): number | null {
-  const { id } = useParams();
-  const value = Number(id);
-  return Number.isSafeInteger(value) && value > 0 && String(value) === id ? value : null;
-}
 
 /**
  * `/admin/{id}/domain/`: shown when the resource has a domain and `domain` is visible; otherwise
  * (or for a missing resource) the not-found view. The view remounts on another id.
  */
 export default function DomainRoute() {
-  const id = useDomainId();
+  const id = parseId(useParams().id);
   const set = usePermissionSet(id);
   if (id === null) return <NotFoundView />;
   if (set.isPending) return <DelayedSpinner />;

@@ -1,4 +1,5 @@
 import { isFilePath } from '@panel247/contract/files';
+import { parseId } from '../../../lib/resource-paths';
 
 /** `name` inside `folder` ('' being the root). */
 export function joinPath(folder: string, name: string): string {
@@ -39,6 +40,5 @@ export function folderFromQuery(value: string | null): string {
 
 /** An FTP account id from the address (`?ftp=`), or null for the service's home. */
 export function ftpFromQuery(value: string | null): number | null {
-  const id = Number(value);
-  return value !== null && Number.isSafeInteger(id) && id > 0 && String(id) === value ? id : null;
+  return parseId(value);
 }
