@@ -1,12 +1,6 @@
 import { z } from 'zod';
+import { DNS_IMPORT_MAX_TEXT, DNS_IMPORT_MODES } from './dns-rules.ts';
 import { idParam, line } from './fields.ts';
-
-/** The largest zone file an import takes (characters), and the most records it reads. */
-export const DNS_IMPORT_MAX_TEXT = 2_000_000;
-export const DNS_IMPORT_MAX_RECORDS = 20_000;
-
-export const DNS_IMPORT_MODES = ['merge', 'replace'] as const;
-export type DnsImportMode = (typeof DNS_IMPORT_MODES)[number];
 
 /**
  * A BIND master file for a service's zone, previewed (`dns/import/preview/`) or applied

@@ -13,6 +13,17 @@ import { hasControlCharacters } from './text-rules.ts';
 export const DNS_TYPES = ['A', 'AAAA', 'ANAME', 'CAA', 'CNAME', 'MX', 'NS', 'SRV', 'TXT'] as const;
 export type DnsType = (typeof DNS_TYPES)[number];
 
+/**
+ * The largest zone file an import takes (characters), and the most records it reads. Here rather
+ * than beside the import's schemas (dns-import.ts) so the DNS view, which checks the size before
+ * sending, does not load zod before its import dialog is ever opened.
+ */
+export const DNS_IMPORT_MAX_TEXT = 2_000_000;
+export const DNS_IMPORT_MAX_RECORDS = 20_000;
+
+export const DNS_IMPORT_MODES = ['merge', 'replace'] as const;
+export type DnsImportMode = (typeof DNS_IMPORT_MODES)[number];
+
 /** TTL choices in seconds; 0 means "the zone's default". */
 export const DNS_TTLS = [0, 600, 1800, 3600, 21600, 43200, 86400] as const;
 export const DNS_PRIORITIES = [0, 1, 5, 10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100] as const;

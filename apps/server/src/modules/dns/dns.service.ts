@@ -12,15 +12,16 @@ import type {
   DnsHistoryData,
   DnsHistoryParams,
 } from '@panel247/contract/dns-history';
+import type { DnsImportAxfrParams, DnsImportOptionsData, DnsImportParams } from '@panel247/contract/dns-import';
 import {
+  canonicalIPv6,
   DNS_IMPORT_MAX_RECORDS,
   DNS_IMPORT_MAX_TEXT,
-  type DnsImportAxfrParams,
   type DnsImportMode,
-  type DnsImportOptionsData,
-  type DnsImportParams,
-} from '@panel247/contract/dns-import';
-import { canonicalIPv6, isHostName, isIPv4, validateDnsRecord } from '@panel247/contract/dns-rules';
+  isHostName,
+  isIPv4,
+  validateDnsRecord,
+} from '@panel247/contract/dns-rules';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';

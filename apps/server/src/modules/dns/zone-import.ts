@@ -1,5 +1,12 @@
-import { DNS_IMPORT_MAX_RECORDS, type DnsImportData, type DnsImportMode } from '@panel247/contract/dns-import';
-import { DNS_TTLS, DNS_TYPES, type NormalisedDnsRecord, validateDnsRecord } from '@panel247/contract/dns-rules';
+import type { DnsImportData } from '@panel247/contract/dns-import';
+import {
+  DNS_IMPORT_MAX_RECORDS,
+  DNS_TTLS,
+  DNS_TYPES,
+  type DnsImportMode,
+  type NormalisedDnsRecord,
+  validateDnsRecord,
+} from '@panel247/contract/dns-rules';
 import type { DnsRecordRow } from '../../db/schema.ts';
 import {
   absoluteZoneName,

@@ -1,9 +1,5 @@
-import type {
-  DnsImportAxfrData,
-  DnsImportData,
-  DnsImportMode,
-  DnsImportOptionsData,
-} from '@panel247/contract/dns-import';
+import type { DnsImportAxfrData, DnsImportData, DnsImportOptionsData } from '@panel247/contract/dns-import';
+import type { DnsImportMode } from '@panel247/contract/dns-rules';
 import { DNS_API } from '@panel247/contract/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';

@@ -15,7 +15,8 @@ import {
   Title,
 } from '@mantine/core';
 import { isActionable } from '@panel247/contract/constants';
-import { DNS_IMPORT_MAX_TEXT, type DnsImportData, type DnsImportMode } from '@panel247/contract/dns-import';
+import type { DnsImportData } from '@panel247/contract/dns-import';
+import { DNS_IMPORT_MAX_TEXT, type DnsImportMode } from '@panel247/contract/dns-rules';
 import { IconFileUpload, IconServer } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
