@@ -1,5 +1,6 @@
 import type { ActivityFieldChange } from '@panel247/contract/activity';
 import { useTranslation } from 'react-i18next';
+import { formatEpoch } from '../../../lib/dates';
 
 /**
  * How the log names an entry: its time, what was done (a known call or event by its text, any
@@ -7,10 +8,9 @@ import { useTranslation } from 'react-i18next';
  */
 export function useActivityWords() {
   const { t, i18n } = useTranslation();
-  const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
   const key = (name: string) => name.replace(/[/.]/g, '_');
   return {
-    when: (seconds: number) => dates.format(new Date(seconds * 1000)),
+    when: (seconds: number) => formatEpoch(seconds, i18n.language, 'second'),
     action: (action: string) => t(`activity.action.${key(action)}`, { defaultValue: action }),
     change: (change: ActivityFieldChange) => {
       const field = t(`activity.field.${key(change.field)}`, { defaultValue: change.field });

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermissionList } from '../../../api/get-permission-list';
 import { useApp } from '../../../lib/app-context';
+import { formatEpoch } from '../../../lib/dates';
 import { usePageTitle } from '../../../lib/use-page-title';
 
 /** The parts a product may have, each counted as its list (domains, services, mail) shows them. */
@@ -33,11 +34,7 @@ export default function DashboardRoute() {
   const list = usePermissionList();
   const entries = list.data?.permissions ?? [];
   const count = (n: number) => (list.isPending ? <Skeleton h={16} w={24} component="span" /> : n);
-  const lastLogin = user?.tsLastLogin
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-        new Date(user.tsLastLogin * 1000),
-      )
-    : '—';
+  const lastLogin = user?.tsLastLogin ? formatEpoch(user.tsLastLogin, i18n.language) : '—';
 
   return (
     <Stack gap="md">

@@ -1,14 +1,14 @@
 import type { DnsChangeSet, DnsHistoryRecord } from '@panel247/contract/dns-history';
 import { hasPriority } from '@panel247/contract/dns-rules';
 import { useTranslation } from 'react-i18next';
+import { formatEpoch } from '../../../lib/dates';
 import { ttlLabelKey } from '../lib/dns-format';
 
 /** How the history names a change set (its kind, author, time) and a record of its diff. */
 export function useChangeWords() {
   const { t, i18n } = useTranslation();
-  const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
   return {
-    when: (seconds: number) => dates.format(new Date(seconds * 1000)),
+    when: (seconds: number) => formatEpoch(seconds, i18n.language, 'second'),
     kind: (change: DnsChangeSet) =>
       change.refersTo === null
         ? t(`dns.history.kind_${change.kind}`)

@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { CopyButton } from '../../../components/copy-button';
 import { HexText } from '../../../components/hex-text';
+import { formatEpoch } from '../../../lib/dates';
 import { notifyCall, notifyError, notifySuccess } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
 import { useDnssecState } from '../api/dnssec-state';
@@ -166,9 +167,7 @@ function UnsignProgress({ job }: { job: DnssecUnsignJob }) {
       : job.step === 'removing_keys'
         ? 100
         : 0;
-  const until = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(job.waitUntil * 1000),
-  );
+  const until = formatEpoch(job.waitUntil, i18n.language);
   return (
     <Stack gap="xs" data-testid="dnssec-progress">
       <List spacing={4} size="sm" center>

@@ -8,6 +8,7 @@ import { IconDotsVertical, IconEdit, IconKey, IconList, IconPlus, IconServer } f
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HexGroups } from '../../../components/hex-text';
+import { formatEpoch } from '../../../lib/dates';
 import { useCdsScan } from '../api/get-cds-scan';
 import { useDnssecList } from '../api/list-dnssec';
 import { useGlueRecords } from '../api/list-glue-records';
@@ -199,11 +200,7 @@ export function DnsCard({ id, domain, permissions }: { id: number; domain: Domai
 function CdsScanLine({ scan, loading }: { scan: CdsScan | null | undefined; loading: boolean }) {
   const { t, i18n } = useTranslation();
   if (loading) return <Skeleton height={20} aria-label={t('domain.dnssec.scan_title')} />;
-  const when = scan
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-        new Date(scan.checkedAt * 1000),
-      )
-    : '';
+  const when = scan ? formatEpoch(scan.checkedAt, i18n.language) : '';
   return (
     <div data-testid="cds-scan">
       <Text size="sm" fw={500}>

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListTable } from '../../../components/list-table';
 import { RowActions } from '../../../components/row-actions';
+import { formatEpoch } from '../../../lib/dates';
 import { formatBytes } from '../../../lib/format-bytes';
 import { EntryMenu, type EntryMenuActions } from './entry-menu';
 
@@ -72,7 +73,6 @@ export function FilesTable({
   actions: FileRowActions;
 }) {
   const { t, i18n } = useTranslation();
-  const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   const columns: DataTableColumn<FileEntry>[] = [
     {
       accessor: 'name',
@@ -89,7 +89,7 @@ export function FilesTable({
     {
       accessor: 'modified',
       title: t('files.modified'),
-      render: (entry) => dates.format(new Date(entry.modified * 1000)),
+      render: (entry) => formatEpoch(entry.modified, i18n.language),
     },
     {
       accessor: 'mode',

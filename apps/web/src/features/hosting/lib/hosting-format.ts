@@ -1,4 +1,5 @@
 import type { HostingService } from '@panel247/contract/hosting';
+import { formatEpoch } from '../../../lib/dates';
 
 /** The PHP choices: the provider's default (named with its version), then every version the server runs. */
 export function phpChoices(service: HostingService, defaultLabel: string): { value: string; label: string }[] {
@@ -19,5 +20,5 @@ export function databaseHost(domain: string): string {
 
 /** Epoch seconds as the language's date. */
 export function formatDate(seconds: number, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(seconds * 1000));
+  return formatEpoch(seconds, language, 'day');
 }

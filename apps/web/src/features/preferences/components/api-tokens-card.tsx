@@ -3,6 +3,7 @@ import type { ApiTokenItem } from '@panel247/contract/api-tokens';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { formatEpoch } from '../../../lib/dates';
 import { notifyCall, translateError } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
 import { useApiTokens } from '../api/list-api-tokens';
@@ -13,10 +14,7 @@ import { ApiTokenCreateModal } from './api-token-create-modal';
 
 function TokenRow({ item, onRevoke }: { item: ApiTokenItem; onRevoke: (item: ApiTokenItem) => void }) {
   const { t, i18n } = useTranslation();
-  const when = (seconds: number) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-      new Date(seconds * 1000),
-    );
+  const when = (seconds: number) => formatEpoch(seconds, i18n.language);
   const expired = item.expiresAt * 1000 <= Date.now();
   return (
     <Group component="li" wrap="nowrap" align="flex-start" gap="sm" py="xs" data-testid="api-token-row">

@@ -3,6 +3,7 @@ import type { Passkey } from '@panel247/contract/passkey';
 import { IconFingerprint, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatEpoch } from '../../../lib/dates';
 import { translateError } from '../../../lib/notify';
 import { passkeysAvailable } from '../../../lib/passkey-browser';
 import { usePasskeys } from '../api/passkey-list';
@@ -17,10 +18,7 @@ export function PasskeysCard() {
   const twoFactor = useTwoFactorStatus();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Passkey | null>(null);
-  const date = (seconds: number) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-      new Date(seconds * 1000),
-    );
+  const date = (seconds: number) => formatEpoch(seconds, i18n.language);
   const available = passkeysAvailable();
 
   return (

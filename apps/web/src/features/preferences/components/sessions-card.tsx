@@ -3,6 +3,7 @@ import type { SessionItem } from '@panel247/contract/sessions';
 import { IconDeviceDesktop, IconDeviceMobile, IconDevices, IconDeviceTablet, IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { formatEpoch } from '../../../lib/dates';
 import { notifyCall, translateError } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
 import { useEndOtherSessions } from '../api/end-other-sessions';
@@ -29,10 +30,7 @@ function useDescribe() {
 function SessionRow({ item, onEnd }: { item: SessionItem; onEnd: (item: SessionItem) => void }) {
   const { t, i18n } = useTranslation();
   const describe = useDescribe();
-  const when = (seconds: number) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-      new Date(seconds * 1000),
-    );
+  const when = (seconds: number) => formatEpoch(seconds, i18n.language);
   const Icon = DEVICE_ICONS[item.device];
   const what = describe(item);
   return (

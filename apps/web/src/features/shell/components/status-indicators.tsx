@@ -2,6 +2,7 @@ import { Badge, Group, Tooltip } from '@mantine/core';
 import { isVisible } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { useTranslation } from 'react-i18next';
+import { formatEpoch } from '../../../lib/dates';
 
 export function isExpired(expireTS: number, now: number = Date.now()): boolean {
   return expireTS * 1000 < now;
@@ -36,12 +37,11 @@ export function indicatorsFor(set: PermissionSetData, t: (key: string) => string
 
 export function StatusIndicators({ set }: { set: PermissionSetData }) {
   const { t, i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
   return (
     <Group gap="xs" data-testid="status-indicators">
       {indicatorsFor(set, t).map(({ key, label, expireTS }) => {
         const expired = isExpired(expireTS);
-        const date = format.format(new Date(expireTS * 1000));
+        const date = formatEpoch(expireTS, i18n.language, 'day');
         const tip = t(expired ? 'status.expired_on' : 'status.expires_on', { date });
         return (
           // The date must reach keyboard and touch users too (Mantine shows tooltips on hover only by default).
