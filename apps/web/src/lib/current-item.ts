@@ -1,11 +1,11 @@
 import { useLocation } from 'react-router';
+import { parseId } from './resource-paths';
 
 /** The resource id of the current `/admin/{id}/…` route, or null. */
 export function itemIdFromPath(pathname: string): number | null {
   const match = /^\/admin\/(\d+)(?:\/|$)/.exec(pathname);
-  if (!match?.[1]) return null;
-  const id = Number(match[1]);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
+  // read as the views' gates read it, so the frame never loads an item the view refuses
+  return parseId(match?.[1]);
 }
 
 export function useCurrentItemId(): number | null {

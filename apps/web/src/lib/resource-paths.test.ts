@@ -39,6 +39,8 @@ describe('navigation rules', () => {
     expect(itemIdFromPath('/admin/12/service/ftp/')).toBe(12);
     expect(itemIdFromPath('/admin/domain/')).toBeNull();
     expect(itemIdFromPath('/admin/')).toBeNull();
+    // as the views' gates read it: the frame loads no item a view would refuse
+    expect(itemIdFromPath('/admin/012/domain/')).toBeNull();
   });
 });
 

@@ -1,9 +1,8 @@
 import { isVisible } from '@panel247/contract/constants';
-import { useParams } from 'react-router';
 import { usePermissionSet } from '../../../api/get-permission-set';
 import { DelayedSpinner } from '../../../components/delayed-spinner';
+import { useItemId } from '../../../components/item-gate';
 import { NotFoundView } from '../../../components/not-found-view';
-import { parseId } from '../../../lib/resource-paths';
 import { DomainView } from '../components/domain-view';
 
 /**
@@ -11,7 +10,7 @@ import { DomainView } from '../components/domain-view';
  * (or for a missing resource) the not-found view. The view remounts on another id.
  */
 export default function DomainRoute() {
-  const id = parseId(useParams().id);
+  const id = useItemId();
   const set = usePermissionSet(id);
   if (id === null) return <NotFoundView />;
   if (set.isPending) return <DelayedSpinner />;

@@ -3,8 +3,8 @@ import type { SiteCertificate } from '@panel247/contract/certificates';
 import { IconCheck } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { formatEpoch } from '../../../lib/dates';
 import { certificateColor, ORDER_STEPS, orderRunning, stepIndex } from '../lib/certificate-state';
-import { formatDate } from '../lib/hosting-format';
 
 /**
  * An automatic certificate in a site's row: a status dot (spec 1's model) with its state, then its
@@ -21,7 +21,7 @@ export function CertificateBadge({ certificate }: { certificate: SiteCertificate
       </Badge>
       {certificate.expiresAt > 0 ? (
         <Text size="xs" c="dimmed" data-testid="hosting-site-acme-expiry">
-          {t('hosting.acme_expires', { date: formatDate(certificate.expiresAt, i18n.language) })}
+          {t('hosting.acme_expires', { date: formatEpoch(certificate.expiresAt, i18n.language, 'day') })}
         </Text>
       ) : null}
       {certificate.state === 'failed' && certificate.error ? (
@@ -37,7 +37,7 @@ export function CertificateBadge({ certificate }: { certificate: SiteCertificate
 function progressText(certificate: SiteCertificate, t: TFunction, language: string) {
   if (certificate.state === 'failed') return t('hosting.acme_failed', { error: certificate.error });
   if (certificate.state === 'installed' && certificate.expiresAt > 0)
-    return t('hosting.acme_done', { date: formatDate(certificate.expiresAt, language) });
+    return t('hosting.acme_done', { date: formatEpoch(certificate.expiresAt, language, 'day') });
   return t('hosting.acme_step', { step: t(`hosting.acme_state_${certificate.state}`) });
 }
 

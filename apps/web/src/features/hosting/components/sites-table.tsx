@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { type RowAction, rowActionsColumn } from '../../../components/row-actions';
+import { formatEpoch } from '../../../lib/dates';
 import { folderLabel } from '../../../lib/service-folder';
 import { useSiteCertificate } from '../api/site-certificate';
-import { formatDate } from '../lib/hosting-format';
 import { siteHost, sslState } from '../lib/hosting-rows';
 import { CertificateBadge } from './certificate-status';
 
@@ -44,7 +44,7 @@ function SslCell({ site, serviceId, now }: { site: Subdomain; serviceId: number;
         <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {t('hosting.ssl_summary', {
             names: info.names.join(', ') || '—',
-            date: formatDate(info.validTo, i18n.language),
+            date: formatEpoch(info.validTo, i18n.language, 'day'),
           })}
         </Text>
       ) : null}

@@ -3,7 +3,7 @@ import type { Subdomain } from '@panel247/contract/hosting';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { CopyButton } from '../../../components/copy-button';
-import { formatDate } from '../lib/hosting-format';
+import { formatEpoch } from '../../../lib/dates';
 import { siteHost, sslState } from '../lib/hosting-rows';
 
 /** What the panel knows of a site's certificate; the private key itself is never shown. */
@@ -43,11 +43,11 @@ export function SslInfoModal({ site, onClose }: { site: Subdomain | null; onClos
             </Table.Tr>
             <Table.Tr>
               <Table.Th scope="row">{t('hosting.ssl_valid_from')}</Table.Th>
-              <Table.Td>{formatDate(info.validFrom, i18n.language)}</Table.Td>
+              <Table.Td>{formatEpoch(info.validFrom, i18n.language, 'day')}</Table.Td>
             </Table.Tr>
             <Table.Tr>
               <Table.Th scope="row">{t('hosting.ssl_valid_to')}</Table.Th>
-              <Table.Td data-testid="hosting-ssl-valid-to">{formatDate(info.validTo, i18n.language)}</Table.Td>
+              <Table.Td data-testid="hosting-ssl-valid-to">{formatEpoch(info.validTo, i18n.language, 'day')}</Table.Td>
             </Table.Tr>
             <Table.Tr>
               <Table.Th scope="row">{t('hosting.ssl_fingerprint')}</Table.Th>

@@ -1,5 +1,4 @@
 import type { HostingService } from '@panel247/contract/hosting';
-import { formatEpoch } from '../../../lib/dates';
 
 /** The PHP choices: the provider's default (named with its version), then every version the server runs. */
 export function phpChoices(service: HostingService, defaultLabel: string): { value: string; label: string }[] {
@@ -16,9 +15,4 @@ export function phpChoices(service: HostingService, defaultLabel: string): { val
 /** The database server a service's users connect to: `bbdd.` before the domain, like the mail connection data. */
 export function databaseHost(domain: string): string {
   return `bbdd.${domain}`;
-}
-
-/** Epoch seconds as the language's date. */
-export function formatDate(seconds: number, language: string): string {
-  return formatEpoch(seconds, language, 'day');
 }

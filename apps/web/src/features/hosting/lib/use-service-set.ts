@@ -1,9 +1,8 @@
-import { useParams } from 'react-router';
 import { usePermissionSet } from '../../../api/get-permission-set';
-import { parseId } from '../../../lib/resource-paths';
+import { useItemId } from '../../../components/item-gate';
 
 /** The route's service id (a positive integer, else null) and its permission set. */
 export function useServiceSet() {
-  const id = parseId(useParams().id);
+  const id = useItemId();
   return { id, set: usePermissionSet(id) };
 }
