@@ -28,10 +28,10 @@ status=0
 run_tier() {
   local name=$1
   shift
-  local code=0
+  local code=0 started=$SECONDS
   npx vitest run "$@" --reporter=default --reporter=json --outputFile="$out/$name.json" >"$out/$name.log" 2>&1 || code=1
   echo
-  echo "=== tier: $name ==="
+  echo "=== tier: $name ($((SECONDS - started)) s, started at $started s) ==="
   cat "$out/$name.log"
   return $code
 }

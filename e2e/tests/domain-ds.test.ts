@@ -53,7 +53,8 @@ describe.skipIf(!chromiumAvailable())('name servers away from the provider with 
       .filter({ hasText: /Servidores DNS guardados/ })
       .first()
       .waitFor();
-    expect(await page.getByTestId('dns-mode').textContent()).toBe('Personalizados');
+    // the card shows the saved mode once its refetch has answered, which may follow the dialog's close
+    await expect.poll(() => page.getByTestId('dns-mode').textContent()).toBe('Personalizados');
     // the DNSSEC card has no DS left
     await page.reload();
     await page.getByTestId('dns-card').waitFor();
@@ -119,7 +120,7 @@ describe.skipIf(!chromiumAvailable())('name servers away from the provider with 
       ]);
       expect(new URLSearchParams(request.postData() ?? '').get('publishDs')).toBe('1');
       await modal.waitFor({ state: 'hidden' });
-      expect(await page.getByTestId('dns-mode').textContent()).toBe('Del proveedor');
+      await expect.poll(() => page.getByTestId('dns-mode').textContent()).toBe('Del proveedor');
     } finally {
       await page.unroute('**/p247/domains/1/dnsinit/**');
     }
