@@ -5,6 +5,7 @@ import { IconHistory } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyDialog } from '../../../components/lazy-dialog';
 import { ListCard } from '../../../components/list-page';
 import { ListPagination } from '../../../components/list-pagination';
 import { ListSkeleton } from '../../../components/list-skeleton';
@@ -13,8 +14,11 @@ import { rowActionsColumn } from '../../../components/row-actions';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { useDnsHistory } from '../api/dns-history';
-import { DnsChangeModal } from './dns-change-modal';
 import { useChangeWords } from './dns-change-words';
+
+const DnsChangeModal = lazyDialog(() => import('./dns-change-modal').then((m) => m.DnsChangeModal), {
+  changeId: null,
+});
 
 /** The zone's history: its change sets, newest first and paged on the server, each opening its diff. */
 export function DnsHistoryCard({

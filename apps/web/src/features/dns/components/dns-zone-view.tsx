@@ -7,6 +7,7 @@ import type { PermissionSetData } from '@panel247/contract/permissions';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { lazyDialog } from '../../../components/lazy-dialog';
 import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { NotFoundView } from '../../../components/not-found-view';
@@ -21,15 +22,20 @@ import { useExportDnsZone } from '../api/export-dns-zone';
 import { type DnsListQuery, useDnsRecords } from '../api/list-dns-records';
 import { useRestoreDnsZone } from '../api/restore-dns-zone';
 import { fullName } from '../lib/dns-format';
-import { DnsCreateModal } from './dns-create-modal';
 import { DnsHistoryCard } from './dns-history-card';
 import { DnsRecordTable } from './dns-record-table';
 import { DnsToolbar } from './dns-toolbar';
 import { DnssecCard } from './dnssec-card';
-import { RecordEditModal } from './record-edit-modal';
-import { ZoneImportModal } from './zone-import-modal';
 
 export const DNS_FILTER_DEBOUNCE_MS = 300;
+
+const DnsCreateModal = lazyDialog(() => import('./dns-create-modal').then((m) => m.DnsCreateModal), { opened: false });
+const ZoneImportModal = lazyDialog(() => import('./zone-import-modal').then((m) => m.ZoneImportModal), {
+  opened: false,
+});
+const RecordEditModal = lazyDialog(() => import('./record-edit-modal').then((m) => m.RecordEditModal), {
+  record: null,
+});
 
 type Confirm = { kind: 'delete'; record: DnsRecord } | { kind: 'restore' } | { kind: 'deleteAll' } | null;
 

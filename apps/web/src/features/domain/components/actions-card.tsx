@@ -6,12 +6,14 @@ import { IconCheck, IconKey, IconX } from '@tabler/icons-react';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyDialog } from '../../../components/lazy-dialog';
 import { notifySuccess } from '../../../lib/notify';
 import { useToggleBlock } from '../api/toggle-block';
 import { useToggleTransferBlock } from '../api/toggle-transfer-block';
 import { useToggleWhoisPrivacy } from '../api/toggle-whois-privacy';
 import { useActionError } from '../lib/use-action-guard';
-import { SecretModal } from './secret-modal';
+
+const SecretModal = lazyDialog(() => import('./secret-modal').then((m) => m.SecretModal), { opened: false });
 
 type ToggleMutation = UseMutationResult<{ domain: Domain; info: string[] }, Error, void>;
 

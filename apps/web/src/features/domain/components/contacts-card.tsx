@@ -6,8 +6,12 @@ import type { PermissionMap } from '@panel247/contract/permissions';
 import { IconDotsVertical, IconEdit } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyDialog } from '../../../components/lazy-dialog';
 import { contactDisplayName } from '../lib/contact-form';
-import { ContactEditModal } from './contact-edit-modal';
+
+const ContactEditModal = lazyDialog(() => import('./contact-edit-modal').then((m) => m.ContactEditModal), {
+  role: null,
+});
 
 function Field({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (

@@ -8,16 +8,24 @@ import { IconDotsVertical, IconEdit, IconKey, IconList, IconPlus, IconServer } f
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HexGroups } from '../../../components/hex-text';
+import { lazyDialog } from '../../../components/lazy-dialog';
 import { formatEpoch } from '../../../lib/dates';
 import { useCdsScan } from '../api/get-cds-scan';
 import { useDnssecList } from '../api/list-dnssec';
 import { useGlueRecords } from '../api/list-glue-records';
-import { DnssecCreateModal } from './dnssec-create-modal';
-import { DnssecListModal } from './dnssec-list-modal';
-import { GlueFormModal } from './glue-form-modal';
-import { GlueListModal } from './glue-list-modal';
-import { NameserversEditModal } from './nameservers-edit-modal';
 import { PreviewFieldset } from './preview-fieldset';
+
+const DnssecCreateModal = lazyDialog(() => import('./dnssec-create-modal').then((m) => m.DnssecCreateModal), {
+  opened: false,
+});
+const DnssecListModal = lazyDialog(() => import('./dnssec-list-modal').then((m) => m.DnssecListModal), {
+  opened: false,
+});
+const GlueFormModal = lazyDialog(() => import('./glue-form-modal').then((m) => m.GlueFormModal), { opened: false });
+const GlueListModal = lazyDialog(() => import('./glue-list-modal').then((m) => m.GlueListModal), { opened: false });
+const NameserversEditModal = lazyDialog(() => import('./nameservers-edit-modal').then((m) => m.NameserversEditModal), {
+  opened: false,
+});
 
 type Dialog = 'dns' | 'glue-create' | 'glue-list' | 'dnssec-create' | 'dnssec-list' | null;
 

@@ -6,13 +6,17 @@ import { IconKey, IconPencil } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { CopyButton } from '../../../components/copy-button';
+import { lazyDialog } from '../../../components/lazy-dialog';
 import { notifyCall } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
 import { usePhone } from '../../../lib/use-phone';
 import { useRightGuard } from '../../../lib/use-right-guard';
 import { useMailAuth } from '../api/get-mail-auth';
 import { useRotateDkim } from '../api/rotate-dkim';
-import { MailPolicyModal } from './mail-policy-modal';
+
+const MailPolicyModal = lazyDialog(() => import('./mail-policy-modal').then((m) => m.MailPolicyModal), {
+  opened: false,
+});
 
 // Badges are "dot" or "outline": their text keeps the page's own colour, whatever the state colour.
 const LOOKUP_COLORS = { found: 'teal', different: 'orange', missing: 'red', unknown: 'gray' } as const;

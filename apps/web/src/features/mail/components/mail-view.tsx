@@ -5,6 +5,7 @@ import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { lazyDialog } from '../../../components/lazy-dialog';
 import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { notifyCall } from '../../../lib/notify';
@@ -20,14 +21,20 @@ import { useWebmailLogin } from '../api/get-webmail-login';
 import { useMailPage } from '../api/list-mail';
 import { canCreate, mailRights } from '../lib/mail-rights';
 import { type AccountRow, type MailRow, type MailTypeFilter, mailRows } from '../lib/mail-rows';
-import { AliasEditModal } from './alias-edit-modal';
-import { ConnectionModal } from './connection-modal';
 import { MailAuthCard } from './mail-auth-card';
-import { MailCreateModal } from './mail-create-modal';
 import { MailTable } from './mail-table';
-import { PasswordModal } from './password-modal';
-import { QuotaModal } from './quota-modal';
-import { RulesModal } from './rules-modal';
+
+// The dialogs load when first opened (see lazyDialog): the view's first visit shows none of them.
+const MailCreateModal = lazyDialog(() => import('./mail-create-modal').then((m) => m.MailCreateModal), {
+  opened: false,
+});
+const ConnectionModal = lazyDialog(() => import('./connection-modal').then((m) => m.ConnectionModal), {
+  opened: false,
+});
+const AliasEditModal = lazyDialog(() => import('./alias-edit-modal').then((m) => m.AliasEditModal), { row: null });
+const PasswordModal = lazyDialog(() => import('./password-modal').then((m) => m.PasswordModal), { row: null });
+const RulesModal = lazyDialog(() => import('./rules-modal').then((m) => m.RulesModal), { row: null });
+const QuotaModal = lazyDialog(() => import('./quota-modal').then((m) => m.QuotaModal), { row: null });
 
 type AliasRow = Extract<MailRow, { type: 'alias' }>;
 
