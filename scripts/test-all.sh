@@ -38,7 +38,8 @@ run_tier() {
 
 # Two chains side by side, of about the same length on a 2-core machine (2026-11-27: integration
 # 564 s + concurrency 24 s + API 670 s against unit 275 s + e2e 880-1200 s; with the API tier after
-# unit, the e2e tier started at minute 16 and the run took 36 minutes). The real-daemon tiers spend
+# unit, the e2e tier started at minute 16 and the run took 36 minutes; in this order 29 minutes,
+# e2e taking 1440 s beside the API tier's 865 s, as both want the CPU). The real-daemon tiers spend
 # most of their time waiting on daemons they start for themselves (each on loopback ports of its
 # own). No two tiers share a daemon: PostgreSQL serves several, each test file in a database of its
 # own, and each e2e file runs its own panel server with MariaDB names of its own.
