@@ -3,8 +3,12 @@ import { SPINNER_DELAY_MS } from '@panel247/contract/constants';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** Page content shows a spinner only after 400 ms of loading, so fast loads do not flicker. */
-export function DelayedSpinner({ delay = SPINNER_DELAY_MS }: { delay?: number }) {
+/**
+ * Page content shows a spinner only after 400 ms of loading, so fast loads do not flicker.
+ * `overlay`: in the middle of the screen, over the page (a dialog whose code is still loading is
+ * not in the page's flow), without catching the pointer.
+ */
+export function DelayedSpinner({ delay = SPINNER_DELAY_MS, overlay = false }: { delay?: number; overlay?: boolean }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   useEffect(() => {
@@ -13,7 +17,12 @@ export function DelayedSpinner({ delay = SPINNER_DELAY_MS }: { delay?: number })
   }, [delay]);
   if (!visible) return null;
   return (
-    <Center py="xl" role="status" aria-live="polite">
+    <Center
+      py="xl"
+      role="status"
+      aria-live="polite"
+      style={overlay ? { position: 'fixed', inset: 0, zIndex: 300, pointerEvents: 'none' } : undefined}
+    >
       <Loader aria-label={t('main.loading')} data-testid="page-spinner" />
     </Center>
   );

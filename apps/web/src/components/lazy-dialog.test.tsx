@@ -1,4 +1,5 @@
 import { Button, Modal } from '@mantine/core';
+import { SPINNER_DELAY_MS } from '@panel247/contract/constants';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { useState } from 'react';
@@ -83,6 +84,23 @@ describe('lazyDialog', () => {
     await act(() => vi.advanceTimersByTimeAsync(1));
     expect(load).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows the page spinner after 400 ms while an opened dialog’s code is still loading', async () => {
+    vi.useFakeTimers();
+    let finish: (component: typeof NoteDialog) => void = () => undefined;
+    const load = vi.fn(() => new Promise<typeof NoteDialog>((resolve) => (finish = resolve)));
+    const Dialog = lazyDialog(load, { note: null });
+    renderWithProviders(<Page Dialog={Dialog} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Abrir' }));
+    await act(() => vi.advanceTimersByTimeAsync(SPINNER_DELAY_MS - 1));
+    expect(screen.queryByTestId('page-spinner')).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(screen.getByRole('status')).toContainElement(screen.getByTestId('page-spinner'));
+    await act(async () => finish(NoteDialog));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(screen.queryByTestId('page-spinner')).toBeNull();
+    expect(screen.getByTestId('note')).toHaveTextContent('hola');
   });
 
   it('says so and closes when its code cannot be loaded, and tries again on the next open', async () => {

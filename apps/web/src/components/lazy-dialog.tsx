@@ -1,5 +1,6 @@
 import { type ComponentType, useEffect, useState } from 'react';
 import { notifyError } from '../lib/notify';
+import { DelayedSpinner } from './delayed-spinner';
 
 /** How long after a view's first render its dialogs' code may start loading on its own. */
 export const DIALOG_PRELOAD_DELAY_MS = 2000;
@@ -12,7 +13,8 @@ export const DIALOG_PRELOAD_DELAY_MS = 2000;
  * `closed` names the props that keep the dialog closed (`{ opened: false }`, `{ record: null }`):
  * the dialog is open when any of them differs. The loaded dialog is rendered closed once before it
  * is rendered open, because Mantine's Modal notes the element to give focus back to when `opened`
- * changes, not when it mounts already open. If its code cannot be loaded (the network is gone, a
+ * changes, not when it mounts already open. While an opened dialog's code loads, the page's delayed
+ * spinner shows in the middle of the screen. If its code cannot be loaded (the network is gone, a
  * new release replaced the file), the error toast says so and the dialog is closed, to be tried
  * again on the next open.
  */
@@ -65,7 +67,8 @@ export function lazyDialog<P extends { onClose: () => void }>(
       if (dialog) setMounted(true);
     }, [dialog]);
 
-    if (!dialog) return null;
+    // opened on a slow network: the page's spinner, after the same 400 ms as any other load
+    if (!dialog) return open ? <DelayedSpinner overlay /> : null;
     const Dialog = dialog;
     return <Dialog {...props} {...(mounted ? {} : closed)} />;
   }
