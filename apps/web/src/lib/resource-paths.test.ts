@@ -1,8 +1,7 @@
 import { filesPagePath } from '@panel247/contract/files';
 import { describe, expect, it } from 'vitest';
-import { itemIdFromPath } from './current-item';
 import { browserLanguage, readLanguageCookie } from './language';
-import { loginRedirectPath, parseId, pathByFlags, paths } from './resource-paths';
+import { itemIdFromPath, loginRedirectPath, parseId, pathByFlags, paths } from './resource-paths';
 
 const none = { hasDomain: false, hasService: false, hasMail: false };
 

@@ -37,6 +37,13 @@ export function parseId(text: string | null | undefined): number | null {
   return Number.isSafeInteger(value) && value > 0 && String(value) === text ? value : null;
 }
 
+/** The resource id of an `/admin/{id}/…` address, or null. */
+export function itemIdFromPath(pathname: string): number | null {
+  const match = /^\/admin\/(\d+)(?:\/|$)/.exec(pathname);
+  // read as the views' gates read it, so the frame never loads an item the view refuses
+  return parseId(match?.[1]);
+}
+
 /** A list row goes to the domain view, else service, else mail, by the first flag (spec section 2). */
 export function pathByFlags(entry: Flags): string {
   if (entry.hasDomain) return paths.domain(entry.id);

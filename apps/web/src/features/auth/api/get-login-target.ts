@@ -1,4 +1,4 @@
-import { getPermissionSet } from '../../../api/get-permission-set';
+import { getPermissionSet } from '../../../api/permission-queries';
 import { loginRedirectPath, paths } from '../../../lib/resource-paths';
 
 /** With a domainID: its permissions decide the first allowed area; otherwise the dashboard. */

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { permissionSetQueryKey } from '../../../api/get-permission-set';
+import { permissionSetQueryKey } from '../../../api/permission-queries';
 import es from '../../../locales/es.json';
 import { envelope, renderWithProviders, stubApi } from '../../../test/api-stub';
 
