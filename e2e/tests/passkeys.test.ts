@@ -10,7 +10,7 @@ import { browserSuite } from '../support/suite';
 /**
  * Passkeys in Chromium, with its virtual authenticator (Chrome DevTools Protocol `WebAuthn.*`):
  * one is added in the preferences, then logs in alone and as the second step after the password,
- * and is removed after re-authentication. WebAuthn needs a host name (never an IP address), so
+ * is renamed, and is removed after re-authentication. WebAuthn needs a host name (never an IP address), so
  * the pages are opened as http://localhost:PORT, a secure context for the browser.
  */
 describe.skipIf(!chromiumAvailable())('passkeys', () => {
@@ -23,7 +23,7 @@ describe.skipIf(!chromiumAvailable())('passkeys', () => {
     base = `http://localhost:${server.port}`;
   });
 
-  it('adds a passkey in the preferences, logs in with it alone and after the password, and removes it with re-authentication', async () => {
+  it('adds a passkey in the preferences, logs in with it alone and after the password, renames it, and removes it with re-authentication', async () => {
     const context = await newContext(suite.browser);
     const page = await context.newPage();
     const errors = trackErrors(page);
@@ -122,10 +122,33 @@ describe.skipIf(!chromiumAvailable())('passkeys', () => {
     await create.getByTestId('api-token-done').click();
     await tokens.getByTestId('api-token-row').getByText('con llave').waitFor();
 
+    // Renaming it takes the name alone, prefilled; the row and the remove dialog follow.
+    await card.getByTestId('passkey-rename').click();
+    const rename = page.getByRole('dialog', { name: 'Renombrar la llave de acceso Portátil' });
+    const newName = rename.getByTestId('passkey-rename-name');
+    expect(await newName.inputValue()).toBe('Portátil');
+    await newName.fill('  ');
+    await rename.getByTestId('passkey-rename-submit').click();
+    await rename.getByText('Este campo es obligatorio').waitFor();
+    await newName.fill('Portátil del trabajo');
+    await rename.getByTestId('passkey-rename-submit').click();
+    await rename.waitFor({ state: 'hidden', timeout: 20_000 });
+    await card.getByTestId('passkey-row').getByText('Portátil del trabajo').waitFor();
+    // On a phone the row keeps both its actions on the screen.
+    const desktop = page.viewportSize();
+    await page.setViewportSize(PHONE);
+    for (const action of ['passkey-rename', 'passkey-remove']) {
+      const drawn = await insideViewport(card.getByTestId(action));
+      expect(drawn.visible).toBe(true);
+      expect(drawn.right).toBeLessThanOrEqual(PHONE.width);
+    }
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    if (desktop) await page.setViewportSize(desktop);
+
     // Removing it asks for the password and a current factor: the passkey itself here.
     expect(await card.getByTestId('passkey-row').textContent()).toContain('último uso');
     await card.getByTestId('passkey-remove').click();
-    const remove = page.getByRole('dialog', { name: 'Eliminar la llave de acceso Portátil' });
+    const remove = page.getByRole('dialog', { name: 'Eliminar la llave de acceso Portátil del trabajo' });
     await remove.getByTestId('passkey-remove-password').fill('not the password');
     await remove.getByTestId('passkey-remove-submit').click();
     await remove.getByText('La contraseña actual no es correcta').waitFor({ timeout: 20_000 });

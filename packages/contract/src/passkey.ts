@@ -107,6 +107,13 @@ export type PasskeyRegisterParams = z.infer<typeof passkeyRegisterParamsSchema>;
 /** What the client sends: the credential as its JSON text. */
 export type PasskeyRegisterInput = z.input<typeof passkeyRegisterParamsSchema>;
 
+/** Renaming one of the user's passkeys: a name only tells them apart, so the session is enough. */
+export const passkeyRenameParamsSchema = z.object({
+  id: z.coerce.number({ error: 'validation.required' }).int().positive(),
+  name: line(PASSKEY_NAME_MAX),
+});
+export type PasskeyRenameParams = z.infer<typeof passkeyRenameParamsSchema>;
+
 /**
  * Removing a passkey: the password and a current factor, either a code (TOTP or recovery) or a
  * passkey's signature over the re-authentication challenge.

@@ -22,6 +22,7 @@ export const API = {
   passkeyRegister: 'user/passkeys/register/',
   passkeyReauthOptions: 'user/passkeys/reauth/options/',
   passkeyRemove: (id: number | string) => `user/passkeys/${id}/remove/`,
+  passkeyRename: (id: number | string) => `user/passkeys/${id}/rename/`,
   twoFactorStatus: 'user/twofactor/',
   twoFactorSetup: 'user/twofactor/setup/',
   twoFactorEnable: 'user/twofactor/enable/',

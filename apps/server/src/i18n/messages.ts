@@ -49,6 +49,7 @@ const es = {
   'passkey.factor_required': 'Escribe un código o confirma con una llave de acceso',
   'passkey.added': 'Llave de acceso añadida',
   'passkey.removed': 'Llave de acceso eliminada',
+  'passkey.renamed': 'Llave de acceso renombrada',
   'twofactor.mail_subject_passkey_added': 'Llave de acceso añadida',
   'twofactor.mail_subject_passkey_removed': 'Llave de acceso eliminada',
   'twofactor.mail_body_passkey_added':
@@ -450,6 +451,7 @@ const en: Record<MessageKey, string> = {
   'passkey.factor_required': 'Type a code or confirm with a passkey',
   'passkey.added': 'Passkey added',
   'passkey.removed': 'Passkey removed',
+  'passkey.renamed': 'Passkey renamed',
   'twofactor.mail_subject_passkey_added': 'Passkey added',
   'twofactor.mail_subject_passkey_removed': 'Passkey removed',
   'twofactor.mail_body_passkey_added':
@@ -846,6 +848,7 @@ const ca: Record<MessageKey, string> = {
   'passkey.factor_required': 'Escriu un codi o confirma amb una clau d’accés',
   'passkey.added': 'Clau d’accés afegida',
   'passkey.removed': 'Clau d’accés eliminada',
+  'passkey.renamed': 'Clau d’accés reanomenada',
   'twofactor.mail_subject_passkey_added': 'Clau d’accés afegida',
   'twofactor.mail_subject_passkey_removed': 'Clau d’accés eliminada',
   'twofactor.mail_body_passkey_added':

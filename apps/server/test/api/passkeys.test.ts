@@ -382,6 +382,54 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
     expect(t.logs.some((line) => line.event === 'auth.2fa_passkey_removed')).toBe(true);
   });
 
+  it('renames one of the user’s own passkeys with the name’s rules; another user’s id is not found; no notice', async () => {
+    const account = await buildAccount(t.database.db, { domainName: 'rename.test' });
+    const cookie = await t.login(account.domainName, account.username, account.password);
+    await cli(userCommands, 'email', { domain: 'rename.test', user: 'admin', email: 'owner@rename.test' });
+    const laptop = await register(account, cookie, new SoftAuthenticator(ORIGIN), 'Laptop');
+    const phone = await register(account, cookie, new SoftAuthenticator(ORIGIN), 'Phone');
+    const rename = (id: number | string, name: string, as = cookie) =>
+      t.call('POST', `user/passkeys/${id}/rename/`, { name }, { cookie: as });
+    const names = async () =>
+      (await t.call<{ passkeys: PasskeyItem[] }>('GET', 'user/passkeys/', {}, { cookie })).body.data.passkeys.map(
+        (p) => [p.id, p.name],
+      );
+
+    const renamed = await rename(laptop.id, '  Work laptop  ');
+    expect(renamed.body.system.valid).toBe(true);
+    expect(renamed.body.system.info).toEqual(['Llave de acceso renombrada']);
+    expect(await names()).toEqual([
+      [laptop.id, 'Work laptop'],
+      [phone.id, 'Phone'],
+    ]);
+
+    for (const bad of ['', '   ', 'x'.repeat(65)]) {
+      const refused = await rename(phone.id, bad);
+      expect(refused.body.system.valid).toBe(false);
+      expect(refused.body.system.inputs).toEqual(['name']);
+    }
+    expect((await rename('abc', 'Name')).body.system.valid).toBe(false);
+    expect((await rename(999_999, 'Name')).response.statusCode).toBe(404);
+    const stranger = await buildAccount(t.database.db, { domainName: 'rename-stranger.test' });
+    const strangerCookie = await t.login(stranger.domainName, stranger.username, stranger.password);
+    expect((await rename(phone.id, 'Mine now', strangerCookie)).response.statusCode).toBe(404);
+    expect((await t.call('POST', `user/passkeys/${phone.id}/rename/`, { name: 'No session' })).body.system.valid).toBe(
+      false,
+    );
+    expect(await names()).toEqual([
+      [laptop.id, 'Work laptop'],
+      [phone.id, 'Phone'],
+    ]);
+
+    // A name tells the user's passkeys apart; it is not a security change: only the two additions were mailed.
+    const mails = await t.database.db
+      .selectFrom('outbox')
+      .select('kind')
+      .where('to_address', '=', 'owner@rename.test')
+      .execute();
+    expect(mails.map((m) => m.kind)).toEqual(['security_passkey_added', 'security_passkey_added']);
+  });
+
   it('counts a passkey as the second factor a brand requires, and the operator reset removes passkeys', async () => {
     const account = await buildAccount(t.database.db, { domainName: 'strictpk.test', brandSlug: 'strictpk' });
     await cli(brandCommands, 'set', { 'require-2fa': true }, ['strictpk']);

@@ -96,6 +96,16 @@ export const passkeyRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
+  async rename(db: Db, userId: number, id: number, name: string): Promise<boolean> {
+    const result = await db
+      .updateTable('user_passkeys')
+      .set({ name })
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
   async remove(db: Db, userId: number, id: number): Promise<boolean> {
     const result = await db
       .deleteFrom('user_passkeys')

@@ -9,6 +9,7 @@ import {
   passkeyRegisterOptionsParamsSchema,
   passkeyRegisterParamsSchema,
   passkeyRemoveParamsSchema,
+  passkeyRenameParamsSchema,
   passkeySchema,
 } from '@panel247/contract/passkey';
 import { API } from '@panel247/contract/routes';
@@ -86,6 +87,14 @@ export function registerPasskeyRoutes(api: ApiRouter, passkeys: PasskeyService) 
   api.session(
     { method: 'POST', url: API.passkeyReauthOptions, params: noParams, data: passkeyOptionsDataSchema },
     async ({ actor, request }) => ({ data: await passkeys.reauthOptions(actor, request) }),
+  );
+
+  api.session(
+    { method: 'POST', url: API.passkeyRename(':id'), params: passkeyRenameParamsSchema, data: emptyDataSchema },
+    async ({ actor, params }) => {
+      await passkeys.rename(actor, params);
+      return { data: {}, info: ['passkey.renamed'] };
+    },
   );
 
   api.session(

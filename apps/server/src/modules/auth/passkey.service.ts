@@ -11,6 +11,7 @@ import type {
   PasskeyRegisterOptionsParams,
   PasskeyRegisterParams,
   PasskeyRemoveParams,
+  PasskeyRenameParams,
 } from '@panel247/contract/passkey';
 import type { LoginData } from '@panel247/contract/user';
 import {
@@ -172,6 +173,14 @@ export class PasskeyService {
       this.now() + CEREMONY_SECONDS,
     );
     return { options: forBrowser(options) };
+  }
+
+  /**
+   * Renaming one of the user's own passkeys (another's, or an unknown id, is a 404). The name only
+   * tells the user's passkeys apart: no re-authentication and no notice, unlike adding or removing.
+   */
+  async rename(actor: Actor, params: PasskeyRenameParams): Promise<void> {
+    if (!(await passkeyRepository.rename(this.db, actor.userId, params.id, params.name))) throw new NotFoundError();
   }
 
   /** Removing a passkey: the password and a current factor (a code, or a passkey's signature). */

@@ -7,6 +7,7 @@ import { AppModal } from '../../../components/app-modal';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRegisterPasskey } from '../api/passkey-register';
+import { passkeyNameError } from './passkey-name';
 
 /** Adding a passkey: a name to tell it apart, the password, then the browser's own dialog. */
 export function PasskeyAddModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -16,12 +17,7 @@ export function PasskeyAddModal({ opened, onClose }: { opened: boolean; onClose:
     mode: 'uncontrolled',
     initialValues: { name: '', password: '' },
     validate: {
-      name: (value) =>
-        !value.trim()
-          ? t('validation.required')
-          : value.trim().length > PASSKEY_NAME_MAX
-            ? t('validation.too_long')
-            : null,
+      name: (value) => passkeyNameError(value, t),
       password: (value) => (value ? null : t('validation.required')),
     },
   });

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import type { Passkey } from '@panel247/contract/passkey';
-import { IconFingerprint, IconTrash } from '@tabler/icons-react';
+import { IconFingerprint, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEpoch } from '../../../lib/dates';
@@ -10,13 +10,15 @@ import { usePasskeys } from '../api/passkey-list';
 import { useTwoFactorStatus } from '../api/two-factor-status';
 import { PasskeyAddModal } from './passkey-add-modal';
 import { PasskeyRemoveModal } from './passkey-remove-modal';
+import { PasskeyRenameModal } from './passkey-rename-modal';
 
-/** The preferences' passkeys: each named, when it was added and last used; add and remove. */
+/** The preferences' passkeys: each named, when it was added and last used; add, rename and remove. */
 export function PasskeysCard() {
   const { t, i18n } = useTranslation();
   const list = usePasskeys();
   const twoFactor = useTwoFactorStatus();
   const [adding, setAdding] = useState(false);
+  const [renaming, setRenaming] = useState<Passkey | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
   const date = (seconds: number) => formatEpoch(seconds, i18n.language);
   const available = passkeysAvailable();
@@ -86,23 +88,36 @@ export function PasskeysCard() {
                       : t('passkeys.never_used')}
                   </Text>
                 </Stack>
-                <Button
-                  variant="subtle"
-                  color="red"
-                  size="xs"
-                  leftSection={<IconTrash size={14} aria-hidden />}
-                  onClick={() => setRemoving(passkey)}
-                  aria-label={t('passkeys.remove_title', { name: passkey.name })}
-                  data-testid="passkey-remove"
-                >
-                  {t('passkeys.remove')}
-                </Button>
+                <Group gap={4} wrap="nowrap">
+                  <Button
+                    variant="subtle"
+                    size="xs"
+                    leftSection={<IconPencil size={14} aria-hidden />}
+                    onClick={() => setRenaming(passkey)}
+                    aria-label={t('passkeys.rename_title', { name: passkey.name })}
+                    data-testid="passkey-rename"
+                  >
+                    {t('passkeys.rename')}
+                  </Button>
+                  <Button
+                    variant="subtle"
+                    color="red"
+                    size="xs"
+                    leftSection={<IconTrash size={14} aria-hidden />}
+                    onClick={() => setRemoving(passkey)}
+                    aria-label={t('passkeys.remove_title', { name: passkey.name })}
+                    data-testid="passkey-remove"
+                  >
+                    {t('passkeys.remove')}
+                  </Button>
+                </Group>
               </Group>
             ))}
           </Stack>
         )}
       </Stack>
       <PasskeyAddModal opened={adding} onClose={() => setAdding(false)} />
+      <PasskeyRenameModal passkey={renaming} onClose={() => setRenaming(null)} />
       <PasskeyRemoveModal
         passkey={removing}
         hasCodes={twoFactor.data?.enabled === true}

@@ -1,0 +1,72 @@
+import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { Passkey } from '@panel247/contract/passkey';
+import { PASSKEY_NAME_MAX } from '@panel247/contract/passkey-rules';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AppModal } from '../../../components/app-modal';
+import { handleFormError } from '../../../lib/form-errors';
+import { notifySuccess } from '../../../lib/notify';
+import { useRenamePasskey } from '../api/passkey-rename';
+import { passkeyNameError } from './passkey-name';
+
+/** Renaming a passkey: its name only, prefilled; open while `passkey` is set. */
+export function PasskeyRenameModal({ passkey, onClose }: { passkey: Passkey | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const rename = useRenamePasskey();
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { name: '' },
+    validate: { name: (value) => passkeyNameError(value, t) },
+  });
+  const { setValues, resetDirty } = form;
+  const current = passkey?.name;
+  useEffect(() => {
+    if (current === undefined) return;
+    setValues({ name: current });
+    resetDirty({ name: current });
+  }, [current, setValues, resetDirty]);
+
+  const submit = form.onSubmit(async (values) => {
+    if (!passkey) return;
+    try {
+      const answer = await rename.mutateAsync({ id: passkey.id, name: values.name.trim() });
+      notifySuccess(answer.system.info);
+      onClose();
+    } catch (error) {
+      handleFormError(form, error);
+    }
+  });
+
+  return (
+    <AppModal
+      opened={passkey !== null}
+      onClose={onClose}
+      title={t('passkeys.rename_title', { name: passkey?.name ?? '' })}
+      data-testid="passkey-rename-modal"
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput
+            label={t('passkeys.name')}
+            description={t('passkeys.name_hint')}
+            required
+            maxLength={PASSKEY_NAME_MAX}
+            data-autofocus
+            data-testid="passkey-rename-name"
+            key={form.key('name')}
+            {...form.getInputProps('name')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('main.cancel')}
+            </Button>
+            <Button type="submit" loading={rename.isPending} data-testid="passkey-rename-submit">
+              {t('main.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </AppModal>
+  );
+}

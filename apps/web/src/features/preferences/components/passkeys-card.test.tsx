@@ -1,0 +1,75 @@
+import type { Passkey } from '@panel247/contract/passkey';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import es from '../../../locales/es.json';
+import { envelope, renderWithProviders, stubApi } from '../../../test/api-stub';
+import { PasskeysCard } from './passkeys-card';
+
+beforeAll(async () => {
+  await i18next.use(initReactI18next).init({
+    lng: 'es',
+    resources: { es: { translation: es } },
+    interpolation: { escapeValue: false },
+  });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const laptop: Passkey = { id: 3, name: 'Portátil', backedUp: false, createdAt: 1_800_000_000, lastUsedAt: null };
+const phone: Passkey = { id: 4, name: 'Móvil', backedUp: true, createdAt: 1_800_000_100, lastUsedAt: 1_800_000_200 };
+
+/** The list, and a rename that answers `renameAnswer` (a field error, or the new name taken). */
+function serve(renameAnswer: (name: string) => Response | null = () => null) {
+  let passkeys = [laptop, phone];
+  return stubApi((call) => {
+    if (call.path === 'user/passkeys/') return envelope({ passkeys });
+    if (call.path === 'user/twofactor/status/') return envelope({ enabled: false, recoveryCodesLeft: 0 });
+    const match = /^user\/passkeys\/(\d+)\/rename\/$/.exec(call.path);
+    if (match) {
+      const name = call.params.get('name') ?? '';
+      const refused = renameAnswer(name);
+      if (refused) return refused;
+      passkeys = passkeys.map((p) => (p.id === Number(match[1]) ? { ...p, name } : p));
+      return envelope({}, { info: ['Llave de acceso renombrada'] });
+    }
+    return envelope(null, { status: 404 });
+  });
+}
+
+describe('PasskeysCard: renaming', () => {
+  it('opens the dialog with the name filled in, sends the trimmed name and shows the new one', async () => {
+    const calls = serve();
+    renderWithProviders(<PasskeysCard />);
+    const rows = await screen.findAllByTestId('passkey-row');
+    fireEvent.click(within(rows[0] as HTMLElement).getByTestId('passkey-rename'));
+    const dialog = await screen.findByRole('dialog', { name: 'Renombrar la llave de acceso Portátil' });
+    const field = within(dialog).getByTestId('passkey-rename-name') as HTMLInputElement;
+    expect(field.value).toBe('Portátil');
+    fireEvent.change(field, { target: { value: '  Portátil del trabajo ' } });
+    fireEvent.click(within(dialog).getByTestId('passkey-rename-submit'));
+    await screen.findByText('Portátil del trabajo');
+    const rename = calls.find((call) => call.path === 'user/passkeys/3/rename/');
+    expect(rename?.method).toBe('POST');
+    expect(rename?.params.get('name')).toBe('Portátil del trabajo');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('checks the name before sending it, and shows the server’s field error on the field', async () => {
+    const calls = serve(() => envelope(null, { status: 400, errors: ['Demasiado largo'], inputs: ['name'] }));
+    renderWithProviders(<PasskeysCard />);
+    const rows = await screen.findAllByTestId('passkey-row');
+    fireEvent.click(within(rows[1] as HTMLElement).getByTestId('passkey-rename'));
+    const dialog = await screen.findByRole('dialog', { name: 'Renombrar la llave de acceso Móvil' });
+    const field = within(dialog).getByTestId('passkey-rename-name');
+    fireEvent.change(field, { target: { value: '   ' } });
+    fireEvent.click(within(dialog).getByTestId('passkey-rename-submit'));
+    await within(dialog).findByText('Este campo es obligatorio');
+    expect(calls.some((call) => call.path.endsWith('/rename/'))).toBe(false);
+
+    fireEvent.change(field, { target: { value: 'Otro nombre' } });
+    fireEvent.click(within(dialog).getByTestId('passkey-rename-submit'));
+    await within(dialog).findByText('Demasiado largo');
+    expect(screen.getByRole('dialog', { name: 'Renombrar la llave de acceso Móvil' })).toBeTruthy();
+  });
+});
