@@ -42,7 +42,9 @@ export function prefetchUserInfo(): Promise<void> {
  * code has arrived and rendered: the permissions that the menus and the item's gate wait for, so
  * that the view asks for its own data at its first render (the DNS view's LCP: about 70 ms less
  * on a quiet 2-core machine, 150 ms with the CPU slowed 3×). Only for a user: without a session
- * these calls would answer "session lost".
+ * these calls would answer "session lost". An id that is not the user's answers 404 here and once
+ * more when the gate mounts (React Query retries an error in the cache on mount): a second cheap
+ * answer for a wrong address, rather than a gate that never retries a failed load.
  */
 export function prefetchPermissions(pathname: string): void {
   if (!queryClient.getQueryData(userInfoQueryKey)) return;
