@@ -2,6 +2,7 @@ import type { CdsScanData, DnssecJobData, DnssecZoneData } from '@panel247/contr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../../src/i18n/messages.ts';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { dnssecRepository } from '../../src/modules/domain/dnssec.repository.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { SigningDnsDriver } from '../support/signing-dns-driver.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
@@ -129,6 +130,28 @@ describe.each(DATABASE_KINDS)('the DNS view’s DNSSEC card on %s', (kind) => {
     ).toBe(404);
     const unsignedAgain = await t.call('POST', `service/${id}/dns/dnssec/unsign/`, {}, { cookie });
     expect(unsignedAgain.response.statusCode).toBe(409);
+  });
+
+  it('keeps one running unsign job per service in the database, whoever inserts it', async () => {
+    // The same second and ids in either order: the second running job of a service is refused.
+    const job = (jobId: string, status = 'running') => ({
+      id: jobId,
+      service_id: id,
+      user_id: null,
+      status,
+      step: 'removing_ds',
+      created_at: 1,
+      updated_at: 1,
+    });
+    expect(await dnssecRepository.insertJob(t.database.db, job('b'.repeat(32)))).toBe(true);
+    expect(await dnssecRepository.insertJob(t.database.db, job('a'.repeat(32)))).toBe(false);
+    expect(await dnssecRepository.insertJob(t.database.db, job('c'.repeat(32), 'done'))).toBe(true);
+    await dnssecRepository.updateJob(t.database.db, 'b'.repeat(32), { status: 'done', updated_at: 2 });
+    expect(await dnssecRepository.insertJob(t.database.db, job('a'.repeat(32)))).toBe(true);
+    await t.database.db
+      .deleteFrom('dnssec_unsign_jobs')
+      .where('id', 'in', ['a'.repeat(32), 'b'.repeat(32), 'c'.repeat(32)])
+      .execute();
   });
 
   it('signs but does not publish while the domain is delegated to other name servers', async () => {

@@ -4,8 +4,18 @@ import type { DnssecUnsignJobTable } from '../../db/schema.ts';
 
 /** Unsigning jobs, the CDS scan's results and the scheduled tasks' leases. */
 export const dnssecRepository = {
-  insertJob(db: Db, row: Insertable<DnssecUnsignJobTable>) {
-    return db.insertInto('dnssec_unsign_jobs').values(row).execute();
+  /**
+   * Inserts a running job; false when the service has one running already (the partial unique
+   * index `dnssec_unsign_jobs_one_running`), so of two calls at once exactly one starts.
+   */
+  async insertJob(db: Db, row: Insertable<DnssecUnsignJobTable>): Promise<boolean> {
+    const inserted = await db
+      .insertInto('dnssec_unsign_jobs')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted !== undefined;
   },
 
   updateJob(
@@ -41,23 +51,6 @@ export const dnssecRepository = {
       .orderBy('created_at', 'desc')
       .orderBy('id')
       .executeTakeFirst();
-  },
-
-  /** The ids of the service's running jobs, oldest first (the one that stands when two started at once). */
-  async runningJobIds(db: Db, serviceId: number): Promise<string[]> {
-    const rows = await db
-      .selectFrom('dnssec_unsign_jobs')
-      .select('id')
-      .where('service_id', '=', serviceId)
-      .where('status', '=', 'running')
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => row.id);
-  },
-
-  deleteJob(db: Db, id: string) {
-    return db.deleteFrom('dnssec_unsign_jobs').where('id', '=', id).execute();
   },
 
   /** Running jobs nobody holds (their instance died, or a restart): to be taken and advanced. */

@@ -143,7 +143,8 @@ export class ZoneDnssecService {
     }
     const now = this.now();
     const jobId = randomBytes(16).toString('hex');
-    await dnssecRepository.insertJob(this.db, {
+    // Two calls at once (two instances) may both have found no job running: the database lets one in.
+    const started = await dnssecRepository.insertJob(this.db, {
       id: jobId,
       service_id: id,
       user_id: actor.userId,
@@ -154,11 +155,7 @@ export class ZoneDnssecService {
       created_at: now,
       updated_at: now,
     });
-    // Two calls at once (two instances) may both have found no job running: the oldest stands.
-    if ((await dnssecRepository.runningJobIds(this.db, id))[0] !== jobId) {
-      await dnssecRepository.deleteJob(this.db, jobId);
-      throw new ConflictError('dnssec.error.busy');
-    }
+    if (!started) throw new ConflictError('dnssec.error.busy');
     void this.advance(jobId, id, resource.referencePunycode);
     return {
       id: jobId,
