@@ -9,31 +9,33 @@ export interface AxeProblem {
 }
 
 /**
- * Waits until no CSS transition or animation has run for STILL_FRAMES frames in a row. A modal or
- * tooltip that is still fading in has its text at partial opacity, which axe reports as a
- * colour-contrast failure that no user ever sees. One quiet frame is not enough: Mantine mounts a
- * tooltip with its "before" styles and starts the transition a frame later, and a check made in
- * between once let axe run into the fade (mail-auth.test.ts, after a copy button's click).
+ * Waits until no CSS transition or animation has run for STILL_MS. A modal or tooltip that is
+ * still fading in has its text at partial opacity, which axe reports as a colour-contrast failure
+ * that no user ever sees. One quiet moment is not enough: Mantine mounts a tooltip with its
+ * "before" styles and starts the transition a frame later, and a check made in between once let
+ * axe run into the fade (mail-auth.test.ts, after a copy button's click). Timed rather than
+ * counted in frames: a page in a background tab gets no animation frames at all.
  */
-const STILL_FRAMES = 10;
+const STILL_MS = 150;
 
 async function settledAnimations(page: Page): Promise<void> {
   await page.evaluate(() => {
-    (window as unknown as { __stillFrames: number }).__stillFrames = 0;
+    (window as unknown as { __stillSince: number | null }).__stillSince = null;
   });
   await page.waitForFunction(
-    (frames) => {
+    (stillMs) => {
       const moving = document
         .getAnimations()
         // Spinners and skeleton pulses loop for ever; only finite transitions are waited for.
         .filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
         .some((animation) => animation.playState === 'running');
-      const counter = window as unknown as { __stillFrames: number };
-      counter.__stillFrames = moving ? 0 : counter.__stillFrames + 1;
-      return counter.__stillFrames >= frames;
+      const state = window as unknown as { __stillSince: number | null };
+      if (moving) state.__stillSince = null;
+      else state.__stillSince ??= performance.now();
+      return state.__stillSince !== null && performance.now() - state.__stillSince >= stillMs;
     },
-    STILL_FRAMES,
-    { polling: 'raf', timeout: 5000 },
+    STILL_MS,
+    { polling: 25, timeout: 5000 },
   );
 }
 
