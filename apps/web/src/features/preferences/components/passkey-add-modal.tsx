@@ -1,13 +1,12 @@
-import { Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { PASSKEY_NAME_MAX } from '@panel247/contract/passkey-rules';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRegisterPasskey } from '../api/passkey-register';
-import { passkeyNameError } from './passkey-name';
+import { PasskeyNameField, passkeyNameError } from './passkey-name-field';
 
 /** Adding a passkey: a name to tell it apart, the password, then the browser's own dialog. */
 export function PasskeyAddModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -41,16 +40,7 @@ export function PasskeyAddModal({ opened, onClose }: { opened: boolean; onClose:
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Text size="sm">{t('passkeys.add_text')}</Text>
-          <TextInput
-            label={t('passkeys.name')}
-            description={t('passkeys.name_hint')}
-            required
-            maxLength={PASSKEY_NAME_MAX}
-            data-autofocus
-            data-testid="passkey-name"
-            key={form.key('name')}
-            {...form.getInputProps('name')}
-          />
+          <PasskeyNameField testId="passkey-name" key={form.key('name')} {...form.getInputProps('name')} />
           <PasswordInput
             label={t('preferences.actual_password')}
             autoComplete="current-password"

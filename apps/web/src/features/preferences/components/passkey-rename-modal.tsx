@@ -1,14 +1,13 @@
-import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Passkey } from '@panel247/contract/passkey';
-import { PASSKEY_NAME_MAX } from '@panel247/contract/passkey-rules';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRenamePasskey } from '../api/passkey-rename';
-import { passkeyNameError } from './passkey-name';
+import { PasskeyNameField, passkeyNameError } from './passkey-name-field';
 
 /** Renaming a passkey: its name only, prefilled; open while `passkey` is set. */
 export function PasskeyRenameModal({ passkey, onClose }: { passkey: Passkey | null; onClose: () => void }) {
@@ -47,16 +46,7 @@ export function PasskeyRenameModal({ passkey, onClose }: { passkey: Passkey | nu
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <TextInput
-            label={t('passkeys.name')}
-            description={t('passkeys.name_hint')}
-            required
-            maxLength={PASSKEY_NAME_MAX}
-            data-autofocus
-            data-testid="passkey-rename-name"
-            key={form.key('name')}
-            {...form.getInputProps('name')}
-          />
+          <PasskeyNameField testId="passkey-rename-name" key={form.key('name')} {...form.getInputProps('name')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('main.cancel')}
