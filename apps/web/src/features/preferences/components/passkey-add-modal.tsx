@@ -1,8 +1,9 @@
-import { Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
+import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRegisterPasskey } from '../api/passkey-register';
@@ -49,14 +50,12 @@ export function PasskeyAddModal({ opened, onClose }: { opened: boolean; onClose:
             key={form.key('password')}
             {...form.getInputProps('password')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('main.cancel')}
-            </Button>
-            <Button type="submit" loading={register.isPending} data-testid="passkey-add-submit">
-              {t('passkeys.add_submit')}
-            </Button>
-          </Group>
+          <FormButtons
+            submitting={register.isPending}
+            onCancel={onClose}
+            submitTestId="passkey-add-submit"
+            submitLabel={t('passkeys.add_submit')}
+          />
         </Stack>
       </form>
     </AppModal>

@@ -1,9 +1,10 @@
-import { Button, Group, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Passkey } from '@panel247/contract/passkey';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
+import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRenamePasskey } from '../api/passkey-rename';
@@ -18,13 +19,14 @@ export function PasskeyRenameModal({ passkey, onClose }: { passkey: Passkey | nu
     initialValues: { name: '' },
     validate: { name: (value) => passkeyNameError(value, t) },
   });
-  const { setValues, resetDirty } = form;
+  // Each opening starts from the passkey's name, without the errors of an earlier try.
+  const { setInitialValues, reset } = form;
   const current = passkey?.name;
   useEffect(() => {
     if (current === undefined) return;
-    setValues({ name: current });
-    resetDirty({ name: current });
-  }, [current, setValues, resetDirty]);
+    setInitialValues({ name: current });
+    reset();
+  }, [current, setInitialValues, reset]);
 
   const submit = form.onSubmit(async (values) => {
     if (!passkey) return;
@@ -47,14 +49,7 @@ export function PasskeyRenameModal({ passkey, onClose }: { passkey: Passkey | nu
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <PasskeyNameField testId="passkey-rename-name" key={form.key('name')} {...form.getInputProps('name')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('main.cancel')}
-            </Button>
-            <Button type="submit" loading={rename.isPending} data-testid="passkey-rename-submit">
-              {t('main.save')}
-            </Button>
-          </Group>
+          <FormButtons submitting={rename.isPending} onCancel={onClose} submitTestId="passkey-rename-submit" />
         </Stack>
       </form>
     </AppModal>

@@ -71,5 +71,13 @@ describe('PasskeysCard: renaming', () => {
     fireEvent.click(within(dialog).getByTestId('passkey-rename-submit'));
     await within(dialog).findByText('Demasiado largo');
     expect(screen.getByRole('dialog', { name: 'Renombrar la llave de acceso Móvil' })).toBeTruthy();
+
+    // Opened again, it starts from the passkey's name, without the earlier error.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(within(rows[1] as HTMLElement).getByTestId('passkey-rename'));
+    const again = await screen.findByRole('dialog', { name: 'Renombrar la llave de acceso Móvil' });
+    expect((within(again).getByTestId('passkey-rename-name') as HTMLInputElement).value).toBe('Móvil');
+    expect(within(again).queryByText('Demasiado largo')).toBeNull();
   });
 });
