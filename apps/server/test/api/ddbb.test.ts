@@ -278,7 +278,7 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
     await removeAll();
   });
 
-  it('follows service_ddbb levels: read sees, shows the password and signs on; only write dumps and changes', async () => {
+  it('follows service_ddbb levels: read sees the list; only write shows the password, signs on, dumps and changes', async () => {
     const { body } = await create('db secret 1');
     const did = body.data.ddbb.id;
     const reader = await buildUser(t.database.db, account, 'ddbb-reader', {
@@ -290,10 +290,14 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
     const readerCookie = await t.login(account.domainName, reader.username, reader.password);
     const noneCookie = await t.login(account.domainName, none.username, none.password);
 
-    const reads: [string, string][] = [
-      ['GET', `service/${id}/ddbb/list/`],
+    const reads: [string, string][] = [['GET', `service/${id}/ddbb/list/`]];
+    // The see-password and phpMyAdmin entries stay shown, but the password and a sign-on open the
+    // database for writing: each route, by each method, answers no permission and reveals nothing.
+    const secrets: [string, string][] = [
       ['GET', `service/${id}/ddbb/${did}/`],
+      ['POST', `service/${id}/ddbb/${did}/`],
       ['GET', `service/${id}/ddbb/${did}/login/`],
+      ['POST', `service/${id}/ddbb/${did}/login/`],
     ];
     const writes: [string, string, Record<string, string>][] = [
       ['POST', `service/${id}/ddbb/create/`, { password: 'db secret 2' }],
@@ -309,7 +313,17 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
       });
       expect(response.statusCode, path).toBe(200);
     }
-    const shown = await t.call<One>('GET', `service/${id}/ddbb/${did}/`, {}, { cookie: readerCookie });
+    const signons = async () => (await t.database.db.selectFrom('signon_tokens').select('token_hash').execute()).length;
+    const signonsBefore = await signons();
+    for (const [method, path] of secrets) {
+      const { response, body } = await t.call(method as 'GET' | 'POST', path, {}, { cookie: readerCookie });
+      expect(response.statusCode, `${method} ${path}`).toBe(403);
+      expect(body.system.errors, path).toEqual(['No tienes permiso para realizar esta acción']);
+      expect(body.data, path).toBeNull();
+      expect(response.body, path).not.toContain('db secret 1');
+    }
+    expect(await signons()).toBe(signonsBefore);
+    const shown = await t.call<One>('GET', `service/${id}/ddbb/${did}/`, {}, { cookie });
     expect(shown.body.data.ddbb.password).toBe('db secret 1');
     for (const [method, path, params] of writes) {
       const { response } = await t.call(method as 'POST', path, params, { cookie: readerCookie });
@@ -322,7 +336,11 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
     });
     expect(readerDump.statusCode).toBe(403);
     const dumpCall = ['GET', `service/${id}/ddbb/${did}/dump/`, {}] as const;
-    for (const [method, path, params] of [...reads.map(([m, p]) => [m, p, {}] as const), dumpCall, ...writes]) {
+    for (const [method, path, params] of [
+      ...[...reads, ...secrets].map(([m, p]) => [m, p, {}] as const),
+      dumpCall,
+      ...writes,
+    ]) {
       const response = await t.app.inject({
         method: method as 'GET' | 'POST',
         url: `/p247/${path}`,

@@ -146,16 +146,11 @@ describe.each(DATABASE_KINDS)('FTP API on %s', (kind) => {
       { cookie },
     );
     const fid = created.body.data.ftp.id;
-    // a reader may open WebFTP too: it is shown to everyone who sees FTP
-    const reader = await buildUser(t.database.db, account, 'ftp-webftp-reader', {
-      'subir.test': { ...allKeys('disabled'), service: 'read', service_ftp: 'read' },
-    });
-    const readerCookie = await t.login(account.domainName, reader.username, reader.password);
     const login = await t.call<SignonForm>(
       'POST',
       `service/${id}/ftp/${fid}/login/`,
       { initialDirectory: 'logs/' },
-      { cookie: readerCookie },
+      { cookie },
     );
     expect(login.body.data).toMatchObject({
       action: '/webftp/',
@@ -225,11 +220,43 @@ describe.each(DATABASE_KINDS)('FTP API on %s', (kind) => {
       const answer = await t.call('POST', `service/${id}/${call}`, params, { cookie: readerCookie });
       expect(answer.response.statusCode, call).toBe(403);
     }
-    // what a reader may do: see the list, the password, and open WebFTP
-    expect((await t.call('GET', `service/${id}/ftp/${fid}/`, {}, { cookie: readerCookie })).response.statusCode).toBe(
-      200,
-    );
     expect(await accountRow(fid)).toEqual(before);
+  });
+
+  it('shows a reader the accounts but neither a password nor a WebFTP sign-on: no permission, nothing revealed', async () => {
+    const password = 'reader cannot see 1';
+    const created = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'oculto', password, folder: 'oculto' },
+      { cookie },
+    );
+    const fid = created.body.data.ftp.id;
+    const reader = await buildUser(t.database.db, account, 'ftp-secret-reader', {
+      'subir.test': { ...allKeys('disabled'), service: 'read', service_ftp: 'read' },
+    });
+    const readerCookie = await t.login(account.domainName, reader.username, reader.password);
+    const tokens = async () => (await t.database.db.selectFrom('signon_tokens').select('token_hash').execute()).length;
+    const tokensBefore = await tokens();
+
+    const list = await t.call<{ ftps: FtpAccount[] }>('GET', `service/${id}/ftp/list/`, {}, { cookie: readerCookie });
+    expect(list.body.data.ftps.map((ftp) => ftp.user)).toContain('oculto@subir.test');
+    // Every route that hands out the password or a sign-on, by each method it answers.
+    for (const [method, call] of [
+      ['GET', `ftp/${fid}/`],
+      ['POST', `ftp/${fid}/`],
+      ['POST', `ftp/${fid}/login/`],
+    ] as const) {
+      const answer = await t.call(method, `service/${id}/${call}`, {}, { cookie: readerCookie });
+      expect(answer.response.statusCode, call).toBe(403);
+      expect(answer.body.system.errors, call).toEqual(['No tienes permiso para realizar esta acción']);
+      expect(answer.body.data, call).toBeNull();
+      expect(answer.response.body, call).not.toContain(password);
+    }
+    expect(await tokens()).toBe(tokensBefore);
+    // The FTP right (write) is what opens them.
+    const shown = await t.call<{ ftp: FtpAccount }>('GET', `service/${id}/ftp/${fid}/`, {}, { cookie });
+    expect(shown.body.data.ftp.password).toBe(password);
   });
 
   it('answers another account’s FTP account id through the own service id as not found, changing nothing', async () => {

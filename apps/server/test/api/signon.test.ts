@@ -6,13 +6,15 @@ import type { FtpAccount } from '@panel247/contract/ftp';
 import type { Mailbox } from '@panel247/contract/mail';
 import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { SignonTokens } from '../../src/modules/signon/signon-tokens.ts';
-import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
 const WEBMAIL_KEY = 'webmail-signon-key-0123456789abcdef';
 const WEBFTP_KEY = 'webftp-signon-key-0123456789abcdefgh';
+const PHPMYADMIN_KEY = 'phpmyadmin-signon-key-0123456789abcd';
 const RACERS = 8;
 
 describe.each(DATABASE_KINDS)('sign-on tokens on %s', (kind) => {
@@ -26,6 +28,7 @@ describe.each(DATABASE_KINDS)('sign-on tokens on %s', (kind) => {
       config: {
         'mail.webmailKey': WEBMAIL_KEY,
         'hosting.webftpKey': WEBFTP_KEY,
+        'databases.phpmyadminKey': PHPMYADMIN_KEY,
         'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-signon-')),
       },
     });
@@ -34,6 +37,68 @@ describe.each(DATABASE_KINDS)('sign-on tokens on %s', (kind) => {
     cookie = await t.login(account.domainName, account.username, account.password);
   });
   afterAll(() => t.close());
+
+  it('gives the read level no sign-on and no stored password (a reader, or a read token): no permission', async () => {
+    const box = await t.call<{ correo: Mailbox }>(
+      'POST',
+      `service/${id}/correo/create/`,
+      { name: 'lector', password: 'mailbox secret 1' },
+      { cookie },
+    );
+    const ftp = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'lector', password: 'ftp secret for 1' },
+      { cookie },
+    );
+    const ddbb = await t.call<{ ddbb: { id: number } }>(
+      'POST',
+      `service/${id}/ddbb/create/`,
+      { password: 'database secret 1' },
+      { cookie },
+    );
+    const routes: ['GET' | 'POST', string][] = [
+      ['GET', `service/${id}/correo/${box.body.data.correo.id}/login/`],
+      ['POST', `service/${id}/ftp/${ftp.body.data.ftp.id}/login/`],
+      ['GET', `service/${id}/ftp/${ftp.body.data.ftp.id}/`],
+      ['GET', `service/${id}/ddbb/${ddbb.body.data.ddbb.id}/login/`],
+      ['GET', `service/${id}/ddbb/${ddbb.body.data.ddbb.id}/`],
+      ['POST', `service/${id}/webcontructorlogin/`],
+    ];
+    const reader = await buildUser(t.database.db, account, 'signon-reader', {
+      'ficha.test': {
+        ...allKeys('disabled'),
+        service: 'read',
+        servicemail: 'read',
+        servicemail_accounts: 'read',
+        service_ftp: 'read',
+        service_ddbb: 'read',
+      },
+    });
+    const readerCookie = await t.login(account.domainName, reader.username, reader.password);
+    // The owner's token with a read scope: the owner may, the token may not.
+    const made = await t.call<{ token: string }>(
+      'POST',
+      'user/apitokens/create/',
+      { name: 'reader script', expiresInDays: '7', scope: `${id}:read`, password: account.password },
+      { cookie },
+    );
+    const bearer = { authorization: `Bearer ${made.body.data.token}` };
+    for (const as of [{ cookie: readerCookie }, { headers: bearer }]) {
+      for (const [method, url] of routes) {
+        const { response, body } = await t.call(method, url, { subdomain: '*' }, as);
+        expect(response.statusCode, url).toBe(403);
+        expect(body.system.errors, url).toEqual(['No tienes permiso para realizar esta acción']);
+        expect(body.data, url).toBeNull();
+        expect(response.body, url).not.toMatch(/secret/);
+      }
+    }
+    expect(await t.database.db.selectFrom('signon_tokens').select('kind').execute()).toEqual([]);
+    // With the write level the same calls answer.
+    for (const [method, url] of routes.filter(([, url]) => !url.includes('webcontructorlogin'))) {
+      expect((await t.call(method, url, {}, { cookie })).response.statusCode, url).toBe(200);
+    }
+  });
 
   it(`redeems a WebMail token exactly once when ${RACERS} redeems race`, async () => {
     const box = await t.call<{ correo: Mailbox }>(

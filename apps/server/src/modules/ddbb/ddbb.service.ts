@@ -17,7 +17,7 @@ import { ConflictError, DaemonError, FieldErrors, ForbiddenError, fieldProblem, 
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
-import type { PermissionService } from '../permission/permission.service.ts';
+import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { ddbbRepository } from './ddbb.repository.ts';
 
@@ -129,12 +129,12 @@ export class DdbbService {
     return drift.filter((entry) => entry.problem !== 'extra' || entry.name.startsWith(this.settings.namePrefix));
   }
 
-  private async service(actor: Actor, id: number, need: 'visible' | 'action') {
+  private async service(actor: Actor, id: number, need: AccessNeed) {
     const resource = await this.permissions.authorize(actor, id, 'service_ddbb', need);
     return { id, domain: resource.referencePunycode };
   }
 
-  private async row(actor: Actor, id: number, did: number, need: 'visible' | 'action'): Promise<Row> {
+  private async row(actor: Actor, id: number, did: number, need: AccessNeed): Promise<Row> {
     await this.service(actor, id, need);
     const row = await ddbbRepository.find(this.db, id, did);
     if (!row) throw new NotFoundError();
@@ -175,9 +175,12 @@ export class DdbbService {
     };
   }
 
-  /** One database with its password: "show password", offered to everyone who sees the databases. */
+  /**
+   * One database with its password: "show password". The entry is shown to all who see the
+   * databases, but the password opens the database for writing: only the database right reads it.
+   */
   async get(actor: Actor, id: number, did: number): Promise<HostedDatabase> {
-    const row = await this.row(actor, id, did, 'visible');
+    const row = await this.row(actor, id, did, 'secret');
     const sizes = await this.sizes([row.name]);
     return this.toDto(row, sizes.get(row.name) ?? 0, this.secrets.open(row.password_sealed));
   }
@@ -297,8 +300,8 @@ export class DdbbService {
   }
 
   /**
-   * The database as SQL, streamed from MariaDB's dump tool to the download. A database action: the
-   * spec keeps only "show password" and phpMyAdmin open to read-only users.
+   * The database as SQL, streamed from MariaDB's dump tool to the download. A database action
+   * (the whole contents), like "show password" and phpMyAdmin.
    */
   async dump(actor: Actor, id: number, did: number): Promise<{ fileName: string; stream: Readable }> {
     const row = await this.row(actor, id, did, 'action');
@@ -316,10 +319,11 @@ export class DdbbService {
   /**
    * phpMyAdmin sign-on: a one-time token the browser posts to the hand-off script next to
    * phpMyAdmin, whose server trades it here for the credentials (`redeemToken`), so the password
-   * never reaches the browser. Offered to everyone who can see the databases.
+   * never reaches the browser. Shown to everyone who can see the databases, but phpMyAdmin logs in
+   * as the database's user, who may change everything in it: only the database right gets the token.
    */
   async phpmyadminLogin(actor: Actor, id: number, did: number): Promise<SignonForm> {
-    const row = await this.row(actor, id, did, 'visible');
+    const row = await this.row(actor, id, did, 'secret');
     // Without the shared key no hand-off script can redeem the token: say so instead of a dead page.
     if (!this.settings.phpmyadminKey) throw new ConflictError('ddbb.error.phpmyadmin_off');
     const token = await this.signon.issue('phpmyadmin', row.id);

@@ -16,7 +16,7 @@ import { noteChangeDetail } from '../activity/activity-notes.ts';
 import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
-import type { PermissionService } from '../permission/permission.service.ts';
+import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { ftpRepository } from './ftp.repository.ts';
 
@@ -75,7 +75,7 @@ export class FtpService {
     });
   }
 
-  private async service(actor: Actor, id: number, need: 'visible' | 'action') {
+  private async service(actor: Actor, id: number, need: AccessNeed) {
     const resource = await this.permissions.authorize(actor, id, 'service_ftp', need);
     return { id, domain: resource.referencePunycode };
   }
@@ -119,9 +119,12 @@ export class FtpService {
     return { ftps: rows.map((row) => this.toDto(row)), total };
   }
 
-  /** One account with its password: "show password" (always offered to those who can see FTP). */
+  /**
+   * One account with its password: "show password". The entry is shown to all who see FTP, but
+   * the password is the account's whole power: only the FTP right reads it.
+   */
   async get(actor: Actor, id: number, fid: number): Promise<FtpAccount> {
-    await this.service(actor, id, 'visible');
+    await this.service(actor, id, 'secret');
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
     return this.toDto(row, this.secrets.open(row.password_sealed));
@@ -235,13 +238,13 @@ export class FtpService {
   /**
    * WebFTP sign-on: a one-time token the browser posts to the brand's WebFTP with the login and the
    * folder to open. The WebFTP's server trades the token for the credentials (`redeemToken`), so the
-   * password never reaches the browser. Offered to everyone who can see the FTP accounts. Without
-   * a WebFTP of the provider's (no shared key: none could redeem the token) the panel's own file
-   * manager is the WebFTP: a page of the panel, rooted at the account's folder, with the session
-   * the user has.
+   * password never reaches the browser. Shown to everyone who can see the FTP accounts, but a
+   * WebFTP session writes the files: only the FTP right gets the token. Without a WebFTP of the
+   * provider's (no shared key: none could redeem the token) the panel's own file manager is the
+   * WebFTP: a page of the panel, rooted at the account's folder, with the session the user has.
    */
   async webftpLogin(actor: Actor, id: number, fid: number, initialDirectory: string): Promise<SignonForm> {
-    await this.service(actor, id, 'visible');
+    await this.service(actor, id, 'secret');
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
     if (hasControlCharacters(initialDirectory)) throw FieldErrors.one('initialDirectory', 'validation.control_chars');

@@ -29,7 +29,7 @@ import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
 import type { BrandService } from '../brand/brand.service.ts';
-import type { PermissionService } from '../permission/permission.service.ts';
+import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { connectionHosts, type MailClientPorts } from './connection-hosts.ts';
 import { mailRepository } from './mail.repository.ts';
@@ -72,7 +72,7 @@ export class MailService {
     actor: Actor,
     id: number,
     key: 'servicemail' | 'servicemail_accounts' | 'servicemail_alias',
-    need: 'visible' | 'action',
+    need: AccessNeed,
   ) {
     const resource = await this.permissions.authorize(actor, id, key, need);
     return { id, domain: resource.referencePunycode, levels: resource.levels };
@@ -360,11 +360,11 @@ export class MailService {
    * WebMail sign-on: a one-time token (60 s) the browser posts to the brand's WebMail. The WebMail
    * redeems it server-to-server (`redeemToken`), then opens IMAP as the mailbox through Dovecot's
    * master user (deploy/dovecot, deploy/webmail). No password ever travels in a URL or a form.
-   * Offered to those who see the mail accounts (the spec shows WebMail to all with visibility).
+   * The spec shows WebMail to all with visibility, but WebMail reads, sends and deletes as the
+   * mailbox: only the accounts right (action) gets the token, not only the mail area's.
    */
   async webmailLogin(actor: Actor, id: number, accountId: number): Promise<WebmailLoginData> {
-    // Opening a mailbox is reading it: the accounts right, not only the mail area's.
-    const service = await this.service(actor, id, 'servicemail_accounts', 'visible');
+    const service = await this.service(actor, id, 'servicemail_accounts', 'secret');
     if (service.levels.servicemail === 'disabled') throw new NotFoundError();
     const row = await mailRepository.findMailbox(this.db, id, accountId);
     if (!row) throw new NotFoundError();

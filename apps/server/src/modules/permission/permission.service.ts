@@ -38,6 +38,9 @@ function capLevels(levels: PermissionMap, cap: 'read' | 'write'): PermissionMap 
 
 type Scope = Pick<Actor, 'userId' | 'accountId' | 'tokenScope'>;
 
+/** What a call needs on a permission key: see `authorize`. */
+export type AccessNeed = 'visible' | 'action' | 'secret';
+
 export interface AuthorizedResource {
   id: number;
   reference: string;
@@ -146,22 +149,18 @@ export class PermissionService {
   }
 
   /**
-   * The guard: `visible` for reads, `action` for changes. Returns the resource so the caller
-   * never loads it again unscoped.
+   * The guard: `visible` for reads, `action` for changes. `secret` for a read that hands out a
+   * stored password or a sign-on into another application (WebFTP, phpMyAdmin, WebMail): whoever
+   * holds it can change everything the right guards, so it needs the action level, yet the call
+   * changes nothing (no activity entry). Returns the resource so the caller never loads it again
+   * unscoped.
    */
-  async authorize(
-    actor: Actor,
-    resourceId: number,
-    key: PermissionKey,
-    need: 'visible' | 'action',
-  ): Promise<AuthorizedResource> {
+  async authorize(actor: Actor, resourceId: number, key: PermissionKey, need: AccessNeed): Promise<AuthorizedResource> {
     const { grant, levels } = await this.visibleGrant(actor, resourceId);
     const level = levels[key];
     if (!isVisible(level)) throw new NotFoundError();
-    if (need === 'action') {
-      if (!isActionable(level)) throw new ForbiddenError();
-      noteAuthorizedChange(actor.activity, resourceId, key);
-    }
+    if (need !== 'visible' && !isActionable(level)) throw new ForbiddenError();
+    if (need === 'action') noteAuthorizedChange(actor.activity, resourceId, key);
     return {
       id: resourceId,
       reference: grant.reference,
