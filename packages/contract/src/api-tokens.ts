@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { line, password } from './fields.ts';
-import { authenticationCredentialSchema } from './passkey.ts';
+import { reauthFactorFields } from './passkey.ts';
 
 /** What a token may do on one resource: at most what its user may do there. */
 export const API_TOKEN_LEVELS = ['read', 'write'] as const;
@@ -82,15 +82,7 @@ export const apiTokenCreateParamsSchema = z.object({
     .max(API_TOKEN_MAX_DAYS, { error: 'apitokens.expiry_range' }),
   scope: scopeEntries,
   password: password(),
-  /** Required when the user has two-factor authentication on; a TOTP code or a recovery code. */
-  code: z
-    .string()
-    .trim()
-    .max(32, { error: 'validation.too_long' })
-    .regex(/^[0-9A-Za-z -]*$/, { error: 'twofactor.code_format' })
-    .optional(),
-  /** Instead of the code: a passkey's signature over the re-authentication challenge. */
-  credential: authenticationCredentialSchema.optional(),
+  ...reauthFactorFields,
 });
 export type ApiTokenCreateParams = z.input<typeof apiTokenCreateParamsSchema>;
 /** The same, as the server has it once checked (the credential parsed). */

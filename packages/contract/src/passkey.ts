@@ -95,9 +95,31 @@ export type Passkey = z.infer<typeof passkeySchema>;
 export const passkeyListDataSchema = z.object({ passkeys: z.array(passkeySchema) });
 export type PasskeyListData = z.infer<typeof passkeyListDataSchema>;
 
-/** Adding a passkey starts with the password: a session alone cannot add a way in. */
-export const passkeyRegisterOptionsParamsSchema = z.object({ password: password() });
+/**
+ * The current second factor confirming a security change, for a user who has one: a TOTP or
+ * recovery code, or a passkey's signature over the re-authentication challenge
+ * (`user/passkeys/reauth/options/`). Which one is needed is the server's rule, not the schema's.
+ */
+export const reauthFactorFields = {
+  /** A TOTP code or a recovery code. */
+  code: z
+    .string()
+    .trim()
+    .max(32, { error: 'validation.too_long' })
+    .regex(/^[0-9A-Za-z -]*$/, { error: 'twofactor.code_format' })
+    .optional(),
+  /** Instead of the code: a passkey's signature over the re-authentication challenge. */
+  credential: authenticationCredentialSchema.optional(),
+};
+
+/**
+ * Adding a passkey starts with the password and, when the user has a second factor, a current one:
+ * a session alone cannot add a way in, and a new passkey is never a way around the factor.
+ */
+export const passkeyRegisterOptionsParamsSchema = z.object({ password: password(), ...reauthFactorFields });
 export type PasskeyRegisterOptionsParams = z.infer<typeof passkeyRegisterOptionsParamsSchema>;
+/** What the client sends: the credential as its JSON text. */
+export type PasskeyRegisterOptionsInput = z.input<typeof passkeyRegisterOptionsParamsSchema>;
 
 export const passkeyRegisterParamsSchema = z.object({
   name: line(PASSKEY_NAME_MAX),

@@ -64,12 +64,36 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
     return command.run({ admin } as CommandContext, await command.parse({ values, positionals, io: {} as never }));
   }
 
-  const registerOptions = async (cookie: string, password: string) =>
-    t.call<{ options: CreationOptions }>('POST', 'user/passkeys/register/options/', { password }, { cookie });
+  const registerOptions = async (cookie: string, password: string, factor: Record<string, string> = {}) =>
+    t.call<{ options: CreationOptions }>(
+      'POST',
+      'user/passkeys/register/options/',
+      { password, ...factor },
+      { cookie },
+    );
+  const reauthOptions = async (cookie: string) =>
+    (await t.call<{ options: RequestOptions }>('POST', 'user/passkeys/reauth/options/', {}, { cookie })).body.data
+      .options;
+  /** A signature by `key` over a fresh re-authentication challenge: a current factor. */
+  const signedBy = async (key: SoftAuthenticator, cookie: string) => ({
+    credential: key.get(await reauthOptions(cookie)),
+  });
 
-  /** Registers the authenticator's credential under `name`; returns the list item. */
-  async function register(account: BuiltAccount, cookie: string, authenticator: SoftAuthenticator, name: string) {
-    const options = await registerOptions(cookie, account.password);
+  /**
+   * Registers the authenticator's credential under `name`; returns the list item. A user who has
+   * passkeys already confirms with one of them (`confirmWith`).
+   */
+  async function register(
+    account: BuiltAccount,
+    cookie: string,
+    authenticator: SoftAuthenticator,
+    name: string,
+    confirmWith?: SoftAuthenticator,
+    /** A code (TOTP or recovery) as the current factor instead. */
+    code?: string,
+  ) {
+    const factor = confirmWith ? await signedBy(confirmWith, cookie) : code ? { code } : {};
+    const options = await registerOptions(cookie, account.password, factor);
     expect(options.body.system.valid).toBe(true);
     const added = await t.call<PasskeyItem>(
       'POST',
@@ -151,7 +175,7 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
     expect(added.body.data).toMatchObject({ name: 'Laptop', backedUp: false, lastUsedAt: null });
 
     // The same credential twice is refused; another authenticator is a second passkey.
-    const again = await registerOptions(cookie, account.password);
+    const again = await registerOptions(cookie, account.password, await signedBy(key, cookie));
     expect(again.body.data.options.excludeCredentials?.map((c) => c.id)).toEqual([key.id]);
     const twice = await t.call(
       'POST',
@@ -160,7 +184,7 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
       { cookie },
     );
     expect(twice.body.system.errors).toEqual(['Esta llave de acceso ya está registrada']);
-    await register(account, cookie, new SoftAuthenticator(ORIGIN), 'Phone');
+    await register(account, cookie, new SoftAuthenticator(ORIGIN), 'Phone', key);
 
     const list = await t.call<{ passkeys: PasskeyItem[] }>('GET', 'user/passkeys/', {}, { cookie });
     expect(list.body.data.passkeys.map((p) => p.name)).toEqual(['Laptop', 'Phone']);
@@ -180,6 +204,103 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
     expect(mails.map((m) => m.kind)).toEqual(['security_passkey_added', 'security_passkey_added']);
     expect(mails[0]?.subject).toBe('[Test Hosting] Llave de acceso añadida');
     expect(mails[0]?.body).toContain('«Laptop»');
+  });
+
+  it('with TOTP on, adds a passkey only with a current code (or recovery code) as well as the password', async () => {
+    const account = await buildAccount(t.database.db, { domainName: 'totp-add.test' });
+    const cookie = await t.login(account.domainName, account.username, account.password);
+    const setup = await t.call<{ secret: string }>('POST', 'user/twofactor/setup/', {}, { cookie });
+    const secret = setup.body.data.secret;
+    const code = () => generateSync({ secret, epoch: seconds() });
+    const enabled = await t.call<{ recoveryCodes: string[] }>(
+      'POST',
+      'user/twofactor/enable/',
+      { code: code() },
+      { cookie },
+    );
+    const recoveryCodes = enabled.body.data.recoveryCodes;
+    t.clock.advance(30);
+    const key = new SoftAuthenticator(ORIGIN);
+    const stored = () =>
+      t.database.db.selectFrom('user_passkeys').select('name').where('user_id', '=', account.userId).execute();
+
+    // The password alone (the finding: a passkey that then logs in without the code) is refused,
+    // and no registration challenge is issued, so no credential can be handed in.
+    const passwordAlone = await registerOptions(cookie, account.password);
+    expect(passwordAlone.body.system.inputs).toEqual(['code']);
+    expect(passwordAlone.body.system.errors).toEqual([
+      'Escribe el código de la aplicación o un código de recuperación',
+    ]);
+    const noChallenge = await t.call(
+      'POST',
+      'user/passkeys/register/',
+      { name: 'Sneaky', credential: key.create({ challenge: 'AAAAAAAAAAAAAAAAAAAAAA', rp: { id: 'localhost' } }) },
+      { cookie },
+    );
+    expect(noChallenge.body.system.inputs).toEqual(['credential']);
+    // A recovery code's shape, but none of this user's.
+    const wrongCode = await registerOptions(cookie, account.password, { code: 'ABCDE-FGHJK' });
+    expect(wrongCode.body.system.inputs).toEqual(['code']);
+    expect(wrongCode.body.system.errors).toEqual(['El código no es correcto']);
+    // A wrong password never uses up the code: the same code then works with the right one.
+    const current = code();
+    expect((await registerOptions(cookie, 'not the password', { code: current })).body.system.inputs).toEqual([
+      'password',
+    ]);
+    expect(await stored()).toEqual([]);
+
+    const options = await registerOptions(cookie, account.password, { code: current });
+    expect(options.body.system.errors).toEqual([]);
+    const added = await t.call<PasskeyItem>(
+      'POST',
+      'user/passkeys/register/',
+      { name: 'Laptop', credential: key.create(options.body.data.options) },
+      { cookie },
+    );
+    expect(added.body.system.info).toEqual(['Llave de acceso añadida']);
+    // The same code twice is not a current factor any more; a recovery code is, once.
+    expect((await registerOptions(cookie, account.password, { code: current })).body.system.inputs).toEqual(['code']);
+    await register(account, cookie, new SoftAuthenticator(ORIGIN), 'Phone', undefined, recoveryCodes[0]);
+    expect(
+      (await registerOptions(cookie, account.password, { code: recoveryCodes[0] as string })).body.system.inputs,
+    ).toEqual(['code']);
+    // One of the passkeys confirms as well as a code does.
+    await register(account, cookie, new SoftAuthenticator(ORIGIN), 'Tablet', key);
+    expect((await stored()).map((row) => row.name)).toEqual(['Laptop', 'Phone', 'Tablet']);
+    expect((await passwordStep(account)).body.data).toEqual({
+      secondFactor: 'totp',
+      passkey: true,
+      loginToken: expect.any(String),
+    });
+  });
+
+  it('with a passkey as the only second factor, adds another only with a passkey’s signature', async () => {
+    const account = await buildAccount(t.database.db, { domainName: 'pk-add.test' });
+    const cookie = await t.login(account.domainName, account.username, account.password);
+    const first = new SoftAuthenticator(ORIGIN);
+    await register(account, cookie, first, 'Laptop');
+
+    const passwordAlone = await registerOptions(cookie, account.password);
+    expect(passwordAlone.body.system.inputs).toEqual(['credential']);
+    expect(passwordAlone.body.system.errors).toEqual(['Confírmalo con una de tus llaves de acceso.']);
+    // No TOTP: a code is no factor of this user, the passkey is still asked for.
+    expect((await registerOptions(cookie, account.password, { code: '123456' })).body.system.inputs).toEqual([
+      'credential',
+    ]);
+    const forged = await registerOptions(cookie, account.password, {
+      credential: first.get(await reauthOptions(cookie), { origin: 'https://evil.example' }),
+    });
+    expect(forged.body.system.inputs).toEqual(['credential']);
+    // Another user's passkey is no factor of this one.
+    const stranger = new SoftAuthenticator(ORIGIN);
+    expect(
+      (await registerOptions(cookie, account.password, { credential: stranger.get(await reauthOptions(cookie)) })).body
+        .system.inputs,
+    ).toEqual(['credential']);
+
+    await register(account, cookie, new SoftAuthenticator(ORIGIN), 'Phone', first);
+    const list = await t.call<{ passkeys: PasskeyItem[] }>('GET', 'user/passkeys/', {}, { cookie });
+    expect(list.body.data.passkeys.map((p) => p.name)).toEqual(['Laptop', 'Phone']);
   });
 
   it('answers the login second step with a passkey: origin, relying party, challenge replay and counter checked', async () => {
@@ -246,7 +367,7 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
 
     // An authenticator that keeps no counter (always 0) is accepted every time.
     const counterless = new SoftAuthenticator(ORIGIN, { counterStep: 0 });
-    await register(account, cookie, counterless, 'No counter');
+    await register(account, cookie, counterless, 'No counter', key);
     for (let i = 0; i < 2; i++) {
       const login = (await passwordStep(account)).body.data.loginToken as string;
       const ok = await loginWith(login, counterless.get((await loginOptions(login)).body.data.options));
@@ -316,17 +437,14 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
     const laptop = new SoftAuthenticator(ORIGIN);
     const phone = new SoftAuthenticator(ORIGIN);
     const laptopItem = await register(account, cookie, laptop, 'Laptop');
-    const phoneItem = await register(account, cookie, phone, 'Phone');
-    const reauthOptions = async () =>
-      (await t.call<{ options: RequestOptions }>('POST', 'user/passkeys/reauth/options/', {}, { cookie })).body.data
-        .options;
+    const phoneItem = await register(account, cookie, phone, 'Phone', laptop);
     const remove = (id: number, params: Record<string, string>, as = cookie) =>
       t.call('POST', `user/passkeys/${id}/remove/`, params, { cookie: as });
 
     expect((await remove(laptopItem.id, { password: account.password })).body.system.inputs).toEqual(['code']);
     const wrongPassword = await remove(laptopItem.id, {
       password: 'not it',
-      credential: phone.get(await reauthOptions()),
+      credential: phone.get(await reauthOptions(cookie)),
     });
     expect(wrongPassword.body.system.inputs).toEqual(['password']);
     const wrongCode = await remove(laptopItem.id, { password: account.password, code: '123456' });
@@ -334,7 +452,7 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
     // A signature for the login, not for this confirmation: another challenge, refused.
     const forged = await remove(laptopItem.id, {
       password: account.password,
-      credential: phone.get(await reauthOptions(), { origin: 'https://evil.example' }),
+      credential: phone.get(await reauthOptions(cookie), { origin: 'https://evil.example' }),
     });
     expect(forged.body.system.inputs).toEqual(['credential']);
 
@@ -346,7 +464,7 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
 
     const removed = await remove(laptopItem.id, {
       password: account.password,
-      credential: phone.get(await reauthOptions()),
+      credential: phone.get(await reauthOptions(cookie)),
     });
     expect(removed.body.system.info).toEqual(['Llave de acceso eliminada']);
     const list = await t.call<{ passkeys: PasskeyItem[] }>('GET', 'user/passkeys/', {}, { cookie });
@@ -386,8 +504,9 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
     const account = await buildAccount(t.database.db, { domainName: 'rename.test' });
     const cookie = await t.login(account.domainName, account.username, account.password);
     await cli(userCommands, 'email', { domain: 'rename.test', user: 'admin', email: 'owner@rename.test' });
-    const laptop = await register(account, cookie, new SoftAuthenticator(ORIGIN), 'Laptop');
-    const phone = await register(account, cookie, new SoftAuthenticator(ORIGIN), 'Phone');
+    const laptopKey = new SoftAuthenticator(ORIGIN);
+    const laptop = await register(account, cookie, laptopKey, 'Laptop');
+    const phone = await register(account, cookie, new SoftAuthenticator(ORIGIN), 'Phone', laptopKey);
     const rename = (id: number | string, name: string, as = cookie) =>
       t.call('POST', `user/passkeys/${id}/rename/`, { name }, { cookie: as });
     const names = async () =>

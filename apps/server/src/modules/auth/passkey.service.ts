@@ -56,8 +56,9 @@ function transportsOf(stored: string): AuthenticatorTransport[] {
  * Passkeys (WebAuthn through `@simplewebauthn/server`): several per user, each named. A passkey
  * answers the login's second step after the password, or replaces password and code when it
  * verifies its user (a PIN or biometrics: two factors in one gesture). Adding one needs the
- * password; removing one needs the password and a current factor. Every change is logged and
- * reported to the user's address like the other second-factor changes.
+ * password and, when the user has a second factor, a current one; removing one needs the password
+ * and a current factor. Every change is logged and reported to the user's address like the other
+ * second-factor changes.
  */
 export class PasskeyService {
   constructor(
@@ -87,14 +88,18 @@ export class PasskeyService {
     };
   }
 
-  /** The password first (counted like a login), then options for the browser to create a credential. */
+  /**
+   * Re-authentication first (counted like a login), then options for the browser to create a
+   * credential. With a second factor on, the password alone would let whoever holds it and a
+   * session add a passkey that then logs in without that factor: a current one is needed too.
+   */
   async registerOptions(
     actor: Actor,
     request: FastifyRequest,
     params: PasskeyRegisterOptionsParams,
   ): Promise<PasskeyOptionsData> {
     const rp = relyingPartyOf(request, this.origins);
-    await this.twoFactor.checkPasswordThen(actor, request, params.password);
+    await this.confirmIdentity(actor, request, params);
     const existing = await passkeyRepository.listOfUser(this.db, actor.userId);
     const brand = await this.brands.byId(actor.brandId);
     const label = `${actor.username}@${actor.domainName}`;
@@ -193,8 +198,8 @@ export class PasskeyService {
   }
 
   /**
-   * Re-authentication for a security change any second factor may confirm (an API token): the
-   * password, and a current factor when the user has one — a passkey's signature over the
+   * Re-authentication for a security change any second factor may confirm (a new passkey, an API
+   * token, ending the tokens): the password, and a current factor when the user has one — a passkey's signature over the
    * re-authentication challenge, or a TOTP or recovery code. The password alone stands only for
    * a user without a second factor.
    */
