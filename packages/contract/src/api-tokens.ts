@@ -91,3 +91,15 @@ export type ApiTokenCreateParsed = z.infer<typeof apiTokenCreateParamsSchema>;
 /** Shown once: only its sha256 is kept. */
 export const apiTokenCreatedDataSchema = z.object({ token: z.string(), item: apiTokenItemSchema });
 export type ApiTokenCreatedData = z.infer<typeof apiTokenCreatedDataSchema>;
+
+/**
+ * Revoking every token of the user at once (a copy may have leaked, a machine was lost): the same
+ * re-authentication as creating one.
+ */
+export const apiTokensRevokeAllParamsSchema = z.object({ password: password(), ...reauthFactorFields });
+export type ApiTokensRevokeAllParams = z.infer<typeof apiTokensRevokeAllParamsSchema>;
+export type ApiTokensRevokeAllInput = z.input<typeof apiTokensRevokeAllParamsSchema>;
+
+/** How many tokens were revoked (expired ones included: they go from the list too). */
+export const apiTokensRevokedDataSchema = z.object({ revoked: z.number().int() });
+export type ApiTokensRevokedData = z.infer<typeof apiTokensRevokedDataSchema>;

@@ -32,11 +32,12 @@ export const API = {
   userSessions: 'user/sessions/',
   userSessionEnd: (id: string) => `user/sessions/${id}/end/`,
   userSessionsEndOthers: 'user/sessions/endothers/',
-  /** The caller's personal API tokens: list, create (shown once), revoke. */
+  /** The caller's personal API tokens: list, create (shown once), revoke one, or all. */
   apiTokens: 'user/apitokens/',
   apiTokenCreate: 'user/apitokens/create/',
   apiTokenResources: 'user/apitokens/resources/',
   apiTokenRevoke: (id: number | string) => `user/apitokens/${id}/revoke/`,
+  apiTokensRevokeAll: 'user/apitokens/revokeall/',
   /** The OpenAPI 3.1 document of every call, generated from this contract. */
   openApi: 'openapi.json',
   permissionList: 'permission/list/',

@@ -79,6 +79,10 @@ const es = {
   'apitokens.mail_subject_revoked': 'Token de API revocado',
   'apitokens.mail_body_created':
     'Se ha creado el token de API «{name}» del usuario {user} de {domain} el {when} (UTC) desde {ip}.\n\nAlcance: {scope}\nCaduca: {expires} (UTC)\n\nSi no has sido tú, revócalo en las preferencias y ponte en contacto con {company}.',
+  'apitokens.all_revoked': 'Se han revocado todos tus tokens de API',
+  'apitokens.mail_subject_revoked_all': 'Todos los tokens de API revocados',
+  'apitokens.mail_body_revoked_all':
+    'Se han revocado todos los tokens de API ({count}) del usuario {user} de {domain} el {when} (UTC) desde {ip}. Los programas que los usaban necesitan uno nuevo.\n\nSi no has sido tú, cambia tu contraseña y ponte en contacto con {company}.',
   'apitokens.mail_body_revoked':
     'Se ha revocado el token de API «{name}» del usuario {user} de {domain} el {when} (UTC) desde {ip}.\n\nAlcance: {scope}\nCaducaba: {expires} (UTC)\n\nSi no has sido tú, ponte en contacto con {company}.',
   'twofactor.code_required': 'Escribe el código de la aplicación o un código de recuperación',
@@ -480,6 +484,10 @@ const en: Record<MessageKey, string> = {
   'apitokens.mail_subject_revoked': 'API token revoked',
   'apitokens.mail_body_created':
     'The API token "{name}" of the user {user} of {domain} was created on {when} (UTC) from {ip}.\n\nScope: {scope}\nExpires: {expires} (UTC)\n\nIf it was not you, revoke it in the preferences and contact {company}.',
+  'apitokens.all_revoked': 'All your API tokens have been revoked',
+  'apitokens.mail_subject_revoked_all': 'All API tokens revoked',
+  'apitokens.mail_body_revoked_all':
+    'All the API tokens ({count}) of the user {user} of {domain} were revoked on {when} (UTC) from {ip}. The programs that used them need a new one.\n\nIf it was not you, change your password and contact {company}.',
   'apitokens.mail_body_revoked':
     'The API token "{name}" of the user {user} of {domain} was revoked on {when} (UTC) from {ip}.\n\nScope: {scope}\nWould have expired: {expires} (UTC)\n\nIf it was not you, contact {company}.',
   'twofactor.code_required': 'Type the code from the app or a recovery code',
@@ -878,6 +886,10 @@ const ca: Record<MessageKey, string> = {
   'apitokens.mail_subject_revoked': 'Token d’API revocat',
   'apitokens.mail_body_created':
     'S’ha creat el token d’API «{name}» de l’usuari {user} de {domain} el {when} (UTC) des de {ip}.\n\nAbast: {scope}\nCaduca: {expires} (UTC)\n\nSi no has estat tu, revoca’l a les preferències i posa’t en contacte amb {company}.',
+  'apitokens.all_revoked': 'S’han revocat tots els teus tokens d’API',
+  'apitokens.mail_subject_revoked_all': 'Tots els tokens d’API revocats',
+  'apitokens.mail_body_revoked_all':
+    'S’han revocat tots els tokens d’API ({count}) de l’usuari {user} de {domain} el {when} (UTC) des de {ip}. Els programes que els feien servir en necessiten un de nou.\n\nSi no has estat tu, canvia la contrasenya i posa’t en contacte amb {company}.',
   'apitokens.mail_body_revoked':
     'S’ha revocat el token d’API «{name}» de l’usuari {user} de {domain} el {when} (UTC) des de {ip}.\n\nAbast: {scope}\nCaducava: {expires} (UTC)\n\nSi no has estat tu, posa’t en contacte amb {company}.',
   'twofactor.code_required': 'Escriu el codi de l’aplicació o un codi de recuperació',

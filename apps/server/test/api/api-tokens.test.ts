@@ -254,6 +254,7 @@ describe.each(DATABASE_KINDS)('API tokens on %s', (kind) => {
       ['GET', 'user/sessions/'],
       ['GET', 'user/apitokens/'],
       ['POST', 'user/apitokens/create/'],
+      ['POST', 'user/apitokens/revokeall/'],
       ['POST', 'user/changepass/'],
       ['POST', 'user/logout/'],
     ] as const) {
@@ -314,6 +315,96 @@ describe.each(DATABASE_KINDS)('API tokens on %s', (kind) => {
     } finally {
       await second.close();
     }
+  });
+
+  it('revokes every token of the user at once, after the same re-authentication as creating one; mailed', async () => {
+    // Earlier tests moved the clock past the session's lifetime.
+    cookie = await t.login(mine.domainName, mine.username, mine.password);
+    const account = await buildAccount(t.database.db, { domainName: 'tokens-all.test' });
+    await t.database.db
+      .updateTable('users')
+      .set({ email: 'owner@tokens-all.test' })
+      .where('id', '=', account.userId)
+      .execute();
+    const session = await t.login(account.domainName, account.username, account.password);
+    const resource = String(account.resources['tokens-all.test']);
+    const path = `service/${resource}/dns/list/`;
+    const made = [];
+    for (const name of ['one', 'two']) {
+      const body = await create({ name, scope: [`${resource}:read`] }, session, account.password);
+      expect(body.system.valid, body.system.errors.join()).toBe(true);
+      made.push(body.data.token);
+    }
+    // Another user's token is not the caller's to end.
+    const othersToken = await token([`${inScope}:read`]);
+    const revokeAll = (params: Record<string, string>, password = account.password) =>
+      t.call<{ revoked: number }>('POST', 'user/apitokens/revokeall/', { password, ...params }, { cookie: session });
+    const stillWork = async () =>
+      Promise.all(made.map(async (secret) => (await withToken(t, secret, 'GET', path)).response.statusCode));
+
+    // A token cannot end the tokens: only the person, with the session.
+    expect((await withToken(t, made[0] as string, 'POST', 'user/apitokens/revokeall/')).response.statusCode).toBe(403);
+    expect((await revokeAll({}, 'not the password')).body.system.inputs).toEqual(['password']);
+    expect(await stillWork()).toEqual([200, 200]);
+
+    const done = await revokeAll({});
+    expect(done.body.data).toEqual({ revoked: 2 });
+    expect(done.body.system.info).toEqual(['Se han revocado todos tus tokens de API']);
+    expect(await stillWork()).toEqual([401, 401]);
+    expect(
+      (await t.call<ApiTokenListData>('GET', 'user/apitokens/', {}, { cookie: session })).body.data.tokens,
+    ).toEqual([]);
+    expect((await withToken(t, othersToken, 'GET', `service/${inScope}/dns/list/`)).response.statusCode).toBe(200);
+    const mail = await t.database.db
+      .selectFrom('outbox')
+      .select(['kind', 'subject', 'body'])
+      .where('to_address', '=', 'owner@tokens-all.test')
+      .where('kind', '=', 'security_api_tokens_revoked_all')
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toBe('[Test Hosting] Todos los tokens de API revocados');
+    expect(mail.body).toContain('Se han revocado todos los tokens de API (2)');
+
+    // With a second factor, ending them needs a current one too, like creating one.
+    const seconds = () => Math.floor(t.clock.now() / 1000);
+    const setup = await t.call<{ secret: string }>('POST', 'user/twofactor/setup/', {}, { cookie: session });
+    const secret = setup.body.data.secret;
+    await t.call(
+      'POST',
+      'user/twofactor/enable/',
+      { code: generateSync({ secret, epoch: seconds() }) },
+      { cookie: session },
+    );
+    t.clock.advance(30 - (seconds() % 30));
+    const noCode = await revokeAll({});
+    expect(noCode.body.system.inputs).toEqual(['code']);
+    const withCode = await revokeAll({ code: generateSync({ secret, epoch: seconds() }) });
+    expect(withCode.body.data).toEqual({ revoked: 0 });
+  });
+
+  it('a password change ends the user’s tokens along with the sessions; other users keep theirs', async () => {
+    // Earlier tests moved the clock past the session's lifetime.
+    cookie = await t.login(mine.domainName, mine.username, mine.password);
+    const account = await buildAccount(t.database.db, { domainName: 'tokens-pass.test' });
+    const session = await t.login(account.domainName, account.username, account.password);
+    const resource = String(account.resources['tokens-pass.test']);
+    const made = await create({ scope: [`${resource}:read`] }, session, account.password);
+    expect(made.system.valid, made.system.errors.join()).toBe(true);
+    const othersToken = await token([`${inScope}:read`]);
+    const path = `service/${resource}/dns/list/`;
+    expect((await withToken(t, made.data.token, 'GET', path)).response.statusCode).toBe(200);
+
+    const changed = await t.call(
+      'POST',
+      'user/changepass/',
+      { actualPassword: account.password, password: 'a brand new passphrase 7' },
+      { cookie: session },
+    );
+    expect(changed.body.system.valid, changed.body.system.errors.join()).toBe(true);
+    expect((await withToken(t, made.data.token, 'GET', path)).response.statusCode).toBe(401);
+    expect(
+      await t.database.db.selectFrom('api_tokens').select('id').where('user_id', '=', account.userId).execute(),
+    ).toEqual([]);
+    expect((await withToken(t, othersToken, 'GET', `service/${inScope}/dns/list/`)).response.statusCode).toBe(200);
   });
 
   it('with two-factor authentication on, creating a token needs a current code as well as the password', async () => {

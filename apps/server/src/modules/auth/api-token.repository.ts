@@ -88,6 +88,12 @@ export const apiTokenRepository = {
       .executeTakeFirst();
   },
 
+  /** Deletes every token of the user; answers how many. */
+  async deleteAllOfUser(db: Db, userId: number): Promise<number> {
+    const result = await db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   /** Deletes every token that expired before `before` (unix seconds); answers how many. */
   async deleteExpiredBefore(db: Db, before: number): Promise<number> {
     const result = await db.deleteFrom('api_tokens').where('expires_at', '<', before).executeTakeFirst();

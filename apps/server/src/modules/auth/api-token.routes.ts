@@ -3,6 +3,8 @@ import {
   apiTokenCreateParamsSchema,
   apiTokenListDataSchema,
   apiTokenResourcesDataSchema,
+  apiTokensRevokeAllParamsSchema,
+  apiTokensRevokedDataSchema,
 } from '@panel247/contract/api-tokens';
 import { emptyDataSchema } from '@panel247/contract/envelope';
 import { idParam } from '@panel247/contract/fields';
@@ -35,6 +37,20 @@ export function registerApiTokenRoutes(api: ApiRouter, tokens: ApiTokenService) 
     async ({ actor, request, params, language }) => {
       await tokens.revoke(actor, request, params.id, language);
       return { data: {}, info: ['apitokens.revoked'] };
+    },
+  );
+
+  // Under user/: a token cannot call it (RequestAuthenticator), the person must.
+  api.session(
+    {
+      method: 'POST',
+      url: API.apiTokensRevokeAll,
+      params: apiTokensRevokeAllParamsSchema,
+      data: apiTokensRevokedDataSchema,
+    },
+    async ({ actor, request, params, language }) => {
+      const data = await tokens.revokeAll(actor, request, params, language);
+      return { data, info: ['apitokens.all_revoked'] };
     },
   );
 }

@@ -7,6 +7,8 @@ import {
   type ApiTokenLevel,
   type ApiTokenListData,
   type ApiTokenResourcesData,
+  type ApiTokensRevokeAllParams,
+  type ApiTokensRevokedData,
 } from '@panel247/contract/api-tokens';
 import type { Language } from '@panel247/contract/constants';
 import type { FastifyRequest } from 'fastify';
@@ -188,6 +190,29 @@ export class ApiTokenService {
       (resourceId) => known.get(resourceId)?.reference,
     );
     await this.mailChange(actor, request, 'revoked', item, language);
+  }
+
+  /**
+   * Revokes every token of the user at once (a copy may have leaked, a machine was lost), after
+   * the same re-authentication as creating one: a security change, mailed like the others.
+   */
+  async revokeAll(
+    actor: Actor,
+    request: FastifyRequest,
+    params: ApiTokensRevokeAllParams,
+    language: Language,
+  ): Promise<ApiTokensRevokedData> {
+    await this.passkeys.confirmIdentity(actor, request, params);
+    const revoked = await apiTokenRepository.deleteAllOfUser(this.db, actor.userId);
+    authEvent(request, 'auth.api_tokens_revoked_all', actor.domainName, actor.username);
+    await this.mail.send(actor, request, {
+      kind: 'security_api_tokens_revoked_all',
+      subjectKey: 'apitokens.mail_subject_revoked_all',
+      bodyKey: 'apitokens.mail_body_revoked_all',
+      language,
+      vars: { count: String(revoked) },
+    });
+    return { revoked };
   }
 
   /**

@@ -8,6 +8,7 @@ import type { CaptchaVerifier } from '../captcha/captcha.verifier.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import type { Actor } from './actor.ts';
+import { apiTokenRepository } from './api-token.repository.ts';
 import { accountKeyOf, type LoginLimits, limitedAttempt } from './attempt-limits.ts';
 import { authEvent } from './auth-event.ts';
 import { passkeyRepository } from './passkey.repository.ts';
@@ -168,7 +169,12 @@ export class AuthService {
     authEvent(request, 'auth.logout', actor.domainName, actor.username);
   }
 
-  /** Changes the password and ends every session of the user, this one included. */
+  /**
+   * Changes the password and ends every session and every API token of the user, this session
+   * included. A password is changed mostly because someone else may know it; a token made with it
+   * would be the one way in that outlives the change, silently, where a script that stops working
+   * says so at once (and a new token is quick to make).
+   */
   async changePassword(
     actor: Actor,
     request: FastifyRequest,
@@ -191,6 +197,7 @@ export class AuthService {
     }
     await userRepository.setPasswordHash(this.db, actor.userId, await hashPassword(params.password), this.now());
     await this.sessions.endAllOfUser(actor.userId);
+    await apiTokenRepository.deleteAllOfUser(this.db, actor.userId);
     this.sessions.clearCookie(request, reply);
     authEvent(request, 'auth.password_changed', actor.domainName, actor.username);
   }
