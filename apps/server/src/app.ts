@@ -8,6 +8,7 @@ import type { Db } from './db/database.ts';
 import { createDkimDriver } from './drivers/dkim/create-dkim-driver.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
+import { ConfinedWorkers } from './drivers/files/confined/confined-workers.ts';
 import { createMailDriver } from './drivers/mail/create-mail-driver.ts';
 import { CsrfError } from './errors.ts';
 import { createApiRouter, type DescribedRoute } from './http/api-route.ts';
@@ -321,7 +322,10 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const ddbb = createDdbbService(db, config, brands, deps.secretKey, now);
   registerDdbbRoutes(api, ddbb, { app, basePath, auth: caller });
   app.addHook('onReady', () => ftp.publishLogins());
-  registerFilesRoutes(api, createFilesService(db, config), { app, basePath, auth: caller, activity });
+  // Every operation in a customer's home runs in a worker process of its own, as that customer.
+  const fileWorkers = new ConfinedWorkers();
+  app.addHook('onClose', () => fileWorkers.close());
+  registerFilesRoutes(api, createFilesService(db, config, fileWorkers), { app, basePath, auth: caller, activity });
   const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, { ddbb, dns });
   registerBackupRoutes(
     api,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParam, textAsTyped } from './fields.ts';
+import { FILE_EDIT_MAX_BYTES, FILE_PATH_MAX, isFileName, isFilePath } from './file-rules.ts';
 
 /**
  * The file manager of a hosting service: its home, or (as the WebFTP of an FTP account, `ftp`)
@@ -12,24 +13,15 @@ export function filesPagePath(serviceId: number): string {
   return `/admin/${serviceId}/service/files/`;
 }
 
-export const FILE_PATH_MAX = 1024;
-export const FILE_NAME_MAX = 255;
-/** The largest file the editor opens (UTF-8 text). */
-export const FILE_EDIT_MAX_BYTES = 1024 * 1024;
-/** Uploads travel in chunks of at most this size; a broken upload resumes at the last chunk. */
-export const UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
-
-/** No control characters; no `/` in a name; not `.` or `..`. */
-const NAME_PATTERN = /^(?!\.{1,2}$)[^/\p{Cc}]+$/u;
-
-export function isFileName(name: string): boolean {
-  return NAME_PATTERN.test(name) && new TextEncoder().encode(name).length <= FILE_NAME_MAX;
-}
-
-/** '' or names joined by single `/`, none of them `.` or `..`, no leading or trailing `/`. */
-export function isFilePath(path: string): boolean {
-  return path === '' || (path.length <= FILE_PATH_MAX && path.split('/').every(isFileName));
-}
+export {
+  EXTRACTABLE_PATTERN,
+  FILE_EDIT_MAX_BYTES,
+  FILE_NAME_MAX,
+  FILE_PATH_MAX,
+  isFileName,
+  isFilePath,
+  UPLOAD_CHUNK_BYTES,
+} from './file-rules.ts';
 
 export const filePath = textAsTyped(FILE_PATH_MAX).refine(isFilePath, { error: 'files.error.path' });
 export const fileName = z
@@ -73,8 +65,6 @@ export const filesModeParamsSchema = z.object({
   path: filePath,
   mode: z.string().regex(FILE_MODE_PATTERN, { error: 'files.error.mode' }),
 });
-/** Archives the file manager extracts: into a new folder beside them, named after them. */
-export const EXTRACTABLE_PATTERN = /\.(zip|tar\.gz|tgz)$/i;
 
 export const filesUploadStatusParamsSchema = z.object({
   ...rootParams,
@@ -84,8 +74,9 @@ export const filesUploadStatusParamsSchema = z.object({
 
 export const fileEntrySchema = z.object({
   name: z.string(),
-  type: z.enum(['folder', 'file', 'link']),
-  /** Bytes (0 for folders and links). */
+  /** `special`: a FIFO, socket or device, listed as what it is and never opened. */
+  type: z.enum(['folder', 'file', 'link', 'special']),
+  /** Bytes (0 for folders, links and special files). */
   size: z.number(),
   /** Last change, epoch seconds. */
   modified: z.number(),

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
+  lchownSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -26,6 +27,14 @@ import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
 const HOSTING_UID = 33;
+
+/**
+ * What a test puts in the home is given to the hosting user, as an FTP upload would be: the
+ * file manager works with that user's rights (when the tests run as root), not the panel's.
+ */
+function asCustomer(file: string): void {
+  if (process.getuid?.() === 0) lchownSync(file, HOSTING_UID, HOSTING_UID);
+}
 
 describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
   let t: TestApp;
@@ -147,7 +156,7 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
     const staging = path.join(dataDir, 'uploads');
     const dayAgo = new Date(Date.now() - 25 * 3600_000);
     // one part waiting, and the marks of the uploads that finished (what a lost answer asks for)
-    expect(readdirSync(staging).filter((name) => !name.endsWith('.done'))).toHaveLength(1);
+    expect(readdirSync(staging).filter((name) => /^[0-9a-f]{64}$/.test(name))).toHaveLength(1);
     for (const staged of readdirSync(staging)) utimesSync(path.join(staging, staged), dayAgo, dayAgo);
     await put({ path: '', name: 'fresh.txt', size: 1, offset: 0 }, Buffer.from('f'));
     // all of it a day old is gone; what is left is the mark of the upload that just finished
@@ -160,6 +169,7 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
 
   it('downloads a file as it is', async () => {
     writeFileSync(path.join(home, 'site', 'hello.txt'), 'hola, mundo\n');
+    asCustomer(path.join(home, 'site', 'hello.txt'));
     const response = await t.app.inject({
       method: 'GET',
       url: `${t.config.basePath}service/${id}/files/download/?path=site/hello.txt`,
@@ -173,6 +183,7 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
   it('edits a text file (its mode kept), refuses binary and oversized ones, renames and deletes', async () => {
     const file = path.join(home, 'site', 'index.php');
     writeFileSync(file, '<?php echo 1;\n', { mode: 0o640 });
+    asCustomer(file);
     const read = await t.call('GET', `service/${id}/files/read/`, { path: 'site/index.php' }, { cookie });
     expect(read.body.data).toEqual({ path: 'site/index.php', content: '<?php echo 1;\n' });
     const saved = await t.call(
@@ -265,6 +276,7 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
       // the names are in the local header and the central directory; a CRC covers the data only
       if (rename) bytes = Buffer.from(bytes.toString('latin1').replaceAll(rename[0], rename[1]), 'latin1');
       writeFileSync(path.join(home, file), bytes);
+      asCustomer(path.join(home, file));
     };
     await zip(
       [
@@ -308,6 +320,7 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
 
   it('downloads a folder as a .zip by a plain link (links left out), and a file too', async () => {
     symlinkSync('/etc/passwd', path.join(home, 'site', 'passwd-link'));
+    asCustomer(path.join(home, 'site', 'passwd-link'));
     // a browser link carries no CSRF header: the downloads need only the session
     const response = await t.app.inject({
       method: 'GET',
@@ -347,6 +360,8 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
     // as an FTP user would plant them: one to a folder outside, one to a file outside
     symlinkSync(outside, path.join(home, 'escape'));
     symlinkSync(path.join(outside, 'secret.txt'), path.join(home, 'site', 'secret-link.txt'));
+    asCustomer(path.join(home, 'escape'));
+    asCustomer(path.join(home, 'site', 'secret-link.txt'));
     for (const bad of ['../', '..', 'site/../..', '/etc', 'site//img', 'site/./x']) {
       const answer = await list({ path: bad });
       expect(answer.body.system.valid, bad).toBe(false);
@@ -374,6 +389,7 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
     expect(download.body).not.toContain('not yours');
     // a link that stays inside the root is followed
     symlinkSync('site', path.join(home, 'www'));
+    asCustomer(path.join(home, 'www'));
     expect((await names({ path: 'www' })).length).toBeGreaterThan(0);
     await t.call('POST', `service/${id}/files/delete/`, { path: 'www' }, { cookie });
     expect(existsSync(path.join(home, 'site'))).toBe(true);
@@ -406,7 +422,8 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
       'POST',
       `service/${id}/ftp/${fid}/login/`,
       { initialDirectory: 'img/' },
-      { cookie: readerCookie },
+      // signing on to WebFTP takes the FTP right's action level (the read level sees no way in)
+      { cookie },
     );
     expect(form.body.data).toEqual({
       action: filesPagePath(id),

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, readdir, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -7,6 +7,7 @@ import { createGunzip } from 'node:zlib';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { extract } from 'tar-stream';
 import yauzl from 'yauzl';
+import { handleRange } from './handle-range.ts';
 
 /**
  * Archives and folders unpacked into a new folder: an application package's payload (a folder or
@@ -38,7 +39,7 @@ function safeRelative(name: string): string {
   return segments.join('/');
 }
 
-interface Entry {
+export interface Entry {
   name: string;
   kind: 'file' | 'directory';
   size: number;
@@ -67,15 +68,16 @@ async function* folderEntries(root: string): AsyncGenerator<Entry> {
   }
 }
 
-/** Every entry of a .tar.gz payload, read as a stream (never whole in memory). */
-async function* archiveEntries(file: string): AsyncGenerator<Entry> {
+/** Every entry of a .tar.gz (or, `gzipped: false`, a plain tar), read as a stream (never whole in memory). */
+export async function* tarEntries(source: Readable, gzipped = true): AsyncGenerator<Entry> {
   const entries = extract();
-  const source = createReadStream(file);
-  const gunzip = createGunzip();
   const fail = (error: Error) => entries.destroy(error);
   source.on('error', fail);
-  gunzip.on('error', fail);
-  source.pipe(gunzip).pipe(entries);
+  if (gzipped) {
+    const gunzip = createGunzip();
+    gunzip.on('error', fail);
+    source.pipe(gunzip).pipe(entries);
+  } else source.pipe(entries);
   try {
     for await (const entry of entries) {
       const { header } = entry;
@@ -107,18 +109,33 @@ const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 
-function openZip(file: string): Promise<yauzl.ZipFile> {
+/**
+ * Reads a zip from a file its caller opened (and closes): yauzl's own `fromFd` would close
+ * that descriptor behind the caller's back.
+ */
+class HandleReader extends yauzl.RandomAccessReader {
+  constructor(private readonly handle: FileHandle) {
+    super();
+  }
+  override _readStreamForRange(start: number, end: number): Readable {
+    return handleRange(this.handle, start, end);
+  }
+}
+
+/** A zip by its path, or through a file its caller opened. */
+async function openZip(file: string | FileHandle): Promise<yauzl.ZipFile> {
+  const options = { lazyEntries: true, strictFileNames: false, validateEntrySizes: true };
+  const size = typeof file === 'string' ? 0 : (await file.stat()).size;
   return new Promise((resolve, reject) => {
-    yauzl.open(
-      file,
-      { lazyEntries: true, autoClose: true, strictFileNames: false, validateEntrySizes: true },
-      (error, zip) => (error ? reject(new ArchiveError(`not a readable zip: ${error.message}`)) : resolve(zip)),
-    );
+    const done = (error: Error | null, zip: yauzl.ZipFile) =>
+      error ? reject(new ArchiveError(`not a readable zip: ${error.message}`)) : resolve(zip);
+    if (typeof file === 'string') yauzl.open(file, { ...options, autoClose: true }, done);
+    else yauzl.fromRandomAccessReader(new HandleReader(file), size, { ...options, autoClose: false }, done);
   });
 }
 
 /** Every entry of a .zip, one at a time (yauzl reads the central directory, then each entry on demand). */
-async function* zipEntries(file: string): AsyncGenerator<Entry> {
+export async function* zipEntries(file: string | FileHandle): AsyncGenerator<Entry> {
   const zip = await openZip(file);
   try {
     while (true) {
@@ -159,7 +176,7 @@ async function* zipEntries(file: string): AsyncGenerator<Entry> {
 async function entriesOf(payload: string): Promise<AsyncGenerator<Entry>> {
   const info = await stat(payload);
   if (info.isDirectory()) return folderEntries(payload);
-  if (info.isFile() && /\.(tar\.gz|tgz)$/i.test(payload)) return archiveEntries(payload);
+  if (info.isFile() && /\.(tar\.gz|tgz)$/i.test(payload)) return tarEntries(createReadStream(payload));
   if (info.isFile() && /\.zip$/i.test(payload)) return zipEntries(payload);
   throw new ArchiveError(`not a folder, a .tar.gz or a .zip: ${payload}`);
 }
@@ -179,32 +196,65 @@ export async function archiveSize(payload: string, maxBytes: number): Promise<nu
 }
 
 /**
- * Writes the archive into `target`, a new empty folder: files 0644, folders 0755, each file
- * created exclusively (`wx`), so nothing existing is overwritten or followed.
+ * Where unpacked entries go: folders and new files by their names below a folder. A sink
+ * creates each file exclusively, so nothing existing is overwritten or followed.
  */
-export async function unpackArchive(payload: string, target: string, maxBytes: number): Promise<void> {
+export interface UnpackSink {
+  folder(names: string[]): Promise<void>;
+  file(names: string[], content: Readable): Promise<void>;
+}
+
+/**
+ * Writes every entry into `sink`, checking names, the entry count and the total size on the way
+ * (a stream longer than its header says is cut).
+ */
+export async function unpackEntries(entries: AsyncIterable<Entry>, sink: UnpackSink, maxBytes: number): Promise<void> {
   let total = 0;
   let count = 0;
-  for await (const entry of await entriesOf(payload)) {
+  for await (const entry of entries) {
     const relative = safeRelative(entry.name);
     count += 1;
     if (count > MAX_ENTRIES) throw new ArchiveError(`more than ${MAX_ENTRIES} entries`);
     if (relative === '') continue;
-    const destination = path.join(target, relative);
+    const names = relative.split('/');
     if (entry.kind === 'directory') {
-      await mkdir(destination, { recursive: true, mode: 0o755 });
+      await sink.folder(names);
       continue;
     }
     total += entry.size;
     if (total > maxBytes) throw new ArchiveError(`larger than ${maxBytes} bytes`);
-    await mkdir(path.dirname(destination), { recursive: true, mode: 0o755 });
-    let written = 0;
-    const counted = entry.open();
-    counted.on('data', (chunk: Buffer) => {
-      written += chunk.length;
-      // The header's size is what was checked; a stream that says otherwise is cut.
-      if (written > entry.size) counted.destroy(new ArchiveError(`entry longer than declared: ${relative}`));
-    });
-    await pipeline(counted, createWriteStream(destination, { flags: 'wx', mode: 0o644 }));
+    await sink.folder(names.slice(0, -1));
+    // The header's size is what was checked; a stream that says otherwise is cut. (Counted as it
+    // is read, not by a 'data' listener, which would start the flow before the sink reads.)
+    const counted = Readable.from(
+      (async function* () {
+        let written = 0;
+        for await (const chunk of entry.open() as AsyncIterable<Buffer>) {
+          written += chunk.length;
+          if (written > entry.size) throw new ArchiveError(`entry longer than declared: ${relative}`);
+          yield chunk;
+        }
+      })(),
+    );
+    await sink.file(names, counted);
   }
+}
+
+/** A sink writing below a folder of the panel's own (the installer's staging, never a home). */
+function pathSink(target: string): UnpackSink {
+  return {
+    folder: async (names) => {
+      await mkdir(path.join(target, ...names), { recursive: true, mode: 0o755 });
+    },
+    file: (names, content) =>
+      pipeline(content, createWriteStream(path.join(target, ...names), { flags: 'wx', mode: 0o644 })),
+  };
+}
+
+/**
+ * Writes the archive into `target`, a new empty folder: files 0644, folders 0755, each file
+ * created exclusively (`wx`), so nothing existing is overwritten or followed.
+ */
+export async function unpackArchive(payload: string, target: string, maxBytes: number): Promise<void> {
+  await unpackEntries(await entriesOf(payload), pathSink(target), maxBytes);
 }

@@ -1,46 +1,26 @@
-import { randomBytes } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
-import {
-  chmod,
-  copyFile,
-  cp,
-  lchown,
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EXTRACTABLE_PATTERN, FILE_EDIT_MAX_BYTES, type FileEntry, UPLOAD_CHUNK_BYTES } from '@panel247/contract/files';
-import { ZipFile } from 'yazl';
-import { ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
-import { ArchiveError, unpackArchive } from '../archives/archive.ts';
-import { existing, isInside, rooted } from './rooted-path.ts';
-
-/** Extensions never offered to the text editor (the read still checks the bytes). */
-const BINARY_EXTENSIONS = new Set(
-  'png jpg jpeg gif webp ico bmp tif tiff svgz avif zip gz tgz tar bz2 xz 7z rar pdf mp3 mp4 m4a ogg wav webm mov avi woff woff2 ttf otf eot exe dll so bin jar class phar sqlite db'.split(
-    ' ',
-  ),
-);
+import { isFilePath, UPLOAD_CHUNK_BYTES } from '@panel247/contract/file-rules';
+import type { FileEntry } from '@panel247/contract/files';
+import { ConflictError } from '../../errors.ts';
+import type { ConfinedWorkers } from './confined/confined-workers.ts';
+import type { FileOwner, WorkerRequest } from './confined/protocol.ts';
 
 /** How long the staged part of an upload waits for its next chunk. */
 const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
 
-function editableName(name: string, size: number): boolean {
-  const extension = name.includes('.') ? (name.split('.').pop() ?? '').toLowerCase() : '';
-  return size <= FILE_EDIT_MAX_BYTES && !BINARY_EXTENSIONS.has(extension);
-}
-
-function octal(mode: number): string {
-  return (mode & 0o7777).toString(8).padStart(4, '0');
+/**
+ * Which files: a service home (absolute, chosen by the panel), a folder below it as the root
+ * (an FTP account's, '' for the home), and the service's user, whose rights every operation
+ * runs with (absent: the panel's own, when services have no users of their own).
+ */
+export interface FilesPlace {
+  home: string;
+  folder: string;
+  owner?: FileOwner | undefined;
 }
 
 /** A file being uploaded in chunks, kept outside the service home until its last chunk. */
@@ -52,262 +32,108 @@ export interface UploadTarget {
   size: number;
 }
 
+function checkedPath(relative: string): string {
+  if (!isFilePath(relative)) throw new ConflictError('files.error.path');
+  return relative;
+}
+
+function joined(folder: string, name: string): string {
+  return checkedPath(folder === '' ? name : `${folder}/${name}`);
+}
+
 /**
- * The files of a service for its file manager, below a root (the service home, or an FTP
- * account's folder). Every path is checked by rooted-path.ts; links are listed, deleted and
- * renamed as links, and followed for reading and writing only when they lead inside the root. What the panel writes as root
- * is given to the hosting user, as FTP uploads are, so FTP, PHP and the file manager see the same
- * owner. (The checks and the use are separate calls, so a user racing a link swap over FTP could
- * at most make an operation fail: reads and writes open the final path with O_NOFOLLOW.)
+ * The files of a service for its file manager. Every operation on the home runs in a confined
+ * worker (confined/): a process of its own, as the service's user, walking the path one name
+ * at a time without following a link out of the root. Only the staging of uploads, in the
+ * panel's own data folder, happens here.
  */
 export class ServiceFiles {
   constructor(
-    private readonly owner: { uid: number; gid: number },
+    private readonly workers: ConfinedWorkers,
     /** Where uploads wait for their last chunk (the panel's data folder, never a home). */
     private readonly stagingDir: string,
   ) {}
 
-  private async giveToOwner(target: string): Promise<void> {
-    if (process.getuid?.() !== 0) return;
-    await lchown(target, this.owner.uid, this.owner.gid);
+  private request(place: FilesPlace, op: WorkerRequest['op'], args: Record<string, unknown>): WorkerRequest {
+    return {
+      op,
+      base: place.home,
+      folder: place.folder === '' ? [] : checkedPath(place.folder).split('/'),
+      args,
+      owner: place.owner,
+    };
   }
 
-  async list(root: string, folder: string): Promise<FileEntry[]> {
-    const where = await existing(root, folder, { links: 'follow' });
-    if (where.kind !== 'folder') throw new NotFoundError('files.error.not_a_folder');
-    const entries: FileEntry[] = [];
-    for (const name of await readdir(where.entry)) {
-      const info = await lstat(path.join(where.entry, name)).catch(() => undefined);
-      if (!info) continue;
-      const type = info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'folder' : 'file';
-      entries.push({
-        name,
-        type,
-        size: type === 'file' ? info.size : 0,
-        modified: Math.floor(info.mtimeMs / 1000),
-        mode: octal(info.mode),
-        editable: type === 'file' && info.isFile() && editableName(name, info.size),
-        extractable: type === 'file' && EXTRACTABLE_PATTERN.test(name),
-      });
-    }
-    const order = { folder: 0, link: 1, file: 1 } as const;
-    return entries.sort((a, b) => order[a.type] - order[b.type] || a.name.localeCompare(b.name));
+  list(place: FilesPlace, folder: string): Promise<FileEntry[]> {
+    return this.workers.call(this.request(place, 'list', { path: checkedPath(folder) }));
   }
 
-  async createFolder(root: string, folder: string, name: string): Promise<void> {
-    const where = await rooted(root, folder === '' ? name : `${folder}/${name}`);
-    try {
-      await mkdir(where.entry);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw FieldErrors.one('name', 'files.error.exists');
-      throw error;
-    }
-    await this.giveToOwner(where.entry);
+  async createFolder(place: FilesPlace, folder: string, name: string): Promise<void> {
+    await this.workers.call(this.request(place, 'mkdir', { folder: checkedPath(folder), name: joined('', name) }));
   }
 
   /** Renames an entry within its folder (a link is renamed as a link). */
-  async rename(root: string, relative: string, name: string): Promise<void> {
-    const from = await existing(root, relative, { links: 'as_link' });
-    if (from.name === '') throw new ConflictError('files.error.root');
-    const to = path.join(from.parent, name);
-    if (
-      await lstat(to).then(
-        () => true,
-        () => false,
-      )
-    )
-      throw FieldErrors.one('name', 'files.error.exists');
-    await rename(from.entry, to);
+  async rename(place: FilesPlace, relative: string, name: string): Promise<void> {
+    await this.workers.call(this.request(place, 'rename', { path: checkedPath(relative), name: joined('', name) }));
   }
 
   /** Deletes a file, a link (not what it points to) or a folder with everything inside. */
-  async remove(root: string, relative: string): Promise<void> {
-    const where = await existing(root, relative, { links: 'as_link' });
-    if (where.name === '') throw new ConflictError('files.error.root');
-    // rm does not follow links, inside the folder either.
-    await rm(where.entry, { recursive: true, force: true });
+  async remove(place: FilesPlace, relative: string): Promise<void> {
+    await this.workers.call(this.request(place, 'remove', { path: checkedPath(relative) }));
   }
 
   /**
-   * Copies (links as links, nothing followed) or moves the entry into the folder `to`, under the
-   * same name; a name taken there is refused. A folder cannot go into itself.
+   * Copies (links as links, nothing followed) or moves the entry into the folder `to`; a copy
+   * takes at most `room` bytes, or is removed whole.
    */
-  async copyOrMove(root: string, relative: string, to: string, how: 'copy' | 'move'): Promise<void> {
-    const from = await existing(root, relative, { links: 'as_link' });
-    if (from.name === '') throw new ConflictError('files.error.root');
-    const folder = await existing(root, to, { links: 'follow' });
-    if (folder.kind !== 'folder') throw FieldErrors.one('to', 'files.error.not_a_folder');
-    const target = path.join(folder.entry, from.name);
-    if (target === from.entry || isInside(from.entry, folder.entry))
-      throw FieldErrors.one('to', 'files.error.into_itself');
-    if (
-      await lstat(target).then(
-        () => true,
-        () => false,
-      )
-    )
-      throw FieldErrors.one('to', 'files.error.exists');
-    if (how === 'move') {
-      await rename(from.entry, target);
-      return;
-    }
-    await cp(from.entry, target, {
-      recursive: true,
-      dereference: false,
-      verbatimSymlinks: true,
-      errorOnExist: true,
-      force: false,
-    });
-    await this.giveTreeToOwner(target);
+  async copyOrMove(place: FilesPlace, relative: string, to: string, how: 'copy' | 'move', room?: number) {
+    await this.workers.call(
+      this.request(place, 'copyOrMove', { path: checkedPath(relative), to: checkedPath(to), how, room }),
+    );
   }
 
   /** Sets the permission bits (no setuid, setgid or sticky bit: the contract's pattern). */
-  async setMode(root: string, relative: string, mode: number): Promise<void> {
-    const where = await existing(root, relative, { links: 'follow' });
-    await chmod(where.entry, mode & 0o777);
+  async setMode(place: FilesPlace, relative: string, mode: number): Promise<void> {
+    await this.workers.call(this.request(place, 'chmod', { path: checkedPath(relative), mode: mode & 0o777 }));
   }
 
-  /** What the panel copied, as root, given to the hosting user like everything else it writes. */
-  private async giveTreeToOwner(top: string): Promise<void> {
-    if (process.getuid?.() !== 0) return;
-    const pending = [top];
-    while (pending.length > 0) {
-      const current = pending.pop() as string;
-      await lchown(current, this.owner.uid, this.owner.gid);
-      const info = await lstat(current);
-      if (info.isDirectory()) for (const name of await readdir(current)) pending.push(path.join(current, name));
-    }
-  }
-
-  /**
-   * Unpacks an archive (.zip, .tar.gz) into a new folder beside it, named after it (`site.zip` →
-   * `site`, then `site (2)`…), at most `maxBytes` unpacked; on any refusal the new folder goes.
-   * Answers the new folder's path relative to the root.
-   */
-  async extract(root: string, relative: string, maxBytes: number): Promise<string> {
-    const archive = await existing(root, relative, { links: 'follow' });
-    if (archive.kind !== 'file' || !EXTRACTABLE_PATTERN.test(archive.name))
-      throw new ConflictError('files.error.not_an_archive');
-    const base = archive.name.replace(EXTRACTABLE_PATTERN, '') || 'archive';
-    let name = base;
-    for (
-      let n = 2;
-      await lstat(path.join(archive.parent, name)).then(
-        () => true,
-        () => false,
-      );
-      n++
-    )
-      name = `${base} (${n})`;
-    const target = path.join(archive.parent, name);
-    await mkdir(target);
-    try {
-      await unpackArchive(archive.entry, target, maxBytes);
-    } catch (error) {
-      await rm(target, { recursive: true, force: true });
-      if (error instanceof ArchiveError) throw new ConflictError('files.error.archive', { reason: error.message });
-      throw error;
-    }
-    await this.giveTreeToOwner(target);
-    return path.relative(archive.root, target).split(path.sep).join('/');
-  }
-
-  /**
-   * A folder (or one file) as a .zip, streamed as it is written: files and folders only, links
-   * left out (never followed), what cannot be read skipped.
-   */
-  async zip(root: string, relative: string): Promise<{ name: string; stream: Readable }> {
-    const top = await existing(root, relative, { links: 'follow' });
-    const zip = new ZipFile();
-    const label = top.name === '' ? 'files' : top.name;
-    const add = async (full: string, inZip: string): Promise<void> => {
-      const info = await lstat(full).catch(() => undefined);
-      if (!info) return;
-      if (info.isDirectory()) {
-        zip.addEmptyDirectory(inZip, { mtime: info.mtime, mode: info.mode });
-        for (const name of (await readdir(full)).sort()) await add(path.join(full, name), `${inZip}/${name}`);
-      } else if (info.isFile()) {
-        zip.addReadStreamLazy(inZip, { mtime: info.mtime, mode: info.mode, size: info.size }, (done) => {
-          open(full, constants.O_RDONLY | constants.O_NOFOLLOW).then(
-            (handle) => done(null, handle.createReadStream({ autoClose: true })),
-            (error: Error) => done(error, undefined as unknown as Readable),
-          );
-        });
-      }
-    };
-    void add(top.entry, label).then(
-      () => zip.end(),
-      (error: Error) => (zip.outputStream as Readable).destroy(error),
+  /** Unpacks an archive into a new folder beside it, within `maxBytes`; answers that folder. */
+  async extract(place: FilesPlace, relative: string, maxBytes: number): Promise<string> {
+    const answer = await this.workers.call<{ path: string }>(
+      this.request(place, 'extract', { path: checkedPath(relative), room: maxBytes }),
     );
-    return { name: `${label}.zip`, stream: zip.outputStream as Readable };
+    return answer.path;
   }
 
-  async read(root: string, relative: string): Promise<string> {
-    const where = await existing(root, relative, { links: 'follow' });
-    if (where.kind !== 'file') throw new NotFoundError('files.error.not_a_file');
-    const handle = await open(where.entry, constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      const info = await handle.stat();
-      if (!info.isFile()) throw new NotFoundError('files.error.not_a_file');
-      if (info.size > FILE_EDIT_MAX_BYTES) throw new ConflictError('files.error.too_large_to_edit');
-      const bytes = await handle.readFile();
-      try {
-        if (bytes.includes(0)) throw new Error('binary');
-        return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-      } catch {
-        throw new ConflictError('files.error.not_text');
-      }
-    } finally {
-      await handle.close();
-    }
+  /** A folder (or one file) as a .zip, streamed as it is written. */
+  async zip(place: FilesPlace, relative: string): Promise<{ name: string; stream: Readable }> {
+    const { meta, output } = await this.workers.stream(this.request(place, 'zip', { path: checkedPath(relative) }));
+    return { name: String(meta.name), stream: output };
   }
 
-  /**
-   * Writes a text file whole: aside first, then renamed over the old one, so a reader (a site)
-   * never sees half of it. An existing file keeps its permission bits.
-   */
-  async save(root: string, relative: string, content: string): Promise<void> {
-    const exists = await lstat((await rooted(root, relative)).entry).then(
-      () => true,
-      () => false,
+  async read(place: FilesPlace, relative: string): Promise<string> {
+    const answer = await this.workers.call<{ content: string }>(
+      this.request(place, 'read', { path: checkedPath(relative) }),
     );
-    // An existing file is written where it really is (through a link that stays inside the root).
-    const where = exists ? await existing(root, relative, { links: 'follow' }) : await rooted(root, relative);
-    if (where.name === '') throw new ConflictError('files.error.root');
-    const before = await lstat(where.entry).catch(() => undefined);
-    if (before && !before.isFile()) throw new ConflictError('files.error.not_a_file');
-    const temp = path.join(where.parent, `.${where.name}.p247-${randomBytes(6).toString('hex')}`);
-    try {
-      const handle = await open(
-        temp,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-        0o644,
-      );
-      try {
-        await handle.writeFile(content, 'utf8');
-        if (before) await handle.chmod(before.mode & 0o7777);
-      } finally {
-        await handle.close();
-      }
-      await this.giveToOwner(temp);
-      await rename(temp, where.entry);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    return answer.content;
   }
 
-  /** The file as a stream, for a download. */
-  async download(root: string, relative: string): Promise<{ name: string; size: number; stream: Readable }> {
-    const where = await existing(root, relative, { links: 'follow' });
-    if (where.kind !== 'file') throw new NotFoundError('files.error.not_a_file');
-    const handle = await open(where.entry, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const info = await handle.stat();
-    if (!info.isFile()) {
-      await handle.close();
-      throw new NotFoundError('files.error.not_a_file');
-    }
-    return { name: where.name, size: info.size, stream: handle.createReadStream({ autoClose: true }) };
+  /** Writes a text file whole (aside, then renamed over the old one). */
+  async save(place: FilesPlace, relative: string, content: string): Promise<void> {
+    await this.workers.call(this.request(place, 'save', { path: checkedPath(relative), content }));
+  }
+
+  /** The file as a stream of the size it had when opened, for a download. */
+  async download(place: FilesPlace, relative: string): Promise<{ name: string; size: number; stream: Readable }> {
+    const { meta, output } = await this.workers.stream(
+      this.request(place, 'download', { path: checkedPath(relative) }),
+    );
+    return { name: String(meta.name), size: Number(meta.size), stream: output };
+  }
+
+  /** Bytes the root holds, every entry counted. */
+  async usage(place: FilesPlace): Promise<number> {
+    return (await this.workers.call<{ bytes: number }>(this.request(place, 'usage', {}))).bytes;
   }
 
   private staged(key: string): string {
@@ -339,22 +165,26 @@ export class ServiceFiles {
 
   /**
    * Takes one chunk of an upload at `offset` (0 starts it over; any other offset must be where
-   * the staged file ends). The chunk that completes the file moves it into its folder: copied
-   * beside its final name, then renamed over it. Answers the bytes received.
+   * the staged file ends). The chunk that completes the file hands it to the worker, which writes
+   * it beside its final name and renames it over; a folder swapped for a link meanwhile makes
+   * that step fail, never write elsewhere. Answers the bytes received.
    */
-  async uploadChunk(root: string, target: UploadTarget, offset: number, body: Readable): Promise<number> {
+  async uploadChunk(place: FilesPlace, target: UploadTarget, offset: number, body: Readable): Promise<number> {
     const file = this.staged(target.key);
     await mkdir(this.stagingDir, { recursive: true, mode: 0o700 });
     if (offset === 0) {
       await this.dropAbandonedUploads();
       await rm(`${file}.done`, { force: true });
+      await writeFile(`${file}.size`, String(target.size), { mode: 0o600 });
     }
     const held = await this.uploaded(target.key);
     if (offset !== 0 && (held.done || offset !== held.received)) throw new ConflictError('files.error.upload_offset');
+    // The size the quota was checked against is the one the first chunk announced.
+    const announced = Number(await readFile(`${file}.size`, 'utf8').catch(() => Number.NaN));
+    if (announced !== target.size) throw new ConflictError('files.error.upload_offset');
     // Before any byte is taken: the folder must be there and the name free of folders and links.
-    const where = await rooted(root, target.folder === '' ? target.name : `${target.folder}/${target.name}`);
-    const present = await lstat(where.entry).catch(() => undefined);
-    if (present && !present.isFile()) throw FieldErrors.one('name', 'files.error.exists');
+    const relative = joined(target.folder, target.name);
+    await this.workers.call(this.request(place, 'vacant', { path: relative }));
 
     const room = Math.min(UPLOAD_CHUNK_BYTES, target.size - offset);
     let received = 0;
@@ -378,18 +208,9 @@ export class ServiceFiles {
     const total = offset + received;
     if (total < target.size) return total;
 
-    const temp = path.join(where.parent, `.${where.name}.p247-${randomBytes(6).toString('hex')}`);
-    try {
-      // A copy, not a rename: the staging folder may be on another file system than the homes.
-      await copyFile(file, temp, constants.COPYFILE_EXCL);
-      await chmod(temp, 0o644);
-      await this.giveToOwner(temp);
-      await rename(temp, where.entry);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    await this.workers.call(this.request(place, 'write', { path: relative, size: total }), createReadStream(file));
     await rm(file, { force: true });
+    await rm(`${file}.size`, { force: true });
     // Kept a day (dropAbandonedUploads), for a client that lost this answer and asks again.
     await writeFile(`${file}.done`, String(total), { mode: 0o600 });
     return total;

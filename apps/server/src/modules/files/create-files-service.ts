@@ -1,18 +1,22 @@
 import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { ConfinedWorkers } from '../../drivers/files/confined/confined-workers.ts';
 import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { FilesService } from './files.service.ts';
 
-export function createFilesService(db: Db, config: AppConfig): FilesService {
+export function createFilesService(db: Db, config: AppConfig, workers: ConfinedWorkers): FilesService {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
   return new FilesService(
     db,
     new PermissionService(db),
     new ServiceHomes(config.hosting.root as string, owner),
-    new ServiceFiles(owner, path.join(config.dataDir, 'uploads')),
+    new ServiceFiles(workers, path.join(config.dataDir, 'uploads')),
     config.hosting,
+    // Until services have users of their own, a panel running as root still leaves its rights
+    // behind: the work runs as the shared hosting user, which cannot read the panel's data.
+    async () => (process.getuid?.() === 0 ? owner : undefined),
   );
 }

@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import { isActionable } from '@panel247/contract/constants';
 import type { FileEntry, FilesListData, FilesUploadData } from '@panel247/contract/files';
 import type { Db } from '../../db/database.ts';
-import type { ServiceFiles } from '../../drivers/files/service-files.ts';
+import type { FileOwner } from '../../drivers/files/confined/protocol.ts';
+import type { FilesPlace, ServiceFiles } from '../../drivers/files/service-files.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { NotFoundError, QuotaError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -17,8 +18,8 @@ export interface FilesRoot {
 }
 
 interface ResolvedRoot {
-  /** Absolute folder everything is relative to. */
-  path: string;
+  /** The home, the folder everything is relative to, and whose rights the work runs with. */
+  place: FilesPlace;
   domain: string;
   /** The FTP account's login, or '' for the home. */
   account: string;
@@ -40,6 +41,8 @@ export class FilesService {
     private readonly homes: ServiceHomes,
     private readonly files: ServiceFiles,
     private readonly settings: { webSpaceMb: number },
+    /** The service's own user, or undefined where services have none (the panel's rights). */
+    private readonly ownerOf: (serviceId: number) => Promise<FileOwner | undefined>,
   ) {}
 
   private async root(actor: Actor, where: FilesRoot, need: 'visible' | 'action'): Promise<ResolvedRoot> {
@@ -47,24 +50,27 @@ export class FilesService {
     if (!resource.hasService) throw new NotFoundError();
     const domain = resource.referencePunycode;
     const writable = isActionable(resource.levels.service_ftp);
+    const owner = await this.ownerOf(where.id);
     if (where.ftp === undefined) {
       // A new service's home may not be on the disk yet: it is made as FTP accounts make theirs.
       const home = await this.homes.prepare(domain, '', 'path');
-      return { path: home, domain, account: '', folder: '', writable };
+      return { place: { home, folder: '', owner }, domain, account: '', folder: '', writable };
     }
     const account = await findFtpAccountRoot(this.db, where.id, where.ftp);
     if (!account) throw new NotFoundError();
-    return { path: account.home, domain, account: account.login, folder: account.folder, writable };
+    // The account's folder is walked below the home like any path: a link in its place leads nowhere.
+    const place = { home: this.homes.home(domain), folder: account.folder, owner };
+    return { place, domain, account: account.login, folder: account.folder, writable };
   }
 
   async list(actor: Actor, where: FilesRoot, path: string): Promise<FilesListData> {
     const root = await this.root(actor, where, 'visible');
-    const entries: FileEntry[] = await this.files.list(root.path, path);
+    const entries: FileEntry[] = await this.files.list(root.place, path);
     return { path, account: root.account, rootFolder: root.folder, entries, writable: root.writable };
   }
 
   async read(actor: Actor, where: FilesRoot, path: string): Promise<string> {
-    return this.files.read((await this.root(actor, where, 'visible')).path, path);
+    return this.files.read((await this.root(actor, where, 'visible')).place, path);
   }
 
   async download(
@@ -72,50 +78,54 @@ export class FilesService {
     where: FilesRoot,
     path: string,
   ): Promise<{ name: string; size: number; stream: Readable }> {
-    return this.files.download((await this.root(actor, where, 'visible')).path, path);
+    return this.files.download((await this.root(actor, where, 'visible')).place, path);
   }
 
   async save(actor: Actor, where: FilesRoot, path: string, content: string): Promise<void> {
-    await this.files.save((await this.root(actor, where, 'action')).path, path, content);
+    await this.files.save((await this.root(actor, where, 'action')).place, path, content);
   }
 
   async createFolder(actor: Actor, where: FilesRoot, folder: string, name: string): Promise<void> {
-    await this.files.createFolder((await this.root(actor, where, 'action')).path, folder, name);
+    await this.files.createFolder((await this.root(actor, where, 'action')).place, folder, name);
   }
 
   async rename(actor: Actor, where: FilesRoot, path: string, name: string): Promise<void> {
-    await this.files.rename((await this.root(actor, where, 'action')).path, path, name);
+    await this.files.rename((await this.root(actor, where, 'action')).place, path, name);
   }
 
   async remove(actor: Actor, where: FilesRoot, path: string): Promise<void> {
-    await this.files.remove((await this.root(actor, where, 'action')).path, path);
+    await this.files.remove((await this.root(actor, where, 'action')).place, path);
   }
 
   async copyOrMove(actor: Actor, where: FilesRoot, path: string, to: string, how: 'copy' | 'move'): Promise<void> {
     const root = await this.root(actor, where, 'action');
-    // A copy adds to the home: it must fit the plan, as an upload must.
-    if (how === 'copy') await this.ensureRoom(root, 0);
-    await this.files.copyOrMove(root.path, path, to, how);
+    // A copy adds to the home: it must fit what is left of the plan, counted as it is written.
+    const room = how === 'copy' ? await this.ensureRoom(root, 0) : undefined;
+    await this.files.copyOrMove(root.place, path, to, how, room);
   }
 
   async setMode(actor: Actor, where: FilesRoot, path: string, mode: string): Promise<void> {
-    await this.files.setMode((await this.root(actor, where, 'action')).path, path, Number.parseInt(mode, 8));
+    await this.files.setMode((await this.root(actor, where, 'action')).place, path, Number.parseInt(mode, 8));
   }
 
   /** Unpacks within what is left of the plan's web space. */
   async extract(actor: Actor, where: FilesRoot, path: string): Promise<string> {
     const root = await this.root(actor, where, 'action');
     const room = await this.ensureRoom(root, 0);
-    return this.files.extract(root.path, path, room);
+    return this.files.extract(root.place, path, room);
   }
 
   async zip(actor: Actor, where: FilesRoot, path: string): Promise<{ name: string; stream: Readable }> {
-    return this.files.zip((await this.root(actor, where, 'visible')).path, path);
+    return this.files.zip((await this.root(actor, where, 'visible')).place, path);
   }
 
-  /** Bytes left of the plan's web space once `adding` more arrive; refuses when there are none. */
+  /**
+   * Bytes left of the plan's web space once `adding` more arrive, against the home's usage
+   * measured now (every entry, as the service's user); refuses when there are none.
+   */
   private async ensureRoom(root: ResolvedRoot, adding: number): Promise<number> {
-    const room = this.settings.webSpaceMb * 1024 * 1024 - (await this.homes.usage(root.domain)) - adding;
+    const used = await this.files.usage({ ...root.place, folder: '' });
+    const room = this.settings.webSpaceMb * 1024 * 1024 - used - adding;
     if (room < 0 || (adding === 0 && room === 0)) throw new QuotaError('files.error.quota');
     return room;
   }
@@ -125,7 +135,8 @@ export class FilesService {
    * it over, a later one continues it (and must start where it ends).
    */
   private uploadKey(actor: Actor, root: ResolvedRoot, folder: string, name: string): string {
-    return createHash('sha256').update([actor.userId, root.path, folder, name].join('\u0000')).digest('hex');
+    const parts = [actor.userId, root.place.home, root.place.folder, folder, name];
+    return createHash('sha256').update(parts.join('\u0000')).digest('hex');
   }
 
   async uploadStatus(actor: Actor, where: FilesRoot, folder: string, name: string): Promise<FilesUploadData> {
@@ -140,11 +151,12 @@ export class FilesService {
     body: Readable,
   ): Promise<FilesUploadData> {
     const root = await this.root(actor, where, 'action');
-    // The plan's web space is checked when an upload starts (counting the home is not free).
-    if (target.offset === 0) await this.ensureRoom(root, target.size);
+    // Every chunk: the whole file must fit beside what the home holds now (the size is the one
+    // announced when the upload started: the staging refuses another).
+    await this.ensureRoom(root, target.size);
     const key = this.uploadKey(actor, root, target.folder, target.name);
     const received = await this.files.uploadChunk(
-      root.path,
+      root.place,
       { key, folder: target.folder, name: target.name, size: target.size },
       target.offset,
       body,

@@ -8,6 +8,7 @@ import {
   IconFileCode,
   IconFolder,
   IconLink,
+  IconPlug,
   IconTrash,
 } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
@@ -29,7 +30,7 @@ export interface FileRowActions extends EntryMenuActions {
   onDelete: (entry: FileEntry) => void;
 }
 
-const TYPE_ICONS = { folder: IconFolder, file: IconFile, link: IconLink } as const;
+const TYPE_ICONS = { folder: IconFolder, file: IconFile, link: IconLink, special: IconPlug } as const;
 
 function EntryName({ entry, folderLink }: { entry: FileEntry; folderLink: string }) {
   const { t } = useTranslation();
@@ -116,7 +117,7 @@ export function FilesTable({
     const name = entry.name;
     const file = entry.type === 'file';
     return [
-      entry.type !== 'link' && {
+      (file || entry.type === 'folder') && {
         label: t(file ? 'files.download_item' : 'files.download_zip_item', { name }),
         testId: 'files-download',
         icon: <IconDownload size={16} aria-hidden />,

@@ -1,0 +1,548 @@
+import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readlink, rename, rmdir, symlink, unlink } from 'node:fs/promises';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { EXTRACTABLE_PATTERN, FILE_EDIT_MAX_BYTES } from '@panel247/contract/file-rules';
+import type { FileEntry } from '@panel247/contract/files';
+import { ZipFile } from 'yazl';
+import { ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../../errors.ts';
+import {
+  ArchiveError,
+  type Entry,
+  tarEntries,
+  type UnpackSink,
+  unpackEntries,
+  zipEntries,
+} from '../../archives/archive.ts';
+import { handleRange } from '../../archives/handle-range.ts';
+import {
+  at,
+  CREATE_NEW,
+  DIRECTORY,
+  errorCode,
+  type Located,
+  namesIn,
+  READ_ONLY,
+  type Tree,
+  withFolder,
+} from './tree.ts';
+
+/**
+ * What the confined worker does in a tree, one operation per process. Paths arrive as names
+ * (checked by the contract's rules in the panel, split here), every entry is reached through
+ * `Tree`, and files are opened without following links and without blocking on FIFOs.
+ */
+
+/** The streams of one operation: bytes in (uploads, restores) and out (downloads, zips). */
+export interface OperationIo {
+  input: Readable;
+  output: Writable;
+  /** Sends what the panel needs before the bytes (a download's name and size). */
+  announce(meta: Record<string, unknown>): void;
+}
+
+/** Extensions never offered to the text editor (the read still checks the bytes). */
+const BINARY_EXTENSIONS = new Set(
+  'png jpg jpeg gif webp ico bmp tif tiff svgz avif zip gz tgz tar bz2 xz 7z rar pdf mp3 mp4 m4a ogg wav webm mov avi woff woff2 ttf otf eot exe dll so bin jar class phar sqlite db'.split(
+    ' ',
+  ),
+);
+
+function editableName(name: string, size: number): boolean {
+  const extension = name.includes('.') ? (name.split('.').pop() ?? '').toLowerCase() : '';
+  return size <= FILE_EDIT_MAX_BYTES && !BINARY_EXTENSIONS.has(extension);
+}
+
+function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, '0');
+}
+
+function typeOf(info: Stats): FileEntry['type'] {
+  if (info.isSymbolicLink()) return 'link';
+  if (info.isDirectory()) return 'folder';
+  if (info.isFile()) return 'file';
+  return 'special';
+}
+
+export function namesOf(path: string): string[] {
+  return path === '' ? [] : path.split('/');
+}
+
+/** A hidden name beside the final one, for writing aside and renaming over. */
+function asideName(name: string): string {
+  return `.${name.slice(0, 200)}.p247-${randomBytes(6).toString('hex')}`;
+}
+
+/**
+ * The first `size` bytes of an open file, closing it at the end: what was measured is what is
+ * read, whether the file grows or shrinks meanwhile.
+ */
+function sizedStream(handle: FileHandle, size: number): Readable {
+  const bytes = handleRange(handle, 0, size);
+  bytes.once('close', () => void handle.close().catch(() => undefined));
+  return bytes;
+}
+
+/** Writes a stream into an open file its caller closes (see handle-range.ts for why by hand). */
+async function writeAll(target: FileHandle, content: AsyncIterable<Buffer>): Promise<number> {
+  let written = 0;
+  for await (const chunk of content) {
+    await target.write(chunk);
+    written += chunk.length;
+  }
+  return written;
+}
+
+async function exists(parent: FileHandle, name: string): Promise<boolean> {
+  return lstat(at(parent, name)).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The entry, which must exist; the root itself is refused where `notRoot`. */
+async function existing(
+  tree: Tree,
+  path: string,
+  follow: boolean,
+  notRoot = false,
+): Promise<Located & { info: Stats }> {
+  const where = await tree.locate(namesOf(path), follow);
+  if (!where.info) {
+    await where.parent.close();
+    throw new NotFoundError('files.error.not_found');
+  }
+  if (notRoot && where.name === '') {
+    await where.parent.close();
+    throw new ConflictError('files.error.root');
+  }
+  return where as Located & { info: Stats };
+}
+
+/** Opens a regular file for reading, or refuses (a FIFO, a device, a folder, a link). */
+async function openFile(parent: FileHandle, name: string): Promise<{ handle: FileHandle; info: Stats }> {
+  const handle = await open(at(parent, name), READ_ONLY).catch((error: unknown) => {
+    if (errorCode(error) === 'ENOENT') throw new NotFoundError('files.error.not_found');
+    if (errorCode(error) === 'ELOOP') throw new ConflictError('files.error.outside');
+    throw error;
+  });
+  const info = await handle.stat();
+  if (!info.isFile()) {
+    await handle.close();
+    throw new NotFoundError('files.error.not_a_file');
+  }
+  return { handle, info };
+}
+
+export async function list(tree: Tree, args: { path: string }): Promise<FileEntry[]> {
+  const { handle } = await tree.folder(namesOf(args.path));
+  return withFolder(handle, async (dir) => {
+    const entries: FileEntry[] = [];
+    for (const name of await namesIn(dir)) {
+      const info = await lstat(at(dir, name)).catch(() => undefined);
+      if (!info) continue;
+      const type = typeOf(info);
+      entries.push({
+        name,
+        type,
+        size: type === 'file' ? info.size : 0,
+        modified: Math.floor(info.mtimeMs / 1000),
+        mode: octal(info.mode),
+        editable: type === 'file' && editableName(name, info.size),
+        extractable: type === 'file' && EXTRACTABLE_PATTERN.test(name),
+      });
+    }
+    const order = { folder: 0, link: 1, file: 1, special: 1 } as const;
+    return entries.sort((a, b) => order[a.type] - order[b.type] || a.name.localeCompare(b.name));
+  });
+}
+
+export async function createFolder(tree: Tree, args: { folder: string; name: string }): Promise<void> {
+  const { handle } = await tree.folder(namesOf(args.folder));
+  await withFolder(handle, async (dir) => {
+    await mkdir(at(dir, args.name), { mode: 0o755 }).catch((error: unknown) => {
+      if (errorCode(error) === 'EEXIST') throw FieldErrors.one('name', 'files.error.exists');
+      throw error;
+    });
+  });
+}
+
+/** Renames an entry within its folder (a link is renamed as a link). */
+export async function renameEntry(tree: Tree, args: { path: string; name: string }): Promise<void> {
+  const where = await existing(tree, args.path, false, true);
+  await withFolder(where.parent, async (dir) => {
+    if (await exists(dir, args.name)) throw FieldErrors.one('name', 'files.error.exists');
+    await rename(at(dir, where.name), at(dir, args.name));
+  });
+}
+
+/** Removes everything below an open folder, then the folder: links are removed, never followed. */
+async function removeTree(parent: FileHandle, name: string): Promise<void> {
+  const folder = await open(at(parent, name), DIRECTORY).catch((error: unknown) => {
+    if (errorCode(error) === 'ENOENT') return null;
+    if (errorCode(error) === 'ENOTDIR') return undefined;
+    throw error;
+  });
+  if (folder === null) return;
+  if (!folder) {
+    // Not a folder: a file, link or special file goes as it is (a folder swapped in meanwhile
+    // makes unlink fail, and the delete with it).
+    await unlink(at(parent, name)).catch((error: unknown) => {
+      if (errorCode(error) !== 'ENOENT') throw error;
+    });
+    return;
+  }
+  await withFolder(folder, async (dir) => {
+    for (const child of await namesIn(dir)) {
+      const info = await lstat(at(dir, child)).catch(() => undefined);
+      if (!info) continue;
+      if (info.isDirectory()) await removeTree(dir, child);
+      else
+        await unlink(at(dir, child)).catch((error: unknown) => {
+          if (errorCode(error) !== 'ENOENT') throw error;
+        });
+    }
+  });
+  await rmdir(at(parent, name)).catch((error: unknown) => {
+    if (errorCode(error) !== 'ENOENT') throw error;
+  });
+}
+
+/** Deletes a file, a link (not what it points to) or a folder with everything inside. */
+export async function remove(tree: Tree, args: { path: string }): Promise<void> {
+  const where = await existing(tree, args.path, false, true);
+  await withFolder(where.parent, (dir) => removeTree(dir, where.name));
+}
+
+/** Copies what is below an open folder, counting bytes against `budget` (links copied as links). */
+async function copyEntry(
+  fromParent: FileHandle,
+  name: string,
+  toParent: FileHandle,
+  toName: string,
+  budget: { left: number },
+): Promise<void> {
+  const info = await lstat(at(fromParent, name)).catch(() => undefined);
+  if (!info) return;
+  if (info.isSymbolicLink()) {
+    await symlink(await readlink(at(fromParent, name)), at(toParent, toName));
+  } else if (info.isDirectory()) {
+    await mkdir(at(toParent, toName), { mode: info.mode & 0o777 });
+    const from = await open(at(fromParent, name), DIRECTORY).catch(() => undefined);
+    if (!from) return;
+    await withFolder(from, async (source) => {
+      const to = await open(at(toParent, toName), DIRECTORY);
+      await withFolder(to, async (target) => {
+        for (const child of await namesIn(source)) await copyEntry(source, child, target, child, budget);
+      });
+    });
+  } else if (info.isFile()) {
+    const { handle: source, info: opened } = await openFile(fromParent, name).catch(() => ({
+      handle: undefined,
+      info: undefined,
+    }));
+    if (!source || !opened) return;
+    try {
+      budget.left -= opened.size;
+      if (budget.left < 0) throw new QuotaError('files.error.quota');
+      const target = await open(at(toParent, toName), CREATE_NEW, opened.mode & 0o777);
+      try {
+        // Never more than the size measured: a file growing meanwhile is copied as it was.
+        await writeAll(target, handleRange(source, 0, opened.size));
+      } finally {
+        await target.close();
+      }
+    } finally {
+      await source.close();
+    }
+  }
+  // Special files (FIFOs, sockets, devices) are not copied.
+}
+
+/**
+ * Copies (links as links, nothing followed) or moves the entry into the folder `to`, under the
+ * same name; a name taken there is refused, and a folder cannot go into itself. A copy is
+ * counted against `room` bytes and removed whole when it does not fit.
+ */
+export async function copyOrMove(
+  tree: Tree,
+  args: { path: string; to: string; how: 'copy' | 'move'; room?: number },
+): Promise<void> {
+  const from = await existing(tree, args.path, false, true);
+  await withFolder(from.parent, async (fromParent) => {
+    const folder = await tree.folder(namesOf(args.to)).catch((error: unknown) => {
+      if (error instanceof NotFoundError) throw FieldErrors.one('to', 'files.error.not_a_folder');
+      throw error;
+    });
+    await withFolder(folder.handle, async (target) => {
+      const into = folder.names.join('/');
+      const source = from.names.join('/');
+      if (into === source || into.startsWith(`${source}/`)) throw FieldErrors.one('to', 'files.error.into_itself');
+      if (await exists(target, from.name)) throw FieldErrors.one('to', 'files.error.exists');
+      if (args.how === 'move') {
+        await rename(at(fromParent, from.name), at(target, from.name));
+        return;
+      }
+      try {
+        await copyEntry(fromParent, from.name, target, from.name, { left: args.room ?? Number.POSITIVE_INFINITY });
+      } catch (error) {
+        await removeTree(target, from.name).catch(() => undefined);
+        throw error;
+      }
+    });
+  });
+}
+
+/** Sets the permission bits of a file or folder (links followed while inside). */
+export async function setMode(tree: Tree, args: { path: string; mode: number }): Promise<void> {
+  const where = await existing(tree, args.path, true);
+  await withFolder(where.parent, async (dir) => {
+    if (!where.info.isFile() && !where.info.isDirectory()) throw new ConflictError('files.error.not_a_file');
+    const target = where.name === '' ? await tree.openRoot() : await open(at(dir, where.name), READ_ONLY);
+    try {
+      const info = await target.stat();
+      if (!info.isFile() && !info.isDirectory()) throw new ConflictError('files.error.not_a_file');
+      await target.chmod(args.mode & 0o777);
+    } finally {
+      await target.close();
+    }
+  });
+}
+
+export async function read(tree: Tree, args: { path: string }): Promise<{ content: string }> {
+  const where = await existing(tree, args.path, true);
+  const { handle } = await withFolder(where.parent, (dir) => openFile(dir, where.name));
+  try {
+    const info = await handle.stat();
+    if (info.size > FILE_EDIT_MAX_BYTES) throw new ConflictError('files.error.too_large_to_edit');
+    const bytes = Buffer.alloc(info.size);
+    const { bytesRead } = await handle.read(bytes, 0, info.size, 0);
+    const text = bytes.subarray(0, bytesRead);
+    try {
+      if (text.includes(0)) throw new Error('binary');
+      return { content: new TextDecoder('utf-8', { fatal: true }).decode(text) };
+    } catch {
+      throw new ConflictError('files.error.not_text');
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes a file whole from `content`: aside first (created new, never through a link), then
+ * renamed over the old one, so a reader (a site) never sees half of it. An existing file keeps
+ * its permission bits. At most `size` bytes are taken, and exactly `size` when it is given.
+ */
+async function writeWhole(
+  tree: Tree,
+  path: string,
+  content: Readable,
+  size: number | undefined,
+  field: string,
+): Promise<void> {
+  const exists =
+    (await tree.locate(namesOf(path), false).then(async (where) => {
+      await where.parent.close();
+      return where.info;
+    })) !== undefined;
+  // An existing file is written where it really is (through a link that stays inside the root).
+  const where = await tree.locate(namesOf(path), exists);
+  await withFolder(where.parent, async (dir) => {
+    if (where.name === '') throw new ConflictError('files.error.root');
+    if (where.info && !where.info.isFile()) throw FieldErrors.one(field, 'files.error.exists');
+    const temp = asideName(where.name);
+    try {
+      const handle = await open(at(dir, temp), CREATE_NEW, 0o644);
+      try {
+        let written = 0;
+        for await (const chunk of content as AsyncIterable<Buffer>) {
+          written += chunk.length;
+          if (size !== undefined && written > size) throw new ConflictError('files.error.upload_size');
+          await handle.write(chunk);
+        }
+        if (size !== undefined && written !== size) throw new ConflictError('files.error.upload_size');
+        if (where.info) await handle.chmod(where.info.mode & 0o7777);
+      } finally {
+        await handle.close();
+      }
+      await rename(at(dir, temp), at(dir, where.name));
+    } catch (error) {
+      await unlink(at(dir, temp)).catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
+export async function save(tree: Tree, args: { path: string; content: string }): Promise<void> {
+  await writeWhole(tree, args.path, Readable.from([Buffer.from(args.content, 'utf8')]), undefined, 'path');
+}
+
+/** Before an upload takes a byte: its folder is there, and its name is free or a plain file. */
+export async function vacant(tree: Tree, args: { path: string }): Promise<void> {
+  const where = await tree.locate(namesOf(args.path), false);
+  await where.parent.close();
+  if (where.name === '' || (where.info && !where.info.isFile())) throw FieldErrors.one('name', 'files.error.exists');
+}
+
+/** The last step of an upload: its `size` bytes, from the panel's staging, into place. */
+export async function write(tree: Tree, args: { path: string; size: number }, io: OperationIo): Promise<void> {
+  await writeWhole(tree, args.path, io.input, args.size, 'name');
+}
+
+/** A file's bytes, for a download: its name and size are announced, then the bytes follow. */
+export async function download(tree: Tree, args: { path: string }, io: OperationIo): Promise<void> {
+  const where = await existing(tree, args.path, true);
+  const { handle, info } = await withFolder(where.parent, (dir) => openFile(dir, where.name));
+  try {
+    io.announce({ name: where.name, size: info.size });
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  await pipeline(sizedStream(handle, info.size), io.output);
+}
+
+/**
+ * A folder (or one file) as a .zip, streamed as it is written: files and folders only, links
+ * left out (never followed), special files and what cannot be read skipped. Each file is opened
+ * when the zip reaches it, walked again from the root, and read to the size it had then.
+ */
+export async function zip(tree: Tree, args: { path: string }, io: OperationIo): Promise<void> {
+  const top = await existing(tree, args.path, true);
+  await top.parent.close();
+  const label = top.name === '' ? 'files' : top.name;
+  io.announce({ name: `${label}.zip` });
+  const archive = new ZipFile();
+  const failed = new Promise<never>((_, reject) => {
+    archive.on('error', reject);
+    (archive.outputStream as Readable).on('error', reject);
+  });
+  const sent = pipeline(archive.outputStream as Readable, io.output);
+  const add = async (names: string[], inZip: string): Promise<void> => {
+    const where = await tree.locate(names, false).catch(() => undefined);
+    if (!where) return;
+    const { info } = where;
+    await where.parent.close();
+    if (!info) return;
+    if (info.isDirectory()) {
+      archive.addEmptyDirectory(inZip, { mtime: info.mtime, mode: info.mode });
+      const { handle } = await tree.folder(names).catch(() => ({ handle: undefined }));
+      if (!handle) return;
+      const children = await withFolder(handle, namesIn);
+      for (const name of children) await add([...names, name], `${inZip}/${name}`);
+    } else if (info.isFile()) {
+      archive.addReadStreamLazy(inZip, { mtime: info.mtime, mode: info.mode }, (done) => {
+        tree
+          .locate(names, false)
+          .then((found) => withFolder(found.parent, (dir) => openFile(dir, found.name)))
+          .then(
+            ({ handle, info: opened }) => done(null, sizedStream(handle, opened.size)),
+            // Gone or swapped since it was listed: an empty entry, the zip goes on.
+            () => done(null, Readable.from([])),
+          );
+      });
+    }
+  };
+  await Promise.race([add(top.names, label).then(() => archive.end()), failed]);
+  await Promise.race([sent, failed]);
+}
+
+/** What the sink of an extraction writes: below one new folder, each step walked without links. */
+function treeSink(tree: Tree, base: string[]): UnpackSink {
+  return {
+    folder: async (names) => {
+      const handle = await tree.makeFolders([...base, ...names]);
+      await handle.close();
+    },
+    file: async (names, content) => {
+      const { handle: dir } = await tree.folder([...base, ...names.slice(0, -1)]);
+      await withFolder(dir, async (folder) => {
+        const file = await open(at(folder, names[names.length - 1] as string), CREATE_NEW, 0o644);
+        try {
+          await writeAll(file, content);
+        } finally {
+          await file.close();
+        }
+      });
+    },
+  };
+}
+
+/**
+ * Unpacks an archive (.zip, .tar.gz) into a new folder beside it, named after it (`site.zip` →
+ * `site`, then `site (2)`…), at most `room` bytes unpacked; on any refusal the new folder goes.
+ * Answers the new folder's path relative to the root.
+ */
+export async function extract(tree: Tree, args: { path: string; room: number }): Promise<{ path: string }> {
+  const archive = await existing(tree, args.path, true);
+  const { handle, info } = await withFolder(archive.parent, async (dir) => {
+    if (!EXTRACTABLE_PATTERN.test(archive.name)) throw new ConflictError('files.error.not_an_archive');
+    return openFile(dir, archive.name);
+  });
+  const folderNames = archive.names.slice(0, -1);
+  try {
+    const base = archive.name.replace(EXTRACTABLE_PATTERN, '') || 'archive';
+    const { handle: parent } = await tree.folder(folderNames);
+    const name = await withFolder(parent, async (dir) => {
+      let candidate = base;
+      for (let n = 2; ; n++) {
+        const made = await mkdir(at(dir, candidate), { mode: 0o755 }).then(
+          () => true,
+          (error: unknown) => {
+            if (errorCode(error) === 'EEXIST') return false;
+            throw error;
+          },
+        );
+        if (made) return candidate;
+        candidate = `${base} (${n})`;
+      }
+    });
+    const target = [...folderNames, name];
+    try {
+      const entries: AsyncIterable<Entry> = /\.zip$/i.test(archive.name)
+        ? zipEntries(handle)
+        : tarEntries(handleRange(handle, 0, info.size));
+      await unpackEntries(entries, treeSink(tree, target), args.room);
+    } catch (error) {
+      const { handle: dir } = await tree.folder(folderNames);
+      await withFolder(dir, (folder) => removeTree(folder, name)).catch(() => undefined);
+      if (error instanceof ArchiveError) throw new ConflictError('files.error.archive', { reason: error.message });
+      throw error;
+    }
+    return { path: target.join('/') };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The bytes a tree holds, like `du -sb`: links counted as links and never followed, every entry
+ * counted (no cap: a quota must not be measured short).
+ */
+export async function usage(tree: Tree): Promise<{ bytes: number }> {
+  const root = await tree.openRoot();
+  let bytes = 0;
+  const walk = async (dir: FileHandle): Promise<void> => {
+    bytes += (await dir.stat()).size;
+    for (const name of await namesIn(dir).catch(() => [] as string[])) {
+      const info = await lstat(at(dir, name)).catch(() => undefined);
+      if (!info) continue;
+      if (!info.isDirectory()) {
+        bytes += info.size;
+        continue;
+      }
+      const child = await open(at(dir, name), DIRECTORY).catch(() => undefined);
+      if (child) await withFolder(child, walk);
+    }
+  };
+  await withFolder(root, walk);
+  return { bytes };
+}
+
+/** Creates a folder and the missing ones above it (a site's or an FTP account's folder). */
+export async function prepare(tree: Tree, args: { path: string }): Promise<void> {
+  const handle = await tree.makeFolders(namesOf(args.path));
+  await handle.close();
+}
