@@ -13,7 +13,7 @@ import { createMailDriver } from './drivers/mail/create-mail-driver.ts';
 import { CsrfError } from './errors.ts';
 import { createApiRouter, type DescribedRoute } from './http/api-route.ts';
 import { limitConnections, timeoutOptions } from './http/connection-limits.ts';
-import { csrfAllows } from './http/csrf.ts';
+import { csrfAllows, matchedRoute } from './http/csrf.ts';
 import { registerDefaultLogos } from './http/default-logos.ts';
 import { installErrorHandler, routerErrorHandler } from './http/error-handler.ts';
 import { parseFormBody } from './http/form-body.ts';
@@ -156,28 +156,31 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
 
   installErrorHandler(app, config.defaultLanguage);
 
-  const exemptGets = new Set([
-    `${basePath}config/get/`,
-    `${basePath}captcha/challenge/`,
-    `${basePath}health/`,
-    `${basePath}openapi.json`,
-  ]);
-  // Application logos are <img> sources (no headers possible); they change nothing and need no
-  // session. The file manager's downloads are links the browser saves as it receives them (a
-  // fetch would hold a large file in memory first); they change nothing either, and still need
-  // the session. The base path is only [a-z0-9_-] segments (config), so it needs no escaping here.
-  const exemptGetPattern = new RegExp(
-    `^${basePath}(hostingapplication/\\d+/logo/|service/\\d+/files/(download|zip)/)$`,
+  // Routes as registered (see csrf.ts). Application logos are <img> sources (no headers
+  // possible); they change nothing and need no session. The file manager's downloads are links the
+  // browser saves as it receives them (a fetch would hold a large file in memory first); they
+  // change nothing either, and still need the session.
+  const exemptGets = new Set(
+    [
+      'config/get/',
+      'captcha/challenge/',
+      'health/',
+      'openapi.json',
+      'hostingapplication/:appId/logo/',
+      'service/:id/files/download/',
+      'service/:id/files/zip/',
+    ].map((route) => `${basePath}${route}`),
   );
   const socketPath = `${basePath}realtime/`;
-  const allowedOrigins = new Set(config.allowedOrigins);
-  const csrfRules = { exemptGets, exemptGetPattern, socketPath, allowedOrigins };
+  const csrfRules = { exemptGets, socketRoute: socketPath, allowedOrigins: new Set(config.allowedOrigins) };
   // One hook for the headers and the CSRF rule, in callback style: it runs on every call, and
-  // each hook (an async one more so) has a cost of its own.
+  // each hook (an async one more so) has a cost of its own. Both go by the matched route, so that
+  // no spelling of the path (`/%70247/…`) reaches an API route without them.
   app.addHook('onRequest', (request, reply, done) => {
-    const api = request.url.startsWith(basePath);
+    const route = matchedRoute(request);
+    const api = route.startsWith(basePath);
     reply.headers(api ? apiHeaders : documentHeaders);
-    if (!api || csrfAllows(request, csrfRules)) {
+    if (!api || csrfAllows(request, route, csrfRules)) {
       done();
       return;
     }
