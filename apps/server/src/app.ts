@@ -316,7 +316,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerMailAuthRoutes(api, mailAuth);
   await registerMailClientSetupRoutes(app, {
     basePath,
-    auth: sessions,
+    auth: caller,
     setup: createMailClientSetupService(db, config, brands),
   });
   startDkimRotations(app, mailAuth);

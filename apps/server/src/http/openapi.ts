@@ -2,6 +2,7 @@ import { CSRF_HEADER } from '@panel247/contract/constants';
 import { systemSchema } from '@panel247/contract/envelope';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { sessionOnly } from '../modules/auth/request-authenticator.ts';
 import { PANEL_VERSION } from '../version.ts';
 import type { DescribedRoute } from './api-route.ts';
 
@@ -73,6 +74,8 @@ export function buildOpenApiDocument(basePath: string, routes: DescribedRoute[],
     return paths[path];
   };
   const security = [{ session: [] }, { bearer: [] }];
+  // What RequestAuthenticator does: a token gets 403 on a session-only call.
+  const securityOf = (url: string) => (sessionOnly(url) ? [{ session: [] }] : security);
   const envelopeOf = (data: JsonSchema) => ({
     type: 'object',
     properties: { system: { $ref: '#/components/schemas/System' }, data },
@@ -98,7 +101,7 @@ export function buildOpenApiDocument(basePath: string, routes: DescribedRoute[],
       item[method.toLowerCase()] = {
         operationId: `${method.toLowerCase()}_${route.url.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
         tags: [tagOf(route.url)],
-        ...(route.needsSession ? { security } : { security: [] }),
+        security: route.needsSession ? securityOf(route.url) : [],
         parameters: [...pathParameters, ...queryParameters],
         ...(method === 'POST'
           ? {
@@ -134,7 +137,7 @@ export function buildOpenApiDocument(basePath: string, routes: DescribedRoute[],
         tags: [tagOf(url)],
         description: 'Not an envelope: a file, an image, a socket or this document.',
         // Those naming a resource go through the same guard as every session call.
-        ...(names.length > 0 && !url.startsWith('hostingapplication/') ? { security } : {}),
+        ...(names.length > 0 && !url.startsWith('hostingapplication/') ? { security: securityOf(url) } : {}),
         parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
         responses: { '200': { description: 'The file, image or answer itself.' }, ...ERROR_RESPONSES },
       };

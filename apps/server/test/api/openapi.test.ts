@@ -55,9 +55,15 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents the API tokens: a session call is open to a Bearer token, its parameters come from the contract', () => {
+    const records = document.paths[`${t.config.basePath}service/{id}/dns/create/`]?.post;
+    expect(records?.security).toEqual([{ session: [] }, { bearer: [] }]);
+    const profile = document.paths[`${t.config.basePath}service/{id}/correo/{accountId}/mobileconfig/`]?.get;
+    expect(profile?.security).toEqual([{ session: [] }, { bearer: [] }]);
+    // The login's own settings take the session only (a token gets 403 there), user/info/ aside.
     const create = document.paths[`${t.config.basePath}user/apitokens/create/`]?.post;
-    expect(create?.security).toEqual([{ session: [] }, { bearer: [] }]);
+    expect(create?.security).toEqual([{ session: [] }]);
     expect(JSON.stringify(create?.requestBody)).toContain('expiresInDays');
+    expect(document.paths[`${t.config.basePath}user/info/`]?.post?.security).toEqual([{ session: [] }, { bearer: [] }]);
     const login = document.paths[`${t.config.basePath}user/login/`]?.post;
     expect(login?.security).toEqual([]);
   });
