@@ -230,10 +230,15 @@ export class InstallerService {
     }
   }
 
-  /** A job of the actor's; another user's id answers like a missing one. */
+  /**
+   * A job of the actor's, on a service the caller still sees: another user's id answers like a
+   * missing one, and so does the job of a service outside the caller's API token (the job is the
+   * user's, but the token reaches only its own resources).
+   */
   async job(actor: Actor, jobId: string, language: Language): Promise<InstallJob> {
     const row = await installerRepository.find(this.db, jobId, actor.userId);
     if (!row) throw new NotFoundError();
+    await this.permissions.authorize(actor, row.service_id, 'service_subdomains', 'visible');
     if ((row.status === 'queued' || row.status === 'running') && row.updated_at < this.now() - STALE_SECONDS) {
       await installerRepository.update(
         this.db,
