@@ -329,7 +329,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const fileWorkers = new ConfinedWorkers();
   app.addHook('onClose', () => fileWorkers.close());
   registerFilesRoutes(api, createFilesService(db, config, fileWorkers), { app, basePath, auth: caller, activity });
-  const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, { ddbb, dns });
+  const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, { ddbb, dns, workers: fileWorkers });
   registerBackupRoutes(
     api,
     new BackupJobsService(

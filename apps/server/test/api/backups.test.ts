@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BackupJob, BackupsListData } from '@panel247/contract/backups';
@@ -50,6 +60,8 @@ describe.each(DATABASE_KINDS)('backups API on %s', (kind) => {
     noneCookie = await t.login(account.domainName, none.username, none.password);
     mkdirSync(path.join(home, 'site'), { recursive: true });
     writeFileSync(path.join(home, 'site', 'index.html'), '<h1>respaldo</h1>');
+    // The home as its service has it: the hosting user's (restores run with its rights as root).
+    if (process.getuid?.() === 0) execFileSync('chown', ['-R', '33:33', home]);
   });
   afterAll(async () => {
     await t?.close();
@@ -129,6 +141,31 @@ describe.each(DATABASE_KINDS)('backups API on %s', (kind) => {
     );
     expect(await finished(inPlace.body.data.job)).toMatchObject({ status: 'done' });
     expect(readFileSync(path.join(home, 'site', 'index.html'), 'utf8')).toBe('<h1>respaldo</h1>');
+    // A customer replaced the folder by a link to another site's root since the backup: the
+    // restore puts the folder back in the link's place and leaves the other site untouched.
+    const neighbour = path.join(dir, 'www', 'neighbour.test');
+    mkdirSync(neighbour, { recursive: true });
+    writeFileSync(path.join(neighbour, 'index.html'), 'neighbour');
+    rmSync(path.join(home, 'site'), { recursive: true });
+    symlinkSync(neighbour, path.join(home, 'site'));
+    for (const what of [{ path: 'site/index.html' }, { path: 'site' }]) {
+      const overLink = await t.call<{ job: BackupJob }>(
+        'POST',
+        `service/${id}/backups/restore/`,
+        { snapshot: snapshot?.id as string, what: 'files', ...what, overwrite: 'true' },
+        { cookie },
+      );
+      expect(await finished(overLink.body.data.job)).toMatchObject({ status: 'done' });
+      expect(readFileSync(path.join(neighbour, 'index.html'), 'utf8')).toBe('neighbour');
+      expect(lstatSync(path.join(home, 'site')).isDirectory()).toBe(true);
+      expect(readFileSync(path.join(home, 'site', 'index.html'), 'utf8')).toBe('<h1>respaldo</h1>');
+      rmSync(path.join(home, 'site'), { recursive: true });
+      symlinkSync(neighbour, path.join(home, 'site'));
+    }
+    rmSync(path.join(home, 'site'));
+    mkdirSync(path.join(home, 'site'));
+    writeFileSync(path.join(home, 'site', 'index.html'), '<h1>respaldo</h1>');
+    if (process.getuid?.() === 0) execFileSync('chown', ['-R', '33:33', path.join(home, 'site')]);
     // a path the snapshot does not hold fails the job with a reason
     const missing = await t.call<{ job: BackupJob }>(
       'POST',

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -83,6 +84,8 @@ describe.skipIf(!reachable && process.env.CI !== 'true')('backups of a hosting s
     writeFileSync(path.join(home, 'site', 'index.php'), '<?php echo "copia";');
     const logo = Buffer.from(Array.from({ length: 50_000 }, (_, i) => i % 251));
     writeFileSync(path.join(home, 'site', 'img', 'logo.png'), logo);
+    // The home as its service has it: the hosting user's (restores run with its rights as root).
+    if (process.getuid?.() === 0) execFileSync('chown', ['-R', '33:33', home]);
     mkdirSync(mailbox, { recursive: true });
     writeFileSync(path.join(mailbox, '1700000000.M1P1.host:2,S'), 'Subject: kept\r\n\r\nhello\r\n');
     const sent = path.join(dir, 'mail', domain, 'info', 'Maildir', '.Sent', 'cur');

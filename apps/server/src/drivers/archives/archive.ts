@@ -41,8 +41,13 @@ function safeRelative(name: string): string {
 
 export interface Entry {
   name: string;
-  kind: 'file' | 'directory';
+  /** `symlink` only where links were asked for (a restore's own tar). */
+  kind: 'file' | 'directory' | 'symlink';
   size: number;
+  /** Permission bits and time, where the archive has them (tar). */
+  mode: number;
+  mtime?: Date | undefined;
+  linkname?: string | undefined;
   /** The file's content; consumed (or drained) before the next entry. */
   open: () => Readable;
 }
@@ -56,11 +61,11 @@ async function* folderEntries(root: string): AsyncGenerator<Entry> {
       const name = relative ? `${relative}/${item.name}` : item.name;
       const full = path.join(root, name);
       if (item.isDirectory()) {
-        yield { name, kind: 'directory', size: 0, open: () => Readable.from([]) };
+        yield { name, kind: 'directory', size: 0, mode: 0o755, open: () => Readable.from([]) };
         pending.push(name);
       } else if (item.isFile()) {
         const { size } = await lstat(full);
-        yield { name, kind: 'file', size, open: () => createReadStream(full) };
+        yield { name, kind: 'file', size, mode: 0o644, open: () => createReadStream(full) };
       } else {
         throw new ArchiveError(`not a plain file or folder: ${name}`);
       }
@@ -69,7 +74,7 @@ async function* folderEntries(root: string): AsyncGenerator<Entry> {
 }
 
 /** Every entry of a .tar.gz (or, `gzipped: false`, a plain tar), read as a stream (never whole in memory). */
-export async function* tarEntries(source: Readable, gzipped = true): AsyncGenerator<Entry> {
+export async function* tarEntries(source: Readable, gzipped = true, links = false): AsyncGenerator<Entry> {
   const entries = extract();
   const fail = (error: Error) => entries.destroy(error);
   source.on('error', fail);
@@ -81,15 +86,18 @@ export async function* tarEntries(source: Readable, gzipped = true): AsyncGenera
   try {
     for await (const entry of entries) {
       const { header } = entry;
-      if (header.type !== 'file' && header.type !== 'directory') {
+      if (header.type !== 'file' && header.type !== 'directory' && !(links && header.type === 'symlink')) {
         entry.resume();
         throw new ArchiveError(`not a plain file or folder: ${header.name} (${header.type})`);
       }
       let opened = false;
       yield {
-        name: header.name,
+        name: links ? safeRelative(header.name) : header.name,
         kind: header.type,
         size: header.size ?? 0,
+        mode: header.mode ?? 0o644,
+        mtime: header.mtime,
+        linkname: header.linkname ?? undefined,
         open: () => {
           opened = true;
           // tar-stream's entries are streamx streams: wrapped, they behave as Node streams.
@@ -163,6 +171,7 @@ export async function* zipEntries(file: string | FileHandle): AsyncGenerator<Ent
         name: entry.fileName,
         kind: directory ? 'directory' : 'file',
         size: directory ? 0 : entry.uncompressedSize,
+        mode: directory ? 0o755 : 0o644,
         open: () => content ?? Readable.from([]),
       };
       // A stream nobody read is drained before the next entry.
@@ -217,6 +226,7 @@ export async function unpackEntries(entries: AsyncIterable<Entry>, sink: UnpackS
     if (count > MAX_ENTRIES) throw new ArchiveError(`more than ${MAX_ENTRIES} entries`);
     if (relative === '') continue;
     const names = relative.split('/');
+    if (entry.kind === 'symlink') throw new ArchiveError(`not a plain file or folder: ${entry.name}`);
     if (entry.kind === 'directory') {
       await sink.folder(names);
       continue;

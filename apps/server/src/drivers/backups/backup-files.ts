@@ -84,7 +84,8 @@ export class BackupFiles {
 
   /**
    * Copies a restored tree over `to` (files replaced, others kept, links copied as links), then,
-   * as root, gives everything copied to `owner`.
+   * as root, gives everything copied to `owner`. Only for the mail root, which no customer writes
+   * links into; a service home is restored through its confined worker (ServiceFiles.restore).
    */
   async copyInto(from: string, to: string, owner: { uid: number; gid: number } | undefined): Promise<void> {
     await cp(from, to, { recursive: true, force: true, preserveTimestamps: true, verbatimSymlinks: true });
@@ -96,6 +97,11 @@ export class BackupFiles {
       if ((await lstat(current)).isDirectory())
         for (const name of await readdir(current)) pending.push(path.join(current, name));
     }
+  }
+
+  /** Whether a restored path is a folder (else one file or link). */
+  async isFolder(target: string): Promise<boolean> {
+    return (await lstat(target)).isDirectory();
   }
 
   /** The sub-folders of a folder (none when it does not exist). */

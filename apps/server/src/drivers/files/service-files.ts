@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { isFilePath, UPLOAD_CHUNK_BYTES } from '@panel247/contract/file-rules';
 import type { FileEntry } from '@panel247/contract/files';
 import { ConflictError } from '../../errors.ts';
+import { packFolder } from '../archives/pack-folder.ts';
 import type { ConfinedWorkers } from './confined/confined-workers.ts';
 import type { FileOwner, WorkerRequest } from './confined/protocol.ts';
 
@@ -129,6 +130,20 @@ export class ServiceFiles {
       this.request(place, 'download', { path: checkedPath(relative) }),
     );
     return { name: String(meta.name), size: Number(meta.size), stream: output };
+  }
+
+  /**
+   * Puts a restored tree (`source`, a folder or file of the panel's own) back at `relative`:
+   * written by the worker as the service's user, over what is there, replacing any link in the
+   * way rather than following it.
+   */
+  async restore(place: FilesPlace, relative: string, source: string, top: 'file' | 'folder'): Promise<void> {
+    await this.workers.call(this.request(place, 'restore', { path: checkedPath(relative), top }), packFolder(source));
+  }
+
+  /** Creates a folder and those above it that are missing (a site's, an FTP account's). */
+  async prepare(place: FilesPlace, relative: string): Promise<void> {
+    await this.workers.call(this.request(place, 'prepare', { path: checkedPath(relative) }));
   }
 
   /** Bytes the root holds, every entry counted. */

@@ -7,6 +7,8 @@ import type { BackupFiles } from '../../drivers/backups/backup-files.ts';
 import type { BackupSnapshot, ResticDriver, Retention } from '../../drivers/backups/restic.driver.ts';
 import type { ResticRepositories } from '../../drivers/backups/restic-repositories.ts';
 import type { DatabaseFingerprint } from '../../drivers/ddbb/ddbb.driver.ts';
+import type { FileOwner } from '../../drivers/files/confined/protocol.ts';
+import type { ServiceFiles } from '../../drivers/files/service-files.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { AppError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
@@ -19,8 +21,8 @@ export interface BackupSettings {
   /** The plan's room for one service's backups (the data its snapshots added), in bytes. */
   quotaBytes: number;
   retention: Retention;
-  /** The hosting user, owner of restored service files. */
-  owner: { uid: number; gid: number };
+  /** Whose rights a service's files are restored with (see FilesService). */
+  ownerOf: (serviceId: number) => Promise<FileOwner | undefined>;
 }
 
 export interface Service {
@@ -75,6 +77,8 @@ export class BackupService {
     private readonly repositories: ResticRepositories,
     private readonly files: BackupFiles,
     private readonly homes: ServiceHomes,
+    /** The homes' files, written through the confined worker. */
+    private readonly homeFiles: ServiceFiles,
     private readonly ddbb: DdbbService,
     private readonly dns: DnsService,
     private readonly settings: BackupSettings,
@@ -263,16 +267,17 @@ export class BackupService {
     switch (target.kind) {
       case 'files': {
         if (!isFilePath(target.path)) throw FieldErrors.one('path', 'files.error.path');
+        if (target.toFolder !== undefined && !isFilePath(target.toFolder))
+          throw FieldErrors.one('toFolder', 'files.error.path');
         const home = this.homes.home(service.domain);
         const restored = await unpacked(path.join(home, target.path));
-        // Into a new folder (made like an FTP account's, checked against links out of the home),
-        // or over what is there now.
-        const destination = target.toFolder
-          ? await this.homes.prepare(service.domain, target.toFolder, 'toFolder')
-          : path.join(home, target.path);
-        const into =
-          target.toFolder && target.path !== '' ? path.join(destination, path.basename(target.path)) : destination;
-        await this.files.copyInto(restored, into, this.settings.owner);
+        // Into a new folder, or over what is there now; either way written by the service's user,
+        // replacing whatever link stands in the way since the backup instead of following it.
+        const name = path.basename(target.path);
+        const destination = target.toFolder ? [target.toFolder, name].filter(Boolean).join('/') : target.path;
+        const top = (await this.files.isFolder(restored)) ? 'folder' : 'file';
+        const place = { home, folder: '', owner: await this.settings.ownerOf(service.id) };
+        await this.homeFiles.restore(place, destination, restored, top);
         return;
       }
       case 'mailbox': {

@@ -4,11 +4,14 @@ import type { Db } from '../../db/database.ts';
 import { BackupFiles } from '../../drivers/backups/backup-files.ts';
 import { ResticRepositories } from '../../drivers/backups/restic-repositories.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
+import { ConfinedWorkers } from '../../drivers/files/confined/confined-workers.ts';
+import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { BrandService } from '../brand/brand.service.ts';
 import { createDdbbService } from '../ddbb/create-ddbb-service.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
 import { createDnsService, type DnsService } from '../dns/dns.service.ts';
+import { serviceFileOwner } from '../files/service-file-owner.ts';
 import { BackupService } from './backup.service.ts';
 
 /**
@@ -22,9 +25,10 @@ export function createBackupService(
   dnsDriver: DnsDriver,
   secretKey: Buffer,
   now: () => number,
-  shared?: { ddbb: DdbbService; dns: DnsService },
+  shared?: { ddbb: DdbbService; dns: DnsService; workers: ConfinedWorkers },
 ): { backups: BackupService; close: () => Promise<void> } {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
+  const workers = shared?.workers ?? new ConfinedWorkers();
   const ddbb = shared?.ddbb ?? createDdbbService(db, config, new BrandService(db), secretKey, now);
   const backups = new BackupService(
     db,
@@ -35,6 +39,7 @@ export function createBackupService(
     }),
     new BackupFiles(path.join(config.dataDir, 'backups')),
     new ServiceHomes(config.hosting.root as string, owner),
+    new ServiceFiles(workers, path.join(config.dataDir, 'uploads')),
     ddbb,
     shared?.dns ?? createDnsService(db, config, dnsDriver, now),
     {
@@ -46,8 +51,11 @@ export function createBackupService(
         monthly: config.backups.keepMonthly,
         withinHours: config.backups.keepWithinHours,
       },
-      owner,
+      ownerOf: serviceFileOwner(config),
     },
   );
-  return { backups, close: () => (shared ? Promise.resolve() : ddbb.close()) };
+  return {
+    backups,
+    close: async () => (shared ? undefined : Promise.all([ddbb.close(), workers.close()]).then(() => undefined)),
+  };
 }

@@ -6,6 +6,7 @@ import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { FilesService } from './files.service.ts';
+import { serviceFileOwner } from './service-file-owner.ts';
 
 export function createFilesService(db: Db, config: AppConfig, workers: ConfinedWorkers): FilesService {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
@@ -15,8 +16,6 @@ export function createFilesService(db: Db, config: AppConfig, workers: ConfinedW
     new ServiceHomes(config.hosting.root as string, owner),
     new ServiceFiles(workers, path.join(config.dataDir, 'uploads')),
     config.hosting,
-    // Until services have users of their own, a panel running as root still leaves its rights
-    // behind: the work runs as the shared hosting user, which cannot read the panel's data.
-    async () => (process.getuid?.() === 0 ? owner : undefined),
+    serviceFileOwner(config),
   );
 }

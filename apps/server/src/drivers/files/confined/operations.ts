@@ -541,6 +541,58 @@ export async function usage(tree: Tree): Promise<{ bytes: number }> {
   return { bytes };
 }
 
+/**
+ * Puts a tree back from a restore (a plain tar on the input, made by packFolder): folders made,
+ * files written aside and renamed over what is there, links recreated as links; what the tar
+ * does not hold is kept. Whatever stands in the way now — a link planted since the backup
+ * above all — is replaced, never followed. `top` says whether the tar is one file or a folder.
+ */
+export async function restore(
+  tree: Tree,
+  args: { path: string; top: 'file' | 'folder' },
+  io: OperationIo,
+): Promise<void> {
+  const base = namesOf(args.path);
+  if (args.top === 'folder') await (await tree.makeFolders(base, true)).close();
+  for await (const entry of tarEntries(io.input, false, true)) {
+    const relative = entry.name === '' ? [] : entry.name.split('/');
+    const names = args.top === 'file' ? base : [...base, ...relative];
+    if (entry.kind === 'directory') {
+      await (await tree.makeFolders(names, true)).close();
+      continue;
+    }
+    const name = names[names.length - 1];
+    if (name === undefined) throw new ConflictError('files.error.root');
+    const folder = await tree.makeFolders(names.slice(0, -1), true);
+    await withFolder(folder, async (dir) => {
+      const present = await lstat(at(dir, name)).catch(() => undefined);
+      if (entry.kind === 'symlink') {
+        // A folder made since keeps its place (what is unread is skipped by tarEntries).
+        if (present?.isDirectory()) return;
+        if (present) await unlink(at(dir, name));
+        await symlink(entry.linkname ?? '', at(dir, name));
+        return;
+      }
+      if (present?.isDirectory()) await removeTree(dir, name);
+      const temp = asideName(name);
+      try {
+        const file = await open(at(dir, temp), CREATE_NEW, entry.mode & 0o777);
+        try {
+          await writeAll(file, entry.open());
+          await file.chmod(entry.mode & 0o777);
+          if (entry.mtime) await file.utimes(entry.mtime, entry.mtime);
+        } finally {
+          await file.close();
+        }
+        await rename(at(dir, temp), at(dir, name));
+      } catch (error) {
+        await unlink(at(dir, temp)).catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+}
+
 /** Creates a folder and the missing ones above it (a site's or an FTP account's folder). */
 export async function prepare(tree: Tree, args: { path: string }): Promise<void> {
   const handle = await tree.makeFolders(namesOf(args.path));

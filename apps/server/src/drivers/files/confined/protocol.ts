@@ -23,7 +23,8 @@ export interface WorkerRequest {
     | 'zip'
     | 'extract'
     | 'usage'
-    | 'prepare';
+    | 'prepare'
+    | 'restore';
   /** The home (absolute, chosen by the panel): opened without following a link. */
   base: string;
   /** Names below it: the root of this operation (an FTP account's folder), walked without links. */

@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readdir, readlink } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, readdir, readlink, unlink } from 'node:fs/promises';
 import { ConflictError, NotFoundError } from '../../../errors.ts';
 
 /**
@@ -157,14 +157,23 @@ export class Tree {
     return this.locate(this.resolveLink(walked, target, [], links), follow, links);
   }
 
-  /** Creates the folders of `names` that are missing (0755), walking as `folder` does. */
-  async makeFolders(names: string[]): Promise<FileHandle> {
+  /**
+   * Creates the folders of `names` that are missing (0755), never following a link: a link or
+   * file in the way is refused ("outside"), or, where `replace` (a restore putting a tree back),
+   * removed and made a folder again.
+   */
+  async makeFolders(names: string[], replace = false): Promise<FileHandle> {
     let handle = await this.openRoot();
     for (const name of names) {
       await mkdir(at(handle, name), { mode: 0o755 }).catch((error: unknown) => {
         if (errorCode(error) !== 'EEXIST') throw error;
       });
-      const next = await open(at(handle, name), DIRECTORY).catch(() => undefined);
+      let next = await open(at(handle, name), DIRECTORY).catch(() => undefined);
+      if (!next && replace) {
+        await unlink(at(handle, name)).catch(() => undefined);
+        await mkdir(at(handle, name), { mode: 0o755 }).catch(() => undefined);
+        next = await open(at(handle, name), DIRECTORY).catch(() => undefined);
+      }
       await handle.close();
       if (!next) throw new ConflictError('files.error.outside');
       handle = next;

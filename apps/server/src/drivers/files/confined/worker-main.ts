@@ -12,6 +12,7 @@ import {
   read,
   remove,
   renameEntry,
+  restore,
   save,
   setMode,
   usage,
@@ -57,6 +58,7 @@ const OPERATIONS: Record<WorkerRequest['op'], Operation> = {
   extract,
   usage,
   prepare,
+  restore,
 };
 
 function send(message: WorkerMessage): Promise<void> {
