@@ -311,6 +311,24 @@ export const configSchema = z.object({
       siteBuilderKey: z.string().min(32).optional(),
     })
     .prefault({}),
+  serviceUsers: z
+    .object({
+      /**
+       * `system`: every hosting service gets its own system user and group (useradd), which its
+       * PHP pool, FTP logins and files run as; `embedded`: none (PHP as PANEL_WEB_PHP_USER, FTP as
+       * uid 33), for trials and development.
+       */
+      driver: z.enum(['embedded', 'system']).default('embedded'),
+      /** The uids (and gids: each group has its user's number) given to service users, both ends included. */
+      uidMin: z.coerce.number().int().min(1000).max(2_147_483_646).default(20_000),
+      uidMax: z.coerce.number().int().min(1000).max(2_147_483_646).default(29_999),
+    })
+    .superRefine((users, ctx) => {
+      if (users.uidMin > users.uidMax) {
+        ctx.addIssue({ code: 'custom', path: ['uidMax'], message: `must not be below uidMin (${users.uidMin})` });
+      }
+    })
+    .prefault({}),
   installer: z
     .object({
       /** The application catalogue: one folder per package; default the repository's deploy/apps. */
@@ -687,6 +705,9 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_SMTP_FROM: 'smtp.from',
   PANEL_HOSTING_UID: 'hosting.uid',
   PANEL_HOSTING_GID: 'hosting.gid',
+  PANEL_SERVICE_USERS_DRIVER: 'serviceUsers.driver',
+  PANEL_SERVICE_UID_MIN: 'serviceUsers.uidMin',
+  PANEL_SERVICE_UID_MAX: 'serviceUsers.uidMax',
 };
 
 /**

@@ -10,6 +10,7 @@ import { createDnsService } from './modules/dns/dns.service.ts';
 import { createDomainServices } from './modules/domain/create-domain-services.ts';
 import { createFtpService } from './modules/ftp/create-ftp-service.ts';
 import { createHostingService } from './modules/hosting/create-hosting-service.ts';
+import { createServiceUsers } from './modules/hosting/service-users.ts';
 import { type EventBus, LocalEventBus } from './modules/realtime/event-bus.ts';
 import { PostgresEventBus } from './modules/realtime/postgres-event-bus.ts';
 import { loadSecretKey } from './secret-key.ts';
@@ -36,7 +37,11 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
   });
   await migrateToLatest(db);
   const events: EventBus = kind === 'postgres' && url ? await PostgresEventBus.connect(url) : new LocalEventBus();
-  const admin = new AdminService(db, events, () => nowSeconds());
+  // Hosting services the seed makes get their own system user and home at once (system driver).
+  const users = createServiceUsers(db, config, () => nowSeconds());
+  const admin = new AdminService(db, events, () => nowSeconds(), {
+    serviceReady: (resource) => users.ensure(resource.id, resource.referencePunycode),
+  });
   const seed = config.seedDemo ?? kind === 'sqlite';
   const dnsDriver = createDnsDriver(config);
   if (seed) {

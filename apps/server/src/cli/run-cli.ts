@@ -5,6 +5,7 @@ import { AppError, DaemonError } from '../errors.ts';
 import { translate } from '../i18n/messages.ts';
 import { AdminService } from '../modules/admin/admin.service.ts';
 import { createDnsService } from '../modules/dns/dns.service.ts';
+import { createServiceUsers } from '../modules/hosting/service-users.ts';
 import { openRuntime } from '../runtime.ts';
 import { CliError, type CliIo, type Command, type CommandGroup } from './command.ts';
 import { accountCommands } from './commands/account.command.ts';
@@ -25,6 +26,7 @@ import { resourceCommands } from './commands/resource.command.ts';
 import { seedCommands } from './commands/seed.command.ts';
 import { syncCommands } from './commands/sync.command.ts';
 import { sessionCommands, userCommands } from './commands/user.command.ts';
+import { usersCommands } from './commands/users.command.ts';
 import { webCommands } from './commands/web.command.ts';
 
 export const GROUPS: CommandGroup[] = [
@@ -40,6 +42,7 @@ export const GROUPS: CommandGroup[] = [
   mailCommands,
   ftpCommands,
   webCommands,
+  usersCommands,
   certsCommands,
   dnssecCommands,
   databasesCommands,
@@ -145,8 +148,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     try {
       const now = () => nowSeconds();
       const dns = createDnsService(runtime.db, config, runtime.dnsDriver, now);
+      const users = createServiceUsers(runtime.db, config, now);
       const admin = new AdminService(runtime.db, runtime.events, now, {
-        serviceReady: (resource) => dns.ensureZoneOf(resource.id, resource.reference, resource.referencePunycode),
+        serviceReady: async (resource) => {
+          await dns.ensureZoneOf(resource.id, resource.reference, resource.referencePunycode);
+          // Its own system user and group, and its home, before anything of it runs (system driver).
+          await users.ensure(resource.id, resource.referencePunycode);
+        },
       });
       const result = await command.run({ admin, runtime, config, now }, input);
       io.stdout(parsed.values.json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);

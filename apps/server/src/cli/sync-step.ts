@@ -16,7 +16,7 @@ export interface SyncOutcome {
 /** One daemon's reconciliation, run by its own `… sync` command and by `panel sync`. */
 export interface SyncStep {
   /** The CLI group it belongs to: `panel <name> sync`. */
-  name: 'dns' | 'web' | 'mail' | 'ftp' | 'databases';
+  name: 'users' | 'dns' | 'web' | 'mail' | 'ftp' | 'databases';
   run(ctx: CommandContext, options: SyncOptions): Promise<SyncOutcome>;
 }
 

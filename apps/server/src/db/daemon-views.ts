@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from './database.ts';
 import { createMailDomainsView, createMailUsersView } from './migrations/0004-mail.ts';
-import { createFtpUsersView } from './migrations/0005-ftp.ts';
 import { createMailAliasesView } from './migrations/0009-mail-catch-all.ts';
+import { createFtpUsersView } from './migrations/0027-service-users.ts';
 
 /**
  * The SQL views the daemons read instead of the tables (Postfix and Dovecot the mail views,

@@ -408,6 +408,16 @@ export interface FtpAccountTable {
   created_at: number;
 }
 
+/** A hosting service's own system user and group (same name, same number): see migration 0027. */
+export interface ServiceUserTable {
+  service_id: number;
+  /** `p247s<service id>`: made from the id, never renamed. */
+  name: string;
+  uid: number;
+  gid: number;
+  created_at: number;
+}
+
 export interface WebSettingsTable {
   service_id: number;
   php_version: Generated<string>;
@@ -570,6 +580,7 @@ export interface Database {
   mail_auth_policies: MailAuthPolicyTable;
   signon_tokens: SignonTokenTable;
   ftp_accounts: FtpAccountTable;
+  service_users: ServiceUserTable;
   hosted_databases: HostedDatabaseTable;
   web_settings: WebSettingsTable;
   web_sites: WebSiteTable;

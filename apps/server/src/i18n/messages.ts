@@ -275,6 +275,8 @@ const es = {
   'hosting.error.folder': 'Carpeta no válida: letras, números y . _ - separados por /',
   'hosting.error.folder_absolute': 'La carpeta es relativa al alojamiento: sin / al principio',
   'hosting.error.folder_escape': 'La carpeta sale del alojamiento',
+  'hosting.error.service_user':
+    'No se pudo preparar el usuario del sistema del alojamiento: no se ha cambiado nada. Inténtalo más tarde.',
   'hosting.error.cert': 'Certificado no válido: pega el certificado en formato PEM (-----BEGIN CERTIFICATE-----)',
   'hosting.error.cert_expired': 'El certificado ha caducado',
   'hosting.error.cert_not_yet_valid': 'El certificado todavía no es válido',
@@ -677,6 +679,8 @@ const en: Record<MessageKey, string> = {
   'hosting.error.folder': 'Invalid folder: letters, digits and . _ - separated by /',
   'hosting.error.folder_absolute': 'The folder is relative to the hosting: no leading /',
   'hosting.error.folder_escape': 'The folder leaves the hosting',
+  'hosting.error.service_user':
+    "The hosting's system user could not be prepared: nothing was changed. Try again later.",
   'hosting.error.cert': 'Invalid certificate: paste the certificate in PEM format (-----BEGIN CERTIFICATE-----)',
   'hosting.error.cert_expired': 'The certificate has expired',
   'hosting.error.cert_not_yet_valid': 'The certificate is not valid yet',
@@ -1090,6 +1094,8 @@ const ca: Record<MessageKey, string> = {
   'hosting.error.folder': 'Carpeta no vàlida: lletres, números i . _ - separats per /',
   'hosting.error.folder_absolute': 'La carpeta és relativa a l’allotjament: sense / al principi',
   'hosting.error.folder_escape': 'La carpeta surt de l’allotjament',
+  'hosting.error.service_user':
+    'No s’ha pogut preparar l’usuari del sistema de l’allotjament: no s’ha canviat res. Torna-ho a provar més tard.',
   'hosting.error.cert': 'Certificat no vàlid: enganxa el certificat en format PEM (-----BEGIN CERTIFICATE-----)',
   'hosting.error.cert_expired': 'El certificat ha caducat',
   'hosting.error.cert_not_yet_valid': 'El certificat encara no és vàlid',

@@ -447,6 +447,6 @@ describe.each(DATABASE_KINDS)('panel CLI on %s', (kind) => {
     expect((await runPanel(env, ['sync'])).code).toBe(0);
     const clean = await runPanel(env, ['sync']);
     expect(clean.code).toBe(0);
-    expect(clean.stdout.match(/^No drift\./gm), clean.stdout).toHaveLength(5);
+    expect(clean.stdout.match(/^No drift\./gm), clean.stdout).toHaveLength(6);
   });
 });

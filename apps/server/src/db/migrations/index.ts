@@ -24,6 +24,7 @@ import * as m0022 from './0022-activity-log.ts';
 import * as m0023 from './0023-dnssec-jobs-and-scans.ts';
 import * as m0025 from './0025-mail-counts.ts';
 import * as m0026 from './0026-one-running-unsign-job.ts';
+import * as m0027 from './0027-service-users.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0023-dnssec-jobs-and-scans': m0023,
   '0025-mail-counts': m0025,
   '0026-one-running-unsign-job': m0026,
+  '0027-service-users': m0027,
 };

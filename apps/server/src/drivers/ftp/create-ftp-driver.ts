@@ -5,11 +5,23 @@ import type { FtpDriver } from './ftp.driver.ts';
 import { FtpUsersCopy } from './ftp-users-copy.ts';
 import { ProFtpdDriver } from './proftpd.driver.ts';
 
-export function createFtpDriver(config: AppConfig): FtpDriver {
+/**
+ * `folderOwnerOf` names the owner of new folders in a service's home (its own user, see
+ * modules/hosting/service-users.ts); without it they are PANEL_HOSTING_UID's.
+ */
+export function createFtpDriver(
+  config: AppConfig,
+  folderOwnerOf?: (domain: string) => Promise<{ uid: number } | undefined>,
+): FtpDriver {
   const hosting = config.hosting;
   const homes = new ServiceHomes(hosting.root as string, { uid: hosting.uid, gid: hosting.gid });
+  const owners = {
+    root: hosting.root as string,
+    webGid: hosting.gid,
+    ...(folderOwnerOf ? { ownerOf: folderOwnerOf } : {}),
+  };
   if (hosting.ftpDriver === 'proftpd') {
-    return new ProFtpdDriver(homes, hosting.ftpUsersFile ? new FtpUsersCopy(hosting.ftpUsersFile) : undefined);
+    return new ProFtpdDriver(homes, hosting.ftpUsersFile ? new FtpUsersCopy(hosting.ftpUsersFile) : undefined, owners);
   }
-  return new EmbeddedFtpDriver(homes);
+  return new EmbeddedFtpDriver(homes, owners);
 }

@@ -297,7 +297,18 @@ export abstract class FileWebDriver implements WebDriver {
     await writeFile(rendered.phpErrorLog, '', { flag: 'a' });
     // Sessions of one service are nobody else's business: the pool's user only.
     await mkdir(rendered.phpTempDir, { recursive: true, mode: 0o700 });
-    if (this.options.logOwner) {
+    if (rendered.poolOwner) {
+      // A pool of the service's own user: the folder is the panel's (nginx's master opens its
+      // logs there as root, so the service must not be able to swap them for links), readable and
+      // searchable by the service's group alone; the PHP log and the temporary folder are the user's.
+      const { uid, gid } = rendered.poolOwner;
+      await chown(logs, -1, gid);
+      await chmod(logs, 0o750);
+      await chown(rendered.phpErrorLog, uid, gid);
+      await chmod(rendered.phpErrorLog, 0o640);
+      await chown(rendered.phpTempDir, uid, gid);
+      await chmod(rendered.phpTempDir, 0o700);
+    } else if (this.options.logOwner) {
       const { uid, gid } = this.options.logOwner;
       await chown(rendered.phpErrorLog, uid, gid).catch(() => undefined);
       await chown(rendered.phpTempDir, uid, gid).catch(() => undefined);

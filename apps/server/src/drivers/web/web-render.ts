@@ -48,6 +48,8 @@ export interface RenderedService {
   phpErrorLog: string;
   /** The pool's own temporary folder (sessions, uploads), inside its open_basedir. */
   phpTempDir: string;
+  /** The service's own pool user (WebService.pool): owner of the PHP error log and the temporary folder. */
+  poolOwner?: { uid: number; gid: number };
   /** The hosts' files as rendered, for the service's next render. */
   memo: RenderMemo;
 }
@@ -147,6 +149,11 @@ export function checkService(service: WebService, settings: WebRenderSettings): 
   check(service.phpVersion, VERSION, 'phpVersion');
   if (!settings.phpSockets[service.phpVersion]) refuse('phpVersion', 'web.error.php_version');
   if (typeof service.parking !== 'boolean') refuse('parking');
+  if (service.pool) {
+    check(service.pool.user, NAME, 'pool.user');
+    check(service.pool.group, NAME, 'pool.group');
+    for (const id of [service.pool.uid, service.pool.gid]) if (!Number.isSafeInteger(id) || id < 1) refuse('pool');
+  }
   const hosts = new Set<string>();
   service.sites.forEach((site, index) => {
     if (site.subdomain !== '') checkSubdomain(site.subdomain, `sites.${index}.subdomain`);
@@ -518,8 +525,8 @@ function render(
     name: `php-fpm-${service.phpVersion}.conf`,
     content: `${header('', ';')}${templates.fill('php-fpm-pool.conf.template', {
       POOL: `panel247-${id}`,
-      USER: settings.phpUser,
-      GROUP: settings.phpGroup,
+      USER: service.pool?.user ?? settings.phpUser,
+      GROUP: service.pool?.group ?? settings.phpGroup,
       SOCKET: socket,
       LISTEN_OWNER: settings.nginxUser,
       LISTEN_GROUP: settings.nginxUser,
@@ -537,6 +544,7 @@ function render(
     errorLog,
     phpErrorLog,
     phpTempDir,
+    ...(service.pool ? { poolOwner: { uid: service.pool.uid, gid: service.pool.gid } } : {}),
     memo: { context, hosts },
   };
 }

@@ -35,6 +35,14 @@ export interface WebRedirection {
   frame?: WebFrame;
 }
 
+/** The system user and group a service's PHP pool runs as: its own, with the system users driver. */
+export interface WebPool {
+  user: string;
+  group: string;
+  uid: number;
+  gid: number;
+}
+
 export interface WebService {
   serviceId: number;
   /** The domain in punycode. */
@@ -42,6 +50,11 @@ export interface WebService {
   /** Absolute, already checked by drivers/homes/service-homes.ts. */
   home: string;
   phpVersion: string;
+  /**
+   * The service's own user for its PHP pool, which then also owns the pool's temporary folder and
+   * PHP error log; absent: the driver's default pool user (PANEL_WEB_PHP_USER/GROUP).
+   */
+  pool?: WebPool;
   /** Every host of the service answers with the parking page. */
   parking: boolean;
   sites: WebSite[];

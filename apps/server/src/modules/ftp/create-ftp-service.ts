@@ -3,6 +3,7 @@ import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import { createFtpDriver } from '../../drivers/ftp/create-ftp-driver.ts';
 import type { BrandService } from '../brand/brand.service.ts';
+import { createServiceUsers } from '../hosting/service-users.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';
 import { FtpService } from './ftp.service.ts';
@@ -14,11 +15,13 @@ export function createFtpService(
   secretKey: Buffer,
   now: () => number,
 ) {
+  // New accounts' folders belong to their service's own user when it has one.
+  const users = createServiceUsers(db, config, now);
   return new FtpService(
     db,
     new PermissionService(db),
     brands,
-    createFtpDriver(config),
+    createFtpDriver(config, (domain) => users.folderOwnerOf(domain)),
     new SecretBox(secretKey, 'ftp-password'),
     new SignonTokens(db, now),
     config.hosting,

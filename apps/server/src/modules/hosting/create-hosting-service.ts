@@ -17,6 +17,7 @@ import { HostingChanges } from './hosting-changes.ts';
 import { HostingOverviewService } from './hosting-overview.service.ts';
 import type { HostingSettings } from './hosting-settings.ts';
 import { RedirectionService } from './redirection.service.ts';
+import { createServiceUsers, type ServiceUsers } from './service-users.ts';
 import { SiteService } from './site.service.ts';
 import { SiteBuilderService } from './site-builder.service.ts';
 
@@ -44,6 +45,8 @@ export function createHostingService(
     /** DNS-01 answers go through it when it publishes zones; without one only HTTP-01 is offered. */
     dnsDriver?: DnsDriver;
     log?: (error: unknown, siteId: number) => void;
+    /** The services' system users (default: those of the configured driver). */
+    users?: ServiceUsers;
   } = {},
 ): HostingServices {
   const homes = new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid });
@@ -58,7 +61,8 @@ export function createHostingService(
     siteBuilderUrl: config.hosting.siteBuilderUrl,
     siteBuilderKey: config.hosting.siteBuilderKey,
   };
-  const changes = new HostingChanges(db, new PermissionService(db), homes, webDriver, keys, settings, now);
+  const users = options.users ?? createServiceUsers(db, config, now);
+  const changes = new HostingChanges(db, new PermissionService(db), homes, webDriver, keys, settings, now, users);
   // Only for the overview's database usage (a MariaDB pool connects on first use).
   const overview = new HostingOverviewService(db, changes, homes, webDriver, createDdbbDriver(config), settings, now);
   const { dnsDriver } = options;

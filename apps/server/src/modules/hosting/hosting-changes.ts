@@ -10,6 +10,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingSettings } from './hosting-settings.ts';
+import type { ServiceUsers } from './service-users.ts';
 
 /** What `web sync` found of one service: its drift, and whether it was repaired. */
 export interface WebDrift {
@@ -74,6 +75,8 @@ export class HostingChanges {
     private readonly keys: SecretBox,
     private readonly settings: Pick<HostingSettings, 'phpVersions' | 'defaultPhpVersion'>,
     private readonly now: () => number,
+    /** Each service's own system user, whose PHP pool and folders it gets (none: the web server's user). */
+    private readonly users?: ServiceUsers,
   ) {}
 
   /** Whether sites reach a real web server (the demo seed leaves that alone). */
@@ -129,11 +132,14 @@ export class HostingChanges {
     // A version the operator no longer runs falls back to the default rather than blocking every change.
     const chosen = settings?.php_version ?? '';
     const php = this.settings.phpVersions.includes(chosen) ? chosen : this.settings.defaultPhpVersion;
+    const pool = await this.users?.poolOf(db, service.id);
+    // Folders belong to the service's user where it has one, else to the web user.
+    const homes = pool && this.users ? this.users.homesFor(pool) : this.homes;
     const webSites: WebService['sites'] = [];
     for (const site of sites) {
-      // A folder is created (owned by the web user) and checked against symlink escapes.
+      // A folder is created (owned as above) and checked against symlink escapes.
       if (prepare === 'all' || prepare.includes(site.folder))
-        await this.homes.prepare(service.domain, site.folder, 'folder');
+        await homes.prepare(service.domain, site.folder, 'folder');
       webSites.push({
         subdomain: site.subdomain,
         folder: site.folder,
@@ -153,6 +159,7 @@ export class HostingChanges {
       domain: service.domain,
       home: this.homes.home(service.domain),
       phpVersion: php,
+      ...(pool ? { pool } : {}),
       parking: settings?.parking === 1,
       sites: webSites,
       redirections: redirections.map((row) => ({

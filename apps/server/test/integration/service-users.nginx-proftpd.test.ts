@@ -1,0 +1,420 @@
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { FtpAccount } from '@panel247/contract/ftp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
+import { type ProFtpd, startProFtpd } from '../../../../scripts/daemons/proftpd.ts';
+import { startWebServers, type WebServers } from '../../../../scripts/daemons/web.ts';
+import { runCli } from '../../src/cli/run-cli.ts';
+import { AdminService } from '../../src/modules/admin/admin.service.ts';
+import { createServiceUsers } from '../../src/modules/hosting/service-users.ts';
+import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
+import { buildAccount } from '../support/factories.ts';
+import { nginxPanelConfig } from '../support/nginx-config.ts';
+import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+const run = promisify(execFile);
+
+/** Resource ids (so user names) and uids far from any other run on this machine. */
+const BASE_ID = 100_000 + Math.floor(Math.random() * 800_000);
+
+/** A free window of 100 uids in 40000..59999 (the system's and other runs' accounts avoided). */
+async function freeUidRange(): Promise<{ min: number; max: number }> {
+  const { stdout } = await run('getent', ['passwd']);
+  const taken = stdout.split('\n').map((line) => Number(line.split(':')[2]));
+  for (let tries = 0; tries < 50; tries++) {
+    const min = 40_000 + Math.floor(Math.random() * 200) * 100;
+    if (!taken.some((uid) => uid >= min && uid <= min + 99)) return { min, max: min + 99 };
+  }
+  throw new Error('no free uid window');
+}
+
+interface Passwd {
+  name: string;
+  uid: number;
+  gid: number;
+  home: string;
+  shell: string;
+}
+
+/** `getent passwd NAME`, or undefined (exit 2: no such user). */
+async function passwd(name: string): Promise<Passwd | undefined> {
+  const answer = await run('getent', ['passwd', name]).catch(() => undefined);
+  if (!answer) return undefined;
+  const [user = '', , uid, gid, , home = '', shell = ''] = answer.stdout.trim().split(':');
+  return { name: user, uid: Number(uid), gid: Number(gid), home, shell };
+}
+
+/** `{ a: { b: 1 } }` from `{ 'a.b': 1 }`: the test app's settings as the CLI's PANEL_CONFIG_FILE. */
+function nested(dotted: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(dotted)) {
+    const parts = key.split('.');
+    let node = out;
+    for (const part of parts.slice(0, -1)) {
+      node[part] ??= {};
+      node = node[part] as Record<string, unknown>;
+    }
+    node[parts[parts.length - 1] as string] = value;
+  }
+  return out;
+}
+
+/**
+ * Isolation with real system users (issue 33): two hosting services A and B made with the system
+ * users driver, served by a real nginx + PHP-FPM and a real ProFTPD. Each gets its own account
+ * (`getent`); A's PHP runs as A and cannot read B's home nor the panel's data folder (the kernel
+ * refuses, not only open_basedir); A's FTP uploads are A's; a link A plants to B's file is not
+ * served (disable_symlinks); `panel sync` gives a service made before its user and repairs a home
+ * changed by hand. Every account it made is removed at the end.
+ */
+describe('each hosting service runs as its own system user (nginx, PHP-FPM, ProFTPD)', () => {
+  let database: TestDatabase;
+  let servers: WebServers;
+  let ftpd: ProFtpd;
+  let t: TestApp;
+  let cookie: string;
+  let dataDir: string;
+  let ftpDir: string;
+  let homes: string;
+  let configFile: string;
+  let range: { min: number; max: number };
+  const ACCOUNT = `iso${BASE_ID}.test`;
+  const A = { domain: `a${BASE_ID}.test`, id: BASE_ID + 1, user: `p247s${BASE_ID + 1}` };
+  const B = { domain: `b${BASE_ID}.test`, id: BASE_ID + 2, user: `p247s${BASE_ID + 2}` };
+  const C = { domain: `c${BASE_ID}.test`, id: BASE_ID + 3, user: `p247s${BASE_ID + 3}` };
+  const home = (service: { domain: string }) => path.join(homes, service.domain);
+  let settings: Record<string, unknown>;
+
+  const cli = async (...args: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(args, {
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+      readStdin: async () => '',
+      env: { PANEL_CONFIG_FILE: configFile },
+    });
+    return { code, stdout, stderr };
+  };
+  const cliJson = async <T>(...args: string[]): Promise<T> => {
+    const answer = await cli(...args, '--json');
+    if (answer.code !== 0) throw new Error(`panel ${args.join(' ')}: ${answer.code}\n${answer.stdout}${answer.stderr}`);
+    return JSON.parse(answer.stdout) as T;
+  };
+
+  const request = (host: string, urlPath: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const outgoing = http.request(
+        { host: '127.0.0.1', port: servers.httpPort, path: urlPath, agent: false, headers: { host } },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+  /** nginx and PHP-FPM reload in the background: asked again until the answer is the expected one. */
+  const eventually = async (host: string, urlPath: string, expected: (answer: { status: number }) => boolean) => {
+    const until = Date.now() + 15_000;
+    let last: { status: number; body: string } | Error = new Error('no answer');
+    while (Date.now() < until) {
+      last = await request(host, urlPath).catch((error: Error) => error);
+      if (!(last instanceof Error) && expected(last)) return last;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(
+      `${host}${urlPath}: ${last instanceof Error ? last.message : JSON.stringify(last)}\n${servers.logs()}`,
+    );
+  };
+
+  /** A file a customer put in a home: its content, owned by the service's user. */
+  const plant = (file: string, content: string, owner: Passwd) => {
+    writeFileSync(file, content);
+    chmodSync(file, 0o644);
+    chownSync(file, owner.uid, owner.gid);
+  };
+
+  beforeAll(async () => {
+    if (process.getuid?.() !== 0) throw new Error('this test makes system users: run it as root');
+    for (const binary of ['useradd', 'userdel', 'groupadd', 'groupdel', 'getent']) requireBinary(binary, 'passwd');
+    range = await freeUidRange();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'p247-isodata-'));
+    // the panel's data: nobody's business but the panel's
+    chmodSync(dataDir, 0o700);
+    ftpDir = mkdtempSync(path.join(tmpdir(), 'p247-isoftp-'));
+    chmodSync(ftpDir, 0o755);
+    const usersFile = path.join(ftpDir, 'ftp-users.sqlite');
+    database = await createTestDatabase('sqlite', { sqliteFile: path.join(dataDir, 'panel.sqlite') });
+    servers = await startWebServers();
+    homes = path.join(servers.dir, 'homes');
+    mkdirSync(homes, { recursive: true, mode: 0o755 });
+    chmodSync(homes, 0o755);
+    settings = {
+      ...nginxPanelConfig(servers, homes),
+      dataDir,
+      secretKey: TEST_SECRET_KEY.toString('hex'),
+      logLevel: 'silent',
+      'hosting.ftpDriver': 'proftpd',
+      'hosting.ftpUsersFile': usersFile,
+      'serviceUsers.driver': 'system',
+      'serviceUsers.uidMin': range.min,
+      'serviceUsers.uidMax': range.max,
+    };
+    configFile = path.join(dataDir, 'panel247.json');
+    writeFileSync(configFile, JSON.stringify(nested(settings)));
+    t = await buildTestApp('sqlite', { database, config: settings });
+    // the next resources get ids after BASE_ID (SQLite's AUTOINCREMENT never goes back)
+    const account = await buildAccount(database.db, { domainName: ACCOUNT, resources: {} });
+    await database.db
+      .insertInto('resources')
+      .values({
+        id: BASE_ID,
+        account_id: account.accountId,
+        reference: `placeholder${BASE_ID}.test`,
+        reference_punycode: `placeholder${BASE_ID}.test`,
+        has_domain: 0,
+        has_service: 0,
+        has_mail: 0,
+        is_redir_and_parking: 0,
+        domain_expire_ts: null,
+        service_expire_ts: null,
+        mail_expire_ts: null,
+        created_at: 1,
+      })
+      .execute();
+    await database.db.deleteFrom('resources').where('id', '=', BASE_ID).execute();
+    ftpd = await startProFtpd({ kind: 'sqlite', file: usersFile });
+    // A and B as the provider makes them: `resource add --service` gives each its user and home
+    for (const service of [A, B]) {
+      const made = await cliJson<{ id: number }>(
+        'resource',
+        'add',
+        '--domain',
+        ACCOUNT,
+        '--reference',
+        service.domain,
+        '--service',
+        '--grant-user',
+        account.username,
+      );
+      expect(made.id).toBe(service.id);
+    }
+    cookie = await t.login(ACCOUNT, account.username, account.password);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await ftpd?.stop();
+    await servers?.stop();
+    await database?.destroy();
+    // the accounts this test made, whatever happened to it
+    for (const service of [A, B, C]) {
+      await run('userdel', [service.user]).catch(() => undefined);
+      await run('groupdel', [service.user]).catch(() => undefined);
+    }
+    for (const folder of [dataDir, ftpDir]) if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('gives each service a system user and group of its own, and a home only it and the web server enter', async () => {
+    const a = await passwd(A.user);
+    const b = await passwd(B.user);
+    expect(a).toEqual({ name: A.user, uid: a?.uid, gid: a?.uid, home: home(A), shell: '/usr/sbin/nologin' });
+    expect(b).toEqual({ name: B.user, uid: b?.uid, gid: b?.uid, home: home(B), shell: '/usr/sbin/nologin' });
+    for (const uid of [a?.uid ?? 0, b?.uid ?? 0]) expect(uid).toBeGreaterThanOrEqual(range.min);
+    expect(a?.uid).not.toBe(b?.uid);
+    const group = await run('getent', ['group', A.user]);
+    expect(group.stdout.trim()).toBe(`${A.user}:x:${a?.gid}:`);
+    for (const [service, user] of [
+      [A, a],
+      [B, b],
+    ] as const) {
+      const info = statSync(home(service));
+      expect([info.uid, info.gid, info.mode & 0o7777]).toEqual([user?.uid, 33, 0o750]);
+    }
+  });
+
+  it('`panel sync` serves both: each PHP pool runs as its service’s user, which cannot read the other’s home', async () => {
+    const a = (await passwd(A.user)) as Passwd;
+    const b = (await passwd(B.user)) as Passwd;
+    const report = await cliJson<{ users: { users: unknown[] }; web: { services: { serviceId: number }[] } }>('sync');
+    expect(report.users.users).toEqual([]);
+    expect(report.web.services.map((entry) => entry.serviceId).sort()).toEqual([A.id, B.id]);
+    const pool = readFileSync(
+      path.join(servers.driverOptions.configDir, 'live', String(A.id), 'php-fpm-8.2.conf'),
+      'utf8',
+    );
+    expect(pool).toMatch(new RegExp(`^user = ${A.user}$`, 'm'));
+    expect(pool).toMatch(new RegExp(`^group = ${A.user}$`, 'm'));
+
+    const secret = path.join(home(B), 'secret.txt');
+    plant(secret, 'B only', b);
+    plant(path.join(home(A), 'whoami.php'), '<?php echo posix_geteuid(), " ", posix_getegid();', a);
+    plant(
+      path.join(home(A), 'steal.php'),
+      `<?php
+foreach (['b' => ${JSON.stringify(secret)}, 'data' => ${JSON.stringify(path.join(dataDir, 'panel.sqlite'))}] as $k => $f) {
+  $h = @fopen($f, 'r');
+  echo $k, '=', $h === false ? 'refused' : 'READ:' . fread($h, 64), "\\n";
+}`,
+      a,
+    );
+    plant(
+      path.join(home(A), 'write.php'),
+      '<?php echo file_put_contents(__DIR__ . "/from-php.txt", "php") ? "written" : "refused";',
+      a,
+    );
+
+    const whoami = await eventually(A.domain, '/whoami.php', (answer) => answer.status === 200);
+    expect(whoami.body).toBe(`${a.uid} ${a.gid}`);
+    const stolen = await eventually(A.domain, '/steal.php', (answer) => answer.status === 200);
+    expect(stolen.body).toBe('b=refused\ndata=refused\n');
+    expect((await eventually(A.domain, '/write.php', (answer) => answer.status === 200)).body).toBe('written');
+    expect(statSync(path.join(home(A), 'from-php.txt'))).toMatchObject({ uid: a.uid, gid: a.gid });
+    // B's own site still serves its file to the web (nginx reads it through the web server's group)
+    plant(path.join(home(B), 'index.html'), 'B site', b);
+    expect((await eventually(B.domain, '/index.html', (answer) => answer.status === 200)).body).toBe('B site');
+  });
+
+  it('the kernel itself refuses A’s user (PHP without open_basedir): B’s home and the panel’s data folder', async () => {
+    const a = (await passwd(A.user)) as Passwd;
+    const php = requireBinary('php8.2', 'php8.2-cli');
+    const open = async (file: string) => {
+      const code = `$h = @fopen(${JSON.stringify(file)}, 'r'); echo $h === false ? error_get_last()['message'] : 'READ';`;
+      return (await run(php, ['-n', '-r', code], { uid: a.uid, gid: a.gid, cwd: '/' })).stdout;
+    };
+    expect(await open(path.join(home(B), 'secret.txt'))).toMatch(/Permission denied/);
+    expect(await open(path.join(dataDir, 'panel.sqlite'))).toMatch(/Permission denied/);
+    expect(await open(path.join(home(A), 'whoami.php'))).toBe('READ');
+  });
+
+  it('an FTP upload by A’s account lands owned by A’s user, in its home and in a folder of its own', async () => {
+    const a = (await passwd(A.user)) as Passwd;
+    for (const [ftpUser, folder] of [
+      ['web', ''],
+      ['sub', 'uploads/today'],
+    ] as const) {
+      const { body } = await t.call<{ ftp: FtpAccount }>(
+        'POST',
+        `service/${A.id}/ftp/create/`,
+        { ftpUser, password: 'ftp password 1', folder },
+        { cookie },
+      );
+      expect(body.system.errors).toEqual([]);
+      const local = path.join(tmpdir(), `iso-${BASE_ID}-${ftpUser}.txt`);
+      writeFileSync(local, `over FTP as ${ftpUser}`);
+      const upload = await ftpd.curl(`${ftpUser}@${A.domain}`, 'ftp password 1', ['-T', local], '/');
+      rmSync(local);
+      expect(upload.code).toBe(0);
+      const landed = path.join(home(A), folder, path.basename(local));
+      expect(readFileSync(landed, 'utf8')).toBe(`over FTP as ${ftpUser}`);
+      expect(statSync(landed)).toMatchObject({ uid: a.uid, gid: a.gid });
+    }
+    // the account's folder is A's, group the web server's; the home kept its owner, group and mode
+    expect(statSync(path.join(home(A), 'uploads/today'))).toMatchObject({ uid: a.uid, gid: 33 });
+    const info = statSync(home(A));
+    expect([info.uid, info.gid, info.mode & 0o7777]).toEqual([a.uid, 33, 0o750]);
+  });
+
+  it('a link A plants to B’s file is not served (disable_symlinks if_not_owner); a link to A’s own file is', async () => {
+    const a = (await passwd(A.user)) as Passwd;
+    plant(path.join(home(A), 'own.txt'), 'A file', a);
+    for (const [name, target] of [
+      ['leak.txt', path.join(home(B), 'secret.txt')],
+      ['mine.txt', path.join(home(A), 'own.txt')],
+    ] as const) {
+      symlinkSync(target, path.join(home(A), name));
+      lchownSync(path.join(home(A), name), a.uid, a.gid);
+    }
+    expect((await eventually(A.domain, '/mine.txt', (answer) => answer.status === 200)).body).toBe('A file');
+    const leak = await request(A.domain, '/leak.txt');
+    expect(leak.status).toBe(403);
+    expect(leak.body).not.toContain('B only');
+  });
+
+  it('`panel sync` gives a service made before its user (the migration step) and puts a home changed by hand right', async () => {
+    // C made without the hook, as every service was before system users
+    const admin = new AdminService(database.db, new LocalEventBus(), () => 1);
+    expect(await admin.ensureResource(ACCOUNT, { reference: C.domain, hasService: true })).toBe(C.id);
+    expect(await passwd(C.user)).toBeUndefined();
+    const dry = await cliJson<{ users: { serviceId: number | null; drift: string; problems: string[] }[] }>(
+      'users',
+      'sync',
+      '--dry-run',
+    );
+    expect(dry.users).toEqual([
+      expect.objectContaining({ serviceId: C.id, drift: 'user', problems: ['no_row', 'no_account'], repaired: false }),
+    ]);
+    expect(await passwd(C.user)).toBeUndefined();
+    const done = await cliJson<{ users: { users: unknown[] } }>('sync');
+    expect(done.users.users).toEqual(
+      expect.arrayContaining([expect.objectContaining({ serviceId: C.id, drift: 'user', repaired: true })]),
+    );
+    const c = (await passwd(C.user)) as Passwd;
+    expect(c.uid).toBeGreaterThanOrEqual(range.min);
+    expect(statSync(home(C))).toMatchObject({ uid: c.uid, gid: 33 });
+    expect(
+      readFileSync(path.join(servers.driverOptions.configDir, 'live', String(C.id), 'php-fpm-8.2.conf'), 'utf8'),
+    ).toMatch(new RegExp(`^user = ${C.user}$`, 'm'));
+
+    // A's home given to root and opened to everyone by hand: reported, then repaired
+    const a = (await passwd(A.user)) as Passwd;
+    chownSync(home(A), 0, 0);
+    chmodSync(home(A), 0o755);
+    const found = await cliJson<{ users: { serviceId: number; drift: string; problems: string[] }[] }>(
+      'users',
+      'sync',
+      '--dry-run',
+    );
+    expect(found.users).toEqual([
+      expect.objectContaining({
+        serviceId: A.id,
+        drift: 'home',
+        problems: ['owner', 'group', 'mode'],
+        repaired: false,
+      }),
+    ]);
+    await cliJson('users', 'sync');
+    const info = statSync(home(A));
+    expect([info.uid, info.gid, info.mode & 0o7777]).toEqual([a.uid, 33, 0o750]);
+    // and then every sync finds nothing: users, FTP homes, web
+    const clean = await cliJson<{
+      users: { users: unknown[] };
+      ftp: { homes: unknown[] };
+      web: { services: unknown[] };
+    }>('sync', '--dry-run');
+    expect(clean.users.users).toEqual([]);
+    expect(clean.ftp.homes).toEqual([]);
+    expect(clean.web.services).toEqual([]);
+    expect((await eventually(A.domain, '/whoami.php', (answer) => answer.status === 200)).body).toBe(
+      `${a.uid} ${a.gid}`,
+    );
+  });
+
+  it('removing a service’s user takes its system account and group away', async () => {
+    const users = createServiceUsers(database.db, t.config, () => 1);
+    await users.remove(C.id);
+    expect(await passwd(C.user)).toBeUndefined();
+    await expect(run('getent', ['group', C.user])).rejects.toMatchObject({ code: 2 });
+    expect(await users.ownerOf(C.id)).toEqual({ uid: 33, gid: 33 });
+  });
+});
