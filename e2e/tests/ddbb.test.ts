@@ -343,15 +343,35 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
       (viewerPage) => openDatabases(viewerPage, server.url, VIEWER),
     );
 
-    it('sees the databases, their passwords and phpMyAdmin, but nothing that changes them', async () => {
-      await waitNames(viewer.page, ROWS, [first]);
+    it('sees the databases with "show password" and phpMyAdmin, which say no permission, and nothing that changes them', async () => {
+      const page = viewer.page;
+      await waitNames(page, ROWS, [first]);
       for (const id of ['ddbb-create', 'ddbb-password', 'ddbb-delete', 'ddbb-dump', 'ddbb-external-toggle']) {
-        expect(await viewer.page.getByTestId(id).count(), id).toBe(0);
+        expect(await page.getByTestId(id).count(), id).toBe(0);
       }
-      expect(await row(viewer.page, first).getByTestId('ddbb-external-state').textContent()).toBe('Solo local');
-      expect(await viewer.page.getByTestId('ddbb-phpmyadmin').count()).toBe(1);
-      expect(await revealPassword(viewer.page, first)).toHaveLength(14);
-      await expectNoSeriousViolations(viewer.page);
+      expect(await row(page, first).getByTestId('ddbb-external-state').textContent()).toBe('Solo local');
+      expect(await page.getByTestId('ddbb-phpmyadmin').count()).toBe(1);
+      expect(await page.getByTestId('ddbb-show-password').count()).toBe(1);
+      await expectNoSeriousViolations(page);
+
+      // The password opens the database for writing: the dialog says no permission and closes,
+      // without asking the server.
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (/\/ddbb\/\d+\/(login\/)?$/.test(new URL(request.url()).pathname)) asked.push(request.url());
+      });
+      await row(page, first).getByTestId('ddbb-show-password').click();
+      await waitToast(page, 'No tienes permiso para esta acción');
+      expect(await dialog(page, 'ddbb-reveal-modal').count()).toBe(0);
+      expect(asked).toEqual([]);
+      // phpMyAdmin: the server refuses the sign-on; the tab the click opened closes again.
+      const [tab] = await Promise.all([
+        page.context().waitForEvent('page'),
+        row(page, first).getByTestId('ddbb-phpmyadmin').click(),
+      ]);
+      await waitToast(page, 'No tienes permiso para realizar esta acción');
+      if (!tab.isClosed()) await tab.waitForEvent('close');
+      expect(asked).toHaveLength(1);
     });
   });
 

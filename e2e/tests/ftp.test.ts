@@ -314,15 +314,34 @@ describe.skipIf(!chromiumAvailable())('FTP view', () => {
       (viewerPage) => openFtp(viewerPage, server.url, VIEWER),
     );
 
-    it('sees the accounts, WebFTP and their passwords, but no create, folder, password change or delete', async () => {
-      await waitNames(viewer.page, ROWS, ['blog@demo.test', 'web@demo.test']);
+    it('sees the accounts with WebFTP and "show password", which say no permission; no create, folder, password change or delete', async () => {
+      const page = viewer.page;
+      await waitNames(page, ROWS, ['blog@demo.test', 'web@demo.test']);
       for (const id of ['ftp-create', 'ftp-edit-folder', 'ftp-password', 'ftp-delete']) {
-        expect(await viewer.page.getByTestId(id).count(), id).toBe(0);
+        expect(await page.getByTestId(id).count(), id).toBe(0);
       }
-      expect(await viewer.page.getByTestId('ftp-webftp').count()).toBe(2);
-      expect(await viewer.page.getByTestId('ftp-show-password').count()).toBe(2);
-      expect(await revealPassword(viewer.page, 'blog@demo.test')).toBe('panel247-blog');
-      await expectNoSeriousViolations(viewer.page);
+      expect(await page.getByTestId('ftp-webftp').count()).toBe(2);
+      expect(await page.getByTestId('ftp-show-password').count()).toBe(2);
+      await expectNoSeriousViolations(page);
+
+      // The password is the account's whole power: the dialog says no permission and closes,
+      // without asking the server.
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (/\/ftp\/\d+\/(login\/)?$/.test(new URL(request.url()).pathname)) asked.push(request.url());
+      });
+      await row(page, 'blog@demo.test').getByTestId('ftp-show-password').click();
+      await waitToast(page, 'No tienes permiso para esta acción');
+      expect(await dialog(page, 'ftp-reveal-modal').count()).toBe(0);
+      expect(asked).toEqual([]);
+      // WebFTP: the server refuses the sign-on; the tab the click opened closes again.
+      const [tab] = await Promise.all([
+        page.context().waitForEvent('page'),
+        row(page, 'blog@demo.test').getByTestId('ftp-webftp').click(),
+      ]);
+      await waitToast(page, 'No tienes permiso para realizar esta acción');
+      if (!tab.isClosed()) await tab.waitForEvent('close');
+      expect(asked).toHaveLength(1);
     });
   });
 });

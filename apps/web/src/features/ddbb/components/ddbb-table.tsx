@@ -59,8 +59,8 @@ function ExternalAccess({
 
 /**
  * The databases: name, user, size, external access and the actions. "Show password" and
- * phpMyAdmin are for everyone who sees the databases; the rest needs the database right (spec
- * section 6).
+ * phpMyAdmin are shown to everyone who sees the databases (spec section 6), but answer 'no
+ * permission' without the database right, which the rest needs too.
  */
 export function DdbbTable({
   databases,

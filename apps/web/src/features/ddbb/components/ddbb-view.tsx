@@ -56,7 +56,11 @@ export function DdbbView({ set }: { set: PermissionSetData }) {
   const toggle = useToggleExternalAccess(serviceId);
   const dump = useDownloadDatabaseDump(serviceId);
   const login = usePhpMyAdminLogin(serviceId);
-  const reveal = useDatabase(serviceId, revealing?.id ?? null);
+  // "Show password" stays listed for readers (spec section 6), but the password opens the database
+  // for writing: without the database right the dialog says 'no permission' and closes, as the
+  // server would answer, and nothing is asked for.
+  const revealShown = useRightGuard(revealing !== null, canWrite, closeReveal);
+  const reveal = useDatabase(serviceId, revealShown ? (revealing?.id ?? null) : null);
   const deleteShown = useRightGuard(deleting !== null, canWrite, closeDelete);
   const toggleShown = useRightGuard(toggling !== null, canWrite, closeToggle);
 
@@ -150,7 +154,7 @@ export function DdbbView({ set }: { set: PermissionSetData }) {
         testIdPrefix="ddbb"
       />
       <PasswordRevealModal
-        opened={revealing !== null}
+        opened={revealing !== null && revealShown}
         onClose={closeReveal}
         kind={t('ddbb.user')}
         name={revealing?.user ?? ''}

@@ -16,8 +16,9 @@ export interface FtpRowActions {
 }
 
 /**
- * The FTP accounts: login, folder and the actions. WebFTP and "show password" are for everyone who
- * sees the accounts; folder, password and delete need the FTP right (spec section 6).
+ * The FTP accounts: login, folder and the actions. WebFTP and "show password" are shown to everyone
+ * who sees the accounts (spec section 6), but answer 'no permission' without the FTP right, which
+ * folder, password and delete need too.
  */
 export function FtpTable({
   accounts,

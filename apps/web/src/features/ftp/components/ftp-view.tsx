@@ -50,7 +50,11 @@ export function FtpView({ set }: { set: PermissionSetData }) {
   const changePassword = useChangeFtpPassword(serviceId);
   const remove = useDeleteFtpAccount(serviceId);
   const webftp = useWebftpLogin(serviceId);
-  const reveal = useFtpAccount(serviceId, revealing?.id ?? null);
+  // "Show password" stays listed for readers (spec section 6), but the password is the account's
+  // whole power: without the FTP right the dialog says 'no permission' and closes, as the server
+  // would answer, and nothing is asked for.
+  const revealShown = useRightGuard(revealing !== null, canWrite, closeReveal);
+  const reveal = useFtpAccount(serviceId, revealShown ? (revealing?.id ?? null) : null);
   const deleteShown = useRightGuard(deleting !== null, canWrite, closeDelete);
 
   const runDelete = async () => {
@@ -119,7 +123,7 @@ export function FtpView({ set }: { set: PermissionSetData }) {
         testIdPrefix="ftp"
       />
       <PasswordRevealModal
-        opened={revealing !== null}
+        opened={revealing !== null && revealShown}
         onClose={closeReveal}
         kind={t('ftp.account')}
         name={revealing?.user ?? ''}

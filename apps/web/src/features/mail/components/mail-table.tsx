@@ -120,7 +120,8 @@ export function MailTable({
       const alias = row.type === 'alias' ? row : null;
       const eliminable = row.type === 'account' ? row.mailbox.eliminable : row.alias.eliminable;
       return [
-        // WebMail is for everyone who sees the mail (spec section 6)
+        // WebMail is shown to everyone who sees the mail (spec section 6); the server signs on only
+        // with the accounts right and answers 'no permission' otherwise.
         account && {
           label: t('mail.webmail_item', { name }),
           testId: 'mail-webmail',
