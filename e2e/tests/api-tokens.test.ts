@@ -5,7 +5,7 @@ import { ADMIN, loginNoCaptcha } from '../support/panel';
 import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import type { PanelServer } from '../support/server';
 import { browserSuite } from '../support/suite';
-import { dialog } from '../support/ui';
+import { apiFromPage, dialog } from '../support/ui';
 
 /**
  * The preferences' API tokens on a phone, used the way a script would: the secret copied from
@@ -78,6 +78,49 @@ describe.skipIf(!chromiumAvailable())('API tokens', () => {
     await dialog(page, 'api-token-revoke-modal').getByTestId('api-token-revoke-modal-confirm').click();
     await card.getByTestId('api-tokens-empty').waitFor();
     expect((await asScript(secret, 'permission/list/')).status).toBe(401);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('revokes every token at once on a phone, after the password: scripts are refused at once', async () => {
+    const context = await newContext(suite.browser, PHONE);
+    const page = await context.newPage();
+    const errors = trackErrors(page);
+    await loginNoCaptcha(page, server.url);
+    await page.goto(`${server.url}/admin/preferences/`);
+    const card = page.getByTestId('api-tokens-card');
+    await card.getByTestId('api-tokens-empty').waitFor();
+    const resources = await apiFromPage<{ data: { resources: { id: number }[] } }>(page, 'user/apitokens/resources/');
+    const resource = resources.data.resources[0]?.id;
+    const secrets: string[] = [];
+    for (const name of ['one', 'two']) {
+      const form = new URLSearchParams({
+        name,
+        expiresInDays: '7',
+        scope: `${resource}:read`,
+        password: ADMIN.password,
+      });
+      const made = await apiFromPage<{ data: { token: string } }>(page, 'user/apitokens/create/', form.toString());
+      secrets.push(made.data.token);
+    }
+    await page.reload();
+    await card.getByTestId('api-token-row').nth(1).waitFor();
+    const revokeAll = card.getByTestId('api-tokens-revoke-all');
+    expect((await insideViewport(revokeAll)).right).toBeLessThanOrEqual(PHONE.width);
+    await revokeAll.click();
+    const modal = dialog(page, 'api-tokens-revoke-all-modal');
+    await modal.getByTestId('api-tokens-revoke-all-password').fill('not the password');
+    await modal.getByTestId('api-tokens-revoke-all-submit').click();
+    await modal.getByText('La contraseña actual no es correcta').first().waitFor();
+    for (const secret of secrets) expect((await asScript(secret, 'permission/list/')).status).toBe(200);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await modal.getByTestId('api-tokens-revoke-all-password').fill(ADMIN.password);
+    await modal.getByTestId('api-tokens-revoke-all-submit').click();
+    await modal.waitFor({ state: 'detached' });
+    await card.getByTestId('api-tokens-empty').waitFor();
+    for (const secret of secrets) expect((await asScript(secret, 'permission/list/')).status).toBe(401);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -56,7 +56,10 @@ describe.skipIf(!chromiumAvailable())('passkeys', () => {
     await card.getByTestId('passkey-add').click();
     const add = page.getByRole('dialog', { name: 'Añadir una llave de acceso' });
     await add.getByTestId('passkey-name').fill('Portátil');
-    await add.getByTestId('passkey-password').fill(ADMIN.password);
+    await add.getByTestId('passkey-add-password').fill(ADMIN.password);
+    // No second factor yet: the password alone, no code, no passkey to confirm with.
+    expect(await add.getByTestId('passkey-add-code').count()).toBe(0);
+    expect(await add.getByTestId('passkey-add-submit-passkey').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     await add.getByTestId('passkey-add-submit').click();
     await add.waitFor({ state: 'hidden', timeout: 20_000 });
@@ -91,10 +94,12 @@ describe.skipIf(!chromiumAvailable())('passkeys', () => {
     await page.goto(`${base}/admin/preferences/`);
     await card.getByTestId('passkey-row').getByText('Portátil').waitFor();
     await server.cli(['sessions', 'end', '--domain', ADMIN.domain, '--user', ADMIN.user]);
+    // With a passkey as the second factor, another is added only after that one confirms.
     await card.getByTestId('passkey-add').click();
     await add.getByTestId('passkey-name').fill('Otra');
-    await add.getByTestId('passkey-password').fill(ADMIN.password);
-    await add.getByTestId('passkey-add-submit').click();
+    await add.getByTestId('passkey-add-password').fill(ADMIN.password);
+    expect(await add.getByTestId('passkey-add-submit').count()).toBe(0);
+    await add.getByTestId('passkey-add-submit-passkey').click();
     const lost = page.getByRole('dialog', { name: 'Tu sesión ha finalizado' });
     await lost.waitFor({ timeout: 15_000 });
     await lost.getByLabel(/^Contraseña/).fill(ADMIN.password);
@@ -162,7 +167,7 @@ describe.skipIf(!chromiumAvailable())('passkeys', () => {
     await card.getByTestId('passkey-add').focus();
     await page.keyboard.press('Enter');
     await add.getByTestId('passkey-name').waitFor();
-    for (const part of ['passkey-name', 'passkey-password', 'passkey-add-submit']) {
+    for (const part of ['passkey-name', 'passkey-add-password', 'passkey-add-submit']) {
       const drawn = await insideViewport(add.getByTestId(part));
       expect(drawn.visible).toBe(true);
       expect(drawn.left).toBeGreaterThanOrEqual(0);

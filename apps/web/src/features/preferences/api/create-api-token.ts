@@ -3,7 +3,7 @@ import { API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { API_TOKENS_KEY } from './list-api-tokens';
-import { passkeyReauthentication } from './passkey-reauth';
+import { reauthFactor } from './passkey-reauth';
 
 export interface CreateApiTokenInput {
   name: string;
@@ -22,14 +22,10 @@ export interface CreateApiTokenInput {
  * a code or a passkey's signature over the server's re-authentication challenge.
  */
 export async function createApiToken({ scope, code, withPasskey, ...rest }: CreateApiTokenInput) {
-  const credential = withPasskey ? await passkeyReauthentication() : undefined;
+  const factor = await reauthFactor({ code, withPasskey });
   return apiCall<ApiTokenCreatedData>(
     API.apiTokenCreate,
-    {
-      ...rest,
-      scope: scope.map((entry) => `${entry.resourceId}:${entry.level}`),
-      ...(credential ? { credential } : code ? { code } : {}),
-    },
+    { ...rest, scope: scope.map((entry) => `${entry.resourceId}:${entry.level}`), ...factor },
     { method: 'POST' },
   );
 }

@@ -8,3 +8,15 @@ export async function passkeyReauthentication(): Promise<string> {
   const { options } = await api<PasskeyOptionsData>(API.passkeyReauthOptions, undefined, { method: 'POST' });
   return getPasskeyAssertion(options);
 }
+
+/**
+ * The current factor a security change sends: a passkey's signature when the user chose one (the
+ * browser asks for it), else the code typed, if any.
+ */
+export async function reauthFactor(input: {
+  code?: string | undefined;
+  withPasskey?: boolean | undefined;
+}): Promise<{ credential: string } | { code: string } | Record<string, never>> {
+  if (input.withPasskey) return { credential: await passkeyReauthentication() };
+  return input.code ? { code: input.code } : {};
+}

@@ -4,15 +4,27 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, apiCall } from '../../../lib/api-client';
 import { createPasskeyCredential } from '../../../lib/passkey-browser';
 import { PASSKEYS_KEY } from './passkey-list';
+import { reauthFactor } from './passkey-reauth';
+
+export interface RegisterPasskeyInput {
+  name: string;
+  password: string;
+  /** With TOTP on: a current code (or a recovery code). */
+  code?: string;
+  /** Confirm with one of the user's passkeys instead (the browser asks for it first). */
+  withPasskey?: boolean;
+}
 
 /**
- * Adds a passkey: the password opens the ceremony (options from the server), the browser creates
- * the credential, the server checks and keeps it under the name.
+ * Adds a passkey: the password and, with a second factor, a current one open the ceremony
+ * (options from the server), the browser creates the credential, the server checks and keeps it
+ * under the name.
  */
-export async function registerPasskey(input: { name: string; password: string }) {
+export async function registerPasskey(input: RegisterPasskeyInput) {
+  const factor = await reauthFactor(input);
   const { options } = await api<PasskeyOptionsData>(
     API.passkeyRegisterOptions,
-    { password: input.password },
+    { password: input.password, ...factor },
     { method: 'POST' },
   );
   const credential = await createPasskeyCredential(options);

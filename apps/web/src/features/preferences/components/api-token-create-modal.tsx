@@ -1,7 +1,7 @@
-import { Alert, Button, Code, Group, MultiSelect, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { API_TOKEN_MAX_RESOURCES, API_TOKEN_NAME_MAX, type ApiTokenLevel } from '@panel247/contract/api-tokens';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { CopyButton } from '../../../components/copy-button';
@@ -10,6 +10,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useApiTokenResources } from '../api/api-token-resources';
 import { useCreateApiToken } from '../api/create-api-token';
 import { ApiTokenScopeLevels } from './api-token-scope-levels';
+import { ReauthControls, reauthCodeError, useReauthVia } from './reauth-controls';
 
 const EXPIRY_DAYS = ['7', '30', '90', '365'] as const;
 
@@ -40,13 +41,7 @@ export function ApiTokenCreateModal({
 }) {
   const { t } = useTranslation();
   const create = useCreateApiToken();
-  // Which button submitted: read in the same click, before a state update would render.
-  const viaRef = useRef<'code' | 'passkey'>(hasPasskeys ? 'passkey' : 'code');
-  const [via, setVia] = useState<'code' | 'passkey'>(viaRef.current);
-  const choose = (value: 'code' | 'passkey') => {
-    viaRef.current = value;
-    setVia(value);
-  };
+  const { ref: viaRef, via, choose } = useReauthVia(hasPasskeys);
   const resources = useApiTokenResources(opened);
   const [secret, setSecret] = useState<string | null>(null);
   // Each chosen resource's level; a resource not set here is read (the least).
@@ -59,7 +54,7 @@ export function ApiTokenCreateModal({
       name: (value) => (value.trim() ? null : t('validation.required')),
       resourceIds: (value) => (value.length > 0 ? null : t('api_tokens.choose_resources')),
       password: (value) => (value ? null : t('validation.required')),
-      code: (value) => (!needsCode || viaRef.current === 'passkey' || value.trim() ? null : t('validation.required')),
+      code: (value) => reauthCodeError(value, needsCode, viaRef.current, t('validation.required')),
     },
   });
   const { reset } = form;
@@ -165,63 +160,21 @@ export function ApiTokenCreateModal({
               levels={levels}
               onChange={(id, level) => setLevels((current) => ({ ...current, [id]: level }))}
             />
-            <Text size="sm">
-              {t(
-                needsCode && hasPasskeys
-                  ? 'api_tokens.reauth_with_code_or_passkey'
-                  : needsCode
-                    ? 'api_tokens.reauth_with_code'
-                    : hasPasskeys
-                      ? 'api_tokens.reauth_with_passkey'
-                      : 'api_tokens.reauth',
-              )}
-            </Text>
-            <PasswordInput
-              label={t('preferences.actual_password')}
-              autoComplete="current-password"
-              required
-              data-testid="api-token-password"
-              key={form.key('password')}
-              {...form.getInputProps('password')}
+            <ReauthControls
+              form={form}
+              needsCode={needsCode}
+              hasPasskeys={hasPasskeys}
+              via={via}
+              onChoose={choose}
+              pending={create.isPending}
+              onCancel={onClose}
+              testId="api-token"
+              labels={{
+                submit: t('api_tokens.create'),
+                withCode: t('api_tokens.create_with_code'),
+                withPasskey: t('api_tokens.create_with_passkey'),
+              }}
             />
-            {needsCode ? (
-              <TextInput
-                label={t('two_factor.code_or_recovery')}
-                autoComplete="one-time-code"
-                autoCapitalize="none"
-                spellCheck={false}
-                required={!hasPasskeys}
-                data-testid="api-token-code"
-                key={form.key('code')}
-                {...form.getInputProps('code')}
-              />
-            ) : null}
-            <Group justify="flex-end" wrap="wrap">
-              <Button variant="default" onClick={onClose}>
-                {t('main.cancel')}
-              </Button>
-              {!hasPasskeys || needsCode ? (
-                <Button
-                  type="submit"
-                  variant={hasPasskeys ? 'light' : 'filled'}
-                  loading={create.isPending && via === 'code'}
-                  onClick={() => choose('code')}
-                  data-testid="api-token-submit"
-                >
-                  {t(hasPasskeys ? 'api_tokens.create_with_code' : 'api_tokens.create')}
-                </Button>
-              ) : null}
-              {hasPasskeys ? (
-                <Button
-                  type="submit"
-                  loading={create.isPending && via === 'passkey'}
-                  onClick={() => choose('passkey')}
-                  data-testid="api-token-submit-passkey"
-                >
-                  {t('api_tokens.create_with_passkey')}
-                </Button>
-              ) : null}
-            </Group>
           </Stack>
         </form>
       )}

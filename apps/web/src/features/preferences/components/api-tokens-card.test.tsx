@@ -47,6 +47,11 @@ function serve(initial: ApiTokenItem[], twoFactor = false) {
       tokens = [item, ...tokens];
       return envelope({ token: SECRET, item }, { info: ['Token creado'] });
     }
+    if (call.path === 'user/apitokens/revokeall/') {
+      const revoked = tokens.length;
+      tokens = [];
+      return envelope({ revoked }, { info: ['Se han revocado todos tus tokens de API'] });
+    }
     const revoke = /^user\/apitokens\/(\d+)\/revoke\/$/.exec(call.path);
     if (revoke) {
       tokens = tokens.filter((item) => item.id !== Number(revoke[1]));
@@ -141,6 +146,38 @@ describe('API tokens section', () => {
     await screen.findByTestId('api-token-secret', {}, SLOW);
     const create = calls.find((call) => call.path === 'user/apitokens/create/');
     expect(create?.params.getAll('scope')).toEqual(['7:write', '8:read']);
+  });
+
+  it('offers revoking every token only when there are some', async () => {
+    serve([]);
+    renderWithProviders(<ApiTokensCard />);
+    await screen.findByTestId('api-tokens-empty', {}, SLOW);
+    expect(screen.queryByTestId('api-tokens-revoke-all')).toBeNull();
+  });
+
+  it('revokes every token after the confirmation, with the password and, with TOTP on, a code', {
+    timeout: 60_000,
+  }, async () => {
+    const calls = serve([used, unused], true);
+    renderWithProviders(<ApiTokensCard />);
+    await screen.findAllByTestId('api-token-row', {}, SLOW);
+    await waitFor(() => expect(screen.getByTestId('api-tokens-revoke-all')).toBeEnabled(), SLOW);
+    fireEvent.click(screen.getByTestId('api-tokens-revoke-all'));
+    const modal = await screen.findByRole('dialog', { name: '¿Revocar todos tus tokens de API?' }, SLOW);
+    expect(within(modal).getByText(/Cambiar la contraseña también los revoca/)).toBeInTheDocument();
+    fireEvent.click(within(modal).getByTestId('api-tokens-revoke-all-submit'));
+    expect(await within(modal).findAllByText('Este campo es obligatorio', {}, SLOW)).toHaveLength(2);
+    expect(calls.some((call) => call.path === 'user/apitokens/revokeall/')).toBe(false);
+
+    fireEvent.change(within(modal).getByTestId('api-tokens-revoke-all-password'), { target: { value: 'secret pass' } });
+    fireEvent.change(within(modal).getByTestId('api-tokens-revoke-all-code'), { target: { value: '123456' } });
+    fireEvent.click(within(modal).getByTestId('api-tokens-revoke-all-submit'));
+    expect(await screen.findByTestId('api-tokens-empty', {}, SLOW)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
+    const call = calls.find((entry) => entry.path === 'user/apitokens/revokeall/');
+    expect(call?.method).toBe('POST');
+    expect(call?.params.get('password')).toBe('secret pass');
+    expect(call?.params.get('code')).toBe('123456');
   });
 
   it('revokes a token only after the confirmation', async () => {

@@ -11,6 +11,7 @@ import { usePasskeys } from '../api/passkey-list';
 import { useRevokeApiToken } from '../api/revoke-api-token';
 import { useTwoFactorStatus } from '../api/two-factor-status';
 import { ApiTokenCreateModal } from './api-token-create-modal';
+import { ApiTokensRevokeAllModal } from './api-tokens-revoke-all-modal';
 
 function TokenRow({ item, onRevoke }: { item: ApiTokenItem; onRevoke: (item: ApiTokenItem) => void }) {
   const { t, i18n } = useTranslation();
@@ -59,7 +60,10 @@ function TokenRow({ item, onRevoke }: { item: ApiTokenItem; onRevoke: (item: Api
   );
 }
 
-/** The preferences' API tokens: the user's tokens for scripts, a new one, revoking one. */
+/**
+ * The preferences' API tokens: the user's tokens for scripts, a new one, revoking one or all of
+ * them (a password change revokes them all too).
+ */
 export function ApiTokensCard() {
   const { t } = useTranslation();
   const tokens = useApiTokens();
@@ -68,6 +72,9 @@ export function ApiTokensCard() {
   const revoke = useRevokeApiToken();
   const [creating, setCreating, closeCreate] = useDialog(false);
   const [revokingId, setRevokingId, closeRevoke] = useDialog<number | null>(null);
+  const [revokingAll, setRevokingAll, closeRevokeAll] = useDialog(false);
+  const needsCode = twoFactor.data?.enabled ?? false;
+  const hasPasskeys = (passkeys.data?.passkeys.length ?? 0) > 0;
   const items = tokens.data?.tokens ?? [];
   const target = items.find((item) => item.id === revokingId);
 
@@ -78,15 +85,28 @@ export function ApiTokensCard() {
           <Title order={2} size="h4" id="api-tokens-title">
             {t('api_tokens.title')}
           </Title>
-          <Button
-            variant="light"
-            leftSection={<IconPlus size={16} aria-hidden />}
-            onClick={() => setCreating(true)}
-            disabled={twoFactor.isPending}
-            data-testid="api-token-new"
-          >
-            {t('api_tokens.new')}
-          </Button>
+          <Group gap="xs" wrap="wrap">
+            {items.length > 0 ? (
+              <Button
+                variant="default"
+                color="red"
+                onClick={() => setRevokingAll(true)}
+                disabled={twoFactor.isPending || passkeys.isPending}
+                data-testid="api-tokens-revoke-all"
+              >
+                {t('api_tokens.revoke_all')}
+              </Button>
+            ) : null}
+            <Button
+              variant="light"
+              leftSection={<IconPlus size={16} aria-hidden />}
+              onClick={() => setCreating(true)}
+              disabled={twoFactor.isPending}
+              data-testid="api-token-new"
+            >
+              {t('api_tokens.new')}
+            </Button>
+          </Group>
         </Group>
         <Text size="sm" c="dimmed">
           {t('api_tokens.hint')}
@@ -114,11 +134,12 @@ export function ApiTokensCard() {
           </Stack>
         )}
       </Stack>
-      <ApiTokenCreateModal
-        opened={creating}
-        onClose={closeCreate}
-        needsCode={twoFactor.data?.enabled ?? false}
-        hasPasskeys={(passkeys.data?.passkeys.length ?? 0) > 0}
+      <ApiTokenCreateModal opened={creating} onClose={closeCreate} needsCode={needsCode} hasPasskeys={hasPasskeys} />
+      <ApiTokensRevokeAllModal
+        opened={revokingAll}
+        onClose={closeRevokeAll}
+        needsCode={needsCode}
+        hasPasskeys={hasPasskeys}
       />
       <ConfirmModal
         opened={Boolean(target)}

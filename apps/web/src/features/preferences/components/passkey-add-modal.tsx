@@ -1,24 +1,41 @@
-import { PasswordInput, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
-import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRegisterPasskey } from '../api/passkey-register';
 import { PasskeyNameField, passkeyNameError } from './passkey-name-field';
+import { ReauthControls, reauthCodeError, useReauthVia } from './reauth-controls';
 
-/** Adding a passkey: a name to tell it apart, the password, then the browser's own dialog. */
-export function PasskeyAddModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+/**
+ * Adding a passkey: a name to tell it apart, the password and, with a second factor, a current one
+ * (a new passkey must not be a way around it), then the browser's own dialog.
+ */
+export function PasskeyAddModal({
+  opened,
+  onClose,
+  needsCode,
+  hasPasskeys,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  /** TOTP is on: a code confirms. */
+  needsCode: boolean;
+  /** The user has passkeys: one of them confirms (instead of the code). */
+  hasPasskeys: boolean;
+}) {
   const { t } = useTranslation();
   const register = useRegisterPasskey();
+  const { ref: viaRef, via, choose } = useReauthVia(hasPasskeys);
   const form = useForm({
     mode: 'uncontrolled',
-    initialValues: { name: '', password: '' },
+    initialValues: { name: '', password: '', code: '' },
     validate: {
       name: (value) => passkeyNameError(value, t),
       password: (value) => (value ? null : t('validation.required')),
+      code: (value) => reauthCodeError(value, needsCode, viaRef.current, t('validation.required')),
     },
   });
   const { reset } = form;
@@ -28,7 +45,12 @@ export function PasskeyAddModal({ opened, onClose }: { opened: boolean; onClose:
 
   const submit = form.onSubmit(async (values) => {
     try {
-      const answer = await register.mutateAsync({ name: values.name.trim(), password: values.password });
+      const answer = await register.mutateAsync({
+        name: values.name.trim(),
+        password: values.password,
+        code: needsCode ? values.code.trim() : undefined,
+        withPasskey: hasPasskeys && viaRef.current === 'passkey',
+      });
       notifySuccess(answer.system.info);
       onClose();
     } catch (error) {
@@ -42,19 +64,20 @@ export function PasskeyAddModal({ opened, onClose }: { opened: boolean; onClose:
         <Stack gap="sm">
           <Text size="sm">{t('passkeys.add_text')}</Text>
           <PasskeyNameField testId="passkey-name" key={form.key('name')} {...form.getInputProps('name')} />
-          <PasswordInput
-            label={t('preferences.actual_password')}
-            autoComplete="current-password"
-            required
-            data-testid="passkey-password"
-            key={form.key('password')}
-            {...form.getInputProps('password')}
-          />
-          <FormButtons
-            submitting={register.isPending}
+          <ReauthControls
+            form={form}
+            needsCode={needsCode}
+            hasPasskeys={hasPasskeys}
+            via={via}
+            onChoose={choose}
+            pending={register.isPending}
             onCancel={onClose}
-            submitTestId="passkey-add-submit"
-            submitLabel={t('passkeys.add_submit')}
+            testId="passkey-add"
+            labels={{
+              submit: t('passkeys.add_submit'),
+              withCode: t('passkeys.add_with_code'),
+              withPasskey: t('passkeys.add_with_passkey'),
+            }}
           />
         </Stack>
       </form>

@@ -7,6 +7,13 @@ import es from '../../../locales/es.json';
 import { envelope, renderWithProviders, stubApi } from '../../../test/api-stub';
 import { PasskeysCard } from './passkeys-card';
 
+// jsdom has no WebAuthn: the browser's side answers at once, as an authenticator would.
+vi.mock('../../../lib/passkey-browser', () => ({
+  passkeysAvailable: () => true,
+  createPasskeyCredential: vi.fn(async () => '{"id":"new"}'),
+  getPasskeyAssertion: vi.fn(async () => '{"id":"signed"}'),
+}));
+
 beforeAll(async () => {
   await i18next.use(initReactI18next).init({
     lng: 'es',
@@ -79,5 +86,99 @@ describe('PasskeysCard: renaming', () => {
     const again = await screen.findByRole('dialog', { name: 'Renombrar la llave de acceso Móvil' });
     expect((within(again).getByTestId('passkey-rename-name') as HTMLInputElement).value).toBe('Móvil');
     expect(within(again).queryByText('Demasiado largo')).toBeNull();
+  });
+});
+
+/**
+ * The list (`passkeys`), the TOTP status, and an add whose options call answers `optionsAnswer`
+ * (a field error) or the ceremony's options.
+ */
+function serveAdding(
+  passkeys: Passkey[],
+  totp: boolean,
+  optionsAnswer: (params: URLSearchParams) => Response | null = () => null,
+) {
+  return stubApi((call) => {
+    if (call.path === 'user/passkeys/') return envelope({ passkeys });
+    if (call.path === 'user/twofactor/') return envelope({ enabled: totp, recoveryCodesLeft: 10, required: false });
+    if (call.path === 'user/passkeys/reauth/options/') return envelope({ options: { challenge: 'reauth' } });
+    if (call.path === 'user/passkeys/register/options/') {
+      return optionsAnswer(call.params) ?? envelope({ options: { challenge: 'register' } });
+    }
+    if (call.path === 'user/passkeys/register/') {
+      return envelope({ ...laptop, id: 9, name: 'Nueva' }, { info: ['Llave de acceso añadida'] });
+    }
+    return envelope(null, { status: 404 });
+  });
+}
+
+async function openAddDialog() {
+  renderWithProviders(<PasskeysCard />);
+  await waitFor(() => expect(screen.getByTestId('passkey-add')).toBeEnabled());
+  fireEvent.click(screen.getByTestId('passkey-add'));
+  const dialog = await screen.findByRole('dialog', { name: 'Añadir una llave de acceso' });
+  fireEvent.change(within(dialog).getByTestId('passkey-name'), { target: { value: 'Nueva' } });
+  fireEvent.change(within(dialog).getByTestId('passkey-add-password'), { target: { value: 'my password' } });
+  return dialog;
+}
+
+describe('PasskeysCard: adding', () => {
+  it('with TOTP on, asks for a current code and sends it with the password', async () => {
+    const calls = serveAdding([], true);
+    const dialog = await openAddDialog();
+    expect(within(dialog).getByText(/escribe tu contraseña y un código actual/)).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByTestId('passkey-add-submit'));
+    await within(dialog).findByText('Este campo es obligatorio');
+    expect(calls.some((call) => call.path.startsWith('user/passkeys/register'))).toBe(false);
+
+    fireEvent.change(within(dialog).getByTestId('passkey-add-code'), { target: { value: ' 123456 ' } });
+    fireEvent.click(within(dialog).getByTestId('passkey-add-submit'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const options = calls.find((call) => call.path === 'user/passkeys/register/options/');
+    expect(options?.params.get('password')).toBe('my password');
+    expect(options?.params.get('code')).toBe('123456');
+    expect(options?.params.has('credential')).toBe(false);
+    expect(calls.find((call) => call.path === 'user/passkeys/register/')?.params.get('name')).toBe('Nueva');
+  });
+
+  it('shows the server’s translated error on the code field and keeps the dialog open', async () => {
+    serveAdding([], true, () =>
+      envelope(null, { status: 400, errors: ['El código no es correcto'], inputs: ['code'] }),
+    );
+    const dialog = await openAddDialog();
+    fireEvent.change(within(dialog).getByTestId('passkey-add-code'), { target: { value: '000000' } });
+    fireEvent.click(within(dialog).getByTestId('passkey-add-submit'));
+    const field = within(dialog).getByTestId('passkey-add-code');
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(within(dialog).getAllByText('El código no es correcto').length).toBeGreaterThan(0);
+    expect(screen.getByRole('dialog', { name: 'Añadir una llave de acceso' })).toBeInTheDocument();
+  });
+
+  it('with passkeys and no TOTP, confirms with one of them first: no code field', async () => {
+    const calls = serveAdding([laptop], false);
+    const dialog = await openAddDialog();
+    expect(within(dialog).queryByTestId('passkey-add-code')).toBeNull();
+    expect(within(dialog).queryByTestId('passkey-add-submit')).toBeNull();
+    fireEvent.click(within(dialog).getByTestId('passkey-add-submit-passkey'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const paths = calls.filter((call) => call.method === 'POST').map((call) => call.path);
+    expect(paths).toEqual([
+      'user/passkeys/reauth/options/',
+      'user/passkeys/register/options/',
+      'user/passkeys/register/',
+    ]);
+    const options = calls.find((call) => call.path === 'user/passkeys/register/options/');
+    expect(options?.params.get('credential')).toBe('{"id":"signed"}');
+    expect(options?.params.has('code')).toBe(false);
+  });
+
+  it('without a second factor, the password alone', async () => {
+    const calls = serveAdding([], false);
+    const dialog = await openAddDialog();
+    expect(within(dialog).queryByTestId('passkey-add-code')).toBeNull();
+    fireEvent.click(within(dialog).getByTestId('passkey-add-submit'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const options = calls.find((call) => call.path === 'user/passkeys/register/options/');
+    expect([...(options?.params.keys() ?? [])]).toEqual(['password']);
   });
 });

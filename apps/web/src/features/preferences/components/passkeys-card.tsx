@@ -34,7 +34,8 @@ export function PasskeysCard() {
             leftSection={<IconFingerprint size={16} aria-hidden />}
             variant="light"
             onClick={() => setAdding(true)}
-            disabled={!available}
+            // The dialog asks for the factors the user has: wait until both are known.
+            disabled={!available || twoFactor.isPending || list.isPending}
             data-testid="passkey-add"
           >
             {t('passkeys.add')}
@@ -116,7 +117,12 @@ export function PasskeysCard() {
           </Stack>
         )}
       </Stack>
-      <PasskeyAddModal opened={adding} onClose={() => setAdding(false)} />
+      <PasskeyAddModal
+        opened={adding}
+        onClose={() => setAdding(false)}
+        needsCode={twoFactor.data?.enabled === true}
+        hasPasskeys={(list.data?.passkeys.length ?? 0) > 0}
+      />
       <PasskeyRenameModal passkey={renaming} onClose={() => setRenaming(null)} />
       <PasskeyRemoveModal
         passkey={removing}

@@ -1,0 +1,88 @@
+import { Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AppModal } from '../../../components/app-modal';
+import { handleFormError } from '../../../lib/form-errors';
+import { notifySuccess } from '../../../lib/notify';
+import { useRevokeAllApiTokens } from '../api/revoke-all-api-tokens';
+import { ReauthControls, reauthCodeError, useReauthVia } from './reauth-controls';
+
+/**
+ * Revoking every API token of the user at once (a copy may have leaked): the confirmation, with
+ * the same re-authentication as creating a token.
+ */
+export function ApiTokensRevokeAllModal({
+  opened,
+  onClose,
+  needsCode,
+  hasPasskeys,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  /** TOTP is on: a code confirms. */
+  needsCode: boolean;
+  /** The user has passkeys: one of them confirms (instead of the code). */
+  hasPasskeys: boolean;
+}) {
+  const { t } = useTranslation();
+  const revokeAll = useRevokeAllApiTokens();
+  const { ref: viaRef, via, choose } = useReauthVia(hasPasskeys);
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { password: '', code: '' },
+    validate: {
+      password: (value) => (value ? null : t('validation.required')),
+      code: (value) => reauthCodeError(value, needsCode, viaRef.current, t('validation.required')),
+    },
+  });
+  const { reset } = form;
+  useEffect(() => {
+    if (opened) reset();
+  }, [opened, reset]);
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const answer = await revokeAll.mutateAsync({
+        password: values.password,
+        code: needsCode ? values.code.trim() : undefined,
+        withPasskey: hasPasskeys && viaRef.current === 'passkey',
+      });
+      notifySuccess(answer.system.info);
+      onClose();
+    } catch (error) {
+      handleFormError(form, error);
+    }
+  });
+
+  return (
+    <AppModal
+      opened={opened}
+      onClose={onClose}
+      title={t('api_tokens.revoke_all_title')}
+      data-testid="api-tokens-revoke-all-modal"
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <Text size="sm">{t('api_tokens.revoke_all_confirm')}</Text>
+          <ReauthControls
+            form={form}
+            needsCode={needsCode}
+            hasPasskeys={hasPasskeys}
+            via={via}
+            onChoose={choose}
+            pending={revokeAll.isPending}
+            onCancel={onClose}
+            testId="api-tokens-revoke-all"
+            labels={{
+              submit: t('api_tokens.revoke_all'),
+              withCode: t('api_tokens.revoke_all_with_code'),
+              withPasskey: t('api_tokens.revoke_all_with_passkey'),
+            }}
+            color="red"
+          />
+        </Stack>
+      </form>
+    </AppModal>
+  );
+}
