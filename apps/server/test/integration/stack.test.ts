@@ -367,7 +367,8 @@ describe('npm run stack', () => {
   it('panel sync runs every sync and finds nothing left to repair', async () => {
     const { stdout } = await panel('sync', '--json');
     const report = JSON.parse(stdout);
-    expect(Object.keys(report)).toEqual(['dryRun', 'dns', 'mail', 'ftp', 'databases', 'web']);
+    expect(Object.keys(report)).toEqual(['dryRun', 'users', 'dns', 'mail', 'ftp', 'databases', 'web']);
+    expect(report.users.users).toEqual([]);
     expect(report.dns.zones.length).toBeGreaterThan(0);
     for (const zone of report.dns.zones) expect(zone).toMatchObject({ missing: [], extra: [], changed: [] });
     expect(report.mail).toMatchObject({ views: [], folders: [] });
