@@ -348,7 +348,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   });
   startCertificateRenewals(app, hosting.certificates, config.acme.renewCheckSeconds);
   registerHostingRoutes(api, hosting, { app });
-  registerInstallerRoutes(api, createInstallerService(db, config, { hosting, ddbb }, now, app.log), {
+  registerInstallerRoutes(api, createInstallerService(db, config, { hosting, ddbb }, now, fileWorkers, app.log), {
     app,
     basePath,
   });

@@ -201,6 +201,30 @@ describe('the confined file worker', () => {
     );
   });
 
+  it('installs an application whole, and never through a link planted on the way', async () => {
+    const payload = path.join(top, 'payload');
+    mkdirSync(path.join(payload, 'lib'), { recursive: true });
+    writeFileSync(path.join(payload, 'index.php'), '<?php require "lib/a.php";');
+    writeFileSync(path.join(payload, 'lib', 'a.php'), '<?php');
+    const configs = [{ path: 'config.php', text: '<?php $password = "s3cret";' }];
+    await files.installTarget(place(), 'apps/blog');
+    await files.install(place(), 'apps/blog', payload, configs, 1_000_000);
+    expect(readFileSync(path.join(home, 'apps', 'blog', 'lib', 'a.php'), 'utf8')).toBe('<?php');
+    await expect(files.installTarget(place(), 'apps/blog')).rejects.toBeInstanceOf(FieldErrors);
+    // The folder above the target becomes a link to B's site after the check.
+    await files.installTarget(place(), 'apps2/blog');
+    rmSync(path.join(home, 'apps2'), { recursive: true });
+    symlinkSync(path.join(other, 'site'), path.join(home, 'apps2'));
+    giveTo(path.join(home, 'apps2'), owner);
+    await expect(files.install(place(), 'apps2/blog', payload, configs, 1_000_000)).rejects.toBeInstanceOf(
+      ConflictError,
+    );
+    await expect(files.installTarget(place(), 'apps2/blog')).rejects.toMatchObject({
+      fields: [{ field: 'subpath', messageKey: 'hosting.error.folder_escape' }],
+    });
+    expect(execFileSync('ls', ['-A', path.join(other, 'site')], { encoding: 'utf8' }).trim()).toBe('index.php');
+  });
+
   describe.runIf(isRoot)('as the service’s user (the kernel’s refusal)', () => {
     it('cannot read the panel’s data or another home even when asked for it directly, bypassing the panel’s checks', async () => {
       // A request no panel code would send: rooted at the panel's data folder, or at B's home.

@@ -51,12 +51,8 @@ function memoryDriver(files: Record<string, string>, payloads: Record<string, nu
       return size;
     },
     openLogo: (file) => Readable.from([files[file] ?? '']),
-    isVacant: unused,
-    createStaging: unused,
-    unpack: unused,
-    writeConfigFile: unused,
-    moveIntoPlace: unused,
-    discard: unused,
+    checkTarget: unused,
+    install: unused,
   };
 }
 

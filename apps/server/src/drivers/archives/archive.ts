@@ -182,7 +182,8 @@ export async function* zipEntries(file: string | FileHandle): AsyncGenerator<Ent
   }
 }
 
-async function entriesOf(payload: string): Promise<AsyncGenerator<Entry>> {
+/** Every entry of a payload: a folder, a .tar.gz or a .zip. */
+export async function entriesOf(payload: string): Promise<AsyncGenerator<Entry>> {
   const info = await stat(payload);
   if (info.isDirectory()) return folderEntries(payload);
   if (info.isFile() && /\.(tar\.gz|tgz)$/i.test(payload)) return tarEntries(createReadStream(payload));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pack } from 'tar-stream';
+import type { Entry } from './archive.ts';
 
 /**
  * A folder of the panel's own (a restore's unpacked tree) as a plain tar stream, for a confined
@@ -27,6 +28,28 @@ export function packFolder(source: string): Readable {
     }
   };
   add(source, '').then(
+    () => archive.finalize(),
+    (error: Error) => archive.destroy(error),
+  );
+  return archive as unknown as Readable;
+}
+
+/**
+ * Archive entries (an application's payload, read by archive.ts) as a plain tar stream, for a
+ * confined worker to unpack: the worker checks every name and size again as it writes.
+ */
+export function packEntries(entries: AsyncIterable<Entry>): Readable {
+  const archive = pack();
+  (async () => {
+    for await (const entry of entries) {
+      if (entry.kind === 'directory') {
+        archive.entry({ name: entry.name, type: 'directory', mode: 0o755 });
+        continue;
+      }
+      if (entry.kind !== 'file') continue;
+      await pipeline(entry.open(), archive.entry({ name: entry.name, type: 'file', size: entry.size, mode: 0o644 }));
+    }
+  })().then(
     () => archive.finalize(),
     (error: Error) => archive.destroy(error),
   );

@@ -6,7 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import { isFilePath, UPLOAD_CHUNK_BYTES } from '@panel247/contract/file-rules';
 import type { FileEntry } from '@panel247/contract/files';
 import { ConflictError } from '../../errors.ts';
-import { packFolder } from '../archives/pack-folder.ts';
+import { entriesOf } from '../archives/archive.ts';
+import { packEntries, packFolder } from '../archives/pack-folder.ts';
 import type { ConfinedWorkers } from './confined/confined-workers.ts';
 import type { FileOwner, WorkerRequest } from './confined/protocol.ts';
 
@@ -138,7 +139,35 @@ export class ServiceFiles {
    * way rather than following it.
    */
   async restore(place: FilesPlace, relative: string, source: string, top: 'file' | 'folder'): Promise<void> {
-    await this.workers.call(this.request(place, 'restore', { path: checkedPath(relative), top }), packFolder(source));
+    await this.workers.call(this.request(place, 'restore', { path: checkedPath(relative), top }), () =>
+      packFolder(source),
+    );
+  }
+
+  /**
+   * Checks where an application goes: the folders above `folder` made, `folder` itself missing
+   * or empty (field errors on `subpath` otherwise).
+   */
+  async installTarget(place: FilesPlace, folder: string): Promise<void> {
+    await this.workers.call(this.request(place, 'installTarget', { path: checkedPath(folder) }));
+  }
+
+  /**
+   * Installs an application's payload (a folder, .tar.gz or .zip of the catalogue) and its
+   * rendered config files at `folder`, whole or not at all; an unsafe or too big payload fails
+   * with an ArchiveError.
+   */
+  async install(
+    place: FilesPlace,
+    folder: string,
+    payload: string,
+    configs: { path: string; text: string }[],
+    maxBytes: number,
+  ): Promise<void> {
+    const entries = await entriesOf(payload);
+    await this.workers.call(this.request(place, 'install', { path: checkedPath(folder), configs, maxBytes }), () =>
+      packEntries(entries),
+    );
   }
 
   /** Creates a folder and those above it that are missing (a site's, an FTP account's). */
@@ -223,7 +252,9 @@ export class ServiceFiles {
     const total = offset + received;
     if (total < target.size) return total;
 
-    await this.workers.call(this.request(place, 'write', { path: relative, size: total }), createReadStream(file));
+    await this.workers.call(this.request(place, 'write', { path: relative, size: total }), () =>
+      createReadStream(file),
+    );
     await rm(file, { force: true });
     await rm(`${file}.size`, { force: true });
     // Kept a day (dropAbandonedUploads), for a client that lost this answer and asks again.

@@ -1,11 +1,13 @@
 import type { Readable } from 'node:stream';
+import type { FilesPlace } from '../files/service-files.ts';
 
 /**
  * The installer driver: every file the application installer reads or writes. The catalogue
  * (manifests, templates, logos, payloads under the apps folder) is only read; an install writes
- * only into a hidden staging folder of its own until the final rename, so a failure at any step
+ * into the service's home through its confined worker, with the service's rights, and only
+ * into a hidden staging folder of its own until the final rename, so a failure at any step
  * leaves the site as it was. What to install and with which values (plans, templates, answers)
- * is decided by the installer module; the driver is handed absolute paths it already chose.
+ * is decided by the installer module.
  */
 
 /**
@@ -32,28 +34,23 @@ export interface InstallerDriver {
   /** The logo's bytes, streamed (opened lazily: a missing file fails the stream, not the call). */
   openLogo(file: string): Readable;
 
-  /** Whether an install folder is free: missing, or an empty folder (a file or a link is not). */
-  isVacant(target: string): Promise<boolean>;
   /**
-   * Creates a new, empty hidden folder beside `target` and answers it. Beside, so that it is on the
-   * same file system and `moveIntoPlace` is a rename: the site never sees a half-copied folder.
+   * Checks an install folder below a service home: the folders above it are made, and it is
+   * missing or empty; field errors on `subpath` otherwise (a link in the way included).
    */
-  createStaging(target: string): Promise<string>;
+  checkTarget(place: FilesPlace, folder: string): Promise<void>;
   /**
-   * Writes a payload into the staging folder (files 0644, folders 0755, never over an existing
-   * file); a PayloadError when it turns out unsafe or bigger than `maxBytes` on the way.
+   * Installs a payload and its rendered config files (0640: they hold the database password)
+   * at `folder`, as the service's user: into a hidden folder beside it, renamed into place at the
+   * end, so a failure leaves the site as it was. A PayloadError when the payload turns out
+   * unsafe or bigger than `maxBytes`; an error with code ENOTEMPTY, EEXIST or ENOTDIR when the
+   * folder was taken meanwhile.
    */
-  unpack(payload: string, staging: string, maxBytes: number): Promise<void>;
-  /**
-   * Writes one rendered config file at `relative` inside the staging folder, its folders made as
-   * needed. Mode 0640: config files hold the database password, for their owner only.
-   */
-  writeConfigFile(staging: string, relative: string, text: string): Promise<void>;
-  /**
-   * Renames the staging folder to `target`. An empty target folder (made by the user, or by the
-   * home's prepare) gives way; a non-empty one makes it fail with ENOTEMPTY, EEXIST or ENOTDIR.
-   */
-  moveIntoPlace(staging: string, target: string): Promise<void>;
-  /** Removes a staging folder and everything in it; never fails (it is the cleanup of a failure). */
-  discard(staging: string): Promise<void>;
+  install(
+    place: FilesPlace,
+    folder: string,
+    payload: string,
+    configs: { path: string; text: string }[],
+    maxBytes: number,
+  ): Promise<void>;
 }

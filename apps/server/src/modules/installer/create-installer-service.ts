@@ -1,8 +1,12 @@
+import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { ConfinedWorkers } from '../../drivers/files/confined/confined-workers.ts';
+import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { FileSystemInstallerDriver } from '../../drivers/installer/filesystem.driver.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
+import { serviceFileOwner } from '../files/service-file-owner.ts';
 import type { HostingServices } from '../hosting/create-hosting-service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { AppCatalogue } from './app-catalogue.ts';
@@ -13,10 +17,11 @@ export function createInstallerService(
   config: AppConfig,
   services: { hosting: HostingServices; ddbb: DdbbService },
   now: () => number,
+  workers: ConfinedWorkers,
   log: { warn: (detail: object, message: string) => void; error: (detail: object, message: string) => void },
 ): InstallerService {
   const maxBytes = config.installer.maxSizeMb * 1024 * 1024;
-  const files = new FileSystemInstallerDriver();
+  const files = new FileSystemInstallerDriver(new ServiceFiles(workers, path.join(config.dataDir, 'uploads')));
   const catalogue = new AppCatalogue(files, config.installer.appsDir as string, maxBytes, (folder, problem) =>
     log.warn({ event: 'installer.package_invalid', folder, problem }, 'application package left out'),
   );
@@ -31,5 +36,6 @@ export function createInstallerService(
     { databaseHost: config.databases.host, databasePort: config.databases.port, maxBytes },
     now,
     (detail, message) => log.error(detail, message),
+    serviceFileOwner(config),
   );
 }

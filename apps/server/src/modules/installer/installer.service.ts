@@ -4,6 +4,8 @@ import type { Language } from '@panel247/contract/constants';
 import { APP_CONFIG_PREFIX, type HostingApplication, type InstallJob } from '@panel247/contract/installer';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
+import type { FileOwner } from '../../drivers/files/confined/protocol.ts';
+import type { FilesPlace } from '../../drivers/files/service-files.ts';
 import { normaliseServiceFolder, type ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { type InstallerDriver, PayloadError } from '../../drivers/installer/installer.driver.ts';
 import { type FieldError, FieldErrors, NotFoundError } from '../../errors.ts';
@@ -40,9 +42,9 @@ export interface InstallRequest {
 interface InstallPlan {
   jobId: string;
   app: AppPackage;
-  /** The folder the application goes into (absolute, inside the service home). */
-  target: string;
-  /** Relative to the service home, for the answer. */
+  /** The service home and whose rights the install runs with. */
+  place: FilesPlace;
+  /** Where the application goes, relative to the service home. */
   folder: string;
   url: string;
   values: Map<string, string>;
@@ -71,6 +73,7 @@ export class InstallerService {
     private readonly settings: InstallerSettings,
     private readonly now: () => number,
     private readonly log: (detail: object, message: string) => void,
+    private readonly ownerOf: (serviceId: number) => Promise<FileOwner | undefined>,
   ) {}
 
   list(language: Language): Promise<HostingApplication[]> {
@@ -128,7 +131,7 @@ export class InstallerService {
     if (errors.length > 0 || !site || !app) throw new FieldErrors(errors);
 
     const folder = [site.directorio, subpath].filter(Boolean).join('/');
-    const target = await this.emptyTarget(domain, folder);
+    const place = await this.emptyTarget(id, domain, folder);
     const host = site.subdominio === '' ? domain : `${site.subdominio}.${domain}`;
     const url = `${site.ssl.enabled ? 'https' : 'http'}://${host}/${subpath ? `${subpath}/` : ''}`;
     values.set('site.url', url);
@@ -145,7 +148,7 @@ export class InstallerService {
       appId: app.manifest.id,
       now: this.now(),
     });
-    const plan: InstallPlan = { jobId, app, target, folder, url, values };
+    const plan: InstallPlan = { jobId, app, place, folder, url, values };
     this.queue = this.queue.then(() => this.run(plan));
     return this.job(actor, jobId, language);
   }
@@ -175,36 +178,38 @@ export class InstallerService {
     }
   }
 
-  /** The install folder, checked against symlink escapes; it may exist only as an empty folder. */
-  private async emptyTarget(domain: string, folder: string): Promise<string> {
-    const parent = await this.homes.prepare(
-      domain,
-      path.posix.dirname(folder) === '.' ? '' : path.posix.dirname(folder),
-      'subpath',
-    );
-    const target = folder === '' ? parent : path.join(this.homes.home(domain), folder);
-    if (!(await this.files.isVacant(target))) throw FieldErrors.one('subpath', 'installer.error.not_empty');
-    return target;
+  /**
+   * The install folder, checked by the service's worker: no link on the way, the folders above it
+   * made, and it may exist only as an empty folder.
+   */
+  private async emptyTarget(serviceId: number, domain: string, folder: string): Promise<FilesPlace> {
+    // A new service's home may not be on the disk yet.
+    const home = await this.homes.prepare(domain, '', 'subpath');
+    const place = { home, folder: '', owner: await this.ownerOf(serviceId) };
+    await this.files.checkTarget(place, folder);
+    return place;
   }
 
   private async run(plan: InstallPlan): Promise<void> {
-    const { jobId, app, target } = plan;
-    let staging: string | undefined;
+    const { jobId, app } = plan;
     const step = (progress: number) =>
       installerRepository.update(this.db, jobId, { status: 'running', progress }, this.now());
     try {
       await step(5);
-      staging = await this.files.createStaging(target);
-      await this.files.unpack(path.join(app.folder, app.manifest.payload), staging, this.settings.maxBytes);
-      await step(60);
-      for (const template of app.templates) {
-        const text = await renderTemplate(template.text, template.syntax, plan.values);
-        await this.files.writeConfigFile(staging, template.target, text);
-      }
-      await step(85);
-      await this.homes.giveToOwner(staging);
-      // An empty target folder made beforehand (by the user or by prepare) gives way to the new one.
-      await this.files.moveIntoPlace(staging, target);
+      const configs: { path: string; text: string }[] = [];
+      for (const template of app.templates)
+        configs.push({
+          path: template.target,
+          text: await renderTemplate(template.text, template.syntax, plan.values),
+        });
+      await step(10);
+      await this.files.install(
+        plan.place,
+        plan.folder,
+        path.join(app.folder, app.manifest.payload),
+        configs,
+        this.settings.maxBytes,
+      );
       await installerRepository.update(
         this.db,
         jobId,
@@ -212,7 +217,6 @@ export class InstallerService {
         this.now(),
       );
     } catch (error) {
-      if (staging) await this.files.discard(staging);
       const code = (error as NodeJS.ErrnoException).code;
       const errorKey =
         error instanceof PayloadError

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../../errors.ts';
+import { ArchiveError } from '../../archives/archive.ts';
 import type { WorkerMessage, WorkerRequest } from './protocol.ts';
 
 /**
@@ -56,6 +56,8 @@ function toError(message: Extract<WorkerMessage, { type: 'error' }>): Error {
       return new QuotaError(message.key, message.params);
     case 'conflict':
       return new ConflictError(message.key, message.params);
+    case 'archive':
+      return new ArchiveError(message.message);
     default: {
       // The kernel refused what the code did not check: to the customer, a plain refusal.
       if (message.code === 'EACCES' || message.code === 'EPERM') return new ConflictError('files.error.denied');
@@ -83,8 +85,11 @@ export class ConfinedWorkers {
     this.timeoutMs = options.timeoutMs ?? 120_000;
   }
 
-  /** Runs an operation to its end and answers its result. */
-  async call<T>(request: WorkerRequest, input?: Readable): Promise<T> {
+  /**
+   * Runs an operation to its end and answers its result. `input` makes the bytes the worker
+   * reads; it is called once the worker is there, so that nothing is read (or fails) unheard.
+   */
+  async call<T>(request: WorkerRequest, input?: () => Readable): Promise<T> {
     const run = await this.start(request, input, true);
     run.output.resume();
     return (await run.done) as T;
@@ -203,7 +208,11 @@ export class ConfinedWorkers {
     };
   }
 
-  private async start(request: WorkerRequest, input: Readable | undefined, timed: boolean): Promise<Running> {
+  private async start(
+    request: WorkerRequest,
+    makeInput: (() => Readable) | undefined,
+    timed: boolean,
+  ): Promise<Running> {
     const release = await this.slot();
     let worker: Started;
     try {
@@ -241,6 +250,7 @@ export class ConfinedWorkers {
       if (child.exitCode === null) kill();
     });
 
+    let inputError: Error | undefined;
     const done = (async () => {
       try {
         let message = await next();
@@ -249,7 +259,9 @@ export class ConfinedWorkers {
           message = await next();
         }
         const code = await worker.exited;
+        // The worker's own refusal first: its input then fails only because it stopped reading.
         if (message?.type === 'error') throw toError(message);
+        if (inputError) throw inputError;
         if (message?.type !== 'done' || code !== 0)
           throw new Error(`file worker: ${request.op} ended without an answer (exit ${code ?? child.signalCode})`);
         await stdoutEnded;
@@ -268,8 +280,20 @@ export class ConfinedWorkers {
     done.catch(() => undefined);
 
     child.send(request);
-    if (input) pipeline(input, child.stdin as NodeJS.WritableStream).catch(() => undefined);
-    else child.stdin?.end();
+    if (makeInput) {
+      const input = makeInput();
+      // Bytes that could not be read (a broken payload) must not reach the worker as a short,
+      // well-formed input: the worker is killed before its input could end, and the operation
+      // fails with the reading's error. (pipeline() would end the worker's stdin first.)
+      const stdin = child.stdin as NodeJS.WritableStream;
+      input.pipe(stdin, { end: false });
+      input.once('end', () => stdin.end());
+      input.on('error', (error: Error) => {
+        inputError ??= error;
+        kill();
+      });
+      child.stdin?.on('error', () => input.destroy());
+    } else child.stdin?.end();
     return { meta, done, output, kill };
   }
 }

@@ -84,6 +84,25 @@ function sizedStream(handle: FileHandle, size: number): Readable {
   return bytes;
 }
 
+/** Writes a file aside in `dir`, then renames it over `name` (a link there is replaced, not followed). */
+async function replaceFile(dir: FileHandle, name: string, content: AsyncIterable<Buffer>, mode: number, mtime?: Date) {
+  const temp = asideName(name);
+  try {
+    const file = await open(at(dir, temp), CREATE_NEW, mode);
+    try {
+      await writeAll(file, content);
+      await file.chmod(mode);
+      if (mtime) await file.utimes(mtime, mtime);
+    } finally {
+      await file.close();
+    }
+    await rename(at(dir, temp), at(dir, name));
+  } catch (error) {
+    await unlink(at(dir, temp)).catch(() => undefined);
+    throw error;
+  }
+}
+
 /** Writes a stream into an open file its caller closes (see handle-range.ts for why by hand). */
 async function writeAll(target: FileHandle, content: AsyncIterable<Buffer>): Promise<number> {
   let written = 0;
@@ -574,22 +593,93 @@ export async function restore(
         return;
       }
       if (present?.isDirectory()) await removeTree(dir, name);
-      const temp = asideName(name);
-      try {
-        const file = await open(at(dir, temp), CREATE_NEW, entry.mode & 0o777);
-        try {
-          await writeAll(file, entry.open());
-          await file.chmod(entry.mode & 0o777);
-          if (entry.mtime) await file.utimes(entry.mtime, entry.mtime);
-        } finally {
-          await file.close();
-        }
-        await rename(at(dir, temp), at(dir, name));
-      } catch (error) {
-        await unlink(at(dir, temp)).catch(() => undefined);
-        throw error;
-      }
+      await replaceFile(dir, name, entry.open(), entry.mode & 0o777, entry.mtime);
     });
+  }
+}
+
+/**
+ * Where an application may go: the folders above it are made (no link followed), and the
+ * folder itself is missing or empty.
+ */
+export async function installTarget(tree: Tree, args: { path: string }): Promise<void> {
+  const names = namesOf(args.path);
+  const parent = await tree.makeFolders(names.slice(0, -1)).catch((error: unknown) => {
+    if (error instanceof ConflictError) throw FieldErrors.one('subpath', 'hosting.error.folder_escape');
+    throw error;
+  });
+  await withFolder(parent, async (dir) => {
+    const name = names[names.length - 1];
+    const folder =
+      name === undefined
+        ? await tree.openRoot()
+        : await open(at(dir, name), DIRECTORY).catch((error: unknown) => {
+            if (errorCode(error) === 'ENOENT') return null;
+            if (errorCode(error) === 'ENOTDIR') return undefined;
+            throw error;
+          });
+    if (folder === null) return;
+    // A file or a link in its place is as taken as a folder with files.
+    const empty = folder ? await withFolder(folder, async (found) => (await namesIn(found)).length === 0) : false;
+    if (!empty) throw FieldErrors.one('subpath', 'installer.error.not_empty');
+  });
+}
+
+/**
+ * Installs an application at `path`: its payload (a plain tar on the input, checked entry by
+ * entry as an extraction is) and its rendered config files (0640: they hold the database
+ * password) go into a hidden folder beside the target, renamed into place at the end, so a
+ * failure leaves nothing half-installed. At the root itself, which cannot be renamed, they go in
+ * directly and a failure empties it again.
+ */
+export async function install(
+  tree: Tree,
+  args: { path: string; configs: { path: string; text: string }[]; maxBytes: number },
+  io: OperationIo,
+): Promise<void> {
+  const names = namesOf(args.path);
+  const parentNames = names.slice(0, -1);
+  const atRoot = names.length === 0;
+  const staging = atRoot ? [] : [...parentNames, `.panel247-install-${randomBytes(6).toString('hex')}`];
+  if (!atRoot) await (await tree.makeFolders(staging)).close();
+  const clear = async () => {
+    if (atRoot) {
+      const root = await tree.openRoot();
+      await withFolder(root, async (dir) => {
+        for (const name of await namesIn(dir)) await removeTree(dir, name);
+      });
+      return;
+    }
+    const parent = await tree.folder(parentNames);
+    await withFolder(parent.handle, (dir) => removeTree(dir, staging[staging.length - 1] as string));
+  };
+  try {
+    await unpackEntries(tarEntries(io.input, false), treeSink(tree, staging), args.maxBytes);
+    for (const config of args.configs) {
+      const configNames = namesOf(config.path);
+      const folder = await tree.makeFolders([...staging, ...configNames.slice(0, -1)]);
+      await withFolder(folder, (dir) =>
+        replaceFile(
+          dir,
+          configNames[configNames.length - 1] as string,
+          Readable.from([Buffer.from(config.text)]),
+          0o640,
+        ),
+      );
+    }
+    if (atRoot) return;
+    const parent = await tree.folder(parentNames);
+    await withFolder(parent.handle, async (dir) => {
+      const name = names[names.length - 1] as string;
+      // An empty folder made beforehand (by the user, or by the checks) gives way to the new one.
+      await rmdir(at(dir, name)).catch((error: unknown) => {
+        if (errorCode(error) !== 'ENOENT') throw error;
+      });
+      await rename(at(dir, staging[staging.length - 1] as string), at(dir, name));
+    });
+  } catch (error) {
+    await clear().catch(() => undefined);
+    throw error;
   }
 }
 

@@ -24,7 +24,9 @@ export interface WorkerRequest {
     | 'extract'
     | 'usage'
     | 'prepare'
-    | 'restore';
+    | 'restore'
+    | 'install'
+    | 'installTarget';
   /** The home (absolute, chosen by the panel): opened without following a link. */
   base: string;
   /** Names below it: the root of this operation (an FTP account's folder), walked without links. */
@@ -41,4 +43,5 @@ export type WorkerMessage =
   | { type: 'done'; result: unknown }
   | { type: 'error'; kind: 'FieldErrors'; fields: FieldError[] }
   | { type: 'error'; kind: 'not_found' | 'conflict' | 'quota'; key: string; params: MessageParams }
+  | { type: 'error'; kind: 'archive'; message: string }
   | { type: 'error'; kind: 'system'; code: string | undefined; message: string };

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { AppError, ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../../errors.ts';
+import { ArchiveError } from '../../archives/archive.ts';
 import {
   copyOrMove,
   createFolder,
   download,
   extract,
+  install,
+  installTarget,
   list,
   type OperationIo,
   prepare,
@@ -59,6 +62,8 @@ const OPERATIONS: Record<WorkerRequest['op'], Operation> = {
   usage,
   prepare,
   restore,
+  install,
+  installTarget,
 };
 
 function send(message: WorkerMessage): Promise<void> {
@@ -106,6 +111,7 @@ function describe(error: unknown): WorkerMessage {
             : undefined;
     if (kind) return { type: 'error', kind, key: error.messageKey, params: error.params };
   }
+  if (error instanceof ArchiveError) return { type: 'error', kind: 'archive', message: error.message };
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return { type: 'error', kind: 'system', code, message: error instanceof Error ? error.message : String(error) };
 }
