@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
-  lchownSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -22,19 +21,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { ZipFile } from 'yazl';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { asCustomer, HOSTING_UID } from '../support/customer-files.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
-
-const HOSTING_UID = 33;
-
-/**
- * What a test puts in the home is given to the hosting user, as an FTP upload would be: the
- * file manager works with that user's rights (when the tests run as root), not the panel's.
- */
-function asCustomer(file: string): void {
-  if (process.getuid?.() === 0) lchownSync(file, HOSTING_UID, HOSTING_UID);
-}
 
 describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
   let t: TestApp;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FtpAccount } from '@panel247/contract/ftp';
@@ -6,6 +6,7 @@ import type { SignonForm } from '@panel247/contract/signon';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { customerHome } from '../support/customer-files.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -34,7 +35,7 @@ describe.each(DATABASE_KINDS)('FTP API on %s', (kind) => {
     id = account.resources['subir.test'] as number;
     cookie = await t.login(account.domainName, account.username, account.password);
     // A symlink inside the home that points outside it.
-    mkdirSync(path.join(root, 'subir.test'), { recursive: true });
+    customerHome(path.join(root, 'subir.test'));
     symlinkSync('/etc', path.join(root, 'subir.test', 'escape'));
   });
   afterAll(() => t.close());

@@ -1,13 +1,4 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { HostingService, Redirection, Subdomain } from '@panel247/contract/hosting';
@@ -17,6 +8,7 @@ import { ServiceHomes } from '../../src/drivers/homes/service-homes.ts';
 import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
 import { DaemonError, FieldErrors } from '../../src/errors.ts';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { customerHome } from '../support/customer-files.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -70,7 +62,7 @@ describe.each(DATABASE_KINDS)('hosting API on %s', (kind) => {
     otherId = other.resources['ajeno-web.test'] as number;
     cookie = await t.login(account.domainName, account.username, account.password);
     // A symlink inside the home that points outside it.
-    mkdirSync(path.join(root, DOMAIN), { recursive: true });
+    customerHome(path.join(root, DOMAIN));
     symlinkSync('/etc', path.join(root, DOMAIN, 'escape'));
   });
   afterAll(() => t.close());

@@ -329,8 +329,10 @@ foreach (['b' => ${JSON.stringify(secret)}, 'data' => ${JSON.stringify(path.join
       expect(readFileSync(landed, 'utf8')).toBe(`over FTP as ${ftpUser}`);
       expect(statSync(landed)).toMatchObject({ uid: a.uid, gid: a.gid });
     }
-    // the account's folder is A's, group the web server's; the home kept its owner, group and mode
-    expect(statSync(path.join(home(A), 'uploads/today'))).toMatchObject({ uid: a.uid, gid: 33 });
+    // the account's folder was made by A's worker: A's user and group (nginx reads it as any
+    // other folder of the home, the home's group being the web server's); the home kept its owner,
+    // group and mode
+    expect(statSync(path.join(home(A), 'uploads/today'))).toMatchObject({ uid: a.uid, gid: a.gid });
     const info = statSync(home(A));
     expect([info.uid, info.gid, info.mode & 0o7777]).toEqual([a.uid, 33, 0o750]);
   });

@@ -1,4 +1,5 @@
 import { createFtpDriver } from '../../drivers/ftp/create-ftp-driver.ts';
+import { createHomeWork } from '../../modules/files/service-file-owner.ts';
 import { syncFtpLogins } from '../../modules/ftp/ftp-sync.ts';
 import type { CommandGroup } from '../command.ts';
 import { repairResult, type SyncStep, syncCommand } from '../sync-step.ts';
@@ -13,7 +14,9 @@ const HOME_PROBLEMS = {
 export const ftpSyncStep: SyncStep = {
   name: 'ftp',
   async run({ runtime, config }, options) {
-    const drift = await syncFtpLogins(runtime.db, createFtpDriver(config), options);
+    // Missing account folders are made by the services' workers, as their users.
+    const driver = createFtpDriver(config, undefined, createHomeWork(runtime.db, config));
+    const drift = await syncFtpLogins(runtime.db, driver, options);
     // The copy is rewritten as a whole: each of its lines is repaired unless this is a dry run.
     const copied = { repaired: !options.dryRun };
     const rows = [

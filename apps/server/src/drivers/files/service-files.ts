@@ -1,5 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { lstat, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -232,7 +232,9 @@ export class ServiceFiles {
 
     const room = Math.min(UPLOAD_CHUNK_BYTES, target.size - offset);
     let received = 0;
-    const out = createWriteStream(file, { flags: offset === 0 ? 'w' : 'r+', start: offset, mode: 0o600 });
+    // Opened before any byte is read, so that a refused chunk's cleanup finds the file to remove.
+    const staged = await open(file, offset === 0 ? 'w' : 'r+', 0o600);
+    const out = staged.createWriteStream({ start: offset });
     // A chunk cut short stays (the upload resumes from what arrived); one longer than announced
     // is a broken client: its upload starts over.
     await pipeline(
@@ -246,7 +248,9 @@ export class ServiceFiles {
       },
       out,
     ).catch(async (error: unknown) => {
-      if (error instanceof ConflictError) await rm(file, { force: true });
+      await staged.close().catch(() => undefined);
+      if (error instanceof ConflictError)
+        await Promise.all([rm(file, { force: true }), rm(`${file}.size`, { force: true })]);
       throw error;
     });
     const total = offset + received;

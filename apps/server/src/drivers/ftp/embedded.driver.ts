@@ -1,4 +1,4 @@
-import { ServiceHomes } from '../homes/service-homes.ts';
+import type { ServiceHomes } from '../homes/service-homes.ts';
 import type { SyncOptions } from '../sync-options.ts';
 import type { FtpDrift, FtpDriver, FtpHomeDrift, FtpLogin } from './ftp.driver.ts';
 
@@ -31,9 +31,10 @@ export class EmbeddedFtpDriver implements FtpDriver {
 
   /** The homes whose folders are made and given back to `uid` (and the web server's group). */
   private homesOf(uid: number): ServiceHomes {
-    return this.owners ? new ServiceHomes(this.owners.root, { uid, gid: this.owners.webGid }) : this.homes;
+    return this.owners ? this.homes.withOwner({ uid, gid: this.owners.webGid }) : this.homes;
   }
 
+  /** The folder is made by the service's worker, as the service's user (see ServiceHomes). */
   async prepareHome(domain: string, folder: string, field: string): Promise<string> {
     const owner = await this.owners?.ownerOf?.(domain);
     return (owner ? this.homesOf(owner.uid) : this.homes).prepare(domain, folder, field);

@@ -1,7 +1,8 @@
-import { chown, lchown, lstat, mkdir, readdir, realpath } from 'node:fs/promises';
+import { chown, type FileHandle, lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isServiceFolder } from '@panel247/contract/hosting-rules';
-import { FieldErrors } from '../../errors.ts';
+import { ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
+import { errorCode, Tree } from '../files/confined/tree.ts';
 import type { SyncOptions } from '../sync-options.ts';
 import { diskUsage } from './disk-usage.ts';
 
@@ -17,55 +18,114 @@ export function normaliseServiceFolder(folder: string, field: string): string {
   return trimmed;
 }
 
+/** Homes being made now, by path (see ServiceHomes.ensureHome). */
+const making = new Map<string, Promise<void>>();
+
+/**
+ * Work below a service home that must run with the service's rights (a confined worker, see
+ * drivers/files/confined): making folders, measuring the home. The panel supplies it with the
+ * owner of each home (modules/files/home-work.ts).
+ */
+export interface HomeWork {
+  /** Makes `relative` and the folders above it, never following a link (ConflictError otherwise). */
+  makeFolders(domain: string, home: string, relative: string): Promise<void>;
+  /** Bytes the home holds, every entry counted. */
+  usage(domain: string, home: string): Promise<number>;
+}
+
 /**
  * Every hosting service has a home folder, <root>/<domain>. Folders given by users (FTP accounts,
  * sites) are relative to it: absolute paths, "..", control and shell characters are refused, and
- * so is any folder whose existing part resolves (through symlinks) outside the home.
+ * what is below the home is made by its worker, so a link planted anywhere on the way is refused
+ * by a walk that never follows one.
  */
 export class ServiceHomes {
   constructor(
     private readonly root: string,
     private readonly owner: { uid: number; gid: number },
+    /** Without it (the CLI's reports, the sync), nothing below a home can be made or measured. */
+    private readonly work?: HomeWork,
   ) {}
+
+  /** The same homes, with another owner for what the panel makes and repairs itself. */
+  withOwner(owner: { uid: number; gid: number }): ServiceHomes {
+    return new ServiceHomes(this.root, owner, this.work);
+  }
 
   home(domain: string): string {
     return path.join(path.resolve(this.root), domain);
   }
 
-  /** Bytes the service's home holds (counted up to a bound, see disk-usage.ts). */
-  usage(domain: string): Promise<number> {
-    return diskUsage(this.home(domain));
-  }
-
-  /** The absolute folder, checked against symlink escapes, created (owned by the web user) if missing. */
-  async prepare(domain: string, relative: string, field: string): Promise<string> {
+  /** Bytes the service's home holds (measured by its worker; without one, by the panel); none yet: 0. */
+  async usage(domain: string): Promise<number> {
     const home = this.home(domain);
-    await mkdir(home, { recursive: true });
-    const target = path.join(home, relative);
-    // The deepest part that exists must really be inside the home.
-    let existing = target;
-    while (
-      !(await lstat(existing).then(
+    if (
+      !(await lstat(home).then(
         () => true,
         () => false,
       ))
     )
-      existing = path.dirname(existing);
-    const real = await realpath(existing);
-    const realHome = await realpath(home);
-    if (real !== realHome && !real.startsWith(`${realHome}${path.sep}`)) {
-      throw FieldErrors.one(field, 'hosting.error.folder_escape');
-    }
-    await mkdir(target, { recursive: true });
-    await chown(target, this.owner.uid, this.owner.gid).catch(() => undefined);
-    return target;
+      return 0;
+    return this.work ? this.work.usage(domain, home) : diskUsage(home);
+  }
+
+  /**
+   * The absolute folder, made if missing: the home itself in the hosting root (the panel's, where
+   * no customer writes), and below it by the service's worker. A link in the way is a field error.
+   */
+  async prepare(domain: string, relative: string, field: string): Promise<string> {
+    const home = this.home(domain);
+    await this.ensureHome(home);
+    if (relative === '') return home;
+    if (!this.work) throw new Error('folders below a service home are made by its worker');
+    await this.work.makeFolders(domain, home, relative).catch((error: unknown) => {
+      // A link or a file where a folder must be; the kernel's refusals stay what they are.
+      if (
+        (error instanceof ConflictError && error.messageKey === 'files.error.outside') ||
+        error instanceof NotFoundError
+      )
+        throw FieldErrors.one(field, 'hosting.error.folder_escape');
+      throw error;
+    });
+    return path.join(home, relative);
+  }
+
+  /**
+   * Makes a missing home and gives it its owner. Calls that come together in this process wait
+   * for the one making it, so none finds it there but still the panel's. The hosting root is the
+   * operator's: made as is when missing.
+   */
+  private ensureHome(home: string): Promise<void> {
+    const pending = making.get(home);
+    if (pending) return pending;
+    const made = (async () => {
+      if (
+        await lstat(home).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
+      await mkdir(path.dirname(home), { recursive: true });
+      const created = await mkdir(home).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
+          return false;
+        },
+      );
+      if (created) await chown(home, this.owner.uid, this.owner.gid).catch(() => undefined);
+    })().finally(() => making.delete(home));
+    making.set(home, made);
+    return made;
   }
 
   /**
    * Checks an account's home folder (absolute, as stored) and puts it right where that is safe: a
-   * missing folder is created and a foreign-owned one given back to the hosting user (the folder
-   * itself; what is inside stays as it is). A file or link in its place, or a path outside the
-   * root, is only reported; a dry run changes nothing. Answers nothing when the folder is as it should be.
+   * missing folder is made (by the service's worker) and a foreign-owned one given back to the
+   * hosting user (the folder itself, through the descriptor a link-free walk opened; what is
+   * inside stays as it is). A file or link in its place, or a path outside the root, is only
+   * reported; a dry run changes nothing. Answers nothing when the folder is as it should be.
    */
   async repair(
     home: string,
@@ -73,38 +133,42 @@ export class ServiceHomes {
   ): Promise<{ problem: 'missing' | 'not_a_folder' | 'owner' | 'outside_root'; repaired: boolean } | undefined> {
     const root = path.resolve(this.root);
     if (!path.resolve(home).startsWith(`${root}${path.sep}`)) return { problem: 'outside_root', repaired: false };
-    const info = await lstat(home).catch(() => undefined);
-    if (!info) {
+    const [domain, ...below] = path.relative(root, path.resolve(home)).split(path.sep) as [string, ...string[]];
+    const found = await this.openFolder(domain, below);
+    if (found === 'missing') {
       if (options.dryRun) return { problem: 'missing', repaired: false };
-      await mkdir(home, { recursive: true });
-      await chown(home, this.owner.uid, this.owner.gid).catch(() => undefined);
+      await this.prepare(domain, below.join('/'), 'home');
       return { problem: 'missing', repaired: true };
     }
-    if (!info.isDirectory()) return { problem: 'not_a_folder', repaired: false };
-    // Only root can give a folder away; an unprivileged panel owns what it creates.
-    if (process.getuid?.() !== 0 || (info.uid === this.owner.uid && info.gid === this.owner.gid)) return undefined;
-    if (options.dryRun) return { problem: 'owner', repaired: false };
-    await chown(home, this.owner.uid, this.owner.gid);
-    return { problem: 'owner', repaired: true };
+    if (found === 'not_a_folder') return { problem: 'not_a_folder', repaired: false };
+    try {
+      const info = await found.stat();
+      // Only root can give a folder away; an unprivileged panel owns what it creates.
+      if (process.getuid?.() !== 0 || (info.uid === this.owner.uid && info.gid === this.owner.gid)) return undefined;
+      if (options.dryRun) return { problem: 'owner', repaired: false };
+      await found.chown(this.owner.uid, this.owner.gid);
+      return { problem: 'owner', repaired: true };
+    } finally {
+      await found.close();
+    }
   }
 
-  /**
-   * Gives a tree the panel wrote (an installed application) to the web user, so the site can read
-   * it and its FTP accounts can change it. Links are not followed (lchown). Without root the panel
-   * cannot chown and the files stay the panel's, which is what an unprivileged install wants.
-   */
-  async giveToOwner(dir: string): Promise<void> {
-    const { uid, gid } = this.owner;
-    if (process.getuid?.() !== 0) return;
-    const pending = [dir];
-    while (pending.length > 0) {
-      const current = pending.pop() as string;
-      await chown(current, uid, gid);
-      for (const entry of await readdir(current, { withFileTypes: true })) {
-        const full = path.join(current, entry.name);
-        if (entry.isDirectory()) pending.push(full);
-        else await lchown(full, uid, gid);
-      }
+  /** A folder of a home, opened by a walk that follows no link out of it (the home's own name included). */
+  private async openFolder(domain: string, below: string[]): Promise<FileHandle | 'missing' | 'not_a_folder'> {
+    const tree = await Tree.open(this.home(domain), []).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return 'missing' as const;
+      if (errorCode(error) === 'ENOTDIR' || errorCode(error) === 'ELOOP') return 'not_a_folder' as const;
+      throw error;
+    });
+    if (typeof tree === 'string') return tree;
+    try {
+      return (await tree.folder(below)).handle;
+    } catch (error) {
+      if (error instanceof NotFoundError && error.messageKey === 'files.error.not_found') return 'missing';
+      if (error instanceof NotFoundError || error instanceof ConflictError) return 'not_a_folder';
+      throw error;
+    } finally {
+      await tree.close();
     }
   }
 }

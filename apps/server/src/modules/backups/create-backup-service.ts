@@ -51,7 +51,7 @@ export function createBackupService(
         monthly: config.backups.keepMonthly,
         withinHours: config.backups.keepWithinHours,
       },
-      ownerOf: serviceFileOwner(config),
+      ownerOf: serviceFileOwner(db, config),
     },
   );
   return {

@@ -6,16 +6,16 @@ import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { FilesService } from './files.service.ts';
-import { serviceFileOwner } from './service-file-owner.ts';
+import { createHomeWork, serviceFileOwner } from './service-file-owner.ts';
 
 export function createFilesService(db: Db, config: AppConfig, workers: ConfinedWorkers): FilesService {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
   return new FilesService(
     db,
     new PermissionService(db),
-    new ServiceHomes(config.hosting.root as string, owner),
+    new ServiceHomes(config.hosting.root as string, owner, createHomeWork(db, config, workers)),
     new ServiceFiles(workers, path.join(config.dataDir, 'uploads')),
     config.hosting,
-    serviceFileOwner(config),
+    serviceFileOwner(db, config),
   );
 }

@@ -3,6 +3,7 @@ import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import { createFtpDriver } from '../../drivers/ftp/create-ftp-driver.ts';
 import type { BrandService } from '../brand/brand.service.ts';
+import { createHomeWork } from '../files/service-file-owner.ts';
 import { createServiceUsers } from '../hosting/service-users.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';
@@ -21,7 +22,7 @@ export function createFtpService(
     db,
     new PermissionService(db),
     brands,
-    createFtpDriver(config, (domain) => users.folderOwnerOf(domain)),
+    createFtpDriver(config, (domain) => users.folderOwnerOf(domain), createHomeWork(db, config)),
     new SecretBox(secretKey, 'ftp-password'),
     new SignonTokens(db, now),
     config.hosting,

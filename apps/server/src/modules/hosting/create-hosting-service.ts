@@ -11,6 +11,7 @@ import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import type { BrandService } from '../brand/brand.service.ts';
+import { createHomeWork } from '../files/service-file-owner.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { CertificateService } from './certificate.service.ts';
 import { HostingChanges } from './hosting-changes.ts';
@@ -49,7 +50,11 @@ export function createHostingService(
     users?: ServiceUsers;
   } = {},
 ): HostingServices {
-  const homes = new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid });
+  const homes = new ServiceHomes(
+    config.hosting.root as string,
+    { uid: config.hosting.uid, gid: config.hosting.gid },
+    createHomeWork(db, config),
+  );
   const keys = new SecretBox(secretKey, 'site-private-key');
   const settings: HostingSettings = {
     phpVersions: Object.keys(config.web.phpSockets),

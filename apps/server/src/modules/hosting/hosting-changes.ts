@@ -133,13 +133,11 @@ export class HostingChanges {
     const chosen = settings?.php_version ?? '';
     const php = this.settings.phpVersions.includes(chosen) ? chosen : this.settings.defaultPhpVersion;
     const pool = await this.users?.poolOf(db, service.id);
-    // Folders belong to the service's user where it has one, else to the web user.
-    const homes = pool && this.users ? this.users.homesFor(pool) : this.homes;
     const webSites: WebService['sites'] = [];
     for (const site of sites) {
-      // A folder is created (owned as above) and checked against symlink escapes.
+      // A folder is made by the service's worker, as its user, never through a link.
       if (prepare === 'all' || prepare.includes(site.folder))
-        await homes.prepare(service.domain, site.folder, 'folder');
+        await this.homes.prepare(service.domain, site.folder, 'folder');
       webSites.push({
         subdomain: site.subdomain,
         folder: site.folder,

@@ -133,6 +133,13 @@ export class ServiceUsers {
     return { ...this.settings.fallback };
   }
 
+  /** `ownerOf`, for the service whose home is named after `domain`. */
+  async ownerOfDomain(domain: string): Promise<FileOwner | undefined> {
+    if (!this.enabled) return undefined;
+    const row = await repository.byDomain(this.db, domain);
+    return row ? { uid: row.uid, gid: row.gid } : { ...this.settings.fallback };
+  }
+
   /** The PHP pool's user of the service (`db` may be a change's transaction); undefined: the default pool user. */
   async poolOf(db: Db, serviceId: number): Promise<WebPool | undefined> {
     if (!this.enabled) return undefined;

@@ -6,7 +6,7 @@ import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { FileSystemInstallerDriver } from '../../drivers/installer/filesystem.driver.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
-import { serviceFileOwner } from '../files/service-file-owner.ts';
+import { createHomeWork, serviceFileOwner } from '../files/service-file-owner.ts';
 import type { HostingServices } from '../hosting/create-hosting-service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { AppCatalogue } from './app-catalogue.ts';
@@ -30,12 +30,16 @@ export function createInstallerService(
     new PermissionService(db),
     services.hosting.sites,
     services.ddbb,
-    new ServiceHomes(config.hosting.root as string, { uid: config.hosting.uid, gid: config.hosting.gid }),
+    new ServiceHomes(
+      config.hosting.root as string,
+      { uid: config.hosting.uid, gid: config.hosting.gid },
+      createHomeWork(db, config, workers),
+    ),
     files,
     catalogue,
     { databaseHost: config.databases.host, databasePort: config.databases.port, maxBytes },
     now,
     (detail, message) => log.error(detail, message),
-    serviceFileOwner(config),
+    serviceFileOwner(db, config),
   );
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,7 +45,20 @@ interface Running {
   kill: () => void;
 }
 
+/** How long a worker told its input failed may take to clean up before it is killed. */
+const ABORT_GRACE_MS = 10_000;
+
 const WORKER_ENTRY = fileURLToPath(new URL('./worker-main.ts', import.meta.url));
+
+/** Whether a worker (its process, IPC channel and pipes) keeps the panel's event loop alive. */
+function setHeld(child: ChildProcess, held: boolean): void {
+  for (const handle of [child, child.channel, child.stdin, child.stdout, child.stderr] as (
+    | { ref?: () => void; unref?: () => void }
+    | null
+    | undefined
+  )[])
+    held ? handle?.ref?.() : handle?.unref?.();
+}
 
 function toError(message: Extract<WorkerMessage, { type: 'error' }>): Error {
   switch (message.kind) {
@@ -71,6 +85,7 @@ function toError(message: Extract<WorkerMessage, { type: 'error' }>): Error {
 
 export class ConfinedWorkers {
   private script: Promise<{ dir: string; file: string }> | undefined;
+  private scriptDir: string | undefined;
   private readonly spares: Promise<Started>[] = [];
   private running = 0;
   private readonly waiting: (() => void)[] = [];
@@ -127,9 +142,15 @@ export class ConfinedWorkers {
       );
   }
 
+  /** At the process's exit (synchronous): the bundled script goes. */
+  removeScript(): void {
+    if (this.scriptDir) rmSync(this.scriptDir, { recursive: true, force: true });
+  }
+
   private bundle(): Promise<{ dir: string; file: string }> {
     this.script ??= (async () => {
       const dir = await mkdtemp(path.join(tmpdir(), 'panel247-files-'));
+      this.scriptDir = dir;
       const file = path.join(dir, 'worker.cjs');
       await build({
         entryPoints: [WORKER_ENTRY],
@@ -176,9 +197,8 @@ export class ConfinedWorkers {
         started.wake?.();
       });
     });
-    // A waiting spare does not keep the panel's process alive.
-    child.unref();
-    child.channel?.unref();
+    // A waiting spare does not keep the panel's process alive (a CLI command ends when it is done).
+    setHeld(child, false);
     return started;
   }
 
@@ -222,8 +242,7 @@ export class ConfinedWorkers {
       throw error;
     }
     const { child } = worker;
-    child.ref();
-    child.channel?.ref();
+    setHeld(child, true);
     const kill = () => child.kill('SIGKILL');
     const timer = timed ? setTimeout(kill, this.timeoutMs) : undefined;
 
@@ -259,9 +278,11 @@ export class ConfinedWorkers {
           message = await next();
         }
         const code = await worker.exited;
-        // The worker's own refusal first: its input then fails only because it stopped reading.
-        if (message?.type === 'error') throw toError(message);
+        // The worker's own refusal first (its input then failed only because it stopped reading),
+        // unless it failed on the input the panel could not read.
+        if (message?.type === 'error' && !(inputError && message.kind === 'system')) throw toError(message);
         if (inputError) throw inputError;
+        if (message?.type === 'error') throw toError(message);
         if (message?.type !== 'done' || code !== 0)
           throw new Error(`file worker: ${request.op} ended without an answer (exit ${code ?? child.signalCode})`);
         await stdoutEnded;
@@ -289,11 +310,29 @@ export class ConfinedWorkers {
       input.pipe(stdin, { end: false });
       input.once('end', () => stdin.end());
       input.on('error', (error: Error) => {
-        inputError ??= error;
-        kill();
+        if (inputError) return;
+        inputError = error;
+        // The worker fails its input itself and cleans up what it began; killed if it does not.
+        child.send({ type: 'abort' });
+        setTimeout(kill, ABORT_GRACE_MS).unref();
       });
       child.stdin?.on('error', () => input.destroy());
     } else child.stdin?.end();
     return { meta, done, output, kill };
   }
+}
+
+let shared: ConfinedWorkers | undefined;
+
+/**
+ * The workers of a process that has no app to close them with (the CLI, drivers made outside
+ * the app): its spares never keep the process alive, and its script goes when the process ends.
+ */
+export function sharedWorkers(): ConfinedWorkers {
+  if (!shared) {
+    const workers = new ConfinedWorkers();
+    process.once('exit', () => workers.removeScript());
+    shared = workers;
+  }
+  return shared;
 }

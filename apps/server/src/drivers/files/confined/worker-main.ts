@@ -150,10 +150,17 @@ process.on('unhandledRejection', fail);
 // A listener that stays keeps the IPC channel, and so this process, alive until it exits on purpose
 // (with `once`, Node lets go of the channel and the process could end before its answer is sent).
 let served = false;
-process.on('message', (request: WorkerRequest) => {
+process.on('message', (request: WorkerRequest | { type: 'abort' }) => {
+  // The panel could not read the bytes it was sending: the operation fails on its input, and
+  // cleans up what it began (a half-unpacked install).
+  if ('type' in request) return void process.stdin.destroy(new Error('the panel could not read the input'));
   if (served) return;
   served = true;
   serve(request).then(() => process.exit(0), fail);
+});
+// A spare whose panel went away has nothing left to wait for.
+process.on('disconnect', () => {
+  if (!served) process.exit(0);
 });
 // Ready: the panel keeps a started worker waiting until an operation needs it.
 void send({ type: 'ready' });
