@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
   lchownSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -15,12 +18,14 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { CSRF_HEADER } from '@panel247/contract/constants';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { type ProFtpd, startProFtpd } from '../../../../scripts/daemons/proftpd.ts';
 import { startWebServers, type WebServers } from '../../../../scripts/daemons/web.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
+import { ConfinedWorkers } from '../../src/drivers/files/confined/confined-workers.ts';
 import { AdminService } from '../../src/modules/admin/admin.service.ts';
 import { createServiceUsers } from '../../src/modules/hosting/service-users.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
@@ -43,6 +48,21 @@ async function freeUidRange(): Promise<{ min: number; max: number }> {
     if (!taken.some((uid) => uid >= min && uid <= min + 99)) return { min, max: min + 99 };
   }
   throw new Error('no free uid window');
+}
+
+/** Every file below a folder with its SHA-256 (links by their text), to prove nothing changed. */
+function checksums(top: string): Record<string, string> {
+  const sums: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isSymbolicLink()) sums[full] = `link:${readlinkSync(full)}`;
+      else if (entry.isFile()) sums[full] = createHash('sha256').update(readFileSync(full)).digest('hex');
+    }
+  };
+  walk(top);
+  return sums;
 }
 
 interface Passwd {
@@ -335,6 +355,95 @@ foreach (['b' => ${JSON.stringify(secret)}, 'data' => ${JSON.stringify(path.join
     expect(statSync(path.join(home(A), 'uploads/today'))).toMatchObject({ uid: a.uid, gid: a.gid });
     const info = statSync(home(A));
     expect([info.uid, info.gid, info.mode & 0o7777]).toEqual([a.uid, 33, 0o750]);
+  });
+
+  it('A’s file manager (list, read, save, delete, chmod, extract, zip, upload) reaches neither B’s home nor the panel’s data through links and swaps; the kernel refuses A’s worker what the code would never ask', async () => {
+    const a = (await passwd(A.user)) as Passwd;
+    const b = (await passwd(B.user)) as Passwd;
+    plant(path.join(home(B), 'index.php'), '<?php echo "B";', b);
+    // The panel's own files there change as it works (its database, the uploads it stages): what
+    // must not change is everything else, a key file standing for them.
+    writeFileSync(path.join(dataDir, 'secret.key'), 'the panel key', { mode: 0o600 });
+    const panelFiles = () =>
+      Object.fromEntries(
+        Object.entries(checksums(dataDir)).filter(([file]) => !/panel\.sqlite|[/]uploads[/]/.test(file)),
+      );
+    const before = { b: checksums(home(B)), panel: panelFiles() };
+    const files = (call: string, params: Record<string, string>, method: 'GET' | 'POST' = 'POST') =>
+      t.call(method, `service/${A.id}/files/${call}/`, params, { cookie });
+    // Links as A's FTP or PHP would plant them: to B's home, to the panel's data, to /etc.
+    for (const [name, target] of [
+      ['to-b', home(B)],
+      ['to-panel', dataDir],
+      ['to-etc', '/etc'],
+    ] as const) {
+      symlinkSync(target, path.join(home(A), name));
+      lchownSync(path.join(home(A), name), a.uid, a.gid);
+    }
+    for (const folder of ['to-b', 'to-panel', 'to-etc']) {
+      expect((await files('list', { path: folder }, 'GET')).body.system.valid, folder).toBe(false);
+      expect((await files('mkdir', { path: folder, name: 'x' })).body.system.valid).toBe(false);
+    }
+    for (const [file, content] of [
+      ['to-b/index.php', 'owned'],
+      ['to-panel/secret.key', 'x'],
+      ['to-etc/shadow', 'x'],
+    ] as const) {
+      expect((await files('read', { path: file }, 'GET')).body.system.valid, file).toBe(false);
+      expect((await files('save', { path: file, content })).body.system.valid, file).toBe(false);
+      expect((await files('delete', { path: file })).body.system.valid, file).toBe(false);
+      expect((await files('chmod', { path: file, mode: '777' })).body.system.valid, file).toBe(false);
+      expect((await files('copy', { path: file, to: '' })).body.system.valid, file).toBe(false);
+    }
+    plant(path.join(home(B), 'site.zip'), 'PK', b);
+    expect((await files('extract', { path: 'to-b/site.zip' })).body.system.valid).toBe(false);
+    rmSync(path.join(home(B), 'site.zip'));
+    const zip = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}service/${A.id}/files/zip/?path=`,
+      headers: { cookie },
+    });
+    expect(zip.statusCode).toBe(200);
+    expect(zip.rawPayload.includes(Buffer.from('index.php'))).toBe(false);
+    expect(zip.rawPayload.includes(Buffer.from('secret.key'))).toBe(false);
+
+    // An upload whose folder becomes a link to B's home between its first and its last chunk.
+    mkdirSync(path.join(home(A), 'incoming'));
+    chownSync(path.join(home(A), 'incoming'), a.uid, a.gid);
+    const put = (offset: number, bytes: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `${t.config.basePath}service/${A.id}/files/upload/?path=incoming&name=index.php&size=8&offset=${offset}`,
+        headers: { [CSRF_HEADER]: '1', cookie, 'content-type': 'application/octet-stream' },
+        payload: Buffer.from(bytes),
+      });
+    expect((await put(0, 'owne')).json().data).toEqual({ received: 4, done: false });
+    rmSync(path.join(home(A), 'incoming'), { recursive: true });
+    symlinkSync(home(B), path.join(home(A), 'incoming'));
+    lchownSync(path.join(home(A), 'incoming'), a.uid, a.gid);
+    expect((await put(4, 'd!!!')).json().system.valid).toBe(false);
+
+    // What the panel's own checks would never send: a worker of A's asked for B's home and the
+    // panel's data directly. The kernel says no.
+    const workers = new ConfinedWorkers();
+    try {
+      const owner = { uid: a.uid, gid: a.gid };
+      for (const [base, file] of [
+        [home(B), 'index.php'],
+        [dataDir, 'panel.sqlite'],
+        ['/etc', 'shadow'],
+      ] as const) {
+        await expect(
+          workers.call({ op: 'read', base, folder: [], args: { path: file }, owner }),
+          base,
+        ).rejects.toMatchObject({ messageKey: 'files.error.denied' });
+      }
+    } finally {
+      await workers.close();
+    }
+    expect(checksums(home(B))).toEqual(before.b);
+    expect(panelFiles()).toEqual(before.panel);
+    for (const name of ['to-b', 'to-panel', 'to-etc', 'incoming']) rmSync(path.join(home(A), name));
   });
 
   it('a link A plants to B’s file is not served (disable_symlinks if_not_owner); a link to A’s own file is', async () => {
