@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -155,6 +156,21 @@ describe.each(DATABASE_KINDS)('file manager API on %s', (kind) => {
     const full = await put({ path: '', name: 'again.bin', size: content.length, offset: 0 }, content.subarray(0, 10));
     expect(full.status).toBe(507);
     expect(full.body.system.errors).toEqual(['No queda espacio web suficiente en el plan para este archivo']);
+
+    // Every chunk is checked, against the home as it is now and the size the first one announced.
+    const small = { path: '', name: 'grows.bin', size: 1_000_000 };
+    expect((await put({ ...small, offset: 0 }, Buffer.alloc(1000))).body.data).toEqual({ received: 1000, done: false });
+    const bigger = await put({ ...small, size: 2_000_000, offset: 1000 }, Buffer.alloc(1000));
+    expect(bigger.status).toBe(409);
+    // Meanwhile the home filled up (over FTP, say): the next chunk is refused, nothing lands.
+    expect((await put({ ...small, offset: 0 }, Buffer.alloc(1000))).body.data).toEqual({ received: 1000, done: false });
+    const filler = path.join(home, 'filler.bin');
+    writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024));
+    asCustomer(filler);
+    const refused = await put({ ...small, offset: 1000 }, Buffer.alloc(999_000));
+    expect(refused.status).toBe(507);
+    expect(existsSync(path.join(home, 'grows.bin'))).toBe(false);
+    rmSync(filler);
   });
 
   it('downloads a file as it is', async () => {

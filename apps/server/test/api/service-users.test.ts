@@ -172,7 +172,7 @@ describe.each(DATABASE_KINDS)('service users (%s)', (kind) => {
     await expect(system.ownerOf(999_999)).rejects.toBeInstanceOf(NotFoundError);
     const made = await system.ensure(service.id, service.domain);
     expect(await system.ownerOf(service.id)).toEqual(made);
-    expect(await system.folderOwnerOf(service.domain)).toEqual({ uid: made?.uid, gid: 33 });
+    expect(await system.ownerOfDomain(service.domain)).toEqual(made);
     expect(await system.poolOf(db, service.id)).toEqual({
       user: `p247s${service.id}`,
       group: `p247s${service.id}`,

@@ -15,7 +15,7 @@ export const ftpSyncStep: SyncStep = {
   name: 'ftp',
   async run({ runtime, config }, options) {
     // Missing account folders are made by the services' workers, as their users.
-    const driver = createFtpDriver(config, undefined, createHomeWork(runtime.db, config));
+    const driver = createFtpDriver(config, createHomeWork(runtime.db, config));
     const drift = await syncFtpLogins(runtime.db, driver, options);
     // The copy is rewritten as a whole: each of its lines is repaired unless this is a dry run.
     const copied = { repaired: !options.dryRun };

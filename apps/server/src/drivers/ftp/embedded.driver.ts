@@ -3,20 +3,6 @@ import type { SyncOptions } from '../sync-options.ts';
 import type { FtpDrift, FtpDriver, FtpHomeDrift, FtpLogin } from './ftp.driver.ts';
 
 /**
- * Who the accounts' folders belong to. ProFTPD writes as the login's uid (`ftp_users_view`: the
- * service's own user, or 33 for a service without one), so that uid owns them, with the web
- * server's group, so nginx reads what is uploaded.
- */
-export interface FtpFolderOwners {
-  /** PANEL_HOSTING_ROOT. */
-  root: string;
-  /** PANEL_HOSTING_GID: the web server's group. */
-  webGid: number;
-  /** The owner of a new folder in the home of the service of `domain`: its user; undefined: the hosting user's. */
-  ownerOf?: (domain: string) => Promise<{ uid: number } | undefined>;
-}
-
-/**
  * The embedded default: the accounts' home folders only, with no FTP server to tell. Also the
  * base of the ProFTPD driver, which adds the copy of the logins ProFTPD reads on SQLite.
  */
@@ -24,20 +10,11 @@ export class EmbeddedFtpDriver implements FtpDriver {
   readonly kind: FtpDriver['kind'] = 'embedded';
   readonly keepsCopy: boolean = false;
 
-  constructor(
-    protected readonly homes: ServiceHomes,
-    protected readonly owners?: FtpFolderOwners,
-  ) {}
-
-  /** The homes whose folders are made and given back to `uid` (and the web server's group). */
-  private homesOf(uid: number): ServiceHomes {
-    return this.owners ? this.homes.withOwner({ uid, gid: this.owners.webGid }) : this.homes;
-  }
+  constructor(protected readonly homes: ServiceHomes) {}
 
   /** The folder is made by the service's worker, as the service's user (see ServiceHomes). */
   async prepareHome(domain: string, folder: string, field: string): Promise<string> {
-    const owner = await this.owners?.ownerOf?.(domain);
-    return (owner ? this.homesOf(owner.uid) : this.homes).prepare(domain, folder, field);
+    return this.homes.prepare(domain, folder, field);
   }
 
   async publish(_logins: FtpLogin[]): Promise<void> {}
@@ -54,7 +31,9 @@ export class EmbeddedFtpDriver implements FtpDriver {
   protected async repairHomes(logins: FtpLogin[], options: SyncOptions): Promise<FtpHomeDrift[]> {
     const drift: FtpHomeDrift[] = [];
     for (const login of [...logins].sort((a, b) => a.userid.localeCompare(b.userid))) {
-      const found = await this.homesOf(login.uid).repair(login.homedir, options);
+      // Given back to the user and group the login writes as (ftp_users_view: its service's own, or 33).
+      const owner = { uid: login.uid, gid: login.gid };
+      const found = await this.homes.withOwner(owner).repair(login.homedir, options);
       if (found) drift.push({ login: login.userid, home: login.homedir, ...found });
     }
     return drift;

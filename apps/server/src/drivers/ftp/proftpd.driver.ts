@@ -1,7 +1,7 @@
 import { DaemonError } from '../../errors.ts';
 import type { ServiceHomes } from '../homes/service-homes.ts';
 import type { SyncOptions } from '../sync-options.ts';
-import { EmbeddedFtpDriver, type FtpFolderOwners } from './embedded.driver.ts';
+import { EmbeddedFtpDriver } from './embedded.driver.ts';
 import type { FtpDrift, FtpDriver, FtpLogin } from './ftp.driver.ts';
 import type { FtpUsersCopy } from './ftp-users-copy.ts';
 
@@ -17,9 +17,8 @@ export class ProFtpdDriver extends EmbeddedFtpDriver {
   constructor(
     homes: ServiceHomes,
     private readonly copy?: FtpUsersCopy,
-    owners?: FtpFolderOwners,
   ) {
-    super(homes, owners);
+    super(homes);
     this.keepsCopy = copy !== undefined;
   }
 

@@ -143,10 +143,14 @@ export class ServiceHomes {
     if (found === 'not_a_folder') return { problem: 'not_a_folder', repaired: false };
     try {
       const info = await found.stat();
+      // The home itself keeps its group (the web server's, with service users: users sync sees to
+      // it); a folder below it is its user's and group's.
+      const gid = below.length === 0 ? -1 : this.owner.gid;
       // Only root can give a folder away; an unprivileged panel owns what it creates.
-      if (process.getuid?.() !== 0 || (info.uid === this.owner.uid && info.gid === this.owner.gid)) return undefined;
+      if (process.getuid?.() !== 0 || (info.uid === this.owner.uid && (gid === -1 || info.gid === gid)))
+        return undefined;
       if (options.dryRun) return { problem: 'owner', repaired: false };
-      await found.chown(this.owner.uid, this.owner.gid);
+      await found.chown(this.owner.uid, gid);
       return { problem: 'owner', repaired: true };
     } finally {
       await found.close();

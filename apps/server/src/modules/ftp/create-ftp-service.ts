@@ -4,7 +4,6 @@ import type { Db } from '../../db/database.ts';
 import { createFtpDriver } from '../../drivers/ftp/create-ftp-driver.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { createHomeWork } from '../files/service-file-owner.ts';
-import { createServiceUsers } from '../hosting/service-users.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';
 import { FtpService } from './ftp.service.ts';
@@ -16,13 +15,12 @@ export function createFtpService(
   secretKey: Buffer,
   now: () => number,
 ) {
-  // New accounts' folders belong to their service's own user when it has one.
-  const users = createServiceUsers(db, config, now);
   return new FtpService(
     db,
     new PermissionService(db),
     brands,
-    createFtpDriver(config, (domain) => users.folderOwnerOf(domain), createHomeWork(db, config)),
+    // New accounts' folders are made by their service's worker, as its user.
+    createFtpDriver(config, createHomeWork(db, config)),
     new SecretBox(secretKey, 'ftp-password'),
     new SignonTokens(db, now),
     config.hosting,

@@ -1,7 +1,6 @@
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { HOME_MODE, HomeOwners, type HomeProblem } from '../../drivers/homes/home-owner.ts';
-import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { createServiceUserDriver } from '../../drivers/users/create-users-driver.ts';
 import { type ServiceUserDriver, type SystemUser, serviceUserName } from '../../drivers/users/users.driver.ts';
 import type { WebPool } from '../../drivers/web/web.driver.ts';
@@ -145,21 +144,6 @@ export class ServiceUsers {
     if (!this.enabled) return undefined;
     const row = await repository.byService(db, serviceId);
     return row ? { user: row.name, group: row.name, uid: row.uid, gid: row.gid } : undefined;
-  }
-
-  /**
-   * The folders the panel makes in the home of the service of `domain` (an FTP account's, a
-   * site's) belong to its user, group the web server's; undefined: PANEL_HOSTING_UID/GID's.
-   */
-  async folderOwnerOf(domain: string): Promise<FileOwner | undefined> {
-    if (!this.enabled) return undefined;
-    const row = await repository.byDomain(this.db, domain);
-    return row ? { uid: row.uid, gid: this.settings.webGid } : undefined;
-  }
-
-  /** Service homes whose new folders belong to this pool's user (see folderOwnerOf). */
-  homesFor(pool: Pick<WebPool, 'uid'>): ServiceHomes {
-    return new ServiceHomes(this.settings.hostingRoot, { uid: pool.uid, gid: this.settings.webGid });
   }
 
   /**
