@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileAsync, type Placement, startForeground, waitForPort } from '../daemons/daemon-harness.ts';
 import { type MailDaemons, startMailDaemons } from '../daemons/mail.ts';
@@ -12,6 +12,7 @@ import { type ProFtpd, startProFtpd } from '../daemons/proftpd.ts';
 import { type Roundcube, startRoundcube } from '../daemons/roundcube.ts';
 import { startWebServers, type WebServers } from '../daemons/web.ts';
 import type { StackService } from './stack-state.ts';
+import type { StackUidRange } from './stack-users.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const HOST = '127.0.0.1';
@@ -50,8 +51,9 @@ function panelConfig(values: {
   keys: { webmail: string; phpmyadmin: string };
   mail: { root: string; doveadmConfig: string };
   opendkim: OpenDkim;
+  serviceUsers: StackUidRange | undefined;
 }) {
-  const { dir, pdns, web, mariadb, ports, keys, mail, opendkim } = values;
+  const { dir, pdns, web, mariadb, ports, keys, mail, opendkim, serviceUsers } = values;
   const identity = webIdentity();
   const options = web.driverOptions;
   const php = options.php['8.2'];
@@ -67,6 +69,8 @@ function panelConfig(values: {
       mailIpv4: HOST,
     },
     registry: { resolvers: `${HOST}:${pdns.dnsPort}` },
+    // as root each hosting service gets its own system user (stack-users.ts); else none
+    ...(serviceUsers ? { serviceUsers: { driver: 'system', ...serviceUsers } } : {}),
     mail: {
       driver: 'dovecot',
       root: mail.root,
@@ -124,8 +128,74 @@ function panelConfig(values: {
  * configuration file and point the panel elsewhere), plus that file.
  */
 function panelEnvironment(configFile: string): NodeJS.ProcessEnv {
-  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith('PANEL_'));
-  return { ...Object.fromEntries(inherited), PANEL_CONFIG_FILE: configFile };
+  return { ...withoutPanelSettings(), PANEL_CONFIG_FILE: configFile };
+}
+
+function withoutPanelSettings(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PANEL_')));
+}
+
+/**
+ * What `panel users sync` needs before any daemon of a kept stack is up: the panel's database, the
+ * homes, the web group and the range, with no demo seed (it would call the daemons the
+ * configuration file names). The same values as panelConfig's.
+ */
+function usersSyncEnvironment(dir: string, range: StackUidRange): NodeJS.ProcessEnv {
+  const identity = webIdentity();
+  return {
+    ...withoutPanelSettings(),
+    PANEL_DATA_DIR: path.join(dir, 'panel'),
+    PANEL_SEED_DEMO: 'false',
+    PANEL_LOG_LEVEL: 'warn',
+    PANEL_HOSTING_ROOT: path.join(dir, 'homes'),
+    PANEL_HOSTING_UID: String(identity.uid),
+    PANEL_HOSTING_GID: String(identity.gid),
+    PANEL_SERVICE_USERS_DRIVER: 'system',
+    PANEL_SERVICE_UID_MIN: String(range.uidMin),
+    PANEL_SERVICE_UID_MAX: String(range.uidMax),
+  };
+}
+
+/** The panel's admin CLI (`npm run panel -- …`) with `env`; its output, or an error with all it said. */
+async function panelCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const answer = await execFileAsync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/panel.ts', ...args], {
+    cwd: REPO,
+    env,
+  }).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`panel ${args.join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  });
+  return answer.stdout;
+}
+
+/** The stack's service users (as root): their uid range, and when a kept stack's are back. */
+export interface StackServiceUsers {
+  range: StackUidRange;
+  /**
+   * Settles once `panel users sync` made a kept stack's users again (a fresh stack's come with the
+   * demo seed): `migrated` when a service got its first user (a stack kept from before them).
+   */
+  ready: Promise<{ migrated: boolean } | Error>;
+}
+
+/**
+ * Starts `panel users sync` of a kept stack at once: its services get back the system users its
+ * last stop removed (same names and numbers, from the panel's service_users), and their homes'
+ * owner, group and mode; a stack kept from before (embedded driver) gets them for the first time.
+ * About 2 s of CLI start, which the package check and the first daemons' start hide.
+ */
+export function restoreServiceUsers(dir: string, range: StackUidRange, log: (line: string) => void): StackServiceUsers {
+  if (!existsSync(path.join(dir, 'panel', 'panel.sqlite')))
+    return { range, ready: Promise.resolve({ migrated: false }) };
+  const began = Date.now();
+  const ready = panelCli(['users', 'sync', '--json'], usersSyncEnvironment(dir, range)).then(
+    (stdout) => {
+      log(`  users sync done (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+      const report = JSON.parse(stdout) as { users: { problems: string[]; repaired: boolean }[] };
+      return { migrated: report.users.some((entry) => entry.repaired && entry.problems.includes('no_row')) };
+    },
+    (error: Error) => error,
+  );
+  return { range, ready };
 }
 
 /**
@@ -141,12 +211,18 @@ function secret(): string {
  * drivers, in the order their dependencies need: PowerDNS, MariaDB, nginx + PHP-FPM and
  * phpMyAdmin first (the panel writes to them as it seeds the demo), the panel, then the daemons
  * that read the panel's database (Postfix + Dovecot, ProFTPD) and Roundcube (which needs Dovecot).
- * A failure stops what had started.
+ * With `serviceUsers` (as root) each hosting service runs as its own system user, and PHP-FPM
+ * waits for a kept stack's to be back (restoreServiceUsers).
+ * A failure stops what had started (the service users made are the caller's to remove).
  */
 export async function startStack(
   dir: string,
   placement: Placement,
   log: (line: string) => void,
+  options: {
+    /** As root: each hosting service gets a system user with a uid in this range (stack-users.ts). */
+    serviceUsers?: StackServiceUsers;
+  } = {},
 ): Promise<RunningStack> {
   const parts: Part[] = [];
   const stop = async () => {
@@ -162,6 +238,15 @@ export async function startStack(
   try {
     // the daemons' own users (mysql, www-data, dovecot's mail user) pass through the state folder
     chmodSync(dir, 0o755);
+    // the service homes must be reachable by the pools' users through every folder above them;
+    // the hosting root is root's 0755: every service passes, none writes in it
+    const homes = path.join(dir, 'homes');
+    mkdirSync(homes, { recursive: true });
+    chmodSync(homes, 0o755);
+    const panelDir = path.join(dir, 'panel');
+    mkdirSync(panelDir, { recursive: true });
+    const panelDatabase = path.join(panelDir, 'panel.sqlite');
+    const serviceUsers = options.serviceUsers?.range;
     const ports = {
       panel: await placement.port('panel.http'),
       phpmyadmin: await placement.port('phpmyadmin.http'),
@@ -177,6 +262,9 @@ export async function startStack(
     const pdns = await step('powerdns', () => startPowerDns(placement));
     const mariadb = await step('mariadb', () => startPrivateMariaDb(placement));
     const opendkim: OpenDkim = await step('opendkim', () => startOpenDkim(placement));
+    // a kept stack's users are back before PHP-FPM loads the last run's pools, which run as them
+    const users = (await options.serviceUsers?.ready) ?? { migrated: false };
+    if (users instanceof Error) throw users;
     const web = await step('nginx + php-fpm', () => startWebServers(placement));
     const pma: PhpMyAdmin = await step('phpmyadmin', () =>
       startPhpMyAdmin(
@@ -191,16 +279,10 @@ export async function startStack(
       ),
     );
 
-    // the service homes must be reachable by the pools' user through every folder above them
-    const homes = path.join(dir, 'homes');
-    mkdirSync(homes, { recursive: true });
-    chmodSync(homes, 0o755);
-    const panelDir = path.join(dir, 'panel');
-    mkdirSync(panelDir, { recursive: true });
     const configFile = path.join(panelDir, 'panel247.json');
     writeFileSync(
       configFile,
-      `${JSON.stringify(panelConfig({ dir, pdns, web, mariadb, ports, keys, mail, opendkim }), null, 2)}\n`,
+      `${JSON.stringify(panelConfig({ dir, pdns, web, mariadb, ports, keys, mail, opendkim, serviceUsers }), null, 2)}\n`,
       { mode: 0o600 },
     );
     await step('panel', async () => {
@@ -208,27 +290,41 @@ export async function startStack(
         cwd: REPO,
         env: { ...panelEnvironment(configFile), HOST, PORT: String(ports.panel) },
       });
+      // a panel that exits at start (a refused configuration, a clash of the seed's users) says
+      // why at once, not after the minute it may take to come up
+      const exited = new Promise<never>((_, reject) =>
+        panel.process.once('exit', (code, signal) => reject(new Error(`it exited (${signal ?? code})`))),
+      );
+      exited.catch(() => undefined);
       try {
-        await waitForPort(ports.panel, 60_000);
+        await Promise.race([waitForPort(ports.panel, 60_000), exited]);
       } catch (error) {
         await panel.stop();
-        throw new Error(`the panel did not start: ${(error as Error).message}\n${panel.output()}`);
+        const clash = serviceUsers && panel.output().includes('hosting.error.service_user');
+        throw new Error(
+          `the panel did not start: ${(error as Error).message}\n${panel.output()}` +
+            (clash
+              ? '\nA service user of the stack clashes with a system account it did not make, which it leaves ' +
+                'alone: another panel or stack on this machine? Stop that one first (npm run stack -- down --dir …).'
+              : ''),
+        );
       }
       return { processes: () => ({ panel: panel.process.pid }), stop: () => panel.stop() };
     });
 
-    // the demo's sites (and any a restore brought back) served by nginx before anyone asks
+    // the demo's sites (and any a restore brought back) served by nginx before anyone asks, with
+    // their pools as their services' users
     const synced = Date.now();
-    await execFileAsync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/panel.ts', 'web', 'sync'], {
-      cwd: REPO,
-      env: panelEnvironment(configFile),
-    }).catch((error: { stdout?: string; stderr?: string }) => {
-      throw new Error(`panel web sync failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-    });
+    await panelCli(['web', 'sync'], panelEnvironment(configFile));
     log(`  web sync done (${((Date.now() - synced) / 1000).toFixed(1)} s)`);
+    if (users.migrated) {
+      // services that just got their first user: their FTP accounts log in, and their folders
+      // belong, to it from now on (ProFTPD's copy of the accounts rewritten)
+      await panelCli(['ftp', 'sync'], panelEnvironment(configFile));
+      log('  ftp sync done (the services moved to users of their own)');
+    }
 
     // the daemons that read the panel's SQLite database, now that it exists
-    const panelDatabase = path.join(panelDir, 'panel.sqlite');
     const mailDaemons: MailDaemons = await step('postfix + dovecot', () =>
       // every message Postfix takes passes OpenDKIM, which signs the panel's mail domains
       startMailDaemons({ kind: 'sqlite', file: panelDatabase }, placement, { postfixMainCf: opendkim.postfixMainCf }),

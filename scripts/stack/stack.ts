@@ -9,14 +9,18 @@
  *   npm run stack -- status [--json]  what runs, where
  *   npm run stack -- down             stop a stack started from another shell
  *   --dir FOLDER                      another state folder
+ *
+ * As root each hosting service runs as its own system user (`p247s<id>`, stack-users.ts), which
+ * every stop removes again and the next start makes again.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO } from '../../apps/server/src/seed/demo-seed.ts';
 import { keptPlacement } from '../daemons/daemon-harness.ts';
-import { startStack } from './stack-services.ts';
+import { restoreServiceUsers, startStack } from './stack-services.ts';
 import { alive, clearState, listening, readState, statusOf, writeState } from './stack-state.ts';
+import { removeStackUsers, serviceUserRange, stackUsers } from './stack-users.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
@@ -52,6 +56,13 @@ async function up(dir: string) {
     process.exit(1);
   }
   const began = Date.now();
+  mkdirSync(dir, { recursive: true });
+  const range = await serviceUserRange(dir).catch((error: Error) => {
+    console.error(`Cannot give the hosting services users of their own: ${error.message}`);
+    process.exit(1);
+  });
+  // a kept stack's service users are made again meanwhile (before PHP-FPM starts)
+  const serviceUsers = range && restoreServiceUsers(dir, range, (line) => console.log(line));
   console.log('Checking the Debian packages (scripts/install-system-deps.sh)…');
   try {
     execFileSync('bash', [path.join(REPO, 'scripts/install-system-deps.sh')], { stdio: 'inherit' });
@@ -62,9 +73,16 @@ async function up(dir: string) {
     cwd: REPO,
     stdio: 'inherit',
   });
-  mkdirSync(dir, { recursive: true });
   console.log(`Starting the stack in ${dir}…`);
-  const stack = await startStack(dir, keptPlacement(dir), (line) => console.log(line));
+  const stack = await startStack(dir, keptPlacement(dir), (line) => console.log(line), { serviceUsers }).catch(
+    async (error: unknown) => {
+      // what the panel made before the failure (the demo seed's users, a users sync that may
+      // still be running) goes with the daemons
+      await serviceUsers?.ready;
+      await removeStackUsers(dir).catch(() => undefined);
+      throw error;
+    },
+  );
   writeState(dir, { pid: process.pid, startedAt: new Date().toISOString(), services: stack.services });
 
   let stopping = false;
@@ -73,6 +91,8 @@ async function up(dir: string) {
     stopping = true;
     console.log('\nStopping the stack…');
     await stack.stop();
+    // once nothing runs as them (their PHP pools, FTP sessions and file workers stopped above)
+    await removeUsers(dir);
     clearState(dir);
     console.log('Stopped.');
     process.exit(0);
@@ -118,6 +138,13 @@ async function up(dir: string) {
       ['roundcube', stack.webmailUrl, 'opens logged in from a mailbox’s WebMail button'],
     ]),
   );
+  if (range) {
+    const users = await stackUsers(dir);
+    console.log(
+      `\nEach hosting service runs as its own system user (uids ${range.uidMin}..${range.uidMax}): ` +
+        `${users.map((user) => `${user.name} (${user.uid})`).join(', ') || 'none yet'}; the stop removes them.`,
+    );
+  }
   console.log(`\nState: ${dir}. Ctrl-C (or npm run stack -- down) stops it all.`);
 }
 
@@ -140,10 +167,27 @@ async function status(dir: string, json: boolean) {
   process.exitCode = Object.keys(services).length === 0 || down ? 1 : 0;
 }
 
-/** Asks the foreground process to stop everything, then makes sure each process and port is gone. */
+/** Removes the stack's service users (and groups), saying which; a failure is reported, not thrown. */
+async function removeUsers(dir: string): Promise<boolean> {
+  try {
+    const removed = await removeStackUsers(dir);
+    if (removed.length > 0) console.log(`Removed the service users ${removed.join(', ')} and their groups.`);
+    return true;
+  } catch (error) {
+    console.error(`Could not remove the stack's service users: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/**
+ * Asks the foreground process to stop everything, then makes sure each process and port is gone,
+ * and the stack's service users with them (the foreground removes them itself; what a killed one
+ * left is removed here).
+ */
 async function down(dir: string) {
   const state = readState(dir);
   if (!state) {
+    if (!(await removeUsers(dir))) process.exitCode = 1;
     console.log(`No stack runs from ${dir}.`);
     return;
   }
@@ -158,6 +202,7 @@ async function down(dir: string) {
     if (await listening(service.address)) open.push(service.address);
   }
   clearState(dir);
+  if (!(await removeUsers(dir))) process.exitCode = 1;
   if (open.length > 0) {
     console.error(`Stopped, but something still listens on ${open.join(', ')}`);
     process.exitCode = 1;

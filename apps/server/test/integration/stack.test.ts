@@ -19,12 +19,49 @@ interface Status {
 
 const portOf = (address: string) => Number(address.slice(address.lastIndexOf(':') + 1));
 
+/** As root the stack gives each hosting service a system user of its own; otherwise none (embedded). */
+const asRoot = process.getuid?.() === 0;
+
+interface Account {
+  name: string;
+  uid: number;
+  gid: number;
+  home: string;
+  shell: string;
+}
+
+/** Every passwd entry (`getent passwd`), or the one named (undefined: exit 2, no such user). */
+async function passwdEntries(name?: string): Promise<Account[]> {
+  const answer = await execFileAsync('getent', name ? ['passwd', name] : ['passwd'], {
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { code: number }) => {
+    if (error.code === 2) return { stdout: '' };
+    throw error;
+  });
+  return answer.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [user = '', , uid, gid, , home = '', shell = ''] = line.split(':');
+      return { name: user, uid: Number(uid), gid: Number(gid), home, shell };
+    });
+}
+
+async function groupExists(name: string): Promise<boolean> {
+  return execFileAsync('getent', ['group', name]).then(
+    () => true,
+    () => false,
+  );
+}
+
 /**
  * `npm run stack` as an operator (and CI) runs it: one command, then every daemon proved with a
  * real client — dig, an IMAP login, an SMTP delivery read back over IMAP, an FTP upload served by
  * nginx running PHP, a MariaDB login — then things broken by hand (a site's configuration, a mail
  * view and mailbox owner, a database user) found and repaired by the matching sync, `panel sync`
- * finding nothing left, and `down` leaving no process or port behind.
+ * finding nothing left, and `down` leaving no process or port behind. As root (CI) the demo
+ * service is a system user of its own: its home, PHP, FTP uploads and the file manager's files are
+ * its; `down` removes the stack's users, and a restart of the kept stack makes the same ones again.
  */
 describe('npm run stack', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'p247-stack-'));
@@ -36,14 +73,23 @@ describe('npm run stack', () => {
     execFileAsync('npm', ['run', '-s', 'stack', '--', ...args, '--dir', dir], { cwd: REPO, timeout: 60_000 });
   const curl = requireBinary('curl', 'curl');
   const dig = requireBinary('dig', 'bind9-dnsutils');
+  if (asRoot) for (const binary of ['useradd', 'userdel', 'groupadd', 'groupdel']) requireBinary(binary, 'passwd');
+  requireBinary('getent', 'libc-bin');
+  const home = path.join(dir, 'homes', 'demo.test');
+  /** The system users the stack's panel made: the homes of the stack's services are theirs in passwd. */
+  const stackAccounts = async () =>
+    (await passwdEntries()).filter((account) => account.home.startsWith(`${path.join(dir, 'homes')}/`));
 
-  beforeAll(async () => {
+  /** `npm run stack` in the foreground, until it says it is up and `status` finds every daemon up. */
+  const up = async () => {
+    output = '';
     child = spawn('npm', ['run', 'stack', '--', '--dir', dir], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout?.on('data', (chunk) => (output += chunk));
-    child.stderr?.on('data', (chunk) => (output += chunk));
+    const started = child;
+    started.stdout?.on('data', (chunk) => (output += chunk));
+    started.stderr?.on('data', (chunk) => (output += chunk));
     const until = Date.now() + 170_000;
     while (!output.includes('stack is up')) {
-      if (child.exitCode !== null) throw new Error(`npm run stack exited with ${child.exitCode}:\n${output}`);
+      if (started.exitCode !== null) throw new Error(`npm run stack exited with ${started.exitCode}:\n${output}`);
       if (Date.now() > until) throw new Error(`npm run stack did not come up:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -62,7 +108,9 @@ describe('npm run stack', () => {
     status = JSON.parse(last || '{}') as Status;
     const down = Object.entries(status.services ?? {}).filter(([, service]) => !service.ok);
     if (down.length > 0) throw new Error(`down after start: ${JSON.stringify(down)}\n${output}`);
-  }, 200_000);
+  };
+
+  beforeAll(up, 200_000);
 
   afterAll(async () => {
     await stack('down').catch(() => undefined);
@@ -140,6 +188,52 @@ describe('npm run stack', () => {
       `http://${address('nginx')}/stack-check.php`,
     ]);
     expect(stdout).toBe('sum=42');
+  });
+
+  /** What PHP runs as for the demo site: `uid:gid` of the pool's process, from a file uploaded over FTP. */
+  const phpIdentity = async () => {
+    const file = path.join(dir, 'whoami.php');
+    writeFileSync(file, '<?php echo posix_geteuid(), ":", posix_getegid();\n');
+    await execFileAsync(curl, [
+      '-s',
+      '-u',
+      'web@demo.test:panel247-ftp',
+      '-T',
+      file,
+      `ftp://${address('proftpd')}/whoami.php`,
+    ]);
+    const { stdout } = await execFileAsync(curl, [
+      '-s',
+      '-H',
+      'Host: demo.test',
+      `http://${address('nginx')}/whoami.php`,
+    ]);
+    return stdout;
+  };
+
+  it('the demo service is its own system user (as root): its home, its PHP and its FTP uploads', async () => {
+    const made = await stackAccounts();
+    if (!asRoot) {
+      // the embedded driver: no account of its own, PHP and FTP as the user the stack runs as
+      expect(made).toEqual([]);
+      expect(output).not.toContain('runs as its own system user');
+      expect(await phpIdentity()).toBe(`${process.getuid?.()}:${process.getgid?.()}`);
+      return;
+    }
+    const [user] = await passwdEntries('p247s1');
+    expect(user).toEqual({ name: 'p247s1', uid: user?.uid, gid: user?.uid, home, shell: '/usr/sbin/nologin' });
+    const uid = user?.uid as number;
+    expect(uid).not.toBe(33);
+    expect(await groupExists('p247s1')).toBe(true);
+    expect(made.map((account) => account.name)).toContain('p247s1');
+    expect(output).toMatch(/Each hosting service runs as its own system user \(uids \d+\.\.\d+\): .*p247s1 \(\d+\)/);
+    // the home: the service's user, the web server's group (www-data, 33), 0750
+    const info = statSync(home);
+    expect({ uid: info.uid, gid: info.gid, mode: info.mode & 0o7777 }).toEqual({ uid, gid: 33, mode: 0o750 });
+    // PHP-FPM's pool runs as it, and what FTP uploads is its
+    expect(await phpIdentity()).toBe(`${uid}:${uid}`);
+    expect(statSync(path.join(home, 'whoami.php')).uid).toBe(uid);
+    expect(statSync(path.join(home, 'stack-check.php')).uid).toBe(uid);
   });
 
   it('MariaDB takes the panel’s admin login', async () => {
@@ -285,9 +379,11 @@ describe('npm run stack', () => {
       `ftp://${address('proftpd')}/from-panel.txt`,
     ]);
     expect(stdout).toBe(content);
-    // the same owner as what FTP uploaded: FTP, PHP and the file manager share their files
-    const owner = (file: string) => statSync(path.join(dir, 'homes', 'demo.test', file)).uid;
+    // the same owner as what FTP uploaded: FTP, PHP and the file manager share their files (as
+    // root the service's user: the file manager's worker runs as it)
+    const owner = (file: string) => statSync(path.join(home, file)).uid;
     expect(owner('from-panel.txt')).toBe(owner('stack-check.php'));
+    if (asRoot) expect(owner('from-panel.txt')).toBe((await passwdEntries('p247s1'))[0]?.uid);
   });
 
   it('web sync finds a site configuration removed by hand, and puts it back', async () => {
@@ -458,14 +554,45 @@ describe('npm run stack', () => {
     // busy machine, where the tier's one minute per test ran out.
   }, 240_000);
 
-  it('down stops exactly what it started: no process and no port left', async () => {
+  /** `down`, then nothing of the stack is left: no process, no port, no system user or group of its. */
+  const downLeavesNothing = async () => {
     const pids = Object.values(status.services).flatMap((service) => (service.pid ? [service.pid] : []));
     const addresses = Object.values(status.services).map((service) => service.address);
+    const made = await stackAccounts();
+    if (asRoot) expect(made.map((account) => account.name)).toEqual(expect.arrayContaining(['p247s1', 'p247s3']));
     const { stdout } = await stack('down');
     expect(stdout).toContain('no process of the stack is left');
     expect(pids.filter(alive)).toEqual([]);
     for (const where of addresses) expect(await listening(where), where).toBe(false);
     const after = await stack('status', '--json').catch((error: { stdout: string }) => error);
     expect(JSON.parse(after.stdout)).toEqual({ services: {} });
+    // the foreground removed them as it stopped (SIGTERM from down)
+    expect(await stackAccounts()).toEqual([]);
+    for (const account of made) {
+      expect(await passwdEntries(account.name), account.name).toEqual([]);
+      expect(await groupExists(account.name), account.name).toBe(false);
+    }
+    return made;
+  };
+
+  let removed: Account[] = [];
+  it('down stops exactly what it started: no process, no port and no system user of the stack left', async () => {
+    removed = await downLeavesNothing();
   });
+
+  it('a restart of the kept stack makes the same users again, which run its PHP; down removes them again', async () => {
+    await up();
+    expect(await stackAccounts()).toEqual(removed);
+    const uid = removed.find((account) => account.name === 'p247s1')?.uid ?? process.getuid?.();
+    const gid = asRoot ? uid : process.getgid?.();
+    expect(await phpIdentity()).toBe(`${uid}:${gid}`);
+    const info = statSync(home);
+    if (asRoot)
+      expect({ uid: info.uid, gid: info.gid, mode: info.mode & 0o7777 }).toEqual({ uid, gid: 33, mode: 0o750 });
+    expect(statSync(path.join(home, 'from-panel.txt')).uid).toBe(uid);
+    // nothing left for users sync to repair, and nothing for it to remove
+    const report = JSON.parse((await panel('users', 'sync', '--dry-run', '--json')).stdout);
+    expect(report).toEqual({ driver: asRoot ? 'system' : 'embedded', dryRun: true, users: [] });
+    await downLeavesNothing();
+  }, 200_000);
 });
