@@ -329,7 +329,7 @@ describe.each(DATABASE_KINDS)('API tokens on %s', (kind) => {
     const session = await t.login(account.domainName, account.username, account.password);
     const resource = String(account.resources['tokens-all.test']);
     const path = `service/${resource}/dns/list/`;
-    const made = [];
+    const made: string[] = [];
     for (const name of ['one', 'two']) {
       const body = await create({ name, scope: [`${resource}:read`] }, session, account.password);
       expect(body.system.valid, body.system.errors.join()).toBe(true);

@@ -92,7 +92,7 @@ describe.each(DATABASE_KINDS)('passkeys on %s', (kind) => {
     /** A code (TOTP or recovery) as the current factor instead. */
     code?: string,
   ) {
-    const factor = confirmWith ? await signedBy(confirmWith, cookie) : code ? { code } : {};
+    const factor: Record<string, string> = confirmWith ? await signedBy(confirmWith, cookie) : code ? { code } : {};
     const options = await registerOptions(cookie, account.password, factor);
     expect(options.body.system.valid).toBe(true);
     const added = await t.call<PasskeyItem>(

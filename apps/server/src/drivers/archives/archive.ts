@@ -1,8 +1,7 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { type FileHandle, lstat, mkdir, readdir, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { type FileHandle, lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { extract } from 'tar-stream';
@@ -249,23 +248,4 @@ export async function unpackEntries(entries: AsyncIterable<Entry>, sink: UnpackS
     );
     await sink.file(names, counted);
   }
-}
-
-/** A sink writing below a folder of the panel's own (the installer's staging, never a home). */
-function pathSink(target: string): UnpackSink {
-  return {
-    folder: async (names) => {
-      await mkdir(path.join(target, ...names), { recursive: true, mode: 0o755 });
-    },
-    file: (names, content) =>
-      pipeline(content, createWriteStream(path.join(target, ...names), { flags: 'wx', mode: 0o644 })),
-  };
-}
-
-/**
- * Writes the archive into `target`, a new empty folder: files 0644, folders 0755, each file
- * created exclusively (`wx`), so nothing existing is overwritten or followed.
- */
-export async function unpackArchive(payload: string, target: string, maxBytes: number): Promise<void> {
-  await unpackEntries(await entriesOf(payload), pathSink(target), maxBytes);
 }

@@ -4,7 +4,6 @@ import { isServiceFolder } from '@panel247/contract/hosting-rules';
 import { ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
 import { errorCode, Tree } from '../files/confined/tree.ts';
 import type { SyncOptions } from '../sync-options.ts';
-import { diskUsage } from './disk-usage.ts';
 
 /**
  * A folder as typed, relative to a service home, normalised ('' = the home) — or a field error on
@@ -56,7 +55,7 @@ export class ServiceHomes {
     return path.join(path.resolve(this.root), domain);
   }
 
-  /** Bytes the service's home holds (measured by its worker; without one, by the panel); none yet: 0. */
+  /** Bytes the service's home holds, every entry counted by its worker; none yet: 0. */
   async usage(domain: string): Promise<number> {
     const home = this.home(domain);
     if (
@@ -66,7 +65,8 @@ export class ServiceHomes {
       ))
     )
       return 0;
-    return this.work ? this.work.usage(domain, home) : diskUsage(home);
+    if (!this.work) throw new Error('a service home is measured by its worker');
+    return this.work.usage(domain, home);
   }
 
   /**
