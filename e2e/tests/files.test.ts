@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -391,6 +392,26 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
     for (const name of ['bundle', 'bundle.zip']) {
       await apiFromPage(page, `service/${serviceId}/files/delete/`, `path=${name}`);
     }
+  });
+
+  it('lists a FIFO as a special file, offers neither download nor editor for it, and deletes it', async () => {
+    // A FIFO a customer made (over SSH or PHP): opening it would wait for a writer for ever.
+    const fifo = path.join(server.dataDir, 'www', 'demo.test', FOLDER, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    await openFolder(FOLDER);
+    const special = row(page, 'pipe');
+    await special.waitFor();
+    expect(await special.getAttribute('data-type')).toBe('special');
+    expect(await special.getByRole('img', { name: 'Archivo especial (FIFO, socket o dispositivo)' }).count()).toBe(1);
+    expect(await special.getByTestId('files-download').count()).toBe(0);
+    expect(await special.getByTestId('files-edit').count()).toBe(0);
+    // the rest of the folder keeps answering
+    await openFolder(FOLDER);
+    await special.getByTestId('files-delete').click();
+    const confirm = dialog(page, 'files-delete-modal');
+    await confirm.getByTestId('files-delete-modal-confirm').click();
+    await special.waitFor({ state: 'detached' });
+    expect(existsSync(fifo)).toBe(false);
   });
 
   it('deletes a folder with what it holds, after a confirmation that says so', async () => {

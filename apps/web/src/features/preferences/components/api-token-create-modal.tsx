@@ -10,7 +10,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useApiTokenResources } from '../api/api-token-resources';
 import { useCreateApiToken } from '../api/create-api-token';
 import { ApiTokenScopeLevels } from './api-token-scope-levels';
-import { ReauthControls, reauthCodeError, useReauthVia } from './reauth-controls';
+import { ReauthControls, type ReauthModalProps, reauthFactors, reauthRules, useReauthVia } from './reauth-controls';
 
 const EXPIRY_DAYS = ['7', '30', '90', '365'] as const;
 
@@ -26,19 +26,7 @@ interface Values {
  * A new API token: its name, expiry, resources and a level for each, then the password (and a current code
  * with two factors on). The secret is shown once here, with a copy button; closing forgets it.
  */
-export function ApiTokenCreateModal({
-  opened,
-  onClose,
-  needsCode,
-  hasPasskeys,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  /** TOTP is on: a code confirms. */
-  needsCode: boolean;
-  /** The user has passkeys: one of them confirms (instead of the code). */
-  hasPasskeys: boolean;
-}) {
+export function ApiTokenCreateModal({ opened, onClose, needsCode, hasPasskeys }: ReauthModalProps) {
   const { t } = useTranslation();
   const create = useCreateApiToken();
   const { ref: viaRef, via, choose } = useReauthVia(hasPasskeys);
@@ -53,8 +41,7 @@ export function ApiTokenCreateModal({
     validate: {
       name: (value) => (value.trim() ? null : t('validation.required')),
       resourceIds: (value) => (value.length > 0 ? null : t('api_tokens.choose_resources')),
-      password: (value) => (value ? null : t('validation.required')),
-      code: (value) => reauthCodeError(value, needsCode, viaRef.current, t('validation.required')),
+      ...reauthRules(needsCode, viaRef, t('validation.required')),
     },
   });
   const { reset } = form;
@@ -72,9 +59,7 @@ export function ApiTokenCreateModal({
         name: values.name.trim(),
         expiresInDays: Number(values.expiresInDays),
         scope: values.resourceIds.map((id) => ({ resourceId: Number(id), level: levelOf(Number(id)) })),
-        password: values.password,
-        code: needsCode ? values.code.trim() : undefined,
-        withPasskey: hasPasskeys && viaRef.current === 'passkey',
+        ...reauthFactors(values, { needsCode, hasPasskeys }, viaRef.current),
       });
       notifySuccess(answer.system.info);
       setSecret(answer.data.token);

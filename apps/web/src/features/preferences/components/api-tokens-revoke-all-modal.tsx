@@ -6,25 +6,13 @@ import { AppModal } from '../../../components/app-modal';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRevokeAllApiTokens } from '../api/revoke-all-api-tokens';
-import { ReauthControls, reauthCodeError, useReauthVia } from './reauth-controls';
+import { ReauthControls, type ReauthModalProps, reauthFactors, reauthRules, useReauthVia } from './reauth-controls';
 
 /**
  * Revoking every API token of the user at once (a copy may have leaked): the confirmation, with
  * the same re-authentication as creating a token.
  */
-export function ApiTokensRevokeAllModal({
-  opened,
-  onClose,
-  needsCode,
-  hasPasskeys,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  /** TOTP is on: a code confirms. */
-  needsCode: boolean;
-  /** The user has passkeys: one of them confirms (instead of the code). */
-  hasPasskeys: boolean;
-}) {
+export function ApiTokensRevokeAllModal({ opened, onClose, needsCode, hasPasskeys }: ReauthModalProps) {
   const { t } = useTranslation();
   const revokeAll = useRevokeAllApiTokens();
   const { ref: viaRef, via, choose } = useReauthVia(hasPasskeys);
@@ -32,8 +20,7 @@ export function ApiTokensRevokeAllModal({
     mode: 'uncontrolled',
     initialValues: { password: '', code: '' },
     validate: {
-      password: (value) => (value ? null : t('validation.required')),
-      code: (value) => reauthCodeError(value, needsCode, viaRef.current, t('validation.required')),
+      ...reauthRules(needsCode, viaRef, t('validation.required')),
     },
   });
   const { reset } = form;
@@ -44,9 +31,7 @@ export function ApiTokensRevokeAllModal({
   const submit = form.onSubmit(async (values) => {
     try {
       const answer = await revokeAll.mutateAsync({
-        password: values.password,
-        code: needsCode ? values.code.trim() : undefined,
-        withPasskey: hasPasskeys && viaRef.current === 'passkey',
+        ...reauthFactors(values, { needsCode, hasPasskeys }, viaRef.current),
       });
       notifySuccess(answer.system.info);
       onClose();

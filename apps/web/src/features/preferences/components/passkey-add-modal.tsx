@@ -7,25 +7,13 @@ import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRegisterPasskey } from '../api/passkey-register';
 import { PasskeyNameField, passkeyNameError } from './passkey-name-field';
-import { ReauthControls, reauthCodeError, useReauthVia } from './reauth-controls';
+import { ReauthControls, type ReauthModalProps, reauthFactors, reauthRules, useReauthVia } from './reauth-controls';
 
 /**
  * Adding a passkey: a name to tell it apart, the password and, with a second factor, a current one
  * (a new passkey must not be a way around it), then the browser's own dialog.
  */
-export function PasskeyAddModal({
-  opened,
-  onClose,
-  needsCode,
-  hasPasskeys,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  /** TOTP is on: a code confirms. */
-  needsCode: boolean;
-  /** The user has passkeys: one of them confirms (instead of the code). */
-  hasPasskeys: boolean;
-}) {
+export function PasskeyAddModal({ opened, onClose, needsCode, hasPasskeys }: ReauthModalProps) {
   const { t } = useTranslation();
   const register = useRegisterPasskey();
   const { ref: viaRef, via, choose } = useReauthVia(hasPasskeys);
@@ -34,8 +22,7 @@ export function PasskeyAddModal({
     initialValues: { name: '', password: '', code: '' },
     validate: {
       name: (value) => passkeyNameError(value, t),
-      password: (value) => (value ? null : t('validation.required')),
-      code: (value) => reauthCodeError(value, needsCode, viaRef.current, t('validation.required')),
+      ...reauthRules(needsCode, viaRef, t('validation.required')),
     },
   });
   const { reset } = form;
@@ -47,9 +34,7 @@ export function PasskeyAddModal({
     try {
       const answer = await register.mutateAsync({
         name: values.name.trim(),
-        password: values.password,
-        code: needsCode ? values.code.trim() : undefined,
-        withPasskey: hasPasskeys && viaRef.current === 'passkey',
+        ...reauthFactors(values, { needsCode, hasPasskeys }, viaRef.current),
       });
       notifySuccess(answer.system.info);
       onClose();

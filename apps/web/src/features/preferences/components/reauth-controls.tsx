@@ -20,8 +20,42 @@ export function useReauthVia(hasPasskeys: boolean) {
 }
 
 /** The code field's rule: needed with TOTP on, unless one of the user's passkeys confirms. */
-export function reauthCodeError(value: string, needsCode: boolean, via: ReauthVia, required: string): string | null {
+function reauthCodeError(value: string, needsCode: boolean, via: ReauthVia, required: string): string | null {
   return !needsCode || via === 'passkey' || value.trim() ? null : required;
+}
+
+/** What a modal that re-authenticates gets from its card. */
+export interface ReauthModalProps {
+  opened: boolean;
+  onClose: () => void;
+  /** TOTP is on: a code confirms. */
+  needsCode: boolean;
+  /** The user has passkeys: one of them confirms (instead of the code). */
+  hasPasskeys: boolean;
+}
+
+/**
+ * The password and code fields' rules of a re-authenticating form. `via` is read when the form
+ * validates, so that the button pressed in the same click counts.
+ */
+export function reauthRules(needsCode: boolean, via: { current: ReauthVia }, required: string) {
+  return {
+    password: (value: string) => (value ? null : required),
+    code: (value: string) => reauthCodeError(value, needsCode, via.current, required),
+  };
+}
+
+/** The factors a re-authenticated call sends: the password, and the code or the passkey asked for. */
+export function reauthFactors(
+  values: { password: string; code: string },
+  { needsCode, hasPasskeys }: Pick<ReauthModalProps, 'needsCode' | 'hasPasskeys'>,
+  via: ReauthVia,
+) {
+  return {
+    password: values.password,
+    code: needsCode ? values.code.trim() : undefined,
+    withPasskey: hasPasskeys && via === 'passkey',
+  };
 }
 
 type ReauthForm = Pick<UseFormReturnType<{ password: string; code: string }>, 'key' | 'getInputProps'>;
