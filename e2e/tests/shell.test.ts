@@ -318,7 +318,11 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
 
     await page.getByTestId('language-select').selectOption('ca');
     await page.getByRole('heading', { level: 1, name: 'Preferències' }).waitFor();
-    expect(await page.getByText('Després del canvi hauràs de tornar a entrar.').isVisible()).toBe(true);
+    expect(
+      await page
+        .getByText('Després del canvi hauràs de tornar a entrar, i els teus tokens d’API deixaran de funcionar.')
+        .isVisible(),
+    ).toBe(true);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Preferències' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ca');

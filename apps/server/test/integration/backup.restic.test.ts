@@ -25,6 +25,23 @@ describe('the restic backup driver', () => {
     expect(await restic.snapshots([])).toEqual([]);
   });
 
+  it('made by several processes at once (the daily run beside a command), one repository that every one opens', async () => {
+    const shared = path.join(dir, 'made-together');
+    const together = {
+      ...options,
+      repository: path.join(shared, 'repository'),
+      passwordFile: path.join(shared, 'password'),
+    };
+    // Before, each restic init wrote a config and a key of its own: a repository no key opened.
+    await Promise.all(Array.from({ length: 4 }, () => new ResticDriver(together).ensureRepository()));
+    const folder = path.join(shared, 'data');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'file.txt'), 'together');
+    for (const driver of [new ResticDriver(together), new ResticDriver(together)])
+      expect((await driver.backup([folder], ['service:1'])).id).toMatch(/^[0-9a-f]{8}/);
+    expect(readdirSync(shared).sort()).toEqual(['cache', 'data', 'password', 'repository']);
+  });
+
   it('backs a folder up, lists the snapshot by its tags, and restores it byte for byte', async () => {
     mkdirSync(path.join(data, 'site', 'img'), { recursive: true });
     const image = randomBytes(300_000);

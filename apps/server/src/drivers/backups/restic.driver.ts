@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DaemonError } from '../../errors.ts';
 
@@ -53,12 +53,12 @@ interface Run {
 export class ResticDriver {
   constructor(private readonly options: ResticOptions) {}
 
-  private run(args: string[]): Promise<Run> {
+  private run(args: string[], repository = this.options.repository): Promise<Run> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.binary, args, {
         env: {
           ...process.env,
-          RESTIC_REPOSITORY: this.options.repository,
+          RESTIC_REPOSITORY: repository,
           RESTIC_PASSWORD_FILE: this.options.passwordFile,
           // restic's cache speeds up every later run; it lives beside the password, not in $HOME
           RESTIC_CACHE_DIR: path.join(path.dirname(this.options.passwordFile), 'cache'),
@@ -101,10 +101,7 @@ export class ResticDriver {
    * a new repository over the old one.
    */
   async ensureRepository(): Promise<void> {
-    if (!existsSync(this.options.passwordFile)) {
-      await mkdir(path.dirname(this.options.passwordFile), { recursive: true, mode: 0o700 });
-      await writeFile(this.options.passwordFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-    }
+    await this.ensurePasswordFile();
     const opened = await this.run(['cat', 'config']);
     if (opened.code === 0) return;
     // Exit code 10 (restic ≥ 0.17) or "does not exist" / "unable to open config file" (0.14): no repository yet.
@@ -113,7 +110,53 @@ export class ResticDriver {
     ) {
       throw new DaemonError('backup.error.engine', `restic cat config: ${opened.stderr.trim().slice(-300)}`);
     }
-    await this.must(['init']);
+    await this.init();
+  }
+
+  /**
+   * A new password file appears whole or not at all (written aside, then linked into place): two
+   * processes making it at once (the daily run and a command) agree on the one that won.
+   */
+  private async ensurePasswordFile(): Promise<void> {
+    const file = this.options.passwordFile;
+    if (existsSync(file)) return;
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const aside = `${file}.${randomBytes(6).toString('hex')}`;
+    await writeFile(aside, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    try {
+      await link(aside, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      await rm(aside, { force: true });
+    }
+  }
+
+  /**
+   * `restic init`. Two inits of one folder at once (the daily run beside a command) would each
+   * write a config and a key of their own, and leave a repository no key opens ("config or key is
+   * damaged"): a folder repository is made beside its place and renamed there, so only one wins.
+   * A remote one (sftp:, s3:…) is initialised in place.
+   */
+  private async init(): Promise<void> {
+    const repository = this.options.repository;
+    if (/^[a-z0-9]+:/.test(repository)) {
+      await this.must(['init']);
+      return;
+    }
+    await mkdir(path.dirname(repository), { recursive: true, mode: 0o700 });
+    const aside = `${repository}.init-${randomBytes(6).toString('hex')}`;
+    try {
+      const made = await this.run(['init'], aside);
+      if (made.code !== 0)
+        throw new DaemonError('backup.error.engine', `restic init: ${made.stderr.trim().slice(-300)}`);
+      await rename(aside, repository).catch((error: NodeJS.ErrnoException) => {
+        // Another process's repository is there first: it is the one.
+        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      });
+    } finally {
+      await rm(aside, { recursive: true, force: true });
+    }
   }
 
   /**
