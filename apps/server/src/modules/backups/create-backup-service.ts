@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { BackupFiles } from '../../drivers/backups/backup-files.ts';
 import { ResticRepositories } from '../../drivers/backups/restic-repositories.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
-import { ConfinedWorkers } from '../../drivers/files/confined/confined-workers.ts';
+import { type ConfinedWorkers, sharedWorkers } from '../../drivers/files/confined/confined-workers.ts';
 import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { BrandService } from '../brand/brand.service.ts';
@@ -28,7 +28,8 @@ export function createBackupService(
   shared?: { ddbb: DdbbService; dns: DnsService; workers: ConfinedWorkers },
 ): { backups: BackupService; close: () => Promise<void> } {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
-  const workers = shared?.workers ?? new ConfinedWorkers();
+  // Outside the app (the CLI, tests) the process's shared workers, which need no closing.
+  const workers = shared?.workers ?? sharedWorkers();
   const ddbb = shared?.ddbb ?? createDdbbService(db, config, new BrandService(db), secretKey, now);
   const backups = new BackupService(
     db,
@@ -56,6 +57,6 @@ export function createBackupService(
   );
   return {
     backups,
-    close: async () => (shared ? undefined : Promise.all([ddbb.close(), workers.close()]).then(() => undefined)),
+    close: () => (shared ? Promise.resolve() : ddbb.close()),
   };
 }

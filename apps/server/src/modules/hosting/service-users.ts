@@ -1,5 +1,6 @@
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { FileOwner } from '../../drivers/files/confined/protocol.ts';
 import { HOME_MODE, HomeOwners, type HomeProblem } from '../../drivers/homes/home-owner.ts';
 import { createServiceUserDriver } from '../../drivers/users/create-users-driver.ts';
 import { type ServiceUserDriver, type SystemUser, serviceUserName } from '../../drivers/users/users.driver.ts';
@@ -7,11 +8,8 @@ import type { WebPool } from '../../drivers/web/web.driver.ts';
 import { DaemonError, NotFoundError } from '../../errors.ts';
 import { serviceUsersRepository as repository, type ServiceUserRow } from './service-users.repository.ts';
 
-/** Who file work in a service home runs as: the service's user and group. */
-export interface FileOwner {
-  uid: number;
-  gid: number;
-}
+/** Who file work in a service home runs as: the service's user and group (one type for both sides). */
+export type { FileOwner } from '../../drivers/files/confined/protocol.ts';
 
 export interface ServiceUsersSettings {
   /** The range uids (and the groups' gids) are given from, both ends included. */
