@@ -70,6 +70,15 @@ for (const tier of tiers) {
   // A test file that failed to load has no failed tests but is a failure all the same.
   failed += report.testResults.filter((r) => r.status === 'failed' && r.assertionResults.every((a) => a.status !== 'failed')).length;
   console.log(`test-all: ${tier}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+  // Named here, at the end, because a CI log is often read from its tail.
+  for (const file of report.testResults) {
+    const failures = file.assertionResults.filter((a) => a.status === 'failed');
+    if (file.status === 'failed' && failures.length === 0) console.log(`test-all:   FAILED to load ${file.name}: ${String(file.message).split('\n')[0]}`);
+    for (const test of failures) {
+      console.log(`test-all:   FAILED ${file.name} > ${test.fullName}`);
+      console.log(`test-all:     ${String(test.failureMessages?.[0] ?? '').split('\n').slice(0, 3).join(' | ')}`);
+    }
+  }
 }
 if (skipped) console.log(`test-all: ${skipped} skipped`);
 // The last line is exactly "N passed, N failed": what CI reads.
