@@ -79,6 +79,7 @@ import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { registerMailAuthRoutes } from './modules/mail/mail-auth.routes.ts';
 import { createMailClientSetupService } from './modules/mail-client-setup/create-mail-client-setup-service.ts';
 import { registerMailClientSetupRoutes } from './modules/mail-client-setup/mail-client-setup.routes.ts';
+import { startMailSendingPolicy } from './modules/mail-sending/start-mail-sending-policy.ts';
 import { registerPermissionRoutes } from './modules/permission/permission.routes.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
 import { RateLimiter } from './modules/rate-limit/rate-limiter.ts';
@@ -264,6 +265,8 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     log: app.log,
   });
   startActivityPurge(app, activity, config.activity.purgeSeconds);
+  // Postfix's policy service for the mailboxes' sending limit (off unless PANEL_MAIL_POLICY_LISTEN is set).
+  startMailSendingPolicy(app, { db, config, activity, now });
 
   const catalogue: DescribedRoute[] = [];
   registerOpenApiRoute(app, basePath, catalogue);

@@ -337,6 +337,18 @@ export const configSchema = z.object({
       maxSizeMb: z.coerce.number().int().min(1).max(10_240).default(256),
     })
     .prefault({}),
+  mailTls: z
+    .object({
+      /**
+       * The folder of the mail daemons' certificates, which the panel orders from the ACME CA and
+       * writes (default/, hosts/<name>/, dovecot-sni.conf, postfix-sni; see deploy/dovecot and
+       * deploy/postfix-mail); empty: the panel orders no mail certificates.
+       */
+      dir: z.string().default(''),
+      /** Postfix's configuration folder (`postfix -c DIR reload` after a new certificate); Dovecot's is mail.doveadmConfig. */
+      postfixConfigDir: z.string().default(''),
+    })
+    .prefault({}),
   acme: z
     .object({
       /** The ACME CA's directory (Let's Encrypt's production one unless set). */
@@ -530,6 +542,27 @@ export const configSchema = z.object({
         .default([]),
     })
     .prefault({}),
+  mailSending: z
+    .object({
+      /**
+       * Where the panel answers Postfix's policy requests (host:port: an IPv4 address, [IPv6] or
+       * localhost), which submission's check_policy_service names; empty: the sending limit is off.
+       * Keep it on loopback (or a private address Postfix alone reaches): the protocol has no login.
+       */
+      policyListen: z
+        .string()
+        .regex(
+          /^(?:|(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|localhost):\d{1,5})$/,
+          'host:port (an IPv4 address, [IPv6] or localhost), or empty for off',
+        )
+        .default(''),
+      /**
+       * The plan's sending limit (until plans are data): recipients one mailbox may send to per
+       * hour through submission; a message to three people counts three.
+       */
+      limitPerHour: z.coerce.number().int().min(1).max(1_000_000).default(200),
+    })
+    .prefault({}),
   smtp: z
     .object({
       /** smtp://user:pass@host:port or smtps://…; empty keeps messages in the outbox table. */
@@ -689,6 +722,8 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEB_PHP_GROUP: 'web.phpGroup',
   PANEL_WEB_NGINX_USER: 'web.nginxUser',
   PANEL_WEB_ACME_CHALLENGE_DIR: 'web.acmeChallengeDir',
+  PANEL_MAIL_TLS_DIR: 'mailTls.dir',
+  PANEL_MAIL_POSTFIX_CONFIG_DIR: 'mailTls.postfixConfigDir',
   PANEL_ACME_DIRECTORY_URL: 'acme.directoryUrl',
   PANEL_ACME_DIRECTORY_CA_FILE: 'acme.directoryCaFile',
   PANEL_ACME_EMAIL: 'acme.email',
@@ -708,6 +743,8 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_SERVICE_USERS_DRIVER: 'serviceUsers.driver',
   PANEL_SERVICE_UID_MIN: 'serviceUsers.uidMin',
   PANEL_SERVICE_UID_MAX: 'serviceUsers.uidMax',
+  PANEL_MAIL_POLICY_LISTEN: 'mailSending.policyListen',
+  PANEL_MAIL_SEND_LIMIT_PER_HOUR: 'mailSending.limitPerHour',
 };
 
 /**

@@ -325,6 +325,16 @@ export interface MailCountsTable {
   aliases: number;
 }
 
+/** What a mailbox login sent in its current hour (migration 0028); see modules/mail-sending. */
+export interface MailSendCountsTable {
+  login: string;
+  window_start: number;
+  /** Recipients counted in the window (a message to three people counts three). */
+  sent: number;
+  /** 1 once the window's first refusal was written to the activity log. */
+  alerted: Generated<number>;
+}
+
 /** A mailbox's autoresponder and forwarding (migration 0020); the driver writes its Sieve script. */
 export interface MailboxRulesTable {
   mailbox_id: number;
@@ -461,6 +471,21 @@ export interface SiteCertificateTable {
   updated_at: number;
 }
 
+/** A certificate of the mail daemons (ACME): the brand's SSL mail host, or a domain's imap. and smtp. */
+export interface MailCertificateTable {
+  name: string;
+  hosts: string;
+  state: string;
+  error_key: Generated<string>;
+  error_detail: Generated<string>;
+  expires_at: Generated<number>;
+  lease_until: Generated<number>;
+  updated_at: number;
+  cert_pem: Generated<string>;
+  chain_pem: Generated<string>;
+  key_sealed: Generated<string>;
+}
+
 export interface WebRedirectionTable {
   id: Generated<number>;
   service_id: number;
@@ -576,6 +601,7 @@ export interface Database {
   mail_aliases: MailAliasTable;
   mailbox_rules: MailboxRulesTable;
   mail_counts: MailCountsTable;
+  mail_send_counts: MailSendCountsTable;
   mail_dkim_keys: MailDkimKeyTable;
   mail_auth_policies: MailAuthPolicyTable;
   signon_tokens: SignonTokenTable;
@@ -587,6 +613,7 @@ export interface Database {
   web_redirections: WebRedirectionTable;
   acme_accounts: AcmeAccountTable;
   site_certificates: SiteCertificateTable;
+  mail_certificates: MailCertificateTable;
   install_jobs: InstallJobTable;
   backup_snapshots: BackupSnapshotTable;
   backup_jobs: BackupJobTable;

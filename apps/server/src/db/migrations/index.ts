@@ -25,6 +25,9 @@ import * as m0023 from './0023-dnssec-jobs-and-scans.ts';
 import * as m0025 from './0025-mail-counts.ts';
 import * as m0026 from './0026-one-running-unsign-job.ts';
 import * as m0027 from './0027-service-users.ts';
+import * as m0028 from './0028-mail-send-counts.ts';
+import * as m0029 from './0029-mail-certificates.ts';
+import * as m0030 from './0030-mail-senders-view.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -54,4 +57,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0025-mail-counts': m0025,
   '0026-one-running-unsign-job': m0026,
   '0027-service-users': m0027,
+  '0028-mail-send-counts': m0028,
+  '0029-mail-certificates': m0029,
+  '0030-mail-senders-view': m0030,
 };

@@ -9,6 +9,7 @@ import {
   activityAreaOf,
   permissionKeysOfArea,
 } from '@panel247/contract/activity';
+import type { PermissionKey } from '@panel247/contract/constants';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
@@ -111,6 +112,40 @@ export class ActivityService {
       });
     }
     await this.write(rows);
+  }
+
+  /**
+   * An event of a resource that no panel user caused (the mail server refusing a mailbox's mail
+   * over its sending limit): it shows to the users who can see `key` on the resource, under `who`
+   * (the mailbox) and `via` (how it happened: `smtp`). A failure to write it is logged.
+   */
+  async recordResourceEvent(event: {
+    accountId: number;
+    resourceId: number;
+    key: PermissionKey;
+    who: string;
+    ip: string;
+    via: string;
+    action: string;
+    target: string;
+    changes?: ActivityFieldChange[];
+  }): Promise<void> {
+    await this.write([
+      {
+        account_id: event.accountId,
+        user_id: null,
+        username: event.who.slice(0, 64),
+        at: this.options.now(),
+        ip: event.ip.slice(0, 64),
+        via: event.via.slice(0, 8),
+        resource_id: event.resourceId,
+        permission_key: event.key,
+        area: activityAreaOf(event.key),
+        action: event.action.slice(0, 64),
+        target: event.target.slice(0, 300),
+        changes: JSON.stringify((event.changes ?? []).map((c) => ({ f: c.field, b: c.before, a: c.after }))),
+      },
+    ]);
   }
 
   private async write(rows: Insertable<ActivityLogTable>[]) {
