@@ -7,6 +7,7 @@ import {
   type ChallengeResponder,
   type ChallengeType,
   createAccountKey,
+  type IssuedCertificate,
   type OrderStep,
   problemType,
 } from '../../drivers/acme/acme.driver.ts';
@@ -62,6 +63,22 @@ const PROBLEM_KEYS: Record<NameProblem['problem'], string> = {
   elsewhere: 'acme.error.elsewhere',
   caa: 'acme.error.caa',
 };
+
+/** Why an order failed, as the panel says it (a translation key) and as the CA or the network did. */
+export function orderFailure(error: unknown): { errorKey: string; detail: string } {
+  const detail = (error as { detail?: string }).detail ?? (error as Error).message ?? '';
+  const known = UNREACHABLE.test(detail) ? 'acme.error.unreachable' : KNOWN_PROBLEMS[problemType(error) ?? ''];
+  const errorKey = known ?? (error instanceof AppError ? error.messageKey : 'acme.error.ca');
+  return { errorKey, detail: String(detail).slice(0, 500) };
+}
+
+/** The mail daemons' certificates, renewed on the sites' schedule and listed with them (certificate-mail.service.ts). */
+export interface MailCertificates {
+  list(): Promise<{ host: string; state: string; errorKey: string; expiresAt: number }[]>;
+  /** Orders now the certificate that covers `host` (undefined: every one); how many it ordered. */
+  renewNow(host?: string): Promise<number>;
+  renewDue(): Promise<number>;
+}
 
 /**
  * Automatic certificates for sites: the checks before an order (what would make the CA refuse,
@@ -211,6 +228,22 @@ export class CertificateService {
     };
   }
 
+  /** Orders a certificate for `names` with the panel's account of `email` (default: the provider's contact). */
+  async issue(
+    names: string[],
+    responder: ChallengeResponder,
+    step: (step: OrderStep) => Promise<void>,
+    email: string = this.acme.email,
+  ): Promise<IssuedCertificate> {
+    return new AcmeDriver(await this.account(email)).issue(names, responder, step);
+  }
+
+  /** The mail daemons' certificates: renewed in the same rounds, listed and renewed with the sites'. */
+  private mail?: MailCertificates;
+  attachMail(mail: MailCertificates): void {
+    this.mail = mail;
+  }
+
   /**
    * Orders and installs one site's certificate, unless another instance holds its lease. A
    * failure leaves whatever certificate the site had installed and serving, and records why.
@@ -235,7 +268,7 @@ export class CertificateService {
       if (challenge === 'http-01')
         await this.changes.change({ id: serviceId, domain }, async () => undefined, { prepare: [], hosts: [] });
       const email = (await certificatesRepository.brandAcmeEmail(this.db, serviceId)) || this.acme.email;
-      const issued = await new AcmeDriver(await this.account(email)).issue(names, responder, step);
+      const issued = await this.issue(names, responder, step, email);
       const expiresAt = Math.floor(new Date(new X509Certificate(issued.certPem).validTo).getTime() / 1000);
       await this.changes.change(
         { id: serviceId, domain },
@@ -257,13 +290,11 @@ export class CertificateService {
         updated_at: this.now(),
       });
     } catch (error) {
-      const detail = (error as { detail?: string }).detail ?? (error as Error).message ?? '';
-      const known = UNREACHABLE.test(detail) ? 'acme.error.unreachable' : KNOWN_PROBLEMS[problemType(error) ?? ''];
-      const errorKey = known ?? (error instanceof AppError ? error.messageKey : 'acme.error.ca');
+      const { errorKey, detail } = orderFailure(error);
       await certificatesRepository.update(this.db, siteId, {
         state: 'failed',
         error_key: errorKey,
-        error_detail: String(detail).slice(0, 500),
+        error_detail: detail,
         lease_until: 0,
         updated_at: this.now(),
       });
@@ -275,6 +306,12 @@ export class CertificateService {
   async list(): Promise<
     { host: string; serviceId: number; siteId: number; state: string; errorKey: string; expiresAt: number }[]
   > {
+    // the mail daemons' certificates belong to no service or site (0, 0)
+    const mail = ((await this.mail?.list()) ?? []).map((entry) => ({ ...entry, serviceId: 0, siteId: 0 }));
+    return [...(await this.siteList()), ...mail];
+  }
+
+  private async siteList() {
     return (await certificatesRepository.all(this.db)).map((row) => ({
       host: hostOf(row.subdomain, row.domain),
       serviceId: row.service_id,
@@ -287,10 +324,11 @@ export class CertificateService {
 
   /** Orders now, due or not: the site whose host is `host`, or every automatic certificate. */
   async renewNow(host?: string): Promise<number> {
-    const chosen = (await this.list()).filter((entry) => host === undefined || entry.host === host);
-    if (host !== undefined && chosen.length === 0) throw new NotFoundError('acme.error.no_site');
+    const chosen = (await this.siteList()).filter((entry) => host === undefined || entry.host === host);
     for (const entry of chosen) await this.order(entry.serviceId, entry.siteId);
-    return chosen.length;
+    const mail = (await this.mail?.renewNow(host)) ?? 0;
+    if (host !== undefined && chosen.length + mail === 0) throw new NotFoundError('acme.error.no_site');
+    return chosen.length + mail;
   }
 
   /** One renewal round: every certificate near its end (and failed ones, now and then), one at a time. */
@@ -298,6 +336,6 @@ export class CertificateService {
     const now = this.now();
     const due = await certificatesRepository.due(this.db, now, this.acme.renewBeforeSeconds, now - RETRY_SECONDS);
     for (const { service_id, site_id } of due) await this.order(service_id, site_id);
-    return due.length;
+    return due.length + ((await this.mail?.renewDue()) ?? 0);
   }
 }

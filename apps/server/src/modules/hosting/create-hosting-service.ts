@@ -8,12 +8,14 @@ import { NameChecks } from '../../drivers/acme/name-checks.ts';
 import { createDdbbDriver } from '../../drivers/ddbb/create-ddbb-driver.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import { MailTlsDriver } from '../../drivers/mail-tls/mail-tls.driver.ts';
 import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { createHomeWork } from '../files/service-file-owner.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { CertificateService } from './certificate.service.ts';
+import { MailCertificateService } from './certificate-mail.service.ts';
 import { HostingChanges } from './hosting-changes.ts';
 import { HostingOverviewService } from './hosting-overview.service.ts';
 import type { HostingSettings } from './hosting-settings.ts';
@@ -94,6 +96,8 @@ export function createHostingService(
     now,
     options.log ?? (() => undefined),
   );
+  if (config.mailTls.dir)
+    certificates.attachMail(createMailCertificates(db, config, certificates, secretKey, now, options));
   return {
     overview,
     siteBuilder: new SiteBuilderService(db, changes, brands, settings, now),
@@ -103,4 +107,34 @@ export function createHostingService(
     changes,
     close: () => overview.close(),
   };
+}
+
+/**
+ * The mail daemons' certificates (PANEL_MAIL_TLS_DIR set): ordered with the sites' account at the
+ * CA, proved through the DNS driver, written into the mail TLS folder, Dovecot and Postfix reloaded.
+ */
+function createMailCertificates(
+  db: Db,
+  config: AppConfig,
+  certificates: CertificateService,
+  secretKey: Buffer,
+  now: () => number,
+  options: { dnsDriver?: DnsDriver; log?: (error: unknown, siteId: number) => void },
+): MailCertificateService {
+  const folder = new MailTlsDriver({
+    dir: config.mailTls.dir,
+    ...(config.mail.doveadmConfig ? { doveadmConfig: config.mail.doveadmConfig } : {}),
+    ...(config.mailTls.postfixConfigDir ? { postfixConfigDir: config.mailTls.postfixConfigDir } : {}),
+  });
+  return new MailCertificateService(
+    db,
+    folder,
+    new SecretBox(secretKey, 'mail-tls-key'),
+    (names, responder, step) => certificates.issue(names, responder, step),
+    options.dnsDriver,
+    new NameChecks(config.acme),
+    { renewBeforeSeconds: config.acme.renewDays * 86_400 },
+    now,
+    (error) => options.log?.(error, 0),
+  );
 }
