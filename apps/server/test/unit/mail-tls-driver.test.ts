@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Executed } from '../../src/drivers/users/system.driver.ts';
 import { isMailTlsHost, MailTlsDriver } from '../../src/drivers/mail-tls/mail-tls.driver.ts';
+import type { Executed } from '../../src/drivers/users/system.driver.ts';
 
 const COMMANDS = { doveadm: 'doveadm', postfix: 'postfix', postmap: 'postmap' };
 
