@@ -9,7 +9,9 @@ set -euo pipefail
 # Roundcube for the WebMail sign-on plugin (deploy/webmail); OpenDKIM (the DKIM signer) and
 # python3-dkim (dkimverify, which checks its signatures in the tests); Pebble, the test ACME CA
 # the certificate tests order from. dovecot-sieve (Pigeonhole) runs the mailboxes' autoresponder and
-# forwarding scripts. xmllint (libxml2-utils) checks the mail client set-up documents.
+# forwarding scripts. xmllint (libxml2-utils) checks the mail client set-up documents. swaks (with
+# libnet-ssleay-perl for its TLS) is the mail client of the submission tests; openssl makes the mail
+# harness's self-signed certificate and checks the IMAP handshake.
 PACKAGES=(
   chromium
   fonts-dejavu-core
@@ -31,6 +33,9 @@ PACKAGES=(
   bind9-dnsutils
   bind9-utils
   curl
+  swaks
+  libnet-ssleay-perl
+  openssl
   nginx
   php8.2-fpm
   php8.2-cli

@@ -21,5 +21,5 @@ ALTER ROLE panel247_ftp LOGIN PASSWORD :'ftp_password' NOSUPERUSER NOCREATEDB NO
 -- nothing of the database's by default, then exactly the views each daemon reads
 REVOKE ALL ON ALL TABLES IN SCHEMA public FROM panel247_mail, panel247_ftp;
 GRANT USAGE ON SCHEMA public TO panel247_mail, panel247_ftp;
-GRANT SELECT ON mail_domains_view, mail_users_view, mail_aliases_view TO panel247_mail;
+GRANT SELECT ON mail_domains_view, mail_users_view, mail_aliases_view, mail_senders_view TO panel247_mail;
 GRANT SELECT ON ftp_users_view TO panel247_ftp;

@@ -13,12 +13,24 @@ import {
 import { fillDeployTemplate } from './deploy-template.ts';
 
 const MAIL_UID = 8;
+/** The host name of the self-signed certificate made when no certificate folder is given. */
+export const SELF_SIGNED_NAME = 'mx.panel247.test';
 
 export type MailDatabase = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 export interface MailDaemons {
+  /** IMAP with STARTTLS (a login before TLS is refused unless from loopback to loopback). */
   imapPort: number;
+  /** IMAP over implicit TLS. */
+  imapsPort: number;
+  /** Port 25's role: mail for the hosted domains; relaying for 127.0.0.1 only; no AUTH. */
   smtpPort: number;
+  /** Submission with STARTTLS and a login (587's role). */
+  submissionPort: number;
+  /** Submission over implicit TLS (465's role). */
+  submissionsPort: number;
+  /** The certificate folder: default/{key,fullchain}.pem, dovecot-sni.conf, postfix-sni. */
+  tlsDir: string;
   mailRoot: string;
   doveadmConfig: string;
   masterUser: string;
@@ -34,7 +46,15 @@ export interface MailDaemons {
 export async function startMailDaemons(
   database: MailDatabase,
   placement: Placement = temporaryPlacement,
-  options: { postfixMainCf?: string } = {},
+  options: {
+    /** Lines another daemon's kit adds to Postfix's main.cf (OpenDKIM's milter, a transport to a sink). */
+    postfixMainCf?: string;
+    /** A certificate folder in the layout above, kept up to date by someone else (ACME); when
+     * absent, a self-signed certificate for mx.panel247.test is made in the mail folder. */
+    tlsDir?: string;
+    /** The submission services' policy service (`inet:127.0.0.1:PORT`): the sending rate limit. */
+    policyService?: string;
+  } = {},
 ): Promise<MailDaemons> {
   const dovecot = requireBinary('dovecot', 'dovecot-imapd');
   // Pigeonhole runs the mailboxes' Sieve scripts (autoresponder, forwarding) in Dovecot's LMTP
@@ -49,12 +69,19 @@ export async function startMailDaemons(
   const mailRoot = path.join(dir, 'mail');
   mkdirSync(mailRoot, { recursive: true });
   chownSync(mailRoot, MAIL_UID, MAIL_UID);
-  const [imapPort, lmtpPort, smtpPort] = [
+  const [imapPort, imapsPort, lmtpPort, smtpPort, submissionPort, submissionsPort] = [
     await placement.port('dovecot.imap'),
+    await placement.port('dovecot.imaps'),
     await placement.port('dovecot.lmtp'),
     await placement.port('postfix.smtp'),
+    await placement.port('postfix.submission'),
+    await placement.port('postfix.submissions'),
   ];
   const masterPassword = randomBytes(16).toString('hex');
+  const tlsDir = options.tlsDir ?? (await selfSignedTlsDir(path.join(dir, 'tls')));
+  const postfixDir = path.join(dir, 'postfix');
+  // Dovecot's auth socket for Postfix's SASL, for Postfix's user only (dovecot.conf.template).
+  const saslSocket = path.join(dir, 'dovecot', 'auth-postfix');
 
   // Dovecot
   const dovecotDir = path.join(dir, 'dovecot');
@@ -70,7 +97,10 @@ export async function startMailDaemons(
       DIR: dovecotDir,
       MAIL_ROOT: mailRoot,
       IMAP_PORT: String(imapPort),
+      IMAPS_PORT: String(imapsPort),
       LMTP_PORT: String(lmtpPort),
+      TLS_DIR: tlsDir,
+      SASL_SOCKET: saslSocket,
       AUTH_FAILURE_DELAY: '0',
       AUTH_WORKER_USER: 'root',
       SUBMISSION_HOST: `127.0.0.1:${smtpPort}`,
@@ -85,7 +115,6 @@ export async function startMailDaemons(
   const dovecotDaemon: RunningDaemon = startForeground(dovecot, ['-F', '-c', dovecotConf]);
 
   // Postfix
-  const postfixDir = path.join(dir, 'postfix');
   mkdirSync(path.join(postfixDir, 'queue'), { recursive: true });
   mkdirSync(path.join(postfixDir, 'data'), { recursive: true });
   chmodSync(postfixDir, 0o755);
@@ -101,26 +130,30 @@ export async function startMailDaemons(
   const values = {
     DIR: postfixDir,
     PORT: String(smtpPort),
+    SUBMISSION_PORT: String(submissionPort),
+    SUBMISSIONS_PORT: String(submissionsPort),
     LMTP_PORT: String(lmtpPort),
     MAPTYPE: database.kind === 'sqlite' ? 'sqlite' : 'pgsql',
     CONNECTION: connection,
+    TLS_DIR: tlsDir,
+    SASL_SOCKET: saslSocket,
+    POLICY_SERVICE: policyServiceValue(options.policyService),
   };
-  // Lines another daemon's kit adds to main.cf (OpenDKIM's milter, a transport to a test sink).
   const extra = options.postfixMainCf ? `\n${options.postfixMainCf}` : '';
   writeFileSync(path.join(postfixDir, 'main.cf'), fillDeployTemplate('postfix-mail/main.cf.template', values) + extra);
   writeFileSync(path.join(postfixDir, 'master.cf'), fillDeployTemplate('postfix-mail/master.cf.template', values));
-  for (const map of ['domains', 'mailboxes', 'aliases']) {
+  for (const map of ['domains', 'mailboxes', 'aliases', 'senders']) {
     writeFileSync(path.join(postfixDir, `${map}.cf`), fillDeployTemplate(`postfix-mail/${map}.cf.template`, values), {
       mode: 0o644,
     });
   }
+  await prepareSniMaps(tlsDir, postfixDir);
   await execFileAsync(postfix, ['-c', postfixDir, 'check']);
   const postfixDaemon = startForeground(postfix, ['-c', postfixDir, 'start-fg']);
 
   try {
-    await waitForPort(imapPort);
-    await waitForPort(lmtpPort);
-    await waitForPort(smtpPort);
+    for (const port of [imapPort, imapsPort, lmtpPort, smtpPort, submissionPort, submissionsPort])
+      await waitForPort(port);
   } catch (error) {
     const logs = ['dovecot/dovecot.log', 'postfix/postfix.log']
       .map((file) => {
@@ -141,7 +174,11 @@ export async function startMailDaemons(
 
   return {
     imapPort,
+    imapsPort,
     smtpPort,
+    submissionPort,
+    submissionsPort,
+    tlsDir,
     mailRoot,
     doveadmConfig: dovecotConf,
     masterUser: 'webmail',
@@ -170,6 +207,56 @@ export async function startMailDaemons(
       await dovecotDaemon.stop();
     },
   };
+}
+
+/** The policy service as the template takes it: `inet:127.0.0.1:PORT` (checked), or empty for none. */
+function policyServiceValue(service: string | undefined): string {
+  if (service === undefined) return '';
+  if (!/^inet:127\.0\.0\.1:\d{1,5}$/.test(service))
+    throw new Error(`policyService: expected inet:127.0.0.1:PORT, got ${service}`);
+  return service;
+}
+
+/**
+ * A certificate folder in the layout ACME fills: a self-signed certificate for mx.panel247.test
+ * (kept when it is already there, as in the stack's kept folder) and no per-name certificates.
+ */
+async function selfSignedTlsDir(tlsDir: string): Promise<string> {
+  const openssl = requireBinary('openssl', 'openssl');
+  const defaultDir = path.join(tlsDir, 'default');
+  mkdirSync(defaultDir, { recursive: true, mode: 0o700 });
+  const key = path.join(defaultDir, 'key.pem');
+  const chain = path.join(defaultDir, 'fullchain.pem');
+  if (!existsSync(key) || !existsSync(chain)) {
+    await execFileAsync(openssl, [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '825',
+      '-subj',
+      `/CN=${SELF_SIGNED_NAME}`,
+      '-addext',
+      `subjectAltName=DNS:${SELF_SIGNED_NAME}`,
+      '-keyout',
+      key,
+      '-out',
+      chain,
+    ]);
+    chmodSync(key, 0o600);
+  }
+  return tlsDir;
+}
+
+/** Postfix's SNI table must exist, compiled (`postmap -F` reads the chain files it names). */
+async function prepareSniMaps(tlsDir: string, postfixDir: string): Promise<void> {
+  const postmap = requireBinary('postmap', 'postfix');
+  const table = path.join(tlsDir, 'postfix-sni');
+  if (!existsSync(table)) writeFileSync(table, '', { mode: 0o644 });
+  await execFileAsync(postmap, ['-c', postfixDir, '-F', `hash:${table}`]);
 }
 
 function pgConnect(url: string): string {

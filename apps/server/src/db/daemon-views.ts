@@ -3,6 +3,7 @@ import type { Db } from './database.ts';
 import { createMailDomainsView, createMailUsersView } from './migrations/0004-mail.ts';
 import { createMailAliasesView } from './migrations/0009-mail-catch-all.ts';
 import { createFtpUsersView } from './migrations/0027-service-users.ts';
+import { createMailSendersView } from './migrations/0030-mail-senders-view.ts';
 
 /**
  * The SQL views the daemons read instead of the tables (Postfix and Dovecot the mail views,
@@ -18,12 +19,18 @@ const DAEMON_VIEWS = {
     create: createMailUsersView,
   },
   mail_aliases_view: { columns: ['source', 'destination'], create: createMailAliasesView },
+  mail_senders_view: { columns: ['sender', 'login'], create: createMailSendersView },
   ftp_users_view: { columns: ['userid', 'passwd', 'uid', 'gid', 'homedir', 'shell'], create: createFtpUsersView },
 } as const;
 
 export type DaemonView = keyof typeof DAEMON_VIEWS;
 
-export const MAIL_VIEWS: DaemonView[] = ['mail_domains_view', 'mail_users_view', 'mail_aliases_view'];
+export const MAIL_VIEWS: DaemonView[] = [
+  'mail_domains_view',
+  'mail_users_view',
+  'mail_aliases_view',
+  'mail_senders_view',
+];
 export const FTP_VIEWS: DaemonView[] = ['ftp_users_view'];
 
 export interface ViewDrift {
