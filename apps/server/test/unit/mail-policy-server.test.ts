@@ -1,0 +1,92 @@
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PolicyRequest } from '../../src/modules/mail-sending/policy-protocol.ts';
+import {
+  type PolicyServer,
+  type PolicyServerLimits,
+  startPolicyServer,
+  UNAVAILABLE_ACTION,
+} from '../../src/modules/mail-sending/policy-server.ts';
+import { connectPolicyClient } from '../support/policy-client.ts';
+
+const silent = pino({ level: 'silent' });
+let server: PolicyServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(decide: (request: PolicyRequest) => Promise<string>, limits: Partial<PolicyServerLimits> = {}) {
+  server = await startPolicyServer({ host: '127.0.0.1', port: 0, decide, log: silent, limits });
+  return server.address.port;
+}
+
+describe('the policy server', () => {
+  it('listens on the address asked for only, and answers each request of a connection in order', async () => {
+    let calls = 0;
+    const port = await serve(async (request) => {
+      calls += 1;
+      // the first answer takes longer than the second: the order must still hold
+      if (calls === 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      return `450 4.7.1 for ${request.get('sasl_username')}`;
+    });
+    expect(server?.address.host).toBe('127.0.0.1');
+    const client = await connectPolicyClient(port);
+    client.write('request=smtpd_access_policy\nsasl_username=one@x.test\n\nrequest=smtpd_access_policy\n');
+    client.write('sasl_username=two@x.test\n\n');
+    expect(await client.reply()).toBe('action=450 4.7.1 for one@x.test');
+    expect(await client.reply()).toBe('action=450 4.7.1 for two@x.test');
+    expect(await client.ask({ request: 'smtpd_access_policy', sasl_username: 'three@x.test' })).toBe(
+      '450 4.7.1 for three@x.test',
+    );
+    await client.close();
+  });
+
+  it('defers the message when the decision fails, and keeps the connection', async () => {
+    const port = await serve(async () => {
+      throw new Error('database down');
+    });
+    const client = await connectPolicyClient(port);
+    expect(await client.ask({ request: 'smtpd_access_policy' })).toBe(UNAVAILABLE_ACTION);
+    expect(await client.ask({ request: 'smtpd_access_policy' })).toBe(UNAVAILABLE_ACTION);
+    await client.close();
+  });
+
+  it('closes a connection that sends something other than the protocol, or an endless line', async () => {
+    const port = await serve(async () => 'DUNNO', { maxLineBytes: 128 });
+    const garbage = await connectPolicyClient(port);
+    garbage.write('GET / HTTP/1.1\n');
+    await garbage.closed;
+    const endless = await connectPolicyClient(port);
+    endless.write('sender='.padEnd(200, 'x'));
+    await endless.closed;
+  });
+
+  it('closes a connection whose request does not end in time, or that stays idle', async () => {
+    const port = await serve(async () => 'DUNNO', { requestSeconds: 0.05, idleSeconds: 0.05 });
+    const slow = await connectPolicyClient(port);
+    slow.write('request=smtpd_access_policy\n');
+    await slow.closed;
+    const idle = await connectPolicyClient(port);
+    await idle.closed;
+  });
+
+  it('takes no more connections than its limit', async () => {
+    const port = await serve(async () => 'DUNNO', { maxConnections: 1 });
+    const first = await connectPolicyClient(port);
+    expect(await first.ask({ request: 'smtpd_access_policy' })).toBe('DUNNO');
+    const second = await connectPolicyClient(port);
+    await second.closed;
+    expect(await first.ask({ request: 'smtpd_access_policy' })).toBe('DUNNO');
+    await first.close();
+  });
+
+  it('closes its connections when it stops', async () => {
+    const port = await serve(async () => 'DUNNO');
+    const client = await connectPolicyClient(port);
+    await server?.close();
+    server = undefined;
+    await client.closed;
+  });
+});
