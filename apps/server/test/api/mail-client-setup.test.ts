@@ -77,11 +77,22 @@ describe.each(DATABASE_KINDS)('mail client set-up on %s', (kind) => {
       expect(provider.displayName).toBe('Proveedor & Cía');
       expect(provider.incomingServer).toEqual([
         expect.objectContaining({ '@_type': 'imap', hostname: SSL_HOST, port: '10993', socketType: 'SSL' }),
-        expect.objectContaining({ '@_type': 'imap', hostname: 'imap.clientes.test', port: '143', socketType: 'plain' }),
+        expect.objectContaining({
+          '@_type': 'imap',
+          hostname: 'imap.clientes.test',
+          port: '143',
+          socketType: 'STARTTLS',
+          authentication: 'password-cleartext',
+        }),
       ]);
       expect(provider.outgoingServer).toEqual([
         expect.objectContaining({ hostname: SSL_HOST, port: '465', socketType: 'SSL', username: '%EMAILADDRESS%' }),
-        expect.objectContaining({ hostname: 'smtp.clientes.test', port: '587', socketType: 'plain' }),
+        expect.objectContaining({
+          hostname: 'smtp.clientes.test',
+          port: '587',
+          socketType: 'STARTTLS',
+          authentication: 'password-cleartext',
+        }),
       ]);
     }
     // the same hosts as the mail view's dialog
@@ -159,6 +170,8 @@ describe.each(DATABASE_KINDS)('mail client set-up on %s', (kind) => {
           Server: SSL_HOST,
           Port: '10993',
           SSL: 'on',
+          Encryption: 'SSL',
+          AuthRequired: 'on',
           LoginName: 'info@clientes.test',
         }),
         expect.objectContaining({
@@ -166,6 +179,8 @@ describe.each(DATABASE_KINDS)('mail client set-up on %s', (kind) => {
           Server: SSL_HOST,
           Port: '465',
           SSL: 'on',
+          Encryption: 'SSL',
+          AuthRequired: 'on',
           LoginName: 'info@clientes.test',
         }),
       ]);

@@ -8,7 +8,7 @@ function server(type: 'imap' | 'smtp', s: MailServer) {
     '@_type': type,
     hostname: s.host,
     port: s.port,
-    socketType: s.ssl ? 'SSL' : 'plain',
+    socketType: s.security === 'tls' ? 'SSL' : 'STARTTLS',
     authentication: 'password-cleartext',
     // Thunderbird fills in the address the user typed: the document never repeats it.
     username: '%EMAILADDRESS%',

@@ -48,14 +48,16 @@ function protocol(type: 'IMAP' | 'SMTP', s: MailServer, address: string) {
     DomainRequired: 'off',
     LoginName: address,
     SPA: 'off',
-    SSL: s.ssl ? 'on' : 'off',
+    // on: TLS, the only way to log in; Encryption says which (SSL = implicit, TLS = STARTTLS)
+    SSL: 'on',
+    Encryption: s.security === 'tls' ? 'SSL' : 'TLS',
     AuthRequired: 'on',
   };
 }
 
 /**
  * Outlook's POX autodiscover answer for an IMAP account: one protocol of each kind (Outlook takes
- * the first), the SSL one. The login is the address the client sent, whether or not a mailbox
+ * the first), the implicit TLS one. The login is the address the client sent, whether or not a mailbox
  * has it: the answer is the same for every address of the domain.
  */
 export function autodiscoverXml(settings: MailClientSettings, address: string): string {

@@ -3,11 +3,17 @@ import type { ConnectionData } from '@panel247/contract/mail';
 import { isLocalPart } from '@panel247/contract/mail-rules';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 
-/** One server a mail client connects to: SSL is implicit TLS (993, 465), else no TLS at all. */
+/**
+ * One server a mail client connects to, as deploy/ serves it: the SSL ports (993, 465) speak TLS
+ * from the first byte; the others (143, 587) start in the clear and refuse a login until the
+ * client has said STARTTLS. Both need a password.
+ */
+export type MailSecurity = 'tls' | 'starttls';
+
 export interface MailServer {
   host: string;
   port: number;
-  ssl: boolean;
+  security: MailSecurity;
 }
 
 /** What every set-up document says, from the connection data the mail view's dialog shows. */
@@ -15,7 +21,7 @@ export interface MailClientSettings {
   domain: string;
   /** The brand's name, shown by the clients as the provider. */
   provider: string;
-  /** Best first: the SSL host, then the domain's own host without SSL. */
+  /** Best first: the SSL host (implicit TLS), then the domain's own host (STARTTLS). */
   imap: MailServer[];
   smtp: MailServer[];
 }
@@ -25,12 +31,12 @@ export function clientSettings(domain: string, provider: string, data: Connectio
     domain,
     provider,
     imap: [
-      { host: data.ssl.imap, port: data.ports.imap.ssl, ssl: true },
-      { host: data.plain.imap, port: data.ports.imap.plain, ssl: false },
+      { host: data.ssl.imap, port: data.ports.imap.ssl, security: 'tls' },
+      { host: data.plain.imap, port: data.ports.imap.plain, security: 'starttls' },
     ],
     smtp: [
-      { host: data.ssl.smtp, port: data.ports.smtp.ssl, ssl: true },
-      { host: data.plain.smtp, port: data.ports.smtp.plain, ssl: false },
+      { host: data.ssl.smtp, port: data.ports.smtp.ssl, security: 'tls' },
+      { host: data.plain.smtp, port: data.ports.smtp.plain, security: 'starttls' },
     ],
   };
 }
