@@ -13,7 +13,7 @@ function fakeSystem(answers: Partial<Record<string, Executed>> = {}) {
   const run = async (file: string, args: string[]): Promise<Executed> => {
     calls.push([file, ...args]);
     if (file === 'postmap') {
-      const source = (args[1] as string).replace(/^hash:/, '');
+      const source = (args.at(-1) as string).replace(/^hash:/, '');
       const inlined = readFileSync(source, 'utf8')
         .trim()
         .split('\n')
@@ -75,7 +75,7 @@ describe('mail TLS folder', () => {
     // nothing written aside is left
     expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]);
     expect(system.calls.map((call) => call.join(' '))).toEqual([
-      expect.stringMatching(/^postmap -F hash:.*\/\.postfix-sni\.[0-9a-f]+$/),
+      expect.stringMatching(/^postmap -c \/etc\/postfix -F hash:.*\/\.postfix-sni\.[0-9a-f]+$/),
       'doveadm -c /etc/dovecot/dovecot.conf reload',
       'postfix -c /etc/postfix reload',
     ]);

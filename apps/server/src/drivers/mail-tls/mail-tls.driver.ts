@@ -110,7 +110,8 @@ export class MailTlsDriver {
     const aside = path.join(dir, `.postfix-sni.${randomBytes(6).toString('hex')}`);
     try {
       writeFileSync(aside, byHost.map(({ host, key, chain }) => `${host} ${key} ${chain}\n`).join(''), { mode: 0o600 });
-      const built = await this.run(this.commands.postmap, ['-F', `hash:${aside}`]);
+      const config = this.settings.postfixConfigDir ? ['-c', this.settings.postfixConfigDir] : [];
+      const built = await this.run(this.commands.postmap, [...config, '-F', `hash:${aside}`]);
       if (built.code !== 0) throw new DaemonError('error.internal', `postmap -F: ${built.stderr.trim()}`.slice(0, 500));
       chmodSync(`${aside}.db`, 0o600);
       renameSync(`${aside}.db`, path.join(dir, 'postfix-sni.db'));
