@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DNS_IMPORT_MAX_TEXT, DNS_IMPORT_MODES } from './dns-rules.ts';
+import { DNS_IMPORT_CONFLICT_CHOICES, DNS_IMPORT_MAX_TEXT, DNS_IMPORT_MODES } from './dns-rules.ts';
 import { idParam, line } from './fields.ts';
 
 /**
@@ -15,6 +15,8 @@ export const dnsImportParamsSchema = z.object({
     .max(DNS_IMPORT_MAX_TEXT, { error: 'dns.import.too_large' })
     .refine((text) => text.trim() !== '', { error: 'validation.required' }),
   mode: z.enum(DNS_IMPORT_MODES, { error: 'dns.import.mode' }).optional().default('merge'),
+  /** A file's SPF or DMARC record beside a different one in the zone: keep the zone's (skip) or replace it. */
+  conflicts: z.enum(DNS_IMPORT_CONFLICT_CHOICES, { error: 'dns.import.conflicts' }).optional().default('skip'),
 });
 export type DnsImportParams = z.infer<typeof dnsImportParamsSchema>;
 
@@ -34,7 +36,11 @@ const importLineSchema = z.object({ line: z.number().int(), text: z.string(), re
 export const dnsImportDataSchema = z.object({
   mode: z.enum(DNS_IMPORT_MODES),
   added: z.array(importedRecordSchema),
-  /** Records already there whose TTL (or a CNAME's target) the file changes: `before` is theirs. */
+  /**
+   * Records already there whose TTL (or a CNAME's target) the file changes: `before` is theirs.
+   * A record the file does not have is here too when the file sets its RRset's TTL (one TTL per
+   * name and type); its `line` is the line that sets it.
+   */
   changed: z.array(
     importedRecordSchema.extend({
       before: z.object({ id: z.number().int(), ttl: z.number().int(), value: z.string() }),
@@ -49,6 +55,17 @@ export const dnsImportDataSchema = z.object({
       ttl: z.number().int(),
       priority: z.number().int(),
       value: z.string(),
+    }),
+  ),
+  /**
+   * The file's SPF and DMARC records beside a different one the zone keeps at that name, with
+   * the zone's and what the call does: `replace` (the zone's is in `removed`, the file's in
+   * `added`) or `skip` (the file's is left out; an undeletable record of the zone always stays).
+   */
+  conflicts: z.array(
+    importedRecordSchema.extend({
+      existing: z.object({ id: z.number().int(), ttl: z.number().int(), value: z.string() }),
+      resolution: z.enum(DNS_IMPORT_CONFLICT_CHOICES),
     }),
   ),
   /** Records of the file already in the zone as they are. */

@@ -24,6 +24,13 @@ export const DNS_IMPORT_MAX_RECORDS = 20_000;
 export const DNS_IMPORT_MODES = ['merge', 'replace'] as const;
 export type DnsImportMode = (typeof DNS_IMPORT_MODES)[number];
 
+/**
+ * What an import does with a file's SPF or DMARC record when the zone keeps a different one at
+ * that name (a second would break both): `replace` the zone's with the file's, or `skip` the file's.
+ */
+export const DNS_IMPORT_CONFLICT_CHOICES = ['skip', 'replace'] as const;
+export type DnsImportConflictChoice = (typeof DNS_IMPORT_CONFLICT_CHOICES)[number];
+
 /** TTL choices in seconds; 0 means "the zone's default". */
 export const DNS_TTLS = [0, 600, 1800, 3600, 21600, 43200, 86400] as const;
 export const DNS_PRIORITIES = [0, 1, 5, 10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100] as const;

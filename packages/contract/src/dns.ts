@@ -61,7 +61,14 @@ export const dnsSaveParamsSchema = z.object({
 export type DnsSaveParams = z.infer<typeof dnsSaveParamsSchema>;
 
 export const dnsListDataSchema = z.object({ dnss: z.array(dnsRecordSchema), total: z.number().int() });
-export const dnsOneDataSchema = z.object({ dns: dnsRecordSchema });
+export const dnsOneDataSchema = z.object({
+  dns: dnsRecordSchema,
+  /**
+   * Create and edit: how many other records of the record's name and type took its TTL with it
+   * (the DNS server serves one TTL per RRset); absent when none changed.
+   */
+  rrsetRetimed: z.number().int().optional(),
+});
 
 // The calls' shapes as types, so the web can import them without zod.
 export type DnsListData = z.infer<typeof dnsListDataSchema>;

@@ -143,6 +143,61 @@ export function composeDmarc(record: DmarcRecord): string {
   return parts.join('; ');
 }
 
+/**
+ * An SPF record as receivers select them (RFC 7208 4.5): the text starts with `v=spf1`, then a
+ * space or its end, in any case. Two such records at a name are a `permerror`.
+ */
+export function isSpfText(text: string): boolean {
+  return /^v=spf1(\s|$)/i.test(text.trim());
+}
+
+/**
+ * A DMARC record as receivers select them (RFC 7489 6.6.3): the text starts with the `v=DMARC1`
+ * tag. More than one at `_dmarc` and receivers apply no DMARC at all.
+ */
+export function isDmarcText(text: string): boolean {
+  return /^v\s*=\s*DMARC1\s*(;|$)/i.test(text.trim());
+}
+
+/** The kinds of TXT record a name may hold only once. */
+export type SingleTxtKind = 'spf' | 'dmarc';
+
+/** Which once-per-name kind a TXT record at `zona` is: SPF at any name, DMARC at a `_dmarc` name. */
+export function singleTxtKind(zona: string, text: string): SingleTxtKind | undefined {
+  if (isSpfText(text)) return 'spf';
+  if (zona.split('.')[0] === '_dmarc' && isDmarcText(text)) return 'dmarc';
+  return undefined;
+}
+
+/** The field error of a second record of a once-per-name kind. */
+export const SECOND_TXT_ERROR: Record<SingleTxtKind, string> = {
+  spf: 'dns.error.spf_twice',
+  dmarc: 'dns.error.dmarc_twice',
+};
+
+/** SPF allows ten terms that cost a DNS lookup in one check, includes and redirects followed (RFC 7208 4.6.4). */
+export const SPF_MAX_LOOKUPS = 10;
+
+/**
+ * The terms of one SPF record that cost a DNS lookup (RFC 7208 4.6.4: include, a, mx, ptr, exists
+ * and the redirect modifier), and the domains whose own SPF records count too (include and
+ * redirect). A domain written with macros (`%{…}`) is counted but cannot be followed.
+ */
+export function spfLookupTerms(text: string): { count: number; follow: string[] } {
+  const terms = text.trim().split(/\s+/).slice(1);
+  let count = 0;
+  const follow: string[] = [];
+  for (const term of terms) {
+    const mechanism = /^[+?~-]?(include|a|mx|ptr|exists)(?=$|[:/])(?::(\S+?))?(?:\/\d.*)?$/i.exec(term);
+    const redirect = /^redirect=(\S+)$/i.exec(term);
+    if (!mechanism && !redirect) continue;
+    count += 1;
+    const target = redirect ? redirect[1] : mechanism?.[1]?.toLowerCase() === 'include' ? mechanism[2] : undefined;
+    if (target && !target.includes('%')) follow.push(target.toLowerCase().replace(/\.$/, ''));
+  }
+  return { count, follow };
+}
+
 /** The problem of a DMARC record, if any (RFC 7489 6.3): v first, a known policy, pct 0-100, mailto report URIs. */
 export function dmarcProblem(text: string): string | undefined {
   const tags = tagList(text);
@@ -176,7 +231,7 @@ export function dkimProblem(text: string): string | undefined {
  * checked, so a broken one is refused instead of silently ignored by receivers.
  */
 export function mailAuthTxtProblem(zona: string, text: string): string | undefined {
-  if (/^v=spf1(\s|$)/i.test(text.trim())) return spfProblem(text);
+  if (isSpfText(text)) return spfProblem(text);
   const labels = zona.split('.');
   if (labels[0] === '_dmarc' && /^\s*v\s*=\s*DMARC/i.test(text)) return dmarcProblem(text);
   if (labels[1] === '_domainkey' && /(^|;)\s*(v\s*=\s*DKIM1|p\s*=)/.test(text)) return dkimProblem(text);

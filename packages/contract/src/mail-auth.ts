@@ -14,6 +14,14 @@ import { DKIM_ALGORITHMS, DMARC_POLICIES } from './mail-auth-rules.ts';
 export const LOOKUP_STATES = ['found', 'different', 'missing', 'unknown'] as const;
 export type LookupState = (typeof LOOKUP_STATES)[number];
 
+/**
+ * What receivers would find wrong with the records the name servers answer: two records of the
+ * kind (SPF `permerror`, DMARC ignored), a record they cannot parse, or an SPF record costing more
+ * than ten DNS lookups with its includes followed (RFC 7208 4.6.4).
+ */
+export const MAIL_AUTH_PROBLEMS = ['two_records', 'syntax', 'lookups'] as const;
+export type MailAuthProblem = (typeof MAIL_AUTH_PROBLEMS)[number];
+
 export const mailAuthRecordSchema = z.object({
   /** Owner name relative to the domain (`s2026…._domainkey`, `_dmarc`, '' for the apex). */
   zona: z.string(),
@@ -24,6 +32,10 @@ export const mailAuthRecordSchema = z.object({
   /** Whether the zone hosted here holds it (always false for a zone elsewhere). */
   published: z.boolean(),
   lookup: z.enum(LOOKUP_STATES),
+  /** SPF and DMARC: what is broken in what the name servers answer (absent: nothing found broken). */
+  problem: z.enum(MAIL_AUTH_PROBLEMS).optional(),
+  /** With the `lookups` problem: how many DNS lookups the SPF check costs. */
+  lookups: z.number().int().optional(),
 });
 export type MailAuthRecord = z.infer<typeof mailAuthRecordSchema>;
 
@@ -63,11 +75,14 @@ export type MailAuthData = z.infer<typeof mailAuthDataSchema>;
 
 export const mailAuthParamsSchema = z.object({ id: idParam });
 
-/** A list field of a form: repeated fields, or one comma-separated field. */
+/**
+ * A list field of a form: repeated fields, or one comma-separated field ('' is the empty list).
+ * Left out, it is undefined: the record it feeds stays as it is.
+ */
 const list = z
   .union([textAsTyped(1000), z.array(textAsTyped(320))])
   .optional()
-  .transform((value) => (value === undefined ? [] : Array.isArray(value) ? value : value.split(',')));
+  .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : value.split(',')));
 
 export const mailAuthPolicyParamsSchema = z.object({
   id: idParam,

@@ -135,6 +135,11 @@ const es = {
   'dns.error.caa_tag': 'La etiqueta de un CAA es issue, issuewild o iodef',
   'dns.error.caa_value': 'Valor de CAA no válido',
   'dns.error.duplicate': 'Ya existe un registro igual',
+  'dns.error.spf_twice':
+    'Ya hay un registro SPF en este nombre: edítalo en lugar de añadir otro (con dos, los receptores rechazan el SPF)',
+  'dns.error.dmarc_twice':
+    'Ya hay un registro DMARC en _dmarc: edítalo en lugar de añadir otro (con dos, los receptores ignoran el DMARC)',
+  'dns.rrset_ttl_changed': 'Los demás registros de este nombre y tipo tienen ahora el mismo TTL',
   'dns.error.not_eliminable': 'Este registro no se puede eliminar',
   'dns.error.refused': 'El servidor DNS ha rechazado el registro',
   'dns.error.refused_name':
@@ -155,6 +160,7 @@ const es = {
   'dns.import.too_large': 'El archivo de zona es demasiado grande (2 MB como máximo)',
   'dns.import.too_many': 'El archivo de zona tiene demasiados registros (20.000 como máximo)',
   'dns.import.mode': 'Elige fusionar o reemplazar',
+  'dns.import.conflicts': 'Elige reemplazar u omitir',
   'dns.import.syntax': 'Línea no válida: se esperaba nombre, TTL, clase, tipo y datos',
   'dns.import.syntax_quote': 'Comillas sin cerrar',
   'dns.import.syntax_paren': 'Paréntesis sin emparejar',
@@ -543,6 +549,11 @@ const en: Record<MessageKey, string> = {
   'dns.error.caa_tag': 'A CAA tag is issue, issuewild or iodef',
   'dns.error.caa_value': 'Invalid CAA value',
   'dns.error.duplicate': 'An identical record already exists',
+  'dns.error.spf_twice':
+    'This name already has an SPF record: edit it instead of adding another (with two, receivers fail SPF)',
+  'dns.error.dmarc_twice':
+    'There is already a DMARC record at _dmarc: edit it instead of adding another (with two, receivers ignore DMARC)',
+  'dns.rrset_ttl_changed': 'The other records of this name and type now have the same TTL',
   'dns.error.not_eliminable': 'This record cannot be deleted',
   'dns.error.refused': 'The DNS server refused the record',
   'dns.error.refused_name':
@@ -562,6 +573,7 @@ const en: Record<MessageKey, string> = {
   'dns.import.too_large': 'The zone file is too large (2 MB at most)',
   'dns.import.too_many': 'The zone file has too many records (20,000 at most)',
   'dns.import.mode': 'Choose merge or replace',
+  'dns.import.conflicts': 'Choose replace or skip',
   'dns.import.syntax': 'Invalid line: expected name, TTL, class, type and data',
   'dns.import.syntax_quote': 'Unclosed quotes',
   'dns.import.syntax_paren': 'Unbalanced parentheses',
@@ -944,6 +956,11 @@ const ca: Record<MessageKey, string> = {
   'dns.error.caa_tag': 'L’etiqueta d’un CAA és issue, issuewild o iodef',
   'dns.error.caa_value': 'Valor de CAA no vàlid',
   'dns.error.duplicate': 'Ja existeix un registre igual',
+  'dns.error.spf_twice':
+    'Aquest nom ja té un registre SPF: edita’l en lloc d’afegir-ne un altre (amb dos, els receptors rebutgen l’SPF)',
+  'dns.error.dmarc_twice':
+    'Ja hi ha un registre DMARC a _dmarc: edita’l en lloc d’afegir-ne un altre (amb dos, els receptors ignoren el DMARC)',
+  'dns.rrset_ttl_changed': 'Els altres registres d’aquest nom i tipus tenen ara el mateix TTL',
   'dns.error.not_eliminable': 'Aquest registre no es pot eliminar',
   'dns.error.refused': 'El servidor DNS ha rebutjat el registre',
   'dns.error.refused_name':
@@ -964,6 +981,7 @@ const ca: Record<MessageKey, string> = {
   'dns.import.too_large': 'El fitxer de zona és massa gran (2 MB com a màxim)',
   'dns.import.too_many': 'El fitxer de zona té massa registres (20.000 com a màxim)',
   'dns.import.mode': 'Tria fusionar o substituir',
+  'dns.import.conflicts': 'Tria substituir o ometre',
   'dns.import.syntax': 'Línia no vàlida: s’esperava nom, TTL, classe, tipus i dades',
   'dns.import.syntax_quote': 'Cometes sense tancar',
   'dns.import.syntax_paren': 'Parèntesis desaparellats',

@@ -89,6 +89,7 @@ describe.each(DATABASE_KINDS)('a DNS change touches only its RRsets (%s)', (kind
 
     // A second record at the name: its RRset goes whole (PowerDNS's PATCH replaces an RRset).
     const second = await watched(() => create({ type: 'A', zona: 'www2', value: '192.0.2.2', ttl: '600' }));
+    expect(second.body.data.rrsetRetimed).toBe(1);
     expect(sent).toEqual([[{ name: `www2.${zone}.`, type: 'A', ttl: 600, contents: ['192.0.2.1', '192.0.2.2'] }]]);
 
     // Another type at the same name is another RRset: the A records are not sent again.
@@ -104,7 +105,9 @@ describe.each(DATABASE_KINDS)('a DNS change touches only its RRsets (%s)', (kind
       ),
     );
     expect(saved.body.system.errors).toEqual([]);
-    expect(sent).toEqual([[{ name: `www2.${zone}.`, type: 'A', ttl: 600, contents: ['192.0.2.2', '192.0.2.3'] }]]);
+    // One TTL per RRset: the edited record's (the zone's default) is its neighbour's too now.
+    expect(saved.body.data.rrsetRetimed).toBe(1);
+    expect(sent).toEqual([[{ name: `www2.${zone}.`, type: 'A', ttl: 3600, contents: ['192.0.2.2', '192.0.2.3'] }]]);
 
     await watched(() => t.call('POST', `service/${serviceId}/dns/${second.body.data.dns.id}/delete/`, {}, { cookie }));
     expect(sent).toEqual([[{ name: `www2.${zone}.`, type: 'A', ttl: 3600, contents: ['192.0.2.3'] }]]);

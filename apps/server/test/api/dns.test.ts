@@ -67,7 +67,7 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     [{ type: 'ANAME', zona: 'flat', value: 'www.example.org' }, 'flat ANAME 0 www.example.org'],
     [{ type: 'SRV', zona: '_sip._tcp', value: '20 5060 sip.example.org.' }, '_sip._tcp SRV 20 20 5060 sip.example.org'],
     [{ type: 'CAA', zona: '', value: '0 issue "letsencrypt.org"' }, ' CAA 0 0 issue "letsencrypt.org"'],
-    [{ type: 'TXT', zona: '_dmarc', value: 'v=DMARC1; p=none' }, '_dmarc TXT 0 v=DMARC1; p=none'],
+    [{ type: 'TXT', zona: '_dmarc.sub', value: 'v=DMARC1; p=none' }, '_dmarc.sub TXT 0 v=DMARC1; p=none'],
     [{ type: 'A', zona: 'ñandú', value: '203.0.113.8' }, 'xn--and-6ma2c A 0 203.0.113.8'],
     [{ type: 'A', zona: 'col·legi', value: '203.0.113.9' }, 'xn--collegi-xma A 0 203.0.113.9'],
     [{ type: 'AAAA', zona: 'mapped', value: '::FFFF:C000:0201' }, 'mapped AAAA 0 ::ffff:192.0.2.1'],
@@ -117,6 +117,9 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     [{ type: 'A', zona: 'xn--e28h', value: '203.0.113.1' }, 'zona'],
     [{ type: 'A', value: '' }, 'value'],
     [{ type: 'TXT', value: 'x'.repeat(10_000) }, 'value'],
+    // one SPF record per name (RFC 7208 4.5, any case), one DMARC record at _dmarc
+    [{ type: 'TXT', value: 'V=SPF1 -all' }, 'value'],
+    [{ type: 'TXT', zona: '_dmarc', value: 'v=DMARC1; p=reject' }, 'value'],
   ])('refuses %o on %s and writes nothing', async (params, field) => {
     const before = (await list()).length;
     const { response, body } = await create(params as Record<string, string>);
@@ -138,8 +141,8 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     expect(mx.data.dnss.every((r) => r.type === 'MX')).toBe(true);
     expect(mx.data.total).toBe(all.filter((r) => r.type === 'MX').length);
     const text = await page({ page: '1', pageSize: '100', filter: 'DMARC' });
-    // the default DMARC record and the one created above
-    expect(text.data.dnss.map((r) => r.zona)).toEqual(['_dmarc', '_dmarc']);
+    // the default DMARC record and the subdomain's created above
+    expect(text.data.dnss.map((r) => r.zona)).toEqual(['_dmarc', '_dmarc.sub']);
     const byTtl = await page({ filter: '86400' });
     expect(byTtl.data.total).toBe(all.filter((r) => String(r.ttl).includes('86400')).length);
     expect((await page({ filter: '%' })).data.total).toBe(0);
@@ -232,7 +235,7 @@ describe.each(DATABASE_KINDS)('DNS zone API on %s', (kind) => {
     );
     expect(response.body).toContain('$ORIGIN zone.test.');
     expect(response.body).toMatch(/^_sip\._tcp\t3600\tIN\tSRV\t20 20 5060 sip\.example\.org\.$/m);
-    expect(response.body).toMatch(/^_dmarc\t3600\tIN\tTXT\t"v=DMARC1; p=none"$/m);
+    expect(response.body).toMatch(/^_dmarc\.sub\t3600\tIN\tTXT\t"v=DMARC1; p=none"$/m);
   });
 
   it('deletes all eliminable records, keeping the name servers, then restores the defaults', async () => {

@@ -247,6 +247,18 @@ export const dnsRepository = {
       .executeTakeFirstOrThrow();
   },
 
+  /** Gives records one TTL (their RRset's), keeping everything else of them. */
+  async setTtl(db: Db, serviceId: number, ids: number[], ttl: number): Promise<void> {
+    for (let start = 0; start < ids.length; start += 1000) {
+      await db
+        .updateTable('dns_records')
+        .set({ ttl })
+        .where('service_id', '=', serviceId)
+        .where('id', 'in', ids.slice(start, start + 1000))
+        .execute();
+    }
+  },
+
   async delete(db: Db, serviceId: number, id: number): Promise<void> {
     await db.deleteFrom('dns_records').where('service_id', '=', serviceId).where('id', '=', id).execute();
   },

@@ -28,7 +28,7 @@ import { NotFoundError } from '../../errors.ts';
 import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
 import { contentDisposition } from '../../http/envelope.ts';
 import { translate } from '../../i18n/messages.ts';
-import type { DnsService } from './dns.service.ts';
+import type { DnsService, RecordChange } from './dns.service.ts';
 import { importAnswer } from './zone-import.ts';
 
 /**
@@ -46,7 +46,7 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
     { method: 'POST', url: 'service/:id/dns/create/', params: dnsCreateParamsSchema, data: dnsOneDataSchema },
     async ({ actor, params }) => {
       const { value, published } = await dns.create(actor, params);
-      return { data: { dns: value }, info: [published ? 'dns.created' : 'dns.unconfirmed'] };
+      return recordAnswer(value, published ? 'dns.created' : 'dns.unconfirmed');
     },
   );
   api.session(
@@ -137,7 +137,7 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
     { method: 'POST', url: 'service/:id/dns/:dnsZoneId/save/', params: dnsSaveParamsSchema, data: dnsOneDataSchema },
     async ({ actor, params }) => {
       const { value, published } = await dns.save(actor, params);
-      return { data: { dns: value }, info: [published ? 'dns.saved' : 'dns.unconfirmed'] };
+      return recordAnswer(value, published ? 'dns.saved' : 'dns.unconfirmed');
     },
   );
   api.session(
@@ -147,6 +147,15 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
       return { data: {}, info: [published ? 'dns.deleted' : 'dns.unconfirmed'] };
     },
   );
+}
+
+/** A record created or edited; when others of its RRset took its TTL, the answer says so. */
+function recordAnswer(change: RecordChange, info: string) {
+  const retimed = change.rrsetRetimed > 0;
+  return {
+    data: { dns: change.record, ...(retimed ? { rrsetRetimed: change.rrsetRetimed } : {}) },
+    info: retimed ? [info, 'dns.rrset_ttl_changed'] : [info],
+  };
 }
 
 /** A revert or restore that found nothing to change says so. */

@@ -17,11 +17,13 @@ import {
   canonicalIPv6,
   DNS_IMPORT_MAX_RECORDS,
   DNS_IMPORT_MAX_TEXT,
+  type DnsImportConflictChoice,
   type DnsImportMode,
   isHostName,
   isIPv4,
   validateDnsRecord,
 } from '@panel247/contract/dns-rules';
+import { SECOND_TXT_ERROR, type SingleTxtKind, singleTxtKind } from '@panel247/contract/mail-auth-rules';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
@@ -82,6 +84,15 @@ function noteRecord(actor: Actor, before: DnsRecordFields | undefined, after: Dn
     target: `${record.zona} ${record.type}`,
     changes: changedFields(shown(before), shown(after)),
   });
+}
+
+/**
+ * A record created or edited, and how many other records of its RRset took its TTL with it (the
+ * DNS server serves one TTL per name and type).
+ */
+export interface RecordChange {
+  record: DnsRecord;
+  rrsetRetimed: number;
 }
 
 type DnsRecordFields = { zona: string; type: string; value: string; ttl: number; priority: number };
@@ -266,33 +277,26 @@ export class DnsService {
     return result.record;
   }
 
-  /** CNAME stands alone at its name; identical records are refused. */
-  private async checkNeighbours(
-    db: Db,
-    zone: Zone,
-    record: { zona: string; type: string; value: string; priority: number },
-  ) {
-    checkBeside(record, await dnsRepository.listAt(db, zone.serviceId, record.zona));
-  }
-
-  async create(actor: Actor, params: DnsCreateParams): Promise<Changed<DnsRecord>> {
+  async create(actor: Actor, params: DnsCreateParams): Promise<Changed<RecordChange>> {
     const zone = await this.zoneToChange(actor, params.id);
     const record = this.validate(zone, params);
     return refusalAsFieldError('zona', () =>
       this.changeZone(zone, { kind: 'create', ...by(actor) }, async (trx) => {
-        await this.checkNeighbours(trx, zone, record);
+        const atName = await dnsRepository.listAt(trx, zone.serviceId, record.zona);
+        checkBeside(record, atName);
         const row = await dnsRepository.insert(trx, this.row(zone, record));
+        const retimed = await spreadTtl(trx, zone.serviceId, row, atName);
         noteRecord(actor, undefined, row);
         return {
-          value: this.toDto(zone, row),
+          value: { record: this.toDto(zone, row), rrsetRetimed: retimed.length },
           publish: { touched: [record] },
-          undo: { remove: [row.id], restore: [] },
+          undo: { remove: [row.id, ...retimed.map((r) => r.id)], restore: retimed },
         };
       }),
     );
   }
 
-  async save(actor: Actor, params: DnsSaveParams): Promise<Changed<DnsRecord>> {
+  async save(actor: Actor, params: DnsSaveParams): Promise<Changed<RecordChange>> {
     const zone = await this.zoneToChange(actor, params.id);
     // The edit form has no name field (type and name stay fixed): a name clash goes under the value.
     return refusalAsFieldError('value', () =>
@@ -302,16 +306,16 @@ export class DnsService {
         const before = atName.find((row) => row.id === params.dnsZoneId);
         if (!before) throw new NotFoundError();
         const record = this.validate(zone, { ...params, type: before.type, zona: before.zona });
-        checkBeside(
-          record,
-          atName.filter((row) => row.id !== before.id),
-        );
+        const others = atName.filter((row) => row.id !== before.id);
+        // An SPF (or DMARC) record edited stays the one it was: only a record becoming one counts as a second.
+        checkBeside(record, others, singleTxtKind(before.zona, before.value));
         const row = await dnsRepository.update(trx, zone.serviceId, before.id, record);
+        const retimed = await spreadTtl(trx, zone.serviceId, row, others);
         noteRecord(actor, before, row);
         return {
-          value: this.toDto(zone, row),
+          value: { record: this.toDto(zone, row), rrsetRetimed: retimed.length },
           publish: { touched: [record] },
-          undo: { remove: [row.id], restore: [before] },
+          undo: { remove: [row.id, ...retimed.map((r) => r.id)], restore: [before, ...retimed] },
         };
       }),
     );
@@ -374,7 +378,7 @@ export class DnsService {
   async importPreview(actor: Actor, params: DnsImportParams): Promise<ImportPlan> {
     const zone = await this.authorized(actor, params.id, 'action');
     const read = this.readImport(zone, params.text);
-    return this.planImport(read, await dnsRepository.list(this.db, zone.serviceId), params.mode);
+    return this.planImport(read, await dnsRepository.list(this.db, zone.serviceId), params);
   }
 
   /**
@@ -385,13 +389,13 @@ export class DnsService {
   async importApply(actor: Actor, params: DnsImportParams): Promise<Changed<{ plan: ImportPlan; applied: boolean }>> {
     const zone = await this.zoneToChange(actor, params.id);
     const read = this.readImport(zone, params.text);
-    const first = this.planImport(read, await dnsRepository.list(this.db, zone.serviceId), params.mode);
+    const first = this.planImport(read, await dnsRepository.list(this.db, zone.serviceId), params);
     if (first.added.length + first.changed.length + first.removed.length === 0) {
       return { value: { plan: first, applied: false }, published: true };
     }
     let plan = first;
     const changed = await this.rewrite(zone, { kind: 'import', ...by(actor) }, async (trx, before) => {
-      plan = this.planImport(read, before, params.mode);
+      plan = this.planImport(read, before, params);
       await dnsRepository.deleteIds(
         trx,
         zone.serviceId,
@@ -399,7 +403,10 @@ export class DnsService {
       );
       for (const { record, before: row } of plan.changed) {
         const { ttl, priority, value } = record;
-        await dnsRepository.update(trx, zone.serviceId, row.id, { ttl, priority, value });
+        // Only its RRset's TTL: the record keeps the value it follows (a restored default's).
+        if (value === row.value && priority === row.priority)
+          await dnsRepository.setTtl(trx, zone.serviceId, [row.id], ttl);
+        else await dnsRepository.update(trx, zone.serviceId, row.id, { ttl, priority, value });
       }
       await dnsRepository.insertMany(
         trx,
@@ -443,8 +450,12 @@ export class DnsService {
     return read;
   }
 
-  private planImport(read: ReturnType<typeof readZoneImport>, existing: DnsRecordRow[], mode: DnsImportMode) {
-    const plan = planImport(existing, read.records, mode, this.settings.defaultTtl);
+  private planImport(
+    read: ReturnType<typeof readZoneImport>,
+    existing: DnsRecordRow[],
+    choices: { mode: DnsImportMode; conflicts: DnsImportConflictChoice },
+  ) {
+    const plan = planImport(existing, read.records, choices.mode, this.settings.defaultTtl, choices.conflicts);
     const refused = [...read.refused, ...plan.refused].sort((a, b) => a.line - b.line);
     return { ...plan, refused, kept: read.kept };
   }
@@ -675,9 +686,15 @@ export class DnsService {
     await this.publishedZone(zone);
     const record = this.validate(zone, input);
     await this.changeZone(zone, { kind: 'create', ...BY_PANEL }, async (trx) => {
-      await this.checkNeighbours(trx, zone, record);
+      const atName = await dnsRepository.listAt(trx, zone.serviceId, record.zona);
+      checkBeside(record, atName);
       const row = await dnsRepository.insert(trx, this.row(zone, record));
-      return { value: undefined, publish: { touched: [record] }, undo: { remove: [row.id], restore: [] } };
+      const retimed = await spreadTtl(trx, zone.serviceId, row, atName);
+      return {
+        value: undefined,
+        publish: { touched: [record] },
+        undo: { remove: [row.id, ...retimed.map((r) => r.id)], restore: retimed },
+      };
     });
   }
 
@@ -702,10 +719,12 @@ export class DnsService {
       const before = atName.filter((row) => row.type === 'TXT' && owned(row.value));
       for (const row of before) await dnsRepository.delete(trx, zone.serviceId, row.id);
       const others = atName.filter((row) => !before.includes(row));
+      // The records written here join the TXT RRset at its TTL (one per RRset), or the zone's default.
+      const ttl = atName.find((row) => row.type === 'TXT')?.ttl ?? 0;
       const added: number[] = [];
       for (const record of records) {
         checkBeside(record, others);
-        added.push((await dnsRepository.insert(trx, this.row(zone, record))).id);
+        added.push((await dnsRepository.insert(trx, this.row(zone, { ...record, ttl }))).id);
       }
       return {
         value: undefined,
@@ -780,8 +799,16 @@ export function nameServerOf(typed: string): { host: string; port: number } | un
   return number >= 1 && number <= 65535 ? { host: bare, port: number } : undefined;
 }
 
-/** The rules between a record and the others at its name: CNAME stands alone; no identical twins. */
-function checkBeside(record: { type: string; value: string; priority: number }, others: DnsRecordRow[]) {
+/**
+ * The rules between a record and the others at its name: CNAME stands alone; no identical twins;
+ * one SPF record per name and one DMARC record at `_dmarc` (receivers fail SPF with two, and
+ * ignore DMARC). `was` is the kind the record had before an edit: keeping it adds no second one.
+ */
+function checkBeside(
+  record: { zona: string; type: string; value: string; priority: number },
+  others: DnsRecordRow[],
+  was?: SingleTxtKind,
+) {
   if (record.type === 'CNAME' ? others.length > 0 : others.some((row) => row.type === 'CNAME')) {
     throw FieldErrors.one('zona', 'dns.error.cname_exclusive');
   }
@@ -790,4 +817,24 @@ function checkBeside(record: { type: string; value: string; priority: number }, 
   ) {
     throw FieldErrors.one('value', 'dns.error.duplicate');
   }
+  const kind = record.type === 'TXT' ? singleTxtKind(record.zona, record.value) : undefined;
+  if (kind && kind !== was && others.some((row) => row.type === 'TXT' && singleTxtKind(row.zona, row.value) === kind)) {
+    throw FieldErrors.one('value', SECOND_TXT_ERROR[kind]);
+  }
+}
+
+/**
+ * One TTL per RRset, as the DNS server serves it: the records of `row`'s name and type among
+ * `atName` take its TTL. Answers those that changed, as they were (to put back if the server
+ * refuses the change).
+ */
+async function spreadTtl(trx: Db, serviceId: number, row: DnsRecordRow, atName: DnsRecordRow[]) {
+  const retimed = atName.filter((other) => other.id !== row.id && other.type === row.type && other.ttl !== row.ttl);
+  await dnsRepository.setTtl(
+    trx,
+    serviceId,
+    retimed.map((other) => other.id),
+    row.ttl,
+  );
+  return retimed;
 }

@@ -3,10 +3,12 @@ import {
   DNS_IMPORT_MAX_RECORDS,
   DNS_TTLS,
   DNS_TYPES,
+  type DnsImportConflictChoice,
   type DnsImportMode,
   type NormalisedDnsRecord,
   validateDnsRecord,
 } from '@panel247/contract/dns-rules';
+import { SECOND_TXT_ERROR, singleTxtKind } from '@panel247/contract/mail-auth-rules';
 import type { DnsRecordRow } from '../../db/schema.ts';
 import {
   absoluteZoneName,
@@ -19,8 +21,16 @@ import {
 /** A record of the file that passed the create form's rules, with its line. */
 export type ImportedRecord = NormalisedDnsRecord & { line: number };
 
+/** A file's SPF or DMARC record beside a different one the zone keeps, and what was chosen. */
+export interface ImportConflict {
+  record: ImportedRecord;
+  existing: DnsRecordRow;
+  resolution: DnsImportConflictChoice;
+}
+
 /** What an import would do to a zone, or did. */
 export interface ImportPlan {
+  conflicts: ImportConflict[];
   added: ImportedRecord[];
   changed: { record: ImportedRecord; before: DnsRecordRow }[];
   removed: DnsRecordRow[];
@@ -145,13 +155,21 @@ function identity(record: { zona: string; type: string; value: string; priority:
  * or changes; replace also removes the deletable records the file does not have (the provider's
  * undeletable ones stay). A record already there is changed only when its TTL (or a CNAME's
  * target) differs. The neighbour rules of the create form hold in the result: a CNAME stands
- * alone at its name, and no record twice; a line that would break them is refused.
+ * alone at its name, no record twice, one SPF record per name and one DMARC record at `_dmarc`;
+ * a line that would break them is refused. A file's SPF or DMARC record beside a different one
+ * the zone keeps is a conflict, which `conflicts` settles: `replace` takes the zone's out (when it
+ * may be deleted), `skip` leaves the file's out.
+ *
+ * The DNS server serves one TTL per RRset (name and type), so the file's TTL for an RRset (its
+ * smallest, as the server would serve it) becomes the TTL of every record of that RRset, those
+ * the zone keeps too: a record whose TTL changes that way is listed as changed.
  */
 export function planImport(
   existing: DnsRecordRow[],
   records: ImportedRecord[],
   mode: DnsImportMode,
   defaultTtl: number,
+  conflicts: DnsImportConflictChoice = 'skip',
 ): Omit<ImportPlan, 'refused' | 'kept'> & { refused: ZoneLineNote[] } {
   const byIdentity = new Map<string, DnsRecordRow>();
   const atName = new Map<string, { type: string; identity: string }[]>();
@@ -169,10 +187,13 @@ export function planImport(
       stays.add(key);
     }
   }
-  const plan = { added: [] as ImportedRecord[], changed: [] as ImportPlan['changed'], unchanged: 0 };
   const refused: ZoneLineNote[] = [];
+  const found: ImportConflict[] = [];
+  const replaced: DnsRecordRow[] = [];
+  const accepted: { record: ImportedRecord; before?: DnsRecordRow }[] = [];
   const taken = new Set<string>();
-  const effective = (ttl: number) => ttl || defaultTtl;
+  /** The file's SPF and DMARC records already accepted, by name and kind. */
+  const singles = new Set<string>();
   for (const record of records) {
     const key = identity(record);
     if (taken.has(key)) {
@@ -184,19 +205,83 @@ export function planImport(
       refused.push({ line: record.line, reason: 'dns.error.cname_exclusive' });
       continue;
     }
+    const kind = record.type === 'TXT' ? singleTxtKind(record.zona, record.value) : undefined;
+    if (kind) {
+      if (singles.has(`${record.zona}\u0000${kind}`)) {
+        refused.push({ line: record.line, reason: SECOND_TXT_ERROR[kind] });
+        continue;
+      }
+      const rival = existing.find(
+        (row) =>
+          row.zona === record.zona &&
+          row.type === 'TXT' &&
+          identity(row) !== key &&
+          stays.has(identity(row)) &&
+          !replaced.includes(row) &&
+          singleTxtKind(row.zona, row.value) === kind,
+      );
+      if (rival) {
+        const resolution = conflicts === 'replace' && rival.eliminable === 1 ? 'replace' : 'skip';
+        found.push({ record, existing: rival, resolution });
+        if (resolution === 'skip') continue;
+        replaced.push(rival);
+      }
+      singles.add(`${record.zona}\u0000${kind}`);
+    }
     taken.add(key);
     const before = byIdentity.get(key);
-    if (!before) {
-      plan.added.push(record);
-      place(record, key);
-      continue;
-    }
-    if (!stays.has(key)) place(record, key);
-    if (effective(before.ttl) === effective(record.ttl) && before.value === record.value) plan.unchanged++;
-    else plan.changed.push({ record, before });
+    if (!before || !stays.has(key)) place(record, key);
+    accepted.push({ record, before });
   }
-  const removed = mode === 'replace' ? existing.filter((row) => row.eliminable === 1 && !taken.has(identity(row))) : [];
-  return { ...plan, removed, refused };
+  const removed = [
+    ...(mode === 'replace' ? existing.filter((row) => row.eliminable === 1 && !taken.has(identity(row))) : []),
+    ...replaced,
+  ];
+  return { ...settleTtls(existing, accepted, removed, defaultTtl), removed, refused, conflicts: found };
+}
+
+/**
+ * The records the file brings, each with its RRset's TTL, sorted into added, changed (their TTL
+ * or value differs from the zone's) and unchanged; and the zone's records that are not in the
+ * file but whose RRset's TTL the file sets, as changed.
+ */
+function settleTtls(
+  existing: DnsRecordRow[],
+  accepted: { record: ImportedRecord; before?: DnsRecordRow }[],
+  removed: DnsRecordRow[],
+  defaultTtl: number,
+): { added: ImportedRecord[]; changed: ImportPlan['changed']; unchanged: number } {
+  const effective = (ttl: number) => ttl || defaultTtl;
+  const rrset = (record: { zona: string; type: string }) => `${record.zona}\u0000${record.type}`;
+  /** Each RRset's TTL as the file gives it, and the line that gives it. */
+  const ttls = new Map<string, ImportedRecord>();
+  for (const { record } of accepted) {
+    const set = ttls.get(rrset(record));
+    if (!set || effective(record.ttl) < effective(set.ttl)) ttls.set(rrset(record), record);
+  }
+  const ttlOf = (record: { zona: string; type: string; ttl: number }) => ttls.get(rrset(record))?.ttl ?? record.ttl;
+  const plan = { added: [] as ImportedRecord[], changed: [] as ImportPlan['changed'], unchanged: 0 };
+  const matched = new Set<number>();
+  for (const { record: read, before } of accepted) {
+    const record = { ...read, ttl: ttlOf(read) };
+    if (!before) plan.added.push(record);
+    else {
+      matched.add(before.id);
+      if (effective(before.ttl) === effective(record.ttl) && before.value === record.value) plan.unchanged++;
+      else plan.changed.push({ record, before });
+    }
+  }
+  const gone = new Set(removed.map((row) => row.id));
+  for (const row of existing) {
+    const set = ttls.get(rrset(row));
+    if (!set || matched.has(row.id) || gone.has(row.id) || effective(row.ttl) === effective(set.ttl)) continue;
+    const { zona, type, priority, value } = row;
+    plan.changed.push({
+      record: { line: set.line, zona, type: type as ImportedRecord['type'], priority, value, ttl: set.ttl },
+      before: row,
+    });
+  }
+  return plan;
 }
 
 /**
@@ -232,6 +317,11 @@ export function importAnswer(
       before: { id: before.id, ttl: before.ttl, value: before.value },
     })),
     removed: plan.removed.map(({ id, zona, type, ttl, priority, value }) => ({ id, zona, type, ttl, priority, value })),
+    conflicts: plan.conflicts.map(({ record: r, existing, resolution }) => ({
+      ...record(r),
+      existing: { id: existing.id, ttl: existing.ttl, value: existing.value },
+      resolution,
+    })),
     unchanged: plan.unchanged,
     refused: plan.refused.map(note),
     kept: plan.kept.map(note),

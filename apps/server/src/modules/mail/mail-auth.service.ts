@@ -11,6 +11,8 @@ import {
   type DmarcRecord,
   dkimRecordName,
   dkimRecordValue,
+  isDmarcText,
+  isSpfText,
   mailAuthPolicyProblems,
   parseDmarc,
   parseSpf,
@@ -23,6 +25,7 @@ import { ConflictError, FieldErrors, ForbiddenError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { type DkimKeyRow, mailAuthRepository } from './mail-auth.repository.ts';
+import { dmarcAnswerProblem, spfAnswerProblem } from './mail-auth-check.ts';
 
 /** What the mail authentication needs of the DNS zone (the DNS service's actor-less calls). */
 export interface MailZone {
@@ -56,8 +59,8 @@ interface MailDomain {
 }
 
 const isDkim = (value: string) => /^v=DKIM1;/i.test(value.trim());
-const isSpf = (value: string) => parseSpf(value) !== undefined;
-const isDmarc = (value: string) => /^v=DMARC1/i.test(value.trim());
+const isSpf = isSpfText;
+const isDmarc = isDmarcText;
 
 /**
  * DKIM, SPF and DMARC of a service's mail domain. Each domain gets its DKIM key (RSA 2048) at
@@ -136,29 +139,49 @@ export class MailAuthService {
     return this.describe(domain);
   }
 
-  /** The guided form: the SPF include list and the DMARC policy, as records the DNS rules accept. */
+  /**
+   * The guided form: the SPF include list and the DMARC policy, as records the DNS rules accept.
+   * Each record is rewritten only when its own inputs differ from what it says now, so a DMARC
+   * change leaves the SPF record as it was, byte for byte (terms the form does not show, such as
+   * `ip4:` or a redirect, stay), and the other way round. A list left out of the call (a client
+   * that sends only the DMARC fields) is no change; an empty one clears it.
+   */
   async savePolicy(
     actor: Actor,
-    params: { id: number; dmarcPolicy: string; dmarcPct: number; dmarcRua: string[]; spfIncludes: string[] },
+    params: { id: number; dmarcPolicy: string; dmarcPct: number; dmarcRua?: string[]; spfIncludes?: string[] },
   ): Promise<MailAuthData> {
     const { domain, levels } = await this.domainOf(actor, params.id, 'action');
-    const problems = mailAuthPolicyProblems(params);
+    const records = await this.checkZoneRight(domain, levels.service_dnszone);
+    const now = await this.policyOf(domain, records);
+    const wanted = {
+      dmarcPolicy: params.dmarcPolicy,
+      dmarcPct: params.dmarcPct,
+      dmarcRua: params.dmarcRua ?? now.dmarc.rua,
+      spfIncludes: params.spfIncludes ?? now.includes,
+    };
+    const problems = mailAuthPolicyProblems(wanted);
     if (problems.length > 0) throw new FieldErrors(problems);
     const dmarc: DmarcRecord = {
-      policy: params.dmarcPolicy as DmarcPolicy,
-      pct: params.dmarcPct,
-      rua: cleanList(params.dmarcRua),
+      policy: wanted.dmarcPolicy as DmarcPolicy,
+      pct: wanted.dmarcPct,
+      rua: cleanList(wanted.dmarcRua),
     };
-    const includes = cleanList(params.spfIncludes);
-    const records = await this.checkZoneRight(domain, levels.service_dnszone);
+    const includes = cleanList(wanted.spfIncludes);
     if (records) {
-      const spfNow = records.find((record) => record.type === 'TXT' && record.zona === '' && isSpf(record.value));
-      await this.publishAs('spfIncludes', () =>
-        this.zone.replaceOwnedTxt(domain, '', isSpf, [composeSpf(includes, spfNow?.value)]),
-      );
-      await this.publishAs('dmarcPolicy', () =>
-        this.zone.replaceOwnedTxt(domain, '_dmarc', isDmarc, [composeDmarc(dmarc)]),
-      );
+      const txt = (zona: string, is: (value: string) => boolean) =>
+        records.find((record) => record.type === 'TXT' && record.zona === zona && is(record.value))?.value;
+      const spfNow = txt('', isSpf);
+      const dmarcNow = txt('_dmarc', isDmarc);
+      if (spfNow === undefined || !sameList(parseSpf(spfNow)?.includes ?? [], includes)) {
+        await this.publishAs('spfIncludes', () =>
+          this.zone.replaceOwnedTxt(domain, '', isSpf, [composeSpf(includes, spfNow)]),
+        );
+      }
+      if (dmarcNow === undefined || !sameDmarc(parseDmarc(dmarcNow), dmarc)) {
+        await this.publishAs('dmarcPolicy', () =>
+          this.zone.replaceOwnedTxt(domain, '_dmarc', isDmarc, [composeDmarc(dmarc)]),
+        );
+      }
     } else {
       await mailAuthRepository.savePolicy(this.db, {
         service_id: domain.serviceId,
@@ -312,32 +335,49 @@ export class MailAuthService {
     };
   }
 
-  /** What the world sees at a name: the configured resolvers, or the zone itself when no server serves it. */
+  /**
+   * What the world sees at a name: the configured resolvers (for a hosted zone too, when a DNS
+   * server serves it: what it serves is what receivers read), or the zone itself when no server
+   * serves it. Undefined when no answer came.
+   */
+  private async answerAt(
+    domain: MailDomain,
+    zona: string,
+    zoneRecords: DefaultRecord[] | undefined,
+  ): Promise<string[] | undefined> {
+    if (zoneRecords && this.settings.zonesOnlyHere) {
+      return zoneRecords.filter((record) => record.type === 'TXT' && record.zona === zona).map((r) => r.value);
+    }
+    return this.lookup.txt(zona === '' ? domain.referencePunycode : `${zona}.${domain.referencePunycode}`);
+  }
+
   private async lookupState(
     domain: MailDomain,
     zona: string,
     value: string,
     zoneRecords: DefaultRecord[] | undefined,
   ): Promise<LookupState> {
-    let answer: string[] | undefined;
-    if (zoneRecords && this.settings.zonesOnlyHere) {
-      answer = zoneRecords.filter((record) => record.type === 'TXT' && record.zona === zona).map((r) => r.value);
-    } else {
-      answer = await this.lookup.txt(zona === '' ? domain.referencePunycode : `${zona}.${domain.referencePunycode}`);
-    }
-    if (answer === undefined) return 'unknown';
-    const wanted = normalize(value);
-    if (answer.some((text) => normalize(text) === wanted)) return 'found';
-    const kind = (text: string) => (isDkim(text) ? 'dkim' : isSpf(text) ? 'spf' : isDmarc(text) ? 'dmarc' : 'other');
-    return answer.some((text) => kind(text) === kind(value)) ? 'different' : 'missing';
+    return stateOf(await this.answerAt(domain, zona, zoneRecords), value);
   }
 
+  /**
+   * A record as the card shows it: its value, whether the zone here holds it, what the name
+   * servers answer, and for SPF and DMARC what receivers would find broken in that answer.
+   */
   private async record(
     domain: MailDomain,
     zona: string,
     value: string,
     zoneRecords: DefaultRecord[] | undefined,
+    check?: 'spf' | 'dmarc',
   ): Promise<MailAuthRecord> {
+    const answer = await this.answerAt(domain, zona, zoneRecords);
+    const found =
+      answer === undefined || check === undefined
+        ? undefined
+        : check === 'spf'
+          ? await spfAnswerProblem(domain.referencePunycode, answer, this.lookup)
+          : dmarcAnswerProblem(answer);
     return {
       zona,
       name: zona === '' ? domain.referencePunycode : `${zona}.${domain.referencePunycode}`,
@@ -346,7 +386,8 @@ export class MailAuthService {
       published: Boolean(
         zoneRecords?.some((record) => record.type === 'TXT' && record.zona === zona && record.value === value),
       ),
-      lookup: await this.lookupState(domain, zona, value, zoneRecords),
+      lookup: stateOf(answer, value),
+      ...found,
     };
   }
 
@@ -379,8 +420,8 @@ export class MailAuthService {
       : composeDmarc(dmarc);
     // the lookups of a zone elsewhere run side by side: one slow resolver costs one timeout
     const [spfRecord, dmarcRecord] = await Promise.all([
-      this.record(domain, '', spfValue, zoneRecords),
-      this.record(domain, '_dmarc', dmarcValue, zoneRecords),
+      this.record(domain, '', spfValue, zoneRecords, 'spf'),
+      this.record(domain, '_dmarc', dmarcValue, zoneRecords, 'dmarc'),
     ]);
     return {
       domain: domain.referencePunycode,
@@ -424,6 +465,32 @@ export class MailAuthService {
 function newSelector(algorithm: DkimAlgorithm, now: number): string {
   const day = new Date(now * 1000).toISOString().slice(0, 10).replaceAll('-', '');
   return `${algorithm === 'rsa' ? 'rsa' : 'ed'}${day}${randomBytes(2).toString('hex')}`;
+}
+
+function sameList(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+/** Whether a published DMARC record (undefined: unreadable) already says what the form asks. */
+function sameDmarc(published: DmarcRecord | undefined, wanted: DmarcRecord): boolean {
+  return (
+    published !== undefined &&
+    published.policy === wanted.policy &&
+    published.pct === wanted.pct &&
+    sameList(published.rua, wanted.rua)
+  );
+}
+
+/**
+ * `found` (this very value among the answers), `different` (a record of its kind with another
+ * value), `missing` (none of its kind), `unknown` (no answer).
+ */
+function stateOf(answer: string[] | undefined, value: string): LookupState {
+  if (answer === undefined) return 'unknown';
+  const wanted = normalize(value);
+  if (answer.some((text) => normalize(text) === wanted)) return 'found';
+  const kind = (text: string) => (isDkim(text) ? 'dkim' : isSpf(text) ? 'spf' : isDmarc(text) ? 'dmarc' : 'other');
+  return answer.some((text) => kind(text) === kind(value)) ? 'different' : 'missing';
 }
 
 /** TXT text compared as receivers read it: spaces around `;` and `=` do not matter. */

@@ -40,6 +40,7 @@ const plan: DnsImportData = {
   unchanged: 0,
   refused: [{ line: 3, text: 'x IN PTR y.', reason: 'El panel no admite registros PTR' }],
   kept: [],
+  conflicts: [],
   applied: false,
 };
 

@@ -13,9 +13,12 @@ export interface MailPolicyInput {
 }
 
 export async function saveMailPolicy(serviceId: number, input: MailPolicyInput) {
+  // A form sends nothing for an empty list, which the call reads as "leave that record alone":
+  // an emptied list goes as '' (the empty list) so clearing it is a change.
+  const asList = (values: string[]) => (values.length > 0 ? values : '');
   const { data, system } = await apiCall<MailAuthData>(
     MAIL_AUTH_API.policy(serviceId),
-    { ...input },
+    { ...input, dmarcRua: asList(input.dmarcRua), spfIncludes: asList(input.spfIncludes) },
     { method: 'POST' },
   );
   return { data, info: system.info };
