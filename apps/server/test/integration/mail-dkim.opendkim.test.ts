@@ -5,42 +5,16 @@ import type { MailAuthData } from '@panel247/contract/mail-auth';
 import { MAIL_AUTH_API } from '@panel247/contract/mail-auth-rules';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileAsync, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { type MailDaemons, startMailDaemons } from '../../../../scripts/daemons/mail.ts';
 import { type OpenDkim, startOpenDkim } from '../../../../scripts/daemons/opendkim.ts';
 import { type PostfixSink, startPostfixSink } from '../../../../scripts/daemons/postfix-sink.ts';
 import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
+import { txtOf, verifyDkim } from '../support/dkim-verify.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
 
-/**
- * Verifies every DKIM-Signature of a message (stdin) with python3-dkim, the key records given as
- * JSON (name → TXT) instead of a DNS lookup: the test fetched them from PowerDNS with dig.
- */
-const VERIFY = `
-import sys, json, dkim
-records = json.loads(sys.argv[1])
-def txt(name, timeout=5):
-    value = records.get(name.decode().rstrip('.'))
-    return value.encode() if value is not None else None
-message = sys.stdin.buffer.read()
-d = dkim.DKIM(message)
-results = []
-for index, header in enumerate(h for h in d.headers if h[0].lower() == b'dkim-signature'):
-    tags = dkim.util.parse_tag_value(b''.join(header[1].split()))
-    ok = dkim.DKIM(message).verify(idx=index, dnsfunc=txt)
-    results.append({'s': tags[b's'].decode(), 'd': tags[b'd'].decode(), 'a': tags[b'a'].decode(), 'ok': bool(ok)})
-print(json.dumps(results))
-`;
-
-/** `dig +short` TXT lines (each a record of quoted strings) as the records' texts. */
-function txtOf(lines: string[]): string[] {
-  return lines.map((line) => [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]).join(''));
-}
-
 describe.each(DATABASE_KINDS)('DKIM signing by a real OpenDKIM behind Postfix (panel on %s)', (kind) => {
-  const python = requireBinary('python3', 'python3-dkim');
   let database: TestDatabase;
   let pdns: PowerDns;
   let opendkim: OpenDkim;
@@ -125,19 +99,7 @@ describe.each(DATABASE_KINDS)('DKIM signing by a real OpenDKIM behind Postfix (p
     const messages = await sink.waitForMessages(before + 1, 20_000);
     return messages.find((message) => message.includes(subject)) as string;
   };
-  /** Every signature of the message checked against the key records PowerDNS serves (dig). */
-  const verify = async (message: string) => {
-    const selectors = [...message.matchAll(/\bs=([a-z0-9-]+);/g)].map((m) => m[1] as string);
-    const records: Record<string, string> = {};
-    for (const selector of selectors) {
-      const name = `${selector}._domainkey.${domain}`;
-      const [text] = txtOf(await pdns.dig(name, 'TXT'));
-      if (text) records[name] = text;
-    }
-    const run = execFileAsync(python, ['-c', VERIFY, JSON.stringify(records)]);
-    run.child.stdin?.end(message);
-    return JSON.parse((await run).stdout) as { s: string; d: string; a: string; ok: boolean }[];
-  };
+  const verify = (message: string) => verifyDkim(message, domain, pdns);
 
   let first: MailAuthData;
 
