@@ -5,7 +5,7 @@ import type { ActivityListData } from '@panel247/contract/activity';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNAVAILABLE_ACTION } from '../../src/modules/mail-sending/policy-server.ts';
-import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { connectPolicyClient, dataRequest } from '../support/policy-client.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -123,6 +123,30 @@ describe.each(DATABASE_KINDS)('mailbox sending limit through the policy service 
     expect(answers.filter((answer) => answer.startsWith('450 4.7.1 '))).toHaveLength(8 - LIMIT);
     await Promise.all(clients.map((client) => client.close()));
     expect(await limitEntries()).toHaveLength(3);
+  });
+
+  it('shows the alert only to users who may read the mailboxes', async () => {
+    const reader = await buildUser(t.database.db, account, 'lector', { [domain]: { servicemail_accounts: 'read' } });
+    const outsider = await buildUser(t.database.db, account, 'dns', { [domain]: { service_dnszone: 'write' } });
+    const alertsOf = async (user: { username: string; password: string }) => {
+      const session = await t.login(domain, user.username, user.password);
+      const { body } = await t.call<ActivityListData>('GET', 'activity/list/', {}, { cookie: session });
+      return body.data.entries.filter((entry) => entry.action === 'mail.send_limit_reached');
+    };
+    expect(await alertsOf(reader)).toHaveLength(3);
+    expect(await alertsOf(outsider)).toEqual([]);
+  });
+
+  it('counts at END-OF-MESSAGE too, and defers a login that is no mailbox address', async () => {
+    t.clock.advance(3601);
+    const client = await connectPolicyClient(port);
+    const atEnd = { ...dataRequest(`fin@${domain}`, LIMIT), protocol_state: 'END-OF-MESSAGE' };
+    expect(await client.ask(atEnd)).toBe('DUNNO');
+    expect(await client.ask(atEnd)).toMatch(/^450 4\.7\.1 /);
+    for (const login of ['not an address', 'x@-bad-.test', `${'a'.repeat(70)}@${domain}`]) {
+      expect(await client.ask(dataRequest(login))).toBe(UNAVAILABLE_ACTION);
+    }
+    await client.close();
   });
 
   it('defers the message, rather than letting it through, when the database does not answer', async () => {
