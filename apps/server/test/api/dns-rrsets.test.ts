@@ -7,7 +7,7 @@ import { ScriptedDnsDriver } from '../support/scripted-dns-driver.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
-type One = { dns: DnsRecord };
+type One = { dns: DnsRecord; rrsetRetimed?: number };
 
 /** How many records the big zone holds besides the defaults: a change must not read them. */
 const BULK = 2_000;

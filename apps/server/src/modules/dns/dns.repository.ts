@@ -247,6 +247,17 @@ export const dnsRepository = {
       .executeTakeFirstOrThrow();
   },
 
+  /** The zones holding an RRset (name and type) whose records have more than one TTL. */
+  async zonesWithSplitTtls(db: Db): Promise<number[]> {
+    const rows = await db
+      .selectFrom('dns_records')
+      .select('service_id')
+      .groupBy(['service_id', 'zona', 'type'])
+      .having((eb) => eb.fn.count(eb.ref('ttl')).distinct(), '>', 1)
+      .execute();
+    return [...new Set(rows.map((row) => row.service_id))];
+  },
+
   /** Gives records one TTL (their RRset's), keeping everything else of them. */
   async setTtl(db: Db, serviceId: number, ids: number[], ttl: number): Promise<void> {
     for (let start = 0; start < ids.length; start += 1000) {

@@ -622,6 +622,7 @@ export class DnsService {
    * (records missing on the server, extra there, or with other contents or TTL).
    */
   async sync(only: string | undefined, options: SyncOptions): Promise<DriftReport[]> {
+    if (!options.dryRun) await this.normaliseRRsetTtls();
     const zones = (await dnsRepository.listZones(this.db)).filter(
       (z) => !only || z.reference === only || z.reference_punycode === only,
     );
@@ -642,9 +643,52 @@ export class DnsService {
     return reports;
   }
 
-  /** Publishes the zones whose last changes the server has not confirmed (run every few seconds). */
-  publishPending(): Promise<DriftReport[]> {
+  /**
+   * Publishes the zones whose last changes the server has not confirmed (run every few seconds,
+   * from the server's start); the first run of an instance first gives every RRset one TTL.
+   */
+  async publishPending(): Promise<DriftReport[]> {
+    this.normalised ??= this.normaliseRRsetTtls();
+    await this.normalised;
     return this.publisher.publishPending();
+  }
+
+  private normalised: Promise<number> | undefined;
+
+  /**
+   * One TTL per RRset in the panel's model, for records stored before it held (each record kept
+   * its own TTL, while the DNS server serves one per RRset). Each RRset keeps the TTL the server
+   * has been serving for it: the zone publisher sends an RRset's smallest effective TTL (0 being
+   * the zone's default, `toRRsets`), so that stored value becomes every record's, and the zone
+   * as served does not change (a stored 0 wins a tie with the default written out, so the RRset
+   * still follows the default). Done per zone under its lock, so a change made at the same time
+   * is not overwritten; idempotent, so instances starting together may both run it. Answers how
+   * many records changed.
+   */
+  async normaliseRRsetTtls(): Promise<number> {
+    let changed = 0;
+    const effective = (ttl: number) => ttl || this.settings.defaultTtl;
+    for (const serviceId of await dnsRepository.zonesWithSplitTtls(this.db)) {
+      await this.db.transaction().execute(async (trx) => {
+        await dnsRepository.lockZone(trx, serviceId);
+        const sets = new Map<string, DnsRecordRow[]>();
+        for (const row of await dnsRepository.list(trx, serviceId)) {
+          const key = rrsetKey(row);
+          sets.set(key, [...(sets.get(key) ?? []), row]);
+        }
+        for (const rows of sets.values()) {
+          const served = rows.reduce((best, row) =>
+            effective(row.ttl) < effective(best.ttl) || (effective(row.ttl) === effective(best.ttl) && row.ttl === 0)
+              ? row
+              : best,
+          ).ttl;
+          const others = rows.filter((row) => row.ttl !== served).map((row) => row.id);
+          await dnsRepository.setTtl(trx, serviceId, others, served);
+          changed += others.length;
+        }
+      });
+    }
+    return changed;
   }
 
   async zoneExists(serviceId: number): Promise<boolean> {

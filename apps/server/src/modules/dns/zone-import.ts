@@ -220,13 +220,13 @@ export function planImport(
           !replaced.includes(row) &&
           singleTxtKind(row.zona, row.value) === kind,
       );
+      singles.add(`${record.zona}\u0000${kind}`);
       if (rival) {
         const resolution = conflicts === 'replace' && rival.eliminable === 1 ? 'replace' : 'skip';
         found.push({ record, existing: rival, resolution });
         if (resolution === 'skip') continue;
         replaced.push(rival);
       }
-      singles.add(`${record.zona}\u0000${kind}`);
     }
     taken.add(key);
     const before = byIdentity.get(key);
