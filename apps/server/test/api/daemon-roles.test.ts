@@ -43,7 +43,7 @@ describe('the daemons’ PostgreSQL roles (deploy/postgresql/daemon-roles.sql)',
   });
 
   it('lets the mail daemons read the mail views and nothing else', async () => {
-    for (const view of ['mail_domains_view', 'mail_users_view', 'mail_aliases_view']) {
+    for (const view of ['mail_domains_view', 'mail_users_view', 'mail_aliases_view', 'mail_senders_view']) {
       expect(await as(url, 'panel247_mail', `SELECT * FROM ${view}`)).toBe('rows: 0');
     }
     expect(await as(url, 'panel247_mail', 'SELECT * FROM mailboxes')).toMatch(/permission denied/);
