@@ -9,6 +9,7 @@ import {
   mailAuthTxtProblem,
   parseDmarc,
   parseSpf,
+  singleTxtKind,
   spfProblem,
 } from '../src/mail-auth-rules.ts';
 
@@ -76,5 +77,16 @@ describe('SPF, DMARC and DKIM records', () => {
     expect(
       mailAuthPolicyProblems({ dmarcPolicy: 'reject', dmarcPct: 0, dmarcRua: [], spfIncludes: ['_spf.google.com'] }),
     ).toEqual([]);
+  });
+
+  it('know the TXT records a name may hold once: SPF anywhere (any case), DMARC at _dmarc', () => {
+    expect(singleTxtKind('', 'v=spf1 -all')).toBe('spf');
+    expect(singleTxtKind('shop', 'V=SPF1')).toBe('spf');
+    expect(singleTxtKind('', 'v=spf10 -all')).toBeUndefined();
+    expect(singleTxtKind('', 'spf v=spf1')).toBeUndefined();
+    expect(singleTxtKind('_dmarc', 'v=DMARC1; p=none')).toBe('dmarc');
+    expect(singleTxtKind('_dmarc.shop', 'v = DMARC1')).toBe('dmarc');
+    expect(singleTxtKind('_dmarc', 'v=DMARC10; p=none')).toBeUndefined();
+    expect(singleTxtKind('', 'v=DMARC1; p=none')).toBeUndefined();
   });
 });

@@ -253,3 +253,56 @@ describe('planning an import', () => {
     expect(plan.removed).toHaveLength(4);
   });
 });
+
+describe('planning an import against what the DNS server serves', () => {
+  const existing = [
+    row('', 'A', '192.0.2.10'),
+    row('', 'A', '192.0.2.11', { ttl: 1800 }),
+    row('', 'TXT', 'v=spf1 mx include:spf.provider.net ~all'),
+    row('_dmarc', 'TXT', 'v=DMARC1; p=none', { eliminable: 0 }),
+  ];
+
+  it('gives every record of an RRset the file’s TTL for it, listing the zone’s own as changed', () => {
+    const plan = planImport(existing, read('@ 600 A 192.0.2.80\n').records, 'merge', 3600);
+    expect(plan.added.map((r) => [r.value, r.ttl])).toEqual([['192.0.2.80', 600]]);
+    expect(plan.changed.map((c) => [c.before.value, c.before.ttl, c.record.ttl, c.record.line])).toEqual([
+      ['192.0.2.10', 0, 600, 1],
+      ['192.0.2.11', 1800, 600, 1],
+    ]);
+  });
+
+  it('takes an RRset’s smallest TTL in the file (what the server would serve) for all its records', () => {
+    const plan = planImport([], read('www 3600 A 192.0.2.1\nwww 600 A 192.0.2.2\n').records, 'merge', 3600);
+    expect(plan.added.map((r) => r.ttl)).toEqual([600, 600]);
+  });
+
+  it('leaves an RRset alone when the file sets the TTL it already has', () => {
+    const plan = planImport(existing, read('@ A 192.0.2.10\n@ 3600 A 192.0.2.11\n').records, 'merge', 3600);
+    // 192.0.2.11 goes from 1800 to the zone's TTL: the file's RRset TTL is the default.
+    expect(plan.changed.map((c) => [c.before.value, c.record.ttl])).toEqual([['192.0.2.11', 0]]);
+    expect(plan.unchanged).toBe(1);
+  });
+
+  it('shows a second SPF or DMARC record as a conflict, skipped unless replace is chosen', () => {
+    const file = '@ TXT "v=spf1 -all"\n@ TXT "V=SPF1 a -all"\n_dmarc TXT "v=DMARC1; p=reject"\n';
+    const skip = planImport(existing, read(file).records, 'merge', 3600);
+    expect(skip.conflicts.map((c) => [c.record.line, c.existing.value, c.resolution])).toEqual([
+      [1, 'v=spf1 mx include:spf.provider.net ~all', 'skip'],
+      [3, 'v=DMARC1; p=none', 'skip'],
+    ]);
+    // The file's own second SPF record is refused whatever is chosen.
+    expect(skip.refused.map((n) => [n.line, n.reason])).toEqual([[2, 'dns.error.spf_twice']]);
+    expect(skip.added).toEqual([]);
+    const replace = planImport(existing, read(file).records, 'merge', 3600, 'replace');
+    expect(replace.added.map((r) => r.value)).toEqual(['v=spf1 -all']);
+    expect(replace.removed.map((r) => r.value)).toEqual(['v=spf1 mx include:spf.provider.net ~all']);
+    // The provider's undeletable DMARC record stays: the file's is skipped.
+    expect(replace.conflicts.map((c) => c.resolution)).toEqual(['replace', 'skip']);
+  });
+
+  it('finds no conflict in replace mode, where the zone’s deletable SPF record goes anyway', () => {
+    const plan = planImport(existing, read('@ TXT "v=spf1 -all"\n').records, 'replace', 3600);
+    expect(plan.conflicts).toEqual([]);
+    expect(plan.added.map((r) => r.value)).toEqual(['v=spf1 -all']);
+  });
+});
