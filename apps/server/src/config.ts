@@ -545,15 +545,16 @@ export const configSchema = z.object({
   mailSending: z
     .object({
       /**
-       * Where the panel answers Postfix's policy requests (host:port: an IPv4 address, [IPv6] or
-       * localhost), which submission's check_policy_service names; empty: the sending limit is off.
-       * Keep it on loopback (or a private address Postfix alone reaches): the protocol has no login.
+       * Where the panel answers Postfix's policy requests, which submission's check_policy_service
+       * names: a Unix socket's absolute path (best in Postfix's private/ folder, which only root
+       * and Postfix reach) or host:port (an IPv4 address, [IPv6] or localhost: any local process
+       * can connect there); empty: the sending limit is off. The protocol has no login.
        */
       policyListen: z
         .string()
         .regex(
-          /^(?:|(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|localhost):\d{1,5})$/,
-          'host:port (an IPv4 address, [IPv6] or localhost), or empty for off',
+          /^(?:|\/(?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+|(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|localhost):\d{1,5})$/,
+          'a socket path, host:port (an IPv4 address, [IPv6] or localhost), or empty for off',
         )
         .default(''),
       /**

@@ -4,8 +4,8 @@ import net from 'node:net';
  * A Postfix-like client of the policy protocol: one connection, requests sent one at a time and
  * each answer read to its empty line. `closed` settles when the server ends the connection.
  */
-export async function connectPolicyClient(port: number, host = '127.0.0.1') {
-  const socket = net.connect({ host, port });
+export async function connectPolicyClient(to: number | { path: string }, host = '127.0.0.1') {
+  const socket = net.connect(typeof to === 'number' ? { host, port: to } : to);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('error', reject);

@@ -61,7 +61,11 @@ describe("Postfix's policy protocol reader", () => {
     expect(parseListenAddress('127.0.0.1:10040')).toEqual({ host: '127.0.0.1', port: 10040 });
     expect(parseListenAddress('[::1]:10040')).toEqual({ host: '::1', port: 10040 });
     expect(parseListenAddress('localhost:0')).toEqual({ host: 'localhost', port: 0 });
+    expect(parseListenAddress('/var/spool/postfix/private/panel247-policy')).toEqual({
+      path: '/var/spool/postfix/private/panel247-policy',
+    });
     expect(() => parseListenAddress('127.0.0.1')).toThrow();
+    expect(() => parseListenAddress('relative/socket')).toThrow();
     expect(() => parseListenAddress('127.0.0.1:70000')).toThrow();
   });
 });

@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSocketToFolder, removeStaleSocket } from '../../src/drivers/mail-policy/policy-socket-file.ts';
 import type { PolicyRequest } from '../../src/modules/mail-sending/policy-protocol.ts';
 import {
   type PolicyServer,
@@ -18,8 +23,8 @@ afterEach(async () => {
 });
 
 async function serve(decide: (request: PolicyRequest) => Promise<string>, limits: Partial<PolicyServerLimits> = {}) {
-  server = await startPolicyServer({ host: '127.0.0.1', port: 0, decide, log: silent, limits });
-  return server.address.port;
+  server = await startPolicyServer({ listen: { host: '127.0.0.1', port: 0 }, decide, log: silent, limits });
+  return (server.address as { port: number }).port;
 }
 
 describe('the policy server', () => {
@@ -31,7 +36,7 @@ describe('the policy server', () => {
       if (calls === 1) await new Promise((resolve) => setTimeout(resolve, 20));
       return `450 4.7.1 for ${request.get('sasl_username')}`;
     });
-    expect(server?.address.host).toBe('127.0.0.1');
+    expect(server?.address).toMatchObject({ host: '127.0.0.1' });
     const client = await connectPolicyClient(port);
     client.write('request=smtpd_access_policy\nsasl_username=one@x.test\n\nrequest=smtpd_access_policy\n');
     client.write('sasl_username=two@x.test\n\n');
@@ -88,5 +93,31 @@ describe('the policy server', () => {
     await server?.close();
     server = undefined;
     await client.closed;
+  });
+
+  it('listens on a Unix socket, open to whoever reaches its folder, and replaces a stale one only', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'p247-policy-'));
+    const socketPath = path.join(folder, 'policy');
+    // what a process killed while listening leaves: the socket file, nobody behind it
+    execFileSync('python3', ['-c', 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])', socketPath]);
+    expect(statSync(socketPath).isSocket()).toBe(true);
+    const listen = { path: socketPath };
+    await removeStaleSocket(socketPath);
+    server = await startPolicyServer({ listen, decide: async () => 'DUNNO', log: silent });
+    openSocketToFolder(socketPath);
+    expect(statSync(socketPath).mode & 0o777).toBe(0o666);
+    const client = await connectPolicyClient({ path: socketPath });
+    expect(await client.ask({ request: 'smtpd_access_policy' })).toBe('DUNNO');
+    // a socket someone listens on is theirs
+    await expect(removeStaleSocket(socketPath)).rejects.toThrow(/another process listens/);
+    expect(await client.ask({ request: 'smtpd_access_policy' })).toBe('DUNNO');
+    await server.close();
+    server = undefined;
+    expect(existsSync(socketPath)).toBe(false);
+
+    const notASocket = path.join(folder, 'file');
+    writeFileSync(notASocket, 'keep me');
+    await expect(removeStaleSocket(notASocket)).rejects.toThrow(/not a socket/);
+    expect(existsSync(notASocket)).toBe(true);
   });
 });

@@ -35,29 +35,35 @@ export const DEFAULT_SERVER_LIMITS: PolicyServerLimits = {
   maxQueued: 4,
 };
 
+/** Where the service listens: a TCP address, or a Unix socket's path. */
+export type PolicyListen = { host: string; port: number } | { path: string };
+
 export interface PolicyServer {
-  /** The address it listens on (the port Postfix is to use when 0 was asked for). */
-  address: { host: string; port: number };
+  /** The address it listens on (the port Postfix is to use when 0 was asked for), or its socket. */
+  address: PolicyListen;
   /** Stops listening and closes every connection (Postfix reconnects, or applies its default_action). */
   close(): Promise<void>;
 }
 
-/** `127.0.0.1:10040`, `[::1]:10040` or `localhost:10040` → host and port. */
-export function parseListenAddress(listen: string): { host: string; port: number } {
-  const match = /^(?:\[([0-9a-fA-F:]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(listen);
+/**
+ * `127.0.0.1:10040`, `[::1]:10040` or `localhost:10040` → host and port; an absolute path → a
+ * Unix socket there.
+ */
+export function parseListenAddress(listen: string): PolicyListen {
+  if (/^\/(?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+$/.test(listen)) return { path: listen };
+  const match = /^(?:\[([0-9a-fA-F:]+)\]|([^:[\]/]+)):(\d{1,5})$/.exec(listen);
   const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new Error(`not a host:port address: ${listen}`);
+  if (!match || port > 65535) throw new Error(`not a host:port address or a socket path: ${listen}`);
   return { host: (match[1] ?? match[2]) as string, port };
 }
 
 /**
- * A TCP server speaking the policy protocol on one address only. Each request goes to `decide`,
+ * A server speaking the policy protocol on one address (or socket) only. Each request goes to `decide`,
  * one at a time per connection so that answers keep the requests' order; `decide` answering with
  * an error is answered UNAVAILABLE_ACTION, never a permit.
  */
 export async function startPolicyServer(options: {
-  host: string;
-  port: number;
+  listen: PolicyListen;
   decide: (request: PolicyRequest) => Promise<string>;
   log: FastifyBaseLogger;
   limits?: Partial<PolicyServerLimits>;
@@ -122,14 +128,14 @@ export async function startPolicyServer(options: {
   server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen({ host: options.host, port: options.port, exclusive: true }, () => {
+    server.listen({ ...options.listen, exclusive: true }, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const bound = server.address() as net.AddressInfo;
+  const bound = server.address();
   return {
-    address: { host: bound.address, port: bound.port },
+    address: typeof bound === 'string' || bound === null ? options.listen : { host: bound.address, port: bound.port },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
