@@ -19,6 +19,8 @@ export interface Pebble {
    * directory (not what the certificates it issues chain to: see `root`).
    */
   listenerCaPem: string;
+  /** Its management API (HTTPS with the listener's certificate): /roots/0 is the root below. */
+  managementUrl: string;
   /** The root the certificates it issues chain to; new at every start of Pebble. */
   root(): Promise<string>;
   output(): string;
@@ -115,6 +117,7 @@ export async function startPebble(options: PebbleOptions, placement: Placement =
   return {
     directoryUrl: `https://127.0.0.1:${port}/dir`,
     listenerCaPem,
+    managementUrl: `https://127.0.0.1:${managementPort}`,
     root: () => fetchTrusting(`https://127.0.0.1:${managementPort}/roots/0`, listenerCaPem),
     output: () => daemon.output(),
     processes: () => ({ pebble: daemon.process.pid }),

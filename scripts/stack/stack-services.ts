@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PowerDnsDriver } from '../../apps/server/src/drivers/dns/powerdns.driver.ts';
+import { DEMO_SSL_HOST } from '../../apps/server/src/seed/demo-seed.ts';
 import { execFileAsync, type Placement, startForeground, waitForPort } from '../daemons/daemon-harness.ts';
 import { type MailDaemons, startMailDaemons } from '../daemons/mail.ts';
 import { type PrivateMariaDb, startPrivateMariaDb } from '../daemons/mariadb.ts';
 import { webIdentity } from '../daemons/nginx-php.ts';
 import { type OpenDkim, startOpenDkim } from '../daemons/opendkim.ts';
+import { type Pebble, startPebble } from '../daemons/pebble.ts';
 import { type PhpMyAdmin, startPhpMyAdmin } from '../daemons/phpmyadmin.ts';
 import { type PowerDns, startPowerDns } from '../daemons/powerdns.ts';
 import { type ProFtpd, startProFtpd } from '../daemons/proftpd.ts';
@@ -30,6 +33,11 @@ export interface RunningStack {
   smtpPort: number;
   ftpPort: number;
   httpPort: number;
+  httpsPort: number;
+  imapsPort: number;
+  /** Pebble's ACME directory, and its management API (its root at /roots/0). */
+  acmeDirectoryUrl: string;
+  pebbleManagementUrl: string;
   mariadbPort: number;
   phpMyAdminUrl: string;
   webmailUrl: string;
@@ -49,11 +57,12 @@ function panelConfig(values: {
   mariadb: PrivateMariaDb;
   ports: { panel: number; ftp: number; smtp: number; phpmyadmin: number; roundcube: number };
   keys: { webmail: string; phpmyadmin: string };
-  mail: { root: string; doveadmConfig: string };
+  mail: { root: string; doveadmConfig: string; tlsDir: string; postfixDir: string };
   opendkim: OpenDkim;
+  acme: { directoryUrl: string; caFile: string };
   serviceUsers: StackUidRange | undefined;
 }) {
-  const { dir, pdns, web, mariadb, ports, keys, mail, opendkim, serviceUsers } = values;
+  const { dir, pdns, web, mariadb, ports, keys, mail, opendkim, acme, serviceUsers } = values;
   const identity = webIdentity();
   const options = web.driverOptions;
   const php = options.php['8.2'];
@@ -66,8 +75,19 @@ function panelConfig(values: {
       powerdnsApiUrl: pdns.apiUrl,
       powerdnsApiKey: pdns.apiKey,
       webIpv4: HOST,
+      // nginx listens on IPv4 loopback alone: an AAAA would send clients (and the CA) nowhere
+      webIpv6: '',
       mailIpv4: HOST,
     },
+    // certificates from the stack's Pebble: sites' automatic HTTPS, and the mail daemons'
+    acme: {
+      directoryUrl: acme.directoryUrl,
+      directoryCaFile: acme.caFile,
+      email: 'certs@demo.test',
+      resolvers: [`${HOST}:${pdns.dnsPort}`],
+      webAddresses: [HOST],
+    },
+    mailTls: { dir: mail.tlsDir, postfixConfigDir: mail.postfixDir },
     registry: { resolvers: `${HOST}:${pdns.dnsPort}` },
     // as root each hosting service gets its own system user (stack-users.ts); else none
     ...(serviceUsers ? { serviceUsers: { driver: 'system', ...serviceUsers } } : {}),
@@ -257,7 +277,13 @@ export async function startStack(
     const keys = { webmail: secret(), phpmyadmin: secret() };
     const panelUrl = `http://${HOST}:${ports.panel}`;
     const mailDir = path.join(dir, 'mail');
-    const mail = { root: path.join(mailDir, 'mail'), doveadmConfig: path.join(mailDir, 'dovecot', 'dovecot.conf') };
+    // where the mail harness keeps each part (checked once the daemons run)
+    const mail = {
+      root: path.join(mailDir, 'mail'),
+      doveadmConfig: path.join(mailDir, 'dovecot', 'dovecot.conf'),
+      tlsDir: path.join(mailDir, 'tls'),
+      postfixDir: path.join(mailDir, 'postfix'),
+    };
 
     const pdns = await step('powerdns', () => startPowerDns(placement));
     const mariadb = await step('mariadb', () => startPrivateMariaDb(placement));
@@ -266,6 +292,12 @@ export async function startStack(
     const users = (await options.serviceUsers?.ready) ?? { migrated: false };
     if (users instanceof Error) throw users;
     const web = await step('nginx + php-fpm', () => startWebServers(placement));
+    const pebble: Pebble = await step('pebble', () =>
+      startPebble({ httpPort: web.httpPort, dnsServer: `${HOST}:${pdns.dnsPort}` }, placement),
+    );
+    const acme = { directoryUrl: pebble.directoryUrl, caFile: path.join(panelDir, 'pebble-listener.pem') };
+    writeFileSync(acme.caFile, pebble.listenerCaPem);
+    await publishProviderZone(pdns);
     const pma: PhpMyAdmin = await step('phpmyadmin', () =>
       startPhpMyAdmin(
         {
@@ -282,7 +314,7 @@ export async function startStack(
     const configFile = path.join(panelDir, 'panel247.json');
     writeFileSync(
       configFile,
-      `${JSON.stringify(panelConfig({ dir, pdns, web, mariadb, ports, keys, mail, opendkim, serviceUsers }), null, 2)}\n`,
+      `${JSON.stringify(panelConfig({ dir, pdns, web, mariadb, ports, keys, mail, opendkim, acme, serviceUsers }), null, 2)}\n`,
       { mode: 0o600 },
     );
     await step('panel', async () => {
@@ -330,6 +362,15 @@ export async function startStack(
       startMailDaemons({ kind: 'sqlite', file: panelDatabase }, placement, { postfixMainCf: opendkim.postfixMainCf }),
     );
     if (mailDaemons.mailRoot !== mail.root) throw new Error(`the mail folder moved: ${mailDaemons.mailRoot}`);
+    if (mailDaemons.tlsDir !== mail.tlsDir) throw new Error(`the mail TLS folder moved: ${mailDaemons.tlsDir}`);
+    // the mail host's certificate from this start's Pebble (a new root at every start: what the
+    // last run installed chains to a root no client has now), replacing the harness's self-signed one
+    const ordered = Date.now();
+    await panelCli(['certs', 'renew', '--site', DEMO_SSL_HOST], panelEnvironment(configFile)).then(
+      () =>
+        log(`  mail certificate for ${DEMO_SSL_HOST} from pebble (${((Date.now() - ordered) / 1000).toFixed(1)} s)`),
+      (error: Error) => log(`  panel certs renew --site ${DEMO_SSL_HOST} did not succeed: ${error.message}`),
+    );
     const ftpd: ProFtpd = await step('proftpd', () =>
       startProFtpd({ kind: 'sqlite', file: path.join(panelDir, 'ftp-users.sqlite') }, placement),
     );
@@ -360,6 +401,13 @@ export async function startStack(
     services.opendkim = { pids: pidsOf('opendkim'), address: address(opendkim.port) };
     services.proftpd = { pids: pidsOf('proftpd'), address: address(ftpd.port) };
     services.nginx = { pids: pidsOf('nginx'), address: address(web.httpPort) };
+    services['nginx-https'] = { pids: pidsOf('nginx'), address: address(web.httpsPort) };
+    services['dovecot-imaps'] = { pids: pidsOf('dovecot'), address: address(mailDaemons.imapsPort) };
+    services.pebble = { pids: pidsOf('pebble'), address: address(Number(new URL(pebble.directoryUrl).port)) };
+    services['pebble-management'] = {
+      pids: pidsOf('pebble'),
+      address: address(Number(new URL(pebble.managementUrl).port)),
+    };
     services['php-fpm'] = { pids: pidsOf('php-fpm'), address: address(web.httpPort) };
     services.mariadb = { pids: pidsOf('mariadb'), address: address(mariadb.port) };
     services.phpmyadmin = { pids: pidsOf('phpmyadmin', 'phpmyadmin-php-fpm'), address: address(ports.phpmyadmin) };
@@ -372,6 +420,10 @@ export async function startStack(
       smtpPort: mailDaemons.smtpPort,
       ftpPort: ftpd.port,
       httpPort: web.httpPort,
+      httpsPort: web.httpsPort,
+      imapsPort: mailDaemons.imapsPort,
+      acmeDirectoryUrl: pebble.directoryUrl,
+      pebbleManagementUrl: pebble.managementUrl,
       mariadbPort: mariadb.port,
       phpMyAdminUrl: pma.baseUrl,
       webmailUrl: roundcube.url,
@@ -382,4 +434,16 @@ export async function startStack(
     await stop();
     throw error;
   }
+}
+
+/**
+ * The demo provider's own zone (demohosting.test) on the stack's PowerDNS, beside the customers'
+ * zones the panel publishes: its SSL host, which mail clients are given, resolves to the stack, and
+ * its certificate is proved by DNS-01 in it (see the mail certificates in docs/OPERATIONS.md).
+ */
+async function publishProviderZone(pdns: PowerDns): Promise<void> {
+  const dns = new PowerDnsDriver({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost' });
+  const zone = DEMO_SSL_HOST.slice(DEMO_SSL_HOST.indexOf('.') + 1);
+  await dns.ensureZone(zone, ['ns1.panel247.test.', 'ns2.panel247.test.']);
+  await dns.replaceRRsets(zone, [{ name: `${DEMO_SSL_HOST}.`, type: 'A', ttl: 300, contents: [HOST] }]);
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run stack`: the real stack on this machine, in one command — PowerDNS, Postfix + Dovecot,
- * ProFTPD, nginx + PHP-FPM, a private MariaDB, phpMyAdmin, Roundcube and the panel with its real
- * drivers and the demo data, on loopback ports, all state under one folder (default
+ * ProFTPD, nginx + PHP-FPM, Pebble (a test ACME CA), a private MariaDB, phpMyAdmin, Roundcube and
+ * the panel with its real drivers and the demo data, on loopback ports, all state under one folder (default
  * ./data/stack, kept across restarts), rendered from the deploy/ templates by the same harness the
  * integration tests use.
  *
@@ -16,7 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO } from '../../apps/server/src/seed/demo-seed.ts';
+import { DEMO, DEMO_SSL_HOST } from '../../apps/server/src/seed/demo-seed.ts';
 import { keptPlacement } from '../daemons/daemon-harness.ts';
 import { restoreServiceUsers, startStack } from './stack-services.ts';
 import { alive, clearState, listening, readState, statusOf, writeState } from './stack-state.ts';
@@ -118,6 +118,11 @@ async function up(dir: string) {
         `curl -u info@${DEMO.domain}:panel247-mail imap://127.0.0.1:${stack.imapPort}/INBOX`,
       ],
       [
+        'dovecot (IMAPS)',
+        `127.0.0.1:${stack.imapsPort}`,
+        `curl --cacert pebble-root.pem --connect-to ${DEMO_SSL_HOST}:${stack.imapsPort}:127.0.0.1:${stack.imapsPort} -u info@${DEMO.domain}:panel247-mail imaps://${DEMO_SSL_HOST}:${stack.imapsPort}/INBOX`,
+      ],
+      [
         'postfix (SMTP)',
         `127.0.0.1:${stack.smtpPort}`,
         `curl smtp://127.0.0.1:${stack.smtpPort} --mail-from you@example.org --mail-rcpt info@${DEMO.domain} -T message.txt`,
@@ -133,6 +138,16 @@ async function up(dir: string) {
         `curl -H 'Host: ${demoSite}' http://127.0.0.1:${stack.httpPort}/`,
       ],
       ['', '', `chromium --host-resolver-rules='MAP *.test 127.0.0.1:${stack.httpPort}' http://${demoSite}/`],
+      [
+        'nginx (HTTPS)',
+        `127.0.0.1:${stack.httpsPort}`,
+        `a site's SSL → automatic; curl --cacert pebble-root.pem --resolve ${demoSite}:${stack.httpsPort}:127.0.0.1 https://${demoSite}:${stack.httpsPort}/`,
+      ],
+      [
+        'pebble (ACME)',
+        stack.acmeDirectoryUrl,
+        `curl -k ${stack.pebbleManagementUrl}/roots/0 > pebble-root.pem (the root of what it issues, new at each start)`,
+      ],
       ['mariadb', `127.0.0.1:${stack.mariadbPort}`, 'databases made in the panel; phpMyAdmin from its database list'],
       ['phpmyadmin', `${stack.phpMyAdminUrl}/phpmyadmin/`, 'opens logged in from a database’s phpMyAdmin button'],
       ['roundcube', stack.webmailUrl, 'opens logged in from a mailbox’s WebMail button'],

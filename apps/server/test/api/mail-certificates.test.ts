@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -80,7 +80,6 @@ describe.each(DATABASE_KINDS)('mail certificates: which, when, and a failure (pa
   const fakeSystem = async (file: string, args: string[]): Promise<Executed> => {
     if (file === 'postmap') {
       const source = (args.at(-1) as string).replace(/^hash:/, '');
-      const { writeFileSync } = await import('node:fs');
       writeFileSync(`${source}.db`, readFileSync(source));
     } else reloads.push(file);
     return { code: 0, stdout: '', stderr: '' };

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -576,6 +576,114 @@ describe('npm run stack', () => {
   };
 
   let removed: Account[] = [];
+  /** Pebble's root (new at each start of the stack), from its management API, in a file for the clients. */
+  const pebbleRoot = async () => {
+    const file = path.join(dir, 'pebble-root.pem');
+    const listener = path.join(dir, 'panel', 'pebble-listener.pem');
+    const { stdout } = await execFileAsync(curl, [
+      '-s',
+      '--cacert',
+      listener,
+      `https://${address('pebble-management')}/roots/0`,
+    ]);
+    expect(stdout).toContain('BEGIN CERTIFICATE');
+    writeFileSync(file, stdout);
+    return file;
+  };
+  const openssl = requireBinary('openssl', 'openssl');
+
+  it('the demo zone holds only addresses the stack serves: its A on loopback, no AAAA', async () => {
+    const lookup = async (name: string, type: string) =>
+      (
+        await execFileAsync(dig, ['@127.0.0.1', '-p', String(portOf(address('powerdns'))), '+short', name, type])
+      ).stdout.trim();
+    expect(await lookup('demo.test', 'AAAA')).toBe('');
+    // www is a CNAME to the apex: the alias, and no address of IPv6
+    expect(await lookup('www.demo.test', 'AAAA')).not.toMatch(/:/);
+    expect(await lookup('ssl.demohosting.test', 'A')).toBe('127.0.0.1');
+  });
+
+  it('automatic HTTPS works for the demo site: Pebble issues over HTTP-01 and nginx serves it', async () => {
+    const api = await panelApi();
+    const sites = await api<{ subdomains: { id: number; subdominio: string }[] }>('GET', 'service/1/subdomain/list/');
+    const main = sites.data.subdomains.find((site) => site.subdominio === '');
+    const started = await api<{ certificate: { state: string } }>(
+      'POST',
+      `service/1/subdomain/${main?.id}/certificate/auto/`,
+    );
+    expect(started.system.errors).toEqual([]);
+    let state = started.data.certificate;
+    let error = '';
+    for (let i = 0; i < 600 && state.state !== 'installed' && state.state !== 'failed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const answer = await api<{ certificate: { state: string; error: string } }>(
+        'GET',
+        `service/1/subdomain/${main?.id}/certificate/`,
+      );
+      state = answer.data.certificate;
+      error = answer.data.certificate.error;
+    }
+    expect(state.state, error).toBe('installed');
+    const https = portOf(address('nginx-https'));
+    const { stdout } = await execFileAsync(curl, [
+      '-s',
+      '--cacert',
+      await pebbleRoot(),
+      '--resolve',
+      `demo.test:${https}:127.0.0.1`,
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code} %{ssl_verify_result}',
+      `https://demo.test:${https}/`,
+    ]);
+    expect(stdout).toMatch(/^\d{3} 0$/);
+  });
+
+  it('IMAPS and STARTTLS on IMAP show a certificate Pebble issued for the mail host', async () => {
+    const root = await pebbleRoot();
+    const host = 'ssl.demohosting.test';
+    const imaps = portOf(address('dovecot-imaps'));
+    const curlAnswer = await execFileAsync(curl, [
+      '-v',
+      '-s',
+      '--cacert',
+      root,
+      '--connect-to',
+      `${host}:${imaps}:127.0.0.1:${imaps}`,
+      '-u',
+      'info@demo.test:panel247-mail',
+      `imaps://${host}:${imaps}/INBOX`,
+    ]);
+    expect(curlAnswer.stderr).toMatch(/issuer:.*Pebble/i);
+    expect(curlAnswer.stderr).toMatch(/SSL certificate verify ok|certificate verified/i);
+    // s_client reads its input to the end: the command, then end of input
+    const starttls = await new Promise<string>((resolve) => {
+      const client = execFile(
+        openssl,
+        [
+          's_client',
+          '-starttls',
+          'imap',
+          '-connect',
+          address('dovecot'),
+          '-servername',
+          host,
+          '-CAfile',
+          root,
+          '-verify_hostname',
+          host,
+          '-verify_return_error',
+        ],
+        { timeout: 20_000 },
+        (_error, stdout, stderr) => resolve(`${stdout}${stderr}`),
+      );
+      client.stdin?.end('a1 LOGOUT\r\n');
+    });
+    expect(starttls).toContain('Verify return code: 0 (ok)');
+    expect(starttls).toMatch(/issuer=.*Pebble/i);
+  });
+
   it('down stops exactly what it started: no process, no port and no system user of the stack left', async () => {
     removed = await downLeavesNothing();
   });
