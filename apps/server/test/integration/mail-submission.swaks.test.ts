@@ -1,4 +1,5 @@
 import { chmodSync, mkdtempSync, readdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MailAuthData } from '@panel247/contract/mail-auth';
@@ -24,12 +25,49 @@ import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../suppor
  */
 const ELSEWHERE = '127.0.0.2';
 
+/**
+ * A stand-in for the panel's sending-limit policy service (Postfix's policy delegation protocol:
+ * `name=value` lines, an empty line, one `action=` answer): it refuses one login and lets every
+ * other message through, and keeps the requests it saw. The real service has tests of its own;
+ * this one proves the submission services ask it.
+ */
+async function startPolicyStandIn(refusedLogin: string) {
+  const requests: Record<string, string>[] = [];
+  const server: Server = createServer((socket) => {
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('utf8');
+      for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+        const request = Object.fromEntries(
+          buffered
+            .slice(0, end)
+            .split('\n')
+            .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+        );
+        buffered = buffered.slice(end + 2);
+        requests.push(request);
+        const refused = request.sasl_username === refusedLogin;
+        socket.write(refused ? 'action=450 4.7.1 Sending limit reached, try later\n\n' : 'action=DUNNO\n\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return {
+    service: `inet:127.0.0.1:${address.port}`,
+    requests,
+    stop: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
 describe.each(DATABASE_KINDS)('mail clients on submission, IMAP and TLS (panel on %s)', (kind) => {
   let database: TestDatabase;
   let pdns: PowerDns;
   let opendkim: OpenDkim;
   let sink: PostfixSink;
   let mail: MailDaemons;
+  let policy: Awaited<ReturnType<typeof startPolicyStandIn>>;
   let t: TestApp;
   let account: BuiltAccount;
   let other: BuiltAccount;
@@ -57,12 +95,14 @@ describe.each(DATABASE_KINDS)('mail clients on submission, IMAP and TLS (panel o
     pdns = await startPowerDns();
     opendkim = await startOpenDkim();
     sink = await startPostfixSink(outside, 'buzon');
+    policy = await startPolicyStandIn(`limitado@${domain}`);
     mail = await startMailDaemons(
       kind === 'sqlite' ? { kind, file: database.url as string } : { kind, url: database.url as string },
       undefined,
       // The internet is the sink: mail for its domain leaves through Postfix's smtp client.
       {
         postfixMainCf: `${opendkim.postfixMainCf}transport_maps = inline:{ ${outside}=smtp:[127.0.0.1]:${sink.port} }\n`,
+        policyService: policy.service,
       },
     );
     t = await buildTestApp(kind, {
@@ -87,7 +127,7 @@ describe.each(DATABASE_KINDS)('mail clients on submission, IMAP and TLS (panel o
       },
     });
     cookie = await t.login(account.domainName, account.username, account.password);
-    for (const name of ['ventas', 'info']) {
+    for (const name of ['ventas', 'info', 'limitado']) {
       const { body } = await t.call('POST', `service/${id}/correo/create/`, { name, password }, { cookie });
       expect(body.system.errors).toEqual([]);
     }
@@ -126,6 +166,7 @@ describe.each(DATABASE_KINDS)('mail clients on submission, IMAP and TLS (panel o
     await t?.close();
     await mail?.stop();
     await sink?.stop();
+    await policy?.stop();
     await opendkim?.stop();
     await pdns?.stop();
     await database?.destroy();
@@ -356,6 +397,28 @@ describe.each(DATABASE_KINDS)('mail clients on submission, IMAP and TLS (panel o
     expect(tls.code).toBe(0);
     // on this host itself (the panel, the WebMail) a login without TLS still works
     expect((await mail.imap(`info@${domain}`, password)).code).toBe(0);
+  });
+
+  it('asks the policy service before taking a submitted message, and passes its refusal on', async () => {
+    const refused = await submit(mail.submissionPort, '--tls', {
+      login: `limitado@${domain}`,
+      from: `limitado@${domain}`,
+      to: `buzon@${outside}`,
+      subject: 'Uno de más',
+    });
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toMatch(/<~\* 450 4\.7\.1 .*Sending limit reached, try later/);
+    // what the limit counts by: the login, the sender and the recipients of each message
+    expect(policy.requests).toContainEqual(
+      expect.objectContaining({
+        request: 'smtpd_access_policy',
+        protocol_state: 'DATA',
+        sasl_username: `limitado@${domain}`,
+        sender: `limitado@${domain}`,
+        recipient_count: '1',
+      }),
+    );
+    expect(policy.requests.some((request) => request.sasl_username === `ventas@${domain}`)).toBe(true);
   });
 
   it('hands mail clients an autoconfig whose ports and socket types are the ones that answer', async () => {
