@@ -88,6 +88,8 @@ export interface MailCertificates {
  * one conditional update lets exactly one instance order a given certificate.
  */
 export class CertificateService {
+  private mail?: MailCertificates;
+
   constructor(
     private readonly db: Db,
     private readonly changes: HostingChanges,
@@ -239,7 +241,6 @@ export class CertificateService {
   }
 
   /** The mail daemons' certificates: renewed in the same rounds, listed and renewed with the sites'. */
-  private mail?: MailCertificates;
   attachMail(mail: MailCertificates): void {
     this.mail = mail;
   }

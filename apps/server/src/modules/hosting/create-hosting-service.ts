@@ -135,6 +135,11 @@ function createMailCertificates(
     new NameChecks(config.acme),
     { renewBeforeSeconds: config.acme.renewDays * 86_400 },
     now,
-    (error) => options.log?.(error, 0),
+    // the sites' log line, naming the mail certificate's host instead of a site (0)
+    (error, host) =>
+      options.log?.(
+        Object.assign(new Error(`mail certificate ${host}: ${(error as Error).message}`), { cause: error }),
+        0,
+      ),
   );
 }
