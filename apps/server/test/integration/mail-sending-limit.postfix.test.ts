@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ActivityListData } from '@panel247/contract/activity';
@@ -135,5 +135,88 @@ describe.each(DATABASE_KINDS)('sending limit enforced by real Postfix (panel on 
     const alerts = body.data.entries.filter((entry) => entry.action === 'mail.send_limit_reached');
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({ user: sender, target: sender, ip: '127.0.0.1', area: 'mail' });
+  });
+});
+
+/**
+ * The same limit over the Unix socket the install guide recommends: the panel listens in
+ * Postfix's own private/ folder (which only root and Postfix reach) and Postfix names it
+ * `unix:private/…`, relative to its queue folder.
+ */
+describe("sending limit over a Unix socket in Postfix's private folder (panel on sqlite)", () => {
+  let database: TestDatabase;
+  let mail: MailDaemons;
+  let t: TestApp;
+  const domain = 'socket-envio.test';
+  const sender = `ventas@${domain}`;
+
+  beforeAll(async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'p247-sendlimit-socket-'));
+    chmodSync(folder, 0o777);
+    database = await createTestDatabase('sqlite', { sqliteFile: path.join(folder, 'panel.sqlite') });
+    const account = await buildAccount(database.db, {
+      domainName: domain,
+      resources: { [domain]: { hasMail: true } },
+    });
+    for (const file of readdirSync(folder)) chmodSync(path.join(folder, file), 0o666);
+    // the harness names TCP services only; this later line of main.cf replaces its (empty) one
+    mail = await startMailDaemons({ kind: 'sqlite', file: database.url as string }, temporaryPlacement, {
+      postfixMainCf: 'panel247_policy_service = unix:private/panel247-policy',
+    });
+    // the harness's Postfix keeps its queue beside the mail root (deploy/postfix-mail: DIR/queue)
+    const socketPath = path.join(path.dirname(mail.mailRoot), 'postfix', 'queue', 'private', 'panel247-policy');
+    t = await buildTestApp('sqlite', {
+      database,
+      captureLogs: true,
+      config: {
+        'mail.root': mail.mailRoot,
+        'mail.doveadmConfig': mail.doveadmConfig,
+        'mailSending.policyListen': socketPath,
+        'mailSending.limitPerHour': 1,
+      },
+    });
+    await t.app.ready();
+    expect(statSync(socketPath).isSocket()).toBe(true);
+    const cookie = await t.login(domain, account.username, account.password);
+    const { body } = await t.call(
+      'POST',
+      `service/${account.resources[domain]}/correo/create/`,
+      { name: 'ventas', password: PASSWORD },
+      { cookie },
+    );
+    expect(body.system.errors).toEqual([]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mail?.stop();
+    await database?.destroy();
+  });
+
+  it('lets the first message through and refuses the second', async () => {
+    const send = (subject: string) =>
+      swaks([
+        '--server',
+        `127.0.0.1:${mail.submissionPort}`,
+        '--tls',
+        '--auth',
+        'PLAIN',
+        '--auth-user',
+        sender,
+        '--auth-password',
+        PASSWORD,
+        '--from',
+        sender,
+        '--to',
+        sender,
+        '--header',
+        `Subject: ${subject}`,
+      ]);
+    const first = await send('through the socket');
+    expect(first.output).toMatch(/<~ +250 2\.0\.0 Ok: queued/);
+    const second = await send('refused through the socket');
+    expect(second.output).toMatch(
+      /<~\* 450 4\.7\.1 .*Sending limit reached: ventas@socket-envio\.test may send to 1 recipient per hour/,
+    );
+    expect(t.logs.filter((line) => line.event === 'mail.send_limit_reached')).toHaveLength(1);
   });
 });

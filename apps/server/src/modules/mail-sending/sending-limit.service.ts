@@ -27,6 +27,10 @@ function mailboxOf(login: string): { localPart: string; domain: string } | undef
   return isLocalPart(localPart) && DOMAIN.test(domain) ? { localPart, domain } : undefined;
 }
 
+function recipients(count: number): string {
+  return count === 1 ? '1 recipient' : `${count} recipients`;
+}
+
 function hourMinute(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().slice(11, 16);
 }
@@ -81,7 +85,7 @@ export class SendingLimitService {
         { event: 'mail.send_limit_recipients', ...context, recipients: weight, limit },
         'message with more recipients than the hourly limit refused',
       );
-      return `554 5.7.1 This message has ${weight} recipients; ${login} may send to at most ${limit} recipients per hour. Send it in smaller parts.`;
+      return `554 5.7.1 This message has ${weight} recipients; ${login} may send to at most ${recipients(limit)} per hour. Send it in smaller parts.`;
     }
     try {
       const now = this.options.now();
@@ -114,7 +118,7 @@ export class SendingLimitService {
     );
     if (first) await this.alert(mailbox, context);
     const retryAt = Math.max(windowStart + WINDOW_SECONDS, now + 60);
-    return `450 4.7.1 Sending limit reached: ${login} may send to ${limit} recipients per hour. Try again after ${hourMinute(retryAt)} UTC.`;
+    return `450 4.7.1 Sending limit reached: ${login} may send to ${recipients(limit)} per hour. Try again after ${hourMinute(retryAt)} UTC.`;
   }
 
   /** The activity entry of a window's first refusal, in the account that holds the mailbox. */
