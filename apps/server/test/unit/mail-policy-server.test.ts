@@ -73,6 +73,12 @@ describe('the policy server', () => {
     const slow = await connectPolicyClient(port);
     slow.write('request=smtpd_access_policy\n');
     await slow.closed;
+    // a byte now and then does not keep a request alive
+    const trickle = await connectPolicyClient(port);
+    const drip = setInterval(() => trickle.write('x'), 10);
+    trickle.write('sender=');
+    await trickle.closed;
+    clearInterval(drip);
     const idle = await connectPolicyClient(port);
     await idle.closed;
   });

@@ -58,9 +58,9 @@ export function parseListenAddress(listen: string): PolicyListen {
 }
 
 /**
- * A server speaking the policy protocol on one address (or socket) only. Each request goes to `decide`,
- * one at a time per connection so that answers keep the requests' order; `decide` answering with
- * an error is answered UNAVAILABLE_ACTION, never a permit.
+ * A server speaking the policy protocol on one address (or socket) only. Each request goes to
+ * `decide`, one at a time per connection so that answers keep the requests' order; `decide`
+ * answering with an error is answered UNAVAILABLE_ACTION, never a permit.
  */
 export async function startPolicyServer(options: {
   listen: PolicyListen;
@@ -103,10 +103,14 @@ export async function startPolicyServer(options: {
         if (error instanceof PolicyProtocolError) return drop(error.message);
         throw error;
       }
-      clearTimeout(requestTimer);
-      requestTimer = reader.midRequest
-        ? setTimeout(() => drop('request not finished in time'), limits.requestSeconds * 1000)
-        : undefined;
+      // The clock starts with a request's first byte and is not reset by later ones: a peer
+      // sending a byte at a time cannot hold the connection past requestSeconds.
+      if (!reader.midRequest) {
+        clearTimeout(requestTimer);
+        requestTimer = undefined;
+      } else if (requestTimer === undefined) {
+        requestTimer = setTimeout(() => drop('request not finished in time'), limits.requestSeconds * 1000);
+      }
       for (const request of requests) {
         queued += 1;
         if (queued > limits.maxQueued) return drop('too many requests waiting');
@@ -133,6 +137,8 @@ export async function startPolicyServer(options: {
       resolve();
     });
   });
+  // Once listening, an error (out of file descriptors) is logged: unhandled it would end the panel.
+  server.on('error', (error) => log.error({ err: error, event: 'mail.policy_server_error' }, 'policy server error'));
   const bound = server.address();
   return {
     address: typeof bound === 'string' || bound === null ? options.listen : { host: bound.address, port: bound.port },
