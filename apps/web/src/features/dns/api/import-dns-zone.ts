@@ -1,5 +1,5 @@
 import type { DnsImportAxfrData, DnsImportData, DnsImportOptionsData } from '@panel247/contract/dns-import';
-import type { DnsImportMode } from '@panel247/contract/dns-rules';
+import type { DnsImportConflictChoice, DnsImportMode } from '@panel247/contract/dns-rules';
 import { DNS_API } from '@panel247/contract/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
@@ -8,6 +8,8 @@ import { dnsQueryKey } from './list-dns-records';
 export interface DnsImportInput {
   text: string;
   mode: DnsImportMode;
+  /** A file's SPF or DMARC record beside a different one in the zone: keep the zone's, or replace it. */
+  conflicts: DnsImportConflictChoice;
 }
 
 /** What the zone file would do to the zone; nothing changes. */

@@ -1,5 +1,5 @@
 import type { PermissionSetData } from '@panel247/contract/permissions';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -36,8 +36,26 @@ function permissionSet(level: 'read' | 'write'): PermissionSetData {
   } as unknown as PermissionSetData;
 }
 
+/** Two A records at the apex: the RRset a new apex A joins. */
+const apexA = [1, 2].map((id) => ({
+  id,
+  zona: '',
+  reference: 'demo.test',
+  referencePunycode: 'demo.test',
+  type: 'A',
+  ttl: 0,
+  priority: 0,
+  value: `192.0.2.${id}`,
+  dynamicValue: '',
+  eliminable: true,
+}));
+
 function open(serverLevel: 'read' | 'write') {
-  const calls = stubApi(() => envelope(permissionSet(serverLevel)));
+  const calls = stubApi((call) =>
+    call.path.endsWith('/dns/list/')
+      ? envelope({ dnss: [...apexA, { ...apexA[0], id: 3, zona: 'www' }], total: 3 })
+      : envelope(permissionSet(serverLevel)),
+  );
   const onClose = vi.fn();
   const view = renderWithProviders(
     <DnsCreateModal opened onClose={onClose} serviceId={5} zoneName="demo.test" canWrite />,
@@ -49,7 +67,7 @@ describe('DNS create dialog', () => {
   it('asks the server for the service’s permissions when it opens, and stays open with the right', async () => {
     const { calls, onClose, client } = open('write');
     expect(screen.getByTestId('dns-create-form')).toBeInTheDocument();
-    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST permission/5/']));
+    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toContain('POST permission/5/'));
     await waitFor(() =>
       expect(client.getQueryData<PermissionSetData>(permissionSetQueryKey(5))?.permissions.service_dnszone).toBe(
         'write',
@@ -57,6 +75,19 @@ describe('DNS create dialog', () => {
     );
     expect(onClose).not.toHaveBeenCalled();
     expect(notifyErrorText).not.toHaveBeenCalled();
+  });
+
+  it('says under the TTL that the records of the RRset the new record joins all take its TTL', async () => {
+    const { calls } = open('write');
+    // The default form is an A record at the apex: two are there, so three will share the TTL.
+    expect(await screen.findByTestId('dns-ttl-rrset')).toHaveTextContent(
+      'Los 3 registros A de demo.test tendrán este TTL',
+    );
+    const list = calls.find((c) => c.path === 'service/5/dns/list/');
+    expect(Object.fromEntries(list?.params ?? [])).toMatchObject({ type: 'A', filter: '' });
+    // A name of its own: no other record, no note.
+    fireEvent.change(screen.getByTestId('dns-field-zona'), { target: { value: 'nuevo' } });
+    await waitFor(() => expect(screen.queryByTestId('dns-ttl-rrset')).toBeNull());
   });
 
   it("closes with 'main.no_permission' when the reloaded permissions lack the DNS-zone action", async () => {

@@ -42,6 +42,7 @@ export function DnsCreateModal({
     >
       <DnsRecordForm
         mode="create"
+        serviceId={serviceId}
         zoneName={zoneName}
         initialValues={initialDnsFormValues()}
         submitting={create.isPending}

@@ -11,6 +11,7 @@ import {
   SRV_SERVICES,
   valueLabelKey,
 } from '@panel247/contract/dns-rules';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DnsFormValues, OTHER_SRV_SERVICE } from '../lib/dns-form';
 import { fullName, ttlLabelKey } from '../lib/dns-format';
@@ -34,10 +35,13 @@ export function DnsRecordFields({
   form,
   mode,
   zoneName,
+  ttlNote,
 }: {
   form: DnsForm;
   mode: 'create' | 'edit';
   zoneName: string;
+  /** Under the TTL: the other records of the RRset that take it too. */
+  ttlNote?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { values } = form;
@@ -187,7 +191,14 @@ export function DnsRecordFields({
         />
       )}
 
-      <NativeSelect label={t('dns.ttl')} data={ttlOptions} data-testid="dns-field-ttl" {...form.getInputProps('ttl')} />
+      <NativeSelect
+        label={t('dns.ttl')}
+        data={ttlOptions}
+        data-testid="dns-field-ttl"
+        description={ttlNote}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        {...form.getInputProps('ttl')}
+      />
       {mode === 'create' ? (
         <Text size="xs" c="dimmed" data-testid="dns-full-name">
           {t('dns.full_name', { name })}

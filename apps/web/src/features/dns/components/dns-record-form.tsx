@@ -2,7 +2,8 @@ import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { handleFormError } from '../../../lib/form-errors';
-import { type DnsFormField, type DnsFormValues, validateDnsForm } from '../lib/dns-form';
+import { type RRsetOwner, rrsetOwnerOf, useRRsetSize } from '../api/rrset-size';
+import { type DnsFormField, type DnsFormValues, dnsPayload, validateDnsForm } from '../lib/dns-form';
 import { DnsRecordFields } from './dns-record-fields';
 
 /**
@@ -12,6 +13,7 @@ import { DnsRecordFields } from './dns-record-fields';
  */
 export function DnsRecordForm({
   mode,
+  serviceId,
   zoneName,
   initialValues,
   submitting,
@@ -19,6 +21,8 @@ export function DnsRecordForm({
   onCancel,
 }: {
   mode: 'create' | 'edit';
+  /** The zone's service: the TTL field then says how many records of the RRset share the TTL. */
+  serviceId?: number;
   zoneName: string;
   initialValues: DnsFormValues;
   submitting: boolean;
@@ -39,6 +43,13 @@ export function DnsRecordForm({
     },
   });
 
+  const payload = dnsPayload(form.getValues());
+  const owner = rrsetOwnerOf(payload.zona, payload.type);
+  const ttlNote =
+    serviceId !== undefined && owner ? (
+      <RRsetTtlNote serviceId={serviceId} owner={owner} zoneName={zoneName} mode={mode} />
+    ) : undefined;
+
   const submit = form.onSubmit(async (values) => {
     try {
       await onSubmit(values);
@@ -50,7 +61,7 @@ export function DnsRecordForm({
   return (
     <form onSubmit={submit} noValidate data-testid={`dns-${mode}-form`}>
       <Stack gap="md">
-        <DnsRecordFields form={form} mode={mode} zoneName={zoneName} />
+        <DnsRecordFields form={form} mode={mode} zoneName={zoneName} ttlNote={ttlNote} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
             {t('main.cancel')}
@@ -62,4 +73,27 @@ export function DnsRecordForm({
       </Stack>
     </form>
   );
+}
+
+/**
+ * Under the TTL: the DNS server serves one TTL per name and type, so the record's TTL becomes
+ * its RRset's; said when the RRset has other records.
+ */
+function RRsetTtlNote({
+  serviceId,
+  owner,
+  zoneName,
+  mode,
+}: {
+  serviceId: number;
+  owner: RRsetOwner;
+  zoneName: string;
+  mode: 'create' | 'edit';
+}) {
+  const { t } = useTranslation();
+  const size = useRRsetSize(serviceId, owner).data;
+  const records = size === undefined ? 0 : mode === 'create' ? size + 1 : size;
+  if (records < 2) return null;
+  const name = owner.zona ? `${owner.zona}.${zoneName}` : zoneName;
+  return <span data-testid="dns-ttl-rrset">{t('dns.ttl_rrset', { records, name, type: owner.type })}</span>;
 }

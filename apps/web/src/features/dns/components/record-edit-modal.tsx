@@ -51,6 +51,7 @@ export function RecordEditModal({
         <DnsRecordForm
           key={current.id}
           mode="edit"
+          serviceId={serviceId}
           zoneName={zoneName}
           initialValues={dnsFormValuesFromRecord(current)}
           submitting={save.isPending}

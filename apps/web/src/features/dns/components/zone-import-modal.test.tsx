@@ -93,4 +93,46 @@ describe('zone import dialog', () => {
     fireEvent.click(screen.getByTestId('dns-import-axfr'));
     await screen.findByText('Ese servidor DNS está en una red privada');
   });
+
+  it('shows a second SPF record as a conflict; choosing replace previews again and applies with that choice', async () => {
+    const conflict = {
+      line: 1,
+      zona: '',
+      type: 'TXT',
+      ttl: 0,
+      priority: 0,
+      value: 'v=spf1 include:_spf.other.example -all',
+      existing: { id: 9, ttl: 0, value: 'v=spf1 mx a ~all' },
+    };
+    const calls = open((call) => {
+      const choice = call.params.get('conflicts') === 'replace' ? 'replace' : 'skip';
+      return envelope({
+        ...plan,
+        added: choice === 'replace' ? [{ ...conflict }] : [],
+        removed:
+          choice === 'replace'
+            ? [{ id: 9, zona: '', type: 'TXT', ttl: 0, priority: 0, value: 'v=spf1 mx a ~all' }]
+            : [],
+        refused: [],
+        conflicts: [{ ...conflict, resolution: choice }],
+      });
+    }, false);
+    fireEvent.change(screen.getByTestId('dns-import-text'), { target: { value: '@ TXT "v=spf1 -all"' } });
+    fireEvent.click(screen.getByTestId('dns-import-preview'));
+    const box = await screen.findByTestId('dns-import-conflicts');
+    expect(box.textContent).toContain('Ahora en la zona (SPF): v=spf1 mx a ~all');
+    expect(calls.find((c) => c.path === 'service/5/dns/import/preview/')?.params.get('conflicts')).toBe('skip');
+    fireEvent.click(screen.getByTestId('dns-import-conflict-replace'));
+    await waitFor(() =>
+      expect(
+        calls.filter((c) => c.path === 'service/5/dns/import/preview/').map((c) => c.params.get('conflicts')),
+      ).toEqual(['skip', 'replace']),
+    );
+    await waitFor(() => expect(screen.getByTestId('dns-import-count-removed').textContent).toBe('Eliminados: 1'));
+    // The record replaced is the customer's choice: no second confirmation.
+    fireEvent.click(screen.getByTestId('dns-import-apply'));
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === 'service/5/dns/import/')?.params.get('conflicts')).toBe('replace'),
+    );
+  });
 });

@@ -16,7 +16,8 @@ import {
 } from '@mantine/core';
 import { isActionable } from '@panel247/contract/constants';
 import type { DnsImportData } from '@panel247/contract/dns-import';
-import { DNS_IMPORT_MAX_TEXT, type DnsImportMode } from '@panel247/contract/dns-rules';
+import { DNS_IMPORT_MAX_TEXT, type DnsImportConflictChoice, type DnsImportMode } from '@panel247/contract/dns-rules';
+import { isSpfText } from '@panel247/contract/mail-auth-rules';
 import { IconFileUpload, IconServer } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -60,6 +61,7 @@ export function ZoneImportModal({
   const apply = useApplyDnsImport(serviceId);
   const [text, setText] = useState('');
   const [mode, setMode] = useState<DnsImportMode>('merge');
+  const [conflicts, setConflicts] = useState<DnsImportConflictChoice>('skip');
   const [textError, setTextError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [server, setServer] = useState('');
@@ -82,6 +84,7 @@ export function ZoneImportModal({
     if (!opened) return;
     setText('');
     setMode('merge');
+    setConflicts('skip');
     setTextError(null);
     setConfirming(false);
     setServer('');
@@ -95,11 +98,11 @@ export function ZoneImportModal({
     setTextError(null);
   };
 
-  const runPreview = async () => {
+  const runPreview = async (choice: DnsImportConflictChoice = conflicts) => {
     if (text.trim() === '') return setTextError(t('validation.required'));
     if (text.length > DNS_IMPORT_MAX_TEXT) return setTextError(t('dns.import.too_large'));
     try {
-      await preview.mutateAsync({ text, mode });
+      await preview.mutateAsync({ text, mode, conflicts: choice });
     } catch (error) {
       const field = error instanceof ApiError ? error.fieldErrors.find((f) => f.field === 'text') : undefined;
       if (field) setTextError(field.message);
@@ -123,9 +126,11 @@ export function ZoneImportModal({
 
   const runApply = async () => {
     if (!plan) return;
-    if (plan.removed.length > 0 && !confirming) return setConfirming(true);
+    // Records the file lacks go only in replace mode; a merge removes only the SPF or DMARC
+    // records the customer chose to replace.
+    if (plan.mode === 'replace' && plan.removed.length > 0 && !confirming) return setConfirming(true);
     try {
-      const { info } = await apply.mutateAsync({ text, mode });
+      const { info } = await apply.mutateAsync({ text, mode, conflicts });
       notifySuccess(info);
       onClose();
     } catch (error) {
@@ -239,6 +244,19 @@ export function ZoneImportModal({
         </Radio.Group>
 
         {plan ? <ImportPreview plan={plan} /> : null}
+        {plan && plan.conflicts.length > 0 ? (
+          <ImportConflicts
+            plan={plan}
+            choice={conflicts}
+            busy={preview.isPending}
+            onChoose={(choice) => {
+              // The preview follows the choice, so what is applied is what was previewed.
+              setConflicts(choice);
+              setConfirming(false);
+              void runPreview(choice);
+            }}
+          />
+        ) : null}
 
         {confirming && plan ? (
           <Alert color="red" title={t('dns.import.confirm_title')} data-testid="dns-import-confirm">
@@ -252,7 +270,7 @@ export function ZoneImportModal({
           </Button>
           <Button
             variant={plan ? 'default' : 'filled'}
-            onClick={runPreview}
+            onClick={() => runPreview()}
             loading={preview.isPending}
             disabled={apply.isPending}
             data-testid="dns-import-preview"
@@ -332,6 +350,61 @@ function ImportPreview({ plan }: { plan: DnsImportData }) {
         ))}
       </Section>
     </Stack>
+  );
+}
+
+/**
+ * The file's SPF and DMARC records beside a different one the zone keeps at that name: a second
+ * would make receivers fail SPF or ignore DMARC, so the customer chooses which one stays.
+ */
+function ImportConflicts({
+  plan,
+  choice,
+  busy,
+  onChoose,
+}: {
+  plan: DnsImportData;
+  choice: DnsImportConflictChoice;
+  busy: boolean;
+  onChoose: (choice: DnsImportConflictChoice) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="orange" title={t('dns.import.conflicts_title')} data-testid="dns-import-conflicts">
+      <Stack gap="sm">
+        <Text size="sm">{t('dns.import.conflicts_text')}</Text>
+        <Table verticalSpacing={4} fz="sm">
+          <Table.Tbody>
+            {plan.conflicts.slice(0, SHOWN).map((r) => (
+              <Line
+                key={`${r.line}`}
+                line={r.line}
+                text={`${r.zona || '@'} TXT ${r.value}`}
+                note={t('dns.import.conflict_existing', {
+                  kind: isSpfText(r.value) ? 'SPF' : 'DMARC',
+                  value: r.existing.value,
+                })}
+              />
+            ))}
+          </Table.Tbody>
+        </Table>
+        <Radio.Group
+          value={choice}
+          onChange={(value) => onChoose(value === 'replace' ? 'replace' : 'skip')}
+          aria-label={t('dns.import.conflicts_title')}
+        >
+          <Stack gap="xs">
+            <Radio value="skip" label={t('dns.import.conflict_skip')} disabled={busy} data-testid="dns-import-skip" />
+            <Radio
+              value="replace"
+              label={t('dns.import.conflict_replace')}
+              disabled={busy}
+              data-testid="dns-import-conflict-replace"
+            />
+          </Stack>
+        </Radio.Group>
+      </Stack>
+    </Alert>
   );
 }
 

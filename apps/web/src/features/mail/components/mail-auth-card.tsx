@@ -28,7 +28,18 @@ export function mailAuthRights(set: PermissionSetData, data: MailAuthData | unde
 }
 
 /** A TXT record as another provider's form asks for it: name and value, each with a copy button, and its state. */
-function RecordBlock({ record, hosted, testId }: { record: MailAuthRecord; hosted: boolean; testId: string }) {
+function RecordBlock({
+  record,
+  hosted,
+  testId,
+  kind,
+}: {
+  record: MailAuthRecord;
+  hosted: boolean;
+  testId: string;
+  /** SPF and DMARC: what the name servers answer is checked as receivers read it. */
+  kind?: 'spf' | 'dmarc';
+}) {
   const { t } = useTranslation();
   return (
     <Stack gap={4} data-testid={testId} data-lookup={record.lookup}>
@@ -62,6 +73,11 @@ function RecordBlock({ record, hosted, testId }: { record: MailAuthRecord; hoste
           {t(`mail.auth.lookup_${record.lookup}`)}
         </Badge>
       </Group>
+      {kind && record.problem ? (
+        <Alert color="red" variant="light" p="xs" data-testid={`${testId}-problem`} data-problem={record.problem}>
+          {t(`mail.auth.problem.${kind}_${record.problem}`, { lookups: record.lookups ?? 0 })}
+        </Alert>
+      ) : null}
     </Stack>
   );
 }
@@ -201,7 +217,7 @@ export function MailAuthCard({ set }: { set: PermissionSetData }) {
                   ? t('mail.auth.spf_includes', { list: data.spf.includes.join(', ') })
                   : t('mail.auth.spf_no_includes')}
               </Text>
-              <RecordBlock record={data.spf.record} hosted={data.hosted} testId="mail-auth-spf" />
+              <RecordBlock record={data.spf.record} hosted={data.hosted} testId="mail-auth-spf" kind="spf" />
             </Stack>
             <Stack gap="sm">
               <Title order={3} size="h5">
@@ -213,7 +229,7 @@ export function MailAuthCard({ set }: { set: PermissionSetData }) {
                   pct: data.dmarc.pct,
                 })}
               </Text>
-              <RecordBlock record={data.dmarc.record} hosted={data.hosted} testId="mail-auth-dmarc" />
+              <RecordBlock record={data.dmarc.record} hosted={data.hosted} testId="mail-auth-dmarc" kind="dmarc" />
             </Stack>
           </>
         )}
