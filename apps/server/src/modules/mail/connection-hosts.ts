@@ -1,6 +1,10 @@
 import type { ConnectionData } from '@panel247/contract/mail';
 
-/** The mail clients' ports the operator's Dovecot and Postfix listen on (config `mail.*Port`). */
+/**
+ * The mail clients' ports the operator's Dovecot and Postfix listen on (config `mail.*Port`), as
+ * deploy/ serves them: the `Ssl` ones speak TLS from the first byte (IMAPS 993, submissions 465);
+ * the others (IMAP 143, submission 587) require STARTTLS before a login. Every one needs a login.
+ */
 export interface MailClientPorts {
   imapPort: number;
   imapSslPort: number;
