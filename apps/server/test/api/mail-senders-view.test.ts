@@ -28,7 +28,7 @@ describe.each(DATABASE_KINDS)('who may send as which address (mail_senders_view 
     });
     const cookie = await t.login(account.domainName, account.username, account.password);
     const otherCookie = await t.login(other.domainName, other.username, other.password);
-    const call = async (path: string, body: Record<string, unknown>, as = cookie) =>
+    const call = async (path: string, body: Record<string, string | string[]>, as = cookie) =>
       expect((await t.call('POST', path, body, { cookie: as })).body.system.errors).toEqual([]);
     const [id, secondId, foreignId] = [
       account.resources[domain],
