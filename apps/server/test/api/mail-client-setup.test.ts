@@ -243,6 +243,10 @@ describe.each(DATABASE_KINDS)('mail client set-up on %s', (kind) => {
       expect.arrayContaining(['com.apple.mail.managed', 'EmailTypeIMAP', 'info@clientes.test', SSL_HOST]),
     );
     expect(account.integer).toEqual(['1', '10993', '465']);
+    // TLS on both servers (UseSSL), as they are served; nothing in the profile is switched off
+    expect(response.body).toMatch(/<key>IncomingMailServerUseSSL<\/key>\s*<true\/>/);
+    expect(response.body).toMatch(/<key>OutgoingMailServerUseSSL<\/key>\s*<true\/>/);
+    expect(response.body).not.toContain('<false/>');
     expect(response.body).not.toMatch(/Password<\/key>\s*<string>/);
     expect(response.body).not.toContain('a good password');
     // the same profile twice: the same identifiers, so a second install replaces the first
