@@ -603,6 +603,8 @@ export class DnsService {
       for (const record of records) {
         await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
       }
+      // A backup made before an RRset had one TTL in the panel comes back with one.
+      await this.unifyTtls(trx, serviceId);
     });
   }
 
@@ -648,7 +650,11 @@ export class DnsService {
    * from the server's start); the first run of an instance first gives every RRset one TTL.
    */
   async publishPending(): Promise<DriftReport[]> {
-    this.normalised ??= this.normaliseRRsetTtls();
+    // Tried again on the next pass when it failed (the database down at start).
+    this.normalised ??= this.normaliseRRsetTtls().catch((error) => {
+      this.normalised = undefined;
+      throw error;
+    });
     await this.normalised;
     return this.publisher.publishPending();
   }
@@ -667,26 +673,33 @@ export class DnsService {
    */
   async normaliseRRsetTtls(): Promise<number> {
     let changed = 0;
-    const effective = (ttl: number) => ttl || this.settings.defaultTtl;
     for (const serviceId of await dnsRepository.zonesWithSplitTtls(this.db)) {
       await this.db.transaction().execute(async (trx) => {
         await dnsRepository.lockZone(trx, serviceId);
-        const sets = new Map<string, DnsRecordRow[]>();
-        for (const row of await dnsRepository.list(trx, serviceId)) {
-          const key = rrsetKey(row);
-          sets.set(key, [...(sets.get(key) ?? []), row]);
-        }
-        for (const rows of sets.values()) {
-          const served = rows.reduce((best, row) =>
-            effective(row.ttl) < effective(best.ttl) || (effective(row.ttl) === effective(best.ttl) && row.ttl === 0)
-              ? row
-              : best,
-          ).ttl;
-          const others = rows.filter((row) => row.ttl !== served).map((row) => row.id);
-          await dnsRepository.setTtl(trx, serviceId, others, served);
-          changed += others.length;
-        }
+        changed += await this.unifyTtls(trx, serviceId);
       });
+    }
+    return changed;
+  }
+
+  /** Gives each RRset of a zone the TTL the server serves for it (see `normaliseRRsetTtls`); answers how many records changed. */
+  private async unifyTtls(trx: Db, serviceId: number): Promise<number> {
+    const effective = (ttl: number) => ttl || this.settings.defaultTtl;
+    const sets = new Map<string, DnsRecordRow[]>();
+    for (const row of await dnsRepository.list(trx, serviceId)) {
+      const key = rrsetKey(row);
+      sets.set(key, [...(sets.get(key) ?? []), row]);
+    }
+    let changed = 0;
+    for (const rows of sets.values()) {
+      const served = rows.reduce((best, row) =>
+        effective(row.ttl) < effective(best.ttl) || (effective(row.ttl) === effective(best.ttl) && row.ttl === 0)
+          ? row
+          : best,
+      ).ttl;
+      const others = rows.filter((row) => row.ttl !== served).map((row) => row.id);
+      await dnsRepository.setTtl(trx, serviceId, others, served);
+      changed += others.length;
     }
     return changed;
   }
