@@ -35,6 +35,9 @@ export interface RunningStack {
   httpPort: number;
   httpsPort: number;
   imapsPort: number;
+  /** Authenticated submission: STARTTLS, and implicit TLS. */
+  submissionPort: number;
+  submissionsPort: number;
   /** Pebble's ACME directory, and its management API (its root at /roots/0). */
   acmeDirectoryUrl: string;
   pebbleManagementUrl: string;
@@ -46,6 +49,18 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
+type StackPort =
+  | 'panel'
+  | 'ftp'
+  | 'smtp'
+  | 'phpmyadmin'
+  | 'roundcube'
+  | 'imap'
+  | 'imaps'
+  | 'submission'
+  | 'submissions'
+  | 'policy';
+
 /**
  * The panel's configuration for this stack, as an operator's PANEL_CONFIG_FILE would hold it:
  * every driver real, every daemon the stack's.
@@ -55,7 +70,7 @@ function panelConfig(values: {
   pdns: PowerDns;
   web: WebServers;
   mariadb: PrivateMariaDb;
-  ports: { panel: number; ftp: number; smtp: number; phpmyadmin: number; roundcube: number };
+  ports: Record<StackPort, number>;
   keys: { webmail: string; phpmyadmin: string };
   mail: { root: string; doveadmConfig: string; tlsDir: string; postfixDir: string };
   opendkim: OpenDkim;
@@ -88,6 +103,7 @@ function panelConfig(values: {
       webAddresses: [HOST],
     },
     mailTls: { dir: mail.tlsDir, postfixConfigDir: mail.postfixDir },
+    mailSending: { policyListen: `${HOST}:${ports.policy}` },
     registry: { resolvers: `${HOST}:${pdns.dnsPort}` },
     // as root each hosting service gets its own system user (stack-users.ts); else none
     ...(serviceUsers ? { serviceUsers: { driver: 'system', ...serviceUsers } } : {}),
@@ -97,6 +113,10 @@ function panelConfig(values: {
       doveadmConfig: mail.doveadmConfig,
       webmailUrl: `http://${HOST}:${ports.roundcube}/`,
       smtpAddress: `${HOST}:${ports.smtp}`,
+      imapPort: ports.imap,
+      imapSslPort: ports.imaps,
+      smtpPort: ports.submission,
+      smtpSslPort: ports.submissions,
       webmailKey: keys.webmail,
       opendkimDir: opendkim.tablesDir,
       opendkimPidFile: opendkim.pidFile,
@@ -267,12 +287,20 @@ export async function startStack(
     mkdirSync(panelDir, { recursive: true });
     const panelDatabase = path.join(panelDir, 'panel.sqlite');
     const serviceUsers = options.serviceUsers?.range;
-    const ports = {
+    const ports: Record<StackPort, number> = {
       panel: await placement.port('panel.http'),
       phpmyadmin: await placement.port('phpmyadmin.http'),
       roundcube: await placement.port('roundcube.http'),
       ftp: await placement.port('proftpd.ftp'),
       smtp: await placement.port('postfix.smtp'),
+      // what mail clients are told (autoconfig, connection data): the ports the harness gives its
+      // daemons under these names
+      imap: await placement.port('dovecot.imap'),
+      imaps: await placement.port('dovecot.imaps'),
+      submission: await placement.port('postfix.submission'),
+      submissions: await placement.port('postfix.submissions'),
+      // the panel's sending limit, asked by both submission services at DATA
+      policy: await placement.port('panel.policy'),
     };
     const keys = { webmail: secret(), phpmyadmin: secret() };
     const panelUrl = `http://${HOST}:${ports.panel}`;
@@ -359,8 +387,19 @@ export async function startStack(
     // the daemons that read the panel's SQLite database, now that it exists
     const mailDaemons: MailDaemons = await step('postfix + dovecot', () =>
       // every message Postfix takes passes OpenDKIM, which signs the panel's mail domains
-      startMailDaemons({ kind: 'sqlite', file: panelDatabase }, placement, { postfixMainCf: opendkim.postfixMainCf }),
+      startMailDaemons({ kind: 'sqlite', file: panelDatabase }, placement, {
+        postfixMainCf: opendkim.postfixMainCf,
+        policyService: `inet:${HOST}:${ports.policy}`,
+      }),
     );
+    for (const [name, port] of Object.entries({
+      imap: mailDaemons.imapPort,
+      imaps: mailDaemons.imapsPort,
+      submission: mailDaemons.submissionPort,
+      submissions: mailDaemons.submissionsPort,
+    })) {
+      if (port !== ports[name as StackPort]) throw new Error(`the mail harness moved ${name} to ${port}`);
+    }
     if (mailDaemons.mailRoot !== mail.root) throw new Error(`the mail folder moved: ${mailDaemons.mailRoot}`);
     if (mailDaemons.tlsDir !== mail.tlsDir) throw new Error(`the mail TLS folder moved: ${mailDaemons.tlsDir}`);
     // the mail host's certificate from this start's Pebble (a new root at every start: what the
@@ -403,6 +442,8 @@ export async function startStack(
     services.nginx = { pids: pidsOf('nginx'), address: address(web.httpPort) };
     services['nginx-https'] = { pids: pidsOf('nginx'), address: address(web.httpsPort) };
     services['dovecot-imaps'] = { pids: pidsOf('dovecot'), address: address(mailDaemons.imapsPort) };
+    services['postfix-submission'] = { pids: pidsOf('postfix'), address: address(mailDaemons.submissionPort) };
+    services['postfix-submissions'] = { pids: pidsOf('postfix'), address: address(mailDaemons.submissionsPort) };
     services.pebble = { pids: pidsOf('pebble'), address: address(Number(new URL(pebble.directoryUrl).port)) };
     services['pebble-management'] = {
       pids: pidsOf('pebble'),
@@ -422,6 +463,8 @@ export async function startStack(
       httpPort: web.httpPort,
       httpsPort: web.httpsPort,
       imapsPort: mailDaemons.imapsPort,
+      submissionPort: mailDaemons.submissionPort,
+      submissionsPort: mailDaemons.submissionsPort,
       acmeDirectoryUrl: pebble.directoryUrl,
       pebbleManagementUrl: pebble.managementUrl,
       mariadbPort: mariadb.port,

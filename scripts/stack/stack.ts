@@ -128,6 +128,16 @@ async function up(dir: string) {
         `curl smtp://127.0.0.1:${stack.smtpPort} --mail-from you@example.org --mail-rcpt info@${DEMO.domain} -T message.txt`,
       ],
       [
+        'postfix (submission)',
+        `127.0.0.1:${stack.submissionPort}`,
+        `swaks --server 127.0.0.1:${stack.submissionPort} --tls --tls-verify --tls-ca-path pebble-root.pem --tls-sni ${DEMO_SSL_HOST} --auth-user info@${DEMO.domain} --auth-password panel247-mail --from info@${DEMO.domain} --to info@${DEMO.domain}`,
+      ],
+      [
+        'postfix (submissions)',
+        `127.0.0.1:${stack.submissionsPort}`,
+        `swaks --server 127.0.0.1:${stack.submissionsPort} --tlsc --auth-user info@${DEMO.domain} --auth-password panel247-mail --from info@${DEMO.domain} --to info@${DEMO.domain}`,
+      ],
+      [
         'proftpd',
         `127.0.0.1:${stack.ftpPort}`,
         `curl -u web@${DEMO.domain}:panel247-ftp ftp://127.0.0.1:${stack.ftpPort}/`,

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileAsync, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { alive, listening } from '../../../../scripts/stack/stack-state.ts';
 import { FormBrowser } from '../support/form-browser.ts';
+import { swaks } from '../support/mail-clients.ts';
 import { loginToPanel } from '../support/panel-api-client.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
@@ -682,6 +683,65 @@ describe('npm run stack', () => {
     });
     expect(starttls).toContain('Verify return code: 0 (ok)');
     expect(starttls).toMatch(/issuer=.*Pebble/i);
+  });
+
+  it('a phone’s mail client: autoconfig names the ports that answer, and submission with STARTTLS and a login delivers', async () => {
+    const panel = status.services.panel?.address ?? '';
+    const answer = await fetch(`http://${panel}/mail/config-v1.1.xml?emailaddress=info%40demo.test`, {
+      headers: { host: 'autoconfig.demo.test' },
+    });
+    expect(answer.status).toBe(200);
+    const document = await answer.text();
+    const advertised = [...document.matchAll(/<port>(\d+)<\/port>\s*<socketType>(\w+)<\/socketType>/g)].map(
+      ([, port, socket]) => `${port} ${socket}`,
+    );
+    expect(advertised.sort()).toEqual(
+      [
+        `${portOf(address('dovecot-imaps'))} SSL`,
+        `${portOf(address('dovecot'))} STARTTLS`,
+        `${portOf(address('postfix-submissions'))} SSL`,
+        `${portOf(address('postfix-submission'))} STARTTLS`,
+      ].sort(),
+    );
+    const subject = `Submitted ${Date.now()}`;
+    const sent = await swaks([
+      '--server',
+      address('postfix-submission'),
+      '--tls',
+      '--tls-verify',
+      '--tls-ca-path',
+      await pebbleRoot(),
+      '--tls-sni',
+      'ssl.demohosting.test',
+      '--auth',
+      'PLAIN',
+      '--auth-user',
+      'info@demo.test',
+      '--auth-password',
+      'panel247-mail',
+      '--from',
+      'info@demo.test',
+      '--to',
+      'info@demo.test',
+      '--header',
+      `Subject: ${subject}`,
+    ]);
+    expect(sent.code, sent.output).toBe(0);
+    let found = '';
+    for (let i = 0; i < 100 && !/\* SEARCH \d+/.test(found); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      found = (
+        await execFileAsync(curl, [
+          '-s',
+          '-u',
+          'info@demo.test:panel247-mail',
+          '-X',
+          `SEARCH SUBJECT "${subject}"`,
+          `imap://${address('dovecot')}/INBOX`,
+        ])
+      ).stdout;
+    }
+    expect(found).toMatch(/\* SEARCH \d+/);
   });
 
   it('down stops exactly what it started: no process, no port and no system user of the stack left', async () => {
