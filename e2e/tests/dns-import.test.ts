@@ -85,6 +85,35 @@ describe.skipIf(!chromiumAvailable())('DNS zone import', () => {
     );
   });
 
+  it('a second SPF record is a conflict the customer settles; an RRset’s new TTL lists its other records as changed', async () => {
+    await freshZone();
+    await openImport(page);
+    const text =
+      '$ORIGIN demo.test.\n@ IN TXT "v=spf1 include:_spf.other.example -all"\nimported 1800 IN A 198.51.100.47\n';
+    await page.getByTestId('dns-import-text').fill(text);
+    await page.getByTestId('dns-import-preview').click();
+    await page.getByTestId('dns-import-conflicts').waitFor();
+    expect(await page.getByTestId('dns-import-conflicts').textContent()).toContain('Ahora en la zona (SPF): v=spf1');
+    // imported.demo.test A (198.51.100.44, 10 min) takes the file's 30 min: changed, though not in the file
+    expect(await badge(page, 'changed')).toBe('Cambiados: 1');
+    expect(await page.getByTestId('dns-import-changed').textContent()).toContain('198.51.100.44');
+    expect(await badge(page, 'removed')).toBe('Eliminados: 0');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByTestId('dns-import-conflict-replace').click();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="dns-import-count-removed"]')?.textContent === 'Eliminados: 1',
+    );
+    // a replace the customer chose is applied without a second question
+    await page.getByTestId('dns-import-apply').click();
+    await waitToast(page, 'Zona importada');
+    await dialog(page, 'dns-import-modal').waitFor({ state: 'detached' });
+    await page.getByTestId('dns-filter').fill('spf1');
+    await page.waitForFunction((selector) => {
+      const found = Array.from(document.querySelectorAll(selector)).map((tr) => tr.textContent ?? '');
+      return found.length === 1 && found[0]?.includes('_spf.other.example');
+    }, ROWS);
+  });
+
   it('an edit after the preview drops it; replace asks before it removes records', async () => {
     await freshZone();
     await openImport(page);
