@@ -211,6 +211,8 @@ export class DnsService {
       for (const record of this.defaults(zone)) {
         await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
       }
+      // The provider's templates may give records of one RRset different TTLs.
+      await this.unifyTtls(trx, zone.serviceId);
       await this.history.recordWritten(
         trx,
         zone.serviceId,
@@ -341,6 +343,7 @@ export class DnsService {
       for (const record of this.defaults(zone)) {
         await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
       }
+      await this.unifyTtls(trx, serviceId);
     });
     return { value: await this.listRows(zone), published: changed.published };
   }
