@@ -1,5 +1,7 @@
 import type { DnsRecord } from '@panel247/contract/dns';
 import type { DnsImportData } from '@panel247/contract/dns-import';
+import type { MailAuthData } from '@panel247/contract/mail-auth';
+import { MAIL_AUTH_API } from '@panel247/contract/mail-auth-rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
 import { buildAccount } from '../support/factories.ts';
@@ -30,9 +32,14 @@ describe.each(DATABASE_KINDS)('DNS records as a real PowerDNS serves them (panel
         'dns.nameservers': ['ns1.provider.test', 'ns2.provider.test'],
         'dns.defaultTtl': 3600,
         'dns.webIpv4': '192.0.2.10',
+        // The mail view asks what this PowerDNS serves.
+        'registry.resolvers': [`127.0.0.1:${pdns.dnsPort}`],
       },
     });
-    const account = await buildAccount(t.database.db, { domainName: zone });
+    const account = await buildAccount(t.database.db, {
+      domainName: zone,
+      resources: { [zone]: { hasService: true, hasMail: true } },
+    });
     serviceId = account.resources[zone] as number;
     cookie = await t.login(account.domainName, account.username, account.password);
   });
@@ -142,5 +149,26 @@ describe.each(DATABASE_KINDS)('DNS records as a real PowerDNS serves them (panel
     expect(await spf()).toHaveLength(1);
     await t.call('POST', `service/${serviceId}/dns/import/`, { text, mode: 'merge', conflicts: 'replace' }, { cookie });
     expect(await spf()).toEqual(['"v=spf1 include:_spf.other.example -all"']);
+  });
+
+  it('the mail view flags what PowerDNS serves: two SPF records (written behind the panel’s back)', async () => {
+    const view = async () =>
+      (await t.call<MailAuthData>('GET', MAIL_AUTH_API.view(serviceId), {}, { cookie })).body.data;
+    expect((await view()).spf.record).toMatchObject({ lookup: 'found' });
+    expect((await view()).spf.record.problem).toBeUndefined();
+    const [spf] = await t.database.db
+      .selectFrom('dns_records')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .where('zona', '=', '')
+      .where('type', '=', 'TXT')
+      .execute();
+    await t.database.db
+      .insertInto('dns_records')
+      .values({ ...spf, id: undefined, value: 'v=spf1 a -all' } as never)
+      .execute();
+    await t.services.dns.sync(zone, { dryRun: false });
+    expect((await pdns.dig(zone, 'TXT')).filter((text) => text.startsWith('"v=spf1'))).toHaveLength(2);
+    expect((await view()).spf.record).toMatchObject({ lookup: 'found', problem: 'two_records' });
   });
 });
