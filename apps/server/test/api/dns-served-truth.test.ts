@@ -216,6 +216,7 @@ describe.each(DATABASE_KINDS)('DNS records as served (%s)', (kind) => {
       { cookie },
     );
     expect(dmarcOnly.body.system.errors).toEqual([]);
+    expect(dmarcOnly.body.system.info).toEqual(['Registro DMARC guardado; el SPF no ha cambiado']);
     expect((await txt('')).find((r) => r.value.startsWith('v=spf1'))).toEqual(before);
     expect((await txt('_dmarc')).map((r) => r.value)).toEqual(['v=DMARC1; p=reject; rua=mailto:dmarc@provider.test']);
 
@@ -232,16 +233,18 @@ describe.each(DATABASE_KINDS)('DNS records as served (%s)', (kind) => {
       { cookie },
     );
     expect(form.body.system.errors).toEqual([]);
+    expect(form.body.system.info).toEqual(['Registro DMARC guardado; el SPF no ha cambiado']);
     expect((await txt('')).find((r) => r.value.startsWith('v=spf1'))).toEqual(before);
 
     // An SPF-only change leaves DMARC as it was.
     const dmarcBefore = await txt('_dmarc');
-    await t.call(
+    const spfOnly = await t.call(
       'POST',
       MAIL_AUTH_API.policy(id),
       { dmarcPolicy: 'quarantine', dmarcPct: '100', spfIncludes: 'spf.provider.test' },
       { cookie },
     );
+    expect(spfOnly.body.system.info).toEqual(['Registro SPF guardado; el DMARC no ha cambiado']);
     expect(await txt('_dmarc')).toEqual(dmarcBefore);
     expect((await txt('')).map((r) => r.value)).toEqual(['v=spf1 ip4:192.0.2.0/24 mx include:spf.provider.test -all']);
   });

@@ -18,6 +18,18 @@ export function registerMailAuthRoutes(api: ApiRouter, auth: MailAuthService) {
       params: mailAuthPolicyParamsSchema,
       data: mailAuthDataSchema,
     },
-    async ({ actor, params }) => ({ data: await auth.savePolicy(actor, params), info: ['mail.auth.policy_saved'] }),
+    async ({ actor, params }) => {
+      const { data, saved } = await auth.savePolicy(actor, params);
+      // The message names what changed: a DMARC-only change does not claim SPF was rewritten.
+      const info =
+        saved.spf && saved.dmarc
+          ? 'mail.auth.policy_saved'
+          : saved.spf
+            ? 'mail.auth.spf_saved'
+            : saved.dmarc
+              ? 'mail.auth.dmarc_saved'
+              : 'mail.auth.policy_unchanged';
+      return { data, info: [info] };
+    },
   );
 }

@@ -144,12 +144,13 @@ export class MailAuthService {
    * Each record is rewritten only when its own inputs differ from what it says now, so a DMARC
    * change leaves the SPF record as it was, byte for byte (terms the form does not show, such as
    * `ip4:` or a redirect, stay), and the other way round. A list left out of the call (a client
-   * that sends only the DMARC fields) is no change; an empty one clears it.
+   * that sends only the DMARC fields) is no change; an empty one clears it. Answers which of the
+   * two records changed.
    */
   async savePolicy(
     actor: Actor,
     params: { id: number; dmarcPolicy: string; dmarcPct: number; dmarcRua?: string[]; spfIncludes?: string[] },
-  ): Promise<MailAuthData> {
+  ): Promise<{ data: MailAuthData; saved: { spf: boolean; dmarc: boolean } }> {
     const { domain, levels } = await this.domainOf(actor, params.id, 'action');
     const records = await this.checkZoneRight(domain, levels.service_dnszone);
     const now = await this.policyOf(domain, records);
@@ -167,22 +168,28 @@ export class MailAuthService {
       rua: cleanList(wanted.dmarcRua),
     };
     const includes = cleanList(wanted.spfIncludes);
+    let saved: { spf: boolean; dmarc: boolean };
     if (records) {
       const txt = (zona: string, is: (value: string) => boolean) =>
         records.find((record) => record.type === 'TXT' && record.zona === zona && is(record.value))?.value;
       const spfNow = txt('', isSpf);
       const dmarcNow = txt('_dmarc', isDmarc);
-      if (spfNow === undefined || !sameList(parseSpf(spfNow)?.includes ?? [], includes)) {
+      saved = {
+        spf: spfNow === undefined || !sameList(parseSpf(spfNow)?.includes ?? [], includes),
+        dmarc: dmarcNow === undefined || !sameDmarc(parseDmarc(dmarcNow), dmarc),
+      };
+      if (saved.spf) {
         await this.publishAs('spfIncludes', () =>
           this.zone.replaceOwnedTxt(domain, '', isSpf, [composeSpf(includes, spfNow)]),
         );
       }
-      if (dmarcNow === undefined || !sameDmarc(parseDmarc(dmarcNow), dmarc)) {
+      if (saved.dmarc) {
         await this.publishAs('dmarcPolicy', () =>
           this.zone.replaceOwnedTxt(domain, '_dmarc', isDmarc, [composeDmarc(dmarc)]),
         );
       }
     } else {
+      saved = { spf: !sameList(now.includes, includes), dmarc: !sameDmarc(now.dmarc, dmarc) };
       await mailAuthRepository.savePolicy(this.db, {
         service_id: domain.serviceId,
         spf_includes: includes.join(','),
@@ -192,7 +199,7 @@ export class MailAuthService {
         updated_at: this.now(),
       });
     }
-    return this.describe(domain);
+    return { data: await this.describe(domain), saved };
   }
 
   /** A record the DNS rules refuse is the form's field error, not the DNS form's. */
