@@ -61,7 +61,9 @@ export const activityFieldChangeSchema = z.object({
 });
 export type ActivityFieldChange = z.infer<typeof activityFieldChangeSchema>;
 
-export const ACTIVITY_VIA = ['web', 'api'] as const;
+/** How a change reached the panel: its web app, an API token, or the mail server (Postfix's policy requests). */
+export const ACTIVITY_VIA = ['web', 'api', 'smtp'] as const;
+export type ActivityVia = (typeof ACTIVITY_VIA)[number];
 
 /**
  * One entry. `action` names what was done: for a change, the call's path without its ids

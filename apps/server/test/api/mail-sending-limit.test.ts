@@ -82,6 +82,7 @@ describe.each(DATABASE_KINDS)('mailbox sending limit through the policy service 
     expect(entries[0]).toMatchObject({
       user: login,
       ip: '192.0.2.7',
+      via: 'smtp',
       area: 'mail',
       target: login,
       resource: { id: account.resources[domain], reference: domain },

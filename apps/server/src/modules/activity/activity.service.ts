@@ -1,11 +1,13 @@
 import {
   ACTIVITY_EXPORT_MAX,
+  ACTIVITY_VIA,
   type ActivityArea,
   type ActivityEntry,
   type ActivityExportQuery,
   type ActivityFieldChange,
   type ActivityListData,
   type ActivityListQuery,
+  type ActivityVia,
   activityAreaOf,
   permissionKeysOfArea,
 } from '@panel247/contract/activity';
@@ -125,7 +127,7 @@ export class ActivityService {
     key: PermissionKey;
     who: string;
     ip: string;
-    via: string;
+    via: ActivityVia;
     action: string;
     target: string;
     changes?: ActivityFieldChange[];
@@ -137,7 +139,7 @@ export class ActivityService {
         username: event.who.slice(0, 64),
         at: this.options.now(),
         ip: event.ip.slice(0, 64),
-        via: event.via.slice(0, 8),
+        via: event.via,
         resource_id: event.resourceId,
         permission_key: event.key,
         area: activityAreaOf(event.key),
@@ -209,7 +211,7 @@ function toEntry(row: Row): ActivityEntry {
     at: Number(row.at),
     user: row.username,
     ip: row.ip,
-    via: row.via === 'api' ? 'api' : 'web',
+    via: (ACTIVITY_VIA as readonly string[]).includes(row.via) ? (row.via as ActivityVia) : 'web',
     resource: row.resource_id === null ? null : { id: row.resource_id, reference: row.reference ?? '' },
     area: row.area as ActivityArea,
     action: row.action,

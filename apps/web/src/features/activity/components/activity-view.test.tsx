@@ -58,6 +58,16 @@ const login: ActivityEntry = {
   changes: [],
 };
 const unknownAction: ActivityEntry = { ...edit, id: 27, action: 'something/new', changes: [] };
+const byMailServer: ActivityEntry = {
+  ...edit,
+  id: 26,
+  user: 'ventas@example.com',
+  via: 'smtp',
+  area: 'mail',
+  action: 'mail.send_limit_reached',
+  target: 'ventas@example.com',
+  changes: [],
+};
 
 function serve(entries: ActivityEntry[], total = entries.length) {
   return stubApi((call) => {
@@ -76,12 +86,18 @@ function serve(entries: ActivityEntry[], total = entries.length) {
 
 describe('the activity view', () => {
   it('lists who did what, when, from where and what changed, in the user’s language', async () => {
-    serve([edit, byToken, login, unknownAction]);
+    serve([edit, byToken, login, unknownAction, byMailServer]);
     renderWithProviders(<ActivityView />);
     const rows = await screen.findAllByRole('row');
     const body = rows.slice(1);
-    expect(body).toHaveLength(4);
-    const [first, second, third, fourth] = body as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+    expect(body).toHaveLength(5);
+    const [first, second, third, fourth, fifth] = body as [
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+    ];
     expect(within(first).getByText('Registro DNS modificado')).toBeInTheDocument();
     expect(within(first).getByText('Zona DNS')).toBeInTheDocument();
     expect(within(first).getByText('example.com · www A')).toBeInTheDocument();
@@ -94,6 +110,12 @@ describe('the activity view', () => {
     expect(within(third).getByText('Seguridad')).toBeInTheDocument();
     // a call this version has no words for still shows, by its own name
     expect(within(fourth).getByText('something/new')).toBeInTheDocument();
+    // the mail server's refusal over the sending limit says who refused
+    expect(within(fifth).getByText('SMTP').closest('[title]')).toHaveAttribute(
+      'title',
+      'Hecho por el servidor de correo',
+    );
+    expect(within(first).queryByText('SMTP')).toBeNull();
   });
 
   it('asks the server for the filtered page, and only the item’s entries on an item’s page', async () => {

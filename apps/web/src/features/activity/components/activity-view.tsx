@@ -50,9 +50,9 @@ export function ActivityView({ item }: { item?: PermissionSetData }) {
       render: (entry) => (
         <Group gap={6} wrap="nowrap">
           <Text size="sm">{entry.user}</Text>
-          {entry.via === 'api' && (
-            <Badge size="xs" variant="light" title={t('activity.via_api_hint')}>
-              {t('activity.via_api')}
+          {entry.via !== 'web' && (
+            <Badge size="xs" variant="light" title={t(`activity.via_${entry.via}_hint`)}>
+              {t(`activity.via_${entry.via}`)}
             </Badge>
           )}
         </Group>
