@@ -63,7 +63,7 @@ describe.skipIf(!chromiumAvailable())('Mail client set-up in the connection data
     try {
       const connection = await openConnection(page, server.url);
       expect(await connection.getByTestId('mail-connection-ports').textContent()).toBe(
-        'Puertos: IMAP 143 sin SSL y 993 con SSL; SMTP 587 sin SSL y 465 con SSL.',
+        'Puertos: IMAP 143 con STARTTLS y 993 con SSL; SMTP 587 con STARTTLS y 465 con SSL. El envío pide usuario y contraseña.',
       );
       const section = connection.getByTestId('mail-mobileconfig');
       expect(await section.getByRole('heading', { name: 'iPhone, iPad y Mac' }).count()).toBe(1);
