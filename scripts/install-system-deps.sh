@@ -29,6 +29,7 @@ PACKAGES=(
   proftpd-mod-crypto
   pdns-server
   pdns-backend-sqlite3
+  pdns-backend-pgsql
   restic
   bind9-dnsutils
   bind9-utils

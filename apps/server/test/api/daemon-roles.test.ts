@@ -29,13 +29,30 @@ async function as(url: string, role: string, query: string): Promise<string> {
 describe('the daemons’ PostgreSQL roles (deploy/postgresql/daemon-roles.sql)', () => {
   let database: TestDatabase;
   let url: string;
+  /** What the second run said on stderr, and the stored passwords before and after it. */
+  let secondRun: { stderr: string; before: string; after: string };
+
+  const storedPasswords = async () =>
+    (
+      await run('psql', [
+        '-X',
+        '-qAt',
+        '-d',
+        url,
+        '-c',
+        "SELECT string_agg(rolname || '=' || coalesce(rolpassword, ''), ',' ORDER BY rolname) FROM pg_authid WHERE rolname IN ('panel247_mail', 'panel247_ftp')",
+      ])
+    ).stdout.trim();
+  const script = (...variables: string[]) =>
+    run('psql', ['-X', '-q', '-d', url, ...variables.flatMap((variable) => ['-v', variable]), '-f', SCRIPT]);
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
     url = database.url as string;
-    for (let time = 0; time < 2; time++) {
-      await run('psql', ['-X', '-q', '-d', url, '-v', 'mail_password=m', '-v', 'ftp_password=f', '-f', SCRIPT]);
-    }
+    await script('mail_password=m', 'ftp_password=f');
+    const before = await storedPasswords();
+    const { stderr } = await script('mail_password=other', 'ftp_password=other');
+    secondRun = { stderr, before, after: await storedPasswords() };
   });
   afterAll(async () => {
     // the grants go with the database; the roles (cluster-wide) are left for the next run to reuse
@@ -50,6 +67,22 @@ describe('the daemons’ PostgreSQL roles (deploy/postgresql/daemon-roles.sql)',
     expect(await as(url, 'panel247_mail', 'SELECT * FROM ftp_users_view')).toMatch(/permission denied/);
     expect(await as(url, 'panel247_mail', 'SELECT * FROM users')).toMatch(/permission denied/);
     expect(await as(url, 'panel247_mail', "UPDATE mailboxes SET local_part = 'x'")).toMatch(/permission denied/);
+  });
+
+  it('never changes an existing role’s password unless told to, and says so', async () => {
+    expect(secondRun.after).toBe(secondRun.before);
+    expect(secondRun.stderr).toContain('panel247_mail exists: its password is unchanged');
+    expect(secondRun.stderr).toContain('panel247_ftp exists: its password is unchanged');
+  });
+
+  it('refuses to run as a role that may not create roles, with the reason', async () => {
+    const target = new URL(url);
+    target.username = 'panel247_ftp';
+    const refused = await run('psql', ['-X', '-q', '-d', target.toString(), '-f', SCRIPT]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: 3 });
+    expect((refused as { stderr: string }).stderr).toContain('run it as a superuser');
   });
 
   it('lets ProFTPD read the FTP view and nothing else', async () => {
