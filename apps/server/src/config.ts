@@ -30,6 +30,9 @@ const mapOf = z.union([
   ),
 ]);
 
+/** host:port, the host a name, an IPv4 address or an IPv6 address in brackets. */
+const hostPortSchema = z.string().regex(/^(?:[A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):\d{1,5}$/, 'host:port');
+
 export const configSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.coerce.number().int().min(0).max(65535).default(8247),
@@ -574,6 +577,30 @@ export const configSchema = z.object({
       from: z.string().default('Panel247 <no-reply@localhost>'),
     })
     .prefault({}),
+  /**
+   * `panel doctor`'s customer-level probes. A probe whose login is not set is reported as skipped,
+   * never as passed. The passwords are only sent to the daemon they are for, never printed.
+   */
+  doctor: z
+    .object({
+      /**
+       * A login Dovecot takes for the IMAP and submission probes: a mailbox kept for probing, or
+       * "<mailbox>*doctor" with a master user of Dovecot's master-users file (see docs/OPERATIONS.md).
+       */
+      mailLogin: z.string().optional(),
+      mailPassword: z.string().optional(),
+      /** Where IMAP (STARTTLS) and submission (STARTTLS + AUTH) answer; default 127.0.0.1 and mail.imapPort / mail.smtpPort. */
+      imapAddress: hostPortSchema.optional(),
+      submissionAddress: hostPortSchema.optional(),
+      /** An FTP account kept for probing (its home may stay empty: the probe only logs in). */
+      ftpLogin: z.string().optional(),
+      ftpPassword: z.string().optional(),
+      /** Where nginx answers plain HTTP for the PHP probe; default 127.0.0.1 and the port of web.httpListen. */
+      webAddress: hostPortSchema.optional(),
+      /** Where PowerDNS answers DNS; default its API's local-address and local-port settings. */
+      dnsAddress: hostPortSchema.optional(),
+    })
+    .prefault({}),
 });
 
 export type AppConfig = z.output<typeof configSchema>;
@@ -746,15 +773,25 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_SERVICE_UID_MAX: 'serviceUsers.uidMax',
   PANEL_MAIL_POLICY_LISTEN: 'mailSending.policyListen',
   PANEL_MAIL_SEND_LIMIT_PER_HOUR: 'mailSending.limitPerHour',
+  PANEL_DOCTOR_MAIL_LOGIN: 'doctor.mailLogin',
+  PANEL_DOCTOR_MAIL_PASSWORD: 'doctor.mailPassword',
+  PANEL_DOCTOR_IMAP_ADDRESS: 'doctor.imapAddress',
+  PANEL_DOCTOR_SUBMISSION_ADDRESS: 'doctor.submissionAddress',
+  PANEL_DOCTOR_FTP_LOGIN: 'doctor.ftpLogin',
+  PANEL_DOCTOR_FTP_PASSWORD: 'doctor.ftpPassword',
+  PANEL_DOCTOR_WEB_ADDRESS: 'doctor.webAddress',
+  PANEL_DOCTOR_DNS_ADDRESS: 'doctor.dnsAddress',
 };
 
 /**
- * `PANEL_*` names that are read, but not through {@link ENV_MAP}: the config file and the origin
+ * `PANEL_*` names that are read, but not through {@link ENV_MAP}: the config file, the environment
+ * file (config-source.ts) and the origin
  * lists (here), the CLI's stack traces, the version the envelope reports, the security headers'
  * override, the web dev server's API target and the benchmarks' PostgreSQL.
  */
 const OTHER_PANEL_VARIABLES = new Set([
   'PANEL_CONFIG_FILE',
+  'PANEL_ENV_FILE',
   'PANEL_ALLOWED_ORIGINS',
   'PANEL_PASSKEY_ORIGINS',
   'PANEL_CLI_DEBUG',

@@ -12,6 +12,8 @@ export interface CliIo {
   stderr(text: string): void;
   readStdin(): Promise<string>;
   env: NodeJS.ProcessEnv;
+  /** The installed configuration to look for when the environment names no database (tests move it). */
+  installedEnvFile?: string;
 }
 
 export interface CommandContext {

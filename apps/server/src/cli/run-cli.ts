@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
+import {
+  ConfigSourceError,
+  checkDatabaseReachable,
+  describeConfigSource,
+  findConfigSource,
+  INSTALLED_ENV_FILE,
+} from '../config-source.ts';
 import { nowSeconds } from '../db/database.ts';
 import { AppError, DaemonError } from '../errors.ts';
 import { translate } from '../i18n/messages.ts';
@@ -61,8 +68,12 @@ function commandLine(group: CommandGroup, command: Command<unknown>): string {
 
 export function helpText(): string {
   const lines = [
-    'Panel247 admin CLI. It reads the same configuration as the server (PANEL_DATA_DIR,',
-    'PANEL_DATABASE_URL, PANEL_CONFIG_FILE, PANEL_SMTP_URL, …) and migrates the database if needed.',
+    'Panel247 admin CLI. It reads the same configuration as the server and migrates the database',
+    'if needed. Which configuration: the file PANEL_ENV_FILE names (NAME=value lines, overlaid by',
+    'the environment); else the environment when it names the database (PANEL_DATA_DIR,',
+    `PANEL_DATABASE_URL or PANEL_CONFIG_FILE); else ${INSTALLED_ENV_FILE}, the installed panel's`,
+    '(run as root: it is not readable by others); else the development defaults (SQLite in ./data).',
+    'It says on stderr which one it uses, and never creates a database a configuration file points to.',
     '',
     `Usage: ${PROGRAM} <group> <command> [options]`,
     '',
@@ -143,7 +154,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
 
     const input = await command.parse({ values: parsed.values, positionals: parsed.positionals, io });
-    const config = loadConfig(io.env);
+    const sudoHint = `run it as root: sudo ${PROGRAM} ${argv.join(' ')}`;
+    const source = findConfigSource(io.env, { installedFile: io.installedEnvFile, sudoHint });
+    const config = loadConfig(source.env);
+    checkDatabaseReachable(source, config, sudoHint);
+    // On stderr, so --json output stays JSON; said whenever a file (not the caller's environment) chose it.
+    if (source.origin === 'installed' || source.origin === 'env-file' || source.origin === 'development') {
+      io.stderr(`${describeConfigSource(source, config)}\n`);
+    }
     const runtime = await openRuntime({ ...config, seedDemo: command.seedDemo ?? false });
     try {
       const now = () => nowSeconds();
@@ -169,7 +187,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof CliError || error instanceof ConfigError) return `Error: ${error.message}`;
+  if (error instanceof CliError || error instanceof ConfigError || error instanceof ConfigSourceError)
+    return `Error: ${error.message}`;
   // A daemon's refusal: the panel's words, then the daemon's own (the operator needs both)
   if (error instanceof DaemonError) return `Error: ${translate('en', error.messageKey)}: ${error.detail}`;
   if (error instanceof AppError) return `Error: ${translate('en', error.messageKey)}`;
