@@ -91,10 +91,17 @@ export async function startMailDaemons(
     database.kind === 'sqlite'
       ? { DRIVER: 'sqlite', CONNECT: database.file }
       : { DRIVER: 'pgsql', CONNECT: pgConnect(database.url) };
+  const sqlConf = path.join(dovecotDir, 'dovecot-sql.conf.ext');
+  const masterUsers = path.join(dovecotDir, 'master-users');
   writeFileSync(
     path.join(dovecotDir, 'dovecot.conf'),
     fillDeployTemplate('dovecot/dovecot.conf.template', {
-      DIR: dovecotDir,
+      RUN_DIR: path.join(dovecotDir, 'run'),
+      STATE_DIR: path.join(dovecotDir, 'state'),
+      LOG_PATH: path.join(dovecotDir, 'dovecot.log'),
+      LISTEN: '127.0.0.1',
+      SQL_CONF: sqlConf,
+      MASTER_USERS: masterUsers,
       MAIL_ROOT: mailRoot,
       IMAP_PORT: String(imapPort),
       IMAPS_PORT: String(imapsPort),
@@ -107,10 +114,10 @@ export async function startMailDaemons(
     }),
   );
   writeFileSync(
-    path.join(dovecotDir, 'dovecot-sql.conf.ext'),
+    sqlConf,
     fillDeployTemplate('dovecot/dovecot-sql.conf.ext.template', { ...sqlConnect, MAIL_ROOT: mailRoot }),
   );
-  writeFileSync(path.join(dovecotDir, 'master-users'), `webmail:{PLAIN}${masterPassword}\n`, { mode: 0o644 });
+  writeFileSync(masterUsers, `webmail:{PLAIN}${masterPassword}\n`, { mode: 0o644 });
   const dovecotConf = path.join(dovecotDir, 'dovecot.conf');
   const dovecotDaemon: RunningDaemon = startForeground(dovecot, ['-F', '-c', dovecotConf]);
 
@@ -129,6 +136,12 @@ export async function startMailDaemons(
         })();
   const values = {
     DIR: postfixDir,
+    QUEUE_DIR: path.join(postfixDir, 'queue'),
+    DATA_DIR: path.join(postfixDir, 'data'),
+    MAILLOG_FILE: path.join(postfixDir, 'postfix.log'),
+    HOSTNAME: SELF_SIGNED_NAME,
+    INET_INTERFACES: '127.0.0.1',
+    INET_PROTOCOLS: 'ipv4',
     PORT: String(smtpPort),
     SUBMISSION_PORT: String(submissionPort),
     SUBMISSIONS_PORT: String(submissionsPort),
