@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import path from 'node:path';
+import type { AppConfig } from '../../config.ts';
+import { checked, type DaemonCheck, skipped } from './daemon-check.ts';
+
+/** A PHP site as the web driver wrote it: the host nginx serves it for, its root and its pool's socket. */
+export interface PhpSite {
+  host: string;
+  root: string;
+  socket: string;
+}
+
+/** The first server block of a site file the web driver rendered (site.locations.template), or null without PHP. */
+export function phpSiteOf(conf: string): PhpSite | null {
+  const host = /^\s*server_name\s+([^\s;]+)/m.exec(conf)?.[1];
+  const root = /^\s*root\s+([^\s;]+);/m.exec(conf)?.[1];
+  const socket = /^\s*fastcgi_pass\s+unix:([^\s;]+);/m.exec(conf)?.[1];
+  return host && root && socket ? { host, root, socket } : null;
+}
+
+/** Every PHP site in <configDir>/live/<service>/sites/*.conf, in the order of the services' ids. */
+export async function phpSites(configDir: string): Promise<PhpSite[]> {
+  const live = path.join(configDir, 'live');
+  const services = await readdir(live).catch(() => [] as string[]);
+  services.sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  const sites: PhpSite[] = [];
+  for (const service of services) {
+    const folder = path.join(live, service, 'sites');
+    const files = (await readdir(folder).catch(() => [] as string[])).filter((file) => file.endsWith('.conf')).sort();
+    for (const file of files) {
+      const site = phpSiteOf(await readFile(path.join(folder, file), 'utf8'));
+      if (site) sites.push(site);
+    }
+  }
+  return sites;
+}
+
+/** Where nginx takes plain HTTP: PANEL_WEB_HTTP_LISTEN's port on loopback, or its address (a wildcard on loopback). */
+export function webAddressFrom(httpListen: string): string {
+  const listen = httpListen.trim().split(/\s+/)[0] ?? '80';
+  if (/^\d+$/.test(listen)) return `127.0.0.1:${listen}`;
+  const at = listen.lastIndexOf(':');
+  const host = listen.slice(0, at);
+  const port = listen.slice(at + 1);
+  if (host === '*' || host === '0.0.0.0') return `127.0.0.1:${port}`;
+  if (host === '[::]') return `[::1]:${port}`;
+  return `${host}:${port}`;
+}
+
+/** GET http://address/path with this Host: the status and the first 64 KiB of the body. */
+function get(address: string, host: string, pathname: string, signal: AbortSignal) {
+  const at = address.lastIndexOf(':');
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const call = request(
+      {
+        host: address.slice(0, at).replace(/^\[|\]$/g, ''),
+        port: Number(address.slice(at + 1)),
+        path: pathname,
+        headers: { host },
+        signal,
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (body.length < 65_536) body += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        response.on('error', reject);
+      },
+    );
+    call.on('error', (error) => reject(new Error(`${address}: ${error.message}`)));
+    call.end();
+  });
+}
+
+/** Runs a command as the owner of the site's files (the panel runs as root; the site is its service user's). */
+function runAs(owner: { uid: number; gid: number }, command: string, args: string[], input?: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      uid: owner.uid,
+      gid: owner.gid,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
+      timeout: 4000,
+    });
+    let errors = '';
+    child.stderr?.on('data', (chunk) => (errors += chunk));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command}: ${errors.trim() || `exit ${code}`}`)),
+    );
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+/**
+ * Writes and removes the probe file as the owner of the site's root: written as root, a file the
+ * site's owner links elsewhere could land anywhere; as the owner, only where the owner may write.
+ */
+function probeFiles(owner: { uid: number; gid: number }) {
+  const asOwner = process.getuid?.() === 0 && owner.uid !== 0;
+  return {
+    write: (file: string, content: string) =>
+      asOwner ? runAs(owner, 'tee', ['--', file], content) : writeFile(file, content, { flag: 'wx', mode: 0o644 }),
+    remove: (file: string) => (asOwner ? runAs(owner, 'rm', ['-f', '--', file]) : rm(file, { force: true })),
+  };
+}
+
+/** Why nginx answered 502/504: the socket is missing (no master or pool), or nginx's user cannot open it. */
+async function badGateway(site: PhpSite, status: number): Promise<string> {
+  const folder = path.dirname(site.socket);
+  const socket = await stat(site.socket).catch(() => null);
+  if (!socket) {
+    return `nginx answers ${status} for ${site.host}: the pool socket ${site.socket} does not exist (PHP-FPM or the pool is not running)`;
+  }
+  const folderStat = await stat(folder).catch(() => null);
+  const mode = folderStat
+    ? ` (mode ${(folderStat.mode & 0o7777).toString(8).padStart(4, '0')}, uid ${folderStat.uid}, gid ${folderStat.gid})`
+    : '';
+  return `nginx answers ${status} for ${site.host}: it cannot use the pool socket ${site.socket}; its folder ${folder}${mode} or the socket keeps nginx's user out, or the pool does not answer`;
+}
+
+/** One PHP page through nginx for this site: a probe file in its root, asked for with its Host, removed after. */
+async function phpPage(config: AppConfig, site: PhpSite, version: string): Promise<DaemonCheck> {
+  const address = config.doctor.webAddress ?? webAddressFrom(config.web.httpListen);
+  const folder = path.dirname(site.socket);
+  const name = `panel247-doctor-${randomBytes(8).toString('hex')}.php`;
+  const file = path.join(site.root, name);
+  const marker = name.replace(/\.php$/, '');
+  let files: ReturnType<typeof probeFiles> | undefined;
+  const result = await checked(
+    `php page ${version}`,
+    `PHP-FPM ${version} must run (systemctl start php${version}-fpm; npm run panel -- web sync rewrites the pools) and nginx's user (${config.web.nginxUser}) must reach ${folder}: the folder must be searchable by it (0755, made at boot by the panel's tmpfiles.d entry) and each socket is the web server's. Then ask again: npm run panel -- doctor.`,
+    async (signal) => {
+      const owner = await stat(site.root).catch(() => {
+        throw new Error(`the root of ${site.host}, ${site.root}, is missing: npm run panel -- web sync`);
+      });
+      files = probeFiles(owner);
+      // the page's output differs from its source: PHP ran it, nginx did not hand out the file
+      await files.write(file, `<?php echo 'panel247-doctor-', '${marker.slice('panel247-doctor-'.length)}';\n`);
+      const { status, body } = await get(address, site.host, `/${name}`, signal);
+      if (status === 502 || status === 504) throw new Error(await badGateway(site, status));
+      if (status !== 200) throw new Error(`nginx on ${address} answers HTTP ${status} for http://${site.host}/${name}`);
+      if (!body.includes(marker)) throw new Error(`http://${site.host}/${name} came back without PHP having run it`);
+      return `http://${site.host}/ through ${address}: PHP ${version} ran the probe page (pool socket ${site.socket})`;
+    },
+  );
+  // removed outside the check's time limit: a slow probe leaves nothing behind either
+  await files?.remove(file).catch(() => undefined);
+  return result;
+}
+
+/** A PHP page through nginx per PHP version that a site uses; skipped with the web driver embedded or no site yet. */
+export async function phpPageChecks(config: AppConfig): Promise<Promise<DaemonCheck>[]> {
+  const versions = Object.entries(config.web.phpSockets);
+  if (config.web.driver !== 'nginx') {
+    return versions.map(([version]) =>
+      skipped(`php page ${version}`, 'the embedded web driver has no web server to ask'),
+    );
+  }
+  const sites = await phpSites(String(config.web.configDir));
+  return versions.map(([version, folder]) => {
+    const site = sites.find((candidate) => path.dirname(candidate.socket) === path.resolve(folder));
+    if (!site) return skipped(`php page ${version}`, `no site uses PHP ${version} yet`);
+    return phpPage(config, site, version);
+  });
+}
