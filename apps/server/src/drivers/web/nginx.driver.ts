@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { DaemonError } from '../../errors.ts';
 import { FileWebDriver, type FileWebOptions } from './file-web.driver.ts';
 import { acceptingWorkers, newGenerationAccepts } from './nginx-workers.ts';
+import { ensurePhpSocketFolder } from './php-socket-folder.ts';
 import { readPidFile } from './pid-file.ts';
 
 const run = promisify(execFile);
@@ -74,8 +75,18 @@ export class NginxWebDriver extends FileWebDriver {
     return nginxArgs({ prefix: this.options.nginxPrefix, conf: config, errorLog: this.options.nginxErrorLog });
   }
 
-  /** The main file with its live include replaced by the given files. */
-  private async testCopy(mainFile: string, include: string, files: string[], line: (file: string) => string) {
+  /**
+   * The main file with its live include replaced by the given files, and `aside` applied: the test
+   * must write nothing outside the panel's folder (nginx -t opens the pid file read-write, php-fpm
+   * -t its error log), so it works under the unit's read-only system and never touches a live file.
+   */
+  private async testCopy(
+    mainFile: string,
+    include: string,
+    files: string[],
+    line: (file: string) => string,
+    aside: (main: string, checkDir: string) => string,
+  ) {
     const main = await readFile(mainFile, 'utf8').catch((error: Error) => {
       throw new DaemonError('web.error.refused', `${mainFile}: ${error.message}`);
     });
@@ -85,7 +96,7 @@ export class NginxWebDriver extends FileWebDriver {
     const checkDir = path.join(this.options.configDir, 'check');
     await mkdir(checkDir, { recursive: true });
     const copy = path.join(checkDir, `${path.basename(mainFile)}.${randomBytes(6).toString('hex')}`);
-    await writeFile(copy, main.replace(include, files.map(line).join('\n')), { mode: 0o600 });
+    await writeFile(copy, aside(main.replace(include, files.map(line).join('\n')), checkDir), { mode: 0o600 });
     return copy;
   }
 
@@ -97,6 +108,7 @@ export class NginxWebDriver extends FileWebDriver {
       `include ${this.liveDir}/*/nginx.conf;`,
       folders.map((folder) => path.join(folder, 'nginx.conf')),
       (file) => `include ${file};`,
+      (main, checkDir) => withNginxTestPid(main, path.join(checkDir, 'nginx-test.pid')),
     );
     try {
       await run(this.options.nginxBinary, ['-t', '-q', ...this.nginxArgs(nginxCopy)], { timeout: COMMAND_TIMEOUT_MS });
@@ -118,6 +130,7 @@ export class NginxWebDriver extends FileWebDriver {
         `include=${this.liveDir}/*/${pool}`,
         pools,
         (file) => `include=${file}`,
+        (main, checkDir) => withPhpTestErrorLog(main, path.join(checkDir, `php-fpm-${version}-test.log`)),
       );
       try {
         await run(master.binary, ['-t', '-y', phpCopy], { timeout: COMMAND_TIMEOUT_MS });
@@ -132,7 +145,7 @@ export class NginxWebDriver extends FileWebDriver {
   protected async reload(phpVersions: string[], socket: string | null): Promise<void> {
     const timeout = this.options.reloadTimeoutMs ?? 15_000;
     // A master whose pool cannot bind its socket exits on reload: the folder must be there first.
-    if (socket) await mkdir(path.dirname(socket), { recursive: true, mode: 0o755 });
+    if (socket) await ensurePhpSocketFolder(path.dirname(socket));
     for (const version of phpVersions) {
       const master = this.options.php[version];
       if (!master) continue;
@@ -189,6 +202,21 @@ export class NginxWebDriver extends FileWebDriver {
     }, timeoutMs);
     if (!back) throw new DaemonError('web.error.reload', `php-fpm (pid ${pid}) did not come back after USR2`);
   }
+}
+
+const NGINX_PID = /^(\s*)pid\s+[^;]*;/m;
+
+/** nginx.conf with its `pid` in the check folder (added first when the file names none). */
+export function withNginxTestPid(main: string, pidFile: string): string {
+  return NGINX_PID.test(main) ? main.replace(NGINX_PID, `$1pid ${pidFile};`) : `pid ${pidFile};\n${main}`;
+}
+
+const PHP_ERROR_LOG = /^(\s*)error_log\s*=.*$/m;
+
+/** php-fpm.conf with the [global] error_log in the check folder (pools' own logs are php_admin_value). */
+export function withPhpTestErrorLog(main: string, logFile: string): string {
+  if (PHP_ERROR_LOG.test(main)) return main.replace(PHP_ERROR_LOG, `$1error_log = ${logFile}`);
+  return main.replace(/^\[global\]\s*$/m, `[global]\nerror_log = ${logFile}`);
 }
 
 function exists(file: string): Promise<boolean> {
