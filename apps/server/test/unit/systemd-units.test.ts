@@ -1,23 +1,77 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const UNITS = path.resolve(import.meta.dirname, '../../../../deploy/systemd');
+const REPO = path.resolve(import.meta.dirname, '../../../..');
+const UNITS = path.join(REPO, 'deploy/systemd');
 const ANALYZE = '/usr/bin/systemd-analyze';
+/** Debian's own units, which the drop-ins of deploy/systemd/<unit>.d/ extend. */
+const DEBIAN_UNITS = '/lib/systemd/system';
 
-/** What systemd says of a unit file: its exit code and every warning (an unknown key is only a warning). */
-async function verify(file: string): Promise<{ code: number; said: string }> {
+/**
+ * What systemd says of a unit file: its exit code and every warning (an unknown key is only a
+ * warning). With `unitPath`, units and drop-ins are looked up there first (SYSTEMD_UNIT_PATH).
+ */
+async function verify(file: string, unitPath?: string): Promise<{ code: number; said: string }> {
   try {
-    const { stdout, stderr } = await run(ANALYZE, ['verify', file], { cwd: tmpdir() });
+    const env = unitPath ? { ...process.env, SYSTEMD_UNIT_PATH: `${unitPath}:` } : process.env;
+    const { stdout, stderr } = await run(ANALYZE, ['verify', file], { cwd: tmpdir(), env });
     return { code: 0, said: `${stdout}${stderr}`.trim() };
   } catch (error) {
     const failure = error as { code?: number; stdout?: string; stderr?: string };
     return { code: failure.code ?? -1, said: `${failure.stdout ?? ''}${failure.stderr ?? ''}`.trim() };
   }
+}
+
+/** Every value of a key in the [Service] section, split on spaces. */
+function values(unit: string, key: string): string[] {
+  return [...unit.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].flatMap((match) => (match[1] as string).split(/\s+/));
+}
+
+/** The `d` and `f` lines of deploy/tmpfiles.d: path → owner:group and mode. */
+function tmpfiles(): Map<string, { owner: string; mode: string }> {
+  const lines = new Map<string, { owner: string; mode: string }>();
+  const dir = path.join(REPO, 'deploy/tmpfiles.d');
+  for (const name of readdirSync(dir)) {
+    for (const line of readFileSync(path.join(dir, name), 'utf8').split('\n')) {
+      const [type, file, mode, user, group] = line.trim().split(/\s+/);
+      if ((type === 'd' || type === 'f') && file && mode && user && group) {
+        lines.set(file, { owner: `${user}:${group}`, mode });
+      }
+    }
+  }
+  return lines;
+}
+
+/** The rows of a Markdown table under a heading of docs/OPERATIONS.md, as cells. */
+function tableUnder(heading: string): string[][] {
+  const doc = readFileSync(path.join(REPO, 'docs/OPERATIONS.md'), 'utf8');
+  const start = doc.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`docs/OPERATIONS.md has no "${heading}"`);
+  const rows: string[][] = [];
+  let inTable = false;
+  for (const line of doc.slice(start + heading.length + 2).split('\n')) {
+    if (line.startsWith('|')) {
+      inTable = true;
+      if (!/^\|[-| ]+\|$/.test(line))
+        rows.push(
+          line
+            .slice(1, -1)
+            .split(' | ')
+            .map((cell) => cell.trim()),
+        );
+    } else if (inTable) break;
+  }
+  return rows.slice(1);
+}
+
+/** The absolute paths a cell names in backquotes (`/var/lib/panel247`). */
+function pathsIn(cell: string): string[] {
+  return [...cell.matchAll(/`(\/[^`\s]*)`/g)].map((match) => match[1] as string);
 }
 
 const available = existsSync(ANALYZE);
@@ -26,8 +80,27 @@ if (!available && process.env.CI === 'true') throw new Error(`${ANALYZE} is miss
 describe.skipIf(!available)('deploy/systemd units', () => {
   const units = readdirSync(UNITS).filter((name) => name.endsWith('.service'));
 
-  it('ships the panel’s unit', () => {
+  const dropIns = readdirSync(UNITS).filter((name) => name.endsWith('.service.d'));
+
+  it('ships the panel’s unit and the drop-ins for Debian’s PHP-FPM and OpenDKIM', () => {
     expect(units).toContain('panel247.service');
+    expect(dropIns).toEqual(expect.arrayContaining(['php8.2-fpm.service.d', 'opendkim.service.d']));
+  });
+
+  it.each(dropIns)('Debian’s unit with %s passes systemd-analyze verify without a warning', async (name) => {
+    const unit = name.slice(0, -'.d'.length);
+    const debian = path.join(DEBIAN_UNITS, unit);
+    if (!existsSync(debian)) {
+      if (process.env.CI === 'true') throw new Error(`${debian} is missing: install its Debian package`);
+      return;
+    }
+    const dir = mkdtempSync(path.join(tmpdir(), 'p247-dropins-'));
+    cpSync(debian, path.join(dir, unit));
+    cpSync(path.join(UNITS, name), path.join(dir, name), { recursive: true });
+    expect(await verify(path.join(dir, unit), dir)).toEqual({ code: 0, said: '' });
+    // and the check does read the drop-in
+    writeFileSync(path.join(dir, name, 'typo.conf'), '[Service]\nExecStartPr=/bin/true\n');
+    expect((await verify(path.join(dir, unit), dir)).said).toContain("Unknown key 'ExecStartPr'");
   });
 
   it.each(units)('%s passes systemd-analyze verify without a warning', async (name) => {
@@ -46,16 +119,72 @@ describe.skipIf(!available)('deploy/systemd units', () => {
     expect((await verify(path.join(dir, 'missing.service'))).code).not.toBe(0);
   });
 
-  it('runs as its own user, hardened, restarted on failure', () => {
+  it('runs as root, confined and hardened, restarted on failure', () => {
     const unit = readFileSync(path.join(UNITS, 'panel247.service'), 'utf8');
     for (const line of [
-      'User=panel247',
+      'User=root',
+      'Group=panel247',
       'ProtectSystem=strict',
       'NoNewPrivileges=true',
       'PrivateTmp=true',
+      'ProtectHome=true',
       'Restart=on-failure',
     ]) {
       expect(unit).toMatch(new RegExp(`^${line}$`, 'm'));
     }
+    // root, so no ambient capability is granted: the bounding set is all it keeps
+    expect(unit).not.toMatch(/^AmbientCapabilities=/m);
+    expect(values(unit, 'CapabilityBoundingSet').sort()).toEqual(
+      [
+        'CAP_CHOWN',
+        'CAP_DAC_OVERRIDE',
+        'CAP_DAC_READ_SEARCH',
+        'CAP_FOWNER',
+        'CAP_KILL',
+        'CAP_SETGID',
+        'CAP_SETUID',
+      ].sort(),
+    );
+  });
+});
+
+describe('who the panel runs as: the unit, tmpfiles.d and docs/OPERATIONS.md agree', () => {
+  const unit = readFileSync(path.join(UNITS, 'panel247.service'), 'utf8');
+  const writable = values(unit, 'ReadWritePaths');
+  const made = tmpfiles();
+
+  it('the unit writes exactly the paths of the table "What the panel’s unit may write"', () => {
+    const documented = tableUnder('### What the panel’s unit may write').flatMap((row) => pathsIn(row[0] ?? ''));
+    expect(documented.length).toBeGreaterThan(5);
+    expect(writable.map((entry) => entry.replace(/^-/, '')).sort()).toEqual([...documented].sort());
+  });
+
+  it('each writable path the unit requires is made at boot by tmpfiles.d', () => {
+    // a "-" path is a daemon's folder, made by its package
+    for (const entry of writable.filter((entry) => !entry.startsWith('-'))) {
+      expect(made.has(entry), `${entry} has no tmpfiles.d line`).toBe(true);
+    }
+  });
+
+  it('tmpfiles.d gives each folder of the owners table its owner and mode', () => {
+    const rows = tableUnder('### Owners and modes');
+    let compared = 0;
+    for (const [where, owner, mode] of rows) {
+      for (const file of pathsIn(where ?? '')) {
+        const line = made.get(file);
+        if (!line) continue;
+        expect({ file, owner: line.owner, mode: line.mode }).toEqual({
+          file,
+          owner: (owner ?? '').replace(/`/g, '').split(' ')[0],
+          mode,
+        });
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(5);
+  });
+
+  it('PHP-FPM’s socket folder is made 0755 at boot, at the default of PANEL_WEB_PHP_SOCKETS', () => {
+    expect(made.get('/run/php/panel247-8.2')).toEqual({ owner: 'root:root', mode: '0755' });
   });
 });
