@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -11,9 +11,11 @@ import {
   temporaryPlacement,
   waitForPort,
 } from './daemon-harness.ts';
-import { fillDeployTemplate } from './deploy-template.ts';
+import { DEPLOY, fillDeployTemplate } from './deploy-template.ts';
 
-const SCHEMA = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql';
+const SQLITE_SCHEMA = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql';
+const PGSQL_SCHEMA = '/usr/share/pdns-backend-pgsql/schema/schema.pgsql.sql';
+const DAEMON_DATABASE_SQL = path.join(DEPLOY, 'postgresql', 'daemon-database.sql');
 
 export interface PowerDns {
   dnsPort: number;
@@ -34,36 +36,46 @@ export interface PowerDns {
   processes(): Record<string, number | undefined>;
 }
 
-/** Debian's pdns_server with the sqlite3 backend, from the deploy/ template, on loopback ports. */
-export async function startPowerDns(placement: Placement = temporaryPlacement): Promise<PowerDns> {
+/** Where PowerDNS keeps its zones: a SQLite file in its folder, or a PostgreSQL database of its own. */
+export type PowerDnsBackend =
+  | { kind: 'sqlite' }
+  /** `adminUrl` is a superuser's: the database and its role are made with deploy/postgresql/daemon-database.sql. */
+  | { kind: 'postgres'; adminUrl: string; name: string };
+
+/**
+ * Debian's pdns_server from the deploy/ templates (pdns.conf and one backend file in its
+ * include-dir), on loopback ports.
+ */
+export async function startPowerDns(
+  placement: Placement = temporaryPlacement,
+  backend: PowerDnsBackend = { kind: 'sqlite' },
+): Promise<PowerDns> {
   const binary = requireBinary('pdns_server', 'pdns-server');
   const dig = requireBinary('dig', 'bind9-dnsutils');
   const dir = await placement.folder('powerdns');
   chmodSync(dir, 0o755);
   const [dnsPort, apiPort] = [await placement.port('powerdns.dns'), await placement.port('powerdns.api')];
   const apiKey = randomBytes(16).toString('hex');
+  const includeDir = path.join(dir, 'pdns.d');
+  // the backend file is written anew at each start: a kept folder may have had the other one
+  rmSync(includeDir, { recursive: true, force: true });
+  mkdirSync(includeDir);
   writeFileSync(
     path.join(dir, 'pdns.conf'),
     fillDeployTemplate('powerdns/pdns.conf.template', {
-      DIR: dir,
+      INCLUDE_DIR: includeDir,
+      LISTEN: '127.0.0.1',
+      SOCKET_DIR: dir,
       DNS_PORT: String(dnsPort),
       API_PORT: String(apiPort),
       API_KEY: apiKey,
     }),
   );
-  let schema: string;
-  try {
-    schema = readFileSync(SCHEMA, 'utf8');
-  } catch {
-    throw new Error(`${SCHEMA} is missing: install Debian's pdns-backend-sqlite3`);
-  }
-  // the zones a kept folder already holds stay: the schema goes into a new database only
-  const databaseFile = path.join(dir, 'pdns.sqlite');
-  if (!existsSync(databaseFile)) {
-    const database = new SQLite(databaseFile);
-    database.exec(schema);
-    database.close();
-  }
+  const [template, values] =
+    backend.kind === 'sqlite'
+      ? ['powerdns/backend-gsqlite3.conf.template', { DATABASE: sqliteDatabase(dir) }]
+      : ['powerdns/backend-gpgsql.conf.template', await postgresDatabase(backend)];
+  writeFileSync(path.join(includeDir, 'panel247-backend.conf'), fillDeployTemplate(template, values), { mode: 0o600 });
 
   let daemon: RunningDaemon | undefined;
   const start = async () => {
@@ -104,5 +116,56 @@ export async function startPowerDns(placement: Placement = temporaryPlacement): 
     pause: () => daemon?.process.kill('SIGSTOP'),
     resume: () => daemon?.process.kill('SIGCONT'),
     processes: () => ({ powerdns: daemon?.process.pid }),
+  };
+}
+
+/** Its SQLite file with Debian's schema; the zones a kept folder already holds stay. */
+function sqliteDatabase(dir: string): string {
+  let schema: string;
+  try {
+    schema = readFileSync(SQLITE_SCHEMA, 'utf8');
+  } catch {
+    throw new Error(`${SQLITE_SCHEMA} is missing: install Debian's pdns-backend-sqlite3`);
+  }
+  // the name a kept folder's earlier runs gave it (the file's name is the template's DATABASE)
+  const databaseFile = path.join(dir, 'pdns.sqlite');
+  if (!existsSync(databaseFile)) {
+    const database = new SQLite(databaseFile);
+    database.exec(schema);
+    database.close();
+  }
+  return databaseFile;
+}
+
+/** Its PostgreSQL role, database and schema, made as the guide makes them (psql, daemon-database.sql). */
+async function postgresDatabase(backend: { adminUrl: string; name: string }): Promise<Record<string, string>> {
+  if (!existsSync(PGSQL_SCHEMA)) throw new Error(`${PGSQL_SCHEMA} is missing: install Debian's pdns-backend-pgsql`);
+  const psql = requireBinary('psql', 'postgresql-client');
+  const password = randomBytes(16).toString('hex');
+  await execFileAsync(psql, [
+    '-X',
+    '-q',
+    '-d',
+    backend.adminUrl,
+    '-v',
+    `name=${backend.name}`,
+    '-v',
+    `password=${password}`,
+    '-v',
+    'set_passwords=on',
+    '-v',
+    `schema=${PGSQL_SCHEMA}`,
+    '-v',
+    'probe=domains',
+    '-f',
+    DAEMON_DATABASE_SQL,
+  ]);
+  const admin = new URL(backend.adminUrl);
+  return {
+    PG_HOST: admin.hostname,
+    PG_PORT: admin.port || '5432',
+    PG_DBNAME: backend.name,
+    PG_USER: backend.name,
+    PG_PASSWORD: password,
   };
 }

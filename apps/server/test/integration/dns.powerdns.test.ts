@@ -1,22 +1,39 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { DnsRecord } from '@panel247/contract/dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
+import { type PowerDns, type PowerDnsBackend, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
+import type { DatabaseKind } from '../../src/db/database.ts';
 import { DnsRefusedError } from '../../src/drivers/dns/dns.driver.ts';
 import { PowerDnsDriver } from '../../src/drivers/dns/powerdns.driver.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
+import { createTestDatabase, DATABASE_KINDS, TEST_PG_ADMIN_URL, type TestDatabase } from '../support/test-database.ts';
 
 const run = promisify(execFile);
 type One = { dns: DnsRecord };
 type List = { dnss: DnsRecord[] };
 
+/** PowerDNS's own database follows the panel's: SQLite with SQLite, its gpgsql backend with PostgreSQL. */
+function powerDnsBackendFor(kind: DatabaseKind): PowerDnsBackend {
+  return kind === 'sqlite'
+    ? { kind: 'sqlite' }
+    : { kind: 'postgres', adminUrl: TEST_PG_ADMIN_URL, name: `p247_test_pdns_${randomBytes(3).toString('hex')}` };
+}
+
+/** Drops what powerDnsBackendFor made on PostgreSQL (the role and database are the cluster's). */
+async function dropPowerDnsBackend(backend: PowerDnsBackend): Promise<void> {
+  if (backend.kind !== 'postgres') return;
+  await run('psql', ['-X', '-q', '-d', backend.adminUrl, '-c', `DROP DATABASE IF EXISTS ${backend.name}`]);
+  await run('psql', ['-X', '-q', '-d', backend.adminUrl, '-c', `DROP ROLE IF EXISTS ${backend.name}`]);
+}
+
 describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %s)', (kind) => {
+  const backend = powerDnsBackendFor(kind);
   let pdns: PowerDns;
   let t: TestApp;
   let account: BuiltAccount;
@@ -25,7 +42,7 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
   const zone = `pdns-${kind}.test`;
 
   beforeAll(async () => {
-    pdns = await startPowerDns();
+    pdns = await startPowerDns(undefined, backend);
     t = await buildTestApp(kind, {
       config: {
         'dns.driver': 'powerdns',
@@ -41,6 +58,7 @@ describe.each(DATABASE_KINDS)('DNS records served by a real PowerDNS (panel on %
   afterAll(async () => {
     await t?.close();
     await pdns?.stop();
+    await dropPowerDnsBackend(backend);
   });
 
   const create = async (params: Record<string, string>) => {

@@ -29,9 +29,16 @@ function operatorTemplates(): string[] {
 describe('deploy templates', () => {
   it('fills every placeholder, and refuses to leave one empty', () => {
     expect(placeholdersOf('a @ONE@ b @TWO_2@ c @ONE@ d user@example.test')).toEqual(['ONE', 'TWO_2']);
-    const values = { DIR: '/var/lib/powerdns', DNS_PORT: '53', API_PORT: '8081', API_KEY: 'key with $& and @X@' };
+    const values = {
+      INCLUDE_DIR: '/etc/powerdns/pdns.d',
+      LISTEN: '0.0.0.0, ::',
+      SOCKET_DIR: '/run/pdns',
+      DNS_PORT: '53',
+      API_PORT: '8081',
+      API_KEY: 'key with $& and @X@',
+    };
     const filled = fillDeployTemplate('powerdns/pdns.conf.template', values);
-    expect(filled).toContain('gsqlite3-database=/var/lib/powerdns/pdns.sqlite');
+    expect(filled).toContain('include-dir=/etc/powerdns/pdns.d');
     // a value is inserted as it is: no replacement patterns, no second pass over what was filled
     expect(filled).toContain('api-key=key with $& and @X@');
     expect(() => fillDeployTemplate('powerdns/pdns.conf.template', { ...values, API_KEY: undefined } as never)).toThrow(
