@@ -7,7 +7,7 @@ import { runCli } from '../../src/cli/run-cli.ts';
 
 interface Report {
   ok: boolean;
-  checks: { name: string; ok: boolean; detail: string; fix?: string }[];
+  checks: { name: string; ok: boolean; skipped?: true; detail: string; fix?: string }[];
 }
 
 /** `panel doctor --json` in-process with this environment: its exit code and report. */
@@ -41,14 +41,33 @@ describe('panel doctor', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('with the embedded drivers checks the database and the disk, and passes (`doctor` is `doctor check`)', async () => {
+  it('with the embedded drivers checks the database and the disk, and passes; the customer probes are skipped, not passed (`doctor` is `doctor check`)', async () => {
     const { code, report } = await doctor({ PANEL_DATA_DIR: dir });
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
-    expect(report.checks.map((check) => [check.name, check.ok])).toEqual([
+    expect(report.checks.map((check) => [check.name, check.skipped ? 'skipped' : check.ok])).toEqual([
       ['panel database', true],
       ['disk', true],
+      ['php page 8.2', 'skipped'],
+      ['imap login', 'skipped'],
+      ['submission login', 'skipped'],
+      ['dns answer', 'skipped'],
+      ['ftp login', 'skipped'],
     ]);
+  });
+
+  it('says the skipped checks apart from the passed ones', async () => {
+    let out = '';
+    await runCli(['doctor'], {
+      stdout: (text) => {
+        out += text;
+      },
+      stderr: () => {},
+      readStdin: async () => '',
+      env: { PANEL_DATA_DIR: dir },
+    });
+    expect(out).toMatch(/imap login\s+skipped\s+skipped: the embedded mail driver/);
+    expect(out).toContain('All 2 checks that ran passed. 5 skipped (nothing to ask: see their detail).');
   });
 
   it('fails, exit 1, naming what failed and how to fix it; a daemon that does not listen is a failure too', async () => {
