@@ -175,6 +175,12 @@ export const configSchema = z.object({
       /** For {dmarc_report}: where DMARC aggregate reports of the customers' domains go. */
       dmarcReport: z.string().default('dmarc-reports@panel247.test'),
       /**
+       * The defaults above are documentation values (192.0.2.0/24, 2001:db8::/32, .test names):
+       * under NODE_ENV=production the server refuses to start while one of them would reach a
+       * customer's zone (modules/dns/placeholder-settings.ts), unless this says a trial may.
+       */
+      allowPlaceholders: bool.default(false),
+      /**
        * The provider's default records (a JSON list in the file, or in PANEL_DNS_DEFAULT_RECORDS):
        * {zona, type, value, priority?, ttl?, eliminable?}, the value with placeholders (see
        * packages/contract/src/dns-default-records.ts). Each is checked like a record typed in the panel.
@@ -667,6 +673,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNS_SPF_INCLUDE: 'dns.spfInclude',
   PANEL_DNS_DMARC_REPORT: 'dns.dmarcReport',
   PANEL_DNS_DEFAULT_RECORDS: 'dns.defaultRecords',
+  PANEL_DNS_ALLOW_PLACEHOLDERS: 'dns.allowPlaceholders',
   PANEL_REGISTRY_DRIVER: 'registry.driver',
   PANEL_REGISTRY_RESOLVERS: 'registry.resolvers',
   PANEL_DNSSEC_DS_TTL_SECONDS: 'dnssec.dsTtlSeconds',
@@ -840,6 +847,19 @@ export function unknownPanelVariables(env: NodeJS.ProcessEnv = process.env): str
     });
 }
 
+/**
+ * Variables whose empty value means "none" rather than "not set": the provider has no IPv6 web
+ * server, no SPF record of its own, no DMARC report address (the default records using them are
+ * left out). Any other empty variable keeps its default, as an empty line of an env file should.
+ */
+const CLEARABLE_VARIABLES = new Set([
+  'PANEL_DNS_WEB_IPV6',
+  'PANEL_DNS_WEB_IPV4',
+  'PANEL_DNS_MAIL_IPV4',
+  'PANEL_DNS_SPF_INCLUDE',
+  'PANEL_DNS_DMARC_REPORT',
+]);
+
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown) {
   const keys = dotted.split('.');
   let node = target;
@@ -863,7 +883,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   }
   for (const [name, dotted] of Object.entries(ENV_MAP)) {
     const value = env[name];
-    if (value !== undefined && value !== '') setPath(raw, dotted, value);
+    if (value !== undefined && (value !== '' || CLEARABLE_VARIABLES.has(name))) setPath(raw, dotted, value);
   }
   if (env.PANEL_ALLOWED_ORIGINS) setPath(raw, 'allowedOrigins', env.PANEL_ALLOWED_ORIGINS.split(',').filter(Boolean));
   if (env.PANEL_PASSKEY_ORIGINS) setPath(raw, 'passkeyOrigins', env.PANEL_PASSKEY_ORIGINS.split(',').filter(Boolean));

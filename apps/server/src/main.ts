@@ -1,5 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, unknownPanelVariables } from './config.ts';
+import { type ConfigSource, ConfigSourceError, describeConfigSource, findConfigSource } from './config-source.ts';
+import { placeholderRefusal, placeholderSettings } from './modules/dns/placeholder-settings.ts';
 import { openRuntime } from './runtime.ts';
 import { loadSecretKey } from './secret-key.ts';
 import { DEMO } from './seed/demo-seed.ts';
@@ -7,14 +9,26 @@ import { DEMO } from './seed/demo-seed.ts';
 /** Starts the panel: config, database, app, listen; stops cleanly on SIGINT/SIGTERM. */
 async function main() {
   let config: ReturnType<typeof loadConfig>;
+  let source: ConfigSource;
   try {
-    config = loadConfig();
+    // The same search as the CLI's: started by hand on an installed machine, it is that panel.
+    source = findConfigSource(process.env);
+    config = loadConfig(source.env);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof ConfigSourceError) {
       console.error(error.message);
       process.exit(1);
     }
     throw error;
+  }
+
+  const refusal = placeholderRefusal(config, source.env);
+  if (refusal) {
+    console.error(refusal);
+    process.exit(1);
+  }
+  if (config.dns.allowPlaceholders && placeholderSettings(config).length > 0) {
+    console.warn('PANEL_DNS_ALLOW_PLACEHOLDERS: customer zones get documentation values (a trial only)');
   }
 
   const runtime = await openRuntime(config);
@@ -25,7 +39,8 @@ async function main() {
     dnsDriver: runtime.dnsDriver,
     secretKey: loadSecretKey(config),
   });
-  const unknown = unknownPanelVariables();
+  if (source.file) app.log.info(describeConfigSource(source, config));
+  const unknown = unknownPanelVariables(source.env);
   if (unknown.length > 0)
     app.log.warn({ variables: unknown }, `Unknown PANEL_* variables, ignored: ${unknown.join(', ')}`);
   if (config.captcha.provider === 'none')

@@ -1,7 +1,9 @@
 import { nowSeconds } from '../../db/database.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { createDnsService } from '../../modules/dns/dns.service.ts';
+import { correctedValue, placeholderSettings } from '../../modules/dns/placeholder-settings.ts';
 import { type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
+import { table } from '../output.ts';
 import { renderOutcome, type SyncOutcome, type SyncStep } from '../sync-step.ts';
 import * as v from '../validate.ts';
 
@@ -51,8 +53,44 @@ const sync = defineCommand({
   },
 });
 
+const placeholders = defineCommand({
+  name: 'placeholders',
+  summary:
+    "List the DNS settings still holding documentation values and the zones' records made from them; --fix rewrites those records with the current settings",
+  usage: '[--fix]',
+  options: { fix: { type: 'boolean' } },
+  parse: ({ values }) => ({ fix: values.fix === true }),
+  async run({ runtime, config, now }, input: { fix: boolean }) {
+    const settings = placeholderSettings(config);
+    const dns = createDnsService(runtime.db, config, runtime.dnsDriver, now);
+    // A record is corrected only towards a real value: one still a placeholder is left as it is.
+    const records = await dns.correctRecords((record) => correctedValue(record, config), { dryRun: !input.fix });
+    const settingsText =
+      settings.length === 0
+        ? 'No DNS setting holds a documentation value.'
+        : `DNS settings still holding documentation values (set them first):\n${table(
+            ['SETTING', 'VARIABLE', 'VALUE'],
+            settings.map((s) => [s.path, s.variable, s.value]),
+          )}`;
+    const verb = input.fix ? 'rewritten' : 'to rewrite (run with --fix)';
+    const recordsText =
+      records.length === 0
+        ? 'No record made from a placeholder can be corrected.'
+        : `Records ${verb}:\n${table(
+            ['ZONE', 'NAME', 'TYPE', 'BEFORE', 'AFTER'],
+            records.map((r) => [r.zone, r.zona || '@', r.type, r.before, r.after ?? '(removed)']),
+          )}`;
+    return {
+      json: { settings, records, fixed: input.fix },
+      text: `${settingsText}\n\n${recordsText}`,
+      // Something is still wrong: a setting to set, or records left (a dry run).
+      exitCode: settings.length > 0 || (!input.fix && records.length > 0) ? 1 : 0,
+    };
+  },
+});
+
 export const dnsCommands: CommandGroup = {
   name: 'dns',
-  summary: 'DNS zones: reconcile the DNS server with the panel',
-  commands: [sync],
+  summary: 'DNS zones: reconcile the DNS server with the panel, correct placeholder values',
+  commands: [sync, placeholders],
 };

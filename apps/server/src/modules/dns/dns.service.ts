@@ -735,6 +735,42 @@ export class DnsService {
     return this.driver.dsRecords(zone.name);
   }
 
+  /**
+   * Rewrites, zone by zone, the records `correct` answers for (a new value, or null: remove it),
+   * as one change by the panel each, published like any other; a dry run only lists them. For
+   * records made from settings that were placeholders (`panel dns placeholders --fix`).
+   */
+  async correctRecords(correct: RecordCorrector, options: { dryRun: boolean }): Promise<RecordCorrection[]> {
+    const corrections: RecordCorrection[] = [];
+    for (const z of await dnsRepository.listZones(this.db)) {
+      const zone = { serviceId: z.service_id, reference: z.reference, name: z.reference_punycode };
+      const planOf = (rows: DnsRecordRow[]) =>
+        rows.flatMap((row) => {
+          const after = correct(row);
+          return after === undefined || after === row.value ? [] : [{ row, after }];
+        });
+      const planned = planOf(await dnsRepository.list(this.db, zone.serviceId));
+      if (planned.length === 0) continue;
+      if (options.dryRun) {
+        corrections.push(...planned.map(({ row, after }) => correctionOf(zone, row, after)));
+        continue;
+      }
+      await this.publishedZone(zone);
+      await this.rewrite(zone, { kind: 'defaults', ...BY_PANEL }, async (trx, before) => {
+        // Planned again under the zone's lock: a change made since is not undone.
+        for (const { row, after } of planOf(before)) {
+          await dnsRepository.delete(trx, zone.serviceId, row.id);
+          if (after !== null) {
+            const record = this.validate(zone, { ...row, value: after });
+            await dnsRepository.insert(trx, this.row(zone, record, row.dynamic_value, row.eliminable === 1));
+          }
+          corrections.push(correctionOf(zone, row, after));
+        }
+      });
+    }
+    return corrections;
+  }
+
   /** Adds a record without an actor (demo seed); same validation as the API. */
   async addRecord(
     serviceId: number,
@@ -794,6 +830,22 @@ export class DnsService {
     });
     return { hosted: true, published: changed.published };
   }
+}
+
+/** What a record should hold now: a new value, null to remove it, undefined to leave it. */
+export type RecordCorrector = (record: { type: string; zona: string; value: string }) => string | null | undefined;
+
+/** One record `correctRecords` changed (or would change): `after` null when it was removed. */
+export interface RecordCorrection {
+  zone: string;
+  zona: string;
+  type: string;
+  before: string;
+  after: string | null;
+}
+
+function correctionOf(zone: Zone, row: DnsRecordRow, after: string | null): RecordCorrection {
+  return { zone: zone.name, zona: row.zona, type: row.type, before: row.value, after };
 }
 
 /** The DNS service as configured (shared by the server, the CLI and the demo seed). */
