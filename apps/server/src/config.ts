@@ -177,7 +177,7 @@ export const configSchema = z.object({
       /**
        * The defaults above are documentation values (192.0.2.0/24, 2001:db8::/32, .test names):
        * under NODE_ENV=production the server refuses to start while one of them would reach a
-       * customer's zone (modules/dns/placeholder-settings.ts), unless this says a trial may.
+       * customer's zone (dns-placeholders.ts), unless this says a trial may.
        */
       allowPlaceholders: bool.default(false),
       /**

@@ -1,12 +1,13 @@
 import { isIPv4 } from 'node:net';
-import { type AppConfig, configSchema } from '../../config.ts';
+import { type AppConfig, configSchema } from './config.ts';
 
 /**
  * The provider's DNS settings ship with documentation values (RFC 5737 and 3849 addresses, names
  * under .test), so a trial and the test suite have a complete zone. In production they would land
  * in every customer's zone: an AAAA record nobody answers, an SPF include that fails, DMARC reports
  * sent nowhere. This finds them (for the server's start and `doctor`), and says what a record made
- * with one of them should hold now (for `panel dns placeholders --fix`).
+ * with one of them should hold now (for `panel dns placeholders --fix`). Beside the configuration,
+ * not in the DNS module: `doctor`'s checks (a driver) use it too.
  */
 
 /** One setting still holding a documentation value that a customer's zone would get. */

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, unknownPanelVariables } from './config.ts';
 import { type ConfigSource, ConfigSourceError, describeConfigSource, findConfigSource } from './config-source.ts';
-import { placeholderRefusal, placeholderSettings } from './modules/dns/placeholder-settings.ts';
+import { placeholderRefusal, placeholderSettings } from './dns-placeholders.ts';
 import { openRuntime } from './runtime.ts';
 import { loadSecretKey } from './secret-key.ts';
 import { DEMO } from './seed/demo-seed.ts';

@@ -9,7 +9,7 @@ import {
   isDocumentationValue,
   placeholderRefusal,
   placeholderSettings,
-} from '../../src/modules/dns/placeholder-settings.ts';
+} from '../../src/dns-placeholders.ts';
 
 /** The provider's own values for every setting a default record uses. */
 const REAL = {

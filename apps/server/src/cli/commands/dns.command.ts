@@ -1,7 +1,7 @@
 import { nowSeconds } from '../../db/database.ts';
+import { correctedValue, placeholderSettings } from '../../dns-placeholders.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { createDnsService } from '../../modules/dns/dns.service.ts';
-import { correctedValue, placeholderSettings } from '../../modules/dns/placeholder-settings.ts';
 import { type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
 import { table } from '../output.ts';
 import { renderOutcome, type SyncOutcome, type SyncStep } from '../sync-step.ts';
