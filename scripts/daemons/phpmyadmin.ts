@@ -14,6 +14,7 @@ import path from 'node:path';
 import { type Placement, type RunningDaemon, temporaryPlacement, waitForPort } from './daemon-harness.ts';
 import { fillDeployTemplate } from './deploy-template.ts';
 import { nginxBinary, phpFpmBinary, readOr, startNginx, startPhpFpm, waitForSocket, webIdentity } from './nginx-php.ts';
+import { writeNginxAround } from './nginx-site.ts';
 
 const KIT = path.join(import.meta.dirname, '../../deploy/phpmyadmin');
 const DEBIAN_PHPMYADMIN = '/usr/share/phpmyadmin';
@@ -169,37 +170,17 @@ export async function startPhpMyAdmin(
       FASTCGI_PARAMS: path.join(KIT, 'fastcgi-params.conf'),
     }),
   );
-  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'];
-  for (const name of temps) mkdirSync(path.join(dir, `nginx-${name}`), { recursive: true });
-  const nginxConfig = path.join(dir, 'nginx.conf');
-  writeFileSync(
-    nginxConfig,
-    [
-      ...(asRoot ? [`user ${web.user} ${web.group};`] : []),
-      'worker_processes 1;',
-      `pid ${path.join(dir, 'nginx.pid')};`,
-      `error_log ${path.join(dir, 'nginx-error.log')} warn;`,
-      'events { worker_connections 64; }',
-      'http {',
-      `  access_log ${path.join(dir, 'nginx-access.log')};`,
-      ...temps.map((name) => `  ${name}_temp_path ${path.join(dir, `nginx-${name}`)};`),
-      '  types { text/html html; text/css css; application/javascript js; image/png png; image/svg+xml svg; image/x-icon ico; }',
-      '  default_type application/octet-stream;',
-      `  include ${path.join(dir, 'site.conf')};`,
-      '}',
-      '',
-    ].join('\n'),
-  );
+  const { config: nginxConfig, errorLog: nginxErrorLog } = writeNginxAround(dir, path.join(dir, 'site.conf'), web);
 
   const fpm: RunningDaemon = startPhpFpm(fpmConfig);
-  const server: RunningDaemon = startNginx(dir, nginxConfig, path.join(dir, 'nginx-error.log'));
+  const server: RunningDaemon = startNginx(dir, nginxConfig, nginxErrorLog);
   const logs = () =>
     [
       fpm.output(),
       server.output(),
       readOr(path.join(dir, 'php-fpm.log')),
       readOr(errorLog),
-      readOr(path.join(dir, 'nginx-error.log')),
+      readOr(nginxErrorLog),
     ].join('\n');
   const stop = async () => {
     await server.stop();

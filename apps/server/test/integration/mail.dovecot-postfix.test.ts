@@ -333,6 +333,11 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
       expect(users.prepare('SELECT username FROM users').all()).toEqual([{ username: `ventas@${domain}` }]);
       users.close();
 
+      // deploy/webmail's nginx site serves the skins' files and runs no PHP but the entry point
+      expect((await fetch(`${roundcube.url}/skins/elastic/images/favicon.ico`)).status).toBe(200);
+      expect((await fetch(`${roundcube.url}/plugins/panel247_signon/redeem.php`)).status).toBe(404);
+      expect((await fetch(`${roundcube.url}/plugins/panel247_signon/panel247_signon.php`)).status).toBe(404);
+
       // the same form again: the token is spent, Roundcube shows its login page with the error
       const reused = await post();
       const reusedHtml = await reused.text();

@@ -15,6 +15,7 @@ import {
 } from '../../../../scripts/daemons/daemon-harness.ts';
 import { fillDeployTemplate } from '../../../../scripts/daemons/deploy-template.ts';
 import { nginxArgs, nginxBinary, readOr, startNginx, webIdentity } from '../../../../scripts/daemons/nginx-php.ts';
+import { writeNginxAround } from '../../../../scripts/daemons/nginx-site.ts';
 
 const HOST = 'panel.proveedor.test';
 
@@ -98,27 +99,9 @@ describe('the panel’s TLS proxy (deploy/nginx/panel-proxy.conf.template) in a 
       }),
     );
     // an http {} of this run's own around the kit's server blocks, as Debian's nginx.conf includes sites
-    const web = webIdentity();
-    const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'];
-    for (const name of temps) mkdirSync(path.join(dir, `nginx-${name}`), { recursive: true });
-    errorLog = path.join(dir, 'error.log');
-    const config = path.join(dir, 'nginx.conf');
-    writeFileSync(
-      config,
-      [
-        ...(web.asRoot ? [`user ${web.user} ${web.group};`] : []),
-        'worker_processes 1;',
-        `pid ${path.join(dir, 'nginx.pid')};`,
-        `error_log ${errorLog} warn;`,
-        'events { worker_connections 64; }',
-        'http {',
-        `  access_log ${path.join(dir, 'access.log')};`,
-        ...temps.map((name) => `  ${name}_temp_path ${path.join(dir, `nginx-${name}`)};`),
-        `  include ${path.join(dir, 'panel247.conf')};`,
-        '}',
-        '',
-      ].join('\n'),
-    );
+    const written = writeNginxAround(dir, path.join(dir, 'panel247.conf'), webIdentity());
+    const config = written.config;
+    errorLog = written.errorLog;
     const checked = await execFileAsync(nginxBinary(), [...nginxArgs(dir, config, errorLog), '-t']);
     expect(checked.stderr).toContain('syntax is ok');
     nginx = startNginx(dir, config, errorLog);
