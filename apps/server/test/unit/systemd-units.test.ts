@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +18,7 @@ const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../../../..');
 const UNITS = path.join(REPO, 'deploy/systemd');
 const ANALYZE = '/usr/bin/systemd-analyze';
+const TMPFILES = '/usr/bin/systemd-tmpfiles';
 /** Debian's own units, which the drop-ins of deploy/systemd/<unit>.d/ extend. */
 const DEBIAN_UNITS = '/lib/systemd/system';
 
@@ -38,7 +48,11 @@ function tmpfiles(): Map<string, { owner: string; mode: string }> {
   const dir = path.join(REPO, 'deploy/tmpfiles.d');
   for (const name of readdirSync(dir)) {
     for (const line of readFileSync(path.join(dir, name), 'utf8').split('\n')) {
-      const [type, file, mode, user, group] = line.trim().split(/\s+/);
+      // a ":" value is used only when the path is made: the same owner and mode, kept after
+      const [type, file, mode, user, group] = line
+        .trim()
+        .split(/\s+/)
+        .map((field) => field.replace(/^:/, ''));
       if ((type === 'd' || type === 'f') && file && mode && user && group) {
         lines.set(file, { owner: `${user}:${group}`, mode });
       }
@@ -187,4 +201,45 @@ describe('who the panel runs as: the unit, tmpfiles.d and docs/OPERATIONS.md agr
   it('PHP-FPM’s socket folder is made 0755 at boot, at the default of PANEL_WEB_PHP_SOCKETS', () => {
     expect(made.get('/run/php/panel247-8.2')).toEqual({ owner: 'root:root', mode: '0755' });
   });
+
+  // owners are given for real: only root can (the test suite runs as root)
+  it.skipIf(process.getuid?.() !== 0)(
+    'systemd-tmpfiles makes them in an empty root, without a word, and again over its own work',
+    async () => {
+      const root = mkdtempSync(path.join(tmpdir(), 'p247-tmpfiles-'));
+      // the users and groups the lines name, in the root's own /etc (tmpfiles --root reads those)
+      mkdirSync(path.join(root, 'etc'));
+      writeFileSync(
+        path.join(root, 'etc/passwd'),
+        'root:x:0:0::/root:/bin/sh\nmail:x:8:8::/var/mail:/usr/sbin/nologin\nwww-data:x:33:33::/var/www:/usr/sbin/nologin\nopendkim:x:110:120::/run/opendkim:/usr/sbin/nologin\n',
+      );
+      writeFileSync(
+        path.join(root, 'etc/group'),
+        'root:x:0:\nmail:x:8:\nwww-data:x:33:\nopendkim:x:120:\npanel247:x:990:\n',
+      );
+      const dir = path.join(REPO, 'deploy/tmpfiles.d');
+      const files = readdirSync(dir).map((name) => path.join(dir, name));
+      const ids: Record<string, number> = { root: 0, mail: 8, 'www-data': 33, opendkim: 120, panel247: 990 };
+      const users: Record<string, number> = { root: 0, mail: 8, 'www-data': 33, opendkim: 110 };
+      for (let pass = 0; pass < 2; pass++) {
+        const { stdout, stderr } = await run(TMPFILES, [`--root=${root}`, '--create', ...files]);
+        expect(`${stdout}${stderr}`.trim()).toBe('');
+        for (const [file, line] of made) {
+          const info = statSync(path.join(root, file));
+          const [user, group] = line.owner.split(':') as [string, string];
+          expect({
+            file,
+            uid: info.uid,
+            gid: info.gid,
+            mode: (info.mode & 0o7777).toString(8).padStart(4, '0'),
+          }).toEqual({
+            file,
+            uid: users[user],
+            gid: ids[group],
+            mode: line.mode,
+          });
+        }
+      }
+    },
+  );
 });
