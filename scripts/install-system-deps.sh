@@ -11,7 +11,8 @@ set -euo pipefail
 # the certificate tests order from. dovecot-sieve (Pigeonhole) runs the mailboxes' autoresponder and
 # forwarding scripts. xmllint (libxml2-utils) checks the mail client set-up documents. swaks (with
 # libnet-ssleay-perl for its TLS) is the mail client of the submission tests; openssl makes the mail
-# harness's self-signed certificate and checks the IMAP handshake.
+# harness's self-signed certificate and checks the IMAP handshake. debootstrap makes the clean
+# Debian 12 root the install's proof boots in its own namespaces (scripts/daemons/clean-root.ts).
 PACKAGES=(
   chromium
   fonts-dejavu-core
@@ -51,6 +52,7 @@ PACKAGES=(
   python3-dkim
   pebble
   libxml2-utils
+  debootstrap
 )
 
 missing=()
