@@ -1,6 +1,7 @@
 import { customerChecks } from '../../drivers/doctor/customer-checks.ts';
 import { checked, type DaemonCheck } from '../../drivers/doctor/daemon-check.ts';
 import { daemonChecks } from '../../drivers/doctor/daemon-checks.ts';
+import { setupChecks } from '../../drivers/doctor/setup-checks.ts';
 import { healthRepository } from '../../modules/health/health.repository.ts';
 import { type CommandGroup, defineCommand } from '../command.ts';
 import { table } from '../output.ts';
@@ -8,7 +9,7 @@ import { table } from '../output.ts';
 const check = defineCommand({
   name: 'check',
   summary:
-    "Check the panel's database and every configured driver's daemon with a real call (PowerDNS's API, doveadm, Postfix's and ProFTPD's greetings, nginx -t, each PHP-FPM master, the MariaDB admin login, phpMyAdmin's sign-on script), the free disk, and what a customer would hit (a PHP page through nginx, an IMAP and a submission login, a DNS answer, an FTP login); say how to fix what fails; exit 1 when anything does",
+    "Check the panel's database and every configured driver's daemon with a real call (PowerDNS's API, doveadm, Postfix's and ProFTPD's greetings, nginx -t, each PHP-FPM master, the MariaDB admin login, phpMyAdmin's sign-on script), the free disk, whether nginx reaches the PHP sockets, DNS settings still holding documentation values, and what a customer would hit (a PHP page through nginx, an IMAP and a submission login, a DNS answer, an FTP login); say how to fix what fails; exit 1 when anything does",
   usage: '',
   parse: () => ({}),
   async run({ runtime, config }) {
@@ -22,8 +23,12 @@ const check = defineCommand({
         return runtime.kind === 'sqlite' ? `SQLite in ${config.dataDir} answers` : 'PostgreSQL answers';
       },
     );
-    const [daemons, customers] = await Promise.all([daemonChecks(config), customerChecks(config)]);
-    const checks: DaemonCheck[] = [database, ...daemons, ...customers];
+    const [daemons, setup, customers] = await Promise.all([
+      daemonChecks(config),
+      Promise.all(setupChecks(config)),
+      customerChecks(config),
+    ]);
+    const checks: DaemonCheck[] = [database, ...daemons, ...setup, ...customers];
     const failed = checks.filter((item) => !item.ok);
     const skips = checks.filter((item) => item.skipped).length;
     const ran = checks.length - skips;
