@@ -27,8 +27,8 @@ interface Answer {
 
 /** What the stand-in for the panel saw of a request. */
 interface Seen {
-  url: string;
-  headers: Record<string, string>;
+  url: string | undefined;
+  headers: http.IncomingHttpHeaders;
 }
 
 /**
