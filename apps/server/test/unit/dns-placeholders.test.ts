@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -91,6 +92,28 @@ describe('placeholderRefusal', () => {
     const trial = loadConfig({ PANEL_DNS_ALLOW_PLACEHOLDERS: 'true' });
     expect(placeholderRefusal(trial, { NODE_ENV: 'production' })).toBeUndefined();
     expect(placeholderRefusal(loadConfig(REAL), { NODE_ENV: 'production' })).toBeUndefined();
+  });
+});
+
+describe('the server in production', () => {
+  it('does not start with documentation values, and creates nothing', () => {
+    const dataDir = path.join(tmpdir(), `p247-refused-${process.pid}`);
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PANEL_')));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: path.resolve(import.meta.dirname, '../../../..'),
+      env: {
+        ...inherited,
+        NODE_ENV: 'production',
+        PANEL_DATA_DIR: dataDir,
+        PORT: '0',
+        ...REAL,
+        PANEL_DNS_WEB_IPV6: '2001:db8::10',
+      },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('dns.webIpv6 (PANEL_DNS_WEB_IPV6): 2001:db8::10');
+    expect(existsSync(dataDir)).toBe(false);
   });
 });
 
