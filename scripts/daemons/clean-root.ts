@@ -449,7 +449,7 @@ async function powerOff(booted: Booted, run: (command: string, args: string[]) =
   clearTimeout(timer);
 }
 
-function runInside(pid1: number, command: string, args: string[], options: RunOptions): Promise<RunResult> {
+async function runInside(pid1: number, command: string, args: string[], options: RunOptions): Promise<RunResult> {
   if (!COMMAND.test(command)) throw new Error(`not a command name: ${command}`);
   return new Promise((resolve) => {
     const child = execFile(
