@@ -1,5 +1,14 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -254,7 +263,12 @@ describe('npm run stack', () => {
   const panel = (...args: string[]) =>
     execFileAsync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/panel.ts', ...args], {
       cwd: REPO,
-      env: { ...process.env, PANEL_CONFIG_FILE: path.join(dir, 'panel', 'panel247.json') },
+      // the demo zone is made from the documentation values: doctor would say so otherwise
+      env: {
+        ...process.env,
+        PANEL_CONFIG_FILE: path.join(dir, 'panel', 'panel247.json'),
+        PANEL_DNS_ALLOW_PLACEHOLDERS: 'true',
+      },
     });
   /** `panel doctor --json`: its exit code and each check by name. */
   const doctor = async () => {
@@ -281,8 +295,86 @@ describe('npm run stack', () => {
       'mariadb',
       'phpmyadmin',
       'disk',
+      'php sockets 8.2',
+      'dns settings',
+      'php page 8.2',
+      'imap login',
+      'submission login',
+      'dns answer',
+      'ftp login',
     ]);
     expect(await doctor()).toEqual({ code: 0, ok: true, failing: [] });
+  });
+
+  interface ProbeReport {
+    ok: boolean;
+    checks: { name: string; ok: boolean; skipped?: true; detail: string; fix?: string }[];
+  }
+  /** `panel doctor --json` with the demo mailbox and FTP account as the probes' logins. */
+  const probe = async (mailPassword = 'panel247-mail') => {
+    const stdout = await execFileAsync(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/cli/panel.ts', 'doctor', '--json'],
+      {
+        cwd: REPO,
+        env: {
+          ...process.env,
+          PANEL_CONFIG_FILE: path.join(dir, 'panel', 'panel247.json'),
+          PANEL_DNS_ALLOW_PLACEHOLDERS: 'true',
+          PANEL_DOCTOR_MAIL_LOGIN: 'info@demo.test',
+          PANEL_DOCTOR_MAIL_PASSWORD: mailPassword,
+          PANEL_DOCTOR_FTP_LOGIN: 'web@demo.test',
+          PANEL_DOCTOR_FTP_PASSWORD: 'panel247-ftp',
+        },
+      },
+    ).then(
+      (done) => done.stdout,
+      (failed: { stdout: string }) => failed.stdout,
+    );
+    const report = JSON.parse(stdout) as ProbeReport;
+    return { report, byName: Object.fromEntries(report.checks.map((check) => [check.name, check])) };
+  };
+
+  it('doctor tries what a customer would hit; a socket folder nginx cannot search and a refused login fail with their fix', async () => {
+    const customerProbes = ['php page 8.2', 'imap login', 'submission login', 'dns answer', 'ftp login'];
+    const good = await probe();
+    for (const name of customerProbes) expect(good.byName[name], name).toMatchObject({ ok: true });
+    // only the documentation values the demo zone is made from, allowed for the stack
+    expect(good.report.checks.filter((check) => check.skipped).map((check) => check.name)).toEqual(['dns settings']);
+    expect(good.report.ok).toBe(true);
+    expect(good.byName['dns answer']?.detail).toContain('SOA demo.test @');
+    // the probe page is gone
+    expect(readdirSync(home).filter((file) => file.startsWith('panel247-doctor-'))).toEqual([]);
+
+    const config = JSON.parse(readFileSync(path.join(dir, 'panel', 'panel247.json'), 'utf8'));
+    const sockets = config.web.phpSockets as string | Record<string, string>;
+    const folder = typeof sockets === 'string' ? (/8\.2=([^,]+)/.exec(sockets)?.[1] ?? '') : (sockets['8.2'] ?? '');
+    const mode = statSync(folder).mode & 0o7777;
+    // what a umask of 027 made of the folder before: nginx's workers cannot reach the sockets
+    chmodSync(folder, 0o700);
+    try {
+      const broken = await probe('not the password');
+      expect(broken.report.ok).toBe(false);
+      const failing = broken.report.checks.filter((check) => !check.ok).map((check) => check.name);
+      expect(failing).toEqual(
+        expect.arrayContaining(['php sockets 8.2', 'php page 8.2', 'imap login', 'submission login']),
+      );
+      expect(broken.byName['php sockets 8.2']?.detail).toContain(`${folder} (mode 700`);
+      expect(failing).not.toContain('dns answer');
+      expect(failing).not.toContain('ftp login');
+      expect(broken.byName['php page 8.2']?.detail).toContain(
+        `nginx answers 502 for demo.test: it cannot use the pool socket ${folder}/`,
+      );
+      expect(broken.byName['php page 8.2']?.fix).toContain(folder);
+      expect(broken.byName['imap login']?.detail).toContain('refuses the login of info@demo.test');
+      expect(broken.byName['imap login']?.fix).toContain('doveadm auth test info@demo.test');
+      expect(broken.byName['submission login']?.detail).toContain('535');
+      expect(JSON.stringify(broken.report)).not.toContain('not the password');
+      expect(readdirSync(home).filter((file) => file.startsWith('panel247-doctor-'))).toEqual([]);
+    } finally {
+      chmodSync(folder, mode);
+    }
+    expect((await probe()).report.ok).toBe(true);
   });
 
   it('a site configuration broken by hand: doctor finds it, web sync repairs it, doctor is clean again', async () => {

@@ -16,7 +16,9 @@ export interface PhpSite {
 /** The first server block of a site file the web driver rendered (site.locations.template), or null without PHP. */
 export function phpSiteOf(conf: string): PhpSite | null {
   const host = /^\s*server_name\s+([^\s;]+)/m.exec(conf)?.[1];
-  const root = /^\s*root\s+([^\s;]+);/m.exec(conf)?.[1];
+  // the site's own root, not one of a location's (the ACME challenges have theirs)
+  const serverLevel = conf.replace(/^\s*location\b[^{]*\{[^{}]*\}/gm, '');
+  const root = /^\s*root\s+([^\s;]+);/m.exec(serverLevel)?.[1];
   const socket = /^\s*fastcgi_pass\s+unix:([^\s;]+);/m.exec(conf)?.[1];
   return host && root && socket ? { host, root, socket } : null;
 }
