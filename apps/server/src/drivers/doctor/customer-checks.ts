@@ -1,17 +1,17 @@
 import { Resolver } from 'node:dns/promises';
 import nodemailer from 'nodemailer';
 import type { AppConfig } from '../../config.ts';
-import { checked, type DaemonCheck, NothingToCheck, skipped } from './daemon-check.ts';
+import { CUSTOMER_CHECK_TIMEOUT_MS, checked, type DaemonCheck, NothingToCheck, skipped } from './daemon-check.ts';
 import { LineConversation } from './line-conversation.ts';
+import { hostPort } from './network-checks.ts';
 import { phpPageChecks } from './php-page-check.ts';
 
-/** host:port → its parts (IPv6 without its brackets). */
-export function hostPort(address: string): { host: string; port: number } {
-  const at = address.lastIndexOf(':');
-  return { host: address.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(address.slice(at + 1)) };
-}
-
-const PROBE_TIMEOUT_MS = 4000;
+/**
+ * How long a probe's client waits for each answer. A refused login is answered late on purpose
+ * (Dovecot's auth_failure_delay, Postfix's error sleep): the probes get more time than the
+ * daemon checks, so a refusal is reported as one, not as a timeout.
+ */
+const PROBE_TIMEOUT_MS = 10_000;
 
 /** An IMAP quoted string (RFC 3501): backslash and double quote escaped. */
 function imapQuoted(text: string): string {
@@ -155,13 +155,17 @@ function mailChecks(config: AppConfig): Promise<DaemonCheck>[] {
   const submission = config.doctor.submissionAddress ?? `127.0.0.1:${config.mail.smtpPort}`;
   const loginFix = `the login of PANEL_DOCTOR_MAIL_LOGIN (${mailLogin}) was refused or not answered: customers cannot log in either when Dovecot's passdb is wrong. Check that Dovecot runs, that dovecot.conf's passdb reads the dovecot-sql.conf.ext that reaches the panel's database (doveadm auth test ${mailLogin}), and that the probe login and password are still valid.`;
   return [
-    checked('imap login', `IMAP on ${imap} (PANEL_DOCTOR_IMAP_ADDRESS): ${loginFix}`, (signal) =>
-      imapLogin(imap, mailLogin, mailPassword, signal),
+    checked(
+      'imap login',
+      `IMAP on ${imap} (PANEL_DOCTOR_IMAP_ADDRESS): ${loginFix}`,
+      (signal) => imapLogin(imap, mailLogin, mailPassword, signal),
+      CUSTOMER_CHECK_TIMEOUT_MS,
     ),
     checked(
       'submission login',
       `Submission on ${submission} (PANEL_DOCTOR_SUBMISSION_ADDRESS): Postfix's submission service must offer STARTTLS and take AUTH through Dovecot (smtpd_sasl_type = dovecot, smtpd_sasl_path); ${loginFix}`,
       () => submissionLogin(submission, mailLogin, mailPassword),
+      CUSTOMER_CHECK_TIMEOUT_MS,
     ),
   ];
 }
@@ -181,6 +185,7 @@ function ftpCheck(config: AppConfig): Promise<DaemonCheck> {
     'ftp login',
     `ProFTPD on ${ftpHost}:${ftpPort} refused or did not answer the login of PANEL_DOCTOR_FTP_LOGIN (${login}): check that ProFTPD runs, that its SQL module reads the panel's accounts (on SQLite: npm run panel -- ftp sync rewrites PANEL_FTP_USERS_FILE), and that the probe account still exists with that password.`,
     (signal) => ftpLogin(ftpHost, ftpPort, login, password, signal),
+    CUSTOMER_CHECK_TIMEOUT_MS,
   );
 }
 
@@ -191,6 +196,7 @@ function dnsCheck(config: AppConfig): Promise<DaemonCheck> {
     'dns answer',
     'PowerDNS must answer DNS for the zones it hosts: start it (systemctl start pdns), check local-address/local-port in pdns.conf (or PANEL_DOCTOR_DNS_ADDRESS), and republish the zones with npm run panel -- dns sync when one is missing from its backend.',
     (signal) => dnsAnswer(config, signal),
+    CUSTOMER_CHECK_TIMEOUT_MS,
   );
 }
 

@@ -12,26 +12,29 @@ export interface DaemonCheck {
 }
 
 const CHECK_TIMEOUT_MS = 5000;
+/** A customer probe as a whole (connection, TLS, a login that a refusal delays on purpose, logout). */
+export const CUSTOMER_CHECK_TIMEOUT_MS = 15_000;
 
 /** Thrown by a probe that found nothing to ask (e.g. no zone hosted yet): the check is skipped, with this message as why. */
 export class NothingToCheck extends Error {}
 
 /**
- * Runs one check; an exception or a check slower than 5 s is a failure with that message, a
+ * Runs one check; an exception or a check slower than 5 s (or `timeoutMs`) is a failure with that message, a
  * {@link NothingToCheck} a skip.
  */
 export async function checked(
   name: string,
   fix: string,
   probe: (signal: AbortSignal) => Promise<string>,
+  timeoutMs = CHECK_TIMEOUT_MS,
 ): Promise<DaemonCheck> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      reject(new Error(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`));
-    }, CHECK_TIMEOUT_MS);
+      reject(new Error(`no answer within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
   });
   try {
     return { name, ok: true, detail: await Promise.race([probe(controller.signal), late]) };

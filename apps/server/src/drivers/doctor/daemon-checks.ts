@@ -8,15 +8,9 @@ import { phpMasters } from '../web/create-web-driver.ts';
 import { nginxArgs } from '../web/nginx.driver.ts';
 import { readPidFile } from '../web/pid-file.ts';
 import { checked, type DaemonCheck } from './daemon-check.ts';
-import { greeting, httpAnswers } from './network-checks.ts';
+import { greeting, hostPort, httpAnswers } from './network-checks.ts';
 
 const run = promisify(execFile);
-
-/** host:port → its parts (IPv6 in brackets). */
-function hostPort(address: string): { host: string; port: number } {
-  const at = address.lastIndexOf(':');
-  return { host: address.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(address.slice(at + 1)) };
-}
 
 /** The pid in a master's pid file, when that process runs. */
 async function runningPid(pidFile: string): Promise<number> {

@@ -1,5 +1,11 @@
 import { connect } from 'node:net';
 
+/** host:port → its parts (IPv6 without its brackets). */
+export function hostPort(address: string): { host: string; port: number } {
+  const at = address.lastIndexOf(':');
+  return { host: address.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(address.slice(at + 1)) };
+}
+
 /**
  * Connects to `host:port` and reads the server's first line (an SMTP or FTP greeting); resolves
  * with it when it starts with `expected` (e.g. "220").

@@ -4,7 +4,7 @@ import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
-import { checked, type DaemonCheck, skipped } from './daemon-check.ts';
+import { CUSTOMER_CHECK_TIMEOUT_MS, checked, type DaemonCheck, skipped } from './daemon-check.ts';
 
 /** A PHP site as the web driver wrote it: the host nginx serves it for, its root and its pool's socket. */
 export interface PhpSite {
@@ -86,7 +86,7 @@ function runAs(owner: { uid: number; gid: number }, command: string, args: strin
       uid: owner.uid,
       gid: owner.gid,
       stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
-      timeout: 4000,
+      timeout: 10_000,
     });
     let errors = '';
     child.stderr?.on('data', (chunk) => (errors += chunk));
@@ -149,6 +149,7 @@ async function phpPage(config: AppConfig, site: PhpSite, version: string): Promi
       if (!body.includes(marker)) throw new Error(`http://${site.host}/${name} came back without PHP having run it`);
       return `http://${site.host}/ through ${address}: PHP ${version} ran the probe page (pool socket ${site.socket})`;
     },
+    CUSTOMER_CHECK_TIMEOUT_MS,
   );
   // removed outside the check's time limit: a slow probe leaves nothing behind either
   await files?.remove(file).catch(() => undefined);
