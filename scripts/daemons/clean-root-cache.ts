@@ -27,7 +27,7 @@ export const BOOKWORM_SYSTEMD: CleanRootSpec = {
   packages: ['systemd', 'systemd-sysv', 'dbus', 'iproute2', 'python3', 'ca-certificates'],
 };
 
-const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]+$/;
+export const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]+$/;
 
 export interface DebianMirror {
   /** The archive's URI (the one debootstrap uses). */
@@ -60,10 +60,17 @@ export interface CachedRoot {
 }
 
 /** The tarball for `spec`, built when missing; safe when several processes ask at the same time. */
-export async function cachedRootTarball(spec: CleanRootSpec, mirror = machineMirror()): Promise<CachedRoot> {
+export function cachedRootTarball(spec: CleanRootSpec, mirror = machineMirror()): Promise<CachedRoot> {
   for (const name of spec.packages) if (!PACKAGE_NAME.test(name)) throw new Error(`not a package name: ${name}`);
+  return cachedTarball(cacheKey(spec, mirror), (part) => buildTarball(spec, mirror, part));
+}
+
+/**
+ * The cache itself: `<key>.tar` when it exists, otherwise `build` writes it aside (`<part>`) under
+ * `<key>.tar.lock`, and the rename makes it visible whole. Others wait for the lock to go.
+ */
+export async function cachedTarball(key: string, build: (part: string) => Promise<void>): Promise<CachedRoot> {
   mkdirSync(CLEAN_ROOT_CACHE, { recursive: true });
-  const key = cacheKey(spec, mirror);
   const tarball = path.join(CLEAN_ROOT_CACHE, `${key}.tar`);
   const lock = `${tarball}.lock`;
   for (;;) {
@@ -71,11 +78,14 @@ export async function cachedRootTarball(spec: CleanRootSpec, mirror = machineMir
     if (takeLock(lock)) break;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
+  const part = `${tarball}.part-${process.pid}`;
   try {
     if (existsSync(tarball)) return { tarball, built: false };
-    await buildTarball(spec, mirror, tarball);
+    await build(part);
+    renameSync(part, tarball);
     return { tarball, built: true };
   } finally {
+    rmSync(part, { force: true });
     rmSync(lock, { force: true });
   }
 }
@@ -104,10 +114,9 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-async function buildTarball(spec: CleanRootSpec, mirror: DebianMirror, tarball: string): Promise<void> {
+async function buildTarball(spec: CleanRootSpec, mirror: DebianMirror, part: string): Promise<void> {
   const debootstrap = requireBinary('debootstrap', 'debootstrap');
-  const folder = `${tarball}.build-${process.pid}`;
-  const part = `${tarball}.part-${process.pid}`;
+  const folder = `${part}.folder`;
   rmSync(folder, { recursive: true, force: true });
   try {
     await execFileAsync(
@@ -121,9 +130,7 @@ async function buildTarball(spec: CleanRootSpec, mirror: DebianMirror, tarball: 
     rmSync(path.join(folder, 'var/cache/apt/archives'), { recursive: true, force: true });
     mkdirSync(path.join(folder, 'var/cache/apt/archives/partial'), { recursive: true });
     await execFileAsync('tar', ['-C', folder, '--numeric-owner', '-cf', part, '.']);
-    renameSync(part, tarball);
   } finally {
     rmSync(folder, { recursive: true, force: true });
-    rmSync(part, { force: true });
   }
 }

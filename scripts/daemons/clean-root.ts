@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -14,10 +15,14 @@ import {
 import path from 'node:path';
 import {
   BOOKWORM_SYSTEMD,
+  type CachedRoot,
   type CleanRootSpec,
   cachedRootTarball,
+  cachedTarball,
+  cacheKey,
   type DebianMirror,
   machineMirror,
+  PACKAGE_NAME,
   processAlive,
 } from './clean-root-cache.ts';
 import { execFileAsync, requireBinary } from './daemon-harness.ts';
@@ -113,12 +118,22 @@ export interface CleanRoot {
   boot(): Promise<string>;
   /** Powers off (every unit stops, the namespaces and their /run and /tmp go) and boots again. */
   reboot(): Promise<string>;
+  /** Powers off and leaves the folder as a stopped machine's disk (boot() starts it again). */
+  powerOff(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface CleanRootOptions {
   spec?: CleanRootSpec;
+  /** Packages installed once with apt-get and cached as a second tarball (see cachedLayerTarball). */
+  layer?: PackageLayer;
   hostname?: string;
+}
+
+export interface PackageLayer {
+  packages: string[];
+  /** debconf-set-selections lines given before the install (`postfix postfix/main_mailer_type select …`). */
+  preseed: string[];
 }
 
 /** Throws a clear error when a tool the harness needs is missing: tests fail, never skip. */
@@ -146,7 +161,10 @@ interface SlotState {
 export async function startCleanRoot(options: CleanRootOptions = {}): Promise<CleanRoot> {
   requireCleanRootTools();
   const mirror = machineMirror();
-  const { tarball } = await cachedRootTarball(options.spec ?? BOOKWORM_SYSTEMD, mirror);
+  const spec = options.spec ?? BOOKWORM_SYSTEMD;
+  const { tarball } = options.layer
+    ? await cachedLayerTarball(spec, options.layer, mirror)
+    : await cachedRootTarball(spec, mirror);
   mkdirSync(STATE_DIR, { recursive: true });
   await removeStaleSlots();
   const slot = claimSlot();
@@ -208,6 +226,7 @@ export async function startCleanRoot(options: CleanRootOptions = {}): Promise<Cl
       }
       return waitRunning();
     },
+    powerOff: () => powerOff(current, run),
     async reboot() {
       await powerOff(current, run);
       await hostVethUp(names.hostVeth, names.hostAddress);
@@ -222,6 +241,37 @@ export async function startCleanRoot(options: CleanRootOptions = {}): Promise<Cl
       await teardown(slot, state);
     },
   };
+}
+
+/**
+ * The base root with `layer` installed by apt-get inside it (a booted root, so postinst scripts
+ * meet systemd as on a real machine), powered off and kept as a second tarball. Unpacking it takes
+ * seconds where the install takes minutes; the proof of a fresh install still needs the plain root.
+ */
+export function cachedLayerTarball(
+  spec: CleanRootSpec,
+  layer: PackageLayer,
+  mirror = machineMirror(),
+): Promise<CachedRoot> {
+  for (const name of layer.packages) if (!PACKAGE_NAME.test(name)) throw new Error(`not a package name: ${name}`);
+  const what = JSON.stringify({ packages: [...layer.packages].sort(), preseed: layer.preseed });
+  const key = `${cacheKey(spec, mirror)}-with-${createHash('sha256').update(what).digest('hex').slice(0, 12)}`;
+  return cachedTarball(key, async (part) => {
+    const root = await startCleanRoot({ spec });
+    try {
+      await root.boot();
+      await root.runOk('apt-get', ['update', '-q']);
+      await root.runOk('debconf-set-selections', [], { input: `${layer.preseed.join('\n')}\n` });
+      await root.runOk('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...layer.packages], {
+        timeoutMs: 3_600_000,
+      });
+      await root.runOk('apt-get', ['clean']);
+      await root.powerOff();
+      await execFileAsync('tar', ['-C', root.folder, '--numeric-owner', '-cf', part, '.']);
+    } finally {
+      await root.stop();
+    }
+  });
 }
 
 interface Booted {
