@@ -10,6 +10,7 @@ import {
   readlinkSync,
   rmdirSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -325,7 +326,10 @@ async function removeStaleSlots(): Promise<void> {
     try {
       state = JSON.parse(readFileSync(slotFile(slot), 'utf8')) as SlotState;
     } catch {
-      continue; // being written by its owner right now
+      // empty while its owner writes it; still empty a minute later, its owner died in between
+      const age = Date.now() - (statSync(slotFile(slot), { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 60_000) rmSync(slotFile(slot), { force: true });
+      continue;
     }
     if (processAlive(state.owner)) continue;
     await teardown(slot, { ...state, ...slotNames(slot) });

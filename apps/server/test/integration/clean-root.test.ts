@@ -104,12 +104,6 @@ describe('a clean Debian 12 root in its own namespaces', () => {
     expect(await eventually(() => hostGet(`http://${root.address}/`))).toBe('clean root\n');
   });
 
-  it('installs a package with apt-get from the machine mirror', async () => {
-    await root.runOk('apt-get', ['update', '-q']);
-    await root.runOk('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'netcat-openbsd']);
-    expect(await root.runOk('dpkg', ['-s', 'netcat-openbsd'])).toContain('Status: install ok installed');
-  });
-
   it('reboots as a machine does: /run and /tmp emptied, the disk kept, enabled units back', async () => {
     await root.runOk('touch', ['/run/left-over', '/tmp/left-over', '/var/kept']);
     const pid1 = root.pid1();
@@ -120,6 +114,12 @@ describe('a clean Debian 12 root in its own namespaces', () => {
     expect((await root.run('test', ['-e', '/var/kept'])).code).toBe(0);
     expect((await root.runOk('cat', ['/run/probe/mark'])).trim()).toBe('booted');
     expect(await eventually(() => hostGet(`http://${root.address}/`))).toBe('clean root\n');
+  });
+
+  it('installs a package with apt-get from the machine mirror, also after the reboot', async () => {
+    await root.runOk('apt-get', ['update', '-q']);
+    await root.runOk('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'netcat-openbsd']);
+    expect(await root.runOk('dpkg', ['-s', 'netcat-openbsd'])).toContain('Status: install ok installed');
   });
 
   it('leaves nothing behind when stopped', async () => {
