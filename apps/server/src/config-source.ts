@@ -158,11 +158,19 @@ export function sqliteFileOf(config: AppConfig): string {
 /**
  * Refuses what would make a command work on the wrong panel: a data folder this user may not use
  * (the installed one is the panel247 user's, 0750), and, for a configuration read from a file,
- * a SQLite database that does not exist yet (a command must not create a second, empty panel
- * where the file says the real one is; the server creates it at its first start).
+ * a data folder or SQLite database that does not exist yet (a command must not create a second,
+ * empty panel where the file says the real one is; the server creates both at its first start).
  */
 export function checkDatabaseReachable(source: ConfigSource, config: AppConfig, sudoHint = DEFAULT_SUDO_HINT): void {
   const setting = source.file ? `PANEL_DATA_DIR in ${source.file}` : 'PANEL_DATA_DIR';
+  const firstStart = `start the panel once (systemctl start panel247), which creates it, or correct PANEL_DATA_DIR in ${source.file}.`;
+  // Made here by a command run as root, the folder (and a generated secret.key in it) would be
+  // root's, and the panel's own user could not use them.
+  if (source.file && !existsSync(config.dataDir)) {
+    throw new ConfigSourceError(
+      `The panel's data folder ${config.dataDir} (${setting}) does not exist. This command does not make it: ${firstStart}`,
+    );
+  }
   if (existsSync(config.dataDir)) {
     const needs = config.databaseUrl
       ? constants.R_OK | constants.X_OK
@@ -179,7 +187,7 @@ export function checkDatabaseReachable(source: ConfigSource, config: AppConfig, 
   const file = sqliteFileOf(config);
   if (!existsSync(file)) {
     throw new ConfigSourceError(
-      `No panel database at ${file} (${setting}). This command does not create a new, empty panel: start the panel once (systemctl start panel247), which creates it, or correct PANEL_DATA_DIR in ${source.file}.`,
+      `No panel database at ${file} (${setting}). This command does not create a new, empty panel: ${firstStart}`,
     );
   }
 }

@@ -98,8 +98,17 @@ describe('which configuration', () => {
     expect(findConfigSource({}, { installedFile: absent }).origin).toBe('development');
   });
 
+  it('refuses a missing data folder the file points to, even on PostgreSQL', () => {
+    const { file, dataDir } = installed('no-folder', ['PANEL_DATABASE_URL=postgres://panel@127.0.0.1/panel']);
+    const source = findConfigSource({}, { installedFile: file });
+    expect(() => checkDatabaseReachable(source, loadConfig(source.env))).toThrow(
+      `The panel's data folder ${dataDir} (PANEL_DATA_DIR in ${file}) does not exist.`,
+    );
+  });
+
   it('refuses a missing database the file points to, naming the file and the fix', () => {
     const { file, dataDir } = installed('no-database', []);
+    mkdirSync(dataDir);
     const source = findConfigSource({}, { installedFile: file });
     const config = loadConfig(source.env);
     expect(() => checkDatabaseReachable(source, config)).toThrow(
@@ -129,6 +138,7 @@ describe('the CLI finds the installed panel', () => {
 
   it('refuses instead of creating a database in ./data or where the file points', async () => {
     const { file, dataDir } = installed('cli-missing', []);
+    mkdirSync(dataDir);
     const run = await panel({}, file, ['brand', 'list']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
