@@ -75,7 +75,9 @@ const placeholders = defineCommand({
     const verb = input.fix ? 'rewritten' : 'to rewrite (run with --fix)';
     const recordsText =
       records.length === 0
-        ? 'No record made from a placeholder can be corrected.'
+        ? settings.length > 0
+          ? "The zones' records made from them are corrected once the settings hold the provider's values (then run with --fix)."
+          : 'No record made from a placeholder is left to correct.'
         : `Records ${verb}:\n${table(
             ['ZONE', 'NAME', 'TYPE', 'BEFORE', 'AFTER'],
             records.map((r) => [r.zone, r.zona || '@', r.type, r.before, r.after ?? '(removed)']),
