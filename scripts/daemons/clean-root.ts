@@ -337,7 +337,7 @@ async function removeStaleSlots(): Promise<void> {
 }
 
 async function teardown(slot: number, state: SlotState): Promise<void> {
-  if (state.unshare && isOurUnshare(state.unshare)) {
+  if (state.unshare && isOurUnshare(state.unshare, state.folder)) {
     // --kill-child: PID 1 dies with unshare, and the kernel kills the rest of the PID namespace
     process.kill(state.unshare, 'SIGKILL');
     await waitUntil(() => !processAlive(state.unshare), 10_000);
@@ -349,9 +349,11 @@ async function teardown(slot: number, state: SlotState): Promise<void> {
   rmSync(slotFile(slot), { force: true });
 }
 
-function isOurUnshare(pid: number): boolean {
+/** The slot's own unshare (its command line names the slot's folder), not a process that reused the PID. */
+function isOurUnshare(pid: number, folder: string): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]?.endsWith('unshare') === true;
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args[0]?.endsWith('unshare') === true && args.includes(folder);
   } catch {
     return false;
   }

@@ -140,17 +140,25 @@ describe('a clean Debian 12 root in its own namespaces', () => {
  * that still holds namespaces, the host side of a veth pair and the unpacked folder.
  */
 function leaveStaleSlot(slot: number): number {
-  // started through a shell that exits at once, so the unshare is nobody's child here, as after a crash
-  const unshare = Number(
-    execFileSync('sh', ['-c', 'unshare --pid --net --fork --kill-child sleep infinity >/dev/null 2>&1 & echo $!'], {
-      encoding: 'utf8',
-    }).trim(),
-  );
+  // its command line names its folder, as the harness's unshare does
   const folder = `/var/tmp/panel247-clean-root/slot-${slot}`;
   mkdirSync(`${folder}/etc`, { recursive: true });
   writeFileSync(`${folder}/etc/hostname`, 'left over\n');
+  // started through a shell that exits at once, so the unshare is nobody's child here, as after a crash
+  const unshare = Number(
+    execFileSync(
+      'sh',
+      [
+        '-c',
+        'unshare --pid --net --fork --kill-child -- sh -c "sleep infinity" stale "$1" >/dev/null 2>&1 & echo $!',
+        'leave',
+        folder,
+      ],
+      { encoding: 'utf8' },
+    ).trim(),
+  );
   mkdirSync('/run/panel247-clean-root', { recursive: true });
-  const deadOwner = 2 ** 22 + 1; // above pid_max's default range: no process has it
+  const deadOwner = 2 ** 22 + 1; // above the largest pid_max Linux allows: no process has it
   writeFileSync(
     `/run/panel247-clean-root/slot-${slot}.json`,
     JSON.stringify({
