@@ -63,11 +63,17 @@ exec unshare --mount --uts --ipc --net --pid --cgroup --fork --kill-child --prop
 /**
  * Runs as PID 1 of the new namespaces, before the chroot: the root's own /proc, a read-only /sys of
  * its network namespace, a minimal /dev (the usual character devices and a private devpts), tmpfs
- * on /run and /tmp, and the two cgroup hierarchies systemd needs. Fixed text; $1 is the folder.
+ * on /run and /tmp, and the two cgroup hierarchies systemd needs. Fixed text; $1 is the folder,
+ * $2 the number of host folders to bind, then three arguments each (host path, path inside, ro|rw).
  */
 const MOUNT_AND_BOOT = `set -eu
-root=$1; shift
+root=$1; binds=$2; shift 2
 mount --bind "$root" "$root"
+while [ "$binds" -gt 0 ]; do
+  mount --bind "$1" "$root$2"
+  if [ "$3" = ro ]; then mount -o remount,bind,ro "$root$2"; fi
+  shift 3; binds=$((binds - 1))
+done
 mount -t proc -o nosuid,nodev,noexec proc "$root/proc"
 mount -t sysfs -o ro,nosuid,nodev,noexec sysfs "$root/sys"
 mount -t tmpfs -o mode=755,nosuid,size=4m tmpfs "$root/dev"
@@ -129,7 +135,18 @@ export interface CleanRootOptions {
   /** Packages installed once with apt-get and cached as a second tarball (see cachedLayerTarball). */
   layer?: PackageLayer;
   hostname?: string;
+  /** Host folders seen inside (the panel's files for the install, say), bound at every boot. */
+  binds?: Bind[];
 }
+
+export interface Bind {
+  host: string;
+  /** An absolute path inside the root, created when missing. */
+  inside: string;
+  readOnly: boolean;
+}
+
+const INSIDE_FOLDER = /^(\/[A-Za-z0-9_.+-]+)+$/;
 
 export interface PackageLayer {
   packages: string[];
@@ -161,6 +178,13 @@ interface SlotState {
 
 export async function startCleanRoot(options: CleanRootOptions = {}): Promise<CleanRoot> {
   requireCleanRootTools();
+  const binds = options.binds ?? [];
+  for (const bind of binds) {
+    if (!INSIDE_FOLDER.test(bind.inside) || bind.inside.split('/').includes('..')) {
+      throw new Error(`not a folder inside the root: ${bind.inside}`);
+    }
+    if (!existsSync(bind.host)) throw new Error(`no such host folder to bind: ${bind.host}`);
+  }
   const mirror = machineMirror();
   const spec = options.spec ?? BOOKWORM_SYSTEMD;
   const { tarball } = options.layer
@@ -182,7 +206,8 @@ export async function startCleanRoot(options: CleanRootOptions = {}): Promise<Cl
     await hostVethUp(names.hostVeth, names.hostAddress);
     proxy = await startMirrorProxy(names.hostAddress, mirror.hosts);
     prepareFolder(names.folder, hostname, names.hostAddress, proxy.port, mirror);
-    boot = await bootRoot(slot, state);
+    for (const bind of binds) mkdirSync(path.join(names.folder, bind.inside), { recursive: true });
+    boot = await bootRoot(slot, state, binds);
   } catch (error) {
     await proxy?.close();
     await teardown(slot, state);
@@ -223,7 +248,7 @@ export async function startCleanRoot(options: CleanRootOptions = {}): Promise<Cl
     async boot() {
       if (current.exited()) {
         await hostVethUp(names.hostVeth, names.hostAddress);
-        current = await bootRoot(slot, state);
+        current = await bootRoot(slot, state, binds);
       }
       return waitRunning();
     },
@@ -231,7 +256,7 @@ export async function startCleanRoot(options: CleanRootOptions = {}): Promise<Cl
     async reboot() {
       await powerOff(current, run);
       await hostVethUp(names.hostVeth, names.hostAddress);
-      current = await bootRoot(slot, state);
+      current = await bootRoot(slot, state, binds);
       return waitRunning();
     },
     async stop() {
@@ -425,7 +450,7 @@ function prepareFolder(folder: string, hostname: string, hostAddress: string, pr
   );
 }
 
-async function bootRoot(slot: number, state: SlotState): Promise<Booted> {
+async function bootRoot(slot: number, state: SlotState, binds: Bind[]): Promise<Booted> {
   const names = slotNames(slot);
   for (const hierarchy of ['systemd', 'unified']) {
     mkdirSync(`/sys/fs/cgroup/${hierarchy}/${names.cgroup}`, { recursive: true });
@@ -442,6 +467,8 @@ async function bootRoot(slot: number, state: SlotState): Promise<Booted> {
       MOUNT_AND_BOOT,
       'clean-root-boot',
       names.folder,
+      String(binds.length),
+      ...binds.flatMap((bind) => [bind.host, bind.inside, bind.readOnly ? 'ro' : 'rw']),
       '/lib/systemd/systemd',
     ],
     {

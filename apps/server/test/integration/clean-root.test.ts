@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CleanRoot, requireCleanRootTools, startCleanRoot } from '../../../../scripts/daemons/clean-root.ts';
 import { BOOKWORM_SYSTEMD, cachedRootTarball } from '../../../../scripts/daemons/clean-root-cache.ts';
@@ -47,15 +49,19 @@ async function eventually<T>(attempt: () => Promise<T>, timeoutMs = 60_000): Pro
 describe('a clean Debian 12 root in its own namespaces', () => {
   let root: CleanRoot;
   let staleUnshare: number;
+  let hostFiles: string;
 
   beforeAll(async () => {
     requireCleanRootTools();
     // a run killed in the middle leaves its slot: a dead owner, a live unshare, a veth and a folder
     staleUnshare = leaveStaleSlot(240);
-    root = await startCleanRoot();
+    hostFiles = mkdtempSync(path.join(tmpdir(), 'p247-clean-root-bind-'));
+    writeFileSync(path.join(hostFiles, 'from-host.txt'), 'seen inside\n');
+    root = await startCleanRoot({ binds: [{ host: hostFiles, inside: '/srv/host-files', readOnly: true }] });
   }, 900_000);
   afterAll(async () => {
     await root?.stop();
+    rmSync(hostFiles, { recursive: true, force: true });
   });
 
   it('reuses the cached tarball, also when two callers ask at once', async () => {
@@ -90,6 +96,14 @@ describe('a clean Debian 12 root in its own namespaces', () => {
     await expect(root.run('sh -c id')).rejects.toThrow(/not a command name/);
   });
 
+  it('sees a host folder bound read-only, also after a reboot', async () => {
+    expect(await root.runOk('cat', ['/srv/host-files/from-host.txt'])).toBe('seen inside\n');
+    expect((await root.run('touch', ['/srv/host-files/written-inside'])).stderr).toMatch(/Read-only file system/);
+    await expect(
+      startCleanRoot({ binds: [{ host: hostFiles, inside: '/srv/../etc', readOnly: true }] }),
+    ).rejects.toThrow(/not a folder inside the root/);
+  });
+
   it('starts and restarts a unit whose daemon answers at the root own address from the host', async () => {
     await root.runOk('mkdir', ['-p', '/srv/probe']);
     writeFileSync(`${root.folder}/srv/probe/index.html`, 'clean root\n');
@@ -113,6 +127,7 @@ describe('a clean Debian 12 root in its own namespaces', () => {
     expect((await root.run('test', ['-e', '/tmp/left-over'])).code).toBe(1);
     expect((await root.run('test', ['-e', '/var/kept'])).code).toBe(0);
     expect((await root.runOk('cat', ['/run/probe/mark'])).trim()).toBe('booted');
+    expect(await root.runOk('cat', ['/srv/host-files/from-host.txt'])).toBe('seen inside\n');
     expect(await eventually(() => hostGet(`http://${root.address}/`))).toBe('clean root\n');
   });
 
@@ -127,6 +142,8 @@ describe('a clean Debian 12 root in its own namespaces', () => {
     const slot = /slot-(\d+)$/.exec(folder)?.[1] as string;
     await root.stop();
     expect(existsSync(folder)).toBe(false);
+    // removing the folder never reached into what was bound there
+    expect(readFileSync(path.join(hostFiles, 'from-host.txt'), 'utf8')).toBe('seen inside\n');
     expect(existsSync(`/run/panel247-clean-root/slot-${slot}.json`)).toBe(false);
     expect(readdirSync('/sys/fs/cgroup/systemd')).not.toContain(`panel247-clean-root-${slot}`);
     const links = await execFileAsync('ip', ['-o', 'link', 'show']);
