@@ -247,7 +247,7 @@ describe('doctor probes: the checks', () => {
     expect(JSON.stringify(checks)).not.toContain('Wrong-Secret');
   });
 
-  it('DNS: a PowerDNS that hosts no zone yet is skipped; an API that refuses the key fails', async () => {
+  it('DNS: a PowerDNS that hosts no zone yet is skipped; no DNS answer for a hosted zone, or an API that refuses the key, fails', async () => {
     let zones: unknown[] = [];
     const api = createHttpServer((request, response) => {
       if (request.headers['x-api-key'] !== 'key') return void response.writeHead(401).end();
@@ -260,6 +260,18 @@ describe('doctor probes: the checks', () => {
       skipped: true,
       detail: 'skipped: no zone hosted yet',
     });
+    // a hosted zone, and nothing answering DNS where doctor asks: a failure naming the question
+    zones = [{ name: 'demo.test.' }];
+    const silent = createServer();
+    const closed = await listen(silent);
+    await new Promise((resolve) => silent.close(resolve));
+    servers.splice(servers.indexOf(silent), 1);
+    const unanswered = (
+      await byName({ ...env, PANEL_POWERDNS_API_KEY: 'key', PANEL_DOCTOR_DNS_ADDRESS: `127.0.0.1:${closed}` })
+    )['dns answer'];
+    expect(unanswered).toMatchObject({ ok: false });
+    expect(unanswered?.detail).toMatch(new RegExp(`^SOA demo\\.test @127\\.0\\.0\\.1:${closed}: `));
+    expect(unanswered?.fix).toContain('npm run panel -- dns sync');
     zones = [];
     const refused = (await byName({ ...env, PANEL_POWERDNS_API_KEY: 'nope' }))['dns answer'];
     expect(refused).toMatchObject({ ok: false, detail: 'the API answers HTTP 401 for zones' });
