@@ -133,6 +133,7 @@ async function phpPage(config: AppConfig, site: PhpSite, version: string): Promi
   const file = path.join(site.root, name);
   const marker = name.replace(/\.php$/, '');
   let files: ReturnType<typeof probeFiles> | undefined;
+  let writing: Promise<unknown> | undefined;
   const result = await checked(
     `php page ${version}`,
     `PHP-FPM ${version} must run (systemctl start php${version}-fpm; npm run panel -- web sync rewrites the pools) and nginx's user (${config.web.nginxUser}) must reach ${folder}: the folder must be searchable by it (0755, made at boot by the panel's tmpfiles.d entry) and each socket is the web server's. Then ask again: npm run panel -- doctor.`,
@@ -142,7 +143,8 @@ async function phpPage(config: AppConfig, site: PhpSite, version: string): Promi
       });
       files = probeFiles(owner);
       // the page's output differs from its source: PHP ran it, nginx did not hand out the file
-      await files.write(file, `<?php echo 'panel247-doctor-', '${marker.slice('panel247-doctor-'.length)}';\n`);
+      writing = files.write(file, `<?php echo 'panel247-doctor-', '${marker.slice('panel247-doctor-'.length)}';\n`);
+      await writing;
       const { status, body } = await get(address, site.host, `/${name}`, signal);
       if (status === 502 || status === 504) throw new Error(await badGateway(site, status));
       if (status !== 200) throw new Error(`nginx on ${address} answers HTTP ${status} for http://${site.host}/${name}`);
@@ -151,7 +153,8 @@ async function phpPage(config: AppConfig, site: PhpSite, version: string): Promi
     },
     CUSTOMER_CHECK_TIMEOUT_MS,
   );
-  // removed outside the check's time limit: a slow probe leaves nothing behind either
+  // removed outside the check's time limit, once written: a slow probe leaves nothing behind either
+  await writing?.catch(() => undefined);
   await files?.remove(file).catch(() => undefined);
   return result;
 }
