@@ -121,7 +121,10 @@ export interface CleanRoot {
   /** Like run, but throws with the output when the command fails. */
   runOk(command: string, args?: string[], options?: RunOptions): Promise<string>;
   systemctl(...args: string[]): Promise<RunResult>;
-  /** Boots systemd again if it was powered off; waits until `is-system-running --wait` answers. */
+  /**
+   * Boots systemd again if it was powered off; answers `is-system-running --wait` (`running`, or
+   * `degraded` when a unit failed). startCleanRoot returns a root that has already booted.
+   */
   boot(): Promise<string>;
   /** Powers off (every unit stops, the namespaces and their /run and /tmp go) and boots again. */
   reboot(): Promise<string>;
@@ -236,7 +239,7 @@ export async function startCleanRoot(options: CleanRootOptions = {}): Promise<Cl
     return answer.stdout.trim();
   };
   let stopped = false;
-  return {
+  const cleanRoot: CleanRoot = {
     address: names.address,
     hostAddress: names.hostAddress,
     folder: names.folder,
@@ -267,6 +270,15 @@ export async function startCleanRoot(options: CleanRootOptions = {}): Promise<Cl
       await teardown(slot, state);
     },
   };
+  // returned booted: a command run while systemd still boots races its set-up (systemd-tmpfiles
+  // empties /tmp under apt's gpgv, for one)
+  try {
+    await waitRunning();
+  } catch (error) {
+    await cleanRoot.stop();
+    throw error;
+  }
+  return cleanRoot;
 }
 
 /**
