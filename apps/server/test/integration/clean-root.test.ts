@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CleanRoot, requireCleanRootTools, startCleanRoot } from '../../../../scripts/daemons/clean-root.ts';
-import { BOOKWORM_SYSTEMD, cachedRootTarball } from '../../../../scripts/daemons/clean-root-cache.ts';
+import {
+  BOOKWORM_SYSTEMD,
+  CLEAN_ROOT_CACHE,
+  cachedRootTarball,
+  cachedTarball,
+} from '../../../../scripts/daemons/clean-root-cache.ts';
 import { execFileAsync } from '../../../../scripts/daemons/daemon-harness.ts';
 
 /**
@@ -68,6 +73,28 @@ describe('a clean Debian 12 root in its own namespaces', () => {
     const [one, two] = await Promise.all([cachedRootTarball(BOOKWORM_SYSTEMD), cachedRootTarball(BOOKWORM_SYSTEMD)]);
     expect(one.tarball).toBe(two.tarball);
     expect([one.built, two.built]).toEqual([false, false]);
+  });
+
+  it('builds a missing tarball once for two callers, written aside, and takes over a dead builder lock', async () => {
+    const key = `lock-check-${process.pid}`;
+    const tarball = path.join(CLEAN_ROOT_CACHE, `${key}.tar`);
+    writeFileSync(`${tarball}.lock`, `${2 ** 22 + 1}\n`); // a builder that was killed
+    let builds = 0;
+    const build = async (part: string) => {
+      builds++;
+      expect(existsSync(tarball)).toBe(false);
+      writeFileSync(part, 'built');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    };
+    try {
+      const [one, two] = await Promise.all([cachedTarball(key, build), cachedTarball(key, build)]);
+      expect(builds).toBe(1);
+      expect([one.built, two.built].sort()).toEqual([false, true]);
+      expect(readFileSync(tarball, 'utf8')).toBe('built');
+      expect(readdirSync(CLEAN_ROOT_CACHE).filter((name) => name.startsWith(key))).toEqual([`${key}.tar`]);
+    } finally {
+      rmSync(tarball, { force: true });
+    }
   });
 
   it('removed what the killed run left behind', async () => {
