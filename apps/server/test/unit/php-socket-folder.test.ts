@@ -8,6 +8,7 @@ import {
   ensurePhpSocketFolder,
   PHP_SOCKET_FOLDER_MODE,
   phpSocketFolderProblem,
+  poolSocketName,
 } from '../../src/drivers/web/php-socket-folder.ts';
 
 const WWW_DATA = { uid: 33, gid: 33 };
@@ -54,12 +55,18 @@ describe('the PHP-FPM socket folder', () => {
     chmodSync(folder, 0o750);
     expect(await phpSocketFolderProblem(folder, WWW_DATA)).toMatch(/cannot be searched by uid 33: make it 0755/);
     chmodSync(folder, 0o755);
-    const socket = path.join(folder, 'service-1.sock');
-    const server = createServer();
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    const listen = async (name: string) => {
+      const server = createServer();
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(path.join(folder, name), resolve));
+      return path.join(folder, name);
+    };
+    // the master's idle pool is root's alone: nginx never opens it
+    chmodSync(await listen('idle.sock'), 0o600);
+    expect(await phpSocketFolderProblem(folder, WWW_DATA)).toBeNull();
+    const socket = await listen(poolSocketName(1));
     chmodSync(socket, 0o600);
-    expect(await phpSocketFolderProblem(folder, WWW_DATA)).toMatch(/service-1\.sock cannot be opened by uid 33/);
+    expect(await phpSocketFolderProblem(folder, WWW_DATA)).toMatch(/panel247-1\.sock cannot be opened by uid 33/);
     chmodSync(socket, 0o666);
     expect(await phpSocketFolderProblem(folder, WWW_DATA)).toBeNull();
   });

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import type { AppConfig } from '../../config.ts';
 import { placeholderSettings } from '../../dns-placeholders.ts';
@@ -18,16 +17,6 @@ async function accountOf(name: string): Promise<{ uid: number; gid: number }> {
 }
 
 /**
- * Whether a problem is only about a socket nginx never opens: the master's idle pool
- * (deploy/nginx/php-fpm.conf.template) may listen in the same folder; the sites' pools are
- * panel247-<service>.sock (the web driver's names).
- */
-function isIdlePoolSocket(problem: string): boolean {
-  const socket = /^(\S+) cannot be opened by uid/.exec(problem)?.[1];
-  return socket !== undefined && !/^panel247-\d+\.sock$/.test(path.basename(socket));
-}
-
-/**
  * Whether nginx's user reaches each PHP version's pool sockets: with no site yet (a fresh
  * install, a reboot that emptied /run) the PHP page probe has nothing to ask, this still does.
  */
@@ -40,7 +29,7 @@ function phpSocketChecks(config: AppConfig): Promise<DaemonCheck>[] {
           `nginx's user (${config.web.nginxUser}) must reach the pool sockets in ${folder}: the folder 0755 (deploy/tmpfiles.d makes it at boot; systemd-tmpfiles --create makes it now), each socket the web server's (npm run panel -- web sync rewrites the pools), PHP-FPM ${version} started after the folder exists.`,
           async () => {
             const problem = await phpSocketFolderProblem(folder, await accountOf(config.web.nginxUser));
-            if (problem && !isIdlePoolSocket(problem)) throw new Error(problem);
+            if (problem) throw new Error(problem);
             return `${config.web.nginxUser} reaches ${folder} and every pool socket in it`;
           },
         ),

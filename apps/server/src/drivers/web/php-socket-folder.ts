@@ -24,6 +24,14 @@ export async function ensurePhpSocketFolder(folder: string): Promise<void> {
   }
 }
 
+/** The socket of a service's pool in its PHP version's folder (the name nginx's site and the pool share). */
+export function poolSocketName(serviceId: number | string): string {
+  return `panel247-${serviceId}.sock`;
+}
+
+/** A sites' pool socket, as opposed to one nginx never opens (the master's idle pool). */
+const POOL_SOCKET = /^panel247-\d+\.sock$/;
+
 /** Who must reach the sockets: nginx's workers (PANEL_WEB_PHP_USER / the web server's ids). */
 export interface SocketReader {
   uid: number;
@@ -43,7 +51,8 @@ const WRITE = 0o2;
 /**
  * Why nginx's workers cannot reach a PHP version's pool sockets, or null when they can: the folder
  * is missing, a folder on its way is not searchable by the reader (0750 root: every PHP site
- * answers 502), or a socket inside is not writable by it (a connect needs write permission). The
+ * answers 502), or a sites' pool socket inside is not writable by it (a connect needs write
+ * permission; the master's idle pool in the same folder is no site's, and nginx never opens it). The
  * reader is taken with its primary group only. Used by `doctor` for each configured version.
  */
 export async function phpSocketFolderProblem(folder: string, reader: SocketReader): Promise<string | null> {
@@ -61,7 +70,7 @@ export async function phpSocketFolderProblem(folder: string, reader: SocketReade
       return `${current} (mode ${(info.mode & 0o7777).toString(8)}, ${info.uid}:${info.gid}) cannot be searched by uid ${reader.uid}: make it 0755`;
     }
   }
-  for (const name of await readdir(target)) {
+  for (const name of (await readdir(target)).filter((entry) => POOL_SOCKET.test(entry))) {
     const info = await lstat(path.join(target, name)).catch(() => null);
     if (!info?.isSocket() || allows(info, reader, WRITE)) continue;
     return `${path.join(target, name)} cannot be opened by uid ${reader.uid}: the pool's listen.owner must be the web server's user`;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isRedirectionUrl, isServiceFolder, isSubdomainName } from '@panel247/contract/hosting-rules';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { FieldErrors } from '../../errors.ts';
+import { poolSocketName } from './php-socket-folder.ts';
 import type { WebRedirection, WebService, WebServiceHosts, WebSite } from './web.driver.ts';
 
 /**
@@ -351,7 +352,7 @@ function render(
     tmp: phpTempDir,
   } = serviceLogFiles(settings.logDir, service.serviceId);
   const socketDir = settings.phpSockets[service.phpVersion] as string;
-  const socket = path.join(socketDir, `panel247-${id}.sock`);
+  const socket = path.join(socketDir, poolSocketName(id));
   const home = service.home.replace(/\/$/, '');
   const files: RenderedFile[] = [];
   const inertNames = new Set<string>();
