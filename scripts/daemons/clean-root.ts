@@ -149,6 +149,7 @@ export interface Bind {
   readOnly: boolean;
 }
 
+const HOSTNAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const INSIDE_FOLDER = /^(\/[A-Za-z0-9_.+-]+)+$/;
 
 export interface PackageLayer {
@@ -181,6 +182,9 @@ interface SlotState {
 
 export async function startCleanRoot(options: CleanRootOptions = {}): Promise<CleanRoot> {
   requireCleanRootTools();
+  if (options.hostname !== undefined && !HOSTNAME.test(options.hostname)) {
+    throw new Error(`not a host name: ${options.hostname}`);
+  }
   const binds = options.binds ?? [];
   for (const bind of binds) {
     if (!INSIDE_FOLDER.test(bind.inside) || bind.inside.split('/').includes('..')) {
