@@ -93,6 +93,15 @@ function panelConfig(values: {
       // nginx listens on IPv4 loopback alone: an AAAA would send clients (and the CA) nowhere
       webIpv6: '',
       mailIpv4: HOST,
+      // the demo zones are made from documentation values (.test names, loopback): a trial's
+      allowPlaceholders: true,
+    },
+    // doctor's customer probes log in as the demo mailbox and FTP account (demo-*.seed.ts)
+    doctor: {
+      mailLogin: 'info@demo.test',
+      mailPassword: 'panel247-mail',
+      ftpLogin: 'web@demo.test',
+      ftpPassword: 'panel247-ftp',
     },
     // certificates from the stack's Pebble: sites' automatic HTTPS, and the mail daemons'
     acme: {

@@ -263,12 +263,8 @@ describe('npm run stack', () => {
   const panel = (...args: string[]) =>
     execFileAsync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/panel.ts', ...args], {
       cwd: REPO,
-      // the demo zone is made from the documentation values: doctor would say so otherwise
-      env: {
-        ...process.env,
-        PANEL_CONFIG_FILE: path.join(dir, 'panel', 'panel247.json'),
-        PANEL_DNS_ALLOW_PLACEHOLDERS: 'true',
-      },
+      // the stack's own configuration: doctor's probes log in as the demo mailbox and FTP account
+      env: { ...process.env, PANEL_CONFIG_FILE: path.join(dir, 'panel', 'panel247.json') },
     });
   /** `panel doctor --json`: its exit code and each check by name. */
   const doctor = async () => {
@@ -310,7 +306,7 @@ describe('npm run stack', () => {
     ok: boolean;
     checks: { name: string; ok: boolean; skipped?: true; detail: string; fix?: string }[];
   }
-  /** `panel doctor --json` with the demo mailbox and FTP account as the probes' logins. */
+  /** `panel doctor --json` as the stack configures it (the demo mailbox and FTP account as the probes' logins), or with another mail password. */
   const probe = async (mailPassword = 'panel247-mail') => {
     const stdout = await execFileAsync(
       process.execPath,
@@ -320,11 +316,7 @@ describe('npm run stack', () => {
         env: {
           ...process.env,
           PANEL_CONFIG_FILE: path.join(dir, 'panel', 'panel247.json'),
-          PANEL_DNS_ALLOW_PLACEHOLDERS: 'true',
-          PANEL_DOCTOR_MAIL_LOGIN: 'info@demo.test',
           PANEL_DOCTOR_MAIL_PASSWORD: mailPassword,
-          PANEL_DOCTOR_FTP_LOGIN: 'web@demo.test',
-          PANEL_DOCTOR_FTP_PASSWORD: 'panel247-ftp',
         },
       },
     ).then(
