@@ -74,6 +74,10 @@ async function* folderEntries(root: string): AsyncGenerator<Entry> {
 
 /** Every entry of a .tar.gz (or, `gzipped: false`, a plain tar), read as a stream (never whole in memory). */
 export async function* tarEntries(source: Readable, gzipped = true, links = false): AsyncGenerator<Entry> {
+  // A source that failed before anyone listened (a worker told its input broke while it was still
+  // making its staging folder) has already sent its 'error': piping it would wait forever.
+  if (source.errored) throw source.errored;
+  if (source.destroyed) throw new ArchiveError('the archive was closed before it was read');
   const entries = extract();
   const fail = (error: Error) => entries.destroy(error);
   source.on('error', fail);

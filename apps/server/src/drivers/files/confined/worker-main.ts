@@ -150,6 +150,9 @@ process.on('unhandledRejection', fail);
 // A listener that stays keeps the IPC channel, and so this process, alive until it exits on purpose
 // (with `once`, Node lets go of the channel and the process could end before its answer is sent).
 let served = false;
+// An input the panel aborts before the operation reads it must not end the process as an uncaught
+// 'error' (before it cleans up what it began): the operation finds it failed (`errored`) when it reads.
+process.stdin.on('error', () => undefined);
 process.on('message', (request: WorkerRequest | { type: 'abort' }) => {
   // The panel could not read the bytes it was sending: the operation fails on its input, and
   // cleans up what it began (a half-unpacked install).
