@@ -461,7 +461,7 @@ export async function startStack(
     services['php-fpm'] = { pids: pidsOf('php-fpm'), address: address(web.httpPort) };
     services.mariadb = { pids: pidsOf('mariadb'), address: address(mariadb.port) };
     services.phpmyadmin = { pids: pidsOf('phpmyadmin', 'phpmyadmin-php-fpm'), address: address(ports.phpmyadmin) };
-    services.roundcube = { pids: pidsOf('roundcube'), address: address(ports.roundcube) };
+    services.roundcube = { pids: pidsOf('roundcube', 'roundcube-php-fpm'), address: address(ports.roundcube) };
 
     return {
       panelUrl,
