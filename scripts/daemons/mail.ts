@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { selfSignedCertificate } from '../test-support/self-signed-certificate.ts';
 import {
   execFileAsync,
   type Placement,
@@ -235,30 +236,19 @@ function policyServiceValue(service: string | undefined): string {
  * (kept when it is already there, as in the stack's kept folder) and no per-name certificates.
  */
 async function selfSignedTlsDir(tlsDir: string): Promise<string> {
-  const openssl = requireBinary('openssl', 'openssl');
+  requireBinary('openssl', 'openssl');
   const defaultDir = path.join(tlsDir, 'default');
   mkdirSync(defaultDir, { recursive: true, mode: 0o700 });
   const key = path.join(defaultDir, 'key.pem');
   const chain = path.join(defaultDir, 'fullchain.pem');
   if (!existsSync(key) || !existsSync(chain)) {
-    await execFileAsync(openssl, [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-sha256',
-      '-days',
-      '825',
-      '-subj',
-      `/CN=${SELF_SIGNED_NAME}`,
-      '-addext',
-      `subjectAltName=DNS:${SELF_SIGNED_NAME}`,
-      '-keyout',
-      key,
-      '-out',
-      chain,
-    ]);
+    await selfSignedCertificate({
+      files: { cert: chain, key },
+      subject: `/CN=${SELF_SIGNED_NAME}`,
+      rsa: true,
+      days: 825,
+      extra: ['-sha256', '-addext', `subjectAltName=DNS:${SELF_SIGNED_NAME}`],
+    });
     chmodSync(key, 0o600);
   }
   return tlsDir;

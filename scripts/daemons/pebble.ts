@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import path from 'node:path';
+import { selfSignedCertificate } from '../test-support/self-signed-certificate.ts';
 import {
-  execFileAsync,
   type Placement,
   type RunningDaemon,
   requireBinary,
@@ -60,30 +60,16 @@ function fetchTrusting(url: string, ca: string): Promise<string> {
  */
 export async function startPebble(options: PebbleOptions, placement: Placement = temporaryPlacement): Promise<Pebble> {
   const binary = requireBinary('pebble', 'pebble');
-  const openssl = requireBinary('openssl', 'openssl');
+  requireBinary('openssl', 'openssl');
   const dir = await placement.folder('pebble');
   const [port, managementPort] = [await placement.port('pebble.acme'), await placement.port('pebble.management')];
   const cert = path.join(dir, 'listener.pem');
   const key = path.join(dir, 'listener.key');
-  await execFileAsync(openssl, [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    key,
-    '-out',
-    cert,
-    '-days',
-    '30',
-    '-subj',
-    '/CN=Pebble test listener',
-    '-addext',
-    'subjectAltName=DNS:localhost,IP:127.0.0.1',
-  ]);
+  await selfSignedCertificate({
+    files: { cert, key },
+    subject: '/CN=Pebble test listener',
+    extra: ['-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
+  });
   const config = path.join(dir, 'pebble-config.json');
   writeFileSync(
     config,

@@ -10,10 +10,10 @@ export interface CertificatePair {
   key: string;
 }
 
-export interface SelfSignedOptions {
-  /** The folder the two files go to: `{name}.crt` and `{name}.key`. */
-  dir: string;
-  name: string;
+/** Where the two files go: `{dir}/{name}.crt` and `{dir}/{name}.key`, or the paths given. */
+type CertificateFiles = { dir: string; name: string } | { files: { cert: string; key: string } };
+
+export type SelfSignedOptions = CertificateFiles & {
   /** openssl's form: `/CN=host`. */
   subject: string;
   days?: number;
@@ -22,15 +22,17 @@ export interface SelfSignedOptions {
   /** More `openssl req` arguments, such as `-addext subjectAltName=DNS:host`. */
   extra?: string[];
   timeout?: number;
-}
+};
 
 /**
  * A self-signed certificate and its key, made by openssl at test time (an argument array, never a
  * shell), read back as PEM text. Shared by the server's tests and the browser tests.
  */
 export async function selfSignedCertificate(options: SelfSignedOptions): Promise<CertificatePair> {
-  const certFile = path.join(options.dir, `${options.name}.crt`);
-  const keyFile = path.join(options.dir, `${options.name}.key`);
+  const { cert: certFile, key: keyFile } =
+    'files' in options
+      ? options.files
+      : { cert: path.join(options.dir, `${options.name}.crt`), key: path.join(options.dir, `${options.name}.key`) };
   const newKey = options.rsa ? ['-newkey', 'rsa:2048'] : ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'];
   await run(
     'openssl',

@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../../../../scripts/test-support/self-signed-certificate.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import type { ChallengeResponder, IssuedCertificate } from '../../src/drivers/acme/acme.driver.ts';
 import type { DnsDriver, RRset } from '../../src/drivers/dns/dns.driver.ts';
@@ -17,31 +16,16 @@ import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { buildAccount } from '../support/factories.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
 
-const run = promisify(execFile);
-
 /** A certificate for `names` that ends in `days` (openssl, self-signed: the CA is faked here). */
 async function certificateFor(names: string[], days: number): Promise<IssuedCertificate> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mail-cert-'));
   try {
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-      '-days',
-      String(days),
-      '-subj',
-      `/CN=${names[0]}`,
-      '-addext',
-      `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`,
-    ]);
+    await selfSignedCertificate({
+      files: { cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem') },
+      subject: `/CN=${names[0]}`,
+      days,
+      extra: ['-addext', `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`],
+    });
     return {
       certPem: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
       chainPem: '',

@@ -16,6 +16,7 @@ import {
 import { fillDeployTemplate } from '../../../../scripts/daemons/deploy-template.ts';
 import { nginxArgs, nginxBinary, readOr, startNginx, webIdentity } from '../../../../scripts/daemons/nginx-php.ts';
 import { writeNginxAround } from '../../../../scripts/daemons/nginx-site.ts';
+import { selfSignedCertificate } from '../../../../scripts/test-support/self-signed-certificate.ts';
 
 const HOST = 'panel.proveedor.test';
 
@@ -47,7 +48,7 @@ describe('the panel’s TLS proxy (deploy/nginx/panel-proxy.conf.template) in a 
   let errorLog: string;
 
   beforeAll(async () => {
-    const openssl = requireBinary('openssl', 'openssl');
+    requireBinary('openssl', 'openssl');
     nginxBinary();
     dir = await workDir('panel-proxy');
     chmodSync(dir, 0o755);
@@ -65,23 +66,13 @@ describe('the panel’s TLS proxy (deploy/nginx/panel-proxy.conf.template) in a 
 
     certificate = path.join(dir, 'fullchain.pem');
     const key = path.join(dir, 'key.pem');
-    await execFileAsync(openssl, [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${HOST}`,
-      '-addext',
-      `subjectAltName=DNS:${HOST}`,
-      '-keyout',
-      key,
-      '-out',
-      certificate,
-    ]);
+    await selfSignedCertificate({
+      files: { cert: certificate, key },
+      subject: `/CN=${HOST}`,
+      rsa: true,
+      days: 2,
+      extra: ['-addext', `subjectAltName=DNS:${HOST}`],
+    });
     const acmeRoot = path.join(dir, 'acme');
     mkdirSync(path.join(acmeRoot, '.well-known', 'acme-challenge'), { recursive: true });
     writeFileSync(path.join(acmeRoot, '.well-known', 'acme-challenge', 'token-1'), 'token-1.thumbprint');
