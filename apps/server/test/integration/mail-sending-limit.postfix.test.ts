@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporaryPlacement } from '../../../../scripts/daemons/daemon-harness.ts';
 import { type MailDaemons, startMailDaemons } from '../../../../scripts/daemons/mail.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
-import { swaks } from '../support/mail-clients.ts';
+import { submit } from '../support/mail-clients.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
 
@@ -73,25 +73,14 @@ describe.each(DATABASE_KINDS)('sending limit enforced by real Postfix (panel on 
 
   /** One message from the sender's mail client: submission, STARTTLS, a login. */
   const send = (subject: string) =>
-    swaks([
-      '--server',
-      `127.0.0.1:${mail.submissionPort}`,
-      '--tls',
-      '--auth',
-      'PLAIN',
-      '--auth-user',
-      sender,
-      '--auth-password',
-      PASSWORD,
-      '--from',
-      sender,
-      '--to',
-      recipient,
-      '--header',
-      `Subject: ${subject}`,
-      '--body',
-      `${subject}: the body, which no log may hold`,
-    ]);
+    submit({
+      server: `127.0.0.1:${mail.submissionPort}`,
+      login: sender,
+      password: PASSWORD,
+      to: recipient,
+      subject,
+      body: `${subject}: the body, which no log may hold`,
+    });
 
   const delivered = async (subject: string) => {
     for (let i = 0; i < 100; i++) {
@@ -194,23 +183,7 @@ describe("sending limit over a Unix socket in Postfix's private folder (panel on
 
   it('lets the first message through and refuses the second', async () => {
     const send = (subject: string) =>
-      swaks([
-        '--server',
-        `127.0.0.1:${mail.submissionPort}`,
-        '--tls',
-        '--auth',
-        'PLAIN',
-        '--auth-user',
-        sender,
-        '--auth-password',
-        PASSWORD,
-        '--from',
-        sender,
-        '--to',
-        sender,
-        '--header',
-        `Subject: ${subject}`,
-      ]);
+      submit({ server: `127.0.0.1:${mail.submissionPort}`, login: sender, password: PASSWORD, to: sender, subject });
     const first = await send('through the socket');
     expect(first.output).toMatch(/<~ +250 2\.0\.0 Ok: queued/);
     const second = await send('refused through the socket');

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileAsync, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { alive, listening } from '../../../../scripts/stack/stack-state.ts';
 import { FormBrowser } from '../support/form-browser.ts';
-import { swaks } from '../support/mail-clients.ts';
+import { submit } from '../support/mail-clients.ts';
 import { loginToPanel } from '../support/panel-api-client.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
@@ -791,28 +791,14 @@ describe('npm run stack', () => {
       ].sort(),
     );
     const subject = `Submitted ${Date.now()}`;
-    const sent = await swaks([
-      '--server',
-      address('postfix-submission'),
-      '--tls',
-      '--tls-verify',
-      '--tls-ca-path',
-      await pebbleRoot(),
-      '--tls-sni',
-      'ssl.demohosting.test',
-      '--auth',
-      'PLAIN',
-      '--auth-user',
-      'info@demo.test',
-      '--auth-password',
-      'panel247-mail',
-      '--from',
-      'info@demo.test',
-      '--to',
-      'info@demo.test',
-      '--header',
-      `Subject: ${subject}`,
-    ]);
+    const sent = await submit({
+      server: address('postfix-submission'),
+      login: 'info@demo.test',
+      password: 'panel247-mail',
+      to: 'info@demo.test',
+      subject,
+      extra: ['--tls-verify', '--tls-ca-path', await pebbleRoot(), '--tls-sni', 'ssl.demohosting.test'],
+    });
     expect(sent.code, sent.output).toBe(0);
     expect(await inboxHas(subject)).toBe(true);
   });

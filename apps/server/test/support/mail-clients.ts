@@ -35,3 +35,37 @@ export function curl(args: string[]): Promise<ClientRun> {
 export function opensslClient(args: string[], input: string): Promise<ClientRun> {
   return run(requireBinary('openssl', 'openssl'), ['s_client', ...args], input);
 }
+
+/** A message sent as a mail client sends it: submission with STARTTLS and a PLAIN login (swaks). */
+export function submit(message: {
+  server: string;
+  login: string;
+  password: string;
+  /** The envelope sender; the login by default. */
+  from?: string;
+  to: string;
+  subject: string;
+  body?: string;
+  /** More swaks arguments (certificate checks, SNI). */
+  extra?: string[];
+}): Promise<ClientRun> {
+  return swaks([
+    '--server',
+    message.server,
+    '--tls',
+    ...(message.extra ?? []),
+    '--auth',
+    'PLAIN',
+    '--auth-user',
+    message.login,
+    '--auth-password',
+    message.password,
+    '--from',
+    message.from ?? message.login,
+    '--to',
+    message.to,
+    '--header',
+    `Subject: ${message.subject}`,
+    ...(message.body === undefined ? [] : ['--body', message.body]),
+  ]);
+}
