@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { keepOrGenerateSecrets, parseEnvFile, renderEnvFile } from '../../../../scripts/install/env-file.ts';
+import { OptionsError, resolveOptions } from '../../../../scripts/install/options.ts';
+import { mergedSettings, panelSettings } from '../../../../scripts/install/settings.ts';
+
+const GOOD = [
+  '--provider',
+  'Hosting Norte, S.L.',
+  '--panel-host',
+  'panel.hosting-norte.es',
+  '--mail-host=mail.hosting-norte.es',
+  '--nameservers',
+  'ns1.hosting-norte.es,ns2.hosting-norte.es',
+  '--ipv4',
+  '85.10.1.7',
+  '--acme-email',
+  'hostmaster@hosting-norte.es',
+];
+
+async function problemsOf(args: string[]): Promise<string[]> {
+  try {
+    await resolveOptions(args);
+  } catch (error) {
+    if (error instanceof OptionsError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('the installer’s flags', () => {
+  it('takes the provider’s values, the optional ones empty', async () => {
+    const options = await resolveOptions(GOOD);
+    expect(options).toMatchObject({
+      provider: 'Hosting Norte, S.L.',
+      mailHost: 'mail.hosting-norte.es',
+      nameservers: ['ns1.hosting-norte.es', 'ns2.hosting-norte.es'],
+      ipv6: '',
+      spfInclude: '',
+      trial: false,
+    });
+  });
+
+  it('refuses documentation values unless it is a trial', async () => {
+    const args = [...GOOD, '--ipv6', '2001:db8::10', '--dmarc-report', 'dmarc@panel247.test'];
+    expect(await problemsOf(args)).toEqual([
+      expect.stringMatching(/^--ipv6: 2001:db8::10 is reserved for documentation/),
+      expect.stringMatching(/^--dmarc-report: dmarc@panel247\.test is reserved/),
+    ]);
+    expect((await resolveOptions([...args, '--trial'])).ipv6).toBe('2001:db8::10');
+  });
+
+  it('checks every value against its allow-list before it reaches a file or a command', async () => {
+    const bad = [
+      '--provider',
+      'Evil"\nPANEL_X=1',
+      '--panel-host',
+      'panel.example.com;reboot',
+      '--mail-host',
+      '-oProxyCommand=x',
+      '--nameservers',
+      'ns1.hosting-norte.es',
+      '--ipv4',
+      '999.1.1.1',
+      '--acme-email',
+      'a b@c.es',
+    ];
+    expect(await problemsOf(bad)).toHaveLength(6);
+    expect(await problemsOf(['--ipv4'])).toEqual(['--ipv4: needs a value']);
+    expect(await problemsOf(['--unknown'])).toEqual(['--unknown: not a flag of the installer']);
+    expect(await problemsOf([...GOOD, '--ipv4', '85.10.1.8'])).toEqual(['--ipv4: given twice']);
+  });
+
+  it('asks for a missing value when a terminal is attached', async () => {
+    const asked: string[] = [];
+    const options = await resolveOptions(GOOD.slice(0, 4), async (question) => {
+      asked.push(question);
+      return (
+        {
+          "The mail (MX) host's name: ": 'mail.hosting-norte.es',
+          'The name servers, comma-separated: ': 'ns1.a.es,ns2.a.es',
+          "This machine's public IPv4 address: ": '85.10.1.7',
+          "The ACME account's e-mail: ": 'hm@a.es',
+        }[question] ?? ''
+      );
+    });
+    expect(asked).toHaveLength(7);
+    expect(options.nameservers).toEqual(['ns1.a.es', 'ns2.a.es']);
+  });
+});
+
+describe('the installer’s environment files', () => {
+  it('keeps the secrets of an earlier run and generates only the missing ones', () => {
+    const first = keepOrGenerateSecrets(new Map());
+    expect(first.generated).toHaveLength(Object.keys(first.secrets).length);
+    const text = renderEnvFile('secrets', Object.entries(first.secrets));
+    const second = keepOrGenerateSecrets(parseEnvFile(text));
+    expect(second.secrets).toEqual(first.secrets);
+    expect(second.generated).toEqual([]);
+    expect(first.secrets.ROUNDCUBE_DES_KEY).toMatch(/^[0-9a-f]{24}$/);
+  });
+
+  it('writes the provider’s DNS values and keeps lines an operator added', async () => {
+    const options = await resolveOptions(GOOD);
+    const { secrets } = keepOrGenerateSecrets(new Map());
+    const merged = mergedSettings(
+      panelSettings(options, secrets),
+      new Map([
+        ['PANEL_LOG_LEVEL', 'debug'],
+        ['PANEL_DNS_WEB_IPV4', '192.0.2.10'],
+      ]),
+    );
+    const values = parseEnvFile(renderEnvFile('panel', merged));
+    expect(values.get('PANEL_DNS_WEB_IPV4')).toBe('85.10.1.7');
+    expect(values.get('PANEL_DNS_NAMESERVERS')).toBe('ns1.hosting-norte.es,ns2.hosting-norte.es');
+    expect(values.get('PANEL_LOG_LEVEL')).toBe('debug');
+    expect(values.has('PANEL_DNS_ALLOW_PLACEHOLDERS')).toBe(false);
+    expect(() => renderEnvFile('x', [['PANEL_X', 'a"b']])).toThrow(/characters the file cannot hold/);
+  });
+});

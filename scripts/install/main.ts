@@ -1,0 +1,71 @@
+/**
+ * The production installer (deploy/install.sh runs it as root on Debian 12): takes the provider's
+ * names and addresses, then installs and configures every daemon from deploy/'s templates, the
+ * panel's database and unit, and starts everything in an order that works with no customer yet.
+ * Each step checks before it changes and says what it did, so a second run changes nothing and an
+ * upgrade is the same command.
+ */
+import { createInterface } from 'node:readline/promises';
+import type { InstallContext, Step } from './context.ts';
+import { daemonConfigsStep } from './daemon-configs.ts';
+import { doctorStep } from './doctor.ts';
+import { type Ask, OptionsError, readFlags, resolveOptions, USAGE } from './options.ts';
+import { packagesStep } from './packages.ts';
+import {
+  daemonRolesStep,
+  panelDatabaseStep,
+  panelMigratedStep,
+  pdnsDatabaseStep,
+  roundcubeDatabaseStep,
+} from './postgres.ts';
+import { startStep, unitsStep } from './services.ts';
+import { groupStep, loadSecrets, panelEnvStep } from './settings.ts';
+
+export const STEPS: readonly Step[] = [
+  packagesStep,
+  groupStep,
+  panelDatabaseStep,
+  pdnsDatabaseStep,
+  roundcubeDatabaseStep,
+  panelEnvStep,
+  unitsStep,
+  daemonConfigsStep,
+  startStep,
+  panelMigratedStep,
+  daemonRolesStep,
+  doctorStep,
+];
+
+async function main(args: string[]): Promise<number> {
+  if (readFlags(args).help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let ask: Ask | undefined;
+  let terminal: ReturnType<typeof createInterface> | undefined;
+  if (process.stdin.isTTY) {
+    terminal = createInterface({ input: process.stdin, output: process.stdout });
+    ask = (question) => (terminal as ReturnType<typeof createInterface>).question(question);
+  }
+  const options = await resolveOptions(args, ask).finally(() => terminal?.close());
+  const say = (line: string) => process.stdout.write(`  ${line}\n`);
+  const context: InstallContext = { options, secrets: loadSecrets(say), say, changedUnits: new Set() };
+  for (const [index, step] of STEPS.entries()) {
+    process.stdout.write(`[${index + 1}/${STEPS.length}] ${step.title}\n`);
+    await step.run(context);
+  }
+  process.stdout.write(`Installed: https://${options.panelHost}/ (a self-signed certificate until ACME replaces it)\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof OptionsError) {
+      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`install failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

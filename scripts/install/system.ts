@@ -1,0 +1,104 @@
+import { type ExecFileOptions, execFile } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+/** What a step did, said to the operator line by line. */
+export type Say = (line: string) => void;
+
+export interface RunOptions {
+  /** Text given on standard input (SQL for psql: its variables are only interpolated there). */
+  input?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Exit codes that are answers rather than failures (dpkg-query's 1: not installed). */
+  allowedCodes?: number[];
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A command as an argument array, never through a shell; a failure says the command and its output. */
+export async function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const execOptions: ExecFileOptions = {
+    env: options.env ?? process.env,
+    cwd: options.cwd,
+    maxBuffer: 64 * 1024 * 1024,
+    encoding: 'utf8',
+  };
+  const child = execFileAsync(command, [...args], execOptions);
+  if (options.input !== undefined) {
+    child.child.stdin?.end(options.input);
+  }
+  try {
+    const { stdout, stderr } = await child;
+    return { code: 0, stdout: String(stdout), stderr: String(stderr) };
+  } catch (error) {
+    const failed = error as { code?: number | string; stdout?: string; stderr?: string };
+    const code = typeof failed.code === 'number' ? failed.code : -1;
+    const result = { code, stdout: String(failed.stdout ?? ''), stderr: String(failed.stderr ?? '') };
+    if (options.allowedCodes?.includes(code)) return result;
+    // the arguments may hold no secret: secrets reach commands on standard input only
+    throw new Error(`${command} ${args.join(' ')} failed (${failed.code}):\n${result.stderr || result.stdout}`.trim());
+  }
+}
+
+export interface FileSpec {
+  mode: number;
+  uid?: number;
+  gid?: number;
+}
+
+/**
+ * Writes a file only when its content, mode or owner differ from what is wanted; true when it
+ * changed something (so the daemon reading it is restarted, and a second run says nothing changed).
+ */
+export function writeIfChanged(file: string, content: string, spec: FileSpec): boolean {
+  mkdirSync(path.dirname(file), { recursive: true });
+  let changed = false;
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== content) {
+    // made with its final mode, so a secret is never readable by others for a moment
+    writeFileSync(file, content, { mode: spec.mode });
+    changed = true;
+  }
+  const stat = statSync(file);
+  if ((stat.mode & 0o7777) !== spec.mode) {
+    chmodSync(file, spec.mode);
+    changed = true;
+  }
+  const uid = spec.uid ?? 0;
+  const gid = spec.gid ?? 0;
+  if (stat.uid !== uid || stat.gid !== gid) {
+    chownSync(file, uid, gid);
+    changed = true;
+  }
+  return changed;
+}
+
+/** A group's or user's numeric id from the system's databases, or undefined when it does not exist. */
+export async function groupId(name: string): Promise<number | undefined> {
+  const { code, stdout } = await run('getent', ['group', name], { allowedCodes: [2] });
+  return code === 0 ? Number(stdout.split(':')[2]) : undefined;
+}
+
+export async function userId(name: string): Promise<number | undefined> {
+  const { code, stdout } = await run('getent', ['passwd', name], { allowedCodes: [2] });
+  return code === 0 ? Number(stdout.split(':')[2]) : undefined;
+}
+
+export async function requiredGroupId(name: string): Promise<number> {
+  const id = await groupId(name);
+  if (id === undefined) throw new Error(`group ${name} does not exist (its package should have made it)`);
+  return id;
+}
+
+export async function requiredUserId(name: string): Promise<number> {
+  const id = await userId(name);
+  if (id === undefined) throw new Error(`user ${name} does not exist (its package should have made it)`);
+  return id;
+}
