@@ -26,6 +26,9 @@ IFS=. read -r major minor _ <<<"$node_version"
 if [ "$major" -lt 20 ] || { [ "$major" -eq 20 ] && [ "$minor" -lt 19 ]; }; then
   die "Node.js 20.19 or newer is needed; this one is $node_version"
 fi
+if [ "$major" -lt 22 ] || { [ "$major" -eq 22 ] && [ "$minor" -lt 13 ]; }; then
+  printf 'install.sh: Node.js %s runs the panel, but only 22.13+ and 24 are supported (README.md)\n' "$node_version" >&2
+fi
 
 checkout=$(cd "$(dirname "$0")/.." && pwd)
 [ -d "$checkout/node_modules/tsx" ] || die "$checkout has no node_modules: run npm ci there first"
