@@ -32,9 +32,8 @@ export async function run(command: string, args: readonly string[], options: Run
     encoding: 'utf8',
   };
   const child = execFileAsync(command, [...args], execOptions);
-  if (options.input !== undefined) {
-    child.child.stdin?.end(options.input);
-  }
+  // no command of the install reads a terminal: standard input is the given text or nothing
+  child.child.stdin?.end(options.input ?? '');
   try {
     const { stdout, stderr } = await child;
     return { code: 0, stdout: String(stdout), stderr: String(stderr) };
