@@ -270,7 +270,16 @@ export const daemonConfigsStep: Step = {
       'nginx.service',
       `made a self-signed certificate for ${options.panelHost} (the panel, until ACME replaces it)`,
     );
+    let unchanged = 0;
+    for (const file of configFiles(options, secrets)) {
+      const gid = file.group ? await requiredGroupId(file.group) : 0;
+      if (writeIfChanged(file.path, file.render(), { mode: file.mode, gid }))
+        mark(true, file.unit, `wrote ${file.path}`);
+      else unchanged++;
+    }
+    if (unchanged > 0) say(`${unchanged} files already as rendered`);
     // Postfix opens its SNI map at start; empty until the panel writes the first mail certificate
+    // (postmap reads main.cf: after it is written)
     if (!existsSync(`${MAIL_TLS_DIR}/postfix-sni.db`)) {
       writeIfChanged(`${MAIL_TLS_DIR}/postfix-sni`, '', { mode: 0o644 });
       await run('postmap', ['-F', `hash:${MAIL_TLS_DIR}/postfix-sni`]);
@@ -285,14 +294,6 @@ export const daemonConfigsStep: Step = {
       'dovecot.service',
       'wrote the WebMail master user of /var/lib/dovecot/master-users',
     );
-    let unchanged = 0;
-    for (const file of configFiles(options, secrets)) {
-      const gid = file.group ? await requiredGroupId(file.group) : 0;
-      if (writeIfChanged(file.path, file.render(), { mode: file.mode, gid }))
-        mark(true, file.unit, `wrote ${file.path}`);
-      else unchanged++;
-    }
-    if (unchanged > 0) say(`${unchanged} files already as rendered`);
     if (changedUnits.has('postfix.service')) await run('postfix', ['check']);
   },
 };

@@ -27,12 +27,15 @@ export interface RunResult {
 export async function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   const execOptions: ExecFileOptions = {
     env: options.env ?? process.env,
-    cwd: options.cwd,
+    // a folder every user may enter (psql as postgres, say), whatever the installer's own is
+    cwd: options.cwd ?? '/',
     maxBuffer: 64 * 1024 * 1024,
     encoding: 'utf8',
   };
   const child = execFileAsync(command, [...args], execOptions);
   // no command of the install reads a terminal: standard input is the given text or nothing
+  // (a command that exits without reading it closes the pipe: not an error of the install)
+  child.child.stdin?.on('error', () => {});
   child.child.stdin?.end(options.input ?? '');
   try {
     const { stdout, stderr } = await child;
