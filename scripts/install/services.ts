@@ -36,7 +36,7 @@ export const unitsStep: Step = {
       }
     }
     await run('systemd-tmpfiles', ['--create', 'panel247.conf', 'panel247-opendkim.conf']);
-    say('made the folders of panel247.conf and panel247-opendkim.conf (systemd-tmpfiles --create)');
+    say('checked the folders of panel247.conf and panel247-opendkim.conf (systemd-tmpfiles --create)');
   },
 };
 

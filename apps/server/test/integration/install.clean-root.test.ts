@@ -1,0 +1,120 @@
+import { copyFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CleanRoot, requireCleanRootTools, startCleanRoot } from '../../../../scripts/daemons/clean-root.ts';
+import { execFileAsync } from '../../../../scripts/daemons/daemon-harness.ts';
+import { PACKAGES, preseeds } from '../../../../scripts/install/packages.ts';
+import { START_ORDER } from '../../../../scripts/install/services.ts';
+
+/**
+ * The production install's proof: deploy/install.sh run in a clean Debian 12 root (its own
+ * systemd, network and address) with the host's Node and this checkout, then the panel and the
+ * daemons reached from outside with real clients, after a reboot too, and a second run that
+ * changes nothing. The packages come from a cached layer of the harness (the installer's own
+ * package list and preseeds), so its packages step finds them installed.
+ */
+
+const CHECKOUT = path.resolve(import.meta.dirname, '../../../..');
+const PANEL_HOST = 'panel.hosting-norte.es';
+const MAIL_HOST = 'mail.hosting-norte.es';
+
+function flags(address: string): string[] {
+  return [
+    '--provider',
+    'Hosting Norte',
+    '--panel-host',
+    PANEL_HOST,
+    '--mail-host',
+    MAIL_HOST,
+    '--nameservers',
+    'ns1.hosting-norte.es,ns2.hosting-norte.es',
+    '--ipv4',
+    address,
+    '--acme-email',
+    'hostmaster@hosting-norte.es',
+  ];
+}
+
+/** Retries while a daemon that was just (re)started opens its port; never a fixed wait. */
+async function eventually<T>(attempt: () => Promise<T>, timeoutMs = 120_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+describe('deploy/install.sh on a clean Debian 12 root', () => {
+  let root: CleanRoot;
+  /** The later proofs stand on a finished install: without one they fail at once, not after their waits. */
+  let installed = false;
+
+  beforeAll(async () => {
+    requireCleanRootTools();
+    root = await startCleanRoot({
+      layer: { packages: [...PACKAGES], preseed: preseeds(MAIL_HOST).trim().split('\n') },
+      binds: [{ host: CHECKOUT, inside: '/opt/panel247', readOnly: true }],
+    });
+    // Debian 12's nodejs is 18: the host's Node, as an operator installs one
+    copyFileSync(process.execPath, `${root.folder}/usr/bin/node`);
+  }, 1_800_000);
+  afterAll(async () => {
+    await root?.stop();
+  });
+
+  it('installs with the provider’s values and says what it did', async () => {
+    const result = await root.run('/opt/panel247/deploy/install.sh', flags(root.address), { timeoutMs: 1_200_000 });
+    expect(`${result.stdout}${result.stderr}`).toContain('Installed: https://');
+    expect(result.code).toBe(0);
+    installed = true;
+  }, 1_300_000);
+
+  /** The panel's page through its TLS proxy, as a browser at the host reaches it (self-signed for now). */
+  const loginPage = () =>
+    eventually(async () => {
+      const { stdout } = await execFileAsync('curl', [
+        '-sSfk',
+        '--resolve',
+        `${PANEL_HOST}:443:${root.address}`,
+        `https://${PANEL_HOST}/`,
+      ]);
+      return stdout;
+    });
+
+  /** Every unit of the start order, as systemd reports it. */
+  const unitStates = async () => {
+    const { stdout } = await root.run('systemctl', ['is-active', ...START_ORDER]);
+    return Object.fromEntries(START_ORDER.map((unit, index) => [unit, stdout.split('\n')[index]]));
+  };
+  const allActive = Object.fromEntries(START_ORDER.map((unit) => [unit, 'active']));
+
+  it('serves the panel’s login page over HTTPS at the root’s address, every daemon running', async () => {
+    expect(installed).toBe(true);
+    expect(await loginPage()).toContain('<div id="root">');
+    expect(await unitStates()).toEqual(allActive);
+  }, 300_000);
+
+  it('starts everything again after a reboot that emptied /run', async () => {
+    expect(installed).toBe(true);
+    await root.reboot();
+    expect(
+      await eventually(async () => {
+        const states = await unitStates();
+        if (states['panel247.service'] !== 'active') throw new Error('the panel is not up yet');
+        return states;
+      }),
+    ).toEqual(allActive);
+    expect(await loginPage()).toContain('<div id="root">');
+  }, 600_000);
+
+  it('changes nothing when run a second time', async () => {
+    expect(installed).toBe(true);
+    const result = await root.run('/opt/panel247/deploy/install.sh', flags(root.address), { timeoutMs: 1_200_000 });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/^ {2}(wrote|installed|made|restarted|started|enabled|generated) /m);
+  }, 1_300_000);
+});
