@@ -1,10 +1,14 @@
+import type { LookupAddress } from 'node:dns';
 import { copyFileSync } from 'node:fs';
+import type { LookupFunction } from 'node:net';
 import path from 'node:path';
+import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CleanRoot, requireCleanRootTools, startCleanRoot } from '../../../../scripts/daemons/clean-root.ts';
 import { execFileAsync } from '../../../../scripts/daemons/daemon-harness.ts';
 import { PACKAGES, preseeds } from '../../../../scripts/install/packages.ts';
 import { START_ORDER } from '../../../../scripts/install/services.ts';
+import { loginToPanel } from '../support/panel-api-client.ts';
 
 /**
  * The production install's proof: deploy/install.sh run in a clean Debian 12 root (its own
@@ -17,6 +21,7 @@ import { START_ORDER } from '../../../../scripts/install/services.ts';
 const CHECKOUT = path.resolve(import.meta.dirname, '../../../..');
 const PANEL_HOST = 'panel.hosting-norte.es';
 const MAIL_HOST = 'mail.hosting-norte.es';
+const CUSTOMER = 'cliente-norte.es';
 
 function flags(address: string): string[] {
   return [
@@ -52,6 +57,8 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
   let root: CleanRoot;
   /** The later proofs stand on a finished install: without one they fail at once, not after their waits. */
   let installed = false;
+  /** The customer's resource (domain and mail), made through the CLI by the DNS proof. */
+  let resourceId = 0;
 
   beforeAll(async () => {
     requireCleanRootTools();
@@ -98,6 +105,130 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
     expect(await unitStates()).toEqual(allActive);
   }, 300_000);
 
+  /** The installed command-line tool, as the guide runs it: root, from /opt/panel247, no settings given. */
+  const panel = (args: string[], input?: string) =>
+    root.runOk('env', ['-C', '/opt/panel247', 'node', '--import', 'tsx', 'apps/server/src/cli/panel.ts', ...args], {
+      input,
+    });
+
+  /**
+   * Runs `work` with fetch reaching the panel's name at the root's address and taking its
+   * self-signed certificate, as a browser whose user accepted it.
+   */
+  async function atTheRoot<T>(work: () => Promise<T>): Promise<T> {
+    const before = getGlobalDispatcher();
+    const lookup: LookupFunction = (_host, options, callback) =>
+      options.all
+        ? (callback as unknown as (error: null, all: LookupAddress[]) => void)(null, [
+            { address: root.address, family: 4 },
+          ])
+        : callback(null, root.address, 4);
+    setGlobalDispatcher(new Agent({ connect: { rejectUnauthorized: false, lookup } }));
+    try {
+      return await work();
+    } finally {
+      setGlobalDispatcher(before);
+    }
+  }
+
+  const nameServers = async () =>
+    (await execFileAsync('dig', ['+short', '+time=2', '+tries=1', `@${root.address}`, CUSTOMER, 'NS'])).stdout
+      .trim()
+      .split('\n')
+      .sort();
+
+  it('answers over DNS, with the provider’s name servers, a zone made for a customer made with the CLI', async () => {
+    expect(installed).toBe(true);
+    await panel(['brand', 'add', '--slug', 'norte', '--company', 'Hosting Norte', '--default', '--host', PANEL_HOST]);
+    await panel(['account', 'add', '--domain', CUSTOMER, '--brand', 'norte']);
+    await panel(
+      ['user', 'add', '--domain', CUSTOMER, '--user', 'admin', '--password-stdin'],
+      'norte-admin-password-1\n',
+    );
+    const made = JSON.parse(
+      await panel([
+        'resource',
+        'add',
+        '--domain',
+        CUSTOMER,
+        '--reference',
+        CUSTOMER,
+        '--domain-part',
+        '--service',
+        '--mail',
+        '--grant-user',
+        'admin',
+        '--json',
+      ]),
+    ) as { id: number };
+    resourceId = made.id;
+    await atTheRoot(async () => {
+      const api = await loginToPanel(`https://${PANEL_HOST}`, {
+        domainName: CUSTOMER,
+        username: 'admin',
+        password: 'norte-admin-password-1',
+      });
+      // the zone is made with the provider's default records when its list is first opened
+      const listed = await api('GET', `service/${made.id}/dns/list/`);
+      expect(listed.system.errors).toEqual([]);
+    });
+    expect(await eventually(nameServers)).toEqual(['ns1.hosting-norte.es.', 'ns2.hosting-norte.es.']);
+  }, 300_000);
+
+  const MAILBOX = `info@${CUSTOMER}`;
+  const MAILBOX_PASSWORD = 'norte-mailbox-password-1';
+
+  /** The mailbox's INBOX over IMAP on TLS (993), as a mail client at the host logs in. */
+  const imapInbox = async (path = '') =>
+    (
+      await execFileAsync('curl', [
+        '-sSk',
+        '--resolve',
+        `${MAIL_HOST}:993:${root.address}`,
+        '-u',
+        `${MAILBOX}:${MAILBOX_PASSWORD}`,
+        `imaps://${MAIL_HOST}/INBOX${path}`,
+      ])
+    ).stdout;
+
+  it('logs a mailbox made through the panel in over IMAP on TLS, and takes its mail on submission with a login', async () => {
+    expect(resourceId).toBeGreaterThan(0);
+    await atTheRoot(async () => {
+      const api = await loginToPanel(`https://${PANEL_HOST}`, {
+        domainName: CUSTOMER,
+        username: 'admin',
+        password: 'norte-admin-password-1',
+      });
+      const made = await api('POST', `service/${resourceId}/correo/create/`, {
+        id: String(resourceId),
+        name: 'info',
+        password: MAILBOX_PASSWORD,
+      });
+      expect(made.system.errors).toEqual([]);
+    });
+    await eventually(() => imapInbox());
+    await execFileAsync('swaks', [
+      '--server',
+      root.address,
+      '--port',
+      '587',
+      '--tls',
+      '--auth',
+      'LOGIN',
+      '--auth-user',
+      MAILBOX,
+      '--auth-password',
+      MAILBOX_PASSWORD,
+      '--from',
+      MAILBOX,
+      '--to',
+      MAILBOX,
+      '--header',
+      'Subject: installed and sending',
+    ]);
+    expect(await eventually(() => imapInbox(';UID=1'))).toContain('Subject: installed and sending');
+  }, 300_000);
+
   it('starts everything again after a reboot that emptied /run', async () => {
     expect(installed).toBe(true);
     await root.reboot();
@@ -109,6 +240,8 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
       }),
     ).toEqual(allActive);
     expect(await loginPage()).toContain('<div id="root">');
+    expect(await eventually(nameServers)).toEqual(['ns1.hosting-norte.es.', 'ns2.hosting-norte.es.']);
+    expect(await eventually(() => imapInbox(';UID=1'))).toContain('Subject: installed and sending');
   }, 600_000);
 
   it('changes nothing when run a second time', async () => {
