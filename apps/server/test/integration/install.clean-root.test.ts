@@ -229,6 +229,23 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
     expect(await eventually(() => imapInbox(';UID=1'))).toContain('Subject: installed and sending');
   }, 300_000);
 
+  it('doctor is green with a customer on the machine, and sync --dry-run runs through every driver without an error', async () => {
+    expect(resourceId).toBeGreaterThan(0);
+    const report = JSON.parse(await panel(['doctor', '--json'])) as { ok: boolean; checks: unknown[] };
+    expect(report).toMatchObject({ ok: true });
+    const drift = await root.run('env', [
+      '-C',
+      '/opt/panel247',
+      'node',
+      '--import',
+      'tsx',
+      'apps/server/src/cli/panel.ts',
+      'sync',
+      '--dry-run',
+    ]);
+    expect(drift.code, `${drift.stdout}${drift.stderr}`).toBe(0);
+  }, 300_000);
+
   it('starts everything again after a reboot that emptied /run', async () => {
     expect(installed).toBe(true);
     await root.reboot();
