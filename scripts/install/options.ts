@@ -139,7 +139,7 @@ export function readFlags(args: readonly string[]): { values: Map<string, string
   return { values, trial, help };
 }
 
-/** Asks for one missing value (a terminal is attached); undefined when there is none to ask. */
+/** Asks for one missing value: given only when a terminal is attached. */
 export type Ask = (question: string) => Promise<string>;
 
 /**
