@@ -6,7 +6,7 @@
  * upgrade is the same command.
  */
 import { createInterface } from 'node:readline/promises';
-import type { InstallContext, Step } from './context.ts';
+import { CHECKOUT, type InstallContext, type Step } from './context.ts';
 import { daemonConfigsStep } from './daemon-configs.ts';
 import { doctorStep } from './doctor.ts';
 import { type Ask, OptionsError, readFlags, resolveOptions, USAGE } from './options.ts';
@@ -46,6 +46,10 @@ async function main(args: string[]): Promise<number> {
   if (process.stdin.isTTY) {
     terminal = createInterface({ input: process.stdin, output: process.stdout });
     ask = (question) => (terminal as ReturnType<typeof createInterface>).question(question);
+  }
+  // the unit's WorkingDirectory: a panel elsewhere would get a unit that cannot start
+  if (CHECKOUT !== '/opt/panel247') {
+    throw new Error(`the panel must be in /opt/panel247 (panel247.service runs it from there), not ${CHECKOUT}`);
   }
   const options = await resolveOptions(args, ask).finally(() => terminal?.close());
   const say = (line: string) => process.stdout.write(`  ${line}\n`);

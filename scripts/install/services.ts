@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CHECKOUT, DEPLOY, PHP_VERSION, type Step } from './context.ts';
+import { DEPLOY, PHP_VERSION, type Step } from './context.ts';
 import { run, writeIfChanged } from './system.ts';
 
 /** deploy/'s tmpfiles.d files and systemd units, copied as they are into /etc. */
@@ -27,8 +27,6 @@ const COPIED = [
 export const unitsStep: Step = {
   title: 'Runtime folders (tmpfiles.d) and systemd units',
   async run({ say, changedUnits }) {
-    if (CHECKOUT !== '/opt/panel247')
-      say(`note: the unit runs the panel from /opt/panel247, this checkout is ${CHECKOUT}`);
     for (const file of COPIED) {
       if (writeIfChanged(file.to, readFileSync(path.join(DEPLOY, file.from), 'utf8'), { mode: 0o644 })) {
         if (file.unit) changedUnits.add(file.unit);
