@@ -66,7 +66,8 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
     MAPTYPE: 'pgsql',
     TLS_DIR: MAIL_TLS_DIR,
     SASL_SOCKET: 'private/auth',
-    POLICY_SERVICE: '',
+    // the panel's sending limit per mailbox, asked at DATA on submission (PANEL_MAIL_POLICY_LISTEN)
+    POLICY_SERVICE: 'unix:private/panel247-policy',
     CONNECTION: mailConnection(secrets),
     OPENDKIM_PORT: '8891',
   };

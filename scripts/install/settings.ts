@@ -58,6 +58,7 @@ export function panelSettings(options: InstallOptions, secrets: Secrets): Array<
     ['PANEL_DNS_DMARC_REPORT', options.dmarcReport],
     ['PANEL_MAIL_DOVEADM_CONFIG', '/etc/dovecot/dovecot.conf'],
     ['PANEL_MAIL_TLS_DIR', '/etc/panel247/mail-tls'],
+    ['PANEL_MAIL_POLICY_LISTEN', '/var/spool/postfix/private/panel247-policy'],
     ['PANEL_MAIL_POSTFIX_CONFIG_DIR', '/etc/postfix'],
     ['PANEL_MAIL_DRIVER', 'dovecot'],
     ['PANEL_MAIL_DKIM_DRIVER', 'opendkim'],
