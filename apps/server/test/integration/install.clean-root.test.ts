@@ -77,6 +77,14 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
     const result = await root.run('/opt/panel247/deploy/install.sh', flags(root.address), { timeoutMs: 1_200_000 });
     expect(`${result.stdout}${result.stderr}`).toContain('Installed: https://');
     expect(result.code).toBe(0);
+    // the settings readable by the panel's group, the generated secrets by root only
+    const modes = await root.runOk('stat', [
+      '-c',
+      '%a %U %G',
+      '/etc/panel247/panel247.env',
+      '/etc/panel247/install-secrets.env',
+    ]);
+    expect(modes.trim().split('\n')).toEqual(['640 root panel247', '600 root root']);
     installed = true;
   }, 1_300_000);
 
