@@ -4,6 +4,7 @@ import { ensureSelfSigned } from './certificates.ts';
 import { type InstallContext, PHP_VERSION, type Step } from './context.ts';
 import type { Secrets } from './env-file.ts';
 import type { InstallOptions } from './options.ts';
+import { PHPMYADMIN_POOL, PROXY_LOCATION } from './phpmyadmin.ts';
 import { requiredGroupId, run, writeIfChanged } from './system.ts';
 
 /** One configuration file in Debian's place: rendered from deploy/ templates, owned by root. */
@@ -47,6 +48,22 @@ function nginxMain(): string {
   });
   const end = main.lastIndexOf('}');
   return `${main.slice(0, end)}    include ${NGINX_SITES_DIR}/*.conf;\n${main.slice(end)}`;
+}
+
+/** PHP-FPM's main file: the template, then the include of phpMyAdmin's pool (outside the panel's folder). */
+function phpFpmMain(): string {
+  const main = fillDeployTemplate('nginx/php-fpm.conf.template', {
+    PID_FILE: `/run/php/php${PHP_VERSION}-fpm.pid`,
+    ERROR_LOG: `/var/log/php${PHP_VERSION}-fpm.log`,
+    // Debian's unit runs the master with --nodaemonize
+    DAEMONIZE: 'no',
+    IDLE_SOCKET: `/run/php/panel247-${PHP_VERSION}/idle.sock`,
+    USER: 'www-data',
+    GROUP: 'www-data',
+    LIVE_DIR: '/etc/panel247/web/live',
+    VERSION: PHP_VERSION,
+  });
+  return `${main}; phpMyAdmin's pool (deploy/install.sh)\ninclude=${PHPMYADMIN_POOL}\n`;
 }
 
 /** Every file the installer renders, in Debian's places, with the production values of docs/OPERATIONS.md. */
@@ -188,18 +205,7 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
     },
     {
       path: `/etc/php/${PHP_VERSION}/fpm/php-fpm.conf`,
-      render: () =>
-        fillDeployTemplate('nginx/php-fpm.conf.template', {
-          PID_FILE: `/run/php/php${PHP_VERSION}-fpm.pid`,
-          ERROR_LOG: `/var/log/php${PHP_VERSION}-fpm.log`,
-          // Debian's unit runs the master with --nodaemonize
-          DAEMONIZE: 'no',
-          IDLE_SOCKET: `/run/php/panel247-${PHP_VERSION}/idle.sock`,
-          USER: 'www-data',
-          GROUP: 'www-data',
-          LIVE_DIR: '/etc/panel247/web/live',
-          VERSION: PHP_VERSION,
-        }),
+      render: phpFpmMain,
       mode: 0o644,
       unit: `php${PHP_VERSION}-fpm.service`,
     },
@@ -215,7 +221,7 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
           CERTIFICATE_KEY: `${PANEL_TLS_DIR}/key.pem`,
           ACME_ROOT: '/var/www/panel247-acme',
           PANEL_ADDRESS: '127.0.0.1:8247',
-        }),
+        }).replace('    # The web app', `${PROXY_LOCATION}    # The web app`),
       mode: 0o644,
       unit: 'nginx.service',
     },

@@ -53,6 +53,7 @@ export const SECRET_NAMES = [
   'WEBMAIL_KEY',
   'WEBMAIL_MASTER_PASSWORD',
   'ROUNDCUBE_DES_KEY',
+  'MARIADB_ADMIN_PASSWORD',
 ] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 export type Secrets = Record<SecretName, string>;

@@ -9,8 +9,10 @@ import { createInterface } from 'node:readline/promises';
 import { CHECKOUT, type InstallContext, type Step } from './context.ts';
 import { daemonConfigsStep } from './daemon-configs.ts';
 import { doctorStep } from './doctor.ts';
+import { mariadbAdminStep } from './mariadb.ts';
 import { type Ask, OptionsError, readFlags, resolveOptions, USAGE } from './options.ts';
 import { packagesStep } from './packages.ts';
+import { phpMyAdminStep } from './phpmyadmin.ts';
 import {
   daemonRolesStep,
   panelDatabaseStep,
@@ -27,9 +29,11 @@ export const STEPS: readonly Step[] = [
   panelDatabaseStep,
   pdnsDatabaseStep,
   roundcubeDatabaseStep,
+  mariadbAdminStep,
   panelEnvStep,
   unitsStep,
   daemonConfigsStep,
+  phpMyAdminStep,
   startStep,
   panelMigratedStep,
   daemonRolesStep,

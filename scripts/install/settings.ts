@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { PANEL_ENV_FILE, PHP_VERSION, SECRETS_FILE, type Step } from './context.ts';
 import { keepOrGenerateSecrets, parseEnvFile, renderEnvFile, type Secrets } from './env-file.ts';
+import { mariadbUrl } from './mariadb.ts';
 import type { InstallOptions } from './options.ts';
 import { groupId, requiredGroupId, requiredUserId, run, type Say, writeIfChanged } from './system.ts';
 
@@ -76,6 +77,8 @@ export function panelSettings(options: InstallOptions, secrets: Secrets): Array<
     ['PANEL_SERVICE_USERS_DRIVER', 'system'],
     ['PANEL_SEED_DEMO', 'false'],
     ['PANEL_ACME_EMAIL', options.acmeEmail],
+    ['PANEL_DATABASES_DRIVER', 'mariadb'],
+    ['PANEL_DATABASES_URL', mariadbUrl(secrets)],
     ['PANEL_PHPMYADMIN_KEY', secrets.PHPMYADMIN_KEY],
     ['PANEL_WEBMAIL_KEY', secrets.WEBMAIL_KEY],
   ];

@@ -237,6 +237,78 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
     expect(await eventually(() => imapInbox(';UID=1'))).toContain('Subject: installed and sending');
   }, 300_000);
 
+  const DATABASE_PASSWORD = 'norte-database-password-1';
+  /** The database made through the panel's API: its name and its user's. */
+  let database = { bbdd: '', user: '' };
+
+  /**
+   * A login with Debian's `mariadb` client, from inside the root: MariaDB listens on loopback only
+   * there (Debian's bind-address), and a user without external access exists only for the local
+   * hosts (PANEL_DATABASES_LOCAL_HOSTS), so a customer's site on the machine is who logs in.
+   */
+  const databaseLogin = () =>
+    root.runOk('mariadb', [
+      '--protocol=tcp',
+      '-h',
+      '127.0.0.1',
+      '-u',
+      database.user,
+      `--password=${DATABASE_PASSWORD}`,
+      '-N',
+      '-e',
+      'CREATE TABLE IF NOT EXISTS proof (id INT); SELECT DATABASE();',
+      database.bbdd,
+    ]);
+
+  /** phpMyAdmin's sign-on hand-off through the panel's TLS proxy, without a token (a plain GET). */
+  const signonPage = () =>
+    eventually(async () => {
+      const { stdout } = await execFileAsync('curl', [
+        '-sSk',
+        '--resolve',
+        `${PANEL_HOST}:443:${root.address}`,
+        '-w',
+        '\n%{http_code}',
+        `https://${PANEL_HOST}/phpmyadmin/panel247-signon.php`,
+      ]);
+      return stdout;
+    });
+
+  it('logs in with the mariadb client to a database made through the panel, and signs on to it in phpMyAdmin through nginx', async () => {
+    expect(resourceId).toBeGreaterThan(0);
+    const form = await atTheRoot(async () => {
+      const api = await loginToPanel(`https://${PANEL_HOST}`, {
+        domainName: CUSTOMER,
+        username: 'admin',
+        password: 'norte-admin-password-1',
+      });
+      const made = await api('POST', `service/${resourceId}/ddbb/create/`, { password: DATABASE_PASSWORD });
+      expect(made.system.errors).toEqual([]);
+      const ddbb = (made.data as { ddbb: { id: number; bbdd: string; user: string } }).ddbb;
+      database = { bbdd: ddbb.bbdd, user: ddbb.user };
+      const login = await api('POST', `service/${resourceId}/ddbb/${ddbb.id}/login/`, {});
+      return login.data as { action: string; fields: { token: string } };
+    });
+    expect((await databaseLogin()).trim()).toBe(database.bbdd);
+    // the hand-off without a token refuses; with the panel's one-time token it opens phpMyAdmin on the database
+    expect(await signonPage()).toMatch(/Open phpMyAdmin from the control panel\.[\s\S]*\n405$/);
+    expect(form.action).toBe('/phpmyadmin/panel247-signon.php');
+    const { stdout } = await execFileAsync('curl', [
+      '-sSkL',
+      '--resolve',
+      `${PANEL_HOST}:443:${root.address}`,
+      // the cookie engine on, with no file: the sign-on's session cookies follow the redirects
+      '-b',
+      '',
+      '--data-urlencode',
+      `token=${form.fields.token}`,
+      `https://${PANEL_HOST}${form.action}`,
+    ]);
+    expect(stdout).toContain('phpMyAdmin');
+    expect(stdout).toContain(database.bbdd);
+    expect(stdout).toContain('proof');
+  }, 300_000);
+
   it('doctor is green with a customer on the machine, and sync --dry-run runs through every driver without an error', async () => {
     expect(resourceId).toBeGreaterThan(0);
     const report = JSON.parse(await panel(['doctor', '--json'])) as { ok: boolean; checks: unknown[] };
@@ -267,6 +339,8 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
     expect(await loginPage()).toContain('<div id="root">');
     expect(await eventually(nameServers)).toEqual(['ns1.hosting-norte.es.', 'ns2.hosting-norte.es.']);
     expect(await eventually(() => imapInbox(';UID=1'))).toContain('Subject: installed and sending');
+    expect((await eventually(databaseLogin)).trim()).toBe(database.bbdd);
+    expect(await signonPage()).toMatch(/\n405$/);
   }, 600_000);
 
   it('changes nothing when run a second time', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { keepOrGenerateSecrets, parseEnvFile, renderEnvFile } from '../../../../scripts/install/env-file.ts';
+import { adminLoginSql } from '../../../../scripts/install/mariadb.ts';
 import { OptionsError, resolveOptions } from '../../../../scripts/install/options.ts';
+import { phpMyAdminFiles } from '../../../../scripts/install/phpmyadmin.ts';
 import { mergedSettings, panelSettings } from '../../../../scripts/install/settings.ts';
 
 const GOOD = [
@@ -115,5 +117,36 @@ describe('the installer’s environment files', () => {
     expect(values.get('PANEL_LOG_LEVEL')).toBe('debug');
     expect(values.has('PANEL_DNS_ALLOW_PLACEHOLDERS')).toBe(false);
     expect(() => renderEnvFile('x', [['PANEL_X', 'a"b']])).toThrow(/characters the file cannot hold/);
+  });
+});
+
+describe('the installer’s MariaDB and phpMyAdmin', () => {
+  it('gives the panel the mariadb driver with an admin login of its own on loopback, never root', async () => {
+    const options = await resolveOptions(GOOD);
+    const { secrets } = keepOrGenerateSecrets(new Map());
+    const values = new Map(panelSettings(options, secrets));
+    expect(values.get('PANEL_DATABASES_DRIVER')).toBe('mariadb');
+    expect(values.get('PANEL_DATABASES_URL')).toBe(`mysql://panel247:${secrets.MARIADB_ADMIN_PASSWORD}@127.0.0.1:3306`);
+    const sql = adminLoginSql(secrets);
+    expect(sql).toContain("GRANT ALL PRIVILEGES ON *.* TO 'panel247'@'127.0.0.1' WITH GRANT OPTION;");
+    expect(sql).not.toMatch(/root/i);
+    expect(() => adminLoginSql({ ...secrets, MARIADB_ADMIN_PASSWORD: "x'; DROP USER root; --" })).toThrow(/hex/);
+  });
+
+  it('fills every placeholder of phpMyAdmin’s files, the shared key and blowfish secret readable by root and the pool only', async () => {
+    const options = await resolveOptions(GOOD);
+    const { secrets } = keepOrGenerateSecrets(new Map());
+    const files = new Map(phpMyAdminFiles(options, secrets, { gid: 999 }).map((file) => [file.path, file]));
+    const config = files.get('/etc/phpmyadmin/config.inc.php');
+    expect(config?.text).toContain(`sodium_hex2bin('${secrets.PHPMYADMIN_BLOWFISH_HEX}')`);
+    expect(config?.text).toContain("'SignonURL'] = 'https://panel.hosting-norte.es/'");
+    expect(config).toMatchObject({ mode: 0o640, gid: 999 });
+    const pool = files.get('/etc/php/8.2/fpm/panel247-phpmyadmin.conf');
+    expect(pool?.text).toContain(`env[PANEL247_PHPMYADMIN_KEY] = "${secrets.PHPMYADMIN_KEY}"`);
+    expect(pool?.text).toContain('user = panel247-phpmyadmin');
+    expect(pool?.mode).toBe(0o600);
+    expect(files.get('/etc/nginx/panel247/phpmyadmin.conf')?.text).toContain('listen 127.0.0.1:8248;');
+    expect(files.get('/etc/nginx/panel247/phpmyadmin-fastcgi.params')?.text).toContain('fastcgi_param HTTPS on;');
+    for (const file of files.values()) expect(file.text).not.toMatch(/@[A-Z_]+@/);
   });
 });
