@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** The tests that boot a clean Debian root (scripts/daemons/clean-root.ts): a tier of their own. */
+const CLEAN_ROOT_TESTS = 'apps/server/test/integration/**/*clean-root.test.ts';
+
 /**
  * One vitest configuration, one project per test tier. `scripts/test-all.sh` runs the tiers (the
  * real-daemon ones beside the others) and adds up the counts.
@@ -30,9 +33,22 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['apps/server/test/integration/**/*.test.ts'],
+          exclude: [CLEAN_ROOT_TESTS],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // A whole Debian root booted in namespaces (the production install's proof): the heaviest
+        // on disk and CPU, so test-all runs it apart, once the browser tier is nearly done.
+        test: {
+          name: 'clean-root',
+          include: [CLEAN_ROOT_TESTS],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 900_000,
           fileParallelism: false,
         },
       },
