@@ -11,6 +11,7 @@ import {
   cachedTarball,
 } from '../../../../scripts/daemons/clean-root-cache.ts';
 import { execFileAsync } from '../../../../scripts/daemons/daemon-harness.ts';
+import { retrying } from '../support/retrying.ts';
 
 /**
  * The harness the install's proof runs in: a clean Debian 12 root, booted with its own systemd as
@@ -39,17 +40,7 @@ async function hostGet(url: string): Promise<string> {
 }
 
 /** Retries while a daemon that was just (re)started opens its port; never a fixed wait. */
-async function eventually<T>(attempt: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
+const eventually = <T>(attempt: () => Promise<T>, timeoutMs = 60_000) => retrying(attempt, timeoutMs, 200);
 
 describe('a clean Debian 12 root in its own namespaces', () => {
   let root: CleanRoot;

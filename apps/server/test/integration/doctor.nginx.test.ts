@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,6 +51,9 @@ describe('doctor: a PHP page through a real nginx and PHP-FPM', () => {
     }
     writeFileSync(path.join(home, 'public', 'index.html'), 'shop\n');
     chmodSync(path.join(home, 'public', 'index.html'), 0o644);
+    // the home is its service's, as the panel makes it (here the shared hosting user, www-data):
+    // doctor writes its probe page with the home owner's rights, never root's
+    for (const entry of ['', 'public', 'public/index.html']) chownSync(path.join(home, entry), 33, 33);
     await new NginxWebDriver(options)
       .apply({
         serviceId: 1,
@@ -71,6 +74,7 @@ describe('doctor: a PHP page through a real nginx and PHP-FPM', () => {
       PANEL_DATA_DIR: dataDir,
       PANEL_WEB_DRIVER: 'nginx',
       PANEL_WEB_CONFIG_DIR: options.configDir,
+      PANEL_HOSTING_ROOT: path.join(servers.dir, 'homes'),
       PANEL_WEB_HTTP_LISTEN: options.httpListen,
       PANEL_WEB_PHP_SOCKETS: `8.2=${runDir()}`,
       PANEL_WEB_NGINX_USER: options.nginxUser,

@@ -9,6 +9,7 @@ import { execFileAsync } from '../../../../scripts/daemons/daemon-harness.ts';
 import { PACKAGES, preseeds } from '../../../../scripts/install/packages.ts';
 import { START_ORDER } from '../../../../scripts/install/services.ts';
 import { loginToPanel } from '../support/panel-api-client.ts';
+import { retrying } from '../support/retrying.ts';
 
 /**
  * The production install's proof: deploy/install.sh run in a clean Debian 12 root (its own
@@ -41,17 +42,7 @@ function flags(address: string): string[] {
 }
 
 /** Retries while a daemon that was just (re)started opens its port; never a fixed wait. */
-async function eventually<T>(attempt: () => Promise<T>, timeoutMs = 120_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-}
+const eventually = <T>(attempt: () => Promise<T>, timeoutMs = 120_000) => retrying(attempt, timeoutMs, 500);
 
 describe('deploy/install.sh on a clean Debian 12 root', () => {
   let root: CleanRoot;

@@ -1,4 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -288,6 +298,10 @@ describe('doctor probes: the checks', () => {
 
     beforeAll(async () => {
       mkdirSync(root, { recursive: true });
+      // the home is its service's (here the shared hosting user's): doctor writes its probe page
+      // with the home owner's rights, never root's, so that user must reach it
+      for (const folder of [dir, path.join(dir, 'homes')]) chmodSync(folder, 0o755);
+      if (process.getuid?.() === 0) chownSync(root, 33, 33);
       mkdirSync(path.join(configDir, 'live', '1', 'sites'), { recursive: true });
       writeFileSync(
         path.join(configDir, 'live', '1', 'sites', 'demo.test.conf'),
@@ -308,6 +322,7 @@ describe('doctor probes: the checks', () => {
     const env = () => ({
       PANEL_WEB_DRIVER: 'nginx',
       PANEL_WEB_CONFIG_DIR: configDir,
+      PANEL_HOSTING_ROOT: path.join(dir, 'homes'),
       PANEL_WEB_PHP_SOCKETS: `8.2=${socketFolder}`,
       PANEL_DOCTOR_WEB_ADDRESS: `127.0.0.1:${port}`,
     });
@@ -334,6 +349,30 @@ describe('doctor probes: the checks', () => {
       expect(check?.fix).toContain(socketFolder);
       expect(readdirSync(root)).toEqual([]);
     });
+
+    it.runIf(process.getuid?.() === 0)(
+      'a site root the customer replaced by a link to root’s folder: the probe is not written there',
+      async () => {
+        status = 200;
+        const site = path.join(root, 'public');
+        const elsewhere = mkdtempSync(path.join(dir, 'root-only-'));
+        chmodSync(elsewhere, 0o755);
+        symlinkSync(elsewhere, site);
+        const conf = path.join(configDir, 'live', '1', 'sites', 'demo.test.conf');
+        const before = readFileSync(conf, 'utf8');
+        writeFileSync(conf, before.replace(`root ${root};`, `root ${site};`));
+        try {
+          const check = (await byName(env()))['php page 8.2'];
+          // written with the home owner's rights, which root's folder refuses (as root it was written there)
+          expect(check).toMatchObject({ ok: false });
+          expect(check?.detail).toMatch(/Permission denied/);
+          expect(readdirSync(elsewhere)).toEqual([]);
+        } finally {
+          writeFileSync(conf, before);
+          rmSync(site);
+        }
+      },
+    );
 
     it('no site uses the version yet: skipped', async () => {
       const check = (await byName({ ...env(), PANEL_WEB_CONFIG_DIR: path.join(dir, 'empty') }))['php page 8.2'];

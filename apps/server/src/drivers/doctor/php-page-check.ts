@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import { CUSTOMER_CHECK_TIMEOUT_MS, checked, type DaemonCheck, skipped } from './daemon-check.ts';
+import { accountOf } from './setup-checks.ts';
 
 /** A PHP site as the web driver wrote it: the host nginx serves it for, its root and its pool's socket. */
 export interface PhpSite {
@@ -99,16 +100,41 @@ function runAs(owner: { uid: number; gid: number }, command: string, args: strin
 }
 
 /**
- * Writes and removes the probe file as the owner of the site's root: written as root, a file the
- * site's owner links elsewhere could land anywhere; as the owner, only where the owner may write.
+ * Writes and removes the probe file as the owner of the service's home: written as root, a file
+ * the customer links elsewhere could land anywhere; as the owner, only where the owner may write.
+ * A panel that is not root cannot switch, and keeps its own rights.
  */
 function probeFiles(owner: { uid: number; gid: number }) {
-  const asOwner = process.getuid?.() === 0 && owner.uid !== 0;
+  const asOwner = process.getuid?.() === 0;
   return {
     write: (file: string, content: string) =>
       asOwner ? runAs(owner, 'tee', ['--', file], content) : writeFile(file, content, { flag: 'wx', mode: 0o644 }),
     remove: (file: string) => (asOwner ? runAs(owner, 'rm', ['-f', '--', file]) : rm(file, { force: true })),
   };
+}
+
+/**
+ * Whose rights the probe page is written and removed with: the user who owns the service's home,
+ * the folder of PANEL_HOSTING_ROOT the site's root is in, with that user's own group. The hosting
+ * root is the panel's alone, so lstat names its entry truly; the site's root, further down, is the
+ * customer's, and a link planted there would name another folder's owner (root's, or another
+ * customer's). The page is never written with root's rights.
+ */
+async function probeOwner(config: AppConfig, root: string): Promise<{ uid: number; gid: number }> {
+  const hosting = config.hosting.root;
+  const inside = hosting ? path.relative(hosting, root) : '';
+  if (!hosting || inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
+    throw new Error(
+      `the root of the site, ${root}, is not inside a home of PANEL_HOSTING_ROOT (${hosting ?? 'unset'})`,
+    );
+  }
+  const home = path.join(hosting, inside.split(path.sep)[0] as string);
+  const info = await lstat(home).catch(() => null);
+  if (!info?.isDirectory()) throw new Error(`the home ${home} is missing: npm run panel -- web sync`);
+  if (process.getuid?.() !== 0) return { uid: info.uid, gid: info.gid };
+  if (info.uid === 0)
+    throw new Error(`the home ${home} belongs to root: npm run panel -- users sync gives it its owner`);
+  return accountOf(String(info.uid), `the owner of ${home}`);
 }
 
 /** Why nginx answered 502/504: the socket is missing (no master or pool), or nginx's user cannot open it. */
@@ -138,10 +164,7 @@ async function phpPage(config: AppConfig, site: PhpSite, version: string): Promi
     `php page ${version}`,
     `PHP-FPM ${version} must run (systemctl start php${version}-fpm; npm run panel -- web sync rewrites the pools) and nginx's user (${config.web.nginxUser}) must reach ${folder}: the folder must be searchable by it (0755, made at boot by the panel's tmpfiles.d entry) and each socket is the web server's. Then ask again: npm run panel -- doctor.`,
     async (signal) => {
-      const owner = await stat(site.root).catch(() => {
-        throw new Error(`the root of ${site.host}, ${site.root}, is missing: npm run panel -- web sync`);
-      });
-      files = probeFiles(owner);
+      files = probeFiles(await probeOwner(config, site.root));
       // the page's output differs from its source: PHP ran it, nginx did not hand out the file
       writing = files.write(file, `<?php echo 'panel247-doctor-', '${marker.slice('panel247-doctor-'.length)}';\n`);
       await writing;

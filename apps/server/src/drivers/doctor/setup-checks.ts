@@ -7,10 +7,10 @@ import { checked, type DaemonCheck, skipped } from './daemon-check.ts';
 
 const run = promisify(execFile);
 
-/** A user's uid and primary gid, from the system's accounts (getent: files, LDAP…). */
-async function accountOf(name: string): Promise<{ uid: number; gid: number }> {
+/** A user's uid and primary gid, from the system's accounts (getent: files, LDAP…), by name or number. */
+export async function accountOf(name: string, setting = 'PANEL_WEB_NGINX_USER'): Promise<{ uid: number; gid: number }> {
   const { stdout } = await run('getent', ['passwd', name], { timeout: 4000 }).catch(() => {
-    throw new Error(`no system user ${name} (PANEL_WEB_NGINX_USER)`);
+    throw new Error(`no system user ${name} (${setting})`);
   });
   const [, , uid, gid] = stdout.trim().split(':');
   return { uid: Number(uid), gid: Number(gid) };
