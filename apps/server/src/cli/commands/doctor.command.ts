@@ -2,8 +2,9 @@ import { customerChecks } from '../../drivers/doctor/customer-checks.ts';
 import { checked, type DaemonCheck } from '../../drivers/doctor/daemon-check.ts';
 import { daemonChecks } from '../../drivers/doctor/daemon-checks.ts';
 import { setupChecks } from '../../drivers/doctor/setup-checks.ts';
+import { ensureProbeService, probeLoginsOf } from '../../modules/doctor/probe-accounts.ts';
 import { healthRepository } from '../../modules/health/health.repository.ts';
-import { type CommandGroup, defineCommand } from '../command.ts';
+import { CliError, type CommandGroup, defineCommand } from '../command.ts';
 import { table } from '../output.ts';
 
 const check = defineCommand({
@@ -50,9 +51,30 @@ const check = defineCommand({
   },
 });
 
+const probes = defineCommand({
+  name: 'probes',
+  summary:
+    "Make (or repair) the provider's probe service that doctor logs in to as a customer would, from the PANEL_DOCTOR_* logins: an account and a service named after their domain in the default brand, its DNS zone and main PHP site, the mailbox and the FTP account; a second run changes nothing",
+  usage: '',
+  parse: () => ({}),
+  async run({ admin, runtime, config, now }) {
+    const logins = probeLoginsOf(config);
+    if (typeof logins === 'string') throw new CliError(`doctor probes: ${logins}`);
+    const parts = await ensureProbeService({ admin, db: runtime.db, config, now }, logins);
+    const changed = parts.filter((part) => part.state !== 'kept');
+    return {
+      json: { parts },
+      text: `${table(
+        ['PART', 'NAME', 'STATE'],
+        parts.map((part) => [part.part, part.name, part.state]),
+      )}\n${changed.length === 0 ? 'The probe service is as it should be.' : `${changed.length} parts made or repaired.`}`,
+    };
+  },
+});
+
 export const doctorCommands: CommandGroup = {
   name: 'doctor',
   summary: "What works and what does not: the panel's database and every configured daemon",
-  commands: [check],
+  commands: [check, probes],
   defaultCommand: 'check',
 };

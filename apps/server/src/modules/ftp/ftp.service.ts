@@ -182,6 +182,28 @@ export class FtpService {
   }
 
   /**
+   * An account the provider's own tooling keeps (doctor's probe login, `panel doctor probes`), on
+   * the whole home: made when missing, its password set again when it no longer matches.
+   */
+  async ensureAccount(serviceId: number, domain: string, login: string, password: string) {
+    const user = login.slice(0, login.lastIndexOf('@'));
+    const problem = checkFtpPassword(password)[0]?.messageKey;
+    if (!isFtpUserName(user) || login !== `${user}@${domain}` || problem)
+      throw new Error(`${login}: ${problem ?? `not an FTP login of ${domain}`}`);
+    const found = await ftpRepository.findByLogin(this.db, login);
+    if (!found) {
+      await this.provision(serviceId, domain, { login, password, folder: '' });
+      return 'made';
+    }
+    const row = await ftpRepository.find(this.db, serviceId, found.id);
+    if (!row) throw new Error(`${login} belongs to another service`);
+    if (this.secrets.open(row.password_sealed) === password) return 'kept';
+    const passwords = await this.passwordColumns(password);
+    await this.change((trx) => ftpRepository.update(trx, serviceId, row.id, passwords));
+    return 'repaired';
+  }
+
+  /**
    * Many accounts of one service sharing one password (the scale data set): the password hashed
    * and sealed once (bcrypt per row would take minutes), each home prepared, the rows inserted a
    * chunk at a time in one change.

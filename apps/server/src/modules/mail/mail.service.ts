@@ -27,7 +27,7 @@ import { ConflictError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
-import { hashPassword } from '../auth/password-hasher.ts';
+import { hashPassword, verifyPassword } from '../auth/password-hasher.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
@@ -177,15 +177,52 @@ export class MailService {
     ];
     if (errors.length > 0) throw new FieldErrors(errors);
     if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
+    return this.toMailbox(
+      service.domain,
+      await this.provisionMailbox(id, service.domain, name, params.password, quotaMb),
+    );
+  }
+
+  /** Writes a mailbox whose input is already checked: its row, then the driver's copy. */
+  private async provisionMailbox(
+    serviceId: number,
+    domain: string,
+    localPart: string,
+    password: string,
+    quotaMb: number,
+  ) {
     const row = await mailRepository.insertMailbox(this.db, {
-      service_id: id,
-      local_part: name,
-      password_hash: `{ARGON2ID}${await hashPassword(params.password)}`,
+      service_id: serviceId,
+      local_part: localPart,
+      password_hash: `{ARGON2ID}${await hashPassword(password)}`,
       quota_bytes: quotaMb * MIB,
       created_at: this.now(),
     });
-    await this.driver.mailboxCreated({ domain: service.domain, localPart: name });
-    return this.toMailbox(service.domain, row);
+    await this.driver.mailboxCreated({ domain, localPart });
+    return row;
+  }
+
+  /**
+   * A mailbox the provider's own tooling keeps (doctor's probe login, `panel doctor probes`): made
+   * when missing, its password set again when it no longer matches, left alone otherwise.
+   */
+  async ensureMailbox(
+    serviceId: number,
+    domain: string,
+    localPart: string,
+    password: string,
+  ): Promise<'made' | 'repaired' | 'kept'> {
+    const problem = mailLocalPartProblem(localPart, false) ?? servicePasswordProblem(password);
+    if (problem) throw new Error(`${localPart}@${domain}: ${problem}`);
+    const existing = (await mailRepository.mailboxes(this.db, serviceId)).find((row) => row.local_part === localPart);
+    if (!existing) {
+      await this.provisionMailbox(serviceId, domain, localPart, password, this.settings.defaultQuotaMb);
+      return 'made';
+    }
+    if (await verifyPassword(existing.password_hash.replace(/^\{ARGON2ID\}/, ''), password)) return 'kept';
+    await mailRepository.setPassword(this.db, serviceId, existing.id, `{ARGON2ID}${await hashPassword(password)}`);
+    await this.driver.passwordChanged({ domain, localPart });
+    return 'repaired';
   }
 
   async changePassword(actor: Actor, id: number, accountId: number, password: string): Promise<Mailbox> {
