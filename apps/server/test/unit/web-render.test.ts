@@ -107,6 +107,16 @@ describe('web driver rendering (embedded)', () => {
     expect(pool).toContain(`php_admin_value[error_log] = ${path.join(dir, 'logs/7/php-error.log')}`);
   });
 
+  it('listens at every address of the settings (IPv4 and IPv6), and refuses one that is not an address', async () => {
+    const dual = new EmbeddedWebDriver({ ...options(), httpListen: '80 [::]:80', httpsListen: '443 [::]:443' });
+    await dual.apply(service());
+    const conf = serviceNginxConfig(live());
+    expect(conf).toMatch(/listen 80;\n\s+listen \[::\]:80;\n/);
+    expect(conf).toMatch(/listen 443 ssl;\n\s+listen \[::\]:443 ssl;\n/);
+    const broken = new EmbeddedWebDriver({ ...options(), httpListen: '80 [::]:80;include' });
+    await expect(broken.apply(service())).rejects.toThrow(FieldErrors);
+  });
+
   it('parks every host of the service on the parking page', async () => {
     await driver.apply(service({ parking: true }));
     const conf = serviceNginxConfig(live());

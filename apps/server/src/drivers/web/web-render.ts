@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isRedirectionUrl, isServiceFolder, isSubdomainName } from '@panel247/contract/hosting-rules';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { FieldErrors } from '../../errors.ts';
+import { listenAddresses, repeatListenLines } from './listen-lines.ts';
 import { poolSocketName } from './php-socket-folder.ts';
 import type { WebRedirection, WebService, WebServiceHosts, WebSite } from './web.driver.ts';
 
@@ -103,8 +104,8 @@ function check(value: unknown, pattern: RegExp, field: string): string {
 /** Settings come from the operator, and still go through the same lists before use. */
 export function checkSettings(settings: WebRenderSettings): void {
   check(settings.logDir, ABSOLUTE_PATH, 'web.logDir');
-  check(settings.httpListen, LISTEN, 'web.httpListen');
-  check(settings.httpsListen, LISTEN, 'web.httpsListen');
+  for (const address of listenAddresses(settings.httpListen)) check(address, LISTEN, 'web.httpListen');
+  for (const address of listenAddresses(settings.httpsListen)) check(address, LISTEN, 'web.httpsListen');
   for (const [version, dir] of Object.entries(settings.phpSockets)) {
     check(version, VERSION, 'web.phpSockets');
     check(dir, ABSOLUTE_PATH, 'web.phpSockets');
@@ -436,23 +437,31 @@ function render(
       })
       .join('\n');
 
+  const httpListen = listenAddresses(settings.httpListen);
+  const httpsListen = listenAddresses(settings.httpsListen);
   const httpBlock = (names: string, locations: string) =>
-    templates.fill('server.conf.template', {
-      ...common,
-      LISTEN: settings.httpListen,
-      SERVER_NAMES: names,
-      ACME_CHALLENGES: settings.acmeChallengeDir,
-      LOCATIONS: locations,
-    });
+    repeatListenLines(
+      templates.fill('server.conf.template', {
+        ...common,
+        LISTEN: httpListen[0] as string,
+        SERVER_NAMES: names,
+        ACME_CHALLENGES: settings.acmeChallengeDir,
+        LOCATIONS: locations,
+      }),
+      httpListen,
+    );
   const httpsBlock = (names: string, locations: string, ssl: { cert: string; key: string }) =>
-    templates.fill('server-ssl.conf.template', {
-      ...common,
-      LISTEN: settings.httpsListen,
-      SERVER_NAMES: names,
-      CERTIFICATE: ssl.cert,
-      CERTIFICATE_KEY: ssl.key,
-      LOCATIONS: locations,
-    });
+    repeatListenLines(
+      templates.fill('server-ssl.conf.template', {
+        ...common,
+        LISTEN: httpsListen[0] as string,
+        SERVER_NAMES: names,
+        CERTIFICATE: ssl.cert,
+        CERTIFICATE_KEY: ssl.key,
+        LOCATIONS: locations,
+      }),
+      httpsListen,
+    );
 
   const sslFiles = (site: WebSite) => {
     if (!site.ssl) return undefined;
