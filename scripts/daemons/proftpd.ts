@@ -42,6 +42,8 @@ export async function startProFtpd(database: FtpDatabase, placement: Placement =
         })();
   const config = fillDeployTemplate('proftpd/proftpd.conf.template', {
     DIR: dir,
+    ADDRESS: '127.0.0.1',
+    BIND_TIGHT: 'on',
     PORT: String(port),
     PASV_MIN: String(pasv),
     PASV_MAX: String(pasv + 20),

@@ -115,6 +115,7 @@ export async function startRoundcube(
     DB_DSN: `sqlite:///${database}?mode=0600`,
     IMAP_HOST: `127.0.0.1:${options.imapPort}`,
     SMTP_HOST: '',
+    SMTP_VERIFY_PEER: 'true',
     DES_KEY: randomBytes(12).toString('hex'),
     LOG_DIR: logDir,
     TEMP_DIR: tempDir,

@@ -11,6 +11,12 @@ export const DEPLOY = path.join(CHECKOUT, 'deploy');
 export const SECRETS_FILE = '/etc/panel247/install-secrets.env';
 export const PANEL_ENV_FILE = '/etc/panel247/panel247.env';
 export const PHP_VERSION = '8.2';
+/**
+ * FastCGI parameters of the loopback sites the panel's TLS proxy passes to (phpMyAdmin, the
+ * WebMail): HTTPS on, for their secure cookies. Not *.conf: nginx.conf includes every *.conf of
+ * that folder as a site.
+ */
+export const PROXIED_FASTCGI_PARAMS = '/etc/nginx/panel247/proxied-fastcgi.params';
 
 export interface InstallContext {
   options: InstallOptions;

@@ -1,10 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { listenAddresses, repeatListenLines } from '../../apps/server/src/drivers/web/listen-lines.ts';
 import { fillDeployTemplate } from '../daemons/deploy-template.ts';
 import { ensureSelfSigned } from './certificates.ts';
-import { type InstallContext, PHP_VERSION, type Step } from './context.ts';
+import { DEPLOY, type InstallContext, PHP_VERSION, PROXIED_FASTCGI_PARAMS, type Step } from './context.ts';
 import type { Secrets } from './env-file.ts';
 import type { InstallOptions } from './options.ts';
-import { PHPMYADMIN_POOL, PROXY_LOCATION } from './phpmyadmin.ts';
+import { PHPMYADMIN_POOL, PHPMYADMIN_PROXY_LOCATION } from './phpmyadmin.ts';
+import { ROUNDCUBE_POOL, WEBMAIL_PROXY_LOCATION } from './roundcube.ts';
+import { httpListen, httpsListen } from './settings.ts';
 import { requiredGroupId, run, writeIfChanged } from './system.ts';
 
 /** One configuration file in Debian's place: rendered from deploy/ templates, owned by root. */
@@ -33,8 +37,10 @@ function mailConnection(secrets: Secrets): string {
  * nginx's main file: the template, plus one include of the installer's own sites (the panel's TLS
  * proxy) beside the services' live folder.
  */
-function nginxMain(): string {
-  const main = fillDeployTemplate('nginx/nginx.conf.template', {
+function nginxMain(options: InstallOptions): string {
+  const http = listenAddresses(httpListen(options));
+  const https = listenAddresses(httpsListen(options));
+  const filled = fillDeployTemplate('nginx/nginx.conf.template', {
     USER: 'www-data',
     GROUP: 'www-data',
     PID_FILE: '/run/nginx.pid',
@@ -42,15 +48,35 @@ function nginxMain(): string {
     ACCESS_LOG: '/var/log/nginx/access.log',
     TEMP_DIR: '/var/lib/nginx',
     MIME_TYPES: '/etc/nginx/mime.types',
-    HTTP_LISTEN: '80',
-    HTTPS_LISTEN: '443',
+    HTTP_LISTEN: http[0] as string,
+    HTTPS_LISTEN: https[0] as string,
     LIVE_DIR: '/etc/panel247/web/live',
   });
+  const main = repeatListenLines(repeatListenLines(filled, http), https);
   const end = main.lastIndexOf('}');
   return `${main.slice(0, end)}    include ${NGINX_SITES_DIR}/*.conf;\n${main.slice(end)}`;
 }
 
-/** PHP-FPM's main file: the template, then the include of phpMyAdmin's pool (outside the panel's folder). */
+/**
+ * The panel's own TLS proxy, with phpMyAdmin's and the WebMail's locations before the web app's
+ * catch-all, listening on IPv6 too when the machine has an address there.
+ */
+function panelProxy(options: InstallOptions): string {
+  const http = listenAddresses(httpListen(options));
+  const https = listenAddresses(httpsListen(options));
+  const filled = fillDeployTemplate('nginx/panel-proxy.conf.template', {
+    SERVER_NAME: options.panelHost,
+    HTTP_LISTEN: http[0] as string,
+    HTTPS_LISTEN: https[0] as string,
+    CERTIFICATE: `${PANEL_TLS_DIR}/fullchain.pem`,
+    CERTIFICATE_KEY: `${PANEL_TLS_DIR}/key.pem`,
+    ACME_ROOT: '/var/www/panel247-acme',
+    PANEL_ADDRESS: '127.0.0.1:8247',
+  }).replace('    # The web app', `${PHPMYADMIN_PROXY_LOCATION}${WEBMAIL_PROXY_LOCATION}    # The web app`);
+  return repeatListenLines(repeatListenLines(filled, http), https);
+}
+
+/** PHP-FPM's main file: the template, then the includes of phpMyAdmin's and Roundcube's pools (outside the panel's folder). */
 function phpFpmMain(): string {
   const main = fillDeployTemplate('nginx/php-fpm.conf.template', {
     PID_FILE: `/run/php/php${PHP_VERSION}-fpm.pid`,
@@ -63,7 +89,7 @@ function phpFpmMain(): string {
     LIVE_DIR: '/etc/panel247/web/live',
     VERSION: PHP_VERSION,
   });
-  return `${main}; phpMyAdmin's pool (deploy/install.sh)\ninclude=${PHPMYADMIN_POOL}\n`;
+  return `${main}; phpMyAdmin's and Roundcube's pools (deploy/install.sh)\ninclude=${PHPMYADMIN_POOL}\ninclude=${ROUNDCUBE_POOL}\n`;
 }
 
 /** Every file the installer renders, in Debian's places, with the production values of docs/OPERATIONS.md. */
@@ -193,6 +219,9 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
       render: () =>
         fillDeployTemplate('proftpd/proftpd.conf.template', {
           DIR: '/var/log/proftpd',
+          // customers connect from outside: every address, IPv6 too (doctor asks at 127.0.0.1)
+          ADDRESS: '127.0.0.1',
+          BIND_TIGHT: 'off',
           PORT: '21',
           PASV_MIN: '49152',
           PASV_MAX: '49200',
@@ -209,19 +238,20 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
       mode: 0o644,
       unit: `php${PHP_VERSION}-fpm.service`,
     },
-    { path: '/etc/nginx/nginx.conf', render: nginxMain, mode: 0o644, unit: 'nginx.service' },
+    { path: '/etc/nginx/nginx.conf', render: () => nginxMain(options), mode: 0o644, unit: 'nginx.service' },
     {
       path: `${NGINX_SITES_DIR}/panel-proxy.conf`,
+      render: () => panelProxy(options),
+      mode: 0o644,
+      unit: 'nginx.service',
+    },
+    {
+      path: PROXIED_FASTCGI_PARAMS,
       render: () =>
-        fillDeployTemplate('nginx/panel-proxy.conf.template', {
-          SERVER_NAME: options.panelHost,
-          HTTP_LISTEN: '80',
-          HTTPS_LISTEN: '443',
-          CERTIFICATE: `${PANEL_TLS_DIR}/fullchain.pem`,
-          CERTIFICATE_KEY: `${PANEL_TLS_DIR}/key.pem`,
-          ACME_ROOT: '/var/www/panel247-acme',
-          PANEL_ADDRESS: '127.0.0.1:8247',
-        }).replace('    # The web app', `${PROXY_LOCATION}    # The web app`),
+        readFileSync(path.join(DEPLOY, 'nginx/fastcgi-params.conf'), 'utf8').replace(
+          'fastcgi_param HTTPS $https if_not_empty;',
+          '# reached only through the panel’s TLS proxy\nfastcgi_param HTTPS on;',
+        ),
       mode: 0o644,
       unit: 'nginx.service',
     },
@@ -269,13 +299,13 @@ export const daemonConfigsStep: Step = {
       mark(
         true,
         'dovecot.service',
-        `made a self-signed certificate for ${options.mailHost} (mail, until ACME replaces it)`,
+        `made a self-signed certificate for ${options.mailHost} (mail, until the panel orders one: docs/OPERATIONS.md, "Mail certificates")`,
       );
     }
     mark(
       await ensureSelfSigned(PANEL_TLS_DIR, options.panelHost, options.provider),
       'nginx.service',
-      `made a self-signed certificate for ${options.panelHost} (the panel, until ACME replaces it)`,
+      `made a self-signed certificate for ${options.panelHost} (the panel, until a CA's replaces it: docs/OPERATIONS.md, "The panel's own certificate")`,
     );
     let unchanged = 0;
     for (const file of configFiles(options, secrets)) {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
  * quoting; a value that would is refused rather than quoted wrongly.
  */
 const NAME = /^[A-Z][A-Z0-9_]*$/;
-const SAFE_VALUE = /^[A-Za-z0-9@%+=:,./_ -]*$/;
+const SAFE_VALUE = /^[A-Za-z0-9@%+=:,./_ [\]-]*$/;
 
 /** The `NAME=value` lines of a file (comments and blank lines skipped, surrounding quotes taken off). */
 export function parseEnvFile(text: string): Map<string, string> {
@@ -54,6 +54,8 @@ export const SECRET_NAMES = [
   'WEBMAIL_MASTER_PASSWORD',
   'ROUNDCUBE_DES_KEY',
   'MARIADB_ADMIN_PASSWORD',
+  'DOCTOR_MAIL_PASSWORD',
+  'DOCTOR_FTP_PASSWORD',
 ] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 export type Secrets = Record<SecretName, string>;

@@ -8,7 +8,7 @@
 import { createInterface } from 'node:readline/promises';
 import { CHECKOUT, type InstallContext, type Step } from './context.ts';
 import { daemonConfigsStep } from './daemon-configs.ts';
-import { doctorStep } from './doctor.ts';
+import { doctorStep, probesStep } from './doctor.ts';
 import { mariadbAdminStep } from './mariadb.ts';
 import { type Ask, OptionsError, readFlags, resolveOptions, USAGE } from './options.ts';
 import { packagesStep } from './packages.ts';
@@ -20,6 +20,7 @@ import {
   pdnsDatabaseStep,
   roundcubeDatabaseStep,
 } from './postgres.ts';
+import { roundcubeStep } from './roundcube.ts';
 import { startStep, unitsStep } from './services.ts';
 import { groupStep, loadSecrets, panelEnvStep } from './settings.ts';
 
@@ -34,9 +35,11 @@ export const STEPS: readonly Step[] = [
   unitsStep,
   daemonConfigsStep,
   phpMyAdminStep,
+  roundcubeStep,
   startStep,
   panelMigratedStep,
   daemonRolesStep,
+  probesStep,
   doctorStep,
 ];
 
@@ -62,7 +65,9 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(`[${index + 1}/${STEPS.length}] ${step.title}\n`);
     await step.run(context);
   }
-  process.stdout.write(`Installed: https://${options.panelHost}/ (a self-signed certificate until ACME replaces it)\n`);
+  process.stdout.write(
+    `Installed: https://${options.panelHost}/ (self-signed until a CA's certificate replaces it: docs/OPERATIONS.md, "The panel's own certificate")\n`,
+  );
   return 0;
 }
 

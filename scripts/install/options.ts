@@ -7,7 +7,7 @@ import { isDocumentationValue } from '../../apps/server/src/dns-placeholders.ts'
  * these values end up in the panel's environment file, daemons' configurations and a certificate.
  */
 export interface InstallOptions {
-  /** The provider's name (the self-signed certificate's organisation until ACME replaces it). */
+  /** The provider's name (the self-signed certificates' organisation). */
   provider: string;
   /** The panel's own host name (its TLS proxy, phpMyAdmin and WebMail sign-on links). */
   panelHost: string;

@@ -1,11 +1,11 @@
-import { chmodSync, chownSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fillDeployTemplate } from '../daemons/deploy-template.ts';
-import { DEPLOY, type InstallContext, PHP_VERSION, type Step } from './context.ts';
+import { DEPLOY, type InstallContext, PHP_VERSION, PROXIED_FASTCGI_PARAMS, type Step } from './context.ts';
 import type { Secrets } from './env-file.ts';
 import { MARIADB_ADDRESS, MARIADB_PORT } from './mariadb.ts';
 import type { InstallOptions } from './options.ts';
-import { requiredGroupId, requiredUserId, run, userId, writeIfChanged } from './system.ts';
+import { ensurePoolUser, type RenderedFile, writeRenderedFiles } from './system.ts';
 
 /**
  * phpMyAdmin with the panel's sign-on (deploy/phpmyadmin), under /phpmyadmin/ of the panel's own
@@ -22,14 +22,12 @@ export const PHPMYADMIN_SITE_ADDRESS = '127.0.0.1:8248';
 /** Outside PANEL_WEB_CONFIG_DIR/live (the panel's), included by php-fpm.conf after the panel's pools. */
 export const PHPMYADMIN_POOL = `/etc/php/${PHP_VERSION}/fpm/panel247-phpmyadmin.conf`;
 const SIGNON_SCRIPT = '/usr/local/share/panel247/panel247-signon.php';
-/** Not *.conf: nginx.conf includes every *.conf of that folder as a site. */
-const FASTCGI_PARAMS = '/etc/nginx/panel247/phpmyadmin-fastcgi.params';
 
 /**
  * The panel proxy's location for phpMyAdmin, put before its web app's catch-all. The loopback site
  * is reached only through here, over TLS: it tells PHP so (HTTPS on), for the secure cookies.
  */
-export const PROXY_LOCATION = `    # phpMyAdmin and its sign-on, served by the loopback site of deploy/phpmyadmin (deploy/install.sh).
+export const PHPMYADMIN_PROXY_LOCATION = `    # phpMyAdmin and its sign-on, served by the loopback site of deploy/phpmyadmin (deploy/install.sh).
     location /phpmyadmin/ {
         proxy_pass http://${PHPMYADMIN_SITE_ADDRESS};
         client_max_body_size 64m;
@@ -38,11 +36,7 @@ export const PROXY_LOCATION = `    # phpMyAdmin and its sign-on, served by the l
 `;
 
 /** The files of phpMyAdmin's part, with the unit each one's change restarts. */
-export function phpMyAdminFiles(
-  options: InstallOptions,
-  secrets: Secrets,
-  ids: { gid: number },
-): Array<{ path: string; text: string; mode: number; gid?: number; unit: string }> {
+export function phpMyAdminFiles(options: InstallOptions, secrets: Secrets, ids: { gid: number }): RenderedFile[] {
   const php = `php${PHP_VERSION}-fpm.service`;
   const panelUrl = `https://${options.panelHost}/`;
   return [
@@ -87,15 +81,6 @@ export function phpMyAdminFiles(
       unit: php,
     },
     {
-      path: FASTCGI_PARAMS,
-      text: readFileSync(path.join(DEPLOY, 'phpmyadmin/fastcgi-params.conf'), 'utf8').replace(
-        'fastcgi_param HTTPS $https if_not_empty;',
-        '# reached only through the panel’s TLS proxy\nfastcgi_param HTTPS on;',
-      ),
-      mode: 0o644,
-      unit: 'nginx.service',
-    },
-    {
       path: '/etc/nginx/panel247/phpmyadmin.conf',
       text: fillDeployTemplate('phpmyadmin/nginx-site.conf.template', {
         LISTEN: PHPMYADMIN_SITE_ADDRESS,
@@ -103,7 +88,7 @@ export function phpMyAdminFiles(
         PHPMYADMIN_ROOT: '/usr/share/phpmyadmin',
         SIGNON_SCRIPT,
         FPM_SOCKET: SOCKET,
-        FASTCGI_PARAMS,
+        FASTCGI_PARAMS: PROXIED_FASTCGI_PARAMS,
       }),
       mode: 0o644,
       unit: 'nginx.service',
@@ -111,51 +96,10 @@ export function phpMyAdminFiles(
   ];
 }
 
-/** A folder with the given owner and mode, made or put right; true when it changed. */
-function ensureFolder(folder: string, mode: number, uid: number, gid: number): boolean {
-  let changed = false;
-  mkdirSync(folder, { recursive: true });
-  const stat = statSync(folder);
-  if ((stat.mode & 0o7777) !== mode) {
-    chmodSync(folder, mode);
-    changed = true;
-  }
-  if (stat.uid !== uid || stat.gid !== gid) {
-    chownSync(folder, uid, gid);
-    changed = true;
-  }
-  return changed;
-}
-
 export const phpMyAdminStep: Step = {
   title: 'phpMyAdmin with the panel’s sign-on (/phpmyadmin/ of the panel’s host)',
   async run({ options, secrets, say, changedUnits }: InstallContext) {
-    if ((await userId(PHPMYADMIN_USER)) === undefined) {
-      await run('useradd', [
-        '--system',
-        '--user-group',
-        '--home-dir',
-        HOME,
-        '--no-create-home',
-        '--shell',
-        '/usr/sbin/nologin',
-        PHPMYADMIN_USER,
-      ]);
-      say(`made the system user ${PHPMYADMIN_USER}`);
-    }
-    const uid = await requiredUserId(PHPMYADMIN_USER);
-    const gid = await requiredGroupId(PHPMYADMIN_USER);
-    let foldersChanged = ensureFolder(HOME, 0o750, uid, gid);
-    for (const folder of [SESSION_DIR, TEMP_DIR])
-      foldersChanged = ensureFolder(folder, 0o700, uid, gid) || foldersChanged;
-    if (foldersChanged) say(`made ${SESSION_DIR} and ${TEMP_DIR} (0700 ${PHPMYADMIN_USER})`);
-    let unchanged = 0;
-    for (const file of phpMyAdminFiles(options, secrets, { gid })) {
-      if (writeIfChanged(file.path, file.text, { mode: file.mode, gid: file.gid })) {
-        changedUnits.add(file.unit);
-        say(`wrote ${file.path}`);
-      } else unchanged++;
-    }
-    if (unchanged > 0) say(`${unchanged} files already as rendered`);
+    const { gid } = await ensurePoolUser(PHPMYADMIN_USER, HOME, [SESSION_DIR, TEMP_DIR], say);
+    writeRenderedFiles(phpMyAdminFiles(options, secrets, { gid }), changedUnits, say);
   },
 };

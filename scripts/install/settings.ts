@@ -82,8 +82,40 @@ export function panelSettings(options: InstallOptions, secrets: Secrets): Array<
     ['PANEL_PHPMYADMIN_KEY', secrets.PHPMYADMIN_KEY],
     ['PANEL_WEBMAIL_KEY', secrets.WEBMAIL_KEY],
   ];
+  // customers' zones get the AAAA: their sites answer on IPv6 too (nginx's `80` is IPv4 only)
+  if (options.ipv6)
+    settings.push(['PANEL_WEB_HTTP_LISTEN', httpListen(options)], ['PANEL_WEB_HTTPS_LISTEN', httpsListen(options)]);
   if (options.trial) settings.push(['PANEL_DNS_ALLOW_PLACEHOLDERS', 'true']);
   return settings;
+}
+
+/**
+ * Doctor's probe logins: a mailbox and an FTP account of the provider's probe service
+ * `probe.<panel host>`, which the probes step makes with `panel doctor probes`. Values an operator
+ * put in the file instead (their own probe service) are kept, in the same place.
+ */
+export function probeSettings(
+  options: InstallOptions,
+  secrets: Secrets,
+  existing: Map<string, string>,
+): Array<[string, string]> {
+  const login = `doctor@probe.${options.panelHost}`;
+  const ours: Array<[string, string]> = [
+    ['PANEL_DOCTOR_MAIL_LOGIN', login],
+    ['PANEL_DOCTOR_MAIL_PASSWORD', secrets.DOCTOR_MAIL_PASSWORD],
+    ['PANEL_DOCTOR_FTP_LOGIN', login],
+    ['PANEL_DOCTOR_FTP_PASSWORD', secrets.DOCTOR_FTP_PASSWORD],
+  ];
+  return ours.map(([name, value]) => [name, existing.get(name) ?? value]);
+}
+
+/** Where nginx takes plain HTTP: every address on IPv4, and on IPv6 when the machine has an address there. */
+export function httpListen(options: InstallOptions): string {
+  return options.ipv6 ? '80 [::]:80' : '80';
+}
+
+export function httpsListen(options: InstallOptions): string {
+  return options.ipv6 ? '443 [::]:443' : '443';
 }
 
 /** Settings an operator added by hand to the file are kept after the installer's own. */
@@ -100,6 +132,7 @@ export const panelEnvStep: Step = {
     const ours = panelSettings(options, secrets);
     ours.push(['PANEL_MAIL_OPENDKIM_UID', String(await requiredUserId('opendkim'))]);
     ours.push(['PANEL_MAIL_OPENDKIM_GID', String(await requiredGroupId('opendkim'))]);
+    ours.push(...probeSettings(options, secrets, existing));
     const text = renderEnvFile(
       "Panel247's settings, written by deploy/install.sh (docs/OPERATIONS.md). A re-run rewrites its own\nlines and keeps the others.",
       mergedSettings(ours, existing),

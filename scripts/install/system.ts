@@ -104,3 +104,75 @@ export async function requiredUserId(name: string): Promise<number> {
   if (id === undefined) throw new Error(`user ${name} does not exist (its package should have made it)`);
   return id;
 }
+
+/** A folder with the given owner and mode, made or put right; true when it changed. */
+export function ensureFolder(folder: string, mode: number, uid: number, gid: number): boolean {
+  let changed = false;
+  mkdirSync(folder, { recursive: true });
+  const stat = statSync(folder);
+  if ((stat.mode & 0o7777) !== mode) {
+    chmodSync(folder, mode);
+    changed = true;
+  }
+  if (stat.uid !== uid || stat.gid !== gid) {
+    chownSync(folder, uid, gid);
+    changed = true;
+  }
+  return changed;
+}
+
+/**
+ * A system user with a group of its own, no shell and `home` (0750), and its private folders
+ * (0700: sessions, temporary files, logs): the identity of one PHP pool, whose sessions no other
+ * pool may read.
+ */
+export async function ensurePoolUser(
+  name: string,
+  home: string,
+  folders: readonly string[],
+  say: Say,
+): Promise<{ uid: number; gid: number }> {
+  const ids = await ensureSystemUser(name, home, say);
+  let changed = ensureFolder(home, 0o750, ids.uid, ids.gid);
+  for (const folder of folders) changed = ensureFolder(folder, 0o700, ids.uid, ids.gid) || changed;
+  if (changed) say(`made ${folders.join(', ')} (0700 ${name})`);
+  return ids;
+}
+
+async function ensureSystemUser(name: string, home: string, say: Say): Promise<{ uid: number; gid: number }> {
+  if ((await userId(name)) === undefined) {
+    await run('useradd', [
+      '--system',
+      '--user-group',
+      '--home-dir',
+      home,
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      name,
+    ]);
+    say(`made the system user ${name}`);
+  }
+  return { uid: await requiredUserId(name), gid: await requiredGroupId(name) };
+}
+
+/** A file a step renders, and the unit its change restarts. */
+export interface RenderedFile {
+  path: string;
+  text: string;
+  mode: number;
+  gid?: number;
+  unit: string;
+}
+
+/** Writes each file that differs, marks its unit for a restart, and says what it wrote. */
+export function writeRenderedFiles(files: readonly RenderedFile[], changedUnits: Set<string>, say: Say): void {
+  let unchanged = 0;
+  for (const file of files) {
+    if (writeIfChanged(file.path, file.text, { mode: file.mode, gid: file.gid })) {
+      changedUnits.add(file.unit);
+      say(`wrote ${file.path}`);
+    } else unchanged++;
+  }
+  if (unchanged > 0) say(`${unchanged} files already as rendered`);
+}

@@ -1,6 +1,7 @@
 import type { LookupAddress } from 'node:dns';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { type CleanRoot, requireCleanRootTools, startCleanRoot } from '../../../
 import { execFileAsync } from '../../../../scripts/daemons/daemon-harness.ts';
 import { PACKAGES, preseeds } from '../../../../scripts/install/packages.ts';
 import { START_ORDER } from '../../../../scripts/install/services.ts';
-import { loginToPanel } from '../support/panel-api-client.ts';
+import { loginToPanel, type PanelApiClient } from '../support/panel-api-client.ts';
 import { retrying } from '../support/retrying.ts';
 
 /**
@@ -23,6 +24,7 @@ const CHECKOUT = path.resolve(import.meta.dirname, '../../../..');
 const PANEL_HOST = 'panel.hosting-norte.es';
 const MAIL_HOST = 'mail.hosting-norte.es';
 const CUSTOMER = 'cliente-norte.es';
+const CUSTOMER_IPV6 = 'fd00:247::7';
 
 function flags(address: string): string[] {
   return [
@@ -36,6 +38,9 @@ function flags(address: string): string[] {
     'ns1.hosting-norte.es,ns2.hosting-norte.es',
     '--ipv4',
     address,
+    // no route reaches it from the host: customers' zones get it, and nginx listens on IPv6 too
+    '--ipv6',
+    CUSTOMER_IPV6,
     '--acme-email',
     'hostmaster@hosting-norte.es',
   ];
@@ -130,6 +135,18 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
     }
   }
 
+  /** Runs `work` with the customer's admin logged in through the panel's TLS proxy, as their browser does. */
+  const asTheCustomer = <T>(work: (api: PanelApiClient) => Promise<T>) =>
+    atTheRoot(async () =>
+      work(
+        await loginToPanel(`https://${PANEL_HOST}`, {
+          domainName: CUSTOMER,
+          username: 'admin',
+          password: 'norte-admin-password-1',
+        }),
+      ),
+    );
+
   const nameServers = async () =>
     (await execFileAsync('dig', ['+short', '+time=2', '+tries=1', `@${root.address}`, CUSTOMER, 'NS'])).stdout
       .trim()
@@ -161,20 +178,18 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
       ]),
     ) as { id: number };
     resourceId = made.id;
-    await atTheRoot(async () => {
-      const api = await loginToPanel(`https://${PANEL_HOST}`, {
-        domainName: CUSTOMER,
-        username: 'admin',
-        password: 'norte-admin-password-1',
-      });
+    await asTheCustomer(async (api) => {
       // the zone is made with the provider's default records when its list is first opened
       const listed = await api('GET', `service/${made.id}/dns/list/`);
       expect(listed.system.errors).toEqual([]);
     });
     expect(await eventually(nameServers)).toEqual(['ns1.hosting-norte.es.', 'ns2.hosting-norte.es.']);
+    const { stdout: aaaa } = await execFileAsync('dig', ['+short', `@${root.address}`, CUSTOMER, 'AAAA']);
+    expect(aaaa.trim()).toBe(CUSTOMER_IPV6);
   }, 300_000);
 
   const MAILBOX = `info@${CUSTOMER}`;
+  let mailboxId = 0;
   const MAILBOX_PASSWORD = 'norte-mailbox-password-1';
 
   /** The mailbox's INBOX over IMAP on TLS (993), as a mail client at the host logs in. */
@@ -192,18 +207,14 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
 
   it('logs a mailbox made through the panel in over IMAP on TLS, and takes its mail on submission with a login', async () => {
     expect(resourceId).toBeGreaterThan(0);
-    await atTheRoot(async () => {
-      const api = await loginToPanel(`https://${PANEL_HOST}`, {
-        domainName: CUSTOMER,
-        username: 'admin',
-        password: 'norte-admin-password-1',
-      });
-      const made = await api('POST', `service/${resourceId}/correo/create/`, {
+    await asTheCustomer(async (api) => {
+      const made = await api<{ correo: { id: number } }>('POST', `service/${resourceId}/correo/create/`, {
         id: String(resourceId),
         name: 'info',
         password: MAILBOX_PASSWORD,
       });
       expect(made.system.errors).toEqual([]);
+      mailboxId = made.data.correo.id;
     });
     await eventually(() => imapInbox());
     await execFileAsync('swaks', [
@@ -226,6 +237,109 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
       'Subject: installed and sending',
     ]);
     expect(await eventually(() => imapInbox(';UID=1'))).toContain('Subject: installed and sending');
+    // and from another mail server, on port 25 without a login, as the mail from outside arrives
+    await execFileAsync('swaks', [
+      '--server',
+      root.address,
+      '--port',
+      '25',
+      '--from',
+      'someone@example.org',
+      '--to',
+      MAILBOX,
+      '--header',
+      'Subject: from outside',
+    ]);
+    expect(await eventually(() => imapInbox(';UID=2'))).toContain('Subject: from outside');
+  }, 300_000);
+
+  /** A GET through the panel's TLS proxy, with these cookies: its status and body. */
+  const throughProxy = async (pathname: string, cookies = '') => {
+    const { stdout } = await execFileAsync('curl', [
+      '-sSk',
+      '--resolve',
+      `${PANEL_HOST}:443:${root.address}`,
+      '-H',
+      `Cookie: ${cookies}`,
+      '-w',
+      '\n%{http_code}',
+      `https://${PANEL_HOST}${pathname}`,
+    ]);
+    const at = stdout.lastIndexOf('\n');
+    return { status: Number(stdout.slice(at + 1)), body: stdout.slice(0, at) };
+  };
+
+  it('opens the mailbox in the WebMail with the panel’s one-time form, under /webmail/ of the panel’s host', async () => {
+    expect(mailboxId).toBeGreaterThan(0);
+    const form = await asTheCustomer(async (api) => {
+      const login = await api<{ action: string; fields: Record<string, string> }>(
+        'GET',
+        `service/${resourceId}/correo/${mailboxId}/login/`,
+      );
+      expect(login.system.errors).toEqual([]);
+      return login.data;
+    });
+    expect(form.action).toBe('/webmail/');
+    // what the browser does with the form: post it to the WebMail, then follow to the mailbox
+    const args = ['-sSk', '--resolve', `${PANEL_HOST}:443:${root.address}`, '-D', '-', '-o', '/dev/null'];
+    for (const [name, value] of Object.entries(form.fields)) args.push('--data-urlencode', `${name}=${value}`);
+    const { stdout: headers } = await execFileAsync('curl', [...args, `https://${PANEL_HOST}${form.action}`]);
+    expect(headers).toMatch(/^HTTP\/[\d.]+ 302/);
+    expect(headers).toMatch(/^location: .*_task=mail/im);
+    const cookies = [...headers.matchAll(/^set-cookie: ([^=]+)=([^;]*)/gim)]
+      .filter((match) => match[2] && match[2] !== 'deleted')
+      .map((match) => `${match[1]}=${match[2]}`)
+      .join('; ');
+    const page = await throughProxy('/webmail/?_task=mail&_mbox=INBOX', cookies);
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain('rcmloginuser');
+    expect(page.body).toContain(MAILBOX);
+    // the skin's files come through the proxy; no PHP runs there but the entry point
+    expect((await throughProxy('/webmail/skins/elastic/images/favicon.ico')).status).toBe(200);
+    expect((await throughProxy('/webmail/plugins/panel247_signon/redeem.php')).status).toBe(404);
+  }, 300_000);
+
+  const FTP_PASSWORD = 'norte-ftp-password-1';
+  /** The site's page, through nginx at the root's address as a browser asks for it. */
+  const sitePage = () =>
+    eventually(async () => {
+      const { stdout } = await execFileAsync('curl', [
+        '-sSf',
+        '--resolve',
+        `${CUSTOMER}:80:${root.address}`,
+        `http://${CUSTOMER}/proof.php`,
+      ]);
+      return stdout;
+    });
+
+  it('takes a PHP page uploaded over FTP, which nginx serves with PHP running as the service’s own user', async () => {
+    expect(resourceId).toBeGreaterThan(0);
+    await asTheCustomer(async (api) => {
+      const ftp = await api('POST', `service/${resourceId}/ftp/create/`, {
+        ftpUser: 'web',
+        password: FTP_PASSWORD,
+        folder: '',
+      });
+      expect(ftp.system.errors).toEqual([]);
+      // the customer's first change of the site: the web server gets it
+      const php = await api('POST', `service/${resourceId}/php/`, { phpVersion: '8.2' });
+      expect(php.system.errors).toEqual([]);
+    });
+    // curl uploads it from here, the host, as a customer's FTP client does
+    const page = path.join(mkdtempSync(path.join(tmpdir(), 'p247-clean-root-ftp-')), 'proof.php');
+    writeFileSync(page, '<?php echo "sum=", 20 + 22, " uid=", posix_geteuid();\n');
+    await eventually(() =>
+      execFileAsync('curl', ['-sSf', '-u', `web@${CUSTOMER}:${FTP_PASSWORD}`, '-T', page, `ftp://${root.address}/`]),
+    );
+    const owner = await root.runOk('stat', ['-c', '%u', `/var/www/panel247/${CUSTOMER}`]);
+    expect(await sitePage()).toBe(`sum=42 uid=${owner.trim()}`);
+    expect(['0', '33']).not.toContain(owner.trim());
+    // on IPv6 too, as the zone's AAAA promises: asked inside the root, at its ::1 (Node is there)
+    const overIpv6 = await root.runOk('node', [
+      '-e',
+      `require('node:http').get({ host: '::1', path: '/proof.php', headers: { host: '${CUSTOMER}' } }, (answer) => answer.pipe(process.stdout))`,
+    ]);
+    expect(overIpv6).toBe(`sum=42 uid=${owner.trim()}`);
   }, 300_000);
 
   const DATABASE_PASSWORD = 'norte-database-password-1';
@@ -267,12 +381,7 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
 
   it('logs in with the mariadb client to a database made through the panel, and signs on to it in phpMyAdmin through nginx', async () => {
     expect(resourceId).toBeGreaterThan(0);
-    const form = await atTheRoot(async () => {
-      const api = await loginToPanel(`https://${PANEL_HOST}`, {
-        domainName: CUSTOMER,
-        username: 'admin',
-        password: 'norte-admin-password-1',
-      });
+    const form = await asTheCustomer(async (api) => {
       const made = await api('POST', `service/${resourceId}/ddbb/create/`, { password: DATABASE_PASSWORD });
       expect(made.system.errors).toEqual([]);
       const ddbb = (made.data as { ddbb: { id: number; bbdd: string; user: string } }).ddbb;
@@ -302,8 +411,13 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
 
   it('doctor is green with a customer on the machine, and sync --dry-run runs through every driver without an error', async () => {
     expect(resourceId).toBeGreaterThan(0);
-    const report = JSON.parse(await panel(['doctor', '--json'])) as { ok: boolean; checks: unknown[] };
+    const report = JSON.parse(await panel(['doctor', '--json'])) as {
+      ok: boolean;
+      checks: { name: string; skipped?: boolean }[];
+    };
     expect(report).toMatchObject({ ok: true });
+    // the probe service the install made gives every customer probe something to ask
+    expect(report.checks.filter((check) => check.skipped).map((check) => check.name)).toEqual([]);
     const drift = await root.run('env', [
       '-C',
       '/opt/panel247',
@@ -332,12 +446,13 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
     expect(await eventually(() => imapInbox(';UID=1'))).toContain('Subject: installed and sending');
     expect((await eventually(databaseLogin)).trim()).toBe(database.bbdd);
     expect(await signonPage()).toMatch(/\n405$/);
+    expect(await sitePage()).toMatch(/^sum=42 uid=\d+$/);
   }, 600_000);
 
   it('changes nothing when run a second time', async () => {
     expect(installed).toBe(true);
     const result = await root.run('/opt/panel247/deploy/install.sh', flags(root.address), { timeoutMs: 1_200_000 });
     expect(result.code).toBe(0);
-    expect(result.stdout).not.toMatch(/^ {2}(wrote|installed|made|restarted|started|enabled|generated) /m);
+    expect(result.stdout).not.toMatch(/^ {2}(wrote|installed|made|repaired|restarted|started|enabled|generated) /m);
   }, 1_300_000);
 });

@@ -61,11 +61,13 @@ describe('deploy templates', () => {
       run(process.execPath, ['--import', 'tsx', 'scripts/deploy/render-template.ts', ...args], { cwd: REPO });
     const listed = await cli('deploy/proftpd/proftpd.conf.template');
     expect(listed.stdout.trim().split('\n').sort()).toEqual(
-      ['CONNECT', 'DIR', 'PASV_MAX', 'PASV_MIN', 'PORT', 'SQL_BACKEND', 'SQL_MODULE'].sort(),
+      ['ADDRESS', 'BIND_TIGHT', 'CONNECT', 'DIR', 'PASV_MAX', 'PASV_MIN', 'PORT', 'SQL_BACKEND', 'SQL_MODULE'].sort(),
     );
     const filled = await cli(
       'deploy/proftpd/proftpd.conf.template',
       'DIR=/var/log/proftpd',
+      'ADDRESS=127.0.0.1',
+      'BIND_TIGHT=off',
       'PORT=21',
       'PASV_MIN=49152',
       'PASV_MAX=49200',

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { configFiles } from '../../../../scripts/install/daemon-configs.ts';
 import { keepOrGenerateSecrets, parseEnvFile, renderEnvFile } from '../../../../scripts/install/env-file.ts';
 import { adminLoginSql } from '../../../../scripts/install/mariadb.ts';
 import { OptionsError, resolveOptions } from '../../../../scripts/install/options.ts';
 import { phpMyAdminFiles } from '../../../../scripts/install/phpmyadmin.ts';
-import { mergedSettings, panelSettings } from '../../../../scripts/install/settings.ts';
+import { roundcubeFiles } from '../../../../scripts/install/roundcube.ts';
+import { mergedSettings, panelSettings, probeSettings } from '../../../../scripts/install/settings.ts';
 
 const GOOD = [
   '--provider',
@@ -118,9 +120,54 @@ describe('the installer’s environment files', () => {
     expect(values.has('PANEL_DNS_ALLOW_PLACEHOLDERS')).toBe(false);
     expect(() => renderEnvFile('x', [['PANEL_X', 'a"b']])).toThrow(/characters the file cannot hold/);
   });
+
+  it("gives doctor probe logins of the provider's probe service, and keeps an operator's own in their place", async () => {
+    const options = await resolveOptions(GOOD);
+    const { secrets } = keepOrGenerateSecrets(new Map());
+    expect(probeSettings(options, secrets, new Map())).toEqual([
+      ['PANEL_DOCTOR_MAIL_LOGIN', 'doctor@probe.panel.hosting-norte.es'],
+      ['PANEL_DOCTOR_MAIL_PASSWORD', secrets.DOCTOR_MAIL_PASSWORD],
+      ['PANEL_DOCTOR_FTP_LOGIN', 'doctor@probe.panel.hosting-norte.es'],
+      ['PANEL_DOCTOR_FTP_PASSWORD', secrets.DOCTOR_FTP_PASSWORD],
+    ]);
+    const own = new Map([
+      ['PANEL_DOCTOR_MAIL_LOGIN', 'sonda@hosting-norte.es'],
+      ['PANEL_DOCTOR_MAIL_PASSWORD', 'own-password-1'],
+    ]);
+    expect(probeSettings(options, secrets, own).slice(0, 2)).toEqual([
+      ['PANEL_DOCTOR_MAIL_LOGIN', 'sonda@hosting-norte.es'],
+      ['PANEL_DOCTOR_MAIL_PASSWORD', 'own-password-1'],
+    ]);
+  });
 });
 
-describe('the installer’s MariaDB and phpMyAdmin', () => {
+describe('the installer’s nginx on IPv6', () => {
+  it('listens on IPv6 too, for the panel and the customers’ sites, when the machine has an address there', async () => {
+    const { secrets } = keepOrGenerateSecrets(new Map());
+    const rendered = async (args: string[]) => {
+      const options = await resolveOptions(args);
+      const files = new Map(configFiles(options, secrets).map((file) => [file.path, file]));
+      return {
+        settings: new Map(panelSettings(options, secrets)),
+        proxy: files.get('/etc/nginx/panel247/panel-proxy.conf')?.render() ?? '',
+        main: files.get('/etc/nginx/nginx.conf')?.render() ?? '',
+      };
+    };
+    const v4 = await rendered(GOOD);
+    expect(v4.settings.has('PANEL_WEB_HTTP_LISTEN')).toBe(false);
+    expect(v4.proxy).not.toContain('[::]');
+    const dual = await rendered([...GOOD, '--ipv6', '2a01:4f8:1:2::7']);
+    expect(dual.settings.get('PANEL_WEB_HTTP_LISTEN')).toBe('80 [::]:80');
+    expect(dual.settings.get('PANEL_WEB_HTTPS_LISTEN')).toBe('443 [::]:443');
+    expect(dual.proxy).toMatch(/listen 80;\n\s+listen \[::\]:80;/);
+    expect(dual.proxy).toMatch(/listen 443 ssl;\n\s+listen \[::\]:443 ssl;/);
+    expect(dual.proxy).toContain('location /webmail/ {');
+    expect(dual.main).toMatch(/listen 80 default_server;\n\s+listen \[::\]:80 default_server;/);
+    expect(parseEnvFile(renderEnvFile('panel', [...dual.settings])).get('PANEL_WEB_HTTP_LISTEN')).toBe('80 [::]:80');
+  });
+});
+
+describe('the installer’s MariaDB, phpMyAdmin and Roundcube', () => {
   it('gives the panel the mariadb driver with an admin login of its own on loopback, never root', async () => {
     const options = await resolveOptions(GOOD);
     const { secrets } = keepOrGenerateSecrets(new Map());
@@ -146,7 +193,29 @@ describe('the installer’s MariaDB and phpMyAdmin', () => {
     expect(pool?.text).toContain('user = panel247-phpmyadmin');
     expect(pool?.mode).toBe(0o600);
     expect(files.get('/etc/nginx/panel247/phpmyadmin.conf')?.text).toContain('listen 127.0.0.1:8248;');
-    expect(files.get('/etc/nginx/panel247/phpmyadmin-fastcgi.params')?.text).toContain('fastcgi_param HTTPS on;');
+    expect(files.get('/etc/nginx/panel247/phpmyadmin.conf')?.text).toContain(
+      'include /etc/nginx/panel247/proxied-fastcgi.params;',
+    );
+    for (const file of files.values()) expect(file.text).not.toMatch(/@[A-Z_]+@/);
+  });
+
+  it('fills every placeholder of Roundcube’s files: the plugin, its keys readable by root and the pool only, PostgreSQL, submission on loopback', async () => {
+    const options = await resolveOptions(GOOD);
+    const { secrets } = keepOrGenerateSecrets(new Map());
+    const files = new Map(roundcubeFiles(options, secrets, { gid: 998 }).map((file) => [file.path, file]));
+    const config = files.get('/etc/roundcube/config.inc.php');
+    expect(config?.text).toContain(
+      `$config['db_dsnw'] = 'pgsql://roundcube:${secrets.ROUNDCUBE_DB_PASSWORD}@127.0.0.1/roundcube';`,
+    );
+    expect(config?.text).toContain("$config['smtp_host'] = 'tls://127.0.0.1:587';");
+    expect(config?.text).toContain("'verify_peer' => false");
+    expect(config).toMatchObject({ mode: 0o640, gid: 998 });
+    const signon = files.get('/etc/roundcube/panel247_signon.inc.php');
+    expect(signon?.text).toContain(`'${secrets.WEBMAIL_MASTER_PASSWORD}'`);
+    expect(signon).toMatchObject({ mode: 0o640, gid: 998 });
+    expect(files.get('/etc/php/8.2/fpm/panel247-roundcube.conf')?.text).toContain('user = panel247-roundcube');
+    expect(files.has('/var/lib/roundcube/plugins/panel247_signon/redeem.php')).toBe(true);
+    expect(files.get('/etc/nginx/panel247/webmail.conf')?.text).toContain('listen 127.0.0.1:8249;');
     for (const file of files.values()) expect(file.text).not.toMatch(/@[A-Z_]+@/);
   });
 });

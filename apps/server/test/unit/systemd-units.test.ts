@@ -155,6 +155,7 @@ describe.skipIf(!available)('deploy/systemd units', () => {
         'CAP_DAC_READ_SEARCH',
         'CAP_FOWNER',
         'CAP_KILL',
+        'CAP_NET_BIND_SERVICE',
         'CAP_SETGID',
         'CAP_SETUID',
       ].sort(),
