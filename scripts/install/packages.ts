@@ -28,6 +28,8 @@ export const PACKAGES = [
   'roundcube-pgsql',
   'opendkim',
   'openssl',
+  // every backup and restore
+  'restic',
   'ca-certificates',
 ] as const;
 

@@ -342,6 +342,24 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
     expect(overIpv6).toBe(`sum=42 uid=${owner.trim()}`);
   }, 300_000);
 
+  it('backs the service up on demand: restic, installed with the rest, run by the panel under its unit', async () => {
+    expect(resourceId).toBeGreaterThan(0);
+    await asTheCustomer(async (api) => {
+      type Job = { job: { id: string; status: string; error: string } };
+      const started = await api<Job>('POST', `service/${resourceId}/backups/run/`);
+      expect(started.system.errors).toEqual([]);
+      const job = await eventually(async () => {
+        const { data } = await api<Job>('GET', `service/${resourceId}/backups/job/${started.data.job.id}/`);
+        if (data.job.status === 'queued' || data.job.status === 'running')
+          throw new Error(`the backup is ${data.job.status}`);
+        return data.job;
+      });
+      expect(job).toMatchObject({ status: 'done', error: '' });
+      const listed = await api<{ snapshots: unknown[] }>('GET', `service/${resourceId}/backups/list/`);
+      expect(listed.data.snapshots).toHaveLength(1);
+    });
+  }, 300_000);
+
   const DATABASE_PASSWORD = 'norte-database-password-1';
   /** The database made through the panel's API: its name and its user's. */
   let database = { bbdd: '', user: '' };

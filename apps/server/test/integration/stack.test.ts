@@ -290,6 +290,7 @@ describe('npm run stack', () => {
       'php-fpm 8.2',
       'mariadb',
       'phpmyadmin',
+      'restic',
       'disk',
       'php sockets 8.2',
       'dns settings',

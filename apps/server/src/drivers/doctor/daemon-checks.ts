@@ -173,9 +173,22 @@ function disk(config: AppConfig): Promise<DaemonCheck> {
   });
 }
 
+/** restic, which every backup and restore runs (whatever the drivers: homes are backed up on every machine). */
+function restic(config: AppConfig): Promise<DaemonCheck> {
+  const binary = config.backups.resticBinary;
+  return checked(
+    'restic',
+    `Install restic (apt-get install restic) or set PANEL_BACKUP_RESTIC_BINARY (${binary}): without it every backup and restore fails.`,
+    async () => {
+      const { stdout } = await run(binary, ['version'], { timeout: 5000 });
+      return stdout.trim().split('\n')[0] ?? '';
+    },
+  );
+}
+
 /**
- * A real call to the daemon behind every configured driver (the embedded drivers have none), and
- * the free disk space. Each check answers within 5 s.
+ * A real call to the daemon behind every configured driver (the embedded drivers have none),
+ * restic (the backups), and the free disk space. Each check answers within 5 s.
  */
 export async function daemonChecks(config: AppConfig): Promise<DaemonCheck[]> {
   const checks: Promise<DaemonCheck>[] = [];
@@ -191,6 +204,6 @@ export async function daemonChecks(config: AppConfig): Promise<DaemonCheck[]> {
   if (config.databases.phpmyadminKey && /^https?:\/\//.test(config.databases.phpmyadminUrl)) {
     checks.push(phpMyAdmin(config.databases.phpmyadminUrl));
   }
-  checks.push(disk(config));
+  checks.push(restic(config), disk(config));
   return Promise.all(checks);
 }
