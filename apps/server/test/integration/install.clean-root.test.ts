@@ -427,7 +427,7 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
     expect(stdout).toContain('proof');
   }, 300_000);
 
-  it('doctor is green with a customer on the machine, and sync --dry-run runs through every driver without an error', async () => {
+  it('doctor is green with a customer on the machine, and sync --dry-run finds no drift in any driver', async () => {
     expect(resourceId).toBeGreaterThan(0);
     const report = JSON.parse(await panel(['doctor', '--json'])) as {
       ok: boolean;
@@ -447,6 +447,8 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
       '--dry-run',
     ]);
     expect(drift.code, `${drift.stdout}${drift.stderr}`).toBe(0);
+    // clean: each of the six drivers (users, DNS, mail, FTP, databases, web) finds nothing to repair
+    expect(drift.stdout.match(/^No drift\./gm), drift.stdout).toHaveLength(6);
   }, 300_000);
 
   it('starts everything again after a reboot that emptied /run', async () => {
