@@ -6,7 +6,7 @@ import type { AdminService } from '../admin/admin.service.ts';
 import { BrandService } from '../brand/brand.service.ts';
 import { createFtpService } from '../ftp/create-ftp-service.ts';
 import { createHostingService } from '../hosting/create-hosting-service.ts';
-import { createMailService } from '../mail/create-mail-service.ts';
+import { MailboxProvisioning } from '../mail/mailbox-provisioning.ts';
 
 /** The logins doctor's customer probes use (PANEL_DOCTOR_*), all four set. */
 export interface ProbeLogins {
@@ -92,9 +92,12 @@ export async function ensureProbeService(deps: ProbeDeps, logins: ProbeLogins): 
   } finally {
     await hosting.close();
   }
-  const mail = createMailService(db, config, createMailDriver(config), brands, now);
-  const localPart = logins.mailLogin.slice(0, logins.mailLogin.lastIndexOf('@'));
-  const mailbox = await mail.ensureMailbox(id, domain, localPart, logins.mailPassword);
+  const mailboxes = new MailboxProvisioning(db, createMailDriver(config), now);
+  const mailbox = await mailboxes.ensure(id, domain, {
+    localPart: logins.mailLogin.slice(0, logins.mailLogin.lastIndexOf('@')),
+    password: logins.mailPassword,
+    quotaMb: config.mail.defaultQuotaMb,
+  });
   parts.push({ part: 'mailbox', name: logins.mailLogin, state: mailbox });
   const ftp = createFtpService(db, config, brands, secretKey, now);
   const account = await ftp.ensureAccount(id, domain, logins.ftpLogin, logins.ftpPassword);

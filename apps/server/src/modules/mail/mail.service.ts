@@ -27,15 +27,14 @@ import { ConflictError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
-import { hashPassword, verifyPassword } from '../auth/password-hasher.ts';
+import { hashPassword } from '../auth/password-hasher.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { connectionHosts, type MailClientPorts } from './connection-hosts.ts';
 import { mailRepository } from './mail.repository.ts';
 import { filterOf } from './mailbox-filter.ts';
-
-const MIB = 1024 * 1024;
+import { MailboxProvisioning, MIB } from './mailbox-provisioning.ts';
 
 /** What a list shows of a mailbox's autoresponder and forwarding (no row: neither). */
 type RulesSummary = { autoreply: number; forward_targets: string } | undefined;
@@ -58,6 +57,9 @@ export interface MailSettings extends MailClientPorts {
  * Mailbox passwords are stored only as the argon2id hash Dovecot verifies ({ARGON2ID}).
  */
 export class MailService {
+  /** New mailboxes' rows and the driver's copy, once a call's input is checked. */
+  private readonly provisioning: MailboxProvisioning;
+
   constructor(
     private readonly db: Db,
     private readonly permissions: PermissionService,
@@ -66,7 +68,9 @@ export class MailService {
     private readonly signon: SignonTokens,
     private readonly settings: MailSettings,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.provisioning = new MailboxProvisioning(db, driver, now);
+  }
 
   private async service(
     actor: Actor,
@@ -179,50 +183,8 @@ export class MailService {
     if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
     return this.toMailbox(
       service.domain,
-      await this.provisionMailbox(id, service.domain, name, params.password, quotaMb),
+      await this.provisioning.create(id, service.domain, name, params.password, quotaMb),
     );
-  }
-
-  /** Writes a mailbox whose input is already checked: its row, then the driver's copy. */
-  private async provisionMailbox(
-    serviceId: number,
-    domain: string,
-    localPart: string,
-    password: string,
-    quotaMb: number,
-  ) {
-    const row = await mailRepository.insertMailbox(this.db, {
-      service_id: serviceId,
-      local_part: localPart,
-      password_hash: `{ARGON2ID}${await hashPassword(password)}`,
-      quota_bytes: quotaMb * MIB,
-      created_at: this.now(),
-    });
-    await this.driver.mailboxCreated({ domain, localPart });
-    return row;
-  }
-
-  /**
-   * A mailbox the provider's own tooling keeps (doctor's probe login, `panel doctor probes`): made
-   * when missing, its password set again when it no longer matches, left alone otherwise.
-   */
-  async ensureMailbox(
-    serviceId: number,
-    domain: string,
-    localPart: string,
-    password: string,
-  ): Promise<'made' | 'repaired' | 'kept'> {
-    const problem = mailLocalPartProblem(localPart, false) ?? servicePasswordProblem(password);
-    if (problem) throw new Error(`${localPart}@${domain}: ${problem}`);
-    const existing = (await mailRepository.mailboxes(this.db, serviceId)).find((row) => row.local_part === localPart);
-    if (!existing) {
-      await this.provisionMailbox(serviceId, domain, localPart, password, this.settings.defaultQuotaMb);
-      return 'made';
-    }
-    if (await verifyPassword(existing.password_hash.replace(/^\{ARGON2ID\}/, ''), password)) return 'kept';
-    await mailRepository.setPassword(this.db, serviceId, existing.id, `{ARGON2ID}${await hashPassword(password)}`);
-    await this.driver.passwordChanged({ domain, localPart });
-    return 'repaired';
   }
 
   async changePassword(actor: Actor, id: number, accountId: number, password: string): Promise<Mailbox> {
