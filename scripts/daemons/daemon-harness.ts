@@ -76,7 +76,12 @@ export function requireBinary(binary: string, debianPackage: string): string {
   throw new Error(`${binary} is missing: install Debian's ${debianPackage} (scripts/install-system-deps.sh)`);
 }
 
-export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+/**
+ * Resolves as soon as something listens on the port. The deadline is for a daemon that never
+ * opens it, not a timing: on a busy 2-core machine (the API and browser tiers beside) Postfix once
+ * took over 10 s to open its SMTP port, so it is generous.
+ */
+export async function waitForPort(port: number, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const open = await new Promise<boolean>((resolve) => {
