@@ -22,7 +22,7 @@ describe('page spinner', () => {
     expect(screen.queryByRole('status')).toBeNull();
     await act(() => vi.advanceTimersByTimeAsync(1));
     expect(screen.getByRole('status')).toContainElement(screen.getByTestId('page-spinner'));
-    expect(screen.getByTestId('page-spinner')).toHaveAttribute('aria-label', 'Cargando…');
+    expect(screen.getByRole('status')).toHaveAttribute('aria-label', 'Cargando…');
   });
 
   it('never shows for a load that ends sooner', async () => {

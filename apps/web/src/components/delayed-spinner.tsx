@@ -21,9 +21,10 @@ export function DelayedSpinner({ delay = SPINNER_DELAY_MS, overlay = false }: { 
       py="xl"
       role="status"
       aria-live="polite"
+      aria-label={t('main.loading')}
       style={overlay ? { position: 'fixed', inset: 0, zIndex: 300, pointerEvents: 'none' } : undefined}
     >
-      <Loader aria-label={t('main.loading')} data-testid="page-spinner" />
+      <Loader aria-hidden data-testid="page-spinner" />
     </Center>
   );
 }

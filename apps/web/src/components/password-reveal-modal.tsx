@@ -49,7 +49,7 @@ export function PasswordRevealModal({
           </Text>
         </Text>
         {loading ? (
-          <Loader size="sm" aria-label={t('main.loading')} />
+          <Loader size="sm" role="status" aria-label={t('main.loading')} />
         ) : failed || password === undefined ? (
           <Text c="red" size="sm" role="alert">
             {t('password.reveal_failed')}

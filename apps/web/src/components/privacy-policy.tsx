@@ -66,7 +66,7 @@ export function PrivacyPolicyCheckbox({
         title={policy.data?.title ?? t('privacy.policy')}
         size="lg"
       >
-        {policy.isPending ? <Loader size="sm" aria-label={t('main.loading')} /> : null}
+        {policy.isPending ? <Loader size="sm" role="status" aria-label={t('main.loading')} /> : null}
         {policy.isError ? <Text c="red">{t('errors.generic')}</Text> : null}
         {policy.data ? <PolicyText text={policy.data.text} /> : null}
       </AppModal>

@@ -96,7 +96,7 @@ export function LoginForm() {
           <Title order={1} size="h3" id="login-title">
             {t('login.title')}
           </Title>
-          <Suspense fallback={<Loader size="sm" aria-label={t('main.loading')} />}>
+          <Suspense fallback={<Loader size="sm" role="status" aria-label={t('main.loading')} />}>
             <SecondFactorStep pending={pending} onDone={finish} onBack={back} />
           </Suspense>
         </Stack>

@@ -99,7 +99,7 @@ function ReLoginForm() {
   if (pending?.loginToken) {
     return (
       <Stack gap="sm">
-        <Suspense fallback={<Loader size="sm" aria-label={t('main.loading')} />}>
+        <Suspense fallback={<Loader size="sm" role="status" aria-label={t('main.loading')} />}>
           <SecondFactorStep
             pending={pending}
             onDone={finish}

@@ -109,7 +109,7 @@ export function DnsChangeModal({
       >
         {!data ? (
           <Group justify="center" p="lg">
-            <Loader size="sm" aria-label={t('dns.history.loading')} />
+            <Loader size="sm" role="status" aria-label={t('dns.history.loading')} />
           </Group>
         ) : (
           <Stack gap="md">

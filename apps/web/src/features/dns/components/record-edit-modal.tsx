@@ -65,7 +65,7 @@ export function RecordEditModal({
         />
       ) : (
         <Center py="lg" role="status" aria-live="polite">
-          <Loader aria-label={t('dns.loading_record')} />
+          <Loader role="status" aria-label={t('dns.loading_record')} />
         </Center>
       )}
     </AppModal>

@@ -304,7 +304,7 @@ export function DnssecCreateModal({
       {created ? (
         <CreatedEntries entries={created} onClose={close} />
       ) : init.isPending ? (
-        <Loader size="sm" aria-label={t('main.loading')} />
+        <Loader size="sm" role="status" aria-label={t('main.loading')} />
       ) : init.isError ? (
         <Text c="red" size="sm" role="alert">
           {t('domain.load_failed')}

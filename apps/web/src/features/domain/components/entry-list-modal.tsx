@@ -93,7 +93,7 @@ export function EntryListModal<T extends { id: number }>({
         data-testid={`${testId}-list-modal`}
       >
         {list.isPending ? (
-          <Loader size="sm" aria-label={t('main.loading')} />
+          <Loader size="sm" role="status" aria-label={t('main.loading')} />
         ) : entries.length === 0 ? (
           <Text size="sm" c="dimmed">
             {kind.empty}

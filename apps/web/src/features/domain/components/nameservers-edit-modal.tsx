@@ -297,7 +297,7 @@ export function NameserversEditModal({
       data-testid="dns-edit-modal"
     >
       {init.isPending ? (
-        <Loader size="sm" aria-label={t('main.loading')} />
+        <Loader size="sm" role="status" aria-label={t('main.loading')} />
       ) : init.isError ? (
         <Text c="red" size="sm" role="alert">
           {t('domain.load_failed')}

@@ -27,7 +27,7 @@ export function PreviewFieldset<T>({
   return (
     <Fieldset legend={legend} data-testid={testId} variant="filled" p="sm">
       {loading ? (
-        <Loader size="xs" aria-label={t('main.loading')} />
+        <Loader size="xs" role="status" aria-label={t('main.loading')} />
       ) : items.length === 0 ? (
         <Text size="sm" c="dimmed">
           {empty}

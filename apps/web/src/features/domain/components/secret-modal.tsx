@@ -37,7 +37,7 @@ export function SecretModal({
   return (
     <AppModal opened={opened && ok} onClose={onClose} title={title} data-testid="secret-modal">
       {query.isPending ? (
-        <Loader size="sm" aria-label={t('main.loading')} />
+        <Loader size="sm" role="status" aria-label={t('main.loading')} />
       ) : query.isError ? (
         <Text c="red" size="sm" role="alert">
           {t('domain.load_failed')}

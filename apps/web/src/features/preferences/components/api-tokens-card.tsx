@@ -112,7 +112,7 @@ export function ApiTokensCard() {
           {t('api_tokens.hint')}
         </Text>
         {tokens.isPending ? (
-          <Loader size="sm" aria-label={t('main.loading')} />
+          <Loader size="sm" role="status" aria-label={t('main.loading')} />
         ) : tokens.isError ? (
           <Group gap="sm">
             <Text c="red" size="sm" role="alert">

@@ -45,7 +45,7 @@ export function PasskeysCard() {
           {t(available ? 'passkeys.hint' : 'passkeys.unavailable')}
         </Text>
         {list.isPending ? (
-          <Loader size="sm" aria-label={t('main.loading')} />
+          <Loader size="sm" role="status" aria-label={t('main.loading')} />
         ) : list.isError ? (
           <Group gap="sm">
             <Text c="red" size="sm" role="alert">

@@ -119,7 +119,7 @@ export function SessionsCard() {
           {t('sessions.hint')}
         </Text>
         {sessions.isPending ? (
-          <Loader size="sm" aria-label={t('main.loading')} />
+          <Loader size="sm" role="status" aria-label={t('main.loading')} />
         ) : sessions.isError ? (
           <Group gap="sm">
             <Text c="red" size="sm" role="alert">

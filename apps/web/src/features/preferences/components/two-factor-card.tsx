@@ -34,7 +34,7 @@ export function TwoFactorCard() {
           {t('two_factor.hint')}
         </Text>
         {status.isPending ? (
-          <Loader size="sm" aria-label={t('main.loading')} />
+          <Loader size="sm" role="status" aria-label={t('main.loading')} />
         ) : status.isError ? (
           <Group gap="sm">
             <Text c="red" size="sm" role="alert">

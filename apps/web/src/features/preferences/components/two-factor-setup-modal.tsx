@@ -109,7 +109,7 @@ export function TwoFactorSetupModal({ opened, onClose }: { opened: boolean; onCl
           </Group>
         </Stack>
       ) : setup.isPending ? (
-        <Loader size="sm" aria-label={t('main.loading')} />
+        <Loader size="sm" role="status" aria-label={t('main.loading')} />
       ) : setup.isError ? (
         <Stack gap="sm">
           <Text c="red" size="sm" role="alert">
