@@ -70,13 +70,15 @@ export async function ensureProbeService(deps: ProbeDeps, logins: ProbeLogins): 
   const parts: ProbePart[] = [];
   const brand = (await admin.listBrands()).find((row) => row.is_default === 1);
   if (!brand) throw new Error('no default brand: make one with `panel brand add … --default` first');
-  const accountExisted = (await admin.listAccounts()).some((row) => row.domain_name === domain);
+  const exists = (lookup: Promise<number>) =>
+    lookup.then(
+      () => true,
+      () => false,
+    );
+  const accountExisted = await exists(admin.accountId(domain));
   await admin.ensureAccount(domain, brand.slug, 'Panel247 doctor');
   parts.push({ part: 'account', name: domain, state: accountExisted ? 'kept' : 'made' });
-  const serviceExisted = await admin.resourceId(domain).then(
-    () => true,
-    () => false,
-  );
+  const serviceExisted = await exists(admin.resourceId(domain));
   // its DNS zone (for the DNS answer probe), system user and home are made with it (the CLI's serviceReady)
   const id = await admin.ensureResource(domain, { reference: domain, hasService: true, hasMail: true });
   parts.push({ part: 'service', name: domain, state: serviceExisted ? 'kept' : 'made' });
