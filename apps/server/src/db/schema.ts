@@ -568,6 +568,30 @@ export interface InstallJobTable {
   updated_at: number;
 }
 
+/** The embedded job engine's jobs (SQLite only; jobs/embedded-engine.ts). Times in epoch ms. */
+export interface EmbeddedJobTable {
+  seq: Generated<number>;
+  id: string;
+  kind: string;
+  key: string | null;
+  policy: string;
+  payload: string;
+  state: string;
+  retries: Generated<number>;
+  error: string | null;
+  run_after: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export interface EmbeddedJobScheduleTable {
+  kind: string;
+  cron: string;
+  payload: string;
+  last_slot: number;
+}
+
 export interface Database {
   brands: BrandTable;
   brand_hosts: BrandHostTable;
@@ -621,6 +645,8 @@ export interface Database {
   dnssec_unsign_jobs: DnssecUnsignJobTable;
   dnssec_scans: DnssecScanTable;
   scheduled_leases: ScheduledLeaseTable;
+  embedded_jobs: EmbeddedJobTable;
+  embedded_job_schedules: EmbeddedJobScheduleTable;
 }
 
 export type BrandRow = Selectable<BrandTable>;

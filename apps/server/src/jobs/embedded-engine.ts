@@ -1,0 +1,390 @@
+import { randomUUID } from 'node:crypto';
+import { CronExpressionParser } from 'cron-parser';
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { EmbeddedJobTable } from '../db/schema.ts';
+import {
+  type JobCounts,
+  type JobEngine,
+  type JobHandler,
+  type JobState,
+  type JobView,
+  type NamedKind,
+  OPEN_STATES,
+  type SendOptions,
+} from './job-engine.ts';
+import { type JobKind, jobKey, retryDelaySeconds } from './job-kind.ts';
+
+type Row = Selectable<EmbeddedJobTable>;
+
+interface Worker {
+  kind: JobKind<unknown>;
+  handler: JobHandler<unknown>;
+  concurrency: number;
+  running: number;
+}
+
+/** How often the engine looks for jobs whose time came (a send wakes it at once). */
+const POLL_MS = 1000;
+const PURGE_EVERY_MS = 10 * 60_000;
+
+/**
+ * The work log of the embedded default: one panel process on SQLite. It runs the same job kinds,
+ * handlers and schedules as pg-boss does on PostgreSQL, with the same states and the same rules
+ * (a key's `ordered` jobs in order, held by one that waits for its retry or failed; one waiting
+ * job per `once` key; retries with backoff; a schedule's occurrence sent once). It needs no
+ * claims between processes because there is one: SQLite is the embedded database of one panel
+ * process, and several instances need PostgreSQL (and so pg-boss) anyway. A job that was running
+ * when the process stopped runs again at the next start.
+ */
+export class EmbeddedEngine implements JobEngine {
+  readonly name = 'embedded' as const;
+  private readonly workers = new Map<string, Worker>();
+  private readonly kinds = new Map<string, JobKind<unknown>>();
+  private readonly runs = new Set<Promise<void>>();
+  private readonly aborts = new Set<AbortController>();
+  private working = false;
+  private timer: NodeJS.Timeout | undefined;
+  private pumping: Promise<void> | undefined;
+  private again = false;
+  private lastPurge = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: { keepFinishedDays?: number; now?: () => number } = {},
+  ) {}
+
+  /** Errors of the engine's own loop (a failed read); a handler's failure is its job's. */
+  onError: ((error: unknown) => void) | undefined;
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  async start({ workers }: { workers: boolean }): Promise<void> {
+    if (!workers) return;
+    // A job running when the process stopped died with it: it counts as a failed run and runs again.
+    await this.db
+      .updateTable('embedded_jobs')
+      .set((eb) => ({
+        state: 'retry',
+        retries: eb('retries', '+', 1),
+        error: 'the panel stopped while it ran',
+        run_after: this.now(),
+      }))
+      .where('state', '=', 'active')
+      .execute();
+    this.working = true;
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.working = false;
+    clearTimeout(this.timer);
+    await this.pumping;
+    const waited = Promise.allSettled([...this.runs]);
+    const limit = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
+    await Promise.race([waited, limit]);
+    for (const abort of this.aborts) abort.abort(new Error('the job engine stopped'));
+  }
+
+  async work<P>(kind: JobKind<P>, handler: JobHandler<P>, options: { concurrency?: number } = {}): Promise<void> {
+    const known = kind as JobKind<unknown>;
+    this.kinds.set(kind.name, known);
+    this.workers.set(kind.name, {
+      kind: known,
+      handler: handler as JobHandler<unknown>,
+      concurrency: options.concurrency ?? 1,
+      running: 0,
+    });
+    this.wake();
+  }
+
+  async send<P>(kind: JobKind<P>, payload: P, options: SendOptions = {}): Promise<string | null> {
+    const data = kind.payload.parse(payload);
+    const key = jobKey(kind, payload) ?? null;
+    this.kinds.set(kind.name, kind as JobKind<unknown>);
+    if (kind.policy === 'once' && key !== null) {
+      const waiting = await this.db
+        .selectFrom('embedded_jobs')
+        .select('id')
+        .where('kind', '=', kind.name)
+        .where('key', '=', key)
+        .where('state', 'in', ['created', 'retry'])
+        .executeTakeFirst();
+      if (waiting) return null;
+    }
+    const id = randomUUID();
+    const now = this.now();
+    await this.db
+      .insertInto('embedded_jobs')
+      .values({
+        id,
+        kind: kind.name,
+        key,
+        policy: kind.policy,
+        payload: JSON.stringify(data),
+        state: 'created',
+        error: null,
+        run_after: now + (options.afterSeconds ?? 0) * 1000,
+        created_at: now,
+        started_at: null,
+        finished_at: null,
+      })
+      .execute();
+    this.wake();
+    return id;
+  }
+
+  async schedule<P>(kind: JobKind<P>, cron: string, payload: P): Promise<void> {
+    CronExpressionParser.parse(cron, { tz: 'UTC' });
+    this.kinds.set(kind.name, kind as JobKind<unknown>);
+    const data = JSON.stringify(kind.payload.parse(payload));
+    // A new schedule starts from now: it owes nothing for occurrences before it existed.
+    await this.db
+      .insertInto('embedded_job_schedules')
+      .values({ kind: kind.name, cron, payload: data, last_slot: this.now() })
+      .onConflict((oc) => oc.column('kind').doUpdateSet({ cron, payload: data }))
+      .execute();
+    this.wake();
+  }
+
+  async unschedule(kind: NamedKind): Promise<void> {
+    await this.db.deleteFrom('embedded_job_schedules').where('kind', '=', kind.name).execute();
+  }
+
+  async find(kind: NamedKind, id: string): Promise<JobView | undefined> {
+    const row = await this.db
+      .selectFrom('embedded_jobs')
+      .selectAll()
+      .where('kind', '=', kind.name)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? view(row) : undefined;
+  }
+
+  async findByKey(kind: NamedKind, key: string, limit = 20): Promise<JobView[]> {
+    const rows = await this.db
+      .selectFrom('embedded_jobs')
+      .selectAll()
+      .where('kind', '=', kind.name)
+      .where('key', '=', key)
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(view);
+  }
+
+  async retry(kind: NamedKind, id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('embedded_jobs')
+      .set({ state: 'retry', run_after: this.now() })
+      .where('kind', '=', kind.name)
+      .where('id', '=', id)
+      .where('state', 'in', ['failed', 'retry'])
+      .executeTakeFirst();
+    this.wake();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async list(options: { states: readonly JobState[]; kind?: string; limit: number }): Promise<JobView[]> {
+    let query = this.db
+      .selectFrom('embedded_jobs')
+      .selectAll()
+      .where('state', 'in', [...options.states])
+      .orderBy('seq', 'desc')
+      .limit(options.limit);
+    if (options.kind) query = query.where('kind', '=', options.kind);
+    return (await query.execute()).map(view);
+  }
+
+  async counts(): Promise<JobCounts[]> {
+    const rows = await this.db
+      .selectFrom('embedded_jobs')
+      .select(['kind', 'state', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy(['kind', 'state'])
+      .orderBy('kind')
+      .execute();
+    const byKind = new Map<string, JobCounts>();
+    for (const row of rows) {
+      const entry = byKind.get(row.kind) ?? { kind: row.kind, states: {} };
+      entry.states[row.state as JobState] = Number(row.n);
+      byKind.set(row.kind, entry);
+    }
+    return [...byKind.values()];
+  }
+
+  /** Runs a pass now, or right after the one going (passes never overlap). */
+  private wake(): void {
+    if (!this.working) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.pumping = this.pass()
+      .catch((error) => this.onError?.(error))
+      .finally(() => {
+        this.pumping = undefined;
+        if (!this.working) return;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        } else this.timer = setTimeout(() => this.wake(), POLL_MS).unref();
+      });
+  }
+
+  private async pass(): Promise<void> {
+    await this.sendDueSchedules();
+    for (const worker of this.workers.values()) {
+      const free = worker.concurrency - worker.running;
+      if (free <= 0) continue;
+      for (const row of await this.due(worker.kind, free)) this.run(worker, row);
+    }
+    if (this.now() - this.lastPurge > PURGE_EVERY_MS) await this.purgeFinished();
+  }
+
+  /** The jobs of a kind that may start now, oldest first, as its policy allows. */
+  private async due(kind: JobKind<unknown>, limit: number): Promise<Row[]> {
+    let query = this.db
+      .selectFrom('embedded_jobs as j')
+      .selectAll('j')
+      .where('j.kind', '=', kind.name)
+      .where('j.state', 'in', ['created', 'retry'])
+      .where('j.run_after', '<=', this.now());
+    if (kind.policy === 'ordered') {
+      // The key's first open job only: an earlier one running, waiting or failed holds it.
+      query = query.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('embedded_jobs as e')
+              .select(sql.lit(1).as('one'))
+              .whereRef('e.kind', '=', 'j.kind')
+              .whereRef('e.key', '=', 'j.key')
+              .whereRef('e.seq', '<', 'j.seq')
+              .where('e.state', 'in', [...OPEN_STATES]),
+          ),
+        ),
+      );
+    } else if (kind.policy === 'once') {
+      query = query.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('embedded_jobs as e')
+              .select(sql.lit(1).as('one'))
+              .whereRef('e.kind', '=', 'j.kind')
+              .whereRef('e.key', '=', 'j.key')
+              .where('e.state', '=', 'active'),
+          ),
+        ),
+      );
+    }
+    return query.orderBy('j.seq').limit(limit).execute();
+  }
+
+  private run(worker: Worker, row: Row): void {
+    worker.running += 1;
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    const done = this.runOnce(worker, row, abort).finally(() => {
+      worker.running -= 1;
+      this.aborts.delete(abort);
+      this.runs.delete(done);
+      this.wake();
+    });
+    this.runs.add(done);
+  }
+
+  private async runOnce(worker: Worker, row: Row, abort: AbortController): Promise<void> {
+    await this.db
+      .updateTable('embedded_jobs')
+      .set({ state: 'active', started_at: this.now() })
+      .where('id', '=', row.id)
+      .execute();
+    const { kind } = worker;
+    let expired: NodeJS.Timeout | undefined;
+    try {
+      const payload = kind.payload.parse(JSON.parse(row.payload));
+      await Promise.race([
+        worker.handler(payload, { id: row.id, retries: row.retries, signal: abort.signal }),
+        new Promise((_, reject) => {
+          expired = setTimeout(() => {
+            abort.abort();
+            reject(new Error(`the job ran longer than ${kind.expireSeconds} s`));
+          }, kind.expireSeconds * 1000);
+          expired.unref();
+        }),
+      ]);
+      await this.db
+        .updateTable('embedded_jobs')
+        .set({ state: 'completed', finished_at: this.now() })
+        .where('id', '=', row.id)
+        .where('state', '=', 'active')
+        .execute();
+    } catch (error) {
+      const retries = row.retries + 1;
+      const final = retries > kind.retry.limit;
+      await this.db
+        .updateTable('embedded_jobs')
+        .set({
+          state: final ? 'failed' : 'retry',
+          retries,
+          error: error instanceof Error ? error.message : String(error),
+          run_after: this.now() + (final ? 0 : retryDelaySeconds(kind.retry, retries) * 1000),
+          finished_at: final ? this.now() : null,
+        })
+        .where('id', '=', row.id)
+        .where('state', '=', 'active')
+        .execute();
+    } finally {
+      clearTimeout(expired);
+    }
+  }
+
+  /** Sends each schedule's latest occurrence not sent yet (one job for a gap, as pg-boss does). */
+  private async sendDueSchedules(): Promise<void> {
+    const now = this.now();
+    const schedules = await this.db.selectFrom('embedded_job_schedules').selectAll().execute();
+    for (const schedule of schedules) {
+      const kind = this.kinds.get(schedule.kind);
+      if (!kind) continue;
+      const slot = CronExpressionParser.parse(schedule.cron, { tz: 'UTC', currentDate: new Date(now + 1) })
+        .prev()
+        .getTime();
+      if (slot <= schedule.last_slot) continue;
+      await this.db
+        .updateTable('embedded_job_schedules')
+        .set({ last_slot: slot })
+        .where('kind', '=', schedule.kind)
+        .execute();
+      await this.send(kind, JSON.parse(schedule.payload));
+    }
+  }
+
+  private async purgeFinished(): Promise<void> {
+    this.lastPurge = this.now();
+    const before = this.now() - (this.options.keepFinishedDays ?? 7) * 86_400_000;
+    await this.db
+      .deleteFrom('embedded_jobs')
+      .where('state', 'in', ['completed', 'cancelled', 'failed'])
+      .where('finished_at', '<', before)
+      .execute();
+  }
+}
+
+function view(row: Row): JobView {
+  const at = (ms: number | null) => (ms === null ? null : new Date(Number(ms)));
+  return {
+    id: row.id,
+    kind: row.kind,
+    key: row.key,
+    state: row.state as JobState,
+    retries: Number(row.retries),
+    error: row.error,
+    payload: JSON.parse(row.payload),
+    createdAt: new Date(Number(row.created_at)),
+    startedAt: at(row.started_at),
+    finishedAt: at(row.finished_at),
+    runAfter: new Date(Number(row.run_after)),
+  };
+}
