@@ -133,6 +133,7 @@ async function main() {
   const { app } = await buildApp({
     config,
     db: runtime.db,
+    jobs: runtime.jobs,
     events: runtime.events,
     secretKey: Buffer.alloc(32, 1),
   });

@@ -52,7 +52,13 @@ async function main() {
     customers.push({ domainName, serviceId });
   }
 
-  const { app } = await buildApp({ config, db: runtime.db, events: runtime.events, secretKey: Buffer.alloc(32, 1) });
+  const { app } = await buildApp({
+    config,
+    db: runtime.db,
+    events: runtime.events,
+    jobs: runtime.jobs,
+    secretKey: Buffer.alloc(32, 1),
+  });
   const sessions: MixedSession[] = [];
   for (const { domainName, serviceId } of customers) {
     const response = await app.inject({

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import type { AppConfig } from './config.ts';
 import { SecretBox } from './crypto/secret-box.ts';
 import type { Db } from './db/database.ts';
+import { isPostgresDb } from './db/database.ts';
 import { createDkimDriver } from './drivers/dkim/create-dkim-driver.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
@@ -22,6 +23,8 @@ import { registerOpenApiRoute } from './http/openapi.ts';
 import { forLog } from './http/request-context.ts';
 import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { EmbeddedEngine } from './jobs/embedded-engine.ts';
+import type { JobEngine } from './jobs/job-engine.ts';
 import { registerActivityRoutes } from './modules/activity/activity.routes.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
 import { registerApiTokenRoutes } from './modules/auth/api-token.routes.ts';
@@ -55,7 +58,6 @@ import { createDdbbService } from './modules/ddbb/create-ddbb-service.ts';
 import { registerDdbbRoutes } from './modules/ddbb/ddbb.routes.ts';
 import { registerDnsExportRoute, registerDnsRoutes } from './modules/dns/dns.routes.ts';
 import { createDnsService, type DnsService } from './modules/dns/dns.service.ts';
-import type { CdsScanService } from './modules/domain/cds-scan.service.ts';
 import { createDomainServices } from './modules/domain/create-domain-services.ts';
 import { registerDnssecRoutes } from './modules/domain/dnssec.routes.ts';
 import { registerDomainRoutes } from './modules/domain/domain.routes.ts';
@@ -73,7 +75,7 @@ import { createInstallerService } from './modules/installer/create-installer-ser
 import { registerInstallerRoutes } from './modules/installer/installer.routes.ts';
 import { registerLegalRoutes } from './modules/legal/legal.routes.ts';
 import { LegalService } from './modules/legal/legal.service.ts';
-import { createMailAuthService, startDkimRotations } from './modules/mail/create-mail-auth-service.ts';
+import { createMailAuthService } from './modules/mail/create-mail-auth-service.ts';
 import { createMailService } from './modules/mail/create-mail-service.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { registerMailAuthRoutes } from './modules/mail/mail-auth.routes.ts';
@@ -86,6 +88,7 @@ import { RateLimiter } from './modules/rate-limit/rate-limiter.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.ts';
 import { runEvery } from './periodic-task.ts';
+import { scheduleRounds } from './scheduled-rounds.ts';
 
 export interface AppDeps {
   config: AppConfig;
@@ -99,6 +102,11 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Parse every answer with its contract schema (on in tests). */
   checkAnswers?: boolean;
+  /**
+   * The work log (not started: the app starts its workers and stops it on close). Default: the
+   * embedded engine on a SQLite database; PostgreSQL needs pg-boss, made from the connection string.
+   */
+  jobs?: JobEngine;
 }
 
 export interface PanelApp {
@@ -152,6 +160,10 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   });
 
   limitConnections(app.server, config.limits);
+  const jobs = deps.jobs ?? embeddedJobs(db);
+  jobs.onError = (error) => app.log.error({ err: error, event: 'jobs.engine_error' }, 'job engine');
+  await jobs.start({ workers: true });
+  app.addHook('onClose', () => jobs.stop());
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { parser: parseFormBody });
 
@@ -255,7 +267,6 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     now,
   );
   const apiTokens = new ApiTokenService(db, permissions, passkeys, securityMail, now);
-  startApiTokenPurge(app, apiTokens, config.apiTokens.purgeDays);
   // A session cookie or an API token, on every session-bound route.
   const caller = new RequestAuthenticator(sessions, apiTokens, basePath);
 
@@ -264,9 +275,8 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     now,
     log: app.log,
   });
-  startActivityPurge(app, activity, config.activity.purgeSeconds);
   // Postfix's policy service for the mailboxes' sending limit (off unless PANEL_MAIL_POLICY_LISTEN is set).
-  startMailSendingPolicy(app, { db, config, activity, now });
+  const sendingLimits = startMailSendingPolicy(app, { db, config, activity, now });
 
   const catalogue: DescribedRoute[] = [];
   registerOpenApiRoute(app, basePath, catalogue);
@@ -303,7 +313,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   });
   registerDomainRoutes(api, domains.domains, domains.contacts);
   registerDnssecRoutes(api, domains.domains.zoneDnssec, domains.domains.cdsScan);
-  startDnssecTasks(app, domains.domains.zoneDnssec, domains.domains.cdsScan, config.dnssec.scanSeconds);
+  startDnssecResumes(app, domains.domains.zoneDnssec);
   registerMailRoutes(api, createMailService(db, config, createMailDriver(config), brands, now));
   const mailAuth = createMailAuthService(
     db,
@@ -322,7 +332,6 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     auth: caller,
     setup: createMailClientSetupService(db, config, brands),
   });
-  startDkimRotations(app, mailAuth);
   const ftp = createFtpService(db, config, brands, deps.secretKey, now);
   registerFtpRoutes(api, ftp);
   const ddbb = createDdbbService(db, config, brands, deps.secretKey, now);
@@ -344,18 +353,32 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       (error, job) => app.log.error({ err: error, event: 'backup.job_failed', job }, 'backup job failed'),
     ),
   );
-  startDailyBackups(app, backups.backups, config.backups.dailyAt, now);
   const hosting = createHostingService(db, config, brands, deps.secretKey, now, undefined, {
     dnsDriver,
     log: (error, site) => app.log.error({ err: error, event: 'acme.order_failed', site }, 'certificate order failed'),
   });
-  startCertificateRenewals(app, hosting.certificates, config.acme.renewCheckSeconds);
   registerHostingRoutes(api, hosting, { app });
   registerInstallerRoutes(api, createInstallerService(db, config, { hosting, ddbb }, now, fileWorkers, app.log), {
     app,
     basePath,
   });
   registerDnsExportRoute(app, { basePath, auth: caller, dns });
+  await scheduleRounds(
+    jobs,
+    config,
+    {
+      sessions,
+      apiTokens,
+      activity,
+      sendingLimits,
+      mailAuth,
+      certificates: hosting.certificates,
+      cdsScan: domains.domains.cdsScan,
+      backups: backups.backups,
+    },
+    app.log,
+    now,
+  );
   // Only the realtime route needs the WebSocket plugin: in a scope of its own, the plugin's
   // hooks and the wrapper it puts around every route handler stay off all the other calls.
   await app.register(async (scope) => {
@@ -384,75 +407,21 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   return { app, services: { sessions, permissions, contact, dns, apiTokens, activity } };
 }
 
-/**
- * Every minute, each instance asks whether the day's backup run is due; the one that takes the day
- * runs it (BackupService.runDaily). A failure is logged; the next day tries again.
- */
-function startDailyBackups(app: FastifyInstance, backups: BackupService, dailyAt: string, now: () => number) {
-  if (dailyAt === '') return;
-  runEvery(
-    app,
-    60,
-    async () => {
-      const runs = await backups.runDaily(dailyAt, now());
-      if (runs) {
-        const failed = runs.filter((r) => !r.snapshot).length;
-        app.log.info({ event: 'backup.daily', services: runs.length, failed }, 'daily backup');
-      }
-    },
-    (error) => app.log.error({ err: error, event: 'backup.daily_failed' }, 'daily backup failed'),
-  );
-}
-
-/**
- * Every `seconds`, each instance renews the certificates near their end (CertificateService takes
- * each one's lease, so of several instances exactly one orders it).
- */
-function startCertificateRenewals(app: FastifyInstance, certificates: CertificateService, seconds: number) {
-  runEvery(
-    app,
-    seconds,
-    () => certificates.renewDue(),
-    (error) => app.log.error({ event: 'acme.renewal_failed', err: error }, 'certificate renewal'),
-  );
+function embeddedJobs(db: Db): JobEngine {
+  if (isPostgresDb(db)) throw new Error('on PostgreSQL the app needs its job engine (pg-boss) from the caller');
+  return new EmbeddedEngine(db);
 }
 
 /**
  * Every half minute, unsigning jobs whose instance stopped are taken over (each by one instance:
- * ZoneDnssecService takes the job's lease); every `scanSeconds`, the CDS/CDNSKEY scan runs on
- * the instance that takes the round's lease.
+ * ZoneDnssecService takes the job's lease).
  */
-function startDnssecTasks(app: FastifyInstance, zones: ZoneDnssecService, scans: CdsScanService, scanSeconds: number) {
+function startDnssecResumes(app: FastifyInstance, zones: ZoneDnssecService) {
   runEvery(
     app,
     30,
     () => zones.resumeOrphaned(),
     (error) => app.log.error({ err: error, event: 'dnssec.resume_failed' }, 'dnssec job resume'),
-  );
-  runEvery(
-    app,
-    scanSeconds,
-    async () => {
-      const results = await scans.scanIfDue();
-      if (results) app.log.info({ event: 'dnssec.cds_scan', domains: results.length }, 'CDS scan');
-    },
-    (error) => app.log.error({ err: error, event: 'dnssec.cds_scan_failed' }, 'CDS scan failed'),
-  );
-}
-
-/**
- * Now and then each instance removes the activity entries past their retention: a DELETE by date,
- * idempotent, so two instances doing it at once cost a little and change nothing (no lease needed).
- */
-function startActivityPurge(app: FastifyInstance, activity: ActivityService, seconds: number) {
-  runEvery(
-    app,
-    seconds,
-    async () => {
-      const removed = await activity.purge();
-      if (removed > 0) app.log.info({ event: 'activity.purged', removed }, 'activity log purged');
-    },
-    (error) => app.log.error({ event: 'activity.purge_failed', err: error }, 'activity log purge'),
   );
 }
 
@@ -471,22 +440,5 @@ function startDnsRepublisher(app: FastifyInstance, dns: DnsService, seconds: num
       }
     },
     (error) => app.log.error({ event: 'dns.republish_failed', err: error }, 'dns republish'),
-  );
-}
-
-/**
- * Every hour each instance deletes the API tokens expired more than `purgeDays` ago. No lease is
- * taken: the purge is one DELETE by date, so two instances running it together delete the same
- * rows once and the second finds none (idempotent), and a skipped hour only keeps them a bit longer.
- */
-function startApiTokenPurge(app: FastifyInstance, tokens: ApiTokenService, purgeDays: number) {
-  runEvery(
-    app,
-    3600,
-    async () => {
-      const removed = await tokens.purgeExpired(purgeDays);
-      if (removed > 0) app.log.info({ event: 'auth.api_tokens_purged', removed }, 'expired API tokens purged');
-    },
-    (error) => app.log.error({ event: 'auth.api_token_purge_failed', err: error }, 'API token purge'),
   );
 }

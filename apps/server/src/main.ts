@@ -32,11 +32,12 @@ async function main() {
   }
 
   const runtime = await openRuntime(config);
-  const { app, services } = await buildApp({
+  const { app } = await buildApp({
     config,
     db: runtime.db,
     events: runtime.events,
     dnsDriver: runtime.dnsDriver,
+    jobs: runtime.jobs,
     secretKey: loadSecretKey(config),
   });
   if (source.file) app.log.info(describeConfigSource(source, config));
@@ -49,9 +50,6 @@ async function main() {
     app.log.warn('PANEL_SECRET_KEY is not set: several instances on one database must share it');
   }
 
-  const purge = setInterval(() => services.sessions.purgeExpired().catch(() => undefined), 10 * 60_000);
-  purge.unref();
-
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -59,7 +57,6 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    clearInterval(purge);
     await app.close();
     await runtime.close();
     process.exit(0);

@@ -3,6 +3,8 @@ import type { AppConfig } from './config.ts';
 import { type DatabaseKind, type Db, migrateToLatest, nowSeconds, openDatabase } from './db/database.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
+import { createJobEngine } from './jobs/create-job-engine.ts';
+import type { JobEngine } from './jobs/job-engine.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
 import { BrandService } from './modules/brand/brand.service.ts';
 import { createDdbbService } from './modules/ddbb/create-ddbb-service.ts';
@@ -21,6 +23,8 @@ export interface Runtime {
   kind: DatabaseKind;
   events: EventBus;
   dnsDriver: DnsDriver;
+  /** The work log, not started: the server starts its workers, the CLI only reads and sends. */
+  jobs: JobEngine;
   close(): Promise<void>;
 }
 
@@ -68,6 +72,7 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
     kind,
     events,
     dnsDriver,
+    jobs: createJobEngine({ db, kind, url }),
     async close() {
       await events.close();
       await db.destroy();

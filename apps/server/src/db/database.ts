@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+} from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.ts';
 import { preparePooledStatements } from './prepared-statements.ts';
@@ -61,6 +69,11 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const failed = results?.find((result) => result.status === 'Error');
   if (error) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+/** Whether a database handle talks to PostgreSQL (else SQLite). */
+export function isPostgresDb(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 export function nowSeconds(clock: () => number = Date.now): number {

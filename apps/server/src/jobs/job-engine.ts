@@ -55,6 +55,8 @@ export interface JobCounts {
  */
 export interface JobEngine {
   readonly name: 'pg-boss' | 'embedded';
+  /** Hears errors of the engine's own loops (a lost connection, a failed poll), not of jobs. */
+  onError: ((error: unknown) => void) | undefined;
   /** Opens the engine; `work` starts taking jobs only when `workers` is true (not for the CLI). */
   start(options: { workers: boolean }): Promise<void>;
   /** Stops taking jobs and waits (a while) for the running ones. */

@@ -5,6 +5,7 @@ import { buildApp, type PanelApp } from '../../src/app.ts';
 import { type AppConfig, loadConfig } from '../../src/config.ts';
 import type { DatabaseKind } from '../../src/db/database.ts';
 import type { DnsDriver } from '../../src/drivers/dns/dns.driver.ts';
+import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
 import type { Mailer } from '../../src/modules/contact/mailer.ts';
 import { type EventBus, LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
@@ -80,6 +81,7 @@ export async function buildTestApp(
     clock: clock.now,
     mailer: options.mailer,
     dnsDriver: options.dnsDriver,
+    jobs: createJobEngine(database, { superviseSeconds: 1 }),
     checkAnswers: true,
   });
 

@@ -2,22 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { openSocketToFolder, removeStaleSocket } from '../../drivers/mail-policy/policy-socket-file.ts';
-import { runEvery } from '../../periodic-task.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import { type PolicyServer, parseListenAddress, startPolicyServer } from './policy-server.ts';
-import { SendingLimitService, WINDOW_SECONDS } from './sending-limit.service.ts';
+import { SendingLimitService } from './sending-limit.service.ts';
 
 /**
  * Starts the sending-limit policy service with the app when PANEL_MAIL_POLICY_LISTEN is set:
  * it listens once the app is ready (so a panel that fails to start leaves no port open), on that
  * address or Unix socket only, and stops with the app. Every instance may run one; they share the counters.
+ * Answers the limits' service (whose old counters a scheduled round purges), or undefined when off.
  */
 export function startMailSendingPolicy(
   app: FastifyInstance,
   deps: { db: Db; config: AppConfig; activity: ActivityService; now: () => number },
-): void {
+): SendingLimitService | undefined {
   const { policyListen, limitPerHour } = deps.config.mailSending;
-  if (policyListen === '') return;
+  if (policyListen === '') return undefined;
   const listen = parseListenAddress(policyListen);
   const log = app.log.child({ module: 'mail-sending' });
   const limits = new SendingLimitService(deps.db, deps.activity, { limitPerHour, now: deps.now, log });
@@ -32,10 +32,5 @@ export function startMailSendingPolicy(
     );
   });
   app.addHook('onClose', async () => server?.close());
-  runEvery(
-    app,
-    WINDOW_SECONDS,
-    () => limits.purge(),
-    (error) => log.error({ err: error, event: 'mail.policy_purge_failed' }, 'sending counters purge'),
-  );
+  return limits;
 }

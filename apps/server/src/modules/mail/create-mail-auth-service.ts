@@ -5,7 +5,6 @@ import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { DkimDriver } from '../../drivers/dkim/dkim.driver.ts';
 import { DnsTxtLookup, type TxtLookup } from '../../drivers/dkim/txt-lookup.ts';
-import { runEvery } from '../../periodic-task.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { MailAuthService, type MailZone, type MailAuthService as Service } from './mail-auth.service.ts';
 
@@ -31,22 +30,5 @@ export function createMailAuthService(
     },
     now,
     generateDkimKey,
-  );
-}
-
-/**
- * Every minute, unfinished key rotations move on (a new selector that now resolves starts
- * signing; an old one past its time is withdrawn). Each step is idempotent, so instances
- * sharing the database may both look. One run at a time; a failure is logged and tried again.
- */
-export function startDkimRotations(app: FastifyInstance, service: Service, seconds = 60): void {
-  runEvery(
-    app,
-    seconds,
-    async () => {
-      const moved = await service.advanceAll();
-      if (moved > 0) app.log.info({ event: 'dkim.rotation_advanced', services: moved }, 'dkim rotation advanced');
-    },
-    (error) => app.log.error({ event: 'dkim.rotation_failed', err: error }, 'dkim rotation'),
   );
 }

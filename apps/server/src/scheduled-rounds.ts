@@ -1,0 +1,130 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from './config.ts';
+import { cronDailyAt, cronEvery } from './jobs/cron-every.ts';
+import type { JobEngine } from './jobs/job-engine.ts';
+import { defineRound, scheduleRound } from './jobs/rounds.ts';
+import type { ActivityService } from './modules/activity/activity.service.ts';
+import type { ApiTokenService } from './modules/auth/api-token.service.ts';
+import type { SessionService } from './modules/auth/session.service.ts';
+import type { BackupService } from './modules/backups/backup.service.ts';
+import type { CdsScanService } from './modules/domain/cds-scan.service.ts';
+import type { CertificateService } from './modules/hosting/certificate.service.ts';
+import type { MailAuthService } from './modules/mail/mail-auth.service.ts';
+import type { SendingLimitService } from './modules/mail-sending/sending-limit.service.ts';
+import { WINDOW_SECONDS } from './modules/mail-sending/sending-limit.service.ts';
+
+/** Every round the panel runs on a schedule, once across all instances (the engine's schedules). */
+export const ROUNDS = {
+  sessionsPurge: defineRound('sessions.purge'),
+  apiTokensPurge: defineRound('api-tokens.purge'),
+  activityPurge: defineRound('activity.purge'),
+  sendCountsPurge: defineRound('mail.send-counts.purge'),
+  dkimRotations: defineRound('dkim.rotations'),
+  certificateRenewals: defineRound('certificates.renewals'),
+  cdsScan: defineRound('dnssec.cds-scan', 6 * 3600),
+  dailyBackups: defineRound('backups.daily', 24 * 3600),
+};
+
+export interface RoundServices {
+  sessions: SessionService;
+  apiTokens: ApiTokenService;
+  activity: ActivityService;
+  sendingLimits: SendingLimitService | undefined;
+  mailAuth: MailAuthService;
+  certificates: CertificateService;
+  cdsScan: CdsScanService;
+  backups: BackupService;
+}
+
+/**
+ * Schedules the rounds the configuration asks for (a period of 0, or an empty daily time, removes
+ * that round's schedule) and binds each to the service that does it. A failed round is logged and
+ * left to the next occurrence.
+ */
+export async function scheduleRounds(
+  jobs: JobEngine,
+  config: AppConfig,
+  services: RoundServices,
+  log: FastifyBaseLogger,
+  now: () => number,
+): Promise<void> {
+  const failed = (event: string, message: string) => (error: unknown) => log.error({ err: error, event }, message);
+  const purged = (event: string, message: string) => (removed: number) => {
+    if (removed > 0) log.info({ event, removed }, message);
+  };
+
+  await scheduleRound(
+    jobs,
+    ROUNDS.sessionsPurge,
+    '*/10 * * * *',
+    async () => void (await services.sessions.purgeExpired()),
+    failed('auth.session_purge_failed', 'session purge'),
+  );
+  await scheduleRound(
+    jobs,
+    ROUNDS.apiTokensPurge,
+    '0 * * * *',
+    async () =>
+      purged(
+        'auth.api_tokens_purged',
+        'expired API tokens purged',
+      )(await services.apiTokens.purgeExpired(config.apiTokens.purgeDays)),
+    failed('auth.api_token_purge_failed', 'API token purge'),
+  );
+  await scheduleRound(
+    jobs,
+    ROUNDS.activityPurge,
+    cronEvery(config.activity.purgeSeconds),
+    async () => purged('activity.purged', 'activity log purged')(await services.activity.purge()),
+    failed('activity.purge_failed', 'activity log purge'),
+  );
+  const { sendingLimits } = services;
+  await scheduleRound(
+    jobs,
+    ROUNDS.sendCountsPurge,
+    sendingLimits ? cronEvery(WINDOW_SECONDS) : undefined,
+    async () => void (await sendingLimits?.purge()),
+    failed('mail.policy_purge_failed', 'sending counters purge'),
+  );
+  await scheduleRound(
+    jobs,
+    ROUNDS.dkimRotations,
+    '* * * * *',
+    async () => {
+      const moved = await services.mailAuth.advanceAll();
+      if (moved > 0) log.info({ event: 'dkim.rotation_advanced', services: moved }, 'dkim rotation advanced');
+    },
+    failed('dkim.rotation_failed', 'dkim rotation'),
+  );
+  await scheduleRound(
+    jobs,
+    ROUNDS.certificateRenewals,
+    cronEvery(config.acme.renewCheckSeconds),
+    async () => void (await services.certificates.renewDue()),
+    failed('acme.renewal_failed', 'certificate renewal'),
+  );
+  await scheduleRound(
+    jobs,
+    ROUNDS.cdsScan,
+    cronEvery(config.dnssec.scanSeconds),
+    async () => {
+      const results = await services.cdsScan.scanAll();
+      log.info({ event: 'dnssec.cds_scan', domains: results.length }, 'CDS scan');
+    },
+    failed('dnssec.cds_scan_failed', 'CDS scan failed'),
+  );
+  const { dailyAt } = config.backups;
+  await scheduleRound(
+    jobs,
+    ROUNDS.dailyBackups,
+    dailyAt ? cronDailyAt(dailyAt) : undefined,
+    async () => {
+      const runs = await services.backups.runDaily(dailyAt, now());
+      if (runs) {
+        const failedRuns = runs.filter((r) => !r.snapshot).length;
+        log.info({ event: 'backup.daily', services: runs.length, failed: failedRuns }, 'daily backup');
+      }
+    },
+    failed('backup.daily_failed', 'daily backup failed'),
+  );
+}
