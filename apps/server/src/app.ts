@@ -61,13 +61,14 @@ import { createDnsService, type DnsService } from './modules/dns/dns.service.ts'
 import { createDomainServices } from './modules/domain/create-domain-services.ts';
 import { registerDnssecRoutes } from './modules/domain/dnssec.routes.ts';
 import { registerDomainRoutes } from './modules/domain/domain.routes.ts';
-import type { ZoneDnssecService } from './modules/domain/zone-dnssec.service.ts';
+import { workZoneUnsigning } from './modules/domain/zone-dnssec.jobs.ts';
 import { createFilesService } from './modules/files/create-files-service.ts';
 import { registerFilesRoutes } from './modules/files/files.routes.ts';
 import { createFtpService } from './modules/ftp/create-ftp-service.ts';
 import { registerFtpRoutes } from './modules/ftp/ftp.routes.ts';
 import { registerHealthRoute } from './modules/health/health.routes.ts';
 import { HealthService } from './modules/health/health.service.ts';
+import { workCertificateOrders } from './modules/hosting/certificate.jobs.ts';
 import type { CertificateService } from './modules/hosting/certificate.service.ts';
 import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { registerHostingRoutes } from './modules/hosting/hosting.routes.ts';
@@ -118,6 +119,8 @@ export interface PanelApp {
     dns: DnsService;
     apiTokens: ApiTokenService;
     activity: ActivityService;
+    /** The work log this app's workers take jobs from. */
+    jobs: JobEngine;
   };
 }
 
@@ -305,6 +308,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerDnsRoutes(api, dns);
   startDnsRepublisher(app, dns, config.dns.republishSeconds);
   const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now, {
+    jobs,
     events: {
       unsignFailed: (error, job) =>
         app.log.error({ err: error, event: 'dnssec.unsign_failed', job }, 'dnssec unsigning failed'),
@@ -313,7 +317,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   });
   registerDomainRoutes(api, domains.domains, domains.contacts);
   registerDnssecRoutes(api, domains.domains.zoneDnssec, domains.domains.cdsScan);
-  startDnssecResumes(app, domains.domains.zoneDnssec);
+  await workZoneUnsigning(jobs, domains.domains.zoneDnssec);
   registerMailRoutes(api, createMailService(db, config, createMailDriver(config), brands, now));
   const mailAuth = createMailAuthService(
     db,
@@ -355,6 +359,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   );
   const hosting = createHostingService(db, config, brands, deps.secretKey, now, undefined, {
     dnsDriver,
+    jobs,
     log: (error, site) => app.log.error({ err: error, event: 'acme.order_failed', site }, 'certificate order failed'),
   });
   registerHostingRoutes(api, hosting, { app });
@@ -363,6 +368,10 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     basePath,
   });
   registerDnsExportRoute(app, { basePath, auth: caller, dns });
+  await workCertificateOrders(jobs, {
+    site: (serviceId, siteId) => hosting.certificates.order(serviceId, siteId),
+    mail: (name) => hosting.certificates.orderMail(name),
+  });
   await scheduleRounds(
     jobs,
     config,
@@ -404,25 +413,12 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     hasSessionCookie: (request) => Boolean(request.cookies[sessions.cookieName(request)]),
   });
 
-  return { app, services: { sessions, permissions, contact, dns, apiTokens, activity } };
+  return { app, services: { sessions, permissions, contact, dns, apiTokens, activity, jobs } };
 }
 
 function embeddedJobs(db: Db): JobEngine {
   if (isPostgresDb(db)) throw new Error('on PostgreSQL the app needs its job engine (pg-boss) from the caller');
   return new EmbeddedEngine(db);
-}
-
-/**
- * Every half minute, unsigning jobs whose instance stopped are taken over (each by one instance:
- * ZoneDnssecService takes the job's lease).
- */
-function startDnssecResumes(app: FastifyInstance, zones: ZoneDnssecService) {
-  runEvery(
-    app,
-    30,
-    () => zones.resumeOrphaned(),
-    (error) => app.log.error({ err: error, event: 'dnssec.resume_failed' }, 'dnssec job resume'),
-  );
 }
 
 /**

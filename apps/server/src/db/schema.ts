@@ -467,7 +467,6 @@ export interface SiteCertificateTable {
   error_key: Generated<string>;
   error_detail: Generated<string>;
   expires_at: Generated<number>;
-  lease_until: Generated<number>;
   updated_at: number;
 }
 
@@ -479,7 +478,6 @@ export interface MailCertificateTable {
   error_key: Generated<string>;
   error_detail: Generated<string>;
   expires_at: Generated<number>;
-  lease_until: Generated<number>;
   updated_at: number;
   cert_pem: Generated<string>;
   chain_pem: Generated<string>;
@@ -532,7 +530,6 @@ export interface DnssecUnsignJobTable {
   wait_until: Generated<number>;
   wait_seconds: Generated<number>;
   error_key: Generated<string>;
-  lease_until: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -542,11 +539,6 @@ export interface DnssecScanTable {
   outcome: string;
   detail: Generated<string>;
   checked_at: number;
-}
-
-export interface ScheduledLeaseTable {
-  name: string;
-  lease_until: Generated<number>;
 }
 
 export interface BackupDayTable {
@@ -644,7 +636,6 @@ export interface Database {
   backup_days: BackupDayTable;
   dnssec_unsign_jobs: DnssecUnsignJobTable;
   dnssec_scans: DnssecScanTable;
-  scheduled_leases: ScheduledLeaseTable;
   embedded_jobs: EmbeddedJobTable;
   embedded_job_schedules: EmbeddedJobScheduleTable;
 }

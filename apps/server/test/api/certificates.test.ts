@@ -5,14 +5,17 @@ import type { SiteCertificate } from '@panel247/contract/certificates';
 import type { Subdomain } from '@panel247/contract/hosting';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { BrandService } from '../../src/modules/brand/brand.service.ts';
+import { ORDER_SITE_CERTIFICATE } from '../../src/modules/hosting/certificate.jobs.ts';
 import { certificatesRepository } from '../../src/modules/hosting/certificates.repository.ts';
+import { createHostingService } from '../../src/modules/hosting/create-hosting-service.ts';
 import { buildAccount, buildUser } from '../support/factories.ts';
-import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
 /**
  * A site's automatic certificate through the API with the embedded drivers: who may see and act,
- * what is refused before any order, and the lease that lets one instance order a certificate.
+ * what is refused before any order, and the renewal round that queues the orders of those due.
  * Orders themselves are proved against Pebble, nginx and PowerDNS in the integration tier.
  */
 describe.each(DATABASE_KINDS)('automatic certificates API on %s', (kind) => {
@@ -116,7 +119,7 @@ describe.each(DATABASE_KINDS)('automatic certificates API on %s', (kind) => {
     expect(manual.response.statusCode).toBe(403);
   });
 
-  it('gives a certificate’s lease to exactly one of many takers at once, and again once it has run out', async () => {
+  it('the renewal round queues an order job for each certificate due, and none for the others', async () => {
     await certificatesRepository.upsert(t.database.db, {
       site_id: sid,
       service_id: id,
@@ -124,17 +127,34 @@ describe.each(DATABASE_KINDS)('automatic certificates API on %s', (kind) => {
       state: 'installed',
       updated_at: 1000,
     });
-    const takers = await Promise.all(
-      Array.from({ length: 10 }, () => certificatesRepository.takeLease(t.database.db, sid, 1000, 1600)),
-    );
-    expect(takers.filter(Boolean)).toHaveLength(1);
-    expect(await certificatesRepository.takeLease(t.database.db, sid, 1500, 2100)).toBe(false);
-    expect(await certificatesRepository.takeLease(t.database.db, sid, 1601, 2200)).toBe(true);
-    // renewal looks only at certificates whose lease is free
-    expect(await certificatesRepository.due(t.database.db, 1700, 10 ** 9, 0)).toEqual([]);
-    expect(await certificatesRepository.due(t.database.db, 2300, 10 ** 9, 0)).toEqual([
-      { site_id: sid, service_id: id },
-    ]);
+    await certificatesRepository.update(t.database.db, sid, { expires_at: 5000 });
+    const sent: [string, unknown][] = [];
+    const jobs = {
+      send: async (kind: { name: string }, payload: unknown) => {
+        sent.push([kind.name, payload]);
+        return 'queued';
+      },
+    };
+    const renewAt = (seconds: number) =>
+      createHostingService(
+        t.database.db,
+        t.config,
+        new BrandService(t.database.db),
+        TEST_SECRET_KEY,
+        () => seconds,
+        undefined,
+        {
+          jobs,
+        },
+      ).certificates.renewDue();
+    // far from its end: nothing to do
+    expect(await renewAt(5000 - t.config.acme.renewDays * 86_400 - 10)).toBe(0);
+    expect(sent).toEqual([]);
+    expect(await renewAt(4000)).toBe(1);
+    expect(sent).toEqual([[ORDER_SITE_CERTIFICATE.name, { serviceId: id, siteId: sid }]]);
+    // one waiting order per site, whoever asks again (the engine's rule, api/job-engine.test.ts)
+    expect(ORDER_SITE_CERTIFICATE.policy).toBe('once');
+    expect(ORDER_SITE_CERTIFICATE.key?.({ serviceId: id, siteId: sid })).toBe(`site-${sid}`);
     // the reader sees the state, the owner may go back to managing the certificate
     expect((await state(readerCookie)).body.data.certificate).toMatchObject({
       state: 'installed',

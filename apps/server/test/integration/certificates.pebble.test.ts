@@ -11,6 +11,7 @@ import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerd
 import { startWebServers, type WebServers } from '../../../../scripts/daemons/web.ts';
 import { AdminService } from '../../src/modules/admin/admin.service.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
+import { ROUNDS } from '../../src/scheduled-rounds.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { nginxPanelConfig } from '../support/nginx-config.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
@@ -87,7 +88,6 @@ describe.each(DATABASE_KINDS)('automatic SSL of a site, from Pebble through the 
         'acme.email': 'certs@provider.test',
         'acme.resolvers': [`127.0.0.1:${pdns.dnsPort}`],
         'acme.webAddresses': ['127.0.0.1'],
-        'acme.renewCheckSeconds': 1,
         // a CA that is down fails the order at once instead of after acme-client's 75 s of retries
         'acme.retryAttempts': 1,
         'acme.retryDelaySeconds': 0,
@@ -147,6 +147,8 @@ describe.each(DATABASE_KINDS)('automatic SSL of a site, from Pebble through the 
       .set({ expires_at: Math.floor(Date.now() / 1000) + 86_400 })
       .where('site_id', '=', site.id)
       .execute();
+    // the scheduled round, sent now instead of at the next full minute
+    await t.services.jobs.send(ROUNDS.certificateRenewals, {});
     const root = await pebble.root();
     let served = before;
     for (let attempt = 0; attempt < 600 && served === before; attempt++) {

@@ -10,8 +10,10 @@ import { type Pebble, startPebble } from '../../../../scripts/daemons/pebble.ts'
 import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
 import { loadConfig } from '../../src/config.ts';
 import { PowerDnsDriver } from '../../src/drivers/dns/powerdns.driver.ts';
+import { EmbeddedEngine } from '../../src/jobs/embedded-engine.ts';
 import { AdminService } from '../../src/modules/admin/admin.service.ts';
 import { BrandService } from '../../src/modules/brand/brand.service.ts';
+import { ORDER_MAIL_CERTIFICATE, workCertificateOrders } from '../../src/modules/hosting/certificate.jobs.ts';
 import { createHostingService, type HostingServices } from '../../src/modules/hosting/create-hosting-service.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { buildAccount } from '../support/factories.ts';
@@ -113,9 +115,11 @@ describe("the mail daemons' certificates, ordered by the panel from a real ACME 
       secretKey,
       () => Math.floor(Date.now() / 1000),
       undefined,
-      { dnsDriver },
+      { dnsDriver, jobs },
     );
   };
+  // The work log a panel process runs: the renewal round queues the orders, its workers run them.
+  let jobs: EmbeddedEngine;
   const secretKey = randomBytes(32);
 
   beforeAll(async () => {
@@ -158,9 +162,16 @@ describe("the mail daemons' certificates, ordered by the panel from a real ACME 
     tlsDir = mail.tlsDir;
     // the harness keeps Postfix's configuration beside Dovecot's (mail/postfix, mail/dovecot)
     postfixConfigDir = path.join(path.dirname(path.dirname(mail.doveadmConfig)), 'postfix');
+    jobs = new EmbeddedEngine(database.db);
+    await jobs.start({ workers: true });
     hosting = hostingWith(pebble.directoryUrl);
+    await workCertificateOrders(jobs, {
+      site: (serviceId, siteId) => hosting.certificates.order(serviceId, siteId),
+      mail: (name) => hosting.certificates.orderMail(name),
+    });
   }, 120_000);
   afterAll(async () => {
+    await jobs?.stop();
     await hosting?.close();
     await mail?.stop();
     await pebble?.stop();
@@ -173,6 +184,21 @@ describe("the mail daemons' certificates, ordered by the panel from a real ACME 
     const before = await imapsSession(mail.imapsPort);
     const ordered = await hosting.certificates.renewDue();
     expect(ordered).toBe(2);
+    const orders = await jobs.list({
+      states: ['created', 'retry', 'active', 'completed'],
+      kind: ORDER_MAIL_CERTIFICATE.name,
+      limit: 10,
+    });
+    expect(orders.map((order) => order.key).sort()).toEqual([`imap.${DOMAIN}`, SSL_HOST].sort());
+    for (let wait = 0; wait < 600; wait++) {
+      const open = await jobs.list({
+        states: ['created', 'retry', 'active'],
+        kind: ORDER_MAIL_CERTIFICATE.name,
+        limit: 10,
+      });
+      if (open.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const listed = await hosting.certificates.list();
     expect(listed.map(({ host, state, errorKey }) => ({ host, state, errorKey }))).toEqual([
       { host: `imap.${DOMAIN} smtp.${DOMAIN}`, state: 'installed', errorKey: '' },

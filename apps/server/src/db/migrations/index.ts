@@ -29,6 +29,7 @@ import * as m0028 from './0028-mail-send-counts.ts';
 import * as m0029 from './0029-mail-certificates.ts';
 import * as m0030 from './0030-mail-senders-view.ts';
 import * as m0031 from './0031-embedded-jobs.ts';
+import * as m0032 from './0032-leases-become-jobs.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0029-mail-certificates': m0029,
   '0030-mail-senders-view': m0030,
   '0031-embedded-jobs': m0031,
+  '0032-leases-become-jobs': m0032,
 };

@@ -22,8 +22,6 @@ export interface CdsChange {
   added: string[];
 }
 
-const LEASE_NAME = 'dnssec-cds-scan';
-
 const dsText = (ds: { keytag: number; algorithm: number; digestType: number; digest: string }) =>
   `${ds.keytag} ${ds.algorithm} ${ds.digestType} ${ds.digest}`;
 
@@ -32,8 +30,8 @@ const dsText = (ds: { keytag: number; algorithm: number; digestType: number; dig
  * elsewhere (their own name servers) and that have a DS at the registry: the child's CDS,
  * CDNSKEY and DNSKEY are read over validated DNS (`ValidatedLookup`: nothing unvalidated is ever
  * acted on), `decideCds` applies the RFC's rules, and the registry's DS set is updated. Each
- * domain's last result is kept for its DNSSEC card; each change is logged. Scheduled rounds run
- * once across instances (a lease row taken with a conditional UPDATE).
+ * domain's last result is kept for its DNSSEC card; each change is logged. Scheduled rounds are
+ * the job engine's (scheduled-rounds.ts), once across instances.
  */
 export class CdsScanService {
   constructor(
@@ -41,19 +39,9 @@ export class CdsScanService {
     private readonly domains: DomainService,
     private readonly dnssec: DomainDnssecService,
     private readonly lookup: ValidatedLookup,
-    private readonly settings: { intervalSeconds: number },
     private readonly now: () => number,
     private readonly onChange: (change: CdsChange) => void,
   ) {}
-
-  /** A scheduled round: runs only on the instance that takes this interval's lease. */
-  async scanIfDue(): Promise<CdsScanResult[] | undefined> {
-    const now = this.now();
-    // One second short of the interval, so the same instance's next tick finds the lease free.
-    const until = now + Math.max(1, this.settings.intervalSeconds - 1);
-    if (!(await dnssecRepository.takeScheduled(this.db, LEASE_NAME, now, until))) return undefined;
-    return this.scanAll();
-  }
 
   /** Scans every candidate domain now (the CLI's `dnssec scan`, and each scheduled round). */
   async scanAll(): Promise<CdsScanResult[]> {

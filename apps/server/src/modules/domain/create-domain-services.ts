@@ -5,6 +5,7 @@ import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { DelvLookup, type ValidatedLookup } from '../../drivers/dnssec/validated-lookup.ts';
 import { createRegistryDriver } from '../../drivers/registry/create-registry-driver.ts';
 import { ChainedHostResolver, DnsHostResolver } from '../../drivers/registry/host-resolver.ts';
+import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
 import { createDnsService } from '../dns/dns.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { type CdsChange, CdsScanService } from './cds-scan.service.ts';
@@ -45,7 +46,12 @@ export function createDomainServices(
   dnsDriver: DnsDriver,
   secretKey: Buffer,
   now: () => number,
-  options: { events?: DomainEvents; validatedLookup?: ValidatedLookup } = {},
+  options: {
+    events?: DomainEvents;
+    validatedLookup?: ValidatedLookup;
+    /** Where unsigning steps go (the work log); processes that never unsign need none. */
+    jobs?: JobSender;
+  } = {},
 ): { domains: DomainServices; contacts: DomainContactService } {
   const events = options.events ?? QUIET;
   const authSecrets = new SecretBox(secretKey, 'domain-auth');
@@ -75,6 +81,7 @@ export function createDomainServices(
     { unsignWaitSeconds: unsignWaitSeconds ?? dsTtlSeconds + parentDelaySeconds },
     now,
     events.unsignFailed,
+    options.jobs ?? NO_JOB_SENDER,
   );
   const lookup =
     options.validatedLookup ??
@@ -83,15 +90,7 @@ export function createDomainServices(
       anchorsFile: config.dnssec.trustAnchors,
       root: config.dnssec.trustRoot,
     });
-  const cdsScan = new CdsScanService(
-    db,
-    domain,
-    dnssec,
-    lookup,
-    { intervalSeconds: config.dnssec.scanSeconds },
-    now,
-    events.cdsChanged,
-  );
+  const cdsScan = new CdsScanService(db, domain, dnssec, lookup, now, events.cdsChanged);
   return {
     domains: {
       domain,

@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DnssecUnsignJobTable } from '../../db/schema.ts';
 
-/** Unsigning jobs, the CDS scan's results and the scheduled tasks' leases. */
+/** Unsigning jobs and the CDS scan's results. */
 export const dnssecRepository = {
   /**
    * Inserts a running job; false when the service has one running already (the partial unique
@@ -26,7 +26,6 @@ export const dnssecRepository = {
       step?: string;
       wait_until?: number;
       error_key?: string;
-      lease_until?: number;
       updated_at: number;
     },
   ) {
@@ -51,33 +50,6 @@ export const dnssecRepository = {
       .orderBy('created_at', 'desc')
       .orderBy('id')
       .executeTakeFirst();
-  },
-
-  /** Running jobs nobody holds (their instance died, or a restart): to be taken and advanced. */
-  orphanedJobs(db: Db, now: number) {
-    return db
-      .selectFrom('dnssec_unsign_jobs as j')
-      .innerJoin('resources as r', 'r.id', 'j.service_id')
-      .select(['j.id', 'j.service_id', 'r.reference_punycode'])
-      .where('j.status', '=', 'running')
-      .where('j.lease_until', '<', now)
-      .execute();
-  },
-
-  /** Takes a running job's lease: true for exactly one caller while the lease lasts. */
-  async takeJob(db: Db, id: string, now: number, until: number): Promise<boolean> {
-    const result = await db
-      .updateTable('dnssec_unsign_jobs')
-      .set({ lease_until: until })
-      .where('id', '=', id)
-      .where('status', '=', 'running')
-      .where('lease_until', '<', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  },
-
-  renewJob(db: Db, id: string, until: number) {
-    return db.updateTable('dnssec_unsign_jobs').set({ lease_until: until }).where('id', '=', id).execute();
   },
 
   /** Domains the CDS scan looks at: own name servers (the zone is hosted elsewhere) and a DS at the registry. */
@@ -110,24 +82,5 @@ export const dnssecRepository = {
           .doUpdateSet({ outcome: row.outcome, detail: row.detail, checked_at: row.checked_at }),
       )
       .execute();
-  },
-
-  /**
-   * Takes a scheduled task's round: the conditional UPDATE moves `lease_until` forward for exactly
-   * one instance; the others see no row updated and skip the round.
-   */
-  async takeScheduled(db: Db, name: string, now: number, until: number): Promise<boolean> {
-    await db
-      .insertInto('scheduled_leases')
-      .values({ name, lease_until: 0 })
-      .onConflict((conflict) => conflict.column('name').doNothing())
-      .execute();
-    const result = await db
-      .updateTable('scheduled_leases')
-      .set({ lease_until: until })
-      .where('name', '=', name)
-      .where('lease_until', '<=', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
   },
 };

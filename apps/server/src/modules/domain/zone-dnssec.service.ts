@@ -4,10 +4,13 @@ import type { DNSSEC_UNSIGN_STEPS, DnssecZoneData } from '@panel247/contract/dns
 import type { Db } from '../../db/database.ts';
 import type { DsRecord } from '../../drivers/dns/dns.driver.ts';
 import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
+import type { JobRun } from '../../jobs/job-engine.ts';
+import type { JobSender } from '../../jobs/job-sender.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { dnssecRepository } from './dnssec.repository.ts';
 import type { DomainDnssecService } from './domain-dnssec.service.ts';
+import { UNSIGN_ZONE_STEP, type UnsignStep } from './zone-dnssec.jobs.ts';
 
 /** What the zone's DNSSEC needs of the DNS server (the DNS driver, through the DNS service). */
 export interface ZoneSigner {
@@ -37,17 +40,15 @@ export interface UnsignJobView {
   errorKey: string;
 }
 
-/** How long an instance holds a running job before another may take it over (renewed while it works). */
-const JOB_LEASE_SECONDS = 60;
-
 /**
  * DNSSEC of a hosted zone, from the DNS view: its state and DS, signing (and publishing the DS at
  * the registry in the same step when the user may change the domain's DNSSEC), and unsigning as a
  * job in the only safe order: the DS leaves the registry, the job waits until no resolver can
  * still hold it (the DS TTL plus the parent's delay), then the keys go. The job's row keeps its
- * step and the end of its wait, so a restart resumes it (`resumeOrphaned`); a lease taken with a
- * conditional UPDATE makes exactly one instance advance it. Keys are never removed while the
- * registry holds a DS of the domain.
+ * step and the end of its wait, which is what the customer sees; each step is a job of the work
+ * log (UNSIGN_ZONE_STEP), so exactly one instance runs it, a step whose instance died runs again
+ * (every step is idempotent), and the wait is a step sent to run when it ends. Keys are never
+ * removed while the registry holds a DS of the domain.
  */
 export class ZoneDnssecService {
   constructor(
@@ -58,6 +59,7 @@ export class ZoneDnssecService {
     private readonly settings: ZoneDnssecSettings,
     private readonly now: () => number,
     private readonly log: (error: unknown, job: string) => void,
+    private readonly jobs: JobSender,
   ) {}
 
   private async zone(actor: Actor, id: number, need: 'visible' | 'action'): Promise<AuthorizedResource> {
@@ -151,12 +153,11 @@ export class ZoneDnssecService {
       status: 'running',
       step: 'removing_ds',
       wait_seconds: this.settings.unsignWaitSeconds,
-      lease_until: now + JOB_LEASE_SECONDS,
       created_at: now,
       updated_at: now,
     });
     if (!started) throw new ConflictError('dnssec.error.busy');
-    void this.advance(jobId, id, resource.referencePunycode);
+    await this.jobs.send(UNSIGN_ZONE_STEP, { jobId, serviceId: id, zone: resource.referencePunycode });
     return {
       id: jobId,
       status: 'running',
@@ -168,30 +169,13 @@ export class ZoneDnssecService {
   }
 
   /**
-   * Takes over running jobs whose instance stopped (a restart, a crash: their lease ran out) and
-   * carries each on from the step its row records. Called every few seconds by every instance;
-   * the conditional UPDATE of the lease gives each job to one of them.
+   * Runs the step the job's row records (a step job's work): removing the DS starts the wait and
+   * sends the next step, which the engine holds until the wait ends; a step that finds the job
+   * waiting but was not sent for that wait (a retry) sends that step again for the rest of it. A refusal the customer can act on (a DS back at the registry) ends the job
+   * as failed at once; anything else is retried by the engine, and ends it as failed on the last try.
    */
-  async resumeOrphaned(): Promise<number> {
-    const now = this.now();
-    let resumed = 0;
-    for (const job of await dnssecRepository.orphanedJobs(this.db, now)) {
-      if (!(await dnssecRepository.takeJob(this.db, job.id, now, now + JOB_LEASE_SECONDS))) continue;
-      resumed += 1;
-      void this.advance(job.id, job.service_id, job.reference_punycode);
-    }
-    return resumed;
-  }
-
-  /** Runs the job from its recorded step to the end, holding (and renewing) its lease. */
-  private async advance(jobId: string, serviceId: number, zone: string): Promise<void> {
-    const renew = setInterval(
-      () => {
-        void dnssecRepository.renewJob(this.db, jobId, this.now() + JOB_LEASE_SECONDS).catch(() => undefined);
-      },
-      (JOB_LEASE_SECONDS * 1000) / 3,
-    );
-    renew.unref();
+  async advance(target: UnsignStep, _run: JobRun, lastTry: boolean): Promise<void> {
+    const { jobId, serviceId, zone } = target;
     const set = (values: { step?: Step; status?: string; wait_until?: number; error_key?: string }) =>
       dnssecRepository.updateJob(this.db, jobId, { ...values, updated_at: this.now() });
     try {
@@ -205,9 +189,17 @@ export class ZoneDnssecService {
         step = 'waiting';
         await set({ step, wait_until: waitUntil });
       }
+      // The step sent for the wait's end runs on; any other (a retry) sends that step again.
+      if (step === 'waiting' && target.waitedUntil !== waitUntil) {
+        const left = Math.max(0, waitUntil - this.now());
+        await this.jobs.send(
+          UNSIGN_ZONE_STEP,
+          { jobId, serviceId, zone, waitedUntil: waitUntil },
+          { afterSeconds: left },
+        );
+        return;
+      }
       if (step === 'waiting') {
-        const left = waitUntil - this.now();
-        if (left > 0) await sleep(left * 1000);
         step = 'removing_keys';
         await set({ step });
       }
@@ -219,15 +211,9 @@ export class ZoneDnssecService {
       }
     } catch (error) {
       this.log(error, jobId);
+      if (!(error instanceof AppError) && !lastTry) throw error;
       const key = error instanceof AppError ? error.messageKey : 'error.internal';
-      await set({ status: 'failed', error_key: key }).catch((again: unknown) => this.log(again, jobId));
-    } finally {
-      clearInterval(renew);
-      await dnssecRepository.renewJob(this.db, jobId, 0).catch(() => undefined);
+      await set({ status: 'failed', error_key: key });
     }
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
 }

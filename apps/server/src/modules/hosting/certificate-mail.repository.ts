@@ -52,8 +52,8 @@ export const mailCertificatesRepository = {
 
   /**
    * Certificates to order: installed ones within `renewBefore` of their end, failed ones whose
-   * last try is older than `retryBefore`, and any other state (queued, or an order whose
-   * instance stopped) once its lease is over.
+   * last try is older than `retryBefore`, and queued ones (newly wanted). One in the middle of an
+   * order is its job's: the engine runs that job again if its instance dies.
    */
   due(db: Db, now: number, renewBefore: number, retryBefore: number) {
     return db
@@ -63,22 +63,11 @@ export const mailCertificatesRepository = {
         where.or([
           where.and([where('state', '=', 'installed'), where('expires_at', '<=', now + renewBefore)]),
           where.and([where('state', '=', 'failed'), where('updated_at', '<=', retryBefore)]),
-          where('state', 'not in', ['installed', 'failed']),
+          where('state', '=', 'queued'),
         ]),
       )
-      .where('lease_until', '<', now)
       .orderBy('expires_at')
       .execute();
-  },
-  /** Takes the order of a certificate for `until`: of several instances exactly one gets it. */
-  async takeLease(db: Db, name: string, now: number, until: number): Promise<boolean> {
-    const result = await db
-      .updateTable('mail_certificates')
-      .set({ lease_until: until, updated_at: now })
-      .where('name', '=', name)
-      .where('lease_until', '<', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
   },
   update(db: Db, name: string, set: Updateable<MailCertificateTable>) {
     return db.updateTable('mail_certificates').set(set).where('name', '=', name).execute();

@@ -7,11 +7,11 @@ import type { NameChecks } from '../../drivers/acme/name-checks.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { isMailTlsHost, type MailTlsDriver } from '../../drivers/mail-tls/mail-tls.driver.ts';
 import { DaemonError } from '../../errors.ts';
+import type { JobSender } from '../../jobs/job-sender.ts';
+import { ORDER_MAIL_CERTIFICATE } from './certificate.jobs.ts';
 import { type MailCertificates, orderFailure } from './certificate.service.ts';
 import { mailCertificatesRepository as repository } from './certificate-mail.repository.ts';
 
-/** How long one order may hold a certificate's lease. */
-const LEASE_SECONDS = 600;
 /** A failed order is tried again after this long, not at every round. */
 const RETRY_SECONDS = 6 * 3600;
 
@@ -34,8 +34,9 @@ export interface MailCertificateSettings {
  *
  * Every name is proved by DNS-01 through the panel's DNS server: a mail host need not be served
  * by nginx (nor resolve to it), and the zone is the panel's (a customer's zone hosted here, or
- * the provider's own zone on the same server for its SSL host). Orders run in the sites' renewal
- * rounds, with their lease, their account at the CA and their failure reasons; the certificates
+ * the provider's own zone on the same server for its SSL host). Orders are jobs of the work log
+ * (ORDER_MAIL_CERTIFICATE, one at a time per certificate) queued by the sites' renewal rounds,
+ * with their account at the CA and their failure reasons; the certificates
  * and sealed keys stay in the database and the mail TLS folder is always written whole from it,
  * so a failed order leaves the one that works where it is.
  */
@@ -54,6 +55,7 @@ export class MailCertificateService implements MailCertificates {
     private readonly settings: MailCertificateSettings,
     private readonly now: () => number,
     private readonly log: (error: unknown, host: string) => void,
+    private readonly jobs: JobSender,
   ) {}
 
   /** The certificates the brands' mail hosts need now, and the default one's first name. */
@@ -102,7 +104,7 @@ export class MailCertificateService implements MailCertificates {
     await this.reconcile();
     const now = this.now();
     const due = await repository.due(this.db, now, this.settings.renewBeforeSeconds, now - RETRY_SECONDS);
-    for (const { name } of due) await this.order(name);
+    for (const { name } of due) await this.jobs.send(ORDER_MAIL_CERTIFICATE, { name });
     return due.length;
   }
 
@@ -134,13 +136,11 @@ export class MailCertificateService implements MailCertificates {
   }
 
   /**
-   * Orders one certificate unless another instance holds its lease, then writes the mail TLS
-   * folder and reloads the daemons. A failure is recorded on the row (and logged) and changes
-   * nothing in the folder.
+   * Orders one certificate (its order job's work, or the CLI's), then writes the mail TLS folder
+   * and reloads the daemons. A failure is recorded on the row (and logged) and changes nothing in
+   * the folder.
    */
   async order(name: string): Promise<void> {
-    const now = this.now();
-    if (!(await repository.takeLease(this.db, name, now, now + LEASE_SECONDS))) return;
     const step = (state: string) =>
       repository.update(this.db, name, { state, updated_at: this.now() }).then(() => undefined);
     try {
@@ -166,7 +166,6 @@ export class MailCertificateService implements MailCertificates {
         state: 'installed',
         error_key: '',
         error_detail: '',
-        lease_until: 0,
         updated_at: this.now(),
       });
     } catch (error) {
@@ -175,7 +174,6 @@ export class MailCertificateService implements MailCertificates {
         state: 'failed',
         error_key: errorKey,
         error_detail: detail,
-        lease_until: 0,
         updated_at: this.now(),
       });
       this.log(error, name);

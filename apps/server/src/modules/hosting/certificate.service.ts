@@ -13,7 +13,9 @@ import {
 } from '../../drivers/acme/acme.driver.ts';
 import type { NameChecks, NameProblem } from '../../drivers/acme/name-checks.ts';
 import { AppError, DaemonError, FieldErrors, NotFoundError } from '../../errors.ts';
+import type { JobSender } from '../../jobs/job-sender.ts';
 import type { Actor } from '../auth/actor.ts';
+import { ORDER_SITE_CERTIFICATE } from './certificate.jobs.ts';
 import { certificatesRepository } from './certificates.repository.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingChanges } from './hosting-changes.ts';
@@ -39,8 +41,6 @@ export interface AcmeSettings {
   renewBeforeSeconds: number;
 }
 
-/** How long one order may hold a certificate's lease (a CA that answers slowly included). */
-const LEASE_SECONDS = 600;
 /** A failed renewal is tried again after this long, not at every check. */
 const RETRY_SECONDS = 6 * 3600;
 
@@ -77,15 +77,19 @@ export interface MailCertificates {
   list(): Promise<{ host: string; state: string; errorKey: string; expiresAt: number }[]>;
   /** Orders now the certificate that covers `host` (undefined: every one); how many it ordered. */
   renewNow(host?: string): Promise<number>;
+  /** Queues an order for each certificate due; how many. */
   renewDue(): Promise<number>;
+  /** Orders one certificate, by its first host (the order job's work). */
+  order(name: string): Promise<void>;
 }
 
 /**
  * Automatic certificates for sites: the checks before an order (what would make the CA refuse,
  * said in the customer's words), the order as a job whose steps the site's page follows, the
  * installation through the same change as an uploaded certificate (so nginx gets it with the
- * rest of the service), and renewal before the end. The site's row is the job: a lease taken by
- * one conditional update lets exactly one instance order a given certificate.
+ * rest of the service), and renewal before the end. Each order is a job of the work log
+ * (ORDER_SITE_CERTIFICATE): one waiting and one running per site across every instance, so a
+ * certificate is never ordered twice at once, and an order whose instance died is run again.
  */
 export class CertificateService {
   private mail?: MailCertificates;
@@ -100,6 +104,7 @@ export class CertificateService {
     private readonly responders: { http: ChallengeResponder; dns?: (zone: string) => ChallengeResponder },
     private readonly now: () => number,
     private readonly log: (error: unknown, siteId: number) => void,
+    private readonly jobs: JobSender,
   ) {}
 
   private toView(row: {
@@ -143,8 +148,8 @@ export class CertificateService {
   }
 
   /**
-   * Turns the site's SSL to automatic: checks what would make the order fail, then orders in the
-   * background and answers at once (the page follows the steps with `state`).
+   * Turns the site's SSL to automatic: checks what would make the order fail, then queues the
+   * order and answers at once (the page follows the steps with `state`).
    */
   async setAutomatic(
     actor: Actor,
@@ -179,7 +184,7 @@ export class CertificateService {
       state: 'queued',
       updated_at: now,
     });
-    void this.order(serviceId, siteId).catch((error) => this.log(error, siteId));
+    await this.jobs.send(ORDER_SITE_CERTIFICATE, { serviceId, siteId });
     return this.toView({
       challenge: request.challenge,
       wildcard: request.wildcard ? 1 : 0,
@@ -246,12 +251,10 @@ export class CertificateService {
   }
 
   /**
-   * Orders and installs one site's certificate, unless another instance holds its lease. A
-   * failure leaves whatever certificate the site had installed and serving, and records why.
+   * Orders and installs one site's certificate (the order job's work, or the CLI's). A failure
+   * leaves whatever certificate the site had installed and serving, and records why.
    */
   async order(serviceId: number, siteId: number): Promise<void> {
-    const now = this.now();
-    if (!(await certificatesRepository.takeLease(this.db, siteId, now, now + LEASE_SECONDS))) return;
     const step = (state: CertificateState) =>
       certificatesRepository.update(this.db, siteId, { state, updated_at: this.now() }).then(() => undefined);
     try {
@@ -287,7 +290,6 @@ export class CertificateService {
         error_key: '',
         error_detail: '',
         expires_at: expiresAt,
-        lease_until: 0,
         updated_at: this.now(),
       });
     } catch (error) {
@@ -296,7 +298,6 @@ export class CertificateService {
         state: 'failed',
         error_key: errorKey,
         error_detail: detail,
-        lease_until: 0,
         updated_at: this.now(),
       });
       this.log(error, siteId);
@@ -332,11 +333,20 @@ export class CertificateService {
     return chosen.length + mail;
   }
 
-  /** One renewal round: every certificate near its end (and failed ones, now and then), one at a time. */
+  /**
+   * One renewal round: an order job for every certificate near its end (and failed ones, now and
+   * then); a site whose order already waits gets no second one.
+   */
   async renewDue(): Promise<number> {
     const now = this.now();
     const due = await certificatesRepository.due(this.db, now, this.acme.renewBeforeSeconds, now - RETRY_SECONDS);
-    for (const { service_id, site_id } of due) await this.order(service_id, site_id);
+    for (const { service_id, site_id } of due)
+      await this.jobs.send(ORDER_SITE_CERTIFICATE, { serviceId: service_id, siteId: site_id });
     return due.length + ((await this.mail?.renewDue()) ?? 0);
+  }
+
+  /** A mail certificate's order job's work. */
+  async orderMail(name: string): Promise<void> {
+    await this.mail?.order(name);
   }
 }

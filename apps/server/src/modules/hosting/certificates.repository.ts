@@ -81,7 +81,6 @@ export const certificatesRepository = {
           where.and([where('state', '=', 'failed'), where('updated_at', '<=', retryBefore)]),
         ]),
       )
-      .where('lease_until', '<', now)
       .orderBy('expires_at')
       .execute();
   },
@@ -100,19 +99,6 @@ export const certificatesRepository = {
         }),
       )
       .execute();
-  },
-  /**
-   * Takes the order of a site's certificate for `until`: one conditional update, so of several
-   * instances (or two clicks) exactly one gets it. True when this caller holds it.
-   */
-  async takeLease(db: Db, siteId: number, now: number, until: number): Promise<boolean> {
-    const result = await db
-      .updateTable('site_certificates')
-      .set({ lease_until: until, updated_at: now })
-      .where('site_id', '=', siteId)
-      .where('lease_until', '<', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
   },
   update(db: Db, siteId: number, set: Updateable<SiteCertificateTable>) {
     return db.updateTable('site_certificates').set(set).where('site_id', '=', siteId).execute();

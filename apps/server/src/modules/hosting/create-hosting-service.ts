@@ -11,6 +11,7 @@ import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { MailTlsDriver } from '../../drivers/mail-tls/mail-tls.driver.ts';
 import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
+import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { createHomeWork } from '../files/service-file-owner.ts';
 import { PermissionService } from '../permission/permission.service.ts';
@@ -50,6 +51,8 @@ export function createHostingService(
     log?: (error: unknown, siteId: number) => void;
     /** The services' system users (default: those of the configured driver). */
     users?: ServiceUsers;
+    /** Where certificate orders go (the work log); processes that never order need none. */
+    jobs?: JobSender;
   } = {},
 ): HostingServices {
   const homes = new ServiceHomes(
@@ -95,6 +98,7 @@ export function createHostingService(
     },
     now,
     options.log ?? (() => undefined),
+    options.jobs ?? NO_JOB_SENDER,
   );
   if (config.mailTls.dir)
     certificates.attachMail(createMailCertificates(db, config, certificates, secretKey, now, options));
@@ -119,7 +123,7 @@ function createMailCertificates(
   certificates: CertificateService,
   secretKey: Buffer,
   now: () => number,
-  options: { dnsDriver?: DnsDriver; log?: (error: unknown, siteId: number) => void },
+  options: { dnsDriver?: DnsDriver; log?: (error: unknown, siteId: number) => void; jobs?: JobSender },
 ): MailCertificateService {
   const folder = new MailTlsDriver({
     dir: config.mailTls.dir,
@@ -141,5 +145,6 @@ function createMailCertificates(
         Object.assign(new Error(`mail certificate ${host}: ${(error as Error).message}`), { cause: error }),
         0,
       ),
+    options.jobs ?? NO_JOB_SENDER,
   );
 }
