@@ -43,6 +43,7 @@ import { registerUserSessionsRoutes } from './modules/auth/user-sessions.routes.
 import { UserSessionsService } from './modules/auth/user-sessions.service.ts';
 import type { BackupService } from './modules/backups/backup.service.ts';
 import { BackupJobsService } from './modules/backups/backup-jobs.service.ts';
+import { workBackupRuns } from './modules/backups/backup-jobs.ts';
 import { registerBackupRoutes } from './modules/backups/backups.routes.ts';
 import { createBackupService } from './modules/backups/create-backup-service.ts';
 import { BrandService } from './modules/brand/brand.service.ts';
@@ -346,17 +347,17 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   app.addHook('onClose', () => fileWorkers.close());
   registerFilesRoutes(api, createFilesService(db, config, fileWorkers), { app, basePath, auth: caller, activity });
   const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, { ddbb, dns, workers: fileWorkers });
-  registerBackupRoutes(
-    api,
-    new BackupJobsService(
-      db,
-      permissions,
-      backups.backups,
-      { quotaBytes: config.backups.quotaMb * 1024 * 1024 },
-      now,
-      (error, job) => app.log.error({ err: error, event: 'backup.job_failed', job }, 'backup job failed'),
-    ),
+  const backupJobs = new BackupJobsService(
+    db,
+    permissions,
+    backups.backups,
+    { quotaBytes: config.backups.quotaMb * 1024 * 1024 },
+    now,
+    (error, job) => app.log.error({ err: error, event: 'backup.job_failed', job }, 'backup job failed'),
+    jobs,
   );
+  registerBackupRoutes(api, backupJobs);
+  await workBackupRuns(jobs, backupJobs);
   const hosting = createHostingService(db, config, brands, deps.secretKey, now, undefined, {
     dnsDriver,
     jobs,

@@ -114,7 +114,7 @@ export class EmbeddedEngine implements JobEngine {
         .executeTakeFirst();
       if (waiting) return null;
     }
-    const id = randomUUID();
+    const id = options.id ?? randomUUID();
     const now = this.now();
     await this.db
       .insertInto('embedded_jobs')

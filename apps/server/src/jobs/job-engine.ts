@@ -39,6 +39,8 @@ export type JobHandler<P> = (payload: P, run: JobRun) => Promise<void>;
 export interface SendOptions {
   /** Run no earlier than this many seconds from now. */
   afterSeconds?: number;
+  /** The job's id (a UUID), when the caller records it before sending (default: a new one). */
+  id?: string;
 }
 
 export interface JobCounts {

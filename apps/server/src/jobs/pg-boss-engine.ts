@@ -92,6 +92,7 @@ export class PgBossEngine implements JobEngine {
     return boss.send(kind.name, data, {
       singletonKey: jobKey(kind, payload),
       ...(options.afterSeconds ? { startAfter: options.afterSeconds } : {}),
+      ...(options.id ? { id: options.id } : {}),
     });
   }
 

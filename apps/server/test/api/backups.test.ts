@@ -213,13 +213,16 @@ describe.each(DATABASE_KINDS)('backups API on %s', (kind) => {
     const busy = await t.call('POST', `service/${id}/backups/run/`, {}, { cookie });
     expect(busy.body.system.errors).toEqual(['Ya hay una copia o una restauración en marcha para este servicio']);
     expect((await list()).body.data.job).toMatchObject({ id: 'a'.repeat(32), status: 'running' });
-    // an instance that died stops beating: its job no longer blocks
+    // a row whose work the engine does not hold (given up on, or never sent) no longer blocks
+    // once past the moment its work would have been sent, and says it failed
     await t.database.db
       .updateTable('backup_jobs')
-      .set({ updated_at: now - 600 })
+      .set({ created_at: now - 600 })
       .where('id', '=', 'a'.repeat(32))
       .execute();
     expect((await list()).body.data.job).toBeNull();
+    const lost = await t.call<{ job: BackupJob }>('GET', `service/${id}/backups/job/${'a'.repeat(32)}/`, {}, { cookie });
+    expect(lost.body.data.job).toMatchObject({ status: 'failed' });
 
     await t.database.db
       .insertInto('backup_snapshots')

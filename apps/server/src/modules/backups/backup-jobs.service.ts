@@ -1,16 +1,18 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type BackupSnapshot as BackupSnapshotDto, backupHoldsSchema } from '@panel247/contract/backups';
 import { isActionable } from '@panel247/contract/constants';
 import type { Db } from '../../db/database.ts';
 import { AppError, ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
+import type { JobEngine } from '../../jobs/job-engine.ts';
+import { worthRetrying } from '../../jobs/retry-worth.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { BackupService, BackupStep, RestoreTarget, Service } from './backup.service.ts';
+import { BACKUP_RUN, type BackupRun, runIdOf } from './backup-jobs.ts';
 import { backupsRepository } from './backups.repository.ts';
 
-/** A job's heartbeat: written this often while it runs; one silent for HEARTBEAT_DEAD is dead. */
-const HEARTBEAT_SECONDS = 15;
-const HEARTBEAT_DEAD = 120;
+/** How long a recorded job may wait for its work to reach the engine before it counts as lost. */
+const SENDING_SECONDS = 60;
 
 /** A job as the service layer answers it; the route translates `errorKey`. */
 export interface BackupJobView {
@@ -37,10 +39,10 @@ export interface RestoreRequest {
 
 /**
  * The Backups view of a service: its snapshots (from the panel's record, without reading the
- * repository), a backup now and a restore, each a job that runs after the call answers and that
- * the page follows. Seeing takes the backups right's visibility, acting its action. One job per
- * service at a time; a job whose instance died stops beating and may be started again (a restore
- * repeated is harmless: it copies over what is there).
+ * repository), a backup now and a restore, each a job of the work log (BACKUP_RUN) that runs
+ * after the call answers and whose row the page follows. Seeing takes the backups right's
+ * visibility, acting its action. One job per service at a time; a job whose instance died is run
+ * again by the engine, and one the engine gave up on without its row hearing of it is shown failed.
  */
 export class BackupJobsService {
   constructor(
@@ -50,6 +52,7 @@ export class BackupJobsService {
     private readonly settings: { quotaBytes: number },
     private readonly now: () => number,
     private readonly log: (error: unknown, job: string) => void,
+    private readonly jobs: Pick<JobEngine, 'send' | 'find'>,
   ) {}
 
   private async service(actor: Actor, id: number, need: 'visible' | 'action') {
@@ -78,7 +81,7 @@ export class BackupJobsService {
       added: Number(row.added_bytes),
       holds: backupHoldsSchema.parse(JSON.parse(row.holds)),
     }));
-    const live = await backupsRepository.liveJob(this.db, id, this.now() - HEARTBEAT_DEAD);
+    const live = await this.liveJob(id);
     return {
       snapshots,
       usage: await backupsRepository.usage(this.db, id),
@@ -92,17 +95,41 @@ export class BackupJobsService {
     await this.service(actor, id, 'visible');
     const row = await backupsRepository.job(this.db, id, jobId);
     if (!row) throw new NotFoundError();
-    return this.toView(row);
+    return this.toView(await this.reconciled(row));
+  }
+
+  /** The service's queued or running job, if its work is still in the engine. */
+  private async liveJob(serviceId: number) {
+    const row = await backupsRepository.liveJob(this.db, serviceId);
+    if (!row) return undefined;
+    const current = await this.reconciled(row);
+    return current.status === 'queued' || current.status === 'running' ? current : undefined;
+  }
+
+  /**
+   * A row still queued or running whose job the engine no longer holds open (it gave up after its
+   * instance died on the last try, or the job never reached it) can never end by itself: it is
+   * recorded as failed, which frees the service for the next job.
+   */
+  private async reconciled<T extends { id: string; status: string; created_at: number | string }>(row: T) {
+    if (row.status !== 'queued' && row.status !== 'running') return row;
+    const work = await this.jobs.find(BACKUP_RUN, runIdOf(row.id));
+    const open = work && (work.state === 'created' || work.state === 'retry' || work.state === 'active');
+    const sending = !work && Number(row.created_at) > this.now() - SENDING_SECONDS;
+    if (open || sending) return row;
+    await backupsRepository.updateJob(this.db, row.id, {
+      status: 'failed',
+      error_key: 'error.internal',
+      updated_at: this.now(),
+    });
+    return { ...row, status: 'failed', error_key: 'error.internal' };
   }
 
   async startBackup(actor: Actor, id: number): Promise<BackupJobView> {
     const { service } = await this.service(actor, id, 'action');
     if ((await backupsRepository.usage(this.db, id)) >= this.settings.quotaBytes)
       throw new QuotaError('backup.error.quota');
-    return this.launch(actor, service, 'backup', '', async (step) => {
-      await this.backups.prepareRepository(service);
-      await this.backups.backupService(service, step);
-    });
+    return this.launch(actor, service, 'backup', '');
   }
 
   async startRestore(actor: Actor, id: number, request: RestoreRequest): Promise<BackupJobView> {
@@ -114,9 +141,7 @@ export class BackupJobsService {
     const target = this.target(request);
     const intoNew = (target.kind === 'files' && target.toFolder) || (target.kind === 'database' && target.intoNew);
     if (!intoNew && !request.overwrite) throw FieldErrors.one('overwrite', 'backup.error.confirm');
-    return this.launch(actor, service, 'restore', JSON.stringify(target), (step) =>
-      this.backups.restorePart(service, known.snapshot_id, target, step),
-    );
+    return this.launch(actor, service, 'restore', JSON.stringify({ snapshot: known.snapshot_id, target }));
   }
 
   private target(request: RestoreRequest): RestoreTarget {
@@ -136,21 +161,16 @@ export class BackupJobsService {
     }
   }
 
-  /**
-   * Records the job, answers at once, and runs it: its step and heartbeat go to the database as
-   * it goes, so any instance can answer the page that follows it.
-   */
+  /** Records the job and sends its work; answers at once (the page follows the row). */
   private async launch(
     actor: Actor,
     service: Service,
     kind: 'backup' | 'restore',
     target: string,
-    work: (step: (step: BackupStep) => Promise<void>) => Promise<unknown>,
   ): Promise<BackupJobView> {
-    if (await backupsRepository.liveJob(this.db, service.id, this.now() - HEARTBEAT_DEAD)) {
-      throw new ConflictError('backup.error.busy');
-    }
-    const id = randomBytes(16).toString('hex');
+    if (await this.liveJob(service.id)) throw new ConflictError('backup.error.busy');
+    const workId = randomUUID();
+    const id = workId.replaceAll('-', '');
     const now = this.now();
     await backupsRepository.insertJob(this.db, {
       id,
@@ -158,25 +178,41 @@ export class BackupJobsService {
       service_id: service.id,
       kind,
       target,
-      status: 'running',
+      status: 'queued',
       created_at: now,
       updated_at: now,
     });
-    const beat = setInterval(() => {
-      void backupsRepository.updateJob(this.db, id, { updated_at: this.now() }).catch(() => undefined);
-    }, HEARTBEAT_SECONDS * 1000);
-    beat.unref();
+    await this.jobs.send(BACKUP_RUN, { jobId: id, serviceId: service.id }, { id: workId });
+    return { id, kind, status: 'queued', step: '', errorKey: '' };
+  }
+
+  /**
+   * A run's work (BACKUP_RUN's handler): the backup, or the restore its row describes, with each
+   * step written to the row. A refusal the customer can act on fails the job at once; a daemon's
+   * failure is retried by the engine, and fails the job on the last try.
+   */
+  async run(target: BackupRun, lastTry: boolean): Promise<void> {
+    const row = await backupsRepository.job(this.db, target.serviceId, target.jobId);
+    if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
+    const { jobId } = target;
     const step = (name: BackupStep) =>
-      backupsRepository.updateJob(this.db, id, { step: name, updated_at: this.now() }).then(() => undefined);
-    void work(step)
-      .then(() => backupsRepository.updateJob(this.db, id, { status: 'done', step: 'done', updated_at: this.now() }))
-      .catch((error: unknown) => {
-        this.log(error, id);
-        const key = error instanceof AppError ? error.messageKey : 'error.internal';
-        return backupsRepository.updateJob(this.db, id, { status: 'failed', error_key: key, updated_at: this.now() });
-      })
-      .catch((error: unknown) => this.log(error, id))
-      .finally(() => clearInterval(beat));
-    return { id, kind, status: 'running', step: '', errorKey: '' };
+      backupsRepository.updateJob(this.db, jobId, { step: name, updated_at: this.now() }).then(() => undefined);
+    try {
+      await backupsRepository.updateJob(this.db, jobId, { status: 'running', updated_at: this.now() });
+      const service = await this.backups.serviceById(target.serviceId);
+      if (row.kind === 'backup') {
+        await this.backups.prepareRepository(service);
+        await this.backups.backupService(service, step);
+      } else {
+        const restore = JSON.parse(row.target) as { snapshot: string; target: RestoreTarget };
+        await this.backups.restorePart(service, restore.snapshot, restore.target, step);
+      }
+      await backupsRepository.updateJob(this.db, jobId, { status: 'done', step: 'done', updated_at: this.now() });
+    } catch (error) {
+      this.log(error, jobId);
+      if (worthRetrying(error) && !lastTry) throw error;
+      const key = error instanceof AppError ? error.messageKey : 'error.internal';
+      await backupsRepository.updateJob(this.db, jobId, { status: 'failed', error_key: key, updated_at: this.now() });
+    }
   }
 }

@@ -117,14 +117,13 @@ export const backupsRepository = {
       .executeTakeFirst();
   },
 
-  /** The service's job still alive (its heartbeat newer than `since`), if any. */
-  liveJob(db: Db, serviceId: number, since: number) {
+  /** The service's newest job still queued or running, if any. */
+  liveJob(db: Db, serviceId: number) {
     return db
       .selectFrom('backup_jobs')
       .selectAll()
       .where('service_id', '=', serviceId)
       .where('status', 'in', ['queued', 'running'])
-      .where('updated_at', '>=', since)
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
   },

@@ -6,6 +6,7 @@ import type { DsRecord } from '../../drivers/dns/dns.driver.ts';
 import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { JobRun } from '../../jobs/job-engine.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
+import { worthRetrying } from '../../jobs/retry-worth.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { dnssecRepository } from './dnssec.repository.ts';
@@ -171,8 +172,9 @@ export class ZoneDnssecService {
   /**
    * Runs the step the job's row records (a step job's work): removing the DS starts the wait and
    * sends the next step, which the engine holds until the wait ends; a step that finds the job
-   * waiting but was not sent for that wait (a retry) sends that step again for the rest of it. A refusal the customer can act on (a DS back at the registry) ends the job
-   * as failed at once; anything else is retried by the engine, and ends it as failed on the last try.
+   * waiting but was not sent for that wait (a retry) sends that step again for the rest of it. A
+   * refusal the customer can act on (a DS back at the registry) ends the job as failed at once; a
+   * daemon's failure is retried by the engine, and ends the job as failed on the last try.
    */
   async advance(target: UnsignStep, _run: JobRun, lastTry: boolean): Promise<void> {
     const { jobId, serviceId, zone } = target;
@@ -211,7 +213,7 @@ export class ZoneDnssecService {
       }
     } catch (error) {
       this.log(error, jobId);
-      if (!(error instanceof AppError) && !lastTry) throw error;
+      if (worthRetrying(error) && !lastTry) throw error;
       const key = error instanceof AppError ? error.messageKey : 'error.internal';
       await set({ status: 'failed', error_key: key });
     }
