@@ -74,6 +74,7 @@ import type { CertificateService } from './modules/hosting/certificate.service.t
 import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { registerHostingRoutes } from './modules/hosting/hosting.routes.ts';
 import { createInstallerService } from './modules/installer/create-installer-service.ts';
+import { workInstalls } from './modules/installer/installer.jobs.ts';
 import { registerInstallerRoutes } from './modules/installer/installer.routes.ts';
 import { registerLegalRoutes } from './modules/legal/legal.routes.ts';
 import { LegalService } from './modules/legal/legal.service.ts';
@@ -364,10 +365,18 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     log: (error, site) => app.log.error({ err: error, event: 'acme.order_failed', site }, 'certificate order failed'),
   });
   registerHostingRoutes(api, hosting, { app });
-  registerInstallerRoutes(api, createInstallerService(db, config, { hosting, ddbb }, now, fileWorkers, app.log), {
-    app,
-    basePath,
-  });
+  const installer = createInstallerService(
+    db,
+    config,
+    { hosting, ddbb },
+    now,
+    fileWorkers,
+    app.log,
+    jobs,
+    deps.secretKey,
+  );
+  registerInstallerRoutes(api, installer, { app, basePath });
+  await workInstalls(jobs, installer);
   registerDnsExportRoute(app, { basePath, auth: caller, dns });
   await workCertificateOrders(jobs, {
     site: (serviceId, siteId) => hosting.certificates.order(serviceId, siteId),

@@ -221,7 +221,12 @@ describe.each(DATABASE_KINDS)('backups API on %s', (kind) => {
       .where('id', '=', 'a'.repeat(32))
       .execute();
     expect((await list()).body.data.job).toBeNull();
-    const lost = await t.call<{ job: BackupJob }>('GET', `service/${id}/backups/job/${'a'.repeat(32)}/`, {}, { cookie });
+    const lost = await t.call<{ job: BackupJob }>(
+      'GET',
+      `service/${id}/backups/job/${'a'.repeat(32)}/`,
+      {},
+      { cookie },
+    );
     expect(lost.body.data.job).toMatchObject({ status: 'failed' });
 
     await t.database.db

@@ -1,18 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { type BackupSnapshot as BackupSnapshotDto, backupHoldsSchema } from '@panel247/contract/backups';
 import { isActionable } from '@panel247/contract/constants';
 import type { Db } from '../../db/database.ts';
 import { AppError, ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
 import type { JobEngine } from '../../jobs/job-engine.ts';
+import { newWorkIds, workLost } from '../../jobs/recorded-work.ts';
 import { worthRetrying } from '../../jobs/retry-worth.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { BackupService, BackupStep, RestoreTarget, Service } from './backup.service.ts';
-import { BACKUP_RUN, type BackupRun, runIdOf } from './backup-jobs.ts';
+import { BACKUP_RUN, type BackupRun } from './backup-jobs.ts';
 import { backupsRepository } from './backups.repository.ts';
-
-/** How long a recorded job may wait for its work to reach the engine before it counts as lost. */
-const SENDING_SECONDS = 60;
 
 /** A job as the service layer answers it; the route translates `errorKey`. */
 export interface BackupJobView {
@@ -113,10 +110,7 @@ export class BackupJobsService {
    */
   private async reconciled<T extends { id: string; status: string; created_at: number | string }>(row: T) {
     if (row.status !== 'queued' && row.status !== 'running') return row;
-    const work = await this.jobs.find(BACKUP_RUN, runIdOf(row.id));
-    const open = work && (work.state === 'created' || work.state === 'retry' || work.state === 'active');
-    const sending = !work && Number(row.created_at) > this.now() - SENDING_SECONDS;
-    if (open || sending) return row;
+    if (!(await workLost(this.jobs, BACKUP_RUN, row, this.now()))) return row;
     await backupsRepository.updateJob(this.db, row.id, {
       status: 'failed',
       error_key: 'error.internal',
@@ -169,8 +163,7 @@ export class BackupJobsService {
     target: string,
   ): Promise<BackupJobView> {
     if (await this.liveJob(service.id)) throw new ConflictError('backup.error.busy');
-    const workId = randomUUID();
-    const id = workId.replaceAll('-', '');
+    const { rowId: id, workId } = newWorkIds();
     const now = this.now();
     await backupsRepository.insertJob(this.db, {
       id,

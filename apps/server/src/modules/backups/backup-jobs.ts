@@ -22,11 +22,6 @@ export const BACKUP_RUN = defineJob({
 
 export type BackupRun = z.infer<typeof BACKUP_RUN.payload>;
 
-/** The engine's id of the job for a row id (32 hex digits): the same digits as a UUID. */
-export function runIdOf(rowId: string): string {
-  return `${rowId.slice(0, 8)}-${rowId.slice(8, 12)}-${rowId.slice(12, 16)}-${rowId.slice(16, 20)}-${rowId.slice(20)}`;
-}
-
 /** Binds backup runs to the service that does them (the composition root calls it). */
 export async function workBackupRuns(
   jobs: JobEngine,

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
+import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { ConfinedWorkers } from '../../drivers/files/confined/confined-workers.ts';
 import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { FileSystemInstallerDriver } from '../../drivers/installer/filesystem.driver.ts';
+import type { JobEngine } from '../../jobs/job-engine.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
 import { createHomeWork, serviceFileOwner } from '../files/service-file-owner.ts';
 import type { HostingServices } from '../hosting/create-hosting-service.ts';
@@ -19,6 +21,8 @@ export function createInstallerService(
   now: () => number,
   workers: ConfinedWorkers,
   log: { warn: (detail: object, message: string) => void; error: (detail: object, message: string) => void },
+  jobs: Pick<JobEngine, 'send' | 'find'>,
+  secretKey: Buffer,
 ): InstallerService {
   const maxBytes = config.installer.maxSizeMb * 1024 * 1024;
   const files = new FileSystemInstallerDriver(new ServiceFiles(workers, path.join(config.dataDir, 'uploads')));
@@ -41,5 +45,7 @@ export function createInstallerService(
     now,
     (detail, message) => log.error(detail, message),
     serviceFileOwner(db, config),
+    jobs,
+    new SecretBox(secretKey, 'install-values'),
   );
 }

@@ -29,6 +29,10 @@ export const installerRepository = {
       .where('id', '=', id)
       .execute();
   },
+  /** A job by its id alone (its own worker's read). */
+  byId(db: Db, id: string) {
+    return db.selectFrom('install_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  },
   find(db: Db, id: string, userId: number) {
     return db
       .selectFrom('install_jobs')
@@ -36,14 +40,6 @@ export const installerRepository = {
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .executeTakeFirst();
-  },
-  /** Jobs a stopped process left unfinished: they will never end by themselves. */
-  failUnfinished(db: Db, errorKey: string, now: number) {
-    return db
-      .updateTable('install_jobs')
-      .set({ status: 'failed', error_key: errorKey, updated_at: now })
-      .where('status', 'in', ['queued', 'running'])
-      .execute();
   },
   /** Finished jobs are kept a week: long enough for any client to read how its install ended. */
   sweep(db: Db, before: number) {

@@ -19,8 +19,6 @@ export function registerInstallerRoutes(
   installer: InstallerService,
   options: { app: FastifyInstance; basePath: string },
 ) {
-  options.app.addHook('onClose', () => installer.idle());
-
   api.session(
     { method: ['GET', 'POST'], url: 'hostingapplication/list/', params: z.object({}), data: applicationListDataSchema },
     async ({ language }) => ({ data: { apps: await installer.list(language) } }),

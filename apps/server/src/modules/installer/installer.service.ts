@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Language } from '@panel247/contract/constants';
 import { APP_CONFIG_PREFIX, type HostingApplication, type InstallJob } from '@panel247/contract/installer';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
+import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { FileOwner } from '../../drivers/files/confined/protocol.ts';
 import type { FilesPlace } from '../../drivers/files/service-files.ts';
@@ -10,6 +10,8 @@ import { normaliseServiceFolder, type ServiceHomes } from '../../drivers/homes/s
 import { type InstallerDriver, PayloadError } from '../../drivers/installer/installer.driver.ts';
 import { type FieldError, FieldErrors, NotFoundError } from '../../errors.ts';
 import { translate } from '../../i18n/messages.ts';
+import type { JobEngine } from '../../jobs/job-engine.ts';
+import { newWorkIds, workLost } from '../../jobs/recorded-work.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
 import type { SiteService } from '../hosting/site.service.ts';
@@ -17,10 +19,9 @@ import type { PermissionService } from '../permission/permission.service.ts';
 import type { AppCatalogue, AppPackage } from './app-catalogue.ts';
 import { renderTemplate } from './app-template.ts';
 import { readConfigAnswers } from './config-answers.ts';
+import { INSTALL_APPLICATION, type InstallOrder } from './installer.jobs.ts';
 import { installerRepository } from './installer.repository.ts';
 
-/** A queued or running job not touched for this long belongs to a process that stopped. */
-const STALE_SECONDS = 15 * 60;
 const KEEP_SECONDS = 7 * 24 * 3600;
 
 export interface InstallerSettings {
@@ -38,30 +39,16 @@ export interface InstallRequest {
   [field: string]: unknown;
 }
 
-/** Everything a job needs, decided and checked while the request was answered. */
-interface InstallPlan {
-  jobId: string;
-  app: AppPackage;
-  /** The service home and whose rights the install runs with. */
-  place: FilesPlace;
-  /** Where the application goes, relative to the service home. */
-  folder: string;
-  url: string;
-  values: Map<string, string>;
-}
-
 type JobRow = NonNullable<Awaited<ReturnType<typeof installerRepository.find>>>;
 
 /**
  * The application installer: the catalogue, and installs of a package into a site's folder.
  * Everything the user can get wrong is checked before the call answers (field errors, nothing
- * written); the copy itself then runs as a job the client follows. A job unpacks into a hidden
- * folder beside the target and renames it into place at the end, so a failure leaves nothing
- * half-installed.
+ * written); the copy itself then runs as a job of the work log (INSTALL_APPLICATION) whose row
+ * the client follows. A job unpacks into a hidden folder beside the target and renames it into
+ * place at the end, so a failure leaves nothing half-installed.
  */
 export class InstallerService {
-  private queue: Promise<void> = Promise.resolve();
-
   constructor(
     private readonly db: Db,
     private readonly permissions: PermissionService,
@@ -74,6 +61,8 @@ export class InstallerService {
     private readonly now: () => number,
     private readonly log: (detail: object, message: string) => void,
     private readonly ownerOf: (serviceId: number) => Promise<FileOwner | undefined>,
+    private readonly jobs: Pick<JobEngine, 'send' | 'find'>,
+    private readonly sealed: SecretBox,
   ) {}
 
   list(language: Language): Promise<HostingApplication[]> {
@@ -82,11 +71,6 @@ export class InstallerService {
 
   logo(appId: number) {
     return this.catalogue.logo(appId);
-  }
-
-  /** Waits for the jobs of this process (graceful shutdown, tests). */
-  idle(): Promise<void> {
-    return this.queue;
   }
 
   /** The spec's rule: installing touches sites, files and databases, so it needs the three rights. */
@@ -131,14 +115,14 @@ export class InstallerService {
     if (errors.length > 0 || !site || !app) throw new FieldErrors(errors);
 
     const folder = [site.directorio, subpath].filter(Boolean).join('/');
-    const place = await this.emptyTarget(id, domain, folder);
+    await this.emptyTarget(id, domain, folder);
     const host = site.subdominio === '' ? domain : `${site.subdominio}.${domain}`;
     const url = `${site.ssl.enabled ? 'https' : 'http'}://${host}/${subpath ? `${subpath}/` : ''}`;
     values.set('site.url', url);
     values.set('site.host', host);
     values.set('site.path', `/${subpath}`);
 
-    const jobId = randomBytes(16).toString('hex');
+    const { rowId: jobId, workId } = newWorkIds();
     // Old finished jobs go when a new one starts, not on every poll of a running one.
     await installerRepository.sweep(this.db, this.now() - KEEP_SECONDS);
     await installerRepository.insert(this.db, {
@@ -148,8 +132,12 @@ export class InstallerService {
       appId: app.manifest.id,
       now: this.now(),
     });
-    const plan: InstallPlan = { jobId, app, place, folder, url, values };
-    this.queue = this.queue.then(() => this.run(plan));
+    const sealedValues = this.sealed.seal(JSON.stringify([...values]));
+    await this.jobs.send(
+      INSTALL_APPLICATION,
+      { jobId, serviceId: id, domain, appId: app.manifest.id, folder, url, sealedValues },
+      { id: workId },
+    );
     return this.job(actor, jobId, language);
   }
 
@@ -190,22 +178,29 @@ export class InstallerService {
     return place;
   }
 
-  private async run(plan: InstallPlan): Promise<void> {
-    const { jobId, app } = plan;
+  /** An install's work (INSTALL_APPLICATION's handler): the copy, its progress on the row. */
+  async run(order: InstallOrder): Promise<void> {
+    const { jobId } = order;
+    const row = await installerRepository.byId(this.db, jobId);
+    if (row?.status !== 'queued') return;
     const step = (progress: number) =>
       installerRepository.update(this.db, jobId, { status: 'running', progress }, this.now());
+    const app = await this.catalogue.find(order.appId);
     try {
       await step(5);
+      if (!app) throw new PayloadError(`application ${order.appId} is no longer in the catalogue`);
+      const values = new Map<string, string>(JSON.parse(this.sealed.open(order.sealedValues)));
       const configs: { path: string; text: string }[] = [];
       for (const template of app.templates)
         configs.push({
           path: template.target,
-          text: await renderTemplate(template.text, template.syntax, plan.values),
+          text: await renderTemplate(template.text, template.syntax, values),
         });
       await step(10);
+      const place = await this.emptyTarget(order.serviceId, order.domain, order.folder);
       await this.files.install(
-        plan.place,
-        plan.folder,
+        place,
+        order.folder,
         path.join(app.folder, app.manifest.payload),
         configs,
         this.settings.maxBytes,
@@ -213,7 +208,7 @@ export class InstallerService {
       await installerRepository.update(
         this.db,
         jobId,
-        { status: 'done', progress: 100, result_url: plan.url, result_folder: plan.folder },
+        { status: 'done', progress: 100, result_url: order.url, result_folder: order.folder },
         this.now(),
       );
     } catch (error) {
@@ -225,7 +220,12 @@ export class InstallerService {
             ? 'installer.error.not_empty'
             : 'installer.error.failed';
       this.log(
-        { event: 'installer.failed', jobId, app: app.manifest.softName, error: (error as Error).message },
+        {
+          event: 'installer.failed',
+          jobId,
+          app: app?.manifest.softName ?? order.appId,
+          error: (error as Error).message,
+        },
         'install failed',
       );
       await installerRepository
@@ -243,7 +243,10 @@ export class InstallerService {
     const row = await installerRepository.find(this.db, jobId, actor.userId);
     if (!row) throw new NotFoundError();
     await this.permissions.authorize(actor, row.service_id, 'service_subdomains', 'visible');
-    if ((row.status === 'queued' || row.status === 'running') && row.updated_at < this.now() - STALE_SECONDS) {
+    if (
+      (row.status === 'queued' || row.status === 'running') &&
+      (await workLost(this.jobs, INSTALL_APPLICATION, row, this.now()))
+    ) {
       await installerRepository.update(
         this.db,
         jobId,
