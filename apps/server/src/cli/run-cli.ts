@@ -25,6 +25,7 @@ import { dnsCommands } from './commands/dns.command.ts';
 import { dnssecCommands } from './commands/dnssec.command.ts';
 import { doctorCommands } from './commands/doctor.command.ts';
 import { ftpCommands } from './commands/ftp.command.ts';
+import { jobsCommands } from './commands/jobs.command.ts';
 import { legalCommands } from './commands/legal.command.ts';
 import { mailCommands } from './commands/mail.command.ts';
 import { outboxCommands } from './commands/outbox.command.ts';
@@ -46,6 +47,7 @@ export const GROUPS: CommandGroup[] = [
   outboxCommands,
   legalCommands,
   dnsCommands,
+  jobsCommands,
   mailCommands,
   ftpCommands,
   webCommands,

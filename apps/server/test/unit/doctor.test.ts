@@ -47,6 +47,7 @@ describe('panel doctor', () => {
     expect(report.ok).toBe(true);
     expect(report.checks.map((check) => [check.name, check.skipped ? 'skipped' : check.ok])).toEqual([
       ['panel database', true],
+      ['work log', true],
       ['restic', true],
       ['disk', true],
       ['php sockets 8.2', 'skipped'],
@@ -70,7 +71,7 @@ describe('panel doctor', () => {
       env: { PANEL_DATA_DIR: dir },
     });
     expect(out).toMatch(/imap login\s+skipped\s+skipped: the embedded mail driver/);
-    expect(out).toContain('All 3 checks that ran passed. 7 skipped (nothing to ask: see their detail).');
+    expect(out).toContain('All 4 checks that ran passed. 7 skipped (nothing to ask: see their detail).');
   });
 
   it('fails, exit 1, naming what failed and how to fix it; a daemon that does not listen is a failure too', async () => {

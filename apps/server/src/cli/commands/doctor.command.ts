@@ -2,6 +2,7 @@ import { customerChecks } from '../../drivers/doctor/customer-checks.ts';
 import { checked, type DaemonCheck } from '../../drivers/doctor/daemon-check.ts';
 import { daemonChecks } from '../../drivers/doctor/daemon-checks.ts';
 import { setupChecks } from '../../drivers/doctor/setup-checks.ts';
+import { workLogSummary } from '../../jobs/work-log-report.ts';
 import { ensureProbeService, probeLoginsOf } from '../../modules/doctor/probe-accounts.ts';
 import { healthRepository } from '../../modules/health/health.repository.ts';
 import { CliError, type CommandGroup, defineCommand } from '../command.ts';
@@ -24,12 +25,26 @@ const check = defineCommand({
         return runtime.kind === 'sqlite' ? `SQLite in ${config.dataDir} answers` : 'PostgreSQL answers';
       },
     );
+    const workLog = await checked(
+      'work log',
+      'See `panel jobs list --state failed`: fix what each one says, then `panel jobs retry <id>` (a failed job holds its object’s later changes).',
+      async () => {
+        await runtime.jobs.start({ workers: false });
+        try {
+          const summary = await workLogSummary(runtime.jobs);
+          if (summary.failed > 0) throw new Error(summary.text);
+          return summary.text;
+        } finally {
+          await runtime.jobs.stop();
+        }
+      },
+    );
     const [daemons, setup, customers] = await Promise.all([
       daemonChecks(config),
       Promise.all(setupChecks(config)),
       customerChecks(config),
     ]);
-    const checks: DaemonCheck[] = [database, ...daemons, ...setup, ...customers];
+    const checks: DaemonCheck[] = [database, workLog, ...daemons, ...setup, ...customers];
     const failed = checks.filter((item) => !item.ok);
     const skips = checks.filter((item) => item.skipped).length;
     const ran = checks.length - skips;
