@@ -16,7 +16,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { DdbbService } from '../ddbb/ddbb.service.ts';
 import type { SiteService } from '../hosting/site.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
-import type { AppCatalogue, AppPackage } from './app-catalogue.ts';
+import type { AppCatalogue } from './app-catalogue.ts';
 import { renderTemplate } from './app-template.ts';
 import { readConfigAnswers } from './config-answers.ts';
 import { INSTALL_APPLICATION, type InstallOrder } from './installer.jobs.ts';

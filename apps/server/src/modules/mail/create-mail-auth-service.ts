@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import { generateDkimKey } from '../../crypto/dkim-keys.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
@@ -6,7 +5,7 @@ import type { Db } from '../../db/database.ts';
 import type { DkimDriver } from '../../drivers/dkim/dkim.driver.ts';
 import { DnsTxtLookup, type TxtLookup } from '../../drivers/dkim/txt-lookup.ts';
 import { PermissionService } from '../permission/permission.service.ts';
-import { MailAuthService, type MailZone, type MailAuthService as Service } from './mail-auth.service.ts';
+import { MailAuthService, type MailZone } from './mail-auth.service.ts';
 
 /** The mail authentication as configured (the server and the CLI). */
 export function createMailAuthService(
