@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CronExpressionParser } from 'cron-parser';
-import { type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { EmbeddedJobTable } from '../db/schema.ts';
-import {
-  type JobCounts,
-  type JobEngine,
-  type JobHandler,
-  type JobState,
-  type JobView,
-  type NamedKind,
-  OPEN_STATES,
-  type SendOptions,
-} from './job-engine.ts';
+import { embeddedJobsRepository as repository } from './embedded-jobs.repository.ts';
+import type { JobCounts, JobEngine, JobHandler, JobState, JobView, NamedKind, SendOptions } from './job-engine.ts';
 import { type JobKind, jobKey, retryDelaySeconds } from './job-kind.ts';
 
 type Row = Selectable<EmbeddedJobTable>;
@@ -64,16 +56,7 @@ export class EmbeddedEngine implements JobEngine {
   async start({ workers }: { workers: boolean }): Promise<void> {
     if (!workers) return;
     // A job running when the process stopped died with it: it counts as a failed run and runs again.
-    await this.db
-      .updateTable('embedded_jobs')
-      .set((eb) => ({
-        state: 'retry',
-        retries: eb('retries', '+', 1),
-        error: 'the panel stopped while it ran',
-        run_after: this.now(),
-      }))
-      .where('state', '=', 'active')
-      .execute();
+    await repository.reviveRunning(this.db, this.now());
     this.working = true;
     this.wake();
   }
@@ -104,34 +87,22 @@ export class EmbeddedEngine implements JobEngine {
     const data = kind.payload.parse(payload);
     const key = jobKey(kind, payload) ?? null;
     this.kinds.set(kind.name, kind as JobKind<unknown>);
-    if (kind.policy === 'once' && key !== null) {
-      const waiting = await this.db
-        .selectFrom('embedded_jobs')
-        .select('id')
-        .where('kind', '=', kind.name)
-        .where('key', '=', key)
-        .where('state', 'in', ['created', 'retry'])
-        .executeTakeFirst();
-      if (waiting) return null;
-    }
+    if (kind.policy === 'once' && key !== null && (await repository.waiting(this.db, kind.name, key))) return null;
     const id = options.id ?? randomUUID();
     const now = this.now();
-    await this.db
-      .insertInto('embedded_jobs')
-      .values({
-        id,
-        kind: kind.name,
-        key,
-        policy: kind.policy,
-        payload: JSON.stringify(data),
-        state: 'created',
-        error: null,
-        run_after: now + (options.afterSeconds ?? 0) * 1000,
-        created_at: now,
-        started_at: null,
-        finished_at: null,
-      })
-      .execute();
+    await repository.insert(this.db, {
+      id,
+      kind: kind.name,
+      key,
+      policy: kind.policy,
+      payload: JSON.stringify(data),
+      state: 'created',
+      error: null,
+      run_after: now + (options.afterSeconds ?? 0) * 1000,
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+    });
     this.wake();
     return id;
   }
@@ -141,70 +112,35 @@ export class EmbeddedEngine implements JobEngine {
     this.kinds.set(kind.name, kind as JobKind<unknown>);
     const data = JSON.stringify(kind.payload.parse(payload));
     // A new schedule starts from now: it owes nothing for occurrences before it existed.
-    await this.db
-      .insertInto('embedded_job_schedules')
-      .values({ kind: kind.name, cron, payload: data, last_slot: this.now() })
-      .onConflict((oc) => oc.column('kind').doUpdateSet({ cron, payload: data }))
-      .execute();
+    await repository.putSchedule(this.db, { kind: kind.name, cron, payload: data, last_slot: this.now() });
     this.wake();
   }
 
   async unschedule(kind: NamedKind): Promise<void> {
-    await this.db.deleteFrom('embedded_job_schedules').where('kind', '=', kind.name).execute();
+    await repository.removeSchedule(this.db, kind.name);
   }
 
   async find(kind: NamedKind, id: string): Promise<JobView | undefined> {
-    const row = await this.db
-      .selectFrom('embedded_jobs')
-      .selectAll()
-      .where('kind', '=', kind.name)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await repository.one(this.db, kind.name, id);
     return row ? view(row) : undefined;
   }
 
   async findByKey(kind: NamedKind, key: string, limit = 20): Promise<JobView[]> {
-    const rows = await this.db
-      .selectFrom('embedded_jobs')
-      .selectAll()
-      .where('kind', '=', kind.name)
-      .where('key', '=', key)
-      .orderBy('seq', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map(view);
+    return (await repository.byKey(this.db, kind.name, key, limit)).map(view);
   }
 
   async retry(kind: NamedKind, id: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('embedded_jobs')
-      .set({ state: 'retry', run_after: this.now() })
-      .where('kind', '=', kind.name)
-      .where('id', '=', id)
-      .where('state', 'in', ['failed', 'retry'])
-      .executeTakeFirst();
+    const retried = await repository.retryNow(this.db, kind.name, id, this.now());
     this.wake();
-    return Number(result.numUpdatedRows) > 0;
+    return retried;
   }
 
   async list(options: { states: readonly JobState[]; kind?: string; limit: number }): Promise<JobView[]> {
-    let query = this.db
-      .selectFrom('embedded_jobs')
-      .selectAll()
-      .where('state', 'in', [...options.states])
-      .orderBy('seq', 'desc')
-      .limit(options.limit);
-    if (options.kind) query = query.where('kind', '=', options.kind);
-    return (await query.execute()).map(view);
+    return (await repository.list(this.db, options.states, options.kind, options.limit)).map(view);
   }
 
   async counts(): Promise<JobCounts[]> {
-    const rows = await this.db
-      .selectFrom('embedded_jobs')
-      .select(['kind', 'state', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy(['kind', 'state'])
-      .orderBy('kind')
-      .execute();
+    const rows = await repository.counts(this.db);
     const byKind = new Map<string, JobCounts>();
     for (const row of rows) {
       const entry = byKind.get(row.kind) ?? { kind: row.kind, states: {} };
@@ -239,47 +175,10 @@ export class EmbeddedEngine implements JobEngine {
     for (const worker of this.workers.values()) {
       const free = worker.concurrency - worker.running;
       if (free <= 0) continue;
-      for (const row of await this.due(worker.kind, free)) this.run(worker, row);
+      const due = await repository.due(this.db, worker.kind.name, worker.kind.policy, this.now(), free);
+      for (const row of due) this.run(worker, row);
     }
     if (this.now() - this.lastPurge > PURGE_EVERY_MS) await this.purgeFinished();
-  }
-
-  /** The jobs of a kind that may start now, oldest first, as its policy allows. */
-  private async due(kind: JobKind<unknown>, limit: number): Promise<Row[]> {
-    let query = this.db
-      .selectFrom('embedded_jobs as j')
-      .selectAll('j')
-      .where('j.kind', '=', kind.name)
-      .where('j.state', 'in', ['created', 'retry'])
-      .where('j.run_after', '<=', this.now());
-    if (kind.policy === 'ordered') {
-      // The key's first open job only: an earlier one running, waiting or failed holds it.
-      query = query.where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('embedded_jobs as e')
-              .select(sql.lit(1).as('one'))
-              .whereRef('e.kind', '=', 'j.kind')
-              .whereRef('e.key', '=', 'j.key')
-              .whereRef('e.seq', '<', 'j.seq')
-              .where('e.state', 'in', [...OPEN_STATES]),
-          ),
-        ),
-      );
-    } else if (kind.policy === 'once') {
-      query = query.where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('embedded_jobs as e')
-              .select(sql.lit(1).as('one'))
-              .whereRef('e.kind', '=', 'j.kind')
-              .whereRef('e.key', '=', 'j.key')
-              .where('e.state', '=', 'active'),
-          ),
-        ),
-      );
-    }
-    return query.orderBy('j.seq').limit(limit).execute();
   }
 
   private run(worker: Worker, row: Row): void {
@@ -296,11 +195,7 @@ export class EmbeddedEngine implements JobEngine {
   }
 
   private async runOnce(worker: Worker, row: Row, abort: AbortController): Promise<void> {
-    await this.db
-      .updateTable('embedded_jobs')
-      .set({ state: 'active', started_at: this.now() })
-      .where('id', '=', row.id)
-      .execute();
+    await repository.started(this.db, row.id, this.now());
     const { kind } = worker;
     let expired: NodeJS.Timeout | undefined;
     try {
@@ -315,27 +210,17 @@ export class EmbeddedEngine implements JobEngine {
           expired.unref();
         }),
       ]);
-      await this.db
-        .updateTable('embedded_jobs')
-        .set({ state: 'completed', finished_at: this.now() })
-        .where('id', '=', row.id)
-        .where('state', '=', 'active')
-        .execute();
+      await repository.finished(this.db, row.id, { state: 'completed', finished_at: this.now() });
     } catch (error) {
       const retries = row.retries + 1;
       const final = retries > kind.retry.limit;
-      await this.db
-        .updateTable('embedded_jobs')
-        .set({
-          state: final ? 'failed' : 'retry',
-          retries,
-          error: error instanceof Error ? error.message : String(error),
-          run_after: this.now() + (final ? 0 : retryDelaySeconds(kind.retry, retries) * 1000),
-          finished_at: final ? this.now() : null,
-        })
-        .where('id', '=', row.id)
-        .where('state', '=', 'active')
-        .execute();
+      await repository.finished(this.db, row.id, {
+        state: final ? 'failed' : 'retry',
+        retries,
+        error: error instanceof Error ? error.message : String(error),
+        run_after: this.now() + (final ? 0 : retryDelaySeconds(kind.retry, retries) * 1000),
+        finished_at: final ? this.now() : null,
+      });
     } finally {
       clearTimeout(expired);
     }
@@ -344,7 +229,7 @@ export class EmbeddedEngine implements JobEngine {
   /** Sends each schedule's latest occurrence not sent yet (one job for a gap, as pg-boss does). */
   private async sendDueSchedules(): Promise<void> {
     const now = this.now();
-    const schedules = await this.db.selectFrom('embedded_job_schedules').selectAll().execute();
+    const schedules = await repository.schedules(this.db);
     for (const schedule of schedules) {
       const kind = this.kinds.get(schedule.kind);
       if (!kind) continue;
@@ -352,11 +237,7 @@ export class EmbeddedEngine implements JobEngine {
         .prev()
         .getTime();
       if (slot <= schedule.last_slot) continue;
-      await this.db
-        .updateTable('embedded_job_schedules')
-        .set({ last_slot: slot })
-        .where('kind', '=', schedule.kind)
-        .execute();
+      await repository.scheduleSent(this.db, schedule.kind, slot);
       await this.send(kind, JSON.parse(schedule.payload));
     }
   }
@@ -364,11 +245,7 @@ export class EmbeddedEngine implements JobEngine {
   private async purgeFinished(): Promise<void> {
     this.lastPurge = this.now();
     const before = this.now() - (this.options.keepFinishedDays ?? 7) * 86_400_000;
-    await this.db
-      .deleteFrom('embedded_jobs')
-      .where('state', 'in', ['completed', 'cancelled', 'failed'])
-      .where('finished_at', '<', before)
-      .execute();
+    await repository.purgeFinished(this.db, before);
   }
 }
 

@@ -33,6 +33,8 @@ export class PgBossEngine implements JobEngine {
   readonly name = 'pg-boss' as const;
   private boss: PgBoss | undefined;
   private readonly queues = new Map<string, Promise<void>>();
+  /** This process's workers per kind: a job sent here wakes them at once (no NOTIFY round trip). */
+  private readonly workers = new Map<string, string[]>();
 
   constructor(private readonly options: PgBossEngineOptions) {}
 
@@ -49,6 +51,8 @@ export class PgBossEngine implements JobEngine {
       schedule: workers,
       superviseIntervalSeconds: supervise,
       monitorIntervalSeconds: supervise,
+      // How soon a backlog's size is known to the workers (their burst mode reads it).
+      queueCacheIntervalSeconds: Math.min(supervise, 10),
       maintenanceIntervalSeconds: Math.max(supervise, 60),
       persistWarnings: false,
     });
@@ -64,36 +68,56 @@ export class PgBossEngine implements JobEngine {
     const boss = this.boss;
     this.boss = undefined;
     this.queues.clear();
+    this.workers.clear();
     await boss?.stop({ graceful: true, timeout: 10_000, close: true });
   }
 
   async work<P>(kind: JobKind<P>, handler: JobHandler<P>, options: { concurrency?: number } = {}): Promise<void> {
     const boss = await this.queue(kind);
-    await boss.work<unknown>(
+    const concurrency = options.concurrency ?? 1;
+    // One fetch takes up to `concurrency` jobs (for an ordered kind, of as many keys) and they
+    // run side by side, each with its own outcome. After a batch the worker looks again at once:
+    // the jobs it finished may have freed their keys' next ones, which no NOTIFY announces.
+    let workerId = '';
+    workerId = await boss.work(
       kind.name,
       {
-        batchSize: 1,
-        localConcurrency: options.concurrency ?? 1,
+        batchSize: concurrency,
+        perJobResults: true,
         // A new job wakes the worker through LISTEN/NOTIFY; a retry coming due does not, so the
         // worker still looks every 2 s (pg-boss would wait 30 s with notify on).
         pollingIntervalSeconds: 2,
         notifyPollingIntervalSeconds: 2,
       },
-      async ([job]: Job<unknown>[]) => {
-        if (!job) return;
-        await handler(kind.payload.parse(job.data), { id: job.id, retries: job.retryCount, signal: job.signal });
+      async (jobs: Job<unknown>[]) => {
+        const results = await Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await handler(kind.payload.parse(job.data), { id: job.id, retries: job.retryCount, signal: job.signal });
+              return { id: job.id, status: 'completed' as const };
+            } catch (error) {
+              const message = error instanceof Error ? error.message : String(error);
+              return { id: job.id, status: 'failed' as const, output: { message } };
+            }
+          }),
+        );
+        boss.notifyWorker(workerId);
+        return results;
       },
     );
+    this.workers.set(kind.name, [...(this.workers.get(kind.name) ?? []), workerId]);
   }
 
   async send<P>(kind: JobKind<P>, payload: P, options: SendOptions = {}): Promise<string | null> {
     const boss = await this.queue(kind);
     const data = kind.payload.parse(payload) as object;
-    return boss.send(kind.name, data, {
+    const id = await boss.send(kind.name, data, {
       singletonKey: jobKey(kind, payload),
       ...(options.afterSeconds ? { startAfter: options.afterSeconds } : {}),
       ...(options.id ? { id: options.id } : {}),
     });
+    if (id && !options.afterSeconds) for (const worker of this.workers.get(kind.name) ?? []) boss.notifyWorker(worker);
+    return id;
   }
 
   async schedule<P>(kind: JobKind<P>, cron: string, payload: P): Promise<void> {

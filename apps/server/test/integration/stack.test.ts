@@ -281,6 +281,7 @@ describe('npm run stack', () => {
     const names = (JSON.parse(stdout).checks as { name: string; ok: boolean }[]).map((check) => check.name);
     expect(names).toEqual([
       'panel database',
+      'work log',
       'powerdns',
       'dovecot',
       'postfix',
