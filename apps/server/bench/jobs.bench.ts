@@ -86,7 +86,6 @@ async function benchEngine(kind: DatabaseKind): Promise<void> {
     const logged: number[] = [];
     for (let n = 0; n < CHANGES * 2; n++) {
       const throughLog = Math.floor(n / 10) % 2 === 1;
-      if (process.env.BENCH_DEBUG) console.log("step", n, throughLog);
       const start = performance.now();
       if (throughLog) {
         const done = new Promise<void>((resolve) => applied.set(n, resolve));
