@@ -108,15 +108,13 @@ export class BackupJobsService {
    * instance died on the last try, or the job never reached it) can never end by itself: it is
    * recorded as failed, which frees the service for the next job.
    */
-  private async reconciled<T extends { id: string; status: string; created_at: number | string }>(row: T) {
+  private async reconciled<T extends { id: string; service_id: number; status: string; created_at: number | string }>(
+    row: T,
+  ) {
     if (row.status !== 'queued' && row.status !== 'running') return row;
     if (!(await workLost(this.jobs, BACKUP_RUN, row, this.now()))) return row;
-    await backupsRepository.updateJob(this.db, row.id, {
-      status: 'failed',
-      error_key: 'error.internal',
-      updated_at: this.now(),
-    });
-    return { ...row, status: 'failed', error_key: 'error.internal' };
+    await backupsRepository.failUnfinished(this.db, row.id, 'error.internal', this.now());
+    return (await backupsRepository.job(this.db, row.service_id, row.id)) ?? row;
   }
 
   async startBackup(actor: Actor, id: number): Promise<BackupJobView> {

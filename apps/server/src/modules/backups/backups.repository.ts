@@ -117,6 +117,19 @@ export const backupsRepository = {
       .executeTakeFirst();
   },
 
+  /**
+   * A job whose work was lost ends as failed, unless it ended meanwhile (its worker may have
+   * finished between the caller's read of the row and its look at the engine).
+   */
+  failUnfinished(db: Db, id: string, errorKey: string, now: number) {
+    return db
+      .updateTable('backup_jobs')
+      .set({ status: 'failed', error_key: errorKey, updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
+  },
+
   /** The service's newest job still queued or running, if any. */
   liveJob(db: Db, serviceId: number) {
     return db

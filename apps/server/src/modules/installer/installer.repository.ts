@@ -29,6 +29,18 @@ export const installerRepository = {
       .where('id', '=', id)
       .execute();
   },
+  /**
+   * A job whose work was lost ends as failed, unless it ended meanwhile: its own worker may have
+   * finished between the caller's read of the row and its look at the engine.
+   */
+  failUnfinished(db: Db, id: string, errorKey: string, now: number) {
+    return db
+      .updateTable('install_jobs')
+      .set({ status: 'failed', error_key: errorKey, updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
+  },
   /** A job by its id alone (its own worker's read). */
   byId(db: Db, id: string) {
     return db.selectFrom('install_jobs').selectAll().where('id', '=', id).executeTakeFirst();

@@ -247,12 +247,7 @@ export class InstallerService {
       (row.status === 'queued' || row.status === 'running') &&
       (await workLost(this.jobs, INSTALL_APPLICATION, row, this.now()))
     ) {
-      await installerRepository.update(
-        this.db,
-        jobId,
-        { status: 'failed', error_key: 'installer.error.interrupted' },
-        this.now(),
-      );
+      await installerRepository.failUnfinished(this.db, jobId, 'installer.error.interrupted', this.now());
       return this.job(actor, jobId, language);
     }
     return toJob(row, language);
