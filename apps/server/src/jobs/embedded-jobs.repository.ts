@@ -93,7 +93,8 @@ export const embeddedJobsRepository = {
       .selectFrom('embedded_jobs as j')
       .selectAll('j')
       .where('j.kind', '=', kind)
-      .where('j.state', 'in', ['created', 'retry'])
+      // Literal states, so that SQLite walks the partial index embedded_jobs_waiting (0031).
+      .where(sql<boolean>`j.state IN ('created', 'retry')`)
       .where('j.run_after', '<=', now);
     if (policy === 'ordered') {
       query = query.where(({ not, exists, selectFrom }) =>
