@@ -81,7 +81,9 @@ export async function buildTestApp(
     clock: clock.now,
     mailer: options.mailer,
     dnsDriver: options.dnsDriver,
-    jobs: createJobEngine(database, { superviseSeconds: 1 }),
+    // pg-boss's own supervision at its default pace: each pass counts every queue's jobs, and a
+    // pass a second in every test app loaded the machine that the browser tier shares.
+    jobs: createJobEngine(database),
     checkAnswers: true,
   });
 
