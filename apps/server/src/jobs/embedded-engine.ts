@@ -4,7 +4,16 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { EmbeddedJobTable } from '../db/schema.ts';
 import { embeddedJobsRepository as repository } from './embedded-jobs.repository.ts';
-import type { JobCounts, JobEngine, JobHandler, JobState, JobView, NamedKind, SendOptions } from './job-engine.ts';
+import {
+  countsByKind,
+  type JobCounts,
+  type JobEngine,
+  type JobHandler,
+  type JobState,
+  type JobView,
+  type NamedKind,
+  type SendOptions,
+} from './job-engine.ts';
 import { type JobKind, jobKey, retryDelaySeconds } from './job-kind.ts';
 
 type Row = Selectable<EmbeddedJobTable>;
@@ -120,8 +129,8 @@ export class EmbeddedEngine implements JobEngine {
     await repository.removeSchedule(this.db, kind.name);
   }
 
-  async find(kind: NamedKind, id: string): Promise<JobView | undefined> {
-    const row = await repository.one(this.db, kind.name, id);
+  async find(kind: NamedKind | undefined, id: string): Promise<JobView | undefined> {
+    const row = await repository.one(this.db, kind?.name, id);
     return row ? view(row) : undefined;
   }
 
@@ -140,14 +149,7 @@ export class EmbeddedEngine implements JobEngine {
   }
 
   async counts(): Promise<JobCounts[]> {
-    const rows = await repository.counts(this.db);
-    const byKind = new Map<string, JobCounts>();
-    for (const row of rows) {
-      const entry = byKind.get(row.kind) ?? { kind: row.kind, states: {} };
-      entry.states[row.state as JobState] = Number(row.n);
-      byKind.set(row.kind, entry);
-    }
-    return [...byKind.values()];
+    return countsByKind(await repository.counts(this.db));
   }
 
   /** Runs a pass now, or right after the one going (passes never overlap). */

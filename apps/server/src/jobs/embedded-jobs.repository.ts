@@ -36,8 +36,11 @@ export const embeddedJobsRepository = {
     return db.insertInto('embedded_jobs').values(row).execute();
   },
 
-  one(db: Db, kind: string, id: string) {
-    return db.selectFrom('embedded_jobs').selectAll().where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
+  /** A job by its id, of `kind` when given. */
+  one(db: Db, kind: string | undefined, id: string) {
+    let query = db.selectFrom('embedded_jobs').selectAll().where('id', '=', id);
+    if (kind !== undefined) query = query.where('kind', '=', kind);
+    return query.executeTakeFirst();
   },
 
   byKey(db: Db, kind: string, key: string, limit: number) {

@@ -73,7 +73,8 @@ export interface JobEngine {
   /** Sends a job of the kind at every occurrence of `cron` (UTC), once across all instances. */
   schedule<P>(kind: JobKind<P>, cron: string, payload: P): Promise<void>;
   unschedule(kind: NamedKind): Promise<void>;
-  find(kind: NamedKind, id: string): Promise<JobView | undefined>;
+  /** A job by its id, of the given kind (undefined: of any kind). */
+  find(kind: NamedKind | undefined, id: string): Promise<JobView | undefined>;
   /** Jobs of a kind by key, newest first (a key's open jobs, what it has done lately). */
   findByKey(kind: NamedKind, key: string, limit?: number): Promise<JobView[]>;
   /** A failed job runs again at once (and so frees its key's later jobs when it succeeds). */
@@ -81,4 +82,15 @@ export interface JobEngine {
   /** Jobs in the given states of every kind, newest first: for `panel jobs` and doctor. */
   list(options: { states: readonly JobState[]; kind?: string; limit: number }): Promise<JobView[]>;
   counts(): Promise<JobCounts[]>;
+}
+
+/** Counts per kind and state (rows of a GROUP BY kind, state) as the engines answer them. */
+export function countsByKind(rows: readonly { kind: string; state: string; n: number | string }[]): JobCounts[] {
+  const byKind = new Map<string, JobCounts>();
+  for (const row of rows) {
+    const entry = byKind.get(row.kind) ?? { kind: row.kind, states: {} };
+    entry.states[row.state as JobState] = Number(row.n);
+    byKind.set(row.kind, entry);
+  }
+  return [...byKind.values()];
 }

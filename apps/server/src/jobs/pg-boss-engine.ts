@@ -1,5 +1,14 @@
-import { type Job, type JobWithMetadata, PgBoss, type QueuePolicy } from 'pg-boss';
-import type { JobCounts, JobEngine, JobHandler, JobState, JobView, NamedKind, SendOptions } from './job-engine.ts';
+import { type Job, PgBoss, type QueuePolicy } from 'pg-boss';
+import {
+  countsByKind,
+  type JobCounts,
+  type JobEngine,
+  type JobHandler,
+  type JobState,
+  type JobView,
+  type NamedKind,
+  type SendOptions,
+} from './job-engine.ts';
 import { type JobKind, type JobPolicy, jobKey } from './job-kind.ts';
 
 const POLICIES: Record<JobPolicy, QueuePolicy> = {
@@ -133,11 +142,11 @@ export class PgBossEngine implements JobEngine {
     if (await boss.getQueue(kind.name)) await boss.unschedule(kind.name);
   }
 
-  async find(kind: NamedKind, id: string): Promise<JobView | undefined> {
-    const boss = this.started();
-    if (!(await boss.getQueue(kind.name))) return undefined;
-    const [job] = await boss.findJobs<unknown>(kind.name, { id });
-    return job ? view(job) : undefined;
+  async find(kind: NamedKind | undefined, id: string): Promise<JobView | undefined> {
+    const [job] = kind
+      ? await this.select('WHERE id = $1::uuid AND name = $2', [id, kind.name], 1)
+      : await this.select('WHERE id = $1::uuid', [id], 1);
+    return job;
   }
 
   async findByKey(kind: NamedKind, key: string, limit = 20): Promise<JobView[]> {
@@ -162,20 +171,14 @@ export class PgBossEngine implements JobEngine {
     const { rows } = await this.started()
       .getDb()
       .executeSql(
-        `SELECT name, state::text AS state, count(*)::int AS n FROM ${PG_BOSS_SCHEMA}.job GROUP BY name, state ORDER BY name`,
+        `SELECT name AS kind, state::text AS state, count(*)::int AS n FROM ${PG_BOSS_SCHEMA}.job GROUP BY name, state ORDER BY name`,
       );
-    const byKind = new Map<string, JobCounts>();
-    for (const row of rows as { name: string; state: JobState; n: number }[]) {
-      const entry = byKind.get(row.name) ?? { kind: row.name, states: {} };
-      entry.states[row.state] = row.n;
-      byKind.set(row.name, entry);
-    }
-    return [...byKind.values()];
+    return countsByKind(rows as { kind: string; state: JobState; n: number }[]);
   }
 
   /**
-   * Reads pg-boss's job table directly for what its API answers only per id: pg-boss documents
-   * its tables for SQL access, and these reads take no lock.
+   * Reads pg-boss's job table directly (one query, whatever the queue, where its API answers per
+   * queue): pg-boss documents its tables for SQL access, and these reads take no lock.
    */
   private async select(where: string, values: unknown[], limit: number): Promise<JobView[]> {
     const { rows } = await this.started()
@@ -248,22 +251,6 @@ interface JobRow {
   started_on: Date | null;
   completed_on: Date | null;
   start_after: Date;
-}
-
-function view(job: JobWithMetadata<unknown>): JobView {
-  return {
-    id: job.id,
-    kind: job.name,
-    key: job.singletonKey,
-    state: job.state,
-    retries: job.retryCount,
-    error: errorOf((job as { output?: unknown }).output, job.retryCount, job.state),
-    payload: job.data,
-    createdAt: job.createdOn,
-    startedAt: job.startedOn ?? null,
-    finishedAt: job.completedOn,
-    runAfter: job.startAfter,
-  };
 }
 
 /** pg-boss keeps a failed run's error (serialized) as the job's output. */

@@ -1,9 +1,4 @@
-import type { JobEngine, JobView } from './job-engine.ts';
-
-/** Jobs that failed for good and wait for someone (they hold their object's later jobs). */
-export async function failedJobs(jobs: Pick<JobEngine, 'list'>, limit = 50): Promise<JobView[]> {
-  return jobs.list({ states: ['failed'], limit });
-}
+import type { JobEngine } from './job-engine.ts';
 
 /** One line about the work log's health, for doctor and health: what is queued, retrying, failed. */
 export async function workLogSummary(

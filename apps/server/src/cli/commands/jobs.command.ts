@@ -89,13 +89,14 @@ const retry = defineCommand({
   positionals: ['id'],
   parse: ({ positionals }) => {
     const id = String(positionals[0]);
-    if (!/^[0-9a-f-]{36}$/.test(id)) throw new CliError(`'${id}' is not a job id`);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id))
+      throw new CliError(`'${id}' is not a job id`);
     return { id };
   },
   async run(ctx, input: { id: string }) {
     return withJobs(ctx, async (engine) => {
-      const job = (await engine.list({ states: ['failed', 'retry'], limit: 1000 })).find((one) => one.id === input.id);
-      if (!job) throw new CliError(`No failed job ${input.id}`);
+      const job = await engine.find(undefined, input.id);
+      if (!job || (job.state !== 'failed' && job.state !== 'retry')) throw new CliError(`No failed job ${input.id}`);
       await engine.retry({ name: job.kind }, job.id);
       return { json: { retried: job.id, kind: job.kind }, text: `Job ${job.id} (${job.kind}) will run again.` };
     });

@@ -113,7 +113,7 @@ export class BackupJobsService {
   ) {
     if (row.status !== 'queued' && row.status !== 'running') return row;
     if (!(await workLost(this.jobs, BACKUP_RUN, row, this.now()))) return row;
-    await backupsRepository.failUnfinished(this.db, row.id, 'error.internal', this.now());
+    await backupsRepository.failUnfinished(this.db, row.id, 'backup.error.interrupted', this.now());
     return (await backupsRepository.job(this.db, row.service_id, row.id)) ?? row;
   }
 
