@@ -58,6 +58,7 @@ import { createDdbbService } from './modules/ddbb/create-ddbb-service.ts';
 import { registerDdbbRoutes } from './modules/ddbb/ddbb.routes.ts';
 import { registerDnsExportRoute, registerDnsRoutes } from './modules/dns/dns.routes.ts';
 import { createDnsService, type DnsService } from './modules/dns/dns.service.ts';
+import { workZonePublishing } from './modules/dns/zone-publish.jobs.ts';
 import { createDomainServices } from './modules/domain/create-domain-services.ts';
 import { registerDnssecRoutes } from './modules/domain/dnssec.routes.ts';
 import { registerDomainRoutes } from './modules/domain/domain.routes.ts';
@@ -88,7 +89,6 @@ import { PermissionService } from './modules/permission/permission.service.ts';
 import { RateLimiter } from './modules/rate-limit/rate-limiter.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.ts';
-import { runEvery } from './periodic-task.ts';
 import { scheduleRounds } from './scheduled-rounds.ts';
 
 export interface AppDeps {
@@ -304,9 +304,9 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerLegalRoutes(api, brands, new LegalService(db));
   registerContactRoutes(api, { brands, contact, captcha });
   const dnsDriver = deps.dnsDriver ?? createDnsDriver(config);
-  const dns = createDnsService(db, config, dnsDriver, now);
+  const dns = createDnsService(db, config, dnsDriver, now, jobs);
   registerDnsRoutes(api, dns);
-  startDnsRepublisher(app, dns, config.dns.republishSeconds);
+  await workZonePublishing(jobs, { run: (zone) => dns.publishZone(zone) });
   const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now, {
     jobs,
     events: {
@@ -392,6 +392,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       certificates: hosting.certificates,
       cdsScan: domains.domains.cdsScan,
       backups: backups.backups,
+      dns,
     },
     app.log,
     now,
@@ -427,22 +428,4 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
 function embeddedJobs(db: Db): JobEngine {
   if (isPostgresDb(db)) throw new Error('on PostgreSQL the app needs its job engine (pg-boss) from the caller');
   return new EmbeddedEngine(db);
-}
-
-/**
- * Every few seconds, the zones whose changes the DNS server did not confirm are checked and
- * published (see ZonePublisher); a failure is logged and tried again.
- */
-function startDnsRepublisher(app: FastifyInstance, dns: DnsService, seconds: number) {
-  runEvery(
-    app,
-    seconds,
-    async () => {
-      for (const report of await dns.publishPending()) {
-        const drift = report.missing.length + report.extra.length + report.changed.length;
-        if (drift > 0) app.log.warn({ event: 'dns.republished', ...report }, 'dns zone republished');
-      }
-    },
-    (error) => app.log.error({ event: 'dns.republish_failed', err: error }, 'dns republish'),
-  );
 }

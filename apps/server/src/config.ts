@@ -148,10 +148,16 @@ export const configSchema = z.object({
         .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
         .default(['ns1.panel247.test', 'ns2.panel247.test']),
       /**
-       * How often each instance checks the zones whose last change the server did not confirm
-       * (a timeout) and publishes what the database holds; 0 turns the check off.
+       * Seconds between the checks of a zone after a change the server did not confirm (a hung
+       * server may apply it late), and how often the zones still to publish get their job again
+       * (rounded to whole minutes, at least one); 0 turns that round off.
        */
       republishSeconds: z.coerce.number().int().min(0).max(3600).default(10),
+      /**
+       * How long a DNS change's call waits for the server to confirm it before it answers that
+       * the change is being applied (the work log keeps publishing it).
+       */
+      publishWaitSeconds: z.coerce.number().min(0).max(60).default(10),
       /** TTL used for records whose ttl is 0 ("default"). */
       defaultTtl: z.coerce.number().int().min(60).max(604_800).default(3600),
       /** Addresses the restored default records point at (the provider's web and mail servers). */
@@ -665,6 +671,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNS_HISTORY_KEEP: 'dns.historyKeep',
   PANEL_DNS_HISTORY_DAYS: 'dns.historyDays',
   PANEL_DNS_REPUBLISH_SECONDS: 'dns.republishSeconds',
+  PANEL_DNS_PUBLISH_WAIT_SECONDS: 'dns.publishWaitSeconds',
   PANEL_DNS_WEB_IPV4: 'dns.webIpv4',
   PANEL_DNS_WEB_IPV6: 'dns.webIpv6',
   PANEL_DNS_MAIL_IPV4: 'dns.mailIpv4',

@@ -5,6 +5,7 @@ import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { createJobEngine } from './jobs/create-job-engine.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
+import { type JobSender, startingSender } from './jobs/job-sender.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
 import { BrandService } from './modules/brand/brand.service.ts';
 import { createDdbbService } from './modules/ddbb/create-ddbb-service.ts';
@@ -25,6 +26,8 @@ export interface Runtime {
   dnsDriver: DnsDriver;
   /** The work log, not started: the server starts its workers, the CLI only reads and sends. */
   jobs: JobEngine;
+  /** Sends jobs to `jobs`, starting it (without workers) on the first send: the CLI's changes. */
+  sender: JobSender;
   close(): Promise<void>;
 }
 
@@ -67,13 +70,17 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
       await hosting.close();
     }
   } else await ensureDefaultBrand(admin);
+  const jobs = createJobEngine({ db, kind, url });
+  const sender = startingSender(jobs);
   return {
     db,
     kind,
     events,
     dnsDriver,
-    jobs: createJobEngine({ db, kind, url }),
+    jobs,
+    sender,
     async close() {
+      await sender.stop();
       await events.close();
       await db.destroy();
     },

@@ -7,6 +7,7 @@ import type { ActivityService } from './modules/activity/activity.service.ts';
 import type { ApiTokenService } from './modules/auth/api-token.service.ts';
 import type { SessionService } from './modules/auth/session.service.ts';
 import type { BackupService } from './modules/backups/backup.service.ts';
+import type { DnsService } from './modules/dns/dns.service.ts';
 import type { CdsScanService } from './modules/domain/cds-scan.service.ts';
 import type { CertificateService } from './modules/hosting/certificate.service.ts';
 import type { MailAuthService } from './modules/mail/mail-auth.service.ts';
@@ -23,6 +24,7 @@ export const ROUNDS = {
   certificateRenewals: defineRound('certificates.renewals'),
   cdsScan: defineRound('dnssec.cds-scan', 6 * 3600),
   dailyBackups: defineRound('backups.daily', 24 * 3600),
+  dnsRepublish: defineRound('dns.republish'),
 };
 
 export interface RoundServices {
@@ -34,6 +36,7 @@ export interface RoundServices {
   certificates: CertificateService;
   cdsScan: CdsScanService;
   backups: BackupService;
+  dns: DnsService;
 }
 
 /**
@@ -77,6 +80,15 @@ export async function scheduleRounds(
     cronEvery(config.activity.purgeSeconds),
     async () => purged('activity.purged', 'activity log purged')(await services.activity.purge()),
     failed('activity.purge_failed', 'activity log purge'),
+  );
+  // The safety net of the zones' publishing: a zone whose job was never sent (its instance
+  // stopped right after the change's commit) or ran out of retries gets it again.
+  await scheduleRound(
+    jobs,
+    ROUNDS.dnsRepublish,
+    cronEvery(config.dns.republishSeconds),
+    async () => void (await services.dns.republish()),
+    failed('dns.republish_failed', 'dns republish'),
   );
   const { sendingLimits } = services;
   await scheduleRound(

@@ -167,7 +167,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const runtime = await openRuntime({ ...config, seedDemo: command.seedDemo ?? false });
     try {
       const now = () => nowSeconds();
-      const dns = createDnsService(runtime.db, config, runtime.dnsDriver, now);
+      const dns = createDnsService(runtime.db, config, runtime.dnsDriver, now, runtime.sender);
       const users = createServiceUsers(runtime.db, config, now);
       const admin = new AdminService(runtime.db, runtime.events, now, {
         serviceReady: async (resource) => {

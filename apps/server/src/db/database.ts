@@ -79,3 +79,11 @@ export function isPostgresDb(db: Db): boolean {
 export function nowSeconds(clock: () => number = Date.now): number {
   return Math.floor(clock() / 1000);
 }
+
+/**
+ * Runs `work` in a transaction: the caller's when `db` is already one (kysely does not nest
+ * them), else a new one.
+ */
+export function atomically<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

@@ -204,11 +204,22 @@ export interface CaptchaSpentTable {
 export interface DnsZoneTable {
   service_id: number;
   created_at: number;
-  /** Who holds the zone's change lease, and until when (epoch seconds). */
-  lease_owner: string | null;
-  lease_until: number | null;
-  /** Since when the DNS server may not hold what the database says; null when it was checked. */
+  /** Since when the zone has changes still to publish (dns_zone_changes); null when it has none. */
   unpublished_since: number | null;
+}
+
+/** One change of a zone on its way to the DNS server (see modules/dns/zone-publishing.ts). */
+export interface DnsZoneChangeTable {
+  id: Generated<number>;
+  service_id: number;
+  /** JSON: what to publish (ZonePublish). */
+  publish: string;
+  /** JSON: how to undo the change if the server refuses it (ZoneUndo); null for a sync. */
+  undo: string | null;
+  state: 'pending' | 'published' | 'refused';
+  /** JSON: what the waiting request is told (ZoneChangeOutcome). */
+  outcome: string | null;
+  created_at: number;
 }
 
 export interface DnsRecordTable {
@@ -604,6 +615,7 @@ export interface Database {
   outbox: OutboxTable;
   captcha_spent: CaptchaSpentTable;
   dns_zones: DnsZoneTable;
+  dns_zone_changes: DnsZoneChangeTable;
   dns_records: DnsRecordTable;
   dns_change_sets: DnsChangeSetTable;
   dns_change_rrsets: DnsChangeRRsetTable;

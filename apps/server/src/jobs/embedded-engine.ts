@@ -178,7 +178,9 @@ export class EmbeddedEngine implements JobEngine {
       const free = worker.concurrency - worker.running;
       if (free <= 0) continue;
       const due = await repository.due(this.db, worker.kind.name, worker.kind.policy, this.now(), free);
-      for (const row of due) this.run(worker, row);
+      // Claimed one by one: a `once` key may have a job waiting and one due for its retry (one of
+      // them runs), and another engine on the same file may take a job first.
+      for (const row of due) if (await repository.claim(this.db, row, this.now())) this.run(worker, row);
     }
     if (this.now() - this.lastPurge > PURGE_EVERY_MS) await this.purgeFinished();
   }
@@ -196,8 +198,8 @@ export class EmbeddedEngine implements JobEngine {
     this.runs.add(done);
   }
 
+  /** Runs a job this engine claimed. */
   private async runOnce(worker: Worker, row: Row, abort: AbortController): Promise<void> {
-    await repository.started(this.db, row.id, this.now());
     const { kind } = worker;
     let expired: NodeJS.Timeout | undefined;
     try {

@@ -20,14 +20,17 @@ export const embeddedJobsRepository = {
       .execute();
   },
 
-  /** Whether a job of the kind and key waits to run (a `once` key's idempotency). */
+  /**
+   * Whether a job of the kind and key waits to run, not counting one waiting for its retry (a
+   * `once` key's idempotency, as pg-boss's stately queues count it).
+   */
   async waiting(db: Db, kind: string, key: string): Promise<boolean> {
     const row = await db
       .selectFrom('embedded_jobs')
       .select('id')
       .where('kind', '=', kind)
       .where('key', '=', key)
-      .where('state', 'in', ['created', 'retry'])
+      .where('state', '=', 'created')
       .executeTakeFirst();
     return row !== undefined;
   },
@@ -128,8 +131,33 @@ export const embeddedJobsRepository = {
     return query.orderBy('j.seq').limit(limit).execute();
   },
 
-  started(db: Db, id: string, now: number) {
-    return db.updateTable('embedded_jobs').set({ state: 'active', started_at: now }).where('id', '=', id).execute();
+  /**
+   * Takes a due job to run: true unless another engine on the database took it first, or (for a
+   * `once` key) started another job of its key meanwhile. One statement, so two engines sharing
+   * the file never both take one.
+   */
+  async claim(db: Db, job: { id: string; kind: string; key: string | null; policy: string }, now: number) {
+    let update = db
+      .updateTable('embedded_jobs')
+      .set({ state: 'active', started_at: now })
+      .where('id', '=', job.id)
+      .where('state', 'in', ['created', 'retry']);
+    if (job.policy === 'once' && job.key !== null) {
+      const { kind, key } = job;
+      update = update.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('embedded_jobs as e')
+              .select(sql.lit(1).as('one'))
+              .where('e.kind', '=', kind)
+              .where('e.key', '=', key)
+              .where('e.state', '=', 'active'),
+          ),
+        ),
+      );
+    }
+    const result = await update.executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   },
 
   /** The run's end, unless the job was taken out of `active` meanwhile (a retry by hand). */

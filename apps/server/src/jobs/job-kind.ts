@@ -5,8 +5,9 @@ import type { z } from 'zod';
  * - `ordered`: the jobs of one key run one at a time, in the order they were sent; a job that
  *   waits for a retry, or failed for good, holds the key's later jobs (never another key's) until
  *   it is retried or cancelled. The changes of one object.
- * - `once`: at most one job of a key waiting and one running; sending while one waits adds
- *   nothing (the key is the idempotency key). Scheduled rounds and "do this for that object".
+ * - `once`: at most one job of a key waiting, one waiting for its retry and one running (as
+ *   pg-boss's stately queues); sending while one waits adds nothing (the key is the idempotency
+ *   key), and a key's jobs never run side by side. Scheduled rounds and "do this for that object".
  * - `standard`: every job sent runs.
  */
 export type JobPolicy = 'ordered' | 'once' | 'standard';

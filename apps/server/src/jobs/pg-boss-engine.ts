@@ -84,14 +84,16 @@ export class PgBossEngine implements JobEngine {
   async work<P>(kind: JobKind<P>, handler: JobHandler<P>, options: { concurrency?: number } = {}): Promise<void> {
     const boss = await this.queue(kind);
     const concurrency = options.concurrency ?? 1;
-    // One fetch takes up to `concurrency` jobs (for an ordered kind, of as many keys) and they
-    // run side by side, each with its own outcome. After a batch the worker looks again at once:
-    // the jobs it finished may have freed their keys' next ones, which no NOTIFY announces.
+    // `concurrency` workers, each taking one job at a time: a job that runs long (a slow DNS
+    // server, a large backup) holds only its own worker, never jobs fetched beside it. After a job
+    // the worker looks again at once: it may have freed its key's next one, which no NOTIFY
+    // announces.
     let workerId = '';
     workerId = await boss.work(
       kind.name,
       {
-        batchSize: concurrency,
+        batchSize: 1,
+        localConcurrency: concurrency,
         perJobResults: true,
         // A new job wakes the worker through LISTEN/NOTIFY; a retry coming due does not, so the
         // worker still looks every 2 s (pg-boss would wait 30 s with notify on).

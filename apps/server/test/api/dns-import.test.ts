@@ -303,18 +303,29 @@ describe.each(DATABASE_KINDS)('DNS zone import is all or nothing on the DNS serv
     t.call<DnsImportData>('POST', `service/${serviceId}/dns/import/`, { text, mode, language: 'en' }, { cookie });
   const text = Array.from({ length: 50 }, (_, i) => `host${i} A 198.51.100.${i}`).join('\n');
 
-  it('a refused or unreachable server leaves the zone as it was, in the database and on the server', async () => {
+  it('a refused import leaves the zone as it was; one the server cannot take now is kept and published once it answers', async () => {
     const before = await list();
     const served = driver.contents(zone, `${zone}.`, 'A');
-    for (const outcome of ['refuse', 'down'] as const) {
-      driver.script(outcome);
-      const { response, body } = await apply(text, 'replace');
-      expect(response.statusCode).toBe(502);
-      expect(body.system.valid).toBe(false);
-      expect(await list()).toEqual(before);
-      expect(driver.contents(zone, `${zone}.`, 'A')).toEqual(served);
-      expect(driver.contents(zone, `host1.${zone}.`, 'A')).toEqual([]);
-    }
+    driver.script('refuse');
+    const refused = await apply(text, 'replace');
+    expect(refused.response.statusCode).toBe(502);
+    expect(refused.body.system.valid).toBe(false);
+    expect(await list()).toEqual(before);
+    expect(driver.contents(zone, `${zone}.`, 'A')).toEqual(served);
+    expect(driver.contents(zone, `host1.${zone}.`, 'A')).toEqual([]);
+
+    driver.script('down');
+    const kept = await apply('down1 A 198.51.100.202\n', 'merge');
+    expect(kept.response.statusCode).toBe(200);
+    expect(kept.body.system.info).toEqual([
+      'Done in the panel. The DNS server has not confirmed it yet: it will be published as soon as the server answers.',
+    ]);
+    expect((await list()).some((r) => r.zona === 'down1')).toBe(true);
+    // The zone's job is tried again (with backoff) and the server answers this time.
+    const deadline = Date.now() + 20_000;
+    while (driver.contents(zone, `down1.${zone}.`, 'A').length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(driver.contents(zone, `down1.${zone}.`, 'A')).toEqual(['198.51.100.202']);
   });
 
   it('a server that does not answer in time: the import is kept, said not confirmed yet, and published later', async () => {
@@ -326,7 +337,7 @@ describe.each(DATABASE_KINDS)('DNS zone import is all or nothing on the DNS serv
     ]);
     expect((await list()).some((r) => r.zona === 'late1')).toBe(true);
     driver.wake();
-    await t.services.dns.publishPending();
+    await t.services.dns.publishZone({ serviceId, name: zone });
     expect(driver.contents(zone, `late1.${zone}.`, 'A')).toEqual(['198.51.100.201']);
   });
 

@@ -82,8 +82,6 @@ describe.each(DATABASE_KINDS)('mail certificates: which, when, and a failure (pa
       .values({
         service_id: account.resources[`hosted-${kind}.test`] as number,
         created_at: 0,
-        lease_owner: null,
-        lease_until: null,
         unpublished_since: null,
       })
       .execute();

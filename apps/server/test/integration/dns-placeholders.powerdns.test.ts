@@ -51,7 +51,15 @@ describe.each(DATABASE_KINDS)('placeholder records corrected on a real PowerDNS 
         dmarcReport: 'dmarc@hosting-provider.net',
       },
     };
-    const dns = createDnsService(t.database.db, settings, createDnsDriver(settings), () => nowSeconds());
+    // As `panel dns placeholders --fix` does: its changes go to the work log, whose jobs the
+    // running panel (the test app) publishes.
+    const dns = createDnsService(
+      t.database.db,
+      settings,
+      createDnsDriver(settings),
+      () => nowSeconds(),
+      t.services.jobs,
+    );
     const fix = (dryRun: boolean) => dns.correctRecords((record) => correctedValue(record, settings), { dryRun });
     expect(await fix(true)).toHaveLength(7);
     // a dry run changes nothing

@@ -142,8 +142,6 @@ describe("the mail daemons' certificates, ordered by the panel from a real ACME 
       .values({
         service_id: account.resources[DOMAIN] as number,
         created_at: 0,
-        lease_owner: null,
-        lease_until: null,
         unpublished_since: null,
       })
       .execute();

@@ -27,7 +27,8 @@ export class ScriptedDnsDriver implements DnsDriver {
   /** Changes received so far. */
   received = 0;
 
-  constructor(private readonly jitterMs = 0) {}
+  /** Each change may wait up to this long first, so that unordered writers would show. */
+  constructor(public jitterMs = 0) {}
 
   /** The next changes' outcomes, in order; changes beyond them succeed. */
   script(...outcomes: ScriptedOutcome[]): void {

@@ -12,7 +12,7 @@ async function syncZones(
   service: string | undefined,
   options: SyncOptions,
 ): Promise<SyncOutcome> {
-  const dns = createDnsService(runtime.db, config, runtime.dnsDriver, () => nowSeconds());
+  const dns = createDnsService(runtime.db, config, runtime.dnsDriver, () => nowSeconds(), runtime.sender);
   const reports = await dns.sync(service, options);
   const drifted = reports.filter((r) => r.missing.length + r.extra.length + r.changed.length > 0);
   const action = options.dryRun ? 'not repaired (dry run)' : 'rewritten';
@@ -62,7 +62,7 @@ const placeholders = defineCommand({
   parse: ({ values }) => ({ fix: values.fix === true }),
   async run({ runtime, config, now }, input: { fix: boolean }) {
     const settings = placeholderSettings(config);
-    const dns = createDnsService(runtime.db, config, runtime.dnsDriver, now);
+    const dns = createDnsService(runtime.db, config, runtime.dnsDriver, now, runtime.sender);
     // A record is corrected only towards a real value: one still a placeholder is left as it is.
     const records = await dns.correctRecords((record) => correctedValue(record, config), { dryRun: !input.fix });
     const settingsText =

@@ -13,6 +13,7 @@ const scan = defineCommand({
   async run({ runtime, config, now }) {
     const changes: string[] = [];
     const { domains } = createDomainServices(runtime.db, config, runtime.dnsDriver, loadSecretKey(config), now, {
+      jobs: runtime.sender,
       events: {
         unsignFailed: () => undefined,
         cdsChanged: (change) =>

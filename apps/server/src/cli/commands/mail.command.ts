@@ -41,7 +41,7 @@ export const mailSyncStep: SyncStep = {
       runtime.db,
       config,
       {
-        zone: createDnsService(runtime.db, config, runtime.dnsDriver, now),
+        zone: createDnsService(runtime.db, config, runtime.dnsDriver, now, runtime.sender),
         zonesOnlyHere: !runtime.dnsDriver.publishesZones,
         signer,
         secretKey: loadSecretKey(config),

@@ -32,27 +32,28 @@ export class DnsSyncService {
     const reports: DriftReport[] = [];
     for (const z of zones) {
       const zone = { serviceId: z.service_id, name: z.reference_punycode };
-      reports.push(
-        await this.changes.publisher.sync(zone, options, (server, wanted) =>
-          this.changes.history.recordSync(this.db, zone.serviceId, zone.name, server, wanted),
-        ),
-      );
+      reports.push(await this.changes.publisher.sync(zone, options));
     }
     return reports;
   }
 
   /**
-   * Publishes the zones whose last changes the server has not confirmed (run every few seconds,
-   * from the server's start); the first run of an instance first gives every RRset one TTL.
+   * Sends the job of every zone with changes still to publish (the republish round); the first
+   * round of an instance first gives every RRset one TTL. Answers how many zones it sent.
    */
-  async publishPending(): Promise<DriftReport[]> {
-    // Tried again on the next pass when it failed (the database down at start).
+  async republish(): Promise<number> {
+    // Tried again on the next round when it failed (the database down at start).
     this.normalised ??= this.normaliseRRsetTtls().catch((error) => {
       this.normalised = undefined;
       throw error;
     });
     await this.normalised;
-    return this.changes.publisher.publishPending();
+    return this.changes.publisher.republish();
+  }
+
+  /** What a zone's `dns.publish-zone` job runs. */
+  publishZone(zone: { serviceId: number; name: string }): Promise<void> {
+    return this.changes.publishing.run(zone);
   }
 
   /**

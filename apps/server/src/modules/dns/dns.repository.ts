@@ -10,17 +10,11 @@ export const dnsRepository = {
     return db.selectFrom('dns_zones').select('service_id').where('service_id', '=', serviceId).executeTakeFirst();
   },
 
-  /** A new zone's row, its lease already held by whoever creates it, marked until published. */
-  insertZone(db: Db, serviceId: number, now: number, lease: { owner: string; until: number }) {
+  /** A new zone's row (a zone for a DNS server is marked until its first records are published). */
+  insertZone(db: Db, serviceId: number, now: number, marked: boolean) {
     return db
       .insertInto('dns_zones')
-      .values({
-        service_id: serviceId,
-        created_at: now,
-        lease_owner: lease.owner,
-        lease_until: lease.until,
-        unpublished_since: now,
-      })
+      .values({ service_id: serviceId, created_at: now, unpublished_since: marked ? now : null })
       .execute();
   },
 
@@ -40,61 +34,6 @@ export const dnsRepository = {
   /** Takes a zone out again (its records go with it). */
   async deleteZone(db: Db, serviceId: number): Promise<void> {
     await db.deleteFrom('dns_zones').where('service_id', '=', serviceId).execute();
-  },
-
-  /**
-   * Takes the zone's change lease when nobody holds it or its holder's time ran out (an instance
-   * that died holding it). One conditional UPDATE: on PostgreSQL and on SQLite only one of two
-   * racing takers changes the row.
-   */
-  async takeLease(db: Db, serviceId: number, lease: { owner: string; until: number }, now: number) {
-    const result = await db
-      .updateTable('dns_zones')
-      .set({ lease_owner: lease.owner, lease_until: lease.until })
-      .where('service_id', '=', serviceId)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  },
-
-  async renewLease(db: Db, serviceId: number, owner: string, until: number) {
-    await db
-      .updateTable('dns_zones')
-      .set({ lease_until: until })
-      .where('service_id', '=', serviceId)
-      .where('lease_owner', '=', owner)
-      .execute();
-  },
-
-  async releaseLease(db: Db, serviceId: number, owner: string) {
-    await db
-      .updateTable('dns_zones')
-      .set({ lease_owner: null, lease_until: null })
-      .where('service_id', '=', serviceId)
-      .where('lease_owner', '=', owner)
-      .execute();
-  },
-
-  async unpublishedSince(db: Db, serviceId: number): Promise<number | null> {
-    const row = await db
-      .selectFrom('dns_zones')
-      .select('unpublished_since')
-      .where('service_id', '=', serviceId)
-      .executeTakeFirst();
-    return row?.unpublished_since ?? null;
-  },
-
-  /** Marks the zone as possibly not on the server; an earlier mark keeps its time. */
-  async markUnpublished(db: Db, serviceId: number, now: number) {
-    await db
-      .updateTable('dns_zones')
-      .set((eb) => ({ unpublished_since: eb.fn.coalesce('unpublished_since', eb.val(now)) }))
-      .where('service_id', '=', serviceId)
-      .execute();
-  },
-
-  async markPublished(db: Db, serviceId: number) {
-    await db.updateTable('dns_zones').set({ unpublished_since: null }).where('service_id', '=', serviceId).execute();
   },
 
   listUnpublishedZones(db: Db) {

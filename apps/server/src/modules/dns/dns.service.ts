@@ -6,6 +6,7 @@ import type { Db } from '../../db/database.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { DigZoneTransfer, type ZoneTransfer } from '../../drivers/dns/zone-transfer.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
+import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
 import type { Actor } from '../auth/actor.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { type BackedUpRecord, DnsBackupService } from './dns-backup.service.ts';
@@ -21,6 +22,10 @@ export { nameServerOf } from './dns-import.service.ts';
 export type { RecordCorrection, RecordCorrector } from './dns-provider.service.ts';
 export type { RecordChange } from './dns-records.service.ts';
 export type { DnsSettings } from './zone-changes.ts';
+
+/** How long an explicit sync waits for its zone's job (a large zone, a slow server). */
+const SYNC_WAIT_MS = 120_000;
+
 export type { Changed, DriftReport } from './zone-publisher.ts';
 
 /**
@@ -45,9 +50,10 @@ export class DnsService {
     permissions: PermissionService,
     settings: DnsSettings,
     now: () => number,
+    publishing: { jobs: JobSender; changeMs: number; syncMs: number; recheckSeconds: number },
     zoneTransfer: ZoneTransfer = new DigZoneTransfer(),
   ) {
-    const changes = new ZoneChanges(db, driver, permissions, settings, now);
+    const changes = new ZoneChanges(db, driver, permissions, settings, now, publishing.jobs, publishing);
     this.records = new DnsRecordService(db, changes, now);
     this.imports = new DnsImportService(db, changes, zoneTransfer);
     this.history = new DnsHistoryService(db, changes);
@@ -125,8 +131,13 @@ export class DnsService {
   sync(only: string | undefined, options: SyncOptions) {
     return this.publishing.sync(only, options);
   }
-  publishPending() {
-    return this.publishing.publishPending();
+  /** Sends the job of every zone with changes still to publish (the republish round). */
+  republish() {
+    return this.publishing.republish();
+  }
+  /** Runs this instance's publishing of one zone now, as its job would (the zone's job kind's handler). */
+  publishZone(zone: { serviceId: number; name: string }) {
+    return this.publishing.publishZone(zone);
   }
   normaliseRRsetTtls() {
     return this.publishing.normaliseRRsetTtls();
@@ -166,8 +177,17 @@ export class DnsService {
   }
 }
 
-/** The DNS service as configured (shared by the server, the CLI and the demo seed). */
-export function createDnsService(db: Db, config: AppConfig, driver: DnsDriver, now: () => number): DnsService {
+/**
+ * The DNS service as configured (shared by the server, the CLI and the demo seed). `jobs` sends
+ * the zones' publishing jobs; a process without (the seed) leaves them to the servers' round.
+ */
+export function createDnsService(
+  db: Db,
+  config: AppConfig,
+  driver: DnsDriver,
+  now: () => number,
+  jobs: JobSender = NO_JOB_SENDER,
+): DnsService {
   return new DnsService(
     db,
     driver,
@@ -187,5 +207,11 @@ export function createDnsService(db: Db, config: AppConfig, driver: DnsDriver, n
       history: { keep: config.dns.historyKeep, days: config.dns.historyDays },
     },
     now,
+    {
+      jobs,
+      changeMs: config.dns.publishWaitSeconds * 1000,
+      syncMs: SYNC_WAIT_MS,
+      recheckSeconds: config.dns.republishSeconds,
+    },
   );
 }

@@ -9,11 +9,13 @@ import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { DaemonError, FieldErrors } from '../../errors.ts';
+import type { JobSender } from '../../jobs/job-sender.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { dnsRepository } from './dns.repository.ts';
 import { type ChangeNote, type HistoryRetention, ZoneHistory } from './zone-history.ts';
-import { type Changed, type Written, ZonePublisher } from './zone-publisher.ts';
+import { ZonePublishWorker } from './zone-publish-worker.ts';
+import { type Changed, type PublishWaits, type Written, ZonePublisher } from './zone-publisher.ts';
 import { checkBeside, spreadTtl, unifyTtls } from './zone-record-rules.ts';
 import { toRRsets } from './zone-rendering.ts';
 
@@ -69,6 +71,8 @@ type RecordInput = { zona: string; type: string; ttl: number; priority: number; 
  */
 export class ZoneChanges {
   readonly publisher: ZonePublisher;
+  /** What the zones' `dns.publish-zone` jobs run. */
+  readonly publishing: ZonePublishWorker;
   readonly history: ZoneHistory;
 
   constructor(
@@ -77,9 +81,19 @@ export class ZoneChanges {
     private readonly permissions: PermissionService,
     readonly settings: DnsSettings,
     private readonly now: () => number,
+    jobs: JobSender,
+    publishing: PublishWaits & { recheckSeconds: number },
   ) {
-    this.publisher = new ZonePublisher(db, driver, settings, now);
+    this.publisher = new ZonePublisher(db, driver, settings, now, jobs, publishing);
     this.history = new ZoneHistory(settings.history ?? { keep: 500, days: 365 }, now);
+    this.publishing = new ZonePublishWorker(
+      db,
+      this.publisher.server,
+      jobs,
+      (trx, serviceId, zone, server, wanted) => this.history.recordSync(trx, serviceId, zone, server, wanted),
+      now,
+      publishing,
+    );
   }
 
   /**
@@ -207,9 +221,9 @@ export class ZoneChanges {
     });
   }
 
-  /** Before a change: the zone in the database, and on the server (cheap once the driver knows it). */
+  /** Before a change: the zone in the database (its job brings it to the server). */
   async publishedZone(zone: Zone): Promise<void> {
-    if (!(await this.storeZone(zone))) await this.driver.ensureZone(zone.name, this.settings.nameservers);
+    await this.storeZone(zone);
   }
 
   row(zone: Zone, record: RecordInput, dynamicValue = '', eliminable = true) {

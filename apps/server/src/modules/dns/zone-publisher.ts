@@ -1,29 +1,19 @@
-import { canonicalIPv6 } from '@panel247/contract/dns-rules';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
-import { type DnsDriver, DnsUnconfirmedError, type RRset } from '../../drivers/dns/dns.driver.ts';
+import { type DnsDriver, DnsRefusedError, DnsUnconfirmedError } from '../../drivers/dns/dns.driver.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
-import { DaemonError } from '../../errors.ts';
+import type { JobSender } from '../../jobs/job-sender.ts';
 import { dnsRepository } from './dns.repository.ts';
-import { dnsHistoryRepository } from './dns-history.repository.ts';
-import { ZoneLeases, type ZoneLeaseTimes } from './zone-lease.ts';
-import { toRRsets, touchedRRsets } from './zone-rendering.ts';
+import { PUBLISH_ZONE } from './zone-publish.jobs.ts';
+import { zonePublishLog } from './zone-publish-log.repository.ts';
+import { type DriftReport, type ZonePublish, zoneSignals } from './zone-publish-log.ts';
+import { type PublishedZone, ZoneServer } from './zone-server.ts';
 
-export interface PublishedZone {
-  serviceId: number;
-  /** ASCII zone name without the trailing dot. */
-  name: string;
-}
+export type { DriftReport } from './zone-publish-log.ts';
+export type { PublishedZone } from './zone-server.ts';
 
-export interface DriftReport {
-  zone: string;
-  missing: string[];
-  extra: string[];
-  changed: string[];
-}
-
-/** A change's answer, and whether the DNS server confirmed it (otherwise it is still to publish). */
+/** A change's answer, and whether the DNS server confirmed it (otherwise it is being applied). */
 export interface Changed<T> {
   value: T;
   published: boolean;
@@ -33,7 +23,7 @@ export interface Changed<T> {
 export interface Written<T> {
   value: T;
   /** The (name, type) pairs it touched, or `zone` with the RRsets the zone had before a rewrite. */
-  publish: { touched: { zona: string; type: string }[] } | { zoneBefore: RRset[] };
+  publish: Extract<ZonePublish, { touched: unknown } | { zoneBefore: unknown }>;
   /**
    * To put the database back: the ids to take out ('all' for every record), the rows to put back,
    * and the change set the history kept of it.
@@ -41,32 +31,27 @@ export interface Written<T> {
   undo: { remove: number[] | 'all'; restore: DnsRecordRow[]; changeSet?: number };
 }
 
-/** Told what a sync found on the server and wrote over it (for the zone's history). */
-type Repaired = (server: RRset[], wanted: RRset[]) => Promise<unknown>;
+export interface PublishWaits {
+  /** How long a change's request waits for the server before it answers "being applied". */
+  changeMs: number;
+  /** How long an explicit sync waits for the zone's job. */
+  syncMs: number;
+}
 
 /**
  * How the database's zones reach the DNS server. The database is the source of truth; the server
- * follows it:
+ * follows it through the work log:
  *
  * Without a server (the embedded driver) a change is one transaction under the zone's row lock.
- * With one:
- *
- * 1. A change takes the zone's lease (changes of one zone in order, on every instance), commits
- *    its rows in a short transaction that also marks the zone unpublished, and only then sends the
- *    touched RRsets, as the database now holds them. No connection is held while the server
- *    answers.
- * 2. The server confirms: the mark goes (if the zone was published before). It refuses, or was
- *    never reached: the rows are put back, so nothing was changed, as the user is told. It does
- *    not answer in time: it may apply the change later, so the change stays, marked; the user is
- *    told it is saved and not yet confirmed.
- * 3. `publishPending` (run every few seconds by the server) compares each marked zone with the
- *    server and rewrites what differs; the mark goes after a later pass finds nothing to repair,
- *    so a request a hung server applies on waking is caught too.
+ * With one, a change commits its rows and an entry saying what it touched (dns_zone_changes) in
+ * one short transaction under the zone's row lock, sends the zone's `dns.publish-zone` job, and
+ * waits a short budget for the job's word (ZonePublishWorker): published, refused (the change was
+ * taken out again: the user is told why), or not yet (the server is down or slow: the change is
+ * kept and the job retries; the user is told it is being applied). No connection or lock is held
+ * while the server answers, and one zone's slow server delays only that zone's changes.
  */
 export class ZonePublisher {
-  private readonly leases: ZoneLeases;
-  /** Marked zones this instance has already checked once with the server answering. */
-  private readonly checkedOnce = new Set<number>();
+  readonly server: ZoneServer;
   /**
    * Zones known to exist, so that every call does not ask again. A zone row goes only with its
    * service (ids are never reused), and every call is authorized against the service first.
@@ -76,48 +61,37 @@ export class ZonePublisher {
   constructor(
     private readonly db: Db,
     private readonly driver: DnsDriver,
-    private readonly settings: { nameservers: string[]; defaultTtl: number },
+    settings: { nameservers: string[]; defaultTtl: number },
     private readonly now: () => number,
-    leaseTimes?: ZoneLeaseTimes,
+    private readonly jobs: JobSender,
+    private readonly waits: PublishWaits,
   ) {
-    this.leases = new ZoneLeases(db, now, leaseTimes);
+    this.server = new ZoneServer(db, driver, settings);
   }
 
   /** One change of a zone, published (see the class comment). */
-  change<T>(zone: PublishedZone, write: (trx: Db) => Promise<Written<T>>): Promise<Changed<T>> {
-    // Without a server (the embedded driver) nothing slow happens inside the transaction, so the
-    // zone's row lock alone keeps its changes in order, in one round trip instead of a lease's two.
-    if (!this.driver.publishesZones) {
-      return this.db.transaction().execute(async (trx) => {
-        await dnsRepository.lockZone(trx, zone.serviceId);
-        return { value: (await write(trx)).value, published: true };
-      });
-    }
-    return this.leases.hold(zone.serviceId, async () => {
-      const wasPublished = (await dnsRepository.unpublishedSince(this.db, zone.serviceId)) === null;
-      const written = await this.db.transaction().execute(async (trx) => {
-        // Marked in the same commit: an instance that stops before publishing leaves the zone to
-        // the publisher instead of silently out of step.
-        await dnsRepository.markUnpublished(trx, zone.serviceId, this.now());
-        return write(trx);
-      });
-      try {
-        await this.send(zone, written.publish);
-      } catch (error) {
-        if (error instanceof DnsUnconfirmedError) return { value: written.value, published: false };
-        await this.undo(zone, written.undo, wasPublished);
-        throw error;
-      }
-      if (wasPublished) await dnsRepository.markPublished(this.db, zone.serviceId);
-      return { value: written.value, published: true };
+  async change<T>(zone: PublishedZone, write: (trx: Db) => Promise<Written<T>>): Promise<Changed<T>> {
+    const publishes = this.driver.publishesZones;
+    const { value, entry } = await this.db.transaction().execute(async (trx) => {
+      await dnsRepository.lockZone(trx, zone.serviceId);
+      const written = await write(trx);
+      if (!publishes) return { value: written.value, entry: undefined };
+      return {
+        value: written.value,
+        entry: await zonePublishLog.append(trx, zone.serviceId, written.publish, written.undo, this.now()),
+      };
     });
+    if (entry === undefined) return { value, published: true };
+    const word = await this.publish(zone, entry, this.waits.changeMs);
+    if (word.state === 'refused' && word.outcome && 'refused' in word.outcome)
+      throw new DnsRefusedError(word.outcome.refused.reason, word.outcome.refused.detail);
+    return { value, published: word.state === 'published' };
   }
 
   /**
-   * A new zone: its row (lease held, marked) and first records in one transaction, then the zone
-   * and its records on the server. A server that refuses or is down takes the zone out again;
-   * one that does not answer leaves it to the publisher. Returns false when the zone existed (or
-   * another request created it meanwhile).
+   * A new zone: its row and first records in one transaction with an entry that publishes the
+   * whole zone. Returns false when the zone existed (or another request created it meanwhile). A
+   * server that cannot take it now gets it when its job's retry finds it answering.
    */
   async create(zone: PublishedZone, insertRecords: (trx: Db) => Promise<void>): Promise<boolean> {
     if (this.knownZones.has(zone.serviceId)) return false;
@@ -125,131 +99,78 @@ export class ZonePublisher {
       this.knownZones.set(zone.serviceId, true);
       return false;
     }
-    const lease = this.leases.newLease();
+    let entry: number | undefined;
     try {
-      await this.db.transaction().execute(async (trx) => {
-        await dnsRepository.insertZone(trx, zone.serviceId, this.now(), lease);
+      entry = await this.db.transaction().execute(async (trx) => {
+        await dnsRepository.insertZone(trx, zone.serviceId, this.now(), this.driver.publishesZones);
         await insertRecords(trx);
+        if (!this.driver.publishesZones) return undefined;
+        return zonePublishLog.append(trx, zone.serviceId, { sync: true }, null, this.now());
       });
     } catch (error) {
       if (await dnsRepository.zoneExists(this.db, zone.serviceId)) return false;
       throw error;
     }
-    await this.leases.holdCreated(zone.serviceId, lease.owner, async () => {
-      try {
-        await this.driver.ensureZone(zone.name, this.settings.nameservers);
-        await this.send(zone, { zoneBefore: [] });
-      } catch (error) {
-        if (error instanceof DnsUnconfirmedError) return;
-        await dnsRepository.deleteZone(this.db, zone.serviceId);
-        throw error;
-      }
-      await dnsRepository.markPublished(this.db, zone.serviceId);
-    });
     this.knownZones.set(zone.serviceId, true);
+    if (entry !== undefined) await this.publish(zone, entry, this.waits.changeMs);
     return true;
   }
 
-  /** Rewrites the server's copy of one zone from the database (not on a dry run); reports what differed before. */
-  sync(zone: PublishedZone, options: SyncOptions, repaired?: Repaired): Promise<DriftReport> {
-    return this.leases.hold(zone.serviceId, () => this.syncHeld(zone, options, repaired));
+  /**
+   * Compares the server's copy of one zone with the database and reports what differed; unless
+   * it is a dry run, the zone's job repairs it (and the history records what it repaired).
+   */
+  async sync(zone: PublishedZone, options: SyncOptions): Promise<DriftReport> {
+    if (options.dryRun) return (await this.server.sync(zone, true)).report;
+    const entry = await this.db
+      .transaction()
+      .execute((trx) =>
+        zonePublishLog.append(trx, zone.serviceId, { sync: true, recordRepairs: true }, null, this.now()),
+      );
+    const word = await this.publish(zone, entry, this.waits.syncMs);
+    if (word.outcome && 'report' in word.outcome) return word.outcome.report;
+    const failed = word.outcome && 'failedAttempt' in word.outcome ? word.outcome.failedAttempt.detail : 'no answer';
+    throw new DnsUnconfirmedError(`the sync of ${zone.name} is queued in the work log: ${failed}`);
+  }
+
+  /** Sends the job of every zone with changes still to publish (the republish round). */
+  async republish(): Promise<number> {
+    if (!this.driver.publishesZones) return 0;
+    const zones = await dnsRepository.listUnpublishedZones(this.db);
+    for (const z of zones) await this.jobs.send(PUBLISH_ZONE, { serviceId: z.service_id, zone: z.reference_punycode });
+    return zones.length;
+  }
+
+  private async publish(zone: PublishedZone, entry: number, budgetMs: number) {
+    // A send that fails (the engine's database away for a moment, or a process that sends no
+    // jobs, like the demo seed) is made good by the servers' round; nothing to wait for here.
+    const sent = await this.jobs.send(PUBLISH_ZONE, { serviceId: zone.serviceId, zone: zone.name }).then(
+      () => true,
+      () => false,
+    );
+    return this.waitFor(zone.serviceId, entry, sent ? budgetMs : 0);
   }
 
   /**
-   * Checks every zone marked unpublished against the server and repairs it; a zone's mark goes
-   * once a pass finds it clean after an earlier pass of this instance saw the server answer.
-   * Stops at the first zone the server does not answer for (the next run tries again).
+   * The job's word on one change, or "pending" once the budget is spent or an attempt failed
+   * (the server down or silent: the work log retries it, the user need not wait for that).
    */
-  async publishPending(): Promise<DriftReport[]> {
-    if (!this.driver.publishesZones) return [];
-    const reports: DriftReport[] = [];
-    for (const z of await dnsRepository.listUnpublishedZones(this.db)) {
-      const zone = { serviceId: z.service_id, name: z.reference_punycode };
-      try {
-        reports.push(
-          await this.leases.hold(zone.serviceId, async () => {
-            const report = await this.syncHeld(zone, { dryRun: false });
-            if (isClean(report) && this.checkedOnce.has(zone.serviceId)) {
-              await dnsRepository.markPublished(this.db, zone.serviceId);
-              this.checkedOnce.delete(zone.serviceId);
-            } else {
-              this.checkedOnce.add(zone.serviceId);
-            }
-            return report;
-          }),
-        );
-      } catch (error) {
-        this.checkedOnce.delete(zone.serviceId);
-        if (error instanceof DaemonError) break;
-        throw error;
-      }
+  private async waitFor(serviceId: number, entry: number, budgetMs: number) {
+    const deadline = Date.now() + budgetMs;
+    const signals = zoneSignals(this.db);
+    for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+      const word = (await zonePublishLog.state(this.db, entry)) ?? { state: 'published' as const, outcome: null };
+      const left = deadline - Date.now();
+      if (word.state !== 'pending' || (word.outcome && 'failedAttempt' in word.outcome) || left <= 0) return word;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signals.off(String(serviceId), done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(pause, left));
+        signals.on(String(serviceId), done);
+      });
     }
-    return reports;
   }
-
-  private async syncHeld(zone: PublishedZone, options: SyncOptions, repaired?: Repaired): Promise<DriftReport> {
-    const wanted = toRRsets(await dnsRepository.list(this.db, zone.serviceId), zone.name, this.settings.defaultTtl);
-    const actual = (await this.driver.readZone(zone.name)) ?? [];
-    const found = diff(zone.name, wanted, actual);
-    if (!isClean(found) && !options.dryRun) {
-      await this.driver.ensureZone(zone.name, this.settings.nameservers);
-      await this.send(zone, { zoneBefore: actual });
-      await repaired?.(actual, wanted);
-    }
-    return found;
-  }
-
-  /** Sends what the database holds now for what a change touched (for a rewrite, the zone). */
-  private async send(zone: PublishedZone, publish: Written<unknown>['publish']): Promise<void> {
-    const ttl = this.settings.defaultTtl;
-    if ('touched' in publish) {
-      const names = [...new Set(publish.touched.map((t) => t.zona))];
-      const rows = (await Promise.all(names.map((zona) => dnsRepository.listAt(this.db, zone.serviceId, zona)))).flat();
-      await this.driver.replaceRRsets(zone.name, touchedRRsets(publish.touched, rows, zone.name, ttl));
-      return;
-    }
-    const wanted = toRRsets(await dnsRepository.list(this.db, zone.serviceId), zone.name, ttl);
-    const keep = new Set(wanted.map((set) => `${set.name} ${set.type}`));
-    const gone = publish.zoneBefore
-      .filter((set) => !keep.has(`${set.name} ${set.type}`))
-      .map((set) => ({ ...set, contents: [] }));
-    await this.driver.replaceRRsets(zone.name, [...wanted, ...gone]);
-  }
-
-  /** The server did not apply the change: the database goes back to what it had. */
-  private async undo(zone: PublishedZone, undo: Written<unknown>['undo'], wasPublished: boolean): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      if (undo.remove === 'all') await dnsRepository.deleteAll(trx, zone.serviceId);
-      else await dnsRepository.deleteIds(trx, zone.serviceId, undo.remove);
-      await dnsRepository.restoreRows(trx, undo.restore);
-      if (undo.changeSet !== undefined) await dnsHistoryRepository.deleteChangeSet(trx, undo.changeSet);
-      if (wasPublished) await dnsRepository.markPublished(trx, zone.serviceId);
-    });
-  }
-}
-
-function isClean(report: DriftReport): boolean {
-  return report.missing.length + report.extra.length + report.changed.length === 0;
-}
-
-function diff(zone: string, wanted: RRset[], actual: RRset[]): DriftReport {
-  const key = (set: RRset) => `${set.name} ${set.type}`;
-  // PowerDNS prints an IPv4-mapped AAAA with a dotted tail, the panel sends it in hex: same address.
-  const content = (set: RRset, text: string) =>
-    set.type === 'AAAA' ? (canonicalIPv6(text) ?? text.toLowerCase()) : text.toLowerCase();
-  const normal = (set: RRset) =>
-    `${set.ttl} ${[...set.contents]
-      .map((c) => content(set, c))
-      .sort()
-      .join(' | ')}`;
-  const have = new Map(actual.map((set) => [key(set), set]));
-  const want = new Map(wanted.map((set) => [key(set), set]));
-  const report: DriftReport = { zone, missing: [], extra: [], changed: [] };
-  for (const [k, set] of want) {
-    const found = have.get(k);
-    if (!found) report.missing.push(k);
-    else if (normal(found) !== normal(set)) report.changed.push(k);
-  }
-  for (const [k] of have) if (!want.has(k)) report.extra.push(k);
-  return report;
 }

@@ -65,7 +65,7 @@ export function createDomainServices(
   const settings = { defaultNameservers: config.dns.nameservers };
   const permissions = new PermissionService(db);
   const domain = new DomainService(db, registry, permissions, authSecrets, settings, now);
-  const dns = createDnsService(db, config, dnsDriver, now);
+  const dns = createDnsService(db, config, dnsDriver, now, options.jobs);
   const dnssec = new DomainDnssecService(db, domain, registry, dns);
   const { dsTtlSeconds, parentDelaySeconds, unsignWaitSeconds } = config.dnssec;
   const zoneDnssec = new ZoneDnssecService(

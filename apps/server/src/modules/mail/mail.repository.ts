@@ -1,17 +1,9 @@
 import { type Expression, type Insertable, type SqlBool, sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { atomically, type Db } from '../../db/database.ts';
 import { containsAny, type ListPage, orderOf } from '../../db/list-query.ts';
 import type { MailboxRulesTable } from '../../db/schema.ts';
 
 type MailCount = 'mailboxes' | 'aliases';
-
-/**
- * Runs `work` in a transaction: the caller's when it is already in one, else a new one, so a row
- * and its service's count change together.
- */
-function atomically<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}
 
 /** Adds `by` (negative: takes away) to a count of each service in `perService` (service id → rows). */
 async function addToCounts(db: Db, which: MailCount, perService: Map<number, number>) {
