@@ -22,7 +22,7 @@ import { createDnsDriver } from '../src/drivers/dns/create-dns-driver.ts';
 import { AdminService, allKeys } from '../src/modules/admin/admin.service.ts';
 import { createBackupService } from '../src/modules/backups/create-backup-service.ts';
 import { BrandService } from '../src/modules/brand/brand.service.ts';
-import { createDdbbService } from '../src/modules/ddbb/create-ddbb-service.ts';
+import { createDatabasesService } from '../src/modules/databases/create-databases-service.ts';
 import { LocalEventBus } from '../src/modules/realtime/event-bus.ts';
 
 const run = promisify(execFile);
@@ -94,13 +94,13 @@ async function main() {
     const home = path.join(dir, 'www', DOMAIN);
     process.stdout.write(`making ${FILES} files (${TOTAL_MB} MiB) and a ${DB_MB} MiB database…\n`);
     makeFiles(home);
-    const ddbb = createDdbbService(db, config, new BrandService(db), Buffer.alloc(32, 1), nowSeconds);
-    const made = await ddbb.provision(serviceId, DOMAIN, { password: 'bench database 1' });
+    const databases = createDatabasesService(db, config, new BrandService(db), Buffer.alloc(32, 1), nowSeconds);
+    const made = await databases.provision(serviceId, DOMAIN, { password: 'bench database 1' });
     await fillDatabase(`mysql://127.0.0.1:${mariadb.port}`, made.name, 'bench database 1', made.name);
 
     // The baseline: the same files and the same dump, in one tar.gz
     const dump = path.join(dir, 'dump.sql');
-    const [database] = await ddbb.forBackup(serviceId);
+    const [database] = await databases.forBackup(serviceId);
     await pipeline(await (database as { dump: () => Promise<Readable> }).dump(), createWriteStream(dump));
     const [, tar] = await timed(() => run('tar', ['czf', path.join(dir, 'baseline.tar.gz'), home, dump]));
 
@@ -121,7 +121,7 @@ async function main() {
     );
     const restored = readFileSync(path.join(home, 'folder-0', 'file-0.php')).length > 0;
     await close();
-    await ddbb.close();
+    await databases.close();
 
     process.stdout.write(
       [

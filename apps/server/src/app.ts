@@ -54,8 +54,8 @@ import { SiteVerifyVerifier } from './modules/captcha/siteverify.verifier.ts';
 import { registerContactRoutes } from './modules/contact/contact.routes.ts';
 import { ContactService } from './modules/contact/contact.service.ts';
 import { createSmtpMailer, type Mailer } from './modules/contact/mailer.ts';
-import { createDdbbService } from './modules/ddbb/create-ddbb-service.ts';
-import { registerDdbbRoutes } from './modules/ddbb/ddbb.routes.ts';
+import { createDatabasesService } from './modules/databases/create-databases-service.ts';
+import { registerDatabasesRoutes } from './modules/databases/databases.routes.ts';
 import { registerDnsExportRoute, registerDnsRoutes } from './modules/dns/dns.routes.ts';
 import { createDnsService, type DnsService } from './modules/dns/dns.service.ts';
 import { workZonePublishing } from './modules/dns/zone-publish.jobs.ts';
@@ -338,14 +338,18 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   });
   const ftp = createFtpService(db, config, brands, deps.secretKey, now);
   registerFtpRoutes(api, ftp);
-  const ddbb = createDdbbService(db, config, brands, deps.secretKey, now);
-  registerDdbbRoutes(api, ddbb, { app, basePath, auth: caller });
+  const databases = createDatabasesService(db, config, brands, deps.secretKey, now);
+  registerDatabasesRoutes(api, databases, { app, basePath, auth: caller });
   app.addHook('onReady', () => ftp.publishLogins());
   // Every operation in a customer's home runs in a worker process of its own, as that customer.
   const fileWorkers = new ConfinedWorkers();
   app.addHook('onClose', () => fileWorkers.close());
   registerFilesRoutes(api, createFilesService(db, config, fileWorkers), { app, basePath, auth: caller, activity });
-  const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, { ddbb, dns, workers: fileWorkers });
+  const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, {
+    databases,
+    dns,
+    workers: fileWorkers,
+  });
   const backupJobs = new BackupJobsService(
     db,
     permissions,
@@ -366,7 +370,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const installer = createInstallerService(
     db,
     config,
-    { hosting, ddbb },
+    { hosting, databases },
     now,
     fileWorkers,
     app.log,

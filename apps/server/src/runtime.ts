@@ -8,7 +8,7 @@ import type { JobEngine } from './jobs/job-engine.ts';
 import { type JobSender, startingSender } from './jobs/job-sender.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
 import { BrandService } from './modules/brand/brand.service.ts';
-import { createDdbbService } from './modules/ddbb/create-ddbb-service.ts';
+import { createDatabasesService } from './modules/databases/create-databases-service.ts';
 import { createDnsService } from './modules/dns/dns.service.ts';
 import { createDomainServices } from './modules/domain/create-domain-services.ts';
 import { createFtpService } from './modules/ftp/create-ftp-service.ts';
@@ -54,7 +54,7 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
   if (seed) {
     const secretKey = loadSecretKey(config);
     const brands = new BrandService(db);
-    const ddbb = createDdbbService(db, config, brands, secretKey, () => nowSeconds());
+    const databases = createDatabasesService(db, config, brands, secretKey, () => nowSeconds());
     const hosting = createHostingService(db, config, brands, secretKey, () => nowSeconds());
     try {
       await seedDemo(admin, nowSeconds(), {
@@ -62,11 +62,11 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
         dns: createDnsService(db, config, dnsDriver, () => nowSeconds()),
         domains: createDomainServices(db, config, dnsDriver, secretKey, () => nowSeconds()).domains,
         ftp: createFtpService(db, config, brands, secretKey, () => nowSeconds()),
-        ddbb,
+        databases,
         hosting,
       });
     } finally {
-      await ddbb.close();
+      await databases.close();
       await hosting.close();
     }
   } else await ensureDefaultBrand(admin);

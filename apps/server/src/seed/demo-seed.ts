@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { type AdminService, allKeys } from '../modules/admin/admin.service.ts';
-import type { DdbbService } from '../modules/ddbb/ddbb.service.ts';
-import { seedDemoDatabases } from '../modules/ddbb/demo-ddbb.seed.ts';
+import type { DatabasesService } from '../modules/databases/databases.service.ts';
+import { seedDemoDatabases } from '../modules/databases/demo-databases.seed.ts';
 import type { DnsService } from '../modules/dns/dns.service.ts';
 import type { DomainServices } from '../modules/domain/create-domain-services.ts';
 import { seedDemoDomains } from '../modules/domain/demo-domains.seed.ts';
@@ -40,7 +40,7 @@ export async function seedDemo(
     dns: DnsService;
     domains: DomainServices;
     ftp: FtpService;
-    ddbb: DdbbService;
+    databases: DatabasesService;
     db: Db;
     hosting: HostingServices;
   },
@@ -100,7 +100,7 @@ export async function seedDemo(
     now,
   );
   await seedDemoFtp(extra.db, extra.ftp, { id: await admin.resourceId(DEMO.domain), domain: DEMO.domain });
-  await seedDemoDatabases(extra.db, extra.ddbb, { id: await admin.resourceId(DEMO.domain), domain: DEMO.domain });
+  await seedDemoDatabases(extra.db, extra.databases, { id: await admin.resourceId(DEMO.domain), domain: DEMO.domain });
   await seedDemoHosting(extra.hosting, { id: await admin.resourceId(DEMO.domain), domain: DEMO.domain });
   await seedDemoParking(extra.hosting, extra.db, await admin.resourceId('parking-demo.test'), now);
 }

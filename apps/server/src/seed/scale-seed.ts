@@ -4,8 +4,8 @@ import type { Db } from '../db/database.ts';
 import type { DnsDriver } from '../drivers/dns/dns.driver.ts';
 import { type AdminService, allKeys } from '../modules/admin/admin.service.ts';
 import { BrandService } from '../modules/brand/brand.service.ts';
-import { createDdbbService } from '../modules/ddbb/create-ddbb-service.ts';
-import { seedScaleDatabases } from '../modules/ddbb/scale-ddbb.seed.ts';
+import { createDatabasesService } from '../modules/databases/create-databases-service.ts';
+import { seedScaleDatabases } from '../modules/databases/scale-databases.seed.ts';
 import { createDnsService } from '../modules/dns/dns.service.ts';
 import { seedScaleZone } from '../modules/dns/scale-dns.seed.ts';
 import { createFtpService } from '../modules/ftp/create-ftp-service.ts';
@@ -118,7 +118,7 @@ export async function seedScale(
   const brands = new BrandService(db);
   const dns = createDnsService(db, config, ctx.dnsDriver, now);
   const ftp = createFtpService(db, config, brands, secretKey, now);
-  const ddbb = createDdbbService(db, config, brands, secretKey, now);
+  const databases = createDatabasesService(db, config, brands, secretKey, now);
   const hosting = createHostingService(db, config, brands, secretKey, now);
   try {
     await timed('dns records', () => seedScaleZone(db, dns, big, counts.records, now()));
@@ -141,10 +141,16 @@ export async function seedScale(
       seedScaleFtp(db, ftp, big, counts.ftp, (i) => scaleSiteFolder(i, counts.sites), SCALE_PASSWORD),
     );
     await timed('databases', () =>
-      seedScaleDatabases(db, ddbb, big, Math.min(counts.databases, config.databases.maxPerService), SCALE_PASSWORD),
+      seedScaleDatabases(
+        db,
+        databases,
+        big,
+        Math.min(counts.databases, config.databases.maxPerService),
+        SCALE_PASSWORD,
+      ),
     );
   } finally {
-    await ddbb.close();
+    await databases.close();
     await hosting.close();
   }
   return {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
-import { parseAdminUrl } from '../../src/drivers/ddbb/mariadb.driver.ts';
+import { parseAdminUrl } from '../../src/drivers/databases/mariadb.driver.ts';
 
 /** The MariaDB server the database tests use (root without a password on this kind of machine). */
 export const TEST_MARIADB_URL = process.env.PANEL_TEST_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';

@@ -7,8 +7,8 @@ import { api } from '../lib/api-client';
 export type DatabaseList = DdbbListData;
 
 /** Every database query of a service starts with this key. */
-export const ddbbQueryKey = (serviceId: number) => ['ddbb', serviceId] as const;
-export const databasesQueryKey = (serviceId: number) => [...ddbbQueryKey(serviceId), 'list'] as const;
+export const databaseQueriesKey = (serviceId: number) => ['databases', serviceId] as const;
+export const databasesQueryKey = (serviceId: number) => [...databaseQueriesKey(serviceId), 'list'] as const;
 
 export function listDatabases(serviceId: number, signal?: AbortSignal): Promise<DatabaseList> {
   return api<DatabaseList>(DDBB_API.list(serviceId), undefined, { method: 'GET', signal });

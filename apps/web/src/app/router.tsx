@@ -28,7 +28,7 @@ const FtpRoute = lazy(() => import('../features/ftp/routes/ftp-route'));
 const FilesRoute = lazy(() => import('../features/files/routes/files-route'));
 const BackupsRoute = lazy(() => import('../features/backups/routes/backups-route'));
 const ServiceSitesRoute = lazy(() => import('../features/hosting/routes/sites-route'));
-const DdbbRoute = lazy(() => import('../features/ddbb/routes/ddbb-route'));
+const DatabasesRoute = lazy(() => import('../features/databases/routes/databases-route'));
 const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
 const ActivityRoute = lazy(() => import('../features/activity/routes/activity-route'));
 const ItemActivityRoute = lazy(() => import('../features/activity/routes/item-activity-route'));
@@ -83,7 +83,7 @@ export const routes: RouteObject[] = [
               { path: 'ftp/', element: page(FtpRoute) },
               { path: 'files/', element: page(FilesRoute) },
               { path: 'subdomain/', element: page(ServiceSitesRoute) },
-              { path: 'ddbb/', element: page(DdbbRoute) },
+              { path: 'ddbb/', element: page(DatabasesRoute) },
               { path: 'dns/', element: page(ServiceDnsRoute) },
               { path: 'backups/', element: page(BackupsRoute) },
             ],

@@ -1,5 +1,5 @@
 import { BrandService } from '../../modules/brand/brand.service.ts';
-import { createDdbbService } from '../../modules/ddbb/create-ddbb-service.ts';
+import { createDatabasesService } from '../../modules/databases/create-databases-service.ts';
 import { loadSecretKey } from '../../secret-key.ts';
 import type { CommandGroup } from '../command.ts';
 import { repairResult, type SyncStep, syncCommand } from '../sync-step.ts';
@@ -16,9 +16,15 @@ const PROBLEMS = {
 export const databasesSyncStep: SyncStep = {
   name: 'databases',
   async run({ runtime, config, now }, options) {
-    const ddbb = createDdbbService(runtime.db, config, new BrandService(runtime.db), loadSecretKey(config), now);
+    const databases = createDatabasesService(
+      runtime.db,
+      config,
+      new BrandService(runtime.db),
+      loadSecretKey(config),
+      now,
+    );
     try {
-      const drift = await ddbb.sync(options);
+      const drift = await databases.sync(options);
       const repairable = drift.filter((entry) => entry.problem !== 'extra');
       return {
         json: { driver: config.databases.driver, dryRun: options.dryRun, databases: drift },
@@ -28,13 +34,13 @@ export const databasesSyncStep: SyncStep = {
           PROBLEMS[entry.problem],
           entry.problem === 'extra' ? 'reported' : repairResult(options, entry),
         ]),
-        summary: ddbb.live
+        summary: databases.live
           ? 'Every database of the panel checked on MariaDB (database, users, grants, passwords).'
           : 'The database driver is "embedded": databases live in the panel only, there is no server to sync.',
         failed: options.dryRun ? 0 : repairable.filter((entry) => !entry.repaired).length,
       };
     } finally {
-      await ddbb.close();
+      await databases.close();
     }
   },
 };

@@ -6,12 +6,12 @@ import type { Db } from '../../db/database.ts';
 import type { BackupFiles } from '../../drivers/backups/backup-files.ts';
 import type { BackupSnapshot, ResticDriver, Retention } from '../../drivers/backups/restic.driver.ts';
 import type { ResticRepositories } from '../../drivers/backups/restic-repositories.ts';
-import type { DatabaseFingerprint } from '../../drivers/ddbb/ddbb.driver.ts';
+import type { DatabaseFingerprint } from '../../drivers/databases/databases.driver.ts';
 import type { FileOwner } from '../../drivers/files/confined/protocol.ts';
 import type { ServiceFiles } from '../../drivers/files/service-files.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { AppError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
-import type { DdbbService } from '../ddbb/ddbb.service.ts';
+import type { DatabasesService } from '../databases/databases.service.ts';
 import type { BackedUpRecord, DnsService } from '../dns/dns.service.ts';
 import { backupsRepository } from './backups.repository.ts';
 
@@ -79,7 +79,7 @@ export class BackupService {
     private readonly homes: ServiceHomes,
     /** The homes' files, written through the confined worker. */
     private readonly homeFiles: ServiceFiles,
-    private readonly ddbb: DdbbService,
+    private readonly databases: DatabasesService,
     private readonly dns: DnsService,
     private readonly settings: BackupSettings,
   ) {}
@@ -124,7 +124,7 @@ export class BackupService {
     if ((await backupsRepository.usage(this.db, service.id)) >= this.settings.quotaBytes) {
       throw new QuotaError('backup.error.quota');
     }
-    const toDump = await this.ddbb.forBackup(service.id);
+    const toDump = await this.databases.forBackup(service.id);
     const databases = toDump.map((database) => database.name);
     const staging = await this.files.staging(service.id, databases);
     await onStep('dumping');
@@ -294,8 +294,8 @@ export class BackupService {
       case 'database': {
         if (!/^[a-z0-9_]{1,64}$/.test(target.name)) throw FieldErrors.one('database', 'backup.error.database');
         const restored = await unpacked(path.join(staging, 'databases', `${target.name}.sql`));
-        if (target.intoNew) await this.ddbb.restoreIntoNew(service.id, service.domain, this.files.read(restored));
-        else await this.ddbb.restoreFromBackup(service.id, target.name, this.files.read(restored));
+        if (target.intoNew) await this.databases.restoreIntoNew(service.id, service.domain, this.files.read(restored));
+        else await this.databases.restoreFromBackup(service.id, target.name, this.files.read(restored));
         return;
       }
       case 'dns': {

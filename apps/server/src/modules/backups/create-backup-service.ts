@@ -8,8 +8,8 @@ import { type ConfinedWorkers, sharedWorkers } from '../../drivers/files/confine
 import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { BrandService } from '../brand/brand.service.ts';
-import { createDdbbService } from '../ddbb/create-ddbb-service.ts';
-import type { DdbbService } from '../ddbb/ddbb.service.ts';
+import { createDatabasesService } from '../databases/create-databases-service.ts';
+import type { DatabasesService } from '../databases/databases.service.ts';
 import { createDnsService, type DnsService } from '../dns/dns.service.ts';
 import { serviceFileOwner } from '../files/service-file-owner.ts';
 import { BackupService } from './backup.service.ts';
@@ -25,12 +25,12 @@ export function createBackupService(
   dnsDriver: DnsDriver,
   secretKey: Buffer,
   now: () => number,
-  shared?: { ddbb: DdbbService; dns: DnsService; workers: ConfinedWorkers },
+  shared?: { databases: DatabasesService; dns: DnsService; workers: ConfinedWorkers },
 ): { backups: BackupService; close: () => Promise<void> } {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
   // Outside the app (the CLI, tests) the process's shared workers, which need no closing.
   const workers = shared?.workers ?? sharedWorkers();
-  const ddbb = shared?.ddbb ?? createDdbbService(db, config, new BrandService(db), secretKey, now);
+  const databases = shared?.databases ?? createDatabasesService(db, config, new BrandService(db), secretKey, now);
   const backups = new BackupService(
     db,
     new ResticRepositories({
@@ -41,7 +41,7 @@ export function createBackupService(
     new BackupFiles(path.join(config.dataDir, 'backups')),
     new ServiceHomes(config.hosting.root as string, owner),
     new ServiceFiles(workers, path.join(config.dataDir, 'uploads')),
-    ddbb,
+    databases,
     shared?.dns ?? createDnsService(db, config, dnsDriver, now),
     {
       mailRoot: config.mail.root as string,
@@ -57,6 +57,6 @@ export function createBackupService(
   );
   return {
     backups,
-    close: () => (shared ? Promise.resolve() : ddbb.close()),
+    close: () => (shared ? Promise.resolve() : databases.close()),
   };
 }

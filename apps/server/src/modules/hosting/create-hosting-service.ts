@@ -5,7 +5,7 @@ import { setRequestRetries, trustDirectoryCaFile } from '../../drivers/acme/acme
 import { DnsChallengeRecords } from '../../drivers/acme/dns-challenges.ts';
 import { HttpChallengeFiles } from '../../drivers/acme/http-challenges.ts';
 import { NameChecks } from '../../drivers/acme/name-checks.ts';
-import { createDdbbDriver } from '../../drivers/ddbb/create-ddbb-driver.ts';
+import { createDatabasesDriver } from '../../drivers/databases/create-databases-driver.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { MailTlsDriver } from '../../drivers/mail-tls/mail-tls.driver.ts';
@@ -74,7 +74,15 @@ export function createHostingService(
   const users = options.users ?? createServiceUsers(db, config, now);
   const changes = new HostingChanges(db, new PermissionService(db), homes, webDriver, keys, settings, now, users);
   // Only for the overview's database usage (a MariaDB pool connects on first use).
-  const overview = new HostingOverviewService(db, changes, homes, webDriver, createDdbbDriver(config), settings, now);
+  const overview = new HostingOverviewService(
+    db,
+    changes,
+    homes,
+    webDriver,
+    createDatabasesDriver(config),
+    settings,
+    now,
+  );
   const { dnsDriver } = options;
   if (config.acme.directoryCaFile) trustDirectoryCaFile(config.acme.directoryCaFile);
   setRequestRetries(config.acme.retryAttempts, config.acme.retryDelaySeconds);

@@ -1,6 +1,6 @@
 import type { HostingService as HostingServiceDto } from '@panel247/contract/hosting';
 import type { Db } from '../../db/database.ts';
-import type { DdbbDriver } from '../../drivers/ddbb/ddbb.driver.ts';
+import type { DatabasesDriver } from '../../drivers/databases/databases.driver.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { FieldErrors } from '../../errors.ts';
@@ -24,7 +24,7 @@ export class HostingOverviewService {
     private readonly changes: HostingChanges,
     private readonly homes: ServiceHomes,
     private readonly driver: WebDriver,
-    private readonly databases: DdbbDriver,
+    private readonly databases: DatabasesDriver,
     private readonly settings: HostingSettings,
     private readonly now: () => number,
   ) {}

@@ -7,7 +7,7 @@ import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { FileSystemInstallerDriver } from '../../drivers/installer/filesystem.driver.ts';
 import type { JobEngine } from '../../jobs/job-engine.ts';
-import type { DdbbService } from '../ddbb/ddbb.service.ts';
+import type { DatabasesService } from '../databases/databases.service.ts';
 import { createHomeWork, serviceFileOwner } from '../files/service-file-owner.ts';
 import type { HostingServices } from '../hosting/create-hosting-service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
@@ -17,7 +17,7 @@ import { InstallerService } from './installer.service.ts';
 export function createInstallerService(
   db: Db,
   config: AppConfig,
-  services: { hosting: HostingServices; ddbb: DdbbService },
+  services: { hosting: HostingServices; databases: DatabasesService },
   now: () => number,
   workers: ConfinedWorkers,
   log: { warn: (detail: object, message: string) => void; error: (detail: object, message: string) => void },
@@ -33,7 +33,7 @@ export function createInstallerService(
     db,
     new PermissionService(db),
     services.hosting.sites,
-    services.ddbb,
+    services.databases,
     new ServiceHomes(
       config.hosting.root as string,
       { uid: config.hosting.uid, gid: config.hosting.gid },

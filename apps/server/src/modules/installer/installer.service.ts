@@ -13,7 +13,7 @@ import { translate } from '../../i18n/messages.ts';
 import type { JobEngine } from '../../jobs/job-engine.ts';
 import { newWorkIds, workLost } from '../../jobs/recorded-work.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { DdbbService } from '../ddbb/ddbb.service.ts';
+import type { DatabasesService } from '../databases/databases.service.ts';
 import type { SiteService } from '../hosting/site.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { AppCatalogue } from './app-catalogue.ts';
@@ -53,7 +53,7 @@ export class InstallerService {
     private readonly db: Db,
     private readonly permissions: PermissionService,
     private readonly sites: SiteService,
-    private readonly databases: DdbbService,
+    private readonly databases: DatabasesService,
     private readonly homes: ServiceHomes,
     private readonly files: InstallerDriver,
     private readonly catalogue: AppCatalogue,

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'r
 import { useTranslation } from 'react-i18next';
 import { useCreateDatabase } from '../../../api/create-database';
 import { reloadPermissionSet } from '../../../api/get-permission-set';
-import { ddbbQueryKey, useDatabases } from '../../../api/list-databases';
+import { databaseQueriesKey, useDatabases } from '../../../api/list-databases';
 import { AppModal } from '../../../components/app-modal';
 import { ApiError } from '../../../lib/api-client';
 import { fieldErrorRecord } from '../../../lib/form-errors';
@@ -112,7 +112,7 @@ function Installer({ target, onClose, set }: { target: InstallerTarget; onClose:
 
   useEffect(() => {
     // the installed application's tables count in the database sizes
-    if (done) void queryClient.invalidateQueries({ queryKey: ddbbQueryKey(serviceId) });
+    if (done) void queryClient.invalidateQueries({ queryKey: databaseQueriesKey(serviceId) });
   }, [done, queryClient, serviceId]);
 
   const translated = (errors: Record<string, string>) =>

@@ -1,6 +1,6 @@
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import { describe, expect, it } from 'vitest';
-import { filterDatabases, limitReached, sortDatabases } from './ddbb-rows';
+import { filterDatabases, limitReached, sortDatabases } from './databases-rows';
 
 const database = (id: number, bbdd: string, user = bbdd): HostedDatabase => ({
   id,

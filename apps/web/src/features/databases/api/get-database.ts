@@ -1,7 +1,7 @@
 import type { DdbbOneData } from '@panel247/contract/ddbb';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
-import { ddbbQueryKey } from '../../../api/list-databases';
+import { databaseQueriesKey } from '../../../api/list-databases';
 import { api } from '../../../lib/api-client';
 
 /** One database with its user's password ("show password"). */
@@ -12,7 +12,7 @@ export async function getDatabase(serviceId: number, databaseId: number, signal?
 /** Read each time the dialog opens and never kept: a password stays in memory only while shown. */
 export function useDatabase(serviceId: number, databaseId: number | null) {
   return useQuery({
-    queryKey: [...ddbbQueryKey(serviceId), 'one', databaseId],
+    queryKey: [...databaseQueriesKey(serviceId), 'one', databaseId],
     queryFn: ({ signal }) => getDatabase(serviceId, databaseId as number, signal),
     enabled: databaseId !== null,
     gcTime: 0,

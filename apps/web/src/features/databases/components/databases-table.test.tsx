@@ -6,7 +6,7 @@ import { initReactI18next } from 'react-i18next';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import es from '../../../locales/es.json';
 import { emulateScreen } from '../../../test/screen-width';
-import { type DatabaseRowActions, DdbbTable } from './ddbb-table';
+import { type DatabaseRowActions, DatabasesTable } from './databases-table';
 
 let restoreScreen: () => void = () => {};
 beforeAll(async () => {
@@ -42,7 +42,7 @@ function actions(): DatabaseRowActions {
 function renderTable(canWrite: boolean, rowActions = actions(), databases = [site, { ...blog, eliminable: true }]) {
   render(
     <MantineProvider env="test">
-      <DdbbTable
+      <DatabasesTable
         databases={databases}
         canWrite={canWrite}
         emptyText="vacío"

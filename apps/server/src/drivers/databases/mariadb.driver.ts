@@ -13,9 +13,9 @@ import {
   type DatabaseDrift,
   DatabaseExistsError,
   type DatabaseFingerprint,
-  type DdbbDriver,
+  type DatabasesDriver,
   type WantedDatabase,
-} from './ddbb.driver.ts';
+} from './databases.driver.ts';
 import { type Exec, grantTarget } from './mariadb-sql.ts';
 import { syncDatabases } from './mariadb-sync.ts';
 
@@ -87,7 +87,7 @@ export function clientOptionFile(admin: AdminConnection): string {
  * sql_mode kept free of NO_BACKSLASH_ESCAPES so the escaping means what it says). MariaDB's DDL is
  * not transactional, so every multi-step call undoes its own steps when a later one fails.
  */
-export class MariaDbDriver implements DdbbDriver {
+export class MariaDbDriver implements DatabasesDriver {
   readonly kind = 'mariadb' as const;
   readonly live = true;
   private readonly admin: AdminConnection;

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
-import { assertDatabaseName, type DatabaseDrift, type DdbbDriver } from './ddbb.driver.ts';
+import { assertDatabaseName, type DatabaseDrift, type DatabasesDriver } from './databases.driver.ts';
 
 /**
  * The default when no MariaDB is configured: a database exists only as the panel's row, so the
  * panel starts and every screen works on a machine without MariaDB. Nothing holds data, so the
  * usage is 0 and a dump is a short SQL file that creates the empty database.
  */
-export class EmbeddedDdbbDriver implements DdbbDriver {
+export class EmbeddedDatabasesDriver implements DatabasesDriver {
   readonly kind = 'embedded' as const;
   readonly live = false;
 

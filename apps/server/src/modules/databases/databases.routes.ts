@@ -13,31 +13,31 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
 import { contentDisposition } from '../../http/envelope.ts';
-import type { DdbbService } from './ddbb.service.ts';
+import type { DatabasesService } from './databases.service.ts';
 
 /** Reads answer GET and POST; changes are POST (GET stays accepted for the spec's action calls). */
-export function registerDdbbRoutes(
+export function registerDatabasesRoutes(
   api: ApiRouter,
-  ddbb: DdbbService,
+  databases: DatabasesService,
   options: { app: FastifyInstance; basePath: string; auth: Authenticator },
 ) {
   const both: ('GET' | 'POST')[] = ['GET', 'POST'];
-  options.app.addHook('onClose', () => ddbb.close());
+  options.app.addHook('onClose', () => databases.close());
 
   api.session(
     { method: both, url: 'service/:id/ddbb/list/', params: ddbbServiceParamsSchema, data: ddbbListDataSchema },
-    async ({ actor, params }) => ({ data: await ddbb.list(actor, params.id) }),
+    async ({ actor, params }) => ({ data: await databases.list(actor, params.id) }),
   );
   api.session(
     { method: 'POST', url: 'service/:id/ddbb/create/', params: ddbbCreateParamsSchema, data: ddbbOneDataSchema },
     async ({ actor, params }) => ({
-      data: { ddbb: await ddbb.create(actor, params.id, params.password) },
+      data: { ddbb: await databases.create(actor, params.id, params.password) },
       info: ['ddbb.created'],
     }),
   );
   api.session(
     { method: both, url: 'service/:id/ddbb/:did/', params: ddbbParamsSchema, data: ddbbOneDataSchema },
-    async ({ actor, params }) => ({ data: { ddbb: await ddbb.get(actor, params.id, params.did) } }),
+    async ({ actor, params }) => ({ data: { ddbb: await databases.get(actor, params.id, params.did) } }),
   );
   api.session(
     {
@@ -47,14 +47,14 @@ export function registerDdbbRoutes(
       data: ddbbOneDataSchema,
     },
     async ({ actor, params }) => ({
-      data: { ddbb: await ddbb.changePassword(actor, params.id, params.did, params.password) },
+      data: { ddbb: await databases.changePassword(actor, params.id, params.did, params.password) },
       info: ['ddbb.password_changed'],
     }),
   );
   api.session(
     { method: both, url: 'service/:id/ddbb/:did/delete/', params: ddbbParamsSchema, data: emptyDataSchema },
     async ({ actor, params }) => {
-      await ddbb.remove(actor, params.id, params.did);
+      await databases.remove(actor, params.id, params.did);
       return { data: {}, info: ['ddbb.deleted'] };
     },
   );
@@ -66,19 +66,19 @@ export function registerDdbbRoutes(
       data: ddbbOneDataSchema,
     },
     async ({ actor, params }) => {
-      const database = await ddbb.toggleExternalAccess(actor, params.id, params.did);
+      const database = await databases.toggleExternalAccess(actor, params.id, params.did);
       return { data: { ddbb: database }, info: [database.externalAccess ? 'ddbb.external_on' : 'ddbb.external_off'] };
     },
   );
   api.session(
     { method: both, url: 'service/:id/ddbb/:did/login/', params: ddbbParamsSchema, data: signonFormSchema },
-    async ({ actor, params }) => ({ data: await ddbb.phpmyadminLogin(actor, params.id, params.did) }),
+    async ({ actor, params }) => ({ data: await databases.phpmyadminLogin(actor, params.id, params.did) }),
   );
 
   // Server to server: phpMyAdmin's hand-off script trades a sign-on token for the login (once).
   api.public(
     { method: 'POST', url: 'phpmyadmin/redeem/', params: signonRedeemParamsSchema, data: ddbbRedeemDataSchema },
-    async ({ params }) => ({ data: await ddbb.redeemToken(params.key, params.token) }),
+    async ({ params }) => ({ data: await databases.redeemToken(params.key, params.token) }),
   );
 
   // The dump is a download, not an envelope: streamed from the dump tool as it is produced.
@@ -86,7 +86,7 @@ export function registerDdbbRoutes(
     const actor = await options.auth.authenticate(request, reply);
     const parsed = ddbbParamsSchema.safeParse(request.params);
     if (!parsed.success) throw new NotFoundError();
-    const { fileName, stream } = await ddbb.dump(actor, parsed.data.id, parsed.data.did);
+    const { fileName, stream } = await databases.dump(actor, parsed.data.id, parsed.data.did);
     return reply
       .type('application/sql; charset=utf-8')
       .header('content-disposition', contentDisposition(fileName))

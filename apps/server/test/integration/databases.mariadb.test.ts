@@ -7,10 +7,10 @@ import type { HostedDatabase } from '@panel247/contract/ddbb';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
-import type { DatabaseDrift } from '../../src/drivers/ddbb/ddbb.driver.ts';
-import { clientOptionFile, MariaDbDriver, parseAdminUrl } from '../../src/drivers/ddbb/mariadb.driver.ts';
+import type { DatabaseDrift } from '../../src/drivers/databases/databases.driver.ts';
+import { clientOptionFile, MariaDbDriver, parseAdminUrl } from '../../src/drivers/databases/mariadb.driver.ts';
 import { BrandService } from '../../src/modules/brand/brand.service.ts';
-import { createDdbbService } from '../../src/modules/ddbb/create-ddbb-service.ts';
+import { createDatabasesService } from '../../src/modules/databases/create-databases-service.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -309,7 +309,13 @@ describe.skipIf(!reachable).each(DATABASE_KINDS)('databases on a real MariaDB (p
     await root.query(`CREATE DATABASE \`${stray}\``);
     expect(await canLogin(a.user, 'sync password a')).toBe(false);
 
-    const ddbb = createDdbbService(t.database.db, t.config, new BrandService(t.database.db), TEST_SECRET_KEY, () => 0);
+    const ddbb = createDatabasesService(
+      t.database.db,
+      t.config,
+      new BrandService(t.database.db),
+      TEST_SECRET_KEY,
+      () => 0,
+    );
     try {
       // (other tests of this file leave databases of their own under the prefix: not this test's)
       const byName = (drift: DatabaseDrift[]) =>

@@ -24,12 +24,12 @@ import { useDownloadDatabaseDump } from '../api/download-database-dump';
 import { useDatabase } from '../api/get-database';
 import { usePhpMyAdminLogin } from '../api/get-phpmyadmin-login';
 import { useToggleExternalAccess } from '../api/toggle-external-access';
-import { filterDatabases, limitReached, sortDatabases } from '../lib/ddbb-rows';
-import { DdbbCreateModal } from './ddbb-create-modal';
-import { DdbbTable } from './ddbb-table';
+import { filterDatabases, limitReached, sortDatabases } from '../lib/databases-rows';
+import { DatabaseCreateModal } from './databases-create-modal';
+import { DatabasesTable } from './databases-table';
 
 /** The databases of a service and their dialogs (spec section 2). */
-export function DdbbView({ set }: { set: PermissionSetData }) {
+export function DatabasesView({ set }: { set: PermissionSetData }) {
   const { t } = useTranslation();
   const serviceId = set.id;
   const canWrite = isActionable(set.permissions.service_ddbb);
@@ -121,7 +121,7 @@ export function DdbbView({ set }: { set: PermissionSetData }) {
           loading={list.isPending}
           pagination={{ page, pageSize: LIST_PAGE_SIZE, total: databases.length, onChange: setPage }}
         >
-          <DdbbTable
+          <DatabasesTable
             databases={pageRows}
             canWrite={canWrite}
             emptyText={emptyText}
@@ -142,7 +142,7 @@ export function DdbbView({ set }: { set: PermissionSetData }) {
         </ListBody>
       </ListCard>
 
-      <DdbbCreateModal opened={creating} onClose={closeCreate} serviceId={serviceId} allowed={canWrite && !full} />
+      <DatabaseCreateModal opened={creating} onClose={closeCreate} serviceId={serviceId} allowed={canWrite && !full} />
       <PasswordChangeModal
         subject={password ? { key: password.id, kind: t('ddbb.user'), name: password.user } : null}
         allowed={canWrite}

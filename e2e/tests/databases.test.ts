@@ -82,7 +82,7 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
   let server: PanelServer;
   let browser: Browser;
   let page: Page;
-  let ddbbUrl: string;
+  let databasesUrl: string;
   let serviceId: string;
   let prefix: string;
   /** The first database this run creates: `{prefix}demotest_1`. */
@@ -90,7 +90,7 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
 
   /** The admin's page, reloaded on demo.test's databases (one login for the whole file). */
   async function freshDatabases(rows = true): Promise<Page> {
-    await page.goto(ddbbUrl);
+    await page.goto(databasesUrl);
     await page.getByTestId('ddbb-count').waitFor();
     if (rows) await page.locator(ROWS).first().waitFor();
     return page;
@@ -100,8 +100,8 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
     ({ server, browser, page } = suite);
     prefix = server.databasePrefix;
     first = `${prefix}demotest_1`;
-    ddbbUrl = page.url();
-    serviceId = /\/admin\/(\d+)\//.exec(ddbbUrl)?.[1] ?? '';
+    databasesUrl = page.url();
+    serviceId = /\/admin\/(\d+)\//.exec(databasesUrl)?.[1] ?? '';
   });
 
   it('starts empty (MariaDB gets no demo databases), after a skeleton while the list is slow', async () => {
@@ -110,7 +110,7 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
       await route.continue();
     });
     try {
-      await page.goto(ddbbUrl);
+      await page.goto(databasesUrl);
       await page.getByTestId('ddbb-skeleton').waitFor();
       await page.getByText('Todavía no hay bases de datos.').waitFor();
       expect(await page.getByTestId('ddbb-skeleton').count()).toBe(0);

@@ -54,7 +54,7 @@ function CreateForm({ serviceId, onClose }: { serviceId: number; onClose: () => 
 }
 
 /** A new database: its name and user come from the service, the password is typed or generated. */
-export function DdbbCreateModal({
+export function DatabaseCreateModal({
   opened,
   onClose,
   serviceId,

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
-import { ddbbRepository } from './ddbb.repository.ts';
-import type { DdbbService } from './ddbb.service.ts';
+import { databasesRepository } from './databases.repository.ts';
+import type { DatabasesService } from './databases.service.ts';
 
 /**
  * The scale data set's databases: as many as `count` (the plan's limit at most), through the
@@ -8,12 +8,12 @@ import type { DdbbService } from './ddbb.service.ts';
  */
 export async function seedScaleDatabases(
   db: Db,
-  ddbb: DdbbService,
+  databases: DatabasesService,
   service: { id: number; domain: string },
   count: number,
   password: string,
 ): Promise<number> {
-  const missing = count - (await ddbbRepository.count(db, service.id));
-  for (let i = 0; i < missing; i += 1) await ddbb.provision(service.id, service.domain, { password });
+  const missing = count - (await databasesRepository.count(db, service.id));
+  for (let i = 0; i < missing; i += 1) await databases.provision(service.id, service.domain, { password });
   return Math.max(0, missing);
 }

@@ -1,14 +1,14 @@
 import { ItemGate } from '../../../components/item-gate';
-import { DdbbView } from '../components/ddbb-view';
+import { DatabasesView } from '../components/databases-view';
 
 /**
  * `/admin/{id}/service/ddbb/`: the databases need a hosting service with `service_ddbb` visible;
  * otherwise (or for a missing service) the not-found view. The view remounts on another id.
  */
-export default function DdbbRoute() {
+export default function DatabasesRoute() {
   return (
     <ItemGate requires={['service_ddbb']} flag="hasService">
-      {(set) => <DdbbView key={set.id} set={set} />}
+      {(set) => <DatabasesView key={set.id} set={set} />}
     </ItemGate>
   );
 }

@@ -1,8 +1,8 @@
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DatabaseExistsError } from '../../src/drivers/ddbb/ddbb.driver.ts';
-import { EmbeddedDdbbDriver } from '../../src/drivers/ddbb/embedded.driver.ts';
+import { DatabaseExistsError } from '../../src/drivers/databases/databases.driver.ts';
+import { EmbeddedDatabasesDriver } from '../../src/drivers/databases/embedded.driver.ts';
 import { DaemonError } from '../../src/errors.ts';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { SignonTokens } from '../../src/modules/signon/signon-tokens.ts';
@@ -160,7 +160,7 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
   });
 
   it('leaves nothing half-made when the database server fails', async () => {
-    vi.spyOn(EmbeddedDdbbDriver.prototype, 'create').mockRejectedValueOnce(
+    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'create').mockRejectedValueOnce(
       new DaemonError('ddbb.error.server_down', 'connect ECONNREFUSED'),
     );
     const failed = await create('db secret 1');
@@ -171,7 +171,7 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
 
     const { body } = await create('db secret 1');
     const did = body.data.ddbb.id;
-    vi.spyOn(EmbeddedDdbbDriver.prototype, 'changePassword').mockRejectedValueOnce(
+    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'changePassword').mockRejectedValueOnce(
       new DaemonError('ddbb.error.refused', 'ALTER USER: refused'),
     );
     const badChange = await t.call(
@@ -185,14 +185,14 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
       'db secret 1',
     );
 
-    vi.spyOn(EmbeddedDdbbDriver.prototype, 'setExternalAccess').mockRejectedValueOnce(
+    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'setExternalAccess').mockRejectedValueOnce(
       new DaemonError('ddbb.error.refused', 'CREATE USER: refused'),
     );
     const badToggle = await t.call('POST', `service/${id}/ddbb/${did}/toggle/externalaccess/`, {}, { cookie });
     expect(badToggle.response.statusCode).toBe(502);
     expect((await rows())[0]?.external_access).toBe(0);
 
-    vi.spyOn(EmbeddedDdbbDriver.prototype, 'drop').mockRejectedValueOnce(
+    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'drop').mockRejectedValueOnce(
       new DaemonError('ddbb.error.server_down', 'DROP: gone'),
     );
     const badDelete = await t.call('POST', `service/${id}/ddbb/${did}/delete/`, {}, { cookie });
@@ -202,7 +202,7 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
   });
 
   it('skips a name the database server already has to the next number', async () => {
-    vi.spyOn(EmbeddedDdbbDriver.prototype, 'create').mockRejectedValueOnce(new DatabaseExistsError('database'));
+    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'create').mockRejectedValueOnce(new DatabaseExistsError('database'));
     const { body } = await create('db secret 1');
     expect(body.data.ddbb.bbdd).toBe('p247t_datostest_2');
     expect((await rows()).map((row) => row.name)).toEqual(['p247t_datostest_2']);
@@ -265,7 +265,7 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
       'CREATE DATABASE IF NOT EXISTS `p247t_datostest_1` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;',
     );
 
-    vi.spyOn(EmbeddedDdbbDriver.prototype, 'dump').mockRejectedValueOnce(
+    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'dump').mockRejectedValueOnce(
       new DaemonError('ddbb.error.dump', 'exit 2: Access denied'),
     );
     const failed = await t.app.inject({

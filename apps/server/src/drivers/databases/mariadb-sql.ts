@@ -1,4 +1,4 @@
-import { assertDatabaseName } from './ddbb.driver.ts';
+import { assertDatabaseName } from './databases.driver.ts';
 
 /** One statement on the driver's session connection; values travel as mysql2 placeholders. */
 export type Exec = (sql: string, values?: unknown[]) => Promise<unknown>;

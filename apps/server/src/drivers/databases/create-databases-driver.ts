@@ -1,9 +1,9 @@
 import type { AppConfig } from '../../config.ts';
-import type { DdbbDriver } from './ddbb.driver.ts';
-import { EmbeddedDdbbDriver } from './embedded.driver.ts';
+import type { DatabasesDriver } from './databases.driver.ts';
+import { EmbeddedDatabasesDriver } from './embedded.driver.ts';
 import { MariaDbDriver } from './mariadb.driver.ts';
 
-export function createDdbbDriver(config: AppConfig): DdbbDriver {
+export function createDatabasesDriver(config: AppConfig): DatabasesDriver {
   if (config.databases.driver === 'mariadb') {
     return new MariaDbDriver({
       url: config.databases.url as string,
@@ -12,5 +12,5 @@ export function createDdbbDriver(config: AppConfig): DdbbDriver {
       clientCommand: config.databases.clientCommand,
     });
   }
-  return new EmbeddedDdbbDriver();
+  return new EmbeddedDatabasesDriver();
 }

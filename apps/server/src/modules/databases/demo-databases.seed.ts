@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
-import { ddbbRepository } from './ddbb.repository.ts';
-import type { DdbbService } from './ddbb.service.ts';
+import { databasesRepository } from './databases.repository.ts';
+import type { DatabasesService } from './databases.service.ts';
 
 /**
  * Two databases on demo.test, once: the site's (not deletable) and a blog's. Only with the
@@ -10,11 +10,11 @@ import type { DdbbService } from './ddbb.service.ts';
  */
 export async function seedDemoDatabases(
   db: Db,
-  ddbb: DdbbService,
+  databases: DatabasesService,
   demo: { id: number; domain: string },
 ): Promise<void> {
-  if (ddbb.live) return;
-  if ((await ddbbRepository.list(db, demo.id)).length > 0) return;
-  await ddbb.provision(demo.id, demo.domain, { password: 'panel247-site-db', eliminable: false });
-  await ddbb.provision(demo.id, demo.domain, { password: 'panel247-blog-db' });
+  if (databases.live) return;
+  if ((await databasesRepository.list(db, demo.id)).length > 0) return;
+  await databases.provision(demo.id, demo.domain, { password: 'panel247-site-db', eliminable: false });
+  await databases.provision(demo.id, demo.domain, { password: 'panel247-blog-db' });
 }

@@ -62,7 +62,7 @@ function ExternalAccess({
  * phpMyAdmin are shown to everyone who sees the databases (spec section 6), but answer 'no
  * permission' without the database right, which the rest needs too.
  */
-export function DdbbTable({
+export function DatabasesTable({
   databases,
   canWrite,
   emptyText,

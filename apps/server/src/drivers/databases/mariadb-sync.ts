@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { SyncOptions } from '../sync-options.ts';
-import { assertDatabaseName, assertDatabaseUser, type DatabaseDrift, type WantedDatabase } from './ddbb.driver.ts';
+import { assertDatabaseName, assertDatabaseUser, type DatabaseDrift, type WantedDatabase } from './databases.driver.ts';
 import { type Exec, grantPattern, grantTarget } from './mariadb-sql.ts';
 
 /** MariaDB's own schemas: never a customer's database. */

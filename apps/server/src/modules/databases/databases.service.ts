@@ -10,8 +10,8 @@ import {
   type DatabaseDrift,
   DatabaseExistsError,
   type DatabaseFingerprint,
-  type DdbbDriver,
-} from '../../drivers/ddbb/ddbb.driver.ts';
+  type DatabasesDriver,
+} from '../../drivers/databases/databases.driver.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { ConflictError, DaemonError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
 import { noteChangeDetail } from '../activity/activity-notes.ts';
@@ -19,9 +19,9 @@ import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
-import { ddbbRepository } from './ddbb.repository.ts';
+import { databasesRepository } from './databases.repository.ts';
 
-export interface DdbbSettings {
+export interface DatabasesSettings {
   namePrefix: string;
   maxPerService: number;
   /** Where phpMyAdmin reaches MariaDB (handed over at sign-on). */
@@ -52,15 +52,15 @@ type Row = {
  * hash). Every change is one transaction around the driver's call: when MariaDB refuses, the row
  * is rolled back and the driver has undone its own steps, so nothing is left half-made.
  */
-export class DdbbService {
+export class DatabasesService {
   constructor(
     private readonly db: Db,
     private readonly permissions: PermissionService,
     private readonly brands: BrandService,
-    private readonly driver: DdbbDriver,
+    private readonly driver: DatabasesDriver,
     private readonly secrets: SecretBox,
     private readonly signon: SignonTokens,
-    private readonly settings: DdbbSettings,
+    private readonly settings: DatabasesSettings,
     private readonly now: () => number,
   ) {}
 
@@ -79,7 +79,7 @@ export class DdbbService {
   ): Promise<
     { name: string; dump: () => Promise<Readable>; fingerprint: () => Promise<DatabaseFingerprint | null> }[]
   > {
-    const rows = await ddbbRepository.list(this.db, serviceId);
+    const rows = await databasesRepository.list(this.db, serviceId);
     return rows.map((row) => ({
       name: row.name,
       dump: () => this.driver.dump(row.name),
@@ -98,7 +98,7 @@ export class DdbbService {
       await this.driver.load(row.name, sql);
     } catch (error) {
       await this.driver.drop({ name: row.name, user: row.db_user }).catch(() => undefined);
-      await ddbbRepository.delete(this.db, serviceId, row.id);
+      await databasesRepository.delete(this.db, serviceId, row.id);
       throw error;
     }
     return row.name;
@@ -106,7 +106,7 @@ export class DdbbService {
 
   /** Runs a backed-up dump in one of the service's databases (its tables as they were then). */
   async restoreFromBackup(serviceId: number, name: string, sql: Readable): Promise<void> {
-    const row = (await ddbbRepository.list(this.db, serviceId)).find((database) => database.name === name);
+    const row = (await databasesRepository.list(this.db, serviceId)).find((database) => database.name === name);
     if (!row) throw new NotFoundError();
     await this.driver.load(row.name, sql);
   }
@@ -118,7 +118,7 @@ export class DdbbService {
    * the server is shared and only databases under the prefix can be the panel's extras.
    */
   async sync(options: SyncOptions): Promise<DatabaseDrift[]> {
-    const rows = await ddbbRepository.all(this.db);
+    const rows = await databasesRepository.all(this.db);
     const wanted = rows.map((row) => ({
       name: row.name,
       user: row.db_user,
@@ -136,7 +136,7 @@ export class DdbbService {
 
   private async row(actor: Actor, id: number, did: number, need: AccessNeed): Promise<Row> {
     await this.service(actor, id, need);
-    const row = await ddbbRepository.find(this.db, id, did);
+    const row = await databasesRepository.find(this.db, id, did);
     if (!row) throw new NotFoundError();
     return row;
   }
@@ -167,7 +167,7 @@ export class DdbbService {
 
   async list(actor: Actor, id: number): Promise<{ ddbb: HostedDatabase[]; limit: number }> {
     await this.service(actor, id, 'visible');
-    const rows = await ddbbRepository.list(this.db, id);
+    const rows = await databasesRepository.list(this.db, id);
     const sizes = await this.sizes(rows.map((row) => row.name));
     return {
       ddbb: rows.map((row) => this.toDto(row, sizes.get(row.name) ?? 0)),
@@ -201,7 +201,7 @@ export class DdbbService {
   private async nextNumber(base: string): Promise<number> {
     const pattern = new RegExp(`^${base}_(\\d+)$`);
     let highest = 0;
-    for (const name of await ddbbRepository.namesLike(this.db, `${base}_`)) {
+    for (const name of await databasesRepository.namesLike(this.db, `${base}_`)) {
       const match = pattern.exec(name);
       if (match) highest = Math.max(highest, Number(match[1]));
     }
@@ -215,7 +215,7 @@ export class DdbbService {
    */
   async provision(serviceId: number, domain: string, input: { password: string; eliminable?: boolean }): Promise<Row> {
     const limit = this.settings.maxPerService;
-    if ((await ddbbRepository.count(this.db, serviceId)) >= limit) {
+    if ((await databasesRepository.count(this.db, serviceId)) >= limit) {
       throw new ConflictError('ddbb.error.limit', { limit });
     }
     const base = this.baseName(domain);
@@ -225,7 +225,7 @@ export class DdbbService {
       let created = false;
       try {
         return await this.db.transaction().execute(async (trx) => {
-          const row = await ddbbRepository.insert(trx, {
+          const row = await databasesRepository.insert(trx, {
             service_id: serviceId,
             name,
             db_user: name,
@@ -255,7 +255,7 @@ export class DdbbService {
     let changed = false;
     try {
       const updated = await this.db.transaction().execute(async (trx) => {
-        const next = await ddbbRepository.update(trx, id, did, { password_sealed: this.secrets.seal(password) });
+        const next = await databasesRepository.update(trx, id, did, { password_sealed: this.secrets.seal(password) });
         await this.driver.changePassword(row.db_user, password, previous);
         changed = true;
         return next;
@@ -275,7 +275,7 @@ export class DdbbService {
     let applied = false;
     try {
       const updated = await this.db.transaction().execute(async (trx) => {
-        const next = await ddbbRepository.update(trx, id, did, { external_access: on ? 1 : 0 });
+        const next = await databasesRepository.update(trx, id, did, { external_access: on ? 1 : 0 });
         await this.driver.setExternalAccess(target, on);
         applied = true;
         return next;
@@ -294,7 +294,7 @@ export class DdbbService {
     noteChangeDetail(actor.activity, { target: row.name });
     // The driver's drop is idempotent: if MariaDB fails halfway the row stays, and a retry finishes.
     await this.db.transaction().execute(async (trx) => {
-      await ddbbRepository.delete(trx, id, did);
+      await databasesRepository.delete(trx, id, did);
       await this.driver.drop({ name: row.name, user: row.db_user });
     });
   }
@@ -338,7 +338,7 @@ export class DdbbService {
   async redeemToken(key: string, token: string) {
     if (!sharedKeyMatches(this.settings.phpmyadminKey, key)) throw new ForbiddenError();
     const databaseId = await this.signon.take('phpmyadmin', token);
-    const row = databaseId === undefined ? undefined : await ddbbRepository.findById(this.db, databaseId);
+    const row = databaseId === undefined ? undefined : await databasesRepository.findById(this.db, databaseId);
     if (!row) throw new NotFoundError('signon.error.token');
     return {
       user: row.db_user,

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 
-export const ddbbRepository = {
+export const databasesRepository = {
   list(db: Db, serviceId: number) {
     return db.selectFrom('hosted_databases').selectAll().where('service_id', '=', serviceId).orderBy('id').execute();
   },
