@@ -304,11 +304,15 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerLegalRoutes(api, brands, new LegalService(db));
   registerContactRoutes(api, { brands, contact, captcha });
   const dnsDriver = deps.dnsDriver ?? createDnsDriver(config);
-  const dns = createDnsService(db, config, dnsDriver, now, jobs);
+  // One permission service (cached, told of changes by the event bus) and one DNS service for
+  // every area of the process.
+  const dns = createDnsService(db, config, dnsDriver, now, jobs, permissions);
   registerDnsRoutes(api, dns);
   await workZonePublishing(jobs, { run: (zone) => dns.publishZone(zone) });
   const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now, {
     jobs,
+    permissions,
+    dns,
     events: {
       unsignFailed: (error, job) =>
         app.log.error({ err: error, event: 'dnssec.unsign_failed', job }, 'dnssec unsigning failed'),
@@ -318,7 +322,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerDomainRoutes(api, domains.domains, domains.contacts);
   registerDnssecRoutes(api, domains.domains.zoneDnssec, domains.domains.cdsScan);
   await workZoneUnsigning(jobs, domains.domains.zoneDnssec);
-  registerMailRoutes(api, createMailService(db, config, createMailDriver(config), brands, now));
+  registerMailRoutes(api, createMailService(db, config, createMailDriver(config), brands, now, permissions));
   const mailAuth = createMailAuthService(
     db,
     config,
@@ -327,6 +331,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       zonesOnlyHere: !dnsDriver.publishesZones,
       signer: createDkimDriver(config),
       secretKey: deps.secretKey,
+      permissions,
     },
     now,
   );
@@ -334,17 +339,17 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   await registerMailClientSetupRoutes(app, {
     basePath,
     auth: caller,
-    setup: createMailClientSetupService(db, config, brands),
+    setup: createMailClientSetupService(db, config, brands, permissions),
   });
-  const ftp = createFtpService(db, config, brands, deps.secretKey, now);
+  const ftp = createFtpService(db, config, brands, deps.secretKey, now, permissions);
   registerFtpRoutes(api, ftp);
-  const databases = createDatabasesService(db, config, brands, deps.secretKey, now);
+  const databases = createDatabasesService(db, config, brands, deps.secretKey, now, permissions);
   registerDatabasesRoutes(api, databases, { app, basePath, auth: caller });
   app.addHook('onReady', () => ftp.publishLogins());
   // Every operation in a customer's home runs in a worker process of its own, as that customer.
   const fileWorkers = new ConfinedWorkers();
   app.addHook('onClose', () => fileWorkers.close());
-  registerFilesRoutes(api, createFilesService(db, config, fileWorkers), { app, basePath, auth: caller, activity });
+  registerFilesRoutes(api, createFilesService(db, config, fileWorkers, permissions), { app, basePath, auth: caller, activity });
   const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, {
     databases,
     dns,
@@ -364,13 +369,14 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const hosting = createHostingService(db, config, brands, deps.secretKey, now, undefined, {
     dnsDriver,
     jobs,
+    permissions,
     log: (error, site) => app.log.error({ err: error, event: 'acme.order_failed', site }, 'certificate order failed'),
   });
   registerHostingRoutes(api, hosting, { app });
   const installer = createInstallerService(
     db,
     config,
-    { hosting, databases },
+    { hosting, databases, permissions },
     now,
     fileWorkers,
     app.log,

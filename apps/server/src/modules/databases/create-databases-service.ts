@@ -13,10 +13,11 @@ export function createDatabasesService(
   brands: BrandService,
   secretKey: Buffer,
   now: () => number,
+  permissions: PermissionService = new PermissionService(db),
 ): DatabasesService {
   return new DatabasesService(
     db,
-    new PermissionService(db),
+    permissions,
     brands,
     createDatabasesDriver(config),
     new SecretBox(secretKey, 'database-password'),

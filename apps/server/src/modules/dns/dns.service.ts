@@ -187,11 +187,12 @@ export function createDnsService(
   driver: DnsDriver,
   now: () => number,
   jobs: JobSender = NO_JOB_SENDER,
+  permissions: PermissionService = new PermissionService(db),
 ): DnsService {
   return new DnsService(
     db,
     driver,
-    new PermissionService(db),
+    permissions,
     {
       nameservers: config.dns.nameservers,
       defaultTtl: config.dns.defaultTtl,

@@ -6,7 +6,7 @@ import { DelvLookup, type ValidatedLookup } from '../../drivers/dnssec/validated
 import { createRegistryDriver } from '../../drivers/registry/create-registry-driver.ts';
 import { ChainedHostResolver, DnsHostResolver } from '../../drivers/registry/host-resolver.ts';
 import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
-import { createDnsService } from '../dns/dns.service.ts';
+import { createDnsService, type DnsService } from '../dns/dns.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { type CdsChange, CdsScanService } from './cds-scan.service.ts';
 import { DomainService } from './domain.service.ts';
@@ -51,6 +51,9 @@ export function createDomainServices(
     validatedLookup?: ValidatedLookup;
     /** Where unsigning steps go (the work log); processes that never unsign need none. */
     jobs?: JobSender;
+    /** The process's one permission service and DNS service, when it has them already. */
+    permissions?: PermissionService;
+    dns?: DnsService;
   } = {},
 ): { domains: DomainServices; contacts: DomainContactService } {
   const events = options.events ?? QUIET;
@@ -63,9 +66,9 @@ export function createDomainServices(
     ? new ChainedHostResolver([new PanelZoneResolver(db), dnsResolver])
     : dnsResolver;
   const settings = { defaultNameservers: config.dns.nameservers };
-  const permissions = new PermissionService(db);
+  const permissions = options.permissions ?? new PermissionService(db);
   const domain = new DomainService(db, registry, permissions, authSecrets, settings, now);
-  const dns = createDnsService(db, config, dnsDriver, now, options.jobs);
+  const dns = options.dns ?? createDnsService(db, config, dnsDriver, now, options.jobs, permissions);
   const dnssec = new DomainDnssecService(db, domain, registry, dns);
   const { dsTtlSeconds, parentDelaySeconds, unsignWaitSeconds } = config.dnssec;
   const zoneDnssec = new ZoneDnssecService(

@@ -8,11 +8,16 @@ import { PermissionService } from '../permission/permission.service.ts';
 import { FilesService } from './files.service.ts';
 import { createHomeWork, serviceFileOwner } from './service-file-owner.ts';
 
-export function createFilesService(db: Db, config: AppConfig, workers: ConfinedWorkers): FilesService {
+export function createFilesService(
+  db: Db,
+  config: AppConfig,
+  workers: ConfinedWorkers,
+  permissions: PermissionService = new PermissionService(db),
+): FilesService {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
   return new FilesService(
     db,
-    new PermissionService(db),
+    permissions,
     new ServiceHomes(config.hosting.root as string, owner, createHomeWork(db, config, workers)),
     new ServiceFiles(workers, path.join(config.dataDir, 'uploads')),
     config.hosting,

@@ -14,10 +14,11 @@ export function createFtpService(
   brands: BrandService,
   secretKey: Buffer,
   now: () => number,
+  permissions: PermissionService = new PermissionService(db),
 ) {
   return new FtpService(
     db,
-    new PermissionService(db),
+    permissions,
     brands,
     // New accounts' folders are made by their service's worker, as its user.
     createFtpDriver(config, createHomeWork(db, config)),

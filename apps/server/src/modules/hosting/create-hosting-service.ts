@@ -53,6 +53,8 @@ export function createHostingService(
     users?: ServiceUsers;
     /** Where certificate orders go (the work log); processes that never order need none. */
     jobs?: JobSender;
+    /** The process's one permission service (the app's caches what it reads). */
+    permissions?: PermissionService;
   } = {},
 ): HostingServices {
   const homes = new ServiceHomes(
@@ -72,7 +74,7 @@ export function createHostingService(
     siteBuilderKey: config.hosting.siteBuilderKey,
   };
   const users = options.users ?? createServiceUsers(db, config, now);
-  const changes = new HostingChanges(db, new PermissionService(db), homes, webDriver, keys, settings, now, users);
+  const changes = new HostingChanges(db, options.permissions ?? new PermissionService(db), homes, webDriver, keys, settings, now, users);
   // Only for the overview's database usage (a MariaDB pool connects on first use).
   const overview = new HostingOverviewService(
     db,

@@ -17,7 +17,7 @@ import { InstallerService } from './installer.service.ts';
 export function createInstallerService(
   db: Db,
   config: AppConfig,
-  services: { hosting: HostingServices; databases: DatabasesService },
+  services: { hosting: HostingServices; databases: DatabasesService; permissions?: PermissionService },
   now: () => number,
   workers: ConfinedWorkers,
   log: { warn: (detail: object, message: string) => void; error: (detail: object, message: string) => void },
@@ -31,7 +31,7 @@ export function createInstallerService(
   );
   return new InstallerService(
     db,
-    new PermissionService(db),
+    services.permissions ?? new PermissionService(db),
     services.hosting.sites,
     services.databases,
     new ServiceHomes(

@@ -11,12 +11,19 @@ import { MailAuthService, type MailZone } from './mail-auth.service.ts';
 export function createMailAuthService(
   db: Db,
   config: AppConfig,
-  deps: { zone: MailZone; zonesOnlyHere: boolean; signer: DkimDriver; secretKey: Buffer; lookup?: TxtLookup },
+  deps: {
+    zone: MailZone;
+    zonesOnlyHere: boolean;
+    signer: DkimDriver;
+    secretKey: Buffer;
+    lookup?: TxtLookup;
+    permissions?: PermissionService;
+  },
   now: () => number,
 ): MailAuthService {
   return new MailAuthService(
     db,
-    new PermissionService(db),
+    deps.permissions ?? new PermissionService(db),
     deps.zone,
     deps.lookup ?? new DnsTxtLookup(config.registry.resolvers),
     deps.signer,

@@ -12,6 +12,7 @@ export function createMailService(
   driver: MailDriver,
   brands: BrandService,
   now: () => number,
+  permissions: PermissionService = new PermissionService(db),
 ): MailService {
-  return new MailService(db, new PermissionService(db), brands, driver, new SignonTokens(db, now), config.mail, now);
+  return new MailService(db, permissions, brands, driver, new SignonTokens(db, now), config.mail, now);
 }
