@@ -294,7 +294,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerActivityRoutes(api, activity, { app, basePath, auth: caller, defaultLanguage: config.defaultLanguage });
   registerConfigRoutes(api, brands, { basePath, captcha, captchaSiteKey: config.captcha.siteKey });
   registerCaptchaRoutes(app, basePath, captcha instanceof AltchaVerifier ? captcha : undefined);
-  registerHealthRoute(app, basePath, new HealthService(db, events));
+  registerHealthRoute(app, basePath, new HealthService(db, events, jobs));
   registerUserRoutes(api, auth);
   registerTwoFactorRoutes(api, auth, twoFactor);
   registerPasskeyRoutes(api, passkeys);

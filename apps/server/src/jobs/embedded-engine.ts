@@ -44,7 +44,8 @@ export class EmbeddedEngine implements JobEngine {
   private readonly kinds = new Map<string, JobKind<unknown>>();
   private readonly runs = new Set<Promise<void>>();
   private readonly aborts = new Set<AbortController>();
-  private working = false;
+  private started = false;
+  private lastPassFailed = false;
   private timer: NodeJS.Timeout | undefined;
   private pumping: Promise<void> | undefined;
   private again = false;
@@ -62,16 +63,20 @@ export class EmbeddedEngine implements JobEngine {
     return (this.options.now ?? Date.now)();
   }
 
+  get working(): boolean {
+    return this.started && !this.lastPassFailed;
+  }
+
   async start({ workers }: { workers: boolean }): Promise<void> {
     if (!workers) return;
     // A job running when the process stopped died with it: it counts as a failed run and runs again.
     await repository.reviveRunning(this.db, this.now());
-    this.working = true;
+    this.started = true;
     this.wake();
   }
 
   async stop(): Promise<void> {
-    this.working = false;
+    this.started = false;
     clearTimeout(this.timer);
     await this.pumping;
     const waited = Promise.allSettled([...this.runs]);
@@ -154,17 +159,25 @@ export class EmbeddedEngine implements JobEngine {
 
   /** Runs a pass now, or right after the one going (passes never overlap). */
   private wake(): void {
-    if (!this.working) return;
+    if (!this.started) return;
     if (this.pumping) {
       this.again = true;
       return;
     }
     clearTimeout(this.timer);
     this.pumping = this.pass()
-      .catch((error) => this.onError?.(error))
+      .then(
+        () => {
+          this.lastPassFailed = false;
+        },
+        (error) => {
+          this.lastPassFailed = true;
+          this.onError?.(error);
+        },
+      )
       .finally(() => {
         this.pumping = undefined;
-        if (!this.working) return;
+        if (!this.started) return;
         if (this.again) {
           this.again = false;
           this.wake();

@@ -59,6 +59,11 @@ export interface JobEngine {
   readonly name: 'pg-boss' | 'embedded';
   /** Hears errors of the engine's own loops (a lost connection, a failed poll), not of jobs. */
   onError: ((error: unknown) => void) | undefined;
+  /**
+   * Whether this process takes jobs: started with workers, not stopped, and its last look at the
+   * work log did not fail (a database gone for a moment makes it false until a look succeeds).
+   */
+  readonly working: boolean;
   /** Opens the engine; `work` starts taking jobs only when `workers` is true (not for the CLI). */
   start(options: { workers: boolean }): Promise<void>;
   /** Stops taking jobs and waits (a while) for the running ones. */

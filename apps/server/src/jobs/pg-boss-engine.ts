@@ -17,6 +17,9 @@ const POLICIES: Record<JobPolicy, QueuePolicy> = {
   standard: 'standard',
 };
 
+/** How long a failure pg-boss reports in its own loops makes the engine count as not working. */
+const ERROR_WINDOW_MS = 10_000;
+
 /** The schema pg-boss keeps its tables in, beside the panel's own. */
 export const PG_BOSS_SCHEMA = 'pgboss';
 
@@ -41,6 +44,9 @@ export interface PgBossEngineOptions {
 export class PgBossEngine implements JobEngine {
   readonly name = 'pg-boss' as const;
   private boss: PgBoss | undefined;
+  private withWorkers = false;
+  /** When pg-boss last reported a failure of its own loops (a poll, its connection). */
+  private lastErrorAt: number | undefined;
   private readonly queues = new Map<string, Promise<void>>();
   /** This process's workers per kind: a job sent here wakes them at once (no NOTIFY round trip). */
   private readonly workers = new Map<string, string[]>();
@@ -65,9 +71,23 @@ export class PgBossEngine implements JobEngine {
       maintenanceIntervalSeconds: Math.max(supervise, 60),
       persistWarnings: false,
     });
-    boss.on('error', (error) => this.onError?.(error));
+    boss.on('error', (error) => {
+      this.lastErrorAt = Date.now();
+      this.onError?.(error);
+    });
     await boss.start();
     this.boss = boss;
+    this.withWorkers = workers;
+  }
+
+  /**
+   * Started with workers, and pg-boss has reported no failure of its loops for a while: pg-boss
+   * says when a poll fails, not when one succeeds, so an error counts for ERROR_WINDOW_MS (a few
+   * of its 2 s polls).
+   */
+  get working(): boolean {
+    if (!this.boss || !this.withWorkers) return false;
+    return this.lastErrorAt === undefined || Date.now() - this.lastErrorAt > ERROR_WINDOW_MS;
   }
 
   /** Errors pg-boss meets in its own loops (a lost connection it will retry, a failed poll). */
@@ -76,6 +96,7 @@ export class PgBossEngine implements JobEngine {
   async stop(): Promise<void> {
     const boss = this.boss;
     this.boss = undefined;
+    this.withWorkers = false;
     this.queues.clear();
     this.workers.clear();
     await boss?.stop({ graceful: true, timeout: 10_000, close: true });

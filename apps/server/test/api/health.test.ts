@@ -39,6 +39,18 @@ describe.each(DATABASE_KINDS)('GET health/ on %s', (kind) => {
     }
   });
 
+  it('is degraded (503) when its job engine takes no work', async () => {
+    const stopped = await buildTestApp(kind);
+    try {
+      await stopped.services.jobs.stop();
+      const response = await stopped.app.inject({ method: 'GET', url: '/p247/health/' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ status: 'degraded' });
+    } finally {
+      await stopped.close();
+    }
+  });
+
   it('is degraded (503) when its database does not answer, and says no more', async () => {
     const database = await createTestDatabase(kind);
     const broken = await buildTestApp(kind, { database });

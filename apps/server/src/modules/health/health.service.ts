@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import type { JobEngine } from '../../jobs/job-engine.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { healthRepository } from './health.repository.ts';
 
@@ -9,18 +10,21 @@ const PING_TIMEOUT_MS = 2000;
 
 /**
  * What a load balancer needs to know about this instance: whether it can serve customers. It
- * can if its database answers and its realtime events arrive (a dropped LISTEN means open pages
- * miss changes until it is back). The daemons are `panel doctor`'s business: one of them down
- * leaves the rest of the panel working, and every instance would report the same.
+ * can if its database answers, its realtime events arrive (a dropped LISTEN means open pages
+ * miss changes until it is back) and its job engine takes work (the changes its customers make
+ * are applied by jobs). The daemons are `panel doctor`'s business: one of them down leaves the
+ * rest of the panel working, and every instance would report the same; so are failed jobs
+ * (`panel jobs`, doctor's work log check), which another instance would not fix either.
  */
 export class HealthService {
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
+    private readonly jobs: Pick<JobEngine, 'working'>,
   ) {}
 
   async check(): Promise<Health> {
-    if (this.events.epoch === undefined) return 'degraded';
+    if (this.events.epoch === undefined || !this.jobs.working) return 'degraded';
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('database ping timed out')), PING_TIMEOUT_MS);
