@@ -349,7 +349,12 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   // Every operation in a customer's home runs in a worker process of its own, as that customer.
   const fileWorkers = new ConfinedWorkers();
   app.addHook('onClose', () => fileWorkers.close());
-  registerFilesRoutes(api, createFilesService(db, config, fileWorkers, permissions), { app, basePath, auth: caller, activity });
+  registerFilesRoutes(api, createFilesService(db, config, fileWorkers, permissions), {
+    app,
+    basePath,
+    auth: caller,
+    activity,
+  });
   const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, {
     databases,
     dns,

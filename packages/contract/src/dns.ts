@@ -60,7 +60,26 @@ export const dnsSaveParamsSchema = z.object({
 });
 export type DnsSaveParams = z.infer<typeof dnsSaveParamsSchema>;
 
-export const dnsListDataSchema = z.object({ dnss: z.array(dnsRecordSchema), total: z.number().int() });
+/**
+ * Whether the zone's changes are all on its DNS server: null when they are (or the panel has no
+ * DNS server to publish to); `pending` while its job is publishing them; `failing` when the last
+ * attempt failed (`reason`: the server was `down`, answered too `late`, or `failed` otherwise) and
+ * the work log will try again. `since`: epoch seconds of the oldest change not yet published.
+ */
+export const dnsPublishingSchema = z
+  .object({
+    state: z.enum(['pending', 'failing']),
+    since: z.number().int(),
+    reason: z.enum(['down', 'late', 'failed']).nullable(),
+  })
+  .nullable();
+export type DnsPublishing = z.infer<typeof dnsPublishingSchema>;
+
+export const dnsListDataSchema = z.object({
+  dnss: z.array(dnsRecordSchema),
+  total: z.number().int(),
+  publishing: dnsPublishingSchema.optional(),
+});
 export const dnsOneDataSchema = z.object({
   dns: dnsRecordSchema,
   /**

@@ -61,6 +61,7 @@ export const DNS_API = {
   save: (serviceId: number | string, recordId: number | string) => `service/${serviceId}/dns/${recordId}/save/`,
   remove: (serviceId: number | string, recordId: number | string) => `service/${serviceId}/dns/${recordId}/delete/`,
   restore: (serviceId: number | string) => `service/${serviceId}/dns/restore/`,
+  publish: (serviceId: number | string) => `service/${serviceId}/dns/publish/`,
   removeAll: (serviceId: number | string) => `service/${serviceId}/dns/delete/`,
   exportZone: (serviceId: number | string) => `service/${serviceId}/dns/export/`,
   importPreview: (serviceId: number | string) => `service/${serviceId}/dns/import/preview/`,

@@ -119,6 +119,33 @@ describe.each(DATABASE_KINDS)('DNS changes reach the server, or are undone, or a
     expect(await t.services.dns.sync(zone, { dryRun: true })).toEqual([{ zone, missing: [], extra: [], changed: [] }]);
   });
 
+  it('lists the zone as being applied, then as failing with why, and publishes it at the user\'s "try again"', async () => {
+    const publishing = async () =>
+      (await t.call<List & { publishing: unknown }>('GET', `service/${serviceId}/dns/list/`, {}, { cookie })).body.data
+        .publishing;
+    expect(await publishing()).toBeNull();
+    driver.script('hang');
+    const hung = create('hung', 'hung');
+    await until(() => driver.asleep === 1);
+    expect(await publishing()).toMatchObject({ state: 'pending', reason: null });
+    driver.wake();
+    await hung;
+    expect(await publishing()).toBeNull();
+
+    driver.script('down');
+    await create('while down', 'tryagain');
+    expect(await publishing()).toMatchObject({ state: 'failing', reason: 'down' });
+    const again = await t.call('POST', `service/${serviceId}/dns/publish/`, { language: 'en' }, { cookie });
+    expect(again.response.statusCode).toBe(200);
+    expect(again.body.system.info).toEqual(['Every change of the zone is published on the DNS server']);
+    expect(served('tryagain')).toEqual(['while down']);
+    expect(await publishing()).toBeNull();
+    // Nothing to publish: the same answer, at once.
+    expect((await t.call('POST', `service/${serviceId}/dns/publish/`, { language: 'en' }, { cookie })).body.system.info).toEqual([
+      'Every change of the zone is published on the DNS server',
+    ]);
+  });
+
   it('keeps a change the server did not confirm, says so, and the zone is checked until a late write is repaired', async () => {
     driver.script('late');
     const late = await create('late', 'late');

@@ -1,4 +1,4 @@
-import type { DnsCreateParams, DnsListParams, DnsRecord, DnsSaveParams } from '@panel247/contract/dns';
+import type { DnsCreateParams, DnsListData, DnsListParams, DnsRecord, DnsSaveParams } from '@panel247/contract/dns';
 import { singleTxtKind } from '@panel247/contract/mail-auth-rules';
 import type { Db } from '../../db/database.ts';
 import { DnsRefusedError } from '../../drivers/dns/dns.driver.ts';
@@ -41,11 +41,12 @@ export class DnsRecordService {
     private readonly now: () => number,
   ) {}
 
-  async list(actor: Actor, params: DnsListParams): Promise<{ dnss: DnsRecord[]; total: number }> {
+  async list(actor: Actor, params: DnsListParams): Promise<DnsListData> {
     const zone = await this.changes.zoneToRead(actor, params.id);
+    const publishing = await this.changes.publisher.publishing(params.id);
     if (params.page === undefined && !params.type && !params.filter) {
       const rows = await dnsRepository.list(this.db, params.id);
-      return { dnss: rows.map((row) => this.changes.toDto(zone, row)), total: rows.length };
+      return { dnss: rows.map((row) => this.changes.toDto(zone, row)), total: rows.length, publishing };
     }
     const limit = params.page === undefined ? 100_000 : params.pageSize;
     const { rows, total } = await dnsRepository.page(this.db, params.id, zone, {
@@ -54,7 +55,13 @@ export class DnsRecordService {
       limit,
       offset: ((params.page ?? 1) - 1) * limit,
     });
-    return { dnss: rows.map((row) => this.changes.toDto(zone, row)), total };
+    return { dnss: rows.map((row) => this.changes.toDto(zone, row)), total, publishing };
+  }
+
+  /** The user's "try again": the zone's changes to the DNS server now. Answers whether all landed. */
+  async publishNow(actor: Actor, serviceId: number): Promise<boolean> {
+    const zone = await this.changes.authorized(actor, serviceId, 'action');
+    return this.changes.publisher.publishNow(zone);
   }
 
   async get(actor: Actor, serviceId: number, recordId: number): Promise<DnsRecord> {

@@ -50,6 +50,13 @@ export function registerDnsRoutes(api: ApiRouter, dns: DnsService) {
     },
   );
   api.session(
+    { method: 'POST', url: 'service/:id/dns/publish/', params: dnsServiceParamsSchema, data: emptyDataSchema },
+    async ({ actor, params }) => ({
+      data: {},
+      info: [(await dns.publishNow(actor, params.id)) ? 'dns.published' : 'dns.unconfirmed'],
+    }),
+  );
+  api.session(
     { method: both, url: 'service/:id/dns/restore/', params: dnsServiceParamsSchema, data: dnsListDataSchema },
     async ({ actor, params }) => {
       const { value, published } = await dns.restore(actor, params.id);

@@ -81,6 +81,9 @@ export class DnsService {
   restore(actor: Actor, serviceId: number) {
     return this.records.restore(actor, serviceId);
   }
+  publishNow(actor: Actor, serviceId: number) {
+    return this.records.publishNow(actor, serviceId);
+  }
   removeAll(actor: Actor, serviceId: number) {
     return this.records.removeAll(actor, serviceId);
   }

@@ -100,6 +100,43 @@ export const zonePublishLog = {
       .execute();
   },
 
+  /**
+   * Since when the zone has changes to publish (null: none), and what the last failed attempt
+   * met, if the oldest of them has one.
+   */
+  async backlog(db: Db, serviceId: number) {
+    const zone = await db
+      .selectFrom('dns_zones')
+      .select('unpublished_since')
+      .where('service_id', '=', serviceId)
+      .executeTakeFirst();
+    if (!zone || zone.unpublished_since === null) return null;
+    const noted = await db
+      .selectFrom('dns_zone_changes')
+      .select('outcome')
+      .where('service_id', '=', serviceId)
+      .where('state', '=', 'pending')
+      .where('outcome', 'is not', null)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    const outcome = noted?.outcome ? (JSON.parse(noted.outcome) as ZoneChangeOutcome) : null;
+    return {
+      since: zone.unpublished_since,
+      failedAttempt: outcome && 'failedAttempt' in outcome ? outcome.failedAttempt : null,
+    };
+  },
+
+  /** Forgets what the zone's earlier attempts met, so that the next one's word is waited for. */
+  async clearAttempts(db: Db, serviceId: number): Promise<void> {
+    await db
+      .updateTable('dns_zone_changes')
+      .set({ outcome: null })
+      .where('service_id', '=', serviceId)
+      .where('state', '=', 'pending')
+      .execute();
+  },
+
   /** Forgets a zone's finished changes older than `before` (their requests have long had their answer). */
   async forgetFinished(db: Db, serviceId: number, before: number): Promise<void> {
     await db

@@ -1,3 +1,4 @@
+import type { DnsPublishing } from '@panel247/contract/dns';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
@@ -30,6 +31,12 @@ export interface Written<T> {
    */
   undo: { remove: number[] | 'all'; restore: DnsRecordRow[]; changeSet?: number };
 }
+
+/** What the DNS list says of a failed attempt, by the daemon error's message key. */
+const FAILURE_REASONS: Record<string, 'down' | 'late'> = {
+  'dns.error.server_down': 'down',
+  'dns.error.server_late': 'late',
+};
 
 export interface PublishWaits {
   /** How long a change's request waits for the server before it answers "being applied". */
@@ -131,6 +138,30 @@ export class ZonePublisher {
     if (word.outcome && 'report' in word.outcome) return word.outcome.report;
     const failed = word.outcome && 'failedAttempt' in word.outcome ? word.outcome.failedAttempt.detail : 'no answer';
     throw new DnsUnconfirmedError(`the sync of ${zone.name} is queued in the work log: ${failed}`);
+  }
+
+  /** Whether the zone's changes are all on the server, as the DNS list shows it. */
+  async publishing(serviceId: number): Promise<DnsPublishing> {
+    if (!this.driver.publishesZones) return null;
+    const backlog = await zonePublishLog.backlog(this.db, serviceId);
+    if (!backlog) return null;
+    const { failedAttempt } = backlog;
+    if (!failedAttempt) return { state: 'pending', since: backlog.since, reason: null };
+    return { state: 'failing', since: backlog.since, reason: FAILURE_REASONS[failedAttempt.messageKey] ?? 'failed' };
+  }
+
+  /**
+   * The zone's job now, not at its next retry (the user's "try again"): answers whether every
+   * change of the zone is on the server within the budget.
+   */
+  async publishNow(zone: PublishedZone): Promise<boolean> {
+    if (!this.driver.publishesZones) return true;
+    const pending = await zonePublishLog.pending(this.db, zone.serviceId);
+    const last = pending.at(-1);
+    if (!last) return true;
+    await zonePublishLog.clearAttempts(this.db, zone.serviceId);
+    const word = await this.publish(zone, last.id, this.waits.changeMs);
+    return word.state === 'published' && (await zonePublishLog.backlog(this.db, zone.serviceId)) === null;
   }
 
   /** Sends the job of every zone with changes still to publish (the republish round). */

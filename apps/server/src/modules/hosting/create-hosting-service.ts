@@ -74,7 +74,16 @@ export function createHostingService(
     siteBuilderKey: config.hosting.siteBuilderKey,
   };
   const users = options.users ?? createServiceUsers(db, config, now);
-  const changes = new HostingChanges(db, options.permissions ?? new PermissionService(db), homes, webDriver, keys, settings, now, users);
+  const changes = new HostingChanges(
+    db,
+    options.permissions ?? new PermissionService(db),
+    homes,
+    webDriver,
+    keys,
+    settings,
+    now,
+    users,
+  );
   // Only for the overview's database usage (a MariaDB pool connects on first use).
   const overview = new HostingOverviewService(
     db,
