@@ -120,4 +120,38 @@ describe('DNS record table', () => {
     expect(container.querySelector('[data-testid="dns-list"] img, [data-testid="dns-list"] b, script')).toBeNull();
     expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
   });
+
+  it("says the zone's changes are not on the DNS server yet, and why, and tries again at the user's word", async () => {
+    let publishing: unknown = { state: 'failing', since: 1_790_000_000, reason: 'down' };
+    const calls = stubApi((call) => {
+      const dnssec = dnssecAnswer(call.path);
+      if (dnssec) return dnssec;
+      if (call.path === 'service/3/dns/publish/') {
+        publishing = null;
+        return envelope({}, { info: ['Todos los cambios de la zona están publicados en el servidor DNS'] });
+      }
+      return envelope({ dnss: [], total: 0, publishing });
+    });
+    renderWithProviders(<DnsZoneView set={set} />);
+    const alert = await screen.findByTestId('dns-publishing');
+    expect(alert).toHaveAttribute('role', 'status');
+    expect(alert).toHaveTextContent('Aún no están en el servidor DNS');
+    expect(alert).toHaveTextContent('No se puede contactar con el servidor DNS');
+    await act(async () => screen.getByRole('button', { name: 'Reintentar ahora' }).click());
+    expect(calls.find((call) => call.path === 'service/3/dns/publish/')).toMatchObject({ method: 'POST' });
+    // the list is read again: the zone is published and the alert goes
+    await vi.waitFor(() => expect(screen.queryByTestId('dns-publishing')).toBeNull());
+  });
+
+  it('offers no "try again" to a user who may only read the zone', async () => {
+    stubApi(
+      (call) =>
+        dnssecAnswer(call.path) ??
+        envelope({ dnss: [], total: 0, publishing: { state: 'pending', since: 1_790_000_000, reason: null } }),
+    );
+    const reader = { ...set, permissions: { service_dnszone: 'read' } } as unknown as PermissionSetData;
+    renderWithProviders(<DnsZoneView set={reader} />);
+    expect(await screen.findByTestId('dns-publishing')).toHaveTextContent('Aplicándose');
+    expect(screen.queryByTestId('dns-publishing-retry')).toBeNull();
+  });
 });

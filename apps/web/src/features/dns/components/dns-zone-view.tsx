@@ -23,6 +23,7 @@ import { type DnsListQuery, useDnsRecords } from '../api/list-dns-records';
 import { useRestoreDnsZone } from '../api/restore-dns-zone';
 import { fullName } from '../lib/dns-format';
 import { DnsHistoryCard } from './dns-history-card';
+import { DnsPublishingAlert } from './dns-publishing-alert';
 import { DnsRecordTable } from './dns-record-table';
 import { DnsToolbar } from './dns-toolbar';
 import { DnssecCard } from './dnssec-card';
@@ -177,6 +178,7 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
 
   return (
     <ListPage testId="dns-view" title={set.reference}>
+      <DnsPublishingAlert serviceId={serviceId} publishing={list.data?.publishing} canWrite={canWrite} />
       <ListCard title={t('dns.records')} actions={toolbar}>
         <ListBody
           testId="dns"
