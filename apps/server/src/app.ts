@@ -309,6 +309,13 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const dns = createDnsService(db, config, dnsDriver, now, jobs, permissions);
   registerDnsRoutes(api, dns);
   await workZonePublishing(jobs, { run: (zone) => dns.publishZone(zone) });
+  // Zones left with changes to publish (an instance stopped mid-change, the demo seed, the CLI
+  // while no panel ran) get their job as the instance starts, not at the round's next minute.
+  app.addHook('onReady', async () => {
+    await dns
+      .republish()
+      .catch((error) => app.log.error({ err: error, event: 'dns.republish_failed' }, 'dns republish'));
+  });
   const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now, {
     jobs,
     permissions,

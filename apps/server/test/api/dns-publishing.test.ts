@@ -141,9 +141,9 @@ describe.each(DATABASE_KINDS)('DNS changes reach the server, or are undone, or a
     expect(served('tryagain')).toEqual(['while down']);
     expect(await publishing()).toBeNull();
     // Nothing to publish: the same answer, at once.
-    expect((await t.call('POST', `service/${serviceId}/dns/publish/`, { language: 'en' }, { cookie })).body.system.info).toEqual([
-      'Every change of the zone is published on the DNS server',
-    ]);
+    expect(
+      (await t.call('POST', `service/${serviceId}/dns/publish/`, { language: 'en' }, { cookie })).body.system.info,
+    ).toEqual(['Every change of the zone is published on the DNS server']);
   });
 
   it('keeps a change the server did not confirm, says so, and the zone is checked until a late write is repaired', async () => {

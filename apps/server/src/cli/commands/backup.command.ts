@@ -12,7 +12,9 @@ async function withBackups<T>(
   { runtime, config, now }: CommandContext,
   work: (backups: ReturnType<typeof createBackupService>['backups']) => Promise<T>,
 ): Promise<T> {
-  const built = createBackupService(runtime.db, config, runtime.dnsDriver, loadSecretKey(config), now);
+  const built = createBackupService(runtime.db, config, runtime.dnsDriver, loadSecretKey(config), now, {
+    jobs: runtime.sender,
+  });
   try {
     return await work(built.backups);
   } finally {

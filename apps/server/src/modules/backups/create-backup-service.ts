@@ -7,6 +7,7 @@ import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { type ConfinedWorkers, sharedWorkers } from '../../drivers/files/confined/confined-workers.ts';
 import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import type { JobSender } from '../../jobs/job-sender.ts';
 import { BrandService } from '../brand/brand.service.ts';
 import { createDatabasesService } from '../databases/create-databases-service.ts';
 import type { DatabasesService } from '../databases/databases.service.ts';
@@ -25,12 +26,18 @@ export function createBackupService(
   dnsDriver: DnsDriver,
   secretKey: Buffer,
   now: () => number,
-  shared?: { databases: DatabasesService; dns: DnsService; workers: ConfinedWorkers },
+  shared: {
+    databases?: DatabasesService;
+    dns?: DnsService;
+    workers?: ConfinedWorkers;
+    /** Where a restore's DNS changes go when the DNS service is built here (the CLI's sender). */
+    jobs?: JobSender;
+  } = {},
 ): { backups: BackupService; close: () => Promise<void> } {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
   // Outside the app (the CLI, tests) the process's shared workers, which need no closing.
-  const workers = shared?.workers ?? sharedWorkers();
-  const databases = shared?.databases ?? createDatabasesService(db, config, new BrandService(db), secretKey, now);
+  const workers = shared.workers ?? sharedWorkers();
+  const databases = shared.databases ?? createDatabasesService(db, config, new BrandService(db), secretKey, now);
   const backups = new BackupService(
     db,
     new ResticRepositories({
@@ -42,7 +49,7 @@ export function createBackupService(
     new ServiceHomes(config.hosting.root as string, owner),
     new ServiceFiles(workers, path.join(config.dataDir, 'uploads')),
     databases,
-    shared?.dns ?? createDnsService(db, config, dnsDriver, now),
+    shared.dns ?? createDnsService(db, config, dnsDriver, now, shared.jobs),
     {
       mailRoot: config.mail.root as string,
       quotaBytes: config.backups.quotaMb * 1024 * 1024,
@@ -57,6 +64,6 @@ export function createBackupService(
   );
   return {
     backups,
-    close: () => (shared ? Promise.resolve() : databases.close()),
+    close: () => (shared.databases ? Promise.resolve() : databases.close()),
   };
 }
