@@ -3,6 +3,7 @@ import type { DnsImportData, DnsImportOptionsData } from '@panel247/contract/dns
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
+import { eventually } from '../support/retrying.ts';
 import { ScriptedDnsDriver } from '../support/scripted-dns-driver.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -322,9 +323,7 @@ describe.each(DATABASE_KINDS)('DNS zone import is all or nothing on the DNS serv
     ]);
     expect((await list()).some((r) => r.zona === 'down1')).toBe(true);
     // The zone's job is tried again (with backoff) and the server answers this time.
-    const deadline = Date.now() + 20_000;
-    while (driver.contents(zone, `down1.${zone}.`, 'A').length === 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    await eventually(() => driver.contents(zone, `down1.${zone}.`, 'A').length > 0);
     expect(driver.contents(zone, `down1.${zone}.`, 'A')).toEqual(['198.51.100.202']);
   });
 

@@ -2,6 +2,7 @@ import type { DnsRecord } from '@panel247/contract/dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zonePublishLog } from '../../src/modules/dns/zone-publish-log.repository.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { eventually } from '../support/retrying.ts';
 import { ScriptedDnsDriver } from '../support/scripted-dns-driver.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -286,12 +287,4 @@ describe.each(DATABASE_KINDS)('DNS changes reach the server, or are undone, or a
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
-async function eventually(condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('not within 20 s');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

@@ -3,7 +3,8 @@ import { AdminService } from '../../src/modules/admin/admin.service.ts';
 import { type EventBus, LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { PostgresEventBus } from '../../src/modules/realtime/postgres-event-bus.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
-import { connect, eventually, listen, listenerCount, terminateListeners } from '../support/realtime-client.ts';
+import { connect, listen, listenerCount, terminateListeners } from '../support/realtime-client.ts';
+import { eventually } from '../support/retrying.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 

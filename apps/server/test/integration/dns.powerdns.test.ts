@@ -11,6 +11,7 @@ import type { DatabaseKind } from '../../src/db/database.ts';
 import { DnsRefusedError } from '../../src/drivers/dns/dns.driver.ts';
 import { PowerDnsDriver } from '../../src/drivers/dns/powerdns.driver.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { eventually } from '../support/retrying.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, TEST_PG_ADMIN_URL, type TestDatabase } from '../support/test-database.ts';
 
@@ -471,11 +472,3 @@ describe('npm run panel -- dns sync, against a real PowerDNS', () => {
     expect(await pdns.dig('www.cli-sync.test', 'CNAME')).toEqual(['cli-sync.test.']);
   });
 });
-
-async function eventually(condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('not within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -65,11 +65,3 @@ export async function terminateListeners(db: Db): Promise<void> {
   await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
     WHERE datname = current_database() AND query = 'LISTEN panel247_events'`.execute(db);
 }
-
-/** Polls a condition every 50 ms, for at most 30 s. */
-export async function eventually(check: () => Promise<boolean> | boolean): Promise<void> {
-  for (let waited = 0; !(await check()); waited += 50) {
-    if (waited > 30_000) throw new Error('not within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -13,3 +13,11 @@ export async function retrying<T>(attempt: () => Promise<T>, timeoutMs: number, 
     }
   }
 }
+
+/** Polls a condition every 50 ms, for at most 30 s. */
+export async function eventually(check: () => Promise<boolean> | boolean): Promise<void> {
+  for (let waited = 0; !(await check()); waited += 50) {
+    if (waited > 30_000) throw new Error('not within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
