@@ -82,3 +82,12 @@ export function apiAnswer(data: unknown) {
     }),
   };
 }
+
+/**
+ * The page's title once it reads `expected`, or what it reads after 10 s: a view sets its title
+ * when its item has loaded, which may come after its first rows on a loaded machine.
+ */
+export async function titleOnceSet(page: Page, expected: string): Promise<string> {
+  await page.waitForFunction((title) => document.title === title, expected, { timeout: 10_000 }).catch(() => undefined);
+  return page.title();
+}

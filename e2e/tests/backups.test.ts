@@ -9,6 +9,7 @@ import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
 import { apiFromPage, dialog, waitToast } from '../support/ui';
+import { titleOnceSet } from '../support/ui.ts';
 
 const ROWS = '[data-testid="backups-list"] [data-name]';
 const FOLDER = 'e2e-backup';
@@ -46,7 +47,9 @@ describe.skipIf(!chromiumAvailable())('backups', () => {
   }
 
   it('opens from the side menu with its title, trail, usage and no backups yet', async () => {
-    expect(await page.title()).toBe('Copias de seguridad · demo.test / Panel247 Demo Hosting');
+    expect(await titleOnceSet(page, 'Copias de seguridad · demo.test / Panel247 Demo Hosting')).toBe(
+      'Copias de seguridad · demo.test / Panel247 Demo Hosting',
+    );
     expect(await page.getByRole('navigation', { name: 'Ruta de navegación' }).textContent()).toBe(
       'Escritorio/demo.test/Hosting/Copias de seguridad',
     );

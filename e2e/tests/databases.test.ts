@@ -12,6 +12,7 @@ import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
 import { apiFromPage, dialog, fieldError, tableRows, waitNames, waitToast } from '../support/ui';
+import { titleOnceSet } from '../support/ui.ts';
 
 const execFileAsync = promisify(execFile);
 const ROWS = '[data-testid="ddbb-list"] tbody tr[data-name]';
@@ -117,7 +118,9 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
     } finally {
       await page.unrouteAll({ behavior: 'wait' });
     }
-    expect(await page.title()).toBe('Bases de datos · demo.test / Panel247 Demo Hosting');
+    expect(await titleOnceSet(page, 'Bases de datos · demo.test / Panel247 Demo Hosting')).toBe(
+      'Bases de datos · demo.test / Panel247 Demo Hosting',
+    );
     expect(await page.getByRole('navigation', { name: 'Ruta de navegación' }).textContent()).toBe(
       'Escritorio/demo.test/Hosting/Bases de datos',
     );

@@ -7,6 +7,7 @@ import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSuite } from '../support/suite';
 import { dialog, fieldError as inputError, waitToast } from '../support/ui';
+import { titleOnceSet } from '../support/ui.ts';
 
 const ROWS = '[data-testid="dns-list"] tbody tr[data-name]';
 
@@ -68,7 +69,7 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
 
   it('lists the demo zone: full names, priority only for MX/SRV, TTL labels, dynamic values, 10 per page', async () => {
     await freshZone();
-    expect(await page.title()).toBe('demo.test / Panel247 Demo Hosting');
+    expect(await titleOnceSet(page, 'demo.test / Panel247 Demo Hosting')).toBe('demo.test / Panel247 Demo Hosting');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('demo.test');
     expect(await page.getByRole('navigation', { name: 'Ruta de navegación' }).textContent()).toContain('Zona DNS');
 

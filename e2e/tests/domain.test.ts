@@ -6,6 +6,7 @@ import { chromiumAvailable, newContext } from '../support/browser';
 import { loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSuite } from '../support/suite';
+import { titleOnceSet } from '../support/ui.ts';
 
 /** A fresh ECDSA P-256 public key as a DNSKEY's base64 field, and the DS the server must compute for it. */
 function dnskeyAndDs(owner: string, flags = 257, protocol = 3, algorithm = 13) {
@@ -79,7 +80,7 @@ describe.skipIf(!chromiumAvailable())('domain view', () => {
   it('shows the three cards with the demo data and no serious axe violation', async () => {
     await freshDomain();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('demo.test');
-    expect(await page.title()).toBe('demo.test / Panel247 Demo Hosting');
+    expect(await titleOnceSet(page, 'demo.test / Panel247 Demo Hosting')).toBe('demo.test / Panel247 Demo Hosting');
     expect(await page.getByTestId('dns-mode').textContent()).toBe('Del proveedor');
     expect(await page.getByTestId('dns-servers').textContent()).toContain('ns1.panel247.test');
     await page.getByTestId('glue-preview-item').first().waitFor();

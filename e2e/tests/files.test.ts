@@ -16,6 +16,7 @@ import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
 import { apiFromPage, dialog, fieldError, waitNames, waitToast } from '../support/ui';
+import { titleOnceSet } from '../support/ui.ts';
 
 const ROWS = '[data-testid="files-list"] [data-name]';
 const FOLDER = 'e2e-files';
@@ -83,7 +84,9 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
   }
 
   it('opens from the side menu with the service home, its title and trail', async () => {
-    expect(await page.title()).toBe('Archivos · demo.test / Panel247 Demo Hosting');
+    expect(await titleOnceSet(page, 'Archivos · demo.test / Panel247 Demo Hosting')).toBe(
+      'Archivos · demo.test / Panel247 Demo Hosting',
+    );
     expect(await page.getByRole('navigation', { name: 'Ruta de navegación' }).textContent()).toBe(
       'Escritorio/demo.test/Hosting/Archivos',
     );

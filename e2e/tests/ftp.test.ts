@@ -17,6 +17,7 @@ import {
   waitNames,
   waitToast,
 } from '../support/ui';
+import { titleOnceSet } from '../support/ui.ts';
 
 const ROWS = '[data-testid="ftp-list"] tbody tr[data-name]';
 
@@ -72,7 +73,9 @@ describe.skipIf(!chromiumAvailable())('FTP view', () => {
 
   it('lists the accounts with their folders, and the FTP server to connect to', async () => {
     await freshFtp();
-    expect(await page.title()).toBe('FTP · demo.test / Panel247 Demo Hosting');
+    expect(await titleOnceSet(page, 'FTP · demo.test / Panel247 Demo Hosting')).toBe(
+      'FTP · demo.test / Panel247 Demo Hosting',
+    );
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('demo.test');
     expect(await page.getByRole('navigation', { name: 'Ruta de navegación' }).textContent()).toBe(
       'Escritorio/demo.test/Hosting/FTP',

@@ -21,6 +21,7 @@ import {
   waitNames,
   waitToast,
 } from '../support/ui';
+import { titleOnceSet } from '../support/ui.ts';
 
 const REDIRECTIONS = '[data-testid="hosting-redirection-list"] tbody tr[data-name]';
 const SITES = '[data-testid="hosting-site-list"] tbody tr[data-name]';
@@ -112,7 +113,9 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
 
   it('shows the information and web resources cards, with usage in the spec units', async () => {
     await freshOverview();
-    expect(await page.title()).toBe('Hosting · demo.test / Panel247 Demo Hosting');
+    expect(await titleOnceSet(page, 'Hosting · demo.test / Panel247 Demo Hosting')).toBe(
+      'Hosting · demo.test / Panel247 Demo Hosting',
+    );
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('demo.test');
     expect(await page.getByRole('navigation', { name: 'Ruta de navegación' }).textContent()).toBe(
       'Escritorio/demo.test/Hosting',
@@ -328,7 +331,9 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
 
   it('lists the sites and creates one with SSL, whose data it then shows; the key is never shown back', async () => {
     await freshSites();
-    expect(await page.title()).toBe('Sitios · demo.test / Panel247 Demo Hosting');
+    expect(await titleOnceSet(page, 'Sitios · demo.test / Panel247 Demo Hosting')).toBe(
+      'Sitios · demo.test / Panel247 Demo Hosting',
+    );
     expect(await page.getByRole('navigation', { name: 'Ruta de navegación' }).textContent()).toBe(
       'Escritorio/demo.test/Hosting/Sitios',
     );
