@@ -32,7 +32,7 @@ export class DnsBackupService {
     const known = (await dnsRepository.listZones(this.db)).find((zone) => zone.service_id === serviceId);
     if (!known) throw new NotFoundError();
     const zone = { serviceId, reference: known.reference, name: known.reference_punycode };
-    await this.changes.publishedZone(zone);
+    await this.changes.storeZone(zone);
     await this.changes.rewrite(zone, { kind: 'backup', ...BY_PANEL }, async (trx) => {
       await dnsRepository.deleteAll(trx, serviceId);
       for (const record of records) {

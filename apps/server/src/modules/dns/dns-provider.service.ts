@@ -56,7 +56,7 @@ export class DnsProviderService {
    */
   async dsRecordsOf(serviceId: number, reference: string, referencePunycode: string): Promise<DsRecord[]> {
     const zone = { serviceId, reference, name: referencePunycode };
-    await this.changes.publishedZone(zone);
+    await this.changes.storeZone(zone);
     return this.changes.driver.dsRecords(zone.name);
   }
 
@@ -80,7 +80,7 @@ export class DnsProviderService {
         corrections.push(...planned.map(({ row, after }) => correctionOf(zone, row, after)));
         continue;
       }
-      await this.changes.publishedZone(zone);
+      await this.changes.storeZone(zone);
       await this.changes.rewrite(zone, { kind: 'defaults', ...BY_PANEL }, async (trx, before) => {
         // Planned again under the zone's lock: a change made since is not undone.
         for (const { row, after } of planOf(before)) {
@@ -104,7 +104,7 @@ export class DnsProviderService {
     input: { type: string; zona: string; value: string; ttl: number; priority: number },
   ): Promise<void> {
     const zone = { serviceId, reference, name: referencePunycode };
-    await this.changes.publishedZone(zone);
+    await this.changes.storeZone(zone);
     const record = this.changes.validate(zone, input);
     await this.changes.changeZone(zone, { kind: 'create', ...BY_PANEL }, (trx) =>
       this.changes.insertRecord(trx, zone, record, () => undefined),
@@ -125,7 +125,7 @@ export class DnsProviderService {
   ): Promise<{ hosted: boolean; published: boolean }> {
     if (!(await dnsRepository.zoneExists(this.db, service.serviceId))) return { hosted: false, published: false };
     const zone = { serviceId: service.serviceId, reference: service.reference, name: service.referencePunycode };
-    await this.changes.publishedZone(zone);
+    await this.changes.storeZone(zone);
     const records = values.map((value) =>
       this.changes.validate(zone, { type: 'TXT', zona, value, ttl: 0, priority: 0 }),
     );

@@ -50,10 +50,10 @@ export class DnsService {
     permissions: PermissionService,
     settings: DnsSettings,
     now: () => number,
-    publishing: { jobs: JobSender; changeMs: number; syncMs: number; recheckSeconds: number },
+    work: { jobs: JobSender; changeMs: number; syncMs: number; recheckSeconds: number },
     zoneTransfer: ZoneTransfer = new DigZoneTransfer(),
   ) {
-    const changes = new ZoneChanges(db, driver, permissions, settings, now, publishing.jobs, publishing);
+    const changes = new ZoneChanges(db, driver, permissions, settings, now, work.jobs, work);
     this.records = new DnsRecordService(db, changes, now);
     this.imports = new DnsImportService(db, changes, zoneTransfer);
     this.history = new DnsHistoryService(db, changes);

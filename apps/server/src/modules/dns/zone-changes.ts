@@ -8,7 +8,7 @@ import { validateDnsRecord } from '@panel247/contract/dns-rules';
 import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
-import { DaemonError, FieldErrors } from '../../errors.ts';
+import { FieldErrors } from '../../errors.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
@@ -82,9 +82,9 @@ export class ZoneChanges {
     readonly settings: DnsSettings,
     private readonly now: () => number,
     jobs: JobSender,
-    publishing: PublishWaits & { recheckSeconds: number },
+    waits: PublishWaits & { recheckSeconds: number },
   ) {
-    this.publisher = new ZonePublisher(db, driver, settings, now, jobs, publishing);
+    this.publisher = new ZonePublisher(db, driver, settings, now, jobs, waits);
     this.history = new ZoneHistory(settings.history ?? { keep: 500, days: 365 }, now);
     this.publishing = new ZonePublishWorker(
       db,
@@ -92,7 +92,7 @@ export class ZoneChanges {
       jobs,
       (trx, serviceId, zone, server, wanted) => this.history.recordSync(trx, serviceId, zone, server, wanted),
       now,
-      publishing,
+      waits,
     );
   }
 
@@ -159,22 +159,18 @@ export class ZoneChanges {
 
   /**
    * Reads answer from the database and never call the DNS server. A zone still missing (a service
-   * created before zones came with their service) is created here as a fallback; if the server
-   * cannot take it now, the read still answers, from what the database holds.
+   * created before zones came with their service) is created here as a fallback, in the database;
+   * its job brings it to the server.
    */
   async zoneToRead(actor: Actor, serviceId: number): Promise<Zone> {
     const zone = await this.authorized(actor, serviceId, 'visible');
-    try {
-      await this.storeZone(zone);
-    } catch (error) {
-      if (!(error instanceof DaemonError)) throw error;
-    }
+    await this.storeZone(zone);
     return zone;
   }
 
   async zoneToChange(actor: Actor, serviceId: number): Promise<Zone> {
     const zone = await this.authorized(actor, serviceId, 'action');
-    await this.publishedZone(zone);
+    await this.storeZone(zone);
     return zone;
   }
 
@@ -219,11 +215,6 @@ export class ZoneChanges {
         },
       );
     });
-  }
-
-  /** Before a change: the zone in the database (its job brings it to the server). */
-  async publishedZone(zone: Zone): Promise<void> {
-    await this.storeZone(zone);
   }
 
   row(zone: Zone, record: RecordInput, dynamicValue = '', eliminable = true) {
