@@ -51,6 +51,7 @@ import { AltchaVerifier } from './modules/captcha/altcha.verifier.ts';
 import { registerCaptchaRoutes } from './modules/captcha/captcha.routes.ts';
 import { type CaptchaVerifier, NoCaptcha } from './modules/captcha/captcha.verifier.ts';
 import { SiteVerifyVerifier } from './modules/captcha/siteverify.verifier.ts';
+import { workEvents } from './modules/changes/work-events.ts';
 import { registerContactRoutes } from './modules/contact/contact.routes.ts';
 import { ContactService } from './modules/contact/contact.service.ts';
 import { createSmtpMailer, type Mailer } from './modules/contact/mailer.ts';
@@ -72,6 +73,7 @@ import { HealthService } from './modules/health/health.service.ts';
 import { workCertificateOrders } from './modules/hosting/certificate.jobs.ts';
 import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { registerHostingRoutes } from './modules/hosting/hosting.routes.ts';
+import { workWebApplying } from './modules/hosting/web-apply.jobs.ts';
 import { createInstallerService } from './modules/installer/create-installer-service.ts';
 import { workInstalls } from './modules/installer/installer.jobs.ts';
 import { registerInstallerRoutes } from './modules/installer/installer.routes.ts';
@@ -306,7 +308,9 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const dnsDriver = deps.dnsDriver ?? createDnsDriver(config);
   // One permission service (cached, told of changes by the event bus) and one DNS service for
   // every area of the process.
-  const dns = createDnsService(db, config, dnsDriver, now, jobs, permissions);
+  // Pages follow their objects' changes through the realtime channel, not by polling.
+  const landed = workEvents(db, events);
+  const dns = createDnsService(db, config, dnsDriver, now, jobs, permissions, landed);
   registerDnsRoutes(api, dns);
   await workZonePublishing(jobs, { run: (zone) => dns.publishZone(zone) });
   // Zones left with changes to publish (an instance stopped mid-change, the demo seed, the CLI
@@ -382,9 +386,17 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     dnsDriver,
     jobs,
     permissions,
+    webDelivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
+    landed,
     log: (error, site) => app.log.error({ err: error, event: 'acme.order_failed', site }, 'certificate order failed'),
   });
   registerHostingRoutes(api, hosting, { app });
+  await workWebApplying(jobs, hosting.webApplier);
+  app.addHook('onReady', async () => {
+    await hosting.changes
+      .reapply()
+      .catch((error) => app.log.error({ err: error, event: 'web.reapply_failed' }, 'web reapply'));
+  });
   const installer = createInstallerService(
     db,
     config,
@@ -415,6 +427,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       cdsScan: domains.domains.cdsScan,
       backups: backups.backups,
       dns,
+      webChanges: hosting.changes,
     },
     app.log,
     now,

@@ -472,6 +472,11 @@ export const configSchema = z.object({
       logDir: z.string().optional(),
       /** The driver's templates; default the repository's deploy/nginx. */
       templatesDir: z.string().optional(),
+      /**
+       * How long a web change's call waits for its web server to apply it before it answers that
+       * the change is being applied (the work log keeps applying it).
+       */
+      applyWaitSeconds: z.coerce.number().min(0).max(60).default(10),
       nginxBinary: z.string().min(1).default('/usr/sbin/nginx'),
       /** nginx's -p, -c and -e, used the same way for `nginx -t` and `nginx -s reload`. */
       nginxPrefix: z.string().default('/etc/nginx/'),
@@ -747,6 +752,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEB_CONFIG_DIR: 'web.configDir',
   PANEL_WEB_LOG_DIR: 'web.logDir',
   PANEL_WEB_TEMPLATES_DIR: 'web.templatesDir',
+  PANEL_WEB_APPLY_WAIT_SECONDS: 'web.applyWaitSeconds',
   PANEL_WEB_NGINX_BINARY: 'web.nginxBinary',
   PANEL_WEB_NGINX_PREFIX: 'web.nginxPrefix',
   PANEL_WEB_NGINX_CONF: 'web.nginxConf',

@@ -10,6 +10,7 @@ import type { BackupService } from './modules/backups/backup.service.ts';
 import type { DnsService } from './modules/dns/dns.service.ts';
 import type { CdsScanService } from './modules/domain/cds-scan.service.ts';
 import type { CertificateService } from './modules/hosting/certificate.service.ts';
+import type { HostingChanges } from './modules/hosting/hosting-changes.ts';
 import type { MailAuthService } from './modules/mail/mail-auth.service.ts';
 import type { SendingLimitService } from './modules/mail-sending/sending-limit.service.ts';
 import { WINDOW_SECONDS } from './modules/mail-sending/sending-limit.service.ts';
@@ -25,6 +26,7 @@ export const ROUNDS = {
   cdsScan: defineRound('dnssec.cds-scan', 6 * 3600),
   dailyBackups: defineRound('backups.daily', 24 * 3600),
   dnsRepublish: defineRound('dns.republish'),
+  webReapply: defineRound('web.reapply'),
 };
 
 export interface RoundServices {
@@ -37,6 +39,7 @@ export interface RoundServices {
   cdsScan: CdsScanService;
   backups: BackupService;
   dns: DnsService;
+  webChanges: HostingChanges;
 }
 
 /**
@@ -89,6 +92,14 @@ export async function scheduleRounds(
     cronEvery(config.dns.republishSeconds),
     async () => void (await services.dns.republish()),
     failed('dns.republish_failed', 'dns republish'),
+  );
+  // Services whose web changes outlived their job's retries (a node away for long) get it again.
+  await scheduleRound(
+    jobs,
+    ROUNDS.webReapply,
+    '* * * * *',
+    async () => void (await services.webChanges.reapply()),
+    failed('web.reapply_failed', 'web reapply'),
   );
   const { sendingLimits } = services;
   await scheduleRound(

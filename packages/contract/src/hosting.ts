@@ -7,6 +7,20 @@ import { permissionMapSchema } from './permissions.ts';
 
 const usageSchema = z.object({ used: z.number().nonnegative(), limit: z.number().nonnegative() });
 
+/**
+ * Whether the service's web changes are all on its web server: null, or since when some wait and
+ * whether the last attempt failed (`refused`: the web server refused the files; `reload`: it could
+ * not reload; `failed`: anything else). The work log keeps trying; the customer may ask for it now.
+ */
+export const webApplyingSchema = z
+  .object({
+    state: z.enum(['pending', 'failing']),
+    since: z.number().int(),
+    reason: z.enum(['refused', 'reload', 'failed']).nullable(),
+  })
+  .nullable();
+export type WebApplying = z.infer<typeof webApplyingSchema>;
+
 export const hostingServiceSchema = z.object({
   id: z.number().int(),
   frontendDbID: z.number().int(),
@@ -22,6 +36,8 @@ export const hostingServiceSchema = z.object({
   phpVersions: z.array(z.string()),
   parkingActive: z.boolean(),
   permissions: permissionMapSchema,
+  /** (beyond the spec) changes not yet on the web server, see webApplyingSchema. */
+  applying: webApplyingSchema,
 });
 export type HostingService = z.infer<typeof hostingServiceSchema>;
 

@@ -199,6 +199,8 @@ export const HOSTING_API = {
   webConstructor: (id: number | string) => `service/${id}/webconstructor/`,
   /** (sic: the spec's spelling) a short-lived signed URL into the brand's site builder. */
   webConstructorLogin: (id: number | string) => `service/${id}/webcontructorlogin/`,
+  /** (beyond the spec) the service's web changes still to apply, tried now rather than at the next retry. */
+  applyWeb: (id: number | string) => `service/${id}/web/apply/`,
 } as const;
 
 /** Redirections of a service. */

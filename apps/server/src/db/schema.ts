@@ -209,6 +209,22 @@ export interface DnsZoneTable {
 }
 
 /** One change of a zone on its way to the DNS server (see modules/dns/zone-publishing.ts). */
+/** A change a server must apply for a service (its web side, …), on its way through the work log. */
+export interface ServiceChangeTable {
+  id: Generated<number>;
+  /** What part of the service: 'web'. */
+  area: string;
+  service_id: number;
+  /** JSON: what the change touched (the area's own type, e.g. WebChange). */
+  change: string;
+  /** JSON: the rows it replaced, put back if the server refuses it. */
+  undo: string | null;
+  state: 'pending' | 'applied' | 'refused';
+  /** JSON: what the waiting request is told (ServiceChangeOutcome). */
+  outcome: string | null;
+  created_at: number;
+}
+
 export interface DnsZoneChangeTable {
   id: Generated<number>;
   service_id: number;
@@ -616,6 +632,7 @@ export interface Database {
   captcha_spent: CaptchaSpentTable;
   dns_zones: DnsZoneTable;
   dns_zone_changes: DnsZoneChangeTable;
+  service_changes: ServiceChangeTable;
   dns_records: DnsRecordTable;
   dns_change_sets: DnsChangeSetTable;
   dns_change_rrsets: DnsChangeRRsetTable;

@@ -166,9 +166,15 @@ export function createApiRouter(
       // Written before the answer goes out, so the next call of the client already finds them.
       if (actor?.activity?.change) await options.activity?.recordChange(request, actor, route, parsed.data);
       await recordSecurityEvents(request, actor);
-      const info = result.info ? result.info.map((key) => translate(language, key)) : [];
+      const work = actor?.pendingWork;
+      const infoKeys = [
+        ...(result.info ?? []),
+        ...(work ? [work.failed ? 'work.failed_retrying' : 'work.being_applied'] : []),
+      ];
+      const info = infoKeys.map((key) => translate(language, key));
       const dataJson = result.dataJson ?? JSON.stringify(result.data);
-      const job = result.job ?? null;
+      const job =
+        result.job ?? (work ? { id: work.jobId, status: work.failed ? 'failed' : 'queued', progress: 0 } : null);
       // Only a plain success is the same text for as long as its data is (messages are per language).
       const unchangedWhile = info.length === 0 && !job ? result.unchangedWhile : undefined;
       return sendAnswer(request, reply, successEnvelopeJson(dataJson, info, job), unchangedWhile);

@@ -440,38 +440,12 @@ describe.each(DATABASE_KINDS)('hosting API on %s', (kind) => {
     expect(nginxConf()).not.toContain('solo.');
   });
 
-  it('rolls the database back when the web server refuses', async () => {
+  const check = () => vi.spyOn(EmbeddedWebDriver.prototype as unknown as { check: () => Promise<void> }, 'check');
+
+  it('takes a change out again when the node refuses one of its fields', async () => {
     const before = { rows: await rows(), conf: nginxConf() };
-    // The driver's test of the new files fails, as `nginx -t` would: whether the change went in
-    // as its own hosts or as the whole service, the files written for it are taken back.
-    const check = () => vi.spyOn(EmbeddedWebDriver.prototype as unknown as { check: () => Promise<void> }, 'check');
-    const refuse = () =>
-      check().mockRejectedValueOnce(new DaemonError('web.error.refused', 'nginx: [emerg] unexpected "}"'));
-    refuse();
-    const site = await t.call(
-      'POST',
-      `service/${id}/subdomain/create/`,
-      { subDomain: 'down', folder: 'down' },
-      { cookie },
-    );
-    expect(site.response.statusCode).toBe(502);
-    expect(site.body.system.errors).toEqual(['El servidor web ha rechazado la configuración. No se ha cambiado nada.']);
-    expect(JSON.stringify(site.body)).not.toContain('emerg');
-    refuse();
-    const redirection = await t.call(
-      'POST',
-      `service/${id}/redirection/create/`,
-      { urlRedir: 'https://example.com/', redirType: '302' },
-      { cookie },
-    );
-    expect(redirection.response.statusCode).toBe(502);
-    refuse();
-    expect((await t.call('POST', `service/${id}/php/`, { phpVersion: '8.3' }, { cookie })).response.statusCode).toBe(
-      502,
-    );
-    refuse();
-    expect((await t.call('GET', `service/${id}/parking/active/`, {}, { cookie })).response.statusCode).toBe(502);
-    // A value the driver's own allow-list refuses comes back on the form's field.
+    // A value the driver's own allow-list refuses comes back on the form's field, and the rows
+    // the change wrote are taken out again (the work log's undo).
     check().mockRejectedValueOnce(FieldErrors.one('sites.1.folder', 'web.error.value'));
     const refused = await t.call(
       'POST',
@@ -482,7 +456,52 @@ describe.each(DATABASE_KINDS)('hosting API on %s', (kind) => {
     expect(refused.body.system.inputs).toEqual(['folder']);
     expect(refused.body.system.errors).toEqual(['Valor no permitido en la configuración del servidor web']);
     expect({ rows: await rows(), conf: nginxConf() }).toEqual(before);
-    expect((await service()).parkingActive).toBe(false);
+    expect((await service()).applying).toBeNull();
+  });
+
+  it('keeps a change the web server refuses, shows it failing, and applies it on "try again"', async () => {
+    // The driver's test of the new files fails, as `nginx -t` would, for this service only.
+    const failing = check().mockImplementation(async (...args: unknown[]) => {
+      if (args[0] === id) throw new DaemonError('web.error.refused', 'nginx: [emerg] unexpected "}"');
+    });
+    const site = await t.call<{ subdomain: Subdomain }>(
+      'POST',
+      `service/${id}/subdomain/create/`,
+      { subDomain: 'down', folder: 'down' },
+      { cookie },
+    );
+    expect(site.response.statusCode).toBe(200);
+    expect(site.body.system.info).toEqual([
+      'Subdominio creado',
+      'Hecho en el panel, pero el servidor aún no ha podido aplicarlo. Se volverá a intentar; puedes reintentarlo ahora.',
+    ]);
+    expect(site.body.system.job).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{32}$/), status: 'failed' });
+    expect(JSON.stringify(site.body)).not.toContain('emerg');
+    expect(nginxConf()).not.toContain('down.');
+    // The site is the customer's (kept, listed), its service shows why it is not served yet.
+    expect((await rows()).sites.map((row) => row.subdomain)).toContain('down');
+    expect((await service()).applying).toMatchObject({ state: 'failing', reason: 'refused' });
+    // A later change of the service waits behind it and says so.
+    const php = await t.call('POST', `service/${id}/php/`, { phpVersion: '8.3' }, { cookie });
+    expect(php.body.system.info).toEqual([
+      'Versión de PHP guardada',
+      'Hecho en el panel, pero el servidor aún no ha podido aplicarlo. Se volverá a intentar; puedes reintentarlo ahora.',
+    ]);
+    // Another service's changes do not wait for it.
+    const otherCookie = await t.login(other.domainName, other.username, other.password);
+    const elsewhere = await t.call('GET', `service/${otherId}/parking/active/`, {}, { cookie: otherCookie });
+    expect(elsewhere.body.system.job).toBeNull();
+    expect(serviceNginxConfig(path.join(webDir, 'live', String(otherId)))).toContain('parking');
+
+    failing.mockRestore();
+    const retried = await t.call<{ service: HostingService }>('POST', `service/${id}/web/apply/`, {}, { cookie });
+    expect(retried.body.system.info).toEqual(['Todos los cambios del servicio están aplicados en el servidor web']);
+    expect(retried.body.data.service.applying).toBeNull();
+    expect(nginxConf()).toContain('down.');
+    expect(nginxConf()).toContain('/run/php/panel247-8.3/');
+    // Nothing is left to apply, on any later call.
+    const again = await t.call('POST', `service/${id}/web/apply/`, {}, { cookie });
+    expect(again.body.system.info).toEqual(['Todos los cambios del servicio están aplicados en el servidor web']);
   });
 
   it('answers another account’s service as not found on every call', async () => {

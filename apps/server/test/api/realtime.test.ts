@@ -85,6 +85,23 @@ describe('realtime events across two API instances on one PostgreSQL database', 
     await database.destroy();
   });
 
+  it('tells the sockets of the service’s users on instance A when a change made through B lands, and nobody else', async () => {
+    const cookie = await b.login(account.domainName, account.username, account.password);
+    const client = await connect(hostA, cookie);
+    await client.next('hello');
+    const stranger = await buildAccount(database.db, { domainName: 'stranger-cluster.test' });
+    const onlooker = await connect(hostA, await a.login(stranger.domainName, stranger.username, stranger.password));
+    await onlooker.next('hello');
+    const id = account.resources['cluster.test'] as number;
+    const parked = await b.call('GET', `service/${id}/parking/active/`, {}, { cookie });
+    expect(parked.response.statusCode).toBe(200);
+    expect(await client.next('work.changed')).toEqual({ type: 'work.changed', area: 'web', resourceId: id });
+    // the stranger's socket, on the same instance, heard nothing of it
+    expect(onlooker.messages.map((message) => message.type)).toEqual(['hello']);
+    client.socket.close();
+    onlooker.socket.close();
+  });
+
   it('delivers a permission change made elsewhere (the CLI) to a socket on instance A', async () => {
     const cookie = await b.login(account.domainName, account.username, account.password);
     const client = await connect(hostA, cookie);

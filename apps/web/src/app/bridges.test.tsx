@@ -88,6 +88,23 @@ describe('realtime bridge', () => {
     expect(isSessionLost()).toBe(true);
   });
 
+  it('reads a resource’s web or DNS state again on work.changed, and no other resource’s', async () => {
+    const client = renderBridge(() => []);
+    const cached = (key: readonly unknown[]) => client.fetchQuery({ queryKey: key, queryFn: async () => 1 });
+    await cached(['hosting', 4, 'service']);
+    await cached(['hosting', 5, 'service']);
+    await cached(['dns', 4, 'list', {}]);
+    FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'web', resourceId: 4 });
+    await waitFor(() => expect(client.getQueryState(['hosting', 4, 'service'])?.isInvalidated).toBe(true));
+    expect(client.getQueryState(['hosting', 5, 'service'])?.isInvalidated).toBe(false);
+    expect(client.getQueryState(['dns', 4, 'list', {}])?.isInvalidated).toBe(false);
+    FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'dns', resourceId: 4 });
+    await waitFor(() => expect(client.getQueryState(['dns', 4, 'list', {}])?.isInvalidated).toBe(true));
+    // a message that names no resource is not ours
+    FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'web' });
+    expect(client.getQueryState(['hosting', 5, 'service'])?.isInvalidated).toBe(false);
+  });
+
   it('ignores what is not one of its messages', async () => {
     const permissionReads = vi.fn(() => ['demo.test']);
     renderBridge(permissionReads);

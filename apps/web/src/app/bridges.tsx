@@ -2,6 +2,8 @@ import { useMantineColorScheme } from '@mantine/core';
 import type { ThemeColor } from '@panel247/contract/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { dnsQueryKey } from '../features/dns/api/list-dns-records';
+import { hostingQueryKey } from '../features/hosting/api/get-hosting-service';
 import { onCrossTab } from '../lib/cross-tab';
 import { connectRealtime } from '../lib/realtime';
 import { isSessionEndExpected, signalSessionLost } from '../lib/session-lost';
@@ -35,7 +37,10 @@ export function CrossTabBridge({ onColor }: { onColor: (color: ThemeColor) => vo
   return null;
 }
 
-/** The realtime socket: permission changes refresh menus and permission sets; a session end opens the modal. */
+/**
+ * The realtime socket: permission changes refresh menus and permission sets; a resource's changes
+ * landing on its server refresh its views; a session end opens the modal.
+ */
 export function RealtimeBridge({ basePath }: { basePath: string }) {
   const queryClient = useQueryClient();
   useEffect(
@@ -44,6 +49,10 @@ export function RealtimeBridge({ basePath }: { basePath: string }) {
         onMessage: (message) => {
           if (message.type === 'permissions.changed') {
             void queryClient.invalidateQueries({ queryKey: ['permissions'] });
+          } else if (message.type === 'work.changed') {
+            // A server moved the resource's changes on: its pending state (and lists) are read again.
+            const key = message.area === 'web' ? hostingQueryKey(message.resourceId) : dnsQueryKey(message.resourceId);
+            void queryClient.invalidateQueries({ queryKey: key });
           } else if (message.type === 'session.ended' && !isSessionEndExpected()) {
             signalSessionLost();
           }

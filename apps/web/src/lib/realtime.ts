@@ -14,10 +14,17 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 function parse(data: unknown): RealtimeMessage | null {
   if (typeof data !== 'string') return null;
   try {
-    const value = JSON.parse(data) as { type?: unknown; resourceId?: unknown };
+    const value = JSON.parse(data) as { type?: unknown; resourceId?: unknown; area?: unknown };
     if (value.type === 'hello' || value.type === 'session.ended') return { type: value.type };
     if (value.type === 'permissions.changed') {
       return { type: value.type, resourceId: typeof value.resourceId === 'number' ? value.resourceId : null };
+    }
+    if (
+      value.type === 'work.changed' &&
+      (value.area === 'web' || value.area === 'dns') &&
+      typeof value.resourceId === 'number'
+    ) {
+      return { type: value.type, area: value.area, resourceId: value.resourceId };
     }
   } catch {
     // not ours

@@ -7,7 +7,7 @@ import { vi } from 'vitest';
 /** An answer as the server gives it: the envelope with `x-dd`, valid unless told otherwise. */
 export function envelope(
   data: unknown,
-  options: { info?: string[]; status?: number; errors?: string[]; inputs?: string[] } = {},
+  options: { info?: string[]; status?: number; errors?: string[]; inputs?: string[]; job?: unknown } = {},
 ): Response {
   const status = options.status ?? 200;
   const valid = status < 400;
@@ -19,7 +19,7 @@ export function envelope(
         inputs: options.inputs ?? [],
         info: options.info ?? [],
         debug: [],
-        job: null,
+        job: options.job ?? null,
         statusCode: status,
         mlcVer: '',
       },

@@ -31,6 +31,7 @@ import * as m0030 from './0030-mail-senders-view.ts';
 import * as m0031 from './0031-embedded-jobs.ts';
 import * as m0032 from './0032-leases-become-jobs.ts';
 import * as m0033 from './0033-zone-publish-log.ts';
+import * as m0034 from './0034-service-change-log.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0031-embedded-jobs': m0031,
   '0032-leases-become-jobs': m0032,
   '0033-zone-publish-log': m0033,
+  '0034-service-change-log': m0034,
 };

@@ -1,5 +1,6 @@
 import type { ApiTokenLevel } from '@panel247/contract/api-tokens';
 import type { ActivityNotes } from '../activity/activity-notes.ts';
+import type { PendingWork } from '../changes/service-change-log.ts';
 
 /** Who is calling: the user behind a valid session. Every service takes it first. */
 export interface Actor {
@@ -21,4 +22,6 @@ export interface Actor {
   tokenScope?: ReadonlyMap<number, ApiTokenLevel>;
   /** What this call did so far, for the activity log (set by the API router for each call). */
   activity?: ActivityNotes;
+  /** A change this call left to a server that has not applied it yet (the envelope's `job`). */
+  pendingWork?: PendingWork;
 }

@@ -8,6 +8,7 @@ import { DigZoneTransfer, type ZoneTransfer } from '../../drivers/dns/zone-trans
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
 import type { Actor } from '../auth/actor.ts';
+import type { WorkLanded } from '../changes/work-events.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { type BackedUpRecord, DnsBackupService } from './dns-backup.service.ts';
 import { DnsHistoryService } from './dns-history.service.ts';
@@ -50,7 +51,7 @@ export class DnsService {
     permissions: PermissionService,
     settings: DnsSettings,
     now: () => number,
-    work: { jobs: JobSender; changeMs: number; syncMs: number; recheckSeconds: number },
+    work: { jobs: JobSender; changeMs: number; syncMs: number; recheckSeconds: number; landed?: WorkLanded },
     zoneTransfer: ZoneTransfer = new DigZoneTransfer(),
   ) {
     const changes = new ZoneChanges(db, driver, permissions, settings, now, work.jobs, work);
@@ -191,6 +192,8 @@ export function createDnsService(
   now: () => number,
   jobs: JobSender = NO_JOB_SENDER,
   permissions: PermissionService = new PermissionService(db),
+  /** Told when a zone's changes moved on (the realtime channel). */
+  landed?: WorkLanded,
 ): DnsService {
   return new DnsService(
     db,
@@ -216,6 +219,7 @@ export function createDnsService(
       changeMs: config.dns.publishWaitSeconds * 1000,
       syncMs: SYNC_WAIT_MS,
       recheckSeconds: config.dns.republishSeconds,
+      ...(landed ? { landed } : {}),
     },
   );
 }

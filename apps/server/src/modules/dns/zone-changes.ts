@@ -11,6 +11,7 @@ import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { FieldErrors } from '../../errors.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
 import type { Actor } from '../auth/actor.ts';
+import type { WorkLanded } from '../changes/work-events.ts';
 import type { AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { dnsRepository } from './dns.repository.ts';
 import { type ChangeNote, type HistoryRetention, ZoneHistory } from './zone-history.ts';
@@ -82,7 +83,7 @@ export class ZoneChanges {
     readonly settings: DnsSettings,
     private readonly now: () => number,
     jobs: JobSender,
-    waits: PublishWaits & { recheckSeconds: number },
+    waits: PublishWaits & { recheckSeconds: number; landed?: WorkLanded },
   ) {
     this.publisher = new ZonePublisher(db, driver, settings, now, jobs, waits);
     this.history = new ZoneHistory(settings.history ?? { keep: 500, days: 365 }, now);
@@ -93,6 +94,7 @@ export class ZoneChanges {
       (trx, serviceId, zone, server, wanted) => this.history.recordSync(trx, serviceId, zone, server, wanted),
       now,
       waits,
+      waits.landed,
     );
   }
 

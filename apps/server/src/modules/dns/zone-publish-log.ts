@@ -1,5 +1,3 @@
-import { EventEmitter } from 'node:events';
-import type { Db } from '../../db/database.ts';
 import type { DnsRecordRow } from '../../db/schema.ts';
 import type { RRset } from '../../drivers/dns/dns.driver.ts';
 
@@ -46,19 +44,7 @@ export interface ZoneChangeEntry {
   undo: ZoneUndo | null;
 }
 
-/**
- * Within one process, the zone's job tells the requests waiting on its changes at once (between
- * processes they read their change's row every few tens of milliseconds). Per database: tests
- * run several in one process.
- */
-const signals = new WeakMap<Db, EventEmitter>();
-
-export function zoneSignals(db: Db): EventEmitter {
-  let emitter = signals.get(db);
-  if (!emitter) {
-    emitter = new EventEmitter();
-    emitter.setMaxListeners(0);
-    signals.set(db, emitter);
-  }
-  return emitter;
+/** The key of a zone's signals (see jobs/work-word.ts). */
+export function zoneKey(serviceId: number): string {
+  return `dns:${serviceId}`;
 }

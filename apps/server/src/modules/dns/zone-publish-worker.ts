@@ -3,11 +3,13 @@ import type { RRset } from '../../drivers/dns/dns.driver.ts';
 import { DnsRefusedError, DnsUnconfirmedError } from '../../drivers/dns/dns.driver.ts';
 import { DaemonError } from '../../errors.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
+import { signalWork } from '../../jobs/work-word.ts';
+import type { WorkLanded } from '../changes/work-events.ts';
 import { dnsRepository } from './dns.repository.ts';
 import { dnsHistoryRepository } from './dns-history.repository.ts';
 import { CHECK_ZONE } from './zone-publish.jobs.ts';
 import { zonePublishLog } from './zone-publish-log.repository.ts';
-import { type ZoneChangeEntry, type ZoneUndo, zoneSignals } from './zone-publish-log.ts';
+import { type ZoneChangeEntry, type ZoneUndo, zoneKey } from './zone-publish-log.ts';
 import { isClean, type PublishedZone, type ZoneServer } from './zone-server.ts';
 
 /** How long finished changes are kept for the requests waiting on them. */
@@ -52,19 +54,25 @@ export class ZonePublishWorker {
     private readonly recordRepair: RecordRepair,
     private readonly now: () => number,
     private readonly times: ZonePublishTimes,
+    /** Told when the zone's changes moved on (the realtime channel), once a run had any. */
+    private readonly landed?: WorkLanded,
   ) {}
 
   async run(zone: PublishedZone): Promise<void> {
+    const moved = { any: false };
     try {
-      await this.publishPending(zone);
+      await this.publishPending(zone, moved);
     } finally {
-      zoneSignals(this.db).emit(String(zone.serviceId));
+      signalWork(this.db, zoneKey(zone.serviceId));
+      // The word is recorded; a browser that misses it reads it on its next visit.
+      if (moved.any) await this.landed?.('dns', zone.serviceId).catch(() => undefined);
     }
   }
 
-  private async publishPending(zone: PublishedZone): Promise<void> {
+  private async publishPending(zone: PublishedZone, moved: { any: boolean }): Promise<void> {
     const entries = await zonePublishLog.pending(this.db, zone.serviceId);
     if (entries.length > 0) {
+      moved.any = true;
       try {
         await this.server.ensure(zone);
         if (entries.some((entry) => 'sync' in entry.publish)) await this.syncAll(zone, entries);

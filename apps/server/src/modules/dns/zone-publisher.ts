@@ -5,10 +5,11 @@ import type { DnsRecordRow } from '../../db/schema.ts';
 import { type DnsDriver, DnsRefusedError, DnsUnconfirmedError } from '../../drivers/dns/dns.driver.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
+import { waitForWord } from '../../jobs/work-word.ts';
 import { dnsRepository } from './dns.repository.ts';
 import { PUBLISH_ZONE } from './zone-publish.jobs.ts';
 import { zonePublishLog } from './zone-publish-log.repository.ts';
-import { type DriftReport, type ZonePublish, zoneSignals } from './zone-publish-log.ts';
+import { type DriftReport, type ZonePublish, zoneKey } from './zone-publish-log.ts';
 import { type PublishedZone, ZoneServer } from './zone-server.ts';
 
 export type { DriftReport } from './zone-publish-log.ts';
@@ -186,22 +187,13 @@ export class ZonePublisher {
    * The job's word on one change, or "pending" once the budget is spent or an attempt failed
    * (the server down or silent: the work log retries it, the user need not wait for that).
    */
-  private async waitFor(serviceId: number, entry: number, budgetMs: number) {
-    const deadline = Date.now() + budgetMs;
-    const signals = zoneSignals(this.db);
-    for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
-      const word = (await zonePublishLog.state(this.db, entry)) ?? { state: 'published' as const, outcome: null };
-      const left = deadline - Date.now();
-      if (word.state !== 'pending' || (word.outcome && 'failedAttempt' in word.outcome) || left <= 0) return word;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          signals.off(String(serviceId), done);
-          resolve();
-        };
-        const timer = setTimeout(done, Math.min(pause, left));
-        signals.on(String(serviceId), done);
-      });
-    }
+  private waitFor(serviceId: number, entry: number, budgetMs: number) {
+    return waitForWord(
+      this.db,
+      zoneKey(serviceId),
+      async () => (await zonePublishLog.state(this.db, entry)) ?? { state: 'published' as const, outcome: null },
+      (word) => word.state !== 'pending' || (word.outcome !== null && 'failedAttempt' in word.outcome),
+      budgetMs,
+    );
   }
 }

@@ -13,17 +13,20 @@ import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
 import type { BrandService } from '../brand/brand.service.ts';
+import type { WorkLanded } from '../changes/work-events.ts';
 import { createHomeWork } from '../files/service-file-owner.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { CertificateService } from './certificate.service.ts';
 import { MailCertificateService } from './certificate-mail.service.ts';
-import { HostingChanges } from './hosting-changes.ts';
+import { HostingChanges, type WebDelivery } from './hosting-changes.ts';
 import { HostingOverviewService } from './hosting-overview.service.ts';
 import type { HostingSettings } from './hosting-settings.ts';
 import { RedirectionService } from './redirection.service.ts';
 import { createServiceUsers, type ServiceUsers } from './service-users.ts';
 import { SiteService } from './site.service.ts';
 import { SiteBuilderService } from './site-builder.service.ts';
+import { WebApplyWorker } from './web-apply-worker.ts';
+import { WebModel } from './web-model.ts';
 
 /** The web side of hosting services, one service per concern, sharing how a service is changed. */
 export interface HostingServices {
@@ -35,6 +38,8 @@ export interface HostingServices {
   certificates: CertificateService;
   /** Whether sites reach a real web server, and how the demo seed makes one service served. */
   changes: HostingChanges;
+  /** The node's side: what a service's `web.apply-service` job runs. */
+  webApplier: WebApplyWorker;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,10 @@ export function createHostingService(
     jobs?: JobSender;
     /** The process's one permission service (the app's caches what it reads). */
     permissions?: PermissionService;
+    /** How web changes reach the web server (default: applied in this process, for the CLI and seeds). */
+    webDelivery?: WebDelivery;
+    /** Told when a service's web changes moved on (the realtime channel). */
+    landed?: WorkLanded;
   } = {},
 ): HostingServices {
   const homes = new ServiceHomes(
@@ -74,15 +83,15 @@ export function createHostingService(
     siteBuilderKey: config.hosting.siteBuilderKey,
   };
   const users = options.users ?? createServiceUsers(db, config, now);
+  const model = new WebModel(homes, keys, settings, users);
   const changes = new HostingChanges(
     db,
     options.permissions ?? new PermissionService(db),
-    homes,
     webDriver,
-    keys,
-    settings,
+    model,
+    new WebApplyWorker(db, webDriver, model, now, options.landed),
+    options.webDelivery ?? { inline: true },
     now,
-    users,
   );
   // Only for the overview's database usage (a MariaDB pool connects on first use).
   const overview = new HostingOverviewService(
@@ -128,6 +137,7 @@ export function createHostingService(
     sites: new SiteService(db, changes, keys, now),
     certificates,
     changes,
+    webApplier: changes.worker,
     close: () => overview.close(),
   };
 }

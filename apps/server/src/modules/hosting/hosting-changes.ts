@@ -1,16 +1,21 @@
 import type { PermissionKey } from '@panel247/contract/constants';
 import type { HostingService as HostingServiceDto } from '@panel247/contract/hosting';
-import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
-import type { WebDriver, WebService } from '../../drivers/web/web.driver.ts';
-import { hostsToRender } from '../../drivers/web/web-render.ts';
+import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { DaemonError, FieldErrors } from '../../errors.ts';
+import type { JobSender } from '../../jobs/job-sender.ts';
+import { waitForWord } from '../../jobs/work-word.ts';
 import type { Actor } from '../auth/actor.ts';
+import { serviceChangeLog } from '../changes/service-change-log.repository.ts';
+import { changeJobId, type ServiceChangeWord, serviceKey } from '../changes/service-change-log.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { hostingRepository } from './hosting.repository.ts';
-import type { HostingSettings } from './hosting-settings.ts';
-import type { ServiceUsers } from './service-users.ts';
+import { APPLY_WEB } from './web-apply.jobs.ts';
+import type { WebApplyWorker, WebChange } from './web-apply-worker.ts';
+import type { FolderPreparation, WebModel } from './web-model.ts';
+import { webSnapshot } from './web-undo.ts';
+
+export type { FolderPreparation } from './web-model.ts';
 
 /** What `web sync` found of one service: its drift, and whether it was repaired. */
 export interface WebDrift {
@@ -34,9 +39,6 @@ async function repair(work: () => Promise<void>): Promise<Pick<WebDrift, 'repair
   }
 }
 
-/** The site folders a change creates and checks: those it names, or every site's. */
-export type FolderPreparation = readonly string[] | 'all';
-
 /** What a change touches: the site folders it brings in, and the hosts whose rows it changes (see HostingChanges.change). */
 export interface ChangeScope {
   prepare?: FolderPreparation;
@@ -44,7 +46,29 @@ export interface ChangeScope {
 }
 
 /** A hosting service the actor may use, with the permission levels the answers carry. */
-export type HostedService = { id: number; domain: string; levels: HostingServiceDto['permissions'] };
+export type HostedService = { id: number; domain: string; levels: HostingServiceDto['permissions']; actor?: Actor };
+
+/** A service a change is for; with the actor of a customer's call, which is told when it is still being applied. */
+export type ChangedService = { id: number; domain: string; actor?: Actor };
+
+/**
+ * How a change reaches the web server: through the work log (`jobs`: the service's job is sent
+ * and the call waits `waitMs` for its word), or, in a process that runs no workers (the demo
+ * seed, doctor's probes), by running the service's job here once the change is committed.
+ */
+export type WebDelivery = { jobs: JobSender; waitMs: number } | { inline: true };
+
+/** What the web side tells a customer of a service's changes not yet on the web server. */
+export type WebApplying = {
+  state: 'pending' | 'failing';
+  since: number;
+  reason: 'refused' | 'reload' | 'failed' | null;
+} | null;
+
+const FAILURE_REASONS: Record<string, 'refused' | 'reload'> = {
+  'web.error.refused': 'refused',
+  'web.error.reload': 'reload',
+};
 
 /** Driver field names (`sites.0.folder`…) → the form's fields. */
 function formField(field: string): string {
@@ -63,20 +87,23 @@ function formField(field: string): string {
 /**
  * How every service of the web side (overview, site builder, redirections, sites) reads and
  * changes a hosting service. The panel database is the source of truth; every change is one
- * transaction that ends by giving the web driver the whole service as the database now has it.
- * If nginx or PHP-FPM refuse, the transaction rolls back and the previous configuration stays live.
+ * transaction that writes its rows and an entry of the work log saying what it touched and what
+ * it replaced (service_changes, area `web`); the service's `web.apply-service` job
+ * (WebApplyWorker) brings it to the web server. The call waits a short budget for that: applied
+ * (as before: the change is served when the call answers), refused on a field (taken out again:
+ * the field error), or not yet (nginx refused the files, a reload failed, the node is away or
+ * slow: the change is kept and retried, and the call answers that it is being applied).
  */
 export class HostingChanges {
   constructor(
     private readonly db: Db,
     private readonly permissions: PermissionService,
-    private readonly homes: ServiceHomes,
     private readonly driver: WebDriver,
-    private readonly keys: SecretBox,
-    private readonly settings: Pick<HostingSettings, 'phpVersions' | 'defaultPhpVersion'>,
+    private readonly model: WebModel,
+    /** The node's side, bound to the service's job by the composition root (or run here, inline). */
+    readonly worker: WebApplyWorker,
+    private readonly delivery: WebDelivery,
     private readonly now: () => number,
-    /** Each service's own system user, whose PHP pool and folders it gets (none: the web server's user). */
-    private readonly users?: ServiceUsers,
   ) {}
 
   /** Whether sites reach a real web server (the demo seed leaves that alone). */
@@ -86,7 +113,7 @@ export class HostingChanges {
 
   async service(actor: Actor, id: number, key: PermissionKey, need: 'visible' | 'action'): Promise<HostedService> {
     const resource = await this.permissions.authorize(actor, id, key, need);
-    return { id, domain: resource.referencePunycode, levels: resource.levels };
+    return { id, domain: resource.referencePunycode, levels: resource.levels, actor };
   }
 
   /**
@@ -115,121 +142,93 @@ export class HostingChanges {
   }
 
   /**
-   * The service as the database has it (with `hosts`, the sites and redirections of those
-   * subdomains only), in the driver's terms. The sites' folders in `prepare`
-   * are created and checked against escapes ('all': every site's, as a sync or a first apply
-   * needs; a dry run passes none and leaves the disk alone).
+   * One change: the rows (`work`) and its entry in the work log in one transaction, then the
+   * service's job (see the class comment). The settings row is touched first, so on PostgreSQL
+   * changes of one service take turns and their entries are in the order they committed.
+   * `scope.prepare` names the site folders the change brings in (a new site's, a moved one's):
+   * only those are created and checked, so a change costs what it touches rather than a disk
+   * check per site of the service (every folder was checked when it came in, and `web sync`
+   * checks them all again). A service's first change prepares them all.
+   *
+   * `scope.hosts` names the subdomains whose sites or redirections the change touches ('' the main
+   * domain): only their rows are kept to undo it and only their files rendered, the driver
+   * keeping the others as it last applied them; without it, the whole service.
    */
-  private async model(
-    db: Db,
-    service: { id: number; domain: string },
-    prepare: FolderPreparation,
-    hosts?: readonly string[],
-  ): Promise<WebService> {
-    const settings = await hostingRepository.settings(db, service.id);
-    const sites = await hostingRepository.sites(db, service.id, hosts);
-    const redirections = await hostingRepository.redirections(db, service.id, hosts);
-    // A version the operator no longer runs falls back to the default rather than blocking every change.
-    const chosen = settings?.php_version ?? '';
-    const php = this.settings.phpVersions.includes(chosen) ? chosen : this.settings.defaultPhpVersion;
-    const pool = await this.users?.poolOf(db, service.id);
-    const webSites: WebService['sites'] = [];
-    for (const site of sites) {
-      // A folder is made by the service's worker, as its user, never through a link.
-      if (prepare === 'all' || prepare.includes(site.folder))
-        await this.homes.prepare(service.domain, site.folder, 'folder');
-      webSites.push({
-        subdomain: site.subdomain,
-        folder: site.folder,
-        ...(site.ssl_active === 1 && site.cert_pem && site.key_sealed
-          ? {
-              ssl: {
-                certPem: site.cert_pem,
-                keyPem: this.keys.open(site.key_sealed),
-                ...(site.cert_chain_pem ? { chainPem: site.cert_chain_pem } : {}),
-              },
-            }
-          : {}),
-      });
+  async change<T>(service: ChangedService, work: (trx: Db) => Promise<T>, scope: ChangeScope = {}): Promise<T> {
+    let prepare = scope.prepare ?? 'all';
+    if (await this.ensure(this.db, service.id)) prepare = 'all';
+    const hosts = scope.hosts && prepare !== 'all' ? [...scope.hosts] : undefined;
+    const { value, entry } = await this.db.transaction().execute(async (trx) => {
+      await hostingRepository.updateSettings(trx, service.id, { updated_at: this.now() });
+      const undo = await webSnapshot(trx, service.id, hosts);
+      const value = await work(trx);
+      const change: WebChange = { prepare, ...(hosts ? { hosts } : {}) };
+      return { value, entry: await serviceChangeLog.append(trx, 'web', service.id, change, undo, this.now()) };
+    });
+    const word = await this.deliver(service, entry);
+    if (word.state === 'refused' && word.outcome && 'refused' in word.outcome)
+      throw new FieldErrors(word.outcome.refused.fields.map((field) => ({ ...field, field: formField(field.field) })));
+    if (word.state === 'pending' && service.actor)
+      service.actor.pendingWork = {
+        jobId: changeJobId(entry),
+        failed: word.outcome !== null && 'failedAttempt' in word.outcome,
+      };
+    return value;
+  }
+
+  /** The service's job, sent (or run here), and its word on the entry within the budget. */
+  private async deliver(service: ChangedService, entry: number, budgetMs?: number): Promise<ServiceChangeWord> {
+    const payload = { serviceId: service.id, domain: service.domain };
+    if ('inline' in this.delivery) {
+      // A failure is kept with the change (the server's round applies it later), as with the log.
+      await this.worker.run(payload).catch(() => undefined);
+      return serviceChangeLog.word(this.db, entry);
     }
-    return {
-      serviceId: service.id,
-      domain: service.domain,
-      home: this.homes.home(service.domain),
-      phpVersion: php,
-      ...(pool ? { pool } : {}),
-      parking: settings?.parking === 1,
-      sites: webSites,
-      redirections: redirections.map((row) => ({
-        subdomain: row.subdomain,
-        path: row.path,
-        url: row.url,
-        type: row.type === 'frame' ? 'frame' : (Number(row.type) as 301 | 302),
-        ...(row.type === 'frame'
-          ? { frame: { title: row.iframe_title, description: row.iframe_description, keywords: row.iframe_keywords } }
-          : {}),
-      })),
-    };
+    // A send that fails (the engine's database away for a moment) is made good by the round of
+    // pending changes; nothing to wait for here.
+    const sent = await this.delivery.jobs.send(APPLY_WEB, payload).then(
+      () => true,
+      () => false,
+    );
+    return waitForWord(
+      this.db,
+      serviceKey('web', service.id),
+      () => serviceChangeLog.word(this.db, entry),
+      (word) => word.state !== 'pending' || (word.outcome !== null && 'failedAttempt' in word.outcome),
+      sent ? (budgetMs ?? this.delivery.waitMs) : 0,
+    );
+  }
+
+  /** Whether the service's changes are all on the web server, as the overview shows it. */
+  async applying(serviceId: number): Promise<WebApplying> {
+    const backlog = await serviceChangeLog.backlog(this.db, 'web', serviceId);
+    if (!backlog) return null;
+    const { failedAttempt } = backlog;
+    if (!failedAttempt) return { state: 'pending', since: backlog.since, reason: null };
+    return { state: 'failing', since: backlog.since, reason: FAILURE_REASONS[failedAttempt.messageKey] ?? 'failed' };
   }
 
   /**
-   * One change: the rows (`work`) and the driver's apply in one transaction. The settings row is
-   * touched first, so on PostgreSQL changes of one service take turns and each applies what the
-   * previous one committed. `scope.prepare` names the site folders the change brings in (a new site's, a
-   * moved one's): only those are created and checked, so a change costs what it touches rather
-   * than a disk check per site of the service (every folder was checked when it came in, and
-   * `web sync` checks them all again). A service's first change prepares them all.
-   *
-   * `scope.hosts` names the subdomains whose sites or redirections the change touches ('' the main
-   * domain): only their rows are read and their files rendered, the driver keeping the others as
-   * it last applied them; without it, or when the driver cannot (see WebDriver.applyHosts), the
-   * whole service is applied.
+   * The service's job now, not at its next retry (the customer's "try again"): answers whether
+   * every change of the service is on the web server within the budget.
    */
-  async change<T>(
-    service: { id: number; domain: string },
-    work: (trx: Db) => Promise<T>,
-    scope: ChangeScope = {},
-  ): Promise<T> {
-    const { hosts } = scope;
-    let prepare = scope.prepare ?? 'all';
-    if (await this.ensure(this.db, service.id)) prepare = 'all';
-    let applied = false;
-    try {
-      return await this.db.transaction().execute(async (trx) => {
-        await hostingRepository.updateSettings(trx, service.id, { updated_at: this.now() });
-        const result = await work(trx);
-        try {
-          await this.applyChange(trx, service, prepare, hosts);
-        } catch (error) {
-          if (error instanceof FieldErrors) {
-            throw new FieldErrors(error.fields.map((field) => ({ ...field, field: formField(field.field) })));
-          }
-          throw error;
-        }
-        applied = true;
-        return result;
-      });
-    } catch (error) {
-      // The commit failed after the web server took the change: give it back what is committed.
-      if (applied) await this.driver.apply(await this.model(this.db, service, [])).catch(() => undefined);
-      throw error;
-    }
+  async applyNow(service: ChangedService): Promise<boolean> {
+    const newest = await serviceChangeLog.newestPending(this.db, 'web', service.id);
+    if (newest === null) return true;
+    await serviceChangeLog.clearAttempts(this.db, 'web', service.id);
+    const word = await this.deliver(service, newest);
+    return word.state !== 'pending' && (await serviceChangeLog.backlog(this.db, 'web', service.id)) === null;
   }
 
-  /** Gives the driver the change: the touched hosts where it can take them, else the whole service. */
-  private async applyChange(
-    trx: Db,
-    service: { id: number; domain: string },
-    prepare: FolderPreparation,
-    hosts: readonly string[] | undefined,
-  ): Promise<void> {
-    // A change that prepares every folder is a service's first: the driver has no hosts to keep yet.
-    if (hosts && prepare !== 'all') {
-      const touched = hostsToRender(hosts);
-      const model = await this.model(trx, service, prepare, touched);
-      if (await this.driver.applyHosts({ ...model, hosts: touched })) return;
+  /** Sends the job of every service with web changes still to apply (the round of pending changes). */
+  async reapply(): Promise<number> {
+    if ('inline' in this.delivery) return 0;
+    const ids = await serviceChangeLog.servicesWithPending(this.db, 'web');
+    for (const id of ids) {
+      const domain = await hostingRepository.domainOf(this.db, id);
+      if (domain) await this.delivery.jobs.send(APPLY_WEB, { serviceId: id, domain });
     }
-    await this.driver.apply(await this.model(trx, service, prepare));
+    return ids.length;
   }
 
   /**
@@ -243,7 +242,7 @@ export class HostingChanges {
     const services = await hostingRepository.allServices(this.db);
     for (const service of services) {
       if (!options.dryRun) await this.ensure(this.db, service.id);
-      const model = await this.model(this.db, service, options.dryRun ? [] : 'all');
+      const model = await this.model.read(this.db, service, options.dryRun ? [] : 'all');
       const drift = await this.driver.drift(model);
       if (!drift) continue;
       const result = options.dryRun ? { repaired: false } : await repair(() => this.driver.apply(model));

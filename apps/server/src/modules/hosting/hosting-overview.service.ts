@@ -66,7 +66,18 @@ export class HostingOverviewService {
       phpVersions: versions,
       parkingActive: settings?.parking === 1,
       permissions: service.levels,
+      applying: await this.changes.applying(service.id),
     };
+  }
+
+  /**
+   * The service's web changes still to apply, tried now (the customer's "try again"): answers
+   * the overview and whether they are all on the web server.
+   */
+  async applyNow(actor: Actor, id: number): Promise<{ service: HostingServiceDto; applied: boolean }> {
+    const service = await this.changes.service(actor, id, 'service', 'action');
+    const applied = await this.changes.applyNow(service);
+    return { service: await this.toServiceDto(service), applied };
   }
 
   async setPhpVersion(actor: Actor, id: number, phpVersion: string): Promise<HostingServiceDto> {

@@ -68,6 +68,19 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingServices, 
   );
 
   api.session(
+    {
+      method: 'POST',
+      url: 'service/:id/web/apply/',
+      params: hostingServiceParamsSchema,
+      data: hostingServiceDataSchema,
+    },
+    async ({ actor, params }) => {
+      const { service, applied } = await hosting.overview.applyNow(actor, params.id);
+      const waiting = service.applying?.state === 'failing' ? 'work.failed_retrying' : 'work.being_applied';
+      return { data: { service }, info: [applied ? 'web.applied' : waiting] };
+    },
+  );
+  api.session(
     { method: both, url: 'service/:id/logerror/', params: hostingServiceParamsSchema, data: errorLogDataSchema },
     async ({ actor, params }) => ({ data: { logs: await hosting.overview.errorLog(actor, params.id) } }),
   );

@@ -5,7 +5,9 @@
  */
 export type PanelEvent =
   | { type: 'permissions.changed'; userIds: number[]; resourceId: number | null }
-  | { type: 'session.ended'; sessionIds: string[] };
+  | { type: 'session.ended'; sessionIds: string[] }
+  /** A resource's changes landed on a server or failed there (see modules/changes/work-events.ts). */
+  | { type: 'work.changed'; userIds: number[]; area: 'web' | 'dns'; resourceId: number };
 
 export interface EventBus {
   /**

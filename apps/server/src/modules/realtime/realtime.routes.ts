@@ -27,6 +27,9 @@ export function registerRealtimeRoutes(
       if (event.type === 'permissions.changed' && event.userIds.includes(connection.userId)) {
         send(connection.socket, { type: 'permissions.changed', resourceId: event.resourceId });
       }
+      if (event.type === 'work.changed' && event.userIds.includes(connection.userId)) {
+        send(connection.socket, { type: 'work.changed', area: event.area, resourceId: event.resourceId });
+      }
       if (event.type === 'session.ended' && event.sessionIds.includes(connection.sessionId)) {
         send(connection.socket, { type: 'session.ended' });
         connection.socket.close(4401, 'session ended');

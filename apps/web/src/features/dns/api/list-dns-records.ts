@@ -4,8 +4,11 @@ import { DNS_API } from '@panel247/contract/routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-/** How often a zone whose changes are still being published is read again. */
-export const PUBLISHING_REFRESH_MS = 5000;
+/**
+ * How often a zone whose changes are still being published is read again: a safety net for a
+ * realtime socket that was away when they landed (its `work.changed` event reads it at once).
+ */
+export const PUBLISHING_REFRESH_MS = 30_000;
 
 /** One page of the list call; `type` '' for every type. */
 export type DnsListQuery = Required<Pick<DnsListParams, 'page' | 'type' | 'filter'>>;
@@ -30,8 +33,8 @@ export function useDnsRecords(serviceId: number, query: DnsListQuery) {
     queryFn: ({ signal }) => listDnsRecords(serviceId, query, signal),
     // the previous page stays on screen while the next one loads (no flicker while typing)
     placeholderData: keepPreviousData,
-    // While the zone's changes are on their way to the DNS server, the list looks again now and
-    // then, so the page says when they landed (or failed).
+    // While the zone's changes are on their way to the DNS server, the realtime channel says when
+    // they land (or fail); the list also looks again now and then.
     refetchInterval: (query) => (query.state.data?.publishing ? PUBLISHING_REFRESH_MS : false),
   });
 }

@@ -12,6 +12,7 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import { useHostingService } from '../api/get-hosting-service';
 import { RedirectionsCard } from './redirections-card';
 import { ServiceInfoCard } from './service-info-card';
+import { WebApplyingAlert } from './web-applying-alert';
 import { WebResourcesCard } from './web-resources-card';
 
 /**
@@ -40,6 +41,7 @@ export function ServiceOverviewView({ set }: { set: PermissionSetData }) {
   const parking = service?.parkingActive ?? false;
   return (
     <ListPage testId="service-view" title={set.reference}>
+      <WebApplyingAlert set={set} />
       {seesService ? (
         service ? (
           <>

@@ -23,6 +23,7 @@ import { InstallerModal, type InstallerTarget } from './installer-modal';
 import { SiteModal, type SiteTarget } from './site-modal';
 import { SitesTable } from './sites-table';
 import { SslInfoModal } from './ssl-info-modal';
+import { WebApplyingAlert } from './web-applying-alert';
 
 /**
  * The sites of a service (spec section 2, breadcrumb 'service-subdomain/'): list, create, edit,
@@ -70,6 +71,7 @@ export function SitesView({ set }: { set: PermissionSetData }) {
 
   return (
     <ListPage testId="sites-view" title={set.reference}>
+      <WebApplyingAlert set={set} />
       <ListCard
         title={t('hosting.sites_title')}
         actions={
