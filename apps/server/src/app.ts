@@ -51,7 +51,6 @@ import { AltchaVerifier } from './modules/captcha/altcha.verifier.ts';
 import { registerCaptchaRoutes } from './modules/captcha/captcha.routes.ts';
 import { type CaptchaVerifier, NoCaptcha } from './modules/captcha/captcha.verifier.ts';
 import { SiteVerifyVerifier } from './modules/captcha/siteverify.verifier.ts';
-import { workEvents } from './modules/changes/work-events.ts';
 import { registerContactRoutes } from './modules/contact/contact.routes.ts';
 import { ContactService } from './modules/contact/contact.service.ts';
 import { createSmtpMailer, type Mailer } from './modules/contact/mailer.ts';
@@ -91,6 +90,7 @@ import { PermissionService } from './modules/permission/permission.service.ts';
 import { RateLimiter } from './modules/rate-limit/rate-limiter.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.ts';
+import { workEvents } from './modules/realtime/work-events.ts';
 import { scheduleRounds } from './scheduled-rounds.ts';
 
 export interface AppDeps {
@@ -309,7 +309,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   // One permission service (cached, told of changes by the event bus) and one DNS service for
   // every area of the process.
   // Pages follow their objects' changes through the realtime channel, not by polling.
-  const landed = workEvents(db, events);
+  const landed = workEvents(permissions, events);
   const dns = createDnsService(db, config, dnsDriver, now, jobs, permissions, landed);
   registerDnsRoutes(api, dns);
   await workZonePublishing(jobs, { run: (zone) => dns.publishZone(zone) });

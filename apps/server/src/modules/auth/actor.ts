@@ -1,6 +1,6 @@
 import type { ApiTokenLevel } from '@panel247/contract/api-tokens';
+import type { PendingWork } from '../../jobs/service-change-log.ts';
 import type { ActivityNotes } from '../activity/activity-notes.ts';
-import type { PendingWork } from '../changes/service-change-log.ts';
 
 /** Who is calling: the user behind a valid session. Every service takes it first. */
 export interface Actor {

@@ -8,8 +8,8 @@ import { DigZoneTransfer, type ZoneTransfer } from '../../drivers/dns/zone-trans
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { WorkLanded } from '../changes/work-events.ts';
 import { PermissionService } from '../permission/permission.service.ts';
+import type { WorkLanded } from '../realtime/work-events.ts';
 import { type BackedUpRecord, DnsBackupService } from './dns-backup.service.ts';
 import { DnsHistoryService } from './dns-history.service.ts';
 import { DnsImportService } from './dns-import.service.ts';

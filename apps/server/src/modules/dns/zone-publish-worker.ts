@@ -4,7 +4,7 @@ import { DnsRefusedError, DnsUnconfirmedError } from '../../drivers/dns/dns.driv
 import { DaemonError } from '../../errors.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
 import { signalWork } from '../../jobs/work-word.ts';
-import type { WorkLanded } from '../changes/work-events.ts';
+import type { WorkLanded } from '../realtime/work-events.ts';
 import { dnsRepository } from './dns.repository.ts';
 import { dnsHistoryRepository } from './dns-history.repository.ts';
 import { CHECK_ZONE } from './zone-publish.jobs.ts';

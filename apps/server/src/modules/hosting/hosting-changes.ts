@@ -4,16 +4,16 @@ import type { Db } from '../../db/database.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { DaemonError, FieldErrors } from '../../errors.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
+import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
+import { changeJobId, type ServiceChangeWord, serviceKey } from '../../jobs/service-change-log.ts';
 import { waitForWord } from '../../jobs/work-word.ts';
 import type { Actor } from '../auth/actor.ts';
-import { serviceChangeLog } from '../changes/service-change-log.repository.ts';
-import { changeJobId, type ServiceChangeWord, serviceKey } from '../changes/service-change-log.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import { APPLY_WEB } from './web-apply.jobs.ts';
 import type { WebApplyWorker, WebChange } from './web-apply-worker.ts';
 import type { FolderPreparation, WebModel } from './web-model.ts';
-import { webSnapshot } from './web-undo.ts';
+import { webSnapshot } from './web-undo.repository.ts';
 
 export type { FolderPreparation } from './web-model.ts';
 

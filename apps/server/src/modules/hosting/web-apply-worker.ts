@@ -2,15 +2,15 @@ import { atomically, type Db } from '../../db/database.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { hostsToRender } from '../../drivers/web/web-render.ts';
 import { DaemonError, FieldErrors } from '../../errors.ts';
+import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
+import type { ServiceChangeEntry } from '../../jobs/service-change-log.ts';
+import { serviceKey } from '../../jobs/service-change-log.ts';
 import { signalWork } from '../../jobs/work-word.ts';
-import { serviceChangeLog } from '../changes/service-change-log.repository.ts';
-import type { ServiceChangeEntry } from '../changes/service-change-log.ts';
-import { serviceKey } from '../changes/service-change-log.ts';
-import type { WorkLanded } from '../changes/work-events.ts';
+import type { WorkLanded } from '../realtime/work-events.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { WebServiceToApply } from './web-apply.jobs.ts';
 import type { FolderPreparation, WebModel } from './web-model.ts';
-import { restoreWebSnapshot, type WebUndo } from './web-undo.ts';
+import { restoreWebSnapshot, type WebUndo } from './web-undo.repository.ts';
 
 /** What one web change touched: the folders it brings in, and the hosts whose rows it changed. */
 export interface WebChange {

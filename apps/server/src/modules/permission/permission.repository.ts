@@ -11,6 +11,16 @@ function anyVisible(eb: ExpressionBuilder<Database & { g: Database['permission_g
 }
 
 export const permissionRepository = {
+  /** The users who can see the resource (a visible key on it). */
+  async usersWhoSee(db: Db, resourceId: number): Promise<number[]> {
+    const rows = await db
+      .selectFrom('permission_grants as g')
+      .select('g.user_id')
+      .where('g.resource_id', '=', resourceId)
+      .where(anyVisible)
+      .execute();
+    return rows.map((row) => row.user_id);
+  },
   /** Every resource of the account the user can see, alphabetically. */
   listVisible(db: Db, scope: GrantScope) {
     return db

@@ -176,6 +176,11 @@ export class PermissionService {
     return permissionRepository.upsertGrant(this.db, userId, resourceId, levels);
   }
 
+  /** The users who can see the resource (whom an event about it may concern). */
+  usersWhoSee(resourceId: number): Promise<number[]> {
+    return permissionRepository.usersWhoSee(this.db, resourceId);
+  }
+
   removeGrant(userId: number, resourceId: number) {
     return permissionRepository.deleteGrant(this.db, userId, resourceId);
   }

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { ServiceArea, ServiceChangeEntry, ServiceChangeOutcome, ServiceChangeWord } from './service-change-log.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { FieldError } from '../../errors.ts';
+import type { FieldError } from '../errors.ts';
 
 /** The parts of a service whose changes a server applies through the work log. */
 export type ServiceArea = 'web';
