@@ -145,15 +145,43 @@ export const serviceChangeLog = {
     return rows.map((row) => row.service_id);
   },
 
-  /** How many changes wait in each area, and since when (doctor, `panel jobs`). */
-  async pendingByArea(db: Db) {
-    const rows = await db
-      .selectFrom('service_changes')
-      .select((eb) => ['area', eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('since')])
-      .where('state', '=', 'pending')
-      .groupBy('area')
+  /**
+   * Every service with changes waiting, oldest first: how many, since when, and what the last
+   * attempt met (doctor, `panel jobs changes`).
+   */
+  async backlogs(db: Db) {
+    const groups = await db
+      .selectFrom('service_changes as c')
+      .innerJoin('resources as r', 'r.id', 'c.service_id')
+      .select((eb) => [
+        'c.area',
+        'c.service_id',
+        'r.reference_punycode as domain',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.min('c.id').as('oldest'),
+      ])
+      .where('c.state', '=', 'pending')
+      .groupBy(['c.area', 'c.service_id', 'r.reference_punycode'])
+      .orderBy('oldest')
       .execute();
-    return rows.map((row) => ({ area: row.area, pending: Number(row.n), since: Number(row.since) }));
+    const result = [];
+    for (const group of groups) {
+      const oldest = await db
+        .selectFrom('service_changes')
+        .select(['created_at', 'outcome'])
+        .where('id', '=', Number(group.oldest))
+        .executeTakeFirst();
+      const outcome = oldest?.outcome ? (JSON.parse(oldest.outcome) as ServiceChangeOutcome) : null;
+      result.push({
+        area: group.area,
+        serviceId: group.service_id,
+        domain: group.domain,
+        pending: Number(group.n),
+        since: Number(oldest?.created_at ?? 0),
+        lastError: outcome && 'failedAttempt' in outcome ? outcome.failedAttempt.detail : null,
+      });
+    }
+    return result;
   },
 
   /** Forgets a service's finished changes older than `before` (their requests have long had their answer). */

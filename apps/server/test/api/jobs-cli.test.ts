@@ -7,6 +7,8 @@ import { runCli } from '../../src/cli/run-cli.ts';
 import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
 import type { JobEngine, JobView } from '../../src/jobs/job-engine.ts';
 import { defineJob } from '../../src/jobs/job-kind.ts';
+import { serviceChangeLog } from '../../src/jobs/service-change-log.repository.ts';
+import { buildAccount } from '../support/factories.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
 
 const broken = defineJob({
@@ -100,6 +102,37 @@ describe.each(DATABASE_KINDS)('panel jobs on %s', (kind) => {
     expect((JSON.parse(after.stdout) as { jobs: JobView[] }).jobs).toEqual([]);
     const summary = await cli('jobs', 'summary');
     expect(summary.stdout).toMatch(new RegExp(`${broken.name.replace('.', '\\.')}\\s+0\\s+0\\s+0\\s+2\\s+0`));
+  });
+
+  it('lists the objects whose changes wait for their server, and doctor says which fail', async () => {
+    expect(await cli('jobs', 'changes')).toMatchObject({ code: 0, stdout: 'Every change is on its server.\n' });
+    const account = await buildAccount(database.db, { domainName: 'waiting-web.test' });
+    const serviceId = account.resources['waiting-web.test'] as number;
+    const entry = await serviceChangeLog.append(database.db, 'web', serviceId, { prepare: [] }, null, 1_790_000_000);
+    await serviceChangeLog.noteAttempt(database.db, [entry], {
+      failedAttempt: { messageKey: 'web.error.refused', detail: 'nginx -t: unknown directive "x"' },
+    });
+    const listed = await cli('jobs', 'changes', '--json');
+    expect(listed.code).toBe(1);
+    expect(JSON.parse(listed.stdout).changes).toEqual([
+      {
+        area: 'web',
+        serviceId,
+        domain: 'waiting-web.test',
+        pending: 1,
+        since: 1_790_000_000,
+        lastError: 'nginx -t: unknown directive "x"',
+      },
+    ]);
+    expect((await cli('jobs', 'changes')).stdout).toContain('nginx -t: unknown directive');
+    const doctor = await cli('doctor', '--json');
+    const check = (
+      JSON.parse(doctor.stdout) as { checks: { name: string; ok: boolean; detail: string; fix?: string }[] }
+    ).checks.find((one) => one.name === 'changes on their servers');
+    expect(check).toMatchObject({ ok: false });
+    expect(check?.detail).toContain('web waiting-web.test (nginx -t: unknown directive');
+    expect(check?.fix).toContain('panel jobs changes');
+    await serviceChangeLog.finish(database.db, [entry], 'applied');
   });
 
   it('refuses a malformed id and an unknown state before opening anything', async () => {

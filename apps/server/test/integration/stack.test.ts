@@ -281,6 +281,7 @@ describe('npm run stack', () => {
     expect(names).toEqual([
       'panel database',
       'work log',
+      'changes on their servers',
       'powerdns',
       'dovecot',
       'postfix',

@@ -48,6 +48,7 @@ describe('panel doctor', () => {
     expect(report.checks.map((check) => [check.name, check.skipped ? 'skipped' : check.ok])).toEqual([
       ['panel database', true],
       ['work log', true],
+      ['changes on their servers', true],
       ['restic', true],
       ['disk', true],
       ['php sockets 8.2', 'skipped'],

@@ -5,6 +5,7 @@ import { setupChecks } from '../../drivers/doctor/setup-checks.ts';
 import { workLogSummary } from '../../jobs/work-log-report.ts';
 import { ensureProbeService, probeLoginsOf } from '../../modules/doctor/probe-accounts.ts';
 import { healthRepository } from '../../modules/health/health.repository.ts';
+import { changesWaiting, troubled } from '../changes-waiting.ts';
 import { CliError, type CommandGroup, defineCommand } from '../command.ts';
 import { table } from '../output.ts';
 
@@ -14,7 +15,7 @@ const check = defineCommand({
     "Check the panel's database and every configured driver's daemon with a real call (PowerDNS's API, doveadm, Postfix's and ProFTPD's greetings, nginx -t, each PHP-FPM master, the MariaDB admin login, phpMyAdmin's sign-on script), the free disk, whether nginx reaches the PHP sockets, DNS settings still holding documentation values, and what a customer would hit (a PHP page through nginx, an IMAP and a submission login, a DNS answer, an FTP login); say how to fix what fails; exit 1 when anything does",
   usage: '',
   parse: () => ({}),
-  async run({ runtime, config }) {
+  async run({ runtime, config, now }) {
     const database = await checked(
       'panel database',
       runtime.kind === 'sqlite'
@@ -39,12 +40,28 @@ const check = defineCommand({
         }
       },
     );
+    const waiting = await checked(
+      'changes on their servers',
+      'See `panel jobs changes`: fix what the last error says on that server (the panel keeps trying), or ask for it now with the page’s “Retry now”.',
+      async () => {
+        const all = await changesWaiting(runtime.db);
+        const stuck = troubled(all, now());
+        if (stuck.length > 0)
+          throw new Error(
+            `${stuck.length} object(s) wait: ${stuck
+              .slice(0, 3)
+              .map((item) => `${item.area} ${item.domain}${item.lastError ? ` (${item.lastError.slice(0, 60)})` : ''}`)
+              .join('; ')}`,
+          );
+        return all.length === 0 ? 'every change is on its server' : `${all.length} object(s) being applied now`;
+      },
+    );
     const [daemons, setup, customers] = await Promise.all([
       daemonChecks(config),
       Promise.all(setupChecks(config)),
       customerChecks(config),
     ]);
-    const checks: DaemonCheck[] = [database, workLog, ...daemons, ...setup, ...customers];
+    const checks: DaemonCheck[] = [database, workLog, waiting, ...daemons, ...setup, ...customers];
     const failed = checks.filter((item) => !item.ok);
     const skips = checks.filter((item) => item.skipped).length;
     const ran = checks.length - skips;

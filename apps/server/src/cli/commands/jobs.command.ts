@@ -1,5 +1,6 @@
 import type { JobEngine, JobState, JobView } from '../../jobs/job-engine.ts';
 import { workLogSummary } from '../../jobs/work-log-report.ts';
+import { changesWaiting, troubled } from '../changes-waiting.ts';
 import { CliError, type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
 import { table, timestamp } from '../output.ts';
 
@@ -103,9 +104,38 @@ const retry = defineCommand({
   },
 });
 
+const changes = defineCommand({
+  name: 'changes',
+  summary:
+    "Objects whose changes are not yet on their server (a service's web side, a DNS zone), oldest first, with what the last attempt met; exit 1 when one has failed an attempt or waits longer than 5 minutes",
+  usage: '',
+  parse: () => ({}),
+  async run({ runtime, now }) {
+    const waiting = await changesWaiting(runtime.db);
+    return {
+      json: { changes: waiting },
+      text:
+        waiting.length === 0
+          ? 'Every change is on its server.'
+          : table(
+              ['AREA', 'SERVICE', 'DOMAIN', 'WAITING', 'SINCE', 'LAST ERROR'],
+              waiting.map((item) => [
+                item.area,
+                String(item.serviceId),
+                item.domain,
+                String(item.pending),
+                timestamp(item.since) ?? '',
+                (item.lastError ?? '').slice(0, 80),
+              ]),
+            ),
+      exitCode: troubled(waiting, now()).length > 0 ? 1 : 0,
+    };
+  },
+});
+
 export const jobsCommands: CommandGroup = {
   name: 'jobs',
   summary: 'The work log: background jobs, the failed ones, and running one again',
-  commands: [list, summary, retry],
+  commands: [list, summary, retry, changes],
   defaultCommand: 'list',
 };
