@@ -58,7 +58,6 @@ import { createDatabasesService } from './modules/databases/create-databases-ser
 import { registerDatabasesRoutes } from './modules/databases/databases.routes.ts';
 import { registerDnsExportRoute, registerDnsRoutes } from './modules/dns/dns.routes.ts';
 import { createDnsService, type DnsService } from './modules/dns/dns.service.ts';
-import { workZonePublishing } from './modules/dns/zone-publish.jobs.ts';
 import { createDomainServices } from './modules/domain/create-domain-services.ts';
 import { registerDnssecRoutes } from './modules/domain/dnssec.routes.ts';
 import { registerDomainRoutes } from './modules/domain/domain.routes.ts';
@@ -72,7 +71,6 @@ import { HealthService } from './modules/health/health.service.ts';
 import { workCertificateOrders } from './modules/hosting/certificate.jobs.ts';
 import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { registerHostingRoutes } from './modules/hosting/hosting.routes.ts';
-import { workWebApplying } from './modules/hosting/web-apply.jobs.ts';
 import { createInstallerService } from './modules/installer/create-installer-service.ts';
 import { workInstalls } from './modules/installer/installer.jobs.ts';
 import { registerInstallerRoutes } from './modules/installer/installer.routes.ts';
@@ -91,6 +89,7 @@ import { RateLimiter } from './modules/rate-limit/rate-limiter.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.ts';
 import { workEvents } from './modules/realtime/work-events.ts';
+import { bindNodeWork } from './node-agent.ts';
 import { scheduleRounds } from './scheduled-rounds.ts';
 
 export interface AppDeps {
@@ -312,7 +311,6 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const landed = workEvents(permissions, events);
   const dns = createDnsService(db, config, dnsDriver, now, jobs, permissions, landed);
   registerDnsRoutes(api, dns);
-  await workZonePublishing(jobs, { run: (zone) => dns.publishZone(zone) });
   // Zones left with changes to publish (an instance stopped mid-change, the demo seed, the CLI
   // while no panel ran) get their job as the instance starts, not at the round's next minute.
   app.addHook('onReady', async () => {
@@ -391,7 +389,9 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     log: (error, site) => app.log.error({ err: error, event: 'acme.order_failed', site }, 'certificate order failed'),
   });
   registerHostingRoutes(api, hosting, { app });
-  await workWebApplying(jobs, hosting.webApplier);
+  // This process is also its machine's node agent unless one runs on its own (PANEL_AGENT).
+  if (config.agent.mode === 'embedded')
+    await bindNodeWork(jobs, { web: hosting.webApplier, dns: { run: (zone) => dns.publishZone(zone) } });
   app.addHook('onReady', async () => {
     await hosting.changes
       .reapply()

@@ -85,6 +85,16 @@ export const configSchema = z.object({
       purgeDays: z.coerce.number().int().min(0).max(3650).default(30),
     })
     .prefault({}),
+  agent: z
+    .object({
+      /**
+       * `embedded`: this process is also its machine's node agent (it applies web changes and
+       * publishes zones itself); `separate`: an agent of its own (`npm run agent`) does, and this
+       * process only sends the work.
+       */
+      mode: z.enum(['embedded', 'separate']).default('embedded'),
+    })
+    .prefault({}),
   activity: z
     .object({
       /** Days the activity log keeps an entry (0: forever). */
@@ -753,6 +763,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEB_LOG_DIR: 'web.logDir',
   PANEL_WEB_TEMPLATES_DIR: 'web.templatesDir',
   PANEL_WEB_APPLY_WAIT_SECONDS: 'web.applyWaitSeconds',
+  PANEL_AGENT: 'agent.mode',
   PANEL_WEB_NGINX_BINARY: 'web.nginxBinary',
   PANEL_WEB_NGINX_PREFIX: 'web.nginxPrefix',
   PANEL_WEB_NGINX_CONF: 'web.nginxConf',
@@ -903,6 +914,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   for (const [dotted, value] of Object.entries(overrides)) setPath(raw, dotted, value);
 
   const parsed = configSchema.safeParse(raw);
+  // The embedded work log serves one process on its SQLite file (it takes a job that was running
+  // at its start as dead): an agent of its own needs the shared engine of PostgreSQL.
+  if (parsed.success && parsed.data.agent.mode === 'separate' && !parsed.data.databaseUrl)
+    problems.push('agent.mode (PANEL_AGENT): separate needs PostgreSQL (PANEL_DATABASE_URL)');
   if (!parsed.success) {
     const byPath = Object.fromEntries(Object.entries(ENV_MAP).map(([name, dotted]) => [dotted, name]));
     for (const issue of parsed.error.issues) {

@@ -44,6 +44,16 @@ describe('configuration', () => {
     }
   });
 
+  it('runs the node agent in the panel by default; one of its own needs PostgreSQL', () => {
+    expect(loadConfig({}).agent.mode).toBe('embedded');
+    expect(() => loadConfig({ PANEL_AGENT: 'separate' })).toThrow(
+      'agent.mode (PANEL_AGENT): separate needs PostgreSQL (PANEL_DATABASE_URL)',
+    );
+    expect(loadConfig({ PANEL_AGENT: 'separate', PANEL_DATABASE_URL: 'postgres://u@localhost/db' }).agent.mode).toBe(
+      'separate',
+    );
+  });
+
   it('keeps databases embedded by default and needs a URL for MariaDB', () => {
     expect(loadConfig({}).databases).toMatchObject({
       driver: 'embedded',

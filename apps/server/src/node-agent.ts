@@ -1,0 +1,72 @@
+import type { AppConfig } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { DnsDriver } from './drivers/dns/dns.driver.ts';
+import type { JobEngine } from './jobs/job-engine.ts';
+import { BrandService } from './modules/brand/brand.service.ts';
+import { createDnsService } from './modules/dns/dns.service.ts';
+import { workZonePublishing } from './modules/dns/zone-publish.jobs.ts';
+import { createHostingService } from './modules/hosting/create-hosting-service.ts';
+import { workWebApplying } from './modules/hosting/web-apply.jobs.ts';
+import { PermissionService } from './modules/permission/permission.service.ts';
+import type { EventBus } from './modules/realtime/event-bus.ts';
+import { type WorkLanded, workEvents } from './modules/realtime/work-events.ts';
+
+/**
+ * What touches a server's files and daemons: the jobs that apply a service's web changes and
+ * publish its zone. The agent binds them; so does the panel's own process when it is also its
+ * machine's agent (PANEL_AGENT=embedded, the default), so `npm start` stays one command.
+ */
+export interface NodeWorkers {
+  web: { run(service: { serviceId: number; domain: string }): Promise<void> };
+  dns: { run(zone: { serviceId: number; name: string }): Promise<void> };
+}
+
+export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promise<void> {
+  await workWebApplying(jobs, workers.web);
+  await workZonePublishing(jobs, workers.dns);
+}
+
+export interface NodeAgentDeps {
+  config: AppConfig;
+  db: Db;
+  events: EventBus;
+  dnsDriver: DnsDriver;
+  /** The work log (not started: the agent starts it with its workers and stops it). */
+  jobs: JobEngine;
+  secretKey: Buffer;
+  /** Epoch milliseconds. */
+  clock?: () => number;
+}
+
+export interface NodeAgent {
+  stop(): Promise<void>;
+}
+
+/**
+ * A node agent without the API: the node's workers on the work log, built from the same
+ * factories as the panel's (the drivers the configuration names for this machine). It answers
+ * no HTTP; the control plane's instances send its jobs, and its results reach their requests
+ * through the log and their browsers through the event bus.
+ */
+export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
+  const { config, db, jobs } = deps;
+  const clock = deps.clock ?? Date.now;
+  const now = () => Math.floor(clock() / 1000);
+  const permissions = new PermissionService(db);
+  const landed: WorkLanded = workEvents(permissions, deps.events);
+  const dns = createDnsService(db, config, deps.dnsDriver, now, jobs, permissions, landed);
+  const hosting = createHostingService(db, config, new BrandService(db), deps.secretKey, now, undefined, {
+    dnsDriver: deps.dnsDriver,
+    jobs,
+    permissions,
+    landed,
+  });
+  await jobs.start({ workers: true });
+  await bindNodeWork(jobs, { web: hosting.webApplier, dns: { run: (zone) => dns.publishZone(zone) } });
+  return {
+    async stop() {
+      await jobs.stop();
+      await hosting.close();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { HostingService } from '@panel247/contract/hosting';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createDnsDriver } from '../../src/drivers/dns/create-dns-driver.ts';
+import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
+import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
+import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
+import { type NodeAgent, startNodeAgent } from '../../src/node-agent.ts';
+import { buildAccount } from '../support/factories.ts';
+import { eventually } from '../support/retrying.ts';
+import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
+import { createTestDatabase, DATABASE_KINDS } from '../support/test-database.ts';
+import { serviceNginxConfig } from '../support/web-config.ts';
+
+const DOMAIN = 'agente.test';
+const BEING_APPLIED = 'Hecho en el panel. El servidor aún no lo ha aplicado: se aplicará en cuanto pueda.';
+
+/**
+ * The panel's instances with PANEL_AGENT=separate send the web changes; a node agent of its own
+ * (the same factories, no HTTP) applies them. Here both run in one process on one database, the
+ * agent with its own work-log engine, as `npm run agent` would beside `npm start`.
+ */
+/** PostgreSQL only: an agent of its own needs the shared work log (the configuration says so). */
+describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agent of its own on %s', (kind) => {
+  let t: TestApp;
+  let agent: NodeAgent | undefined;
+  let cookie: string;
+  let id: number;
+  let webDir: string;
+  const events = new LocalEventBus();
+
+  const startAgent = async () => {
+    agent = await startNodeAgent({
+      config: t.config,
+      db: t.database.db,
+      events,
+      dnsDriver: createDnsDriver(t.config),
+      jobs: createJobEngine(t.database),
+      secretKey: TEST_SECRET_KEY,
+    });
+  };
+  const stopAgent = async () => {
+    await agent?.stop();
+    agent = undefined;
+  };
+  const nginxConf = () => serviceNginxConfig(path.join(webDir, 'live', String(id)));
+  const service = async () =>
+    (await t.call<{ service: HostingService }>('GET', `service/${id}/`, {}, { cookie })).body.data.service;
+  const createSite = (label: string) =>
+    t.call('POST', `service/${id}/subdomain/create/`, { subDomain: label, folder: label }, { cookie });
+  /** What the web driver was asked to check for this service (once per apply). */
+  const applies = () => vi.spyOn(EmbeddedWebDriver.prototype as unknown as { check: () => Promise<void> }, 'check');
+
+  beforeAll(async () => {
+    webDir = mkdtempSync(path.join(tmpdir(), 'p247-agent-web-'));
+    const database = await createTestDatabase(kind);
+    t = await buildTestApp(kind, {
+      events,
+      database,
+      config: {
+        databaseUrl: database.url,
+        'agent.mode': 'separate',
+        'web.applyWaitSeconds': 5,
+        'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-agent-homes-')),
+        'web.configDir': webDir,
+      },
+    });
+    const account = await buildAccount(t.database.db, {
+      domainName: DOMAIN,
+      resources: { [DOMAIN]: { hasService: true } },
+    });
+    id = account.resources[DOMAIN] as number;
+    cookie = await t.login(account.domainName, account.username, account.password);
+    await startAgent();
+  });
+  afterAll(async () => {
+    await stopAgent();
+    await t.close();
+  });
+
+  it('applies a change made through the API: served when the call answers', async () => {
+    const site = await createSite('now');
+    expect(site.body.system.info).toEqual(['Subdominio creado']);
+    expect(site.body.system.job).toBeNull();
+    expect(nginxConf()).toContain('now.agente.test');
+    expect((await service()).applying).toBeNull();
+  });
+
+  it('away, leaves the change pending (the API applies nothing); back, applies it once', async () => {
+    await stopAgent();
+    const checks = applies();
+    const site = await createSite('later');
+    expect(site.response.statusCode).toBe(200);
+    expect(site.body.system.info).toEqual(['Subdominio creado', BEING_APPLIED]);
+    expect(site.body.system.job).toMatchObject({ status: 'queued', progress: 0 });
+    expect((await service()).applying).toMatchObject({ state: 'pending', reason: null });
+    expect(nginxConf()).not.toContain('later.agente.test');
+    expect(checks).not.toHaveBeenCalled();
+
+    await startAgent();
+    await eventually(async () => (await service()).applying === null);
+    expect(nginxConf()).toContain('later.agente.test');
+    expect(checks.mock.calls.filter((call) => (call as unknown[])[0] === id)).toHaveLength(1);
+    checks.mockRestore();
+  });
+});
