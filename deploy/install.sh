@@ -32,6 +32,8 @@ fi
 
 checkout=$(cd "$(dirname "$0")/.." && pwd)
 [ -d "$checkout/node_modules/tsx" ] || die "$checkout has no node_modules: run npm ci there first"
+# the unit runs the server's bundle (apps/server/dist), not the sources through a loader
+[ -f "$checkout/apps/server/dist/main.js" ] || die "$checkout has no server build: run npm run build there first"
 
 cd "$checkout"
 exec node --import tsx scripts/install/main.ts "$@"

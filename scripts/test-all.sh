@@ -19,8 +19,9 @@ fi
 
 [ -d node_modules ] || npm ci
 
-echo "test-all: building the web app (served by the e2e tier)"
+echo "test-all: building the web app (served by the e2e tier) and the server's bundles (run by the installed unit)"
 npm run build -w apps/web >"$out/build.log" 2>&1 || { echo "web build failed:"; tail -n 30 "$out/build.log"; }
+npm run build:server >"$out/build-server.log" 2>&1 || { echo "server build failed:"; tail -n 30 "$out/build-server.log"; }
 
 status=0
 # A tier's console output goes to its log, printed whole when the tier ends, so that two tiers

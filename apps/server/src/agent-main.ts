@@ -1,8 +1,15 @@
+import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { ConfigSourceError, findConfigSource } from './config-source.ts';
+import { migrateToLatest, openDatabase } from './db/database.ts';
+import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
+import { createJobEngine } from './jobs/create-job-engine.ts';
+import { PostgresEventBus } from './modules/realtime/postgres-event-bus.ts';
 import { startNodeAgent } from './node-agent.ts';
-import { openRuntime } from './runtime.ts';
 import { loadSecretKey } from './secret-key.ts';
+
+/** The agent's own queries are few (the work log has its own pool): a small pool, a small footprint. */
+const AGENT_POOL_SIZE = 4;
 
 /**
  * The node agent on its own (PANEL_AGENT=separate on the panel's instances): the same
@@ -20,13 +27,27 @@ async function main() {
     }
     throw error;
   }
-  const runtime = await openRuntime(config, { seed: false });
+  if (!config.databaseUrl) {
+    // The embedded work log serves the panel's one process; an agent beside it needs PostgreSQL.
+    console.error('The node agent needs PostgreSQL (PANEL_DATABASE_URL): on SQLite the panel is its own agent.');
+    process.exit(1);
+  }
+  // The panel's database and bus opened directly (not through runtime.ts, which brings every
+  // service for the demo seed): the agent's memory is its drivers and the work log.
+  const { db, kind, url } = openDatabase({
+    url: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'panel.sqlite'),
+    poolSize: AGENT_POOL_SIZE,
+    preparedStatements: config.databasePreparedStatements,
+  });
+  await migrateToLatest(db);
+  const events = await PostgresEventBus.connect(url as string);
   const agent = await startNodeAgent({
     config,
-    db: runtime.db,
-    events: runtime.events,
-    dnsDriver: runtime.dnsDriver,
-    jobs: runtime.jobs,
+    db,
+    events,
+    dnsDriver: createDnsDriver(config),
+    jobs: createJobEngine({ db, kind, url }),
     secretKey: loadSecretKey(config),
   });
   let stopping = false;
@@ -37,12 +58,13 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await agent.stop();
-    await runtime.close();
+    await events.close();
+    await db.destroy();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  console.log(`node agent: running (${runtime.kind === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'})`);
+  console.log('node agent: running (PostgreSQL)');
 }
 
 main().catch((error) => {

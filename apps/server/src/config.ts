@@ -4,6 +4,7 @@ import { DEFAULT_BASE_PATH, LANGUAGES } from '@panel247/contract/constants';
 import { DEFAULT_RECORD_TEMPLATES, defaultRecordProblems } from '@panel247/contract/dns-default-records';
 import { z } from 'zod';
 import { translate } from './i18n/messages.ts';
+import { repoPath } from './paths.ts';
 
 /**
  * The one configuration of the server: an optional JSON file (PANEL_CONFIG_FILE) overlaid by
@@ -945,9 +946,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
     config.backups.passwordFile ?? path.join(config.dataDir, 'backups', 'password'),
   );
   config.web.logDir = path.resolve(config.web.logDir ?? path.join(config.web.configDir, 'logs'));
-  config.installer.appsDir = path.resolve(
-    config.installer.appsDir ?? path.join(import.meta.dirname, '../../../deploy/apps'),
-  );
-  config.webDist = path.resolve(config.webDist ?? path.join(import.meta.dirname, '../../web/dist'));
+  config.installer.appsDir = path.resolve(config.installer.appsDir ?? repoPath('deploy/apps'));
+  config.webDist = path.resolve(config.webDist ?? repoPath('apps/web/dist'));
   return config;
 }

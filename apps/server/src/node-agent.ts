@@ -2,11 +2,10 @@ import type { AppConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
-import { BrandService } from './modules/brand/brand.service.ts';
-import { createDnsService } from './modules/dns/dns.service.ts';
 import { workZonePublishing } from './modules/dns/zone-publish.jobs.ts';
-import { createHostingService } from './modules/hosting/create-hosting-service.ts';
+import { createZonePublishing } from './modules/dns/zone-publishing-node.ts';
 import { workWebApplying } from './modules/hosting/web-apply.jobs.ts';
+import { createWebNode } from './modules/hosting/web-node.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { type WorkLanded, workEvents } from './modules/realtime/work-events.ts';
@@ -52,21 +51,28 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
   const { config, db, jobs } = deps;
   const clock = deps.clock ?? Date.now;
   const now = () => Math.floor(clock() / 1000);
-  const permissions = new PermissionService(db);
-  const landed: WorkLanded = workEvents(permissions, deps.events);
-  const dns = createDnsService(db, config, deps.dnsDriver, now, jobs, permissions, landed);
-  const hosting = createHostingService(db, config, new BrandService(db), deps.secretKey, now, undefined, {
-    dnsDriver: deps.dnsDriver,
+  // Only the node's parts: no certificates, databases, overview or zone-changing services, so
+  // an agent holds little more than its drivers and the work log (see the start bench).
+  const landed: WorkLanded = workEvents(new PermissionService(db), deps.events);
+  const web = createWebNode(db, config, deps.secretKey, now, { landed });
+  const zones = createZonePublishing(
+    db,
+    deps.dnsDriver,
+    {
+      nameservers: config.dns.nameservers,
+      defaultTtl: config.dns.defaultTtl,
+      history: { keep: config.dns.historyKeep, days: config.dns.historyDays },
+    },
+    now,
     jobs,
-    permissions,
+    { recheckSeconds: config.dns.republishSeconds },
     landed,
-  });
+  );
   await jobs.start({ workers: true });
-  await bindNodeWork(jobs, { web: hosting.webApplier, dns: { run: (zone) => dns.publishZone(zone) } });
+  await bindNodeWork(jobs, { web: web.worker, dns: zones });
   return {
     async stop() {
       await jobs.stop();
-      await hosting.close();
     },
   };
 }

@@ -33,10 +33,9 @@ export interface Runtime {
 
 /**
  * Opens what the server and the CLI both need: the database (migrated), the event bus for it, and
- * the seed. SQLite is seeded with the demo by default; PostgreSQL only when asked. The node
- * agent (`seed: false`) leaves the data to the panel.
+ * the seed. SQLite is seeded with the demo by default; PostgreSQL only when asked.
  */
-export async function openRuntime(config: AppConfig, options: { seed?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(config: AppConfig): Promise<Runtime> {
   const { db, kind, url } = openDatabase({
     url: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'panel.sqlite'),
@@ -52,9 +51,7 @@ export async function openRuntime(config: AppConfig, options: { seed?: boolean }
   });
   const seed = config.seedDemo ?? kind === 'sqlite';
   const dnsDriver = createDnsDriver(config);
-  if (options.seed === false) {
-    // the panel's own instances seed; an agent only works
-  } else if (seed) {
+  if (seed) {
     const secretKey = loadSecretKey(config);
     const brands = new BrandService(db);
     const databases = createDatabasesService(db, config, brands, secretKey, () => nowSeconds());

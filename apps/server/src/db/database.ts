@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLiteDatabase from 'better-sqlite3';
 import {
   Kysely,
   type Migration,
@@ -43,6 +44,8 @@ export function openDatabase(options: {
   }
   const file = options.sqliteFile ?? ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  // Loaded only for SQLite: a PostgreSQL process (an agent above all) need not hold the addon.
+  const SQLite = createRequire(import.meta.url)('better-sqlite3') as typeof SQLiteDatabase;
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');

@@ -6,6 +6,7 @@ import { createGunzip } from 'node:zlib';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { extract } from 'tar-stream';
 import yauzl from 'yauzl';
+import { ArchiveError } from './archive-error.ts';
 import { handleRange } from './handle-range.ts';
 
 /**
@@ -16,8 +17,7 @@ import { handleRange } from './handle-range.ts';
  * of entries are capped, so an archive can neither write outside its folder nor fill the disk.
  */
 
-/** The archive is unsafe (a link, a device, an escaping name) or too big. */
-export class ArchiveError extends Error {}
+export { ArchiveError } from './archive-error.ts';
 
 export const MAX_ENTRIES = 20_000;
 

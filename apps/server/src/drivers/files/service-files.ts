@@ -6,10 +6,20 @@ import { pipeline } from 'node:stream/promises';
 import { isFilePath, UPLOAD_CHUNK_BYTES } from '@panel247/contract/file-rules';
 import type { FileEntry } from '@panel247/contract/files';
 import { ConflictError } from '../../errors.ts';
-import { entriesOf } from '../archives/archive.ts';
-import { packEntries, packFolder } from '../archives/pack-folder.ts';
 import type { ConfinedWorkers } from './confined/confined-workers.ts';
 import type { FileOwner, WorkerRequest } from './confined/protocol.ts';
+
+/**
+ * The archive readers and writers, loaded when a restore or an install first needs them: the
+ * processes that only prepare folders (a node agent) need not hold tar and zip code.
+ */
+async function archives() {
+  const [{ entriesOf }, { packEntries, packFolder }] = await Promise.all([
+    import('../archives/archive.ts'),
+    import('../archives/pack-folder.ts'),
+  ]);
+  return { entriesOf, packEntries, packFolder };
+}
 
 /** How long the staged part of an upload waits for its next chunk. */
 const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
@@ -139,6 +149,7 @@ export class ServiceFiles {
    * way rather than following it.
    */
   async restore(place: FilesPlace, relative: string, source: string, top: 'file' | 'folder'): Promise<void> {
+    const { packFolder } = await archives();
     await this.workers.call(this.request(place, 'restore', { path: checkedPath(relative), top }), () =>
       packFolder(source),
     );
@@ -164,6 +175,7 @@ export class ServiceFiles {
     configs: { path: string; text: string }[],
     maxBytes: number,
   ): Promise<void> {
+    const { entriesOf, packEntries } = await archives();
     const entries = await entriesOf(payload);
     await this.workers.call(this.request(place, 'install', { path: checkedPath(folder), configs, maxBytes }), () =>
       packEntries(entries),

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
+import { repoPath } from '../../paths.ts';
 import { EmbeddedWebDriver } from './embedded.driver.ts';
 import { NginxWebDriver, type PhpFpmMaster } from './nginx.driver.ts';
 import type { WebDriver } from './web.driver.ts';
 
 /** The repository's deploy/nginx: the templates the operator kit ships. */
-export const DEFAULT_WEB_TEMPLATES = path.resolve(import.meta.dirname, '../../../../../deploy/nginx');
+export const DEFAULT_WEB_TEMPLATES = repoPath('deploy/nginx');
 
 /** The PHP-FPM master of every version with a socket folder: Debian's paths unless configured otherwise. */
 export function phpMasters(web: AppConfig['web']): Record<string, PhpFpmMaster> {

@@ -15,8 +15,9 @@ import type { AuthorizedResource, PermissionService } from '../permission/permis
 import type { WorkLanded } from '../realtime/work-events.ts';
 import { dnsRepository } from './dns.repository.ts';
 import { type ChangeNote, type HistoryRetention, ZoneHistory } from './zone-history.ts';
-import { ZonePublishWorker } from './zone-publish-worker.ts';
+import type { ZonePublishWorker } from './zone-publish-worker.ts';
 import { type Changed, type PublishWaits, type Written, ZonePublisher } from './zone-publisher.ts';
+import { createZonePublishing } from './zone-publishing-node.ts';
 import { checkBeside, spreadTtl, unifyTtls } from './zone-record-rules.ts';
 import { toRRsets } from './zone-rendering.ts';
 
@@ -36,6 +37,9 @@ export interface DnsSettings {
   /** How many change sets a zone's history keeps, and for how many days (0: no age limit). */
   history?: HistoryRetention;
 }
+
+/** A zone's history without a configured retention: its newest 500 change sets, for a year. */
+const DEFAULT_HISTORY = { keep: 500, days: 365 };
 
 /** Changes the panel makes itself (a zone's first records, a backup restored, mail's TXT records). */
 export const BY_PANEL = { userId: null, who: '' };
@@ -86,13 +90,13 @@ export class ZoneChanges {
     waits: PublishWaits & { recheckSeconds: number; landed?: WorkLanded },
   ) {
     this.publisher = new ZonePublisher(db, driver, settings, now, jobs, waits);
-    this.history = new ZoneHistory(settings.history ?? { keep: 500, days: 365 }, now);
-    this.publishing = new ZonePublishWorker(
+    this.history = new ZoneHistory(settings.history ?? DEFAULT_HISTORY, now);
+    this.publishing = createZonePublishing(
       db,
-      this.publisher.server,
-      jobs,
-      (trx, serviceId, zone, server, wanted) => this.history.recordSync(trx, serviceId, zone, server, wanted),
+      driver,
+      { ...settings, history: settings.history ?? DEFAULT_HISTORY },
       now,
+      jobs,
       waits,
       waits.landed,
     );

@@ -7,26 +7,23 @@ import { HttpChallengeFiles } from '../../drivers/acme/http-challenges.ts';
 import { NameChecks } from '../../drivers/acme/name-checks.ts';
 import { createDatabasesDriver } from '../../drivers/databases/create-databases-driver.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
-import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { MailTlsDriver } from '../../drivers/mail-tls/mail-tls.driver.ts';
 import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
 import type { BrandService } from '../brand/brand.service.ts';
-import { createHomeWork } from '../files/service-file-owner.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import type { WorkLanded } from '../realtime/work-events.ts';
 import { CertificateService } from './certificate.service.ts';
 import { MailCertificateService } from './certificate-mail.service.ts';
 import { HostingChanges, type WebDelivery } from './hosting-changes.ts';
 import { HostingOverviewService } from './hosting-overview.service.ts';
-import type { HostingSettings } from './hosting-settings.ts';
 import { RedirectionService } from './redirection.service.ts';
-import { createServiceUsers, type ServiceUsers } from './service-users.ts';
+import type { ServiceUsers } from './service-users.ts';
 import { SiteService } from './site.service.ts';
 import { SiteBuilderService } from './site-builder.service.ts';
-import { WebApplyWorker } from './web-apply-worker.ts';
-import { WebModel } from './web-model.ts';
+import type { WebApplyWorker } from './web-apply-worker.ts';
+import { createWebNode } from './web-node.ts';
 
 /** The web side of hosting services, one service per concern, sharing how a service is changed. */
 export interface HostingServices {
@@ -66,30 +63,18 @@ export function createHostingService(
     landed?: WorkLanded;
   } = {},
 ): HostingServices {
-  const homes = new ServiceHomes(
-    config.hosting.root as string,
-    { uid: config.hosting.uid, gid: config.hosting.gid },
-    createHomeWork(db, config),
-  );
-  const keys = new SecretBox(secretKey, 'site-private-key');
-  const settings: HostingSettings = {
-    phpVersions: Object.keys(config.web.phpSockets),
-    defaultPhpVersion: config.web.defaultPhpVersion,
-    webSpaceMb: config.hosting.webSpaceMb,
-    trafficMb: config.hosting.trafficMb,
-    databaseSpaceMb: config.hosting.databaseSpaceMb,
-    maxDatabases: config.databases.maxPerService,
-    siteBuilderUrl: config.hosting.siteBuilderUrl,
-    siteBuilderKey: config.hosting.siteBuilderKey,
-  };
-  const users = options.users ?? createServiceUsers(db, config, now);
-  const model = new WebModel(homes, keys, settings, users);
+  const node = createWebNode(db, config, secretKey, now, {
+    driver: webDriver,
+    ...(options.users ? { users: options.users } : {}),
+    ...(options.landed ? { landed: options.landed } : {}),
+  });
+  const { homes, keys, settings } = node;
   const changes = new HostingChanges(
     db,
     options.permissions ?? new PermissionService(db),
     webDriver,
-    model,
-    new WebApplyWorker(db, webDriver, model, now, options.landed),
+    node.model,
+    node.worker,
     options.webDelivery ?? { inline: true },
     now,
   );

@@ -4,10 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../../errors.ts';
-import { ArchiveError } from '../../archives/archive.ts';
+import { repoPath } from '../../../paths.ts';
+import { ArchiveError } from '../../archives/archive-error.ts';
 import type { WorkerMessage, WorkerRequest } from './protocol.ts';
 
 /**
@@ -48,7 +47,7 @@ interface Running {
 /** How long a worker told its input failed may take to clean up before it is killed. */
 const ABORT_GRACE_MS = 10_000;
 
-const WORKER_ENTRY = fileURLToPath(new URL('./worker-main.ts', import.meta.url));
+const WORKER_ENTRY = repoPath('apps/server/src/drivers/files/confined/worker-main.ts');
 
 /** Whether a worker (its process, IPC channel and pipes) keeps the panel's event loop alive. */
 function setHeld(child: ChildProcess, held: boolean): void {
@@ -152,6 +151,8 @@ export class ConfinedWorkers {
       const dir = await mkdtemp(path.join(tmpdir(), 'panel247-files-'));
       this.scriptDir = dir;
       const file = path.join(dir, 'worker.cjs');
+      // Loaded when a first worker is needed: esbuild's API alone holds ~15 MB.
+      const { build } = await import('esbuild');
       await build({
         entryPoints: [WORKER_ENTRY],
         bundle: true,
