@@ -23,7 +23,9 @@ const nodeModulesStayExternal: Plugin = {
   name: 'node-modules-stay-external',
   setup(builder) {
     builder.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@panel247/') || args.path.endsWith('.json') ? undefined : { path: args.path, external: true },
+      args.path.startsWith('@panel247/') || args.path.endsWith('.json')
+        ? undefined
+        : { path: args.path, external: true },
     );
   },
 };
@@ -43,7 +45,9 @@ const result = await build({
   target: 'node20',
   sourcemap: 'linked',
   // a bundled CommonJS helper may still call require()
-  banner: { js: "import { createRequire as __panelRequire } from 'node:module'; const require = __panelRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __panelRequire } from 'node:module'; const require = __panelRequire(import.meta.url);",
+  },
   plugins: [nodeModulesStayExternal],
   logLevel: 'warning',
   metafile: true,

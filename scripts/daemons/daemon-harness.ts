@@ -81,11 +81,11 @@ export function requireBinary(binary: string, debianPackage: string): string {
  * opens it, not a timing: on a busy 2-core machine (the API and browser tiers beside) Postfix once
  * took over 10 s to open its SMTP port, so it is generous.
  */
-export async function waitForPort(port: number, timeoutMs = 60_000): Promise<void> {
+export async function waitForPort(port: number, timeoutMs = 60_000, host = '127.0.0.1'): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const open = await new Promise<boolean>((resolve) => {
-      const socket = createConnection({ host: '127.0.0.1', port });
+      const socket = createConnection({ host, port });
       socket.once('connect', () => {
         socket.destroy();
         resolve(true);
@@ -95,7 +95,7 @@ export async function waitForPort(port: number, timeoutMs = 60_000): Promise<voi
     if (open) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms`);
+  throw new Error(`nothing listens on ${host}:${port} after ${timeoutMs} ms`);
 }
 
 export interface RunningDaemon {

@@ -26,7 +26,11 @@ export interface WebServers {
  * nginx.conf and php-fpm.conf include the live folder the web driver writes into, exactly as an
  * operator's do. Nothing under /etc is touched (mime.types is only read).
  */
-export async function startWebServers(placement: Placement = temporaryPlacement): Promise<WebServers> {
+export async function startWebServers(
+  placement: Placement = temporaryPlacement,
+  /** The address nginx listens on: loopback, or a server's own in its network namespace. */
+  address = '127.0.0.1',
+): Promise<WebServers> {
   const nginx = nginxBinary();
   const phpFpm = phpFpmBinary();
   const web = webIdentity();
@@ -60,8 +64,8 @@ export async function startWebServers(placement: Placement = temporaryPlacement)
       ACCESS_LOG: path.join(dir, 'nginx-access.log'),
       MIME_TYPES: '/etc/nginx/mime.types',
       TEMP_DIR: tempDir,
-      HTTP_LISTEN: `127.0.0.1:${httpPort}`,
-      HTTPS_LISTEN: `127.0.0.1:${httpsPort}`,
+      HTTP_LISTEN: `${address}:${httpPort}`,
+      HTTPS_LISTEN: `${address}:${httpsPort}`,
       LIVE_DIR: liveDir,
     }),
   );
@@ -89,8 +93,8 @@ export async function startWebServers(placement: Placement = temporaryPlacement)
     if (placement.temporary) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitForPort(httpPort);
-    await waitForPort(httpsPort);
+    await waitForPort(httpPort, undefined, address);
+    await waitForPort(httpsPort, undefined, address);
     await waitForSocket(idleSocket, fpm);
   } catch (error) {
     await stop();
@@ -104,8 +108,8 @@ export async function startWebServers(placement: Placement = temporaryPlacement)
       configDir,
       templatesDir: KIT,
       logDir: path.join(dir, 'logs'),
-      httpListen: `127.0.0.1:${httpPort}`,
-      httpsListen: `127.0.0.1:${httpsPort}`,
+      httpListen: `${address}:${httpPort}`,
+      httpsListen: `${address}:${httpsPort}`,
       phpSockets: { [PHP_VERSION]: runDir },
       phpUser: user,
       phpGroup: group,
