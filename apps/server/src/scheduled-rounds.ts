@@ -93,11 +93,12 @@ export async function scheduleRounds(
     async () => void (await services.dns.republish()),
     failed('dns.republish_failed', 'dns republish'),
   );
-  // Services whose web changes outlived their job's retries (a node away for long) get it again.
+  // Services whose web changes outlived their job's retries (a node away for long) get it again;
+  // every 10 minutes, the longest wait between two retries, so that it does not undo the backoff.
   await scheduleRound(
     jobs,
     ROUNDS.webReapply,
-    '* * * * *',
+    '*/10 * * * *',
     async () => void (await services.webChanges.reapply()),
     failed('web.reapply_failed', 'web reapply'),
   );

@@ -194,4 +194,9 @@ export const serviceChangeLog = {
       .where('created_at', '<', before)
       .execute();
   },
+
+  /** Forgets every finished change older than `before`, in every area. */
+  async forgetAllFinished(db: Db, before: number): Promise<void> {
+    await db.deleteFrom('service_changes').where('state', '<>', 'pending').where('created_at', '<', before).execute();
+  },
 };

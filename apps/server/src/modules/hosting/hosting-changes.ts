@@ -65,6 +65,9 @@ export type WebApplying = {
   reason: 'refused' | 'reload' | 'failed' | null;
 } | null;
 
+/** Finished changes are forgotten this long after they were made (their calls have long answered). */
+const FINISHED_KEPT_SECONDS = 3600;
+
 const FAILURE_REASONS: Record<string, 'refused' | 'reload'> = {
   'web.error.refused': 'refused',
   'web.error.reload': 'reload',
@@ -168,6 +171,11 @@ export class HostingChanges {
     const word = await this.deliver(service, entry);
     if (word.state === 'refused' && word.outcome && 'refused' in word.outcome)
       throw new FieldErrors(word.outcome.refused.fields.map((field) => ({ ...field, field: formField(field.field) })));
+    const failed = word.state === 'pending' && word.outcome && 'failedAttempt' in word.outcome ? word.outcome : null;
+    // Run here (the CLI, a seed, doctor's probes): the one who asked is told the daemon's words;
+    // the change stays pending and the panel's round applies it later.
+    if (failed && 'inline' in this.delivery)
+      throw new DaemonError(failed.failedAttempt.messageKey, failed.failedAttempt.detail);
     if (word.state === 'pending' && service.actor)
       service.actor.pendingWork = {
         jobId: changeJobId(entry),
@@ -220,9 +228,13 @@ export class HostingChanges {
     return word.state !== 'pending' && (await serviceChangeLog.backlog(this.db, 'web', service.id)) === null;
   }
 
-  /** Sends the job of every service with web changes still to apply (the round of pending changes). */
+  /**
+   * Sends the job of every service with web changes still to apply (the round of pending
+   * changes), and forgets the finished ones of services that changed nothing since.
+   */
   async reapply(): Promise<number> {
     if ('inline' in this.delivery) return 0;
+    await serviceChangeLog.forgetAllFinished(this.db, this.now() - FINISHED_KEPT_SECONDS);
     const ids = await serviceChangeLog.servicesWithPending(this.db, 'web');
     for (const id of ids) {
       const domain = await hostingRepository.domainOf(this.db, id);
