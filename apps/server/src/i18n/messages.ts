@@ -121,6 +121,8 @@ const es = {
     'Hecho en el panel, pero el servidor aún no ha podido aplicarlo. Se volverá a intentar; puedes reintentarlo ahora.',
   'web.applied': 'Todos los cambios del servicio están aplicados en el servidor web',
   'web.error.apply': 'El servidor web no ha podido aplicar el cambio',
+  'web.error.undone':
+    'Otro cambio de este servicio, hecho justo antes, ha sido rechazado por el servidor web, y este se ha deshecho con él. Inténtalo de nuevo.',
   'dns.published': 'Todos los cambios de la zona están publicados en el servidor DNS',
   'dns.error.type': 'Tipo de registro no válido',
   'dns.error.name': 'Nombre no válido: letras, números y guiones; "_" solo al inicio de etiquetas de servicio',
@@ -545,6 +547,8 @@ const en: Record<MessageKey, string> = {
     'Done in the panel, but the server could not apply it yet. It will be tried again; you can retry now.',
   'web.applied': 'Every change of the service is applied on the web server',
   'web.error.apply': 'The web server could not apply the change',
+  'web.error.undone':
+    'Another change of this service, made just before, was refused by the web server, and this one was undone with it. Try again.',
   'dns.published': 'Every change of the zone is published on the DNS server',
   'dns.error.type': 'Invalid record type',
   'dns.error.name': 'Invalid name: letters, digits and hyphens; "_" only at the start of service labels',
@@ -962,6 +966,8 @@ const ca: Record<MessageKey, string> = {
     'Fet al panell, però el servidor encara no ho ha pogut aplicar. Es tornarà a provar; pots tornar-ho a provar ara.',
   'web.applied': 'Tots els canvis del servei estan aplicats al servidor web',
   'web.error.apply': 'El servidor web no ha pogut aplicar el canvi',
+  'web.error.undone':
+    'Un altre canvi d’aquest servei, fet just abans, ha estat rebutjat pel servidor web, i aquest s’ha desfet amb ell. Torna-ho a provar.',
   'dns.published': 'Tots els canvis de la zona estan publicats al servidor DNS',
   'dns.error.type': 'Tipus de registre no vàlid',
   'dns.error.name': 'Nom no vàlid: lletres, números i guions; "_" només a l’inici d’etiquetes de servei',

@@ -5,7 +5,10 @@ export type ServiceArea = 'web';
 
 /** What the request waiting on a change is told. */
 export type ServiceChangeOutcome =
-  /** The server refused it, on these fields: it was taken out of the database again. */
+  /**
+   * The server refused it, on these fields, and it was taken out of the database again; no
+   * fields: an earlier change it was made on was refused, and it went with it.
+   */
   | { refused: { fields: FieldError[] } }
   /** The last attempt failed (a daemon refused or is down); the work log tries again. */
   | { failedAttempt: { messageKey: string; detail: string } };

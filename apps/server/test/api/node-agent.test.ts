@@ -5,6 +5,7 @@ import type { HostingService } from '@panel247/contract/hosting';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDnsDriver } from '../../src/drivers/dns/create-dns-driver.ts';
 import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
+import { FieldErrors } from '../../src/errors.ts';
 import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { type NodeAgent, startNodeAgent } from '../../src/node-agent.ts';
@@ -104,5 +105,38 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     expect(nginxConf()).toContain('later.agente.test');
     expect(checks.mock.calls.filter((call) => (call as unknown[])[0] === id)).toHaveLength(1);
     checks.mockRestore();
+  });
+
+  it('a change the node refuses on a field goes, and the later one made on it goes with it', async () => {
+    await stopAgent();
+    const first = await createSite('uno');
+    const second = await createSite('dos');
+    expect([first.body.system.job?.status, second.body.system.job?.status]).toEqual(['queued', 'queued']);
+    // the node finds the first one's folder unusable (as a link planted there would be)
+    applies().mockRejectedValueOnce(FieldErrors.one('sites.1.folder', 'hosting.error.folder_escape'));
+    await startAgent();
+    await eventually(async () => (await service()).applying === null);
+    const sites = await t.database.db
+      .selectFrom('web_sites')
+      .select('subdomain')
+      .where('service_id', '=', id)
+      .execute();
+    expect(sites.map((row) => row.subdomain)).not.toContain('uno');
+    expect(sites.map((row) => row.subdomain)).not.toContain('dos');
+    const outcomes = await t.database.db
+      .selectFrom('service_changes')
+      .select(['state', 'outcome'])
+      .where('service_id', '=', id)
+      .where('state', '=', 'refused')
+      .orderBy('id')
+      .execute();
+    expect(outcomes.map((row) => JSON.parse(row.outcome as string))).toEqual([
+      { refused: { fields: [{ field: 'sites.1.folder', messageKey: 'hosting.error.folder_escape' }] } },
+      { refused: { fields: [] } },
+    ]);
+    // what is served is the database again: neither site
+    expect(nginxConf()).not.toContain('uno.agente.test');
+    expect(nginxConf()).not.toContain('dos.agente.test');
+    vi.restoreAllMocks();
   });
 });

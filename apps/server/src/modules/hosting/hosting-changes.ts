@@ -2,7 +2,7 @@ import type { PermissionKey } from '@panel247/contract/constants';
 import type { HostingService as HostingServiceDto } from '@panel247/contract/hosting';
 import type { Db } from '../../db/database.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
-import { DaemonError, FieldErrors } from '../../errors.ts';
+import { ConflictError, DaemonError, FieldErrors } from '../../errors.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
 import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
 import { changeJobId, type ServiceChangeWord, serviceKey } from '../../jobs/service-change-log.ts';
@@ -169,8 +169,12 @@ export class HostingChanges {
       return { value, entry: await serviceChangeLog.append(trx, 'web', service.id, change, undo, this.now()) };
     });
     const word = await this.deliver(service, entry);
-    if (word.state === 'refused' && word.outcome && 'refused' in word.outcome)
-      throw new FieldErrors(word.outcome.refused.fields.map((field) => ({ ...field, field: formField(field.field) })));
+    if (word.state === 'refused' && word.outcome && 'refused' in word.outcome) {
+      const { fields } = word.outcome.refused;
+      // No field of its own: an earlier change of the service was refused, and this one made on it went too.
+      if (fields.length === 0) throw new ConflictError('web.error.undone');
+      throw new FieldErrors(fields.map((field) => ({ ...field, field: formField(field.field) })));
+    }
     const failed = word.state === 'pending' && word.outcome && 'failedAttempt' in word.outcome ? word.outcome : null;
     // Run here (the CLI, a seed, doctor's probes): the one who asked is told the daemon's words;
     // the change stays pending and the panel's round applies it later.

@@ -106,12 +106,11 @@ export class WebApplyWorker {
       const undone = await serviceChangeLog.pending<WebChange, WebUndo>(trx, 'web', serviceId, fromId);
       for (const entry of [...undone].reverse())
         if (entry.undo) await restoreWebSnapshot(trx, serviceId, entry.undo, this.now());
-      await serviceChangeLog.finish(
-        trx,
-        undone.map((entry) => entry.id),
-        'refused',
-        { refused: { fields: error.fields } },
-      );
+      // The refused change's call gets the field; a later one's, that it went with it.
+      const [refused, ...later] = undone.map((entry) => entry.id);
+      if (refused !== undefined)
+        await serviceChangeLog.finish(trx, [refused], 'refused', { refused: { fields: error.fields } });
+      await serviceChangeLog.finish(trx, later, 'refused', { refused: { fields: [] } });
       // An earlier change, applied as the database held its hosts then, may have carried rows
       // that are now taken out: the whole service is applied again.
       await serviceChangeLog.append<WebChange, WebUndo>(trx, 'web', serviceId, { prepare: [] }, null, this.now());
