@@ -27,7 +27,10 @@ function nested(settings: Record<string, unknown>): Record<string, unknown> {
   for (const [dotted, value] of Object.entries(settings)) {
     const parts = dotted.split('.');
     let at = out;
-    for (const part of parts.slice(0, -1)) at = (at[part] ??= {}) as Record<string, unknown>;
+    for (const part of parts.slice(0, -1)) {
+      at[part] ??= {};
+      at = at[part] as Record<string, unknown>;
+    }
     at[parts.at(-1) as string] = value;
   }
   return out;
