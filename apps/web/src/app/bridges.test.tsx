@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearSessionLost, expectSessionEnd, isSessionLost } from '../lib/session-lost';
+import { onWorkChanged } from '../lib/work-events';
 import { RealtimeBridge } from './bridges';
 
 /** A WebSocket stand-in: the test plays the server's part. */
@@ -88,21 +89,20 @@ describe('realtime bridge', () => {
     expect(isSessionLost()).toBe(true);
   });
 
-  it('reads a resource’s web or DNS state again on work.changed, and no other resource’s', async () => {
-    const client = renderBridge(() => []);
-    const cached = (key: readonly unknown[]) => client.fetchQuery({ queryKey: key, queryFn: async () => 1 });
-    await cached(['hosting', 4, 'service']);
-    await cached(['hosting', 5, 'service']);
-    await cached(['dns', 4, 'list', {}]);
+  it('passes a resource’s work.changed on to the views that listen, and nothing that names no resource', async () => {
+    renderBridge(() => []);
+    const heard: unknown[] = [];
+    const off = onWorkChanged((change) => heard.push(change));
     FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'web', resourceId: 4 });
-    await waitFor(() => expect(client.getQueryState(['hosting', 4, 'service'])?.isInvalidated).toBe(true));
-    expect(client.getQueryState(['hosting', 5, 'service'])?.isInvalidated).toBe(false);
-    expect(client.getQueryState(['dns', 4, 'list', {}])?.isInvalidated).toBe(false);
-    FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'dns', resourceId: 4 });
-    await waitFor(() => expect(client.getQueryState(['dns', 4, 'list', {}])?.isInvalidated).toBe(true));
-    // a message that names no resource is not ours
+    FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'dns', resourceId: 7 });
     FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'web' });
-    expect(client.getQueryState(['hosting', 5, 'service'])?.isInvalidated).toBe(false);
+    FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'mail', resourceId: 4 });
+    off();
+    FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'web', resourceId: 5 });
+    expect(heard).toEqual([
+      { area: 'web', resourceId: 4 },
+      { area: 'dns', resourceId: 7 },
+    ]);
   });
 
   it('ignores what is not one of its messages', async () => {

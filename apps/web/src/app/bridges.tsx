@@ -2,13 +2,12 @@ import { useMantineColorScheme } from '@mantine/core';
 import type { ThemeColor } from '@panel247/contract/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { dnsQueryKey } from '../features/dns/api/list-dns-records';
-import { hostingQueryKey } from '../features/hosting/api/get-hosting-service';
 import { onCrossTab } from '../lib/cross-tab';
 import { connectRealtime } from '../lib/realtime';
 import { isSessionEndExpected, signalSessionLost } from '../lib/session-lost';
 import { modeToScheme } from '../lib/theme';
 import { isThemeColor } from '../lib/theme-storage';
+import { announceWorkChanged } from '../lib/work-events';
 
 /** Other tabs: login, logout and language changes reload; theme changes apply at once. */
 export function CrossTabBridge({ onColor }: { onColor: (color: ThemeColor) => void }) {
@@ -50,9 +49,8 @@ export function RealtimeBridge({ basePath }: { basePath: string }) {
           if (message.type === 'permissions.changed') {
             void queryClient.invalidateQueries({ queryKey: ['permissions'] });
           } else if (message.type === 'work.changed') {
-            // A server moved the resource's changes on: its pending state (and lists) are read again.
-            const key = message.area === 'web' ? hostingQueryKey(message.resourceId) : dnsQueryKey(message.resourceId);
-            void queryClient.invalidateQueries({ queryKey: key });
+            // the views of that resource's pending state read it again (lib/work-events.ts)
+            announceWorkChanged({ area: message.area, resourceId: message.resourceId });
           } else if (message.type === 'session.ended' && !isSessionEndExpected()) {
             signalSessionLost();
           }

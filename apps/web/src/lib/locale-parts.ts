@@ -35,6 +35,7 @@ export const AREA_GROUPS: readonly string[] = [
   'two_factor',
   'api_tokens',
   'passkeys',
+  'work',
 ];
 
 /** `over` with every text it lacks taken from `under`. */

@@ -1,6 +1,10 @@
 import type { DnsPublishing } from '@panel247/contract/dns';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PendingWorkAlert } from '../../../components/pending-work-alert';
+import { onWorkChanged } from '../../../lib/work-events';
+import { dnsQueryKey } from '../api/list-dns-records';
 import { usePublishDnsZone } from '../api/publish-dns-zone';
 
 /** The zone's latest changes not all on its DNS server yet (see PendingWorkAlert). */
@@ -15,6 +19,16 @@ export function DnsPublishingAlert({
 }) {
   const { t } = useTranslation();
   const publish = usePublishDnsZone(serviceId);
+  const queryClient = useQueryClient();
+  // the realtime word that the zone's changes moved on: the list (and its state) is read again
+  useEffect(
+    () =>
+      onWorkChanged((change) => {
+        if (change.area === 'dns' && change.resourceId === serviceId)
+          void queryClient.invalidateQueries({ queryKey: dnsQueryKey(serviceId) });
+      }),
+    [queryClient, serviceId],
+  );
   if (!publishing) return null;
   const failing = publishing.state === 'failing';
   return (

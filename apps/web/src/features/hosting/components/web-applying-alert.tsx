@@ -5,13 +5,14 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PendingWorkAlert } from '../../../components/pending-work-alert';
 import { onJob } from '../../../lib/api-client';
+import { onWorkChanged } from '../../../lib/work-events';
 import { useApplyWebChanges } from '../api/apply-web-changes';
-import { hostingServiceQueryKey, useHostingService } from '../api/get-hosting-service';
+import { hostingQueryKey, useHostingService } from '../api/get-hosting-service';
 
 /**
  * The service's latest web changes not all on its web server yet (see PendingWorkAlert), on the
- * views that change them. A change answered "being applied" (its answer carries a job) brings
- * the service's state in again.
+ * views that change them. A change answered "being applied" (its answer carries a job), and the
+ * realtime word that the service's changes moved on, bring the service's state in again.
  */
 export function WebApplyingAlert({ set }: { set: PermissionSetData }) {
   const { t } = useTranslation();
@@ -19,10 +20,17 @@ export function WebApplyingAlert({ set }: { set: PermissionSetData }) {
   const service = useHostingService(serviceId, isVisible(set.permissions.service));
   const apply = useApplyWebChanges(serviceId);
   const queryClient = useQueryClient();
-  useEffect(
-    () => onJob(() => void queryClient.invalidateQueries({ queryKey: hostingServiceQueryKey(serviceId) })),
-    [queryClient, serviceId],
-  );
+  useEffect(() => {
+    const readAgain = () => void queryClient.invalidateQueries({ queryKey: hostingQueryKey(serviceId) });
+    const offJob = onJob(readAgain);
+    const offWork = onWorkChanged((change) => {
+      if (change.area === 'web' && change.resourceId === serviceId) readAgain();
+    });
+    return () => {
+      offJob();
+      offWork();
+    };
+  }, [queryClient, serviceId]);
   const applying = service.data?.applying;
   if (!applying) return null;
   const failing = applying.state === 'failing';
