@@ -1,15 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../support/browser';
 import { loginNoCaptcha } from '../support/panel';
+import { ownPostgresDatabase } from '../support/postgres';
 import { type PanelServer, REPO_ROOT } from '../support/server';
 import { pageSuite } from '../support/suite';
 import { waitToast } from '../support/ui';
-
-const PG_ADMIN_URL = process.env.PANEL_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
  * The customer's view of a node agent of its own (PANEL_AGENT=separate, PostgreSQL): with the
@@ -18,30 +15,14 @@ const PG_ADMIN_URL = process.env.PANEL_TEST_PG_URL ?? 'postgres://postgres@127.0
  * reload.
  */
 describe.skipIf(!chromiumAvailable())('a web change waiting for its node agent, in the browser', () => {
-  const database = `p247_e2e_${randomBytes(4).toString('hex')}`;
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${database}`;
+  const databaseUrl = ownPostgresDatabase();
   const env = {
-    PANEL_DATABASE_URL: url.toString(),
+    PANEL_DATABASE_URL: databaseUrl,
     PANEL_SEED_DEMO: 'true',
     PANEL_AGENT: 'separate',
     PANEL_WEB_APPLY_WAIT_SECONDS: '1',
     PANEL_WEB_PHP_SOCKETS: '8.2=/run/php/panel247-8.2,8.3=/run/php/panel247-8.3',
   };
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-
-  // Registered before the suite's hooks: the database exists before the server starts and is
-  // dropped after it stops (vitest runs after-hooks last-registered first).
-  beforeAll(() => admin(`CREATE DATABASE ${database}`));
-  afterAll(() => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
   const suite = pageSuite({ captcha: 'none', env }, async (page, server) => {
     await loginNoCaptcha(page, server.url);
     await page.getByTestId('side-menu').getByTestId('menu-item-hosting').click();

@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, newContext } from '../support/browser';
 import { loginNoCaptcha } from '../support/panel';
+import { ownPostgresDatabase } from '../support/postgres';
 import type { PanelServer } from '../support/server';
 import { browserSuite } from '../support/suite';
-
-const PG_ADMIN_URL = process.env.PANEL_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
  * The realtime socket in a real browser. On PostgreSQL a change made by the admin CLI (another
@@ -15,27 +12,10 @@ const PG_ADMIN_URL = process.env.PANEL_TEST_PG_URL ?? 'postgres://postgres@127.0
  * menus follow without a reload.
  */
 describe.skipIf(!chromiumAvailable())('realtime events in the browser (PostgreSQL)', () => {
-  const database = `p247_e2e_${randomBytes(4).toString('hex')}`;
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${database}`;
-
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-
-  // Registered before the suite's hooks: the database exists before the server starts and is
-  // dropped after it stops (vitest runs after-hooks last-registered first).
-  beforeAll(() => admin(`CREATE DATABASE ${database}`));
-  afterAll(() => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+  const databaseUrl = ownPostgresDatabase();
   const suite = browserSuite({
     captcha: 'none',
-    env: { PANEL_DATABASE_URL: url.toString(), PANEL_SEED_DEMO: 'true' },
+    env: { PANEL_DATABASE_URL: databaseUrl, PANEL_SEED_DEMO: 'true' },
   });
   let server: PanelServer;
   let browser: Browser;

@@ -132,17 +132,17 @@ export const serviceChangeLog = {
       .execute();
   },
 
-  /** Every service with changes left in the area (the round that sends their jobs again). */
-  async servicesWithPending(db: Db, area: ServiceArea): Promise<number[]> {
-    const rows = await db
-      .selectFrom('service_changes')
-      .select('service_id')
+  /** Every service with changes left in the area, with its domain (the round that sends their jobs again). */
+  servicesWithPending(db: Db, area: ServiceArea) {
+    return db
+      .selectFrom('service_changes as c')
+      .innerJoin('resources as r', 'r.id', 'c.service_id')
+      .select(['c.service_id as serviceId', 'r.reference_punycode as domain'])
       .distinct()
-      .where('state', '=', 'pending')
-      .where('area', '=', area)
-      .orderBy('service_id')
+      .where('c.state', '=', 'pending')
+      .where('c.area', '=', area)
+      .orderBy('c.service_id')
       .execute();
-    return rows.map((row) => row.service_id);
   },
 
   /**

@@ -239,12 +239,9 @@ export class HostingChanges {
   async reapply(): Promise<number> {
     if ('inline' in this.delivery) return 0;
     await serviceChangeLog.forgetAllFinished(this.db, this.now() - FINISHED_KEPT_SECONDS);
-    const ids = await serviceChangeLog.servicesWithPending(this.db, 'web');
-    for (const id of ids) {
-      const domain = await hostingRepository.domainOf(this.db, id);
-      if (domain) await this.delivery.jobs.send(APPLY_WEB, { serviceId: id, domain });
-    }
-    return ids.length;
+    const services = await serviceChangeLog.servicesWithPending(this.db, 'web');
+    for (const service of services) await this.delivery.jobs.send(APPLY_WEB, service);
+    return services.length;
   }
 
   /**

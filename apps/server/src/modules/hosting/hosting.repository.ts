@@ -17,16 +17,6 @@ export const hostingRepository = {
       .orderBy('id')
       .execute();
   },
-  /** A hosting service's domain in punycode (undefined: no such service). */
-  async domainOf(db: Db, serviceId: number): Promise<string | undefined> {
-    const row = await db
-      .selectFrom('resources')
-      .select('reference_punycode')
-      .where('id', '=', serviceId)
-      .where('has_service', '=', 1)
-      .executeTakeFirst();
-    return row?.reference_punycode;
-  },
   settings(db: Db, serviceId: number) {
     return db.selectFrom('web_settings').selectAll().where('service_id', '=', serviceId).executeTakeFirst();
   },

@@ -34,42 +34,39 @@ export async function webSnapshot(trx: Db, serviceId: number, hosts?: readonly s
 export async function restoreWebSnapshot(trx: Db, serviceId: number, undo: WebUndo, now: number): Promise<void> {
   if (undo.settings) await hostingRepository.updateSettings(trx, serviceId, { ...undo.settings, updated_at: now });
   const hosts = undo.hosts ?? undefined;
-  const siteIds = new Set(undo.sites.map((row) => row.id));
-  const madeSites = (await hostingRepository.sites(trx, serviceId, hosts)).filter((row) => !siteIds.has(row.id));
-  if (madeSites.length > 0)
-    await trx
-      .deleteFrom('web_sites')
-      .where('service_id', '=', serviceId)
-      .where(
-        'id',
-        'in',
-        madeSites.map((row) => row.id),
-      )
-      .execute();
-  for (const row of undo.sites)
-    await trx
-      .insertInto('web_sites')
-      .values(row)
-      .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
-      .execute();
-  const redirectionIds = new Set(undo.redirections.map((row) => row.id));
-  const madeRedirections = (await hostingRepository.redirections(trx, serviceId, hosts)).filter(
-    (row) => !redirectionIds.has(row.id),
+  await putBack(
+    await hostingRepository.sites(trx, serviceId, hosts),
+    undo.sites,
+    (ids) => trx.deleteFrom('web_sites').where('service_id', '=', serviceId).where('id', 'in', ids).execute(),
+    (row) =>
+      trx
+        .insertInto('web_sites')
+        .values(row)
+        .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
+        .execute(),
   );
-  if (madeRedirections.length > 0)
-    await trx
-      .deleteFrom('web_redirections')
-      .where('service_id', '=', serviceId)
-      .where(
-        'id',
-        'in',
-        madeRedirections.map((row) => row.id),
-      )
-      .execute();
-  for (const row of undo.redirections)
-    await trx
-      .insertInto('web_redirections')
-      .values(row)
-      .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
-      .execute();
+  await putBack(
+    await hostingRepository.redirections(trx, serviceId, hosts),
+    undo.redirections,
+    (ids) => trx.deleteFrom('web_redirections').where('service_id', '=', serviceId).where('id', 'in', ids).execute(),
+    (row) =>
+      trx
+        .insertInto('web_redirections')
+        .values(row)
+        .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
+        .execute(),
+  );
+}
+
+/** The rows now (`current`) made the kept ones again: those made since removed, the kept ones written back. */
+async function putBack<R extends { id: number }>(
+  current: R[],
+  kept: R[],
+  remove: (ids: number[]) => Promise<unknown>,
+  write: (row: R) => Promise<unknown>,
+): Promise<void> {
+  const keep = new Set(kept.map((row) => row.id));
+  const made = current.filter((row) => !keep.has(row.id)).map((row) => row.id);
+  if (made.length > 0) await remove(made);
+  for (const row of kept) await write(row);
 }
