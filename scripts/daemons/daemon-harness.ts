@@ -14,13 +14,34 @@ import { promisify } from 'node:util';
 
 export const execFileAsync = promisify(execFile);
 
-export async function freePort(): Promise<number> {
+/**
+ * Ports handed to daemons come from below Linux's ephemeral range (32768-60999): a port the
+ * kernel picked for `listen(0)` is also one it hands to outgoing connections, and under load one
+ * of those (a client of another test) took it between the probe and the daemon's own bind, and
+ * Postfix failed to start. Random in the range, so that test files in other processes rarely
+ * meet; never one this process handed out already; bound once to check that it is free.
+ */
+const DAEMON_PORTS = { low: 20_000, high: 32_000 };
+const handedOut = new Set<number>();
+
+async function bindable(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (bound) await new Promise((resolve) => server.close(resolve));
+  return bound;
+}
+
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = DAEMON_PORTS.low + Math.floor(Math.random() * (DAEMON_PORTS.high - DAEMON_PORTS.low));
+    if (handedOut.has(port) || !(await bindable(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port between ${DAEMON_PORTS.low} and ${DAEMON_PORTS.high}`);
 }
 
 export function workDir(name: string): Promise<string> {
