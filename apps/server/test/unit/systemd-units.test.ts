@@ -96,8 +96,8 @@ describe.skipIf(!available)('deploy/systemd units', () => {
 
   const dropIns = readdirSync(UNITS).filter((name) => name.endsWith('.service.d'));
 
-  it('ships the panel’s unit and the drop-ins for Debian’s PHP-FPM and OpenDKIM', () => {
-    expect(units).toContain('panel247.service');
+  it('ships the panel’s and the node agent’s units and the drop-ins for Debian’s PHP-FPM and OpenDKIM', () => {
+    expect(units).toEqual(expect.arrayContaining(['panel247.service', 'panel247-agent.service']));
     expect(dropIns).toEqual(expect.arrayContaining(['php8.2-fpm.service.d', 'opendkim.service.d']));
   });
 
@@ -131,6 +131,23 @@ describe.skipIf(!available)('deploy/systemd units', () => {
     );
     expect((await verify(path.join(dir, 'typo.service'))).said).toContain("Unknown key 'ProtectSystm'");
     expect((await verify(path.join(dir, 'missing.service'))).code).not.toBe(0);
+  });
+
+  it('boxes the node agent exactly as the panel: every line after ExecStart is the same', () => {
+    const after = (name: string) => {
+      const lines = readFileSync(path.join(UNITS, name), 'utf8').split('\n');
+      return lines
+        .slice(lines.findIndex((line) => line.startsWith('ExecStart=')))
+        .filter((line) => !line.startsWith('#'));
+    };
+    const [panelStart, ...panel] = after('panel247.service');
+    const [agentStart, ...agent] = after('panel247-agent.service');
+    expect(panelStart).toBe('ExecStart=/usr/bin/node apps/server/dist/main.js');
+    expect(agentStart).toBe('ExecStart=/usr/bin/node apps/server/dist/agent.js');
+    expect(agent).toEqual(panel);
+    // and what comes before it runs as the same user, from the same settings
+    for (const line of ['User=root', 'Group=panel247', 'EnvironmentFile=/etc/panel247/panel247.env'])
+      expect(readFileSync(path.join(UNITS, 'panel247-agent.service'), 'utf8')).toMatch(new RegExp(`^${line}$`, 'm'));
   });
 
   it('runs as root, confined and hardened, restarted on failure', () => {
