@@ -64,7 +64,7 @@ import { registerDomainRoutes } from './modules/domain/domain.routes.ts';
 import { workZoneUnsigning } from './modules/domain/zone-dnssec.jobs.ts';
 import { createFilesService } from './modules/files/create-files-service.ts';
 import { registerFilesRoutes } from './modules/files/files.routes.ts';
-import { createFtpService } from './modules/ftp/create-ftp-service.ts';
+import { createFtpNode, createFtpService } from './modules/ftp/create-ftp-service.ts';
 import { registerFtpRoutes } from './modules/ftp/ftp.routes.ts';
 import { registerHealthRoute } from './modules/health/health.routes.ts';
 import { HealthService } from './modules/health/health.service.ts';
@@ -350,11 +350,15 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     auth: caller,
     setup: createMailClientSetupService(db, config, brands, permissions),
   });
-  const ftp = createFtpService(db, config, brands, deps.secretKey, now, permissions);
+  const ftpNode = createFtpNode(db, config, now, landed);
+  const ftp = createFtpService(db, config, brands, deps.secretKey, now, {
+    permissions,
+    delivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
+    node: ftpNode,
+  });
   registerFtpRoutes(api, ftp);
   const databases = createDatabasesService(db, config, brands, deps.secretKey, now, permissions);
   registerDatabasesRoutes(api, databases, { app, basePath, auth: caller });
-  app.addHook('onReady', () => ftp.publishLogins());
   // Every operation in a customer's home runs in a worker process of its own, as that customer.
   const fileWorkers = new ConfinedWorkers();
   app.addHook('onClose', () => fileWorkers.close());
@@ -390,12 +394,20 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   });
   registerHostingRoutes(api, hosting, { app });
   // This process is also its machine's node agent unless one runs on its own (PANEL_AGENT).
-  if (config.agent.mode === 'embedded')
-    await bindNodeWork(jobs, { web: hosting.webApplier, dns: { run: (zone) => dns.publishZone(zone) } });
+  if (config.agent.mode === 'embedded') {
+    await bindNodeWork(jobs, {
+      web: hosting.webApplier,
+      ftp: ftpNode.worker,
+      dns: { run: (zone) => dns.publishZone(zone) },
+    });
+    // ProFTPD's copy of the logins (on SQLite) as the database has them, before the first login.
+    app.addHook('onReady', () => ftpNode.worker.publishAll());
+  }
   app.addHook('onReady', async () => {
     await hosting.changes
       .reapply()
       .catch((error) => app.log.error({ err: error, event: 'web.reapply_failed' }, 'web reapply'));
+    await ftp.reapply().catch((error) => app.log.error({ err: error, event: 'ftp.reapply_failed' }, 'ftp reapply'));
   });
   const installer = createInstallerService(
     db,
@@ -427,7 +439,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       cdsScan: domains.domains.cdsScan,
       backups: backups.backups,
       dns,
-      webChanges: hosting.changes,
+      serviceChanges: { web: hosting.changes, ftp },
     },
     app.log,
     now,

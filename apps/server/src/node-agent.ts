@@ -1,27 +1,32 @@
 import type { AppConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
+import { type ServiceApplier, workServiceApplying } from './jobs/apply-service.jobs.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
 import { workZonePublishing } from './modules/dns/zone-publish.jobs.ts';
 import { createZonePublishing } from './modules/dns/zone-publishing-node.ts';
-import { workWebApplying } from './modules/hosting/web-apply.jobs.ts';
+import { createFtpNode } from './modules/ftp/create-ftp-service.ts';
+import { APPLY_FTP } from './modules/ftp/ftp-apply-worker.ts';
+import { APPLY_WEB } from './modules/hosting/web-apply.jobs.ts';
 import { createWebNode } from './modules/hosting/web-node.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { type WorkLanded, workEvents } from './modules/realtime/work-events.ts';
 
 /**
- * What touches a server's files and daemons: the jobs that apply a service's web changes and
- * publish its zone. The agent binds them; so does the panel's own process when it is also its
+ * What touches a server's files and daemons: the jobs that apply a service's web and FTP changes
+ * and publish its zone. The agent binds them; so does the panel's own process when it is also its
  * machine's agent (PANEL_AGENT=embedded, the default), so `npm start` stays one command.
  */
 export interface NodeWorkers {
-  web: { run(service: { serviceId: number; domain: string }): Promise<void> };
+  web: ServiceApplier;
+  ftp: ServiceApplier;
   dns: { run(zone: { serviceId: number; name: string }): Promise<void> };
 }
 
 export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promise<void> {
-  await workWebApplying(jobs, workers.web);
+  await workServiceApplying(jobs, APPLY_WEB, workers.web);
+  await workServiceApplying(jobs, APPLY_FTP, workers.ftp);
   await workZonePublishing(jobs, workers.dns);
 }
 
@@ -68,8 +73,9 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
     { recheckSeconds: config.dns.republishSeconds },
     landed,
   );
+  const ftp = createFtpNode(db, config, now, landed);
   await jobs.start({ workers: true });
-  await bindNodeWork(jobs, { web: web.worker, dns: zones });
+  await bindNodeWork(jobs, { web: web.worker, ftp: ftp.worker, dns: zones });
   return {
     async stop() {
       await jobs.stop();

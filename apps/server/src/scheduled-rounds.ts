@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config.ts';
 import { cronDailyAt, cronEvery } from './jobs/cron-every.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
-import { defineRound, scheduleRound } from './jobs/rounds.ts';
+import { defineRound, type RoundKind, scheduleRound } from './jobs/rounds.ts';
+import type { ServiceArea } from './jobs/service-change-log.ts';
 import type { ActivityService } from './modules/activity/activity.service.ts';
 import type { ApiTokenService } from './modules/auth/api-token.service.ts';
 import type { SessionService } from './modules/auth/session.service.ts';
@@ -10,7 +11,6 @@ import type { BackupService } from './modules/backups/backup.service.ts';
 import type { DnsService } from './modules/dns/dns.service.ts';
 import type { CdsScanService } from './modules/domain/cds-scan.service.ts';
 import type { CertificateService } from './modules/hosting/certificate.service.ts';
-import type { HostingChanges } from './modules/hosting/hosting-changes.ts';
 import type { MailAuthService } from './modules/mail/mail-auth.service.ts';
 import type { SendingLimitService } from './modules/mail-sending/sending-limit.service.ts';
 import { WINDOW_SECONDS } from './modules/mail-sending/sending-limit.service.ts';
@@ -26,7 +26,12 @@ export const ROUNDS = {
   cdsScan: defineRound('dnssec.cds-scan', 6 * 3600),
   dailyBackups: defineRound('backups.daily', 24 * 3600),
   dnsRepublish: defineRound('dns.republish'),
-  webReapply: defineRound('web.reapply'),
+};
+
+/** Each area's round of pending service changes (`web.reapply`, `ftp.reapply`). */
+const REAPPLY_ROUNDS: Record<ServiceArea, RoundKind> = {
+  web: defineRound('web.reapply'),
+  ftp: defineRound('ftp.reapply'),
 };
 
 export interface RoundServices {
@@ -39,7 +44,8 @@ export interface RoundServices {
   cdsScan: CdsScanService;
   backups: BackupService;
   dns: DnsService;
-  webChanges: HostingChanges;
+  /** Each area's changes on their way to the services' servers. */
+  serviceChanges: Record<ServiceArea, { reapply(): Promise<number> }>;
 }
 
 /**
@@ -93,15 +99,16 @@ export async function scheduleRounds(
     async () => void (await services.dns.republish()),
     failed('dns.republish_failed', 'dns republish'),
   );
-  // Services whose web changes outlived their job's retries (a node away for long) get it again;
+  // Services whose changes outlived their job's retries (a node away for long) get it again;
   // every 10 minutes, the longest wait between two retries, so that it does not undo the backoff.
-  await scheduleRound(
-    jobs,
-    ROUNDS.webReapply,
-    '*/10 * * * *',
-    async () => void (await services.webChanges.reapply()),
-    failed('web.reapply_failed', 'web reapply'),
-  );
+  for (const [area, round] of Object.entries(REAPPLY_ROUNDS) as [ServiceArea, RoundKind][])
+    await scheduleRound(
+      jobs,
+      round,
+      '*/10 * * * *',
+      async () => void (await services.serviceChanges[area].reapply()),
+      failed(`${area}.reapply_failed`, `${area} reapply`),
+    );
   const { sendingLimits } = services;
   await scheduleRound(
     jobs,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParam, textAsTyped } from './fields.ts';
+import { applyingSchema } from './job.ts';
 import { listPageFields, listTotal } from './list-query.ts';
 
 export { FTP_USER_MAX } from './ftp-rules.ts';
@@ -43,8 +44,17 @@ export const ftpLoginParamsSchema = z.object({
 
 export const ftpListDataSchema = z.object({ ftps: z.array(ftpAccountSchema), total: listTotal });
 export const ftpOneDataSchema = z.object({ ftp: ftpAccountSchema });
+/**
+ * Whether the service's FTP changes are all on its FTP server (see applyingSchema): `users_file`,
+ * the server could not save its list of logins.
+ */
+export const ftpApplyingSchema = applyingSchema(['users_file']);
+export type FtpApplying = z.infer<typeof ftpApplyingSchema>;
+
 export const ftpMainDataSchema = z.object({
   ftp: z.object({ host: z.string(), sslHost: z.string(), port: z.number().int(), webftp: z.string() }),
+  /** (beyond the spec) changes not yet on the FTP server. */
+  applying: ftpApplyingSchema,
 });
 
 /** What the WebFTP's server gets for a token (server to server): the account it opens. */

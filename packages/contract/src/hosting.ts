@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParam, textAsTyped } from './fields.ts';
+import { applyingSchema } from './job.ts';
 import { listPageFields, listTotal } from './list-query.ts';
 import { permissionMapSchema } from './permissions.ts';
 
@@ -8,17 +9,10 @@ import { permissionMapSchema } from './permissions.ts';
 const usageSchema = z.object({ used: z.number().nonnegative(), limit: z.number().nonnegative() });
 
 /**
- * Whether the service's web changes are all on its web server: null, or since when some wait and
- * whether the last attempt failed (`refused`: the web server refused the files; `reload`: it could
- * not reload; `failed`: anything else). The work log keeps trying; the customer may ask for it now.
+ * Whether the service's web changes are all on its web server (see applyingSchema): `refused`,
+ * the web server refused the files; `reload`, it could not reload.
  */
-export const webApplyingSchema = z
-  .object({
-    state: z.enum(['pending', 'failing']),
-    since: z.number().int(),
-    reason: z.enum(['refused', 'reload', 'failed']).nullable(),
-  })
-  .nullable();
+export const webApplyingSchema = applyingSchema(['refused', 'reload']);
 export type WebApplying = z.infer<typeof webApplyingSchema>;
 
 export const hostingServiceSchema = z.object({

@@ -9,3 +9,18 @@ export type JobStatus = z.infer<typeof jobStatusSchema>;
 export const jobParamsSchema = z.object({
   jobId: z.string().regex(/^[a-f0-9]{32}$/, { error: 'validation.id' }),
 });
+
+/**
+ * Whether an object's changes in one area are all on its server: null, or since when some wait
+ * and, once an attempt failed, why (`reasons` are the area's own; `failed`: anything else). The
+ * work log keeps trying; the customer may ask for it now.
+ */
+export function applyingSchema<const R extends readonly [string, ...string[]]>(reasons: R) {
+  return z
+    .object({
+      state: z.enum(['pending', 'failing']),
+      since: z.number().int(),
+      reason: z.enum([...reasons, 'failed']).nullable(),
+    })
+    .nullable();
+}

@@ -142,6 +142,8 @@ export const FTP_API = {
   changePassword: (id: number | string, fid: number | string) => `service/${id}/ftp/${fid}/changepassword/`,
   remove: (id: number | string, fid: number | string) => `service/${id}/ftp/${fid}/delete/`,
   login: (id: number | string, fid: number | string) => `service/${id}/ftp/${fid}/login/`,
+  /** (beyond the spec) the service's FTP changes to its server now ("try again"). */
+  apply: (id: number | string) => `service/${id}/ftp/apply/`,
 } as const;
 
 /**

@@ -123,6 +123,10 @@ const es = {
   'web.error.apply': 'El servidor web no ha podido aplicar el cambio',
   'web.error.undone':
     'Otro cambio de este servicio, hecho justo antes, ha sido rechazado por el servidor web, y este se ha deshecho con él. Inténtalo de nuevo.',
+  'ftp.applied': 'Todos los cambios de las cuentas FTP están aplicados en el servidor FTP',
+  'ftp.error.apply': 'El servidor FTP no ha podido aplicar el cambio',
+  'ftp.error.undone':
+    'Otro cambio de las cuentas FTP de este servicio, hecho justo antes, ha sido rechazado por el servidor, y este se ha deshecho con él. Inténtalo de nuevo.',
   'dns.published': 'Todos los cambios de la zona están publicados en el servidor DNS',
   'dns.error.type': 'Tipo de registro no válido',
   'dns.error.name': 'Nombre no válido: letras, números y guiones; "_" solo al inicio de etiquetas de servicio',
@@ -271,7 +275,7 @@ const es = {
   'ftp.error.user': 'Usuario no válido: letras, números y . _ -',
   'ftp.error.user_long': 'El usuario tiene como máximo 10 caracteres',
   'ftp.error.taken': 'Ese usuario ya existe',
-  'ftp.error.users_file': 'No se pudo actualizar el servidor FTP: no se ha cambiado nada. Inténtalo más tarde.',
+  'ftp.error.users_file': 'El servidor FTP no ha podido guardar su lista de cuentas',
   'ftp.error.password_long': 'La contraseña FTP tiene como máximo {max} bytes (las letras con acento cuentan doble)',
   'ftp.error.not_eliminable': 'No se puede eliminar',
   'ddbb.created': 'Base de datos creada',
@@ -549,6 +553,10 @@ const en: Record<MessageKey, string> = {
   'web.error.apply': 'The web server could not apply the change',
   'web.error.undone':
     'Another change of this service, made just before, was refused by the web server, and this one was undone with it. Try again.',
+  'ftp.applied': 'Every change of the FTP accounts is applied on the FTP server',
+  'ftp.error.apply': 'The FTP server could not apply the change',
+  'ftp.error.undone':
+    'Another change of this service’s FTP accounts, made just before, was refused by the server, and this one was undone with it. Try again.',
   'dns.published': 'Every change of the zone is published on the DNS server',
   'dns.error.type': 'Invalid record type',
   'dns.error.name': 'Invalid name: letters, digits and hyphens; "_" only at the start of service labels',
@@ -693,7 +701,7 @@ const en: Record<MessageKey, string> = {
   'ftp.error.user': 'Invalid user: letters, digits and . _ -',
   'ftp.error.user_long': 'The user has at most 10 characters',
   'ftp.error.taken': 'That user already exists',
-  'ftp.error.users_file': 'The FTP server could not be updated: nothing was changed. Try again later.',
+  'ftp.error.users_file': 'The FTP server could not save its list of accounts',
   'ftp.error.password_long': 'An FTP password has at most {max} bytes (accented letters count twice)',
   'ftp.error.not_eliminable': 'It cannot be deleted',
   'ddbb.created': 'Database created',
@@ -968,6 +976,10 @@ const ca: Record<MessageKey, string> = {
   'web.error.apply': 'El servidor web no ha pogut aplicar el canvi',
   'web.error.undone':
     'Un altre canvi d’aquest servei, fet just abans, ha estat rebutjat pel servidor web, i aquest s’ha desfet amb ell. Torna-ho a provar.',
+  'ftp.applied': 'Tots els canvis dels comptes FTP estan aplicats al servidor FTP',
+  'ftp.error.apply': 'El servidor FTP no ha pogut aplicar el canvi',
+  'ftp.error.undone':
+    'Un altre canvi dels comptes FTP d’aquest servei, fet just abans, ha estat rebutjat pel servidor, i aquest s’ha desfet amb ell. Torna-ho a provar.',
   'dns.published': 'Tots els canvis de la zona estan publicats al servidor DNS',
   'dns.error.type': 'Tipus de registre no vàlid',
   'dns.error.name': 'Nom no vàlid: lletres, números i guions; "_" només a l’inici d’etiquetes de servei',
@@ -1129,7 +1141,7 @@ const ca: Record<MessageKey, string> = {
   'ftp.error.user': 'Usuari no vàlid: lletres, números i . _ -',
   'ftp.error.user_long': 'L’usuari té com a màxim 10 caràcters',
   'ftp.error.taken': 'Aquest usuari ja existeix',
-  'ftp.error.users_file': 'No s’ha pogut actualitzar el servidor FTP: no s’ha canviat res. Torna-ho a provar més tard.',
+  'ftp.error.users_file': 'El servidor FTP no ha pogut desar la seva llista de comptes',
   'ftp.error.password_long': 'La contrasenya FTP té com a màxim {max} bytes (les lletres accentuades compten doble)',
   'ftp.error.not_eliminable': 'No es pot eliminar',
   'ddbb.created': 'Base de dades creada',

@@ -6,6 +6,20 @@ import type { ServiceArea, ServiceChangeEntry, ServiceChangeOutcome, ServiceChan
  * transaction, taken in order by the service's `<area>.apply-service` job.
  */
 export const serviceChangeLog = {
+  /**
+   * Takes the service's turn for a change (its resource row, locked until the transaction ends on
+   * PostgreSQL; SQLite has one writer anyway): changes of one service commit one after another,
+   * so their entries are in the order of their commits and each one's undo is what the one
+   * before left.
+   */
+  async takeTurn(trx: Db, serviceId: number): Promise<void> {
+    await trx
+      .updateTable('resources')
+      .set((eb) => ({ has_service: eb.ref('has_service') }))
+      .where('id', '=', serviceId)
+      .execute();
+  },
+
   async append<C, U>(
     trx: Db,
     area: ServiceArea,

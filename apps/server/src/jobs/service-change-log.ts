@@ -1,7 +1,8 @@
+import type { WorkArea } from '@panel247/contract/work-areas';
 import type { FieldError } from '../errors.ts';
 
-/** The parts of a service whose changes a server applies through the work log. */
-export type ServiceArea = 'web';
+/** The parts of a service whose changes a server applies through the work log (the zones have their own log). */
+export type ServiceArea = Exclude<WorkArea, 'dns'>;
 
 /** What the request waiting on a change is told. */
 export type ServiceChangeOutcome =

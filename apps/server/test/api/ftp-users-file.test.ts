@@ -16,8 +16,9 @@ interface CopyRow {
 }
 
 /**
- * ProFTPD's copy of the accounts (PANEL_FTP_USERS_FILE, for panels on SQLite): written inside every
- * change, which rolls back when the copy cannot be written; `ftp sync` rewrites it and reports drift.
+ * ProFTPD's copy of the accounts (PANEL_FTP_USERS_FILE, for panels on SQLite): written by every
+ * change's job before the call answers; a change whose copy cannot be written is kept and
+ * retried, and the customer told; `ftp sync` rewrites it and reports drift.
  * Runs on both databases: the code path is the same wherever the panel's rows live.
  */
 describe.each(DATABASE_KINDS)('FTP users file on %s', (kind) => {
@@ -108,8 +109,7 @@ describe.each(DATABASE_KINDS)('FTP users file on %s', (kind) => {
     expect(copy()[0]?.homedir).toMatch(/copia\.test\/otra$/);
   });
 
-  it('rolls every change back when the copy cannot be written, and says so', async () => {
-    const before = await rows();
+  it('keeps every change while the copy cannot be written, says so, and writes it on "try again"', async () => {
     const fid = (
       await t.database.db
         .selectFrom('ftp_accounts')
@@ -123,27 +123,43 @@ describe.each(DATABASE_KINDS)('FTP users file on %s', (kind) => {
         ['ftp/create/', { ftpUser: 'dos', password: 'ftp secret 3', folder: '' }],
         [`ftp/${fid}/changepassword/`, { password: 'ftp secret 4' }],
         [`ftp/${fid}/save/`, { folder: 'movida' }],
-        [`ftp/${fid}/delete/`, {}],
       ];
       for (const [call, params] of calls) {
         const { response, body } = await t.call('POST', `service/${id}/${call}`, params, { cookie });
-        expect(response.statusCode, call).toBe(502);
-        expect(body.system.errors).toEqual([
-          'No se pudo actualizar el servidor FTP: no se ha cambiado nada. Inténtalo más tarde.',
-        ]);
+        expect(response.statusCode, call).toBe(200);
+        // Done in the panel, kept, and retried: the envelope names the work and says it failed so far.
+        expect(body.system.job, call).toMatchObject({ status: 'failed' });
+        expect(body.system.info, call).toContain(
+          'Hecho en el panel, pero el servidor aún no ha podido aplicarlo. Se volverá a intentar; puedes reintentarlo ahora.',
+        );
       }
-      expect(await rows()).toEqual(before);
+      expect((await rows()).map((row) => row.login)).toEqual(['dos@copia.test', 'uno@copia.test']);
+      const main = await t.call<{ applying: unknown }>('GET', `service/${id}/ftp/main/`, undefined, { cookie });
+      expect(main.body.data.applying).toMatchObject({ state: 'failing', reason: 'users_file' });
       // no temporary file left behind
       expect(readdirSync(dataDir).filter((name) => name.includes('.tmp'))).toEqual([]);
     } finally {
       repairCopy();
     }
+    const retried = await t.call<{ applying: unknown }>('POST', `service/${id}/ftp/apply/`, {}, { cookie });
+    expect(retried.body.system.info).toEqual([
+      'Todos los cambios de las cuentas FTP están aplicados en el servidor FTP',
+    ]);
+    expect(retried.body.data.applying).toBeNull();
+    expect(copy()).toEqual(await asCopy());
+    expect(copy()[1]?.homedir).toMatch(/copia\.test\/movida$/);
   });
 
   it('`ftp sync` rewrites the copy from the database and reports what had drifted', async () => {
     // no copy at all: every login is missing
+    rmSync(usersFile, { force: true });
     const first = await panel(['ftp', 'sync']);
-    expect(first).toMatchObject({ file: usersFile, missing: ['uno@copia.test'], extra: [], changed: [] });
+    expect(first).toMatchObject({
+      file: usersFile,
+      missing: ['dos@copia.test', 'uno@copia.test'],
+      extra: [],
+      changed: [],
+    });
     expect(copy()).toEqual(await asCopy());
     expect(await panel(['ftp', 'sync'])).toMatchObject({ missing: [], extra: [], changed: [] });
 

@@ -102,6 +102,9 @@ describe.each(DATABASE_KINDS)('FTP API on %s', (kind) => {
     expect(moved.body.data.ftp.directorio).toBe('private/data');
     const badMove = await t.call('POST', `service/${id}/ftp/${web.id}/save/`, { folder: 'escape' }, { cookie });
     expect(badMove.body.system.inputs).toEqual(['folder']);
+    // Refused by the server's side after its row was written: the row is put back as it was.
+    const after = await t.call<{ ftp: FtpAccount }>('GET', `service/${id}/ftp/${web.id}/`, {}, { cookie });
+    expect(after.body.data.ftp.directorio).toBe('private/data');
     expect(
       (await t.call('POST', `service/${id}/ftp/${web.id}/changepassword/`, { password: 'x' }, { cookie })).body.system
         .inputs,

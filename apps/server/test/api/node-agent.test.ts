@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { HostingService } from '@panel247/contract/hosting';
@@ -19,7 +19,7 @@ const DOMAIN = 'agente.test';
 const BEING_APPLIED = 'Hecho en el panel. El servidor aún no lo ha aplicado: se aplicará en cuanto pueda.';
 
 /**
- * The panel's instances with PANEL_AGENT=separate send the web changes; a node agent of its own
+ * The panel's instances with PANEL_AGENT=separate send the web and FTP changes; a node agent of its own
  * (the same factories, no HTTP) applies them. Here both run in one process on one database, the
  * agent with its own work-log engine, as `npm run agent` would beside `npm start`.
  */
@@ -138,5 +138,26 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     expect(nginxConf()).not.toContain('uno.agente.test');
     expect(nginxConf()).not.toContain('dos.agente.test');
     vi.restoreAllMocks();
+  });
+
+  it('makes an FTP account’s folder on the node, not in the API: pending while away, made when back', async () => {
+    await stopAgent();
+    const folder = path.join(String(t.config.hosting.root), DOMAIN, 'cargas');
+    const created = await t.call(
+      'POST',
+      `service/${id}/ftp/create/`,
+      { ftpUser: 'subidas', password: 'ftp secret 1', folder: 'cargas' },
+      { cookie },
+    );
+    expect(created.body.system.info).toEqual(['Cuenta FTP creada', BEING_APPLIED]);
+    expect(created.body.system.job).toMatchObject({ status: 'queued' });
+    const ftpState = async () =>
+      (await t.call<{ applying: unknown }>('GET', `service/${id}/ftp/main/`, {}, { cookie })).body.data.applying;
+    expect(await ftpState()).toMatchObject({ state: 'pending', reason: null });
+    expect(existsSync(folder)).toBe(false);
+
+    await startAgent();
+    await eventually(async () => (await ftpState()) === null);
+    expect(statSync(folder).isDirectory()).toBe(true);
   });
 });

@@ -2,23 +2,34 @@ import type { FtpMainData } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api-client';
+import { PENDING_WORK_REFRESH_MS } from '../lib/use-work-refresh';
 import { ftpQueryKey } from './list-ftp-accounts';
 
 export type FtpServerData = FtpMainData['ftp'];
 
 export const ftpMainQueryKey = (serviceId: number) => [...ftpQueryKey(serviceId), 'main'] as const;
 
-/** The FTP server of the service: host, SSL host, port and the WebFTP address. */
-export async function getFtpMain(serviceId: number, signal?: AbortSignal): Promise<FtpServerData> {
-  return (await api<FtpMainData>(FTP_API.main(serviceId), undefined, { method: 'GET', signal })).ftp;
+/** The FTP server of the service (host, SSL host, port, WebFTP) and whether its changes are all on it. */
+export async function getFtpMain(serviceId: number, signal?: AbortSignal): Promise<FtpMainData> {
+  return api<FtpMainData>(FTP_API.main(serviceId), undefined, { method: 'GET', signal });
 }
 
-/** The hosts rarely change: fresh for 5 minutes. */
+const ftpMainQuery = (serviceId: number) => ({
+  queryKey: ftpMainQueryKey(serviceId),
+  queryFn: ({ signal }: { signal: AbortSignal }) => getFtpMain(serviceId, signal),
+  // The hosts rarely change: fresh for 5 minutes (the changes' state is read again when it moves).
+  staleTime: 5 * 60_000,
+});
+
 export function useFtpMain(serviceId: number, enabled = true) {
+  return useQuery({ ...ftpMainQuery(serviceId), enabled, select: (data: FtpMainData) => data.ftp });
+}
+
+/** Whether the service's FTP changes are all on its server; asked again while some wait. */
+export function useFtpApplying(serviceId: number) {
   return useQuery({
-    enabled,
-    queryKey: ftpMainQueryKey(serviceId),
-    queryFn: ({ signal }) => getFtpMain(serviceId, signal),
-    staleTime: 5 * 60_000,
+    ...ftpMainQuery(serviceId),
+    select: (data: FtpMainData) => data.applying,
+    refetchInterval: (query) => (query.state.data?.applying ? PENDING_WORK_REFRESH_MS : false),
   });
 }

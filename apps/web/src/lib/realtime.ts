@@ -1,5 +1,6 @@
 import type { RealtimeMessage } from '@panel247/contract/realtime';
 import { API } from '@panel247/contract/routes';
+import { isWorkArea } from '@panel247/contract/work-areas';
 
 export interface RealtimeHandlers {
   onMessage: (message: RealtimeMessage) => void;
@@ -19,11 +20,7 @@ function parse(data: unknown): RealtimeMessage | null {
     if (value.type === 'permissions.changed') {
       return { type: value.type, resourceId: typeof value.resourceId === 'number' ? value.resourceId : null };
     }
-    if (
-      value.type === 'work.changed' &&
-      (value.area === 'web' || value.area === 'dns') &&
-      typeof value.resourceId === 'number'
-    ) {
+    if (value.type === 'work.changed' && isWorkArea(value.area) && typeof value.resourceId === 'number') {
       return { type: value.type, area: value.area, resourceId: value.resourceId };
     }
   } catch {

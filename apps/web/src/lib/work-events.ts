@@ -1,10 +1,12 @@
+import type { WorkArea } from '@panel247/contract/work-areas';
+
 /**
  * A resource's changes moved on at its server (the realtime channel's `work.changed`): the views
  * that show that resource's pending state listen and read it again. The shell only passes the
  * word on, so it knows nothing of the features' queries.
  */
 export interface WorkChanged {
-  area: 'web' | 'dns';
+  area: WorkArea;
   resourceId: number;
 }
 

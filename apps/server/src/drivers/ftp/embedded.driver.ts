@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ServiceHomes } from '../homes/service-homes.ts';
 import type { SyncOptions } from '../sync-options.ts';
 import type { FtpDrift, FtpDriver, FtpHomeDrift, FtpLogin } from './ftp.driver.ts';
@@ -11,6 +12,11 @@ export class EmbeddedFtpDriver implements FtpDriver {
   readonly keepsCopy: boolean = false;
 
   constructor(protected readonly homes: ServiceHomes) {}
+
+  homeOf(domain: string, folder: string): string {
+    const home = this.homes.home(domain);
+    return folder === '' ? home : path.join(home, folder);
+  }
 
   /** The folder is made by the service's worker, as the service's user (see ServiceHomes). */
   async prepareHome(domain: string, folder: string, field: string): Promise<string> {

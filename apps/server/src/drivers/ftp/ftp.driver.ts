@@ -46,6 +46,8 @@ export interface FtpDriver {
    * panel on SQLite): then `publish` runs inside each change's transaction.
    */
   readonly keepsCopy: boolean;
+  /** Where an account's home folder (relative, already normalised) is: the path ProFTPD is given. */
+  homeOf(domain: string, folder: string): string;
   /** An account's home folder (relative, already normalised), created and owned by the hosting user. */
   prepareHome(domain: string, folder: string, field: string): Promise<string>;
   /**

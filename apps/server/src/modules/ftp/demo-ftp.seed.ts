@@ -8,13 +8,13 @@ import type { FtpService } from './ftp.service.ts';
  */
 export async function seedDemoFtp(db: Db, ftp: FtpService, demo: { id: number; domain: string }): Promise<void> {
   if ((await ftpRepository.list(db, demo.id)).length > 0) return;
-  await ftp.provision(demo.id, demo.domain, {
+  await ftp.provision(demo, {
     login: `web@${demo.domain}`,
     password: 'panel247-ftp',
     folder: '',
     eliminable: false,
   });
-  await ftp.provision(demo.id, demo.domain, {
+  await ftp.provision(demo, {
     login: `blog@${demo.domain}`,
     password: 'panel247-blog',
     folder: 'blog',

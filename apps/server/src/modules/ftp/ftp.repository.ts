@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { containsAny, type ListPage, orderOf } from '../../db/list-query.ts';
+import type { FtpAccountTable } from '../../db/schema.ts';
 import type { FtpLogin } from '../../drivers/ftp/ftp.driver.ts';
 
 export const ftpRepository = {
@@ -83,6 +84,13 @@ export const ftpRepository = {
       db,
     );
     return rows;
+  },
+  /** Takes an FTP change out again: the rows it added go, the ones it changed or removed come back as they were. */
+  async putBack(db: Db, serviceId: number, rows: Selectable<FtpAccountTable>[], added: number[]) {
+    const ids = [...added, ...rows.map((row) => row.id)];
+    if (ids.length > 0)
+      await db.deleteFrom('ftp_accounts').where('service_id', '=', serviceId).where('id', 'in', ids).execute();
+    if (rows.length > 0) await db.insertInto('ftp_accounts').values(rows).execute();
   },
   delete(db: Db, serviceId: number, id: number) {
     return db.deleteFrom('ftp_accounts').where('service_id', '=', serviceId).where('id', '=', id).execute();

@@ -25,6 +25,14 @@ export function registerFtpRoutes(api: ApiRouter, ftp: FtpService) {
     }),
   );
   api.session(
+    { method: 'POST', url: 'service/:id/ftp/apply/', params: ftpServiceParamsSchema, data: ftpMainDataSchema },
+    async ({ actor, params }) => {
+      const { main, applied } = await ftp.applyNow(actor, params.id);
+      const waiting = main.applying?.state === 'failing' ? 'work.failed_retrying' : 'work.being_applied';
+      return { data: main, info: [applied ? 'ftp.applied' : waiting] };
+    },
+  );
+  api.session(
     { method: both, url: 'service/:id/ftp/list/', params: ftpListParamsSchema, data: ftpListDataSchema },
     async ({ actor, params }) => ({ data: await ftp.list(actor, params) }),
   );

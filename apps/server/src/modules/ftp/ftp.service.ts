@@ -1,5 +1,5 @@
 import { filesPagePath } from '@panel247/contract/files';
-import type { FtpAccount, FtpListParams } from '@panel247/contract/ftp';
+import type { FtpAccount, FtpApplying, FtpListParams, FtpMainData } from '@panel247/contract/ftp';
 import { FTP_PASSWORD_MAX_BYTES, FTP_USER_MAX, ftpPasswordFits, isFtpUserName } from '@panel247/contract/ftp-rules';
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { SignonForm } from '@panel247/contract/signon';
@@ -12,6 +12,8 @@ import { listPageOf } from '../../db/list-query.ts';
 import type { FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
 import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
 import { type FieldError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
+import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
+import type { ChangedService, ServiceChanges } from '../../jobs/service-changes.ts';
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -19,6 +21,7 @@ import type { BrandService } from '../brand/brand.service.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { ftpRepository } from './ftp.repository.ts';
+import type { FtpUndo } from './ftp-apply-worker.ts';
 
 /** The shared service password rule, and no more than bcrypt reads. */
 function checkFtpPassword(password: string): FieldError[] {
@@ -34,8 +37,12 @@ function checkFtpPassword(password: string): FieldError[] {
 
 /**
  * FTP accounts of a hosting service. ProFTPD reads them through `ftp_users_view` (or the FTP
- * driver's copy of it): a row written here logs in at once. The password is kept twice: a bcrypt
- * hash ProFTPD checks, and an AES-256-GCM copy for "show password" (never logged, never in lists).
+ * driver's copy of it). The password is kept twice: a bcrypt hash ProFTPD checks, and an
+ * AES-256-GCM copy for "show password" (never logged, never in lists). Every change is one
+ * transaction that writes its rows and an entry of the work log (area `ftp`: the folders it
+ * brings in, the rows it replaced); the service's `ftp.apply-service` job (FtpApplyWorker) makes
+ * the folders on its server and rewrites ProFTPD's copy, and the call waits a short budget for
+ * that (see ServiceChanges).
  */
 export class FtpService {
   constructor(
@@ -43,36 +50,62 @@ export class FtpService {
     private readonly permissions: PermissionService,
     private readonly brands: BrandService,
     private readonly driver: FtpDriver,
+    private readonly changes: ServiceChanges,
     private readonly secrets: SecretBox,
     private readonly signon: SignonTokens,
     private readonly settings: { ftpPort: number; ftpHost: string; webftpUrl: string; webftpKey?: string | undefined },
     private readonly now: () => number,
   ) {}
 
-  /** Hand-overs outside a change run one after another, so the last one wins with fresh rows. */
-  private publishing: Promise<void> = Promise.resolve();
-
-  /** Hands the FTP server the committed logins (at start): a no-op unless it reads a copy. */
-  publishLogins(): Promise<void> {
-    if (!this.driver.keepsCopy) return Promise.resolve();
-    const next = this.publishing.then(async () => this.driver.publish(await ftpRepository.logins(this.db)));
-    // a failed hand-over must not block the next one
-    this.publishing = next.catch(() => undefined);
-    return next;
+  /**
+   * One FTP change: its rows (`work`, which says what it replaced) and its entry in the work log
+   * in one transaction, then the service's job. `folders` are the account folders it brings in.
+   */
+  private async change<T>(
+    service: ChangedService,
+    folders: string[],
+    work: (trx: Db) => Promise<{ value: T; undo: FtpUndo | null }>,
+  ): Promise<T> {
+    const { value, entry } = await this.db.transaction().execute(async (trx) => {
+      await serviceChangeLog.takeTurn(trx, service.id);
+      const { value, undo } = await work(trx);
+      return { value, entry: await this.changes.record(trx, service.id, { folders }, undo) };
+    });
+    await this.changes.settle(service, entry);
+    return value;
   }
 
-  /**
-   * One FTP change: the rows written in a transaction and, when the server reads a copy, the
-   * copy rewritten from that transaction before it commits. A copy that cannot be written rolls
-   * the change back. (Not queued: on SQLite the transaction holds the only connection, so a
-   * queued hand-over waiting for it would wait for ever.)
-   */
-  private change<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
-      const result = await work(trx);
-      if (this.driver.keepsCopy) await this.driver.publish(await ftpRepository.logins(trx));
-      return result;
-    });
+  /** An account changed in place: its row before, kept to undo the change. */
+  private async update(
+    trx: Db,
+    serviceId: number,
+    id: number,
+    set: Parameters<typeof ftpRepository.update>[3],
+  ): Promise<{ value: Awaited<ReturnType<typeof ftpRepository.update>>; undo: FtpUndo }> {
+    const before = await ftpRepository.find(trx, serviceId, id);
+    if (!before) throw new NotFoundError();
+    return { value: await ftpRepository.update(trx, serviceId, id, set), undo: { put: [before], drop: [] } };
+  }
+
+  /** Whether the service's FTP changes are all on its server (the FTP view shows it). */
+  private async applying(serviceId: number): Promise<FtpApplying> {
+    const applying = await this.changes.applying(serviceId);
+    if (!applying) return null;
+    const reason =
+      applying.failure === null ? null : applying.failure === 'ftp.error.users_file' ? 'users_file' : 'failed';
+    return { state: applying.state, since: applying.since, reason };
+  }
+
+  /** The service's FTP job now (the customer's "try again"): whether every change is on the server. */
+  async applyNow(actor: Actor, id: number): Promise<{ main: FtpMainData; applied: boolean }> {
+    const service = await this.service(actor, id, 'action');
+    const applied = await this.changes.applyNow({ ...service, actor });
+    return { main: await this.main(actor, id), applied };
+  }
+
+  /** Sends the job of every service with FTP changes still to apply (the round of pending changes). */
+  reapply(): Promise<number> {
+    return this.changes.reapply();
   }
 
   private async service(actor: Actor, id: number, need: AccessNeed) {
@@ -93,10 +126,11 @@ export class FtpService {
     return { password_hash: hash.replace(/^\$2b\$/, '$2y$'), password_sealed: this.secrets.seal(password) };
   }
 
-  async main(actor: Actor, id: number) {
+  async main(actor: Actor, id: number): Promise<FtpMainData> {
     const service = await this.service(actor, id, 'visible');
     const brand = await this.brands.byId(actor.brandId);
     return {
+      applying: await this.applying(id),
       ftp: {
         host: `ftp.${service.domain}`,
         sslHost: brand.sslHost || `ftp.${service.domain}`,
@@ -154,31 +188,30 @@ export class FtpService {
     if (errors.length > 0) throw new FieldErrors(errors);
     const login = `${user}@${service.domain}`;
     if (await ftpRepository.findByLogin(this.db, login)) throw FieldErrors.one('ftpUser', 'ftp.error.taken');
-    return this.toDto(await this.provision(id, service.domain, { login, password: params.password, folder }));
+    return this.toDto(await this.provision({ ...service, actor }, { login, password: params.password, folder }));
   }
 
   /**
-   * Writes an account whose input is already checked (the create call above, the demo seed): its
-   * home folder, both password forms, and ProFTPD's copy.
+   * Writes an account whose input is already checked (the create call above, the demo seed):
+   * both password forms, and its folder on the server.
    */
   async provision(
-    serviceId: number,
-    domain: string,
+    service: ChangedService,
     account: { login: string; password: string; folder: string; eliminable?: boolean },
   ) {
-    const home = await this.driver.prepareHome(domain, account.folder, 'folder');
     const passwords = await this.passwordColumns(account.password);
-    return this.change((trx) =>
-      ftpRepository.insert(trx, {
-        service_id: serviceId,
+    return this.change(service, [account.folder], async (trx) => {
+      const row = await ftpRepository.insert(trx, {
+        service_id: service.id,
         login: account.login,
         folder: account.folder,
         ...passwords,
-        home,
+        home: this.driver.homeOf(service.domain, account.folder),
         eliminable: account.eliminable === false ? 0 : 1,
         created_at: this.now(),
-      }),
-    );
+      });
+      return { value: row, undo: { put: [], drop: [row.id] } };
+    });
   }
 
   /**
@@ -190,37 +223,41 @@ export class FtpService {
     const problem = checkFtpPassword(password)[0]?.messageKey;
     if (!isFtpUserName(user) || login !== `${user}@${domain}` || problem)
       throw new Error(`${login}: ${problem ?? `not an FTP login of ${domain}`}`);
+    const service = { id: serviceId, domain };
     const found = await ftpRepository.findByLogin(this.db, login);
     if (!found) {
-      await this.provision(serviceId, domain, { login, password, folder: '' });
+      await this.provision(service, { login, password, folder: '' });
       return 'made';
     }
     const row = await ftpRepository.find(this.db, serviceId, found.id);
     if (!row) throw new Error(`${login} belongs to another service`);
     if (this.secrets.open(row.password_sealed) === password) return 'kept';
     const passwords = await this.passwordColumns(password);
-    await this.change((trx) => ftpRepository.update(trx, serviceId, row.id, passwords));
+    await this.change(service, [], (trx) => this.update(trx, serviceId, row.id, passwords));
     return 'repaired';
   }
 
   /**
    * Many accounts of one service sharing one password (the scale data set): the password hashed
-   * and sealed once (bcrypt per row would take minutes), each home prepared, the rows inserted a
-   * chunk at a time in one change.
+   * and sealed once (bcrypt per row would take minutes), the rows inserted a chunk at a time in
+   * one change, each distinct folder made once on the server. Nothing kept to undo it: it is a
+   * data set for a fresh database, seeded again if its server refuses it.
    */
-  async provisionMany(
-    serviceId: number,
-    domain: string,
-    accounts: { login: string; folder: string }[],
-    password: string,
-  ) {
+  async provisionMany(service: ChangedService, accounts: { login: string; folder: string }[], password: string) {
     const passwords = await this.passwordColumns(password);
-    const rows: Parameters<typeof ftpRepository.insertMany>[1] = [];
-    for (const account of accounts) {
-      const home = await this.driver.prepareHome(domain, account.folder, 'folder');
-      rows.push({ service_id: serviceId, ...account, ...passwords, home, eliminable: 1, created_at: this.now() });
-    }
-    await this.change((trx) => inChunks(rows, (chunk) => ftpRepository.insertMany(trx, chunk)));
+    const rows = accounts.map((account) => ({
+      service_id: service.id,
+      ...account,
+      ...passwords,
+      home: this.driver.homeOf(service.domain, account.folder),
+      eliminable: 1,
+      created_at: this.now(),
+    }));
+    const folders = [...new Set(accounts.map((account) => account.folder))];
+    await this.change(service, folders, async (trx) => {
+      await inChunks(rows, (chunk) => ftpRepository.insertMany(trx, chunk));
+      return { value: undefined, undo: null };
+    });
   }
 
   async saveFolder(actor: Actor, id: number, fid: number, folderTyped: string): Promise<FtpAccount> {
@@ -229,34 +266,39 @@ export class FtpService {
     if (!row) throw new NotFoundError();
     if (hasControlCharacters(folderTyped)) throw FieldErrors.one('folder', 'validation.control_chars');
     const folder = normaliseServiceFolder(folderTyped.trim(), 'folder');
-    const home = await this.driver.prepareHome(service.domain, folder, 'folder');
     noteChangeDetail(actor.activity, {
       target: row.login,
       changes: changedFields({ folder: row.folder }, { folder }),
     });
-    return this.toDto(await this.change((trx) => ftpRepository.update(trx, id, fid, { folder, home })));
+    const home = this.driver.homeOf(service.domain, folder);
+    return this.toDto(
+      await this.change({ ...service, actor }, [folder], (trx) => this.update(trx, id, fid, { folder, home })),
+    );
   }
 
   async changePassword(actor: Actor, id: number, fid: number, password: string): Promise<FtpAccount> {
-    await this.service(actor, id, 'action');
+    const service = await this.service(actor, id, 'action');
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
     const errors = checkFtpPassword(password);
     if (errors.length > 0) throw new FieldErrors(errors);
     const passwords = await this.passwordColumns(password);
-    return this.toDto(await this.change((trx) => ftpRepository.update(trx, id, fid, passwords)));
+    return this.toDto(await this.change({ ...service, actor }, [], (trx) => this.update(trx, id, fid, passwords)));
   }
 
   async remove(actor: Actor, id: number, fid: number): Promise<void> {
-    await this.service(actor, id, 'action');
+    const service = await this.service(actor, id, 'action');
     const row = await ftpRepository.find(this.db, id, fid);
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('ftp.error.not_eliminable');
     noteChangeDetail(actor.activity, { target: row.login });
     // The files stay: they belong to the service's sites, not to the login.
-    await this.change((trx) => ftpRepository.delete(trx, id, fid));
+    await this.change({ ...service, actor }, [], async (trx) => {
+      const before = await ftpRepository.find(trx, id, fid);
+      await ftpRepository.delete(trx, id, fid);
+      return { value: undefined, undo: { put: before ? [before] : [], drop: [] } };
+    });
   }
-
   /**
    * WebFTP sign-on: a one-time token the browser posts to the brand's WebFTP with the login and the
    * folder to open. The WebFTP's server trades the token for the credentials (`redeemToken`), so the

@@ -27,6 +27,6 @@ export async function seedScaleFtp(
     }
     return { login: `${user}@${service.domain}`, folder };
   });
-  await ftp.provisionMany(service.id, service.domain, accounts, password);
+  await ftp.provisionMany(service, accounts, password);
   return accounts.length;
 }

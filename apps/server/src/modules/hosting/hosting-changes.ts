@@ -2,11 +2,9 @@ import type { PermissionKey } from '@panel247/contract/constants';
 import type { HostingService as HostingServiceDto } from '@panel247/contract/hosting';
 import type { Db } from '../../db/database.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
-import { ConflictError, DaemonError, FieldErrors } from '../../errors.ts';
-import type { JobSender } from '../../jobs/job-sender.ts';
+import { DaemonError } from '../../errors.ts';
 import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
-import { changeJobId, type ServiceChangeWord, serviceKey } from '../../jobs/service-change-log.ts';
-import { waitForWord } from '../../jobs/work-word.ts';
+import { type ChangeDelivery, type ChangedService, ServiceChanges } from '../../jobs/service-changes.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { hostingRepository } from './hosting.repository.ts';
@@ -48,15 +46,9 @@ export interface ChangeScope {
 /** A hosting service the actor may use, with the permission levels the answers carry. */
 export type HostedService = { id: number; domain: string; levels: HostingServiceDto['permissions']; actor?: Actor };
 
-/** A service a change is for; with the actor of a customer's call, which is told when it is still being applied. */
-export type ChangedService = { id: number; domain: string; actor?: Actor };
+export type { ChangedService } from '../../jobs/service-changes.ts';
 
-/**
- * How a change reaches the web server: through the work log (`jobs`: the service's job is sent
- * and the call waits `waitMs` for its word), or, in a process that runs no workers (the demo
- * seed, doctor's probes), by running the service's job here once the change is committed.
- */
-export type WebDelivery = { jobs: JobSender; waitMs: number } | { inline: true };
+export type WebDelivery = ChangeDelivery;
 
 /** What the web side tells a customer of a service's changes not yet on the web server. */
 export type WebApplying = {
@@ -64,9 +56,6 @@ export type WebApplying = {
   since: number;
   reason: 'refused' | 'reload' | 'failed' | null;
 } | null;
-
-/** Finished changes are forgotten this long after they were made (their calls have long answered). */
-const FINISHED_KEPT_SECONDS = 3600;
 
 const FAILURE_REASONS: Record<string, 'refused' | 'reload'> = {
   'web.error.refused': 'refused',
@@ -98,6 +87,9 @@ function formField(field: string): string {
  * slow: the change is kept and retried, and the call answers that it is being applied).
  */
 export class HostingChanges {
+  /** The work log's side of the changes: their job, the calls' answers, the rounds. */
+  private readonly log: ServiceChanges;
+
   constructor(
     private readonly db: Db,
     private readonly permissions: PermissionService,
@@ -105,9 +97,11 @@ export class HostingChanges {
     private readonly model: WebModel,
     /** The node's side, bound to the service's job by the composition root (or run here, inline). */
     readonly worker: WebApplyWorker,
-    private readonly delivery: WebDelivery,
+    delivery: WebDelivery,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.log = new ServiceChanges(db, APPLY_WEB, worker, delivery, now, { undone: 'web.error.undone', formField });
+  }
 
   /** Whether sites reach a real web server (the demo seed leaves that alone). */
   get live(): boolean {
@@ -162,86 +156,36 @@ export class HostingChanges {
     if (await this.ensure(this.db, service.id)) prepare = 'all';
     const hosts = scope.hosts && prepare !== 'all' ? [...scope.hosts] : undefined;
     const { value, entry } = await this.db.transaction().execute(async (trx) => {
+      await serviceChangeLog.takeTurn(trx, service.id);
       await hostingRepository.updateSettings(trx, service.id, { updated_at: this.now() });
       const undo = await webSnapshot(trx, service.id, hosts);
       const value = await work(trx);
       const change: WebChange = { prepare, ...(hosts ? { hosts } : {}) };
-      return { value, entry: await serviceChangeLog.append(trx, 'web', service.id, change, undo, this.now()) };
+      return { value, entry: await this.log.record(trx, service.id, change, undo) };
     });
-    const word = await this.deliver(service, entry);
-    if (word.state === 'refused' && word.outcome && 'refused' in word.outcome) {
-      const { fields } = word.outcome.refused;
-      // No field of its own: an earlier change of the service was refused, and this one made on it went too.
-      if (fields.length === 0) throw new ConflictError('web.error.undone');
-      throw new FieldErrors(fields.map((field) => ({ ...field, field: formField(field.field) })));
-    }
-    const failed = word.state === 'pending' && word.outcome && 'failedAttempt' in word.outcome ? word.outcome : null;
-    // Run here (the CLI, a seed, doctor's probes): the one who asked is told the daemon's words;
-    // the change stays pending and the panel's round applies it later.
-    if (failed && 'inline' in this.delivery)
-      throw new DaemonError(failed.failedAttempt.messageKey, failed.failedAttempt.detail);
-    if (word.state === 'pending' && service.actor)
-      service.actor.pendingWork = {
-        jobId: changeJobId(entry),
-        failed: word.outcome !== null && 'failedAttempt' in word.outcome,
-      };
+    await this.log.settle(service, entry);
     return value;
-  }
-
-  /** The service's job, sent (or run here), and its word on the entry within the budget. */
-  private async deliver(service: ChangedService, entry: number, budgetMs?: number): Promise<ServiceChangeWord> {
-    const payload = { serviceId: service.id, domain: service.domain };
-    if ('inline' in this.delivery) {
-      // A failure is kept with the change (the server's round applies it later), as with the log.
-      await this.worker.run(payload).catch(() => undefined);
-      return serviceChangeLog.word(this.db, entry);
-    }
-    // A send that fails (the engine's database away for a moment) is made good by the round of
-    // pending changes; nothing to wait for here.
-    const sent = await this.delivery.jobs.send(APPLY_WEB, payload).then(
-      () => true,
-      () => false,
-    );
-    return waitForWord(
-      this.db,
-      serviceKey('web', service.id),
-      () => serviceChangeLog.word(this.db, entry),
-      (word) => word.state !== 'pending' || (word.outcome !== null && 'failedAttempt' in word.outcome),
-      sent ? (budgetMs ?? this.delivery.waitMs) : 0,
-    );
   }
 
   /** Whether the service's changes are all on the web server, as the overview shows it. */
   async applying(serviceId: number): Promise<WebApplying> {
-    const backlog = await serviceChangeLog.backlog(this.db, 'web', serviceId);
-    if (!backlog) return null;
-    const { failedAttempt } = backlog;
-    if (!failedAttempt) return { state: 'pending', since: backlog.since, reason: null };
-    return { state: 'failing', since: backlog.since, reason: FAILURE_REASONS[failedAttempt.messageKey] ?? 'failed' };
+    const applying = await this.log.applying(serviceId);
+    if (!applying) return null;
+    const reason = applying.failure === null ? null : (FAILURE_REASONS[applying.failure] ?? 'failed');
+    return { state: applying.state, since: applying.since, reason };
   }
 
   /**
    * The service's job now, not at its next retry (the customer's "try again"): answers whether
    * every change of the service is on the web server within the budget.
    */
-  async applyNow(service: ChangedService): Promise<boolean> {
-    const newest = await serviceChangeLog.newestPending(this.db, 'web', service.id);
-    if (newest === null) return true;
-    await serviceChangeLog.clearAttempts(this.db, 'web', service.id);
-    const word = await this.deliver(service, newest);
-    return word.state !== 'pending' && (await serviceChangeLog.backlog(this.db, 'web', service.id)) === null;
+  applyNow(service: ChangedService): Promise<boolean> {
+    return this.log.applyNow(service);
   }
 
-  /**
-   * Sends the job of every service with web changes still to apply (the round of pending
-   * changes), and forgets the finished ones of services that changed nothing since.
-   */
-  async reapply(): Promise<number> {
-    if ('inline' in this.delivery) return 0;
-    await serviceChangeLog.forgetAllFinished(this.db, this.now() - FINISHED_KEPT_SECONDS);
-    const services = await serviceChangeLog.servicesWithPending(this.db, 'web');
-    for (const service of services) await this.delivery.jobs.send(APPLY_WEB, service);
-    return services.length;
+  /** Sends the job of every service with web changes still to apply (the round of pending changes). */
+  reapply(): Promise<number> {
+    return this.log.reapply();
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { WorkArea } from '@panel247/contract/work-areas';
 /**
  * Events the server pushes to browsers through the realtime socket. They travel through an
  * EventBus so that, on PostgreSQL, an event raised by one API instance (or by the CLI) reaches the
@@ -7,7 +8,7 @@ export type PanelEvent =
   | { type: 'permissions.changed'; userIds: number[]; resourceId: number | null }
   | { type: 'session.ended'; sessionIds: string[] }
   /** A resource's changes landed on a server or failed there (see modules/changes/work-events.ts). */
-  | { type: 'work.changed'; userIds: number[]; area: 'web' | 'dns'; resourceId: number };
+  | { type: 'work.changed'; userIds: number[]; area: WorkArea; resourceId: number };
 
 export interface EventBus {
   /**

@@ -1,8 +1,9 @@
+import type { WorkArea } from '@panel247/contract/work-areas';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { EventBus } from './event-bus.ts';
 
 /** Told by an object's job once it has recorded a word on some of its changes. */
-export type WorkLanded = (area: 'web' | 'dns', resourceId: number) => Promise<void>;
+export type WorkLanded = (area: WorkArea, resourceId: number) => Promise<void>;
 
 /**
  * Tells the browsers of the users who can see the resource that its changes moved on (applied,

@@ -3,12 +3,7 @@ import type { DnsListData, DnsListParams } from '@panel247/contract/dns';
 import { DNS_API } from '@panel247/contract/routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-
-/**
- * How often a zone whose changes are still being published is read again: a safety net for a
- * realtime socket that was away when they landed (its `work.changed` event reads it at once).
- */
-export const PUBLISHING_REFRESH_MS = 30_000;
+import { PENDING_WORK_REFRESH_MS } from '../../../lib/use-work-refresh';
 
 /** One page of the list call; `type` '' for every type. */
 export type DnsListQuery = Required<Pick<DnsListParams, 'page' | 'type' | 'filter'>>;
@@ -35,6 +30,6 @@ export function useDnsRecords(serviceId: number, query: DnsListQuery) {
     placeholderData: keepPreviousData,
     // While the zone's changes are on their way to the DNS server, the realtime channel says when
     // they land (or fail); the list also looks again now and then.
-    refetchInterval: (query) => (query.state.data?.publishing ? PUBLISHING_REFRESH_MS : false),
+    refetchInterval: (query) => (query.state.data?.publishing ? PENDING_WORK_REFRESH_MS : false),
   });
 }

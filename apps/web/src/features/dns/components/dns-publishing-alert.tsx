@@ -1,9 +1,7 @@
 import type { DnsPublishing } from '@panel247/contract/dns';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PendingWorkAlert } from '../../../components/pending-work-alert';
-import { onWorkChanged } from '../../../lib/work-events';
+import { useWorkRefresh } from '../../../lib/use-work-refresh';
 import { dnsQueryKey } from '../api/list-dns-records';
 import { usePublishDnsZone } from '../api/publish-dns-zone';
 
@@ -19,16 +17,8 @@ export function DnsPublishingAlert({
 }) {
   const { t } = useTranslation();
   const publish = usePublishDnsZone(serviceId);
-  const queryClient = useQueryClient();
   // the realtime word that the zone's changes moved on: the list (and its state) is read again
-  useEffect(
-    () =>
-      onWorkChanged((change) => {
-        if (change.area === 'dns' && change.resourceId === serviceId)
-          void queryClient.invalidateQueries({ queryKey: dnsQueryKey(serviceId) });
-      }),
-    [queryClient, serviceId],
-  );
+  useWorkRefresh('dns', serviceId, dnsQueryKey(serviceId));
   if (!publishing) return null;
   const failing = publishing.state === 'failing';
   return (

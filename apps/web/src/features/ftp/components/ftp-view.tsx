@@ -21,6 +21,7 @@ import { useChangeFtpPassword } from '../api/change-ftp-password';
 import { useDeleteFtpAccount } from '../api/delete-ftp-account';
 import { useFtpAccount } from '../api/get-ftp-account';
 import { useFtpPage } from '../api/list-ftp-page';
+import { FtpApplyingAlert } from './ftp-applying-alert';
 import { FtpCreateModal } from './ftp-create-modal';
 import { FtpFolderModal } from './ftp-folder-modal';
 import { FtpServerCard } from './ftp-server-card';
@@ -65,6 +66,7 @@ export function FtpView({ set }: { set: PermissionSetData }) {
 
   return (
     <ListPage testId="ftp-view" title={set.reference}>
+      <FtpApplyingAlert serviceId={serviceId} canWrite={canWrite} />
       <FtpServerCard serviceId={serviceId} />
       <ListCard
         title={t('ftp.list_title')}

@@ -2,6 +2,7 @@ import type { HostingService, HostingServiceData } from '@panel247/contract/host
 import { HOSTING_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { PENDING_WORK_REFRESH_MS } from '../../../lib/use-work-refresh';
 
 /** Every hosting query of a service starts with this key. */
 export const hostingQueryKey = (serviceId: number) => ['hosting', serviceId] as const;
@@ -12,17 +13,11 @@ export async function getHostingService(serviceId: number, signal?: AbortSignal)
   return (await api<HostingServiceData>(HOSTING_API.service(serviceId), undefined, { method: 'GET', signal })).service;
 }
 
-/**
- * While changes wait for the web server, the service is asked again this often: a safety net
- * for a realtime socket that was away when they landed (its `work.changed` event reads it at once).
- */
-const APPLYING_REFRESH_MS = 30_000;
-
 export function useHostingService(serviceId: number, enabled = true) {
   return useQuery({
     enabled,
     queryKey: hostingServiceQueryKey(serviceId),
     queryFn: ({ signal }) => getHostingService(serviceId, signal),
-    refetchInterval: (query) => (query.state.data?.applying ? APPLYING_REFRESH_MS : false),
+    refetchInterval: (query) => (query.state.data?.applying ? PENDING_WORK_REFRESH_MS : false),
   });
 }

@@ -1,11 +1,8 @@
 import { isActionable, isVisible } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PendingWorkAlert } from '../../../components/pending-work-alert';
-import { onJob } from '../../../lib/api-client';
-import { onWorkChanged } from '../../../lib/work-events';
+import { useWorkRefresh } from '../../../lib/use-work-refresh';
 import { useApplyWebChanges } from '../api/apply-web-changes';
 import { hostingQueryKey, useHostingService } from '../api/get-hosting-service';
 
@@ -19,18 +16,7 @@ export function WebApplyingAlert({ set }: { set: PermissionSetData }) {
   const serviceId = set.id;
   const service = useHostingService(serviceId, isVisible(set.permissions.service));
   const apply = useApplyWebChanges(serviceId);
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    const readAgain = () => void queryClient.invalidateQueries({ queryKey: hostingQueryKey(serviceId) });
-    const offJob = onJob(readAgain);
-    const offWork = onWorkChanged((change) => {
-      if (change.area === 'web' && change.resourceId === serviceId) readAgain();
-    });
-    return () => {
-      offJob();
-      offWork();
-    };
-  }, [queryClient, serviceId]);
+  useWorkRefresh('web', serviceId, hostingQueryKey(serviceId), true);
   const applying = service.data?.applying;
   if (!applying) return null;
   const failing = applying.state === 'failing';
