@@ -10,7 +10,6 @@ import { createDkimDriver } from './drivers/dkim/create-dkim-driver.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { ConfinedWorkers } from './drivers/files/confined/confined-workers.ts';
-import { createMailDriver } from './drivers/mail/create-mail-driver.ts';
 import { CsrfError } from './errors.ts';
 import { createApiRouter, type DescribedRoute } from './http/api-route.ts';
 import { limitConnections, timeoutOptions } from './http/connection-limits.ts';
@@ -54,7 +53,7 @@ import { SiteVerifyVerifier } from './modules/captcha/siteverify.verifier.ts';
 import { registerContactRoutes } from './modules/contact/contact.routes.ts';
 import { ContactService } from './modules/contact/contact.service.ts';
 import { createSmtpMailer, type Mailer } from './modules/contact/mailer.ts';
-import { createDatabasesService } from './modules/databases/create-databases-service.ts';
+import { createDatabasesNode, createDatabasesService } from './modules/databases/create-databases-service.ts';
 import { registerDatabasesRoutes } from './modules/databases/databases.routes.ts';
 import { registerDnsExportRoute, registerDnsRoutes } from './modules/dns/dns.routes.ts';
 import { createDnsService, type DnsService } from './modules/dns/dns.service.ts';
@@ -77,7 +76,7 @@ import { registerInstallerRoutes } from './modules/installer/installer.routes.ts
 import { registerLegalRoutes } from './modules/legal/legal.routes.ts';
 import { LegalService } from './modules/legal/legal.service.ts';
 import { createMailAuthService } from './modules/mail/create-mail-auth-service.ts';
-import { createMailService } from './modules/mail/create-mail-service.ts';
+import { createMailNode, createMailService } from './modules/mail/create-mail-service.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { registerMailAuthRoutes } from './modules/mail/mail-auth.routes.ts';
 import { createMailClientSetupService } from './modules/mail-client-setup/create-mail-client-setup-service.ts';
@@ -331,7 +330,12 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerDomainRoutes(api, domains.domains, domains.contacts);
   registerDnssecRoutes(api, domains.domains.zoneDnssec, domains.domains.cdsScan);
   await workZoneUnsigning(jobs, domains.domains.zoneDnssec);
-  registerMailRoutes(api, createMailService(db, config, createMailDriver(config), brands, now, permissions));
+  const mailNode = createMailNode(db, config, now, { landed });
+  const mail = createMailService(db, config, mailNode, brands, now, {
+    permissions,
+    delivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
+  });
+  registerMailRoutes(api, mail);
   const mailAuth = createMailAuthService(
     db,
     config,
@@ -357,7 +361,12 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     node: ftpNode,
   });
   registerFtpRoutes(api, ftp);
-  const databases = createDatabasesService(db, config, brands, deps.secretKey, now, permissions);
+  const databasesNode = createDatabasesNode(db, config, deps.secretKey, now, landed);
+  const databases = createDatabasesService(db, config, brands, deps.secretKey, now, {
+    permissions,
+    delivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
+    node: databasesNode,
+  });
   registerDatabasesRoutes(api, databases, { app, basePath, auth: caller });
   // Every operation in a customer's home runs in a worker process of its own, as that customer.
   const fileWorkers = new ConfinedWorkers();
@@ -398,6 +407,8 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     await bindNodeWork(jobs, {
       web: hosting.webApplier,
       ftp: ftpNode.worker,
+      mail: mailNode.worker,
+      databases: databasesNode.worker,
       dns: { run: (zone) => dns.publishZone(zone) },
     });
     // ProFTPD's copy of the logins (on SQLite) as the database has them, before the first login.
@@ -408,6 +419,10 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       .reapply()
       .catch((error) => app.log.error({ err: error, event: 'web.reapply_failed' }, 'web reapply'));
     await ftp.reapply().catch((error) => app.log.error({ err: error, event: 'ftp.reapply_failed' }, 'ftp reapply'));
+    await mail.reapply().catch((error) => app.log.error({ err: error, event: 'mail.reapply_failed' }, 'mail reapply'));
+    await databases
+      .reapply()
+      .catch((error) => app.log.error({ err: error, event: 'databases.reapply_failed' }, 'databases reapply'));
   });
   const installer = createInstallerService(
     db,
@@ -439,7 +454,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       cdsScan: domains.domains.cdsScan,
       backups: backups.backups,
       dns,
-      serviceChanges: { web: hosting.changes, ftp },
+      serviceChanges: { web: hosting.changes, ftp, mail, databases },
     },
     app.log,
     now,

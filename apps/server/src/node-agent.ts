@@ -3,30 +3,38 @@ import type { Db } from './db/database.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { type ServiceApplier, workServiceApplying } from './jobs/apply-service.jobs.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
+import { createDatabasesNode } from './modules/databases/create-databases-service.ts';
+import { APPLY_DATABASES } from './modules/databases/databases-apply-worker.ts';
 import { workZonePublishing } from './modules/dns/zone-publish.jobs.ts';
 import { createZonePublishing } from './modules/dns/zone-publishing-node.ts';
 import { createFtpNode } from './modules/ftp/create-ftp-service.ts';
 import { APPLY_FTP } from './modules/ftp/ftp-apply-worker.ts';
 import { APPLY_WEB } from './modules/hosting/web-apply.jobs.ts';
 import { createWebNode } from './modules/hosting/web-node.ts';
+import { createMailNode } from './modules/mail/create-mail-service.ts';
+import { APPLY_MAIL } from './modules/mail/mail-apply-worker.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { type WorkLanded, workEvents } from './modules/realtime/work-events.ts';
 
 /**
- * What touches a server's files and daemons: the jobs that apply a service's web and FTP changes
+ * What touches a server's files and daemons: the jobs that apply a service's web, FTP, mail and database changes
  * and publish its zone. The agent binds them; so does the panel's own process when it is also its
  * machine's agent (PANEL_AGENT=embedded, the default), so `npm start` stays one command.
  */
 export interface NodeWorkers {
   web: ServiceApplier;
   ftp: ServiceApplier;
+  mail: ServiceApplier;
+  databases: ServiceApplier;
   dns: { run(zone: { serviceId: number; name: string }): Promise<void> };
 }
 
 export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promise<void> {
   await workServiceApplying(jobs, APPLY_WEB, workers.web);
   await workServiceApplying(jobs, APPLY_FTP, workers.ftp);
+  await workServiceApplying(jobs, APPLY_MAIL, workers.mail);
+  await workServiceApplying(jobs, APPLY_DATABASES, workers.databases);
   await workZonePublishing(jobs, workers.dns);
 }
 
@@ -74,11 +82,21 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
     landed,
   );
   const ftp = createFtpNode(db, config, now, landed);
+  const mail = createMailNode(db, config, now, { landed });
+  const databases = createDatabasesNode(db, config, deps.secretKey, now, landed);
   await jobs.start({ workers: true });
-  await bindNodeWork(jobs, { web: web.worker, ftp: ftp.worker, dns: zones });
+  await bindNodeWork(jobs, {
+    web: web.worker,
+    ftp: ftp.worker,
+    mail: mail.worker,
+    databases: databases.worker,
+    dns: zones,
+  });
+  const stopDatabases = () => databases.driver.close();
   return {
     async stop() {
       await jobs.stop();
+      await stopDatabases();
     },
   };
 }

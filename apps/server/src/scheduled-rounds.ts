@@ -28,10 +28,12 @@ export const ROUNDS = {
   dnsRepublish: defineRound('dns.republish'),
 };
 
-/** Each area's round of pending service changes (`web.reapply`, `ftp.reapply`). */
+/** Each area's round of pending service changes (`<area>.reapply`). */
 const REAPPLY_ROUNDS: Record<ServiceArea, RoundKind> = {
   web: defineRound('web.reapply'),
   ftp: defineRound('ftp.reapply'),
+  mail: defineRound('mail.reapply'),
+  databases: defineRound('databases.reapply'),
 };
 
 export interface RoundServices {

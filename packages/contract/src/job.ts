@@ -15,7 +15,7 @@ export const jobParamsSchema = z.object({
  * and, once an attempt failed, why (`reasons` are the area's own; `failed`: anything else). The
  * work log keeps trying; the customer may ask for it now.
  */
-export function applyingSchema<const R extends readonly [string, ...string[]]>(reasons: R) {
+export function applyingSchema<const R extends readonly string[]>(reasons: R) {
   return z
     .object({
       state: z.enum(['pending', 'failing']),

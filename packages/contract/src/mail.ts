@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParam, integerOr, optionalInteger, textAsTyped } from './fields.ts';
+import { applyingSchema } from './job.ts';
 import { listPageFields } from './list-query.ts';
 import { type SignonForm, signonFormSchema } from './signon.ts';
 
@@ -132,8 +133,20 @@ export const mailListRowSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('alias'), alias: aliasSchema }),
 ]);
 export type MailListRow = z.infer<typeof mailListRowSchema>;
-export const mailListDataSchema = z.object({ mail: z.array(mailListRowSchema), total: z.number().int() });
+/** Whether the service's mailbox changes are all on its mail server (see applyingSchema). */
+export const mailApplyingSchema = applyingSchema([]);
+export type MailApplying = z.infer<typeof mailApplyingSchema>;
+
+export const mailListDataSchema = z.object({
+  mail: z.array(mailListRowSchema),
+  total: z.number().int(),
+  /** (beyond the spec) mailbox changes not yet on the mail server. */
+  applying: mailApplyingSchema,
+});
+/** The answer of "try again" for the mailbox changes. */
+export const mailApplyDataSchema = z.object({ applying: mailApplyingSchema });
 export type MailListData = z.infer<typeof mailListDataSchema>;
+export type MailApplyData = z.infer<typeof mailApplyDataSchema>;
 
 export const mailboxListDataSchema = z.object({ correo: z.array(mailboxSchema) });
 export const mailboxDataSchema = z.object({ correo: mailboxSchema });

@@ -113,6 +113,8 @@ export const MAIL_API = {
   aliases: (id: number | string) => `service/${id}/alias/list/`,
   /** Accounts and aliases in one paged list (the mail view). */
   list: (id: number | string) => `service/${id}/mail/list/`,
+  /** (beyond the spec) the service's mailbox changes to its mail server now ("try again"). */
+  apply: (id: number | string) => `service/${id}/mail/apply/`,
   mailbox: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/`,
   mailboxCreate: (id: number | string) => `service/${id}/correo/create/`,
   mailboxPassword: (id: number | string, accountId: number | string) =>
@@ -187,6 +189,8 @@ export const DDBB_API = {
     `service/${id}/ddbb/${did}/toggle/externalaccess/`,
   dump: (id: number | string, did: number | string) => `service/${id}/ddbb/${did}/dump/`,
   login: (id: number | string, did: number | string) => `service/${id}/ddbb/${did}/login/`,
+  /** (beyond the spec) the service's database changes to its server now ("try again"). */
+  apply: (id: number | string) => `service/${id}/ddbb/apply/`,
 } as const;
 
 /** The hosting service itself: overview, PHP version, parking. */

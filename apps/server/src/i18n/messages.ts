@@ -123,6 +123,14 @@ const es = {
   'web.error.apply': 'El servidor web no ha podido aplicar el cambio',
   'web.error.undone':
     'Otro cambio de este servicio, hecho justo antes, ha sido rechazado por el servidor web, y este se ha deshecho con él. Inténtalo de nuevo.',
+  'ddbb.applied': 'Todos los cambios de las bases de datos están aplicados en el servidor de bases de datos',
+  'ddbb.error.apply': 'El servidor de bases de datos no ha podido aplicar el cambio',
+  'ddbb.error.undone':
+    'Otro cambio de las bases de datos de este servicio, hecho justo antes, ha sido rechazado por el servidor, y este se ha deshecho con él. Inténtalo de nuevo.',
+  'mail.applied': 'Todos los cambios de los buzones están aplicados en el servidor de correo',
+  'mail.error.apply': 'El servidor de correo no ha podido aplicar el cambio',
+  'mail.error.undone':
+    'Otro cambio de los buzones de este servicio, hecho justo antes, ha sido rechazado por el servidor, y este se ha deshecho con él. Inténtalo de nuevo.',
   'ftp.applied': 'Todos los cambios de las cuentas FTP están aplicados en el servidor FTP',
   'ftp.error.apply': 'El servidor FTP no ha podido aplicar el cambio',
   'ftp.error.undone':
@@ -553,6 +561,14 @@ const en: Record<MessageKey, string> = {
   'web.error.apply': 'The web server could not apply the change',
   'web.error.undone':
     'Another change of this service, made just before, was refused by the web server, and this one was undone with it. Try again.',
+  'ddbb.applied': 'Every change of the databases is applied on the database server',
+  'ddbb.error.apply': 'The database server could not apply the change',
+  'ddbb.error.undone':
+    'Another change of this service’s databases, made just before, was refused by the server, and this one was undone with it. Try again.',
+  'mail.applied': 'Every change of the mailboxes is applied on the mail server',
+  'mail.error.apply': 'The mail server could not apply the change',
+  'mail.error.undone':
+    'Another change of this service’s mailboxes, made just before, was refused by the server, and this one was undone with it. Try again.',
   'ftp.applied': 'Every change of the FTP accounts is applied on the FTP server',
   'ftp.error.apply': 'The FTP server could not apply the change',
   'ftp.error.undone':
@@ -976,6 +992,14 @@ const ca: Record<MessageKey, string> = {
   'web.error.apply': 'El servidor web no ha pogut aplicar el canvi',
   'web.error.undone':
     'Un altre canvi d’aquest servei, fet just abans, ha estat rebutjat pel servidor web, i aquest s’ha desfet amb ell. Torna-ho a provar.',
+  'ddbb.applied': 'Tots els canvis de les bases de dades estan aplicats al servidor de bases de dades',
+  'ddbb.error.apply': 'El servidor de bases de dades no ha pogut aplicar el canvi',
+  'ddbb.error.undone':
+    'Un altre canvi de les bases de dades d’aquest servei, fet just abans, ha estat rebutjat pel servidor, i aquest s’ha desfet amb ell. Torna-ho a provar.',
+  'mail.applied': 'Tots els canvis de les bústies estan aplicats al servidor de correu',
+  'mail.error.apply': 'El servidor de correu no ha pogut aplicar el canvi',
+  'mail.error.undone':
+    'Un altre canvi de les bústies d’aquest servei, fet just abans, ha estat rebutjat pel servidor, i aquest s’ha desfet amb ell. Torna-ho a provar.',
   'ftp.applied': 'Tots els canvis dels comptes FTP estan aplicats al servidor FTP',
   'ftp.error.apply': 'El servidor FTP no ha pogut aplicar el canvi',
   'ftp.error.undone':

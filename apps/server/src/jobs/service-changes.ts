@@ -18,12 +18,15 @@ export type ChangeDelivery = { jobs: JobSender; waitMs: number } | { inline: tru
 /** A service a change is for; with the actor of a customer's call, which is told when it is still being applied. */
 export type ChangedService = { id: number; domain: string; actor?: Actor };
 
-/** What a customer is told of a service's changes in one area not yet on its server. */
-export type ServiceApplying = {
+/**
+ * What a customer is told of a service's changes in one area not yet on its server: since when,
+ * and once an attempt failed, why (`R`: the area's reasons, named by the daemons' message keys;
+ * `failed`: any other).
+ */
+export type ServiceApplying<R extends string = never> = {
   state: 'pending' | 'failing';
   since: number;
-  /** What the last attempt met: a daemon's own message key, or null while none failed. */
-  failure: string | null;
+  reason: R | 'failed' | null;
 } | null;
 
 /** Finished changes are forgotten this long after they were made (their calls have long answered). */
@@ -62,9 +65,27 @@ export class ServiceChanges {
     return 'inline' in this.delivery;
   }
 
-  /** Writes a change's entry in the work log, inside the change's own transaction (after `serviceChangeLog.takeTurn`). */
-  record<C, U>(trx: Db, serviceId: number, change: C, undo: U | null): Promise<number> {
-    return serviceChangeLog.append(trx, this.area, serviceId, change, undo, this.now());
+  /**
+   * One change: the service's turn, its rows (`work`, which says what it replaced) and its entry
+   * in the work log in one transaction; then its job, and the call's answer (`settle`). `change`
+   * may be made from what `work` wrote (a new row's id).
+   */
+  async make<T, C, U>(
+    service: ChangedService,
+    change: C | ((value: T) => C),
+    work: (trx: Db) => Promise<{ value: T; undo: U | null }>,
+  ): Promise<T> {
+    const { value, entry } = await this.db.transaction().execute(async (trx) => {
+      await serviceChangeLog.takeTurn(trx, service.id);
+      const { value, undo } = await work(trx);
+      const entryChange = typeof change === 'function' ? (change as (value: T) => C)(value) : change;
+      return {
+        value,
+        entry: await serviceChangeLog.append(trx, this.area, service.id, entryChange, undo, this.now()),
+      };
+    });
+    await this.settle(service, entry);
+    return value;
   }
 
   /** After the change's commit: its job, and the call's answer from the word on its entry. */
@@ -109,14 +130,17 @@ export class ServiceChanges {
     );
   }
 
-  /** Whether the service's changes of the area are all on its server. */
-  async applying(serviceId: number): Promise<ServiceApplying> {
+  /** Whether the service's changes of the area are all on its server; `reasons`: message key → the area's reason. */
+  async applying<R extends string = never>(
+    serviceId: number,
+    reasons: Readonly<Record<string, R>> = {},
+  ): Promise<ServiceApplying<R>> {
     const backlog = await serviceChangeLog.backlog(this.db, this.area, serviceId);
     if (!backlog) return null;
     const { failedAttempt } = backlog;
     return failedAttempt
-      ? { state: 'failing', since: backlog.since, failure: failedAttempt.messageKey }
-      : { state: 'pending', since: backlog.since, failure: null };
+      ? { state: 'failing', since: backlog.since, reason: reasons[failedAttempt.messageKey] ?? 'failed' }
+      : { state: 'pending', since: backlog.since, reason: null };
   }
 
   /**

@@ -1,7 +1,6 @@
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DatabaseExistsError } from '../../src/drivers/databases/databases.driver.ts';
 import { EmbeddedDatabasesDriver } from '../../src/drivers/databases/embedded.driver.ts';
 import { DaemonError } from '../../src/errors.ts';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
@@ -159,53 +158,68 @@ describe.each(DATABASE_KINDS)('database API on %s', (kind) => {
     await removeAll();
   });
 
-  it('leaves nothing half-made when the database server fails', async () => {
-    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'create').mockRejectedValueOnce(
-      new DaemonError('ddbb.error.server_down', 'connect ECONNREFUSED'),
-    );
+  it('keeps a change the database server fails, says so, and applies it on "try again"', async () => {
+    const FAILED_RETRYING =
+      'Hecho en el panel, pero el servidor aún no ha podido aplicarlo. Se volverá a intentar; puedes reintentarlo ahora.';
+    const applying = async () =>
+      (await t.call<{ applying: unknown }>('GET', `service/${id}/ddbb/list/`, {}, { cookie })).body.data.applying;
+    const retry = async () => {
+      const { body } = await t.call('POST', `service/${id}/ddbb/apply/`, {}, { cookie });
+      expect(body.system.info).toEqual([
+        'Todos los cambios de las bases de datos están aplicados en el servidor de bases de datos',
+      ]);
+      expect(await applying()).toBeNull();
+    };
+    const create$ = vi
+      .spyOn(EmbeddedDatabasesDriver.prototype, 'create')
+      .mockRejectedValueOnce(new DaemonError('ddbb.error.server_down', 'connect ECONNREFUSED'));
     const failed = await create('db secret 1');
-    expect(failed.response.statusCode).toBe(502);
-    expect(failed.body.system.errors).toEqual(['El servidor de bases de datos no responde. Inténtalo más tarde.']);
+    expect(failed.response.statusCode).toBe(200);
+    expect(failed.body.system.info).toContain(FAILED_RETRYING);
+    expect(failed.body.system.job).toMatchObject({ status: 'failed' });
+    // the daemon's own words are the provider's (panel jobs changes), never the customer's
     expect(JSON.stringify(failed.body)).not.toContain('ECONNREFUSED');
-    expect(await rows()).toEqual([]);
+    expect(await rows()).toHaveLength(1);
+    expect(await applying()).toMatchObject({ state: 'failing', reason: 'failed' });
+    await retry();
+    expect(create$).toHaveBeenCalledTimes(2);
 
-    const { body } = await create('db secret 1');
-    const did = body.data.ddbb.id;
-    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'changePassword').mockRejectedValueOnce(
-      new DaemonError('ddbb.error.refused', 'ALTER USER: refused'),
-    );
+    const did = failed.body.data.ddbb.id;
+    const password$ = vi
+      .spyOn(EmbeddedDatabasesDriver.prototype, 'changePassword')
+      .mockRejectedValueOnce(new DaemonError('ddbb.error.refused', 'ALTER USER: refused'));
     const badChange = await t.call(
       'POST',
       `service/${id}/ddbb/${did}/changepassword/`,
       { password: 'db secret 2' },
       { cookie },
     );
-    expect(badChange.response.statusCode).toBe(502);
+    expect(badChange.body.system.info).toContain(FAILED_RETRYING);
+    // the panel's row is the truth: the new password, set on the server by the next attempt
     expect((await t.call<One>('GET', `service/${id}/ddbb/${did}/`, {}, { cookie })).body.data.ddbb.password).toBe(
-      'db secret 1',
+      'db secret 2',
     );
+    await retry();
+    expect(password$).toHaveBeenLastCalledWith(`p247t_datostest_1`, 'db secret 2', 'db secret 2');
 
-    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'setExternalAccess').mockRejectedValueOnce(
-      new DaemonError('ddbb.error.refused', 'CREATE USER: refused'),
-    );
-    const badToggle = await t.call('POST', `service/${id}/ddbb/${did}/toggle/externalaccess/`, {}, { cookie });
-    expect(badToggle.response.statusCode).toBe(502);
-    expect((await rows())[0]?.external_access).toBe(0);
-
-    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'drop').mockRejectedValueOnce(
-      new DaemonError('ddbb.error.server_down', 'DROP: gone'),
-    );
+    const drop$ = vi
+      .spyOn(EmbeddedDatabasesDriver.prototype, 'drop')
+      .mockRejectedValueOnce(new DaemonError('ddbb.error.server_down', 'DROP: gone'));
     const badDelete = await t.call('POST', `service/${id}/ddbb/${did}/delete/`, {}, { cookie });
-    expect(badDelete.response.statusCode).toBe(502);
-    expect(await rows()).toHaveLength(1);
-    await removeAll();
+    expect(badDelete.body.system.info).toContain(FAILED_RETRYING);
+    expect(await rows()).toEqual([]);
+    await retry();
+    expect(drop$).toHaveBeenCalledTimes(2);
+    vi.restoreAllMocks();
   });
 
-  it('skips a name the database server already has to the next number', async () => {
-    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'create').mockRejectedValueOnce(new DatabaseExistsError('database'));
+  it('skips a name the database server holds outside the panel to the next number', async () => {
+    vi.spyOn(EmbeddedDatabasesDriver.prototype, 'ownership').mockResolvedValueOnce('foreign');
     const { body } = await create('db secret 1');
     expect(body.data.ddbb.bbdd).toBe('p247t_datostest_2');
+    expect(body.data.ddbb.user).toBe('p247t_datostest_2');
     expect((await rows()).map((row) => row.name)).toEqual(['p247t_datostest_2']);
+    vi.restoreAllMocks();
     await removeAll();
   });
 

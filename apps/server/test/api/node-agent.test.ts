@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { HostingService } from '@panel247/contract/hosting';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EmbeddedDatabasesDriver } from '../../src/drivers/databases/embedded.driver.ts';
 import { createDnsDriver } from '../../src/drivers/dns/create-dns-driver.ts';
 import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
 import { FieldErrors } from '../../src/errors.ts';
@@ -19,7 +20,7 @@ const DOMAIN = 'agente.test';
 const BEING_APPLIED = 'Hecho en el panel. El servidor aún no lo ha aplicado: se aplicará en cuanto pueda.';
 
 /**
- * The panel's instances with PANEL_AGENT=separate send the web and FTP changes; a node agent of its own
+ * The panel's instances with PANEL_AGENT=separate send the web, FTP, mail and database changes; a node agent of its own
  * (the same factories, no HTTP) applies them. Here both run in one process on one database, the
  * agent with its own work-log engine, as `npm run agent` would beside `npm start`.
  */
@@ -65,12 +66,13 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
         'agent.mode': 'separate',
         'web.applyWaitSeconds': 5,
         'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-agent-homes-')),
+        'mail.root': mkdtempSync(path.join(tmpdir(), 'p247-agent-mail-')),
         'web.configDir': webDir,
       },
     });
     const account = await buildAccount(t.database.db, {
       domainName: DOMAIN,
-      resources: { [DOMAIN]: { hasService: true } },
+      resources: { [DOMAIN]: { hasService: true, hasMail: true } },
     });
     id = account.resources[DOMAIN] as number;
     cookie = await t.login(account.domainName, account.username, account.password);
@@ -159,5 +161,71 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     await startAgent();
     await eventually(async () => (await ftpState()) === null);
     expect(statSync(folder).isDirectory()).toBe(true);
+  });
+
+  it('writes a mailbox’s Sieve script on the node: pending while away, written when back; its mail goes there too', async () => {
+    const home = path.join(String(t.config.mail.root), DOMAIN, 'info');
+    const script = path.join(home, 'sieve', 'panel247.sieve');
+    const created = await t.call<{ correo: { id: number } }>(
+      'POST',
+      `service/${id}/correo/create/`,
+      { name: 'info', password: 'a good password' },
+      { cookie },
+    );
+    expect(created.body.system.job).toBeNull();
+    const box = created.body.data.correo.id;
+
+    await stopAgent();
+    const saved = await t.call(
+      'POST',
+      `service/${id}/correo/${box}/rules/save/`,
+      {
+        autoreply: 'false',
+        subject: '',
+        body: '',
+        start: '',
+        end: '',
+        days: '1',
+        forward: ['otra@example.com'],
+        keepCopy: 'true',
+      },
+      { cookie },
+    );
+    expect(saved.body.system.info).toContain(BEING_APPLIED);
+    expect(existsSync(script)).toBe(false);
+    const mailState = async () =>
+      (await t.call<{ applying: unknown }>('GET', `service/${id}/mail/list/`, {}, { cookie })).body.data.applying;
+    expect(await mailState()).toMatchObject({ state: 'pending', reason: null });
+    await startAgent();
+    await eventually(async () => existsSync(script));
+    await eventually(async () => (await mailState()) === null);
+    const retried = await t.call('POST', `service/${id}/mail/apply/`, {}, { cookie });
+    expect(retried.body.system.info).toEqual([
+      'Todos los cambios de los buzones están aplicados en el servidor de correo',
+    ]);
+    expect(readFileSync(script, 'utf8')).toContain('otra@example.com');
+
+    await stopAgent();
+    mkdirSync(path.join(home, 'cur'), { recursive: true });
+    const removed = await t.call('POST', `service/${id}/correo/${box}/delete/`, {}, { cookie });
+    expect(removed.body.system.info).toContain(BEING_APPLIED);
+    expect(existsSync(home)).toBe(true);
+    await startAgent();
+    await eventually(async () => !existsSync(home));
+  });
+
+  it('creates a database on the node, not in the API: pending while away, created once when back', async () => {
+    await stopAgent();
+    const created$ = vi.spyOn(EmbeddedDatabasesDriver.prototype, 'create');
+    const made = await t.call('POST', `service/${id}/ddbb/create/`, { password: 'db secret 1' }, { cookie });
+    expect(made.body.system.info).toEqual(['Base de datos creada', BEING_APPLIED]);
+    const dbState = async () =>
+      (await t.call<{ applying: unknown }>('GET', `service/${id}/ddbb/list/`, {}, { cookie })).body.data.applying;
+    expect(await dbState()).toMatchObject({ state: 'pending' });
+    expect(created$).not.toHaveBeenCalled();
+    await startAgent();
+    await eventually(async () => (await dbState()) === null);
+    expect(created$).toHaveBeenCalledTimes(1);
+    created$.mockRestore();
   });
 });

@@ -2,6 +2,7 @@ import type { DdbbListData, HostedDatabase } from '@panel247/contract/ddbb';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api-client';
+import { PENDING_WORK_REFRESH_MS } from '../lib/use-work-refresh';
 
 /** The databases and the plan's limit. */
 export type DatabaseList = DdbbListData;
@@ -19,6 +20,7 @@ export function useDatabases(serviceId: number, enabled = true) {
     queryKey: databasesQueryKey(serviceId),
     queryFn: ({ signal }) => listDatabases(serviceId, signal),
     enabled,
+    refetchInterval: (query) => (query.state.data?.applying ? PENDING_WORK_REFRESH_MS : false),
   });
 }
 

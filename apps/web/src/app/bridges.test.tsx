@@ -89,7 +89,7 @@ describe('realtime bridge', () => {
     expect(isSessionLost()).toBe(true);
   });
 
-  it('passes a resource’s work.changed on to the views that listen, and nothing that names no resource', async () => {
+  it('passes a resource’s work.changed on to the views that listen, and nothing that names no resource or no area of its', async () => {
     renderBridge(() => []);
     const heard: unknown[] = [];
     const off = onWorkChanged((change) => heard.push(change));
@@ -97,11 +97,13 @@ describe('realtime bridge', () => {
     FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'dns', resourceId: 7 });
     FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'web' });
     FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'mail', resourceId: 4 });
+    FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'backups', resourceId: 4 });
     off();
     FakeSocket.opened[0]?.push({ type: 'work.changed', area: 'web', resourceId: 5 });
     expect(heard).toEqual([
       { area: 'web', resourceId: 4 },
       { area: 'dns', resourceId: 7 },
+      { area: 'mail', resourceId: 4 },
     ]);
   });
 

@@ -36,6 +36,12 @@ export interface DatabasesDriver {
   readonly live: boolean;
   /** Creates the database (utf8mb4) and its user; refuses (DatabaseExistsError) a name in use. */
   create(database: WantedDatabase): Promise<void>;
+  /**
+   * Whose the database of that name on the server is: `absent`; `ours` when the user of the
+   * same name holds a grant on it (a create that ran before its word was recorded); `foreign`
+   * otherwise (made outside the panel: never handed to a customer).
+   */
+  ownership(database: { name: string; user: string }): Promise<'absent' | 'ours' | 'foreign'>;
   /** Sets the password on every host entry of the user; on failure the previous one is put back. */
   changePassword(user: string, password: string, previous: string): Promise<void>;
   /** Adds ('u'@'%', same password and grant) or removes the user's access from anywhere. */

@@ -13,6 +13,10 @@ export class EmbeddedDatabasesDriver implements DatabasesDriver {
   constructor(private readonly clock: () => Date = () => new Date()) {}
 
   async create(): Promise<void> {}
+  /** No server: nothing is there before the panel's row. */
+  async ownership(): Promise<'absent' | 'ours' | 'foreign'> {
+    return 'absent';
+  }
   async changePassword(): Promise<void> {}
   async setExternalAccess(): Promise<void> {}
   async drop(): Promise<void> {}

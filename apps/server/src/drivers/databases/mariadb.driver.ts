@@ -16,7 +16,7 @@ import {
   type DatabasesDriver,
   type WantedDatabase,
 } from './databases.driver.ts';
-import { type Exec, grantTarget } from './mariadb-sql.ts';
+import { type Exec, grantPattern, grantTarget } from './mariadb-sql.ts';
 import { syncDatabases } from './mariadb-sync.ts';
 
 export interface MariaDbOptions {
@@ -177,6 +177,22 @@ export class MariaDbDriver implements DatabasesDriver {
         await this.undo(undo);
         throw error;
       }
+    });
+  }
+
+  async ownership(database: { name: string; user: string }): Promise<'absent' | 'ours' | 'foreign'> {
+    const name = assertDatabaseName(database.name);
+    const user = assertDatabaseUser(database.user);
+    return this.session(async (exec) => {
+      const schemas = (await exec('SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [
+        name,
+      ])) as unknown[];
+      if (schemas.length === 0) return 'absent';
+      const grants = (await exec('SELECT Host FROM mysql.db WHERE User = ? AND Db = ?', [
+        user,
+        grantPattern(name),
+      ])) as unknown[];
+      return grants.length > 0 ? 'ours' : 'foreign';
     });
   }
 

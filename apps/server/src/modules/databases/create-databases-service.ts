@@ -2,10 +2,31 @@ import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import { createDatabasesDriver } from '../../drivers/databases/create-databases-driver.ts';
+import type { DatabasesDriver } from '../../drivers/databases/databases.driver.ts';
+import { type ChangeDelivery, ServiceChanges } from '../../jobs/service-changes.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
+import type { WorkLanded } from '../realtime/work-events.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';
 import { DatabasesService } from './databases.service.ts';
+import { APPLY_DATABASES, DatabasesApplyWorker } from './databases-apply-worker.ts';
+
+/** The databases' passwords' box (the request side seals, the node opens). */
+function passwordBox(secretKey: Buffer): SecretBox {
+  return new SecretBox(secretKey, 'database-password');
+}
+
+/** A machine's database side: its driver, and what applies the services' database changes (the node agent builds only this). */
+export function createDatabasesNode(
+  db: Db,
+  config: AppConfig,
+  secretKey: Buffer,
+  now: () => number,
+  landed?: WorkLanded,
+) {
+  const driver = createDatabasesDriver(config);
+  return { driver, worker: new DatabasesApplyWorker(db, driver, passwordBox(secretKey), now, landed) };
+}
 
 export function createDatabasesService(
   db: Db,
@@ -13,14 +34,25 @@ export function createDatabasesService(
   brands: BrandService,
   secretKey: Buffer,
   now: () => number,
-  permissions: PermissionService = new PermissionService(db),
+  options: {
+    permissions?: PermissionService;
+    /** How database changes reach the server (default: applied in this process, for the CLI and seeds). */
+    delivery?: ChangeDelivery;
+    /** This machine's database side, when the caller binds its worker too. */
+    node?: { driver: DatabasesDriver; worker: DatabasesApplyWorker };
+  } = {},
 ): DatabasesService {
+  const node = options.node ?? createDatabasesNode(db, config, secretKey, now);
+  const changes = new ServiceChanges(db, APPLY_DATABASES, node.worker, options.delivery ?? { inline: true }, now, {
+    undone: 'ddbb.error.undone',
+  });
   return new DatabasesService(
     db,
-    permissions,
+    options.permissions ?? new PermissionService(db),
     brands,
-    createDatabasesDriver(config),
-    new SecretBox(secretKey, 'database-password'),
+    node.driver,
+    changes,
+    passwordBox(secretKey),
     new SignonTokens(db, now),
     config.databases,
     now,

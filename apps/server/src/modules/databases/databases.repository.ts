@@ -60,6 +60,16 @@ export const databasesRepository = {
       .returningAll()
       .executeTakeFirstOrThrow();
   },
+  /** A new database's name and user, taken again (the server held the first one outside the panel). */
+  rename(db: Db, serviceId: number, id: number, name: string) {
+    return db
+      .updateTable('hosted_databases')
+      .set({ name, db_user: name })
+      .where('service_id', '=', serviceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
   delete(db: Db, serviceId: number, id: number) {
     return db.deleteFrom('hosted_databases').where('service_id', '=', serviceId).where('id', '=', id).execute();
   },

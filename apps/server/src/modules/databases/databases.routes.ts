@@ -1,4 +1,5 @@
 import {
+  ddbbApplyDataSchema,
   ddbbCreateParamsSchema,
   ddbbListDataSchema,
   ddbbOneDataSchema,
@@ -27,6 +28,14 @@ export function registerDatabasesRoutes(
   api.session(
     { method: both, url: 'service/:id/ddbb/list/', params: ddbbServiceParamsSchema, data: ddbbListDataSchema },
     async ({ actor, params }) => ({ data: await databases.list(actor, params.id) }),
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/ddbb/apply/', params: ddbbServiceParamsSchema, data: ddbbApplyDataSchema },
+    async ({ actor, params }) => {
+      const { applying, applied } = await databases.applyNow(actor, params.id);
+      const waiting = applying?.state === 'failing' ? 'work.failed_retrying' : 'work.being_applied';
+      return { data: { applying }, info: [applied ? 'ddbb.applied' : waiting] };
+    },
   );
   api.session(
     { method: 'POST', url: 'service/:id/ddbb/create/', params: ddbbCreateParamsSchema, data: ddbbOneDataSchema },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { DdbbApplying, DdbbListData, HostedDatabase } from '@panel247/contract/ddbb';
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { SignonForm } from '@panel247/contract/signon';
 import type { SecretBox } from '../../crypto/secret-box.ts';
@@ -8,18 +8,20 @@ import type { Db } from '../../db/database.ts';
 import {
   DATABASE_NAME_MAX,
   type DatabaseDrift,
-  DatabaseExistsError,
   type DatabaseFingerprint,
   type DatabasesDriver,
 } from '../../drivers/databases/databases.driver.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
-import { ConflictError, DaemonError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
+import { ConflictError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
+import type { ChangedService, ServiceChanges } from '../../jobs/service-changes.ts';
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
+import { nextDatabaseNumber } from './database-names.ts';
 import { databasesRepository } from './databases.repository.ts';
+import type { DatabaseChange } from './databases-apply-worker.ts';
 
 export interface DatabasesSettings {
   namePrefix: string;
@@ -33,8 +35,6 @@ export interface DatabasesSettings {
 
 /** Room kept for the `_N` suffix when the service's name is cut to fit 64 characters. */
 const SUFFIX_ROOM = 7;
-/** How many next numbers a create tries when MariaDB already has the name (made outside the panel). */
-const NAME_ATTEMPTS = 5;
 
 type Row = {
   id: number;
@@ -49,8 +49,10 @@ type Row = {
  * The MariaDB databases of a hosting service. Each has one user of the same name; both names are
  * generated from the service's domain (`demo.test` → `demotest_1`), never typed. The password is
  * kept AES-256-GCM sealed for "show password" and the phpMyAdmin sign-on (MariaDB keeps its own
- * hash). Every change is one transaction around the driver's call: when MariaDB refuses, the row
- * is rolled back and the driver has undone its own steps, so nothing is left half-made.
+ * hash). Every change writes its row and an entry of the work log (area `databases`) in one
+ * transaction; the service's `databases.apply-service` job (DatabasesApplyWorker, on the node
+ * agent) makes MariaDB agree with the row, and the call waits a short budget for it (see
+ * ServiceChanges): a MariaDB that refuses or is down leaves the change pending and retried.
  */
 export class DatabasesService {
   constructor(
@@ -58,11 +60,29 @@ export class DatabasesService {
     private readonly permissions: PermissionService,
     private readonly brands: BrandService,
     private readonly driver: DatabasesDriver,
+    private readonly changes: ServiceChanges,
     private readonly secrets: SecretBox,
     private readonly signon: SignonTokens,
     private readonly settings: DatabasesSettings,
     private readonly now: () => number,
   ) {}
+
+  /** Whether the service's database changes are all on its server (the databases' list shows it). */
+  private applying(serviceId: number): Promise<DdbbApplying> {
+    return this.changes.applying<never>(serviceId);
+  }
+
+  /** The service's database job now (the customer's "try again"): whether every change is on the server. */
+  async applyNow(actor: Actor, id: number): Promise<{ applying: DdbbApplying; applied: boolean }> {
+    const service = await this.service(actor, id, 'action');
+    const applied = await this.changes.applyNow({ ...service, actor });
+    return { applying: await this.applying(id), applied };
+  }
+
+  /** Sends the job of every service with database changes still to apply (the round of pending changes). */
+  reapply(): Promise<number> {
+    return this.changes.reapply();
+  }
 
   /** Whether databases are created on a real server (the demo seed leaves those alone). */
   get live(): boolean {
@@ -134,11 +154,11 @@ export class DatabasesService {
     return { id, domain: resource.referencePunycode };
   }
 
-  private async row(actor: Actor, id: number, did: number, need: AccessNeed): Promise<Row> {
-    await this.service(actor, id, need);
+  private async row(actor: Actor, id: number, did: number, need: AccessNeed): Promise<Row & { domain: string }> {
+    const { domain } = await this.service(actor, id, need);
     const row = await databasesRepository.find(this.db, id, did);
     if (!row) throw new NotFoundError();
-    return row;
+    return { ...row, domain };
   }
 
   private toDto(row: Row, size: number, password = ''): HostedDatabase {
@@ -165,13 +185,14 @@ export class DatabasesService {
     }
   }
 
-  async list(actor: Actor, id: number): Promise<{ ddbb: HostedDatabase[]; limit: number }> {
+  async list(actor: Actor, id: number): Promise<DdbbListData> {
     await this.service(actor, id, 'visible');
     const rows = await databasesRepository.list(this.db, id);
     const sizes = await this.sizes(rows.map((row) => row.name));
     return {
       ddbb: rows.map((row) => this.toDto(row, sizes.get(row.name) ?? 0)),
       limit: this.settings.maxPerService,
+      applying: await this.applying(id),
     };
   }
 
@@ -189,7 +210,7 @@ export class DatabasesService {
     const service = await this.service(actor, id, 'action');
     const errors = fieldProblem('password', servicePasswordProblem(password));
     if (errors.length > 0) throw new FieldErrors(errors);
-    return this.toDto(await this.provision(id, service.domain, { password }), 0);
+    return this.toDto(await this.provision(id, service.domain, { password }, actor), 0);
   }
 
   /** `demo.test` → `{prefix}demotest`: the letters and digits of the domain, cut to leave room for `_N`. */
@@ -198,105 +219,85 @@ export class DatabasesService {
     return `${this.settings.namePrefix}${letters}`.slice(0, DATABASE_NAME_MAX - SUFFIX_ROOM);
   }
 
-  private async nextNumber(base: string): Promise<number> {
-    const pattern = new RegExp(`^${base}_(\\d+)$`);
-    let highest = 0;
-    for (const name of await databasesRepository.namesLike(this.db, `${base}_`)) {
-      const match = pattern.exec(name);
-      if (match) highest = Math.max(highest, Number(match[1]));
-    }
-    return highest + 1;
-  }
-
   /**
    * Creates a database whose password is already checked (the create call above, the demo seed):
    * the next free `{base}_N`, within the plan's limit. A name MariaDB has already (made outside
    * the panel) is skipped for the next number.
    */
-  async provision(serviceId: number, domain: string, input: { password: string; eliminable?: boolean }): Promise<Row> {
+  async provision(
+    serviceId: number,
+    domain: string,
+    input: { password: string; eliminable?: boolean },
+    actor?: Actor,
+  ): Promise<Row> {
     const limit = this.settings.maxPerService;
     if ((await databasesRepository.count(this.db, serviceId)) >= limit) {
       throw new ConflictError('ddbb.error.limit', { limit });
     }
     const base = this.baseName(domain);
-    let number = await this.nextNumber(base);
-    for (let attempt = 1; ; attempt += 1, number += 1) {
-      const name = `${base}_${number}`;
-      let created = false;
-      try {
-        return await this.db.transaction().execute(async (trx) => {
-          const row = await databasesRepository.insert(trx, {
-            service_id: serviceId,
-            name,
-            db_user: name,
-            password_sealed: this.secrets.seal(input.password),
-            external_access: 0,
-            eliminable: input.eliminable === false ? 0 : 1,
-            created_at: this.now(),
-          });
-          await this.driver.create({ name, user: name, password: input.password, externalAccess: false });
-          created = true;
-          return row;
-        });
-      } catch (error) {
-        // The commit failed after MariaDB said yes: take the database back out.
-        if (created) await this.driver.drop({ name, user: name }).catch(() => undefined);
-        if (!(error instanceof DatabaseExistsError)) throw error;
-        if (attempt >= NAME_ATTEMPTS) throw new DaemonError('ddbb.error.name_taken', `${name}: ${error.message}`);
-      }
-    }
+    const name = `${base}_${await nextDatabaseNumber(this.db, base)}`;
+    const made = await this.change(
+      { id: serviceId, domain, ...(actor ? { actor } : {}) },
+      (row: Row) => ({ step: 'created', id: row.id, name: row.name, user: row.db_user }),
+      (trx) =>
+        databasesRepository.insert(trx, {
+          service_id: serviceId,
+          name,
+          db_user: name,
+          password_sealed: this.secrets.seal(input.password),
+          external_access: 0,
+          eliminable: input.eliminable === false ? 0 : 1,
+          created_at: this.now(),
+        }),
+    );
+    // The node may have given it the next name (this one was taken outside the panel).
+    return (await databasesRepository.find(this.db, serviceId, made.id)) ?? made;
+  }
+
+  /** One database change (see ServiceChanges.make): nothing kept to undo, MariaDB refuses no field. */
+  private change<T>(
+    service: ChangedService,
+    change: DatabaseChange | ((value: T) => DatabaseChange),
+    work: (trx: Db) => Promise<T>,
+  ): Promise<T> {
+    return this.changes.make(service, change, async (trx) => ({ value: await work(trx), undo: null }));
   }
 
   async changePassword(actor: Actor, id: number, did: number, password: string): Promise<HostedDatabase> {
     const row = await this.row(actor, id, did, 'action');
     const errors = fieldProblem('password', servicePasswordProblem(password));
     if (errors.length > 0) throw new FieldErrors(errors);
-    const previous = this.secrets.open(row.password_sealed);
-    let changed = false;
-    try {
-      const updated = await this.db.transaction().execute(async (trx) => {
-        const next = await databasesRepository.update(trx, id, did, { password_sealed: this.secrets.seal(password) });
-        await this.driver.changePassword(row.db_user, password, previous);
-        changed = true;
-        return next;
-      });
-      const sizes = await this.sizes([row.name]);
-      return this.toDto(updated, sizes.get(row.name) ?? 0);
-    } catch (error) {
-      if (changed) await this.driver.changePassword(row.db_user, previous, password).catch(() => undefined);
-      throw error;
-    }
+    const updated = await this.change(
+      { id, domain: row.domain, actor },
+      { step: 'password', id: did, name: row.name, user: row.db_user },
+      (trx) => databasesRepository.update(trx, id, did, { password_sealed: this.secrets.seal(password) }),
+    );
+    const sizes = await this.sizes([row.name]);
+    return this.toDto(updated, sizes.get(row.name) ?? 0);
   }
 
   async toggleExternalAccess(actor: Actor, id: number, did: number): Promise<HostedDatabase> {
     const row = await this.row(actor, id, did, 'action');
     const on = row.external_access !== 1;
-    const target = { name: row.name, user: row.db_user, password: this.secrets.open(row.password_sealed) };
-    let applied = false;
-    try {
-      const updated = await this.db.transaction().execute(async (trx) => {
-        const next = await databasesRepository.update(trx, id, did, { external_access: on ? 1 : 0 });
-        await this.driver.setExternalAccess(target, on);
-        applied = true;
-        return next;
-      });
-      const sizes = await this.sizes([row.name]);
-      return this.toDto(updated, sizes.get(row.name) ?? 0);
-    } catch (error) {
-      if (applied) await this.driver.setExternalAccess(target, !on).catch(() => undefined);
-      throw error;
-    }
+    const updated = await this.change(
+      { id, domain: row.domain, actor },
+      { step: 'access', id: did, name: row.name, user: row.db_user },
+      (trx) => databasesRepository.update(trx, id, did, { external_access: on ? 1 : 0 }),
+    );
+    const sizes = await this.sizes([row.name]);
+    return this.toDto(updated, sizes.get(row.name) ?? 0);
   }
 
   async remove(actor: Actor, id: number, did: number): Promise<void> {
     const row = await this.row(actor, id, did, 'action');
     if (row.eliminable !== 1) throw new ForbiddenError('ddbb.error.not_eliminable');
     noteChangeDetail(actor.activity, { target: row.name });
-    // The driver's drop is idempotent: if MariaDB fails halfway the row stays, and a retry finishes.
-    await this.db.transaction().execute(async (trx) => {
-      await databasesRepository.delete(trx, id, did);
-      await this.driver.drop({ name: row.name, user: row.db_user });
-    });
+    // The row goes at once; the node's drop is idempotent, so a retry finishes a partial one.
+    await this.change(
+      { id, domain: row.domain, actor },
+      { step: 'deleted', id: did, name: row.name, user: row.db_user },
+      (trx) => databasesRepository.delete(trx, id, did),
+    );
   }
 
   /**

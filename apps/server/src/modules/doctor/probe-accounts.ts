@@ -1,11 +1,11 @@
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { createMailDriver } from '../../drivers/mail/create-mail-driver.ts';
 import { loadSecretKey } from '../../secret-key.ts';
 import type { AdminService } from '../admin/admin.service.ts';
 import { BrandService } from '../brand/brand.service.ts';
 import { createFtpService } from '../ftp/create-ftp-service.ts';
 import { createHostingService } from '../hosting/create-hosting-service.ts';
+import { createMailNode, mailChanges } from '../mail/create-mail-service.ts';
 import { MailboxProvisioning } from '../mail/mailbox-provisioning.ts';
 
 /** The logins doctor's customer probes use (PANEL_DOCTOR_*), all four set. */
@@ -94,7 +94,7 @@ export async function ensureProbeService(deps: ProbeDeps, logins: ProbeLogins): 
   } finally {
     await hosting.close();
   }
-  const mailboxes = new MailboxProvisioning(db, createMailDriver(config), now);
+  const mailboxes = new MailboxProvisioning(db, mailChanges(db, createMailNode(db, config, now), now), now);
   const mailbox = await mailboxes.ensure(id, domain, {
     localPart: logins.mailLogin.slice(0, logins.mailLogin.lastIndexOf('@')),
     password: logins.mailPassword,

@@ -12,7 +12,6 @@ import { listPageOf } from '../../db/list-query.ts';
 import type { FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
 import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
 import { type FieldError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
-import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
 import type { ChangedService, ServiceChanges } from '../../jobs/service-changes.ts';
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import { changedFields } from '../activity/activity-summary.ts';
@@ -57,22 +56,13 @@ export class FtpService {
     private readonly now: () => number,
   ) {}
 
-  /**
-   * One FTP change: its rows (`work`, which says what it replaced) and its entry in the work log
-   * in one transaction, then the service's job. `folders` are the account folders it brings in.
-   */
-  private async change<T>(
+  /** One FTP change (see ServiceChanges.make): `folders` are the account folders it brings in. */
+  private change<T>(
     service: ChangedService,
     folders: string[],
     work: (trx: Db) => Promise<{ value: T; undo: FtpUndo | null }>,
   ): Promise<T> {
-    const { value, entry } = await this.db.transaction().execute(async (trx) => {
-      await serviceChangeLog.takeTurn(trx, service.id);
-      const { value, undo } = await work(trx);
-      return { value, entry: await this.changes.record(trx, service.id, { folders }, undo) };
-    });
-    await this.changes.settle(service, entry);
-    return value;
+    return this.changes.make(service, { folders }, work);
   }
 
   /** An account changed in place: its row before, kept to undo the change. */
@@ -88,12 +78,8 @@ export class FtpService {
   }
 
   /** Whether the service's FTP changes are all on its server (the FTP view shows it). */
-  private async applying(serviceId: number): Promise<FtpApplying> {
-    const applying = await this.changes.applying(serviceId);
-    if (!applying) return null;
-    const reason =
-      applying.failure === null ? null : applying.failure === 'ftp.error.users_file' ? 'users_file' : 'failed';
-    return { state: applying.state, since: applying.since, reason };
+  private applying(serviceId: number): Promise<FtpApplying> {
+    return this.changes.applying(serviceId, { 'ftp.error.users_file': 'users_file' });
   }
 
   /** The service's FTP job now (the customer's "try again"): whether every change is on the server. */

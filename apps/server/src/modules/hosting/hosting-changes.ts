@@ -3,8 +3,12 @@ import type { HostingService as HostingServiceDto } from '@panel247/contract/hos
 import type { Db } from '../../db/database.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { DaemonError } from '../../errors.ts';
-import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
-import { type ChangeDelivery, type ChangedService, ServiceChanges } from '../../jobs/service-changes.ts';
+import {
+  type ChangeDelivery,
+  type ChangedService,
+  type ServiceApplying,
+  ServiceChanges,
+} from '../../jobs/service-changes.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { hostingRepository } from './hosting.repository.ts';
@@ -51,11 +55,7 @@ export type { ChangedService } from '../../jobs/service-changes.ts';
 export type WebDelivery = ChangeDelivery;
 
 /** What the web side tells a customer of a service's changes not yet on the web server. */
-export type WebApplying = {
-  state: 'pending' | 'failing';
-  since: number;
-  reason: 'refused' | 'reload' | 'failed' | null;
-} | null;
+export type WebApplying = ServiceApplying<'refused' | 'reload'>;
 
 const FAILURE_REASONS: Record<string, 'refused' | 'reload'> = {
   'web.error.refused': 'refused',
@@ -140,8 +140,8 @@ export class HostingChanges {
 
   /**
    * One change: the rows (`work`) and its entry in the work log in one transaction, then the
-   * service's job (see the class comment). The settings row is touched first, so on PostgreSQL
-   * changes of one service take turns and their entries are in the order they committed.
+   * service's job (see the class comment and ServiceChanges.make: the service's turn is taken
+   * first, so its changes' entries are in the order they committed).
    * `scope.prepare` names the site folders the change brings in (a new site's, a moved one's):
    * only those are created and checked, so a change costs what it touches rather than a disk
    * check per site of the service (every folder was checked when it came in, and `web sync`
@@ -155,24 +155,17 @@ export class HostingChanges {
     let prepare = scope.prepare ?? 'all';
     if (await this.ensure(this.db, service.id)) prepare = 'all';
     const hosts = scope.hosts && prepare !== 'all' ? [...scope.hosts] : undefined;
-    const { value, entry } = await this.db.transaction().execute(async (trx) => {
-      await serviceChangeLog.takeTurn(trx, service.id);
+    const change: WebChange = { prepare, ...(hosts ? { hosts } : {}) };
+    return this.log.make(service, change, async (trx) => {
       await hostingRepository.updateSettings(trx, service.id, { updated_at: this.now() });
       const undo = await webSnapshot(trx, service.id, hosts);
-      const value = await work(trx);
-      const change: WebChange = { prepare, ...(hosts ? { hosts } : {}) };
-      return { value, entry: await this.log.record(trx, service.id, change, undo) };
+      return { value: await work(trx), undo };
     });
-    await this.log.settle(service, entry);
-    return value;
   }
 
   /** Whether the service's changes are all on the web server, as the overview shows it. */
   async applying(serviceId: number): Promise<WebApplying> {
-    const applying = await this.log.applying(serviceId);
-    if (!applying) return null;
-    const reason = applying.failure === null ? null : (FAILURE_REASONS[applying.failure] ?? 'failed');
-    return { state: applying.state, since: applying.since, reason };
+    return this.log.applying(serviceId, FAILURE_REASONS);
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   aliasParamsSchema,
   aliasSaveParamsSchema,
   connectionDataSchema,
+  mailApplyDataSchema,
   mailboxCreateParamsSchema,
   mailboxDataSchema,
   mailboxListDataSchema,
@@ -42,6 +43,14 @@ export function registerMailRoutes(api: ApiRouter, mail: MailService) {
   api.session(
     { method: both, url: 'service/:id/mail/list/', params: mailListParamsSchema, data: mailListDataSchema },
     async ({ actor, params }) => ({ data: await mail.list(actor, params) }),
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/mail/apply/', params: mailServiceParamsSchema, data: mailApplyDataSchema },
+    async ({ actor, params }) => {
+      const { applying, applied } = await mail.applyNow(actor, params.id);
+      const waiting = applying?.state === 'failing' ? 'work.failed_retrying' : 'work.being_applied';
+      return { data: { applying }, info: [applied ? 'mail.applied' : waiting] };
+    },
   );
   api.session(
     {

@@ -1,8 +1,10 @@
 import type {
   Alias,
+  MailApplying,
   Mailbox,
   MailboxRules,
   MailboxRulesInput,
+  MailListData,
   MailListParams,
   MailListRow,
   WebmailLoginData,
@@ -24,6 +26,7 @@ import type { Db } from '../../db/database.ts';
 import { listWindowOf } from '../../db/list-query.ts';
 import type { MailboxAddress, MailDriver } from '../../drivers/mail/mail.driver.ts';
 import { ConflictError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
+import type { ServiceChanges } from '../../jobs/service-changes.ts';
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -33,8 +36,7 @@ import type { AccessNeed, PermissionService } from '../permission/permission.ser
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { connectionHosts, type MailClientPorts } from './connection-hosts.ts';
 import { mailRepository } from './mail.repository.ts';
-import { filterOf } from './mailbox-filter.ts';
-import { MailboxProvisioning, MIB } from './mailbox-provisioning.ts';
+import { changeMail, MailboxProvisioning, MIB } from './mailbox-provisioning.ts';
 
 /** What a list shows of a mailbox's autoresponder and forwarding (no row: neither). */
 type RulesSummary = { autoreply: number; forward_targets: string } | undefined;
@@ -52,8 +54,10 @@ export interface MailSettings extends MailClientPorts {
 
 /**
  * Mailboxes and aliases of a service. Dovecot and Postfix read them through SQL views, so a row
- * written here is live at once: a created mailbox logs in over IMAP, a deleted one is refused;
- * the mail driver is told of each change for the rest (caches, the mail's folders).
+ * written here is live at once: a created mailbox logs in over IMAP, a deleted one is refused.
+ * The rest (caches, Sieve scripts, the mail's folders) is the mail server's: each mailbox change
+ * writes an entry of the work log with its rows, and the service's `mail.apply-service` job
+ * (MailApplyWorker, on the node agent) tells the mail driver; the call waits a short budget for it.
  * Mailbox passwords are stored only as the argon2id hash Dovecot verifies ({ARGON2ID}).
  */
 export class MailService {
@@ -65,11 +69,30 @@ export class MailService {
     private readonly permissions: PermissionService,
     private readonly brands: BrandService,
     private readonly driver: MailDriver,
+    private readonly changes: ServiceChanges,
     private readonly signon: SignonTokens,
     private readonly settings: MailSettings,
     private readonly now: () => number,
   ) {
-    this.provisioning = new MailboxProvisioning(db, driver, now);
+    this.provisioning = new MailboxProvisioning(db, changes, now);
+  }
+
+  /** Whether the service's mailbox changes are all on its mail server (the mail view shows it). */
+  private applying(serviceId: number): Promise<MailApplying> {
+    return this.changes.applying<never>(serviceId);
+  }
+
+  /** The service's mailbox job now (the customer's "try again"): whether every change is on the server. */
+  async applyNow(actor: Actor, id: number): Promise<{ applying: MailApplying; applied: boolean }> {
+    // The mailbox changes are the accounts' right's: who may make them may push them on.
+    const service = await this.service(actor, id, 'servicemail_accounts', 'action');
+    const applied = await this.changes.applyNow({ ...service, actor });
+    return { applying: await this.applying(id), applied };
+  }
+
+  /** Sends the job of every service with mailbox changes still to apply (the round of pending changes). */
+  reapply(): Promise<number> {
+    return this.changes.reapply();
   }
 
   private async service(
@@ -127,7 +150,7 @@ export class MailService {
    * The mail view's list: one page of accounts and aliases together, each kind only for those
    * who may see it. Only the page's mailboxes have their usage read.
    */
-  async list(actor: Actor, params: MailListParams): Promise<{ mail: MailListRow[]; total: number }> {
+  async list(actor: Actor, params: MailListParams): Promise<MailListData> {
     const service = await this.service(actor, params.id, 'servicemail', 'visible');
     const kinds = {
       accounts: params.type !== 'alias' && service.levels.servicemail_accounts !== 'disabled',
@@ -143,7 +166,7 @@ export class MailService {
             : { type: 'alias', alias: this.toAlias(service.domain, row) },
       ),
     );
-    return { mail, total };
+    return { mail, total, applying: await this.applying(params.id) };
   }
 
   async mailbox(actor: Actor, id: number, accountId: number): Promise<Mailbox> {
@@ -183,7 +206,7 @@ export class MailService {
     if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
     return this.toMailbox(
       service.domain,
-      await this.provisioning.create(id, service.domain, name, params.password, quotaMb),
+      await this.provisioning.create({ ...service, actor }, name, params.password, quotaMb),
     );
   }
 
@@ -193,8 +216,10 @@ export class MailService {
     if (!row) throw new NotFoundError();
     const errors = fieldProblem('password', servicePasswordProblem(password));
     if (errors.length > 0) throw new FieldErrors(errors);
-    await mailRepository.setPassword(this.db, id, accountId, `{ARGON2ID}${await hashPassword(password)}`);
-    await this.driver.passwordChanged({ domain: service.domain, localPart: row.local_part });
+    const passwordHash = `{ARGON2ID}${await hashPassword(password)}`;
+    await changeMail(this.changes, { ...service, actor }, { step: 'password', localPart: row.local_part }, (trx) =>
+      mailRepository.setPassword(trx, id, accountId, passwordHash),
+    );
     return this.toMailbox(service.domain, row);
   }
 
@@ -205,8 +230,12 @@ export class MailService {
     if (!row) throw new NotFoundError();
     const errors = fieldProblem('quota', mailboxQuotaProblem(quotaMb ?? Number.NaN, this.settings.maxQuotaMb));
     if (errors.length > 0) throw new FieldErrors(errors);
-    const saved = await mailRepository.setQuota(this.db, id, accountId, (quotaMb as number) * MIB);
-    await this.driver.quotaChanged({ domain: service.domain, localPart: row.local_part });
+    const saved = await changeMail(
+      this.changes,
+      { ...service, actor },
+      { step: 'quota', localPart: row.local_part },
+      (trx) => mailRepository.setQuota(trx, id, accountId, (quotaMb as number) * MIB),
+    );
     return this.toMailbox(service.domain, saved);
   }
 
@@ -270,8 +299,9 @@ export class MailService {
       forward_targets: forward.join(','),
       keep_copy: input.keepCopy ? 1 : 0,
     };
-    await mailRepository.saveRules(this.db, { mailbox_id: row.id, ...stored, updated_at: this.now() });
-    await this.driver.filterChanged(address, filterOf(stored), this.now());
+    await changeMail(this.changes, { ...service, actor }, { step: 'filter', localPart: row.local_part }, (trx) =>
+      mailRepository.saveRules(trx, { mailbox_id: row.id, ...stored, updated_at: this.now() }),
+    );
     return this.rulesOf(row.id, address);
   }
 
@@ -293,8 +323,9 @@ export class MailService {
     if (!row) throw new NotFoundError();
     if (row.eliminable !== 1) throw new ForbiddenError('mail.error.not_eliminable');
     noteChangeDetail(actor.activity, { target: `${row.local_part}@${service.domain}` });
-    await mailRepository.deleteMailbox(this.db, id, accountId);
-    await this.driver.mailboxDeleted({ domain: service.domain, localPart: row.local_part }, this.now());
+    await changeMail(this.changes, { ...service, actor }, { step: 'deleted', localPart: row.local_part }, (trx) =>
+      mailRepository.deleteMailbox(trx, id, accountId),
+    );
   }
 
   private checkTargets(typed: string[]): string[] {

@@ -1,35 +1,50 @@
 import { mailLocalPartProblem } from '@panel247/contract/mail-rules';
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { Db } from '../../db/database.ts';
-import type { MailDriver } from '../../drivers/mail/mail.driver.ts';
+import type { ChangedService, ServiceChanges } from '../../jobs/service-changes.ts';
 import { hashPassword, verifyPassword } from '../auth/password-hasher.ts';
 import { mailRepository } from './mail.repository.ts';
+import type { MailChange } from './mail-apply-worker.ts';
 
 export const MIB = 1024 * 1024;
 
 /**
+ * One mailbox change: its rows (`work`) and its entry of the work log (area `mail`) in one
+ * transaction, then the service's `mail.apply-service` job tells the mail server (see
+ * ServiceChanges.make). Nothing is kept to undo it: the mail server refuses no field.
+ */
+export function changeMail<T>(
+  changes: ServiceChanges,
+  service: ChangedService,
+  change: MailChange,
+  work: (trx: Db) => Promise<T>,
+): Promise<T> {
+  return changes.make(service, change, async (trx) => ({ value: await work(trx), undo: null }));
+}
+
+/**
  * Mailboxes written once their input is checked: by the create call (MailService, after its
  * authorization and field checks) and by the provider's own tooling (doctor's probe mailbox).
- * Dovecot verifies the argon2id hash ({ARGON2ID}); the driver is told of each new mailbox.
+ * Dovecot verifies the argon2id hash ({ARGON2ID}); the mail server is told of each new mailbox.
  */
 export class MailboxProvisioning {
   constructor(
     private readonly db: Db,
-    private readonly driver: MailDriver,
+    private readonly changes: ServiceChanges,
     private readonly now: () => number,
   ) {}
 
-  /** Its row, then the driver's copy. */
-  async create(serviceId: number, domain: string, localPart: string, password: string, quotaMb: number) {
-    const row = await mailRepository.insertMailbox(this.db, {
-      service_id: serviceId,
-      local_part: localPart,
-      password_hash: `{ARGON2ID}${await hashPassword(password)}`,
-      quota_bytes: quotaMb * MIB,
-      created_at: this.now(),
-    });
-    await this.driver.mailboxCreated({ domain, localPart });
-    return row;
+  async create(service: ChangedService, localPart: string, password: string, quotaMb: number) {
+    const passwordHash = `{ARGON2ID}${await hashPassword(password)}`;
+    return changeMail(this.changes, service, { step: 'created', localPart }, (trx) =>
+      mailRepository.insertMailbox(trx, {
+        service_id: service.id,
+        local_part: localPart,
+        password_hash: passwordHash,
+        quota_bytes: quotaMb * MIB,
+        created_at: this.now(),
+      }),
+    );
   }
 
   /**
@@ -45,13 +60,16 @@ export class MailboxProvisioning {
     const problem = mailLocalPartProblem(localPart, false) ?? servicePasswordProblem(password);
     if (problem) throw new Error(`${localPart}@${domain}: ${problem}`);
     const existing = (await mailRepository.mailboxes(this.db, serviceId)).find((row) => row.local_part === localPart);
+    const service = { id: serviceId, domain };
     if (!existing) {
-      await this.create(serviceId, domain, localPart, password, mailbox.quotaMb);
+      await this.create(service, localPart, password, mailbox.quotaMb);
       return 'made';
     }
     if (await verifyPassword(existing.password_hash.replace(/^\{ARGON2ID\}/, ''), password)) return 'kept';
-    await mailRepository.setPassword(this.db, serviceId, existing.id, `{ARGON2ID}${await hashPassword(password)}`);
-    await this.driver.passwordChanged({ domain, localPart });
+    const passwordHash = `{ARGON2ID}${await hashPassword(password)}`;
+    await changeMail(this.changes, service, { step: 'password', localPart }, (trx) =>
+      mailRepository.setPassword(trx, serviceId, existing.id, passwordHash),
+    );
     return 'repaired';
   }
 }

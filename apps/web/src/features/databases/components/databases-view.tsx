@@ -5,12 +5,13 @@ import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDatabases } from '../../../api/list-databases';
+import { databaseQueriesKey, useDatabases } from '../../../api/list-databases';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { PasswordChangeModal } from '../../../components/password-change-modal';
 import { PasswordRevealModal } from '../../../components/password-reveal-modal';
+import { ServiceApplyingAlert } from '../../../components/service-applying-alert';
 import { notifyCall, notifyError } from '../../../lib/notify';
 import { openSignon } from '../../../lib/open-signon';
 import { useClientPage } from '../../../lib/use-client-page';
@@ -18,6 +19,7 @@ import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useApplyDatabaseChanges } from '../api/apply-database-changes';
 import { useChangeDatabasePassword } from '../api/change-database-password';
 import { useDeleteDatabase } from '../api/delete-database';
 import { useDownloadDatabaseDump } from '../api/download-database-dump';
@@ -36,6 +38,7 @@ export function DatabasesView({ set }: { set: PermissionSetData }) {
   usePageTitle(`${t('menu.databases')} · ${set.reference}`);
 
   const list = useDatabases(serviceId);
+  const applyChanges = useApplyDatabaseChanges(serviceId);
   useErrorToast(list.error);
 
   const all = list.data?.ddbb ?? [];
@@ -80,6 +83,14 @@ export function DatabasesView({ set }: { set: PermissionSetData }) {
 
   return (
     <ListPage testId="ddbb-view" title={set.reference}>
+      <ServiceApplyingAlert
+        area="databases"
+        serviceId={serviceId}
+        applying={list.data?.applying}
+        queryKey={databaseQueriesKey(serviceId)}
+        words="ddbb.applying"
+        retry={canWrite ? applyChanges : undefined}
+      />
       <ListCard
         title={t('ddbb.list_title')}
         subtitle={

@@ -4,6 +4,7 @@ import type { MailListData, MailListType } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { PENDING_WORK_REFRESH_MS } from '../../../lib/use-work-refresh';
 
 /** Every mail query of a service starts with this key. */
 export const mailQueryKey = (serviceId: number) => ['mail', serviceId] as const;
@@ -28,5 +29,6 @@ export function useMailPage(serviceId: number, query: MailPageQuery) {
     queryFn: ({ signal }) => listMail(serviceId, query, signal),
     // the previous page stays on screen while the next one loads (no flicker while typing)
     placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.applying ? PENDING_WORK_REFRESH_MS : false),
   });
 }

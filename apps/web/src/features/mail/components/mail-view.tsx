@@ -8,6 +8,7 @@ import { ConfirmModal } from '../../../components/confirm-modal';
 import { lazyDialog } from '../../../components/lazy-dialog';
 import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
+import { ServiceApplyingAlert } from '../../../components/service-applying-alert';
 import { notifyCall } from '../../../lib/notify';
 import { openSignon } from '../../../lib/open-signon';
 import { useDialog } from '../../../lib/use-dialog';
@@ -15,10 +16,11 @@ import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useRightGuard } from '../../../lib/use-right-guard';
 import { useServerPage, useStepBack } from '../../../lib/use-server-page';
+import { useApplyMailChanges } from '../api/apply-mail-changes';
 import { useDeleteAlias } from '../api/delete-alias';
 import { useDeleteMailbox } from '../api/delete-mailbox';
 import { useWebmailLogin } from '../api/get-webmail-login';
-import { useMailPage } from '../api/list-mail';
+import { mailPagesQueryKey, useMailPage } from '../api/list-mail';
 import { canCreate, mailRights } from '../lib/mail-rights';
 import { type AccountRow, type MailRow, type MailTypeFilter, mailRows } from '../lib/mail-rows';
 import { MailAuthCard } from './mail-auth-card';
@@ -68,6 +70,7 @@ export function MailView({ set }: { set: PermissionSetData }) {
   const removeMailbox = useDeleteMailbox(serviceId);
   const removeAlias = useDeleteAlias(serviceId);
   const webmail = useWebmailLogin(serviceId);
+  const applyMail = useApplyMailChanges(serviceId);
 
   const deleteAllowed = deleting ? (deleting.type === 'account' ? rights.account : rights.alias) : true;
   const deleteShown = useRightGuard(deleting !== null, deleteAllowed, closeDelete);
@@ -88,6 +91,14 @@ export function MailView({ set }: { set: PermissionSetData }) {
 
   return (
     <ListPage testId="mail-view" title={set.reference}>
+      <ServiceApplyingAlert
+        area="mail"
+        serviceId={serviceId}
+        applying={list.data?.applying}
+        queryKey={mailPagesQueryKey(serviceId)}
+        words="mail.applying"
+        retry={rights.account ? applyMail : undefined}
+      />
       <ListCard
         title={t('mail.list_title')}
         actions={

@@ -1,0 +1,80 @@
+import type { Db } from '../../db/database.ts';
+import type { MailboxAddress, MailDriver } from '../../drivers/mail/mail.driver.ts';
+import { applyServiceJob } from '../../jobs/apply-service.jobs.ts';
+import { ServiceChangeWorker, type ServiceRef } from '../../jobs/service-change-worker.ts';
+import type { WorkLanded } from '../realtime/work-events.ts';
+import { mailRepository } from './mail.repository.ts';
+import { filterOf } from './mailbox-filter.ts';
+
+/** A hosting service's pending mailbox changes to its mail server (MailApplyWorker). */
+export const APPLY_MAIL = applyServiceJob('mail');
+
+/**
+ * What one mailbox change needs on the mail server (Dovecot and Postfix read the rows
+ * themselves): `created`, a new mailbox; `password`, its old password's cached logins end;
+ * `quota`; `filter`, its Sieve script written as its stored rules say (replacing one activated
+ * elsewhere: the user agreed); `deleted`, its mail removed or kept aside. `sync`: every
+ * mailbox's script of the service as the database has it, leaving one activated elsewhere.
+ */
+export type MailChange =
+  | { step: 'created' | 'password' | 'quota' | 'filter' | 'deleted'; localPart: string }
+  | { step: 'sync' };
+
+/**
+ * What a hosting service's `mail.apply-service` job does (see ServiceChangeWorker). Each step is
+ * the database's state or harmless twice (a cache flushed again, a folder already disposed of),
+ * so a retry after a crash changes nothing. The mail driver refuses no field, so a mail change
+ * keeps nothing to undo: a failure (a folder that cannot be written) is retried.
+ */
+export class MailApplyWorker extends ServiceChangeWorker<MailChange, never> {
+  protected readonly failureKey = 'mail.error.apply';
+
+  constructor(
+    db: Db,
+    private readonly driver: MailDriver,
+    now: () => number,
+    landed?: WorkLanded,
+  ) {
+    super(db, 'mail', now, landed);
+  }
+
+  protected async apply(service: ServiceRef, change: MailChange): Promise<void> {
+    if (change.step === 'sync') {
+      // A script its owner activated elsewhere stays theirs (only a save the user agreed to replaces it).
+      for (const row of await mailRepository.mailboxes(this.db, service.id)) {
+        const filter = filterOf(await mailRepository.rules(this.db, row.id));
+        const address = { domain: service.domain, localPart: row.local_part };
+        await this.driver.syncFilter(address, filter, { dryRun: false, now: this.now() });
+      }
+      return;
+    }
+    const address = { domain: service.domain, localPart: change.localPart };
+    const live = (await mailRepository.mailboxes(this.db, service.id)).find(
+      (row) => row.local_part === change.localPart,
+    );
+    switch (change.step) {
+      case 'created':
+        return this.driver.mailboxCreated(address);
+      case 'password':
+        return this.driver.passwordChanged(address);
+      case 'quota':
+        return this.driver.quotaChanged(address);
+      case 'filter':
+        // Gone since: its deletion, later in the log, takes its folder.
+        return live ? this.writeFilter(live.id, address) : undefined;
+      case 'deleted':
+        // Made again since (while the node was away): the folder is the new mailbox's now.
+        return live ? this.driver.passwordChanged(address) : this.driver.mailboxDeleted(address, this.now());
+    }
+  }
+
+  private async writeFilter(mailboxId: number, address: MailboxAddress): Promise<void> {
+    await this.driver.filterChanged(address, filterOf(await mailRepository.rules(this.db, mailboxId)), this.now());
+  }
+
+  protected async restore(): Promise<void> {}
+
+  protected whole(): MailChange {
+    return { step: 'sync' };
+  }
+}
