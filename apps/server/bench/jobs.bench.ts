@@ -9,6 +9,10 @@
  * 2. Drain: BENCH_JOBS_QUEUED (10,000) changes of 100 services queued while no worker runs, then
  *    one worker (concurrency 4) takes them: changes per second until the last is applied.
  * 3. Catch-up: 1,000 changes queued while the worker was away, then the time until all are applied.
+ * 4. A web change as the panel makes it (HostingChanges.change: a redirection's row and its entry
+ *    of service_changes in one transaction, then the service's `web.apply-service` job, the call
+ *    waiting for its word), against the same change applied inline in the calling process (as
+ *    the CLI does), alternating in blocks of 10 (BENCH_JOBS_CHANGES each).
  *
  * The driver is the embedded web driver (it renders and writes the service's files, no daemon),
  * so the figures are the log's cost on top of a real apply. A benchmark never fails: it prints
@@ -19,12 +23,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadConfig } from '../src/config.ts';
-import { type DatabaseKind, migrateToLatest, openDatabase } from '../src/db/database.ts';
+import { type DatabaseKind, migrateToLatest, nowSeconds, openDatabase } from '../src/db/database.ts';
 import { createWebDriver } from '../src/drivers/web/create-web-driver.ts';
 import type { WebService } from '../src/drivers/web/web.driver.ts';
+import { workServiceApplying } from '../src/jobs/apply-service.jobs.ts';
 import { createJobEngine } from '../src/jobs/create-job-engine.ts';
 import type { JobEngine } from '../src/jobs/job-engine.ts';
 import { defineJob } from '../src/jobs/job-kind.ts';
+import { AdminService } from '../src/modules/admin/admin.service.ts';
+import { BrandService } from '../src/modules/brand/brand.service.ts';
+import { createHostingService } from '../src/modules/hosting/create-hosting-service.ts';
+import { hostingRepository } from '../src/modules/hosting/hosting.repository.ts';
+import { APPLY_WEB } from '../src/modules/hosting/web-apply.jobs.ts';
+import { LocalEventBus } from '../src/modules/realtime/event-bus.ts';
 import { createPgDatabase } from './bench-support.ts';
 
 const CHANGES = Number(process.env.BENCH_JOBS_CHANGES ?? 200);
@@ -138,10 +149,73 @@ async function benchEngine(kind: DatabaseKind): Promise<void> {
   }
 }
 
+/** 4: HostingChanges.change through the work log against the same change run inline. */
+async function benchServiceChange(kind: DatabaseKind): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'p247-bench-change-'));
+  const pgDatabase = kind === 'postgres' ? await createPgDatabase() : undefined;
+  const { db } = openDatabase(pgDatabase ? { url: pgDatabase.url } : { sqliteFile: path.join(dir, 'panel.sqlite') });
+  await migrateToLatest(db);
+  const config = loadConfig({}, { dataDir: dir, logLevel: 'silent', 'hosting.root': path.join(dir, 'www') });
+  const admin = new AdminService(db, new LocalEventBus(), nowSeconds);
+  await admin.ensureBrand({ slug: 'bench', company: 'Bench', isDefault: true });
+  await admin.ensureAccount('bench.test', 'bench');
+  const id = await admin.ensureResource('bench.test', { reference: 'change.bench.test', hasService: true });
+  const service = { id, domain: 'change.bench.test' };
+  const engine = createJobEngine({ db, kind, url: pgDatabase?.url });
+  const brands = new BrandService(db);
+  const key = Buffer.alloc(32, 7);
+  const viaLog = createHostingService(db, config, brands, key, nowSeconds, undefined, {
+    webDelivery: { jobs: engine, waitMs: 30_000 },
+  });
+  const inline = createHostingService(db, config, brands, key, nowSeconds);
+  const redirection = (n: number) => (trx: typeof db) =>
+    hostingRepository.insertRedirection(trx, {
+      service_id: id,
+      subdomain: '',
+      path: `/moved-${n}`,
+      url: `https://example.com/${n}`,
+      type: '301',
+      iframe_title: '',
+      iframe_description: '',
+      iframe_keywords: '',
+      created_at: nowSeconds(),
+    });
+  try {
+    await engine.start({ workers: true });
+    await workServiceApplying(engine, APPLY_WEB, viaLog.webApplier);
+    await inline.changes.provision(service);
+    const direct: number[] = [];
+    const logged: number[] = [];
+    for (let n = 0; n < CHANGES * 2; n++) {
+      const throughLog = Math.floor(n / 10) % 2 === 1;
+      const start = performance.now();
+      await (throughLog ? viaLog : inline).changes.change(service, redirection(n), { prepare: [], hosts: [''] });
+      (throughLog ? logged : direct).push(performance.now() - start);
+    }
+    console.log(`  a web change (HostingChanges.change, a redirection), ${kind}:`);
+    console.log(
+      `    inline:           p50 ${ms(percentile(direct, 50))}  p95 ${ms(percentile(direct, 95))}  (${direct.length})`,
+    );
+    console.log(
+      `    through the log:  p50 ${ms(percentile(logged, 50))}  p95 ${ms(percentile(logged, 95))}  (${logged.length})`,
+    );
+    console.log(`    p95 ratio log/inline ${(percentile(logged, 95) / percentile(direct, 95)).toFixed(2)}`);
+  } finally {
+    await engine.stop();
+    await viaLog.close();
+    await inline.close();
+    await db.destroy();
+    await pgDatabase?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   await benchEngine('sqlite');
+  await benchServiceChange('sqlite');
   try {
     await benchEngine('postgres');
+    await benchServiceChange('postgres');
   } catch (error) {
     console.log(`\npg-boss on PostgreSQL: not measured (${(error as Error).message})`);
   }
