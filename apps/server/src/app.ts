@@ -67,7 +67,6 @@ import { createFtpNode, createFtpService } from './modules/ftp/create-ftp-servic
 import { registerFtpRoutes } from './modules/ftp/ftp.routes.ts';
 import { registerHealthRoute } from './modules/health/health.routes.ts';
 import { HealthService } from './modules/health/health.service.ts';
-import { workCertificateOrders } from './modules/hosting/certificate.jobs.ts';
 import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { registerHostingRoutes } from './modules/hosting/hosting.routes.ts';
 import { createInstallerService } from './modules/installer/create-installer-service.ts';
@@ -410,6 +409,10 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       mail: mailNode.worker,
       databases: databasesNode.worker,
       dns: { run: (zone) => dns.publishZone(zone) },
+      certificates: {
+        site: (serviceId, siteId) => hosting.certificates.order(serviceId, siteId),
+        mail: (name) => hosting.certificates.orderMail(name),
+      },
     });
     // ProFTPD's copy of the logins (on SQLite) as the database has them, before the first login.
     app.addHook('onReady', () => ftpNode.worker.publishAll());
@@ -437,10 +440,6 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerInstallerRoutes(api, installer, { app, basePath });
   await workInstalls(jobs, installer);
   registerDnsExportRoute(app, { basePath, auth: caller, dns });
-  await workCertificateOrders(jobs, {
-    site: (serviceId, siteId) => hosting.certificates.order(serviceId, siteId),
-    mail: (name) => hosting.certificates.orderMail(name),
-  });
   await scheduleRounds(
     jobs,
     config,

@@ -3,14 +3,16 @@ import type { Db } from './db/database.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { type ServiceApplier, workServiceApplying } from './jobs/apply-service.jobs.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
+import { BrandService } from './modules/brand/brand.service.ts';
 import { createDatabasesNode } from './modules/databases/create-databases-service.ts';
 import { APPLY_DATABASES } from './modules/databases/databases-apply-worker.ts';
 import { workZonePublishing } from './modules/dns/zone-publish.jobs.ts';
 import { createZonePublishing } from './modules/dns/zone-publishing-node.ts';
 import { createFtpNode } from './modules/ftp/create-ftp-service.ts';
 import { APPLY_FTP } from './modules/ftp/ftp-apply-worker.ts';
+import { workCertificateOrders } from './modules/hosting/certificate.jobs.ts';
+import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { APPLY_WEB } from './modules/hosting/web-apply.jobs.ts';
-import { createWebNode } from './modules/hosting/web-node.ts';
 import { createMailNode } from './modules/mail/create-mail-service.ts';
 import { APPLY_MAIL } from './modules/mail/mail-apply-worker.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
@@ -18,8 +20,8 @@ import type { EventBus } from './modules/realtime/event-bus.ts';
 import { type WorkLanded, workEvents } from './modules/realtime/work-events.ts';
 
 /**
- * What touches a server's files and daemons: the jobs that apply a service's web, FTP, mail and database changes
- * and publish its zone. The agent binds them; so does the panel's own process when it is also its
+ * What touches a server's files and daemons: the jobs that apply a service's web, FTP, mail and database changes,
+ * publish its zone and order its certificates. The agent binds them; so does the panel's own process when it is also its
  * machine's agent (PANEL_AGENT=embedded, the default), so `npm start` stays one command.
  */
 export interface NodeWorkers {
@@ -27,6 +29,8 @@ export interface NodeWorkers {
   ftp: ServiceApplier;
   mail: ServiceApplier;
   databases: ServiceApplier;
+  /** Sites' and the mail daemons' certificates, ordered and installed (ACME's challenges are the node's). */
+  certificates: { site(serviceId: number, siteId: number): Promise<void>; mail(name: string): Promise<void> };
   dns: { run(zone: { serviceId: number; name: string }): Promise<void> };
 }
 
@@ -35,6 +39,7 @@ export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promi
   await workServiceApplying(jobs, APPLY_FTP, workers.ftp);
   await workServiceApplying(jobs, APPLY_MAIL, workers.mail);
   await workServiceApplying(jobs, APPLY_DATABASES, workers.databases);
+  await workCertificateOrders(jobs, workers.certificates);
   await workZonePublishing(jobs, workers.dns);
 }
 
@@ -64,10 +69,20 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
   const { config, db, jobs } = deps;
   const clock = deps.clock ?? Date.now;
   const now = () => Math.floor(clock() / 1000);
-  // Only the node's parts: no certificates, databases, overview or zone-changing services, so
-  // an agent holds little more than its drivers and the work log (see the start bench).
-  const landed: WorkLanded = workEvents(new PermissionService(db), deps.events);
-  const web = createWebNode(db, config, deps.secretKey, now, { landed });
+  // Only the node's parts: no zone-changing, domain or customer-facing services, so an agent
+  // holds little more than its drivers, the certificates' orders and the work log (see the start
+  // bench). The hosting services' web side is this node's (its web changes, a certificate's
+  // install among them, go through its own `web.apply-service` jobs).
+  const permissions = new PermissionService(db);
+  const landed: WorkLanded = workEvents(permissions, deps.events);
+  const hosting = createHostingService(db, config, new BrandService(db), deps.secretKey, now, undefined, {
+    dnsDriver: deps.dnsDriver,
+    jobs,
+    permissions,
+    webDelivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
+    landed,
+    log: (error, site) => console.error(`certificate order of site ${site} failed:`, error),
+  });
   const zones = createZonePublishing(
     db,
     deps.dnsDriver,
@@ -86,17 +101,22 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
   const databases = createDatabasesNode(db, config, deps.secretKey, now, landed);
   await jobs.start({ workers: true });
   await bindNodeWork(jobs, {
-    web: web.worker,
+    web: hosting.webApplier,
     ftp: ftp.worker,
     mail: mail.worker,
     databases: databases.worker,
     dns: zones,
+    certificates: {
+      site: (serviceId, siteId) => hosting.certificates.order(serviceId, siteId),
+      mail: (name) => hosting.certificates.orderMail(name),
+    },
   });
   const stopDatabases = () => databases.driver.close();
   return {
     async stop() {
       await jobs.stop();
       await stopDatabases();
+      await hosting.close();
     },
   };
 }

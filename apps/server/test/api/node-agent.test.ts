@@ -8,6 +8,7 @@ import { createDnsDriver } from '../../src/drivers/dns/create-dns-driver.ts';
 import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
 import { FieldErrors } from '../../src/errors.ts';
 import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
+import { ORDER_SITE_CERTIFICATE } from '../../src/modules/hosting/certificate.jobs.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { type NodeAgent, startNodeAgent } from '../../src/node-agent.ts';
 import { buildAccount } from '../support/factories.ts';
@@ -227,5 +228,23 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     await eventually(async () => (await dbState()) === null);
     expect(created$).toHaveBeenCalledTimes(1);
     created$.mockRestore();
+  });
+
+  it('orders certificates on the node: the API only sends the order, the agent takes it', async () => {
+    await stopAgent();
+    const sender = createJobEngine(t.database);
+    await sender.start({ workers: false });
+    try {
+      // a site with no certificate row: the order ends at once, doing nothing
+      const jobId = (await sender.send(ORDER_SITE_CERTIFICATE, { serviceId: id, siteId: 999_999 })) as string;
+      const state = async () => (await sender.find(ORDER_SITE_CERTIFICATE, jobId))?.state;
+      // the API's instance binds no order: the job waits for an agent
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(await state()).toBe('created');
+      await startAgent();
+      await eventually(async () => (await state()) === 'completed');
+    } finally {
+      await sender.stop();
+    }
   });
 });
