@@ -29,6 +29,15 @@ export type ServiceApplying<R extends string = never> = {
   reason: R | 'failed' | null;
 } | null;
 
+/**
+ * What a "try again" call answers: the area's "all applied" (`appliedKey`), or that its changes
+ * are still being applied (and whether the last attempt failed).
+ */
+export function applyNowInfo(applied: boolean, applying: { state: string } | null, appliedKey: string): string {
+  if (applied) return appliedKey;
+  return applying?.state === 'failing' ? 'work.failed_retrying' : 'work.being_applied';
+}
+
 /** Finished changes are forgotten this long after they were made (their calls have long answered). */
 const FINISHED_KEPT_SECONDS = 3600;
 

@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
 import { contentDisposition } from '../../http/envelope.ts';
+import { applyNowInfo } from '../../jobs/service-changes.ts';
 import type { DatabasesService } from './databases.service.ts';
 
 /** Reads answer GET and POST; changes are POST (GET stays accepted for the spec's action calls). */
@@ -33,8 +34,7 @@ export function registerDatabasesRoutes(
     { method: 'POST', url: 'service/:id/ddbb/apply/', params: ddbbServiceParamsSchema, data: ddbbApplyDataSchema },
     async ({ actor, params }) => {
       const { applying, applied } = await databases.applyNow(actor, params.id);
-      const waiting = applying?.state === 'failing' ? 'work.failed_retrying' : 'work.being_applied';
-      return { data: { applying }, info: [applied ? 'ddbb.applied' : waiting] };
+      return { data: { applying }, info: [applyNowInfo(applied, applying, 'ddbb.applied')] };
     },
   );
   api.session(

@@ -14,6 +14,7 @@ import {
 } from '@panel247/contract/ftp';
 import { signonFormSchema, signonRedeemParamsSchema } from '@panel247/contract/signon';
 import type { ApiRouter } from '../../http/api-route.ts';
+import { applyNowInfo } from '../../jobs/service-changes.ts';
 import type { FtpService } from './ftp.service.ts';
 
 export function registerFtpRoutes(api: ApiRouter, ftp: FtpService) {
@@ -28,8 +29,7 @@ export function registerFtpRoutes(api: ApiRouter, ftp: FtpService) {
     { method: 'POST', url: 'service/:id/ftp/apply/', params: ftpServiceParamsSchema, data: ftpMainDataSchema },
     async ({ actor, params }) => {
       const { main, applied } = await ftp.applyNow(actor, params.id);
-      const waiting = main.applying?.state === 'failing' ? 'work.failed_retrying' : 'work.being_applied';
-      return { data: main, info: [applied ? 'ftp.applied' : waiting] };
+      return { data: main, info: [applyNowInfo(applied, main.applying, 'ftp.applied')] };
     },
   );
   api.session(

@@ -22,6 +22,7 @@ import {
 } from '@panel247/contract/hosting';
 import type { FastifyInstance } from 'fastify';
 import type { ApiRouter } from '../../http/api-route.ts';
+import { applyNowInfo } from '../../jobs/service-changes.ts';
 import { registerCertificateRoutes } from './certificate.routes.ts';
 import type { HostingServices } from './create-hosting-service.ts';
 
@@ -76,8 +77,7 @@ export function registerHostingRoutes(api: ApiRouter, hosting: HostingServices, 
     },
     async ({ actor, params }) => {
       const { service, applied } = await hosting.overview.applyNow(actor, params.id);
-      const waiting = service.applying?.state === 'failing' ? 'work.failed_retrying' : 'work.being_applied';
-      return { data: { service }, info: [applied ? 'web.applied' : waiting] };
+      return { data: { service }, info: [applyNowInfo(applied, service.applying, 'web.applied')] };
     },
   );
   api.session(

@@ -23,6 +23,7 @@ import {
 import { signonRedeemParamsSchema } from '@panel247/contract/signon';
 import { z } from 'zod';
 import type { ApiRouter } from '../../http/api-route.ts';
+import { applyNowInfo } from '../../jobs/service-changes.ts';
 import type { MailService } from './mail.service.ts';
 
 export function registerMailRoutes(api: ApiRouter, mail: MailService) {
@@ -48,8 +49,7 @@ export function registerMailRoutes(api: ApiRouter, mail: MailService) {
     { method: 'POST', url: 'service/:id/mail/apply/', params: mailServiceParamsSchema, data: mailApplyDataSchema },
     async ({ actor, params }) => {
       const { applying, applied } = await mail.applyNow(actor, params.id);
-      const waiting = applying?.state === 'failing' ? 'work.failed_retrying' : 'work.being_applied';
-      return { data: { applying }, info: [applied ? 'mail.applied' : waiting] };
+      return { data: { applying }, info: [applyNowInfo(applied, applying, 'mail.applied')] };
     },
   );
   api.session(

@@ -2,6 +2,7 @@ import { Button, Group, Text } from '@mantine/core';
 import { isActionable, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { HostedDatabase } from '@panel247/contract/ddbb';
 import type { PermissionSetData } from '@panel247/contract/permissions';
+import { DDBB_API } from '@panel247/contract/routes';
 import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,12 +15,12 @@ import { PasswordRevealModal } from '../../../components/password-reveal-modal';
 import { ServiceApplyingAlert } from '../../../components/service-applying-alert';
 import { notifyCall, notifyError } from '../../../lib/notify';
 import { openSignon } from '../../../lib/open-signon';
+import { useApplyNow } from '../../../lib/use-apply-now';
 import { useClientPage } from '../../../lib/use-client-page';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useRightGuard } from '../../../lib/use-right-guard';
-import { useApplyDatabaseChanges } from '../api/apply-database-changes';
 import { useChangeDatabasePassword } from '../api/change-database-password';
 import { useDeleteDatabase } from '../api/delete-database';
 import { useDownloadDatabaseDump } from '../api/download-database-dump';
@@ -38,7 +39,7 @@ export function DatabasesView({ set }: { set: PermissionSetData }) {
   usePageTitle(`${t('menu.databases')} · ${set.reference}`);
 
   const list = useDatabases(serviceId);
-  const applyChanges = useApplyDatabaseChanges(serviceId);
+  const applyChanges = useApplyNow(DDBB_API.apply(serviceId), databaseQueriesKey(serviceId));
   useErrorToast(list.error);
 
   const all = list.data?.ddbb ?? [];

@@ -1,9 +1,10 @@
 import type { DnsPublishing } from '@panel247/contract/dns';
+import { DNS_API } from '@panel247/contract/routes';
 import { useTranslation } from 'react-i18next';
 import { PendingWorkAlert } from '../../../components/pending-work-alert';
+import { useApplyNow } from '../../../lib/use-apply-now';
 import { useWorkRefresh } from '../../../lib/use-work-refresh';
 import { dnsQueryKey } from '../api/list-dns-records';
-import { usePublishDnsZone } from '../api/publish-dns-zone';
 
 /** The zone's latest changes not all on its DNS server yet (see PendingWorkAlert). */
 export function DnsPublishingAlert({
@@ -16,7 +17,7 @@ export function DnsPublishingAlert({
   canWrite: boolean;
 }) {
   const { t } = useTranslation();
-  const publish = usePublishDnsZone(serviceId);
+  const publish = useApplyNow(DNS_API.publish(serviceId), dnsQueryKey(serviceId));
   // the realtime word that the zone's changes moved on: the list (and its state) is read again
   useWorkRefresh('dns', serviceId, dnsQueryKey(serviceId));
   if (!publishing) return null;

@@ -1,11 +1,12 @@
+import { FTP_API } from '@panel247/contract/routes';
 import { ftpMainQueryKey, useFtpApplying } from '../../../api/get-ftp-main';
 import { ServiceApplyingAlert } from '../../../components/service-applying-alert';
-import { useApplyFtpChanges } from '../api/apply-ftp-changes';
+import { useApplyNow } from '../../../lib/use-apply-now';
 
 /** The service's latest FTP changes not all on its FTP server yet (see ServiceApplyingAlert). */
 export function FtpApplyingAlert({ serviceId, canWrite }: { serviceId: number; canWrite: boolean }) {
   const applying = useFtpApplying(serviceId).data;
-  const apply = useApplyFtpChanges(serviceId);
+  const apply = useApplyNow(FTP_API.apply(serviceId), ftpMainQueryKey(serviceId));
   return (
     <ServiceApplyingAlert
       area="ftp"

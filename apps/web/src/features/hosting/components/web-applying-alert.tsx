@@ -1,8 +1,9 @@
 import { isActionable, isVisible } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
+import { HOSTING_API } from '@panel247/contract/routes';
 import { ServiceApplyingAlert } from '../../../components/service-applying-alert';
-import { useApplyWebChanges } from '../api/apply-web-changes';
-import { hostingQueryKey, useHostingService } from '../api/get-hosting-service';
+import { useApplyNow } from '../../../lib/use-apply-now';
+import { hostingQueryKey, hostingServiceQueryKey, useHostingService } from '../api/get-hosting-service';
 
 /**
  * The service's latest web changes not all on its web server yet (see ServiceApplyingAlert), on
@@ -12,7 +13,7 @@ import { hostingQueryKey, useHostingService } from '../api/get-hosting-service';
 export function WebApplyingAlert({ set }: { set: PermissionSetData }) {
   const serviceId = set.id;
   const service = useHostingService(serviceId, isVisible(set.permissions.service));
-  const apply = useApplyWebChanges(serviceId);
+  const apply = useApplyNow(HOSTING_API.applyWeb(serviceId), hostingServiceQueryKey(serviceId));
   return (
     <ServiceApplyingAlert
       area="web"

@@ -1,6 +1,7 @@
 import { Button, Group, NativeSelect } from '@mantine/core';
 import { isVisible, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
+import { MAIL_API } from '@panel247/contract/routes';
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,12 +12,12 @@ import { ListCard, ListPage } from '../../../components/list-page';
 import { ServiceApplyingAlert } from '../../../components/service-applying-alert';
 import { notifyCall } from '../../../lib/notify';
 import { openSignon } from '../../../lib/open-signon';
+import { useApplyNow } from '../../../lib/use-apply-now';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useRightGuard } from '../../../lib/use-right-guard';
 import { useServerPage, useStepBack } from '../../../lib/use-server-page';
-import { useApplyMailChanges } from '../api/apply-mail-changes';
 import { useDeleteAlias } from '../api/delete-alias';
 import { useDeleteMailbox } from '../api/delete-mailbox';
 import { useWebmailLogin } from '../api/get-webmail-login';
@@ -70,7 +71,7 @@ export function MailView({ set }: { set: PermissionSetData }) {
   const removeMailbox = useDeleteMailbox(serviceId);
   const removeAlias = useDeleteAlias(serviceId);
   const webmail = useWebmailLogin(serviceId);
-  const applyMail = useApplyMailChanges(serviceId);
+  const applyMail = useApplyNow(MAIL_API.apply(serviceId), mailPagesQueryKey(serviceId));
 
   const deleteAllowed = deleting ? (deleting.type === 'account' ? rights.account : rights.alias) : true;
   const deleteShown = useRightGuard(deleting !== null, deleteAllowed, closeDelete);
