@@ -11,8 +11,9 @@ import { createZonePublishing } from './modules/dns/zone-publishing-node.ts';
 import { createFtpNode } from './modules/ftp/create-ftp-service.ts';
 import { APPLY_FTP } from './modules/ftp/ftp-apply-worker.ts';
 import { workCertificateOrders } from './modules/hosting/certificate.jobs.ts';
-import { createHostingService } from './modules/hosting/create-hosting-service.ts';
+import type { HostingServices } from './modules/hosting/create-hosting-service.ts';
 import { APPLY_WEB } from './modules/hosting/web-apply.jobs.ts';
+import { createWebNode } from './modules/hosting/web-node.ts';
 import { createMailNode } from './modules/mail/create-mail-service.ts';
 import { APPLY_MAIL } from './modules/mail/mail-apply-worker.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
@@ -70,19 +71,28 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
   const clock = deps.clock ?? Date.now;
   const now = () => Math.floor(clock() / 1000);
   // Only the node's parts: no zone-changing, domain or customer-facing services, so an agent
-  // holds little more than its drivers, the certificates' orders and the work log (see the start
-  // bench). The hosting services' web side is this node's (its web changes, a certificate's
-  // install among them, go through its own `web.apply-service` jobs).
+  // holds little more than its drivers and the work log (the start bench holds it to 80 MB).
   const permissions = new PermissionService(db);
   const landed: WorkLanded = workEvents(permissions, deps.events);
-  const hosting = createHostingService(db, config, new BrandService(db), deps.secretKey, now, undefined, {
-    dnsDriver: deps.dnsDriver,
-    jobs,
-    permissions,
-    webDelivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
-    landed,
-    log: (error, site) => console.error(`certificate order of site ${site} failed:`, error),
-  });
+  const web = createWebNode(db, config, deps.secretKey, now, { landed });
+  // The certificates' orders need the hosting services (an ACME client among them): made at the
+  // first order, not at start. A certificate's install is a web change like any other, sent
+  // through the work log to the `web.apply-service` jobs this agent takes.
+  let hosting: Promise<HostingServices> | undefined;
+  const certificates = async () => {
+    hosting ??= import('./modules/hosting/create-hosting-service.ts').then(({ createHostingService }) =>
+      createHostingService(db, config, new BrandService(db), deps.secretKey, now, web.driver, {
+        dnsDriver: deps.dnsDriver,
+        jobs,
+        permissions,
+        users: web.users,
+        webDelivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
+        landed,
+        log: (error, site) => console.error(`certificate order of site ${site} failed:`, error),
+      }),
+    );
+    return (await hosting).certificates;
+  };
   const zones = createZonePublishing(
     db,
     deps.dnsDriver,
@@ -101,14 +111,14 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
   const databases = createDatabasesNode(db, config, deps.secretKey, now, landed);
   await jobs.start({ workers: true });
   await bindNodeWork(jobs, {
-    web: hosting.webApplier,
+    web: web.worker,
     ftp: ftp.worker,
     mail: mail.worker,
     databases: databases.worker,
     dns: zones,
     certificates: {
-      site: (serviceId, siteId) => hosting.certificates.order(serviceId, siteId),
-      mail: (name) => hosting.certificates.orderMail(name),
+      site: async (serviceId, siteId) => (await certificates()).order(serviceId, siteId),
+      mail: async (name) => (await certificates()).orderMail(name),
     },
   });
   const stopDatabases = () => databases.driver.close();
@@ -116,7 +126,7 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
     async stop() {
       await jobs.stop();
       await stopDatabases();
-      await hosting.close();
+      await (await hosting)?.close();
     },
   };
 }

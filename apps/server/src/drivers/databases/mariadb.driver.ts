@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import mysql, { type Pool, type PoolConnection, type RowDataPacket } from 'mysql2/promise';
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { DaemonError } from '../../errors.ts';
 import type { SyncOptions } from '../sync-options.ts';
 import {
@@ -91,23 +91,30 @@ export class MariaDbDriver implements DatabasesDriver {
   readonly kind = 'mariadb' as const;
   readonly live = true;
   private readonly admin: AdminConnection;
-  private readonly pool: Pool;
+  /** Made at the first call: mysql2 is loaded only by a process that talks to MariaDB (not every node agent). */
+  private pool: Promise<Pool> | undefined;
 
   constructor(private readonly options: MariaDbOptions) {
     this.admin = parseAdminUrl(options.url);
-    this.pool = mysql.createPool({
-      host: this.admin.host,
-      port: this.admin.port,
-      user: this.admin.user,
-      password: this.admin.password,
-      ...(this.admin.socketPath ? { socketPath: this.admin.socketPath } : {}),
-      charset: 'utf8mb4',
-      connectionLimit: 4,
-      maxIdle: 1,
-      idleTimeout: 30_000,
-      connectTimeout: options.connectTimeoutMs ?? 5000,
-      multipleStatements: false,
-    });
+  }
+
+  private connections(): Promise<Pool> {
+    this.pool ??= import('mysql2/promise').then(({ default: mysql }) =>
+      mysql.createPool({
+        host: this.admin.host,
+        port: this.admin.port,
+        user: this.admin.user,
+        password: this.admin.password,
+        ...(this.admin.socketPath ? { socketPath: this.admin.socketPath } : {}),
+        charset: 'utf8mb4',
+        connectionLimit: 4,
+        maxIdle: 1,
+        idleTimeout: 30_000,
+        connectTimeout: this.options.connectTimeoutMs ?? 5000,
+        multipleStatements: false,
+      }),
+    );
+    return this.pool;
   }
 
   /**
@@ -117,7 +124,7 @@ export class MariaDbDriver implements DatabasesDriver {
   private async session<T>(work: (exec: Exec) => Promise<T>): Promise<T> {
     let connection: PoolConnection;
     try {
-      connection = await this.pool.getConnection();
+      connection = await (await this.connections()).getConnection();
     } catch (error) {
       throw this.translate(error, 'CONNECT');
     }
@@ -386,6 +393,8 @@ export class MariaDbDriver implements DatabasesDriver {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    const pool = this.pool;
+    this.pool = undefined;
+    await (await pool)?.end();
   }
 }
