@@ -69,11 +69,6 @@ export class ServiceChanges {
     this.area = worker.area;
   }
 
-  /** Whether changes run in this process as they are made (no work log). */
-  get inline(): boolean {
-    return 'inline' in this.delivery;
-  }
-
   /**
    * One change: the service's turn, its rows (`work`, which says what it replaced) and its entry
    * in the work log in one transaction; then its job, and the call's answer (`settle`). `change`

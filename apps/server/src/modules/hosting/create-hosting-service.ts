@@ -11,12 +11,13 @@ import { MailTlsDriver } from '../../drivers/mail-tls/mail-tls.driver.ts';
 import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
+import type { ChangeDelivery } from '../../jobs/service-changes.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import type { WorkLanded } from '../realtime/work-events.ts';
 import { CertificateService } from './certificate.service.ts';
 import { MailCertificateService } from './certificate-mail.service.ts';
-import { HostingChanges, type WebDelivery } from './hosting-changes.ts';
+import { HostingChanges } from './hosting-changes.ts';
 import { HostingOverviewService } from './hosting-overview.service.ts';
 import { RedirectionService } from './redirection.service.ts';
 import type { ServiceUsers } from './service-users.ts';
@@ -58,7 +59,7 @@ export function createHostingService(
     /** The process's one permission service (the app's caches what it reads). */
     permissions?: PermissionService;
     /** How web changes reach the web server (default: applied in this process, for the CLI and seeds). */
-    webDelivery?: WebDelivery;
+    webDelivery?: ChangeDelivery;
     /** Told when a service's web changes moved on (the realtime channel). */
     landed?: WorkLanded;
   } = {},

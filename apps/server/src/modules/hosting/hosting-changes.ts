@@ -52,8 +52,6 @@ export type HostedService = { id: number; domain: string; levels: HostingService
 
 export type { ChangedService } from '../../jobs/service-changes.ts';
 
-export type WebDelivery = ChangeDelivery;
-
 /** What the web side tells a customer of a service's changes not yet on the web server. */
 export type WebApplying = ServiceApplying<'refused' | 'reload'>;
 
@@ -97,7 +95,7 @@ export class HostingChanges {
     private readonly model: WebModel,
     /** The node's side, bound to the service's job by the composition root (or run here, inline). */
     readonly worker: WebApplyWorker,
-    delivery: WebDelivery,
+    delivery: ChangeDelivery,
     private readonly now: () => number,
   ) {
     this.log = new ServiceChanges(db, APPLY_WEB, worker, delivery, now, { undone: 'web.error.undone', formField });
