@@ -1,7 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type SQLiteDatabase from 'better-sqlite3';
 import {
   Kysely,
   type Migration,
@@ -15,6 +13,7 @@ import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.ts';
 import { preparePooledStatements } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
+import { sqliteLibrary } from './sqlite-library.ts';
 
 export type Db = Kysely<Database>;
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -44,8 +43,7 @@ export function openDatabase(options: {
   }
   const file = options.sqliteFile ?? ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  // Loaded only for SQLite: a PostgreSQL process (an agent above all) need not hold the addon.
-  const SQLite = createRequire(import.meta.url)('better-sqlite3') as typeof SQLiteDatabase;
+  const SQLite = sqliteLibrary();
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');

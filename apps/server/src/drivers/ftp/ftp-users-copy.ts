@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, renameSync, rmSync } from 'node:fs';
-import SQLite from 'better-sqlite3';
+import { sqliteLibrary } from '../../db/sqlite-library.ts';
 import type { FtpLogin } from './ftp.driver.ts';
 
 /** How the copy differs from the panel's logins. */
@@ -30,6 +30,7 @@ export class FtpUsersCopy {
     const temp = `${this.file}.${process.pid}.tmp`;
     rmSync(temp, { force: true });
     try {
+      const SQLite = sqliteLibrary();
       const out = new SQLite(temp);
       try {
         out.pragma('journal_mode = DELETE');
@@ -58,6 +59,7 @@ export class FtpUsersCopy {
     const present = new Map<string, FtpLogin>();
     if (existsSync(this.file)) {
       try {
+        const SQLite = sqliteLibrary();
         const copy = new SQLite(this.file, { readonly: true, fileMustExist: true });
         try {
           for (const row of copy.prepare('SELECT * FROM ftp_users_view').all() as FtpLogin[])

@@ -4,7 +4,6 @@ import { FTP_PASSWORD_MAX_BYTES, FTP_USER_MAX, ftpPasswordFits, isFtpUserName } 
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { SignonForm } from '@panel247/contract/signon';
 import { hasControlCharacters } from '@panel247/contract/text-rules';
-import bcrypt from 'bcryptjs';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import { inChunks } from '../../db/bulk-insert.ts';
 import type { Db } from '../../db/database.ts';
@@ -108,6 +107,8 @@ export class FtpService {
    * name for the identical algorithm) is what ProFTPD's crypt(3) and most FTP tooling expect.
    */
   private async passwordColumns(password: string) {
+    // bcryptjs loaded at the first password: the node agent builds this module's neighbours, never hashes.
+    const { default: bcrypt } = await import('bcryptjs');
     const hash = await bcrypt.hash(password, 10);
     return { password_hash: hash.replace(/^\$2b\$/, '$2y$'), password_sealed: this.secrets.seal(password) };
   }
