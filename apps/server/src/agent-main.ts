@@ -4,6 +4,7 @@ import { ConfigSourceError, findConfigSource } from './config-source.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import { createJobEngine } from './jobs/create-job-engine.ts';
+import { createLogger } from './logger.ts';
 import { PostgresEventBus } from './modules/realtime/postgres-event-bus.ts';
 import { startNodeAgent } from './node-agent.ts';
 import { loadSecretKey } from './secret-key.ts';
@@ -49,6 +50,7 @@ async function main() {
     dnsDriver: createDnsDriver(config),
     jobs: createJobEngine({ db, kind, url }),
     secretKey: loadSecretKey(config),
+    log: createLogger(config.logLevel),
   });
   let stopping = false;
   const stop = async (signal: string) => {

@@ -2,14 +2,12 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { bindPanelWork, composePanel, type PanelServices, panelReady } from './composition/panel-services.ts';
 import type { AppConfig } from './config.ts';
-import { SecretBox } from './crypto/secret-box.ts';
 import type { Db } from './db/database.ts';
 import { isPostgresDb } from './db/database.ts';
-import { createDkimDriver } from './drivers/dkim/create-dkim-driver.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
-import { ConfinedWorkers } from './drivers/files/confined/confined-workers.ts';
 import { CsrfError } from './errors.ts';
 import { createApiRouter, type DescribedRoute } from './http/api-route.ts';
 import { limitConnections, timeoutOptions } from './http/connection-limits.ts';
@@ -25,70 +23,34 @@ import { registerWebApp } from './http/web-app.ts';
 import { EmbeddedEngine } from './jobs/embedded-engine.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
 import { registerActivityRoutes } from './modules/activity/activity.routes.ts';
-import { ActivityService } from './modules/activity/activity.service.ts';
 import { registerApiTokenRoutes } from './modules/auth/api-token.routes.ts';
-import { ApiTokenService } from './modules/auth/api-token.service.ts';
-import { AuthService } from './modules/auth/auth.service.ts';
 import { registerPasskeyRoutes } from './modules/auth/passkey.routes.ts';
-import { PasskeyService } from './modules/auth/passkey.service.ts';
-import { RecoveryCodes } from './modules/auth/recovery-codes.ts';
 import { RequestAuthenticator } from './modules/auth/request-authenticator.ts';
-import { SecurityMail } from './modules/auth/security-mail.ts';
-import { SessionService } from './modules/auth/session.service.ts';
 import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes.ts';
-import { TwoFactorService } from './modules/auth/two-factor.service.ts';
 import { registerUserRoutes } from './modules/auth/user.routes.ts';
 import { registerUserSessionsRoutes } from './modules/auth/user-sessions.routes.ts';
-import { UserSessionsService } from './modules/auth/user-sessions.service.ts';
-import { BackupJobsService } from './modules/backups/backup-jobs.service.ts';
-import { workBackupRuns } from './modules/backups/backup-jobs.ts';
 import { registerBackupRoutes } from './modules/backups/backups.routes.ts';
-import { createBackupService } from './modules/backups/create-backup-service.ts';
-import { BrandService } from './modules/brand/brand.service.ts';
 import { registerConfigRoutes } from './modules/brand/config.routes.ts';
 import { AltchaVerifier } from './modules/captcha/altcha.verifier.ts';
 import { registerCaptchaRoutes } from './modules/captcha/captcha.routes.ts';
-import { type CaptchaVerifier, NoCaptcha } from './modules/captcha/captcha.verifier.ts';
-import { SiteVerifyVerifier } from './modules/captcha/siteverify.verifier.ts';
 import { registerContactRoutes } from './modules/contact/contact.routes.ts';
-import { ContactService } from './modules/contact/contact.service.ts';
-import { createSmtpMailer, type Mailer } from './modules/contact/mailer.ts';
-import { createDatabasesNode, createDatabasesService } from './modules/databases/create-databases-service.ts';
+import type { Mailer } from './modules/contact/mailer.ts';
 import { registerDatabasesRoutes } from './modules/databases/databases.routes.ts';
 import { registerDnsExportRoute, registerDnsRoutes } from './modules/dns/dns.routes.ts';
-import { createDnsService, type DnsService } from './modules/dns/dns.service.ts';
-import { createDomainServices } from './modules/domain/create-domain-services.ts';
 import { registerDnssecRoutes } from './modules/domain/dnssec.routes.ts';
 import { registerDomainRoutes } from './modules/domain/domain.routes.ts';
-import { workZoneUnsigning } from './modules/domain/zone-dnssec.jobs.ts';
-import { createFilesService } from './modules/files/create-files-service.ts';
 import { registerFilesRoutes } from './modules/files/files.routes.ts';
-import { createFtpNode, createFtpService } from './modules/ftp/create-ftp-service.ts';
 import { registerFtpRoutes } from './modules/ftp/ftp.routes.ts';
 import { registerHealthRoute } from './modules/health/health.routes.ts';
-import { HealthService } from './modules/health/health.service.ts';
-import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { registerHostingRoutes } from './modules/hosting/hosting.routes.ts';
-import { createInstallerService } from './modules/installer/create-installer-service.ts';
-import { workInstalls } from './modules/installer/installer.jobs.ts';
 import { registerInstallerRoutes } from './modules/installer/installer.routes.ts';
 import { registerLegalRoutes } from './modules/legal/legal.routes.ts';
-import { LegalService } from './modules/legal/legal.service.ts';
-import { createMailAuthService } from './modules/mail/create-mail-auth-service.ts';
-import { createMailNode, createMailService } from './modules/mail/create-mail-service.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { registerMailAuthRoutes } from './modules/mail/mail-auth.routes.ts';
-import { createMailClientSetupService } from './modules/mail-client-setup/create-mail-client-setup-service.ts';
 import { registerMailClientSetupRoutes } from './modules/mail-client-setup/mail-client-setup.routes.ts';
-import { startMailSendingPolicy } from './modules/mail-sending/start-mail-sending-policy.ts';
 import { registerPermissionRoutes } from './modules/permission/permission.routes.ts';
-import { PermissionService } from './modules/permission/permission.service.ts';
-import { RateLimiter } from './modules/rate-limit/rate-limiter.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.ts';
-import { workEvents } from './modules/realtime/work-events.ts';
-import { bindNodeWork } from './node-agent.ts';
-import { scheduleRounds } from './scheduled-rounds.ts';
 
 export interface AppDeps {
   config: AppConfig;
@@ -111,23 +73,8 @@ export interface AppDeps {
 
 export interface PanelApp {
   app: FastifyInstance;
-  services: {
-    sessions: SessionService;
-    permissions: PermissionService;
-    contact: ContactService;
-    dns: DnsService;
-    apiTokens: ApiTokenService;
-    activity: ActivityService;
-    /** The work log this app's workers take jobs from. */
-    jobs: JobEngine;
-  };
-}
-
-function createCaptcha(config: AppConfig, db: Db, secretKey: Buffer, now: () => number): CaptchaVerifier {
-  const { provider, secret, verifyUrl, altchaMaxNumber } = config.captcha;
-  if (provider === 'none') return new NoCaptcha();
-  if (provider === 'altcha') return new AltchaVerifier(db, secretKey, altchaMaxNumber, now);
-  return new SiteVerifyVerifier(provider, secret, verifyUrl);
+  /** Every service of the panel (composition/panel-services.ts); `jobs` is the work log its workers take jobs from. */
+  services: PanelServices;
 }
 
 /** Builds the whole panel without listening, so tests can `inject` into it. */
@@ -165,7 +112,6 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   const jobs = deps.jobs ?? embeddedJobs(db);
   jobs.onError = (error) => app.log.error({ err: error, event: 'jobs.engine_error' }, 'job engine');
   await jobs.start({ workers: true });
-  app.addHook('onClose', () => jobs.stop());
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { parser: parseFormBody });
 
@@ -204,81 +150,21 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     done(new CsrfError());
   });
 
-  const limiter = new RateLimiter(db, now);
-  const window = (minutes: number) => Math.round(minutes * 60);
-  const brands = new BrandService(db);
-  const sessions = new SessionService(
+  const services = composePanel({
+    config,
     db,
-    {
-      idleSeconds: window(config.session.idleMinutes),
-      absoluteSeconds: window(config.session.absoluteHours * 60),
-      cacheSeconds: config.session.cacheSeconds,
-    },
     events,
+    secretKey: deps.secretKey,
     now,
-  );
-  const permissions = new PermissionService(db, { events, seconds: config.session.cacheSeconds, now });
-  const captcha = createCaptcha(config, db, deps.secretKey, now);
-  const mailer = deps.mailer ?? createSmtpMailer(config.smtp.url);
-  const contact = new ContactService(
-    db,
-    mailer,
-    config.smtp.from,
-    limiter,
-    {
-      bucket: 'form',
-      max: config.limits.formsPerIp,
-      windowSeconds: window(config.limits.formsWindowMinutes),
-    },
-    now,
-  );
-  app.addHook('onClose', async () => mailer?.close());
-  const loginLimits = {
-    perAccount: {
-      bucket: 'login-account',
-      max: config.limits.loginPerAccount,
-      windowSeconds: window(config.limits.loginWindowMinutes),
-    },
-    perIp: {
-      bucket: 'login-ip',
-      max: config.limits.loginPerIp,
-      windowSeconds: window(config.limits.loginWindowMinutes),
-    },
-  };
-  const securityMail = new SecurityMail(db, brands, contact, now);
-  const twoFactor = new TwoFactorService(
-    db,
-    new SecretBox(deps.secretKey, 'totp-secret'),
-    new RecoveryCodes(deps.secretKey),
-    limiter,
-    loginLimits,
-    brands,
-    securityMail,
-    now,
-  );
-  const auth = new AuthService(db, sessions, permissions, captcha, limiter, loginLimits, twoFactor, now);
-  const passkeys = new PasskeyService(
-    db,
-    auth,
-    twoFactor,
-    brands,
-    captcha,
-    limiter,
-    loginLimits,
-    config.passkeyOrigins,
-    now,
-  );
-  const apiTokens = new ApiTokenService(db, permissions, passkeys, securityMail, now);
+    jobs,
+    dnsDriver: deps.dnsDriver ?? createDnsDriver(config),
+    log: app.log,
+    ...(deps.mailer ? { mailer: deps.mailer } : {}),
+  });
+  app.addHook('onClose', () => services.close());
+  const { brands, sessions, permissions, captcha, contact, activity, dns, apiTokens } = services;
   // A session cookie or an API token, on every session-bound route.
   const caller = new RequestAuthenticator(sessions, apiTokens, basePath);
-
-  const activity = new ActivityService(db, permissions, {
-    retentionDays: config.activity.retentionDays,
-    now,
-    log: app.log,
-  });
-  // Postfix's policy service for the mailboxes' sending limit (off unless PANEL_MAIL_POLICY_LISTEN is set).
-  const sendingLimits = startMailSendingPolicy(app, { db, config, activity, now });
 
   const catalogue: DescribedRoute[] = [];
   registerOpenApiRoute(app, basePath, catalogue);
@@ -293,171 +179,30 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerActivityRoutes(api, activity, { app, basePath, auth: caller, defaultLanguage: config.defaultLanguage });
   registerConfigRoutes(api, brands, { basePath, captcha, captchaSiteKey: config.captcha.siteKey });
   registerCaptchaRoutes(app, basePath, captcha instanceof AltchaVerifier ? captcha : undefined);
-  registerHealthRoute(app, basePath, new HealthService(db, events, jobs));
-  registerUserRoutes(api, auth);
-  registerTwoFactorRoutes(api, auth, twoFactor);
-  registerPasskeyRoutes(api, passkeys);
-  registerUserSessionsRoutes(api, new UserSessionsService(sessions));
+  registerHealthRoute(app, basePath, services.health);
+  registerUserRoutes(api, services.auth);
+  registerTwoFactorRoutes(api, services.auth, services.twoFactor);
+  registerPasskeyRoutes(api, services.passkeys);
+  registerUserSessionsRoutes(api, services.userSessions);
   registerApiTokenRoutes(api, apiTokens);
   registerPermissionRoutes(api, permissions);
-  registerLegalRoutes(api, brands, new LegalService(db));
+  registerLegalRoutes(api, brands, services.legal);
   registerContactRoutes(api, { brands, contact, captcha });
-  const dnsDriver = deps.dnsDriver ?? createDnsDriver(config);
-  // One permission service (cached, told of changes by the event bus) and one DNS service for
-  // every area of the process.
-  // Pages follow their objects' changes through the realtime channel, not by polling.
-  const landed = workEvents(permissions, events);
-  const dns = createDnsService(db, config, dnsDriver, now, jobs, permissions, landed);
   registerDnsRoutes(api, dns);
-  // Zones left with changes to publish (an instance stopped mid-change, the demo seed, the CLI
-  // while no panel ran) get their job as the instance starts, not at the round's next minute.
-  app.addHook('onReady', async () => {
-    await dns
-      .republish()
-      .catch((error) => app.log.error({ err: error, event: 'dns.republish_failed' }, 'dns republish'));
-  });
-  const domains = createDomainServices(db, config, dnsDriver, deps.secretKey, now, {
-    jobs,
-    permissions,
-    dns,
-    events: {
-      unsignFailed: (error, job) =>
-        app.log.error({ err: error, event: 'dnssec.unsign_failed', job }, 'dnssec unsigning failed'),
-      cdsChanged: (change) => app.log.info({ event: 'dnssec.cds_applied', ...change }, 'DS updated from CDS'),
-    },
-  });
-  registerDomainRoutes(api, domains.domains, domains.contacts);
-  registerDnssecRoutes(api, domains.domains.zoneDnssec, domains.domains.cdsScan);
-  await workZoneUnsigning(jobs, domains.domains.zoneDnssec);
-  const mailNode = createMailNode(db, config, now, { landed });
-  const mail = createMailService(db, config, mailNode, brands, now, {
-    permissions,
-    delivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
-  });
-  registerMailRoutes(api, mail);
-  const mailAuth = createMailAuthService(
-    db,
-    config,
-    {
-      zone: dns,
-      zonesOnlyHere: !dnsDriver.publishesZones,
-      signer: createDkimDriver(config),
-      secretKey: deps.secretKey,
-      permissions,
-    },
-    now,
-  );
-  registerMailAuthRoutes(api, mailAuth);
-  await registerMailClientSetupRoutes(app, {
-    basePath,
-    auth: caller,
-    setup: createMailClientSetupService(db, config, brands, permissions),
-  });
-  const ftpNode = createFtpNode(db, config, now, landed);
-  const ftp = createFtpService(db, config, brands, deps.secretKey, now, {
-    permissions,
-    delivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
-    node: ftpNode,
-  });
-  registerFtpRoutes(api, ftp);
-  const databasesNode = createDatabasesNode(db, config, deps.secretKey, now, landed);
-  const databases = createDatabasesService(db, config, brands, deps.secretKey, now, {
-    permissions,
-    delivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
-    node: databasesNode,
-  });
-  registerDatabasesRoutes(api, databases, { app, basePath, auth: caller });
-  // Every operation in a customer's home runs in a worker process of its own, as that customer.
-  const fileWorkers = new ConfinedWorkers();
-  app.addHook('onClose', () => fileWorkers.close());
-  registerFilesRoutes(api, createFilesService(db, config, fileWorkers, permissions), {
-    app,
-    basePath,
-    auth: caller,
-    activity,
-  });
-  const backups = createBackupService(db, config, dnsDriver, deps.secretKey, now, {
-    databases,
-    dns,
-    workers: fileWorkers,
-  });
-  const backupJobs = new BackupJobsService(
-    db,
-    permissions,
-    backups.backups,
-    { quotaBytes: config.backups.quotaMb * 1024 * 1024 },
-    now,
-    (error, job) => app.log.error({ err: error, event: 'backup.job_failed', job }, 'backup job failed'),
-    jobs,
-  );
-  registerBackupRoutes(api, backupJobs);
-  await workBackupRuns(jobs, backupJobs);
-  const hosting = createHostingService(db, config, brands, deps.secretKey, now, undefined, {
-    dnsDriver,
-    jobs,
-    permissions,
-    webDelivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
-    landed,
-    log: (error, site) => app.log.error({ err: error, event: 'acme.order_failed', site }, 'certificate order failed'),
-  });
-  registerHostingRoutes(api, hosting, { app });
-  // This process is also its machine's node agent unless one runs on its own (PANEL_AGENT).
-  if (config.agent.mode === 'embedded') {
-    await bindNodeWork(jobs, {
-      web: hosting.webApplier,
-      ftp: ftpNode.worker,
-      mail: mailNode.worker,
-      databases: databasesNode.worker,
-      dns: { run: (zone) => dns.publishZone(zone) },
-      certificates: {
-        site: (serviceId, siteId) => hosting.certificates.order(serviceId, siteId),
-        mail: (name) => hosting.certificates.orderMail(name),
-      },
-    });
-    // ProFTPD's copy of the logins (on SQLite) as the database has them, before the first login.
-    app.addHook('onReady', () => ftpNode.worker.publishAll());
-  }
-  app.addHook('onReady', async () => {
-    await hosting.changes
-      .reapply()
-      .catch((error) => app.log.error({ err: error, event: 'web.reapply_failed' }, 'web reapply'));
-    await ftp.reapply().catch((error) => app.log.error({ err: error, event: 'ftp.reapply_failed' }, 'ftp reapply'));
-    await mail.reapply().catch((error) => app.log.error({ err: error, event: 'mail.reapply_failed' }, 'mail reapply'));
-    await databases
-      .reapply()
-      .catch((error) => app.log.error({ err: error, event: 'databases.reapply_failed' }, 'databases reapply'));
-  });
-  const installer = createInstallerService(
-    db,
-    config,
-    { hosting, databases, permissions },
-    now,
-    fileWorkers,
-    app.log,
-    jobs,
-    deps.secretKey,
-  );
-  registerInstallerRoutes(api, installer, { app, basePath });
-  await workInstalls(jobs, installer);
+  registerDomainRoutes(api, services.domains, services.contacts);
+  registerDnssecRoutes(api, services.domains.zoneDnssec, services.domains.cdsScan);
+  registerMailRoutes(api, services.mail);
+  registerMailAuthRoutes(api, services.mailAuth);
+  await registerMailClientSetupRoutes(app, { basePath, auth: caller, setup: services.mailClientSetup });
+  registerFtpRoutes(api, services.ftp);
+  registerDatabasesRoutes(api, services.databases, { app, basePath, auth: caller });
+  registerFilesRoutes(api, services.files, { app, basePath, auth: caller, activity });
+  registerBackupRoutes(api, services.backupJobs);
+  registerHostingRoutes(api, services.hosting, { app });
+  registerInstallerRoutes(api, services.installer, { app, basePath });
   registerDnsExportRoute(app, { basePath, auth: caller, dns });
-  await scheduleRounds(
-    jobs,
-    config,
-    {
-      sessions,
-      apiTokens,
-      activity,
-      sendingLimits,
-      mailAuth,
-      certificates: hosting.certificates,
-      cdsScan: domains.domains.cdsScan,
-      backups: backups.backups,
-      dns,
-      serviceChanges: { web: hosting.changes, ftp, mail, databases },
-    },
-    app.log,
-    now,
-  );
+  await bindPanelWork(services);
+  app.addHook('onReady', () => panelReady(services));
   // Only the realtime route needs the WebSocket plugin: in a scope of its own, the plugin's
   // hooks and the wrapper it puts around every route handler stay off all the other calls.
   await app.register(async (scope) => {
@@ -483,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     hasSessionCookie: (request) => Boolean(request.cookies[sessions.cookieName(request)]),
   });
 
-  return { app, services: { sessions, permissions, contact, dns, apiTokens, activity, jobs } };
+  return { app, services };
 }
 
 function embeddedJobs(db: Db): JobEngine {

@@ -1,13 +1,14 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config.ts';
 import { cronDailyAt, cronEvery } from './jobs/cron-every.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
 import { defineRound, type RoundKind, scheduleRound } from './jobs/rounds.ts';
 import type { ServiceArea } from './jobs/service-change-log.ts';
+import type { Logger } from './logger.ts';
 import type { ActivityService } from './modules/activity/activity.service.ts';
 import type { ApiTokenService } from './modules/auth/api-token.service.ts';
 import type { SessionService } from './modules/auth/session.service.ts';
 import type { BackupService } from './modules/backups/backup.service.ts';
+import { BACKUP_DAILY } from './modules/backups/backup-jobs.ts';
 import type { DnsService } from './modules/dns/dns.service.ts';
 import type { CdsScanService } from './modules/domain/cds-scan.service.ts';
 import type { CertificateService } from './modules/hosting/certificate.service.ts';
@@ -59,7 +60,7 @@ export async function scheduleRounds(
   jobs: JobEngine,
   config: AppConfig,
   services: RoundServices,
-  log: FastifyBaseLogger,
+  log: Logger,
   now: () => number,
 ): Promise<void> {
   const failed = (event: string, message: string) => (error: unknown) => log.error({ err: error, event }, message);
@@ -151,12 +152,10 @@ export async function scheduleRounds(
     jobs,
     ROUNDS.dailyBackups,
     dailyAt ? cronDailyAt(dailyAt) : undefined,
+    // The round takes the day on one instance; the run itself is the node's job.
     async () => {
-      const runs = await services.backups.runDaily(dailyAt, now());
-      if (runs) {
-        const failedRuns = runs.filter((r) => !r.snapshot).length;
-        log.info({ event: 'backup.daily', services: runs.length, failed: failedRuns }, 'daily backup');
-      }
+      const day = await services.backups.takeDailyRun(dailyAt, now());
+      if (day) await jobs.send(BACKUP_DAILY, { day });
     },
     failed('backup.daily_failed', 'daily backup failed'),
   );

@@ -247,21 +247,21 @@ describe.each(DATABASE_KINDS)('backups API on %s', (kind) => {
     await t.database.db.deleteFrom('backup_snapshots').where('snapshot_id', '=', 'f'.repeat(64)).execute();
   });
 
-  it('runs the daily backup once a day, on one instance only, once its time has come', async () => {
+  it('takes the daily backup once a day, on one instance only, once its time has come', async () => {
     const instance = () =>
       createBackupService(t.database.db, t.config, createDnsDriver(t.config), TEST_SECRET_KEY, () => 0);
     const [first, second] = [instance(), instance()];
     try {
       const day = Date.parse('2031-05-04T00:00:00Z') / 1000;
-      expect(await first.backups.runDaily('03:00', day + 2 * 3600)).toBeUndefined();
+      expect(await first.backups.takeDailyRun('03:00', day + 2 * 3600)).toBeUndefined();
       const taken = await Promise.all([
-        first.backups.runDaily('03:00', day + 3 * 3600 + 60),
-        second.backups.runDaily('03:00', day + 3 * 3600 + 61),
+        first.backups.takeDailyRun('03:00', day + 3 * 3600 + 60),
+        second.backups.takeDailyRun('03:00', day + 3 * 3600 + 61),
       ]);
-      expect(taken.filter((runs) => runs !== undefined)).toHaveLength(1);
-      expect(taken.find((runs) => runs !== undefined)?.map((run) => run.reference)).toEqual([domain]);
-      expect(await first.backups.runDaily('03:00', day + 23 * 3600)).toBeUndefined();
-      expect(await first.backups.runDaily('', day + 27 * 3600 + 60)).toBeUndefined();
+      expect(taken.filter((taker) => taker !== undefined)).toEqual(['2031-05-04']);
+      expect((await first.backups.runAll()).map((run) => run.reference)).toEqual([domain]);
+      expect(await first.backups.takeDailyRun('03:00', day + 23 * 3600)).toBeUndefined();
+      expect(await first.backups.takeDailyRun('', day + 27 * 3600 + 60)).toBeUndefined();
     } finally {
       await first.close();
       await second.close();

@@ -1,14 +1,22 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { BackupJob, BackupsListData } from '@panel247/contract/backups';
 import type { HostingService } from '@panel247/contract/hosting';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { EmbeddedDatabasesDriver } from '../../src/drivers/databases/embedded.driver.ts';
 import { createDnsDriver } from '../../src/drivers/dns/create-dns-driver.ts';
 import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
 import { FieldErrors } from '../../src/errors.ts';
 import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
+import type { JobKind } from '../../src/jobs/job-kind.ts';
+import { createLogger } from '../../src/logger.ts';
+import { BACKUP_DAILY } from '../../src/modules/backups/backup-jobs.ts';
+import { UNSIGN_ZONE_STEP } from '../../src/modules/domain/zone-dnssec.jobs.ts';
 import { ORDER_SITE_CERTIFICATE } from '../../src/modules/hosting/certificate.jobs.ts';
+import { INSTALL_APPLICATION } from '../../src/modules/installer/installer.jobs.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { type NodeAgent, startNodeAgent } from '../../src/node-agent.ts';
 import { buildAccount } from '../support/factories.ts';
@@ -42,6 +50,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
       dnsDriver: createDnsDriver(t.config),
       jobs: createJobEngine(t.database),
       secretKey: TEST_SECRET_KEY,
+      log: createLogger('silent'),
     });
   };
   const stopAgent = async () => {
@@ -230,15 +239,15 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     created$.mockRestore();
   });
 
-  it('orders certificates on the node: the API only sends the order, the agent takes it', async () => {
+  /** A job the API's instance sends: it waits while no agent runs, and the agent takes it. */
+  const takenOnlyByAgent = async <P>(kind: JobKind<P>, payload: P) => {
     await stopAgent();
     const sender = createJobEngine(t.database);
     await sender.start({ workers: false });
     try {
-      // a site with no certificate row: the order ends at once, doing nothing
-      const jobId = (await sender.send(ORDER_SITE_CERTIFICATE, { serviceId: id, siteId: 999_999 })) as string;
-      const state = async () => (await sender.find(ORDER_SITE_CERTIFICATE, jobId))?.state;
-      // the API's instance binds no order: the job waits for an agent
+      const jobId = (await sender.send(kind, payload)) as string;
+      const state = async () => (await sender.find(kind, jobId))?.state;
+      // the API's instance binds none of the node's kinds: the job waits for an agent
       await new Promise((resolve) => setTimeout(resolve, 2000));
       expect(await state()).toBe('created');
       await startAgent();
@@ -246,5 +255,54 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     } finally {
       await sender.stop();
     }
+  };
+  const noSuchRow = 'f'.repeat(32);
+
+  // Each with a target that no longer exists: the job ends at once, doing nothing.
+  it('orders certificates on the node: the API only sends the order, the agent takes it', async () => {
+    await takenOnlyByAgent(ORDER_SITE_CERTIFICATE, { serviceId: id, siteId: 999_999 });
+  });
+
+  it('installs applications and unsigns zones on the node, not in the API', async () => {
+    await takenOnlyByAgent(INSTALL_APPLICATION, {
+      jobId: noSuchRow,
+      serviceId: id,
+      domain: DOMAIN,
+      appId: 1,
+      folder: 'blog',
+      url: `http://${DOMAIN}/blog/`,
+      sealedValues: '',
+    });
+    await takenOnlyByAgent(UNSIGN_ZONE_STEP, { jobId: noSuchRow, serviceId: id, zone: DOMAIN });
+  });
+
+  it('backs a service up on the node: queued while away, done when back; the daily run is the node’s too', async () => {
+    requireBinary('restic', 'restic');
+    const home = path.join(t.config.hosting.root as string, DOMAIN);
+    mkdirSync(path.join(home, 'site'), { recursive: true });
+    writeFileSync(path.join(home, 'site', 'index.html'), '<h1>agente</h1>');
+    if (process.getuid?.() === 0) execFileSync('chown', ['-R', '33:33', home]);
+    await stopAgent();
+    const started = await t.call<{ job: BackupJob }>('POST', `service/${id}/backups/run/`, {}, { cookie });
+    expect(started.body.system.info).toEqual(['Copia de seguridad en marcha']);
+    const job = async () =>
+      (
+        await t.call<{ job: BackupJob }>(
+          'GET',
+          `service/${id}/backups/job/${started.body.data.job.id}/`,
+          {},
+          { cookie },
+        )
+      ).body.data.job;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(await job()).toMatchObject({ status: 'queued' });
+    await startAgent();
+    await eventually(async () => (await job()).status === 'done');
+    const snapshots = async () =>
+      (await t.call<BackupsListData>('GET', `service/${id}/backups/list/`, {}, { cookie })).body.data.snapshots;
+    expect(await snapshots()).toHaveLength(1);
+
+    await takenOnlyByAgent(BACKUP_DAILY, { day: '2031-05-04' });
+    expect(await snapshots()).toHaveLength(2);
   });
 });

@@ -1,14 +1,13 @@
 import { type BackupSnapshot as BackupSnapshotDto, backupHoldsSchema } from '@panel247/contract/backups';
 import { isActionable } from '@panel247/contract/constants';
 import type { Db } from '../../db/database.ts';
-import { AppError, ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
+import { ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
 import type { JobEngine } from '../../jobs/job-engine.ts';
 import { newWorkIds, workLost } from '../../jobs/recorded-work.ts';
-import { worthRetrying } from '../../jobs/retry-worth.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
-import type { BackupService, BackupStep, RestoreTarget, Service } from './backup.service.ts';
-import { BACKUP_RUN, type BackupRun } from './backup-jobs.ts';
+import type { BackupService, RestoreTarget, Service } from './backup.service.ts';
+import { BACKUP_RUN } from './backup-jobs.ts';
 import { backupsRepository } from './backups.repository.ts';
 
 /** A job as the service layer answers it; the route translates `errorKey`. */
@@ -40,6 +39,7 @@ export interface RestoreRequest {
  * after the call answers and whose row the page follows. Seeing takes the backups right's
  * visibility, acting its action. One job per service at a time; a job whose instance died is run
  * again by the engine, and one the engine gave up on without its row hearing of it is shown failed.
+ * The work itself is the node's (BackupRunner).
  */
 export class BackupJobsService {
   constructor(
@@ -48,7 +48,6 @@ export class BackupJobsService {
     private readonly backups: BackupService,
     private readonly settings: { quotaBytes: number },
     private readonly now: () => number,
-    private readonly log: (error: unknown, job: string) => void,
     private readonly jobs: Pick<JobEngine, 'send' | 'find'>,
   ) {}
 
@@ -175,35 +174,5 @@ export class BackupJobsService {
     });
     await this.jobs.send(BACKUP_RUN, { jobId: id, serviceId: service.id }, { id: workId });
     return { id, kind, status: 'queued', step: '', errorKey: '' };
-  }
-
-  /**
-   * A run's work (BACKUP_RUN's handler): the backup, or the restore its row describes, with each
-   * step written to the row. A refusal the customer can act on fails the job at once; a daemon's
-   * failure is retried by the engine, and fails the job on the last try.
-   */
-  async run(target: BackupRun, lastTry: boolean): Promise<void> {
-    const row = await backupsRepository.job(this.db, target.serviceId, target.jobId);
-    if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
-    const { jobId } = target;
-    const step = (name: BackupStep) =>
-      backupsRepository.updateJob(this.db, jobId, { step: name, updated_at: this.now() }).then(() => undefined);
-    try {
-      await backupsRepository.updateJob(this.db, jobId, { status: 'running', updated_at: this.now() });
-      const service = await this.backups.serviceById(target.serviceId);
-      if (row.kind === 'backup') {
-        await this.backups.prepareRepository(service);
-        await this.backups.backupService(service, step);
-      } else {
-        const restore = JSON.parse(row.target) as { snapshot: string; target: RestoreTarget };
-        await this.backups.restorePart(service, restore.snapshot, restore.target, step);
-      }
-      await backupsRepository.updateJob(this.db, jobId, { status: 'done', step: 'done', updated_at: this.now() });
-    } catch (error) {
-      this.log(error, jobId);
-      if (worthRetrying(error) && !lastTry) throw error;
-      const key = error instanceof AppError ? error.messageKey : 'error.internal';
-      await backupsRepository.updateJob(this.db, jobId, { status: 'failed', error_key: key, updated_at: this.now() });
-    }
   }
 }

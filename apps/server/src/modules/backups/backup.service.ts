@@ -329,16 +329,19 @@ export class BackupService {
   }
 
   /**
-   * The daily run, asked every minute by every instance: once the day's time has come, the one
-   * instance that takes the day (a row per day) backs up every service and applies the retention.
-   * Answers whether this instance ran it.
+   * The day whose daily run this call takes, once its time has come: the round asks on every
+   * occurrence, and only one call across instances gets a day (a row per day); else undefined.
    */
-  async runDaily(dailyAt: string, nowSeconds: number): Promise<BackupRun[] | undefined> {
+  async takeDailyRun(dailyAt: string, nowSeconds: number): Promise<string | undefined> {
     if (dailyAt === '') return undefined;
     const now = new Date(nowSeconds * 1000);
     const day = now.toISOString().slice(0, 10);
     if (now.toISOString().slice(11, 16) < dailyAt) return undefined;
-    if (!(await backupsRepository.takeDay(this.db, day, nowSeconds))) return undefined;
+    return (await backupsRepository.takeDay(this.db, day, nowSeconds)) ? day : undefined;
+  }
+
+  /** The daily run's work (the node's BACKUP_DAILY job): every service backed up, then the retention applied. */
+  async runAll(): Promise<BackupRun[]> {
     const runs = await this.run();
     await this.prune();
     return runs;

@@ -24,7 +24,7 @@ import type { ServiceUsers } from './service-users.ts';
 import { SiteService } from './site.service.ts';
 import { SiteBuilderService } from './site-builder.service.ts';
 import type { WebApplyWorker } from './web-apply-worker.ts';
-import { createWebNode } from './web-node.ts';
+import { createWebNode, type WebNode } from './web-node.ts';
 
 /** The web side of hosting services, one service per concern, sharing how a service is changed. */
 export interface HostingServices {
@@ -62,13 +62,17 @@ export function createHostingService(
     webDelivery?: ChangeDelivery;
     /** Told when a service's web changes moved on (the realtime channel). */
     landed?: WorkLanded;
+    /** This machine's web side, when the caller built it already (its driver is then `webDriver`). */
+    node?: WebNode;
   } = {},
 ): HostingServices {
-  const node = createWebNode(db, config, secretKey, now, {
-    driver: webDriver,
-    ...(options.users ? { users: options.users } : {}),
-    ...(options.landed ? { landed: options.landed } : {}),
-  });
+  const node =
+    options.node ??
+    createWebNode(db, config, secretKey, now, {
+      driver: webDriver,
+      ...(options.users ? { users: options.users } : {}),
+      ...(options.landed ? { landed: options.landed } : {}),
+    });
   const { homes, keys, settings } = node;
   const changes = new HostingChanges(
     db,

@@ -1,0 +1,51 @@
+import { createDatabasesNode } from '../modules/databases/create-databases-service.ts';
+import type { ZonePublishWorker } from '../modules/dns/zone-publish-worker.ts';
+import { createZonePublishing } from '../modules/dns/zone-publishing-node.ts';
+import { createFtpNode } from '../modules/ftp/create-ftp-service.ts';
+import { createWebNode, type WebNode } from '../modules/hosting/web-node.ts';
+import { createMailNode } from '../modules/mail/create-mail-service.ts';
+import type { PanelBase } from './panel-base.ts';
+
+/**
+ * A server's own parts: each area's driver and the worker that applies a service's changes with
+ * it. What a node agent holds from its start (cheap: the drivers connect at their first call);
+ * the panel's request-side services are built on the same parts when the panel is its machine's
+ * agent.
+ */
+export interface NodeParts {
+  web: WebNode;
+  ftp: ReturnType<typeof createFtpNode>;
+  mail: ReturnType<typeof createMailNode>;
+  databases: ReturnType<typeof createDatabasesNode>;
+  close(): Promise<void>;
+}
+
+export function composeNodeParts(base: PanelBase): NodeParts {
+  const { db, config, secretKey, now, landed } = base;
+  const databases = createDatabasesNode(db, config, secretKey, now, landed);
+  return {
+    web: createWebNode(db, config, secretKey, now, { landed }),
+    ftp: createFtpNode(db, config, now, landed),
+    mail: createMailNode(db, config, now, { landed }),
+    databases,
+    close: () => databases.driver.close(),
+  };
+}
+
+/** The zones' publishing alone (the agent's: the panel's DnsService publishes with its own parts). */
+export function composeZonePublishing(base: PanelBase): ZonePublishWorker {
+  const { config } = base;
+  return createZonePublishing(
+    base.db,
+    base.dnsDriver,
+    {
+      nameservers: config.dns.nameservers,
+      defaultTtl: config.dns.defaultTtl,
+      history: { keep: config.dns.historyKeep, days: config.dns.historyDays },
+    },
+    base.now,
+    base.jobs,
+    { recheckSeconds: config.dns.republishSeconds },
+    base.landed,
+  );
+}

@@ -1,0 +1,284 @@
+import type { AppConfig } from '../config.ts';
+import { SecretBox } from '../crypto/secret-box.ts';
+import type { Db } from '../db/database.ts';
+import { createDkimDriver } from '../drivers/dkim/create-dkim-driver.ts';
+import type { DnsDriver } from '../drivers/dns/dns.driver.ts';
+import type { JobEngine } from '../jobs/job-engine.ts';
+import type { ServiceArea } from '../jobs/service-change-log.ts';
+import type { Logger } from '../logger.ts';
+import { ActivityService } from '../modules/activity/activity.service.ts';
+import { ApiTokenService } from '../modules/auth/api-token.service.ts';
+import { AuthService } from '../modules/auth/auth.service.ts';
+import { PasskeyService } from '../modules/auth/passkey.service.ts';
+import { RecoveryCodes } from '../modules/auth/recovery-codes.ts';
+import { SecurityMail } from '../modules/auth/security-mail.ts';
+import { SessionService } from '../modules/auth/session.service.ts';
+import { TwoFactorService } from '../modules/auth/two-factor.service.ts';
+import { UserSessionsService } from '../modules/auth/user-sessions.service.ts';
+import { BackupJobsService } from '../modules/backups/backup-jobs.service.ts';
+import { AltchaVerifier } from '../modules/captcha/altcha.verifier.ts';
+import { type CaptchaVerifier, NoCaptcha } from '../modules/captcha/captcha.verifier.ts';
+import { SiteVerifyVerifier } from '../modules/captcha/siteverify.verifier.ts';
+import { ContactService } from '../modules/contact/contact.service.ts';
+import { createSmtpMailer, type Mailer } from '../modules/contact/mailer.ts';
+import { createFilesService } from '../modules/files/create-files-service.ts';
+import type { FilesService } from '../modules/files/files.service.ts';
+import { createFtpService } from '../modules/ftp/create-ftp-service.ts';
+import { HealthService } from '../modules/health/health.service.ts';
+import { LegalService } from '../modules/legal/legal.service.ts';
+import { createMailAuthService } from '../modules/mail/create-mail-auth-service.ts';
+import { createMailService } from '../modules/mail/create-mail-service.ts';
+import type { MailService } from '../modules/mail/mail.service.ts';
+import type { MailAuthService } from '../modules/mail/mail-auth.service.ts';
+import { createMailClientSetupService } from '../modules/mail-client-setup/create-mail-client-setup-service.ts';
+import type { MailClientSetupService } from '../modules/mail-client-setup/mail-client-setup.service.ts';
+import { createMailSendingPolicy, type MailSendingPolicy } from '../modules/mail-sending/mail-sending-policy.ts';
+import { PermissionService } from '../modules/permission/permission.service.ts';
+import { RateLimiter } from '../modules/rate-limit/rate-limiter.ts';
+import type { EventBus } from '../modules/realtime/event-bus.ts';
+import { workEvents } from '../modules/realtime/work-events.ts';
+import { bindNodeWork, nodeWorkers } from '../node-work.ts';
+import { scheduleRounds } from '../scheduled-rounds.ts';
+import { type AreaServices, composeAreas } from './area-services.ts';
+import { composeNodeParts, type NodeParts } from './node-parts.ts';
+import type { PanelBase } from './panel-base.ts';
+
+export interface PanelDeps {
+  config: AppConfig;
+  db: Db;
+  events: EventBus;
+  secretKey: Buffer;
+  /** Epoch seconds. */
+  now: () => number;
+  /** The work log, started (the composition binds workers and schedules to it). */
+  jobs: JobEngine;
+  dnsDriver: DnsDriver;
+  log: Logger;
+  mailer?: Mailer;
+}
+
+/**
+ * Every service of the panel, wired once: the one composition root. No Fastify here: the app
+ * (app.ts) registers routes on these services, a test or a command can build the same with other
+ * parts (a mailer, a DNS driver, a clock), and the node agent builds the node's share of it
+ * (node-parts.ts, area-services.ts).
+ */
+export interface PanelServices extends AreaServices {
+  /** What the services were built from (the configuration, the clock, the logger). */
+  base: PanelBase;
+  node: NodeParts;
+  sessions: SessionService;
+  permissions: PermissionService;
+  captcha: CaptchaVerifier;
+  contact: ContactService;
+  twoFactor: TwoFactorService;
+  auth: AuthService;
+  passkeys: PasskeyService;
+  apiTokens: ApiTokenService;
+  userSessions: UserSessionsService;
+  activity: ActivityService;
+  health: HealthService;
+  legal: LegalService;
+  mail: MailService;
+  mailAuth: MailAuthService;
+  mailClientSetup: MailClientSetupService;
+  ftp: ReturnType<typeof createFtpService>;
+  files: FilesService;
+  backupJobs: BackupJobsService;
+  sendingPolicy: MailSendingPolicy | undefined;
+  jobs: JobEngine;
+}
+
+function createCaptcha(config: AppConfig, db: Db, secretKey: Buffer, now: () => number): CaptchaVerifier {
+  const { provider, secret, verifyUrl, altchaMaxNumber } = config.captcha;
+  if (provider === 'none') return new NoCaptcha();
+  if (provider === 'altcha') return new AltchaVerifier(db, secretKey, altchaMaxNumber, now);
+  return new SiteVerifyVerifier(provider, secret, verifyUrl);
+}
+
+const minutes = (value: number) => Math.round(value * 60);
+
+export function composePanel(deps: PanelDeps): PanelServices {
+  const { config, db, events, secretKey, now, jobs, log } = deps;
+  // One permission service (cached, told of changes by the event bus) for every area of the process.
+  const permissions = new PermissionService(db, { events, seconds: config.session.cacheSeconds, now });
+  const base: PanelBase = {
+    config,
+    db,
+    events,
+    secretKey,
+    now,
+    jobs,
+    dnsDriver: deps.dnsDriver,
+    log,
+    permissions,
+    // Pages follow their objects' changes through the realtime channel, not by polling.
+    landed: workEvents(permissions, events),
+    delivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
+  };
+  const node = composeNodeParts(base);
+  const areas = composeAreas(base, node);
+  const { brands, dns } = areas;
+
+  const limiter = new RateLimiter(db, now);
+  const sessions = new SessionService(
+    db,
+    {
+      idleSeconds: minutes(config.session.idleMinutes),
+      absoluteSeconds: minutes(config.session.absoluteHours * 60),
+      cacheSeconds: config.session.cacheSeconds,
+    },
+    events,
+    now,
+  );
+  const captcha = createCaptcha(config, db, secretKey, now);
+  const mailer = deps.mailer ?? createSmtpMailer(config.smtp.url);
+  const contact = new ContactService(
+    db,
+    mailer,
+    config.smtp.from,
+    limiter,
+    { bucket: 'form', max: config.limits.formsPerIp, windowSeconds: minutes(config.limits.formsWindowMinutes) },
+    now,
+  );
+  const loginWindow = minutes(config.limits.loginWindowMinutes);
+  const loginLimits = {
+    perAccount: { bucket: 'login-account', max: config.limits.loginPerAccount, windowSeconds: loginWindow },
+    perIp: { bucket: 'login-ip', max: config.limits.loginPerIp, windowSeconds: loginWindow },
+  };
+  const securityMail = new SecurityMail(db, brands, contact, now);
+  const twoFactor = new TwoFactorService(
+    db,
+    new SecretBox(secretKey, 'totp-secret'),
+    new RecoveryCodes(secretKey),
+    limiter,
+    loginLimits,
+    brands,
+    securityMail,
+    now,
+  );
+  const auth = new AuthService(db, sessions, permissions, captcha, limiter, loginLimits, twoFactor, now);
+  const passkeys = new PasskeyService(
+    db,
+    auth,
+    twoFactor,
+    brands,
+    captcha,
+    limiter,
+    loginLimits,
+    config.passkeyOrigins,
+    now,
+  );
+  const apiTokens = new ApiTokenService(db, permissions, passkeys, securityMail, now);
+  const activity = new ActivityService(db, permissions, { retentionDays: config.activity.retentionDays, now, log });
+  const mailAuth = createMailAuthService(
+    db,
+    config,
+    {
+      zone: dns,
+      zonesOnlyHere: !deps.dnsDriver.publishesZones,
+      signer: createDkimDriver(config),
+      secretKey,
+      permissions,
+    },
+    now,
+  );
+  const ftp = createFtpService(db, config, brands, secretKey, now, {
+    permissions,
+    delivery: base.delivery,
+    node: node.ftp,
+  });
+  const services: PanelServices = {
+    ...areas,
+    base,
+    node,
+    sessions,
+    permissions,
+    captcha,
+    contact,
+    twoFactor,
+    auth,
+    passkeys,
+    apiTokens,
+    userSessions: new UserSessionsService(sessions),
+    activity,
+    health: new HealthService(db, events, jobs),
+    legal: new LegalService(db),
+    mail: createMailService(db, config, node.mail, brands, now, { permissions, delivery: base.delivery }),
+    mailAuth,
+    mailClientSetup: createMailClientSetupService(db, config, brands, permissions),
+    ftp,
+    files: createFilesService(db, config, areas.fileWorkers, permissions),
+    backupJobs: new BackupJobsService(
+      db,
+      permissions,
+      areas.backups,
+      { quotaBytes: config.backups.quotaMb * 1024 * 1024 },
+      now,
+      jobs,
+    ),
+    // Postfix's policy service for the mailboxes' sending limit (off unless PANEL_MAIL_POLICY_LISTEN is set).
+    sendingPolicy: createMailSendingPolicy({ db, config, activity, now, log }),
+    jobs,
+    async close() {
+      await jobs.stop();
+      await services.sendingPolicy?.stop();
+      mailer?.close();
+      await areas.close();
+      await node.close();
+    },
+  };
+  return services;
+}
+
+/** Each area's changes on their way to the services' servers. */
+function serviceChangesOf(services: PanelServices): Record<ServiceArea, { reapply(): Promise<number> }> {
+  return { web: services.hosting.changes, ftp: services.ftp, mail: services.mail, databases: services.databases };
+}
+
+/**
+ * The panel's work on the log: this machine's node work when the panel is its agent
+ * (PANEL_AGENT=embedded, the default), and the scheduled rounds.
+ */
+export async function bindPanelWork(services: PanelServices): Promise<void> {
+  const { base, jobs, node, dns } = services;
+  if (base.config.agent.mode === 'embedded')
+    await bindNodeWork(
+      jobs,
+      nodeWorkers(node, { run: (zone) => dns.publishZone(zone) }, async () => services),
+    );
+  await scheduleRounds(
+    jobs,
+    base.config,
+    {
+      sessions: services.sessions,
+      apiTokens: services.apiTokens,
+      activity: services.activity,
+      sendingLimits: services.sendingPolicy?.limits,
+      mailAuth: services.mailAuth,
+      certificates: services.hosting.certificates,
+      cdsScan: services.domains.cdsScan,
+      backups: services.backups,
+      dns,
+      serviceChanges: serviceChangesOf(services),
+    },
+    base.log,
+    base.now,
+  );
+}
+
+/**
+ * What the panel does once it is ready to serve: zones and services left with changes to apply
+ * (an instance stopped mid-change, the demo seed, the CLI while no panel ran) get their job now,
+ * not at the rounds' next occurrence; ProFTPD's copy of the logins (on SQLite) is written before
+ * the first login; the mail policy service listens. A failure is logged, never stops the start.
+ */
+export async function panelReady(services: PanelServices): Promise<void> {
+  const { base } = services;
+  const logged = (event: string, message: string) => (error: unknown) => base.log.error({ err: error, event }, message);
+  await services.dns.republish().catch(logged('dns.republish_failed', 'dns republish'));
+  if (base.config.agent.mode === 'embedded') await services.node.ftp.worker.publishAll();
+  for (const [area, changes] of Object.entries(serviceChangesOf(services)))
+    await changes.reapply().catch(logged(`${area}.reapply_failed`, `${area} reapply`));
+  await services.sendingPolicy?.start();
+}

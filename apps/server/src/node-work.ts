@@ -1,0 +1,71 @@
+import type { AreaServices } from './composition/area-services.ts';
+import type { NodeParts } from './composition/node-parts.ts';
+import { type ServiceApplier, workServiceApplying } from './jobs/apply-service.jobs.ts';
+import type { JobEngine, JobRun } from './jobs/job-engine.ts';
+import { type BackupWorkers, workBackupRuns } from './modules/backups/backup-jobs.ts';
+import { APPLY_DATABASES } from './modules/databases/databases-apply-worker.ts';
+import { workZonePublishing } from './modules/dns/zone-publish.jobs.ts';
+import { type UnsignStep, workZoneUnsigning } from './modules/domain/zone-dnssec.jobs.ts';
+import { APPLY_FTP } from './modules/ftp/ftp-apply-worker.ts';
+import { workCertificateOrders } from './modules/hosting/certificate.jobs.ts';
+import { APPLY_WEB } from './modules/hosting/web-apply.jobs.ts';
+import { type InstallOrder, workInstalls } from './modules/installer/installer.jobs.ts';
+import { APPLY_MAIL } from './modules/mail/mail-apply-worker.ts';
+
+/**
+ * What touches a server's files and daemons: the jobs that apply a service's web, FTP, mail and
+ * database changes, publish and unsign its zone, order its certificates, back it up and restore
+ * it, and install applications into its home. The node agent binds them; so does the panel's own
+ * process when it is also its machine's agent (PANEL_AGENT=embedded, the default), so `npm start`
+ * stays one command. API instances with a separate agent bind none of them.
+ */
+export interface NodeWorkers {
+  web: ServiceApplier;
+  ftp: ServiceApplier;
+  mail: ServiceApplier;
+  databases: ServiceApplier;
+  dns: { run(zone: { serviceId: number; name: string }): Promise<void> };
+  /** Sites' and the mail daemons' certificates, ordered and installed (ACME's challenges are the node's). */
+  certificates: { site(serviceId: number, siteId: number): Promise<void>; mail(name: string): Promise<void> };
+  backups: BackupWorkers;
+  installs: { run(order: InstallOrder): Promise<void> };
+  unsigning: { advance(step: UnsignStep, run: JobRun, lastTry: boolean): Promise<void> };
+}
+
+export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promise<void> {
+  await workServiceApplying(jobs, APPLY_WEB, workers.web);
+  await workServiceApplying(jobs, APPLY_FTP, workers.ftp);
+  await workServiceApplying(jobs, APPLY_MAIL, workers.mail);
+  await workServiceApplying(jobs, APPLY_DATABASES, workers.databases);
+  await workCertificateOrders(jobs, workers.certificates);
+  await workZonePublishing(jobs, workers.dns);
+  await workZoneUnsigning(jobs, workers.unsigning);
+  await workBackupRuns(jobs, workers.backups);
+  await workInstalls(jobs, workers.installs);
+}
+
+/**
+ * A node's workers from its parts. The background kinds need the area services, asked for at
+ * their first job: the panel hands the ones it built, the agent builds them then.
+ */
+export function nodeWorkers(node: NodeParts, dns: NodeWorkers['dns'], areas: () => Promise<AreaServices>): NodeWorkers {
+  return {
+    web: node.web.worker,
+    ftp: node.ftp.worker,
+    mail: node.mail.worker,
+    databases: node.databases.worker,
+    dns,
+    certificates: {
+      site: async (serviceId, siteId) => (await areas()).hosting.certificates.order(serviceId, siteId),
+      mail: async (name) => (await areas()).hosting.certificates.orderMail(name),
+    },
+    backups: {
+      run: async (target, lastTry) => (await areas()).backupRunner.run(target, lastTry),
+      daily: async (run) => (await areas()).backupRunner.daily(run),
+    },
+    installs: { run: async (order) => (await areas()).installer.run(order) },
+    unsigning: {
+      advance: async (step, run, lastTry) => (await areas()).domains.zoneDnssec.advance(step, run, lastTry),
+    },
+  };
+}
