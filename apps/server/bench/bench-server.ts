@@ -6,6 +6,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { type Db, nowSeconds } from '../src/db/database.ts';
 import type { Database } from '../src/db/schema.ts';
+import { clientCallOf } from '../src/http/client-call-of.ts';
 import { computeSecurityHeaders, PANEL_HELMET_OPTIONS } from '../src/http/security-headers.ts';
 import { AdminService, allKeys } from '../src/modules/admin/admin.service.ts';
 import { SessionService } from '../src/modules/auth/session.service.ts';
@@ -81,13 +82,13 @@ async function startLadder(
     'cookie-session-stmt-cache': async (app) => {
       await app.register(fastifyCookie);
       app.addHook('onRequest', async (request, reply) => {
-        await cachedSessions?.authenticate(request, reply);
+        await cachedSessions?.authenticate(clientCallOf(request, reply));
       });
     },
     'cookie-session': async (app) => {
       await app.register(fastifyCookie);
       app.addHook('onRequest', async (request, reply) => {
-        await sessions.authenticate(request, reply);
+        await sessions.authenticate(clientCallOf(request, reply));
       });
     },
   };

@@ -225,7 +225,8 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       const brand = await brands.resolve(host, referer);
       return { company: brand.company, logo: brand.logo };
     },
-    hasSessionCookie: (request) => Boolean(request.cookies[sessions.cookieName(request)]),
+    hasSessionCookie: (request) =>
+      Boolean(request.cookies[sessions.cookieName({ secure: request.protocol === 'https' })]),
   });
 
   return { app, services };

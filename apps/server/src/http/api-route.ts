@@ -6,7 +6,9 @@ import { NotFoundError } from '../errors.ts';
 import { translate } from '../i18n/messages.ts';
 import { type SecurityEvent, takeSecurityEvents } from '../modules/activity/activity-notes.ts';
 import type { Actor } from '../modules/auth/actor.ts';
+import type { ClientCall } from '../modules/auth/client-call.ts';
 import { sendAnswer } from './answer-encoding.ts';
+import { clientCallOf } from './client-call-of.ts';
 import { successEnvelopeJson } from './envelope.ts';
 import { requestLanguage } from './request-context.ts';
 import { toFieldErrors } from './zod-field-errors.ts';
@@ -14,6 +16,8 @@ import { toFieldErrors } from './zod-field-errors.ts';
 export interface RouteContext<P> {
   request: FastifyRequest;
   reply: FastifyReply;
+  /** The call as the services know it (no Fastify objects past the route). */
+  call: ClientCall;
   params: P;
   language: Language;
 }
@@ -34,20 +38,20 @@ export interface RouteResult<D> {
 
 /** What an API route needs from the session layer: an actor, or SessionLostError. */
 export interface Authenticator {
-  authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Actor>;
+  authenticate(call: ClientCall): Promise<Actor>;
 }
 
 /** Where the router writes what each call did (see modules/activity). */
 export interface ActivityRecorder {
   /** After a call succeeded: the change the guard allowed, if it allowed one. */
   recordChange(
-    request: FastifyRequest,
+    call: ClientCall,
     actor: Actor,
     route: { url: string; activityAction?: string },
     params: unknown,
   ): Promise<void>;
   /** After any call, failed or not: the logins and security changes it noted. */
-  recordSecurityEvents(request: FastifyRequest, actor: Actor | undefined, events: SecurityEvent[]): Promise<void>;
+  recordSecurityEvents(call: ClientCall, actor: Actor | undefined, events: SecurityEvent[]): Promise<void>;
 }
 
 /** What the OpenAPI document says of a route: every route declared here is described. */
@@ -130,23 +134,24 @@ export function createApiRouter(
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       ...(route.beforeSecondFactor ? { config: { beforeSecondFactor: true } } : {}),
       handler: async (request, reply) => {
-        const call: { actor?: Actor } = {};
+        const call = clientCallOf(request, reply);
+        const caller: { actor?: Actor } = {};
         try {
-          return await answer(request, reply, call);
+          return await answer(request, reply, call, caller);
         } catch (error) {
           // a failed login is as much the log's as a successful one
-          await recordSecurityEvents(request, call.actor);
+          await recordSecurityEvents(call, caller.actor);
           throw error;
         }
       },
     });
 
-    async function answer(request: FastifyRequest, reply: FastifyReply, call: { actor?: Actor }) {
+    async function answer(request: FastifyRequest, reply: FastifyReply, call: ClientCall, caller: { actor?: Actor }) {
       const language = requestLanguage(request, options.defaultLanguage);
-      const actor = needsSession ? await options.auth.authenticate(request, reply) : (undefined as unknown as Actor);
+      const actor = needsSession ? await options.auth.authenticate(call) : (undefined as unknown as Actor);
       if (actor) {
         actor.activity = {};
-        call.actor = actor;
+        caller.actor = actor;
       }
       const input = {
         ...(request.query as object),
@@ -161,11 +166,11 @@ export function createApiRouter(
         if (parsed.error.issues.some((issue) => pathKeys.includes(String(issue.path[0])))) throw new NotFoundError();
         throw toFieldErrors(parsed.error, input);
       }
-      const result = await handler({ request, reply, params: parsed.data, language, actor });
+      const result = await handler({ request, reply, call, params: parsed.data, language, actor });
       if (options.checkAnswers && route.data) route.data.parse(result.data);
       // Written before the answer goes out, so the next call of the client already finds them.
-      if (actor?.activity?.change) await options.activity?.recordChange(request, actor, route, parsed.data);
-      await recordSecurityEvents(request, actor);
+      if (actor?.activity?.change) await options.activity?.recordChange(call, actor, route, parsed.data);
+      await recordSecurityEvents(call, actor);
       const work = actor?.pendingWork;
       const infoKeys = [
         ...(result.info ?? []),
@@ -180,9 +185,9 @@ export function createApiRouter(
       return sendAnswer(request, reply, successEnvelopeJson(dataJson, info, job), unchangedWhile);
     }
   }
-  async function recordSecurityEvents(request: FastifyRequest, actor: Actor | undefined) {
-    const events = takeSecurityEvents(request);
-    if (events.length > 0) await options.activity?.recordSecurityEvents(request, actor, events);
+  async function recordSecurityEvents(call: ClientCall, actor: Actor | undefined) {
+    const events = takeSecurityEvents(call);
+    if (events.length > 0) await options.activity?.recordSecurityEvents(call, actor, events);
   }
 
   return {

@@ -68,4 +68,17 @@ describe('server module boundaries', () => {
     );
     expect(offences).toEqual([]);
   });
+
+  it('keeps Fastify to the HTTP side: no service, driver, job or composition file imports it', () => {
+    const http = (file: string) =>
+      file.startsWith(`http${path.sep}`) || file.endsWith('.routes.ts') || file === 'app.ts';
+    const offences = sources(SRC).flatMap((file) =>
+      http(file)
+        ? []
+        : imports(file)
+            .filter((target) => target === 'fastify' || target.startsWith('@fastify/'))
+            .map((target) => `${file} → ${target}`),
+    );
+    expect(offences).toEqual([]);
+  });
 });

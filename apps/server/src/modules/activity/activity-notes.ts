@@ -1,6 +1,5 @@
 import type { ActivityFieldChange } from '@panel247/contract/activity';
 import type { PermissionKey } from '@panel247/contract/constants';
-import type { FastifyRequest } from 'fastify';
 
 /**
  * What a call did, noted while it runs and written to the activity log once it has succeeded.
@@ -37,16 +36,11 @@ export function noteChangeDetail(
   if (detail.changes) notes.changes = detail.changes;
 }
 
-const securityEvents = new WeakMap<FastifyRequest, SecurityEvent[]>();
-
-export function noteSecurityEvent(request: FastifyRequest, event: SecurityEvent) {
-  const list = securityEvents.get(request);
-  if (list) list.push(event);
-  else securityEvents.set(request, [event]);
+export function noteSecurityEvent(call: { securityEvents: SecurityEvent[] }, event: SecurityEvent) {
+  call.securityEvents.push(event);
 }
 
-export function takeSecurityEvents(request: FastifyRequest): SecurityEvent[] {
-  const list = securityEvents.get(request) ?? [];
-  securityEvents.delete(request);
-  return list;
+/** The call's security events, taken (each is recorded once). */
+export function takeSecurityEvents(call: { securityEvents: SecurityEvent[] }): SecurityEvent[] {
+  return call.securityEvents.splice(0);
 }

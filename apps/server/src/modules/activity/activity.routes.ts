@@ -6,6 +6,7 @@ import {
 import type { Language } from '@panel247/contract/constants';
 import type { FastifyInstance } from 'fastify';
 import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
+import { clientCallOf } from '../../http/client-call-of.ts';
 import { contentDisposition } from '../../http/envelope.ts';
 import { requestLanguage } from '../../http/request-context.ts';
 import { toFieldErrors } from '../../http/zod-field-errors.ts';
@@ -23,7 +24,7 @@ export function registerActivityRoutes(
   );
   // A file, not an envelope: the web app fetches it with the page's filters and saves it.
   options.app.get(`${options.basePath}activity/export/`, async (request, reply) => {
-    const actor = await options.auth.authenticate(request, reply);
+    const actor = await options.auth.authenticate(clientCallOf(request, reply));
     const parsed = activityExportParamsSchema.safeParse(request.query);
     if (!parsed.success) throw toFieldErrors(parsed.error, request.query as Record<string, unknown>);
     const language = requestLanguage(request, options.defaultLanguage);

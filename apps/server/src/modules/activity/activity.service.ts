@@ -12,11 +12,12 @@ import {
   permissionKeysOfArea,
 } from '@panel247/contract/activity';
 import type { PermissionKey } from '@panel247/contract/constants';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ActivityLogTable } from '../../db/schema.ts';
+import type { Logger } from '../../logger.ts';
 import type { Actor } from '../auth/actor.ts';
+import type { ClientCall } from '../auth/client-call.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { type ActivityFilter, type ActivityReader, activityRepository } from './activity.repository.ts';
 import { toActivityCsv } from './activity-csv.ts';
@@ -59,12 +60,12 @@ export class ActivityService {
   constructor(
     private readonly db: Db,
     private readonly permissions: PermissionService,
-    private readonly options: { retentionDays: number; now: () => number; log: FastifyBaseLogger },
+    private readonly options: { retentionDays: number; now: () => number; log: Logger },
   ) {}
 
   /** A succeeded change; a failure to write it is logged and never undoes the change. */
   async recordChange(
-    request: FastifyRequest,
+    call: Pick<ClientCall, 'ip'>,
     actor: Actor,
     route: { url: string; activityAction?: string },
     params: unknown,
@@ -79,7 +80,7 @@ export class ActivityService {
         user_id: actor.userId,
         username: actor.username,
         at: this.options.now(),
-        ip: request.ip,
+        ip: call.ip,
         via: actor.tokenScope ? 'api' : 'web',
         resource_id: resourceId,
         permission_key: key,
@@ -92,7 +93,7 @@ export class ActivityService {
   }
 
   /** Logins, failures and security changes of users that exist (guesses at other names are not). */
-  async recordSecurityEvents(request: FastifyRequest, actor: Actor | undefined, events: SecurityEvent[]) {
+  async recordSecurityEvents(call: Pick<ClientCall, 'ip'>, actor: Actor | undefined, events: SecurityEvent[]) {
     const rows: Insertable<ActivityLogTable>[] = [];
     for (const event of events) {
       if (STEPS_NOT_LOGGED.has(event.event)) continue;
@@ -106,7 +107,7 @@ export class ActivityService {
         user_id: owner.user_id,
         username: event.username,
         at: this.options.now(),
-        ip: request.ip,
+        ip: call.ip,
         via: actor?.tokenScope ? 'api' : 'web',
         resource_id: null,
         area: 'security',

@@ -26,16 +26,16 @@ export function registerApiTokenRoutes(api: ApiRouter, tokens: ApiTokenService) 
 
   api.session(
     { method: 'POST', url: API.apiTokenCreate, params: apiTokenCreateParamsSchema, data: apiTokenCreatedDataSchema },
-    async ({ actor, request, params, language }) => ({
-      data: await tokens.create(actor, request, params, language),
+    async ({ actor, call, params, language }) => ({
+      data: await tokens.create(actor, call, params, language),
       info: ['apitokens.created'],
     }),
   );
 
   api.session(
     { method: 'POST', url: API.apiTokenRevoke(':id'), params: z.object({ id: idParam }), data: emptyDataSchema },
-    async ({ actor, request, params, language }) => {
-      await tokens.revoke(actor, request, params.id, language);
+    async ({ actor, call, params, language }) => {
+      await tokens.revoke(actor, call, params.id, language);
       return { data: {}, info: ['apitokens.revoked'] };
     },
   );
@@ -48,8 +48,8 @@ export function registerApiTokenRoutes(api: ApiRouter, tokens: ApiTokenService) 
       params: apiTokensRevokeAllParamsSchema,
       data: apiTokensRevokedDataSchema,
     },
-    async ({ actor, request, params, language }) => {
-      const data = await tokens.revokeAll(actor, request, params, language);
+    async ({ actor, call, params, language }) => {
+      const data = await tokens.revokeAll(actor, call, params, language);
       return { data, info: ['apitokens.all_revoked'] };
     },
   );

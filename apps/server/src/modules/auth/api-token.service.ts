@@ -11,7 +11,6 @@ import {
   type ApiTokensRevokedData,
 } from '@panel247/contract/api-tokens';
 import type { Language } from '@panel247/contract/constants';
-import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import {
   ConflictError,
@@ -25,6 +24,7 @@ import type { PermissionService } from '../permission/permission.service.ts';
 import type { Actor } from './actor.ts';
 import { apiTokenRepository } from './api-token.repository.ts';
 import { authEvent } from './auth-event.ts';
+import type { ClientCall } from './client-call.ts';
 import type { PasskeyService } from './passkey.service.ts';
 import { type SecurityMail, utcMinute } from './security-mail.ts';
 import { hashToken } from './session.service.ts';
@@ -41,10 +41,6 @@ type StoredScope = { r: number; l: ApiTokenLevel }[];
 function parseScope(json: string): Map<number, ApiTokenLevel> {
   const entries = JSON.parse(json) as StoredScope;
   return new Map(entries.map((entry) => [entry.r, entry.l === 'write' ? 'write' : 'read']));
-}
-
-interface RouteFlags {
-  beforeSecondFactor?: boolean;
 }
 
 /**
@@ -64,20 +60,20 @@ export class ApiTokenService {
   ) {}
 
   /** The actor behind a Bearer token, or TokenRefusedError. */
-  async authenticate(request: FastifyRequest): Promise<Actor> {
-    const match = BEARER.exec(String(request.headers.authorization ?? ''));
+  async authenticate(call: ClientCall): Promise<Actor> {
+    const match = BEARER.exec(call.authorization ?? '');
     if (!match?.[1]) throw new TokenRefusedError();
     const row = await apiTokenRepository.findWithUser(this.db, hashToken(match[1]));
     const now = this.now();
     if (!row || Number(row.expires_at) <= now) throw new TokenRefusedError();
     // SQLite answers the EXISTS with 0/1, PostgreSQL with a boolean.
     const mustSetUpSecondFactor = row.require_2fa === 1 && !row.totp_enabled_at && !Number(row.has_passkey);
-    if (mustSetUpSecondFactor && !(request.routeOptions?.config as RouteFlags | undefined)?.beforeSecondFactor) {
+    if (mustSetUpSecondFactor && !call.beforeSecondFactor) {
       throw new SecondFactorSetupRequiredError();
     }
     const lastUsed = row.last_used_at === null ? null : Number(row.last_used_at);
-    if (lastUsed === null || now - lastUsed >= TOUCH_EVERY || row.last_used_ip !== request.ip) {
-      await apiTokenRepository.touch(this.db, row.id, now, request.ip.slice(0, 64));
+    if (lastUsed === null || now - lastUsed >= TOUCH_EVERY || row.last_used_ip !== call.ip) {
+      await apiTokenRepository.touch(this.db, row.id, now, call.ip.slice(0, 64));
     }
     return {
       userId: row.user_id,
@@ -125,7 +121,7 @@ export class ApiTokenService {
 
   async create(
     actor: Actor,
-    request: FastifyRequest,
+    call: ClientCall,
     params: ApiTokenCreateParsed,
     language: Language,
   ): Promise<ApiTokenCreatedData> {
@@ -148,7 +144,7 @@ export class ApiTokenService {
       throw new ConflictError('apitokens.too_many', { max: API_TOKEN_MAX_PER_USER });
     }
     // Last, so that a wrong scope does not use up the current code.
-    await this.passkeys.confirmIdentity(actor, request, params);
+    await this.passkeys.confirmIdentity(actor, call, params);
 
     const token = `p247_${randomBytes(32).toString('base64url')}`;
     const stored: StoredScope = [...wanted].map(([r, l]) => ({ r, l }));
@@ -161,7 +157,7 @@ export class ApiTokenService {
       now,
       expiresAt,
     });
-    authEvent(request, 'auth.api_token_created', actor.domainName, actor.username);
+    authEvent(call, 'auth.api_token_created', actor.domainName, actor.username);
     const item = this.item(
       {
         id: Number(id),
@@ -174,14 +170,14 @@ export class ApiTokenService {
       wanted,
       (resourceId) => held.get(resourceId)?.reference,
     );
-    await this.mailChange(actor, request, 'created', item, language);
+    await this.mailChange(actor, call, 'created', item, language);
     return { token, item };
   }
 
-  async revoke(actor: Actor, request: FastifyRequest, id: number, language: Language): Promise<void> {
+  async revoke(actor: Actor, call: ClientCall, id: number, language: Language): Promise<void> {
     const gone = await apiTokenRepository.deleteOfUser(this.db, actor.userId, id);
     if (!gone) throw new NotFoundError();
-    authEvent(request, 'auth.api_token_revoked', actor.domainName, actor.username);
+    authEvent(call, 'auth.api_token_revoked', actor.domainName, actor.username);
     const scope = parseScope(gone.scope);
     const known = await this.permissions.highestLevels(actor, [...scope.keys()]);
     const item = this.item(
@@ -189,7 +185,7 @@ export class ApiTokenService {
       scope,
       (resourceId) => known.get(resourceId)?.reference,
     );
-    await this.mailChange(actor, request, 'revoked', item, language);
+    await this.mailChange(actor, call, 'revoked', item, language);
   }
 
   /**
@@ -198,14 +194,14 @@ export class ApiTokenService {
    */
   async revokeAll(
     actor: Actor,
-    request: FastifyRequest,
+    call: ClientCall,
     params: ApiTokensRevokeAllParams,
     language: Language,
   ): Promise<ApiTokensRevokedData> {
-    await this.passkeys.confirmIdentity(actor, request, params);
+    await this.passkeys.confirmIdentity(actor, call, params);
     const revoked = await apiTokenRepository.deleteAllOfUser(this.db, actor.userId);
-    authEvent(request, 'auth.api_tokens_revoked_all', actor.domainName, actor.username);
-    await this.mail.send(actor, request, {
+    authEvent(call, 'auth.api_tokens_revoked_all', actor.domainName, actor.username);
+    await this.mail.send(actor, call, {
       kind: 'security_api_tokens_revoked_all',
       subjectKey: 'apitokens.mail_subject_revoked_all',
       bodyKey: 'apitokens.mail_body_revoked_all',
@@ -226,7 +222,7 @@ export class ApiTokenService {
   /** The user's mail about a token: its name, scope and expiry; never the secret. */
   private mailChange(
     actor: Actor,
-    request: FastifyRequest,
+    call: ClientCall,
     change: 'created' | 'revoked',
     item: ApiTokenItem,
     language: Language,
@@ -236,7 +232,7 @@ export class ApiTokenService {
       .map((entry) => `${entry.reference} (${translate(language, `apitokens.level_${entry.level}`)})`);
     const more = item.scope.length - names.length;
     if (more > 0) names.push(translate(language, 'apitokens.mail_scope_more', { count: more }));
-    return this.mail.send(actor, request, {
+    return this.mail.send(actor, call, {
       kind: `security_api_token_${change}`,
       subjectKey: `apitokens.mail_subject_${change}`,
       bodyKey: `apitokens.mail_body_${change}`,

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LoginCodeParams } from '@panel247/contract/two-factor';
 import type { LoginData, LoginParams, UserInfoData } from '@panel247/contract/user';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { FieldErrors } from '../../errors.ts';
 import type { CaptchaVerifier } from '../captcha/captcha.verifier.ts';
@@ -11,6 +10,7 @@ import type { Actor } from './actor.ts';
 import { apiTokenRepository } from './api-token.repository.ts';
 import { accountKeyOf, type LoginLimits, limitedAttempt } from './attempt-limits.ts';
 import { authEvent } from './auth-event.ts';
+import type { ClientCall } from './client-call.ts';
 import { passkeyRepository } from './passkey.repository.ts';
 import { hashPassword, verifyPassword } from './password-hasher.ts';
 import { hashToken, type SessionService } from './session.service.ts';
@@ -39,18 +39,18 @@ export class AuthService {
     private readonly now: () => number,
   ) {}
 
-  async login(request: FastifyRequest, reply: FastifyReply, params: LoginParams): Promise<LoginData> {
+  async login(call: ClientCall, params: LoginParams): Promise<LoginData> {
     const { perIp, perAccount } = this.limits;
     const accountKey = accountKeyOf(params.domainName, params.username);
     // A place is taken before anything is checked, so parallel guesses cannot all pass a limit
     // that only a finished check would have raised; places of attempts being checked are not
     // failures (six correct logins at once all pass). An attempt refused by one rule is not left
     // on the other.
-    await this.limiter.enter(perIp, request.ip, 'auth.too_many_attempts', 'auth.too_many_at_once');
+    await this.limiter.enter(perIp, call.ip, 'auth.too_many_attempts', 'auth.too_many_at_once');
     try {
       await this.limiter.enter(perAccount, accountKey, 'auth.too_many_attempts', 'auth.too_many_at_once');
     } catch (error) {
-      await this.limiter.settle(perIp, request.ip, false);
+      await this.limiter.settle(perIp, call.ip, false);
       throw error;
     }
 
@@ -58,8 +58,8 @@ export class AuthService {
     // and a success clears the account's failures.
     let verdict: 'unchecked' | 'wrong' | 'right' = 'unchecked';
     try {
-      if (!(await this.captcha.verify(params.recaptcha_response, request.ip))) {
-        authEvent(request, 'auth.captcha_failed', params.domainName, params.username);
+      if (!(await this.captcha.verify(params.recaptcha_response, call.ip))) {
+        authEvent(call, 'auth.captcha_failed', params.domainName, params.username);
         throw FieldErrors.one('recaptcha_response', 'auth.captcha_failed');
       }
 
@@ -67,7 +67,7 @@ export class AuthService {
       const ok = await verifyPassword(user?.password_hash, params.password);
       if (!user || !ok) {
         verdict = 'wrong';
-        authEvent(request, 'auth.login_failed', params.domainName, params.username);
+        authEvent(call, 'auth.login_failed', params.domainName, params.username);
         throw FieldErrors.one('password', 'auth.invalid_credentials');
       }
       verdict = 'right';
@@ -85,12 +85,12 @@ export class AuthService {
           previousLoginAt: user.last_login_at,
           expiresAt: this.now() + CHALLENGE_SECONDS,
         });
-        authEvent(request, 'auth.second_factor_asked', params.domainName, params.username);
+        authEvent(call, 'auth.second_factor_asked', params.domainName, params.username);
         return { secondFactor: totp ? 'totp' : 'passkey', ...(passkey ? { passkey: true as const } : {}), loginToken };
       }
 
       await this.limiter.clear(perAccount, accountKey);
-      return await this.finishLogin(request, reply, {
+      return await this.finishLogin(call, {
         userId: user.id,
         accountId: user.account_id,
         previousLoginAt: user.last_login_at,
@@ -98,7 +98,7 @@ export class AuthService {
         username: params.username,
       });
     } finally {
-      await this.limiter.settle(perIp, request.ip, verdict === 'wrong');
+      await this.limiter.settle(perIp, call.ip, verdict === 'wrong');
       await this.limiter.settle(perAccount, accountKey, verdict === 'wrong');
     }
   }
@@ -108,26 +108,26 @@ export class AuthService {
    * guess counts in the same windows as a password, per address and per account; the token is
    * used up by the first right code.
    */
-  async loginCode(request: FastifyRequest, reply: FastifyReply, params: LoginCodeParams): Promise<LoginData> {
+  async loginCode(call: ClientCall, params: LoginCodeParams): Promise<LoginData> {
     const id = hashToken(params.loginToken);
     const challenge = await twoFactorRepository.findChallenge(this.db, id, this.now());
     // A passwordless login (passkey) is finished only by a passkey, never by a code.
     if (!challenge || challenge.passwordless === 1) throw FieldErrors.one('code', 'twofactor.login_expired');
     const { domain_name: domainName, username } = challenge;
-    const matched = await limitedAttempt(this.limiter, this.limits, request.ip, challenge.account_key, async () => {
+    const matched = await limitedAttempt(this.limiter, this.limits, call.ip, challenge.account_key, async () => {
       const value = await this.twoFactor.checkCode(challenge.user_id, params.code);
       return { wrong: value === undefined, value };
     });
     if (!matched) {
-      authEvent(request, 'auth.second_factor_failed', domainName, username);
+      authEvent(call, 'auth.second_factor_failed', domainName, username);
       throw FieldErrors.one('code', 'twofactor.wrong_code');
     }
     if (!(await twoFactorRepository.consumeChallenge(this.db, id))) {
       throw FieldErrors.one('code', 'twofactor.login_expired');
     }
     await this.limiter.clear(this.limits.perAccount, challenge.account_key);
-    if (matched === 'recovery') authEvent(request, 'auth.recovery_code_used', domainName, username);
-    return this.finishLogin(request, reply, {
+    if (matched === 'recovery') authEvent(call, 'auth.recovery_code_used', domainName, username);
+    return this.finishLogin(call, {
       userId: challenge.user_id,
       accountId: challenge.account_id,
       previousLoginAt: challenge.previous_login_at,
@@ -138,13 +138,12 @@ export class AuthService {
 
   /** The session of a login whose every factor passed (password and code, or a passkey). */
   async finishLogin(
-    request: FastifyRequest,
-    reply: FastifyReply,
+    call: ClientCall,
     user: { userId: number; accountId: number; previousLoginAt: number | null; domainName: string; username: string },
   ): Promise<LoginData> {
-    await this.sessions.start(request, reply, user.userId, user.previousLoginAt);
-    await userRepository.recordLogin(this.db, user.userId, this.now(), request.ip);
-    authEvent(request, 'auth.login', user.domainName, user.username);
+    await this.sessions.start(call, user.userId, user.previousLoginAt);
+    await userRepository.recordLogin(this.db, user.userId, this.now(), call.ip);
+    authEvent(call, 'auth.login', user.domainName, user.username);
     const domainID = await this.permissions.visibleResourceIdByReference(
       { userId: user.userId, accountId: user.accountId },
       user.domainName,
@@ -153,20 +152,20 @@ export class AuthService {
     return { ...(domainID === undefined ? {} : { domainID }), ...(setUpFirst ? { setupSecondFactor: true } : {}) };
   }
 
-  info(actor: Actor, request: FastifyRequest, language: UserInfoData['language']): UserInfoData {
+  info(actor: Actor, call: ClientCall, language: UserInfoData['language']): UserInfoData {
     return {
       user: actor.username,
-      ip: request.ip,
+      ip: call.ip,
       tsLastLogin: actor.previousLoginAt ?? actor.sessionCreatedAt,
       domainName: actor.domainName,
       language,
     };
   }
 
-  async logout(actor: Actor, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  async logout(actor: Actor, call: ClientCall): Promise<void> {
     await this.sessions.endSessions([actor.sessionId]);
-    this.sessions.clearCookie(request, reply);
-    authEvent(request, 'auth.logout', actor.domainName, actor.username);
+    this.sessions.clearCookie(call);
+    authEvent(call, 'auth.logout', actor.domainName, actor.username);
   }
 
   /**
@@ -177,8 +176,7 @@ export class AuthService {
    */
   async changePassword(
     actor: Actor,
-    request: FastifyRequest,
-    reply: FastifyReply,
+    call: ClientCall,
     params: { actualPassword: string; password: string },
   ): Promise<void> {
     const accountKey = accountKeyOf(actor.domainName, actor.username);
@@ -189,7 +187,7 @@ export class AuthService {
       const user = await userRepository.findById(this.db, actor.userId);
       if (!user || !(await verifyPassword(user.password_hash, params.actualPassword))) {
         wrong = true;
-        authEvent(request, 'auth.password_change_refused', actor.domainName, actor.username);
+        authEvent(call, 'auth.password_change_refused', actor.domainName, actor.username);
         throw FieldErrors.one('actualPassword', 'auth.wrong_password');
       }
     } finally {
@@ -198,7 +196,7 @@ export class AuthService {
     await userRepository.setPasswordHash(this.db, actor.userId, await hashPassword(params.password), this.now());
     await this.sessions.endAllOfUser(actor.userId);
     await apiTokenRepository.deleteAllOfUser(this.db, actor.userId);
-    this.sessions.clearCookie(request, reply);
-    authEvent(request, 'auth.password_changed', actor.domainName, actor.username);
+    this.sessions.clearCookie(call);
+    authEvent(call, 'auth.password_changed', actor.domainName, actor.username);
   }
 }

@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import { FieldErrors } from '../../errors.ts';
+import type { ClientCall } from './client-call.ts';
 
 /** Where a passkey belongs: the origin the browser reports and the relying party id it signs for. */
 export interface RelyingParty {
@@ -13,10 +13,10 @@ export interface RelyingParty {
  * relying party; without them it is the request's own origin, as the CSRF check reads it. A
  * brand's hosts each are their own relying party: a passkey made on one works only there.
  */
-export function relyingPartyOf(request: FastifyRequest, configured: readonly string[]): RelyingParty {
+export function relyingPartyOf(call: Pick<ClientCall, 'secure' | 'host'>, configured: readonly string[]): RelyingParty {
   let own: URL;
   try {
-    own = new URL(`${request.protocol}://${request.host}`);
+    own = new URL(`${call.secure ? 'https' : 'http'}://${call.host}`);
   } catch {
     throw FieldErrors.one('credential', 'passkey.origin_not_allowed');
   }

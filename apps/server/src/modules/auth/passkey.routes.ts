@@ -28,7 +28,7 @@ export function registerPasskeyRoutes(api: ApiRouter, passkeys: PasskeyService) 
       params: loginPasskeyOptionsParamsSchema,
       data: passkeyOptionsDataSchema,
     },
-    async ({ request, params }) => ({ data: await passkeys.loginOptions(request, params.loginToken) }),
+    async ({ call, params }) => ({ data: await passkeys.loginOptions(call, params.loginToken) }),
   );
 
   api.public(
@@ -38,12 +38,12 @@ export function registerPasskeyRoutes(api: ApiRouter, passkeys: PasskeyService) 
       params: passkeyLoginStartParamsSchema,
       data: passkeyLoginStartDataSchema,
     },
-    async ({ request, params }) => ({ data: await passkeys.loginStart(request, params) }),
+    async ({ call, params }) => ({ data: await passkeys.loginStart(call, params) }),
   );
 
   api.public(
     { method: 'POST', url: API.userLoginPasskey, params: loginPasskeyParamsSchema, data: loginDataSchema },
-    async ({ request, reply, params }) => ({ data: await passkeys.login(request, reply, params) }),
+    async ({ call, params }) => ({ data: await passkeys.login(call, params) }),
   );
 
   // Listing and adding are open to a user whose brand requires a second factor not set up yet:
@@ -67,7 +67,7 @@ export function registerPasskeyRoutes(api: ApiRouter, passkeys: PasskeyService) 
       data: passkeyOptionsDataSchema,
       beforeSecondFactor: true,
     },
-    async ({ actor, request, params }) => ({ data: await passkeys.registerOptions(actor, request, params) }),
+    async ({ actor, call, params }) => ({ data: await passkeys.registerOptions(actor, call, params) }),
   );
 
   api.session(
@@ -78,15 +78,15 @@ export function registerPasskeyRoutes(api: ApiRouter, passkeys: PasskeyService) 
       data: passkeySchema,
       beforeSecondFactor: true,
     },
-    async ({ actor, request, params, language }) => ({
-      data: await passkeys.register(actor, request, params, language),
+    async ({ actor, call, params, language }) => ({
+      data: await passkeys.register(actor, call, params, language),
       info: ['passkey.added'],
     }),
   );
 
   api.session(
     { method: 'POST', url: API.passkeyReauthOptions, params: noParams, data: passkeyOptionsDataSchema },
-    async ({ actor, request }) => ({ data: await passkeys.reauthOptions(actor, request) }),
+    async ({ actor, call }) => ({ data: await passkeys.reauthOptions(actor, call) }),
   );
 
   api.session(
@@ -99,8 +99,8 @@ export function registerPasskeyRoutes(api: ApiRouter, passkeys: PasskeyService) 
 
   api.session(
     { method: 'POST', url: API.passkeyRemove(':id'), params: passkeyRemoveParamsSchema, data: emptyDataSchema },
-    async ({ actor, request, params, language }) => {
-      await passkeys.remove(actor, request, params, language);
+    async ({ actor, call, params, language }) => {
+      await passkeys.remove(actor, call, params, language);
       return { data: {}, info: ['passkey.removed'] };
     },
   );

@@ -23,7 +23,6 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { FieldErrors, NotFoundError } from '../../errors.ts';
 import type { BrandService } from '../brand/brand.service.ts';
@@ -33,6 +32,7 @@ import type { Actor } from './actor.ts';
 import { accountKeyOf, type LoginLimits, limitedAttempt } from './attempt-limits.ts';
 import type { AuthService } from './auth.service.ts';
 import { authEvent } from './auth-event.ts';
+import type { ClientCall } from './client-call.ts';
 import { passkeyRepository } from './passkey.repository.ts';
 import { type RelyingParty, relyingPartyOf } from './passkey-relying-party.ts';
 import { hashToken } from './session.service.ts';
@@ -95,11 +95,11 @@ export class PasskeyService {
    */
   async registerOptions(
     actor: Actor,
-    request: FastifyRequest,
+    call: ClientCall,
     params: PasskeyRegisterOptionsParams,
   ): Promise<PasskeyOptionsData> {
-    const rp = relyingPartyOf(request, this.origins);
-    await this.confirmIdentity(actor, request, params);
+    const rp = relyingPartyOf(call, this.origins);
+    await this.confirmIdentity(actor, call, params);
     const existing = await passkeyRepository.listOfUser(this.db, actor.userId);
     const brand = await this.brands.byId(actor.brandId);
     const label = `${actor.username}@${actor.domainName}`;
@@ -126,13 +126,8 @@ export class PasskeyService {
     return { options: forBrowser(options) };
   }
 
-  async register(
-    actor: Actor,
-    request: FastifyRequest,
-    params: PasskeyRegisterParams,
-    language: Language,
-  ): Promise<Passkey> {
-    const rp = relyingPartyOf(request, this.origins);
+  async register(actor: Actor, call: ClientCall, params: PasskeyRegisterParams, language: Language): Promise<Passkey> {
+    const rp = relyingPartyOf(call, this.origins);
     const challenge = await passkeyRepository.takeChallenge(this.db, actor.userId, 'register', this.now());
     if (!challenge) throw FieldErrors.one('credential', 'passkey.not_accepted');
     let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
@@ -145,7 +140,7 @@ export class PasskeyService {
         requireUserVerification: false,
       });
     } catch (error) {
-      request.log.info({ event: 'auth.passkey_refused', reason: (error as Error).message }, 'passkey refused');
+      call.log.info({ event: 'auth.passkey_refused', reason: (error as Error).message }, 'passkey refused');
       throw FieldErrors.one('credential', 'passkey.not_accepted');
     }
     if (!verified.verified) throw FieldErrors.one('credential', 'passkey.not_accepted');
@@ -162,13 +157,13 @@ export class PasskeyService {
       now,
     });
     if (id === undefined) throw FieldErrors.one('credential', 'passkey.already_registered');
-    await this.twoFactor.reportChange(actor, request, 'passkey_added', language, { name: params.name });
+    await this.twoFactor.reportChange(actor, call, 'passkey_added', language, { name: params.name });
     return { id, name: params.name, backedUp: credentialBackedUp, createdAt: now, lastUsedAt: null };
   }
 
   /** A challenge for one of the user's passkeys to sign, to confirm a security change. */
-  async reauthOptions(actor: Actor, request: FastifyRequest): Promise<PasskeyOptionsData> {
-    const rp = relyingPartyOf(request, this.origins);
+  async reauthOptions(actor: Actor, call: ClientCall): Promise<PasskeyOptionsData> {
+    const rp = relyingPartyOf(call, this.origins);
     const options = await this.assertionOptions(actor.userId, rp, 'preferred');
     await passkeyRepository.putChallenge(
       this.db,
@@ -189,12 +184,12 @@ export class PasskeyService {
   }
 
   /** Removing a passkey: the password and a current factor (a code, or a passkey's signature). */
-  async remove(actor: Actor, request: FastifyRequest, params: PasskeyRemoveParams, language: Language): Promise<void> {
+  async remove(actor: Actor, call: ClientCall, params: PasskeyRemoveParams, language: Language): Promise<void> {
     const passkey = await passkeyRepository.findOfUser(this.db, actor.userId, params.id);
     if (!passkey) throw new NotFoundError();
-    await this.checkPasswordAndFactor(actor, request, params);
+    await this.checkPasswordAndFactor(actor, call, params);
     if (!(await passkeyRepository.remove(this.db, actor.userId, params.id))) throw new NotFoundError();
-    await this.twoFactor.reportChange(actor, request, 'passkey_removed', language, { name: passkey.name });
+    await this.twoFactor.reportChange(actor, call, 'passkey_removed', language, { name: passkey.name });
   }
 
   /**
@@ -205,49 +200,49 @@ export class PasskeyService {
    */
   async confirmIdentity(
     actor: Actor,
-    request: FastifyRequest,
+    call: ClientCall,
     params: { password: string; code?: string; credential?: AuthenticationCredential },
   ): Promise<void> {
-    if (params.credential) return this.checkPasswordAndFactor(actor, request, { ...params, code: '' });
+    if (params.credential) return this.checkPasswordAndFactor(actor, call, { ...params, code: '' });
     if (
       !(await this.twoFactor.isEnabled(actor.userId)) &&
       (await passkeyRepository.countOfUser(this.db, actor.userId)) > 0
     ) {
       throw FieldErrors.one('credential', 'passkey.confirm_required');
     }
-    return this.twoFactor.confirmIdentity(actor, request, params);
+    return this.twoFactor.confirmIdentity(actor, call, params);
   }
 
   /** The password and a current factor (a passkey's signature, else a code), in the login's limits. */
   private checkPasswordAndFactor(
     actor: Actor,
-    request: FastifyRequest,
+    call: ClientCall,
     params: { password: string; code: string; credential?: AuthenticationCredential },
   ): Promise<void> {
     const { credential } = params;
     if (!credential) {
-      return this.twoFactor.checkPasswordThen(actor, request, params.password, {
+      return this.twoFactor.checkPasswordThen(actor, call, params.password, {
         field: 'code',
         messageKey: 'twofactor.wrong_code',
         check: () => this.twoFactor.codeMatches(actor.userId, params.code),
       });
     }
-    const rp = relyingPartyOf(request, this.origins);
-    return this.twoFactor.checkPasswordThen(actor, request, params.password, {
+    const rp = relyingPartyOf(call, this.origins);
+    return this.twoFactor.checkPasswordThen(actor, call, params.password, {
       field: 'credential',
       messageKey: 'passkey.not_accepted',
       check: async () => {
         const challenge = await passkeyRepository.takeChallenge(this.db, actor.userId, 'reauth', this.now());
-        return challenge ? this.verifyAssertion(request, actor.userId, credential, challenge, rp, false) : false;
+        return challenge ? this.verifyAssertion(call, actor.userId, credential, challenge, rp, false) : false;
       },
     });
   }
 
-  async loginOptions(request: FastifyRequest, loginToken: string): Promise<PasskeyOptionsData> {
+  async loginOptions(call: ClientCall, loginToken: string): Promise<PasskeyOptionsData> {
     const id = hashToken(loginToken);
     const pending = await passkeyRepository.findLogin(this.db, id, this.now());
     if (!pending || pending.passwordless === 1) throw FieldErrors.one('code', 'twofactor.login_expired');
-    const rp = relyingPartyOf(request, this.origins);
+    const rp = relyingPartyOf(call, this.origins);
     const options = await this.assertionOptions(pending.user_id, rp, 'preferred');
     if (!(await passkeyRepository.setLoginChallenge(this.db, id, options.challenge, this.now()))) {
       throw FieldErrors.one('code', 'twofactor.login_expired');
@@ -260,13 +255,13 @@ export class PasskeyService {
    * The options name no credential (the browser offers the passkeys it keeps for this site), so
    * the answer is the same whether the user exists or has passkeys: it tells nothing.
    */
-  async loginStart(request: FastifyRequest, params: PasskeyLoginStartParams): Promise<PasskeyLoginStartData> {
+  async loginStart(call: ClientCall, params: PasskeyLoginStartParams): Promise<PasskeyLoginStartData> {
     const { domainName, username } = params;
-    if (!(await this.captcha.verify(params.recaptcha_response, request.ip))) {
-      authEvent(request, 'auth.captcha_failed', domainName, username);
+    if (!(await this.captcha.verify(params.recaptcha_response, call.ip))) {
+      authEvent(call, 'auth.captcha_failed', domainName, username);
       throw FieldErrors.one('recaptcha_response', 'auth.captcha_failed');
     }
-    const rp = relyingPartyOf(request, this.origins);
+    const rp = relyingPartyOf(call, this.origins);
     const options = await generateAuthenticationOptions({
       rpID: rp.id,
       allowCredentials: [],
@@ -293,7 +288,7 @@ export class PasskeyService {
    * counts in the login's windows; the challenge is good for one signature and the login for one
    * session. A passwordless login needs a passkey that verified its user.
    */
-  async login(request: FastifyRequest, reply: FastifyReply, params: LoginPasskeyParams): Promise<LoginData> {
+  async login(call: ClientCall, params: LoginPasskeyParams): Promise<LoginData> {
     const id = hashToken(params.loginToken);
     const pending = await passkeyRepository.findLogin(this.db, id, this.now());
     const challenge = pending?.passkey_challenge;
@@ -302,29 +297,22 @@ export class PasskeyService {
       throw FieldErrors.one('credential', 'passkey.not_accepted');
     }
     const { domain_name: domainName, username } = pending;
-    const rp = relyingPartyOf(request, this.origins);
+    const rp = relyingPartyOf(call, this.origins);
     const passwordless = pending.passwordless === 1;
-    const ok = await limitedAttempt(this.limiter, this.limits, request.ip, pending.account_key, async () => {
-      const value = await this.verifyAssertion(
-        request,
-        pending.user_id,
-        params.credential,
-        challenge,
-        rp,
-        passwordless,
-      );
+    const ok = await limitedAttempt(this.limiter, this.limits, call.ip, pending.account_key, async () => {
+      const value = await this.verifyAssertion(call, pending.user_id, params.credential, challenge, rp, passwordless);
       return { wrong: !value, value };
     });
     if (!ok) {
-      authEvent(request, 'auth.second_factor_failed', domainName, username);
+      authEvent(call, 'auth.second_factor_failed', domainName, username);
       throw FieldErrors.one('credential', 'passkey.not_accepted');
     }
     if (!(await twoFactorRepository.consumeChallenge(this.db, id))) {
       throw FieldErrors.one('credential', 'passkey.not_accepted');
     }
     await this.limiter.clear(this.limits.perAccount, pending.account_key);
-    authEvent(request, passwordless ? 'auth.passkey_login' : 'auth.passkey_second_factor', domainName, username);
-    return this.auth.finishLogin(request, reply, {
+    authEvent(call, passwordless ? 'auth.passkey_login' : 'auth.passkey_second_factor', domainName, username);
+    return this.auth.finishLogin(call, {
       userId: pending.user_id,
       accountId: pending.account_id,
       previousLoginAt: pending.previous_login_at,
@@ -350,7 +338,7 @@ export class PasskeyService {
    * keeps one) means a cloned authenticator or a replay: refused.
    */
   private async verifyAssertion(
-    request: FastifyRequest,
+    call: ClientCall,
     userId: number,
     credential: AuthenticationCredential,
     challenge: string,
@@ -382,7 +370,7 @@ export class PasskeyService {
         this.now(),
       );
     } catch (error) {
-      request.log.info({ event: 'auth.passkey_refused', reason: (error as Error).message }, 'passkey refused');
+      call.log.info({ event: 'auth.passkey_refused', reason: (error as Error).message }, 'passkey refused');
       return false;
     }
   }

@@ -1,8 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../errors.ts';
 import type { Authenticator } from '../../http/api-route.ts';
 import type { Actor } from './actor.ts';
 import type { ApiTokenService } from './api-token.service.ts';
+import type { ClientCall } from './client-call.ts';
 import type { SessionService } from './session.service.ts';
 
 /**
@@ -27,12 +27,12 @@ export class RequestAuthenticator implements Authenticator {
     private readonly basePath: string,
   ) {}
 
-  authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Actor> {
-    if (request.headers.authorization === undefined) return this.sessions.authenticate(request, reply);
-    const route = request.routeOptions?.url ?? '';
+  authenticate(call: ClientCall): Promise<Actor> {
+    if (call.authorization === undefined) return this.sessions.authenticate(call);
+    const { route } = call;
     if (route.startsWith(this.basePath) && sessionOnly(route.slice(this.basePath.length))) {
       return Promise.reject(new ForbiddenError('apitokens.session_only'));
     }
-    return this.tokens.authenticate(request);
+    return this.tokens.authenticate(call);
   }
 }

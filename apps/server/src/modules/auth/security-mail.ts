@@ -1,10 +1,10 @@
 import type { Language } from '@panel247/contract/constants';
-import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import type { ContactService } from '../contact/contact.service.ts';
 import type { Actor } from './actor.ts';
+import type { ClientCall } from './client-call.ts';
 import { twoFactorRepository } from './two-factor.repository.ts';
 
 /** One security change to tell the user about: its outbox kind and its message keys. */
@@ -31,7 +31,7 @@ export class SecurityMail {
     private readonly now: () => number,
   ) {}
 
-  async send(actor: Actor, request: FastifyRequest, mail: SecurityChangeMail): Promise<void> {
+  async send(actor: Actor, call: ClientCall, mail: SecurityChangeMail): Promise<void> {
     const context = await twoFactorRepository.findContext(this.db, actor.userId);
     if (!context?.email) return;
     const brand = await this.brands.byId(actor.brandId);
@@ -39,13 +39,13 @@ export class SecurityMail {
       ...mail.vars,
       user: actor.username,
       domain: actor.domainName,
-      ip: request.ip,
+      ip: call.ip,
       when: utcMinute(this.now()),
       company: brand.company,
     };
     const subject = `[${brand.company}] ${translate(mail.language, mail.subjectKey, vars)}`;
     const body = translate(mail.language, mail.bodyKey, vars);
-    await this.contact.notifyUser(brand, mail.kind, context.email, subject, body, request.log);
+    await this.contact.notifyUser(brand, mail.kind, context.email, subject, body, call.log);
   }
 }
 

@@ -1,9 +1,9 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { SecondFactorSetupRequiredError, SessionLostError } from '../../errors.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import type { Actor } from './actor.ts';
+import type { ClientCall } from './client-call.ts';
 import { passkeyRepository } from './passkey.repository.ts';
 import { sessionRepository } from './session.repository.ts';
 import { twoFactorRepository } from './two-factor.repository.ts';
@@ -22,10 +22,6 @@ export interface SessionPolicy {
 type SessionRow = NonNullable<Awaited<ReturnType<typeof sessionRepository.findWithUser>>>;
 
 const CACHE_LIMIT = 10_000;
-
-interface RouteFlags {
-  beforeSecondFactor?: boolean;
-}
 
 function mustSetUp(row: SessionRow): boolean {
   // SQLite answers the EXISTS with 0/1, PostgreSQL with a boolean.
@@ -81,17 +77,17 @@ export class SessionService {
     return row;
   }
 
-  cookieName(request: FastifyRequest): string {
-    return request.protocol === 'https' ? SECURE_COOKIE : COOKIE;
+  cookieName(call: Pick<ClientCall, 'secure'>): string {
+    return call.secure ? SECURE_COOKIE : COOKIE;
   }
 
-  private token(request: FastifyRequest): string | undefined {
-    const value = request.cookies[this.cookieName(request)];
+  private token(call: ClientCall): string | undefined {
+    const value = call.cookie(this.cookieName(call));
     return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
   }
 
-  async authenticate(request: FastifyRequest, _reply?: FastifyReply): Promise<Actor> {
-    const token = this.token(request);
+  async authenticate(call: ClientCall): Promise<Actor> {
+    const token = this.token(call);
     if (!token) throw new SessionLostError();
     const id = hashToken(token);
     const now = this.now();
@@ -102,12 +98,12 @@ export class SessionService {
       throw new SessionLostError();
     }
     if (now - row.last_seen_at >= this.touchEvery) {
-      await sessionRepository.touch(this.db, id, now, request.ip);
+      await sessionRepository.touch(this.db, id, now, call.ip);
       row.last_seen_at = now;
     }
     const mustSetUpSecondFactor = mustSetUp(row);
-    // A route opts in with `config.beforeSecondFactor` (user info, logout, the set-up calls).
-    if (mustSetUpSecondFactor && !(request.routeOptions?.config as RouteFlags | undefined)?.beforeSecondFactor) {
+    // A route opts in with `beforeSecondFactor` (user info, logout, the set-up calls).
+    if (mustSetUpSecondFactor && !call.beforeSecondFactor) {
       throw new SecondFactorSetupRequiredError();
     }
     return {
@@ -124,34 +120,29 @@ export class SessionService {
   }
 
   /** Starts a new session (a new id at every login) and sets its cookie. */
-  async start(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    userId: number,
-    previousLoginAt: number | null,
-  ): Promise<void> {
-    const old = this.token(request);
+  async start(call: ClientCall, userId: number, previousLoginAt: number | null): Promise<void> {
+    const old = this.token(call);
     if (old) await this.endSessions([hashToken(old)]);
     const token = randomBytes(32).toString('base64url');
     await sessionRepository.insert(this.db, {
       id: hashToken(token),
       userId,
       now: this.now(),
-      ip: request.ip,
-      userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+      ip: call.ip,
+      userAgent: call.userAgent,
       previousLoginAt,
     });
-    reply.setCookie(this.cookieName(request), token, {
+    call.setCookie(this.cookieName(call), token, {
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
-      secure: request.protocol === 'https',
+      secure: call.secure,
       maxAge: this.policy.absoluteSeconds,
     });
   }
 
-  clearCookie(request: FastifyRequest, reply: FastifyReply) {
-    reply.clearCookie(this.cookieName(request), { path: '/', secure: request.protocol === 'https' });
+  clearCookie(call: ClientCall) {
+    call.clearCookie(this.cookieName(call), { path: '/', secure: call.secure });
   }
 
   /** A user's sessions still within both timeouts (an expired one waits for the purge, unusable). */

@@ -19,7 +19,7 @@ const noParams = z.object({});
 export function registerTwoFactorRoutes(api: ApiRouter, auth: AuthService, twoFactor: TwoFactorService) {
   api.public(
     { method: 'POST', url: API.userLoginCode, params: loginCodeParamsSchema, data: loginDataSchema },
-    async ({ request, reply, params }) => ({ data: await auth.loginCode(request, reply, params) }),
+    async ({ call, params }) => ({ data: await auth.loginCode(call, params) }),
   );
 
   api.session(
@@ -52,16 +52,16 @@ export function registerTwoFactorRoutes(api: ApiRouter, auth: AuthService, twoFa
       data: recoveryCodesDataSchema,
       beforeSecondFactor: true,
     },
-    async ({ actor, request, params, language }) => ({
-      data: await twoFactor.enable(actor, request, params.code, language),
+    async ({ actor, call, params, language }) => ({
+      data: await twoFactor.enable(actor, call, params.code, language),
       info: ['twofactor.enabled'],
     }),
   );
 
   api.session(
     { method: 'POST', url: API.twoFactorDisable, params: twoFactorReauthParamsSchema, data: emptyDataSchema },
-    async ({ actor, request, params, language }) => {
-      await twoFactor.disable(actor, request, params, language);
+    async ({ actor, call, params, language }) => {
+      await twoFactor.disable(actor, call, params, language);
       return { data: {}, info: ['twofactor.disabled'] };
     },
   );
@@ -73,8 +73,8 @@ export function registerTwoFactorRoutes(api: ApiRouter, auth: AuthService, twoFa
       params: twoFactorReauthParamsSchema,
       data: recoveryCodesDataSchema,
     },
-    async ({ actor, request, params, language }) => ({
-      data: await twoFactor.regenerateRecoveryCodes(actor, request, params, language),
+    async ({ actor, call, params, language }) => ({
+      data: await twoFactor.regenerateRecoveryCodes(actor, call, params, language),
       info: ['twofactor.recovery_codes_new'],
     }),
   );

@@ -6,7 +6,6 @@ import type {
   TwoFactorStatusData,
 } from '@panel247/contract/two-factor';
 import { RECOVERY_CODE_COUNT } from '@panel247/contract/two-factor-rules';
-import type { FastifyRequest } from 'fastify';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import { FieldErrors } from '../../errors.ts';
@@ -15,6 +14,7 @@ import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import type { Actor } from './actor.ts';
 import { accountKeyOf, type LoginLimits, limitedAttempt } from './attempt-limits.ts';
 import { authEvent } from './auth-event.ts';
+import type { ClientCall } from './client-call.ts';
 import { passkeyRepository } from './passkey.repository.ts';
 import { verifyPassword } from './password-hasher.ts';
 import type { RecoveryCodes } from './recovery-codes.ts';
@@ -76,7 +76,7 @@ export class TwoFactorService {
   }
 
   /** The first code from the app turns the factor on and gives the recovery codes. */
-  async enable(actor: Actor, request: FastifyRequest, code: string, language: Language): Promise<RecoveryCodesData> {
+  async enable(actor: Actor, call: ClientCall, code: string, language: Language): Promise<RecoveryCodesData> {
     const totp = await twoFactorRepository.findTotp(this.db, actor.userId);
     if (!totp || totp.enabled_at)
       throw FieldErrors.one('code', totp ? 'twofactor.already_enabled' : 'twofactor.no_setup');
@@ -86,26 +86,26 @@ export class TwoFactorService {
       throw FieldErrors.one('code', 'twofactor.wrong_code');
     }
     const recoveryCodes = await this.newRecoveryCodes(actor.userId);
-    await this.reportChange(actor, request, 'enabled', language);
+    await this.reportChange(actor, call, 'enabled', language);
     return { recoveryCodes };
   }
 
-  async disable(actor: Actor, request: FastifyRequest, params: TwoFactorReauthParams, language: Language) {
-    await this.reauthenticate(actor, request, params);
+  async disable(actor: Actor, call: ClientCall, params: TwoFactorReauthParams, language: Language) {
+    await this.reauthenticate(actor, call, params);
     await twoFactorRepository.removeTotp(this.db, actor.userId);
-    await this.reportChange(actor, request, 'disabled', language);
+    await this.reportChange(actor, call, 'disabled', language);
   }
 
   /** Recovery codes are kept only as hashes: "show again" means new ones, the old ones void. */
   async regenerateRecoveryCodes(
     actor: Actor,
-    request: FastifyRequest,
+    call: ClientCall,
     params: TwoFactorReauthParams,
     language: Language,
   ): Promise<RecoveryCodesData> {
-    await this.reauthenticate(actor, request, params);
+    await this.reauthenticate(actor, call, params);
     const recoveryCodes = await this.newRecoveryCodes(actor.userId);
-    await this.reportChange(actor, request, 'recovery_codes', language);
+    await this.reportChange(actor, call, 'recovery_codes', language);
     return { recoveryCodes };
   }
 
@@ -128,34 +128,34 @@ export class TwoFactorService {
   }
 
   /** The password and a current factor, counted in the login's windows like a login. */
-  private async reauthenticate(actor: Actor, request: FastifyRequest, params: TwoFactorReauthParams) {
+  private async reauthenticate(actor: Actor, call: ClientCall, params: TwoFactorReauthParams) {
     if (!(await this.isEnabled(actor.userId))) throw FieldErrors.one('code', 'twofactor.not_enabled');
-    await this.checkPasswordAndCode(actor, request, params.password, params.code);
+    await this.checkPasswordAndCode(actor, call, params.password, params.code);
   }
 
   /**
    * Re-authentication before a new credential is made: the password, and a current code when the
    * user has a second factor (so the credential is never a way around it).
    */
-  async confirmIdentity(actor: Actor, request: FastifyRequest, params: { password: string; code?: string }) {
+  async confirmIdentity(actor: Actor, call: ClientCall, params: { password: string; code?: string }) {
     if (!(await this.isEnabled(actor.userId))) {
       // A passkey alone as the second factor: its signature is not taken here, and the password
       // alone must not stand in for it.
       if ((await passkeyRepository.countOfUser(this.db, actor.userId)) > 0) {
         throw FieldErrors.one('code', 'twofactor.passkey_cannot_confirm');
       }
-      await this.checkPasswordAndCode(actor, request, params.password, undefined);
+      await this.checkPasswordAndCode(actor, call, params.password, undefined);
       return;
     }
     if (!params.code) throw FieldErrors.one('code', 'twofactor.code_required');
-    await this.checkPasswordAndCode(actor, request, params.password, params.code);
+    await this.checkPasswordAndCode(actor, call, params.password, params.code);
   }
 
   /** `code` undefined: the password alone. */
-  private checkPasswordAndCode(actor: Actor, request: FastifyRequest, password: string, code: string | undefined) {
+  private checkPasswordAndCode(actor: Actor, call: ClientCall, password: string, code: string | undefined) {
     return this.checkPasswordThen(
       actor,
-      request,
+      call,
       password,
       code === undefined
         ? undefined
@@ -175,14 +175,14 @@ export class TwoFactorService {
    */
   async checkPasswordThen(
     actor: Actor,
-    request: FastifyRequest,
+    call: ClientCall,
     password: string,
     factor?: { field: string; messageKey: string; check: () => Promise<boolean> },
   ): Promise<void> {
     const problem = await limitedAttempt(
       this.limiter,
       this.limits,
-      request.ip,
+      call.ip,
       accountKeyOf(actor.domainName, actor.username),
       async () => {
         const user = await userRepository.findById(this.db, actor.userId);
@@ -193,7 +193,7 @@ export class TwoFactorService {
       },
     );
     if (problem) {
-      authEvent(request, 'auth.reauth_failed', actor.domainName, actor.username);
+      authEvent(call, 'auth.reauth_failed', actor.domainName, actor.username);
       if (problem === 'password' || !factor) throw FieldErrors.one('password', 'auth.wrong_password');
       throw FieldErrors.one(factor.field, factor.messageKey);
     }
@@ -209,13 +209,13 @@ export class TwoFactorService {
   /** Logs a second-factor change and e-mails it to the user's address, when one is known. */
   async reportChange(
     actor: Actor,
-    request: FastifyRequest,
+    call: ClientCall,
     change: SecurityChange,
     language: Language,
     extra: Record<string, string> = {},
   ) {
-    authEvent(request, `auth.2fa_${change}`, actor.domainName, actor.username);
-    await this.mail.send(actor, request, {
+    authEvent(call, `auth.2fa_${change}`, actor.domainName, actor.username);
+    await this.mail.send(actor, call, {
       kind: `security_${change}`,
       subjectKey: `twofactor.mail_subject_${change}`,
       bodyKey: `twofactor.mail_body_${change}`,

@@ -15,16 +15,16 @@ export function registerUserSessionsRoutes(api: ApiRouter, sessions: UserSession
 
   api.session(
     { method: 'POST', url: API.userSessionEnd(':id'), params: sessionEndParamsSchema, data: emptyDataSchema },
-    async ({ actor, request, params }) => {
-      await sessions.end(actor, request, params.id);
+    async ({ actor, call, params }) => {
+      await sessions.end(actor, call, params.id);
       return { data: {}, info: ['sessions.ended'] };
     },
   );
 
   api.session(
     { method: 'POST', url: API.userSessionsEndOthers, params: noParams, data: sessionsEndedDataSchema },
-    async ({ actor, request }) => {
-      const data = await sessions.endOthers(actor, request);
+    async ({ actor, call }) => {
+      const data = await sessions.endOthers(actor, call);
       return { data, info: ['sessions.others_ended'] };
     },
   );

@@ -1,9 +1,9 @@
 import { hash } from 'node:crypto';
 import type { SessionItem, SessionListData, SessionsEndedData } from '@panel247/contract/sessions';
-import type { FastifyRequest } from 'fastify';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import type { Actor } from './actor.ts';
 import { authEvent } from './auth-event.ts';
+import type { ClientCall } from './client-call.ts';
 import type { SessionService } from './session.service.ts';
 import { describeUserAgent } from './user-agent.ts';
 
@@ -38,21 +38,21 @@ export class UserSessionsService {
     return { sessions: [...items.filter((item) => item.current), ...items.filter((item) => !item.current)] };
   }
 
-  async end(actor: Actor, request: FastifyRequest, ref: string): Promise<void> {
+  async end(actor: Actor, call: ClientCall, ref: string): Promise<void> {
     const rows = await this.sessions.activeOfUser(actor.userId);
     const target = rows.find((row) => sessionRef(row.id) === ref);
     if (!target) throw new NotFoundError();
     // Logging out ends this one: it also clears the cookie and tells the other tabs.
     if (target.id === actor.sessionId) throw new ConflictError('sessions.current_is_logout');
     await this.sessions.endSessions([target.id]);
-    authEvent(request, 'auth.session_ended', actor.domainName, actor.username);
+    authEvent(call, 'auth.session_ended', actor.domainName, actor.username);
   }
 
-  async endOthers(actor: Actor, request: FastifyRequest): Promise<SessionsEndedData> {
+  async endOthers(actor: Actor, call: ClientCall): Promise<SessionsEndedData> {
     const rows = await this.sessions.activeOfUser(actor.userId);
     const others = rows.filter((row) => row.id !== actor.sessionId).map((row) => row.id);
     await this.sessions.endSessions(others);
-    authEvent(request, 'auth.other_sessions_ended', actor.domainName, actor.username);
+    authEvent(call, 'auth.other_sessions_ended', actor.domainName, actor.username);
     return { ended: others.length };
   }
 }

@@ -14,7 +14,7 @@ const noParams = z.object({});
 export function registerUserRoutes(api: ApiRouter, auth: AuthService) {
   api.public(
     { method: 'POST', url: 'user/login/', params: loginParamsSchema, data: loginDataSchema },
-    async ({ request, reply, params }) => ({ data: await auth.login(request, reply, params) }),
+    async ({ call, params }) => ({ data: await auth.login(call, params) }),
   );
 
   api.session(
@@ -25,7 +25,7 @@ export function registerUserRoutes(api: ApiRouter, auth: AuthService) {
       data: userInfoDataSchema,
       beforeSecondFactor: true,
     },
-    async ({ actor, request, language }) => ({ data: auth.info(actor, request, language) }),
+    async ({ actor, call, language }) => ({ data: auth.info(actor, call, language) }),
   );
 
   api.session(
@@ -36,8 +36,8 @@ export function registerUserRoutes(api: ApiRouter, auth: AuthService) {
       data: emptyDataSchema,
       beforeSecondFactor: true,
     },
-    async ({ actor, request, reply }) => {
-      await auth.logout(actor, request, reply);
+    async ({ actor, call, reply }) => {
+      await auth.logout(actor, call);
       // The permission list is kept in the browser's cache for revalidation (ETag): on a shared
       // computer it must not outlive the session that fetched it.
       reply.header('clear-site-data', '"cache"');
@@ -47,8 +47,8 @@ export function registerUserRoutes(api: ApiRouter, auth: AuthService) {
 
   api.session(
     { method: 'POST', url: 'user/changepass/', params: changePasswordParamsSchema, data: emptyDataSchema },
-    async ({ actor, request, reply, params }) => {
-      await auth.changePassword(actor, request, reply, params);
+    async ({ actor, call, params }) => {
+      await auth.changePassword(actor, call, params);
       return { data: {}, info: ['auth.password_changed'] };
     },
   );

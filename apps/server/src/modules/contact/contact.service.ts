@@ -1,8 +1,8 @@
 import type { ContactMailParams } from '@panel247/contract/contact';
 import type { ForgotPasswordParams } from '@panel247/contract/user';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { translate } from '../../i18n/messages.ts';
+import type { Logger } from '../../logger.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Brand } from '../brand/brand.service.ts';
 import type { LimitRule, RateLimiter } from '../rate-limit/rate-limiter.ts';
@@ -24,7 +24,7 @@ export class ContactService {
     private readonly now: () => number,
   ) {}
 
-  async contact(actor: Actor, brand: Brand, ip: string, params: ContactMailParams, log: FastifyBaseLogger) {
+  async contact(actor: Actor, brand: Brand, ip: string, params: ContactMailParams, log: Logger) {
     await this.throttle('contact', ip);
     const body = [
       `Account: ${actor.domainName}`,
@@ -37,7 +37,7 @@ export class ContactService {
     await this.deliver(brand, 'contact', params.email, `[${brand.company}] ${params.subject}`, body, log);
   }
 
-  async forgotPassword(brand: Brand, ip: string, params: ForgotPasswordParams, log: FastifyBaseLogger) {
+  async forgotPassword(brand: Brand, ip: string, params: ForgotPasswordParams, log: Logger) {
     await this.throttle('forgot', ip);
     const body = [
       `Domain: ${params.domain}`,
@@ -62,7 +62,7 @@ export class ContactService {
    * A notice to a user's own address (a security change on their account), through the same
    * outbox: replies go to the provider.
    */
-  async notifyUser(brand: Brand, kind: string, to: string, subject: string, body: string, log: FastifyBaseLogger) {
+  async notifyUser(brand: Brand, kind: string, to: string, subject: string, body: string, log: Logger) {
     const id = await outboxRepository.insert(this.db, {
       brandId: brand.id,
       kind,
@@ -76,7 +76,7 @@ export class ContactService {
   }
 
   /** Writes to the outbox, then tries SMTP; returns whether it was sent now. */
-  async deliver(brand: Brand, kind: string, replyTo: string, subject: string, body: string, log: FastifyBaseLogger) {
+  async deliver(brand: Brand, kind: string, replyTo: string, subject: string, body: string, log: Logger) {
     const id = await outboxRepository.insert(this.db, {
       brandId: brand.id,
       kind,
@@ -92,7 +92,7 @@ export class ContactService {
   async sendQueued(
     id: number,
     mail: { to: string; replyTo: string; subject: string; text: string },
-    log: Pick<FastifyBaseLogger, 'warn'>,
+    log: Pick<Logger, 'warn'>,
   ): Promise<boolean> {
     if (!this.mailer || !mail.to) return false;
     try {

@@ -13,6 +13,7 @@ import { signonFormSchema, signonRedeemParamsSchema } from '@panel247/contract/s
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
+import { clientCallOf } from '../../http/client-call-of.ts';
 import { contentDisposition } from '../../http/envelope.ts';
 import { applyNowInfo } from '../../jobs/service-changes.ts';
 import type { DatabasesService } from './databases.service.ts';
@@ -92,7 +93,7 @@ export function registerDatabasesRoutes(
 
   // The dump is a download, not an envelope: streamed from the dump tool as it is produced.
   options.app.get(`${options.basePath}service/:id/ddbb/:did/dump/`, async (request, reply) => {
-    const actor = await options.auth.authenticate(request, reply);
+    const actor = await options.auth.authenticate(clientCallOf(request, reply));
     const parsed = ddbbParamsSchema.safeParse(request.params);
     if (!parsed.success) throw new NotFoundError();
     const { fileName, stream } = await databases.dump(actor, parsed.data.id, parsed.data.did);

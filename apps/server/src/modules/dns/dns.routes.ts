@@ -26,6 +26,7 @@ import { emptyDataSchema } from '@panel247/contract/envelope';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import type { ApiRouter, Authenticator } from '../../http/api-route.ts';
+import { clientCallOf } from '../../http/client-call-of.ts';
 import { contentDisposition } from '../../http/envelope.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { DnsService, RecordChange } from './dns.service.ts';
@@ -183,13 +184,13 @@ export function registerDnsExportRoute(
       .header('cache-control', 'no-store')
       .send(text);
   app.get(`${options.basePath}service/:id/dns/export/`, async (request, reply) => {
-    const actor = await options.auth.authenticate(request, reply);
+    const actor = await options.auth.authenticate(clientCallOf(request, reply));
     const parsed = dnsServiceParamsSchema.safeParse(request.params);
     if (!parsed.success) throw new NotFoundError();
     return send(reply, await options.dns.exportZone(actor, parsed.data.id));
   });
   app.get(`${options.basePath}service/:id/dns/history/:changeId/export/`, async (request, reply) => {
-    const actor = await options.auth.authenticate(request, reply);
+    const actor = await options.auth.authenticate(clientCallOf(request, reply));
     const parsed = dnsChangeActionParamsSchema.safeParse(request.params);
     if (!parsed.success) throw new NotFoundError();
     return send(reply, await options.dns.exportAt(actor, parsed.data));

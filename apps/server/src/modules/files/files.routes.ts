@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { NotFoundError } from '../../errors.ts';
 import type { ActivityRecorder, ApiRouter, Authenticator } from '../../http/api-route.ts';
+import { clientCallOf } from '../../http/client-call-of.ts';
 import { contentDisposition, sendEnvelope, successEnvelopeJson } from '../../http/envelope.ts';
 import { toFieldErrors } from '../../http/zod-field-errors.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -118,7 +119,7 @@ export function registerFilesRoutes(
     ) => Promise<{ name: string; size?: number; stream: Readable }>,
   ) =>
     app.get(`${basePath}service/:id/files/${name}/`, async (request, reply) => {
-      const actor = await auth.authenticate(request, reply);
+      const actor = await auth.authenticate(clientCallOf(request, reply));
       const parsed = filesPathParamsSchema.safeParse({ ...(request.query as object), ...(request.params as object) });
       if (!parsed.success) throw new NotFoundError();
       const file = await open(actor, parsed.data);
@@ -138,7 +139,8 @@ export function registerFilesRoutes(
   app.register(async (scope) => {
     scope.addContentTypeParser('application/octet-stream', (_request, _payload, done) => done(null, undefined));
     scope.put(`${basePath}service/:id/files/upload/`, async (request, reply) => {
-      const actor = await auth.authenticate(request, reply);
+      const call = clientCallOf(request, reply);
+      const actor = await auth.authenticate(call);
       const input = { ...(request.query as object), ...(request.params as object) } as Record<string, unknown>;
       const parsed = filesUploadParamsSchema.safeParse(input);
       if (!parsed.success) throw toFieldErrors(parsed.error, input);
@@ -151,7 +153,7 @@ export function registerFilesRoutes(
         request.raw,
       );
       // the log keeps an upload once, when its last chunk is in
-      if (received.done) await options.activity?.recordChange(request, actor, UPLOAD_ROUTE, { path, name, size });
+      if (received.done) await options.activity?.recordChange(call, actor, UPLOAD_ROUTE, { path, name, size });
       return sendEnvelope(reply, 200, successEnvelopeJson(JSON.stringify(received), [], null));
     });
   });

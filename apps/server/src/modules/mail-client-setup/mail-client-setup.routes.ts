@@ -2,6 +2,7 @@ import { mailboxParamsSchema } from '@panel247/contract/mail';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import type { Authenticator } from '../../http/api-route.ts';
+import { clientCallOf } from '../../http/client-call-of.ts';
 import { contentDisposition } from '../../http/envelope.ts';
 import { AUTODISCOVER_REQUEST_MAX_BYTES } from './autodiscover-document.ts';
 import { BadSetupRequest, type MailClientSetupService } from './mail-client-setup.service.ts';
@@ -59,7 +60,7 @@ export async function registerMailClientSetupRoutes(
   });
 
   app.get(`${options.basePath}service/:id/correo/:accountId/mobileconfig/`, async (request, reply) => {
-    const actor = await options.auth.authenticate(request, reply);
+    const actor = await options.auth.authenticate(clientCallOf(request, reply));
     const parsed = mailboxParamsSchema.safeParse(request.params);
     if (!parsed.success) throw new NotFoundError();
     const { fileName, body } = await setup.mobileconfig(actor, parsed.data.id, parsed.data.accountId);

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../logger.ts';
 import {
   DEFAULT_POLICY_LIMITS,
   type PolicyLimits,
@@ -65,7 +65,7 @@ export function parseListenAddress(listen: string): PolicyListen {
 export async function startPolicyServer(options: {
   listen: PolicyListen;
   decide: (request: PolicyRequest) => Promise<string>;
-  log: FastifyBaseLogger;
+  log: Logger;
   limits?: Partial<PolicyServerLimits>;
 }): Promise<PolicyServer> {
   const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };

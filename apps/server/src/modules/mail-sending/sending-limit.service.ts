@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { isLocalPart } from '@panel247/contract/mail-rules';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
+import type { Logger } from '../../logger.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { PolicyRequest } from './policy-protocol.ts';
 import { UNAVAILABLE_ACTION } from './policy-server.ts';
@@ -54,7 +54,7 @@ export class SendingLimitService {
   constructor(
     private readonly db: Db,
     private readonly activity: ActivityService,
-    private readonly options: { limitPerHour: number; now: () => number; log: FastifyBaseLogger },
+    private readonly options: { limitPerHour: number; now: () => number; log: Logger },
   ) {}
 
   /** The action for one policy request. Never throws: a failure is logged and deferred. */

@@ -1,6 +1,7 @@
 import type { RealtimeMessage } from '@panel247/contract/realtime';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import { clientCallOf } from '../../http/client-call-of.ts';
 import type { SessionService } from '../auth/session.service.ts';
 import type { EventBus } from './event-bus.ts';
 
@@ -51,7 +52,7 @@ export function registerRealtimeRoutes(
   app.get(options.path, { websocket: true }, async (socket, request) => {
     let actor: Awaited<ReturnType<SessionService['authenticate']>>;
     try {
-      actor = await options.sessions.authenticate(request);
+      actor = await options.sessions.authenticate(clientCallOf(request));
     } catch {
       send(socket, { type: 'session.ended' });
       socket.close(4401, 'no session');
