@@ -10,12 +10,14 @@ import { APPLY_FTP } from './modules/ftp/ftp-apply-worker.ts';
 import { workCertificateOrders } from './modules/hosting/certificate.jobs.ts';
 import { APPLY_WEB } from './modules/hosting/web-apply.jobs.ts';
 import { type InstallOrder, workInstalls } from './modules/installer/installer.jobs.ts';
+import { workDkimSigning } from './modules/mail/dkim-signing.jobs.ts';
+import type { DkimKeysDelivery } from './modules/mail/dkim-signing.ts';
 import { APPLY_MAIL } from './modules/mail/mail-apply-worker.ts';
 
 /**
  * What touches a server's files and daemons: the jobs that apply a service's web, FTP, mail and
  * database changes, publish and unsign its zone, order its certificates, back it up and restore
- * it, and install applications into its home. The node agent binds them; so does the panel's own
+ * it, install applications into its home, and give the DKIM signer its mail domains' keys. The node agent binds them; so does the panel's own
  * process when it is also its machine's agent (PANEL_AGENT=embedded, the default), so `npm start`
  * stays one command. API instances with a separate agent bind none of them.
  */
@@ -30,6 +32,7 @@ export interface NodeWorkers {
   backups: BackupWorkers;
   installs: { run(order: InstallOrder): Promise<void> };
   unsigning: { advance(step: UnsignStep, run: JobRun, lastTry: boolean): Promise<void> };
+  dkim: DkimKeysDelivery;
 }
 
 export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promise<void> {
@@ -42,6 +45,7 @@ export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promi
   await workZoneUnsigning(jobs, workers.unsigning);
   await workBackupRuns(jobs, workers.backups);
   await workInstalls(jobs, workers.installs);
+  await workDkimSigning(jobs, workers.dkim);
 }
 
 /**
@@ -64,6 +68,7 @@ export function nodeWorkers(node: NodeParts, dns: NodeWorkers['dns'], areas: () 
       daily: async (run) => (await areas()).backupRunner.daily(run),
     },
     installs: { run: async (order) => (await areas()).installer.run(order) },
+    dkim: node.dkim,
     unsigning: {
       advance: async (step, run, lastTry) => (await areas()).domains.zoneDnssec.advance(step, run, lastTry),
     },

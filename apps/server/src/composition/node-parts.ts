@@ -3,7 +3,9 @@ import type { ZonePublishWorker } from '../modules/dns/zone-publish-worker.ts';
 import { createZonePublishing } from '../modules/dns/zone-publishing-node.ts';
 import { createFtpNode } from '../modules/ftp/create-ftp-service.ts';
 import { createWebNode, type WebNode } from '../modules/hosting/web-node.ts';
+import { createDkimSigning } from '../modules/mail/create-mail-auth-service.ts';
 import { createMailNode } from '../modules/mail/create-mail-service.ts';
+import type { DkimSigning } from '../modules/mail/dkim-signing.ts';
 import type { PanelBase } from './panel-base.ts';
 
 /**
@@ -17,6 +19,8 @@ export interface NodeParts {
   ftp: ReturnType<typeof createFtpNode>;
   mail: ReturnType<typeof createMailNode>;
   databases: ReturnType<typeof createDatabasesNode>;
+  /** The DKIM signer's keys (OpenDKIM's files), on the mail node. */
+  dkim: DkimSigning;
   close(): Promise<void>;
 }
 
@@ -28,6 +32,7 @@ export function composeNodeParts(base: PanelBase): NodeParts {
     ftp: createFtpNode(db, config, now, landed),
     mail: createMailNode(db, config, now, { landed }),
     databases,
+    dkim: createDkimSigning(db, config, secretKey),
     close: () => databases.driver.close(),
   };
 }

@@ -1,7 +1,6 @@
 import type { AppConfig } from '../config.ts';
 import { SecretBox } from '../crypto/secret-box.ts';
 import type { Db } from '../db/database.ts';
-import { createDkimDriver } from '../drivers/dkim/create-dkim-driver.ts';
 import type { DnsDriver } from '../drivers/dns/dns.driver.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { ServiceArea } from '../jobs/service-change-log.ts';
@@ -28,6 +27,7 @@ import { HealthService } from '../modules/health/health.service.ts';
 import { LegalService } from '../modules/legal/legal.service.ts';
 import { createMailAuthService } from '../modules/mail/create-mail-auth-service.ts';
 import { createMailService } from '../modules/mail/create-mail-service.ts';
+import { dkimKeysThroughLog } from '../modules/mail/dkim-signing.ts';
 import type { MailService } from '../modules/mail/mail.service.ts';
 import type { MailAuthService } from '../modules/mail/mail-auth.service.ts';
 import { createMailClientSetupService } from '../modules/mail-client-setup/create-mail-client-setup-service.ts';
@@ -177,7 +177,7 @@ export function composePanel(deps: PanelDeps): PanelServices {
     {
       zone: dns,
       zonesOnlyHere: !deps.dnsDriver.publishesZones,
-      signer: createDkimDriver(config),
+      signing: dkimKeysThroughLog(db, jobs, config.web.applyWaitSeconds * 1000),
       secretKey,
       permissions,
     },

@@ -17,6 +17,7 @@ import { BACKUP_DAILY } from '../../src/modules/backups/backup-jobs.ts';
 import { UNSIGN_ZONE_STEP } from '../../src/modules/domain/zone-dnssec.jobs.ts';
 import { ORDER_SITE_CERTIFICATE } from '../../src/modules/hosting/certificate.jobs.ts';
 import { INSTALL_APPLICATION } from '../../src/modules/installer/installer.jobs.ts';
+import { GIVE_DKIM_KEYS } from '../../src/modules/mail/dkim-signing.jobs.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { type NodeAgent, startNodeAgent } from '../../src/node-agent.ts';
 import { buildAccount } from '../support/factories.ts';
@@ -263,7 +264,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     await takenOnlyByAgent(ORDER_SITE_CERTIFICATE, { serviceId: id, siteId: 999_999 });
   });
 
-  it('installs applications and unsigns zones on the node, not in the API', async () => {
+  it('installs applications, unsigns zones and gives the DKIM signer its keys on the node, not in the API', async () => {
     await takenOnlyByAgent(INSTALL_APPLICATION, {
       jobId: noSuchRow,
       serviceId: id,
@@ -274,6 +275,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
       sealedValues: '',
     });
     await takenOnlyByAgent(UNSIGN_ZONE_STEP, { jobId: noSuchRow, serviceId: id, zone: DOMAIN });
+    await takenOnlyByAgent(GIVE_DKIM_KEYS, { serviceId: id, domain: DOMAIN });
   });
 
   it('backs a service up on the node: queued while away, done when back; the daily run is the node’s too', async () => {

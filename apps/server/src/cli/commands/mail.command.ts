@@ -1,7 +1,5 @@
-import { createDkimDriver } from '../../drivers/dkim/create-dkim-driver.ts';
 import { createMailDriver } from '../../drivers/mail/create-mail-driver.ts';
-import { createDnsService } from '../../modules/dns/dns.service.ts';
-import { createMailAuthService } from '../../modules/mail/create-mail-auth-service.ts';
+import { createDkimSigning } from '../../modules/mail/create-mail-auth-service.ts';
 import { syncMail } from '../../modules/mail/mail-sync.ts';
 import { loadSecretKey } from '../../secret-key.ts';
 import { type CommandGroup, defineCommand } from '../command.ts';
@@ -36,21 +34,15 @@ export const mailSyncStep: SyncStep = {
     const drift = await syncMail(runtime.db, driver, { ...options, now: now() });
     const all = [...drift.views, ...drift.folders, ...drift.filters];
     // The DKIM signer holds exactly the active keys of the mail domains (its files rewritten).
-    const signer = createDkimDriver(config);
-    const mailAuth = createMailAuthService(
-      runtime.db,
-      config,
-      {
-        zone: createDnsService(runtime.db, config, runtime.dnsDriver, now, runtime.sender),
-        zonesOnlyHere: !runtime.dnsDriver.publishesZones,
-        signer,
-        secretKey: loadSecretKey(config),
-      },
-      now,
-    );
-    const dkim = await mailAuth.syncSigner(options);
+    const signing = createDkimSigning(runtime.db, config, loadSecretKey(config));
+    const dkim = await signing.sync(options);
     return {
-      json: { driver: driver.kind, dryRun: options.dryRun, ...drift, dkim: { driver: signer.kind, domains: dkim } },
+      json: {
+        driver: driver.kind,
+        dryRun: options.dryRun,
+        ...drift,
+        dkim: { driver: signing.driverKind, domains: dkim },
+      },
       headers: ['WHAT', 'DRIFT', 'RESULT'],
       rows: [
         ...drift.views.map((view) => [view.view, 'view missing or incomplete', repairResult(options, view)]),

@@ -2,10 +2,19 @@ import type { AppConfig } from '../../config.ts';
 import { generateDkimKey } from '../../crypto/dkim-keys.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import type { DkimDriver } from '../../drivers/dkim/dkim.driver.ts';
+import { createDkimDriver } from '../../drivers/dkim/create-dkim-driver.ts';
 import { DnsTxtLookup, type TxtLookup } from '../../drivers/dkim/txt-lookup.ts';
 import { PermissionService } from '../permission/permission.service.ts';
+import { type DkimKeysDelivery, DkimSigning } from './dkim-signing.ts';
 import { MailAuthService, type MailZone } from './mail-auth.service.ts';
+
+/** The DKIM private keys' box (sealed at rest, opened for the signer only). */
+const dkimKeyBox = (secretKey: Buffer) => new SecretBox(secretKey, 'dkim-key');
+
+/** The signer's side as configured: what the mail node runs, and the CLI's repair. */
+export function createDkimSigning(db: Db, config: AppConfig, secretKey: Buffer): DkimSigning {
+  return new DkimSigning(db, createDkimDriver(config), dkimKeyBox(secretKey));
+}
 
 /** The mail authentication as configured (the server and the CLI). */
 export function createMailAuthService(
@@ -14,7 +23,8 @@ export function createMailAuthService(
   deps: {
     zone: MailZone;
     zonesOnlyHere: boolean;
-    signer: DkimDriver;
+    /** How a domain's keys reach the signer: a job for the mail node (the panel), or given here. */
+    signing: DkimKeysDelivery;
     secretKey: Buffer;
     lookup?: TxtLookup;
     permissions?: PermissionService;
@@ -26,8 +36,8 @@ export function createMailAuthService(
     deps.permissions ?? new PermissionService(db),
     deps.zone,
     deps.lookup ?? new DnsTxtLookup(config.registry.resolvers),
-    deps.signer,
-    new SecretBox(deps.secretKey, 'dkim-key'),
+    deps.signing,
+    dkimKeyBox(deps.secretKey),
     {
       retireSeconds: config.mail.dkimRetireSeconds,
       spfInclude: config.dns.spfInclude,

@@ -4,11 +4,11 @@ import type { DkimKey, MailAuthData, RotationStep } from '@panel247/contract/mai
 import { composeDmarc, type DkimAlgorithm } from '@panel247/contract/mail-auth-rules';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import type { DkimDriver } from '../../drivers/dkim/dkim.driver.ts';
 import type { TxtLookup } from '../../drivers/dkim/txt-lookup.ts';
 import { ForbiddenError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
+import type { DkimKeysDelivery } from './dkim-signing.ts';
 import { mailAuthRepository } from './mail-auth.repository.ts';
 import { isDmarc, type MailAuthSettings, type MailDomain, type MailZone } from './mail-auth-domain.ts';
 import { MailRecordLookup } from './mail-auth-lookup.ts';
@@ -42,14 +42,14 @@ export class MailAuthService {
     private readonly permissions: PermissionService,
     private readonly zone: MailZone,
     lookup: TxtLookup,
-    signer: DkimDriver,
+    signing: DkimKeysDelivery,
     secrets: SecretBox,
     settings: MailAuthSettings,
     now: () => number,
     generate: (algorithm: DkimAlgorithm) => Promise<{ privateKey: string; publicKey: string }>,
   ) {
     this.lookup = new MailRecordLookup(lookup, settings);
-    this.keys = new DkimKeys(db, zone, this.lookup, signer, secrets, settings, now, generate);
+    this.keys = new DkimKeys(db, zone, this.lookup, signing, secrets, settings, now, generate);
     this.policy = new MailAuthPolicy(db, zone, settings, now);
   }
 
@@ -100,11 +100,6 @@ export class MailAuthService {
   /** Moves every unfinished rotation on (the server's timer); answers how many services moved. */
   advanceAll(): Promise<number> {
     return this.keys.advanceAll();
-  }
-
-  /** Gives the signer exactly the active keys of every mail domain; answers the domains that differed. */
-  syncSigner(options: { dryRun: boolean }): Promise<string[]> {
-    return this.keys.syncSigner(options);
   }
 
   private async describe(domain: MailDomain): Promise<MailAuthData> {

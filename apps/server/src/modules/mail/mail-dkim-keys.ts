@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { type DkimAlgorithm, dkimRecordName, dkimRecordValue } from '@panel247/contract/mail-auth-rules';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import type { DkimDriver } from '../../drivers/dkim/dkim.driver.ts';
 import { ConflictError } from '../../errors.ts';
+import type { DkimKeysDelivery } from './dkim-signing.ts';
 import { type DkimKeyRow, mailAuthRepository } from './mail-auth.repository.ts';
 import { isDkim, type MailDomain, type MailZone } from './mail-auth-domain.ts';
 import type { MailRecordLookup } from './mail-auth-lookup.ts';
@@ -25,7 +25,7 @@ export class DkimKeys {
     private readonly db: Db,
     private readonly zone: MailZone,
     private readonly lookup: MailRecordLookup,
-    private readonly signer: DkimDriver,
+    private readonly signing: DkimKeysDelivery,
     private readonly secrets: SecretBox,
     private readonly settings: { retireSeconds: number },
     private readonly now: () => number,
@@ -64,21 +64,6 @@ export class DkimKeys {
       if (await this.advance(domain)) moved += 1;
     }
     return moved;
-  }
-
-  /** Gives the signer exactly the active keys of every mail domain; answers the domains that differed. */
-  async syncSigner(options: { dryRun: boolean }): Promise<string[]> {
-    const domains = new Map<string, { selector: string; algorithm: DkimAlgorithm; privateKey: string }[]>();
-    for (const row of await mailAuthRepository.activeKeys(this.db)) {
-      const keys = domains.get(row.domain) ?? [];
-      keys.push({
-        selector: row.selector,
-        algorithm: row.algorithm as DkimAlgorithm,
-        privateKey: this.secrets.open(row.private_key),
-      });
-      domains.set(row.domain, keys);
-    }
-    return this.signer.sync(domains, options);
   }
 
   /**
@@ -135,16 +120,9 @@ export class DkimKeys {
     await this.zone.replaceOwnedTxt(domain, dkimRecordName(selector), isDkim, values);
   }
 
-  private async giveSignerKeys(domain: MailDomain): Promise<void> {
-    const keys = (await mailAuthRepository.keys(this.db, domain.serviceId)).filter((key) => key.state === 'active');
-    await this.signer.setSigningKeys(
-      domain.referencePunycode,
-      keys.map((key) => ({
-        selector: key.selector,
-        algorithm: key.algorithm as DkimAlgorithm,
-        privateKey: this.secrets.open(key.private_key),
-      })),
-    );
+  /** The signer (on the mail node) gets the domain's active keys (dkim-signing.ts). */
+  private giveSignerKeys(domain: MailDomain): Promise<void> {
+    return this.signing.give({ serviceId: domain.serviceId, domain: domain.referencePunycode });
   }
 
   /**
