@@ -9,19 +9,8 @@ import type {
   MailListRow,
   WebmailLoginData,
 } from '@panel247/contract/mail';
-import {
-  ALIAS_MAX_TARGETS,
-  ALIAS_TARGETS_MAX_LENGTH,
-  autoreplyProblems,
-  cleanTargets,
-  FORWARD_MAX_TARGETS,
-  isAliasTarget,
-  mailboxQuotaProblem,
-  mailLocalPartProblem,
-  targetsOverLimit,
-} from '@panel247/contract/mail-rules';
+import { autoreplyProblems, mailboxQuotaProblem, mailLocalPartProblem } from '@panel247/contract/mail-rules';
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
-import { hasControlCharacters } from '@panel247/contract/text-rules';
 import type { Db } from '../../db/database.ts';
 import { listWindowOf } from '../../db/list-query.ts';
 import type { MailboxAddress, MailDriver } from '../../drivers/mail/mail.driver.ts';
@@ -36,6 +25,7 @@ import type { AccessNeed, PermissionService } from '../permission/permission.ser
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { connectionHosts, type MailClientPorts } from './connection-hosts.ts';
 import { mailRepository } from './mail.repository.ts';
+import { aliasTargets, forwardTargets } from './mail-targets.ts';
 import { changeMail, MailboxProvisioning, MIB } from './mailbox-provisioning.ts';
 
 /** What a list shows of a mailbox's autoresponder and forwarding (no row: neither). */
@@ -286,7 +276,7 @@ export class MailService {
     );
     const errors = problems.map(([field, messageKey]) => ({ field, messageKey: messageKey as string }));
     if (errors.length > 0) throw new FieldErrors(errors);
-    const forward = this.checkForward(input.forward, `${row.local_part}@${service.domain}`);
+    const forward = forwardTargets(input.forward, `${row.local_part}@${service.domain}`);
     const foreign = await this.driver.foreignFilter(address);
     if (foreign && !input.replaceForeign) throw new ConflictError('mail.error.sieve_foreign', { name: foreign });
     const stored = {
@@ -305,18 +295,6 @@ export class MailService {
     return this.rulesOf(row.id, address);
   }
 
-  /** Forwarding targets: addresses as an alias's, at most FORWARD_MAX_TARGETS, never the mailbox itself. */
-  private checkForward(typed: string[], own: string): string[] {
-    if (typed.some(hasControlCharacters)) throw FieldErrors.one('forward', 'validation.control_chars');
-    const targets = [...new Set(cleanTargets(typed).map((t) => t.toLowerCase()))];
-    const bad = targets.find((t) => !isAliasTarget(t));
-    if (bad) throw FieldErrors.one('forward', 'mail.error.target', { target: bad.slice(0, 80) });
-    if (targets.includes(own)) throw FieldErrors.one('forward', 'mail.error.forward_self');
-    if (targets.length > FORWARD_MAX_TARGETS)
-      throw FieldErrors.one('forward', 'mail.error.forward_count', { max: String(FORWARD_MAX_TARGETS) });
-    return targets;
-  }
-
   async deleteMailbox(actor: Actor, id: number, accountId: number): Promise<void> {
     const service = await this.service(actor, id, 'servicemail_accounts', 'action');
     const row = await mailRepository.findMailbox(this.db, id, accountId);
@@ -328,27 +306,12 @@ export class MailService {
     );
   }
 
-  private checkTargets(typed: string[]): string[] {
-    if (typed.some(hasControlCharacters)) throw FieldErrors.one('target', 'validation.control_chars');
-    const targets = cleanTargets(typed).map((t) => t.toLowerCase());
-    if (targets.length === 0) throw FieldErrors.one('target', 'mail.error.target_required');
-    const bad = targets.find((t) => !isAliasTarget(t));
-    if (bad) throw FieldErrors.one('target', 'mail.error.target', { target: bad.slice(0, 80) });
-    const distinct = [...new Set(targets)];
-    const over = targetsOverLimit(distinct);
-    if (over === 'count')
-      throw FieldErrors.one('target', 'mail.error.targets_count', { max: String(ALIAS_MAX_TARGETS) });
-    if (over === 'length')
-      throw FieldErrors.one('target', 'mail.error.targets_length', { max: String(ALIAS_TARGETS_MAX_LENGTH) });
-    return distinct;
-  }
-
   async createAlias(actor: Actor, id: number, params: { name: string; target: string[] }): Promise<Alias> {
     const service = await this.service(actor, id, 'servicemail_alias', 'action');
     const name = params.name.trim().toLowerCase();
     const nameErrors = fieldProblem('name', mailLocalPartProblem(params.name, true));
     if (nameErrors.length > 0) throw new FieldErrors(nameErrors);
-    const targets = this.checkTargets(params.target);
+    const targets = aliasTargets(params.target);
     if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
     const row = await mailRepository.insertAlias(this.db, {
       service_id: id,
@@ -363,7 +326,7 @@ export class MailService {
     const service = await this.service(actor, id, 'servicemail_alias', 'action');
     const before = await mailRepository.findAlias(this.db, id, aliasId);
     if (!before) throw new NotFoundError();
-    const row = await mailRepository.setTargets(this.db, id, aliasId, this.checkTargets(target).join(','));
+    const row = await mailRepository.setTargets(this.db, id, aliasId, aliasTargets(target).join(','));
     noteChangeDetail(actor.activity, {
       target: `${row.local_part}@${service.domain}`,
       changes: changedFields({ target: before.targets }, { target: row.targets }),
