@@ -1,4 +1,4 @@
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EmbeddedDatabasesDriver } from '../../src/drivers/databases/embedded.driver.ts';

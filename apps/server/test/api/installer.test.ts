@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createGzip } from 'node:zlib';
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import type { Subdomain } from '@panel247/contract/hosting';
 import type { HostingApplication, InstallJob } from '@panel247/contract/installer';
 import { pack } from 'tar-stream';

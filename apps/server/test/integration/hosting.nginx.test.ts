@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import type { ErrorLogLine, Subdomain } from '@panel247/contract/hosting';
 import type { InstallJob } from '@panel247/contract/installer';
 import mysql from 'mysql2/promise';

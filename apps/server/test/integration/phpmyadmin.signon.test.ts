@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PhpMyAdmin, startPhpMyAdmin } from '../../../../scripts/daemons/phpmyadmin.ts';

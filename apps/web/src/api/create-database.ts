@@ -1,4 +1,4 @@
-import type { DdbbOneData } from '@panel247/contract/ddbb';
+import type { DatabasesOneData } from '@panel247/contract/databases';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../lib/api-client';
@@ -6,7 +6,11 @@ import { type DatabaseList, databasesQueryKey, updateDatabases } from './list-da
 
 /** The name and user come from the service; only the password is chosen. */
 export async function createDatabase(serviceId: number, password: string) {
-  const { data, system } = await apiCall<DdbbOneData>(DDBB_API.create(serviceId), { password }, { method: 'POST' });
+  const { data, system } = await apiCall<DatabasesOneData>(
+    DDBB_API.create(serviceId),
+    { password },
+    { method: 'POST' },
+  );
   return { database: data.ddbb, info: system.info };
 }
 

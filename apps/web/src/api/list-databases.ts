@@ -1,11 +1,11 @@
-import type { DdbbListData, HostedDatabase } from '@panel247/contract/ddbb';
+import type { DatabasesListData, HostedDatabase } from '@panel247/contract/databases';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api-client';
 import { PENDING_WORK_REFRESH_MS } from '../lib/use-work-refresh';
 
 /** The databases and the plan's limit. */
-export type DatabaseList = DdbbListData;
+export type DatabaseList = DatabasesListData;
 
 /** Every database query of a service starts with this key. */
 export const databaseQueriesKey = (serviceId: number) => ['databases', serviceId] as const;

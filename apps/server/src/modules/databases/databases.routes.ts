@@ -1,13 +1,13 @@
 import {
-  ddbbApplyDataSchema,
-  ddbbCreateParamsSchema,
-  ddbbListDataSchema,
-  ddbbOneDataSchema,
-  ddbbParamsSchema,
-  ddbbPasswordParamsSchema,
-  ddbbRedeemDataSchema,
-  ddbbServiceParamsSchema,
-} from '@panel247/contract/ddbb';
+  databasesApplyDataSchema,
+  databasesCreateParamsSchema,
+  databasesListDataSchema,
+  databasesOneDataSchema,
+  databasesParamsSchema,
+  databasesPasswordParamsSchema,
+  databasesRedeemDataSchema,
+  databasesServiceParamsSchema,
+} from '@panel247/contract/databases';
 import { emptyDataSchema } from '@panel247/contract/envelope';
 import { signonFormSchema, signonRedeemParamsSchema } from '@panel247/contract/signon';
 import type { FastifyInstance } from 'fastify';
@@ -28,33 +28,48 @@ export function registerDatabasesRoutes(
   options.app.addHook('onClose', () => databases.close());
 
   api.session(
-    { method: both, url: 'service/:id/ddbb/list/', params: ddbbServiceParamsSchema, data: ddbbListDataSchema },
+    {
+      method: both,
+      url: 'service/:id/ddbb/list/',
+      params: databasesServiceParamsSchema,
+      data: databasesListDataSchema,
+    },
     async ({ actor, params }) => ({ data: await databases.list(actor, params.id) }),
   );
   api.session(
-    { method: 'POST', url: 'service/:id/ddbb/apply/', params: ddbbServiceParamsSchema, data: ddbbApplyDataSchema },
+    {
+      method: 'POST',
+      url: 'service/:id/ddbb/apply/',
+      params: databasesServiceParamsSchema,
+      data: databasesApplyDataSchema,
+    },
     async ({ actor, params }) => {
       const { applying, applied } = await databases.applyNow(actor, params.id);
       return { data: { applying }, info: [applyNowInfo(applied, applying, 'ddbb.applied')] };
     },
   );
   api.session(
-    { method: 'POST', url: 'service/:id/ddbb/create/', params: ddbbCreateParamsSchema, data: ddbbOneDataSchema },
+    {
+      method: 'POST',
+      url: 'service/:id/ddbb/create/',
+      params: databasesCreateParamsSchema,
+      data: databasesOneDataSchema,
+    },
     async ({ actor, params }) => ({
       data: { ddbb: await databases.create(actor, params.id, params.password) },
       info: ['ddbb.created'],
     }),
   );
   api.session(
-    { method: both, url: 'service/:id/ddbb/:did/', params: ddbbParamsSchema, data: ddbbOneDataSchema },
+    { method: both, url: 'service/:id/ddbb/:did/', params: databasesParamsSchema, data: databasesOneDataSchema },
     async ({ actor, params }) => ({ data: { ddbb: await databases.get(actor, params.id, params.did) } }),
   );
   api.session(
     {
       method: 'POST',
       url: 'service/:id/ddbb/:did/changepassword/',
-      params: ddbbPasswordParamsSchema,
-      data: ddbbOneDataSchema,
+      params: databasesPasswordParamsSchema,
+      data: databasesOneDataSchema,
     },
     async ({ actor, params }) => ({
       data: { ddbb: await databases.changePassword(actor, params.id, params.did, params.password) },
@@ -62,7 +77,7 @@ export function registerDatabasesRoutes(
     }),
   );
   api.session(
-    { method: both, url: 'service/:id/ddbb/:did/delete/', params: ddbbParamsSchema, data: emptyDataSchema },
+    { method: both, url: 'service/:id/ddbb/:did/delete/', params: databasesParamsSchema, data: emptyDataSchema },
     async ({ actor, params }) => {
       await databases.remove(actor, params.id, params.did);
       return { data: {}, info: ['ddbb.deleted'] };
@@ -72,8 +87,8 @@ export function registerDatabasesRoutes(
     {
       method: both,
       url: 'service/:id/ddbb/:did/toggle/externalaccess/',
-      params: ddbbParamsSchema,
-      data: ddbbOneDataSchema,
+      params: databasesParamsSchema,
+      data: databasesOneDataSchema,
     },
     async ({ actor, params }) => {
       const database = await databases.toggleExternalAccess(actor, params.id, params.did);
@@ -81,20 +96,20 @@ export function registerDatabasesRoutes(
     },
   );
   api.session(
-    { method: both, url: 'service/:id/ddbb/:did/login/', params: ddbbParamsSchema, data: signonFormSchema },
+    { method: both, url: 'service/:id/ddbb/:did/login/', params: databasesParamsSchema, data: signonFormSchema },
     async ({ actor, params }) => ({ data: await databases.phpmyadminLogin(actor, params.id, params.did) }),
   );
 
   // Server to server: phpMyAdmin's hand-off script trades a sign-on token for the login (once).
   api.public(
-    { method: 'POST', url: 'phpmyadmin/redeem/', params: signonRedeemParamsSchema, data: ddbbRedeemDataSchema },
+    { method: 'POST', url: 'phpmyadmin/redeem/', params: signonRedeemParamsSchema, data: databasesRedeemDataSchema },
     async ({ params }) => ({ data: await databases.redeemToken(params.key, params.token) }),
   );
 
   // The dump is a download, not an envelope: streamed from the dump tool as it is produced.
   options.app.get(`${options.basePath}service/:id/ddbb/:did/dump/`, async (request, reply) => {
     const actor = await options.auth.authenticate(clientCallOf(request, reply));
-    const parsed = ddbbParamsSchema.safeParse(request.params);
+    const parsed = databasesParamsSchema.safeParse(request.params);
     if (!parsed.success) throw new NotFoundError();
     const { fileName, stream } = await databases.dump(actor, parsed.data.id, parsed.data.did);
     return reply

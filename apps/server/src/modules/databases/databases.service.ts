@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { DdbbApplying, DdbbListData, HostedDatabase } from '@panel247/contract/ddbb';
+import type { DatabasesApplying, DatabasesListData, HostedDatabase } from '@panel247/contract/databases';
 import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { SignonForm } from '@panel247/contract/signon';
 import type { SecretBox } from '../../crypto/secret-box.ts';
@@ -68,12 +68,12 @@ export class DatabasesService {
   ) {}
 
   /** Whether the service's database changes are all on its server (the databases' list shows it). */
-  private applying(serviceId: number): Promise<DdbbApplying> {
+  private applying(serviceId: number): Promise<DatabasesApplying> {
     return this.changes.applying<never>(serviceId);
   }
 
   /** The service's database job now (the customer's "try again"): whether every change is on the server. */
-  async applyNow(actor: Actor, id: number): Promise<{ applying: DdbbApplying; applied: boolean }> {
+  async applyNow(actor: Actor, id: number): Promise<{ applying: DatabasesApplying; applied: boolean }> {
     const service = await this.service(actor, id, 'action');
     const applied = await this.changes.applyNow({ ...service, actor });
     return { applying: await this.applying(id), applied };
@@ -185,7 +185,7 @@ export class DatabasesService {
     }
   }
 
-  async list(actor: Actor, id: number): Promise<DdbbListData> {
+  async list(actor: Actor, id: number): Promise<DatabasesListData> {
     await this.service(actor, id, 'visible');
     const rows = await databasesRepository.list(this.db, id);
     const sizes = await this.sizes(rows.map((row) => row.name));

@@ -1,11 +1,11 @@
-import type { DdbbOneData } from '@panel247/contract/ddbb';
+import type { DatabasesOneData } from '@panel247/contract/databases';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type DatabaseList, databasesQueryKey, updateDatabases } from '../../../api/list-databases';
 import { apiCall } from '../../../lib/api-client';
 
 export async function changeDatabasePassword(serviceId: number, databaseId: number, password: string) {
-  const { data, system } = await apiCall<Partial<DdbbOneData>>(
+  const { data, system } = await apiCall<Partial<DatabasesOneData>>(
     DDBB_API.changePassword(serviceId, databaseId),
     { password },
     { method: 'POST' },

@@ -1,4 +1,4 @@
-import type { DdbbOneData } from '@panel247/contract/ddbb';
+import type { DatabasesOneData } from '@panel247/contract/databases';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { databaseQueriesKey } from '../../../api/list-databases';
@@ -6,7 +6,7 @@ import { api } from '../../../lib/api-client';
 
 /** One database with its user's password ("show password"). */
 export async function getDatabase(serviceId: number, databaseId: number, signal?: AbortSignal) {
-  return (await api<DdbbOneData>(DDBB_API.one(serviceId, databaseId), undefined, { method: 'GET', signal })).ddbb;
+  return (await api<DatabasesOneData>(DDBB_API.one(serviceId, databaseId), undefined, { method: 'GET', signal })).ddbb;
 }
 
 /** Read each time the dialog opens and never kept: a password stays in memory only while shown. */

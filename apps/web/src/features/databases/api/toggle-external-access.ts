@@ -1,4 +1,4 @@
-import type { DdbbOneData } from '@panel247/contract/ddbb';
+import type { DatabasesOneData } from '@panel247/contract/databases';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type DatabaseList, databasesQueryKey, updateDatabases } from '../../../api/list-databases';
@@ -6,9 +6,13 @@ import { apiCall } from '../../../lib/api-client';
 
 /** Switches access from anywhere on or off; answers the database as it is now. */
 export async function toggleExternalAccess(serviceId: number, databaseId: number) {
-  const { data, system } = await apiCall<DdbbOneData>(DDBB_API.toggleExternalAccess(serviceId, databaseId), undefined, {
-    method: 'POST',
-  });
+  const { data, system } = await apiCall<DatabasesOneData>(
+    DDBB_API.toggleExternalAccess(serviceId, databaseId),
+    undefined,
+    {
+      method: 'POST',
+    },
+  );
   return { database: data.ddbb, info: system.info };
 }
 

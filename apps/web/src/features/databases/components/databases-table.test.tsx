@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';

@@ -1,5 +1,5 @@
 import { Badge, Group, Switch, Text } from '@mantine/core';
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import { IconDatabaseExport, IconExternalLink, IconEye, IconKey, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';

@@ -1,6 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { isActionable, LIST_PAGE_SIZE } from '@panel247/contract/constants';
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { DDBB_API } from '@panel247/contract/routes';
 import { IconPlus } from '@tabler/icons-react';

@@ -1,4 +1,4 @@
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import { describe, expect, it } from 'vitest';
 import { filterDatabases, limitReached, sortDatabases } from './databases-rows';
 

@@ -1,4 +1,4 @@
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 
 /** Databases sorted by name, case-insensitive (spec: lists in general). */
 export function sortDatabases(databases: readonly HostedDatabase[]): HostedDatabase[] {

@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { PERMISSION_KEYS, type PermissionLevel } from '@panel247/contract/constants';
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import type { InstallJob } from '@panel247/contract/installer';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 import { Alert, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import type { Subdomain } from '@panel247/contract/hosting';
 import type { HostingApplication } from '@panel247/contract/installer';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import type { Subdomain } from '@panel247/contract/hosting';
 import type { AppInput, HostingApplication } from '@panel247/contract/installer';
 

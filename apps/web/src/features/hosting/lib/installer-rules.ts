@@ -1,5 +1,5 @@
 import { isActionable } from '@panel247/contract/constants';
-import type { HostedDatabase } from '@panel247/contract/ddbb';
+import type { HostedDatabase } from '@panel247/contract/databases';
 import type { Subdomain } from '@panel247/contract/hosting';
 import type { AppInput, HostingApplication } from '@panel247/contract/installer';
 import type { PermissionSetData } from '@panel247/contract/permissions';

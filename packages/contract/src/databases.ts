@@ -20,28 +20,28 @@ export type HostedDatabase = z.infer<typeof databaseSchema>;
 
 const password = textAsTyped(128);
 
-export const ddbbServiceParamsSchema = z.object({ id: idParam });
-export const ddbbParamsSchema = z.object({ id: idParam, did: idParam });
-export const ddbbCreateParamsSchema = z.object({ id: idParam, password });
-export const ddbbPasswordParamsSchema = z.object({ id: idParam, did: idParam, password });
+export const databasesServiceParamsSchema = z.object({ id: idParam });
+export const databasesParamsSchema = z.object({ id: idParam, did: idParam });
+export const databasesCreateParamsSchema = z.object({ id: idParam, password });
+export const databasesPasswordParamsSchema = z.object({ id: idParam, did: idParam, password });
 
 /** Whether the service's database changes are all on its database server (see applyingSchema). */
-export const ddbbApplyingSchema = applyingSchema([]);
-export type DdbbApplying = z.infer<typeof ddbbApplyingSchema>;
+export const databasesApplyingSchema = applyingSchema([]);
+export type DatabasesApplying = z.infer<typeof databasesApplyingSchema>;
 
-export const ddbbListDataSchema = z.object({
+export const databasesListDataSchema = z.object({
   ddbb: z.array(databaseSchema),
   /** The plan's number of databases; creation is refused once the list has this many. */
   limit: z.number().int().nonnegative(),
   /** (beyond the spec) database changes not yet on the database server. */
-  applying: ddbbApplyingSchema,
+  applying: databasesApplyingSchema,
 });
 /** The answer of "try again" for the database changes. */
-export const ddbbApplyDataSchema = z.object({ applying: ddbbApplyingSchema });
-export const ddbbOneDataSchema = z.object({ ddbb: databaseSchema });
+export const databasesApplyDataSchema = z.object({ applying: databasesApplyingSchema });
+export const databasesOneDataSchema = z.object({ ddbb: databaseSchema });
 
 /** What phpMyAdmin's hand-off script gets for a token (server to server). */
-export const ddbbRedeemDataSchema = z.object({
+export const databasesRedeemDataSchema = z.object({
   user: z.string(),
   password: z.string(),
   host: z.string(),
@@ -50,8 +50,8 @@ export const ddbbRedeemDataSchema = z.object({
 });
 
 // The calls' shapes as types, so the web can import them without zod.
-export type DdbbCreateParams = z.infer<typeof ddbbCreateParamsSchema>;
-export type DdbbPasswordParams = z.infer<typeof ddbbPasswordParamsSchema>;
-export type DdbbListData = z.infer<typeof ddbbListDataSchema>;
-export type DdbbOneData = z.infer<typeof ddbbOneDataSchema>;
-export type DdbbApplyData = z.infer<typeof ddbbApplyDataSchema>;
+export type DatabasesCreateParams = z.infer<typeof databasesCreateParamsSchema>;
+export type DatabasesPasswordParams = z.infer<typeof databasesPasswordParamsSchema>;
+export type DatabasesListData = z.infer<typeof databasesListDataSchema>;
+export type DatabasesOneData = z.infer<typeof databasesOneDataSchema>;
+export type DatabasesApplyData = z.infer<typeof databasesApplyDataSchema>;
