@@ -64,6 +64,7 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
   };
   await jobs.start({ workers: true });
   await bindNodeWork(jobs, nodeWorkers(node, composeZonePublishing(base), areaServices));
+  await node.start();
   return {
     async stop() {
       await jobs.stop();

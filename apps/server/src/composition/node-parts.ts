@@ -1,3 +1,4 @@
+import { ActivityService } from '../modules/activity/activity.service.ts';
 import { createDatabasesNode } from '../modules/databases/create-databases-service.ts';
 import type { ZonePublishWorker } from '../modules/dns/zone-publish-worker.ts';
 import { createZonePublishing } from '../modules/dns/zone-publishing-node.ts';
@@ -6,6 +7,7 @@ import { createWebNode, type WebNode } from '../modules/hosting/web-node.ts';
 import { createDkimSigning } from '../modules/mail/create-mail-auth-service.ts';
 import { createMailNode } from '../modules/mail/create-mail-service.ts';
 import type { DkimSigning } from '../modules/mail/dkim-signing.ts';
+import { createMailSendingPolicy, type MailSendingPolicy } from '../modules/mail-sending/mail-sending-policy.ts';
 import type { PanelBase } from './panel-base.ts';
 
 /**
@@ -21,19 +23,39 @@ export interface NodeParts {
   databases: ReturnType<typeof createDatabasesNode>;
   /** The DKIM signer's keys (OpenDKIM's files), on the mail node. */
   dkim: DkimSigning;
+  /** Postfix's policy service for the mailboxes' sending limit (PANEL_MAIL_POLICY_LISTEN), beside the mail daemons. */
+  sendingPolicy: MailSendingPolicy | undefined;
+  /** Starts what listens on the node (the policy service), once its work is bound. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function composeNodeParts(base: PanelBase): NodeParts {
+/** `activity`: the process's activity log, when it has one already (the panel's). */
+export function composeNodeParts(base: PanelBase, activity?: ActivityService): NodeParts {
   const { db, config, secretKey, now, landed } = base;
   const databases = createDatabasesNode(db, config, secretKey, now, landed);
+  // The limit's refusals go to the mailbox owner's activity log.
+  const sendingPolicy = createMailSendingPolicy({
+    db,
+    config,
+    activity:
+      activity ??
+      new ActivityService(db, base.permissions, { retentionDays: config.activity.retentionDays, now, log: base.log }),
+    now,
+    log: base.log,
+  });
   return {
     web: createWebNode(db, config, secretKey, now, { landed }),
     ftp: createFtpNode(db, config, now, landed),
     mail: createMailNode(db, config, now, { landed }),
     databases,
     dkim: createDkimSigning(db, config, secretKey),
-    close: () => databases.driver.close(),
+    sendingPolicy,
+    start: async () => sendingPolicy?.start(),
+    async close() {
+      await sendingPolicy?.stop();
+      await databases.driver.close();
+    },
   };
 }
 

@@ -32,7 +32,6 @@ import type { MailService } from '../modules/mail/mail.service.ts';
 import type { MailAuthService } from '../modules/mail/mail-auth.service.ts';
 import { createMailClientSetupService } from '../modules/mail-client-setup/create-mail-client-setup-service.ts';
 import type { MailClientSetupService } from '../modules/mail-client-setup/mail-client-setup.service.ts';
-import { createMailSendingPolicy, type MailSendingPolicy } from '../modules/mail-sending/mail-sending-policy.ts';
 import { PermissionService } from '../modules/permission/permission.service.ts';
 import { RateLimiter } from '../modules/rate-limit/rate-limiter.ts';
 import type { EventBus } from '../modules/realtime/event-bus.ts';
@@ -85,7 +84,6 @@ export interface PanelServices extends AreaServices {
   ftp: ReturnType<typeof createFtpService>;
   files: FilesService;
   backupJobs: BackupJobsService;
-  sendingPolicy: MailSendingPolicy | undefined;
   jobs: JobEngine;
 }
 
@@ -116,7 +114,8 @@ export function composePanel(deps: PanelDeps): PanelServices {
     landed: workEvents(permissions, events),
     delivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
   };
-  const node = composeNodeParts(base);
+  const activity = new ActivityService(db, permissions, { retentionDays: config.activity.retentionDays, now, log });
+  const node = composeNodeParts(base, activity);
   const areas = composeAreas(base, node);
   const { brands, dns } = areas;
 
@@ -170,7 +169,6 @@ export function composePanel(deps: PanelDeps): PanelServices {
     now,
   );
   const apiTokens = new ApiTokenService(db, permissions, passkeys, securityMail, now);
-  const activity = new ActivityService(db, permissions, { retentionDays: config.activity.retentionDays, now, log });
   const mailAuth = createMailAuthService(
     db,
     config,
@@ -217,12 +215,9 @@ export function composePanel(deps: PanelDeps): PanelServices {
       now,
       jobs,
     ),
-    // Postfix's policy service for the mailboxes' sending limit (off unless PANEL_MAIL_POLICY_LISTEN is set).
-    sendingPolicy: createMailSendingPolicy({ db, config, activity, now, log }),
     jobs,
     async close() {
       await jobs.stop();
-      await services.sendingPolicy?.stop();
       mailer?.close();
       await areas.close();
       await node.close();
@@ -254,7 +249,7 @@ export async function bindPanelWork(services: PanelServices): Promise<void> {
       sessions: services.sessions,
       apiTokens: services.apiTokens,
       activity: services.activity,
-      sendingLimits: services.sendingPolicy?.limits,
+      sendingLimits: services.node.sendingPolicy?.limits,
       mailAuth: services.mailAuth,
       certificates: services.hosting.certificates,
       cdsScan: services.domains.cdsScan,
@@ -270,15 +265,18 @@ export async function bindPanelWork(services: PanelServices): Promise<void> {
 /**
  * What the panel does once it is ready to serve: zones and services left with changes to apply
  * (an instance stopped mid-change, the demo seed, the CLI while no panel ran) get their job now,
- * not at the rounds' next occurrence; ProFTPD's copy of the logins (on SQLite) is written before
- * the first login; the mail policy service listens. A failure is logged, never stops the start.
+ * not at the rounds' next occurrence; when the panel is its machine's agent, ProFTPD's copy of the
+ * logins (on SQLite) is written before the first login and the mail policy service listens. A
+ * failed republish or reapply is logged and leaves the start going (their rounds try again).
  */
 export async function panelReady(services: PanelServices): Promise<void> {
   const { base } = services;
   const logged = (event: string, message: string) => (error: unknown) => base.log.error({ err: error, event }, message);
   await services.dns.republish().catch(logged('dns.republish_failed', 'dns republish'));
-  if (base.config.agent.mode === 'embedded') await services.node.ftp.worker.publishAll();
+  if (base.config.agent.mode === 'embedded') {
+    await services.node.ftp.worker.publishAll();
+    await services.node.start();
+  }
   for (const [area, changes] of Object.entries(serviceChangesOf(services)))
     await changes.reapply().catch(logged(`${area}.reapply_failed`, `${area} reapply`));
-  await services.sendingPolicy?.start();
 }

@@ -21,6 +21,7 @@ import { GIVE_DKIM_KEYS } from '../../src/modules/mail/dkim-signing.jobs.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { type NodeAgent, startNodeAgent } from '../../src/node-agent.ts';
 import { buildAccount } from '../support/factories.ts';
+import { connectPolicyClient, dataRequest } from '../support/policy-client.ts';
 import { eventually } from '../support/retrying.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS } from '../support/test-database.ts';
@@ -41,6 +42,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
   let cookie: string;
   let id: number;
   let webDir: string;
+  let policySocket: string;
   const events = new LocalEventBus();
 
   const startAgent = async () => {
@@ -68,6 +70,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
 
   beforeAll(async () => {
     webDir = mkdtempSync(path.join(tmpdir(), 'p247-agent-web-'));
+    policySocket = path.join(mkdtempSync(path.join(tmpdir(), 'p247-agent-policy-')), 'policy.sock');
     const database = await createTestDatabase(kind);
     t = await buildTestApp(kind, {
       events,
@@ -79,6 +82,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
         'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-agent-homes-')),
         'mail.root': mkdtempSync(path.join(tmpdir(), 'p247-agent-mail-')),
         'web.configDir': webDir,
+        'mailSending.policyListen': policySocket,
       },
     });
     const account = await buildAccount(t.database.db, {
@@ -92,6 +96,16 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
   afterAll(async () => {
     await stopAgent();
     await t.close();
+  });
+
+  it('answers Postfix’s sending-limit policy from the node: the API’s instance listens on nothing', async () => {
+    await t.app.ready();
+    await stopAgent();
+    expect(existsSync(policySocket)).toBe(false);
+    await startAgent();
+    const client = await connectPolicyClient({ path: policySocket });
+    expect(await client.ask({ ...dataRequest(`buzon@${DOMAIN}`), sasl_username: '' })).toBe('DUNNO');
+    await client.close();
   });
 
   it('applies a change made through the API: served when the call answers', async () => {
