@@ -1,10 +1,8 @@
 import type { AppConfig } from '../config.ts';
 import { SecretBox } from '../crypto/secret-box.ts';
 import type { Db } from '../db/database.ts';
-import type { DnsDriver } from '../drivers/dns/dns.driver.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { ServiceArea } from '../jobs/service-change-log.ts';
-import type { Logger } from '../logger.ts';
 import { ActivityService } from '../modules/activity/activity.service.ts';
 import { ApiTokenService } from '../modules/auth/api-token.service.ts';
 import { AuthService } from '../modules/auth/auth.service.ts';
@@ -34,7 +32,6 @@ import { createMailClientSetupService } from '../modules/mail-client-setup/creat
 import type { MailClientSetupService } from '../modules/mail-client-setup/mail-client-setup.service.ts';
 import { PermissionService } from '../modules/permission/permission.service.ts';
 import { RateLimiter } from '../modules/rate-limit/rate-limiter.ts';
-import type { EventBus } from '../modules/realtime/event-bus.ts';
 import { workEvents } from '../modules/realtime/work-events.ts';
 import { bindNodeWork, nodeWorkers } from '../node-work.ts';
 import { scheduleRounds } from '../scheduled-rounds.ts';
@@ -42,17 +39,11 @@ import { type AreaServices, composeAreas } from './area-services.ts';
 import { composeNodeParts, type NodeParts } from './node-parts.ts';
 import type { PanelBase } from './panel-base.ts';
 
-export interface PanelDeps {
-  config: AppConfig;
-  db: Db;
-  events: EventBus;
-  secretKey: Buffer;
-  /** Epoch seconds. */
-  now: () => number;
-  /** The work log, started (the composition binds workers and schedules to it). */
-  jobs: JobEngine;
-  dnsDriver: DnsDriver;
-  log: Logger;
+/**
+ * What the panel is built from: the base without what the composition makes one of itself. The
+ * work log comes started (the composition binds workers and schedules to it).
+ */
+export interface PanelDeps extends Omit<PanelBase, 'permissions' | 'landed' | 'delivery'> {
   mailer?: Mailer;
 }
 
