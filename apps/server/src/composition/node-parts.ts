@@ -1,13 +1,12 @@
-import { ActivityService } from '../modules/activity/activity.service.ts';
+import type { ActivityService } from '../modules/activity/activity.service.ts';
 import { createDatabasesNode } from '../modules/databases/create-databases-service.ts';
 import type { ZonePublishWorker } from '../modules/dns/zone-publish-worker.ts';
 import { createZonePublishing } from '../modules/dns/zone-publishing-node.ts';
 import { createFtpNode } from '../modules/ftp/create-ftp-service.ts';
 import { createWebNode, type WebNode } from '../modules/hosting/web-node.ts';
-import { createDkimSigning } from '../modules/mail/create-mail-auth-service.ts';
 import { createMailNode } from '../modules/mail/create-mail-service.ts';
-import type { DkimSigning } from '../modules/mail/dkim-signing.ts';
-import { createMailSendingPolicy, type MailSendingPolicy } from '../modules/mail-sending/mail-sending-policy.ts';
+import { createDkimSigning, type DkimSigning } from '../modules/mail/dkim-signing.ts';
+import type { MailSendingPolicy } from '../modules/mail-sending/mail-sending-policy.ts';
 import type { PanelBase } from './panel-base.ts';
 
 /**
@@ -23,8 +22,11 @@ export interface NodeParts {
   databases: ReturnType<typeof createDatabasesNode>;
   /** The DKIM signer's keys (OpenDKIM's files), on the mail node. */
   dkim: DkimSigning;
-  /** Postfix's policy service for the mailboxes' sending limit (PANEL_MAIL_POLICY_LISTEN), beside the mail daemons. */
-  sendingPolicy: MailSendingPolicy | undefined;
+  /**
+   * Postfix's policy service for the mailboxes' sending limit, beside the mail daemons; undefined
+   * unless PANEL_MAIL_POLICY_LISTEN is set (its modules are loaded only then).
+   */
+  sendingPolicy(): Promise<MailSendingPolicy | undefined>;
   /** Starts what listens on the node (the policy service), once its work is bound. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -34,16 +36,11 @@ export interface NodeParts {
 export function composeNodeParts(base: PanelBase, activity?: ActivityService): NodeParts {
   const { db, config, secretKey, now, landed } = base;
   const databases = createDatabasesNode(db, config, secretKey, now, landed);
-  // The limit's refusals go to the mailbox owner's activity log.
-  const sendingPolicy = createMailSendingPolicy({
-    db,
-    config,
-    activity:
-      activity ??
-      new ActivityService(db, base.permissions, { retentionDays: config.activity.retentionDays, now, log: base.log }),
-    now,
-    log: base.log,
-  });
+  let policy: Promise<MailSendingPolicy | undefined> | undefined;
+  const sendingPolicy = () => {
+    policy ??= config.mailSending.policyListen === '' ? Promise.resolve(undefined) : makeSendingPolicy(base, activity);
+    return policy;
+  };
   return {
     web: createWebNode(db, config, secretKey, now, { landed }),
     ftp: createFtpNode(db, config, now, landed),
@@ -51,12 +48,24 @@ export function composeNodeParts(base: PanelBase, activity?: ActivityService): N
     databases,
     dkim: createDkimSigning(db, config, secretKey),
     sendingPolicy,
-    start: async () => sendingPolicy?.start(),
+    start: async () => (await sendingPolicy())?.start(),
     async close() {
-      await sendingPolicy?.stop();
+      await (await policy)?.stop();
       await databases.driver.close();
     },
   };
+}
+
+/** The limit's refusals go to the mailbox owner's activity log (the panel's, or one of the agent's own). */
+async function makeSendingPolicy(base: PanelBase, activity?: ActivityService): Promise<MailSendingPolicy | undefined> {
+  const { db, config, now, log } = base;
+  const [{ createMailSendingPolicy }, { ActivityService: Activity }] = await Promise.all([
+    import('../modules/mail-sending/mail-sending-policy.ts'),
+    import('../modules/activity/activity.service.ts'),
+  ]);
+  const activityLog =
+    activity ?? new Activity(db, base.permissions, { retentionDays: config.activity.retentionDays, now, log });
+  return createMailSendingPolicy({ db, config, activity: activityLog, now, log });
 }
 
 /** The zones' publishing alone (the agent's: the panel's DnsService publishes with its own parts). */

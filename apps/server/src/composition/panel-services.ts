@@ -240,7 +240,7 @@ export async function bindPanelWork(services: PanelServices): Promise<void> {
       sessions: services.sessions,
       apiTokens: services.apiTokens,
       activity: services.activity,
-      sendingLimits: services.node.sendingPolicy?.limits,
+      sendingLimits: (await services.node.sendingPolicy())?.limits,
       mailAuth: services.mailAuth,
       certificates: services.hosting.certificates,
       cdsScan: services.domains.cdsScan,

@@ -1,5 +1,5 @@
 import { createMailDriver } from '../../drivers/mail/create-mail-driver.ts';
-import { createDkimSigning } from '../../modules/mail/create-mail-auth-service.ts';
+import { createDkimSigning } from '../../modules/mail/dkim-signing.ts';
 import { syncMail } from '../../modules/mail/mail-sync.ts';
 import { loadSecretKey } from '../../secret-key.ts';
 import { type CommandGroup, defineCommand } from '../command.ts';

@@ -2,19 +2,10 @@ import type { AppConfig } from '../../config.ts';
 import { generateDkimKey } from '../../crypto/dkim-keys.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import { createDkimDriver } from '../../drivers/dkim/create-dkim-driver.ts';
 import { DnsTxtLookup, type TxtLookup } from '../../drivers/dkim/txt-lookup.ts';
 import { PermissionService } from '../permission/permission.service.ts';
-import { type DkimKeysDelivery, DkimSigning } from './dkim-signing.ts';
+import { type DkimKeysDelivery, dkimKeyBox } from './dkim-signing.ts';
 import { MailAuthService, type MailZone } from './mail-auth.service.ts';
-
-/** The DKIM private keys' box (sealed at rest, opened for the signer only). */
-const dkimKeyBox = (secretKey: Buffer) => new SecretBox(secretKey, 'dkim-key');
-
-/** The signer's side as configured: what the mail node runs, and the CLI's repair. */
-export function createDkimSigning(db: Db, config: AppConfig, secretKey: Buffer): DkimSigning {
-  return new DkimSigning(db, createDkimDriver(config), dkimKeyBox(secretKey));
-}
 
 /** The mail authentication as configured (the server and the CLI). */
 export function createMailAuthService(

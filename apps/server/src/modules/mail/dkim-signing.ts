@@ -1,12 +1,22 @@
 import type { DkimAlgorithm } from '@panel247/contract/mail-auth-rules';
-import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { AppConfig } from '../../config.ts';
+import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
+import { createDkimDriver } from '../../drivers/dkim/create-dkim-driver.ts';
 import type { DkimDriver, SigningKey } from '../../drivers/dkim/dkim.driver.ts';
 import type { JobEngine } from '../../jobs/job-engine.ts';
 import { signalWork, waitForWord } from '../../jobs/work-word.ts';
 import { type DkimKeysTarget, GIVE_DKIM_KEYS } from './dkim-signing.jobs.ts';
 import type { DkimKeyRow } from './mail-auth.repository.ts';
 import { mailAuthRepository } from './mail-auth.repository.ts';
+
+/** The DKIM private keys' box (sealed at rest, opened for the signer only). */
+export const dkimKeyBox = (secretKey: Buffer) => new SecretBox(secretKey, 'dkim-key');
+
+/** The signer's side as configured: what the mail node runs, and the CLI's repair. */
+export function createDkimSigning(db: Db, config: AppConfig, secretKey: Buffer): DkimSigning {
+  return new DkimSigning(db, createDkimDriver(config), dkimKeyBox(secretKey));
+}
 
 /** How the panel gets a domain's active keys to the signer (DkimKeys calls it after each change). */
 export interface DkimKeysDelivery {
