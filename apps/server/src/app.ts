@@ -10,6 +10,7 @@ import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { CsrfError } from './errors.ts';
 import { createApiRouter, type DescribedRoute } from './http/api-route.ts';
+import { clientCallOf } from './http/client-call-of.ts';
 import { limitConnections, timeoutOptions } from './http/connection-limits.ts';
 import { csrfAllows, matchedRoute } from './http/csrf.ts';
 import { registerDefaultLogos } from './http/default-logos.ts';
@@ -225,8 +226,10 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       const brand = await brands.resolve(host, referer);
       return { company: brand.company, logo: brand.logo };
     },
-    hasSessionCookie: (request) =>
-      Boolean(request.cookies[sessions.cookieName({ secure: request.protocol === 'https' })]),
+    hasSessionCookie: (request) => {
+      const call = clientCallOf(request);
+      return Boolean(call.cookie(sessions.cookieName(call)));
+    },
   });
 
   return { app, services };

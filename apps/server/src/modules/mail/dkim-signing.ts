@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { createDkimDriver } from '../../drivers/dkim/create-dkim-driver.ts';
 import type { DkimDriver, SigningKey } from '../../drivers/dkim/dkim.driver.ts';
 import type { JobEngine } from '../../jobs/job-engine.ts';
+import { jobKey } from '../../jobs/job-kind.ts';
 import { signalWork, waitForWord } from '../../jobs/work-word.ts';
 import { type DkimKeysTarget, GIVE_DKIM_KEYS } from './dkim-signing.jobs.ts';
 import type { DkimKeyRow } from './mail-auth.repository.ts';
@@ -81,8 +82,7 @@ export function dkimKeysThroughLog(db: Db, jobs: Pick<JobEngine, 'send' | 'find'
     async give(target: DkimKeysTarget): Promise<void> {
       const sent = await jobs.send(GIVE_DKIM_KEYS, target);
       // `once`: one already waiting takes this change too
-      const id =
-        sent ?? (await jobs.findByKey(GIVE_DKIM_KEYS, GIVE_DKIM_KEYS.key?.(target) ?? '', 1))[0]?.id ?? undefined;
+      const id = sent ?? (await jobs.findByKey(GIVE_DKIM_KEYS, jobKey(GIVE_DKIM_KEYS, target) as string, 1))[0]?.id;
       if (!id) return;
       await waitForWord(
         db,
