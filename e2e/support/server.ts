@@ -28,7 +28,8 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the kernel's pick). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

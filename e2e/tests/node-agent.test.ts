@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../support/browser';
 import { loginNoCaptcha } from '../support/panel';
 import { ownPostgresDatabase } from '../support/postgres';
-import { type PanelServer, REPO_ROOT } from '../support/server';
+import { freePort, type PanelServer, REPO_ROOT } from '../support/server';
 import { pageSuite } from '../support/suite';
 import { waitToast } from '../support/ui';
 
@@ -16,13 +16,17 @@ import { waitToast } from '../support/ui';
  */
 describe.skipIf(!chromiumAvailable())('a web change waiting for its node agent, in the browser', () => {
   const databaseUrl = ownPostgresDatabase();
-  const env = {
+  const env: Record<string, string> = {
     PANEL_DATABASE_URL: databaseUrl,
     PANEL_SEED_DEMO: 'true',
     PANEL_AGENT: 'separate',
     PANEL_WEB_APPLY_WAIT_SECONDS: '1',
     PANEL_WEB_PHP_SOCKETS: '8.2=/run/php/panel247-8.2,8.3=/run/php/panel247-8.3',
   };
+  // Registered before the suite's own: the panel and its agent are started with the channel's address.
+  beforeAll(async () => {
+    env.PANEL_AGENT_URL = `http://127.0.0.1:${await freePort()}`;
+  });
   const suite = pageSuite({ captcha: 'none', env }, async (page, server) => {
     await loginNoCaptcha(page, server.url);
     await page.getByTestId('side-menu').getByTestId('menu-item-hosting').click();

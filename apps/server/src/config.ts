@@ -94,6 +94,16 @@ export const configSchema = z.object({
        * process only sends the work.
        */
       mode: z.enum(['embedded', 'separate']).default('embedded'),
+      /**
+       * The node channel: where the agent listens and the instances (separate) reach it for what
+       * only the server holds (the file manager, a home's or a mailbox's size, a site's error log,
+       * a database's dump). `http://host:port`, on a private network: the agent listens on that
+       * host and port.
+       */
+      url: z
+        .string()
+        .default('')
+        .refine((text) => text === '' || /^http:\/\/[^/?#]+:\d+\/?$/.test(text), 'expected http://host:port'),
     })
     .prefault({}),
   activity: z
@@ -765,6 +775,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEB_TEMPLATES_DIR: 'web.templatesDir',
   PANEL_WEB_APPLY_WAIT_SECONDS: 'web.applyWaitSeconds',
   PANEL_AGENT: 'agent.mode',
+  PANEL_AGENT_URL: 'agent.url',
   PANEL_WEB_NGINX_BINARY: 'web.nginxBinary',
   PANEL_WEB_NGINX_PREFIX: 'web.nginxPrefix',
   PANEL_WEB_NGINX_CONF: 'web.nginxConf',
@@ -919,6 +930,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   // at its start as dead): an agent of its own needs the shared engine of PostgreSQL.
   if (parsed.success && parsed.data.agent.mode === 'separate' && !parsed.data.databaseUrl)
     problems.push('agent.mode (PANEL_AGENT): separate needs PostgreSQL (PANEL_DATABASE_URL)');
+  if (parsed.success && parsed.data.agent.mode === 'separate' && parsed.data.agent.url === '')
+    problems.push("agent.url (PANEL_AGENT_URL): separate needs the agent's address (http://host:port)");
   if (!parsed.success) {
     const byPath = Object.fromEntries(Object.entries(ENV_MAP).map(([name, dotted]) => [dotted, name]));
     for (const issue of parsed.error.issues) {

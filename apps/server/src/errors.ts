@@ -116,3 +116,13 @@ export class DaemonError extends AppError {
     super(messageKey, params);
   }
 }
+
+/**
+ * The server a service lives on did not answer (its agent is down, frozen or cut off): nothing
+ * was read or done there. What only informs a page (a size, a hint) is shown without it.
+ */
+export class NodeUnreachableError extends DaemonError {
+  constructor(detail: string) {
+    super('error.node_unreachable', detail);
+  }
+}

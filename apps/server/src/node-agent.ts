@@ -6,10 +6,19 @@ import type { Db } from './db/database.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
 import type { Logger } from './logger.ts';
+import { nodeHomes } from './modules/files/service-file-owner.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { workEvents } from './modules/realtime/work-events.ts';
+import { startNodeChannel } from './node-channel/channel-server.ts';
+import { nodeChannelToken } from './node-channel/channel-token.ts';
 import { bindNodeWork, nodeWorkers } from './node-work.ts';
+
+/** The host and port of PANEL_AGENT_URL, to listen on. */
+function listenAddressOf(url: string): { host: string; port: number } {
+  const parsed = new URL(url);
+  return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port) };
+}
 
 export interface NodeAgentDeps {
   config: AppConfig;
@@ -65,8 +74,21 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
   await jobs.start({ workers: true });
   await bindNodeWork(jobs, nodeWorkers(node, composeZonePublishing(base), areaServices));
   await node.start();
+  // The node channel: what the panel's instances ask this server for (its files and figures).
+  const channel =
+    config.agent.url === ''
+      ? undefined
+      : await startNodeChannel({
+          listen: listenAddressOf(config.agent.url),
+          token: nodeChannelToken(deps.secretKey),
+          workers: node.fileWorkers,
+          homes: nodeHomes(db, config, base.now),
+          node,
+          log: deps.log,
+        });
   return {
     async stop() {
+      await channel?.close();
       await jobs.stop();
       await (await areas)?.close();
       await node.close();

@@ -1,4 +1,4 @@
-import { ConfinedWorkers } from '../drivers/files/confined/confined-workers.ts';
+import type { FileWorkers } from '../drivers/files/confined/protocol.ts';
 import type { BackupService } from '../modules/backups/backup.service.ts';
 import { BackupRunner } from '../modules/backups/backup-runner.ts';
 import { createBackupService } from '../modules/backups/create-backup-service.ts';
@@ -30,8 +30,8 @@ export interface AreaServices {
   backups: BackupService;
   backupRunner: BackupRunner;
   installer: InstallerService;
-  /** Every operation in a customer's home runs in a worker process of its own, as that customer. */
-  fileWorkers: ConfinedWorkers;
+  /** Every operation in a customer's home runs in a worker process of its own, as that customer (the node's). */
+  fileWorkers: FileWorkers;
   close(): Promise<void>;
 }
 
@@ -55,7 +55,7 @@ export function composeAreas(base: PanelBase, node: NodeParts): AreaServices {
     delivery,
     node: node.databases,
   });
-  const fileWorkers = new ConfinedWorkers();
+  const { fileWorkers } = node;
   const backups = createBackupService(db, config, dnsDriver, secretKey, now, { databases, dns, workers: fileWorkers });
   const hosting = createHostingService(db, config, brands, secretKey, now, node.web.driver, {
     dnsDriver,
@@ -88,7 +88,6 @@ export function composeAreas(base: PanelBase, node: NodeParts): AreaServices {
     installer,
     fileWorkers,
     async close() {
-      await fileWorkers.close();
       await hosting.close();
     },
   };

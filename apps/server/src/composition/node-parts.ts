@@ -1,3 +1,5 @@
+import { ConfinedWorkers } from '../drivers/files/confined/confined-workers.ts';
+import type { FileWorkers } from '../drivers/files/confined/protocol.ts';
 import type { ActivityService } from '../modules/activity/activity.service.ts';
 import { createDatabasesNode } from '../modules/databases/create-databases-service.ts';
 import type { ZonePublishWorker } from '../modules/dns/zone-publish-worker.ts';
@@ -7,6 +9,9 @@ import { createWebNode, type WebNode } from '../modules/hosting/web-node.ts';
 import { createMailNode } from '../modules/mail/create-mail-service.ts';
 import { createDkimSigning, type DkimSigning } from '../modules/mail/dkim-signing.ts';
 import type { MailSendingPolicy } from '../modules/mail-sending/mail-sending-policy.ts';
+import type { NodeChannel } from '../node-channel/channel-client.ts';
+import { RemoteFileWorkers } from '../node-channel/remote-file-workers.ts';
+import { readingThroughChannel } from '../node-channel/remote-node-parts.ts';
 import type { PanelBase } from './panel-base.ts';
 
 /**
@@ -20,6 +25,11 @@ export interface NodeParts {
   ftp: ReturnType<typeof createFtpNode>;
   mail: ReturnType<typeof createMailNode>;
   databases: ReturnType<typeof createDatabasesNode>;
+  /**
+   * Where work in the customers' homes runs: this machine's confined workers, or, for an
+   * instance apart from its server, that server's agent's.
+   */
+  fileWorkers: FileWorkers;
   /** The DKIM signer's keys (OpenDKIM's files), on the mail node. */
   dkim: DkimSigning;
   /**
@@ -32,28 +42,43 @@ export interface NodeParts {
   close(): Promise<void>;
 }
 
-/** `activity`: the process's activity log, when it has one already (the panel's). */
-export function composeNodeParts(base: PanelBase, activity?: ActivityService): NodeParts {
+export interface NodePartsOptions {
+  /** The process's activity log, when it has one already (the panel's). */
+  activity?: ActivityService;
+  /**
+   * Set for a panel instance apart from its server (PANEL_AGENT=separate): its files and figures
+   * are the server's agent's, asked for through the node channel.
+   */
+  channel?: NodeChannel;
+}
+
+export function composeNodeParts(base: PanelBase, options: NodePartsOptions = {}): NodeParts {
   const { db, config, secretKey, now, landed } = base;
+  const { activity, channel } = options;
   const databases = createDatabasesNode(db, config, secretKey, now, landed);
+  const fileWorkers = channel ? new RemoteFileWorkers(channel, config.hosting.root as string) : new ConfinedWorkers();
   let policy: Promise<MailSendingPolicy | undefined> | undefined;
   const sendingPolicy = () => {
     policy ??= config.mailSending.policyListen === '' ? Promise.resolve(undefined) : makeSendingPolicy(base, activity);
     return policy;
   };
-  return {
-    web: createWebNode(db, config, secretKey, now, { landed }),
-    ftp: createFtpNode(db, config, now, landed),
+  const parts: NodeParts = {
+    web: createWebNode(db, config, secretKey, now, { landed, workers: fileWorkers }),
+    ftp: createFtpNode(db, config, now, landed, fileWorkers),
     mail: createMailNode(db, config, now, { landed }),
     databases,
+    fileWorkers,
     dkim: createDkimSigning(db, config, secretKey),
     sendingPolicy,
     start: async () => (await sendingPolicy())?.start(),
     async close() {
       await (await policy)?.stop();
+      await fileWorkers.close();
       await databases.driver.close();
+      channel?.close();
     },
   };
+  return channel ? readingThroughChannel(parts, channel) : parts;
 }
 
 /** The limit's refusals go to the mailbox owner's activity log (the panel's, or one of the agent's own). */

@@ -33,6 +33,8 @@ import type { MailClientSetupService } from '../modules/mail-client-setup/mail-c
 import { PermissionService } from '../modules/permission/permission.service.ts';
 import { RateLimiter } from '../modules/rate-limit/rate-limiter.ts';
 import { workEvents } from '../modules/realtime/work-events.ts';
+import { NodeChannel } from '../node-channel/channel-client.ts';
+import { nodeChannelToken } from '../node-channel/channel-token.ts';
 import { bindNodeWork, nodeWorkers } from '../node-work.ts';
 import { scheduleRounds } from '../scheduled-rounds.ts';
 import { type AreaServices, composeAreas } from './area-services.ts';
@@ -106,7 +108,12 @@ export function composePanel(deps: PanelDeps): PanelServices {
     delivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
   };
   const activity = new ActivityService(db, permissions, { retentionDays: config.activity.retentionDays, now, log });
-  const node = composeNodeParts(base, activity);
+  // Apart from its server, the instance asks the server's agent for what is on it.
+  const channel =
+    config.agent.mode === 'separate'
+      ? new NodeChannel(new URL(config.agent.url), nodeChannelToken(secretKey))
+      : undefined;
+  const node = composeNodeParts(base, { activity, ...(channel ? { channel } : {}) });
   const areas = composeAreas(base, node);
   const { brands, dns } = areas;
 

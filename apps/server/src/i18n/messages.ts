@@ -8,6 +8,7 @@ import type { Language } from '@panel247/contract/constants';
 const es = {
   'error.not_found': 'Recurso no encontrado',
   'error.internal': 'Error interno',
+  'error.node_unreachable': 'El servidor de este servicio no responde. Inténtalo de nuevo en unos minutos.',
   'error.csrf': 'Petición rechazada: origen no permitido',
   'error.session_lost': 'La sesión ha caducado. Vuelve a iniciar sesión.',
   'error.bad_request': 'La petición no es válida',
@@ -447,6 +448,7 @@ export type MessageKey = keyof typeof es;
 const en: Record<MessageKey, string> = {
   'error.not_found': 'Resource not found',
   'error.internal': 'Internal error',
+  'error.node_unreachable': 'This service’s server does not answer. Try again in a few minutes.',
   'error.csrf': 'Request refused: origin not allowed',
   'error.session_lost': 'Your session has expired. Please log in again.',
   'error.bad_request': 'The request is not valid',
@@ -876,6 +878,7 @@ const en: Record<MessageKey, string> = {
 const ca: Record<MessageKey, string> = {
   'error.not_found': 'Recurs no trobat',
   'error.internal': 'Error intern',
+  'error.node_unreachable': 'El servidor d’aquest servei no respon. Torna-ho a provar d’aquí a uns minuts.',
   'error.session_lost': 'La sessió ha caducat. Torna a iniciar sessió.',
   'main.no_permission': 'No tens permís per fer aquesta acció',
   'auth.invalid_credentials': 'Domini, usuari o contrasenya incorrectes',

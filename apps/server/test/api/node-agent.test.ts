@@ -1,11 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BackupJob, BackupsListData } from '@panel247/contract/backups';
-import type { HostingService } from '@panel247/contract/hosting';
+import type { FilesListData } from '@panel247/contract/files';
+import type { ErrorLogLine, HostingService } from '@panel247/contract/hosting';
+import type { Mailbox } from '@panel247/contract/mail';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
+import { freePort, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
+import type { AppConfig } from '../../src/config.ts';
 import { EmbeddedDatabasesDriver } from '../../src/drivers/databases/embedded.driver.ts';
 import { createDnsDriver } from '../../src/drivers/dns/create-dns-driver.ts';
 import { EmbeddedWebDriver } from '../../src/drivers/web/embedded.driver.ts';
@@ -43,11 +46,16 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
   let id: number;
   let webDir: string;
   let policySocket: string;
+  /** The node's own folders; the instance is given others, which must stay empty. */
+  let nodeConfig: AppConfig;
+  const nodeHomes = mkdtempSync(path.join(tmpdir(), 'p247-agent-homes-'));
+  const nodeMail = mkdtempSync(path.join(tmpdir(), 'p247-agent-mail-'));
+  const nodeLogs = mkdtempSync(path.join(tmpdir(), 'p247-agent-logs-'));
   const events = new LocalEventBus();
 
   const startAgent = async () => {
     agent = await startNodeAgent({
-      config: t.config,
+      config: nodeConfig,
       db: t.database.db,
       events,
       dnsDriver: createDnsDriver(t.config),
@@ -78,13 +86,21 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
       config: {
         databaseUrl: database.url,
         'agent.mode': 'separate',
+        'agent.url': `http://127.0.0.1:${await freePort()}`,
         'web.applyWaitSeconds': 5,
-        'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-agent-homes-')),
-        'mail.root': mkdtempSync(path.join(tmpdir(), 'p247-agent-mail-')),
+        'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-instance-homes-')),
+        'mail.root': mkdtempSync(path.join(tmpdir(), 'p247-instance-mail-')),
+        'web.logDir': mkdtempSync(path.join(tmpdir(), 'p247-instance-logs-')),
         'web.configDir': webDir,
         'mailSending.policyListen': policySocket,
       },
     });
+    nodeConfig = {
+      ...t.config,
+      hosting: { ...t.config.hosting, root: nodeHomes },
+      mail: { ...t.config.mail, root: nodeMail },
+      web: { ...t.config.web, logDir: nodeLogs },
+    };
     const account = await buildAccount(t.database.db, {
       domainName: DOMAIN,
       resources: { [DOMAIN]: { hasService: true, hasMail: true } },
@@ -169,7 +185,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
 
   it('makes an FTP account’s folder on the node, not in the API: pending while away, made when back', async () => {
     await stopAgent();
-    const folder = path.join(String(t.config.hosting.root), DOMAIN, 'cargas');
+    const folder = path.join(nodeHomes, DOMAIN, 'cargas');
     const created = await t.call(
       'POST',
       `service/${id}/ftp/create/`,
@@ -189,7 +205,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
   });
 
   it('writes a mailbox’s Sieve script on the node: pending while away, written when back; its mail goes there too', async () => {
-    const home = path.join(String(t.config.mail.root), DOMAIN, 'info');
+    const home = path.join(nodeMail, DOMAIN, 'info');
     const script = path.join(home, 'sieve', 'panel247.sieve');
     const created = await t.call<{ correo: { id: number } }>(
       'POST',
@@ -294,7 +310,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
 
   it('backs a service up on the node: queued while away, done when back; the daily run is the node’s too', async () => {
     requireBinary('restic', 'restic');
-    const home = path.join(t.config.hosting.root as string, DOMAIN);
+    const home = path.join(nodeHomes, DOMAIN);
     mkdirSync(path.join(home, 'site'), { recursive: true });
     writeFileSync(path.join(home, 'site', 'index.html'), '<h1>agente</h1>');
     if (process.getuid?.() === 0) execFileSync('chown', ['-R', '33:33', home]);
@@ -320,5 +336,86 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
 
     await takenOnlyByAgent(BACKUP_DAILY, { day: '2031-05-04' });
     expect(await snapshots()).toHaveLength(2);
+  });
+  it('answers the file manager, the sizes and the error log from the node: the instance’s own folders stay empty', async () => {
+    const files = (call: string, params: Record<string, string>) =>
+      t.call('POST', `service/${id}/files/${call}/`, params, { cookie });
+    expect((await files('mkdir', { path: '', name: 'docs' })).body.system.errors).toEqual([]);
+    expect((await files('save', { path: 'docs/leeme.txt', content: 'hola nodo' })).body.system.errors).toEqual([]);
+    expect(readFileSync(path.join(nodeHomes, DOMAIN, 'docs', 'leeme.txt'), 'utf8')).toBe('hola nodo');
+    const listed = await t.call<FilesListData>('GET', `service/${id}/files/list/`, { path: 'docs' }, { cookie });
+    expect(listed.body.data.entries.map((entry) => entry.name)).toEqual(['leeme.txt']);
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}service/${id}/files/download/?path=docs/leeme.txt`,
+      headers: { cookie },
+    });
+    expect(download.body).toBe('hola nodo');
+    expect((await service()).usage.spaceWeb.used).toBeGreaterThan(0);
+
+    // a mailbox's size is its maildir's on the node
+    await t.call('POST', `service/${id}/correo/create/`, { name: 'cifras', password: 'a good password' }, { cookie });
+    mkdirSync(path.join(nodeMail, DOMAIN, 'cifras', 'Maildir', 'cur'), { recursive: true });
+    writeFileSync(path.join(nodeMail, DOMAIN, 'cifras', 'Maildir', 'cur', '1.eml'), Buffer.alloc(5000, 'm'));
+    const boxes = await t.call<{ correo: Mailbox[] }>('GET', `service/${id}/correo/list/`, {}, { cookie });
+    expect(boxes.body.data.correo.find((box) => box.user.startsWith('cifras'))?.usage).toBeGreaterThanOrEqual(5000);
+
+    mkdirSync(path.join(nodeLogs, String(id)), { recursive: true });
+    writeFileSync(
+      path.join(nodeLogs, String(id), 'error.log'),
+      '2026/11/30 10:00:00 [error] 7#7: *1 open() "/srv/x/favicon.ico" failed (2: No such file or directory)\n',
+    );
+    const logs = await t.call<{ logs: ErrorLogLine[] }>('GET', `service/${id}/logerror/`, {}, { cookie });
+    expect(logs.body.data.logs).toHaveLength(1);
+
+    for (const folder of [t.config.hosting.root, t.config.mail.root, t.config.web.logDir])
+      expect(readdirSync(folder as string)).toEqual([]);
+  });
+
+  it('saves a mailbox’s rules while the node is away, and never switches off a script activated there meanwhile', async () => {
+    const created = await t.call<{ correo: { id: number } }>(
+      'POST',
+      `service/${id}/correo/create/`,
+      { name: 'propio', password: 'a good password' },
+      { cookie },
+    );
+    const box = created.body.data.correo.id;
+    const home = path.join(nodeMail, DOMAIN, 'propio');
+    await stopAgent();
+    const saved = await t.call(
+      'POST',
+      `service/${id}/correo/${box}/rules/save/`,
+      { autoreply: 'false', subject: '', body: '', start: '', end: '', days: '1', forward: ['x@example.com'] },
+      { cookie },
+    );
+    // the node could not be asked: the change waits, and the node decides when it lands
+    expect(saved.body.system.info).toContain(BEING_APPLIED);
+    mkdirSync(home, { recursive: true });
+    writeFileSync(path.join(home, '.dovecot.sieve'), 'keep;\n');
+    await startAgent();
+    const mailState = async () =>
+      (await t.call<{ applying: unknown }>('GET', `service/${id}/mail/list/`, {}, { cookie })).body.data.applying;
+    await eventually(async () => (await mailState()) === null);
+    expect(readFileSync(path.join(home, '.dovecot.sieve'), 'utf8')).toBe('keep;\n');
+    const rules = await t.call<{ rules: { foreignScript: string | null } }>(
+      'GET',
+      `service/${id}/correo/${box}/rules/`,
+      {},
+      { cookie },
+    );
+    expect(rules.body.data.rules.foreignScript).toBe('.dovecot.sieve');
+  });
+
+  it('tells the customer when the node does not answer, and changes nothing', async () => {
+    const used = (await service()).usage.spaceWeb.used;
+    await stopAgent();
+    // a size is shown as last read, and the page answers
+    expect((await service()).usage.spaceWeb.used).toBe(used);
+    const listed = await t.call('GET', `service/${id}/files/list/`, { path: 'docs' }, { cookie });
+    expect(listed.response.statusCode).toBe(502);
+    expect(JSON.stringify(listed.body.system)).toContain('El servidor de este servicio no responde');
+    await startAgent();
+    const again = await t.call('GET', `service/${id}/files/list/`, { path: 'docs' }, { cookie });
+    expect(again.response.statusCode).toBe(200);
   });
 });

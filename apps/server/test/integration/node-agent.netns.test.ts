@@ -1,5 +1,14 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +26,8 @@ import { createTestDatabase, TEST_PG_ADMIN_URL, type TestDatabase } from '../sup
 const REPO = path.resolve(import.meta.dirname, '../../../..');
 const AGENT = path.join(REPO, 'apps/server/dist/agent.js');
 const isRoot = process.getuid?.() === 0;
+/** The node channel's port, in the namespace's own port space. */
+const AGENT_CHANNEL_PORT = 8247;
 const BEING_APPLIED = 'Hecho en el panel. El servidor aún no lo ha aplicado: se aplicará en cuanto pueda.';
 const FAILING =
   'Hecho en el panel, pero el servidor aún no ha podido aplicarlo. Se volverá a intentar; puedes reintentarlo ahora.';
@@ -69,6 +80,7 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a node agent in its own n
   let settings: Record<string, unknown>;
   let configFile: string;
   let homes: string;
+  let apiHomes: string;
   const cookies = new Map<number, string>();
   const accounts: BuiltAccount[] = [];
 
@@ -99,10 +111,10 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a node agent in its own n
   };
 
   /** A site's answer at the node's own address, as a browser of the site would ask. */
-  const site = (host: string) =>
+  const site = (host: string, pathname = '/') =>
     new Promise<{ status: number; body: string }>((resolve) => {
       const request = http.get(
-        { host: ns.address, port: servers.httpPort, path: '/', agent: false, headers: { host }, timeout: 3000 },
+        { host: ns.address, port: servers.httpPort, path: pathname, agent: false, headers: { host }, timeout: 3000 },
         (response) => {
           let body = '';
           response.setEncoding('utf8');
@@ -161,11 +173,18 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a node agent in its own n
       'web.templatesDir': templates,
       'web.applyWaitSeconds': 5,
       'agent.mode': 'separate',
+      // the node channel, at the node's own address: the API outside reaches the homes only through it
+      'agent.url': `http://${ns.address}:${AGENT_CHANNEL_PORT}`,
     };
     configFile = path.join(mkdtempSync(path.join(tmpdir(), 'p247-node-config-')), 'panel.json');
     writeFileSync(configFile, JSON.stringify(nested(settings)));
     database = await createTestDatabase('postgres');
-    t = await buildTestApp('postgres', { database, config: { ...settings, databaseUrl: database.url } });
+    // The API's own hosting root is another, empty folder: it must stay so.
+    apiHomes = mkdtempSync(path.join(tmpdir(), 'p247-api-homes-'));
+    t = await buildTestApp('postgres', {
+      database,
+      config: { ...settings, 'hosting.root': apiHomes, databaseUrl: database.url },
+    });
     for (const domainName of ['nodo-uno.test', 'nodo-dos.test']) {
       const account = await buildAccount(database.db, {
         domainName,
@@ -204,6 +223,28 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a node agent in its own n
       15_000,
     );
     expect(answer.body).toBe('blog on the node\n');
+  });
+
+  it('edits a site’s files on the node through the file manager: served there, nothing in the API’s folders', async () => {
+    const id = idOf(one);
+    const domain = accounts[one]?.domainName as string;
+    const saved = await t.call(
+      'POST',
+      `service/${id}/files/save/`,
+      { path: 'blog/hola.html', content: 'hola desde el gestor\n' },
+      { cookie: cookies.get(id) as string },
+    );
+    expect(saved.body.system.errors).toEqual([]);
+    expect((await site(`blog.${domain}`, '/hola.html')).body).toBe('hola desde el gestor\n');
+    const listed = await t.call<{ entries: { name: string }[] }>(
+      'GET',
+      `service/${id}/files/list/`,
+      { path: 'blog' },
+      { cookie: cookies.get(id) as string },
+    );
+    expect(listed.body.data.entries.map((entry) => entry.name)).toContain('hola.html');
+    expect((await service(id)).usage.spaceWeb.used).toBeGreaterThan(0);
+    expect(readdirSync(apiHomes)).toEqual([]);
   });
 
   it('frozen (SIGSTOP), leaves the change pending for the customer; thawed, applies it', async () => {

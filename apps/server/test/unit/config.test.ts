@@ -44,14 +44,19 @@ describe('configuration', () => {
     }
   });
 
-  it('runs the node agent in the panel by default; one of its own needs PostgreSQL', () => {
+  it('runs the node agent in the panel by default; one of its own needs PostgreSQL and its address', () => {
     expect(loadConfig({}).agent.mode).toBe('embedded');
     expect(() => loadConfig({ PANEL_AGENT: 'separate' })).toThrow(
       'agent.mode (PANEL_AGENT): separate needs PostgreSQL (PANEL_DATABASE_URL)',
     );
-    expect(loadConfig({ PANEL_AGENT: 'separate', PANEL_DATABASE_URL: 'postgres://u@localhost/db' }).agent.mode).toBe(
-      'separate',
-    );
+    const postgres = { PANEL_AGENT: 'separate', PANEL_DATABASE_URL: 'postgres://u@localhost/db' };
+    expect(() => loadConfig(postgres)).toThrow("agent.url (PANEL_AGENT_URL): separate needs the agent's address");
+    expect(loadConfig({ ...postgres, PANEL_AGENT_URL: 'http://10.0.0.2:8247' }).agent).toEqual({
+      mode: 'separate',
+      url: 'http://10.0.0.2:8247',
+    });
+    for (const url of ['10.0.0.2:8247', 'https://10.0.0.2:8247', 'http://10.0.0.2', 'http://10.0.0.2:8247/x'])
+      expect(() => loadConfig({ ...postgres, PANEL_AGENT_URL: url })).toThrow('expected http://host:port');
   });
 
   it('keeps databases embedded by default and needs a URL for MariaDB', () => {

@@ -6,8 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { isFilePath, UPLOAD_CHUNK_BYTES } from '@panel247/contract/file-rules';
 import type { FileEntry } from '@panel247/contract/files';
 import { ConflictError } from '../../errors.ts';
-import type { ConfinedWorkers } from './confined/confined-workers.ts';
-import type { FileOwner, WorkerRequest } from './confined/protocol.ts';
+import type { FileOwner, FileWorkers, WorkerRequest } from './confined/protocol.ts';
 
 /**
  * The archive readers and writers, loaded when a restore or an install first needs them: the
@@ -61,7 +60,7 @@ function joined(folder: string, name: string): string {
  */
 export class ServiceFiles {
   constructor(
-    private readonly workers: ConfinedWorkers,
+    private readonly workers: FileWorkers,
     /** Where uploads wait for their last chunk (the panel's data folder, never a home). */
     private readonly stagingDir: string,
   ) {}

@@ -26,6 +26,8 @@ const making = new Map<string, Promise<void>>();
  * owner of each home (modules/files/home-work.ts).
  */
 export interface HomeWork {
+  /** False for an instance apart from the homes' server: its agent makes a missing home itself. */
+  homesHere: boolean;
   /** Makes `relative` and the folders above it, never following a link (ConflictError otherwise). */
   makeFolders(domain: string, home: string, relative: string): Promise<void>;
   /** Bytes the home holds, every entry counted. */
@@ -55,18 +57,16 @@ export class ServiceHomes {
     return path.join(path.resolve(this.root), domain);
   }
 
-  /** Bytes the service's home holds, every entry counted by its worker; none yet: 0. */
+  /**
+   * Bytes the service's home holds, every entry counted by its worker; none yet: 0. Only the
+   * worker looks (on the service's server: the home may not be on this machine at all).
+   */
   async usage(domain: string): Promise<number> {
-    const home = this.home(domain);
-    if (
-      !(await lstat(home).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return 0;
     if (!this.work) throw new Error('a service home is measured by its worker');
-    return this.work.usage(domain, home);
+    return this.work.usage(domain, this.home(domain)).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return 0;
+      throw error;
+    });
   }
 
   /**
@@ -96,6 +96,7 @@ export class ServiceHomes {
    * operator's: made as is when missing.
    */
   private ensureHome(home: string): Promise<void> {
+    if (this.work?.homesHere === false) return Promise.resolve();
     const pending = making.get(home);
     if (pending) return pending;
     const made = (async () => {

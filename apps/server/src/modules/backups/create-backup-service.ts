@@ -4,7 +4,8 @@ import type { Db } from '../../db/database.ts';
 import { BackupFiles } from '../../drivers/backups/backup-files.ts';
 import { ResticRepositories } from '../../drivers/backups/restic-repositories.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
-import { type ConfinedWorkers, sharedWorkers } from '../../drivers/files/confined/confined-workers.ts';
+import { sharedWorkers } from '../../drivers/files/confined/confined-workers.ts';
+import type { FileWorkers } from '../../drivers/files/confined/protocol.ts';
 import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
@@ -29,7 +30,7 @@ export function createBackupService(
   shared: {
     databases?: DatabasesService;
     dns?: DnsService;
-    workers?: ConfinedWorkers;
+    workers?: FileWorkers;
     /** Where a restore's DNS changes go when the DNS service is built here (the CLI's sender). */
     jobs?: JobSender;
   } = {},

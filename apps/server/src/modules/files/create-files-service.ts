@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { ConfinedWorkers } from '../../drivers/files/confined/confined-workers.ts';
+import type { FileWorkers } from '../../drivers/files/confined/protocol.ts';
 import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { PermissionService } from '../permission/permission.service.ts';
@@ -11,7 +11,7 @@ import { createHomeWork, serviceFileOwner } from './service-file-owner.ts';
 export function createFilesService(
   db: Db,
   config: AppConfig,
-  workers: ConfinedWorkers,
+  workers: FileWorkers,
   permissions: PermissionService = new PermissionService(db),
 ): FilesService {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };

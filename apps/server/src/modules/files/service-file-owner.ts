@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { type ConfinedWorkers, sharedWorkers } from '../../drivers/files/confined/confined-workers.ts';
-import type { FileOwner } from '../../drivers/files/confined/protocol.ts';
+import { sharedWorkers } from '../../drivers/files/confined/confined-workers.ts';
+import type { FileOwner, FileWorkers } from '../../drivers/files/confined/protocol.ts';
 import { ServiceFiles } from '../../drivers/files/service-files.ts';
-import type { HomeWork } from '../../drivers/homes/service-homes.ts';
+import { type HomeWork, ServiceHomes } from '../../drivers/homes/service-homes.ts';
+import type { NodeHomes } from '../../node-channel/channel-server.ts';
 import { createServiceUsers } from '../hosting/service-users.ts';
 
 /**
@@ -26,6 +27,22 @@ function owners(db: Db, config: AppConfig, now: () => number) {
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
+/** The services' homes as a node agent knows them, for the node channel (node-channel/channel-server.ts). */
+export function nodeHomes(db: Db, config: AppConfig, now: () => number = seconds): NodeHomes {
+  const root = config.hosting.root as string;
+  // Only the home itself, in the hosting root (the panel's, where no customer writes): no worker needed.
+  const homes = new ServiceHomes(root, { uid: config.hosting.uid, gid: config.hosting.gid });
+  const users = createServiceUsers(db, config, now);
+  return {
+    root,
+    ensure: async (domain) => {
+      await homes.prepare(domain, '', 'path');
+    },
+    hosted: (domain) => users.hosts(domain),
+    ownerOf: owners(db, config, now).byDomain,
+  };
+}
+
 export function serviceFileOwner(
   db: Db,
   config: AppConfig,
@@ -38,12 +55,13 @@ export function serviceFileOwner(
 export function createHomeWork(
   db: Db,
   config: AppConfig,
-  workers: ConfinedWorkers = sharedWorkers(),
+  workers: FileWorkers = sharedWorkers(),
   now: () => number = seconds,
 ): HomeWork {
   const files = new ServiceFiles(workers, path.join(config.dataDir, 'uploads'));
   const { byDomain } = owners(db, config, now);
   return {
+    homesHere: workers.homesHere,
     makeFolders: async (domain, home, relative) =>
       files.prepare({ home, folder: '', owner: await byDomain(domain) }, relative),
     usage: async (domain, home) => files.usage({ home, folder: '', owner: await byDomain(domain) }),

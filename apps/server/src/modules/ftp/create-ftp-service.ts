@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
+import type { FileWorkers } from '../../drivers/files/confined/protocol.ts';
 import { createFtpDriver } from '../../drivers/ftp/create-ftp-driver.ts';
 import type { FtpDriver } from '../../drivers/ftp/ftp.driver.ts';
 import { type ChangeDelivery, ServiceChanges } from '../../jobs/service-changes.ts';
@@ -13,9 +14,15 @@ import { FtpService } from './ftp.service.ts';
 import { APPLY_FTP, FtpApplyWorker } from './ftp-apply-worker.ts';
 
 /** A machine's FTP side: its driver, and what applies the services' FTP changes (the node agent builds only this). */
-export function createFtpNode(db: Db, config: AppConfig, now: () => number, landed?: WorkLanded) {
+export function createFtpNode(
+  db: Db,
+  config: AppConfig,
+  now: () => number,
+  landed?: WorkLanded,
+  workers?: FileWorkers,
+) {
   // New accounts' folders are made by their service's worker, as its user.
-  const driver = createFtpDriver(config, createHomeWork(db, config));
+  const driver = createFtpDriver(config, createHomeWork(db, config, workers));
   return { driver, worker: new FtpApplyWorker(db, driver, now, landed) };
 }
 

@@ -30,6 +30,17 @@ export const serviceUsersRepository = {
       .executeTakeFirst();
   },
 
+  /** Whether a hosting service of this domain (punycode) exists. */
+  async hasService(db: Db, domain: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('resources')
+      .select('id')
+      .where('reference_punycode', '=', domain)
+      .where('has_service', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
   /** The domain (punycode) of a hosting service, or undefined when there is no such service. */
   async domainOf(db: Db, serviceId: number): Promise<string | undefined> {
     const row = await db

@@ -130,6 +130,11 @@ export class ServiceUsers {
     return { ...this.settings.fallback };
   }
 
+  /** Whether a hosting service (whose home is named after it) has this domain. */
+  hosts(domain: string): Promise<boolean> {
+    return repository.hasService(this.db, domain);
+  }
+
   /** `ownerOf`, for the service whose home is named after `domain`. */
   async ownerOfDomain(domain: string): Promise<FileOwner | undefined> {
     if (!this.enabled) return undefined;

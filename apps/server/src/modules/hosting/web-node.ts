@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
+import type { FileWorkers } from '../../drivers/files/confined/protocol.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
@@ -33,13 +34,13 @@ export function createWebNode(
   config: AppConfig,
   secretKey: Buffer,
   now: () => number,
-  options: { driver?: WebDriver; users?: ServiceUsers; landed?: WorkLanded } = {},
+  options: { driver?: WebDriver; users?: ServiceUsers; landed?: WorkLanded; workers?: FileWorkers } = {},
 ): WebNode {
   const driver = options.driver ?? createWebDriver(config);
   const homes = new ServiceHomes(
     config.hosting.root as string,
     { uid: config.hosting.uid, gid: config.hosting.gid },
-    createHomeWork(db, config),
+    createHomeWork(db, config, options.workers),
   );
   const keys = new SecretBox(secretKey, 'site-private-key');
   const settings = hostingSettingsOf(config);

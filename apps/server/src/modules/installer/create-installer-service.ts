@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
-import type { ConfinedWorkers } from '../../drivers/files/confined/confined-workers.ts';
+import type { FileWorkers } from '../../drivers/files/confined/protocol.ts';
 import { ServiceFiles } from '../../drivers/files/service-files.ts';
 import { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import { FileSystemInstallerDriver } from '../../drivers/installer/filesystem.driver.ts';
@@ -19,7 +19,7 @@ export function createInstallerService(
   config: AppConfig,
   services: { hosting: HostingServices; databases: DatabasesService; permissions?: PermissionService },
   now: () => number,
-  workers: ConfinedWorkers,
+  workers: FileWorkers,
   log: { warn: (detail: object, message: string) => void; error: (detail: object, message: string) => void },
   jobs: Pick<JobEngine, 'send' | 'find'>,
   secretKey: Buffer,

@@ -1,6 +1,5 @@
 import type { AppConfig } from '../../config.ts';
 import { generateDkimKey } from '../../crypto/dkim-keys.ts';
-import { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import { DnsTxtLookup, type TxtLookup } from '../../drivers/dkim/txt-lookup.ts';
 import { PermissionService } from '../permission/permission.service.ts';

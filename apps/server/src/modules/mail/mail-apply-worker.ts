@@ -13,11 +13,13 @@ export const APPLY_MAIL = applyServiceJob('mail');
  * What one mailbox change needs on the mail server (Dovecot and Postfix read the rows
  * themselves): `created`, a new mailbox; `password`, its old password's cached logins end;
  * `quota`; `filter`, its Sieve script written as its stored rules say (replacing one activated
- * elsewhere: the user agreed); `deleted`, its mail removed or kept aside. `sync`: every
- * mailbox's script of the service as the database has it, leaving one activated elsewhere.
+ * elsewhere only when the user agreed: `replaceForeign`; a change logged before that flag existed
+ * was checked when it was made, and replaces); `deleted`, its mail removed or kept aside. `sync`:
+ * every mailbox's script of the service as the database has it, leaving one activated elsewhere.
  */
 export type MailChange =
-  | { step: 'created' | 'password' | 'quota' | 'filter' | 'deleted'; localPart: string }
+  | { step: 'created' | 'password' | 'quota' | 'deleted'; localPart: string }
+  | { step: 'filter'; localPart: string; replaceForeign?: boolean }
   | { step: 'sync' };
 
 /**
@@ -61,15 +63,18 @@ export class MailApplyWorker extends ServiceChangeWorker<MailChange, never> {
         return this.driver.quotaChanged(address);
       case 'filter':
         // Gone since: its deletion, later in the log, takes its folder.
-        return live ? this.writeFilter(live.id, address) : undefined;
+        return live ? this.writeFilter(live.id, address, change.replaceForeign ?? true) : undefined;
       case 'deleted':
         // Made again since (while the node was away): the folder is the new mailbox's now.
         return live ? this.driver.passwordChanged(address) : this.driver.mailboxDeleted(address, this.now());
     }
   }
 
-  private async writeFilter(mailboxId: number, address: MailboxAddress): Promise<void> {
-    await this.driver.filterChanged(address, filterOf(await mailRepository.rules(this.db, mailboxId)), this.now());
+  /** Without the user's word, a script activated elsewhere (since the save, or unseen by it) stays active. */
+  private async writeFilter(mailboxId: number, address: MailboxAddress, replaceForeign: boolean): Promise<void> {
+    const filter = filterOf(await mailRepository.rules(this.db, mailboxId));
+    if (replaceForeign) await this.driver.filterChanged(address, filter, this.now());
+    else await this.driver.syncFilter(address, filter, { dryRun: false, now: this.now() });
   }
 
   protected async restore(): Promise<void> {}

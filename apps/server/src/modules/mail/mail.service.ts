@@ -14,7 +14,14 @@ import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { Db } from '../../db/database.ts';
 import { listWindowOf } from '../../db/list-query.ts';
 import type { MailboxAddress, MailDriver } from '../../drivers/mail/mail.driver.ts';
-import { ConflictError, FieldErrors, ForbiddenError, fieldProblem, NotFoundError } from '../../errors.ts';
+import {
+  ConflictError,
+  FieldErrors,
+  ForbiddenError,
+  fieldProblem,
+  NodeUnreachableError,
+  NotFoundError,
+} from '../../errors.ts';
 import type { ServiceChanges } from '../../jobs/service-changes.ts';
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import { changedFields } from '../activity/activity-summary.ts';
@@ -68,6 +75,18 @@ export class MailService {
   }
 
   /** Whether the service's mailbox changes are all on its mail server (the mail view shows it). */
+  /**
+   * The script the mailbox's owner activated elsewhere, if any. When the mail server does not
+   * answer now, none is known: a save goes on, and the server's filter step leaves such a script
+   * alone unless the change says to replace it (mail-apply-worker.ts).
+   */
+  private foreignFilter(address: { domain: string; localPart: string }): Promise<string | null> {
+    return this.driver.foreignFilter(address).catch((error: unknown) => {
+      if (error instanceof NodeUnreachableError) return null;
+      throw error;
+    });
+  }
+
   private applying(serviceId: number): Promise<MailApplying> {
     return this.changes.applying<never>(serviceId);
   }
@@ -249,7 +268,7 @@ export class MailService {
         days: rules?.days ?? 1,
       },
       forward: { targets: targetList(rules?.forward_targets ?? ''), keepCopy: rules ? rules.keep_copy === 1 : true },
-      foreignScript: await this.driver.foreignFilter(address),
+      foreignScript: await this.foreignFilter(address),
     };
   }
 
@@ -277,7 +296,7 @@ export class MailService {
     const errors = problems.map(([field, messageKey]) => ({ field, messageKey: messageKey as string }));
     if (errors.length > 0) throw new FieldErrors(errors);
     const forward = forwardTargets(input.forward, `${row.local_part}@${service.domain}`);
-    const foreign = await this.driver.foreignFilter(address);
+    const foreign = await this.foreignFilter(address);
     if (foreign && !input.replaceForeign) throw new ConflictError('mail.error.sieve_foreign', { name: foreign });
     const stored = {
       autoreply: input.autoreply ? 1 : 0,
@@ -289,8 +308,11 @@ export class MailService {
       forward_targets: forward.join(','),
       keep_copy: input.keepCopy ? 1 : 0,
     };
-    await changeMail(this.changes, { ...service, actor }, { step: 'filter', localPart: row.local_part }, (trx) =>
-      mailRepository.saveRules(trx, { mailbox_id: row.id, ...stored, updated_at: this.now() }),
+    await changeMail(
+      this.changes,
+      { ...service, actor },
+      { step: 'filter', localPart: row.local_part, replaceForeign: input.replaceForeign },
+      (trx) => mailRepository.saveRules(trx, { mailbox_id: row.id, ...stored, updated_at: this.now() }),
     );
     return this.rulesOf(row.id, address);
   }

@@ -4,10 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../../errors.ts';
 import { repoPath } from '../../../paths.ts';
-import { ArchiveError } from '../../archives/archive-error.ts';
-import type { WorkerMessage, WorkerRequest } from './protocol.ts';
+import type { FileWorkers, WorkerMessage, WorkerRequest } from './protocol.ts';
+import { failureError } from './worker-errors.ts';
 
 /**
  * Starts and runs the confined file workers (worker-main.ts): one process per operation, so an
@@ -59,30 +58,8 @@ function setHeld(child: ChildProcess, held: boolean): void {
     held ? handle?.ref?.() : handle?.unref?.();
 }
 
-function toError(message: Extract<WorkerMessage, { type: 'error' }>): Error {
-  switch (message.kind) {
-    case 'FieldErrors':
-      return new FieldErrors(message.fields);
-    case 'not_found':
-      return new NotFoundError(message.key);
-    case 'quota':
-      return new QuotaError(message.key, message.params);
-    case 'conflict':
-      return new ConflictError(message.key, message.params);
-    case 'archive':
-      return new ArchiveError(message.message);
-    default: {
-      // The kernel refused what the code did not check: to the customer, a plain refusal.
-      if (message.code === 'EACCES' || message.code === 'EPERM') return new ConflictError('files.error.denied');
-      if (message.code === 'ENOSPC' || message.code === 'EDQUOT') return new QuotaError('files.error.quota');
-      const error = new Error(`file worker: ${message.message}`) as NodeJS.ErrnoException;
-      if (message.code) error.code = message.code;
-      return error;
-    }
-  }
-}
-
-export class ConfinedWorkers {
+export class ConfinedWorkers implements FileWorkers {
+  readonly homesHere = true;
   private script: Promise<{ dir: string; file: string }> | undefined;
   private scriptDir: string | undefined;
   private readonly spares: Promise<Started>[] = [];
@@ -281,9 +258,9 @@ export class ConfinedWorkers {
         const code = await worker.exited;
         // The worker's own refusal first (its input then failed only because it stopped reading),
         // unless it failed on the input the panel could not read.
-        if (message?.type === 'error' && !(inputError && message.kind === 'system')) throw toError(message);
+        if (message?.type === 'error' && !(inputError && message.kind === 'system')) throw failureError(message);
         if (inputError) throw inputError;
-        if (message?.type === 'error') throw toError(message);
+        if (message?.type === 'error') throw failureError(message);
         if (message?.type !== 'done' || code !== 0)
           throw new Error(`file worker: ${request.op} ended without an answer (exit ${code ?? child.signalCode})`);
         await stdoutEnded;

@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { AppError, ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../../errors.ts';
-import { ArchiveError } from '../../archives/archive.ts';
 import {
   copyOrMove,
   createFolder,
@@ -25,6 +23,7 @@ import {
 } from './operations.ts';
 import type { WorkerMessage, WorkerRequest } from './protocol.ts';
 import { Tree } from './tree.ts';
+import { describeFailure } from './worker-errors.ts';
 
 /**
  * The confined file worker: one process for one operation in one customer's tree. The panel
@@ -98,24 +97,6 @@ function becomeOwner(owner: WorkerRequest['owner']): void {
   if (capabilities().some((set) => !/^0+$/.test(set))) throw new Error('capabilities left after setuid');
 }
 
-function describe(error: unknown): WorkerMessage {
-  if (error instanceof FieldErrors) return { type: 'error', kind: 'FieldErrors', fields: error.fields };
-  if (error instanceof AppError) {
-    const kind =
-      error instanceof NotFoundError
-        ? 'not_found'
-        : error instanceof QuotaError
-          ? 'quota'
-          : error instanceof ConflictError
-            ? 'conflict'
-            : undefined;
-    if (kind) return { type: 'error', kind, key: error.messageKey, params: error.params };
-  }
-  if (error instanceof ArchiveError) return { type: 'error', kind: 'archive', message: error.message };
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return { type: 'error', kind: 'system', code, message: error instanceof Error ? error.message : String(error) };
-}
-
 async function serve(request: WorkerRequest): Promise<void> {
   const home = await Tree.openHome(request.base);
   becomeOwner(request.owner);
@@ -139,7 +120,7 @@ let failing = false;
 async function fail(error: unknown): Promise<never> {
   if (!failing) {
     failing = true;
-    await send(describe(error)).catch(() => undefined);
+    await send(describeFailure(error)).catch(() => undefined);
   }
   process.exit(1);
 }

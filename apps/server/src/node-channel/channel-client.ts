@@ -1,0 +1,137 @@
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { WorkerFailure } from '../drivers/files/confined/protocol.ts';
+import { failureError } from '../drivers/files/confined/worker-errors.ts';
+import { NodeUnreachableError } from '../errors.ts';
+import { CHANNEL_BASE } from './channel-protocol.ts';
+import type {
+  NodeReadArgs,
+  NodeReadName,
+  NodeReadResult,
+  NodeReadStreamArgs,
+  NodeReadStreamName,
+} from './node-reads.ts';
+
+const JSON_BODY = { 'content-type': 'application/json' };
+
+/** How long the agent has to start answering: a worker's own limit (120 s) and some room. */
+const ANSWER_WITHIN_MS = 130_000;
+
+/** How long a figure may take before the last one known is shown instead: a page waits for no frozen server. */
+const FIGURE_WITHIN_MS = 3000;
+
+/** Figures remembered (the most recently read), for pages while their server does not answer. */
+const FIGURES_KEPT = 10_000;
+
+function unreachable(error: Error): NodeUnreachableError {
+  return new NodeUnreachableError(`node channel: ${error.message}`);
+}
+
+async function bodyOf(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A panel instance's side of the node channel (channel-protocol.ts): calls to the agent of the
+ * server its services live on. A server that does not answer is `error.node_unreachable` to the
+ * customer; the agent's own refusals come back as the errors they were.
+ */
+export class NodeChannel {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  private readonly lastFigures = new Map<string, number>();
+
+  constructor(
+    private readonly url: URL,
+    private readonly token: string,
+  ) {}
+
+  /**
+   * Sends one call and answers the agent's response once it has begun. `body` (a file's bytes)
+   * is streamed; if it fails to read, the call is cut and fails with the reading's error.
+   */
+  async send(
+    call: string,
+    headers: Record<string, string>,
+    body?: Readable | string,
+    withinMs = ANSWER_WITHIN_MS,
+  ): Promise<IncomingMessage> {
+    const request = httpRequest(new URL(`${CHANNEL_BASE}/${call}`, this.url), {
+      method: 'POST',
+      agent: this.agent,
+      headers: { authorization: `Bearer ${this.token}`, ...headers },
+    });
+    let bodyError: Error | undefined;
+    const answered = new Promise<IncomingMessage>((resolve, reject) => {
+      request.once('response', resolve);
+      request.once('error', reject);
+    });
+    const timer = setTimeout(() => request.destroy(new Error('no answer in time')), withinMs);
+    if (typeof body === 'string' || body === undefined) request.end(body);
+    else {
+      body.once('error', (error: Error) => {
+        bodyError = error;
+        request.destroy(error);
+      });
+      body.pipe(request);
+    }
+    try {
+      const response = await answered;
+      if (response.statusCode === 200) return response;
+      const text = await bodyOf(response);
+      const failure = (JSON.parse(text || '{}') as { failure?: WorkerFailure }).failure;
+      if (response.statusCode === 422 && failure) throw failureError(failure);
+      throw new Error(`node channel: ${call} answered ${response.statusCode} ${text}`);
+    } catch (error) {
+      if (bodyError) throw bodyError;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== undefined || (error as Error).message === 'no answer in time') throw unreachable(error as Error);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A call answered as `{ result }`. */
+  async result<T>(
+    call: string,
+    headers: Record<string, string>,
+    body?: Readable | string,
+    withinMs?: number,
+  ): Promise<T> {
+    const response = await this.send(call, headers, body, withinMs);
+    return (JSON.parse(await bodyOf(response)) as { result: T }).result;
+  }
+
+  read<N extends NodeReadName>(name: N, args: NodeReadArgs<N>, withinMs?: number): Promise<NodeReadResult<N>> {
+    return this.result(`reads/${name}`, JSON_BODY, JSON.stringify({ args }), withinMs);
+  }
+
+  /**
+   * A size the server holds (a home's, a mailbox's), asked for with a short deadline. Figures are
+   * shown, not relied on: while the server does not answer, the page shows the last one this
+   * instance read (0 if none) rather than fail or wait.
+   */
+  async figure(key: string, read: (withinMs: number) => Promise<number>): Promise<number> {
+    try {
+      const value = await read(FIGURE_WITHIN_MS);
+      this.lastFigures.delete(key);
+      this.lastFigures.set(key, value);
+      if (this.lastFigures.size > FIGURES_KEPT) this.lastFigures.delete(this.lastFigures.keys().next().value as string);
+      return value;
+    } catch (error) {
+      if (error instanceof NodeUnreachableError) return this.lastFigures.get(key) ?? 0;
+      throw error;
+    }
+  }
+
+  /** A read answered in bytes: the stream fails when the agent's does. */
+  readStream<N extends NodeReadStreamName>(name: N, args: NodeReadStreamArgs<N>): Promise<Readable> {
+    return this.send(`read-streams/${name}`, JSON_BODY, JSON.stringify({ args }));
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
