@@ -14,6 +14,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../../scripts/daemons/daemon-harness.ts';
 import { createPgDatabase } from './bench-support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -74,7 +75,13 @@ async function main() {
   const database = await createPgDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'p247-start-bench-'));
   const panelEnv = { PANEL_DATA_DIR: dataDir, PORT: '0', PANEL_LOG_LEVEL: 'warn', NODE_ENV: 'development' };
-  const agentEnv = { PANEL_DATABASE_URL: database.url, PANEL_DATA_DIR: dataDir, PANEL_LOG_LEVEL: 'warn' };
+  // As a server's agent runs beside separate instances: its node channel listening.
+  const agentEnv = {
+    PANEL_DATABASE_URL: database.url,
+    PANEL_DATA_DIR: dataDir,
+    PANEL_LOG_LEVEL: 'warn',
+    PANEL_AGENT_URL: `http://127.0.0.1:${await freePort()}`,
+  };
   const variants: Variant[] = [
     { name: 'agent, bundle', args: ['apps/server/dist/agent.js'], ready: /node agent: running/, env: agentEnv },
     {

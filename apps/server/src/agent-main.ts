@@ -14,7 +14,7 @@ const AGENT_POOL_SIZE = 4;
 
 /**
  * The node agent on its own (PANEL_AGENT=separate on the panel's instances): the same
- * configuration as the panel, no HTTP; stops cleanly on SIGINT/SIGTERM, leaving a job it was
+ * configuration as the panel, no API (only the node channel listens, at PANEL_AGENT_URL); stops cleanly on SIGINT/SIGTERM, leaving a job it was
  * running to the work log (it expires and runs again, once).
  */
 async function main() {

@@ -39,9 +39,10 @@ export interface NodeAgent {
 
 /**
  * A node agent without the API: the node's workers on the work log, built by the same
- * composition as the panel's (the drivers the configuration names for this machine). It answers
- * no HTTP; the control plane's instances send its jobs, and its results reach their requests
- * through the log and their browsers through the event bus.
+ * composition as the panel's (the drivers the configuration names for this machine). The control
+ * plane's instances send its jobs, and its results reach their requests through the log and their
+ * browsers through the event bus; what a request needs from the server at once (a file, a size)
+ * they ask its node channel for (node-channel/, at PANEL_AGENT_URL).
  */
 export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
   const { config, db, jobs } = deps;
