@@ -100,6 +100,8 @@ export const configSchema = z.object({
        * a database's dump). `http://host:port`, on a private network: the agent listens on that
        * host and port.
        */
+      /** How often the node runs every driver's sync as a safety net (0: never). */
+      syncSeconds: z.coerce.number().int().min(0).default(3600),
       url: z
         .string()
         .default('')
@@ -443,6 +445,8 @@ export const configSchema = z.object({
       /** `embedded`: databases live in the panel only (no MariaDB needed); `mariadb`: real ones. */
       driver: z.enum(['embedded', 'mariadb']).default('embedded'),
       /** The MariaDB admin connection, e.g. mysql://root@127.0.0.1:3306 (required for mariadb). */
+      /** How often the node runs every driver's sync as a safety net (0: never). */
+      syncSeconds: z.coerce.number().int().min(0).default(3600),
       url: z
         .string()
         .regex(/^(mysql|mariadb):\/\//, 'must be a mysql:// URL')
@@ -608,6 +612,8 @@ export const configSchema = z.object({
   smtp: z
     .object({
       /** smtp://user:pass@host:port or smtps://…; empty keeps messages in the outbox table. */
+      /** How often the node runs every driver's sync as a safety net (0: never). */
+      syncSeconds: z.coerce.number().int().min(0).default(3600),
       url: z
         .string()
         .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -776,6 +782,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEB_APPLY_WAIT_SECONDS: 'web.applyWaitSeconds',
   PANEL_AGENT: 'agent.mode',
   PANEL_AGENT_URL: 'agent.url',
+  PANEL_AGENT_SYNC_SECONDS: 'agent.syncSeconds',
   PANEL_WEB_NGINX_BINARY: 'web.nginxBinary',
   PANEL_WEB_NGINX_PREFIX: 'web.nginxPrefix',
   PANEL_WEB_NGINX_CONF: 'web.nginxConf',

@@ -73,7 +73,7 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
     return areas;
   };
   await jobs.start({ workers: true });
-  await bindNodeWork(jobs, nodeWorkers(node, composeZonePublishing(base), areaServices));
+  await bindNodeWork(jobs, nodeWorkers(base, node, composeZonePublishing(base), areaServices));
   await node.start();
   // The node channel: what the panel's instances ask this server for (its files and figures).
   const channel =

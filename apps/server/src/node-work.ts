@@ -1,5 +1,6 @@
 import type { AreaServices } from './composition/area-services.ts';
 import type { NodeParts } from './composition/node-parts.ts';
+import type { PanelBase } from './composition/panel-base.ts';
 import { type ServiceApplier, workServiceApplying } from './jobs/apply-service.jobs.ts';
 import type { JobEngine, JobRun } from './jobs/job-engine.ts';
 import { type BackupWorkers, workBackupRuns } from './modules/backups/backup-jobs.ts';
@@ -13,11 +14,13 @@ import { type InstallOrder, workInstalls } from './modules/installer/installer.j
 import { workDkimSigning } from './modules/mail/dkim-signing.jobs.ts';
 import type { DkimKeysDelivery } from './modules/mail/dkim-signing.ts';
 import { APPLY_MAIL } from './modules/mail/mail-apply-worker.ts';
+import { createNodeSync, NODE_SYNC } from './node-sync.ts';
 
 /**
  * What touches a server's files and daemons: the jobs that apply a service's web, FTP, mail and
  * database changes, publish and unsign its zone, order its certificates, back it up and restore
- * it, install applications into its home, and give the DKIM signer its mail domains' keys. The node agent binds them; so does the panel's own
+ * it, install applications into its home, give the DKIM signer its mail domains' keys, and run
+ * the drivers' sync as a safety net. The node agent binds them; so does the panel's own
  * process when it is also its machine's agent (PANEL_AGENT=embedded, the default), so `npm start`
  * stays one command. API instances with a separate agent bind none of them.
  */
@@ -33,6 +36,8 @@ export interface NodeWorkers {
   installs: { run(order: InstallOrder): Promise<void> };
   unsigning: { advance(step: UnsignStep, run: JobRun, lastTry: boolean): Promise<void> };
   dkim: DkimKeysDelivery;
+  /** The drivers' sync on a schedule, the safety net (node-sync.ts). */
+  sync: { run(): Promise<unknown> };
 }
 
 export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promise<void> {
@@ -46,13 +51,19 @@ export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promi
   await workBackupRuns(jobs, workers.backups);
   await workInstalls(jobs, workers.installs);
   await workDkimSigning(jobs, workers.dkim);
+  await jobs.work(NODE_SYNC, async () => void (await workers.sync.run()));
 }
 
 /**
  * A node's workers from its parts. The background kinds need the area services, asked for at
  * their first job: the panel hands the ones it built, the agent builds them then.
  */
-export function nodeWorkers(node: NodeParts, dns: NodeWorkers['dns'], areas: () => Promise<AreaServices>): NodeWorkers {
+export function nodeWorkers(
+  base: PanelBase,
+  node: NodeParts,
+  dns: NodeWorkers['dns'],
+  areas: () => Promise<AreaServices>,
+): NodeWorkers {
   return {
     web: node.web.worker,
     ftp: node.ftp.worker,
@@ -69,6 +80,7 @@ export function nodeWorkers(node: NodeParts, dns: NodeWorkers['dns'], areas: () 
     },
     installs: { run: async (order) => (await areas()).installer.run(order) },
     dkim: node.dkim,
+    sync: createNodeSync(base, node, areas),
     unsigning: {
       advance: async (step, run, lastTry) => (await areas()).domains.zoneDnssec.advance(step, run, lastTry),
     },

@@ -15,6 +15,7 @@ import type { CertificateService } from './modules/hosting/certificate.service.t
 import type { MailAuthService } from './modules/mail/mail-auth.service.ts';
 import type { SendingLimitService } from './modules/mail-sending/sending-limit.service.ts';
 import { WINDOW_SECONDS } from './modules/mail-sending/sending-limit.service.ts';
+import { NODE_SYNC } from './node-sync.ts';
 
 /** Every round the panel runs on a schedule, once across all instances (the engine's schedules). */
 export const ROUNDS = {
@@ -112,6 +113,10 @@ export async function scheduleRounds(
       async () => void (await services.serviceChanges[area].reapply()),
       failed(`${area}.reapply_failed`, `${area} reapply`),
     );
+  // The node's safety net: scheduled by the instances like every round, run by the node's worker.
+  const nodeSync = cronEvery(config.agent.syncSeconds);
+  if (nodeSync) await jobs.schedule(NODE_SYNC, nodeSync, {});
+  else await jobs.unschedule(NODE_SYNC);
   const { sendingLimits } = services;
   await scheduleRound(
     jobs,

@@ -238,7 +238,7 @@ export async function bindPanelWork(services: PanelServices): Promise<void> {
   if (base.config.agent.mode === 'embedded')
     await bindNodeWork(
       jobs,
-      nodeWorkers(node, { run: (zone) => dns.publishZone(zone) }, async () => services),
+      nodeWorkers(base, node, { run: (zone) => dns.publishZone(zone) }, async () => services),
     );
   await scheduleRounds(
     jobs,

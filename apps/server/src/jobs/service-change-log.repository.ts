@@ -146,6 +146,17 @@ export const serviceChangeLog = {
       .execute();
   },
 
+  /** Whether any service has a change of any area still on its way (the node sync waits for none). */
+  async anyPending(db: Db): Promise<boolean> {
+    const row = await db
+      .selectFrom('service_changes')
+      .select('id')
+      .where('state', '=', 'pending')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
   /** Every service with changes left in the area, with its domain (the round that sends their jobs again). */
   servicesWithPending(db: Db, area: ServiceArea) {
     return db

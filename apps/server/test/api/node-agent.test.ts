@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BackupJob, BackupsListData } from '@panel247/contract/backups';
@@ -23,6 +32,7 @@ import { INSTALL_APPLICATION } from '../../src/modules/installer/installer.jobs.
 import { GIVE_DKIM_KEYS } from '../../src/modules/mail/dkim-signing.jobs.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { type NodeAgent, startNodeAgent } from '../../src/node-agent.ts';
+import { NODE_SYNC } from '../../src/node-sync.ts';
 import { buildAccount } from '../support/factories.ts';
 import { connectPolicyClient, dataRequest } from '../support/policy-client.ts';
 import { eventually } from '../support/retrying.ts';
@@ -46,7 +56,11 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
   let id: number;
   let webDir: string;
   let policySocket: string;
-  /** The node's own folders; the instance is given others, which must stay empty. */
+  /**
+   * The node's own mail and log folders; the instance is given others, which must stay empty.
+   * The hosting root is the same on both, as it must be: FTP accounts' homes are stored with it
+   * (the namespace test gives the API a root of its own that stays empty).
+   */
   let nodeConfig: AppConfig;
   const nodeHomes = mkdtempSync(path.join(tmpdir(), 'p247-agent-homes-'));
   const nodeMail = mkdtempSync(path.join(tmpdir(), 'p247-agent-mail-'));
@@ -88,7 +102,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
         'agent.mode': 'separate',
         'agent.url': `http://127.0.0.1:${await freePort()}`,
         'web.applyWaitSeconds': 5,
-        'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-instance-homes-')),
+        'hosting.root': nodeHomes,
         'mail.root': mkdtempSync(path.join(tmpdir(), 'p247-instance-mail-')),
         'web.logDir': mkdtempSync(path.join(tmpdir(), 'p247-instance-logs-')),
         'web.configDir': webDir,
@@ -97,7 +111,6 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     });
     nodeConfig = {
       ...t.config,
-      hosting: { ...t.config.hosting, root: nodeHomes },
       mail: { ...t.config.mail, root: nodeMail },
       web: { ...t.config.web, logDir: nodeLogs },
     };
@@ -337,6 +350,22 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     await takenOnlyByAgent(BACKUP_DAILY, { day: '2031-05-04' });
     expect(await snapshots()).toHaveLength(2);
   });
+  it('runs every driver’s sync on the node as a safety net, once no change is on its way', async () => {
+    const live = path.join(webDir, 'live', String(id));
+    rmSync(live, { recursive: true, force: true });
+    // a change still on its way (of no service the rounds know): the sync waits for it
+    const waiting = await t.database.db
+      .insertInto('service_changes')
+      .values({ area: 'web', service_id: 999_999, change: '{}', undo: null, state: 'pending', created_at: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await takenOnlyByAgent(NODE_SYNC, {});
+    expect(existsSync(live)).toBe(false);
+    await t.database.db.deleteFrom('service_changes').where('id', '=', waiting.id).execute();
+    await takenOnlyByAgent(NODE_SYNC, {});
+    expect(nginxConf()).toContain('now.agente.test');
+  });
+
   it('answers the file manager, the sizes and the error log from the node: the instance’s own folders stay empty', async () => {
     const files = (call: string, params: Record<string, string>) =>
       t.call('POST', `service/${id}/files/${call}/`, params, { cookie });
@@ -368,8 +397,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     const logs = await t.call<{ logs: ErrorLogLine[] }>('GET', `service/${id}/logerror/`, {}, { cookie });
     expect(logs.body.data.logs).toHaveLength(1);
 
-    for (const folder of [t.config.hosting.root, t.config.mail.root, t.config.web.logDir])
-      expect(readdirSync(folder as string)).toEqual([]);
+    for (const folder of [t.config.mail.root, t.config.web.logDir]) expect(readdirSync(folder as string)).toEqual([]);
   });
 
   it('saves a mailbox’s rules while the node is away, and never switches off a script activated there meanwhile', async () => {

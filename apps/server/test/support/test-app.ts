@@ -63,6 +63,8 @@ export async function buildTestApp(
       dataDir: '/nonexistent',
       // no daily backup run in the middle of a test
       'backups.dailyAt': '',
+      // nor the node's sync repairing what a test set up on purpose
+      'agent.syncSeconds': 0,
       ...(options.config ?? {}),
     },
   );
