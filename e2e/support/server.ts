@@ -88,6 +88,8 @@ export async function startServer(options: StartOptions = {}): Promise<PanelServ
     PANEL_WEBMAIL_KEY: 'e2e-webmail-key-0123456789abcdef0123',
     PANEL_WEBFTP_KEY: 'e2e-webftp-key-0123456789abcdef01234',
     PANEL_BACKUP_DAILY_AT: '',
+    // nor the node's hourly sync in the middle of a test
+    PANEL_AGENT_SYNC_SECONDS: '0',
     PANEL_PHPMYADMIN_KEY: 'e2e-phpmyadmin-key-0123456789abcdef',
     ...options.env,
   };
