@@ -46,12 +46,15 @@ describe('configuration', () => {
 
   it('runs the node agent in the panel by default; one of its own needs PostgreSQL and its address', () => {
     expect(loadConfig({}).agent.mode).toBe('embedded');
+    // the node's safety-net sync: hourly unless set, 0 turns it off
+    expect(loadConfig({}).agent.syncSeconds).toBe(3600);
+    expect(loadConfig({ PANEL_AGENT_SYNC_SECONDS: '0' }).agent.syncSeconds).toBe(0);
     expect(() => loadConfig({ PANEL_AGENT: 'separate' })).toThrow(
       'agent.mode (PANEL_AGENT): separate needs PostgreSQL (PANEL_DATABASE_URL)',
     );
     const postgres = { PANEL_AGENT: 'separate', PANEL_DATABASE_URL: 'postgres://u@localhost/db' };
     expect(() => loadConfig(postgres)).toThrow("agent.url (PANEL_AGENT_URL): separate needs the agent's address");
-    expect(loadConfig({ ...postgres, PANEL_AGENT_URL: 'http://10.0.0.2:8247' }).agent).toEqual({
+    expect(loadConfig({ ...postgres, PANEL_AGENT_URL: 'http://10.0.0.2:8247' }).agent).toMatchObject({
       mode: 'separate',
       url: 'http://10.0.0.2:8247',
     });
