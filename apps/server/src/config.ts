@@ -100,6 +100,15 @@ export const configSchema = z.object({
        * a database's dump). `http://host:port`, on a private network: the agent listens on that
        * host and port.
        */
+      /**
+       * Which of the provider's servers this agent is (`panel node add`), and the key it proves
+       * it with; none: the panel's own machine, as on a one-server panel.
+       */
+      node: z
+        .string()
+        .default('')
+        .refine((text) => text === '' || /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(text), 'expected a server name'),
+      nodeKey: z.string().default(''),
       /** How often the node runs every driver's sync as a safety net (0: never). */
       syncSeconds: z.coerce.number().int().min(0).default(3600),
       url: z
@@ -445,6 +454,15 @@ export const configSchema = z.object({
       /** `embedded`: databases live in the panel only (no MariaDB needed); `mariadb`: real ones. */
       driver: z.enum(['embedded', 'mariadb']).default('embedded'),
       /** The MariaDB admin connection, e.g. mysql://root@127.0.0.1:3306 (required for mariadb). */
+      /**
+       * Which of the provider's servers this agent is (`panel node add`), and the key it proves
+       * it with; none: the panel's own machine, as on a one-server panel.
+       */
+      node: z
+        .string()
+        .default('')
+        .refine((text) => text === '' || /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(text), 'expected a server name'),
+      nodeKey: z.string().default(''),
       /** How often the node runs every driver's sync as a safety net (0: never). */
       syncSeconds: z.coerce.number().int().min(0).default(3600),
       url: z
@@ -612,6 +630,15 @@ export const configSchema = z.object({
   smtp: z
     .object({
       /** smtp://user:pass@host:port or smtps://…; empty keeps messages in the outbox table. */
+      /**
+       * Which of the provider's servers this agent is (`panel node add`), and the key it proves
+       * it with; none: the panel's own machine, as on a one-server panel.
+       */
+      node: z
+        .string()
+        .default('')
+        .refine((text) => text === '' || /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(text), 'expected a server name'),
+      nodeKey: z.string().default(''),
       /** How often the node runs every driver's sync as a safety net (0: never). */
       syncSeconds: z.coerce.number().int().min(0).default(3600),
       url: z
@@ -782,6 +809,8 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_WEB_APPLY_WAIT_SECONDS: 'web.applyWaitSeconds',
   PANEL_AGENT: 'agent.mode',
   PANEL_AGENT_URL: 'agent.url',
+  PANEL_NODE: 'agent.node',
+  PANEL_NODE_KEY: 'agent.nodeKey',
   PANEL_AGENT_SYNC_SECONDS: 'agent.syncSeconds',
   PANEL_WEB_NGINX_BINARY: 'web.nginxBinary',
   PANEL_WEB_NGINX_PREFIX: 'web.nginxPrefix',
@@ -937,6 +966,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   // at its start as dead): an agent of its own needs the shared engine of PostgreSQL.
   if (parsed.success && parsed.data.agent.mode === 'separate' && !parsed.data.databaseUrl)
     problems.push('agent.mode (PANEL_AGENT): separate needs PostgreSQL (PANEL_DATABASE_URL)');
+  if (parsed.success && parsed.data.agent.node !== '' && parsed.data.agent.nodeKey === '')
+    problems.push('agent.nodeKey (PANEL_NODE_KEY): a server (PANEL_NODE) needs the key `panel node add` printed');
   if (parsed.success && parsed.data.agent.mode === 'separate' && parsed.data.agent.url === '')
     problems.push("agent.url (PANEL_AGENT_URL): separate needs the agent's address (http://host:port)");
   if (!parsed.success) {

@@ -7,6 +7,7 @@ import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
 import type { Logger } from './logger.ts';
 import { nodeHomes } from './modules/files/service-file-owner.ts';
+import { NODE_HEARTBEAT_SECONDS, NodesService } from './modules/nodes/nodes.service.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { workEvents } from './modules/realtime/work-events.ts';
@@ -72,6 +73,8 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
     areas ??= import('./composition/area-services.ts').then(({ composeAreas }) => composeAreas(base, node));
     return areas;
   };
+  // A server of the provider's proves which one it is before it takes any work, then says it is up.
+  const heartbeat = config.agent.node === '' ? undefined : await announceNode(db, config, base.now, deps.log);
   await jobs.start({ workers: true });
   await bindNodeWork(jobs, nodeWorkers(base, node, composeZonePublishing(base), areaServices));
   await node.start();
@@ -89,10 +92,31 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
         });
   return {
     async stop() {
+      heartbeat?.stop();
       await channel?.close();
       await jobs.stop();
       await (await areas)?.close();
       await node.close();
     },
   };
+}
+
+/**
+ * Checks the agent's server name and key against `nodes` (refusing to start on a wrong one), then
+ * records that the server is up every NODE_HEARTBEAT_SECONDS. A timer, not a job: it is this
+ * process's own liveness, which no other process may say for it.
+ */
+async function announceNode(db: Db, config: AppConfig, now: () => number, log: Logger): Promise<{ stop(): void }> {
+  const nodes = new NodesService(db, now);
+  const name = config.agent.node;
+  if (!(await nodes.authenticate(name, config.agent.nodeKey)))
+    throw new Error(`node agent: no server ${name} with this key (PANEL_NODE, PANEL_NODE_KEY; see panel node list)`);
+  await nodes.heartbeat(name);
+  const timer = setInterval(() => {
+    nodes
+      .heartbeat(name)
+      .catch((error: unknown) => log.warn({ err: error, event: 'node.heartbeat_failed' }, 'heartbeat failed'));
+  }, NODE_HEARTBEAT_SECONDS * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

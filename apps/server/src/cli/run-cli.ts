@@ -28,6 +28,7 @@ import { ftpCommands } from './commands/ftp.command.ts';
 import { jobsCommands } from './commands/jobs.command.ts';
 import { legalCommands } from './commands/legal.command.ts';
 import { mailCommands } from './commands/mail.command.ts';
+import { nodeCommands } from './commands/node.command.ts';
 import { outboxCommands } from './commands/outbox.command.ts';
 import { permissionCommands } from './commands/permission.command.ts';
 import { resourceCommands } from './commands/resource.command.ts';
@@ -48,6 +49,7 @@ export const GROUPS: CommandGroup[] = [
   legalCommands,
   dnsCommands,
   jobsCommands,
+  nodeCommands,
   mailCommands,
   ftpCommands,
   webCommands,

@@ -455,6 +455,24 @@ export interface ServiceUserTable {
   created_at: number;
 }
 
+/** One of the provider's servers (migration 0035). */
+export interface NodeTable {
+  id: Generated<number>;
+  name: string;
+  /** Comma list of web, mail, databases, dns. */
+  roles: string;
+  capacity: number;
+  /** The host name customers connect to (connection data, hand-offs). */
+  host: string;
+  /** Its agent's node channel, http://host:port. */
+  channel_url: string;
+  state: 'active' | 'draining';
+  /** SHA-256 (hex) of its agent's key. */
+  key_hash: string;
+  created_at: number;
+  last_seen_at: number | null;
+}
+
 export interface WebSettingsTable {
   service_id: number;
   php_version: Generated<string>;
@@ -652,6 +670,7 @@ export interface Database {
   signon_tokens: SignonTokenTable;
   ftp_accounts: FtpAccountTable;
   service_users: ServiceUserTable;
+  nodes: NodeTable;
   hosted_databases: HostedDatabaseTable;
   web_settings: WebSettingsTable;
   web_sites: WebSiteTable;

@@ -282,6 +282,7 @@ describe('npm run stack', () => {
       'panel database',
       'work log',
       'changes on their servers',
+      'servers',
       'powerdns',
       'dovecot',
       'postfix',

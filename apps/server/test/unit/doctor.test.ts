@@ -49,6 +49,7 @@ describe('panel doctor', () => {
       ['panel database', true],
       ['work log', true],
       ['changes on their servers', true],
+      ['servers', true],
       ['restic', true],
       ['disk', true],
       ['php sockets 8.2', 'skipped'],
@@ -72,7 +73,7 @@ describe('panel doctor', () => {
       env: { PANEL_DATA_DIR: dir },
     });
     expect(out).toMatch(/imap login\s+skipped\s+skipped: the embedded mail driver/);
-    expect(out).toContain('All 5 checks that ran passed. 7 skipped (nothing to ask: see their detail).');
+    expect(out).toContain('All 6 checks that ran passed. 7 skipped (nothing to ask: see their detail).');
   });
 
   it('fails, exit 1, naming what failed and how to fix it; a daemon that does not listen is a failure too', async () => {

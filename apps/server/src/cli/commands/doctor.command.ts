@@ -5,6 +5,7 @@ import { setupChecks } from '../../drivers/doctor/setup-checks.ts';
 import { workLogSummary } from '../../jobs/work-log-report.ts';
 import { ensureProbeService, probeLoginsOf } from '../../modules/doctor/probe-accounts.ts';
 import { healthRepository } from '../../modules/health/health.repository.ts';
+import { NodesService } from '../../modules/nodes/nodes.service.ts';
 import { changesWaiting, troubled } from '../changes-waiting.ts';
 import { CliError, type CommandGroup, defineCommand } from '../command.ts';
 import { table } from '../output.ts';
@@ -56,12 +57,24 @@ const check = defineCommand({
         return all.length === 0 ? 'every change is on its server' : `${all.length} object(s) being applied now`;
       },
     );
+    const servers = await checked(
+      'servers',
+      'Start the agent of each server shown down (on it: `systemctl start panel247-agent`), or stop giving it services with `panel node drain`; see `panel node list`.',
+      async () => {
+        const all = await new NodesService(runtime.db, now).list();
+        if (all.length === 0) return 'no servers added: this machine is the panel’s server';
+        const down = all.filter((node) => !node.up);
+        if (down.length > 0)
+          throw new Error(`${down.length} of ${all.length} down: ${down.map((node) => node.name).join(', ')}`);
+        return `${all.length} server(s), every agent heard from in the last minute`;
+      },
+    );
     const [daemons, setup, customers] = await Promise.all([
       daemonChecks(config),
       Promise.all(setupChecks(config)),
       customerChecks(config),
     ]);
-    const checks: DaemonCheck[] = [database, workLog, waiting, ...daemons, ...setup, ...customers];
+    const checks: DaemonCheck[] = [database, workLog, waiting, servers, ...daemons, ...setup, ...customers];
     const failed = checks.filter((item) => !item.ok);
     const skips = checks.filter((item) => item.skipped).length;
     const ran = checks.length - skips;

@@ -32,6 +32,7 @@ import * as m0031 from './0031-embedded-jobs.ts';
 import * as m0032 from './0032-leases-become-jobs.ts';
 import * as m0033 from './0033-zone-publish-log.ts';
 import * as m0034 from './0034-service-change-log.ts';
+import * as m0035 from './0035-nodes.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0032-leases-become-jobs': m0032,
   '0033-zone-publish-log': m0033,
   '0034-service-change-log': m0034,
+  '0035-nodes': m0035,
 };

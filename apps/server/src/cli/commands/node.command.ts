@@ -1,0 +1,142 @@
+import { isHostName } from '@panel247/contract/dns-rules';
+import {
+  type NewNode,
+  NODE_ROLES,
+  type NodeRole,
+  NodesService,
+  type NodeView,
+} from '../../modules/nodes/nodes.service.ts';
+import { CliError, type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
+import { table, timestamp } from '../output.ts';
+import { integer, requiredString } from '../validate.ts';
+
+const NODE_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+const CHANNEL_URL = /^http:\/\/[^/?#\s]+:\d{1,5}\/?$/;
+
+function nodeName(value: string): string {
+  if (!NODE_NAME.test(value))
+    throw new CliError(`'${value}' is not a server name: lower-case letters, digits and inner hyphens, up to 63`);
+  return value;
+}
+
+function roles(value: string): NodeRole[] {
+  const list = value.split(',').map((role) => role.trim());
+  const unknown = list.filter((role) => !(NODE_ROLES as readonly string[]).includes(role));
+  if (list.length === 0 || unknown.length > 0 || new Set(list).size !== list.length)
+    throw new CliError(`--roles must be a comma list of ${NODE_ROLES.join(', ')}, each once`);
+  return list as NodeRole[];
+}
+
+const nodes = ({ runtime, now }: CommandContext) => new NodesService(runtime.db, now);
+
+function seen(node: NodeView): string {
+  if (node.lastSeenAt === null) return 'never';
+  return `${timestamp(node.lastSeenAt) ?? ''}${node.up ? '' : ' (DOWN)'}`;
+}
+
+const add = defineCommand({
+  name: 'add',
+  summary:
+    "Add a server with its roles (web, mail, databases, dns), capacity (services it takes), the host name customers connect to and its agent's node channel; prints its agent's key once (PANEL_NODE_KEY)",
+  usage: 'NAME --roles web,mail --capacity N --host HOST --url http://ADDRESS:PORT',
+  positionals: ['NAME'],
+  options: {
+    roles: { type: 'string' },
+    capacity: { type: 'string' },
+    host: { type: 'string' },
+    url: { type: 'string' },
+  },
+  parse: ({ positionals, values }): NewNode => {
+    const host = requiredString(values, 'host').toLowerCase();
+    if (!isHostName(host)) throw new CliError(`--host '${host}' is not a host name`);
+    const channelUrl = requiredString(values, 'url');
+    if (!CHANNEL_URL.test(channelUrl))
+      throw new CliError('--url must be http://address:port (the agent’s node channel)');
+    return {
+      name: nodeName(String(positionals[0])),
+      roles: roles(requiredString(values, 'roles')),
+      capacity: integer(requiredString(values, 'capacity'), 'capacity', 1, 1_000_000),
+      host,
+      channelUrl,
+    };
+  },
+  async run(ctx, input: NewNode) {
+    const { node, key } = await nodes(ctx).add(input);
+    return {
+      json: { node, key },
+      text: [
+        `Server ${node.name} added (${node.roles.join(', ')}).`,
+        'On it, set these for its agent (the key is not shown again):',
+        `  PANEL_NODE=${node.name}`,
+        `  PANEL_NODE_KEY=${key}`,
+        `  PANEL_AGENT_URL=${node.channelUrl}`,
+      ].join('\n'),
+    };
+  },
+});
+
+const list = defineCommand({
+  name: 'list',
+  summary: 'The servers: roles, capacity, state, when each agent was last heard from; exit 1 while one is down',
+  usage: '',
+  parse: () => ({}),
+  async run(ctx) {
+    const all = await nodes(ctx).list();
+    return {
+      json: { nodes: all },
+      text:
+        all.length === 0
+          ? 'No servers added: the panel is its own machine’s server.'
+          : table(
+              ['NAME', 'ROLES', 'CAPACITY', 'HOST', 'STATE', 'LAST SEEN'],
+              all.map((node) => [
+                node.name,
+                node.roles.join(','),
+                String(node.capacity),
+                node.host,
+                node.state,
+                seen(node),
+              ]),
+            ),
+      exitCode: all.some((node) => !node.up) ? 1 : 0,
+    };
+  },
+});
+
+const stateCommand = (name: 'drain' | 'undrain', state: 'draining' | 'active', summary: string) =>
+  defineCommand({
+    name,
+    summary,
+    usage: 'NAME',
+    positionals: ['NAME'],
+    parse: ({ positionals }) => ({ name: nodeName(String(positionals[0])) }),
+    async run(ctx, input: { name: string }) {
+      await nodes(ctx).setState(input.name, state);
+      return { json: { name: input.name, state }, text: `Server ${input.name}: ${state}.` };
+    },
+  });
+
+const remove = defineCommand({
+  name: 'remove',
+  summary: 'Remove a server from the panel (its agent is refused from then on)',
+  usage: 'NAME',
+  positionals: ['NAME'],
+  parse: ({ positionals }) => ({ name: nodeName(String(positionals[0])) }),
+  async run(ctx, input: { name: string }) {
+    await nodes(ctx).remove(input.name);
+    return { json: { removed: input.name }, text: `Server ${input.name} removed.` };
+  },
+});
+
+export const nodeCommands: CommandGroup = {
+  name: 'node',
+  summary: 'The provider’s servers: add, list, drain, undrain, remove',
+  commands: [
+    add,
+    list,
+    stateCommand('drain', 'draining', 'Take no new service on a server (those it has stay until moved)'),
+    stateCommand('undrain', 'active', 'Let a drained server take new services again'),
+    remove,
+  ],
+  defaultCommand: 'list',
+};

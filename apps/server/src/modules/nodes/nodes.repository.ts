@@ -1,0 +1,53 @@
+import type { Db } from '../../db/database.ts';
+
+const COLUMNS = [
+  'id',
+  'name',
+  'roles',
+  'capacity',
+  'host',
+  'channel_url',
+  'state',
+  'created_at',
+  'last_seen_at',
+] as const;
+
+/** The `nodes` rows (migration 0035): the provider's servers. */
+export const nodesRepository = {
+  list(db: Db) {
+    return db.selectFrom('nodes').select(COLUMNS).orderBy('name').execute();
+  },
+
+  byName(db: Db, name: string) {
+    return db
+      .selectFrom('nodes')
+      .select([...COLUMNS, 'key_hash'])
+      .where('name', '=', name)
+      .executeTakeFirst();
+  },
+
+  async insert(
+    db: Db,
+    row: { name: string; roles: string; capacity: number; host: string; channel_url: string; key_hash: string },
+    now: number,
+  ): Promise<void> {
+    await db
+      .insertInto('nodes')
+      .values({ ...row, state: 'active', created_at: now, last_seen_at: null })
+      .execute();
+  },
+
+  async setState(db: Db, name: string, state: 'active' | 'draining'): Promise<boolean> {
+    const result = await db.updateTable('nodes').set({ state }).where('name', '=', name).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
+  async remove(db: Db, name: string): Promise<boolean> {
+    const result = await db.deleteFrom('nodes').where('name', '=', name).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  },
+
+  async seen(db: Db, name: string, now: number): Promise<void> {
+    await db.updateTable('nodes').set({ last_seen_at: now }).where('name', '=', name).execute();
+  },
+};

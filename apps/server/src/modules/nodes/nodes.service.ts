@@ -1,0 +1,100 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import { ConflictError, NotFoundError } from '../../errors.ts';
+import { nodesRepository } from './nodes.repository.ts';
+
+export const NODE_ROLES = ['web', 'mail', 'databases', 'dns'] as const;
+export type NodeRole = (typeof NODE_ROLES)[number];
+
+/** How often an agent says it is alive, and after how long without a word its server counts as down. */
+export const NODE_HEARTBEAT_SECONDS = 15;
+export const NODE_DOWN_SECONDS = 60;
+
+export interface NewNode {
+  name: string;
+  roles: NodeRole[];
+  capacity: number;
+  host: string;
+  channelUrl: string;
+}
+
+export interface NodeView extends NewNode {
+  state: 'active' | 'draining';
+  createdAt: number;
+  lastSeenAt: number | null;
+  /** Heard from within NODE_DOWN_SECONDS. */
+  up: boolean;
+}
+
+function keyHash(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+/**
+ * The provider's servers as data: each with its roles, capacity, host name and agent's channel,
+ * and a key of its own that its agent proves itself with (PANEL_NODE, PANEL_NODE_KEY). The key is
+ * 32 random bytes, shown once; only its SHA-256 is kept (a key that long needs no slow hash).
+ */
+export class NodesService {
+  constructor(
+    private readonly db: Db,
+    /** Epoch seconds. */
+    private readonly now: () => number,
+  ) {}
+
+  async add(node: NewNode): Promise<{ node: NodeView; key: string }> {
+    if (await nodesRepository.byName(this.db, node.name)) throw new ConflictError('node.error.name_taken');
+    const key = randomBytes(32).toString('base64url');
+    await nodesRepository.insert(
+      this.db,
+      {
+        name: node.name,
+        roles: node.roles.join(','),
+        capacity: node.capacity,
+        host: node.host,
+        channel_url: node.channelUrl,
+        key_hash: keyHash(key).toString('hex'),
+      },
+      this.now(),
+    );
+    const added = (await this.list()).find((view) => view.name === node.name) as NodeView;
+    return { node: added, key };
+  }
+
+  async list(): Promise<NodeView[]> {
+    const now = this.now();
+    return (await nodesRepository.list(this.db)).map((row) => ({
+      name: row.name,
+      roles: row.roles.split(',') as NodeRole[],
+      capacity: row.capacity,
+      host: row.host,
+      channelUrl: row.channel_url,
+      state: row.state,
+      createdAt: Number(row.created_at),
+      lastSeenAt: row.last_seen_at === null ? null : Number(row.last_seen_at),
+      up: row.last_seen_at !== null && now - Number(row.last_seen_at) <= NODE_DOWN_SECONDS,
+    }));
+  }
+
+  /** A draining server takes no new service; those it has stay until they are moved. */
+  async setState(name: string, state: 'active' | 'draining'): Promise<void> {
+    if (!(await nodesRepository.setState(this.db, name, state))) throw new NotFoundError();
+  }
+
+  async remove(name: string): Promise<void> {
+    if (!(await nodesRepository.remove(this.db, name))) throw new NotFoundError();
+  }
+
+  /** Whether `key` is this server's (constant time); an unknown server is refused the same way. */
+  async authenticate(name: string, key: string): Promise<boolean> {
+    const row = await nodesRepository.byName(this.db, name);
+    const given = keyHash(key);
+    const wanted = row ? Buffer.from(row.key_hash, 'hex') : Buffer.alloc(given.length);
+    return timingSafeEqual(given, wanted) && row !== undefined;
+  }
+
+  /** The agent's word that its server is up. */
+  heartbeat(name: string): Promise<void> {
+    return nodesRepository.seen(this.db, name, this.now());
+  }
+}
