@@ -67,6 +67,9 @@ export class NodeChannel {
       request.once('response', resolve);
       request.once('error', reject);
     });
+    // An error after the answer began (the agent stopped reading an upload it refused, a cut
+    // connection) is the response's to report, never the process's to crash on.
+    request.on('error', () => undefined);
     const timer = setTimeout(() => request.destroy(new Error('no answer in time')), withinMs);
     if (typeof body === 'string' || body === undefined) request.end(body);
     else {

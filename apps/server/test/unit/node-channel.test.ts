@@ -117,6 +117,19 @@ describe('the node channel', () => {
     expect(readdirSync(nodeRoot)).toEqual([DOMAIN]);
   });
 
+  it('survives an upload the node refuses before reading it', async () => {
+    const remote = new RemoteFileWorkers(channel, instanceRoot);
+    const stranger = path.join(instanceRoot, 'ajeno.test');
+    const big = Buffer.alloc(8 * 1024 * 1024, 'z');
+    await expect(
+      remote.call({ op: 'write', base: stranger, folder: [], args: { path: 'x.bin', size: big.length } }, () =>
+        Readable.from([big]),
+      ),
+    ).rejects.toThrow();
+    // the channel still works afterwards
+    expect(await files.list(place, 'web')).toHaveLength(1);
+  });
+
   it('answers the named reads, and a read stream’s refusal before its bytes', async () => {
     expect(await channel.read('databases.usage', [['tienda_1', 'blog_22']])).toEqual([
       ['tienda_1', 8000],
