@@ -4,6 +4,7 @@ import { DEFAULT_BASE_PATH, LANGUAGES } from '@panel247/contract/constants';
 import { DEFAULT_RECORD_TEMPLATES, defaultRecordProblems } from '@panel247/contract/dns-default-records';
 import { z } from 'zod';
 import { translate } from './i18n/messages.ts';
+import { CHANNEL_URL_PATTERN, NODE_NAME_PATTERN } from './modules/nodes/node-rules.ts';
 import { repoPath } from './paths.ts';
 
 /**
@@ -95,26 +96,26 @@ export const configSchema = z.object({
        */
       mode: z.enum(['embedded', 'separate']).default('embedded'),
       /**
-       * The node channel: where the agent listens and the instances (separate) reach it for what
-       * only the server holds (the file manager, a home's or a mailbox's size, a site's error log,
-       * a database's dump). `http://host:port`, on a private network: the agent listens on that
-       * host and port.
-       */
-      /**
        * Which of the provider's servers this agent is (`panel node add`), and the key it proves
        * it with; none: the panel's own machine, as on a one-server panel.
        */
       node: z
         .string()
         .default('')
-        .refine((text) => text === '' || /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(text), 'expected a server name'),
+        .refine((text) => text === '' || NODE_NAME_PATTERN.test(text), 'expected a server name'),
       nodeKey: z.string().default(''),
       /** How often the node runs every driver's sync as a safety net (0: never). */
       syncSeconds: z.coerce.number().int().min(0).default(3600),
+      /**
+       * The node channel: where the agent listens and the instances (separate) reach it for what
+       * only the server holds (the file manager, a home's or a mailbox's size, a site's error log,
+       * a database's dump). `http://host:port`, on a private network: the agent listens on that
+       * host and port.
+       */
       url: z
         .string()
         .default('')
-        .refine((text) => text === '' || /^http:\/\/[^/?#]+:\d+\/?$/.test(text), 'expected http://host:port'),
+        .refine((text) => text === '' || CHANNEL_URL_PATTERN.test(text), 'expected http://host:port'),
     })
     .prefault({}),
   activity: z
@@ -454,17 +455,6 @@ export const configSchema = z.object({
       /** `embedded`: databases live in the panel only (no MariaDB needed); `mariadb`: real ones. */
       driver: z.enum(['embedded', 'mariadb']).default('embedded'),
       /** The MariaDB admin connection, e.g. mysql://root@127.0.0.1:3306 (required for mariadb). */
-      /**
-       * Which of the provider's servers this agent is (`panel node add`), and the key it proves
-       * it with; none: the panel's own machine, as on a one-server panel.
-       */
-      node: z
-        .string()
-        .default('')
-        .refine((text) => text === '' || /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(text), 'expected a server name'),
-      nodeKey: z.string().default(''),
-      /** How often the node runs every driver's sync as a safety net (0: never). */
-      syncSeconds: z.coerce.number().int().min(0).default(3600),
       url: z
         .string()
         .regex(/^(mysql|mariadb):\/\//, 'must be a mysql:// URL')
@@ -630,17 +620,6 @@ export const configSchema = z.object({
   smtp: z
     .object({
       /** smtp://user:pass@host:port or smtps://…; empty keeps messages in the outbox table. */
-      /**
-       * Which of the provider's servers this agent is (`panel node add`), and the key it proves
-       * it with; none: the panel's own machine, as on a one-server panel.
-       */
-      node: z
-        .string()
-        .default('')
-        .refine((text) => text === '' || /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(text), 'expected a server name'),
-      nodeKey: z.string().default(''),
-      /** How often the node runs every driver's sync as a safety net (0: never). */
-      syncSeconds: z.coerce.number().int().min(0).default(3600),
       url: z
         .string()
         .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')

@@ -4,23 +4,10 @@ import path from 'node:path';
 import { isAliasTarget, mailLocalPartProblem } from '@panel247/contract/mail-rules';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.ts';
 import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
+import { runPanel } from '../support/panel-cli.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
-
-/** The CLI in-process, configured only through `env`: exit code and what it printed. */
-async function panel(env: Record<string, string>, args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    readStdin: async () => '',
-    env,
-  });
-  return { code, stdout, stderr };
-}
 
 interface ScaleJson {
   user: string;
@@ -60,7 +47,7 @@ describe.each(DATABASE_KINDS)('demo scale on %s', (kind) => {
   });
 
   it('builds the set in bulk, and the demo admin lists every part of it through the API', async () => {
-    const run = await panel(env, SCALE_ARGS);
+    const run = await runPanel(env, SCALE_ARGS);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as ScaleJson;
@@ -130,14 +117,14 @@ describe.each(DATABASE_KINDS)('demo scale on %s', (kind) => {
   });
 
   it('adds nothing when run again', async () => {
-    const run = await panel(env, SCALE_ARGS);
+    const run = await runPanel(env, SCALE_ARGS);
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as ScaleJson;
     expect(result.parts.map((part) => part.created)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   it('refuses a panel that drives a real daemon, before opening its database', async () => {
-    const run = await panel({ ...env, PANEL_FTP_DRIVER: 'proftpd' }, SCALE_ARGS);
+    const run = await runPanel({ ...env, PANEL_FTP_DRIVER: 'proftpd' }, SCALE_ARGS);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(

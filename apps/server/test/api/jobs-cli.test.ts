@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCli } from '../../src/cli/run-cli.ts';
 import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
 import type { JobEngine, JobView } from '../../src/jobs/job-engine.ts';
 import { defineJob } from '../../src/jobs/job-kind.ts';
 import { serviceChangeLog } from '../../src/jobs/service-change-log.repository.ts';
 import { buildAccount } from '../support/factories.ts';
+import { runPanel } from '../support/panel-cli.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
 
 const broken = defineJob({
@@ -56,17 +56,7 @@ describe.each(DATABASE_KINDS)('panel jobs on %s', (kind) => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const cli = async (...args: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, {
-      stdout: (text) => (stdout += text),
-      stderr: (text) => (stderr += text),
-      readStdin: async () => '',
-      env,
-    });
-    return { code, stdout, stderr };
-  };
+  const cli = (...args: string[]) => runPanel(env, args);
 
   it('lists the failed job with its reason, and the one it holds, exit 1', async () => {
     const open = await cli('jobs', 'list', '--json');

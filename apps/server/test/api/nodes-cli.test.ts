@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.ts';
 import { createDnsDriver } from '../../src/drivers/dns/create-dns-driver.ts';
 import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { NodeView } from '../../src/modules/nodes/nodes.service.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { startNodeAgent } from '../../src/node-agent.ts';
+import { runPanel } from '../support/panel-cli.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS } from '../support/test-database.ts';
 
@@ -40,17 +40,7 @@ describe.each(DATABASE_KINDS)('panel node on %s', (kind) => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const cli = async (...args: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, {
-      stdout: (text) => (stdout += text),
-      stderr: (text) => (stderr += text),
-      readStdin: async () => '',
-      env,
-    });
-    return { code, stdout, stderr };
-  };
+  const cli = (...args: string[]) => runPanel(env, args);
   const listed = async () => (JSON.parse((await cli('node', 'list', '--json')).stdout) as { nodes: NodeView[] }).nodes;
   const doctorServers = async () =>
     (

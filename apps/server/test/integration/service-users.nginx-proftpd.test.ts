@@ -24,13 +24,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { type ProFtpd, startProFtpd } from '../../../../scripts/daemons/proftpd.ts';
 import { startWebServers, type WebServers } from '../../../../scripts/daemons/web.ts';
-import { runCli } from '../../src/cli/run-cli.ts';
 import { ConfinedWorkers } from '../../src/drivers/files/confined/confined-workers.ts';
 import { AdminService } from '../../src/modules/admin/admin.service.ts';
 import { createServiceUsers } from '../../src/modules/hosting/service-users.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { buildAccount } from '../support/factories.ts';
 import { nginxPanelConfig } from '../support/nginx-config.ts';
+import { runPanel } from '../support/panel-cli.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
@@ -122,17 +122,7 @@ describe('each hosting service runs as its own system user (nginx, PHP-FPM, ProF
   const home = (service: { domain: string }) => path.join(homes, service.domain);
   let settings: Record<string, unknown>;
 
-  const cli = async (...args: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, {
-      stdout: (text) => (stdout += text),
-      stderr: (text) => (stderr += text),
-      readStdin: async () => '',
-      env: { PANEL_CONFIG_FILE: configFile },
-    });
-    return { code, stdout, stderr };
-  };
+  const cli = (...args: string[]) => runPanel({ PANEL_CONFIG_FILE: configFile }, args);
   const cliJson = async <T>(...args: string[]): Promise<T> => {
     const answer = await cli(...args, '--json');
     if (answer.code !== 0) throw new Error(`panel ${args.join(' ')}: ${answer.code}\n${answer.stdout}${answer.stderr}`);

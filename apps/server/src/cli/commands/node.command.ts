@@ -1,4 +1,5 @@
 import { isHostName } from '@panel247/contract/dns-rules';
+import { CHANNEL_URL_PATTERN, NODE_NAME_PATTERN } from '../../modules/nodes/node-rules.ts';
 import {
   type NewNode,
   NODE_ROLES,
@@ -10,11 +11,8 @@ import { CliError, type CommandContext, type CommandGroup, defineCommand } from 
 import { table, timestamp } from '../output.ts';
 import { integer, requiredString } from '../validate.ts';
 
-const NODE_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-const CHANNEL_URL = /^http:\/\/[^/?#\s]+:\d{1,5}\/?$/;
-
 function nodeName(value: string): string {
-  if (!NODE_NAME.test(value))
+  if (!NODE_NAME_PATTERN.test(value))
     throw new CliError(`'${value}' is not a server name: lower-case letters, digits and inner hyphens, up to 63`);
   return value;
 }
@@ -50,7 +48,7 @@ const add = defineCommand({
     const host = requiredString(values, 'host').toLowerCase();
     if (!isHostName(host)) throw new CliError(`--host '${host}' is not a host name`);
     const channelUrl = requiredString(values, 'url');
-    if (!CHANNEL_URL.test(channelUrl))
+    if (!CHANNEL_URL_PATTERN.test(channelUrl))
       throw new CliError('--url must be http://address:port (the agent’s node channel)');
     return {
       name: nodeName(String(positionals[0])),
