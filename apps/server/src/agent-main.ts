@@ -48,7 +48,7 @@ async function main() {
     db,
     events,
     dnsDriver: createDnsDriver(config),
-    jobs: createJobEngine({ db, kind, url }),
+    jobs: createJobEngine({ db, kind, url, node: config.agent.node }),
     secretKey: loadSecretKey(config),
     log: createLogger(config.logLevel),
   });

@@ -23,6 +23,7 @@ import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from
 import { registerWebApp } from './http/web-app.ts';
 import { EmbeddedEngine } from './jobs/embedded-engine.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
+import { PlacedJobs } from './jobs/placed-jobs.ts';
 import { registerActivityRoutes } from './modules/activity/activity.routes.ts';
 import { registerApiTokenRoutes } from './modules/auth/api-token.routes.ts';
 import { registerPasskeyRoutes } from './modules/auth/passkey.routes.ts';
@@ -237,5 +238,5 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
 
 function embeddedJobs(db: Db): JobEngine {
   if (isPostgresDb(db)) throw new Error('on PostgreSQL the app needs its job engine (pg-boss) from the caller');
-  return new EmbeddedEngine(db);
+  return new PlacedJobs(new EmbeddedEngine(db), db);
 }

@@ -4,6 +4,7 @@ import type { PanelBase } from './composition/panel-base.ts';
 import type { AppConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
+import { cronEvery } from './jobs/cron-every.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
 import type { Logger } from './logger.ts';
 import { nodeHomes } from './modules/files/service-file-owner.ts';
@@ -13,6 +14,7 @@ import type { EventBus } from './modules/realtime/event-bus.ts';
 import { workEvents } from './modules/realtime/work-events.ts';
 import { startNodeChannel } from './node-channel/channel-server.ts';
 import { nodeChannelToken } from './node-channel/channel-token.ts';
+import { NODE_SYNC } from './node-sync.ts';
 import { bindNodeWork, nodeWorkers } from './node-work.ts';
 
 /** The host and port of PANEL_AGENT_URL, to listen on. */
@@ -77,6 +79,12 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
   const heartbeat = config.agent.node === '' ? undefined : await announceNode(db, config, base.now, deps.log);
   await jobs.start({ workers: true });
   await bindNodeWork(jobs, nodeWorkers(base, node, composeZonePublishing(base), areaServices));
+  // A named server's sync is its own queue's, scheduled by it (the instances schedule the unnamed one's).
+  if (config.agent.node !== '') {
+    const every = cronEvery(config.agent.syncSeconds);
+    if (every) await jobs.schedule(NODE_SYNC, every, {});
+    else await jobs.unschedule(NODE_SYNC);
+  }
   await node.start();
   // The node channel: what the panel's instances ask this server for (its files and figures).
   const channel =

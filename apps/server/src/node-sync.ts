@@ -1,10 +1,13 @@
 import type { AreaServices } from './composition/area-services.ts';
 import type { NodeParts } from './composition/node-parts.ts';
 import type { PanelBase } from './composition/panel-base.ts';
-import { defineRound } from './jobs/rounds.ts';
+import type { Db } from './db/database.ts';
+import { defineRound, type RoundKind } from './jobs/rounds.ts';
 import { serviceChangeLog } from './jobs/service-change-log.repository.ts';
 import { syncFtpLogins } from './modules/ftp/ftp-sync.ts';
 import { syncMail } from './modules/mail/mail-sync.ts';
+import { PLACED_ROLES } from './modules/nodes/placement-roles.ts';
+import { placementsRepository } from './modules/nodes/placements.repository.ts';
 
 /**
  * The node's safety net (PANEL_AGENT_SYNC_SECONDS, hourly by default): every driver's `sync` run
@@ -12,7 +15,7 @@ import { syncMail } from './modules/mail/mail-sync.ts';
  * back (a file edited by hand, a daemon's state lost). The instances schedule it; the node's
  * worker takes it, like any node work. Zones have their own (`dns.republish`, `dns.check-zone`).
  */
-export const NODE_SYNC = defineRound('node.sync', 3 * 3600);
+export const NODE_SYNC: RoundKind = { ...defineRound('node.sync', 3 * 3600), onServer: 'each' };
 
 /** One area's sync: what it found different, and how much of that it could not repair. */
 export interface AreaSync {
@@ -61,6 +64,12 @@ function areaSyncs(base: PanelBase, node: NodeParts, areas: () => Promise<AreaSe
   };
 }
 
+/** The services with any part on this server. */
+async function servicesHere(db: Db, node: string): Promise<(serviceId: number) => boolean> {
+  const holds = await Promise.all(PLACED_ROLES.map((role) => placementsRepository.holding(db, role, node)));
+  return (serviceId) => holds.some((held) => held(serviceId));
+}
+
 /**
  * Runs every area's sync. While any service has changes still on their way, the round is skipped:
  * the sync would apply a change ahead of its place in the log (the next round runs it). An area
@@ -72,7 +81,7 @@ export function createNodeSync(base: PanelBase, node: NodeParts, areas: () => Pr
   return {
     async run(): Promise<NodeSyncReport> {
       const { db, log } = base;
-      if (await serviceChangeLog.anyPending(db)) {
+      if (await serviceChangeLog.anyPending(db, await servicesHere(db, base.config.agent.node))) {
         log.info({ event: 'node.sync_skipped' }, 'node sync skipped: changes still on their way');
         return { skipped: 'changes pending' };
       }

@@ -195,7 +195,7 @@ function describe(error: unknown): string {
     return `Error: ${error.message}`;
   // A daemon's refusal: the panel's words, then the daemon's own (the operator needs both)
   if (error instanceof DaemonError) return `Error: ${translate('en', error.messageKey)}: ${error.detail}`;
-  if (error instanceof AppError) return `Error: ${translate('en', error.messageKey)}`;
+  if (error instanceof AppError) return `Error: ${translate('en', error.messageKey, error.params)}`;
   if (error instanceof Error) {
     // AdminService raises plain errors for unknown names ("No account 'x.test'"); anything else
     // (a database refusing a row) is shown by its message too, with the stack only on request.

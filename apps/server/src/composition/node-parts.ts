@@ -10,8 +10,10 @@ import { createMailNode } from '../modules/mail/create-mail-service.ts';
 import { createDkimSigning, type DkimSigning } from '../modules/mail/dkim-signing.ts';
 import type { MailSendingPolicy } from '../modules/mail-sending/mail-sending-policy.ts';
 import type { NodeChannel } from '../node-channel/channel-client.ts';
+import type { NodeChannels } from '../node-channel/node-channels.ts';
+import { PlacedFileWorkers } from '../node-channel/placed-file-workers.ts';
 import { RemoteFileWorkers } from '../node-channel/remote-file-workers.ts';
-import { readingThroughChannel } from '../node-channel/remote-node-parts.ts';
+import { readingWherePlaced } from '../node-channel/remote-node-parts.ts';
 import type { PanelBase } from './panel-base.ts';
 
 /**
@@ -46,17 +48,24 @@ export interface NodePartsOptions {
   /** The process's activity log, when it has one already (the panel's). */
   activity?: ActivityService;
   /**
-   * Set for a panel instance apart from its server (PANEL_AGENT=separate): its files and figures
-   * are the server's agent's, asked for through the node channel.
+   * Set for a panel process (not an agent): the parts of services on the provider's named
+   * servers are reached through those servers' agents.
    */
-  channel?: NodeChannel;
+  channels?: NodeChannels;
+  /**
+   * Set for a panel instance apart from the unnamed machine (PANEL_AGENT=separate): that
+   * machine's files and figures are its agent's, asked for through its node channel.
+   */
+  unnamed?: NodeChannel;
 }
 
 export function composeNodeParts(base: PanelBase, options: NodePartsOptions = {}): NodeParts {
   const { db, config, secretKey, now, landed } = base;
-  const { activity, channel } = options;
+  const { activity, channels, unnamed } = options;
+  const root = config.hosting.root as string;
   const databases = createDatabasesNode(db, config, secretKey, now, landed);
-  const fileWorkers = channel ? new RemoteFileWorkers(channel, config.hosting.root as string) : new ConfinedWorkers();
+  const here = unnamed ? new RemoteFileWorkers(unnamed, root) : new ConfinedWorkers();
+  const fileWorkers = channels ? new PlacedFileWorkers(here, channels, root) : here;
   let policy: Promise<MailSendingPolicy | undefined> | undefined;
   const sendingPolicy = () => {
     policy ??= config.mailSending.policyListen === '' ? Promise.resolve(undefined) : makeSendingPolicy(base, activity);
@@ -75,10 +84,11 @@ export function composeNodeParts(base: PanelBase, options: NodePartsOptions = {}
       await (await policy)?.stop();
       await fileWorkers.close();
       await databases.driver.close();
-      channel?.close();
+      channels?.close();
+      unnamed?.close();
     },
   };
-  return channel ? readingThroughChannel(parts, channel) : parts;
+  return channels ? readingWherePlaced(parts, channels, unnamed) : parts;
 }
 
 /** The limit's refusals go to the mailbox owner's activity log (the panel's, or one of the agent's own). */

@@ -35,6 +35,7 @@ import { RateLimiter } from '../modules/rate-limit/rate-limiter.ts';
 import { workEvents } from '../modules/realtime/work-events.ts';
 import { NodeChannel } from '../node-channel/channel-client.ts';
 import { nodeChannelToken } from '../node-channel/channel-token.ts';
+import { NodeChannels } from '../node-channel/node-channels.ts';
 import { bindNodeWork, nodeWorkers } from '../node-work.ts';
 import { scheduleRounds } from '../scheduled-rounds.ts';
 import { type AreaServices, composeAreas } from './area-services.ts';
@@ -108,12 +109,12 @@ export function composePanel(deps: PanelDeps): PanelServices {
     delivery: { jobs, waitMs: config.web.applyWaitSeconds * 1000 },
   };
   const activity = new ActivityService(db, permissions, { retentionDays: config.activity.retentionDays, now, log });
-  // Apart from its server, the instance asks the server's agent for what is on it.
-  const channel =
-    config.agent.mode === 'separate'
-      ? new NodeChannel(new URL(config.agent.url), nodeChannelToken(secretKey))
-      : undefined;
-  const node = composeNodeParts(base, { activity, ...(channel ? { channel } : {}) });
+  // What is on the provider's named servers is asked of their agents; apart from the unnamed
+  // machine (PANEL_AGENT=separate), so is what is on it.
+  const token = nodeChannelToken(secretKey);
+  const channels = new NodeChannels(db, token);
+  const unnamed = config.agent.mode === 'separate' ? new NodeChannel(new URL(config.agent.url), token) : undefined;
+  const node = composeNodeParts(base, { activity, channels, ...(unnamed ? { unnamed } : {}) });
   const areas = composeAreas(base, node);
   const { brands, dns } = areas;
 

@@ -456,6 +456,14 @@ export interface ServiceUserTable {
 }
 
 /** One of the provider's servers (migration 0035). */
+/** Which server holds a part (role) of a hosting service (migration 0036). */
+export interface ServicePlacementTable {
+  service_id: number;
+  role: 'web' | 'mail' | 'databases';
+  node: string;
+  placed_at: number;
+}
+
 export interface NodeTable {
   id: Generated<number>;
   name: string;
@@ -671,6 +679,7 @@ export interface Database {
   ftp_accounts: FtpAccountTable;
   service_users: ServiceUserTable;
   nodes: NodeTable;
+  service_placements: ServicePlacementTable;
   hosted_databases: HostedDatabaseTable;
   web_settings: WebSettingsTable;
   web_sites: WebSiteTable;

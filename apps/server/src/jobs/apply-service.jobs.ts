@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlacedRole } from '../modules/nodes/placement-roles.ts';
 import type { JobEngine } from './job-engine.ts';
 import { defineJob, type JobKind } from './job-kind.ts';
 import type { ServiceArea } from './service-change-log.ts';
@@ -10,6 +11,14 @@ export const serviceToApplySchema = z.object({
 });
 
 export type ServiceToApply = z.infer<typeof serviceToApplySchema>;
+
+/** The server an area's changes are applied on: FTP serves the web home, so it goes with it. */
+const SERVER_ROLE_OF_AREA: Record<ServiceArea, PlacedRole> = {
+  web: 'web',
+  ftp: 'web',
+  mail: 'mail',
+  databases: 'databases',
+};
 
 /** What applies one area's pending changes of a service (a ServiceChangeWorker). */
 export interface ServiceApplier {
@@ -31,6 +40,7 @@ export function applyServiceJob(area: ServiceArea): JobKind<ServiceToApply> {
     key: (service) => String(service.serviceId),
     retry: { limit: 12, delaySeconds: 2, backoff: true, maxDelaySeconds: 600 },
     expireSeconds: 300,
+    onServer: { role: SERVER_ROLE_OF_AREA[area], serviceId: (service) => service.serviceId },
   });
 }
 

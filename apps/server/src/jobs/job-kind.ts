@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { PlacedRole } from '../modules/nodes/placement-roles.ts';
 
 /**
  * How jobs of one kind share out:
@@ -40,6 +41,12 @@ export interface JobKind<P> {
    * counts it as a failed attempt and runs it again.
    */
   expireSeconds: number;
+  /**
+   * Work done on one of the provider's servers (placed-jobs.ts): each job goes to the queue of
+   * the server holding that part of its service (`{ role, serviceId }`), or every server has a
+   * queue of its own (`'each'`, its sync). Kinds without it are the unnamed machine's.
+   */
+  onServer?: { role: PlacedRole; serviceId: (payload: P) => number } | 'each';
 }
 
 const NAME = /^[a-z][a-z0-9.-]{0,62}$/;

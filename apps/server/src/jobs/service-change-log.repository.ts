@@ -146,15 +146,19 @@ export const serviceChangeLog = {
       .execute();
   },
 
-  /** Whether any service has a change of any area still on its way (the node sync waits for none). */
-  async anyPending(db: Db): Promise<boolean> {
-    const row = await db
+  /**
+   * Whether a service has a change of any area still on its way (the node sync waits for none);
+   * `only`: among these services (a server's own, so one server down holds no other's sync).
+   */
+  async anyPending(db: Db, only?: (serviceId: number) => boolean): Promise<boolean> {
+    const rows = await db
       .selectFrom('service_changes')
-      .select('id')
+      .select('service_id')
+      .distinct()
       .where('state', '=', 'pending')
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+      .$if(only === undefined, (query) => query.limit(1))
+      .execute();
+    return only ? rows.some((row) => only(row.service_id)) : rows.length > 0;
   },
 
   /** Every service with changes left in the area, with its domain (the round that sends their jobs again). */

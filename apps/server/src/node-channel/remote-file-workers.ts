@@ -18,7 +18,9 @@ const JSON_BODY = { 'content-type': 'application/json' };
  * service's domain (its own hosting root may not even exist) and never a user.
  */
 export class RemoteFileWorkers implements FileWorkers {
-  readonly homesHere = false;
+  holdsHome(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
 
   constructor(
     private readonly channel: NodeChannel,

@@ -3,6 +3,7 @@ import type { DatabasesDriver } from '../drivers/databases/databases.driver.ts';
 import type { MailDriver } from '../drivers/mail/mail.driver.ts';
 import type { WebDriver } from '../drivers/web/web.driver.ts';
 import type { NodeChannel } from './channel-client.ts';
+import type { NodeChannels } from './node-channels.ts';
 
 /**
  * A driver whose named methods are answered elsewhere; every other member is the driver's own.
@@ -20,30 +21,59 @@ function overriding<T extends object>(target: T, overrides: Partial<T>): T {
 }
 
 /**
- * The node parts of a panel instance apart from its server (PANEL_AGENT=separate): what the
- * server alone holds is read through its agent (node-reads.ts). Their changes already go through
- * the work log to the agent, so nothing here writes.
+ * The node parts of a panel process that works on servers other than its own: what a server
+ * alone holds (node-reads.ts) is read through the agent of the server holding the service's part
+ * (`channels`), or, for a part on the unnamed machine, through `unnamed` (an instance apart from
+ * it, PANEL_AGENT=separate) or here. Their changes already go through the work log to the right
+ * agent, so nothing here writes.
  */
-export function readingThroughChannel(parts: NodeParts, channel: NodeChannel): NodeParts {
-  const web = overriding<WebDriver>(parts.web.driver, {
-    errorLog: (serviceId) => channel.read('web.errorLog', [serviceId]),
+export function readingWherePlaced(parts: NodeParts, channels: NodeChannels, unnamed?: NodeChannel): NodeParts {
+  const { web, mail, databases } = {
+    web: parts.web.driver,
+    mail: parts.mail.driver,
+    databases: parts.databases.driver,
+  };
+  const orUnnamed = (channel: NodeChannel | undefined) => channel ?? unnamed;
+  const mailChannel = async (domain: string) => orUnnamed(await channels.forDomain(domain, 'mail'));
+  const databasesChannel = async (name: string | undefined) =>
+    orUnnamed(name === undefined ? undefined : await channels.forDatabase(name));
+  const placedWeb = overriding<WebDriver>(web, {
+    errorLog: async (serviceId) => {
+      const channel = orUnnamed(await channels.forService(serviceId, 'web'));
+      return channel ? channel.read('web.errorLog', [serviceId]) : web.errorLog(serviceId);
+    },
   });
-  const mail = overriding<MailDriver>(parts.mail.driver, {
-    usage: ({ domain, localPart }) =>
-      channel.figure(`mail ${domain}/${localPart}`, (withinMs) =>
+  const placedMail = overriding<MailDriver>(mail, {
+    usage: async (box) => {
+      const channel = await mailChannel(box.domain);
+      if (!channel) return mail.usage(box);
+      const { domain, localPart } = box;
+      return channel.figure(`mail ${domain}/${localPart}`, (withinMs) =>
         channel.read('mail.usage', [{ domain, localPart }], withinMs),
-      ),
-    foreignFilter: (mailbox) =>
-      channel.read('mail.foreignFilter', [{ domain: mailbox.domain, localPart: mailbox.localPart }]),
+      );
+    },
+    foreignFilter: async (box) => {
+      const channel = await mailChannel(box.domain);
+      return channel
+        ? channel.read('mail.foreignFilter', [{ domain: box.domain, localPart: box.localPart }])
+        : mail.foreignFilter(box);
+    },
   });
-  const databases = overriding<DatabasesDriver>(parts.databases.driver, {
-    usage: async (names) => new Map(await channel.read('databases.usage', [names])),
-    dump: (name) => channel.readStream('databases.dump', [name]),
+  const placedDatabases = overriding<DatabasesDriver>(databases, {
+    // one service's databases at a time (its overview): its server answers for all of them
+    usage: async (names) => {
+      const channel = await databasesChannel(names[0]);
+      return channel ? new Map(await channel.read('databases.usage', [names])) : databases.usage(names);
+    },
+    dump: async (name) => {
+      const channel = await databasesChannel(name);
+      return channel ? channel.readStream('databases.dump', [name]) : databases.dump(name);
+    },
   });
   return {
     ...parts,
-    web: { ...parts.web, driver: web },
-    mail: { ...parts.mail, driver: mail },
-    databases: { ...parts.databases, driver: databases },
+    web: { ...parts.web, driver: placedWeb },
+    mail: { ...parts.mail, driver: placedMail },
+    databases: { ...parts.databases, driver: placedDatabases },
   };
 }

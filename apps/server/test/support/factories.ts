@@ -1,6 +1,7 @@
 import type { PermissionKey, PermissionLevel } from '@panel247/contract/constants';
 import type { Db } from '../../src/db/database.ts';
 import { AdminService, allKeys } from '../../src/modules/admin/admin.service.ts';
+import type { PlacementPins } from '../../src/modules/nodes/placement.service.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 
 let counter = 0;
@@ -24,7 +25,13 @@ export interface AccountOverrides {
   /** reference → resource parts; every resource gets `levels` for the user. */
   resources?: Record<
     string,
-    { hasDomain?: boolean; hasService?: boolean; hasMail?: boolean; isRedirAndParking?: boolean }
+    {
+      hasDomain?: boolean;
+      hasService?: boolean;
+      hasMail?: boolean;
+      isRedirAndParking?: boolean;
+      placement?: PlacementPins;
+    }
   >;
   levels?: Partial<Record<PermissionKey, PermissionLevel>>;
 }

@@ -7,6 +7,8 @@ import {
   NodesService,
   type NodeView,
 } from '../../modules/nodes/nodes.service.ts';
+import type { PlacementPins } from '../../modules/nodes/placement.service.ts';
+import { PLACED_ROLES, type PlacedRole } from '../../modules/nodes/placement-roles.ts';
 import { CliError, type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
 import { table, timestamp } from '../output.ts';
 import { integer, requiredString } from '../validate.ts';
@@ -23,6 +25,19 @@ function roles(value: string): NodeRole[] {
   if (list.length === 0 || unknown.length > 0 || new Set(list).size !== list.length)
     throw new CliError(`--roles must be a comma list of ${NODE_ROLES.join(', ')}, each once`);
   return list as NodeRole[];
+}
+
+/** `web=NAME,mail=NAME`: the servers a new service's parts go to (`resource add --node`). */
+export function placementPins(value: string): PlacementPins {
+  const pins: PlacementPins = {};
+  for (const pair of value.split(',')) {
+    const [role, name, ...rest] = pair.split('=').map((part) => part.trim());
+    if (!(PLACED_ROLES as readonly string[]).includes(role ?? '') || name === undefined || rest.length > 0)
+      throw new CliError(`--node must be a comma list of ROLE=SERVER, ROLE one of ${PLACED_ROLES.join(', ')}`);
+    if (pins[role as PlacedRole] !== undefined) throw new CliError(`--node names ${role} twice`);
+    pins[role as PlacedRole] = nodeName(name);
+  }
+  return pins;
 }
 
 const nodes = ({ runtime, now }: CommandContext) => new NodesService(runtime.db, now);
@@ -86,11 +101,11 @@ const list = defineCommand({
         all.length === 0
           ? 'No servers added: the panel is its own machine’s server.'
           : table(
-              ['NAME', 'ROLES', 'CAPACITY', 'HOST', 'STATE', 'LAST SEEN'],
+              ['NAME', 'ROLES', 'SERVICES', 'HOST', 'STATE', 'LAST SEEN'],
               all.map((node) => [
                 node.name,
                 node.roles.join(','),
-                String(node.capacity),
+                `${node.services}/${node.capacity}`,
                 node.host,
                 node.state,
                 seen(node),

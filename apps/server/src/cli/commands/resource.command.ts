@@ -1,8 +1,10 @@
 import type { PermissionKey, PermissionLevel } from '@panel247/contract/constants';
 import { allKeys, type ResourceInput } from '../../modules/admin/admin.service.ts';
+import { PlacementService } from '../../modules/nodes/placement.service.ts';
 import { CliError, type CommandGroup, defineCommand } from '../command.ts';
 import { table } from '../output.ts';
 import * as v from '../validate.ts';
+import { placementPins } from './node.command.ts';
 
 /** References of the bulk mode: `<prefix>0001.test`, `<prefix>0002.test`, … */
 export function bulkReferences(prefix: string, count: number): string[] {
@@ -71,7 +73,8 @@ const add = defineCommand({
     '--prefix P creates P0001.test… granted write to --grant-user (for pagination tests and benchmarks)',
   usage:
     '--domain D (--reference R | --count N --prefix P --grant-user U) [--grant-user U] [--domain-part] ' +
-    '[--service] [--mail] [--parking] [--domain-expires YYYY-MM-DD] [--service-expires …] [--mail-expires …]',
+    '[--service [--node web=SERVER,mail=SERVER,databases=SERVER]] [--mail] [--parking] ' +
+    '[--domain-expires YYYY-MM-DD] [--service-expires …] [--mail-expires …]',
   options: {
     domain: { type: 'string' },
     reference: { type: 'string' },
@@ -85,6 +88,7 @@ const add = defineCommand({
     count: { type: 'string' },
     prefix: { type: 'string' },
     'grant-user': { type: 'string' },
+    node: { type: 'string' },
   },
   parse({ values }): SingleInput | BulkInput {
     const domain = v.domainName(v.requiredString(values, 'domain'));
@@ -105,6 +109,11 @@ const add = defineCommand({
       throw new CliError('Give at least one part: --domain-part, --service or --mail');
     }
     if (parts.isRedirAndParking && !parts.hasService) throw new CliError('--parking needs --service');
+    const pins = v.optionString(values, 'node');
+    if (pins !== undefined) {
+      if (!parts.hasService) throw new CliError('--node needs --service');
+      parts.placement = placementPins(pins);
+    }
     const grantUserValue = v.optionString(values, 'grant-user');
     const grantUser = grantUserValue === undefined ? undefined : v.username(grantUserValue, 'grant-user');
     const count = v.optionString(values, 'count');
@@ -119,6 +128,7 @@ const add = defineCommand({
       };
     }
     if (values.reference !== undefined) throw new CliError('Give either --reference or --count, not both');
+    if (pins !== undefined) throw new CliError('--node goes with --reference (one service at a time)');
     if (!grantUser) throw new CliError('--count needs --grant-user U (the user who gets write on every resource)');
     const prefix = v.requiredString(values, 'prefix');
     if (!/^[a-z0-9][a-z0-9-]{0,49}$/.test(prefix)) {
@@ -134,7 +144,7 @@ const add = defineCommand({
       grantUser,
     };
   },
-  async run({ admin }, input: SingleInput | BulkInput) {
+  async run({ admin, runtime, now }, input: SingleInput | BulkInput) {
     const writeAll: Partial<Record<PermissionKey, PermissionLevel>> = allKeys('write');
     if (input.mode === 'bulk') {
       const resources = input.references.map((reference) => ({ reference, ...input.parts }));
@@ -150,9 +160,11 @@ const add = defineCommand({
     const id = await admin.ensureResource(input.domain, { reference: input.reference, ...input.parts });
     if (input.grantUser) await admin.grant(input.domain, input.grantUser, input.reference, writeAll);
     const granted = input.grantUser ? `; write granted to '${input.grantUser}'` : '';
+    const placement = input.parts.hasService ? await new PlacementService(runtime.db, now).placementOf(id) : {};
+    const where = Object.entries(placement).map(([role, node]) => `${role} on ${node}`);
     return {
-      json: { id, reference: input.reference, domain: input.domain, grantUser: input.grantUser ?? null },
-      text: `Resource '${input.reference}' (id ${id}) on '${input.domain}' ready${granted}`,
+      json: { id, reference: input.reference, domain: input.domain, grantUser: input.grantUser ?? null, placement },
+      text: `Resource '${input.reference}' (id ${id}) on '${input.domain}' ready${granted}${where.length > 0 ? `; ${where.join(', ')}` : ''}`,
     };
   },
 });

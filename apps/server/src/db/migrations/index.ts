@@ -33,6 +33,7 @@ import * as m0032 from './0032-leases-become-jobs.ts';
 import * as m0033 from './0033-zone-publish-log.ts';
 import * as m0034 from './0034-service-change-log.ts';
 import * as m0035 from './0035-nodes.ts';
+import * as m0036 from './0036-service-placements.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0033-zone-publish-log': m0033,
   '0034-service-change-log': m0034,
   '0035-nodes': m0035,
+  '0036-service-placements': m0036,
 };

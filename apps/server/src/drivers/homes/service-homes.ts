@@ -26,8 +26,8 @@ const making = new Map<string, Promise<void>>();
  * owner of each home (modules/files/home-work.ts).
  */
 export interface HomeWork {
-  /** False for an instance apart from the homes' server: its agent makes a missing home itself. */
-  homesHere: boolean;
+  /** False for a home on another server (or an instance apart from it): its agent makes a missing home itself. */
+  holdsHome(domain: string): Promise<boolean>;
   /** Makes `relative` and the folders above it, never following a link (ConflictError otherwise). */
   makeFolders(domain: string, home: string, relative: string): Promise<void>;
   /** Bytes the home holds, every entry counted. */
@@ -95,8 +95,8 @@ export class ServiceHomes {
    * for the one making it, so none finds it there but still the panel's. The hosting root is the
    * operator's: made as is when missing.
    */
-  private ensureHome(home: string): Promise<void> {
-    if (this.work?.homesHere === false) return Promise.resolve();
+  private async ensureHome(home: string): Promise<void> {
+    if (this.work && !(await this.work.holdsHome(path.basename(home)))) return;
     const pending = making.get(home);
     if (pending) return pending;
     const made = (async () => {

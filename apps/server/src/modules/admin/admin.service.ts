@@ -10,6 +10,7 @@ import type { Db } from '../../db/database.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
 import type { SessionService } from '../auth/session.service.ts';
 import { LegalService } from '../legal/legal.service.ts';
+import { type PlacementPins, PlacementService } from '../nodes/placement.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { adminAccountRepository } from './admin-account.repository.ts';
@@ -48,6 +49,8 @@ export interface ResourceInput {
   domainExpireTs?: number | null;
   serviceExpireTs?: number | null;
   mailExpireTs?: number | null;
+  /** Servers the provider chose for parts of a new hosting service (the rest follow the policy). */
+  placement?: PlacementPins;
 }
 
 export interface AdminOptions {
@@ -241,10 +244,17 @@ export class AdminService {
     const reference = input.reference.toLowerCase();
     const existing = await adminResourceRepository.byReference(this.db, reference);
     if (existing && existing.account_id !== accountId) throw new Error(`'${reference}' belongs to another account`);
-    const row = existing ?? (await adminResourceRepository.insert(this.db, resourceRow(accountId, input, this.now())));
-    if (row.has_service === 1 && this.options.serviceReady) {
-      await this.options.serviceReady({ id: row.id, reference, referencePunycode: row.reference_punycode });
-    }
+    const row =
+      existing ??
+      (await this.db.transaction().execute(async (trx) => {
+        const inserted = await adminResourceRepository.insert(trx, resourceRow(accountId, input, this.now()));
+        // A new service's parts get their servers with it (none free: nothing is made). One made
+        // before keeps where it is: a part moves only with its files (`panel node move`).
+        if (inserted.has_service === 1) await new PlacementService(trx, this.now).place(inserted.id, input.placement);
+        return inserted;
+      }));
+    if (row.has_service !== 1) return row.id;
+    await this.options.serviceReady?.({ id: row.id, reference, referencePunycode: row.reference_punycode });
     return row.id;
   }
 

@@ -61,7 +61,7 @@ export function createHomeWork(
   const files = new ServiceFiles(workers, path.join(config.dataDir, 'uploads'));
   const { byDomain } = owners(db, config, now);
   return {
-    homesHere: workers.homesHere,
+    holdsHome: (domain) => workers.holdsHome(domain),
     makeFolders: async (domain, home, relative) =>
       files.prepare({ home, folder: '', owner: await byDomain(domain) }, relative),
     usage: async (domain, home) => files.usage({ home, folder: '', owner: await byDomain(domain) }),

@@ -14,6 +14,8 @@ export const ORDER_SITE_CERTIFICATE = defineJob({
   key: (order) => `site-${order.siteId}`,
   retry: { limit: 3, delaySeconds: 30, backoff: true },
   expireSeconds: 900,
+  // ACME's HTTP challenge is answered by the site's own web server
+  onServer: { role: 'web', serviceId: (order) => order.serviceId },
 });
 
 /** One of the mail daemons' certificates (MailCertificateService.order), by its first host. */

@@ -82,6 +82,7 @@ export function createHostingService(
     node.worker,
     options.webDelivery ?? { inline: true },
     now,
+    config.agent.node,
   );
   // Only for the overview's database usage (a MariaDB pool connects on first use).
   const overview = new HostingOverviewService(

@@ -10,6 +10,8 @@ import {
   ServiceChanges,
 } from '../../jobs/service-changes.ts';
 import type { Actor } from '../auth/actor.ts';
+import { PlacementService } from '../nodes/placement.service.ts';
+import { UNNAMED_NODE } from '../nodes/placement-roles.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import { APPLY_WEB } from './web-apply.jobs.ts';
@@ -97,6 +99,8 @@ export class HostingChanges {
     readonly worker: WebApplyWorker,
     delivery: ChangeDelivery,
     private readonly now: () => number,
+    /** This process's server (PANEL_NODE): `sync` makes it serve the services it holds, no other. */
+    private readonly node: string = UNNAMED_NODE,
   ) {
     this.log = new ServiceChanges(db, APPLY_WEB, worker, delivery, now, { undone: 'web.error.undone', formField });
   }
@@ -180,14 +184,16 @@ export class HostingChanges {
   }
 
   /**
-   * Makes the web server serve every hosting service exactly as the database has it: a service
+   * Makes the web server serve every hosting service it holds exactly as the database has it: a service
    * with no live configuration (a restore, a switch from the embedded driver, a seed) or another
-   * one is applied again; a live configuration of a service the panel no longer has is removed.
+   * one is applied again; a live configuration of a service the panel no longer has here (removed,
+   * or placed on another server) is removed.
    * `dryRun` only reports. One service that cannot be applied does not stop the others.
    */
   async sync(options: { dryRun: boolean }): Promise<WebDrift[]> {
     const report: WebDrift[] = [];
-    const services = await hostingRepository.allServices(this.db);
+    const holds = await new PlacementService(this.db, this.now).holding('web', this.node);
+    const services = (await hostingRepository.allServices(this.db)).filter((service) => holds(service.id));
     for (const service of services) {
       if (!options.dryRun) await this.ensure(this.db, service.id);
       const model = await this.model.read(this.db, service, options.dryRun ? [] : 'all');

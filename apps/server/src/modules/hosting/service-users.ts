@@ -6,6 +6,8 @@ import { createServiceUserDriver } from '../../drivers/users/create-users-driver
 import { type ServiceUserDriver, type SystemUser, serviceUserName } from '../../drivers/users/users.driver.ts';
 import type { WebPool } from '../../drivers/web/web.driver.ts';
 import { DaemonError, NotFoundError } from '../../errors.ts';
+import { PlacementService } from '../nodes/placement.service.ts';
+import { UNNAMED_NODE } from '../nodes/placement-roles.ts';
 import { serviceUsersRepository as repository, type ServiceUserRow } from './service-users.repository.ts';
 
 /** Who file work in a service home runs as: the service's user and group (one type for both sides). */
@@ -25,6 +27,8 @@ export interface ServiceUsersSettings {
    * and PHP (PANEL_WEB_PHP_USER) still run as.
    */
   fallback: FileOwner;
+  /** This process's server (PANEL_NODE; '' or absent: the unnamed machine). */
+  node?: string;
 }
 
 /** What `panel users sync` found of one service (or of one account of no service). */
@@ -159,7 +163,10 @@ export class ServiceUsers {
     if (!this.enabled) return [];
     const report: ServiceUserDrift[] = [];
     const known = new Set<string>();
-    for (const service of await repository.servicesWithUsers(this.db)) {
+    // Only the services whose home is on this server; the others' users are their servers' (and
+    // an account of a service placed elsewhere counts as one of no service here).
+    const holds = await new PlacementService(this.db, this.now).holding('web', this.settings.node ?? UNNAMED_NODE);
+    for (const service of (await repository.servicesWithUsers(this.db)).filter((one) => holds(one.serviceId))) {
       const name = service.name ?? serviceUserName(service.serviceId);
       known.add(name);
       const entry = { serviceId: service.serviceId, domain: service.domain, user: name };
@@ -238,6 +245,7 @@ export function createServiceUsers(
       hostingRoot: config.hosting.root as string,
       webGid: config.hosting.gid,
       fallback: { uid: config.hosting.uid, gid: config.hosting.gid },
+      node: config.agent.node,
     },
     now,
   );

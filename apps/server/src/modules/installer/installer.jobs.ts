@@ -25,6 +25,7 @@ export const INSTALL_APPLICATION = defineJob({
   key: (install) => `service-${install.serviceId}`,
   retry: { limit: 0, delaySeconds: 60, backoff: false },
   expireSeconds: 3600,
+  onServer: { role: 'web', serviceId: (install) => install.serviceId },
 });
 
 export type InstallOrder = z.infer<typeof INSTALL_APPLICATION.payload>;

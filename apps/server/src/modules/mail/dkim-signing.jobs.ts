@@ -18,6 +18,7 @@ export const GIVE_DKIM_KEYS = defineJob({
   key: (target) => `service-${target.serviceId}`,
   retry: { limit: 12, delaySeconds: 2, backoff: true, maxDelaySeconds: 600 },
   expireSeconds: 300,
+  onServer: { role: 'mail', serviceId: (target) => target.serviceId },
 });
 
 export type DkimKeysTarget = z.infer<typeof GIVE_DKIM_KEYS.payload>;

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import { nodesRepository } from './nodes.repository.ts';
+import { placementsRepository } from './placements.repository.ts';
 
 export const NODE_ROLES = ['web', 'mail', 'databases', 'dns'] as const;
 export type NodeRole = (typeof NODE_ROLES)[number];
@@ -24,6 +25,8 @@ export interface NodeView extends NewNode {
   lastSeenAt: number | null;
   /** Heard from within NODE_DOWN_SECONDS. */
   up: boolean;
+  /** Hosting services with a part on it. */
+  services: number;
 }
 
 function keyHash(key: string): Buffer {
@@ -63,6 +66,7 @@ export class NodesService {
 
   async list(): Promise<NodeView[]> {
     const now = this.now();
+    const services = await placementsRepository.servicesPerNode(this.db);
     return (await nodesRepository.list(this.db)).map((row) => ({
       name: row.name,
       roles: row.roles.split(',') as NodeRole[],
@@ -73,6 +77,7 @@ export class NodesService {
       createdAt: Number(row.created_at),
       lastSeenAt: row.last_seen_at === null ? null : Number(row.last_seen_at),
       up: row.last_seen_at !== null && now - Number(row.last_seen_at) <= NODE_DOWN_SECONDS,
+      services: services.get(row.name) ?? 0,
     }));
   }
 
@@ -81,7 +86,10 @@ export class NodesService {
     if (!(await nodesRepository.setState(this.db, name, state))) throw new NotFoundError();
   }
 
+  /** Only a server that holds no part of any service (drain it and move them first). */
   async remove(name: string): Promise<void> {
+    if (await placementsRepository.anyOn(this.db, name))
+      throw new ConflictError('node.error.holds_services', { node: name });
     if (!(await nodesRepository.remove(this.db, name))) throw new NotFoundError();
   }
 

@@ -59,7 +59,9 @@ function setHeld(child: ChildProcess, held: boolean): void {
 }
 
 export class ConfinedWorkers implements FileWorkers {
-  readonly homesHere = true;
+  holdsHome(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
   private script: Promise<{ dir: string; file: string }> | undefined;
   private scriptDir: string | undefined;
   private readonly spares: Promise<Started>[] = [];

@@ -59,10 +59,10 @@ export type WorkerMessage =
  */
 export interface FileWorkers {
   /**
-   * Whether the homes are on this machine. When not, their server's agent makes a missing home
-   * (before an operation in it) and nothing here looks at the disk.
+   * Whether the service's home (`<root>/<domain>`) is on this machine. When not, its server's
+   * agent makes it when missing (before an operation in it) and nothing here looks at the disk.
    */
-  readonly homesHere: boolean;
+  holdsHome(domain: string): Promise<boolean>;
   /**
    * Runs an operation to its end and answers its result. `input` makes the bytes the operation
    * reads; it is called once the operation can take them, so nothing is read (or fails) unheard.

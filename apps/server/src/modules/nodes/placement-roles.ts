@@ -1,0 +1,14 @@
+import type { NodeRole } from './nodes.service.ts';
+
+/**
+ * The parts of a hosting service that live on one server each. Name servers are not among them:
+ * every zone is on the primary and its secondaries alike.
+ * - web: the home, its sites, PHP pools, certificates and FTP logins (FTP serves the home);
+ * - mail: the mailboxes (Postfix, Dovecot, the DKIM signer);
+ * - databases: the MariaDB databases.
+ */
+export const PLACED_ROLES = ['web', 'mail', 'databases'] as const satisfies readonly NodeRole[];
+export type PlacedRole = (typeof PLACED_ROLES)[number];
+
+/** The server without a name: the control plane's own machine (no PANEL_NODE). */
+export const UNNAMED_NODE = '';

@@ -1,0 +1,100 @@
+import type { Db } from '../../db/database.ts';
+import { type PlacedRole, UNNAMED_NODE } from './placement-roles.ts';
+
+/** The `service_placements` rows (migration 0036): which server holds each part of a service. */
+export const placementsRepository = {
+  nodeOf(db: Db, serviceId: number, role: PlacedRole) {
+    return db
+      .selectFrom('service_placements')
+      .select('node')
+      .where('service_id', '=', serviceId)
+      .where('role', '=', role)
+      .executeTakeFirst();
+  },
+
+  ofService(db: Db, serviceId: number) {
+    return db.selectFrom('service_placements').select(['role', 'node']).where('service_id', '=', serviceId).execute();
+  },
+
+  /** Services with a part on each server (a service with two parts on one server counts once). */
+  async servicesPerNode(db: Db): Promise<Map<string, number>> {
+    const rows = await db
+      .selectFrom('service_placements')
+      .select(['node', (eb) => eb.fn.count<number>('service_id').distinct().as('services')])
+      .groupBy('node')
+      .execute();
+    return new Map(rows.map((row) => [row.node, Number(row.services)]));
+  },
+
+  async insertMissing(
+    db: Db,
+    rows: { service_id: number; role: PlacedRole; node: string }[],
+    now: number,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await db
+      .insertInto('service_placements')
+      .values(rows.map((row) => ({ ...row, placed_at: now })))
+      .onConflict((conflict) => conflict.columns(['service_id', 'role']).doNothing())
+      .execute();
+  },
+
+  /**
+   * Which services have their `role` part on `node` ('' : on no named server, the unnamed
+   * machine's): a test over service ids, for a server's sync, which touches only what it holds.
+   */
+  async holding(db: Db, role: PlacedRole, node: string): Promise<(serviceId: number) => boolean> {
+    const rows = await db
+      .selectFrom('service_placements')
+      .select(['service_id', 'node'])
+      .where('role', '=', role)
+      .execute();
+    if (node === UNNAMED_NODE) {
+      const elsewhere = new Set(rows.map((row) => row.service_id));
+      return (serviceId) => !elsewhere.has(serviceId);
+    }
+    const here = new Set(rows.filter((row) => row.node === node).map((row) => row.service_id));
+    return (serviceId) => here.has(serviceId);
+  },
+
+  /** The node channel of the named server holding the service's part (undefined: the unnamed machine). */
+  async channelUrlOf(db: Db, serviceId: number, role: PlacedRole): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('service_placements as p')
+      .innerJoin('nodes as n', 'n.name', 'p.node')
+      .select('n.channel_url')
+      .where('p.service_id', '=', serviceId)
+      .where('p.role', '=', role)
+      .executeTakeFirst();
+    return row?.channel_url;
+  },
+
+  /** The service a domain names (its home's name, its mailboxes' domain). */
+  async serviceOfDomain(db: Db, domain: string): Promise<number | undefined> {
+    const row = await db
+      .selectFrom('resources')
+      .select('id')
+      .where('reference_punycode', '=', domain)
+      .executeTakeFirst();
+    return row?.id;
+  },
+
+  /** The service a database belongs to. */
+  async serviceOfDatabase(db: Db, name: string): Promise<number | undefined> {
+    const row = await db
+      .selectFrom('hosted_databases')
+      .select('service_id')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row?.service_id;
+  },
+
+  async anyOn(db: Db, node: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('service_placements')
+      .select('service_id')
+      .where('node', '=', node)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+};

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FileWorkers, WorkerRequest } from '../drivers/files/confined/protocol.ts';
+import type { NodeChannel } from './channel-client.ts';
+import type { NodeChannels } from './node-channels.ts';
+import { RemoteFileWorkers } from './remote-file-workers.ts';
+
+/**
+ * The file operations of a panel process, each sent where its home is: the agent of the named
+ * server holding the service's web part, or `here` for a service on the unnamed machine (this
+ * machine's confined workers, or that machine's agent for an instance apart from it).
+ */
+export class PlacedFileWorkers implements FileWorkers {
+  private readonly remote = new Map<NodeChannel, RemoteFileWorkers>();
+
+  constructor(
+    private readonly here: FileWorkers,
+    private readonly channels: NodeChannels,
+    /** This process's PANEL_HOSTING_ROOT, which the homes in requests are made from. */
+    private readonly root: string,
+  ) {}
+
+  async holdsHome(domain: string): Promise<boolean> {
+    return (await this.workersOf(domain)).holdsHome(domain);
+  }
+
+  async call<T>(request: WorkerRequest, input?: () => Readable): Promise<T> {
+    return (await this.workersOf(path.basename(request.base))).call<T>(request, input);
+  }
+
+  async stream(request: WorkerRequest): Promise<{ meta: Record<string, unknown>; output: Readable }> {
+    return (await this.workersOf(path.basename(request.base))).stream(request);
+  }
+
+  async close(): Promise<void> {
+    await this.here.close();
+    this.channels.close();
+  }
+
+  private async workersOf(domain: string): Promise<FileWorkers> {
+    const channel = await this.channels.forDomain(domain, 'web');
+    if (!channel) return this.here;
+    let workers = this.remote.get(channel);
+    if (!workers) {
+      workers = new RemoteFileWorkers(channel, this.root);
+      this.remote.set(channel, workers);
+    }
+    return workers;
+  }
+}

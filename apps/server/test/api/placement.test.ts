@@ -1,0 +1,168 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
+import type { JobEngine } from '../../src/jobs/job-engine.ts';
+import { APPLY_WEB } from '../../src/modules/hosting/web-apply.jobs.ts';
+import type { NodeView } from '../../src/modules/nodes/nodes.service.ts';
+import { buildAccount } from '../support/factories.ts';
+import { runPanel } from '../support/panel-cli.ts';
+import { eventually } from '../support/retrying.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestDatabase, DATABASE_KINDS } from '../support/test-database.ts';
+
+const ACCOUNT = 'placing.test';
+
+/**
+ * A new service's parts go to the provider's servers by the documented policy (least used among
+ * the active servers of the role with room, by name on a tie; or the provider's pin), and each
+ * service's work goes to the queue of the server holding it, which only that server's agent takes.
+ */
+describe.each(DATABASE_KINDS)('placing services on the provider’s servers on %s', (kind) => {
+  let dataDir: string;
+  let t: TestApp;
+  let env: Record<string, string>;
+  const engines: JobEngine[] = [];
+  const ids = new Map<string, number>();
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'p247-placement-'));
+    const database = await createTestDatabase(kind, { sqliteFile: path.join(dataDir, 'panel.sqlite') });
+    t = await buildTestApp(kind, { database });
+    env = {
+      PANEL_DATA_DIR: dataDir,
+      PANEL_LOG_LEVEL: 'silent',
+      ...(kind === 'postgres' ? { PANEL_DATABASE_URL: database.url as string } : {}),
+    };
+    await buildAccount(database.db, { domainName: ACCOUNT, resources: { [ACCOUNT]: { hasDomain: true } } });
+  });
+  afterAll(async () => {
+    for (const engine of engines) await engine.stop();
+    await t?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const cli = (...args: string[]) => runPanel(env, args);
+  const addService = async (reference: string, ...more: string[]) => {
+    const added = await cli(
+      'resource',
+      'add',
+      '--domain',
+      ACCOUNT,
+      '--reference',
+      reference,
+      '--service',
+      ...more,
+      '--json',
+    );
+    if (added.code === 0) {
+      const answer = JSON.parse(added.stdout) as { id: number; placement: Record<string, string> };
+      ids.set(reference, answer.id);
+      return { ...added, placement: answer.placement };
+    }
+    return { ...added, placement: undefined };
+  };
+  const addNode = (name: string, roles: string, capacity: number) =>
+    cli(
+      'node',
+      'add',
+      name,
+      '--roles',
+      roles,
+      '--capacity',
+      String(capacity),
+      '--host',
+      `${name}.example.net`,
+      '--url',
+      'http://10.0.0.9:8247',
+    );
+  const listed = async () => (JSON.parse((await cli('node', 'list', '--json')).stdout) as { nodes: NodeView[] }).nodes;
+
+  it('places nothing while no server is added: the panel is its own machine’s server', async () => {
+    const added = await addService('sola.test');
+    expect(added).toMatchObject({ code: 0, placement: {} });
+    expect(await t.database.db.selectFrom('service_placements').selectAll().execute()).toEqual([]);
+  });
+
+  it('puts each part on the least used active server of its role with room, by name on a tie', async () => {
+    expect((await addNode('web-a', 'web', 2)).code).toBe(0);
+    expect((await addNode('web-b', 'web', 1)).code).toBe(0);
+    expect((await addNode('store-a', 'mail,databases', 10)).code).toBe(0);
+    expect((await addService('uno.test')).placement).toEqual({ web: 'web-a', mail: 'store-a', databases: 'store-a' });
+    expect((await addService('dos.test')).placement).toEqual({ web: 'web-b', mail: 'store-a', databases: 'store-a' });
+    expect((await addService('tres.test')).placement).toEqual({ web: 'web-a', mail: 'store-a', databases: 'store-a' });
+    // every web server is full now: refused, with the role named
+    const refused = await addService('cuatro.test');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('No active server with the web role has room for another service');
+    expect(
+      await t.database.db.selectFrom('resources').select('id').where('reference', '=', 'cuatro.test').execute(),
+    ).toEqual([]);
+    // a repeated add keeps what was chosen; the service made before servers keeps the unnamed machine
+    expect((await addService('uno.test')).placement).toEqual({ web: 'web-a', mail: 'store-a', databases: 'store-a' });
+    expect((await addService('sola.test')).placement).toEqual({});
+  });
+
+  it('takes the provider’s pin, but never to a server without the role or one that is draining', async () => {
+    expect((await addService('cinco.test', '--node', 'web=store-a')).stderr).toContain(
+      'There is no server store-a with the web role',
+    );
+    expect((await cli('node', 'drain', 'web-b')).code).toBe(0);
+    expect((await addService('cinco.test', '--node', 'web=web-b')).stderr).toContain(
+      'Server web-b is draining and takes no new services',
+    );
+    expect((await cli('node', 'undrain', 'web-b')).code).toBe(0);
+    for (const bad of ['web', 'ftp=web-a', 'web=Web_A', 'web=web-a,web=web-b'])
+      expect((await addService('cinco.test', '--node', bad)).stderr).toMatch(/--node|not a server name/);
+    // a pin is the provider's word: it may put a server over its capacity
+    expect((await addService('cinco.test', '--node', 'web=web-b')).placement).toMatchObject({ web: 'web-b' });
+  });
+
+  it('counts each server’s services and refuses to remove one that still holds some', async () => {
+    const nodes = await listed();
+    expect(nodes.map((node) => [node.name, node.services])).toEqual([
+      ['store-a', 4],
+      ['web-a', 2],
+      ['web-b', 2],
+    ]);
+    expect((await cli('node', 'list')).stdout).toMatch(/web-a\s+web\s+2\/2/);
+    const refused = await cli('node', 'remove', 'web-a');
+    expect(refused).toMatchObject({ code: 1 });
+    expect(refused.stderr).toContain('Server web-a still holds services: move them before removing it');
+  });
+
+  it('sends each service’s work to its server’s queue, which only that server’s agent takes', async () => {
+    const named = (node: string) => createJobEngine({ ...t.database, node });
+    const onA = named('web-a');
+    const onB = named('web-b');
+    engines.push(onA, onB);
+    const taken: string[] = [];
+    for (const [engine, node] of [
+      [onA, 'web-a'],
+      [onB, 'web-b'],
+    ] as const) {
+      await engine.start({ workers: true });
+      await engine.work(APPLY_WEB, async (service) => void taken.push(`${service.domain} on ${node}`));
+    }
+    // the panel's sender, as an instance has it (the unnamed machine takes nothing here)
+    const sender = createJobEngine(t.database);
+    engines.push(sender);
+    await sender.start({ workers: false });
+    for (const reference of ['uno.test', 'dos.test', 'tres.test'])
+      await sender.send(APPLY_WEB, { serviceId: ids.get(reference) as number, domain: reference });
+    await eventually(() => taken.length === 3);
+    expect(taken.sort()).toEqual(['dos.test on web-b', 'tres.test on web-a', 'uno.test on web-a']);
+    const queues = (await sender.list({ states: ['completed'], limit: 10 })).map((job) => job.kind);
+    expect(queues.sort()).toEqual(['web.apply-service/web-a', 'web.apply-service/web-a', 'web.apply-service/web-b']);
+    // a service on no named server stays on the plain queue, the unnamed machine's
+    const db = t.database.db;
+    await db
+      .deleteFrom('service_placements')
+      .where('service_id', '=', ids.get('uno.test') as number)
+      .execute();
+    await sender.send(APPLY_WEB, { serviceId: ids.get('uno.test') as number, domain: 'uno.test' });
+    const waiting = await sender.list({ states: ['created'], limit: 10 });
+    expect(waiting.map((job) => job.kind)).toEqual(['web.apply-service']);
+  });
+});

@@ -1,0 +1,176 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createNodeNamespace, type NodeNamespace } from '../../../../scripts/daemons/netns.ts';
+import { forwardTcp } from '../../../../scripts/daemons/tcp-forward.ts';
+import type { WebServers } from '../../../../scripts/daemons/web.ts';
+import { nginxPanelConfig } from './nginx-config.ts';
+import { TEST_SECRET_KEY } from './test-app.ts';
+import { TEST_PG_ADMIN_URL } from './test-database.ts';
+
+const REPO = path.resolve(import.meta.dirname, '../../../..');
+const AGENT = path.join(REPO, 'apps/server/dist/agent.js');
+/** The node channel's port, in each namespace's own port space. */
+export const AGENT_CHANNEL_PORT = 8247;
+
+/** Dotted settings (`web.driver`) as the nested JSON of PANEL_CONFIG_FILE. */
+function nested(settings: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [dotted, value] of Object.entries(settings)) {
+    const parts = dotted.split('.');
+    let at = out;
+    for (const part of parts.slice(0, -1)) {
+      at[part] ??= {};
+      at = at[part] as Record<string, unknown>;
+    }
+    at[parts.at(-1) as string] = value;
+  }
+  return out;
+}
+
+/** Resolves with the first line of the child's output that matches `ready`; rejects if it exits first. */
+export function lineOf(child: ChildProcess, ready: RegExp, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const look = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const line = seen.split('\n').find((one) => ready.test(one));
+      if (line) resolve(line);
+    };
+    child.stdout?.on('data', look);
+    child.stderr?.on('data', (chunk: Buffer) => (seen += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`${what} exited with ${code}:\n${seen.slice(-3000)}`)));
+  });
+}
+
+async function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+}
+
+/** Polls `read` every 100 ms until `done` says so, for at most `ms`. */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  let value = await read();
+  while (!done(value)) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  return value;
+}
+
+/**
+ * A web server of the provider's on this machine: a network namespace with its own address,
+ * running its own nginx and PHP-FPM and, once `startAgent` is called, the node agent's bundle
+ * (`apps/server/dist/agent.js`) with its own configuration file. It reaches the control plane's
+ * PostgreSQL through the host's end of its link, as a server reaches it through the network.
+ */
+export interface WebServerNamespace {
+  ns: NodeNamespace;
+  /** The homes on this server (its PANEL_HOSTING_ROOT). */
+  homes: string;
+  /** Its web settings (the nginx driver's folders and commands), as dotted settings. */
+  settings: Record<string, unknown>;
+  /** Its node channel: `http://<address>:8247`. */
+  channelUrl: string;
+  /** Runs its agent with these settings besides the web ones; resolves once it is running. */
+  startAgent(databaseUrl: string, extra: Record<string, unknown>, env?: Record<string, string>): Promise<ChildProcess>;
+  stopAgent(signal?: NodeJS.Signals): Promise<void>;
+  /** The running agent's process (to freeze it with SIGSTOP). */
+  readonly agent: ChildProcess | undefined;
+  /** A site's answer at this server's address, as a browser would ask (status 0: no answer). */
+  site(host: string, pathname?: string): Promise<{ status: number; body: string }>;
+  /** Writes a page into a folder of a home on this server, readable by nginx. */
+  page(domain: string, folder: string, text: string): void;
+  destroy(): Promise<void>;
+}
+
+export async function startWebServerNamespace(name: string, slot: number): Promise<WebServerNamespace> {
+  if (!existsSync(AGENT)) execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts'], { cwd: REPO });
+  const ns = await createNodeNamespace(name, slot);
+  const forward = await forwardTcp(ns.hostAddress, { host: new URL(TEST_PG_ADMIN_URL).hostname, port: 5432 });
+  const served = ns.wrap(process.execPath, ['--import', 'tsx', 'scripts/daemons/serve-web.ts', ns.address]);
+  const web = spawn(served.command, served.args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const servers = JSON.parse(await lineOf(web, /^\{"httpPort"/, `nginx and PHP-FPM in ${name}`)) as Pick<
+    WebServers,
+    'httpPort' | 'driverOptions' | 'dir'
+  >;
+  // Its own templates, which a test may break as an operator's bad edit would.
+  const templates = mkdtempSync(path.join(tmpdir(), `p247-${name}-templates-`));
+  cpSync(path.join(REPO, 'deploy/nginx'), templates, { recursive: true });
+  const homes = path.join(servers.dir, 'homes');
+  mkdirSync(homes, { recursive: true, mode: 0o755 });
+  chmodSync(homes, 0o755);
+  const settings = { ...nginxPanelConfig(servers as WebServers, homes), 'web.templatesDir': templates };
+  const channelUrl = `http://${ns.address}:${AGENT_CHANNEL_PORT}`;
+  let agent: ChildProcess | undefined;
+
+  return {
+    ns,
+    homes,
+    settings,
+    channelUrl,
+    get agent() {
+      return agent;
+    },
+    async startAgent(databaseUrl, extra, env = {}) {
+      const configFile = path.join(mkdtempSync(path.join(tmpdir(), `p247-${name}-config-`)), 'panel.json');
+      writeFileSync(configFile, JSON.stringify(nested({ ...settings, 'agent.url': channelUrl, ...extra })));
+      const nodeUrl = new URL(databaseUrl);
+      nodeUrl.host = `${ns.hostAddress}:${forward.port}`;
+      const { command, args } = ns.wrap(process.execPath, [AGENT]);
+      const started = spawn(command, args, {
+        cwd: REPO,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          PANEL_CONFIG_FILE: configFile,
+          PANEL_DATABASE_URL: nodeUrl.toString(),
+          PANEL_SECRET_KEY: TEST_SECRET_KEY.toString('hex'),
+          PANEL_LOG_LEVEL: 'warn',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      agent = started;
+      await lineOf(started, /node agent: running/, `the agent of ${name}`);
+      return started;
+    },
+    async stopAgent(signal = 'SIGTERM') {
+      const running = agent;
+      agent = undefined;
+      await stopChild(running, signal);
+    },
+    site: (host, pathname = '/') =>
+      new Promise((resolve) => {
+        const request = http.get(
+          { host: ns.address, port: servers.httpPort, path: pathname, agent: false, headers: { host }, timeout: 3000 },
+          (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk) => (body += chunk));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          },
+        );
+        // nginx's default server closes unknown hosts without an answer (444)
+        request.on('error', () => resolve({ status: 0, body: '' }));
+        request.on('timeout', () => request.destroy());
+      }),
+    page(domain, folder, text) {
+      const file = path.join(homes, domain, folder, 'index.html');
+      writeFileSync(file, text);
+      chmodSync(file, 0o644);
+    },
+    async destroy() {
+      await stopChild(agent);
+      agent = undefined;
+      await stopChild(web);
+      await forward.close();
+      await ns.destroy();
+    },
+  };
+}
