@@ -474,6 +474,9 @@ export interface NodeTable {
   host: string;
   /** Its agent's node channel, http://host:port. */
   channel_url: string;
+  /** Its public addresses ('' : none), for the records of the zones of services placed on it (migration 0036). */
+  ipv4: Generated<string>;
+  ipv6: Generated<string>;
   state: 'active' | 'draining';
   /** SHA-256 (hex) of its agent's key. */
   key_hash: string;

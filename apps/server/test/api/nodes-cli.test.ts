@@ -13,7 +13,18 @@ import { runPanel } from '../support/panel-cli.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS } from '../support/test-database.ts';
 
-const ADD = ['--roles', 'web,mail', '--capacity', '500', '--host', 'web1.example.net', '--url', 'http://10.0.0.2:8247'];
+const ADD = [
+  '--roles',
+  'web,mail',
+  '--capacity',
+  '500',
+  '--host',
+  'web1.example.net',
+  '--url',
+  'http://10.0.0.2:8247',
+  '--ipv4',
+  '198.51.100.20',
+];
 
 /**
  * The provider's servers as data: `panel node add|list|drain|undrain|remove`, each agent proving
@@ -74,6 +85,8 @@ describe.each(DATABASE_KINDS)('panel node on %s', (kind) => {
       name: 'web1',
       roles: ['web', 'mail'],
       capacity: 500,
+      ipv4: '198.51.100.20',
+      ipv6: '',
       state: 'active',
       up: false,
     });
@@ -93,6 +106,9 @@ describe.each(DATABASE_KINDS)('panel node on %s', (kind) => {
       [['node', 'add', 'web2', ...ADD.map((arg) => (arg === '500' ? '0' : arg))], 'capacity'],
       [['node', 'add', 'web2', ...ADD.map((arg) => (arg === 'web1.example.net' ? 'bad host' : arg))], '--host'],
       [['node', 'add', 'web2', ...ADD.map((arg) => (arg.startsWith('http') ? 'https://10.0.0.2:8247' : arg))], '--url'],
+      [['node', 'add', 'web2', ...ADD.map((arg) => (arg === '198.51.100.20' ? '198.51.100.256' : arg))], '--ipv4'],
+      [['node', 'add', 'web2', ...ADD.slice(0, -2)], '--ipv4 is needed'],
+      [['node', 'add', 'web2', ...ADD, '--ipv6', '2001:db8::g'], '--ipv6'],
     ];
     for (const [args, message] of bad) {
       const refused = await cli(...args);

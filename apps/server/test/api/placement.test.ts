@@ -53,6 +53,9 @@ describe.each(DATABASE_KINDS)('placing services on the provider’s servers on %
       '--reference',
       reference,
       '--service',
+      '--mail',
+      '--grant-user',
+      'admin',
       ...more,
       '--json',
     );
@@ -62,6 +65,11 @@ describe.each(DATABASE_KINDS)('placing services on the provider’s servers on %
       return { ...added, placement: answer.placement };
     }
     return { ...added, placement: undefined };
+  };
+  const addresses: Record<string, string[]> = {
+    'web-a': ['--ipv4', '198.51.100.11', '--ipv6', '2001:db8::11'],
+    'web-b': ['--ipv4', '198.51.100.12'],
+    'store-a': ['--ipv4', '198.51.100.21'],
   };
   const addNode = (name: string, roles: string, capacity: number) =>
     cli(
@@ -76,6 +84,7 @@ describe.each(DATABASE_KINDS)('placing services on the provider’s servers on %
       `${name}.example.net`,
       '--url',
       'http://10.0.0.9:8247',
+      ...(addresses[name] ?? []),
     );
   const listed = async () => (JSON.parse((await cli('node', 'list', '--json')).stdout) as { nodes: NodeView[] }).nodes;
 
@@ -130,6 +139,53 @@ describe.each(DATABASE_KINDS)('placing services on the provider’s servers on %
     const refused = await cli('node', 'remove', 'web-a');
     expect(refused).toMatchObject({ code: 1 });
     expect(refused.stderr).toContain('Server web-a still holds services: move them before removing it');
+  });
+
+  it('points the zone’s own records at the servers holding the service, and its customers there too', async () => {
+    const cookie = await t.login(ACCOUNT, 'admin', 'correct horse battery');
+    const records = async (reference: string) => {
+      const listed = await t.call<{ dnss: { zona: string; type: string; value: string }[] }>(
+        'GET',
+        `service/${ids.get(reference)}/dns/list/`,
+        {},
+        { cookie },
+      );
+      return listed.body.data.dnss
+        .filter((record) => ['A', 'AAAA'].includes(record.type))
+        .map((record) => `${record.zona || '@'} ${record.type} ${record.value}`)
+        .sort();
+    };
+    // uno: web on web-a (with IPv6), mail on store-a
+    expect(await records('uno.test')).toEqual(expect.arrayContaining(['@ A 198.51.100.11', '@ AAAA 2001:db8::11']));
+    expect((await records('uno.test')).filter((line) => line.startsWith('mail '))).toEqual(['mail A 198.51.100.21']);
+    // dos: web on web-b, which has no IPv6: no AAAA that would lead to another machine
+    expect((await records('dos.test')).filter((line) => line.startsWith('@ '))).toEqual(['@ A 198.51.100.12']);
+    // sola, on the unnamed machine, keeps the provider's settings
+    expect((await records('sola.test')).filter((line) => line.startsWith('@ '))).toEqual([
+      `@ A ${t.config.dns.webIpv4}`,
+      `@ AAAA ${t.config.dns.webIpv6}`,
+    ]);
+
+    const connection = await t.call<{ ssl: Record<string, string>; plain: Record<string, string> }>(
+      'GET',
+      `service/${ids.get('dos.test')}/correo/connection/`,
+      {},
+      { cookie },
+    );
+    expect(connection.body.data.ssl).toEqual({
+      imap: 'store-a.example.net',
+      smtp: 'store-a.example.net',
+      ftp: 'web-b.example.net',
+      bbdd: 'store-a.example.net',
+    });
+    expect(connection.body.data.plain.ftp).toBe('ftp.dos.test');
+    const ftp = await t.call<{ ftp: { sslHost: string } }>(
+      'GET',
+      `service/${ids.get('dos.test')}/ftp/main/`,
+      {},
+      { cookie },
+    );
+    expect(ftp.body.data.ftp.sslHost).toBe('web-b.example.net');
   });
 
   it('sends each service’s work to its server’s queue, which only that server’s agent takes', async () => {

@@ -83,6 +83,8 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
         `${name}.example.net`,
         '--url',
         one.channelUrl,
+        '--ipv4',
+        one.ns.address,
         '--json',
       ]);
       expect(added.code).toBe(0);

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import { isHostName } from '@panel247/contract/dns-rules';
 import { CHANNEL_URL_PATTERN, NODE_NAME_PATTERN } from '../../modules/nodes/node-rules.ts';
 import {
@@ -11,7 +12,7 @@ import type { PlacementPins } from '../../modules/nodes/placement.service.ts';
 import { PLACED_ROLES, type PlacedRole } from '../../modules/nodes/placement-roles.ts';
 import { CliError, type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
 import { table, timestamp } from '../output.ts';
-import { integer, requiredString } from '../validate.ts';
+import { integer, optionString, requiredString } from '../validate.ts';
 
 function nodeName(value: string): string {
   if (!NODE_NAME_PATTERN.test(value))
@@ -51,26 +52,40 @@ const add = defineCommand({
   name: 'add',
   summary:
     "Add a server with its roles (web, mail, databases, dns), capacity (services it takes), the host name customers connect to and its agent's node channel; prints its agent's key once (PANEL_NODE_KEY)",
-  usage: 'NAME --roles web,mail --capacity N --host HOST --url http://ADDRESS:PORT',
+  usage:
+    'NAME --roles web,mail --capacity N --host HOST --url http://ADDRESS:PORT [--ipv4 A.B.C.D] [--ipv6 X::Y] ' +
+    '(--ipv4 is needed for the web and mail roles)',
   positionals: ['NAME'],
   options: {
     roles: { type: 'string' },
     capacity: { type: 'string' },
     host: { type: 'string' },
     url: { type: 'string' },
+    ipv4: { type: 'string' },
+    ipv6: { type: 'string' },
   },
   parse: ({ positionals, values }): NewNode => {
+    const ipv4 = optionString(values, 'ipv4') ?? '';
+    if (ipv4 !== '' && !isIPv4(ipv4)) throw new CliError(`--ipv4 '${ipv4}' is not an IPv4 address`);
+    const ipv6 = (optionString(values, 'ipv6') ?? '').toLowerCase();
+    if (ipv6 !== '' && !isIPv6(ipv6)) throw new CliError(`--ipv6 '${ipv6}' is not an IPv6 address`);
     const host = requiredString(values, 'host').toLowerCase();
     if (!isHostName(host)) throw new CliError(`--host '${host}' is not a host name`);
     const channelUrl = requiredString(values, 'url');
     if (!CHANNEL_URL_PATTERN.test(channelUrl))
       throw new CliError('--url must be http://address:port (the agent’s node channel)');
+    const given = roles(requiredString(values, 'roles'));
+    // the zones of its services point their web and mail names at it
+    if (ipv4 === '' && (given.includes('web') || given.includes('mail')))
+      throw new CliError('--ipv4 is needed for a server with the web or mail role (its services’ zones point at it)');
     return {
       name: nodeName(String(positionals[0])),
-      roles: roles(requiredString(values, 'roles')),
+      roles: given,
       capacity: integer(requiredString(values, 'capacity'), 'capacity', 1, 1_000_000),
       host,
       channelUrl,
+      ipv4,
+      ipv6,
     };
   },
   async run(ctx, input: NewNode) {

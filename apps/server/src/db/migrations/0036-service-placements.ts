@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Frozen on 2026-11-30: which of the provider's servers holds each part of a hosting service.
+ * Frozen on 2026-11-30: which of the provider's servers holds each part of a hosting service, and
+ * the addresses of each server.
  *
+ * - `nodes.ipv4`, `nodes.ipv6`: the server's public addresses ('' : none given), which the
+ *   records a zone gets from the provider's settings (`{web_ipv4}`, `{mail_ipv4}`…) take for a
+ *   service placed on it.
  * - `service_placements`: one row per service and role (web: its home, sites, PHP pools and FTP
  *   logins; mail: its mailboxes; databases: its MariaDB databases), naming the server (`nodes.name`).
  *   A service with no row for a role has that part on the server without a name: the control
@@ -19,9 +23,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('placed_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('service_placements_pk', ['service_id', 'role'])
     .execute();
+  await db.schema
+    .alterTable('nodes')
+    .addColumn('ipv4', 'varchar(15)', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema
+    .alterTable('nodes')
+    .addColumn('ipv6', 'varchar(39)', (c) => c.notNull().defaultTo(''))
+    .execute();
   await db.schema.createIndex('service_placements_node').on('service_placements').columns(['node', 'role']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('service_placements').ifExists().execute();
+  await db.schema.alterTable('nodes').dropColumn('ipv6').execute();
+  await db.schema.alterTable('nodes').dropColumn('ipv4').execute();
 }

@@ -17,6 +17,7 @@ import type { ChangedService, ServiceChanges } from '../../jobs/service-changes.
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
+import { onServer, PlacementService } from '../nodes/placement.service.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { nextDatabaseNumber } from './database-names.ts';
@@ -329,7 +330,10 @@ export class DatabasesService {
     if (!this.settings.phpmyadminKey) throw new ConflictError('ddbb.error.phpmyadmin_off');
     const token = await this.signon.issue('phpmyadmin', row.id);
     return {
-      action: await this.phpmyadminAction(actor.brandId),
+      action: onServer(
+        await this.phpmyadminAction(actor.brandId),
+        (await new PlacementService(this.db, this.now).serversOf(id)).databases,
+      ),
       method: 'post',
       fields: { user: row.db_user, token },
     };

@@ -124,9 +124,10 @@ export class DnsRecordService {
   /** Back to the provider's defaults: every record goes, the defaults come back. */
   async restore(actor: Actor, serviceId: number): Promise<Changed<{ dnss: DnsRecord[]; total: number }>> {
     const zone = await this.changes.zoneToChange(actor, serviceId);
+    const defaults = await this.changes.defaults(zone);
     const changed = await this.changes.rewrite(zone, { kind: 'defaults', ...by(actor) }, async (trx) => {
       await dnsRepository.deleteAll(trx, serviceId);
-      for (const record of this.changes.defaults(zone)) {
+      for (const record of defaults) {
         await dnsRepository.insert(trx, this.changes.row(zone, record, record.dynamicValue, record.eliminable));
       }
       await unifyTtls(trx, serviceId, this.changes.settings.defaultTtl);

@@ -11,6 +11,7 @@ import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { FieldErrors } from '../../errors.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
 import type { Actor } from '../auth/actor.ts';
+import { type PlacedServers, PlacementService } from '../nodes/placement.service.ts';
 import type { AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import type { WorkLanded } from '../realtime/work-events.ts';
 import { dnsRepository } from './dns.repository.ts';
@@ -36,6 +37,21 @@ export interface DnsSettings {
   importAxfr?: 'off' | 'on' | 'any';
   /** How many change sets a zone's history keeps, and for how many days (0: no age limit). */
   history?: HistoryRetention;
+}
+
+/**
+ * The provider's settings for the zone of a service some of whose parts are on named servers:
+ * `{web_ipv4}`, `{web_ipv6}` and `{web_host}` are its web server's, `{mail_ipv4}` and
+ * `{mail_host}` its mail server's. A server without an IPv6 address gives no AAAA record: the
+ * provider's own address would send visitors to a machine that does not serve the site.
+ */
+export function withPlacedServers(settings: DnsSettings, servers: PlacedServers): DnsSettings {
+  const { web, mail } = servers;
+  return {
+    ...settings,
+    ...(web ? { webIpv4: web.ipv4, webIpv6: web.ipv6, webHost: web.host } : {}),
+    ...(mail ? { mailIpv4: mail.ipv4, mailHost: mail.host } : {}),
+  };
 }
 
 /** A zone's history without a configured retention: its newest 500 change sets, for a year. */
@@ -190,9 +206,16 @@ export class ZoneChanges {
     return { dnss, total: dnss.length };
   }
 
-  /** The provider's default records for the zone, in the canonical form a typed record gets. */
-  defaults(zone: Zone) {
-    return renderDefaultRecords(this.settings.templates, { domain: zone.name, ...this.settings }).map((record) => ({
+  /**
+   * The provider's default records for the zone, in the canonical form a typed record gets, with
+   * the addresses and host names of the servers holding the service's parts.
+   */
+  async defaults(zone: Zone) {
+    const values = withPlacedServers(
+      this.settings,
+      await new PlacementService(this.db, this.now).serversOf(zone.serviceId),
+    );
+    return renderDefaultRecords(this.settings.templates, { domain: zone.name, ...values }).map((record) => ({
       ...record,
       ...this.validate(zone, record),
     }));
@@ -203,9 +226,12 @@ export class ZoneChanges {
    * records in the database, the zone (SOA and name servers) and its records on the server.
    * Returns whether it created it.
    */
-  storeZone(zone: Zone): Promise<boolean> {
+  async storeZone(zone: Zone): Promise<boolean> {
+    if (await this.publisher.exists(zone.serviceId)) return false;
+    // read before the transaction: SQLite's one connection is the transaction's until it ends
+    const defaults = await this.defaults(zone);
     return this.publisher.create(zone, async (trx) => {
-      for (const record of this.defaults(zone)) {
+      for (const record of defaults) {
         await dnsRepository.insert(trx, this.row(zone, record, record.dynamicValue, record.eliminable));
       }
       // The provider's templates may give records of one RRset different TTLs.

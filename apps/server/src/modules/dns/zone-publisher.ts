@@ -101,12 +101,16 @@ export class ZonePublisher {
    * whole zone. Returns false when the zone existed (or another request created it meanwhile). A
    * server that cannot take it now gets it when its job's retry finds it answering.
    */
+  /** Whether the service has its zone in the database (remembered once it has). */
+  async exists(serviceId: number): Promise<boolean> {
+    if (this.knownZones.has(serviceId)) return true;
+    if (!(await dnsRepository.zoneExists(this.db, serviceId))) return false;
+    this.knownZones.set(serviceId, true);
+    return true;
+  }
+
   async create(zone: PublishedZone, insertRecords: (trx: Db) => Promise<void>): Promise<boolean> {
-    if (this.knownZones.has(zone.serviceId)) return false;
-    if (await dnsRepository.zoneExists(this.db, zone.serviceId)) {
-      this.knownZones.set(zone.serviceId, true);
-      return false;
-    }
+    if (await this.exists(zone.serviceId)) return false;
     let entry: number | undefined;
     try {
       entry = await this.db.transaction().execute(async (trx) => {

@@ -16,6 +16,7 @@ import { noteChangeDetail } from '../activity/activity-notes.ts';
 import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
+import { onServer, PlacementService } from '../nodes/placement.service.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { ftpRepository } from './ftp.repository.ts';
@@ -116,17 +117,17 @@ export class FtpService {
   async main(actor: Actor, id: number): Promise<FtpMainData> {
     const service = await this.service(actor, id, 'visible');
     const brand = await this.brands.byId(actor.brandId);
+    // FTP serves the home: a service on a named web server is reached at that server
+    const { web } = await new PlacementService(this.db, this.now).serversOf(id);
     return {
       applying: await this.applying(id),
       ftp: {
         host: `ftp.${service.domain}`,
-        sslHost: brand.sslHost || `ftp.${service.domain}`,
+        sslHost: web?.host ?? (brand.sslHost || `ftp.${service.domain}`),
         port: this.settings.ftpPort,
         webftp: !this.settings.webftpKey
           ? filesPagePath(id)
-          : brand.webftpHost
-            ? `https://${brand.webftpHost}/`
-            : this.settings.webftpUrl,
+          : onServer(brand.webftpHost ? `https://${brand.webftpHost}/` : this.settings.webftpUrl, web),
       },
     };
   }
@@ -305,8 +306,9 @@ export class FtpService {
     }
     const token = await this.signon.issue('webftp', row.id);
     const brand = await this.brands.byId(actor.brandId);
+    const { web } = await new PlacementService(this.db, this.now).serversOf(id);
     return {
-      action: brand.webftpHost ? `https://${brand.webftpHost}/` : this.settings.webftpUrl,
+      action: onServer(brand.webftpHost ? `https://${brand.webftpHost}/` : this.settings.webftpUrl, web),
       method: 'post',
       fields: { user: row.login, token, initialDirectory: folder },
     };
@@ -318,10 +320,11 @@ export class FtpService {
     const accountId = await this.signon.take('webftp', token);
     const row = accountId === undefined ? undefined : await ftpRepository.findById(this.db, accountId);
     if (!row) throw new NotFoundError('signon.error.token');
+    const { web } = await new PlacementService(this.db, this.now).serversOf(row.service_id);
     return {
       user: row.login,
       password: this.secrets.open(row.password_sealed),
-      host: this.settings.ftpHost,
+      host: web?.host ?? this.settings.ftpHost,
       port: this.settings.ftpPort,
     };
   }

@@ -1,8 +1,9 @@
-import type { Db } from '../../db/database.ts';
+import { type Db, nowSeconds } from '../../db/database.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { connectionHosts, type MailClientPorts } from '../mail/connection-hosts.ts';
+import { PlacementService } from '../nodes/placement.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import { autoconfigXml } from './autoconfig-document.ts';
 import { AUTODISCOVER_RESPONSE_SCHEMA, autodiscoverXml, readAutodiscoverRequest } from './autodiscover-document.ts';
@@ -36,7 +37,8 @@ export class MailClientSetupService {
   private async hostedDomain(domain: string): Promise<MailClientSettings> {
     const row = await mailClientSetupRepository.mailDomain(this.db, domain);
     if (!row) throw new NotFoundError();
-    return clientSettings(domain, row.company, connectionHosts(domain, row.sslHost, this.ports));
+    const servers = await new PlacementService(this.db, nowSeconds).serversOf(row.serviceId);
+    return clientSettings(domain, row.company, connectionHosts(domain, row.sslHost, this.ports, servers));
   }
 
   /**
@@ -76,7 +78,8 @@ export class MailClientSetupService {
     if (!mailbox) throw new NotFoundError();
     const domain = service.referencePunycode;
     const brand = await this.brands.byId(actor.brandId);
-    const settings = clientSettings(domain, brand.company, connectionHosts(domain, brand.sslHost, this.ports));
+    const servers = await new PlacementService(this.db, nowSeconds).serversOf(serviceId);
+    const settings = clientSettings(domain, brand.company, connectionHosts(domain, brand.sslHost, this.ports, servers));
     const address = `${mailbox.local_part}@${domain}`;
     return { fileName: `${address}.mobileconfig`, body: mobileconfigXml(settings, address) };
   }

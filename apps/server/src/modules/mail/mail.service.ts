@@ -28,6 +28,7 @@ import { changedFields } from '../activity/activity-summary.ts';
 import type { Actor } from '../auth/actor.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
 import type { BrandService } from '../brand/brand.service.ts';
+import { onServer, PlacementService } from '../nodes/placement.service.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { connectionHosts, type MailClientPorts } from './connection-hosts.ts';
@@ -368,7 +369,8 @@ export class MailService {
   async connection(actor: Actor, id: number) {
     const service = await this.service(actor, id, 'servicemail', 'visible');
     const brand = await this.brands.byId(actor.brandId);
-    return connectionHosts(service.domain, brand.sslHost, this.settings);
+    const servers = await new PlacementService(this.db, this.now).serversOf(id);
+    return connectionHosts(service.domain, brand.sslHost, this.settings, servers);
   }
 
   /**
@@ -387,7 +389,8 @@ export class MailService {
     if (!this.settings.webmailKey) throw new ConflictError('mail.error.webmail_off');
     const token = await this.signon.issue('webmail', row.id);
     const brand = await this.brands.byId(actor.brandId);
-    const action = brand.webmailHost ? `https://${brand.webmailHost}/` : this.settings.webmailUrl;
+    const { mail } = await new PlacementService(this.db, this.now).serversOf(id);
+    const action = onServer(brand.webmailHost ? `https://${brand.webmailHost}/` : this.settings.webmailUrl, mail);
     return this.driver.webmailSignon({ domain: service.domain, localPart: row.local_part }, token, action);
   }
 

@@ -7,6 +7,8 @@ const COLUMNS = [
   'capacity',
   'host',
   'channel_url',
+  'ipv4',
+  'ipv6',
   'state',
   'created_at',
   'last_seen_at',
@@ -28,7 +30,16 @@ export const nodesRepository = {
 
   async insert(
     db: Db,
-    row: { name: string; roles: string; capacity: number; host: string; channel_url: string; key_hash: string },
+    row: {
+      name: string;
+      roles: string;
+      capacity: number;
+      host: string;
+      channel_url: string;
+      ipv4: string;
+      ipv6: string;
+      key_hash: string;
+    },
     now: number,
   ): Promise<void> {
     await db

@@ -17,6 +17,9 @@ export interface NewNode {
   capacity: number;
   host: string;
   channelUrl: string;
+  /** Public addresses ('' : none given): the zones of its services point at them. */
+  ipv4: string;
+  ipv6: string;
 }
 
 export interface NodeView extends NewNode {
@@ -56,6 +59,8 @@ export class NodesService {
         capacity: node.capacity,
         host: node.host,
         channel_url: node.channelUrl,
+        ipv4: node.ipv4,
+        ipv6: node.ipv6,
         key_hash: keyHash(key).toString('hex'),
       },
       this.now(),
@@ -73,6 +78,8 @@ export class NodesService {
       capacity: row.capacity,
       host: row.host,
       channelUrl: row.channel_url,
+      ipv4: row.ipv4,
+      ipv6: row.ipv6,
       state: row.state,
       createdAt: Number(row.created_at),
       lastSeenAt: row.last_seen_at === null ? null : Number(row.last_seen_at),

@@ -4,6 +4,29 @@ import { nodesRepository } from './nodes.repository.ts';
 import { PLACED_ROLES, type PlacedRole, UNNAMED_NODE } from './placement-roles.ts';
 import { placementsRepository } from './placements.repository.ts';
 
+/** A named server as a service's customers reach it. */
+export interface PlacedServer {
+  name: string;
+  /** The host name clients connect to (`node add --host`). */
+  host: string;
+  /** '' when none was given. */
+  ipv4: string;
+  ipv6: string;
+}
+
+/**
+ * A hand-off's address (phpMyAdmin, WebMail, WebFTP) for a part on a named server: the same path
+ * at that server's host, where its own copy of the tool runs beside the daemon it opens; for a
+ * part on the unnamed machine, the address as configured.
+ */
+export function onServer(url: string, server: PlacedServer | undefined): string {
+  if (!server) return url;
+  return `https://${server.host}${new URL(url, 'http://panel.invalid').pathname}`;
+}
+
+/** The named servers holding a service's parts (a part on the unnamed machine is absent). */
+export type PlacedServers = Partial<Record<PlacedRole, PlacedServer>>;
+
 /** Servers the provider chose for some parts of a new service (`resource add --node web=NAME`). */
 export type PlacementPins = Partial<Record<PlacedRole, string>>;
 
@@ -86,6 +109,12 @@ export class PlacementService {
   async placementOf(serviceId: number): Promise<PlacementPins> {
     const rows = await placementsRepository.ofService(this.db, serviceId);
     return Object.fromEntries(rows.map((row) => [row.role, row.node]));
+  }
+
+  /** The named servers holding the service's parts, as its customers reach them. */
+  async serversOf(serviceId: number): Promise<PlacedServers> {
+    const rows = await placementsRepository.serversOf(this.db, serviceId);
+    return Object.fromEntries(rows.map(({ role, ...server }) => [role, server]));
   }
 
   /** Which services have their `role` part on `node` ('' : the unnamed machine), for its sync. */

@@ -16,6 +16,16 @@ export const placementsRepository = {
     return db.selectFrom('service_placements').select(['role', 'node']).where('service_id', '=', serviceId).execute();
   },
 
+  /** The named servers holding parts of the service, with their host names and addresses. */
+  serversOf(db: Db, serviceId: number) {
+    return db
+      .selectFrom('service_placements as p')
+      .innerJoin('nodes as n', 'n.name', 'p.node')
+      .select(['p.role', 'n.name', 'n.host', 'n.ipv4', 'n.ipv6'])
+      .where('p.service_id', '=', serviceId)
+      .execute();
+  },
+
   /** Services with a part on each server (a service with two parts on one server counts once). */
   async servicesPerNode(db: Db): Promise<Map<string, number>> {
     const rows = await db
