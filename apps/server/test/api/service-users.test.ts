@@ -53,12 +53,12 @@ describe.each(DATABASE_KINDS)('service users (%s)', (kind) => {
     });
     return references.map((domain) => ({ id: account.resources[domain] as number, domain }));
   };
-  const users = (driver: ServiceUserDriver, range = RANGE) =>
+  const users = (driver: ServiceUserDriver, range = RANGE, node = '') =>
     new ServiceUsers(
       db,
       driver,
       new HomeOwners(root),
-      { uidMin: range.min, uidMax: range.max, hostingRoot: root, webGid: 33, fallback: { uid: 33, gid: 33 } },
+      { uidMin: range.min, uidMax: range.max, hostingRoot: root, webGid: 33, fallback: { uid: 33, gid: 33 }, node },
       now,
     );
 
@@ -253,6 +253,30 @@ describe.each(DATABASE_KINDS)('service users (%s)', (kind) => {
       expect.objectContaining({ serviceId: old.id, drift: 'user', problems: ['no_account'], repaired: true }),
     ]);
     expect(fake.accounts.get(`p247s${old.id}`)?.uid).toBe(row?.uid);
+  });
+
+  it('makes the account and home only on the server holding the home; elsewhere only its number', async () => {
+    const [placed] = (await services(1, 'placed')) as [Svc];
+    await db
+      .insertInto('service_placements')
+      .values({ service_id: placed.id, role: 'web', node: 'web-7', placed_at: now() })
+      .execute();
+    const control = new FakeSystemDriver();
+    const onControl = users(control);
+    const owner = await onControl.ensure(placed.id, placed.domain);
+    expect(owner?.uid).toBeGreaterThanOrEqual(RANGE.min);
+    expect(control.calls).toEqual([]);
+    const web7 = new FakeSystemDriver();
+    const onWeb7 = users(web7, RANGE, 'web-7');
+    // before its first change there, once per process
+    await onWeb7.ensureHere(placed.id, placed.domain);
+    await onWeb7.ensureHere(placed.id, placed.domain);
+    expect(web7.calls).toEqual([`ensure p247s${placed.id} ${owner?.uid} ${path.join(root, placed.domain)}`]);
+    // each server's sync counts it as its holder's only
+    expect((await onControl.sync({ dryRun: true })).map((entry) => entry.serviceId)).not.toContain(placed.id);
+    expect((await onWeb7.sync({ dryRun: true })).map((entry) => entry.serviceId)).not.toContain(placed.id);
+    web7.accounts.clear();
+    expect((await onWeb7.sync({ dryRun: true })).map((entry) => entry.serviceId)).toEqual([placed.id]);
   });
 
   it('remove takes the account away with its row; the row also goes with its service', async () => {

@@ -61,6 +61,9 @@ export interface ServiceUserDrift {
  * until then it keeps running as the web server's user, in every daemon alike.
  */
 export class ServiceUsers {
+  /** Services whose account and home this process has made (or found) on its server. */
+  private readonly madeHere = new Set<number>();
+
   constructor(
     private readonly db: Db,
     private readonly driver: ServiceUserDriver,
@@ -98,19 +101,35 @@ export class ServiceUsers {
   /**
    * Gives the service its user (allocated once, kept for ever), makes the system account and
    * group, and makes its home (owner, group, mode). Idempotent; a clash with another account, or
-   * a range with no uid left, is a DaemonError. Nothing with the embedded driver.
+   * a range with no uid left, is a DaemonError. Nothing with the embedded driver. The account and
+   * home are made only on the server holding the service's home: for a service placed on another
+   * server, only its number is allocated here, and that server's agent makes them before the
+   * service's first change is applied there (`ensureHere`).
    */
   async ensure(serviceId: number, domain: string): Promise<FileOwner | undefined> {
     if (!this.enabled) return undefined;
     // Allocated with the panel's own connection, never inside a caller's transaction: a rollback
     // must not leave a system account whose number the database has forgotten.
     const row = await this.allocate(serviceId);
+    const node = this.settings.node ?? UNNAMED_NODE;
+    if ((await new PlacementService(this.db, this.now).nodeOf(serviceId, 'web')) !== node)
+      return { uid: row.uid, gid: row.gid };
     await this.driver.ensure(this.systemUser(row, domain));
     const home = await this.homes.repair(domain, this.homeOwnership(row), { dryRun: false });
     if (home && !home.repaired) {
       throw new DaemonError('hosting.error.service_user', `${home.home}: ${home.error ?? home.problems.join(', ')}`);
     }
+    this.madeHere.add(serviceId);
     return { uid: row.uid, gid: row.gid };
+  }
+
+  /**
+   * Before a change of the service is applied on this server: its account and home are here (a
+   * PHP pool naming an account the server lacks would stop PHP-FPM). Asked once per process.
+   */
+  async ensureHere(serviceId: number, domain: string): Promise<void> {
+    if (!this.enabled || this.madeHere.has(serviceId)) return;
+    await this.ensure(serviceId, domain);
   }
 
   /** Removes the service's system account and group, then its row. The home is left as it is. */

@@ -3,6 +3,7 @@ import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { hostsToRender } from '../../drivers/web/web-render.ts';
 import { ServiceChangeWorker, type ServiceRef } from '../../jobs/service-change-worker.ts';
 import type { WorkLanded } from '../realtime/work-events.ts';
+import type { ServiceUsers } from './service-users.ts';
 import type { FolderPreparation, WebModel } from './web-model.ts';
 import { restoreWebSnapshot, type WebUndo } from './web-undo.repository.ts';
 
@@ -28,11 +29,13 @@ export class WebApplyWorker extends ServiceChangeWorker<WebChange, WebUndo> {
     private readonly model: WebModel,
     now: () => number,
     landed?: WorkLanded,
+    private readonly users?: ServiceUsers,
   ) {
     super(db, 'web', now, landed);
   }
 
   protected async apply(service: ServiceRef, change: WebChange): Promise<void> {
+    await this.users?.ensureHere(service.id, service.domain);
     // A change that prepares every folder is a service's first: the driver has no hosts to keep yet.
     if (change.hosts && change.prepare !== 'all') {
       const touched = hostsToRender(change.hosts);

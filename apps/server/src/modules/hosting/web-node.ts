@@ -53,6 +53,6 @@ export function createWebNode(
     users,
     settings,
     model,
-    worker: new WebApplyWorker(db, driver, model, now, options.landed),
+    worker: new WebApplyWorker(db, driver, model, now, options.landed, users),
   };
 }
