@@ -12,12 +12,15 @@ import {
   waitForPort,
 } from './daemon-harness.ts';
 import { DEPLOY, fillDeployTemplate } from './deploy-template.ts';
+import type { NodeNamespace } from './netns.ts';
 
 const SQLITE_SCHEMA = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql';
 const PGSQL_SCHEMA = '/usr/share/pdns-backend-pgsql/schema/schema.pgsql.sql';
 const DAEMON_DATABASE_SQL = path.join(DEPLOY, 'postgresql', 'daemon-database.sql');
 
 export interface PowerDns {
+  /** Where it answers DNS: 127.0.0.1, or its namespace's address. */
+  dnsAddress: string;
   dnsPort: number;
   apiUrl: string;
   apiKey: string;
@@ -42,13 +45,21 @@ export type PowerDnsBackend =
   /** `adminUrl` is a superuser's: the database and its role are made with deploy/postgresql/daemon-database.sql. */
   | { kind: 'postgres'; adminUrl: string; name: string };
 
+/** A name server's part in replication (deploy/powerdns/primary.conf.template, secondary.conf.template). */
+export type PowerDnsReplication =
+  /** Also answers on `listen` (an `ip:53` its secondaries reach) and NOTIFYs `secondaries`. */
+  | { role: 'primary'; listen: string; secondaries: string[] }
+  /** In a network namespace, on port 53 of its address; trusts `primary` under the name `nameserver`. */
+  | { role: 'secondary'; namespace: NodeNamespace; primary: string; nameserver: string };
+
 /**
  * Debian's pdns_server from the deploy/ templates (pdns.conf and one backend file in its
- * include-dir), on loopback ports.
+ * include-dir), on loopback ports; or a primary or secondary of the others (`replication`).
  */
 export async function startPowerDns(
   placement: Placement = temporaryPlacement,
   backend: PowerDnsBackend = { kind: 'sqlite' },
+  replication?: PowerDnsReplication,
 ): Promise<PowerDns> {
   const binary = requireBinary('pdns_server', 'pdns-server');
   const dig = requireBinary('dig', 'bind9-dnsutils');
@@ -60,11 +71,18 @@ export async function startPowerDns(
   // the backend file is written anew at each start: a kept folder may have had the other one
   rmSync(includeDir, { recursive: true, force: true });
   mkdirSync(includeDir);
+  const secondary = replication?.role === 'secondary' ? replication : undefined;
+  // a secondary answers at its server's own address, on the port name servers use
+  const dnsAddress = secondary ? secondary.namespace.address : '127.0.0.1';
   writeFileSync(
     path.join(dir, 'pdns.conf'),
     fillDeployTemplate('powerdns/pdns.conf.template', {
       INCLUDE_DIR: includeDir,
-      LISTEN: '127.0.0.1',
+      LISTEN: secondary
+        ? `${dnsAddress}:53`
+        : replication?.role === 'primary'
+          ? `127.0.0.1, ${replication.listen}`
+          : '127.0.0.1',
       SOCKET_DIR: dir,
       DNS_PORT: String(dnsPort),
       API_PORT: String(apiPort),
@@ -76,13 +94,42 @@ export async function startPowerDns(
       ? ['powerdns/backend-gsqlite3.conf.template', { DATABASE: sqliteDatabase(dir) }]
       : ['powerdns/backend-gpgsql.conf.template', await postgresDatabase(backend)];
   writeFileSync(path.join(includeDir, 'panel247-backend.conf'), fillDeployTemplate(template, values), { mode: 0o600 });
+  if (replication?.role === 'primary') {
+    writeFileSync(
+      path.join(includeDir, 'panel247-primary.conf'),
+      fillDeployTemplate('powerdns/primary.conf.template', {
+        SECONDARIES: replication.secondaries.join(', '),
+        AXFR_FROM: replication.secondaries.map((address) => address.replace(/:\d+$/, '')).join(', '),
+      }),
+    );
+  }
+  if (secondary) {
+    writeFileSync(
+      path.join(includeDir, 'panel247-secondary.conf'),
+      fillDeployTemplate('powerdns/secondary.conf.template', { PRIMARY: secondary.primary }),
+    );
+    // as the operator does once: the primary it takes zones from, under one of the NS names
+    await execFileAsync(requireBinary('pdnsutil', 'pdns-server'), [
+      `--config-dir=${dir}`,
+      'add-autoprimary',
+      secondary.primary,
+      secondary.nameserver,
+    ]).catch((error: Error) => {
+      // already there (a kept folder): pdnsutil refuses a duplicate
+      if (!/exist|duplicate|UNIQUE/i.test(error.message)) throw error;
+    });
+  }
 
   let daemon: RunningDaemon | undefined;
   const start = async () => {
-    daemon = startForeground(binary, [`--config-dir=${dir}`]);
+    const command = secondary
+      ? secondary.namespace.wrap(binary, [`--config-dir=${dir}`])
+      : { command: binary, args: [`--config-dir=${dir}`] };
+    daemon = startForeground(command.command, command.args);
     try {
-      await waitForPort(apiPort);
-      await waitForPort(dnsPort);
+      // a secondary's API listens on its namespace's own loopback: only its DNS is asked
+      if (!secondary) await waitForPort(apiPort);
+      await waitForPort(secondary ? 53 : dnsPort, 60_000, dnsAddress);
     } catch (error) {
       await daemon.stop();
       throw new Error(`pdns_server did not start: ${(error as Error).message}\n${daemon.output()}`);
@@ -90,15 +137,17 @@ export async function startPowerDns(
   };
   await start();
 
+  const answeringPort = secondary ? 53 : dnsPort;
   return {
-    dnsPort,
+    dnsAddress,
+    dnsPort: answeringPort,
     apiUrl: `http://127.0.0.1:${apiPort}`,
     apiKey,
     async dig(name, type, options = ['+short']) {
       const { stdout } = await execFileAsync(dig, [
-        '@127.0.0.1',
+        `@${dnsAddress}`,
         '-p',
-        String(dnsPort),
+        String(answeringPort),
         '+time=2',
         '+tries=1',
         ...options,

@@ -176,6 +176,12 @@ export const configSchema = z.object({
         .string()
         .regex(/^[a-z0-9._-]+$/i)
         .default('localhost'),
+      /**
+       * `native`: the zones live in this PowerDNS alone (or in a database its other servers
+       * share); `primary`: it is the primary of secondary name servers, which take every zone by
+       * AXFR when it NOTIFYs them (deploy/powerdns/primary.conf.template; docs/OPERATIONS.md).
+       */
+      powerdnsZoneKind: z.enum(['native', 'primary']).default('native'),
       /** The provider's name servers: the apex NS records of every zone. */
       nameservers: z
         .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
@@ -701,6 +707,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNS_DRIVER: 'dns.driver',
   PANEL_POWERDNS_API_URL: 'dns.powerdnsApiUrl',
   PANEL_POWERDNS_API_KEY: 'dns.powerdnsApiKey',
+  PANEL_POWERDNS_ZONE_KIND: 'dns.powerdnsZoneKind',
   PANEL_POWERDNS_SERVER_ID: 'dns.powerdnsServerId',
   PANEL_POWERDNS_TIMEOUT_SECONDS: 'dns.powerdnsTimeoutSeconds',
   PANEL_DNS_NAMESERVERS: 'dns.nameservers',

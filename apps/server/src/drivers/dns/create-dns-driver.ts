@@ -10,6 +10,7 @@ export function createDnsDriver(config: AppConfig): DnsDriver {
       apiKey: config.dns.powerdnsApiKey,
       serverId: config.dns.powerdnsServerId,
       timeoutMs: config.dns.powerdnsTimeoutSeconds * 1000,
+      primary: config.dns.powerdnsZoneKind === 'primary',
     });
   }
   return new EmbeddedDnsDriver();

@@ -9,6 +9,12 @@ export interface PowerDnsOptions {
   timeoutMs?: number;
   /** Waits before each retry of a transient failure (its length is the number of retries). */
   retryDelaysMs?: number[];
+  /**
+   * The primary of secondary name servers: zones are `Master` and every change is followed by a
+   * NOTIFY, so the secondaries fetch it at once (else PowerDNS's own round sends it within
+   * `xfr-cycle-interval`, 60 s).
+   */
+  primary?: boolean;
 }
 
 /**
@@ -113,7 +119,7 @@ export class PowerDnsDriver implements DnsDriver {
       const absolute = nameservers.map((ns) => `${ns.replace(/\.$/, '')}.`);
       const created = await this.request('POST', '/zones', {
         name: `${zone}.`,
-        kind: 'Native',
+        kind: this.zoneKind,
         soa_edit_api: 'DEFAULT',
         nameservers: absolute,
         // The SOA names the provider's first name server as primary (PowerDNS's default would not).
@@ -133,10 +139,33 @@ export class PowerDnsDriver implements DnsDriver {
       });
       // 409: created meanwhile by another instance — fine.
       if (created.status !== 409) await this.expectOk(created, `create zone ${zone}`);
+      await this.notify(zone);
     } else {
       await this.expectOk(existing, `read zone ${zone}`);
+      // a zone made before the secondaries (or after they were given up) takes this server's kind
+      const { kind } = (await existing.json()) as { kind: string };
+      if (kind !== this.zoneKind) {
+        const changed = await this.request('PUT', this.zonePath(zone), { kind: this.zoneKind });
+        await this.expectOk(changed, `make zone ${zone} ${this.zoneKind}`);
+        await this.notify(zone);
+      }
     }
     this.known.add(zone);
+  }
+
+  private get zoneKind(): 'Native' | 'Master' {
+    return this.options.primary ? 'Master' : 'Native';
+  }
+
+  /**
+   * Tells the secondaries the zone changed (a primary's only). A NOTIFY that cannot be queued is
+   * not the change's failure: the change is in the primary, and PowerDNS's own round notifies
+   * them of a serial they have not seen, while a secondary that was away checks every zone's
+   * serial when it starts.
+   */
+  private async notify(zone: string): Promise<void> {
+    if (!this.options.primary) return;
+    await this.request('PUT', `${this.zonePath(zone)}/notify`).catch(() => undefined);
   }
 
   async replaceRRsets(zone: string, rrsets: RRset[]): Promise<void> {
@@ -155,6 +184,7 @@ export class PowerDnsDriver implements DnsDriver {
       ),
     });
     await this.expectOk(response, `patch zone ${zone}`);
+    await this.notify(zone);
   }
 
   async readZone(zone: string): Promise<RRset[] | undefined> {
