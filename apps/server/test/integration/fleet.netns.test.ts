@@ -193,5 +193,16 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
     expect(applied.every((change) => change.state !== 'pending')).toBe(true);
     await servedOnlyAt('web2', 'flota-dos.test', 'primera');
     await servedOnlyAt('web2', 'flota-dos.test', 'segunda');
+    // and each server's sync finds nothing to repair: what it serves is what the panel has, no more
+    for (const [name, one] of servers) {
+      const synced = await one.panel(['web', 'sync', '--dry-run', '--json']);
+      const report = JSON.parse(synced.stdout) as { driver: string; services: unknown[] };
+      expect({ name, code: synced.code, driver: report.driver, drift: report.services }).toEqual({
+        name,
+        code: 0,
+        driver: 'nginx',
+        drift: [],
+      });
+    }
   });
 });

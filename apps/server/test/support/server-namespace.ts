@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { TEST_PG_ADMIN_URL } from './test-database.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
 const AGENT = path.join(REPO, 'apps/server/dist/agent.js');
+const PANEL_CLI = path.join(REPO, 'apps/server/dist/panel.js');
 /** The node channel's port, in each namespace's own port space. */
 export const AGENT_CHANNEL_PORT = 8247;
 
@@ -81,6 +82,8 @@ export interface WebServerNamespace {
   /** Runs its agent with these settings besides the web ones; resolves once it is running. */
   startAgent(databaseUrl: string, extra: Record<string, unknown>, env?: Record<string, string>): Promise<ChildProcess>;
   stopAgent(signal?: NodeJS.Signals): Promise<void>;
+  /** `panel ARGS` run on this server as its operator would (the agent's configuration and key). */
+  panel(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** The running agent's process (to freeze it with SIGSTOP). */
   readonly agent: ChildProcess | undefined;
   /** A site's answer at this server's address, as a browser would ask (status 0: no answer). */
@@ -109,6 +112,8 @@ export async function startWebServerNamespace(name: string, slot: number): Promi
   const settings = { ...nginxPanelConfig(servers as WebServers, homes), 'web.templatesDir': templates };
   const channelUrl = `http://${ns.address}:${AGENT_CHANNEL_PORT}`;
   let agent: ChildProcess | undefined;
+  /** The environment the agent was last started with: the server's own configuration. */
+  let serverEnv: Record<string, string> | undefined;
 
   return {
     ns,
@@ -124,18 +129,15 @@ export async function startWebServerNamespace(name: string, slot: number): Promi
       const nodeUrl = new URL(databaseUrl);
       nodeUrl.host = `${ns.hostAddress}:${forward.port}`;
       const { command, args } = ns.wrap(process.execPath, [AGENT]);
-      const started = spawn(command, args, {
-        cwd: REPO,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          PANEL_CONFIG_FILE: configFile,
-          PANEL_DATABASE_URL: nodeUrl.toString(),
-          PANEL_SECRET_KEY: TEST_SECRET_KEY.toString('hex'),
-          PANEL_LOG_LEVEL: 'warn',
-          ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      serverEnv = {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        PANEL_CONFIG_FILE: configFile,
+        PANEL_DATABASE_URL: nodeUrl.toString(),
+        PANEL_SECRET_KEY: TEST_SECRET_KEY.toString('hex'),
+        PANEL_LOG_LEVEL: 'warn',
+        ...env,
+      };
+      const started = spawn(command, args, { cwd: REPO, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       agent = started;
       await lineOf(started, /node agent: running/, `the agent of ${name}`);
       return started;
@@ -144,6 +146,15 @@ export async function startWebServerNamespace(name: string, slot: number): Promi
       const running = agent;
       agent = undefined;
       await stopChild(running, signal);
+    },
+    panel(args) {
+      if (!serverEnv) throw new Error(`${name}: start its agent first (the CLI takes its configuration)`);
+      const { command, args: wrapped } = ns.wrap(process.execPath, [PANEL_CLI, ...args]);
+      return new Promise((resolve) => {
+        execFile(command, wrapped, { cwd: REPO, env: serverEnv }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
     },
     site: (host, pathname = '/') =>
       new Promise((resolve) => {
