@@ -55,8 +55,11 @@ export async function startMailDaemons(
     tlsDir?: string;
     /** The submission services' policy service (`inet:127.0.0.1:PORT`): the sending rate limit. */
     policyService?: string;
+    /** The server these daemons are (PANEL_NODE): they serve only the mail placed on it ('' : the unnamed machine). */
+    node?: string;
   } = {},
 ): Promise<MailDaemons> {
+  const node = options.node ?? '';
   const dovecot = requireBinary('dovecot', 'dovecot-imapd');
   // Pigeonhole runs the mailboxes' Sieve scripts (autoresponder, forwarding) in Dovecot's LMTP
   if (!existsSync('/usr/lib/dovecot/modules/lib90_sieve_plugin.so'))
@@ -116,7 +119,7 @@ export async function startMailDaemons(
   );
   writeFileSync(
     sqlConf,
-    fillDeployTemplate('dovecot/dovecot-sql.conf.ext.template', { ...sqlConnect, MAIL_ROOT: mailRoot }),
+    fillDeployTemplate('dovecot/dovecot-sql.conf.ext.template', { ...sqlConnect, MAIL_ROOT: mailRoot, NODE: node }),
   );
   writeFileSync(masterUsers, `webmail:{PLAIN}${masterPassword}\n`, { mode: 0o644 });
   const dovecotConf = path.join(dovecotDir, 'dovecot.conf');
@@ -152,6 +155,7 @@ export async function startMailDaemons(
     TLS_DIR: tlsDir,
     SASL_SOCKET: saslSocket,
     POLICY_SERVICE: policyServiceValue(options.policyService),
+    NODE: node,
   };
   const extra = options.postfixMainCf ? `\n${options.postfixMainCf}` : '';
   writeFileSync(path.join(postfixDir, 'main.cf'), fillDeployTemplate('postfix-mail/main.cf.template', values) + extra);

@@ -23,7 +23,12 @@ export interface ProFtpd {
 }
 
 /** Debian's ProFTPD with mod_sql from the deploy/ template, on loopback. */
-export async function startProFtpd(database: FtpDatabase, placement: Placement = temporaryPlacement): Promise<ProFtpd> {
+export async function startProFtpd(
+  database: FtpDatabase,
+  placement: Placement = temporaryPlacement,
+  /** The server it is (PANEL_NODE): it logs in only the accounts of the homes placed on it ('' : the unnamed machine). */
+  node = '',
+): Promise<ProFtpd> {
   const proftpd = requireBinary('proftpd', 'proftpd-core');
   const curl = requireBinary('curl', 'curl');
   const dir = await placement.folder('proftpd');
@@ -50,6 +55,7 @@ export async function startProFtpd(database: FtpDatabase, placement: Placement =
     SQL_MODULE: database.kind === 'sqlite' ? 'mod_sql_sqlite.c' : 'mod_sql_postgres.c',
     SQL_BACKEND: database.kind === 'sqlite' ? 'sqlite3' : 'postgres',
     CONNECT: connect,
+    NODE: node,
   });
   const file = path.join(dir, 'proftpd.conf');
   writeFileSync(file, config);

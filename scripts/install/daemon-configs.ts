@@ -113,6 +113,8 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
     POLICY_SERVICE: 'unix:private/panel247-policy',
     CONNECTION: mailConnection(secrets),
     OPENDKIM_PORT: '8891',
+    // this machine is the unnamed one: its daemons serve the services placed on no named server
+    NODE: '',
   };
   const files: ConfigFile[] = [
     {
@@ -174,6 +176,7 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
           DRIVER: 'pgsql',
           CONNECT: `host=127.0.0.1 port=5432 dbname=panel247 user=panel247_mail password=${secrets.MAIL_ROLE_PASSWORD}`,
           MAIL_ROOT: '/var/mail/panel247',
+          NODE: '',
         }),
       mode: 0o640,
       group: 'dovecot',
@@ -228,6 +231,7 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
           SQL_MODULE: 'mod_sql_postgres.c',
           SQL_BACKEND: 'postgres',
           CONNECT: `panel247@127.0.0.1:5432 panel247_ftp ${secrets.FTP_ROLE_PASSWORD}`,
+          NODE: '',
         }),
       mode: 0o640,
       unit: 'proftpd.service',

@@ -1,9 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from './database.ts';
-import { createMailDomainsView, createMailUsersView } from './migrations/0004-mail.ts';
-import { createMailAliasesView } from './migrations/0009-mail-catch-all.ts';
-import { createFtpUsersView } from './migrations/0027-service-users.ts';
-import { createMailSendersView } from './migrations/0030-mail-senders-view.ts';
+import { createDaemonView } from './migrations/0036-service-placements.ts';
 
 /**
  * The SQL views the daemons read instead of the tables (Postfix and Dovecot the mail views,
@@ -13,14 +10,11 @@ import { createMailSendersView } from './migrations/0030-mail-senders-view.ts';
  * migration that changes a view exports its new one and is named here.
  */
 const DAEMON_VIEWS = {
-  mail_domains_view: { columns: ['domain'], create: createMailDomainsView },
-  mail_users_view: {
-    columns: ['email', 'domain', 'local_part', 'password', 'quota_bytes'],
-    create: createMailUsersView,
-  },
-  mail_aliases_view: { columns: ['source', 'destination'], create: createMailAliasesView },
-  mail_senders_view: { columns: ['sender', 'login'], create: createMailSendersView },
-  ftp_users_view: { columns: ['userid', 'passwd', 'uid', 'gid', 'homedir', 'shell'], create: createFtpUsersView },
+  mail_domains_view: { columns: ['domain', 'node'] },
+  mail_users_view: { columns: ['email', 'domain', 'local_part', 'password', 'quota_bytes', 'node'] },
+  mail_aliases_view: { columns: ['source', 'destination', 'node'] },
+  mail_senders_view: { columns: ['sender', 'login', 'node'] },
+  ftp_users_view: { columns: ['userid', 'passwd', 'uid', 'gid', 'homedir', 'shell', 'node'] },
 } as const;
 
 export type DaemonView = keyof typeof DAEMON_VIEWS;
@@ -71,7 +65,7 @@ export async function repairDaemonViews(
     try {
       await db.transaction().execute(async (trx) => {
         await sql`DROP VIEW IF EXISTS ${sql.table(view)}`.execute(trx);
-        await DAEMON_VIEWS[view].create(trx);
+        await createDaemonView(trx, view);
       });
       drift.push({ view, repaired: true });
     } catch (error) {

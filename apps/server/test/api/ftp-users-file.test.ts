@@ -167,7 +167,7 @@ describe.each(DATABASE_KINDS)('FTP users file on %s', (kind) => {
     const file = new SQLite(usersFile);
     file.prepare("UPDATE ftp_users_view SET passwd = '$2y$10$stale' WHERE userid = 'uno@copia.test'").run();
     file
-      .prepare('INSERT INTO ftp_users_view VALUES (?, ?, 33, 33, ?, ?)')
+      .prepare('INSERT INTO ftp_users_view (userid, passwd, uid, gid, homedir, shell) VALUES (?, ?, 33, 33, ?, ?)')
       .run('intruso@copia.test', '$2y$10$x', '/tmp', '/bin/false');
     file.close();
     // A dry run reports the same drift and leaves the copy as it is.

@@ -11,7 +11,7 @@ import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { startNodeAgent } from '../../src/node-agent.ts';
 import { runPanel } from '../support/panel-cli.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
-import { createTestDatabase, DATABASE_KINDS } from '../support/test-database.ts';
+import { createTestDatabase } from '../support/test-database.ts';
 
 const ADD = [
   '--roles',
@@ -30,7 +30,26 @@ const ADD = [
  * The provider's servers as data: `panel node add|list|drain|undrain|remove`, each agent proving
  * which server it is with the key shown once, and doctor saying which server is down.
  */
-describe.each(DATABASE_KINDS)('panel node on %s', (kind) => {
+describe('panel node on SQLite', () => {
+  it('refuses a server: its agent could not share the embedded work log', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'p247-nodes-cli-'));
+    try {
+      await (await createTestDatabase('sqlite', { sqliteFile: path.join(dataDir, 'panel.sqlite') })).destroy();
+      const refused = await runPanel({ PANEL_DATA_DIR: dataDir, PANEL_LOG_LEVEL: 'silent' }, [
+        'node',
+        'add',
+        'web1',
+        ...ADD,
+      ]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('Servers need the panel on PostgreSQL');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each(['postgres'] as const)('panel node on %s', (kind) => {
   let dataDir: string;
   let t: TestApp;
   let env: Record<string, string>;

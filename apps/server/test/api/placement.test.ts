@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
 import type { JobEngine } from '../../src/jobs/job-engine.ts';
@@ -10,7 +11,7 @@ import { buildAccount } from '../support/factories.ts';
 import { runPanel } from '../support/panel-cli.ts';
 import { eventually } from '../support/retrying.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestDatabase, DATABASE_KINDS } from '../support/test-database.ts';
+import { createTestDatabase } from '../support/test-database.ts';
 
 const ACCOUNT = 'placing.test';
 
@@ -19,7 +20,8 @@ const ACCOUNT = 'placing.test';
  * the active servers of the role with room, by name on a tie; or the provider's pin), and each
  * service's work goes to the queue of the server holding it, which only that server's agent takes.
  */
-describe.each(DATABASE_KINDS)('placing services on the provider’s servers on %s', (kind) => {
+// Servers need PostgreSQL (panel node add refuses them on SQLite: nodes-cli.test.ts).
+describe.each(['postgres'] as const)('placing services on the provider’s servers on %s', (kind) => {
   let dataDir: string;
   let t: TestApp;
   let env: Record<string, string>;
@@ -186,6 +188,55 @@ describe.each(DATABASE_KINDS)('placing services on the provider’s servers on %
       { cookie },
     );
     expect(ftp.body.data.ftp.sslHost).toBe('web-b.example.net');
+  });
+
+  it('shows each server’s daemons only the mail and FTP logins of the services it holds', async () => {
+    const db = t.database.db;
+    const uno = ids.get('uno.test') as number;
+    const sola = ids.get('sola.test') as number;
+    for (const [serviceId, localPart] of [
+      [uno, 'ana'],
+      [sola, 'bea'],
+    ] as const) {
+      await db
+        .insertInto('mailboxes')
+        .values({
+          service_id: serviceId,
+          local_part: localPart,
+          password_hash: 'x',
+          quota_bytes: 1,
+          created_at: 0,
+          sort_key: `${localPart}@${serviceId}`,
+        })
+        .execute();
+      await db
+        .insertInto('ftp_accounts')
+        .values({
+          service_id: serviceId,
+          login: `${localPart}ftp`,
+          folder: '',
+          password_hash: 'x',
+          password_sealed: 'x',
+          home: `/srv/${localPart}`,
+          created_at: 0,
+        })
+        .execute();
+    }
+    const rows = async (view: string, column: string) =>
+      (
+        await sql<{
+          value: string;
+          node: string;
+        }>`SELECT ${sql.ref(column)} AS value, node FROM ${sql.table(view)}`.execute(db)
+      ).rows
+        .filter((row) => /^(ana|bea)|^(uno|sola)\.test$/.test(row.value))
+        .map((row) => `${row.value} ${row.node || '(unnamed)'}`)
+        .sort();
+    // uno's mail is on store-a, its home on web-a; sola is wholly on the unnamed machine
+    expect(await rows('mail_users_view', 'email')).toEqual(['ana@uno.test store-a', 'bea@sola.test (unnamed)']);
+    expect(await rows('mail_domains_view', 'domain')).toEqual(['sola.test (unnamed)', 'uno.test store-a']);
+    expect(await rows('mail_senders_view', 'sender')).toEqual(['ana@uno.test store-a', 'bea@sola.test (unnamed)']);
+    expect(await rows('ftp_users_view', 'userid')).toEqual(['anaftp web-a', 'beaftp (unnamed)']);
   });
 
   it('sends each service’s work to its server’s queue, which only that server’s agent takes', async () => {

@@ -49,6 +49,7 @@ describe('the deploy/ templates rendered with the guide’s production values', 
       SASL_SOCKET: 'private/auth',
       POLICY_SERVICE: '',
       CONNECTION: 'hosts = 127.0.0.1:5432\nuser = panel247_mail\npassword = secret\ndbname = panel247',
+      NODE: '',
     };
     render('postfix-mail/main.cf.template', 'postfix/main.cf', values);
     render('postfix-mail/master.cf.template', 'postfix/master.cf', values);

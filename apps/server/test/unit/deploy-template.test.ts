@@ -61,7 +61,18 @@ describe('deploy templates', () => {
       run(process.execPath, ['--import', 'tsx', 'scripts/deploy/render-template.ts', ...args], { cwd: REPO });
     const listed = await cli('deploy/proftpd/proftpd.conf.template');
     expect(listed.stdout.trim().split('\n').sort()).toEqual(
-      ['ADDRESS', 'BIND_TIGHT', 'CONNECT', 'DIR', 'PASV_MAX', 'PASV_MIN', 'PORT', 'SQL_BACKEND', 'SQL_MODULE'].sort(),
+      [
+        'ADDRESS',
+        'BIND_TIGHT',
+        'CONNECT',
+        'DIR',
+        'NODE',
+        'PASV_MAX',
+        'PASV_MIN',
+        'PORT',
+        'SQL_BACKEND',
+        'SQL_MODULE',
+      ].sort(),
     );
     const filled = await cli(
       'deploy/proftpd/proftpd.conf.template',
@@ -74,8 +85,10 @@ describe('deploy templates', () => {
       'SQL_MODULE=mod_sql_postgres.c',
       'SQL_BACKEND=postgres',
       'CONNECT=panel247@127.0.0.1:5432 panel247_ftp secret',
+      'NODE=web-2',
     );
     expect(filled.stdout).toContain('SQLConnectInfo panel247@127.0.0.1:5432 panel247_ftp secret');
+    expect(filled.stdout).toContain(`SQLUserWhereClause "node = 'web-2'"`);
     const refused = await cli('deploy/proftpd/proftpd.conf.template', 'PORT=21').catch(
       (error: { code: number; stdout: string; stderr: string }) => error,
     );

@@ -16,7 +16,7 @@ export const ftpSyncStep: SyncStep = {
   async run({ runtime, config }, options) {
     // Missing account folders are made by the services' workers, as their users.
     const driver = createFtpDriver(config, createHomeWork(runtime.db, config));
-    const drift = await syncFtpLogins(runtime.db, driver, options);
+    const drift = await syncFtpLogins(runtime.db, driver, options, config.agent.node);
     // The copy is rewritten as a whole: each of its lines is repaired unless this is a dry run.
     const copied = { repaired: !options.dryRun };
     const rows = [

@@ -89,6 +89,9 @@ const add = defineCommand({
     };
   },
   async run(ctx, input: NewNode) {
+    // its agent would share the work log, which only PostgreSQL's engine lets several processes do
+    if (ctx.runtime.kind !== 'postgres')
+      throw new CliError('Servers need the panel on PostgreSQL (PANEL_DATABASE_URL): on SQLite it is its only machine');
     const { node, key } = await nodes(ctx).add(input);
     return {
       json: { node, key },

@@ -34,10 +34,14 @@ export class FtpUsersCopy {
       const out = new SQLite(temp);
       try {
         out.pragma('journal_mode = DELETE');
+        // `node` as the view has it (ProFTPD asks for its own): a panel on SQLite has no named
+        // servers (their agents need PostgreSQL), so every login is the unnamed machine's ('').
         out.exec(`CREATE TABLE ftp_users_view (
           userid TEXT PRIMARY KEY, passwd TEXT NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,
-          homedir TEXT NOT NULL, shell TEXT NOT NULL)`);
-        const insert = out.prepare('INSERT INTO ftp_users_view VALUES (?, ?, ?, ?, ?, ?)');
+          homedir TEXT NOT NULL, shell TEXT NOT NULL, node TEXT NOT NULL DEFAULT '')`);
+        const insert = out.prepare(
+          'INSERT INTO ftp_users_view (userid, passwd, uid, gid, homedir, shell) VALUES (?, ?, ?, ?, ?, ?)',
+        );
         out.transaction(() => {
           for (const row of logins) insert.run(row.userid, row.passwd, row.uid, row.gid, row.homedir, row.shell);
         })();
@@ -62,8 +66,9 @@ export class FtpUsersCopy {
         const SQLite = sqliteLibrary();
         const copy = new SQLite(this.file, { readonly: true, fileMustExist: true });
         try {
-          for (const row of copy.prepare('SELECT * FROM ftp_users_view').all() as FtpLogin[])
-            present.set(row.userid, row);
+          // a copy from before `node` reads as unreadable: written again whole
+          const all = 'SELECT userid, passwd, uid, gid, homedir, shell, node FROM ftp_users_view';
+          for (const row of copy.prepare(all).all() as FtpLogin[]) present.set(row.userid, row);
         } finally {
           copy.close();
         }

@@ -23,7 +23,7 @@ export function createFtpNode(
 ) {
   // New accounts' folders are made by their service's worker, as its user.
   const driver = createFtpDriver(config, createHomeWork(db, config, workers));
-  return { driver, worker: new FtpApplyWorker(db, driver, now, landed) };
+  return { driver, worker: new FtpApplyWorker(db, driver, now, config.agent.node, landed) };
 }
 
 export function createFtpService(

@@ -37,6 +37,8 @@ export class FtpApplyWorker extends ServiceChangeWorker<FtpChange, FtpUndo> {
     db: Db,
     private readonly driver: FtpDriver,
     now: () => number,
+    /** This server (PANEL_NODE): the copy it writes holds the logins of the homes it holds. */
+    private readonly node: string,
     landed?: WorkLanded,
   ) {
     super(db, 'ftp', now, landed);
@@ -44,12 +46,12 @@ export class FtpApplyWorker extends ServiceChangeWorker<FtpChange, FtpUndo> {
 
   protected async apply(service: ServiceRef, change: FtpChange): Promise<void> {
     for (const folder of change.folders) await this.driver.prepareHome(service.domain, folder, 'folder');
-    if (this.driver.keepsCopy) await this.driver.publish(await ftpRepository.logins(this.db));
+    if (this.driver.keepsCopy) await this.driver.publish(await ftpRepository.logins(this.db, this.node));
   }
 
   /** Hands ProFTPD the committed logins as the node starts: a no-op unless it reads a copy. */
   async publishAll(): Promise<void> {
-    if (this.driver.keepsCopy) await this.driver.publish(await ftpRepository.logins(this.db));
+    if (this.driver.keepsCopy) await this.driver.publish(await ftpRepository.logins(this.db, this.node));
   }
 
   protected async restore(trx: Db, serviceId: number, undo: FtpUndo): Promise<void> {

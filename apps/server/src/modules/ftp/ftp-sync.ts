@@ -14,11 +14,13 @@ export async function syncFtpLogins(
   db: Db,
   driver: FtpDriver,
   options: SyncOptions,
+  /** This server (PANEL_NODE): its ProFTPD serves the logins of the services whose home it holds. */
+  node: string,
 ): Promise<FtpDrift & { views: ViewDrift[] }> {
   // The view first: the logins are read from it. While it is missing (a dry run, or a failed
   // repair) there are no logins to compare, and the view is the drift to report.
   const views = await repairDaemonViews(db, FTP_VIEWS, options);
   if (views.some((view) => !view.repaired))
     return { file: null, missing: [], extra: [], changed: [], homes: [], views };
-  return { ...(await driver.sync(await ftpRepository.logins(db), options)), views };
+  return { ...(await driver.sync(await ftpRepository.logins(db, node), options)), views };
 }

@@ -78,11 +78,10 @@ export const ftpRepository = {
       .returningAll()
       .executeTakeFirstOrThrow();
   },
-  /** Every login as ProFTPD sees it (`ftp_users_view`): what the FTP driver is handed. */
-  async logins(db: Db): Promise<FtpLogin[]> {
-    const { rows } = await sql<FtpLogin>`SELECT userid, passwd, uid, gid, homedir, shell FROM ftp_users_view`.execute(
-      db,
-    );
+  /** Every login as the ProFTPD of server `node` sees it (`ftp_users_view`): what the FTP driver is handed. */
+  async logins(db: Db, node: string): Promise<FtpLogin[]> {
+    const { rows } = await sql<FtpLogin>`SELECT userid, passwd, uid, gid, homedir, shell FROM ftp_users_view
+      WHERE node = ${node}`.execute(db);
     return rows;
   },
   /** Takes an FTP change out again: the rows it added go, the ones it changed or removed come back as they were. */
