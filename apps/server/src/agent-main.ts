@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { ConfigSourceError, findConfigSource } from './config-source.ts';
-import { migrateToLatest, openDatabase } from './db/database.ts';
+import { openDatabase, pendingMigrations } from './db/database.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import { createJobEngine } from './jobs/create-job-engine.ts';
 import { createLogger } from './logger.ts';
@@ -41,7 +41,15 @@ async function main() {
     poolSize: AGENT_POOL_SIZE,
     preparedStatements: config.databasePreparedStatements,
   });
-  await migrateToLatest(db);
+  // The panel migrates the database it owns; a server's agent (its own role, no DDL) checks only
+  // that it is this version's.
+  const pending = await pendingMigrations(db);
+  if (pending.length > 0) {
+    console.error(
+      `The panel's database lacks ${pending.join(', ')}: upgrade and start the panel first, then its servers' agents.`,
+    );
+    process.exit(1);
+  }
   const events = await PostgresEventBus.connect(url as string);
   const agent = await startNodeAgent({
     config,

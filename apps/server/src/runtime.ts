@@ -1,6 +1,13 @@
 import path from 'node:path';
 import type { AppConfig } from './config.ts';
-import { type DatabaseKind, type Db, migrateToLatest, nowSeconds, openDatabase } from './db/database.ts';
+import {
+  type DatabaseKind,
+  type Db,
+  migrateToLatest,
+  nowSeconds,
+  openDatabase,
+  pendingMigrations,
+} from './db/database.ts';
 import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { createJobEngine } from './jobs/create-job-engine.ts';
@@ -32,6 +39,21 @@ export interface Runtime {
 }
 
 /**
+ * The panel migrates the database it owns. On one of the provider's servers (PANEL_NODE) the CLI
+ * logs in as that server's role, which may not change the schema: it only checks that the panel
+ * has brought the database to this version.
+ */
+async function bringSchemaUp(db: Db, config: AppConfig): Promise<void> {
+  if (config.agent.node === '') {
+    await migrateToLatest(db);
+    return;
+  }
+  const pending = await pendingMigrations(db);
+  if (pending.length > 0)
+    throw new Error(`the panel's database lacks ${pending.join(', ')}: upgrade and start the panel first`);
+}
+
+/**
  * Opens what the server and the CLI both need: the database (migrated), the event bus for it, and
  * the seed. SQLite is seeded with the demo by default; PostgreSQL only when asked.
  */
@@ -42,7 +64,7 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
     poolSize: config.databasePoolSize,
     preparedStatements: config.databasePreparedStatements,
   });
-  await migrateToLatest(db);
+  await bringSchemaUp(db, config);
   const events: EventBus = kind === 'postgres' && url ? await PostgresEventBus.connect(url) : new LocalEventBus();
   // Hosting services the seed makes get their own system user and home at once (system driver).
   const users = createServiceUsers(db, config, () => nowSeconds());

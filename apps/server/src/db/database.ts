@@ -72,6 +72,17 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
 
+/**
+ * The migrations this version has that the database has not run: a node agent, whose role may
+ * not change the schema, starts only on a database the panel has brought to its version.
+ */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), allowUnorderedMigrations: true });
+  return (await migrator.getMigrations())
+    .filter((migration) => !migration.executedAt)
+    .map((migration) => migration.name);
+}
+
 /** Whether a database handle talks to PostgreSQL (else SQLite). */
 export function isPostgresDb(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;

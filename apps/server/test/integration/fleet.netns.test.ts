@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { HostingService } from '@panel247/contract/hosting';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeView } from '../../src/modules/nodes/nodes.service.ts';
@@ -8,9 +10,22 @@ import { buildAccount } from '../support/factories.ts';
 import { runPanel } from '../support/panel-cli.ts';
 import { startWebServerNamespace, until, type WebServerNamespace } from '../support/server-namespace.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { createTestDatabase, TEST_PG_ADMIN_URL, type TestDatabase } from '../support/test-database.ts';
+
+const execFileAsync = promisify(execFile);
 
 const isRoot = process.getuid?.() === 0;
+const NODE_ROLE_SQL = path.resolve(import.meta.dirname, '../../../../deploy/postgresql/node-role.sql');
+
+/** psql as an operator runs it; rejects with its error output. */
+async function psql(url: string, args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, ...args]).catch(
+    (error: { stderr?: string }) => {
+      throw new Error(error.stderr ?? String(error));
+    },
+  );
+  return stdout;
+}
 const BEING_APPLIED = 'Hecho en el panel. El servidor aún no lo ha aplicado: se aplicará en cuanto pueda.';
 const DOMAINS = ['flota-uno.test', 'flota-dos.test', 'flota-tres.test'] as const;
 
@@ -30,6 +45,7 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
   const cookies = new Map<string, string>();
 
   const server = (name: string) => servers.get(name) as WebServerNamespace;
+  let roleUrlOf: (name: string) => string = () => '';
   const as = (domain: string) => ({ cookie: cookies.get(domain) as string });
   const createSite = (domain: string, label: string) =>
     t.call('POST', `service/${ids.get(domain)}/subdomain/create/`, { subDomain: label, folder: label }, as(domain));
@@ -70,6 +86,8 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
       PANEL_DATABASE_URL: database.url as string,
     };
     const keys = new Map<string, string>();
+    const roleUrls = new Map<string, string>();
+    roleUrlOf = (name) => roleUrls.get(name) as string;
     for (const [name, one] of servers) {
       const added = await runPanel(cliEnv, [
         'node',
@@ -88,7 +106,23 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
         '--json',
       ]);
       expect(added.code).toBe(0);
-      keys.set(name, (JSON.parse(added.stdout) as { key: string }).key);
+      const answer = JSON.parse(added.stdout) as { key: string; databaseRole: { name: string; password: string } };
+      keys.set(name, answer.key);
+      // its own role, made as the operator makes it: the agent never logs in as the panel's owner
+      await psql(database.url as string, [
+        '-v',
+        `node=${name}`,
+        '-v',
+        `password=${answer.databaseRole.password}`,
+        '-v',
+        'set_passwords=on',
+        '-f',
+        NODE_ROLE_SQL,
+      ]);
+      const roleUrl = new URL(database.url as string);
+      roleUrl.username = answer.databaseRole.name;
+      roleUrl.password = answer.databaseRole.password;
+      roleUrls.set(name, roleUrl.toString());
     }
     // uno pinned to web1, dos to web2; tres by the policy (a tie between the two: by name, web1)
     const pins: Record<string, { web: string } | undefined> = {
@@ -108,7 +142,7 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
     await Promise.all(
       [...servers].map(([name, one]) =>
         one.startAgent(
-          database.url as string,
+          roleUrls.get(name) as string,
           { 'web.applyWaitSeconds': 5 },
           { PANEL_NODE: name, PANEL_NODE_KEY: keys.get(name) as string },
         ),
@@ -118,6 +152,20 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
   afterAll(async () => {
     await t?.close();
     await Promise.all([...servers.values()].map((one) => one.destroy()));
+    // roles are the cluster's: gone with the test (their grants went with its database)
+    for (const name of servers.keys())
+      await psql(TEST_PG_ADMIN_URL, ['-c', `DROP ROLE IF EXISTS panel247_node_${name}`]).catch(() => undefined);
+  });
+
+  it('runs each agent as its server’s own role, which cannot read a customer’s login or change a table', async () => {
+    const asWeb1 = roleUrlOf('web1');
+    await expect(psql(asWeb1, ['-c', 'SELECT count(*) FROM users'])).rejects.toThrow(/permission denied/);
+    await expect(psql(asWeb1, ['-c', 'SELECT count(*) FROM sessions'])).rejects.toThrow(/permission denied/);
+    await expect(psql(asWeb1, ['-c', 'ALTER TABLE resources ADD COLUMN x int'])).rejects.toThrow(/must be owner/);
+    await expect(psql(asWeb1, ['-c', "UPDATE nodes SET roles = 'web,mail' WHERE name = 'web1'"])).rejects.toThrow(
+      /permission denied/,
+    );
+    expect((await psql(asWeb1, ['-At', '-c', 'SELECT count(*) FROM resources'])).trim()).toBe('3');
   });
 
   it('places each service on its pinned server, or on the least used one by name', async () => {
@@ -196,6 +244,7 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
     // and each server's sync finds nothing to repair: what it serves is what the panel has, no more
     for (const [name, one] of servers) {
       const synced = await one.panel(['web', 'sync', '--dry-run', '--json']);
+      expect({ name, stderr: synced.stderr }).toEqual({ name, stderr: expect.not.stringMatching(/error/i) });
       const report = JSON.parse(synced.stdout) as { driver: string; services: unknown[] };
       expect({ name, code: synced.code, driver: report.driver, drift: report.services }).toEqual({
         name,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import { isHostName } from '@panel247/contract/dns-rules';
 import { CHANNEL_URL_PATTERN, NODE_NAME_PATTERN } from '../../modules/nodes/node-rules.ts';
@@ -93,14 +94,19 @@ const add = defineCommand({
     if (ctx.runtime.kind !== 'postgres')
       throw new CliError('Servers need the panel on PostgreSQL (PANEL_DATABASE_URL): on SQLite it is its only machine');
     const { node, key } = await nodes(ctx).add(input);
+    // its own database role (deploy/postgresql/node-role.sql), with a password made here once
+    const role = { name: `panel247_node_${node.name}`, password: randomBytes(24).toString('base64url') };
     return {
-      json: { node, key },
+      json: { node, key, databaseRole: role },
       text: [
         `Server ${node.name} added (${node.roles.join(', ')}).`,
-        'On it, set these for its agent (the key is not shown again):',
+        'Give it its own database role, as a superuser on this database:',
+        `  sudo -u postgres psql -X -d DATABASE -v node=${node.name} -v password='${role.password}' -f deploy/postgresql/node-role.sql`,
+        'On the server, set these for its agent (the key and password are not shown again):',
         `  PANEL_NODE=${node.name}`,
         `  PANEL_NODE_KEY=${key}`,
         `  PANEL_AGENT_URL=${node.channelUrl}`,
+        `  PANEL_DATABASE_URL=postgres://${role.name}:${role.password}@THIS-DATABASE-HOST:5432/DATABASE`,
       ].join('\n'),
     };
   },
