@@ -57,6 +57,8 @@ export async function startMailDaemons(
     policyService?: string;
     /** The server these daemons are (PANEL_NODE): they serve only the mail placed on it ('' : the unnamed machine). */
     node?: string;
+    /** An address they also answer on besides loopback: a server's own, in its network namespace. */
+    address?: string;
   } = {},
 ): Promise<MailDaemons> {
   const node = options.node ?? '';
@@ -103,7 +105,7 @@ export async function startMailDaemons(
       RUN_DIR: path.join(dovecotDir, 'run'),
       STATE_DIR: path.join(dovecotDir, 'state'),
       LOG_PATH: path.join(dovecotDir, 'dovecot.log'),
-      LISTEN: '127.0.0.1',
+      LISTEN: options.address ? `127.0.0.1, ${options.address}` : '127.0.0.1',
       SQL_CONF: sqlConf,
       MASTER_USERS: masterUsers,
       MAIL_ROOT: mailRoot,
@@ -144,7 +146,7 @@ export async function startMailDaemons(
     DATA_DIR: path.join(postfixDir, 'data'),
     MAILLOG_FILE: path.join(postfixDir, 'postfix.log'),
     HOSTNAME: SELF_SIGNED_NAME,
-    INET_INTERFACES: '127.0.0.1',
+    INET_INTERFACES: options.address ? `127.0.0.1, ${options.address}` : '127.0.0.1',
     INET_PROTOCOLS: 'ipv4',
     PORT: String(smtpPort),
     SUBMISSION_PORT: String(submissionPort),

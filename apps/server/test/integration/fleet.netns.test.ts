@@ -1,31 +1,17 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { HostingService } from '@panel247/contract/hosting';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeView } from '../../src/modules/nodes/nodes.service.ts';
 import { buildAccount } from '../support/factories.ts';
 import { runPanel } from '../support/panel-cli.ts';
+import { addServer, dropServerRoles, psql } from '../support/provider-servers.ts';
 import { startWebServerNamespace, until, type WebServerNamespace } from '../support/server-namespace.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestDatabase, TEST_PG_ADMIN_URL, type TestDatabase } from '../support/test-database.ts';
-
-const execFileAsync = promisify(execFile);
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const isRoot = process.getuid?.() === 0;
-const NODE_ROLE_SQL = path.resolve(import.meta.dirname, '../../../../deploy/postgresql/node-role.sql');
-
-/** psql as an operator runs it; rejects with its error output. */
-async function psql(url: string, args: string[]): Promise<string> {
-  const { stdout } = await execFileAsync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, ...args]).catch(
-    (error: { stderr?: string }) => {
-      throw new Error(error.stderr ?? String(error));
-    },
-  );
-  return stdout;
-}
 const BEING_APPLIED = 'Hecho en el panel. El servidor aún no lo ha aplicado: se aplicará en cuanto pueda.';
 const DOMAINS = ['flota-uno.test', 'flota-dos.test', 'flota-tres.test'] as const;
 
@@ -89,40 +75,13 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
     const roleUrls = new Map<string, string>();
     roleUrlOf = (name) => roleUrls.get(name) as string;
     for (const [name, one] of servers) {
-      const added = await runPanel(cliEnv, [
-        'node',
-        'add',
-        name,
-        '--roles',
-        'web',
-        '--capacity',
-        '10',
-        '--host',
-        `${name}.example.net`,
-        '--url',
-        one.channelUrl,
-        '--ipv4',
-        one.ns.address,
-        '--json',
-      ]);
-      expect(added.code).toBe(0);
-      const answer = JSON.parse(added.stdout) as { key: string; databaseRole: { name: string; password: string } };
-      keys.set(name, answer.key);
-      // its own role, made as the operator makes it: the agent never logs in as the panel's owner
-      await psql(database.url as string, [
-        '-v',
-        `node=${name}`,
-        '-v',
-        `password=${answer.databaseRole.password}`,
-        '-v',
-        'set_passwords=on',
-        '-f',
-        NODE_ROLE_SQL,
-      ]);
-      const roleUrl = new URL(database.url as string);
-      roleUrl.username = answer.databaseRole.name;
-      roleUrl.password = answer.databaseRole.password;
-      roleUrls.set(name, roleUrl.toString());
+      const added = await addServer(cliEnv, database.url as string, name, {
+        roles: 'web',
+        channelUrl: one.channelUrl,
+        ipv4: one.ns.address,
+      });
+      keys.set(name, added.key);
+      roleUrls.set(name, added.roleUrl);
     }
     // uno pinned to web1, dos to web2; tres by the policy (a tie between the two: by name, web1)
     const pins: Record<string, { web: string } | undefined> = {
@@ -152,9 +111,7 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
   afterAll(async () => {
     await t?.close();
     await Promise.all([...servers.values()].map((one) => one.destroy()));
-    // roles are the cluster's: gone with the test (their grants went with its database)
-    for (const name of servers.keys())
-      await psql(TEST_PG_ADMIN_URL, ['-c', `DROP ROLE IF EXISTS panel247_node_${name}`]).catch(() => undefined);
+    await dropServerRoles(servers.keys());
   });
 
   it('runs each agent as its server’s own role, which cannot read a customer’s login or change a table', async () => {

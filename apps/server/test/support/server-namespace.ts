@@ -66,73 +66,88 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
 }
 
 /**
- * A web server of the provider's on this machine: a network namespace with its own address,
- * running its own nginx and PHP-FPM and, once `startAgent` is called, the node agent's bundle
+ * A server of the provider's on this machine: a network namespace with its own address, running
+ * its own daemons and, once `startAgent` is called, the node agent's bundle
  * (`apps/server/dist/agent.js`) with its own configuration file. It reaches the control plane's
  * PostgreSQL through the host's end of its link, as a server reaches it through the network.
  */
-export interface WebServerNamespace {
+export interface ServerNamespace {
   ns: NodeNamespace;
-  /** The homes on this server (its PANEL_HOSTING_ROOT). */
-  homes: string;
-  /** Its web settings (the nginx driver's folders and commands), as dotted settings. */
+  /** Its daemons' settings for the panel (drivers' folders and commands), as dotted settings. */
   settings: Record<string, unknown>;
   /** Its node channel: `http://<address>:8247`. */
   channelUrl: string;
-  /** Runs its agent with these settings besides the web ones; resolves once it is running. */
+  /** The control plane's PostgreSQL as this server reaches it (through the host's end of its link). */
+  databaseUrl(url: string): string;
+  /** Runs its agent with these settings besides its daemons'; resolves once it is running. */
   startAgent(databaseUrl: string, extra: Record<string, unknown>, env?: Record<string, string>): Promise<ChildProcess>;
   stopAgent(signal?: NodeJS.Signals): Promise<void>;
-  /** `panel ARGS` run on this server as its operator would (the agent's configuration and key). */
-  panel(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** The running agent's process (to freeze it with SIGSTOP). */
   readonly agent: ChildProcess | undefined;
+  /** `panel ARGS` run on this server as its operator would (the agent's configuration and key). */
+  panel(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  destroy(): Promise<void>;
+}
+
+/** A web server: nginx and PHP-FPM (scripts/daemons/serve-web.ts). */
+export interface WebServerNamespace extends ServerNamespace {
+  /** The homes on this server (its PANEL_HOSTING_ROOT). */
+  homes: string;
   /** A site's answer at this server's address, as a browser would ask (status 0: no answer). */
   site(host: string, pathname?: string): Promise<{ status: number; body: string }>;
   /** Writes a page into a folder of a home on this server, readable by nginx. */
   page(domain: string, folder: string, text: string): void;
-  destroy(): Promise<void>;
 }
 
-export async function startWebServerNamespace(name: string, slot: number): Promise<WebServerNamespace> {
+/** A mail server: Dovecot and Postfix (scripts/daemons/serve-mail.ts), serving the mail placed on it. */
+export interface MailServerNamespace extends ServerNamespace {
+  imapPort: number;
+  smtpPort: number;
+  mailRoot: string;
+}
+
+/**
+ * The namespace, its link to PostgreSQL and its daemons (`script` run inside it, printing one JSON
+ * line), and the agent and CLI that run there with `settings`.
+ */
+async function startServerNamespace<P>(
+  name: string,
+  slot: number,
+  script: (ns: NodeNamespace, forwarded: (url: string) => string) => string[],
+  settingsOf: (printed: P) => Record<string, unknown>,
+): Promise<{ server: ServerNamespace; printed: P }> {
   if (!existsSync(AGENT)) execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts'], { cwd: REPO });
   const ns = await createNodeNamespace(name, slot);
   const forward = await forwardTcp(ns.hostAddress, { host: new URL(TEST_PG_ADMIN_URL).hostname, port: 5432 });
-  const served = ns.wrap(process.execPath, ['--import', 'tsx', 'scripts/daemons/serve-web.ts', ns.address]);
-  const web = spawn(served.command, served.args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-  const servers = JSON.parse(await lineOf(web, /^\{"httpPort"/, `nginx and PHP-FPM in ${name}`)) as Pick<
-    WebServers,
-    'httpPort' | 'driverOptions' | 'dir'
-  >;
-  // Its own templates, which a test may break as an operator's bad edit would.
-  const templates = mkdtempSync(path.join(tmpdir(), `p247-${name}-templates-`));
-  cpSync(path.join(REPO, 'deploy/nginx'), templates, { recursive: true });
-  const homes = path.join(servers.dir, 'homes');
-  mkdirSync(homes, { recursive: true, mode: 0o755 });
-  chmodSync(homes, 0o755);
-  const settings = { ...nginxPanelConfig(servers as WebServers, homes), 'web.templatesDir': templates };
+  const forwarded = (url: string) => {
+    const nodeUrl = new URL(url);
+    nodeUrl.host = `${ns.hostAddress}:${forward.port}`;
+    return nodeUrl.toString();
+  };
+  const served = ns.wrap(process.execPath, ['--import', 'tsx', ...script(ns, forwarded)]);
+  const daemons = spawn(served.command, served.args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const printed = JSON.parse(await lineOf(daemons, /^\{/, `the daemons of ${name}`)) as P;
+  const settings = settingsOf(printed);
   const channelUrl = `http://${ns.address}:${AGENT_CHANNEL_PORT}`;
   let agent: ChildProcess | undefined;
   /** The environment the agent was last started with: the server's own configuration. */
   let serverEnv: Record<string, string> | undefined;
-
-  return {
+  const server: ServerNamespace = {
     ns,
-    homes,
     settings,
     channelUrl,
+    databaseUrl: forwarded,
     get agent() {
       return agent;
     },
     async startAgent(databaseUrl, extra, env = {}) {
       const configFile = path.join(mkdtempSync(path.join(tmpdir(), `p247-${name}-config-`)), 'panel.json');
       writeFileSync(configFile, JSON.stringify(nested({ ...settings, 'agent.url': channelUrl, ...extra })));
-      const nodeUrl = new URL(databaseUrl);
-      nodeUrl.host = `${ns.hostAddress}:${forward.port}`;
       const { command, args } = ns.wrap(process.execPath, [AGENT]);
       serverEnv = {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         PANEL_CONFIG_FILE: configFile,
-        PANEL_DATABASE_URL: nodeUrl.toString(),
+        PANEL_DATABASE_URL: forwarded(databaseUrl),
         PANEL_SECRET_KEY: TEST_SECRET_KEY.toString('hex'),
         PANEL_LOG_LEVEL: 'warn',
         ...env,
@@ -156,10 +171,41 @@ export async function startWebServerNamespace(name: string, slot: number): Promi
         );
       });
     },
-    site: (host, pathname = '/') =>
-      new Promise((resolve) => {
+    async destroy() {
+      await stopChild(agent);
+      agent = undefined;
+      await stopChild(daemons);
+      await forward.close();
+      await ns.destroy();
+    },
+  };
+  return { server, printed };
+}
+
+export async function startWebServerNamespace(name: string, slot: number): Promise<WebServerNamespace> {
+  type Printed = Pick<WebServers, 'httpPort' | 'driverOptions' | 'dir'>;
+  let homes = '';
+  const { server, printed } = await startServerNamespace<Printed>(
+    name,
+    slot,
+    (ns) => ['scripts/daemons/serve-web.ts', ns.address],
+    (servers) => {
+      // Its own templates, which a test may break as an operator's bad edit would.
+      const templates = mkdtempSync(path.join(tmpdir(), `p247-${name}-templates-`));
+      cpSync(path.join(REPO, 'deploy/nginx'), templates, { recursive: true });
+      homes = path.join(servers.dir, 'homes');
+      mkdirSync(homes, { recursive: true, mode: 0o755 });
+      chmodSync(homes, 0o755);
+      return { ...nginxPanelConfig(servers as WebServers, homes), 'web.templatesDir': templates };
+    },
+  );
+  const { ns } = server;
+  return Object.assign(server, {
+    homes,
+    site: (host: string, pathname = '/') =>
+      new Promise<{ status: number; body: string }>((resolve) => {
         const request = http.get(
-          { host: ns.address, port: servers.httpPort, path: pathname, agent: false, headers: { host }, timeout: 3000 },
+          { host: ns.address, port: printed.httpPort, path: pathname, agent: false, headers: { host }, timeout: 3000 },
           (response) => {
             let body = '';
             response.setEncoding('utf8');
@@ -171,17 +217,34 @@ export async function startWebServerNamespace(name: string, slot: number): Promi
         request.on('error', () => resolve({ status: 0, body: '' }));
         request.on('timeout', () => request.destroy());
       }),
-    page(domain, folder, text) {
+    page(domain: string, folder: string, text: string) {
       const file = path.join(homes, domain, folder, 'index.html');
       writeFileSync(file, text);
       chmodSync(file, 0o644);
     },
-    async destroy() {
-      await stopChild(agent);
-      agent = undefined;
-      await stopChild(web);
-      await forward.close();
-      await ns.destroy();
-    },
-  };
+  });
+}
+
+/**
+ * A mail server of the provider's: its Dovecot and Postfix read the panel's PostgreSQL (at
+ * `databaseUrl`, reached from inside) as server `node`, so they serve only the mail placed on it.
+ */
+export async function startMailServerNamespace(
+  name: string,
+  slot: number,
+  databaseUrl: string,
+  node: string,
+): Promise<MailServerNamespace> {
+  type Printed = { imapPort: number; smtpPort: number; mailRoot: string; doveadmConfig: string };
+  const { server, printed } = await startServerNamespace<Printed>(
+    name,
+    slot,
+    (ns, forwarded) => ['scripts/daemons/serve-mail.ts', ns.address, forwarded(databaseUrl), node],
+    (daemons) => ({ 'mail.root': daemons.mailRoot, 'mail.doveadmConfig': daemons.doveadmConfig }),
+  );
+  return Object.assign(server, {
+    imapPort: printed.imapPort,
+    smtpPort: printed.smtpPort,
+    mailRoot: printed.mailRoot,
+  });
 }

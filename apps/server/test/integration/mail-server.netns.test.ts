@@ -1,0 +1,146 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Mailbox } from '@panel247/contract/mail';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAccount } from '../support/factories.ts';
+import { addServer, dropServerRoles } from '../support/provider-servers.ts';
+import { type MailServerNamespace, startMailServerNamespace, until } from '../support/server-namespace.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+const execFileAsync = promisify(execFile);
+const isRoot = process.getuid?.() === 0;
+const PLACED = 'correo-uno.test';
+/** Made before the mail server was added: its mail stays on the control plane's own machine. */
+const LOCAL = 'correo-local.test';
+
+/**
+ * A mail server of the provider's in its own network namespace: Dovecot and Postfix at its own
+ * address, reading the panel's views as server `mail1`, and its agent (its own database role)
+ * applying the mail changes of the services placed on it. A mailbox made through the API logs in
+ * over IMAP there and gets the mail sent to it there; a domain placed elsewhere is not its to take.
+ */
+describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own', () => {
+  let server: MailServerNamespace;
+  let database: TestDatabase;
+  let t: TestApp;
+  const ids = new Map<string, number>();
+  const cookies = new Map<string, string>();
+
+  /** curl's IMAP client at the mail server's address, after STARTTLS: 0 logged in, 67 refused. */
+  const imap = async (user: string, password: string, urlPath = '/', extra: string[] = []) =>
+    execFileAsync('curl', [
+      '-s',
+      '--max-time',
+      '10',
+      '--ssl-reqd',
+      '-k',
+      '--user',
+      `${user}:${password}`,
+      ...extra,
+      `imap://${server.ns.address}:${server.imapPort}${urlPath}`,
+    ]).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code?: number; stdout?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? '' }),
+    );
+  /** Mail handed to the mail server's port 25, as another server on the Internet hands it. */
+  const deliver = (to: string, subject: string) =>
+    nodemailer
+      .createTransport({ host: server.ns.address, port: server.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: 'someone@example.org', to, subject, text: `${subject} body` });
+  const createMailbox = async (domain: string, name: string, password: string) => {
+    const { body } = await t.call<{ correo: Mailbox }>(
+      'POST',
+      `service/${ids.get(domain)}/correo/create/`,
+      { name, password },
+      { cookie: cookies.get(domain) as string },
+    );
+    expect(body.system.errors).toEqual([]);
+    return body;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    t = await buildTestApp('postgres', { database, config: { databaseUrl: database.url } });
+    const addAccount = async (domain: string) => {
+      const account = await buildAccount(database.db, {
+        domainName: domain,
+        resources: { [domain]: { hasService: true, hasMail: true } },
+      });
+      ids.set(domain, account.resources[domain] as number);
+      cookies.set(domain, await t.login(domain, account.username, account.password));
+    };
+    await addAccount(LOCAL);
+    server = await startMailServerNamespace('p247mail1', 26, database.url as string, 'mail1');
+    const cliEnv = {
+      PANEL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'p247-mail-server-cli-')),
+      PANEL_LOG_LEVEL: 'silent',
+      PANEL_DATABASE_URL: database.url as string,
+    };
+    const added = await addServer(cliEnv, database.url as string, 'mail1', {
+      roles: 'mail',
+      channelUrl: server.channelUrl,
+      ipv4: server.ns.address,
+    });
+    await addAccount(PLACED);
+    await server.startAgent(
+      added.roleUrl,
+      { 'web.applyWaitSeconds': 5 },
+      { PANEL_NODE: 'mail1', PANEL_NODE_KEY: added.key },
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+    await server?.destroy();
+    await dropServerRoles(['mail1']);
+  });
+
+  it('places the new service’s mail on the mail server and points its zone’s mail name there', async () => {
+    const placed = await database.db.selectFrom('service_placements').select(['service_id', 'role', 'node']).execute();
+    expect(placed).toEqual([{ service_id: ids.get(PLACED), role: 'mail', node: 'mail1' }]);
+    const zone = await t.call<{ dnss: { zona: string; type: string; value: string }[] }>(
+      'GET',
+      `service/${ids.get(PLACED)}/dns/list/`,
+      {},
+      { cookie: cookies.get(PLACED) as string },
+    );
+    expect(zone.body.data.dnss.filter((r) => r.zona === 'mail' && r.type === 'A').map((r) => r.value)).toEqual([
+      server.ns.address,
+    ]);
+  });
+
+  it('makes a mailbox through the API on the mail server: IMAP logs in at its address, a wrong password is refused', async () => {
+    await createMailbox(PLACED, 'info', 'first password 1');
+    expect((await imap(`info@${PLACED}`, 'first password 1')).code).toBe(0);
+    expect((await imap(`info@${PLACED}`, 'wrong password')).code).toBe(67);
+  });
+
+  it('takes mail for its own domains into the mailbox there, and refuses a domain placed elsewhere', async () => {
+    await deliver(`info@${PLACED}`, 'hola servidor');
+    const found = await until(
+      () => imap(`info@${PLACED}`, 'first password 1', '/INBOX', ['-X', 'SEARCH SUBJECT "hola servidor"']),
+      (answer) => /\* SEARCH \d+/.test(answer.stdout),
+      20_000,
+    );
+    expect(found.code).toBe(0);
+    // the domain on the control plane's machine is not this server's to take
+    await expect(deliver(`info@${LOCAL}`, 'no es mio')).rejects.toThrow(/Relay access denied|554/);
+    // and its mailboxes do not log in here
+    await createMailbox(LOCAL, 'info', 'local password 1').catch(() => undefined);
+    expect((await imap(`info@${LOCAL}`, 'local password 1')).code).toBe(67);
+  });
+
+  it('shows the mailbox’s size read from the mail server', async () => {
+    const listed = await t.call<{ correo: Mailbox[] }>(
+      'GET',
+      `service/${ids.get(PLACED)}/correo/list/`,
+      {},
+      { cookie: cookies.get(PLACED) as string },
+    );
+    expect(listed.body.data.correo.find((box) => box.user === 'info')?.usage).toBeGreaterThan(0);
+  });
+});
