@@ -456,6 +456,16 @@ export interface ServiceUserTable {
 }
 
 /** One of the provider's servers (migration 0035). */
+/** A part of a service on its way to another server (migration 0036). */
+export interface ServiceMoveTable {
+  service_id: number;
+  role: 'web' | 'mail' | 'databases';
+  from_node: string;
+  to_node: string;
+  state: 'copying' | 'cutover';
+  started_at: number;
+}
+
 /** Which server holds a part (role) of a hosting service (migration 0036). */
 export interface ServicePlacementTable {
   service_id: number;
@@ -683,6 +693,7 @@ export interface Database {
   service_users: ServiceUserTable;
   nodes: NodeTable;
   service_placements: ServicePlacementTable;
+  service_moves: ServiceMoveTable;
   hosted_databases: HostedDatabaseTable;
   web_settings: WebSettingsTable;
   web_sites: WebSiteTable;

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { ConflictError, DaemonError, FieldErrors } from '../errors.ts';
 import type { Actor } from '../modules/auth/actor.ts';
+import { placementsRepository } from '../modules/nodes/placements.repository.ts';
 import type { ServiceApplier, ServiceToApply } from './apply-service.jobs.ts';
 import type { JobKind } from './job-kind.ts';
 import type { JobSender } from './job-sender.ts';
@@ -81,6 +82,13 @@ export class ServiceChanges {
   ): Promise<T> {
     const { value, entry } = await this.db.transaction().execute(async (trx) => {
       await serviceChangeLog.takeTurn(trx, service.id);
+      // a move's final copy of the service's home is being made: its web and FTP changes wait
+      if (
+        this.area !== 'mail' &&
+        this.area !== 'databases' &&
+        (await placementsRepository.moveOf(trx, service.id))?.state === 'cutover'
+      )
+        throw new ConflictError('node.error.moving');
       const { value, undo } = await work(trx);
       const entryChange = typeof change === 'function' ? (change as (value: T) => C)(value) : change;
       return {

@@ -24,8 +24,9 @@ export const META_HEADER = 'x-p247-meta';
 
 /**
  * What the channel runs: the file manager's operations, a home's usage and an install's target
- * check. Restores, installs and the folders of sites and FTP accounts are the node's own work
- * from the log, never asked for over the wire.
+ * check, and a move's two ends (a home read whole as a tar, and written back from one on the
+ * server it moves to). Backups' restores, installs and the folders of sites and FTP accounts are
+ * the node's own work from the log, never asked for over the wire.
  */
 const CHANNEL_OPS = [
   'list',
@@ -43,6 +44,8 @@ const CHANNEL_OPS = [
   'extract',
   'usage',
   'installTarget',
+  'tar',
+  'restore',
 ] as const satisfies readonly WorkerRequest['op'][];
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { nodesRepository } from '../modules/nodes/nodes.repository.ts';
 import type { PlacedRole } from '../modules/nodes/placement-roles.ts';
 import { placementsRepository } from '../modules/nodes/placements.repository.ts';
 import { NodeChannel } from './channel-client.ts';
@@ -22,6 +23,13 @@ export class NodeChannels {
   async forService(serviceId: number, role: PlacedRole): Promise<NodeChannel | undefined> {
     const url = await placementsRepository.channelUrlOf(this.db, serviceId, role);
     return url === undefined ? undefined : this.channel(url);
+  }
+
+  /** The channel to a named server's agent. */
+  async forNode(name: string): Promise<NodeChannel> {
+    const node = await nodesRepository.byName(this.db, name);
+    if (!node) throw new Error(`no server ${name}`);
+    return this.channel(node.channel_url);
   }
 
   /** The same, for the service named by its domain (its home's name, its mailboxes' domain). */

@@ -1,9 +1,25 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { Db } from '../db/database.ts';
 import type { FileWorkers, WorkerRequest } from '../drivers/files/confined/protocol.ts';
+import { ConflictError } from '../errors.ts';
+import { placementsRepository } from '../modules/nodes/placements.repository.ts';
 import type { NodeChannel } from './channel-client.ts';
 import type { NodeChannels } from './node-channels.ts';
 import { RemoteFileWorkers } from './remote-file-workers.ts';
+
+/** What changes a home: refused while a move makes its final copy (the customer tries again in a moment). */
+const WRITES: ReadonlySet<WorkerRequest['op']> = new Set([
+  'save',
+  'write',
+  'mkdir',
+  'rename',
+  'remove',
+  'copyOrMove',
+  'chmod',
+  'extract',
+  'install',
+]);
 
 /**
  * The file operations of a panel process, each sent where its home is: the agent of the named
@@ -14,6 +30,7 @@ export class PlacedFileWorkers implements FileWorkers {
   private readonly remote = new Map<NodeChannel, RemoteFileWorkers>();
 
   constructor(
+    private readonly db: Db,
     private readonly here: FileWorkers,
     private readonly channels: NodeChannels,
     /** This process's PANEL_HOSTING_ROOT, which the homes in requests are made from. */
@@ -25,7 +42,10 @@ export class PlacedFileWorkers implements FileWorkers {
   }
 
   async call<T>(request: WorkerRequest, input?: () => Readable): Promise<T> {
-    return (await this.workersOf(path.basename(request.base))).call<T>(request, input);
+    const domain = path.basename(request.base);
+    if (WRITES.has(request.op) && (await placementsRepository.inCutover(this.db, domain)))
+      throw new ConflictError('node.error.moving');
+    return (await this.workersOf(domain)).call<T>(request, input);
   }
 
   async stream(request: WorkerRequest): Promise<{ meta: Record<string, unknown>; output: Readable }> {

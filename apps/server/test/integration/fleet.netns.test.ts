@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { HostingService } from '@panel247/contract/hosting';
@@ -8,7 +8,7 @@ import { buildAccount } from '../support/factories.ts';
 import { runPanel } from '../support/panel-cli.ts';
 import { addServer, dropServerRoles, psql } from '../support/provider-servers.ts';
 import { startWebServerNamespace, until, type WebServerNamespace } from '../support/server-namespace.ts';
-import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const isRoot = process.getuid?.() === 0;
@@ -32,6 +32,8 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
 
   const server = (name: string) => servers.get(name) as WebServerNamespace;
   let roleUrlOf: (name: string) => string = () => '';
+  const keys = new Map<string, string>();
+  const keyOf = (name: string) => keys.get(name) as string;
   const as = (domain: string) => ({ cookie: cookies.get(domain) as string });
   const createSite = (domain: string, label: string) =>
     t.call('POST', `service/${ids.get(domain)}/subdomain/create/`, { subDomain: label, folder: label }, as(domain));
@@ -70,8 +72,9 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
       PANEL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'p247-fleet-cli-')),
       PANEL_LOG_LEVEL: 'silent',
       PANEL_DATABASE_URL: database.url as string,
+      // the servers' channels answer the panel's token, made from its key
+      PANEL_SECRET_KEY: TEST_SECRET_KEY.toString('hex'),
     };
-    const keys = new Map<string, string>();
     const roleUrls = new Map<string, string>();
     roleUrlOf = (name) => roleUrls.get(name) as string;
     for (const [name, one] of servers) {
@@ -97,6 +100,8 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
       });
       ids.set(domain, account.resources[domain] as number);
       cookies.set(domain, await t.login(domain, account.username, account.password));
+      // its zone, made on first use with the records that point at its web server
+      await t.call('GET', `service/${ids.get(domain)}/dns/list/`, {}, as(domain));
     }
     await Promise.all(
       [...servers].map(([name, one]) =>
@@ -210,5 +215,110 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
         drift: [],
       });
     }
+  });
+
+  /** The address the zone's own A record names for the service, as a browser resolving it finds. */
+  const addressOf = async (domain: string) =>
+    (
+      await database.db
+        .selectFrom('dns_records')
+        .select('value')
+        .where('service_id', '=', ids.get(domain) as number)
+        .where('zona', '=', '')
+        .where('type', '=', 'A')
+        .executeTakeFirstOrThrow()
+    ).value;
+  const serverAt = (address: string) => [...servers.values()].find((one) => one.ns.address === address);
+  const webOf = async (domain: string) =>
+    (
+      await database.db
+        .selectFrom('service_placements')
+        .select('node')
+        .where('service_id', '=', ids.get(domain) as number)
+        .where('role', '=', 'web')
+        .executeTakeFirst()
+    )?.node;
+  const move = (domain: string, to: string, wait = 30) =>
+    runPanel(cliEnv, ['node', 'move', domain, '--to', to, '--keep-old', '1', '--wait', String(wait), '--json']);
+
+  it('moves a site to the other server while a client keeps asking: no request fails, and back again', async () => {
+    const domain = 'flota-tres.test';
+    expect(await webOf(domain)).toBe('web1');
+    // a client that resolves the site's name through its zone before every request, as browsers do
+    const statuses: number[] = [];
+    let asking = true;
+    const client = (async () => {
+      while (asking) {
+        const answer = await (serverAt(await addressOf(domain)) as WebServerNamespace).site(`blog.${domain}`);
+        statuses.push(answer.status);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    for (const [to, from] of [
+      ['web2', 'web1'],
+      ['web1', 'web2'],
+    ] as const) {
+      const moved = await move(domain, to);
+      expect({ code: moved.code, stderr: moved.stderr }).toEqual({ code: 0, stderr: '' });
+      const report = JSON.parse(moved.stdout) as { from: string; to: string; cutoverMs: number; records: number };
+      expect(report).toMatchObject({ from, to, records: 1 });
+      expect(report.cutoverMs).toBeGreaterThan(0);
+      expect(await webOf(domain)).toBe(to);
+      expect(await addressOf(domain)).toBe(server(to).ns.address);
+      expect((await server(to).site(`blog.${domain}`)).body).toBe(`blog of ${domain} on web1\n`);
+      // the old copy goes once the records' time has passed (here 1 s): not served, no home left
+      await until(
+        () => server(from).site(`blog.${domain}`),
+        (answer) => answer.status === 0,
+        20_000,
+      );
+      await until(
+        async () => readdirSync(path.join(server(from).homes, domain)),
+        (left) => left.length === 0,
+        20_000,
+      );
+    }
+    asking = false;
+    await client;
+    expect(statuses.length).toBeGreaterThan(10);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  });
+
+  it('rolls a move back when the new server’s agent dies in the middle: served where it was, nothing lost', async () => {
+    const domain = 'flota-uno.test';
+    // a home big enough for the copy to take a moment
+    const big = path.join(server('web1').homes, domain, 'blog', 'grande.bin');
+    writeFileSync(big, Buffer.alloc(64 * 1024 * 1024, 7));
+    const moving = move(domain, 'web2', 10);
+    await until(
+      () => database.db.selectFrom('service_moves').select('state').execute(),
+      (rows) => rows.length > 0,
+      20_000,
+    );
+    await server('web2').stopAgent('SIGKILL');
+    const moved = await moving;
+    expect(moved.code).toBe(1);
+    expect(moved.stderr).toContain('failed and was rolled back');
+    expect(await webOf(domain)).toBe('web1');
+    expect(await addressOf(domain)).toBe(server('web1').ns.address);
+    expect(await database.db.selectFrom('service_moves').selectAll().execute()).toEqual([]);
+    expect((await server('web1').site(`blog.${domain}`)).status).toBe(200);
+    expect(statSync(big).size).toBe(64 * 1024 * 1024);
+    // back, the new server releases what it had got
+    await server('web2').startAgent(
+      roleUrlOf('web2'),
+      { 'web.applyWaitSeconds': 5 },
+      {
+        PANEL_NODE: 'web2',
+        PANEL_NODE_KEY: keyOf('web2'),
+      },
+    );
+    await until(
+      async () =>
+        existsSync(path.join(server('web2').homes, domain)) ? readdirSync(path.join(server('web2').homes, domain)) : [],
+      (left) => left.length === 0,
+      30_000,
+    );
+    expect((await server('web1').site(`blog.${domain}`)).status).toBe(200);
   });
 });

@@ -14,8 +14,9 @@ import { PLACED_ROLES, type PlacedRole } from '../../modules/nodes/placement-rol
 import { CliError, type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
 import { table, timestamp } from '../output.ts';
 import { integer, optionString, requiredString } from '../validate.ts';
+import { moveCommand } from './node-move.command.ts';
 
-function nodeName(value: string): string {
+export function nodeName(value: string): string {
   if (!NODE_NAME_PATTERN.test(value))
     throw new CliError(`'${value}' is not a server name: lower-case letters, digits and inner hyphens, up to 63`);
   return value;
@@ -174,6 +175,7 @@ export const nodeCommands: CommandGroup = {
     stateCommand('drain', 'draining', 'Take no new service on a server (those it has stay until moved)'),
     stateCommand('undrain', 'active', 'Let a drained server take new services again'),
     remove,
+    moveCommand,
   ],
   defaultCommand: 'list',
 };

@@ -15,6 +15,9 @@ import { isPostgres } from './migration-helpers.ts';
  *   a mail server never takes mail for a domain another one holds. On PostgreSQL the views are
  *   replaced in place (a column added at the end), which keeps the daemons' roles' grants.
  *
+ * - `service_moves`: a part of a service on its way to another server (`panel node move`): its
+ *   files are being copied (`copying`), or the final copy is being made and its changes wait
+ *   (`cutover`: the service's web and FTP changes and file writes are refused for those seconds).
  * - `nodes.ipv4`, `nodes.ipv6`: the server's public addresses ('' : none given), which the
  *   records a zone gets from the provider's settings (`{web_ipv4}`, `{mail_ipv4}`…) take for a
  *   service placed on it.
@@ -48,6 +51,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .alterTable('nodes')
     .addColumn('ipv6', 'varchar(39)', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema
+    .createTable('service_moves')
+    .addColumn('service_id', 'integer', (c) => c.primaryKey().references('resources.id').onDelete('cascade'))
+    .addColumn('role', 'varchar(16)', (c) => c.notNull())
+    .addColumn('from_node', 'varchar(63)', (c) => c.notNull())
+    .addColumn('to_node', 'varchar(63)', (c) => c.notNull())
+    .addColumn('state', 'varchar(16)', (c) => c.notNull())
+    .addColumn('started_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('service_placements_node').on('service_placements').columns(['node', 'role']).execute();
 }
@@ -125,6 +137,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await createMailAliasesView(db);
   await createMailSendersView(db);
   await createFtpUsersView(db);
+  await db.schema.dropTable('service_moves').ifExists().execute();
   await db.schema.dropTable('service_placements').ifExists().execute();
   await db.schema.alterTable('nodes').dropColumn('ipv6').execute();
   await db.schema.alterTable('nodes').dropColumn('ipv4').execute();

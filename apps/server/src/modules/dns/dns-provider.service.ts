@@ -6,7 +6,13 @@ import { BY_PANEL, type Zone, type ZoneChanges } from './zone-changes.ts';
 import { checkBeside } from './zone-record-rules.ts';
 
 /** What a record should hold now: a new value, null to remove it, undefined to leave it. */
-export type RecordCorrector = (record: { type: string; zona: string; value: string }) => string | null | undefined;
+/** The new value of a record (null: remove it; undefined: leave it); `dynamic_value` is the template it was made from ('' : typed). */
+export type RecordCorrector = (record: {
+  type: string;
+  zona: string;
+  value: string;
+  dynamic_value: string;
+}) => string | null | undefined;
 
 /** One record `correctRecords` changed (or would change): `after` null when it was removed. */
 export interface RecordCorrection {
@@ -65,9 +71,13 @@ export class DnsProviderService {
    * as one change by the panel each, published like any other; a dry run only lists them. For
    * records made from settings that were placeholders (`panel dns placeholders --fix`).
    */
-  async correctRecords(correct: RecordCorrector, options: { dryRun: boolean }): Promise<RecordCorrection[]> {
+  async correctRecords(
+    correct: RecordCorrector,
+    options: { dryRun: boolean; serviceId?: number },
+  ): Promise<RecordCorrection[]> {
     const corrections: RecordCorrection[] = [];
     for (const z of await dnsRepository.listZones(this.db)) {
+      if (options.serviceId !== undefined && z.service_id !== options.serviceId) continue;
       const zone = { serviceId: z.service_id, reference: z.reference, name: z.reference_punycode };
       const planOf = (rows: DnsRecordRow[]) =>
         rows.flatMap((row) => {

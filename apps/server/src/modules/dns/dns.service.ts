@@ -160,7 +160,7 @@ export class DnsService {
   dsRecordsOf(serviceId: number, reference: string, referencePunycode: string) {
     return this.provider.dsRecordsOf(serviceId, reference, referencePunycode);
   }
-  correctRecords(correct: RecordCorrector, options: { dryRun: boolean }) {
+  correctRecords(correct: RecordCorrector, options: { dryRun: boolean; serviceId?: number }) {
     return this.provider.correctRecords(correct, options);
   }
   addRecord(

@@ -99,6 +99,53 @@ export const placementsRepository = {
     return row?.service_id;
   },
 
+  /** Puts the part on `node` ('' : the unnamed machine, which has no row). */
+  async setNode(db: Db, serviceId: number, role: PlacedRole, node: string, now: number): Promise<void> {
+    await db.deleteFrom('service_placements').where('service_id', '=', serviceId).where('role', '=', role).execute();
+    if (node !== UNNAMED_NODE)
+      await db.insertInto('service_placements').values({ service_id: serviceId, role, node, placed_at: now }).execute();
+  },
+
+  /** The part of the service being moved, if any. */
+  moveOf(db: Db, serviceId: number) {
+    return db.selectFrom('service_moves').selectAll().where('service_id', '=', serviceId).executeTakeFirst();
+  },
+
+  /** Whether the service named by its domain is in a move's final copy (its changes wait). */
+  async inCutover(db: Db, domain: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('service_moves as m')
+      .innerJoin('resources as r', 'r.id', 'm.service_id')
+      .select('m.service_id')
+      .where('r.reference_punycode', '=', domain)
+      .where('m.state', '=', 'cutover')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Starts a move; false when the service already has one on its way. */
+  async startMove(
+    db: Db,
+    move: { service_id: number; role: PlacedRole; from_node: string; to_node: string },
+    now: number,
+  ): Promise<boolean> {
+    const inserted = await db
+      .insertInto('service_moves')
+      .values({ ...move, state: 'copying', started_at: now })
+      .onConflict((conflict) => conflict.column('service_id').doNothing())
+      .returning('service_id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  },
+
+  async setMoveState(db: Db, serviceId: number, state: 'copying' | 'cutover'): Promise<void> {
+    await db.updateTable('service_moves').set({ state }).where('service_id', '=', serviceId).execute();
+  },
+
+  async endMove(db: Db, serviceId: number): Promise<void> {
+    await db.deleteFrom('service_moves').where('service_id', '=', serviceId).execute();
+  },
+
   async anyOn(db: Db, node: string): Promise<boolean> {
     const row = await db
       .selectFrom('service_placements')

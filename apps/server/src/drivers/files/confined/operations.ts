@@ -5,6 +5,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { EXTRACTABLE_PATTERN, FILE_EDIT_MAX_BYTES } from '@panel247/contract/file-rules';
 import type { FileEntry } from '@panel247/contract/files';
+import { pack } from 'tar-stream';
 import { ZipFile } from 'yazl';
 import { ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../../errors.ts';
 import {
@@ -568,13 +569,16 @@ export async function usage(tree: Tree): Promise<{ bytes: number }> {
  */
 export async function restore(
   tree: Tree,
-  args: { path: string; top: 'file' | 'folder' },
+  args: { path: string; top: 'file' | 'folder'; mirror?: boolean },
   io: OperationIo,
 ): Promise<void> {
   const base = namesOf(args.path);
   if (args.top === 'folder') await (await tree.makeFolders(base, true)).close();
+  // with `mirror`, what the tar does not hold goes afterwards (a move's final copy)
+  const held = new Set<string>();
   for await (const entry of tarEntries(io.input, false, true)) {
     const relative = entry.name === '' ? [] : entry.name.split('/');
+    if (args.mirror) held.add(relative.join('/'));
     const names = args.top === 'file' ? base : [...base, ...relative];
     if (entry.kind === 'directory') {
       await (await tree.makeFolders(names, true)).close();
@@ -596,6 +600,63 @@ export async function restore(
       await replaceFile(dir, name, entry.open(), entry.mode & 0o777, entry.mtime);
     });
   }
+  if (args.mirror && args.top === 'folder') {
+    const { handle } = await tree.folder(base);
+    await withFolder(handle, (dir) => removeUnheld(dir, '', held));
+  }
+}
+
+/** Removes below `dir` every entry whose path (from the restore's folder) the tar did not hold. */
+async function removeUnheld(dir: FileHandle, prefix: string, held: ReadonlySet<string>): Promise<void> {
+  for (const name of await namesIn(dir)) {
+    const relative = prefix === '' ? name : `${prefix}/${name}`;
+    if (!held.has(relative)) {
+      await removeTree(dir, name);
+      continue;
+    }
+    const info = await lstat(at(dir, name)).catch(() => undefined);
+    if (!info?.isDirectory()) continue;
+    const child = await open(at(dir, name), DIRECTORY).catch(() => undefined);
+    if (child) await withFolder(child, (inner) => removeUnheld(inner, relative, held));
+  }
+}
+
+/**
+ * The whole tree as a plain tar, for a move to another server (read back there by `restore`):
+ * folders, files and links as links (never followed), each with its mode and time; special files
+ * left out. Each file is opened when the tar reaches it and read to the size it had then; one
+ * gone or swapped meanwhile is left out (the move's final copy, made with the service frozen,
+ * brings it).
+ */
+export async function tarTree(tree: Tree, _args: Record<string, never>, io: OperationIo): Promise<void> {
+  io.announce({ name: 'home.tar' });
+  const archive = pack();
+  const sent = pipeline(archive as unknown as Readable, io.output);
+  const walk = async (dir: FileHandle, prefix: string): Promise<void> => {
+    for (const name of await namesIn(dir).catch(() => [] as string[])) {
+      const relative = prefix === '' ? name : `${prefix}/${name}`;
+      const info = await lstat(at(dir, name)).catch(() => undefined);
+      if (!info) continue;
+      const header = { name: relative, mode: info.mode & 0o7777, mtime: info.mtime };
+      if (info.isSymbolicLink()) {
+        const target = await readlink(at(dir, name)).catch(() => undefined);
+        if (target !== undefined) archive.entry({ ...header, type: 'symlink', linkname: target });
+      } else if (info.isDirectory()) {
+        archive.entry({ ...header, name: `${relative}/`, type: 'directory' });
+        const child = await open(at(dir, name), DIRECTORY).catch(() => undefined);
+        if (child) await withFolder(child, (inner) => walk(inner, relative));
+      } else if (info.isFile()) {
+        const opened = await openFile(dir, name).catch(() => undefined);
+        if (!opened) continue;
+        const entry = archive.entry({ ...header, type: 'file', size: opened.info.size });
+        await pipeline(sizedStream(opened.handle, opened.info.size), entry);
+      }
+    }
+  };
+  const root = await tree.openRoot();
+  await withFolder(root, (dir) => walk(dir, ''));
+  archive.finalize();
+  await sent;
 }
 
 /**

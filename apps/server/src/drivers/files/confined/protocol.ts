@@ -26,6 +26,7 @@ export interface WorkerRequest {
     | 'usage'
     | 'prepare'
     | 'restore'
+    | 'tar'
     | 'install'
     | 'installTarget';
   /** The home (absolute, chosen by the panel): opened without following a link. */

@@ -16,6 +16,7 @@ import {
   restore,
   save,
   setMode,
+  tarTree,
   usage,
   vacant,
   write,
@@ -61,6 +62,7 @@ const OPERATIONS: Record<WorkerRequest['op'], Operation> = {
   usage,
   prepare,
   restore,
+  tar: tarTree,
   install,
   installTarget,
 };
