@@ -69,7 +69,8 @@ async function startFleet(names: string[], slot: number): Promise<Fleet> {
       roles: 'web',
       channelUrl: server.channelUrl,
       ipv4: server.ns.address,
-      capacity: SERVICES,
+      // room for the services, the changes' own and the move's
+      capacity: SERVICES + CHANGES + 10,
     });
     await server.startAgent(
       added.roleUrl,
