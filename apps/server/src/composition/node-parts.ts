@@ -65,7 +65,7 @@ export function composeNodeParts(base: PanelBase, options: NodePartsOptions = {}
   const root = config.hosting.root as string;
   const databases = createDatabasesNode(db, config, secretKey, now, landed);
   const here = unnamed ? new RemoteFileWorkers(unnamed, root) : new ConfinedWorkers();
-  const fileWorkers = channels ? new PlacedFileWorkers(db, here, channels, root) : here;
+  const fileWorkers = channels ? new PlacedFileWorkers(db, here, channels, root, now) : here;
   let policy: Promise<MailSendingPolicy | undefined> | undefined;
   const sendingPolicy = () => {
     policy ??= config.mailSending.policyListen === '' ? Promise.resolve(undefined) : makeSendingPolicy(base, activity);

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { ConflictError, DaemonError, FieldErrors } from '../errors.ts';
 import type { Actor } from '../modules/auth/actor.ts';
+import { MOVE_STALE_SECONDS } from '../modules/nodes/placement-roles.ts';
 import { placementsRepository } from '../modules/nodes/placements.repository.ts';
 import type { ServiceApplier, ServiceToApply } from './apply-service.jobs.ts';
 import type { JobKind } from './job-kind.ts';
@@ -86,7 +87,7 @@ export class ServiceChanges {
       if (
         this.area !== 'mail' &&
         this.area !== 'databases' &&
-        (await placementsRepository.moveOf(trx, service.id))?.state === 'cutover'
+        (await placementsRepository.inCutover(trx, service.id, this.now() - MOVE_STALE_SECONDS))
       )
         throw new ConflictError('node.error.moving');
       const { value, undo } = await work(trx);

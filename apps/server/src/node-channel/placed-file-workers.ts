@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Db } from '../db/database.ts';
 import type { FileWorkers, WorkerRequest } from '../drivers/files/confined/protocol.ts';
 import { ConflictError } from '../errors.ts';
+import { MOVE_STALE_SECONDS } from '../modules/nodes/placement-roles.ts';
 import { placementsRepository } from '../modules/nodes/placements.repository.ts';
 import type { NodeChannel } from './channel-client.ts';
 import type { NodeChannels } from './node-channels.ts';
@@ -35,6 +36,8 @@ export class PlacedFileWorkers implements FileWorkers {
     private readonly channels: NodeChannels,
     /** This process's PANEL_HOSTING_ROOT, which the homes in requests are made from. */
     private readonly root: string,
+    /** Epoch seconds. */
+    private readonly now: () => number,
   ) {}
 
   async holdsHome(domain: string): Promise<boolean> {
@@ -43,7 +46,8 @@ export class PlacedFileWorkers implements FileWorkers {
 
   async call<T>(request: WorkerRequest, input?: () => Readable): Promise<T> {
     const domain = path.basename(request.base);
-    if (WRITES.has(request.op) && (await placementsRepository.inCutover(this.db, domain)))
+    const since = this.now() - MOVE_STALE_SECONDS;
+    if (WRITES.has(request.op) && (await placementsRepository.domainInCutover(this.db, domain, since)))
       throw new ConflictError('node.error.moving');
     return (await this.workersOf(domain)).call<T>(request, input);
   }

@@ -32,7 +32,8 @@ export const moveCommand = defineCommand({
     domain: domainName(String(positionals[0] ?? '')),
     to: nodeName(requiredString(values, 'to')),
     keepOldSeconds: integer(optionString(values, 'keep-old') ?? '300', 'keep-old', 0, 86_400),
-    waitSeconds: integer(optionString(values, 'wait') ?? '120', 'wait', 1, 3600),
+    // well below MOVE_STALE_SECONDS, after which a move counts as abandoned
+    waitSeconds: integer(optionString(values, 'wait') ?? '120', 'wait', 1, 600),
   }),
   async run({ runtime, config, now }, input: MoveInput) {
     if (runtime.kind !== 'postgres')

@@ -10,5 +10,12 @@ import type { NodeRole } from './nodes.service.ts';
 export const PLACED_ROLES = ['web', 'mail', 'databases'] as const satisfies readonly NodeRole[];
 export type PlacedRole = (typeof PLACED_ROLES)[number];
 
+/**
+ * How long a move may hold a service's changes at most: one older than this was abandoned (the
+ * process running it died), so it holds nothing any more and a new move replaces it. A move's
+ * wait for its new server is capped well below it (`node move --wait`, 600 s at most).
+ */
+export const MOVE_STALE_SECONDS = 900;
+
 /** The server without a name: the control plane's own machine (no PANEL_NODE). */
 export const UNNAMED_NODE = '';

@@ -106,19 +106,27 @@ export const placementsRepository = {
       await db.insertInto('service_placements').values({ service_id: serviceId, role, node, placed_at: now }).execute();
   },
 
-  /** The part of the service being moved, if any. */
-  moveOf(db: Db, serviceId: number) {
-    return db.selectFrom('service_moves').selectAll().where('service_id', '=', serviceId).executeTakeFirst();
+  /** Whether the service is in a move's final copy (its changes wait), one started after `since`. */
+  async inCutover(db: Db, serviceId: number, since: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('service_moves')
+      .select('service_id')
+      .where('service_id', '=', serviceId)
+      .where('state', '=', 'cutover')
+      .where('started_at', '>=', since)
+      .executeTakeFirst();
+    return row !== undefined;
   },
 
-  /** Whether the service named by its domain is in a move's final copy (its changes wait). */
-  async inCutover(db: Db, domain: string): Promise<boolean> {
+  /** The same, for the service named by its domain. */
+  async domainInCutover(db: Db, domain: string, since: number): Promise<boolean> {
     const row = await db
       .selectFrom('service_moves as m')
       .innerJoin('resources as r', 'r.id', 'm.service_id')
       .select('m.service_id')
       .where('r.reference_punycode', '=', domain)
       .where('m.state', '=', 'cutover')
+      .where('m.started_at', '>=', since)
       .executeTakeFirst();
     return row !== undefined;
   },
@@ -128,7 +136,14 @@ export const placementsRepository = {
     db: Db,
     move: { service_id: number; role: PlacedRole; from_node: string; to_node: string },
     now: number,
+    /** A move started before this was abandoned (its process died): it no longer holds the service. */
+    staleBefore: number,
   ): Promise<boolean> {
+    await db
+      .deleteFrom('service_moves')
+      .where('service_id', '=', move.service_id)
+      .where('started_at', '<', staleBefore)
+      .execute();
     const inserted = await db
       .insertInto('service_moves')
       .values({ ...move, state: 'copying', started_at: now })

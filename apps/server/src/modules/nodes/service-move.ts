@@ -7,7 +7,7 @@ import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
 import type { RecordCorrector } from '../dns/dns-provider.service.ts';
 import { releaseOn, SERVE_MOVED_SERVICE } from '../hosting/web-move.jobs.ts';
 import { nodesRepository } from './nodes.repository.ts';
-import { UNNAMED_NODE } from './placement-roles.ts';
+import { MOVE_STALE_SECONDS, UNNAMED_NODE } from './placement-roles.ts';
 import { placementsRepository } from './placements.repository.ts';
 
 /** A web server as the records the panel owns name it. */
@@ -92,6 +92,7 @@ export class ServiceMoves {
         db,
         { service_id: serviceId, role: 'web', from_node: from, to_node: to },
         now(),
+        now() - MOVE_STALE_SECONDS,
       ))
     )
       throw new ConflictError('node.error.moving');
