@@ -84,10 +84,11 @@ export function apiAnswer(data: unknown) {
 }
 
 /**
- * The page's title once it reads `expected`, or what it reads after 10 s: a view sets its title
- * when its item has loaded, which may come after its first rows on a loaded machine.
+ * The page's title once it reads `expected`, or what it reads after 30 s: a view sets its title
+ * when its item has loaded, which may come well after its first rows on a loaded machine (the
+ * first hosting overview of a run, while the API tier runs beside it, once took 11 s).
  */
 export async function titleOnceSet(page: Page, expected: string): Promise<string> {
-  await page.waitForFunction((title) => document.title === title, expected, { timeout: 10_000 }).catch(() => undefined);
+  await page.waitForFunction((title) => document.title === title, expected, { timeout: 30_000 }).catch(() => undefined);
   return page.title();
 }
