@@ -268,9 +268,12 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
     const page = await context.newPage();
     await loginNoCaptcha(page, server.url);
     await page.goto(`${server.url}/admin/preferences/`);
+    // the preferences view is on screen before a second tab takes the machine's attention
+    await page.getByTestId('theme-select').waitFor({ timeout: 30_000 });
     const other = await context.newPage();
     await other.goto(`${server.url}/admin/`);
-    await other.getByTestId('info-card').waitFor();
+    await other.getByTestId('info-card').waitFor({ timeout: 30_000 });
+    await page.bringToFront();
     expect(await scheme(page)).toBe('light');
 
     await page.getByTestId('theme-select').click();
