@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PlacedRole } from '../modules/nodes/placement-roles.ts';
+import { SERVER_ROLE_OF_AREA } from '../modules/nodes/placement-roles.ts';
 import type { JobEngine } from './job-engine.ts';
 import { defineJob, type JobKind } from './job-kind.ts';
 import type { ServiceArea } from './service-change-log.ts';
@@ -11,14 +11,6 @@ export const serviceToApplySchema = z.object({
 });
 
 export type ServiceToApply = z.infer<typeof serviceToApplySchema>;
-
-/** The server an area's changes are applied on: FTP serves the web home, so it goes with it. */
-const SERVER_ROLE_OF_AREA: Record<ServiceArea, PlacedRole> = {
-  web: 'web',
-  ftp: 'web',
-  mail: 'mail',
-  databases: 'databases',
-};
 
 /** What applies one area's pending changes of a service (a ServiceChangeWorker). */
 export interface ServiceApplier {

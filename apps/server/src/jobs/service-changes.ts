@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { ConflictError, DaemonError, FieldErrors } from '../errors.ts';
 import type { Actor } from '../modules/auth/actor.ts';
-import { MOVE_STALE_SECONDS } from '../modules/nodes/placement-roles.ts';
+import { MOVE_STALE_SECONDS, SERVER_ROLE_OF_AREA } from '../modules/nodes/placement-roles.ts';
 import { placementsRepository } from '../modules/nodes/placements.repository.ts';
 import type { ServiceApplier, ServiceToApply } from './apply-service.jobs.ts';
 import type { JobKind } from './job-kind.ts';
@@ -83,12 +83,9 @@ export class ServiceChanges {
   ): Promise<T> {
     const { value, entry } = await this.db.transaction().execute(async (trx) => {
       await serviceChangeLog.takeTurn(trx, service.id);
-      // a move's final copy of the service's home is being made: its web and FTP changes wait
-      if (
-        this.area !== 'mail' &&
-        this.area !== 'databases' &&
-        (await placementsRepository.inCutover(trx, service.id, this.now() - MOVE_STALE_SECONDS))
-      )
+      // a move's final copy of the part this area lives on is being made: its changes wait
+      const role = SERVER_ROLE_OF_AREA[this.area];
+      if (await placementsRepository.inCutover(trx, service.id, role, this.now() - MOVE_STALE_SECONDS))
         throw new ConflictError('node.error.moving');
       const { value, undo } = await work(trx);
       const entryChange = typeof change === 'function' ? (change as (value: T) => C)(value) : change;

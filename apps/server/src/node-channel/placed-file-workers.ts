@@ -47,7 +47,7 @@ export class PlacedFileWorkers implements FileWorkers {
   async call<T>(request: WorkerRequest, input?: () => Readable): Promise<T> {
     const domain = path.basename(request.base);
     const since = this.now() - MOVE_STALE_SECONDS;
-    if (WRITES.has(request.op) && (await placementsRepository.domainInCutover(this.db, domain, since)))
+    if (WRITES.has(request.op) && (await placementsRepository.homeInCutover(this.db, domain, since)))
       throw new ConflictError('node.error.moving');
     return (await this.workersOf(domain)).call<T>(request, input);
   }

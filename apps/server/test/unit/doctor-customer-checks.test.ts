@@ -25,7 +25,8 @@ import {
   imapLogin,
   submissionLogin,
 } from '../../src/drivers/doctor/customer-checks.ts';
-import { phpSiteOf, webAddressFrom } from '../../src/drivers/doctor/php-page-check.ts';
+import { phpSiteOf } from '../../src/drivers/doctor/php-page-check.ts';
+import { webAddressFrom } from '../../src/drivers/web/host-request.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'p247-doctor-probes-'));
 let tls: { cert: string; key: string };

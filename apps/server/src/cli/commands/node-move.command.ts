@@ -9,7 +9,7 @@ import { RemoteFileWorkers } from '../../node-channel/remote-file-workers.ts';
 import { loadSecretKey } from '../../secret-key.ts';
 import { CliError, defineCommand } from '../command.ts';
 import { domainName, integer, optionString, requiredString } from '../validate.ts';
-import { nodeName } from './node.command.ts';
+import { nodeName } from './node-options.ts';
 
 interface MoveInput {
   domain: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import { isHostName } from '@panel247/contract/dns-rules';
-import { CHANNEL_URL_PATTERN, NODE_NAME_PATTERN } from '../../modules/nodes/node-rules.ts';
+import { CHANNEL_URL_PATTERN } from '../../modules/nodes/node-rules.ts';
 import {
   type NewNode,
   NODE_ROLES,
@@ -9,18 +9,11 @@ import {
   NodesService,
   type NodeView,
 } from '../../modules/nodes/nodes.service.ts';
-import type { PlacementPins } from '../../modules/nodes/placement.service.ts';
-import { PLACED_ROLES, type PlacedRole } from '../../modules/nodes/placement-roles.ts';
 import { CliError, type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
 import { table, timestamp } from '../output.ts';
 import { integer, optionString, requiredString } from '../validate.ts';
 import { moveCommand } from './node-move.command.ts';
-
-export function nodeName(value: string): string {
-  if (!NODE_NAME_PATTERN.test(value))
-    throw new CliError(`'${value}' is not a server name: lower-case letters, digits and inner hyphens, up to 63`);
-  return value;
-}
+import { nodeName } from './node-options.ts';
 
 function roles(value: string): NodeRole[] {
   const list = value.split(',').map((role) => role.trim());
@@ -28,19 +21,6 @@ function roles(value: string): NodeRole[] {
   if (list.length === 0 || unknown.length > 0 || new Set(list).size !== list.length)
     throw new CliError(`--roles must be a comma list of ${NODE_ROLES.join(', ')}, each once`);
   return list as NodeRole[];
-}
-
-/** `web=NAME,mail=NAME`: the servers a new service's parts go to (`resource add --node`). */
-export function placementPins(value: string): PlacementPins {
-  const pins: PlacementPins = {};
-  for (const pair of value.split(',')) {
-    const [role, name, ...rest] = pair.split('=').map((part) => part.trim());
-    if (!(PLACED_ROLES as readonly string[]).includes(role ?? '') || name === undefined || rest.length > 0)
-      throw new CliError(`--node must be a comma list of ROLE=SERVER, ROLE one of ${PLACED_ROLES.join(', ')}`);
-    if (pins[role as PlacedRole] !== undefined) throw new CliError(`--node names ${role} twice`);
-    pins[role as PlacedRole] = nodeName(name);
-  }
-  return pins;
 }
 
 const nodes = ({ runtime, now }: CommandContext) => new NodesService(runtime.db, now);

@@ -4,7 +4,7 @@ import { PlacementService } from '../../modules/nodes/placement.service.ts';
 import { CliError, type CommandGroup, defineCommand } from '../command.ts';
 import { table } from '../output.ts';
 import * as v from '../validate.ts';
-import { placementPins } from './node.command.ts';
+import { placementPins } from './node-options.ts';
 
 /** References of the bulk mode: `<prefix>0001.test`, `<prefix>0002.test`, … */
 export function bulkReferences(prefix: string, count: number): string[] {

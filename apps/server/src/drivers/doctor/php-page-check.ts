@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { lstat, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
+import { getFromHost, webAddressFrom } from '../web/host-request.ts';
 import { CUSTOMER_CHECK_TIMEOUT_MS, checked, type DaemonCheck, skipped } from './daemon-check.ts';
 import { accountOf } from './setup-checks.ts';
 
@@ -39,45 +39,6 @@ export async function phpSites(configDir: string): Promise<PhpSite[]> {
     }
   }
   return sites;
-}
-
-/** Where nginx takes plain HTTP: PANEL_WEB_HTTP_LISTEN's port on loopback, or its address (a wildcard on loopback). */
-export function webAddressFrom(httpListen: string): string {
-  const listen = httpListen.trim().split(/\s+/)[0] ?? '80';
-  if (/^\d+$/.test(listen)) return `127.0.0.1:${listen}`;
-  const at = listen.lastIndexOf(':');
-  const host = listen.slice(0, at);
-  const port = listen.slice(at + 1);
-  if (host === '*' || host === '0.0.0.0') return `127.0.0.1:${port}`;
-  if (host === '[::]') return `[::1]:${port}`;
-  return `${host}:${port}`;
-}
-
-/** GET http://address/path with this Host: the status and the first 64 KiB of the body. */
-function get(address: string, host: string, pathname: string, signal: AbortSignal) {
-  const at = address.lastIndexOf(':');
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const call = request(
-      {
-        host: address.slice(0, at).replace(/^\[|\]$/g, ''),
-        port: Number(address.slice(at + 1)),
-        path: pathname,
-        headers: { host },
-        signal,
-      },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          if (body.length < 65_536) body += chunk;
-        });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-        response.on('error', reject);
-      },
-    );
-    call.on('error', (error) => reject(new Error(`${address}: ${error.message}`)));
-    call.end();
-  });
 }
 
 /** Runs a command as the owner of the site's files (the panel runs as root; the site is its service user's). */
@@ -168,7 +129,7 @@ async function phpPage(config: AppConfig, site: PhpSite, version: string): Promi
       // the page's output differs from its source: PHP ran it, nginx did not hand out the file
       writing = files.write(file, `<?php echo 'panel247-doctor-', '${marker.slice('panel247-doctor-'.length)}';\n`);
       await writing;
-      const { status, body } = await get(address, site.host, `/${name}`, signal);
+      const { status, body } = await getFromHost(address, site.host, `/${name}`, signal);
       if (status === 502 || status === 504) throw new Error(await badGateway(site, status));
       if (status !== 200) throw new Error(`nginx on ${address} answers HTTP ${status} for http://${site.host}/${name}`);
       if (!body.includes(marker)) throw new Error(`http://${site.host}/${name} came back without PHP having run it`);

@@ -1,32 +1,9 @@
-import { request } from 'node:http';
-import { webAddressFrom } from '../doctor/php-page-check.ts';
+import { getFromHost, webAddressFrom } from './host-request.ts';
 
 /** A host and nginx's answer to it here: its HTTP status, 0 for none. */
 export interface HostAnswer {
   host: string;
   status: number;
-}
-
-function status(address: string, host: string, timeoutMs: number): Promise<number> {
-  const at = address.lastIndexOf(':');
-  return new Promise((resolve) => {
-    const call = request(
-      {
-        host: address.slice(0, at).replace(/^\[|\]$/g, ''),
-        port: Number(address.slice(at + 1)),
-        path: '/',
-        headers: { host },
-        timeout: timeoutMs,
-      },
-      (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      },
-    );
-    call.on('timeout', () => call.destroy());
-    call.on('error', () => resolve(0));
-    call.end();
-  });
 }
 
 /**
@@ -35,5 +12,10 @@ function status(address: string, host: string, timeoutMs: number): Promise<numbe
  */
 export async function hostsAnswered(httpListen: string, hosts: string[], timeoutMs = 5000): Promise<HostAnswer[]> {
   const address = webAddressFrom(httpListen);
-  return Promise.all(hosts.map(async (host) => ({ host, status: await status(address, host, timeoutMs) })));
+  return Promise.all(
+    hosts.map(async (host) => {
+      const answer = await getFromHost(address, host, '/', AbortSignal.timeout(timeoutMs)).catch(() => null);
+      return { host, status: answer?.status ?? 0 };
+    }),
+  );
 }

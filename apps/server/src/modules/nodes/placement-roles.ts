@@ -1,3 +1,4 @@
+import type { ServiceArea } from '../../jobs/service-change-log.ts';
 import type { NodeRole } from './nodes.service.ts';
 
 /**
@@ -9,6 +10,14 @@ import type { NodeRole } from './nodes.service.ts';
  */
 export const PLACED_ROLES = ['web', 'mail', 'databases'] as const satisfies readonly NodeRole[];
 export type PlacedRole = (typeof PLACED_ROLES)[number];
+
+/** The server an area's changes are applied on: FTP serves the web home, so it goes with it. */
+export const SERVER_ROLE_OF_AREA: Record<ServiceArea, PlacedRole> = {
+  web: 'web',
+  ftp: 'web',
+  mail: 'mail',
+  databases: 'databases',
+};
 
 /**
  * How long a move may hold a service's changes at most: one older than this was abandoned (the

@@ -106,25 +106,27 @@ export const placementsRepository = {
       await db.insertInto('service_placements').values({ service_id: serviceId, role, node, placed_at: now }).execute();
   },
 
-  /** Whether the service is in a move's final copy (its changes wait), one started after `since`. */
-  async inCutover(db: Db, serviceId: number, since: number): Promise<boolean> {
+  /** Whether the service's part is in a move's final copy (its changes wait), one started after `since`. */
+  async inCutover(db: Db, serviceId: number, role: PlacedRole, since: number): Promise<boolean> {
     const row = await db
       .selectFrom('service_moves')
       .select('service_id')
       .where('service_id', '=', serviceId)
+      .where('role', '=', role)
       .where('state', '=', 'cutover')
       .where('started_at', '>=', since)
       .executeTakeFirst();
     return row !== undefined;
   },
 
-  /** The same, for the service named by its domain. */
-  async domainInCutover(db: Db, domain: string, since: number): Promise<boolean> {
+  /** Whether the home of the service named by its domain is in a move's final copy. */
+  async homeInCutover(db: Db, domain: string, since: number): Promise<boolean> {
     const row = await db
       .selectFrom('service_moves as m')
       .innerJoin('resources as r', 'r.id', 'm.service_id')
       .select('m.service_id')
       .where('r.reference_punycode', '=', domain)
+      .where('m.role', '=', 'web')
       .where('m.state', '=', 'cutover')
       .where('m.started_at', '>=', since)
       .executeTakeFirst();
