@@ -14,7 +14,7 @@ import {
 import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { ConfinedWorkers } from '../../src/drivers/files/confined/confined-workers.ts';
@@ -199,6 +199,60 @@ describe('the confined file worker', () => {
     await expect(files.copyOrMove(place(), 'site', 'site/uploads-x', 'copy', 1_000_000)).rejects.toBeInstanceOf(
       FieldErrors,
     );
+  });
+
+  it('copies a home for a move: whole first, then only what changed since, mirrored', async () => {
+    const source = path.join(top, 'move-source.test');
+    const target = path.join(top, 'move-target.test');
+    mkdirSync(path.join(source, 'web', 'old'), { recursive: true });
+    writeFileSync(path.join(source, 'web', 'big.bin'), Buffer.alloc(512 * 1024, 1));
+    writeFileSync(path.join(source, 'web', 'index.php'), 'first');
+    writeFileSync(path.join(source, 'web', 'old', 'gone.txt'), 'gone');
+    symlinkSync('index.php', path.join(source, 'web', 'home.php'));
+    mkdirSync(target);
+    giveTo(source, owner);
+    giveTo(target, owner);
+    const copy = async (since?: number) => {
+      const args = since === undefined ? {} : { since };
+      const { meta, output } = await workers.stream({ op: 'tar', base: source, folder: [], args, owner });
+      let bytes = 0;
+      const counted = output.pipe(
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            bytes += chunk.length;
+            done(null, chunk);
+          },
+        }),
+      );
+      const mirror = since !== undefined;
+      await workers.call(
+        { op: 'restore', base: target, folder: [], args: { path: '', top: 'folder', mirror }, owner },
+        () => counted,
+      );
+      return { resendSince: meta.resendSince as number, bytes };
+    };
+    // the first copy begins well after the files were made (file times have a margin, see tarTree)
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const first = await copy();
+    expect(first.bytes).toBeGreaterThan(512 * 1024);
+    // stamped after the first copy began (the margin for coarse file times has passed)
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    writeFileSync(path.join(source, 'web', 'index.php'), 'second');
+    writeFileSync(path.join(source, 'web', 'new.txt'), 'new');
+    rmSync(path.join(source, 'web', 'old'), { recursive: true });
+    // only the new file: a chown is a change too (it sets ctime)
+    giveTo(path.join(source, 'web', 'new.txt'), owner);
+    const final = await copy(first.resendSince);
+    // the unchanged 512 KiB file went by name only
+    expect(final.bytes).toBeLessThan(64 * 1024);
+    expect(readFileSync(path.join(target, 'web', 'index.php'), 'utf8')).toBe('second');
+    expect(readFileSync(path.join(target, 'web', 'new.txt'), 'utf8')).toBe('new');
+    expect(readFileSync(path.join(target, 'web', 'big.bin')).equals(Buffer.alloc(512 * 1024, 1))).toBe(true);
+    expect(readFileSync(path.join(target, 'web', 'home.php'), 'utf8')).toBe('second');
+    expect(() => readFileSync(path.join(target, 'web', 'old', 'gone.txt'))).toThrow();
+    const tree = (folder: string) =>
+      execFileSync('find', ['.', '-printf', '%p %y %s %m\n'], { cwd: folder, encoding: 'utf8' }).split('\n').sort();
+    expect(tree(target)).toEqual(tree(source));
   });
 
   it('installs an application whole, and never through a link planted on the way', async () => {

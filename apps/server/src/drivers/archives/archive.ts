@@ -49,7 +49,15 @@ export interface Entry {
   linkname?: string | undefined;
   /** The file's content; consumed (or drained) before the next entry. */
   open: () => Readable;
+  /**
+   * In a move's final copy (a restore's own tar, see `tarTree`'s `since`): the file has not
+   * changed since the first copy, which brought it; the entry holds its name only.
+   */
+  kept?: boolean;
 }
+
+/** The pax record that marks a `kept` entry. */
+export const KEPT_PAX_KEY = 'PANEL247.kept';
 
 /** Every entry of a folder payload, depth first; a link anywhere is refused. */
 async function* folderEntries(root: string): AsyncGenerator<Entry> {
@@ -101,6 +109,7 @@ export async function* tarEntries(source: Readable, gzipped = true, links = fals
         mode: header.mode ?? 0o644,
         mtime: header.mtime,
         linkname: header.linkname ?? undefined,
+        kept: links && header.type === 'file' && (header.pax as Record<string, string> | null)?.[KEPT_PAX_KEY] === '1',
         open: () => {
           opened = true;
           // tar-stream's entries are streamx streams: wrapped, they behave as Node streams.

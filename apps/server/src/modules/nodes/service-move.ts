@@ -69,8 +69,8 @@ const POLL_MS = 100;
 /**
  * `panel node move`: a service's web part (its home, sites, PHP pool, certificates and FTP
  * logins) to another server, while it runs. A first copy of the home is made live; then, with the
- * service's web and FTP changes and file writes held (`cutover`), a final copy that mirrors the
- * home exactly, the switch of its placement, the new server serving it (proven by its own nginx),
+ * service's web and FTP changes and file writes held (`cutover`), a final copy of what changed
+ * since the first began, which mirrors the home exactly, the switch of its placement, the new server serving it (proven by its own nginx),
  * and the records the panel owns pointed there. Only then does the old server release its copy,
  * after `keepOldSeconds` (the records' TTL: resolvers that still hold the old address are
  * answered there meanwhile). A failure at any step puts the placement back and has the new
@@ -100,7 +100,8 @@ export class ServiceMoves {
     const started = Date.now();
     let switched = false;
     try {
-      await this.copyHome(service, from, to, false);
+      // a source that does not say when it began (an older agent) gets a whole final copy
+      const resendSince = (await this.copyHome(service, from, to)) ?? 0;
       const copyMs = Date.now() - started;
       const cutover = Date.now();
       await db.transaction().execute(async (trx) => {
@@ -108,7 +109,7 @@ export class ServiceMoves {
         await serviceChangeLog.takeTurn(trx, serviceId);
         await placementsRepository.setMoveState(trx, serviceId, 'cutover');
       });
-      await this.copyHome(service, from, to, true);
+      await this.copyHome(service, from, to, resendSince);
       await placementsRepository.setNode(db, serviceId, 'web', to, now());
       switched = true;
       await this.served(service, options.waitMs);
@@ -134,13 +135,25 @@ export class ServiceMoves {
     return { ipv4: row.ipv4, ipv6: row.ipv6, host: row.host };
   }
 
-  /** The home on `from` as a tar, written on `to` as it streams (`mirror`: and nothing else kept there). */
-  private async copyHome(service: { serviceId: number; domain: string }, from: string, to: string, mirror: boolean) {
+  /**
+   * The home on `from` as a tar, written on `to` as it streams. The first copy (no `since`) sends
+   * everything and answers the source's time from which a later copy must send a file again; the
+   * final copy, given it, sends only what changed since (the rest by name) and mirrors: what the
+   * home no longer holds goes on `to` too.
+   */
+  private async copyHome(
+    service: { serviceId: number; domain: string },
+    from: string,
+    to: string,
+    since?: number,
+  ): Promise<number | undefined> {
     const base = path.join(this.deps.root, service.domain);
     const owner = await this.deps.ownerOf(service.serviceId);
     const [source, target] = await Promise.all([this.deps.filesOn(from), this.deps.filesOn(to)]);
-    const { output } = await source.stream({ op: 'tar', base, folder: [], args: {}, owner });
+    const tarArgs = since === undefined ? {} : { since };
+    const { meta, output } = await source.stream({ op: 'tar', base, folder: [], args: tarArgs, owner });
     try {
+      const mirror = since !== undefined;
       await target.call(
         { op: 'restore', base, folder: [], args: { path: '', top: 'folder', mirror }, owner },
         () => output,
@@ -148,6 +161,7 @@ export class ServiceMoves {
     } finally {
       output.destroy();
     }
+    return typeof meta.resendSince === 'number' ? meta.resendSince : undefined;
   }
 
   /** The new server's word that it serves the service, within `waitMs`. */

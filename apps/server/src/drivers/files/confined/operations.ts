@@ -11,6 +11,7 @@ import { ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../../
 import {
   ArchiveError,
   type Entry,
+  KEPT_PAX_KEY,
   tarEntries,
   type UnpackSink,
   unpackEntries,
@@ -579,6 +580,8 @@ export async function restore(
   for await (const entry of tarEntries(io.input, false, true)) {
     const relative = entry.name === '' ? [] : entry.name.split('/');
     if (args.mirror) held.add(relative.join('/'));
+    // unchanged since the first copy, which brought it: it stays as it is here
+    if (entry.kept) continue;
     const names = args.top === 'file' ? base : [...base, ...relative];
     if (entry.kind === 'directory') {
       await (await tree.makeFolders(names, true)).close();
@@ -621,15 +624,26 @@ async function removeUnheld(dir: FileHandle, prefix: string, held: ReadonlySet<s
   }
 }
 
+/** How far behind the clock a file's times may be stamped (the kernel's coarse clock ticks in milliseconds). */
+const FILE_TIME_MARGIN_MS = 2000;
+
 /**
  * The whole tree as a plain tar, for a move to another server (read back there by `restore`):
  * folders, files and links as links (never followed), each with its mode and time; special files
  * left out. Each file is opened when the tar reaches it and read to the size it had then; one
  * gone or swapped meanwhile is left out (the move's final copy, made with the service frozen,
  * brings it).
+ *
+ * It announces `resendSince`: this server's clock before the walk began, less a margin for the
+ * kernel's coarse file times (a write just after may be stamped a tick before). Given as `since`
+ * to a later tar (the final copy), a file whose status and content have not changed since then
+ * (ctime and mtime before it: the kernel sets ctime on every write, rename, chmod or link, and
+ * nobody can set it back) goes as a `kept` entry, its name without its bytes; the rest goes whole.
+ * Both times are this server's, so no clock is compared with another machine's.
  */
-export async function tarTree(tree: Tree, _args: Record<string, never>, io: OperationIo): Promise<void> {
-  io.announce({ name: 'home.tar' });
+export async function tarTree(tree: Tree, args: { since?: number }, io: OperationIo): Promise<void> {
+  io.announce({ name: 'home.tar', resendSince: Date.now() - FILE_TIME_MARGIN_MS });
+  const since = typeof args.since === 'number' && Number.isFinite(args.since) ? args.since : undefined;
   const archive = pack();
   const sent = pipeline(archive as unknown as Readable, io.output);
   const walk = async (dir: FileHandle, prefix: string): Promise<void> => {
@@ -646,6 +660,10 @@ export async function tarTree(tree: Tree, _args: Record<string, never>, io: Oper
         const child = await open(at(dir, name), DIRECTORY).catch(() => undefined);
         if (child) await withFolder(child, (inner) => walk(inner, relative));
       } else if (info.isFile()) {
+        if (since !== undefined && info.ctimeMs < since && info.mtimeMs < since) {
+          archive.entry({ ...header, type: 'file', size: 0, pax: { [KEPT_PAX_KEY]: '1' } }, Buffer.alloc(0));
+          continue;
+        }
         const opened = await openFile(dir, name).catch(() => undefined);
         if (!opened) continue;
         const entry = archive.entry({ ...header, type: 'file', size: opened.info.size });
