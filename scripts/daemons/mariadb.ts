@@ -30,7 +30,11 @@ const ADMIN_USER = 'panel247';
  * server on it and (re)sets the panel's admin login with a new password. Root logs in only through
  * the server's own socket (unix_socket), as Debian sets it up.
  */
-export async function startPrivateMariaDb(placement: Placement = temporaryPlacement): Promise<PrivateMariaDb> {
+export async function startPrivateMariaDb(
+  placement: Placement = temporaryPlacement,
+  /** Where it takes TCP logins besides loopback (a server's own address in its namespace). */
+  options: { address?: string } = {},
+): Promise<PrivateMariaDb> {
   const server = requireBinary('mariadbd', 'mariadb-server');
   const install = requireBinary('mariadb-install-db', 'mariadb-server');
   const client = requireBinary('mariadb', 'mariadb-client');
@@ -66,7 +70,8 @@ export async function startPrivateMariaDb(placement: Placement = temporaryPlacem
     `--datadir=${dataDir}`,
     `--socket=${socket}`,
     `--port=${port}`,
-    '--bind-address=127.0.0.1',
+    // MariaDB 10.11 takes a comma list
+    `--bind-address=${['127.0.0.1', ...(options.address ? [options.address] : [])].join(',')}`,
     `--pid-file=${path.join(dir, 'mariadb.pid')}`,
     `--log-error=${errorLog}`,
     '--skip-name-resolve',

@@ -248,3 +248,29 @@ export async function startMailServerNamespace(
     mailRoot: printed.mailRoot,
   });
 }
+
+/** A databases server: MariaDB (scripts/daemons/serve-databases.ts) at its own address. */
+export interface DatabasesServerNamespace extends ServerNamespace {
+  /** MariaDB's port at the server's address. */
+  mariadbPort: number;
+}
+
+/**
+ * A databases server of the provider's: its agent applies the databases of the services placed on
+ * it to its own MariaDB, whose users may log in from the control plane's end of the link (as the
+ * web servers' addresses are given in PANEL_DATABASES_LOCAL_HOSTS on a real one).
+ */
+export async function startDatabasesServerNamespace(name: string, slot: number): Promise<DatabasesServerNamespace> {
+  type Printed = { adminUrl: string; port: number };
+  const { server, printed } = await startServerNamespace<Printed>(
+    name,
+    slot,
+    (ns) => ['scripts/daemons/serve-databases.ts', ns.address],
+    (daemons) => ({ 'databases.driver': 'mariadb', 'databases.url': daemons.adminUrl, 'databases.port': daemons.port }),
+  );
+  Object.assign(server.settings, {
+    'databases.host': server.ns.address,
+    'databases.localHosts': ['localhost', '127.0.0.1', server.ns.hostAddress],
+  });
+  return Object.assign(server, { mariadbPort: printed.port });
+}

@@ -54,7 +54,7 @@ export function createDatabasesService(
     changes,
     passwordBox(secretKey),
     new SignonTokens(db, now),
-    config.databases,
+    { ...config.databases, node: config.agent.node },
     now,
   );
 }

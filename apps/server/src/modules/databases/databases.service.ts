@@ -18,6 +18,7 @@ import { noteChangeDetail } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { onServer, PlacementService } from '../nodes/placement.service.ts';
+import { UNNAMED_NODE } from '../nodes/placement-roles.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { nextDatabaseNumber } from './database-names.ts';
@@ -32,6 +33,8 @@ export interface DatabasesSettings {
   port: number;
   phpmyadminUrl: string;
   phpmyadminKey?: string | undefined;
+  /** The server this process is (PANEL_NODE; '' the unnamed machine): its sync looks at the databases it holds. */
+  node?: string;
 }
 
 /** Room kept for the `_N` suffix when the service's name is cut to fit 64 characters. */
@@ -139,7 +142,11 @@ export class DatabasesService {
    * the server is shared and only databases under the prefix can be the panel's extras.
    */
   async sync(options: SyncOptions): Promise<DatabaseDrift[]> {
-    const rows = await databasesRepository.all(this.db);
+    const holds = await new PlacementService(this.db, this.now).holding(
+      'databases',
+      this.settings.node ?? UNNAMED_NODE,
+    );
+    const rows = (await databasesRepository.all(this.db)).filter((row) => holds(row.service_id));
     const wanted = rows.map((row) => ({
       name: row.name,
       user: row.db_user,
