@@ -279,11 +279,56 @@ describe.each(DATABASE_KINDS)('application installer API on %s', (kind) => {
     // A hidden input keeps the package's value whatever the client sends.
     expect(config).toContain("const GB_THEME = 'light';");
     expect(config).toContain(`const GB_DB_NAME = '${db.bbdd}';`);
+    expect(config).toContain("const GB_DB_HOST = '127.0.0.1';");
     expect(config).toContain(`const GB_DB_PASSWORD = 's3cret\\'"\\\\pass';`);
     expect(config).toMatch(/const GB_ADMIN_HASH = '\$2y\$10\$[./A-Za-z0-9]{53}';/);
     expect(config).not.toContain("pa\\'ss");
     expect(config).not.toContain('ignored');
     expect(statSync(home('libro', 'gb', 'config.php')).mode & 0o777).toBe(0o640);
+  });
+
+  it('writes the host of the databases server into an application whose service’s databases are placed on one', async () => {
+    const blog = await site('remota');
+    const db = await database();
+    const { db: panel } = t.database;
+    await panel
+      .insertInto('nodes')
+      .values({
+        name: 'datos9',
+        roles: 'databases',
+        capacity: 10,
+        host: 'datos9.example.net',
+        channel_url: 'http://192.0.2.9:8247',
+        state: 'active',
+        key_hash: '0'.repeat(64),
+        created_at: 0,
+        last_seen_at: null,
+      })
+      .execute();
+    await panel
+      .insertInto('service_placements')
+      .values({ service_id: id, role: 'databases', node: 'datos9', placed_at: 0 })
+      .execute();
+    try {
+      const { body } = await t.call<{ job: InstallJob }>(
+        'POST',
+        `service/${id}/installapp/`,
+        {
+          subdomainID: String(blog.id),
+          applicationID: '1',
+          mysqlID: String(db.id),
+          subpath: '',
+          ...guestbookAnswers(),
+        },
+        { cookie },
+      );
+      expect(body.system.errors).toEqual([]);
+      expect(await follow(body.data.job.id)).toMatchObject({ status: 'done' });
+      expect(readFileSync(home('remota', 'config.php'), 'utf8')).toContain("const GB_DB_HOST = 'datos9.example.net';");
+    } finally {
+      await panel.deleteFrom('service_placements').where('service_id', '=', id).execute();
+      await panel.deleteFrom('nodes').where('name', '=', 'datos9').execute();
+    }
   });
 
   it('refuses bad answers with field errors by position, and writes nothing', async () => {

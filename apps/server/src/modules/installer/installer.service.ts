@@ -15,6 +15,7 @@ import { newWorkIds, workLost } from '../../jobs/recorded-work.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { DatabasesService } from '../databases/databases.service.ts';
 import type { SiteService } from '../hosting/site.service.ts';
+import { PlacementService } from '../nodes/placement.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { AppCatalogue } from './app-catalogue.ts';
 import { renderTemplate } from './app-template.ts';
@@ -25,7 +26,10 @@ import { installerRepository } from './installer.repository.ts';
 const KEEP_SECONDS = 7 * 24 * 3600;
 
 export interface InstallerSettings {
-  /** Where the installed applications reach MariaDB (written into their config). */
+  /**
+   * Where the installed applications reach MariaDB (written into their config), unless the
+   * service's databases are placed on a server: then that server's host name.
+   */
   databaseHost: string;
   databasePort: number;
   maxBytes: number;
@@ -155,7 +159,9 @@ export class InstallerService {
     }
     try {
       const database = await this.databases.get(actor, id, mysqlID);
-      values.set('db.host', this.settings.databaseHost);
+      // a service whose databases are on a server of their own: the application reaches that one
+      const placed = (await new PlacementService(this.db, this.now).serversOf(id)).databases;
+      values.set('db.host', placed?.host ?? this.settings.databaseHost);
       values.set('db.port', String(this.settings.databasePort));
       values.set('db.name', database.bbdd);
       values.set('db.user', database.user);
