@@ -23,3 +23,10 @@ export function fillDeployTemplate(template: string, values: Record<string, stri
   if (missing.length > 0) throw new Error(`${template}: ${missing.map((name) => `@${name}@`).join(', ')} not filled`);
   return text.replace(PLACEHOLDER, (_match, name: string) => values[name] as string);
 }
+
+/**
+ * Postfix's SQL map files (deploy/postfix-mail/<map>.cf.template), each rendered beside main.cf:
+ * the hosted domains, mailboxes, aliases, the senders a login may use, and the panel's domains
+ * served by another server (their mail is deferred here, not refused).
+ */
+export const POSTFIX_MAPS = ['domains', 'mailboxes', 'aliases', 'senders', 'elsewhere'] as const;

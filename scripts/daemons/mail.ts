@@ -11,7 +11,7 @@ import {
   temporaryPlacement,
   waitForPort,
 } from './daemon-harness.ts';
-import { fillDeployTemplate } from './deploy-template.ts';
+import { fillDeployTemplate, POSTFIX_MAPS } from './deploy-template.ts';
 
 const MAIL_UID = 8;
 /** The host name of the self-signed certificate made when no certificate folder is given. */
@@ -162,7 +162,7 @@ export async function startMailDaemons(
   const extra = options.postfixMainCf ? `\n${options.postfixMainCf}` : '';
   writeFileSync(path.join(postfixDir, 'main.cf'), fillDeployTemplate('postfix-mail/main.cf.template', values) + extra);
   writeFileSync(path.join(postfixDir, 'master.cf'), fillDeployTemplate('postfix-mail/master.cf.template', values));
-  for (const map of ['domains', 'mailboxes', 'aliases', 'senders']) {
+  for (const map of POSTFIX_MAPS) {
     writeFileSync(path.join(postfixDir, `${map}.cf`), fillDeployTemplate(`postfix-mail/${map}.cf.template`, values), {
       mode: 0o644,
     });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { listenAddresses, repeatListenLines } from '../../apps/server/src/drivers/web/listen-lines.ts';
-import { fillDeployTemplate } from '../daemons/deploy-template.ts';
+import { fillDeployTemplate, POSTFIX_MAPS } from '../daemons/deploy-template.ts';
 import { ensureSelfSigned } from './certificates.ts';
 import { DEPLOY, type InstallContext, PHP_VERSION, PROXIED_FASTCGI_PARAMS, type Step } from './context.ts';
 import type { Secrets } from './env-file.ts';
@@ -196,7 +196,7 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
       mode: 0o644,
       unit: 'postfix.service',
     },
-    ...['domains', 'mailboxes', 'aliases', 'senders'].map((map) => ({
+    ...POSTFIX_MAPS.map((map) => ({
       path: `/etc/postfix/${map}.cf`,
       render: () => fillDeployTemplate(`postfix-mail/${map}.cf.template`, postfixValues),
       mode: 0o640,

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from './database.ts';
-import { createDaemonView } from './migrations/0036-service-placements.ts';
+import { createDaemonView } from './migrations/0037-moving-parts-served-nowhere.ts';
 
 /**
  * The SQL views the daemons read instead of the tables (Postfix and Dovecot the mail views,

@@ -237,6 +237,39 @@ describe.each(['postgres'] as const)('placing services on the provider’s serve
     expect(await rows('mail_domains_view', 'domain')).toEqual(['sola.test (unnamed)', 'uno.test store-a']);
     expect(await rows('mail_senders_view', 'sender')).toEqual(['ana@uno.test store-a', 'bea@sola.test (unnamed)']);
     expect(await rows('ftp_users_view', 'userid')).toEqual(['anaftp web-a', 'beaftp (unnamed)']);
+
+    // in a move's final copy, the moving part is served by no server; an abandoned move hides nothing
+    const nodeIn = async (view: string, column: string, value: string) =>
+      (
+        await sql<{
+          node: string | null;
+        }>`SELECT node FROM ${sql.table(view)} WHERE ${sql.ref(column)} = ${value}`.execute(db)
+      ).rows[0]?.node;
+    const realNow = Math.floor(Date.now() / 1000);
+    const moving = (role: 'mail' | 'web', startedAt: number) =>
+      db
+        .insertInto('service_moves')
+        .values({
+          service_id: uno,
+          role,
+          from_node: 'store-a',
+          to_node: 'store-b',
+          state: 'cutover',
+          started_at: startedAt,
+        })
+        .execute();
+    await moving('mail', realNow);
+    expect(await nodeIn('mail_users_view', 'email', 'ana@uno.test')).toBeNull();
+    expect(await nodeIn('mail_domains_view', 'domain', 'uno.test')).toBeNull();
+    expect(await nodeIn('ftp_users_view', 'userid', 'anaftp')).toBe('web-a');
+    await db.deleteFrom('service_moves').execute();
+    await moving('web', realNow);
+    expect(await nodeIn('ftp_users_view', 'userid', 'anaftp')).toBeNull();
+    expect(await nodeIn('mail_users_view', 'email', 'ana@uno.test')).toBe('store-a');
+    await db.deleteFrom('service_moves').execute();
+    await moving('mail', realNow - 901);
+    expect(await nodeIn('mail_users_view', 'email', 'ana@uno.test')).toBe('store-a');
+    await db.deleteFrom('service_moves').execute();
   });
 
   it('holds a service’s web changes during a move’s final copy, and not after an abandoned one', async () => {

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileAsync, requireBinary, workDir } from '../../../../scripts/daemons/daemon-harness.ts';
-import { DEPLOY, fillDeployTemplate } from '../../../../scripts/daemons/deploy-template.ts';
+import { DEPLOY, fillDeployTemplate, POSTFIX_MAPS } from '../../../../scripts/daemons/deploy-template.ts';
 import { nginxArgs, nginxBinary, webIdentity } from '../../../../scripts/daemons/nginx-php.ts';
 import { writeNginxAround } from '../../../../scripts/daemons/nginx-site.ts';
 
@@ -53,8 +53,7 @@ describe('the deploy/ templates rendered with the guide’s production values', 
     };
     render('postfix-mail/main.cf.template', 'postfix/main.cf', values);
     render('postfix-mail/master.cf.template', 'postfix/master.cf', values);
-    for (const map of ['domains', 'mailboxes', 'aliases', 'senders'])
-      render(`postfix-mail/${map}.cf.template`, `postfix/${map}.cf`, values);
+    for (const map of POSTFIX_MAPS) render(`postfix-mail/${map}.cf.template`, `postfix/${map}.cf`, values);
     const names = ['queue_directory', 'data_directory', 'maillog_file', 'myhostname', 'inet_interfaces'];
     const { stdout, stderr } = await execFileAsync(postconf, ['-c', etc, '-h', ...names]);
     expect(stderr).toBe('');

@@ -119,7 +119,7 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
     expect((await imap(`info@${PLACED}`, 'wrong password')).code).toBe(67);
   });
 
-  it('takes mail for its own domains into the mailbox there, and refuses a domain placed elsewhere', async () => {
+  it('takes mail for its own domains into the mailbox there, and defers a domain placed elsewhere', async () => {
     await deliver(`info@${PLACED}`, 'hola servidor');
     const found = await until(
       () => imap(`info@${PLACED}`, 'first password 1', '/INBOX', ['-X', 'SEARCH SUBJECT "hola servidor"']),
@@ -127,8 +127,12 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
       20_000,
     );
     expect(found.code).toBe(0);
-    // the domain on the control plane's machine is not this server's to take
-    await expect(deliver(`info@${LOCAL}`, 'no es mio')).rejects.toThrow(/Relay access denied|554/);
+    // the domain on the control plane's machine is not this server's to take: deferred, so a
+    // sender that has an old MX tries again and finds the right one; a domain of nobody's is refused
+    await expect(deliver(`info@${LOCAL}`, 'no es mio')).rejects.toThrow(
+      /450 4\.2\.0 .*This domain is served by another server/,
+    );
+    await expect(deliver('info@nadie.example', 'de nadie')).rejects.toThrow(/554 5\.7\.1 .*Relay access denied/);
     // and its mailboxes do not log in here
     await createMailbox(LOCAL, 'info', 'local password 1').catch(() => undefined);
     expect((await imap(`info@${LOCAL}`, 'local password 1')).code).toBe(67);

@@ -37,13 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('placed_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('service_placements_pk', ['service_id', 'role'])
     .execute();
-  for (const [view, create] of Object.entries(VIEWS)) {
-    if (isPostgres(db)) await sql.raw(create('CREATE OR REPLACE VIEW')).execute(db);
-    else {
-      await sql`DROP VIEW IF EXISTS ${sql.raw(view)}`.execute(db);
-      await sql.raw(create('CREATE VIEW')).execute(db);
-    }
-  }
+  await replaceDaemonViews(db, VIEWS);
   await db.schema
     .alterTable('nodes')
     .addColumn('ipv4', 'varchar(15)', (c) => c.notNull().defaultTo(''))
@@ -69,11 +63,20 @@ const nodeOf = (id: string, role: 'mail' | 'web') =>
   `COALESCE((SELECT p.node FROM service_placements p WHERE p.service_id = ${id} AND p.role = '${role}'), '')`;
 
 type Create = 'CREATE VIEW' | 'CREATE OR REPLACE VIEW';
+export type DaemonViewName =
+  | 'mail_domains_view'
+  | 'mail_users_view'
+  | 'mail_aliases_view'
+  | 'mail_senders_view'
+  | 'ftp_users_view';
 
-/** Each daemon view as migrations 0004, 0009, 0027 and 0030 left it, with its server last. */
-const VIEWS: Record<string, (create: Create) => string> = {
+/**
+ * Each daemon view as migrations 0004, 0009, 0027 and 0030 left it, with its server last, as the
+ * SQL `node` makes it (a later migration gives another: 0037).
+ */
+export const daemonViewsWith = (node: typeof nodeOf): Record<DaemonViewName, (create: Create) => string> => ({
   mail_domains_view: (create) => `${create} mail_domains_view AS
-    SELECT DISTINCT r.reference_punycode AS domain, ${nodeOf('r.id', 'mail')} AS node
+    SELECT DISTINCT r.reference_punycode AS domain, ${node('r.id', 'mail')} AS node
     FROM resources r WHERE r.has_mail = 1`,
   mail_users_view: (create) => `${create} mail_users_view AS
     SELECT m.local_part || '@' || r.reference_punycode AS email,
@@ -81,31 +84,31 @@ const VIEWS: Record<string, (create: Create) => string> = {
            m.local_part AS local_part,
            m.password_hash AS password,
            m.quota_bytes AS quota_bytes,
-           ${nodeOf('r.id', 'mail')} AS node
+           ${node('r.id', 'mail')} AS node
     FROM mailboxes m JOIN resources r ON r.id = m.service_id
     WHERE r.has_mail = 1`,
   mail_aliases_view: (create) => `${create} mail_aliases_view AS
     SELECT a.local_part || '@' || r.reference_punycode AS source, a.targets AS destination,
-           ${nodeOf('r.id', 'mail')} AS node
+           ${node('r.id', 'mail')} AS node
     FROM mail_aliases a JOIN resources r ON r.id = a.service_id
     WHERE r.has_mail = 1
     UNION ALL
     SELECT m.local_part || '@' || r.reference_punycode AS source,
            m.local_part || '@' || r.reference_punycode AS destination,
-           ${nodeOf('r.id', 'mail')} AS node
+           ${node('r.id', 'mail')} AS node
     FROM mailboxes m JOIN resources r ON r.id = m.service_id
     WHERE r.has_mail = 1`,
   // a login sends as an alias of another service of its account: asked where the login is
   mail_senders_view: (create) => `${create} mail_senders_view AS
     SELECT m.local_part || '@' || r.reference_punycode AS sender,
            m.local_part || '@' || r.reference_punycode AS login,
-           ${nodeOf('r.id', 'mail')} AS node
+           ${node('r.id', 'mail')} AS node
     FROM mailboxes m JOIN resources r ON r.id = m.service_id
     WHERE r.has_mail = 1
     UNION ALL
     SELECT a.local_part || '@' || ra.reference_punycode AS sender,
            m.local_part || '@' || rm.reference_punycode AS login,
-           ${nodeOf('rm.id', 'mail')} AS node
+           ${node('rm.id', 'mail')} AS node
     FROM mail_aliases a
     JOIN resources ra ON ra.id = a.service_id
     JOIN resources rm ON rm.account_id = ra.account_id
@@ -118,15 +121,28 @@ const VIEWS: Record<string, (create: Create) => string> = {
     SELECT f.login AS userid, f.password_hash AS passwd,
       COALESCE(u.uid, 33) AS uid, COALESCE(u.gid, 33) AS gid,
       f.home AS homedir, '/bin/false' AS shell,
-      ${nodeOf('f.service_id', 'web')} AS node
+      ${node('f.service_id', 'web')} AS node
     FROM ftp_accounts f JOIN resources r ON r.id = f.service_id
     LEFT JOIN service_users u ON u.service_id = f.service_id
     WHERE r.has_service = 1`,
-};
+});
 
-/** Exported for `mail sync` and `ftp sync`, which put a view back as this migration made it (db/daemon-views.ts). */
-export async function createDaemonView(db: Kysely<unknown>, view: keyof typeof VIEWS): Promise<void> {
-  await sql.raw((VIEWS[view] as (create: Create) => string)('CREATE VIEW')).execute(db);
+/** The views as this migration makes them (0037's `down` puts them back). */
+export const PLACED_DAEMON_VIEWS = daemonViewsWith(nodeOf);
+const VIEWS = PLACED_DAEMON_VIEWS;
+
+/** Replaces (PostgreSQL: in place, grants kept) or recreates (SQLite) each daemon view. */
+export async function replaceDaemonViews(
+  db: Kysely<unknown>,
+  views: Record<DaemonViewName, (create: Create) => string>,
+): Promise<void> {
+  for (const [view, create] of Object.entries(views)) {
+    if (isPostgres(db)) await sql.raw(create('CREATE OR REPLACE VIEW')).execute(db);
+    else {
+      await sql`DROP VIEW IF EXISTS ${sql.raw(view)}`.execute(db);
+      await sql.raw(create('CREATE VIEW')).execute(db);
+    }
+  }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

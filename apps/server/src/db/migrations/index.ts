@@ -34,6 +34,7 @@ import * as m0033 from './0033-zone-publish-log.ts';
 import * as m0034 from './0034-service-change-log.ts';
 import * as m0035 from './0035-nodes.ts';
 import * as m0036 from './0036-service-placements.ts';
+import * as m0037 from './0037-moving-parts-served-nowhere.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0034-service-change-log': m0034,
   '0035-nodes': m0035,
   '0036-service-placements': m0036,
+  '0037-moving-parts-served-nowhere': m0037,
 };

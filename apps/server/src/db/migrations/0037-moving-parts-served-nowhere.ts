@@ -1,0 +1,45 @@
+import { type Kysely, sql } from 'kysely';
+import {
+  type DaemonViewName,
+  daemonViewsWith,
+  PLACED_DAEMON_VIEWS,
+  replaceDaemonViews,
+} from './0036-service-placements.ts';
+import { isPostgres } from './migration-helpers.ts';
+
+/**
+ * Frozen on 2026-11-30: a part of a service in a move's final copy is served by no server.
+ *
+ * The daemons' views name no server (`node` is NULL) for the rows of a service whose part is in a
+ * move's `cutover` state: mail (Postfix, Dovecot) or FTP logins (ProFTPD, with the web part). For
+ * those seconds neither the old server nor the new one takes the domain's mail (Postfix defers it,
+ * 454, and the sender tries again) or logs its users in, so nothing is written on the old server
+ * after its final copy has been taken, and nothing on the new one before. A move abandoned by its
+ * process stops hiding the service after 15 minutes (MOVE_STALE_SECONDS), by the database's clock.
+ */
+const nodeOf = (staleBefore: string) => (id: string, role: 'mail' | 'web') =>
+  `CASE WHEN EXISTS (SELECT 1 FROM service_moves mv WHERE mv.service_id = ${id} AND mv.role = '${role}'
+      AND mv.state = 'cutover' AND mv.started_at >= ${staleBefore}) THEN NULL
+    ELSE COALESCE((SELECT p.node FROM service_placements p WHERE p.service_id = ${id} AND p.role = '${role}'), '') END`;
+
+/** The database's clock less 15 minutes, in epoch seconds, as each dialect says it. */
+function staleBefore(db: Kysely<unknown>): string {
+  return isPostgres(db)
+    ? 'CAST(EXTRACT(EPOCH FROM now()) AS bigint) - 900'
+    : "CAST(strftime('%s', 'now') AS integer) - 900";
+}
+
+const viewsOf = (db: Kysely<unknown>) => daemonViewsWith(nodeOf(staleBefore(db)));
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await replaceDaemonViews(db, viewsOf(db));
+}
+
+/** For `mail sync` and `ftp sync`, which put a view back as the latest migration made it (db/daemon-views.ts). */
+export async function createDaemonView(db: Kysely<unknown>, view: DaemonViewName): Promise<void> {
+  await sql.raw(viewsOf(db)[view]('CREATE VIEW')).execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await replaceDaemonViews(db, PLACED_DAEMON_VIEWS);
+}
