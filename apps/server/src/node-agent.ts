@@ -8,6 +8,7 @@ import { cronEvery } from './jobs/cron-every.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
 import type { Logger } from './logger.ts';
 import { nodeHomes } from './modules/files/service-file-owner.ts';
+import { nodeMailFolders } from './modules/mail/mail-folders.ts';
 import { NODE_HEARTBEAT_SECONDS, NodesService } from './modules/nodes/nodes.service.ts';
 import { PermissionService } from './modules/permission/permission.service.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
@@ -95,6 +96,7 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
           token: nodeChannelToken(deps.secretKey),
           workers: node.fileWorkers,
           homes: nodeHomes(db, config, base.now),
+          mailFolders: nodeMailFolders(db, config),
           node,
           log: deps.log,
         });

@@ -10,12 +10,13 @@ import { type UnsignStep, workZoneUnsigning } from './modules/domain/zone-dnssec
 import { APPLY_FTP } from './modules/ftp/ftp-apply-worker.ts';
 import { workCertificateOrders } from './modules/hosting/certificate.jobs.ts';
 import { APPLY_WEB } from './modules/hosting/web-apply.jobs.ts';
-import { type WebMoveWork, workWebMoves } from './modules/hosting/web-move.jobs.ts';
 import { webMoveWork } from './modules/hosting/web-move-work.ts';
 import { type InstallOrder, workInstalls } from './modules/installer/installer.jobs.ts';
 import { workDkimSigning } from './modules/mail/dkim-signing.jobs.ts';
 import type { DkimKeysDelivery } from './modules/mail/dkim-signing.ts';
 import { APPLY_MAIL } from './modules/mail/mail-apply-worker.ts';
+import { mailMoveWork } from './modules/mail/mail-move-work.ts';
+import { type MovablePart, type PartMoveWork, workPartMoves } from './modules/nodes/part-move.jobs.ts';
 import { createNodeSync, NODE_SYNC } from './node-sync.ts';
 
 /**
@@ -40,8 +41,8 @@ export interface NodeWorkers {
   dkim: DkimKeysDelivery;
   /** The drivers' sync on a schedule, the safety net (node-sync.ts). */
   sync: { run(): Promise<unknown> };
-  /** A web move's two ends: serving a service that arrived, releasing one that left. */
-  webMoves: WebMoveWork;
+  /** Each part's move's two ends: serving a service that arrived, releasing one that left. */
+  moves: Record<MovablePart, PartMoveWork>;
 }
 
 export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promise<void> {
@@ -56,7 +57,7 @@ export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promi
   await workInstalls(jobs, workers.installs);
   await workDkimSigning(jobs, workers.dkim);
   await jobs.work(NODE_SYNC, async () => void (await workers.sync.run()));
-  await workWebMoves(jobs, workers.webMoves);
+  await workPartMoves(jobs, workers.moves);
 }
 
 /**
@@ -86,7 +87,10 @@ export function nodeWorkers(
     installs: { run: async (order) => (await areas()).installer.run(order) },
     dkim: node.dkim,
     sync: createNodeSync(base, node, areas),
-    webMoves: webMoveWork(base.db, base.config, node.web, node.fileWorkers, base.now),
+    moves: {
+      web: webMoveWork(base.db, base.config, node.web, node.fileWorkers, base.now),
+      mail: mailMoveWork(base.db, base.config, node.mail, node.dkim, base.now),
+    },
     unsigning: {
       advance: async (step, run, lastTry) => (await areas()).domains.zoneDnssec.advance(step, run, lastTry),
     },

@@ -49,12 +49,22 @@ const CHANNEL_OPS = [
 ] as const satisfies readonly WorkerRequest['op'][];
 
 /**
- * A file operation as it crosses: the home is named by its service's domain, never by a path, and
- * no owner travels; the node finds both itself (its own hosting root, the service's user).
+ * Where a file operation works: a service's home (`home`, the default), or a mail domain's folder
+ * under the server's mail root (`mail`), which only a mail move's two ends reach.
+ */
+export const CHANNEL_AREAS = ['home', 'mail'] as const;
+export type ChannelArea = (typeof CHANNEL_AREAS)[number];
+export const MAIL_AREA_OPS: readonly ChannelFileRequest['op'][] = ['tar', 'restore'];
+
+/**
+ * A file operation as it crosses: the home (or mail folder) is named by its service's domain,
+ * never by a path, and no owner travels; the node finds both itself (its own hosting root and the
+ * service's user, or its mail root and the mail user).
  */
 export const channelFileRequest = z
   .object({
     op: z.enum(CHANNEL_OPS),
+    area: z.enum(CHANNEL_AREAS).optional(),
     domain: z.string().max(253).refine(isHostName),
     folder: z.array(z.string().refine(isFileName)).max(64),
     args: z.record(z.string(), z.unknown()),

@@ -12,6 +12,7 @@ import {
   channelFileRequest,
   decodeHeader,
   encodeHeader,
+  MAIL_AREA_OPS,
   META_HEADER,
   REQUEST_HEADER,
 } from './channel-protocol.ts';
@@ -35,6 +36,8 @@ export interface NodeChannelDeps {
   token: string;
   workers: FileWorkers;
   homes: NodeHomes;
+  /** The mail domains' folders under this server's mail root; none without one. */
+  mailFolders?: NodeHomes | undefined;
   /** What the reads run on (node-reads.ts): the agent's node parts. */
   node: Parameters<(typeof NODE_READS)[keyof typeof NODE_READS]['run']>[0];
   log: Logger;
@@ -93,12 +96,14 @@ export async function startNodeChannel(deps: NodeChannelDeps): Promise<NodeChann
     const withInput = header !== undefined;
     const parsed = channelFileRequest.safeParse(withInput ? decodeHeader(header) : (await jsonOf(request)).request);
     if (!parsed.success) throw new BadRequest('malformed file request');
-    const { op, domain, folder, args } = parsed.data;
-    if (!(await homes.hosted(domain))) throw new NotFoundError();
+    const { op, area, domain, folder, args } = parsed.data;
+    if (area === 'mail' && !MAIL_AREA_OPS.includes(op)) throw new BadRequest(`${op} is not a mail folder's`);
+    const folders = area === 'mail' ? deps.mailFolders : homes;
+    if (!folders || !(await folders.hosted(domain))) throw new NotFoundError();
     // Measuring a home makes nothing: a missing one is 0 bytes.
-    if (op !== 'usage') await homes.ensure(domain);
-    const owner = await homes.ownerOf(domain);
-    return { work: { op, base: path.join(homes.root, domain), folder, args, owner }, withInput };
+    if (op !== 'usage') await folders.ensure(domain);
+    const owner = await folders.ownerOf(domain);
+    return { work: { op, base: path.join(folders.root, domain), folder, args, owner }, withInput };
   }
 
   async function route(request: IncomingMessage, response: ServerResponse, route: string): Promise<void> {

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FileWorkers, WorkerRequest } from '../drivers/files/confined/protocol.ts';
 import type { NodeChannel } from './channel-client.ts';
 import {
+  type ChannelArea,
   type ChannelFileRequest,
   decodeHeader,
   encodeHeader,
@@ -24,8 +25,10 @@ export class RemoteFileWorkers implements FileWorkers {
 
   constructor(
     private readonly channel: NodeChannel,
-    /** This instance's PANEL_HOSTING_ROOT, which the homes in requests are made from. */
+    /** This instance's PANEL_HOSTING_ROOT (or mail root), which the folders in requests are made from. */
     private readonly root: string,
+    /** Homes, or (a mail move's ends) mail domains' folders. */
+    private readonly area: ChannelArea = 'home',
   ) {}
 
   call<T>(request: WorkerRequest, input?: () => Readable): Promise<T> {
@@ -61,6 +64,8 @@ export class RemoteFileWorkers implements FileWorkers {
     const domain = path.relative(path.resolve(this.root), request.base);
     if (domain === '' || domain.includes(path.sep) || domain.startsWith('.'))
       throw new Error(`node channel: ${request.base} is not a service home`);
-    return { op: request.op as ChannelFileRequest['op'], domain, folder: request.folder, args: request.args };
+    const op = request.op as ChannelFileRequest['op'];
+    const where = this.area === 'home' ? {} : { area: this.area };
+    return { op, ...where, domain, folder: request.folder, args: request.args };
   }
 }

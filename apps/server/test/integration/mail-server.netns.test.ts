@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -7,9 +7,10 @@ import type { Mailbox } from '@panel247/contract/mail';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAccount } from '../support/factories.ts';
+import { runPanel } from '../support/panel-cli.ts';
 import { addServer, dropServerRoles } from '../support/provider-servers.ts';
 import { type MailServerNamespace, startMailServerNamespace, until } from '../support/server-namespace.ts';
-import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const execFileAsync = promisify(execFile);
@@ -26,13 +27,16 @@ const LOCAL = 'correo-local.test';
  */
 describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own', () => {
   let server: MailServerNamespace;
+  /** The second mail server, which the mail moves to. */
+  let other: MailServerNamespace;
+  let cliEnv: Record<string, string>;
   let database: TestDatabase;
   let t: TestApp;
   const ids = new Map<string, number>();
   const cookies = new Map<string, string>();
 
   /** curl's IMAP client at the mail server's address, after STARTTLS: 0 logged in, 67 refused. */
-  const imap = async (user: string, password: string, urlPath = '/', extra: string[] = []) =>
+  const imap = async (user: string, password: string, urlPath = '/', extra: string[] = [], at = server) =>
     execFileAsync('curl', [
       '-s',
       '--max-time',
@@ -42,15 +46,15 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
       '--user',
       `${user}:${password}`,
       ...extra,
-      `imap://${server.ns.address}:${server.imapPort}${urlPath}`,
+      `imap://${at.ns.address}:${at.imapPort}${urlPath}`,
     ]).then(
       ({ stdout }) => ({ code: 0, stdout }),
       (error: { code?: number; stdout?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? '' }),
     );
   /** Mail handed to the mail server's port 25, as another server on the Internet hands it. */
-  const deliver = (to: string, subject: string) =>
+  const deliver = (to: string, subject: string, at = server) =>
     nodemailer
-      .createTransport({ host: server.ns.address, port: server.smtpPort, secure: false, ignoreTLS: true })
+      .createTransport({ host: at.ns.address, port: at.smtpPort, secure: false, ignoreTLS: true })
       .sendMail({ from: 'someone@example.org', to, subject, text: `${subject} body` });
   const createMailbox = async (domain: string, name: string, password: string) => {
     const { body } = await t.call<{ correo: Mailbox }>(
@@ -75,11 +79,16 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
       cookies.set(domain, await t.login(domain, account.username, account.password));
     };
     await addAccount(LOCAL);
-    server = await startMailServerNamespace('p247mail1', 26, database.url as string, 'mail1');
-    const cliEnv = {
+    [server, other] = await Promise.all([
+      startMailServerNamespace('p247mail1', 26, database.url as string, 'mail1'),
+      startMailServerNamespace('p247mail2', 28, database.url as string, 'mail2'),
+    ]);
+    cliEnv = {
       PANEL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'p247-mail-server-cli-')),
       PANEL_LOG_LEVEL: 'silent',
       PANEL_DATABASE_URL: database.url as string,
+      // the servers' channels answer the panel's token, made from its key
+      PANEL_SECRET_KEY: TEST_SECRET_KEY.toString('hex'),
     };
     const added = await addServer(cliEnv, database.url as string, 'mail1', {
       roles: 'mail',
@@ -92,11 +101,23 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
       { 'web.applyWaitSeconds': 5 },
       { PANEL_NODE: 'mail1', PANEL_NODE_KEY: added.key },
     );
+    // added after the service was placed: it holds nothing until the mail is moved to it
+    const second = await addServer(cliEnv, database.url as string, 'mail2', {
+      roles: 'mail',
+      channelUrl: other.channelUrl,
+      ipv4: other.ns.address,
+    });
+    await other.startAgent(
+      second.roleUrl,
+      { 'web.applyWaitSeconds': 5 },
+      { PANEL_NODE: 'mail2', PANEL_NODE_KEY: second.key },
+    );
   }, 180_000);
   afterAll(async () => {
     await t?.close();
     await server?.destroy();
-    await dropServerRoles(['mail1']);
+    await other?.destroy();
+    await dropServerRoles(['mail1', 'mail2']);
   });
 
   it('places the new service’s mail on the mail server and points its zone’s mail name there', async () => {
@@ -146,5 +167,63 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
       { cookie: cookies.get(PLACED) as string },
     );
     expect(listed.body.data.correo.find((box) => box.user === 'info')?.usage).toBeGreaterThan(0);
+  });
+
+  /** The zone's own `mail` A record: where mail clients and other servers find the service's mail. */
+  const mailAddress = async () => {
+    const zone = await t.call<{ dnss: { zona: string; type: string; value: string }[] }>(
+      'GET',
+      `service/${ids.get(PLACED)}/dns/list/`,
+      {},
+      { cookie: cookies.get(PLACED) as string },
+    );
+    return zone.body.data.dnss.find((r) => r.zona === 'mail' && r.type === 'A')?.value;
+  };
+  const uidOf = async (subject: string, at: MailServerNamespace) =>
+    /\* SEARCH (\d+)/.exec(
+      (await imap(`info@${PLACED}`, 'first password 1', '/INBOX', ['-X', `UID SEARCH SUBJECT "${subject}"`], at))
+        .stdout,
+    )?.[1];
+
+  it('moves the mail to another mail server: the messages and their ids there, the name switched, the old copy gone', async () => {
+    const uid = await uidOf('hola servidor', server);
+    expect(uid).toMatch(/^\d+$/);
+    const moved = await runPanel(cliEnv, [
+      'node',
+      'move',
+      PLACED,
+      '--to',
+      'mail2',
+      '--part',
+      'mail',
+      '--keep-old',
+      '1',
+      '--wait',
+      '30',
+      '--json',
+    ]);
+    expect({ code: moved.code, stderr: moved.stderr }).toEqual({ code: 0, stderr: '' });
+    const report = JSON.parse(moved.stdout) as { part: string; from: string; to: string; cutoverMs: number };
+    expect(report).toMatchObject({ part: 'mail', from: 'mail1', to: 'mail2' });
+    expect(report.cutoverMs).toBeGreaterThan(0);
+    // the mailbox logs in at the new server with the same message under the same id (clients keep their copies)
+    expect(await uidOf('hola servidor', other)).toBe(uid);
+    expect(await mailAddress()).toBe(other.ns.address);
+    // new mail lands there; the old server defers it, so a sender with the old MX tries again
+    await deliver(`info@${PLACED}`, 'tras la mudanza', other);
+    await until(
+      () => uidOf('tras la mudanza', other),
+      (found) => found !== undefined,
+      20_000,
+    );
+    await expect(deliver(`info@${PLACED}`, 'al viejo', server)).rejects.toThrow(/450 4\.2\.0/);
+    expect((await imap(`info@${PLACED}`, 'first password 1')).code).toBe(67);
+    // the old copy goes once the records' time has passed (here 1 s)
+    await until(
+      async () => existsSync(path.join(server.mailRoot, PLACED)),
+      (present) => !present,
+      20_000,
+    );
+    expect(existsSync(path.join(other.mailRoot, PLACED, 'info'))).toBe(true);
   });
 });

@@ -1,6 +1,10 @@
+import path from 'node:path';
 import { sharedWorkers } from '../../drivers/files/confined/confined-workers.ts';
+import { Maildirs } from '../../drivers/mail/maildirs.ts';
 import { createDnsService } from '../../modules/dns/dns.service.ts';
-import { serviceFileOwner } from '../../modules/files/service-file-owner.ts';
+import { nodeHomes, serviceFileOwner } from '../../modules/files/service-file-owner.ts';
+import { nodeMailFolders } from '../../modules/mail/mail-folders.ts';
+import { MOVABLE_PARTS, type MovablePart } from '../../modules/nodes/part-move.jobs.ts';
 import { MoveRolledBack, ServiceMoves } from '../../modules/nodes/service-move.ts';
 import { NodeChannel } from '../../node-channel/channel-client.ts';
 import { nodeChannelToken } from '../../node-channel/channel-token.ts';
@@ -12,23 +16,37 @@ import { domainName, integer, optionString, requiredString } from '../validate.t
 import { nodeName } from './node-options.ts';
 
 interface MoveInput {
+  part: MovablePart;
   domain: string;
   to: string;
   keepOldSeconds: number;
   waitSeconds: number;
 }
 
-/** `panel node move DOMAIN --to SERVER`: a service's web part to another server (ServiceMoves). */
+function movablePart(value: string): MovablePart {
+  if (!(MOVABLE_PARTS as readonly string[]).includes(value))
+    throw new CliError(`--part must be one of ${MOVABLE_PARTS.join(', ')}`);
+  return value as MovablePart;
+}
+
+/** `panel node move DOMAIN --to SERVER [--part web|mail]`: a part of a hosting service to another server (ServiceMoves). */
 export const moveCommand = defineCommand({
   name: 'move',
   summary:
-    "Move a hosting service's web part (home, sites, PHP pool, certificates, FTP logins) to another web server while it runs: " +
-    'copied live, a short final copy with its changes held, the new server proven serving, the records the panel owns ' +
-    'switched, the old copy released after --keep-old seconds (default 300, the records’ TTL); rolled back on any failure',
-  usage: 'DOMAIN --to SERVER [--keep-old SECONDS] [--wait SECONDS]',
+    "Move a hosting service's web part (home, sites, PHP pool, certificates, FTP logins) or, with --part mail, its " +
+    'mail (mailboxes, Sieve scripts, DKIM signing) to another server while it runs: copied live, a short final copy ' +
+    'with its changes held, the new server proven serving, the records the panel owns switched, the old copy released ' +
+    'after --keep-old seconds (default 300, the records’ TTL); rolled back on any failure',
+  usage: 'DOMAIN --to SERVER [--part web|mail] [--keep-old SECONDS] [--wait SECONDS]',
   positionals: ['DOMAIN'],
-  options: { to: { type: 'string' }, 'keep-old': { type: 'string' }, wait: { type: 'string' } },
+  options: {
+    to: { type: 'string' },
+    part: { type: 'string' },
+    'keep-old': { type: 'string' },
+    wait: { type: 'string' },
+  },
   parse: ({ positionals, values }): MoveInput => ({
+    part: movablePart(optionString(values, 'part') ?? 'web'),
     domain: domainName(String(positionals[0] ?? '')),
     to: nodeName(requiredString(values, 'to')),
     keepOldSeconds: integer(optionString(values, 'keep-old') ?? '300', 'keep-old', 0, 86_400),
@@ -38,14 +56,20 @@ export const moveCommand = defineCommand({
   async run({ runtime, config, now }, input: MoveInput) {
     if (runtime.kind !== 'postgres')
       throw new CliError('Moves are between servers, which need the panel on PostgreSQL');
-    const root = config.hosting.root as string;
     const token = nodeChannelToken(loadSecretKey(config));
     const channels = new NodeChannels(runtime.db, token);
+    const roots: Record<MovablePart, string> = {
+      web: config.hosting.root as string,
+      mail: config.mail.root ?? path.join(config.dataDir, 'mail'),
+    };
+    const area = (part: MovablePart) => (part === 'web' ? 'home' : 'mail');
     // the unnamed machine's files: here, or its agent's for an instance apart from it
-    const unnamed =
-      config.agent.mode === 'separate'
-        ? new RemoteFileWorkers(new NodeChannel(new URL(config.agent.url), token), root)
-        : sharedWorkers();
+    const unnamedAgent = config.agent.mode === 'separate' ? new NodeChannel(new URL(config.agent.url), token) : null;
+    const filesOn = async (node: string, part: MovablePart) => {
+      if (node !== '') return new RemoteFileWorkers(await channels.forNode(node), roots[part], area(part));
+      return unnamedAgent ? new RemoteFileWorkers(unnamedAgent, roots[part], area(part)) : sharedWorkers();
+    };
+    const homeOwner = serviceFileOwner(runtime.db, config);
     await runtime.jobs.start({ workers: false });
     try {
       const dns = createDnsService(runtime.db, config, runtime.dnsDriver, now, runtime.jobs);
@@ -53,20 +77,29 @@ export const moveCommand = defineCommand({
         db: runtime.db,
         now,
         jobs: runtime.jobs,
-        filesOn: async (node) => (node === '' ? unnamed : new RemoteFileWorkers(await channels.forNode(node), root)),
-        root,
-        ownerOf: serviceFileOwner(runtime.db, config),
+        filesOn,
+        rootOf: (part) => roots[part],
+        // this machine's folder for the part, when the unnamed machine is here (its agent makes its own)
+        prepareUnnamed: async (part, domain) => {
+          if (unnamedAgent) return;
+          const folders = part === 'web' ? nodeHomes(runtime.db, config, now) : nodeMailFolders(runtime.db, config);
+          await folders?.ensure(domain);
+        },
+        ownerOf: (serviceId, part) => (part === 'web' ? homeOwner(serviceId) : new Maildirs(roots.mail).owner()),
         correctRecords: (correct, options) => dns.correctRecords(correct, options),
-        unnamedWeb: { ipv4: config.dns.webIpv4, ipv6: config.dns.webIpv6, host: config.dns.webHost },
+        unnamed: {
+          web: { ipv4: config.dns.webIpv4, ipv6: config.dns.webIpv6, host: config.dns.webHost },
+          mail: { ipv4: config.dns.mailIpv4, ipv6: '', host: config.dns.mailHost },
+        },
       });
-      const report = await moves.moveWeb(input.domain, input.to, {
+      const report = await moves.move(input.part, input.domain, input.to, {
         keepOldSeconds: input.keepOldSeconds,
         waitMs: input.waitSeconds * 1000,
       });
       return {
         json: report,
         text: [
-          `${report.domain}: web moved from ${report.from || 'the unnamed machine'} to ${report.to}.`,
+          `${report.domain}: ${report.part} moved from ${report.from || 'the unnamed machine'} to ${report.to}.`,
           `  first copy ${report.copyMs} ms (live); cut-over ${report.cutoverMs} ms (changes held)`,
           `  ${report.records} record(s) switched; the old copy is released in ${input.keepOldSeconds} s`,
         ].join('\n'),

@@ -31,6 +31,13 @@ export class DovecotMailDriver extends EmbeddedMailDriver {
     await this.flushAuthCache(mailbox);
   }
 
+  /** Its cached login dropped first (the views already name no server for it), then its sessions kicked. */
+  override async servedElsewhere(mailbox: MailboxAddress): Promise<void> {
+    await this.flushAuthCache(mailbox);
+    const user = `${mailbox.localPart}@${mailbox.domain}`;
+    await run('doveadm', ['-c', this.doveadmConfig, 'kick', user]).catch(() => undefined);
+  }
+
   override async mailboxDeleted(mailbox: MailboxAddress, now: number): Promise<void> {
     await this.flushAuthCache(mailbox);
     await super.mailboxDeleted(mailbox, now);

@@ -35,6 +35,9 @@ export class EmbeddedMailDriver implements MailDriver {
   /** Dovecot reads the quota from the mailbox's row at each delivery: nothing to tell. */
   async quotaChanged(_mailbox: MailboxAddress): Promise<void> {}
 
+  /** No daemon here, so no session to end. */
+  async servedElsewhere(_mailbox: MailboxAddress): Promise<void> {}
+
   foreignFilter(mailbox: MailboxAddress): Promise<string | null> {
     return this.sieve.foreignActive(mailbox.domain, mailbox.localPart);
   }

@@ -47,6 +47,12 @@ export interface MailDriver {
   /** Its quota changed: the next delivery and login count against the new one. */
   quotaChanged(mailbox: MailboxAddress): Promise<void>;
   /**
+   * The mailbox is no longer served here (its mail is moving to another server): its open
+   * sessions end and no cached login lets it in again, so nothing is written here after the move's
+   * final copy.
+   */
+  servedElsewhere(mailbox: MailboxAddress): Promise<void>;
+  /**
    * The name of the Sieve script active for the mailbox when it is not the panel's (one its owner
    * activated with a mail client's filters), or null.
    */

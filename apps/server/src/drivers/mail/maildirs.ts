@@ -103,6 +103,45 @@ export class Maildirs {
     return drift;
   }
 
+  /** The mail user that owns the root, whose rights a mail move's copy runs with (none when the panel is not root). */
+  async owner(): Promise<{ uid: number; gid: number } | undefined> {
+    if (process.getuid?.() !== 0) return undefined;
+    const info = await lstat(this.root);
+    return { uid: info.uid, gid: info.gid };
+  }
+
+  /** A mail domain's folder (every mailbox's home below it), as a move copies it. */
+  domainFolder(domain: string): string {
+    return this.folder(domain, '.');
+  }
+
+  /** Makes the domain's folder, owned like the root, if it is not there (a mail move's target). */
+  async ensureDomain(domain: string): Promise<void> {
+    const folder = this.domainFolder(domain);
+    const made = await mkdir(folder).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+        return false;
+      },
+    );
+    const owner = await this.owner();
+    if (made && owner) await lchown(folder, owner.uid, owner.gid);
+  }
+
+  /** Whether the mailbox's home is here (a mail move's proof that its copy arrived). */
+  async hasHome(domain: string, localPart: string): Promise<boolean> {
+    return lstat(this.folder(domain, localPart)).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+  }
+
+  /** The domain's folder and everything in it removed (a mail move's old copy); links are removed, never followed. */
+  async removeDomain(domain: string): Promise<void> {
+    await rm(this.domainFolder(domain), { recursive: true, force: true });
+  }
+
   /** Removes kept mailboxes older than `days`; returns how many went. */
   async purgeKept(days: number, now: number): Promise<number> {
     let removed = 0;

@@ -4,9 +4,9 @@ import type { Db } from '../../db/database.ts';
 import type { FileWorkers } from '../../drivers/files/confined/protocol.ts';
 import { hostsAnswered } from '../../drivers/web/hosts-answered.ts';
 import { serviceFileOwner } from '../files/service-file-owner.ts';
+import type { PartMoveWork } from '../nodes/part-move.jobs.ts';
 import { PlacementService } from '../nodes/placement.service.ts';
 import { hostOf } from './hosting-input.ts';
-import type { WebMoveWork } from './web-move.jobs.ts';
 import type { WebNode } from './web-node.ts';
 
 /**
@@ -21,12 +21,14 @@ export function webMoveWork(
   web: WebNode,
   files: FileWorkers,
   now: () => number,
-): WebMoveWork {
+): PartMoveWork {
   const placement = new PlacementService(db, now);
   const here = config.agent.node;
   const holds = async (serviceId: number) => (await placement.nodeOf(serviceId, 'web')) === here;
   const ownerOf = serviceFileOwner(db, config);
   return {
+    // the old copy keeps serving the site until the records have switched: nothing to stop
+    async hold() {},
     async serve({ serviceId, domain }) {
       if (!(await holds(serviceId))) return;
       await web.users.ensureHere(serviceId, domain);

@@ -60,6 +60,11 @@ export class DkimSigning implements DkimKeysDelivery {
     signalWork(this.db, signal(target.serviceId));
   }
 
+  /** The signer signs no more for the domain here (its mail moved to another server). */
+  async withdraw(domain: string): Promise<void> {
+    await this.signer.setSigningKeys(domain, []);
+  }
+
   /** Gives the signer exactly the active keys of every mail domain; answers the domains that differed. */
   async sync(options: { dryRun: boolean }): Promise<string[]> {
     const domains = new Map<string, SigningKey[]>();

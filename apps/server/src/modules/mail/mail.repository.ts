@@ -52,6 +52,16 @@ export const mailRepository = {
   mailboxes(db: Db, serviceId: number) {
     return db.selectFrom('mailboxes').selectAll().where('service_id', '=', serviceId).orderBy('local_part').execute();
   },
+  /** Whether a service with mail on has this domain (a mail move's ends check it before touching its folder). */
+  async hasMailDomain(db: Db, domain: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('resources')
+      .select('id')
+      .where('reference_punycode', '=', domain)
+      .where('has_mail', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
   /** Every mailbox of every service, mail on or off, as its folder is named under the mail root. */
   async allAddresses(db: Db): Promise<{ domain: string; localPart: string }[]> {
     const rows = await db

@@ -3,15 +3,16 @@ import type { Db } from '../../db/database.ts';
 import type { FileOwner, FileWorkers } from '../../drivers/files/confined/protocol.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import type { JobEngine } from '../../jobs/job-engine.ts';
+import type { JobKind } from '../../jobs/job-kind.ts';
 import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
 import type { RecordCorrector } from '../dns/dns-provider.service.ts';
-import { releaseOn, SERVE_MOVED_SERVICE } from '../hosting/web-move.jobs.ts';
 import { nodesRepository } from './nodes.repository.ts';
+import { type MovablePart, type MovedService, PART_MOVE_JOBS } from './part-move.jobs.ts';
 import { MOVE_STALE_SECONDS, UNNAMED_NODE } from './placement-roles.ts';
 import { placementsRepository } from './placements.repository.ts';
 
-/** A web server as the records the panel owns name it. */
-export interface WebAddresses {
+/** A server as the records the panel owns name it, for one part ('' : none). */
+export interface PartAddresses {
   ipv4: string;
   ipv6: string;
   host: string;
@@ -22,18 +23,22 @@ export interface ServiceMoveDeps {
   /** Epoch seconds. */
   now: () => number;
   jobs: Pick<JobEngine, 'send' | 'find'>;
-  /** The file workers of a server ('' : the unnamed machine). */
-  filesOn(node: string): Promise<FileWorkers>;
-  /** This process's PANEL_HOSTING_ROOT, which the homes in requests are made from. */
-  root: string;
-  ownerOf(serviceId: number): Promise<FileOwner | undefined>;
+  /** The file workers of a server ('' : the unnamed machine) for a part's files: homes, or mail folders. */
+  filesOn(node: string, part: MovablePart): Promise<FileWorkers>;
+  /** Makes the part's folder on the unnamed machine before a copy to it (a server's agent makes its own). */
+  prepareUnnamed(part: MovablePart, domain: string): Promise<void>;
+  /** This process's PANEL_HOSTING_ROOT (web) and PANEL_MAIL_ROOT (mail), which the folders in requests are made from. */
+  rootOf(part: MovablePart): string;
+  /** Whose rights a part's files are read and written with on the unnamed machine (a server finds its own). */
+  ownerOf(serviceId: number, part: MovablePart): Promise<FileOwner | undefined>;
   /** The zone's records rewritten and published (DnsService.correctRecords). */
   correctRecords(correct: RecordCorrector, options: { dryRun: false; serviceId: number }): Promise<unknown[]>;
-  /** The unnamed machine's web addresses: the provider's settings (PANEL_DNS_WEB_IPV4…). */
-  unnamedWeb: WebAddresses;
+  /** The unnamed machine's addresses per part: the provider's settings (PANEL_DNS_WEB_IPV4…). */
+  unnamed: Record<MovablePart, PartAddresses>;
 }
 
 export interface MoveReport {
+  part: MovablePart;
   domain: string;
   from: string;
   to: string;
@@ -45,18 +50,21 @@ export interface MoveReport {
   records: number;
 }
 
-/** Turns a record the panel made from `{web_ipv4}`, `{web_ipv6}` or `{web_host}` to the new server's value. */
-export function webRecordsTo(from: WebAddresses, to: WebAddresses): RecordCorrector {
+/**
+ * Turns a record the panel made from the part's placeholders (`{web_ipv4}`, `{web_ipv6}`,
+ * `{web_host}`; `{mail_ipv4}`, `{mail_host}`) to the new server's value.
+ */
+export function partRecordsTo(part: MovablePart, from: PartAddresses, to: PartAddresses): RecordCorrector {
   const parts = [
-    ['{web_ipv4}', from.ipv4, to.ipv4],
-    ['{web_ipv6}', from.ipv6, to.ipv6],
-    ['{web_host}', from.host.replace(/\.$/, ''), to.host.replace(/\.$/, '')],
+    [`{${part}_ipv4}`, from.ipv4, to.ipv4],
+    [`{${part}_ipv6}`, from.ipv6, to.ipv6],
+    [`{${part}_host}`, from.host.replace(/\.$/, ''), to.host.replace(/\.$/, '')],
   ] as const;
   return (record) => {
     let value = record.value;
     for (const [placeholder, before, after] of parts) {
       if (!record.dynamic_value.includes(placeholder)) continue;
-      // the new server has no such address: the record goes (no visitor sent to the old one)
+      // the new server has no such address: the record goes (no client sent to the old one)
       if (after === '') return null;
       if (before !== '') value = value.split(before).join(after);
     }
@@ -67,41 +75,52 @@ export function webRecordsTo(from: WebAddresses, to: WebAddresses): RecordCorrec
 const POLL_MS = 100;
 
 /**
- * `panel node move`: a service's web part (its home, sites, PHP pool, certificates and FTP
- * logins) to another server, while it runs. A first copy of the home is made live; then, with the
- * service's web and FTP changes and file writes held (`cutover`), a final copy of what changed
- * since the first began, which mirrors the home exactly, the switch of its placement, the new server serving it (proven by its own nginx),
- * and the records the panel owns pointed there. Only then does the old server release its copy,
- * after `keepOldSeconds` (the records' TTL: resolvers that still hold the old address are
- * answered there meanwhile). A failure at any step puts the placement back and has the new
- * server release what it got; the old copy was never touched, so nothing is lost.
+ * `panel node move`: a part of a service to another server, while it runs. The web part is its
+ * home, sites, PHP pool, certificates and FTP logins; the mail part its mailboxes' folders (mail,
+ * Sieve scripts) and DKIM signing. A first copy of the part's files is made live; then, with the
+ * service's changes of that part held (`cutover`: its changes and file writes refused, and the
+ * daemons' views naming no server for it, so no server takes its mail or logs its users in), a
+ * final copy of what changed since the first began, which mirrors the files exactly; the switch
+ * of its placement; the new server serving it (`<part>.serve-moved`, proven there); and the
+ * records the panel owns pointed there. Only then does the old server release its copy, after
+ * `keepOldSeconds` (the records' TTL: clients that still hold the old address are answered there
+ * meanwhile: a site by its old copy, mail deferred to be sent again). A failure at any step puts
+ * the placement back and has the new server release what it got; the old copy was never touched,
+ * so nothing is lost.
  */
 export class ServiceMoves {
   constructor(private readonly deps: ServiceMoveDeps) {}
 
-  async moveWeb(domain: string, to: string, options: { keepOldSeconds: number; waitMs: number }): Promise<MoveReport> {
+  async move(
+    part: MovablePart,
+    domain: string,
+    to: string,
+    options: { keepOldSeconds: number; waitMs: number },
+  ): Promise<MoveReport> {
     const { db, now } = this.deps;
     const serviceId = await placementsRepository.serviceOfDomain(db, domain);
     if (serviceId === undefined) throw new NotFoundError();
-    const from = (await placementsRepository.nodeOf(db, serviceId, 'web'))?.node ?? UNNAMED_NODE;
+    const from = (await placementsRepository.nodeOf(db, serviceId, part))?.node ?? UNNAMED_NODE;
     if (from === to) throw new ConflictError('node.error.move_same');
-    const target = await this.webAddressesOf(to);
-    const source = await this.webAddressesOf(from);
+    const target = await this.addressesOf(part, to);
+    const source = await this.addressesOf(part, from);
     if (
       !(await placementsRepository.startMove(
         db,
-        { service_id: serviceId, role: 'web', from_node: from, to_node: to },
+        { service_id: serviceId, role: part, from_node: from, to_node: to },
         now(),
         now() - MOVE_STALE_SECONDS,
       ))
     )
       throw new ConflictError('node.error.moving');
     const service = { serviceId, domain };
+    const jobs = PART_MOVE_JOBS[part];
     const started = Date.now();
     let switched = false;
     try {
+      if (to === UNNAMED_NODE) await this.deps.prepareUnnamed(part, domain);
       // a source that does not say when it began (an older agent) gets a whole final copy
-      const resendSince = (await this.copyHome(service, from, to)) ?? 0;
+      const resendSince = (await this.copy(part, service, from, to)) ?? 0;
       const copyMs = Date.now() - started;
       const cutover = Date.now();
       await db.transaction().execute(async (trx) => {
@@ -109,47 +128,55 @@ export class ServiceMoves {
         await serviceChangeLog.takeTurn(trx, serviceId);
         await placementsRepository.setMoveState(trx, serviceId, 'cutover');
       });
-      await this.copyHome(service, from, to, resendSince);
-      await placementsRepository.setNode(db, serviceId, 'web', to, now());
+      // the old server stops what could still write there (served by no server from now on)
+      if (jobs.holdsAtCutover) await this.done(jobs.hold, jobs.holdOn(from), service, options.waitMs, 'old');
+      await this.copy(part, service, from, to, resendSince);
+      await placementsRepository.setNode(db, serviceId, part, to, now());
       switched = true;
-      await this.served(service, options.waitMs);
-      const records = await this.deps.correctRecords(webRecordsTo(source, target), { dryRun: false, serviceId });
+      await this.done(jobs.serve, jobs.serve, service, options.waitMs, 'new');
+      const records = await this.deps.correctRecords(partRecordsTo(part, source, target), {
+        dryRun: false,
+        serviceId,
+      });
       await placementsRepository.endMove(db, serviceId);
       const cutoverMs = Date.now() - cutover;
-      await this.deps.jobs.send(releaseOn(from), service, { afterSeconds: options.keepOldSeconds });
-      return { domain, from, to, copyMs, cutoverMs, records: records.length };
+      await this.deps.jobs.send(jobs.releaseOn(from), service, { afterSeconds: options.keepOldSeconds });
+      return { part, domain, from, to, copyMs, cutoverMs, records: records.length };
     } catch (error) {
-      if (switched) await placementsRepository.setNode(db, serviceId, 'web', from, now());
+      if (switched) await placementsRepository.setNode(db, serviceId, part, from, now());
       await placementsRepository.endMove(db, serviceId);
       // what the new server got goes (queued if it is away: it runs when it is back)
-      await this.deps.jobs.send(releaseOn(to), service).catch(() => undefined);
+      await this.deps.jobs.send(jobs.releaseOn(to), service).catch(() => undefined);
       throw new MoveRolledBack(domain, from, to, error);
     }
   }
 
-  /** A server that may take the web part, and its addresses. */
-  private async webAddressesOf(node: string): Promise<WebAddresses> {
-    if (node === UNNAMED_NODE) return this.deps.unnamedWeb;
+  /** A server that may take the part, and its addresses. */
+  private async addressesOf(part: MovablePart, node: string): Promise<PartAddresses> {
+    if (node === UNNAMED_NODE) return this.deps.unnamed[part];
     const row = await nodesRepository.byName(this.deps.db, node);
-    if (!row?.roles.split(',').includes('web')) throw new ConflictError('node.error.pin_role', { node, role: 'web' });
+    if (!row?.roles.split(',').includes(part)) throw new ConflictError('node.error.pin_role', { node, role: part });
     return { ipv4: row.ipv4, ipv6: row.ipv6, host: row.host };
   }
 
   /**
-   * The home on `from` as a tar, written on `to` as it streams. The first copy (no `since`) sends
-   * everything and answers the source's time from which a later copy must send a file again; the
-   * final copy, given it, sends only what changed since (the rest by name) and mirrors: what the
-   * home no longer holds goes on `to` too.
+   * The part's files on `from` as a tar, written on `to` as it streams. The first copy (no
+   * `since`) sends everything and answers the source's time from which a later copy must send a
+   * file again; the final copy, given it, sends only what changed since (the rest by name) and
+   * mirrors: what the source no longer holds goes on `to` too.
    */
-  private async copyHome(
-    service: { serviceId: number; domain: string },
+  private async copy(
+    part: MovablePart,
+    service: MovedService,
     from: string,
     to: string,
     since?: number,
   ): Promise<number | undefined> {
-    const base = path.join(this.deps.root, service.domain);
-    const owner = await this.deps.ownerOf(service.serviceId);
-    const [source, target] = await Promise.all([this.deps.filesOn(from), this.deps.filesOn(to)]);
+    const base = path.join(this.deps.rootOf(part), service.domain);
+    // a server's agent finds the owner itself; only the unnamed machine's own workers are told
+    const local = from === UNNAMED_NODE || to === UNNAMED_NODE;
+    const owner = local ? await this.deps.ownerOf(service.serviceId, part) : undefined;
+    const [source, target] = await Promise.all([this.deps.filesOn(from, part), this.deps.filesOn(to, part)]);
     const tarArgs = since === undefined ? {} : { since };
     const { meta, output } = await source.stream({ op: 'tar', base, folder: [], args: tarArgs, owner });
     try {
@@ -164,16 +191,23 @@ export class ServiceMoves {
     return typeof meta.resendSince === 'number' ? meta.resendSince : undefined;
   }
 
-  /** The new server's word that it serves the service, within `waitMs`. */
-  private async served(service: { serviceId: number; domain: string }, waitMs: number): Promise<void> {
-    const id = await this.deps.jobs.send(SERVE_MOVED_SERVICE, service);
-    if (!id) throw new Error('the new server already has a serve job of this service waiting');
+  /** A server's word that its end of the move is done (sent as `queue`), within `waitMs`. */
+  private async done(
+    kind: JobKind<MovedService>,
+    queue: JobKind<MovedService>,
+    service: MovedService,
+    waitMs: number,
+    which: 'old' | 'new',
+  ): Promise<void> {
+    const id = await this.deps.jobs.send(queue, service);
+    if (!id) throw new Error(`the ${which} server already has a ${kind.name} job of this service waiting`);
     const end = Date.now() + waitMs;
     for (;;) {
-      const job = await this.deps.jobs.find(SERVE_MOVED_SERVICE, id);
+      const job = await this.deps.jobs.find(queue, id);
       if (job?.state === 'completed') return;
-      if (job?.state === 'failed') throw new Error(`the new server did not serve it: ${job.error ?? 'failed'}`);
-      if (Date.now() > end) throw new Error(`the new server did not serve it within ${waitMs / 1000} s`);
+      if (job?.state === 'failed')
+        throw new Error(`the ${which} server's ${kind.name} failed: ${job.error ?? 'failed'}`);
+      if (Date.now() > end) throw new Error(`the ${which} server did not answer within ${waitMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
