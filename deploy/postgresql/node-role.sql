@@ -58,7 +58,7 @@ REVOKE CREATE ON SCHEMA public FROM :"role";
 GRANT USAGE ON SCHEMA public TO :"role";
 
 GRANT SELECT ON
-  kysely_migration, brands, accounts, resources, permission_grants, service_placements, nodes,
+  kysely_migration, brands, accounts, resources, permission_grants, service_placements, service_moves, nodes,
   service_users, service_changes, dns_zones, dns_zone_changes, dns_records, domains,
   mailboxes, mail_aliases, mailbox_rules, mail_counts, mail_send_counts, mail_dkim_keys,
   mail_auth_policies, mail_certificates, ftp_accounts, hosted_databases, web_settings, web_sites,

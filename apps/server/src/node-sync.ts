@@ -48,7 +48,7 @@ function areaSyncs(base: PanelBase, node: NodeParts, areas: () => Promise<AreaSe
       return { drift: logins + views.drift + homes.drift, failed: views.failed + homes.failed };
     },
     mail: async (): Promise<AreaSync> => {
-      const drift = await syncMail(db, node.mail.driver, { ...ALL_REPAIRED, now: now() });
+      const drift = await syncMail(db, node.mail.driver, { ...ALL_REPAIRED, now: now() }, base.config.agent.node);
       const found = counted([...drift.views, ...drift.folders, ...drift.filters]);
       const keys = await node.dkim.sync(ALL_REPAIRED);
       return { drift: found.drift + keys.length, failed: found.failed };

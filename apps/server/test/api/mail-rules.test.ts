@@ -191,7 +191,7 @@ describe.each(DATABASE_KINDS)('mailbox autoresponder, forwarding and quota API o
 
   it('`mail sync` writes back a Sieve script lost or edited by hand, and removes a leftover one', async () => {
     const driver = createMailDriver(t.config);
-    const sync = (dryRun: boolean) => syncMail(t.database.db, driver, { dryRun, now: 1_800_000_000 });
+    const sync = (dryRun: boolean) => syncMail(t.database.db, driver, { dryRun, now: 1_800_000_000 }, '');
     const script = path.join(home(), 'sieve', 'panel247.sieve');
     expect((await save({ forward: ['uno@example.com'], keepCopy: true })).body.system.errors).toEqual([]);
     const written = readFileSync(script, 'utf8');

@@ -225,5 +225,20 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
       20_000,
     );
     expect(existsSync(path.join(other.mailRoot, PLACED, 'info'))).toBe(true);
+    // each server's mail sync looks at the mail it holds: nothing to repair on either
+    for (const [name, one] of [
+      ['mail1', server],
+      ['mail2', other],
+    ] as const) {
+      const synced = await one.panel(['mail', 'sync', '--dry-run', '--json']);
+      expect({ name, stderr: synced.stderr }).toEqual({ name, stderr: '' });
+      const report = JSON.parse(synced.stdout) as { folders: unknown[]; filters: unknown[] };
+      expect({ name, code: synced.code, folders: report.folders, filters: report.filters }).toEqual({
+        name,
+        code: 0,
+        folders: [],
+        filters: [],
+      });
+    }
   });
 });

@@ -31,7 +31,7 @@ export const mailSyncStep: SyncStep = {
   name: 'mail',
   async run({ runtime, config, now }, options) {
     const driver = createMailDriver(config);
-    const drift = await syncMail(runtime.db, driver, { ...options, now: now() });
+    const drift = await syncMail(runtime.db, driver, { ...options, now: now() }, config.agent.node);
     const all = [...drift.views, ...drift.folders, ...drift.filters];
     // The DKIM signer holds exactly the active keys of the mail domains (its files rewritten).
     const signing = createDkimSigning(runtime.db, config, loadSecretKey(config));

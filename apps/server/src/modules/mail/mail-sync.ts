@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { FilterDrift, MailDriver } from '../../drivers/mail/mail.driver.ts';
 import type { MailFolderDrift } from '../../drivers/mail/maildirs.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
+import { placementsRepository } from '../nodes/placements.repository.ts';
 import { mailRepository } from './mail.repository.ts';
 import { filterOf } from './mailbox-filter.ts';
 
@@ -18,11 +19,23 @@ export interface MailDrift {
 /**
  * `panel mail sync`: what Postfix and Dovecot need besides the rows — their SQL views, and the
  * mailbox folders under the mail root — checked against the panel and repaired unless `dryRun`.
- * Needs neither a brand nor the secret key, unlike the mailboxes' service.
+ * Needs neither a brand nor the secret key, unlike the mailboxes' service. A server (`node`,
+ * PANEL_NODE; '' the unnamed machine) looks at the mailboxes whose mail it holds, and those a move
+ * is bringing to it: another server's mailboxes are none of its business, and a folder of a
+ * domain that moved away is kept aside like a deleted mailbox's.
  */
-export async function syncMail(db: Db, driver: MailDriver, options: SyncOptions & { now: number }): Promise<MailDrift> {
+export async function syncMail(
+  db: Db,
+  driver: MailDriver,
+  options: SyncOptions & { now: number },
+  node: string,
+): Promise<MailDrift> {
   const views = await repairDaemonViews(db, MAIL_VIEWS, options);
-  const addresses = await mailRepository.allAddresses(db);
+  const holds = await placementsRepository.holding(db, 'mail', node);
+  const arriving = await placementsRepository.movingTo(db, 'mail', node);
+  const addresses = (await mailRepository.allAddresses(db)).filter(
+    (mailbox) => holds(mailbox.serviceId) || arriving.has(mailbox.serviceId),
+  );
   const folders = await driver.sync(addresses, options);
   // each mailbox's script as its rules say (none without rules), after the folders are put right
   const rules = new Map((await mailRepository.allRules(db)).map((row) => [`${row.domain}/${row.localPart}`, row]));

@@ -63,11 +63,11 @@ export const mailRepository = {
     return row !== undefined;
   },
   /** Every mailbox of every service, mail on or off, as its folder is named under the mail root. */
-  async allAddresses(db: Db): Promise<{ domain: string; localPart: string }[]> {
+  async allAddresses(db: Db): Promise<{ serviceId: number; domain: string; localPart: string }[]> {
     const rows = await db
       .selectFrom('mailboxes as m')
       .innerJoin('resources as r', 'r.id', 'm.service_id')
-      .select(['r.reference_punycode as domain', 'm.local_part as localPart'])
+      .select(['m.service_id as serviceId', 'r.reference_punycode as domain', 'm.local_part as localPart'])
       .execute();
     return rows;
   },

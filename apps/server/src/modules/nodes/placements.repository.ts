@@ -67,6 +67,17 @@ export const placementsRepository = {
     return (serviceId) => here.has(serviceId);
   },
 
+  /** Services whose `role` part is on its way to `node` (a move's target keeps what it was given). */
+  async movingTo(db: Db, role: PlacedRole, node: string): Promise<Set<number>> {
+    const rows = await db
+      .selectFrom('service_moves')
+      .select('service_id')
+      .where('role', '=', role)
+      .where('to_node', '=', node)
+      .execute();
+    return new Set(rows.map((row) => row.service_id));
+  },
+
   /** The node channel of the named server holding the service's part (undefined: the unnamed machine). */
   async channelUrlOf(db: Db, serviceId: number, role: PlacedRole): Promise<string | undefined> {
     const row = await db
