@@ -143,4 +143,24 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a secondary name server o
     await bothAnswer(`ausente.${ZONE}`, 'TXT', ['"durante"']);
     expect(await secondary.dig(ZONE, 'SOA')).toEqual(await primary.dig(ZONE, 'SOA'));
   });
+
+  it('serves a signed zone signed at the secondary too: the primary’s keys and signatures travel with the zone', async () => {
+    const signed = await t.call('POST', `service/${serviceId}/dns/dnssec/sign/`, {}, { cookie });
+    expect(signed.body.system.errors).toEqual([]);
+    const dnssec = ['+dnssec', '+norec', '+noall', '+answer'];
+    const signatures = async (server: PowerDns) =>
+      (await server.dig(ZONE, 'SOA', dnssec)).filter((line) => /\sRRSIG\s+SOA\s/.test(line));
+    const answered = await until(
+      async () => ({ primary: await signatures(primary), secondary: await signatures(secondary) }),
+      (both) => both.secondary.length > 0 && JSON.stringify(both.secondary) === JSON.stringify(both.primary),
+      ANSWERED_WITHIN_MS,
+    );
+    expect(answered.secondary.length).toBeGreaterThan(0);
+    expect((await secondary.dig(ZONE, 'DNSKEY')).sort()).toEqual((await primary.dig(ZONE, 'DNSKEY')).sort());
+    // a change after signing is signed where it is answered, at both
+    await create({ type: 'A', zona: 'firmado', value: '198.51.100.83' });
+    await bothAnswer(`firmado.${ZONE}`, 'A', ['198.51.100.83']);
+    const rrsig = (lines: string[]) => lines.some((line) => /\sRRSIG\s+A\s/.test(line));
+    expect(rrsig(await secondary.dig(`firmado.${ZONE}`, 'A', dnssec))).toBe(true);
+  });
 });

@@ -214,7 +214,7 @@ export class PowerDnsDriver implements DnsDriver {
         algorithm: 'ECDSAP256SHA256',
       });
       await this.expectOk(created, `create key of ${zone}`);
-      await this.flushCache(zone);
+      await this.keysChanged(zone);
       const again = await this.request('GET', keysPath);
       await this.expectOk(again, `list keys of ${zone}`);
       keys = (await again.json()) as { active: boolean; ds?: string[] }[];
@@ -245,7 +245,36 @@ export class PowerDnsDriver implements DnsDriver {
       // 404/422: gone meanwhile (another instance finishing the same job) — fine.
       if (removed.status !== 404 && removed.status !== 422) await this.expectOk(removed, `delete key of ${zone}`);
     }
+    await this.keysChanged(zone);
+  }
+
+  /**
+   * After the zone's keys changed: its cached answers dropped and, on a primary, its serial raised
+   * and its secondaries notified, so they transfer the zone again with its signatures (or without
+   * them): a key change alone changes no record, so no serial, and they would keep the old one.
+   */
+  private async keysChanged(zone: string): Promise<void> {
     await this.flushCache(zone);
+    if (!this.options.primary) return;
+    const read = await this.request('GET', this.zonePath(zone));
+    await this.expectOk(read, `read zone ${zone}`);
+    const soa = ((await read.json()) as { rrsets: PdnsRRset[] }).rrsets.find((rrset) => rrset.type === 'SOA');
+    const content = soa?.records[0]?.content.split(/\s+/);
+    if (!soa || !content || content.length !== 7) return;
+    content[2] = String((Number(content[2]) + 1) % 2 ** 32);
+    const raised = await this.request('PATCH', this.zonePath(zone), {
+      rrsets: [
+        {
+          name: soa.name,
+          type: 'SOA',
+          ttl: soa.ttl,
+          changetype: 'REPLACE',
+          records: [{ content: content.join(' '), disabled: false }],
+        },
+      ],
+    });
+    await this.expectOk(raised, `raise the serial of ${zone}`);
+    await this.notify(zone);
   }
 
   /**
