@@ -8,7 +8,7 @@
 --   write  the work log (pg-boss's schema), the change log's outcome (service_changes), the rows a
 --          refused change puts back in its area, the service users it allocates, certificates and
 --          installs it finishes, mail sending counts, activity entries, and its own heartbeat
---          (nodes.last_seen_at only);
+--          and hosting root (nodes.last_seen_at and hosting_root only);
 --   never  the customers' logins and secrets: users, sessions, API tokens, passkeys, login and
 --          sign-on challenges, the outbox, rate limits, captchas; nor any table's structure
 --          (the panel migrates; an agent only checks the schema is its version).
@@ -75,7 +75,7 @@ GRANT INSERT, UPDATE, DELETE ON
 TO :"role";
 GRANT INSERT ON activity_log TO :"role";
 -- its own heartbeat, and nothing else of the servers' rows
-GRANT UPDATE (last_seen_at) ON nodes TO :"role";
+GRANT UPDATE (last_seen_at, hosting_root) ON nodes TO :"role";
 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO :"role";
 
 -- the work log: pg-boss's tables (rows only; the panel made them)

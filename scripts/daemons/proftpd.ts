@@ -28,6 +28,8 @@ export async function startProFtpd(
   placement: Placement = temporaryPlacement,
   /** The server it is (PANEL_NODE): it logs in only the accounts of the homes placed on it ('' : the unnamed machine). */
   node = '',
+  /** Where it listens (a server's own address in its namespace); loopback by default. */
+  address = '127.0.0.1',
 ): Promise<ProFtpd> {
   const proftpd = requireBinary('proftpd', 'proftpd-core');
   const curl = requireBinary('curl', 'curl');
@@ -47,7 +49,7 @@ export async function startProFtpd(
         })();
   const config = fillDeployTemplate('proftpd/proftpd.conf.template', {
     DIR: dir,
-    ADDRESS: '127.0.0.1',
+    ADDRESS: address,
     BIND_TIGHT: 'on',
     PORT: String(port),
     PASV_MIN: String(pasv),
@@ -61,7 +63,7 @@ export async function startProFtpd(
   writeFileSync(file, config);
   const daemon: RunningDaemon = startForeground(proftpd, ['-n', '-c', file]);
   try {
-    await waitForPort(port);
+    await waitForPort(port, undefined, address);
   } catch (error) {
     await daemon.stop();
     const log = (() => {
@@ -84,7 +86,7 @@ export async function startProFtpd(
           '--user',
           `${user}:${password}`,
           ...args,
-          `ftp://127.0.0.1:${port}${urlPath}`,
+          `ftp://${address}:${port}${urlPath}`,
         ]);
         return { code: 0, stdout };
       } catch (error) {

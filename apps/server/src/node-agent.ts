@@ -121,6 +121,7 @@ async function announceNode(db: Db, config: AppConfig, now: () => number, log: L
   const name = config.agent.node;
   if (!(await nodes.authenticate(name, config.agent.nodeKey)))
     throw new Error(`node agent: no server ${name} with this key (PANEL_NODE, PANEL_NODE_KEY; see panel node list)`);
+  await nodes.reportHostingRoot(name, config.hosting.root);
   await nodes.heartbeat(name);
   const timer = setInterval(() => {
     nodes

@@ -487,6 +487,8 @@ export interface NodeTable {
   /** Its public addresses ('' : none), for the records of the zones of services placed on it (migration 0036). */
   ipv4: Generated<string>;
   ipv6: Generated<string>;
+  /** Its PANEL_HOSTING_ROOT, reported by its agent when it starts ('' until then; migration 0037). */
+  hosting_root: Generated<string>;
   state: 'active' | 'draining';
   /** SHA-256 (hex) of its agent's key. */
   key_hash: string;

@@ -1,6 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import type { FtpAccount } from '@panel247/contract/ftp';
 import type { HostingService } from '@panel247/contract/hosting';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeView } from '../../src/modules/nodes/nodes.service.ts';
@@ -10,6 +13,8 @@ import { addServer, dropServerRoles, psql } from '../support/provider-servers.ts
 import { startWebServerNamespace, until, type WebServerNamespace } from '../support/server-namespace.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+const execFileAsync = promisify(execFile);
 
 const isRoot = process.getuid?.() === 0;
 const BEING_APPLIED = 'Hecho en el panel. El servidor aún no lo ha aplicado: se aplicará en cuanto pueda.';
@@ -56,12 +61,13 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
   };
 
   beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    // each with ProFTPD reading the panel's views as its own server
     const [web1, web2] = await Promise.all([
-      startWebServerNamespace('p247web1', 23),
-      startWebServerNamespace('p247web2', 24),
+      startWebServerNamespace('p247web1', 23, { databaseUrl: database.url as string, node: 'web1' }),
+      startWebServerNamespace('p247web2', 24, { databaseUrl: database.url as string, node: 'web2' }),
     ]);
     servers.set('web1', web1).set('web2', web2);
-    database = await createTestDatabase('postgres');
     // The control plane's own hosting root: no home may ever appear in it.
     apiHomes = mkdtempSync(path.join(tmpdir(), 'p247-fleet-api-homes-'));
     t = await buildTestApp('postgres', {
@@ -172,6 +178,48 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
     expect((await service('flota-dos.test')).usage.spaceWeb.used).toBeGreaterThan(0);
     expect(readdirSync(server('web1').homes).sort()).toEqual(['flota-tres.test', 'flota-uno.test']);
     expect(readdirSync(apiHomes)).toEqual([]);
+  });
+
+  it('logs an FTP account in at the server holding its home, and there only: the upload lands there and is served', async () => {
+    const domain = 'flota-dos.test';
+    const created = await t.call<{ ftp: FtpAccount }>(
+      'POST',
+      `service/${ids.get(domain)}/ftp/create/`,
+      { ftpUser: 'subidas', password: 'ftp clave 1', folder: 'blog' },
+      as(domain),
+    );
+    expect(created.body.system.errors).toEqual([]);
+    const login = created.body.data.ftp.user;
+    const page = path.join(mkdtempSync(path.join(tmpdir(), 'p247-fleet-ftp-')), 'subida.html');
+    writeFileSync(page, 'subida por FTP a web2\n');
+    /** curl's FTP client at a server's address: 0 uploaded, 67 login refused. */
+    const upload = (name: string) =>
+      execFileAsync('curl', [
+        '-s',
+        '--max-time',
+        '10',
+        '--user',
+        `${login}:ftp clave 1`,
+        '-T',
+        page,
+        `ftp://${server(name).ns.address}:${server(name).ftpPort}/subida.html`,
+      ]).then(
+        () => 0,
+        (error: { code?: number }) => error.code ?? -1,
+      );
+    // the account reaches its server's ProFTPD through the log (it may answer before it is there)
+    expect(
+      await until(
+        () => upload('web2'),
+        (code) => code === 0,
+        20_000,
+      ),
+    ).toBe(0);
+    expect(readFileSync(path.join(server('web2').homes, domain, 'blog', 'subida.html'), 'utf8')).toBe(
+      'subida por FTP a web2\n',
+    );
+    expect((await server('web2').site(`blog.${domain}`, '/subida.html')).body).toBe('subida por FTP a web2\n');
+    expect(await upload('web1')).toBe(67);
   });
 
   it('a frozen server holds its own services’ changes only: pending there, applied in order when it thaws', async () => {

@@ -97,6 +97,8 @@ export interface WebServerNamespace extends ServerNamespace {
   site(host: string, pathname?: string): Promise<{ status: number; body: string }>;
   /** Writes a page into a folder of a home on this server, readable by nginx. */
   page(domain: string, folder: string, text: string): void;
+  /** ProFTPD's port at the server's address (0: started without FTP). */
+  ftpPort: number;
 }
 
 /** A mail server: Dovecot and Postfix (scripts/daemons/serve-mail.ts), serving the mail placed on it. */
@@ -182,13 +184,25 @@ async function startServerNamespace<P>(
   return { server, printed };
 }
 
-export async function startWebServerNamespace(name: string, slot: number): Promise<WebServerNamespace> {
-  type Printed = Pick<WebServers, 'httpPort' | 'driverOptions' | 'dir'>;
+/**
+ * A web server: nginx and PHP-FPM at its own address and, given `ftp` (the panel's PostgreSQL and
+ * the server's name), ProFTPD logging in the FTP accounts of the homes placed on it.
+ */
+export async function startWebServerNamespace(
+  name: string,
+  slot: number,
+  ftp?: { databaseUrl: string; node: string },
+): Promise<WebServerNamespace> {
+  type Printed = Pick<WebServers, 'httpPort' | 'driverOptions' | 'dir'> & { ftpPort: number };
   let homes = '';
   const { server, printed } = await startServerNamespace<Printed>(
     name,
     slot,
-    (ns) => ['scripts/daemons/serve-web.ts', ns.address],
+    (ns, forwarded) => [
+      'scripts/daemons/serve-web.ts',
+      ns.address,
+      ...(ftp ? [forwarded(ftp.databaseUrl), ftp.node] : []),
+    ],
     (servers) => {
       // Its own templates, which a test may break as an operator's bad edit would.
       const templates = mkdtempSync(path.join(tmpdir(), `p247-${name}-templates-`));
@@ -196,12 +210,13 @@ export async function startWebServerNamespace(name: string, slot: number): Promi
       homes = path.join(servers.dir, 'homes');
       mkdirSync(homes, { recursive: true, mode: 0o755 });
       chmodSync(homes, 0o755);
-      return { ...nginxPanelConfig(servers as WebServers, homes), 'web.templatesDir': templates };
+      return { ...nginxPanelConfig(servers as unknown as WebServers, homes), 'web.templatesDir': templates };
     },
   );
   const { ns } = server;
   return Object.assign(server, {
     homes,
+    ftpPort: printed.ftpPort,
     site: (host: string, pathname = '/') =>
       new Promise<{ status: number; body: string }>((resolve) => {
         const request = http.get(

@@ -74,7 +74,11 @@ export type DaemonViewName =
  * Each daemon view as migrations 0004, 0009, 0027 and 0030 left it, with its server last, as the
  * SQL `node` makes it (a later migration gives another: 0037).
  */
-export const daemonViewsWith = (node: typeof nodeOf): Record<DaemonViewName, (create: Create) => string> => ({
+export const daemonViewsWith = (
+  node: typeof nodeOf,
+  /** The FTP login's home as ProFTPD takes it (0037: on its own server's hosting root). */
+  ftpHome = 'f.home',
+): Record<DaemonViewName, (create: Create) => string> => ({
   mail_domains_view: (create) => `${create} mail_domains_view AS
     SELECT DISTINCT r.reference_punycode AS domain, ${node('r.id', 'mail')} AS node
     FROM resources r WHERE r.has_mail = 1`,
@@ -120,7 +124,7 @@ export const daemonViewsWith = (node: typeof nodeOf): Record<DaemonViewName, (cr
   ftp_users_view: (create) => `${create} ftp_users_view AS
     SELECT f.login AS userid, f.password_hash AS passwd,
       COALESCE(u.uid, 33) AS uid, COALESCE(u.gid, 33) AS gid,
-      f.home AS homedir, '/bin/false' AS shell,
+      ${ftpHome} AS homedir, '/bin/false' AS shell,
       ${node('f.service_id', 'web')} AS node
     FROM ftp_accounts f JOIN resources r ON r.id = f.service_id
     LEFT JOIN service_users u ON u.service_id = f.service_id

@@ -58,6 +58,10 @@ export const nodesRepository = {
     return result.numDeletedRows > 0n;
   },
 
+  async reportHostingRoot(db: Db, name: string, root: string): Promise<void> {
+    await db.updateTable('nodes').set({ hosting_root: root }).where('name', '=', name).execute();
+  },
+
   async seen(db: Db, name: string, now: number): Promise<void> {
     await db.updateTable('nodes').set({ last_seen_at: now }).where('name', '=', name).execute();
   },

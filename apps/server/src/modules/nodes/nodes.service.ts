@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import path from 'node:path';
 import type { Db } from '../../db/database.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import { nodesRepository } from './nodes.repository.ts';
@@ -106,6 +107,15 @@ export class NodesService {
     const given = keyHash(key);
     const wanted = row ? Buffer.from(row.key_hash, 'hex') : Buffer.alloc(given.length);
     return timingSafeEqual(given, wanted) && row !== undefined;
+  }
+
+  /**
+   * The server's PANEL_HOSTING_ROOT, as its agent has it: ProFTPD there finds each FTP login's
+   * home under it (ftp_users_view). Only an absolute path of plain characters is taken.
+   */
+  async reportHostingRoot(name: string, root: string | undefined): Promise<void> {
+    if (!root || !path.isAbsolute(root) || !/^[A-Za-z0-9/._-]{1,255}$/.test(root)) return;
+    await nodesRepository.reportHostingRoot(this.db, name, path.resolve(root));
   }
 
   /** The agent's word that its server is up. */
