@@ -184,6 +184,9 @@ async function main() {
     for (let i = 0; i < MOVE_MB; i++)
       writeFileSync(path.join(data, `parte-${Math.floor(i / 16)}.bin`), chunk, { flag: 'a' });
     await execFileAsync('chown', ['-R', '--reference', home, home]);
+    // as a home's files are when a move begins: written well before it (a file changed within the
+    // final copy's margin of the live copy's start, 2 s, is sent again by the final copy)
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     const copyDir = mkdtempSync(path.join(tmpdir(), 'p247-fleet-cp-'));
     const cpStarted = Date.now();
     await execFileAsync('cp', ['-a', home, copyDir]);
