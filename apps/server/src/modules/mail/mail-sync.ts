@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { FilterDrift, MailDriver } from '../../drivers/mail/mail.driver.ts';
 import type { MailFolderDrift } from '../../drivers/mail/maildirs.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
-import { placementsRepository } from '../nodes/placements.repository.ts';
+import { PlacementService } from '../nodes/placement.service.ts';
 import { mailRepository } from './mail.repository.ts';
 import { filterOf } from './mailbox-filter.ts';
 
@@ -31,8 +31,9 @@ export async function syncMail(
   node: string,
 ): Promise<MailDrift> {
   const views = await repairDaemonViews(db, MAIL_VIEWS, options);
-  const holds = await placementsRepository.holding(db, 'mail', node);
-  const arriving = await placementsRepository.movingTo(db, 'mail', node);
+  const placement = new PlacementService(db, () => options.now);
+  const holds = await placement.holding('mail', node);
+  const arriving = await placement.arriving('mail', node);
   const addresses = (await mailRepository.allAddresses(db)).filter(
     (mailbox) => holds(mailbox.serviceId) || arriving.has(mailbox.serviceId),
   );

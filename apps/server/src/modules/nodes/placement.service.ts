@@ -122,6 +122,11 @@ export class PlacementService {
     return placementsRepository.holding(this.db, role, node);
   }
 
+  /** Services whose `role` part a move is bringing to `node`: its sync keeps what it was given. */
+  arriving(role: PlacedRole, node: string): Promise<Set<number>> {
+    return placementsRepository.movingTo(this.db, role, node);
+  }
+
   /** The server holding a part of the service ('' : the unnamed one). */
   async nodeOf(serviceId: number, role: PlacedRole): Promise<string> {
     return (await placementsRepository.nodeOf(this.db, serviceId, role))?.node ?? UNNAMED_NODE;
