@@ -64,6 +64,7 @@ export function composeAreas(base: PanelBase, node: NodeParts): AreaServices {
     webDelivery: delivery,
     landed,
     node: node.web,
+    databasesDriver: node.databases.driver,
     log: (error, site) => log.error({ err: error, event: 'acme.order_failed', site }, 'certificate order failed'),
   });
   const installer = createInstallerService(

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { HostedDatabase } from '@panel247/contract/databases';
+import type { HostingService } from '@panel247/contract/hosting';
 import type { SignonForm } from '@panel247/contract/signon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAccount } from '../support/factories.ts';
@@ -126,6 +127,9 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a databases server of its
       30_000,
     );
     expect(size[0]?.bbdd).toBe(bbdd);
+    // and the service's overview counts it against the plan, read from that server too
+    const overview = await t.call<{ service: HostingService }>('GET', `service/${ids.get(PLACED)}/`, {}, as(PLACED));
+    expect(overview.body.data.service.usage.spaceBbdd.used).toBe(size[0]?.size);
   });
 
   it('sends the phpMyAdmin hand-off to the databases server’s host', async () => {

@@ -6,6 +6,7 @@ import { DnsChallengeRecords } from '../../drivers/acme/dns-challenges.ts';
 import { HttpChallengeFiles } from '../../drivers/acme/http-challenges.ts';
 import { NameChecks } from '../../drivers/acme/name-checks.ts';
 import { createDatabasesDriver } from '../../drivers/databases/create-databases-driver.ts';
+import type { DatabasesDriver } from '../../drivers/databases/databases.driver.ts';
 import type { DnsDriver } from '../../drivers/dns/dns.driver.ts';
 import { MailTlsDriver } from '../../drivers/mail-tls/mail-tls.driver.ts';
 import { createWebDriver } from '../../drivers/web/create-web-driver.ts';
@@ -64,6 +65,8 @@ export function createHostingService(
     landed?: WorkLanded;
     /** This machine's web side, when the caller built it already (its driver is then `webDriver`). */
     node?: WebNode;
+    /** The node's databases driver (reading each database where it is placed), closed by its owner. */
+    databasesDriver?: DatabasesDriver;
   } = {},
 ): HostingServices {
   const node =
@@ -84,15 +87,17 @@ export function createHostingService(
     now,
     config.agent.node,
   );
-  // Only for the overview's database usage (a MariaDB pool connects on first use).
+  // The overview's database usage: the node's driver reads each database's size on the server
+  // holding it; without one (the CLI, seeds) a pool of the overview's own, connected on first use.
   const overview = new HostingOverviewService(
     db,
     changes,
     homes,
     webDriver,
-    createDatabasesDriver(config),
+    options.databasesDriver ?? createDatabasesDriver(config),
     settings,
     now,
+    options.databasesDriver === undefined,
   );
   const { dnsDriver } = options;
   if (config.acme.directoryCaFile) trustDirectoryCaFile(config.acme.directoryCaFile);

@@ -27,11 +27,13 @@ export class HostingOverviewService {
     private readonly databases: DatabasesDriver,
     private readonly settings: HostingSettings,
     private readonly now: () => number,
+    /** Whether the databases' driver is the overview's own (then it closes it), not its node's. */
+    private readonly ownsDatabases = true,
   ) {}
 
-  /** Ends the database driver's pool, opened only for the databases' usage. */
-  close(): Promise<void> {
-    return this.databases.close();
+  /** Ends the database driver's pool when it was opened only for the databases' usage. */
+  async close(): Promise<void> {
+    if (this.ownsDatabases) await this.databases.close();
   }
 
   async get(actor: Actor, id: number): Promise<HostingServiceDto> {
