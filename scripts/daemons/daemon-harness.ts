@@ -152,3 +152,19 @@ export function startForeground(
     },
   };
 }
+
+/**
+ * For a script that serves daemons in a server's namespace until it is told to stop: on SIGTERM or
+ * SIGINT, `stop` once, then exit.
+ */
+export function stopOnSignals(stop: () => Promise<void>): void {
+  let stopping = false;
+  const once = async () => {
+    if (stopping) return;
+    stopping = true;
+    await stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void once());
+  process.on('SIGINT', () => void once());
+}

@@ -5,19 +5,13 @@
  * and its port, and stops it on SIGTERM.
  */
 
-import { temporaryPlacement } from './daemon-harness.ts';
+import { stopOnSignals, temporaryPlacement } from './daemon-harness.ts';
 import { startPrivateMariaDb } from './mariadb.ts';
 
 const [address = ''] = process.argv.slice(2);
 if (!/^[0-9.]+$/.test(address)) throw new Error(`not an IPv4 address: ${address}`);
 const mariadb = await startPrivateMariaDb(temporaryPlacement, { address });
 console.log(JSON.stringify({ adminUrl: mariadb.adminUrl, port: mariadb.port }));
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
+stopOnSignals(async () => {
   await mariadb.stop();
-  process.exit(0);
-};
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
+});

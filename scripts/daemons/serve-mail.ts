@@ -5,6 +5,7 @@
  * DATABASE_URL as server NODE (only the mail placed on it), prints one JSON line with what the
  * mail driver and a client need, and stops them on SIGTERM.
  */
+import { stopOnSignals } from './daemon-harness.ts';
 import { startMailDaemons } from './mail.ts';
 
 const [address = '', url = '', node = ''] = process.argv.slice(2);
@@ -20,12 +21,6 @@ console.log(
     doveadmConfig: daemons.doveadmConfig,
   }),
 );
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
+stopOnSignals(async () => {
   await daemons.stop();
-  process.exit(0);
-};
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
+});

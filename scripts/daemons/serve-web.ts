@@ -6,6 +6,7 @@
  * NODE); it prints one JSON line with what the web driver and an FTP client need, and stops them
  * on SIGTERM.
  */
+import { stopOnSignals } from './daemon-harness.ts';
 import { type ProFtpd, startProFtpd } from './proftpd.ts';
 import { startWebServers } from './web.ts';
 
@@ -23,13 +24,7 @@ console.log(
     ftpPort: ftp?.port ?? 0,
   }),
 );
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
+stopOnSignals(async () => {
   await ftp?.stop();
   await servers.stop();
-  process.exit(0);
-};
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
+});
