@@ -98,7 +98,8 @@ describe.skipIf(!chromiumAvailable())('DNS zone history on a phone (390×844)', 
     const page = suite.page;
     const history = page.getByTestId('dns-history');
     const first = history.locator('[data-id]').first();
-    await first.waitFor();
+    // the History card loads after the zone's first rows: on a loaded machine, well after
+    await first.waitFor({ timeout: 45_000 });
     expect(await history.getAttribute('data-layout')).toBe('stacked');
     const open = first.getByRole('button', { name: /^Cambios de \d+$/ });
     for (const locator of [first.getByText('Registro creado'), open]) {
@@ -118,5 +119,5 @@ describe.skipIf(!chromiumAvailable())('DNS zone history on a phone (390×844)', 
     }
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     expect(await seriousViolations(page)).toEqual([]);
-  });
+  }, 120_000);
 });

@@ -48,8 +48,17 @@ async function chooseOption(page: Page, testId: string, search: string, option: 
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/**
+ * Waits for a toast, then closes it: toasts sit at the bottom right, where a dialog's buttons are,
+ * and one under the pointer stops its own timer, so a later click there could wait for good.
+ */
 async function toast(page: Page, text: string | RegExp): Promise<void> {
-  await page.locator('.mantine-Notification-root').filter({ hasText: text }).first().waitFor();
+  const shown = page.locator('.mantine-Notification-root').filter({ hasText: text }).first();
+  await shown.waitFor();
+  await shown
+    .locator('.mantine-Notification-closeButton')
+    .click({ timeout: 5000 })
+    .catch(() => undefined);
 }
 
 /** The domain view against the real server and its demo data (demo.test id 1, shop-demo.test id 2). */
