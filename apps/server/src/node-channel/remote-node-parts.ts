@@ -60,10 +60,23 @@ export function readingWherePlaced(parts: NodeParts, channels: NodeChannels, unn
     },
   });
   const placedDatabases = overriding<DatabasesDriver>(databases, {
-    // one service's databases at a time (its overview): its server answers for all of them
+    // one service's databases at a time (its overview, its list): its server answers for all of
+    // them in one read; sizes are figures, so a server that does not answer within a figure's
+    // deadline shows the last ones read (0 if none) instead of holding the page
     usage: async (names) => {
+      if (names.length === 0) return new Map();
       const channel = await databasesChannel(names[0]);
-      return channel ? new Map(await channel.read('databases.usage', [names])) : databases.usage(names);
+      if (!channel) return databases.usage(names);
+      let answer: Promise<Map<string, number>> | undefined;
+      const all = (withinMs: number) =>
+        (answer ??= channel.read('databases.usage', [names], withinMs).then((entries) => new Map(entries)));
+      const sizes = new Map<string, number>();
+      for (const name of names)
+        sizes.set(
+          name,
+          await channel.figure(`database ${name}`, async (withinMs) => (await all(withinMs)).get(name) ?? 0),
+        );
+      return sizes;
     },
     dump: async (name) => {
       const channel = await databasesChannel(name);
