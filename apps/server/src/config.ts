@@ -207,6 +207,12 @@ export const configSchema = z.object({
       webHost: z.string().default(''),
       mailHost: z.string().default(''),
       /**
+       * The unnamed machine's databases address and host name, for {databases_ipv4} and
+       * {databases_host} (none by default: applications there reach MariaDB on the machine itself).
+       */
+      databasesIpv4: z.string().default(''),
+      databasesHost: z.string().default(''),
+      /**
        * Zone import by AXFR from another name server: off, on (public addresses only), or any
        * (also loopback and private networks: a provider whose customers' old servers are inside).
        */
@@ -722,6 +728,8 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNS_MAIL_IPV4: 'dns.mailIpv4',
   PANEL_DNS_WEB_HOST: 'dns.webHost',
   PANEL_DNS_MAIL_HOST: 'dns.mailHost',
+  PANEL_DNS_DATABASES_IPV4: 'dns.databasesIpv4',
+  PANEL_DNS_DATABASES_HOST: 'dns.databasesHost',
   PANEL_DNS_SPF_INCLUDE: 'dns.spfInclude',
   PANEL_DNS_DMARC_REPORT: 'dns.dmarcReport',
   PANEL_DNS_DEFAULT_RECORDS: 'dns.defaultRecords',

@@ -38,6 +38,8 @@ const RENDERED_SETTINGS = [
   { variable: 'PANEL_DNS_MAIL_IPV4', key: 'mailIpv4', placeholder: 'mail_ipv4' },
   { variable: 'PANEL_DNS_WEB_HOST', key: 'webHost', placeholder: 'web_host' },
   { variable: 'PANEL_DNS_MAIL_HOST', key: 'mailHost', placeholder: 'mail_host' },
+  { variable: 'PANEL_DNS_DATABASES_IPV4', key: 'databasesIpv4', placeholder: 'databases_ipv4' },
+  { variable: 'PANEL_DNS_DATABASES_HOST', key: 'databasesHost', placeholder: 'databases_host' },
   { variable: 'PANEL_DNS_SPF_INCLUDE', key: 'spfInclude', placeholder: 'spf_include' },
   { variable: 'PANEL_DNS_DMARC_REPORT', key: 'dmarcReport', placeholder: 'dmarc_report' },
 ] as const;

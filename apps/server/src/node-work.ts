@@ -90,6 +90,7 @@ export function nodeWorkers(
     moves: {
       web: webMoveWork(base.db, base.config, node.web, node.fileWorkers, base.now),
       mail: mailMoveWork(base.db, base.config, node.mail, node.dkim, base.now),
+      databases: node.databases.moves,
     },
     unsigning: {
       advance: async (step, run, lastTry) => (await areas()).domains.zoneDnssec.advance(step, run, lastTry),

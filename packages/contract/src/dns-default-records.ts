@@ -14,7 +14,9 @@ export interface DefaultRecordTemplate {
   ttl?: number;
   /**
    * May use {domain} (the service's zone), {web_ipv4}, {web_ipv6}, {mail_ipv4}, {web_host},
-   * {mail_host} (the provider's web and mail servers, from the config), {spf_include} (the
+   * {mail_host} (the provider's web and mail servers, from the config), {databases_ipv4},
+   * {databases_host} (the server holding the service's databases: a record made from one is the
+   * host its applications reach their databases at, and follows a move), {spf_include} (the
    * provider's SPF record), {dmarc_report} (where DMARC reports go) and {ns} (one record per
    * name server). A template using a setting that is empty (no IPv6, no web host…) is left out.
    */
@@ -46,6 +48,9 @@ export interface DefaultRecordValues {
   mailIpv4: string;
   webHost: string;
   mailHost: string;
+  /** The databases server's, for {databases_ipv4} and {databases_host} ('' or absent: none). */
+  databasesIpv4?: string;
+  databasesHost?: string;
   spfInclude: string;
   dmarcReport: string;
   nameservers: string[];
@@ -65,7 +70,16 @@ const PLACEHOLDER = /\{([a-z0-9_]+)\}/g;
 /** Placeholders whose value follows the provider's settings (shown as the record's dynamic value). */
 // Not {spf_include} nor {dmarc_report}: SPF and DMARC are the customer's to edit (the mail view's
 // form), so they show as plain records, not as values the provider keeps in step.
-const PROVIDER_SETTINGS = ['web_ipv4', 'web_ipv6', 'mail_ipv4', 'web_host', 'mail_host', 'ns'];
+const PROVIDER_SETTINGS = [
+  'web_ipv4',
+  'web_ipv6',
+  'mail_ipv4',
+  'web_host',
+  'mail_host',
+  'databases_ipv4',
+  'databases_host',
+  'ns',
+];
 
 function settingsOf(values: DefaultRecordValues, ns: string): Record<string, string> {
   return {
@@ -75,6 +89,8 @@ function settingsOf(values: DefaultRecordValues, ns: string): Record<string, str
     mail_ipv4: values.mailIpv4,
     web_host: values.webHost.replace(/\.$/, ''),
     mail_host: values.mailHost.replace(/\.$/, ''),
+    databases_ipv4: values.databasesIpv4 ?? '',
+    databases_host: (values.databasesHost ?? '').replace(/\.$/, ''),
     spf_include: values.spfInclude.replace(/\.$/, ''),
     dmarc_report: values.dmarcReport,
     ns: ns.replace(/\.$/, ''),

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { WorkerFailure } from '../drivers/files/confined/protocol.ts';
 import { failureError } from '../drivers/files/confined/worker-errors.ts';
 import { NodeUnreachableError } from '../errors.ts';
-import { CHANNEL_BASE } from './channel-protocol.ts';
+import { CHANNEL_BASE, encodeHeader, REQUEST_HEADER } from './channel-protocol.ts';
 import type {
   NodeReadArgs,
   NodeReadName,
@@ -11,6 +11,7 @@ import type {
   NodeReadStreamArgs,
   NodeReadStreamName,
 } from './node-reads.ts';
+import type { NodeWriteArgs, NodeWriteName } from './node-writes.ts';
 
 const JSON_BODY = { 'content-type': 'application/json' };
 
@@ -70,7 +71,9 @@ export class NodeChannel {
     // An error after the answer began (the agent stopped reading an upload it refused, a cut
     // connection) is the response's to report, never the process's to crash on.
     request.on('error', () => undefined);
-    const timer = setTimeout(() => request.destroy(new Error('no answer in time')), withinMs);
+    // a deadline on silence, not on the whole call: an upload (a restore, a dump loaded) may take
+    // longer while its bytes flow, and the agent answers once it has them all
+    request.setTimeout(withinMs, () => request.destroy(new Error('no answer in time')));
     if (typeof body === 'string' || body === undefined) request.end(body);
     else {
       body.once('error', (error: Error) => {
@@ -81,6 +84,8 @@ export class NodeChannel {
     }
     try {
       const response = await answered;
+      // the answer's bytes (a download) flow at its reader's pace, however slow
+      request.setTimeout(0);
       if (response.statusCode === 200) return response;
       const text = await bodyOf(response);
       const failure = (JSON.parse(text || '{}') as { failure?: WorkerFailure }).failure;
@@ -91,8 +96,6 @@ export class NodeChannel {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== undefined || (error as Error).message === 'no answer in time') throw unreachable(error as Error);
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -132,6 +135,11 @@ export class NodeChannel {
   /** A read answered in bytes: the stream fails when the agent's does. */
   readStream<N extends NodeReadStreamName>(name: N, args: NodeReadStreamArgs<N>): Promise<Readable> {
     return this.send(`read-streams/${name}`, JSON_BODY, JSON.stringify({ args }));
+  }
+
+  /** A write answered once the agent has done it with every byte of `body` (a dump): none for a write without. */
+  async write<N extends NodeWriteName>(name: N, args: NodeWriteArgs<N>, body?: Readable): Promise<void> {
+    await this.result(`writes/${name}`, { [REQUEST_HEADER]: encodeHeader({ args }) }, body ?? '');
   }
 
   close(): void {

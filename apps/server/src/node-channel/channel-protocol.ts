@@ -14,6 +14,8 @@ import type { WorkerRequest } from '../drivers/files/confined/protocol.ts';
  *   the connection).
  * - `reads/<name>` and `read-streams/<name>`: a read of node-reads.ts, its arguments as
  *   `{ args }`; answered as `{ result }` or as bytes.
+ * - `writes/<name>`: a write of node-writes.ts, its arguments as `{ args }` in the
+ *   `x-p247-request` header and its bytes (a dump) as the body; answered `{ result: null }`.
  *
  * Every failure before an answer is `{ failure }` (worker-errors.ts) with status 422, so the
  * panel's typed errors (a field, not found, quota, a daemon's refusal) reach the caller as they are.

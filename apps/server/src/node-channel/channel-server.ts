@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { NodeParts } from '../composition/node-parts.ts';
 import type { FileOwner, FileWorkers, WorkerRequest } from '../drivers/files/confined/protocol.ts';
 import { describeFailure } from '../drivers/files/confined/worker-errors.ts';
 import { NotFoundError } from '../errors.ts';
@@ -18,6 +19,7 @@ import {
 } from './channel-protocol.ts';
 import { carriesToken } from './channel-token.ts';
 import { NODE_READ_STREAMS, NODE_READS } from './node-reads.ts';
+import { NODE_WRITES } from './node-writes.ts';
 
 /** The services' homes on this node, as the node knows them (the panel never names a path or a user). */
 export interface NodeHomes {
@@ -38,8 +40,8 @@ export interface NodeChannelDeps {
   homes: NodeHomes;
   /** The mail domains' folders under this server's mail root; none without one. */
   mailFolders?: NodeHomes | undefined;
-  /** What the reads run on (node-reads.ts): the agent's node parts. */
-  node: Parameters<(typeof NODE_READS)[keyof typeof NODE_READS]['run']>[0];
+  /** What the reads and writes run on (node-reads.ts, node-writes.ts): the agent's node parts. */
+  node: NodeParts;
   log: Logger;
 }
 
@@ -133,6 +135,13 @@ export async function startNodeChannel(deps: NodeChannelDeps): Promise<NodeChann
       const output = await entry.run(deps.node, args.data);
       response.writeHead(200, { 'content-type': 'application/octet-stream' });
       return sendBytes(output, response);
+    }
+    if (kind === 'writes' && name && Object.hasOwn(NODE_WRITES, name)) {
+      const entry = NODE_WRITES[name as keyof typeof NODE_WRITES];
+      const args = entry.args.safeParse((decodeHeader(request.headers[REQUEST_HEADER]) as { args?: unknown })?.args);
+      if (!args.success) throw new BadRequest(`bad arguments for ${name}`);
+      await entry.run(deps.node, args.data as never, request);
+      return answer(response, 200, { result: null });
     }
     request.resume();
     answer(response, 404, { error: 'no such call' });

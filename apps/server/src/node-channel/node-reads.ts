@@ -15,8 +15,8 @@ import type { NodeParts } from '../composition/node-parts.ts';
 const domain = z.string().max(253).refine(isHostName);
 const mailbox = z.object({ domain, localPart: z.string().max(64).refine(isLocalPart) }).strict();
 /** The panel's database names: the domain's letters and digits, `_N` (an optional provider prefix). */
-const databaseName = z.string().regex(/^[A-Za-z0-9_]{1,64}$/);
-const serviceId = z.number().int().positive();
+export const databaseName = z.string().regex(/^[A-Za-z0-9_]{1,64}$/);
+export const serviceId = z.number().int().positive();
 
 interface Read<Args extends unknown[], Result> {
   args: z.ZodType<Args>;

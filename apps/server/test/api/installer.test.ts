@@ -325,7 +325,45 @@ describe.each(DATABASE_KINDS)('application installer API on %s', (kind) => {
       expect(body.system.errors).toEqual([]);
       expect(await follow(body.data.job.id)).toMatchObject({ status: 'done' });
       expect(readFileSync(home('remota', 'config.php'), 'utf8')).toContain("const GB_DB_HOST = 'datos9.example.net';");
+      // a zone name that follows the databases' server (a provider's `db CNAME {databases_host}`)
+      // is given instead: it still leads there after the databases move
+      await panel
+        .insertInto('dns_zones')
+        .values({ service_id: id, created_at: 0, unpublished_since: null })
+        .onConflict((conflict) => conflict.column('service_id').doNothing())
+        .execute();
+      await panel
+        .insertInto('dns_records')
+        .values({
+          service_id: id,
+          zona: 'db',
+          type: 'CNAME',
+          ttl: 0,
+          priority: 0,
+          value: 'datos9.example.net',
+          dynamic_value: '{databases_host}',
+          eliminable: 1,
+          created_at: 0,
+        })
+        .execute();
+      const following = await site('siguiente');
+      const again = await t.call<{ job: InstallJob }>(
+        'POST',
+        `service/${id}/installapp/`,
+        {
+          subdomainID: String(following.id),
+          applicationID: '1',
+          mysqlID: String(db.id),
+          subpath: '',
+          ...guestbookAnswers(),
+        },
+        { cookie },
+      );
+      expect(again.body.system.errors).toEqual([]);
+      expect(await follow(again.body.data.job.id)).toMatchObject({ status: 'done' });
+      expect(readFileSync(home('siguiente', 'config.php'), 'utf8')).toContain(`const GB_DB_HOST = 'db.${DOMAIN}';`);
     } finally {
+      await panel.deleteFrom('dns_records').where('service_id', '=', id).where('zona', '=', 'db').execute();
       await panel.deleteFrom('service_placements').where('service_id', '=', id).execute();
       await panel.deleteFrom('nodes').where('name', '=', 'datos9').execute();
     }

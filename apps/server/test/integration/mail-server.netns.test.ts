@@ -8,7 +8,7 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAccount } from '../support/factories.ts';
 import { runPanel } from '../support/panel-cli.ts';
-import { addServer, dropServerRoles } from '../support/provider-servers.ts';
+import { dropServerRoles, joinServer } from '../support/provider-servers.ts';
 import { type MailServerNamespace, startMailServerNamespace, until } from '../support/server-namespace.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
@@ -90,28 +90,10 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
       // the servers' channels answer the panel's token, made from its key
       PANEL_SECRET_KEY: TEST_SECRET_KEY.toString('hex'),
     };
-    const added = await addServer(cliEnv, database.url as string, 'mail1', {
-      roles: 'mail',
-      channelUrl: server.channelUrl,
-      ipv4: server.ns.address,
-    });
+    await joinServer(cliEnv, database.url as string, 'mail1', server, 'mail');
     await addAccount(PLACED);
-    await server.startAgent(
-      added.roleUrl,
-      { 'web.applyWaitSeconds': 5 },
-      { PANEL_NODE: 'mail1', PANEL_NODE_KEY: added.key },
-    );
     // added after the service was placed: it holds nothing until the mail is moved to it
-    const second = await addServer(cliEnv, database.url as string, 'mail2', {
-      roles: 'mail',
-      channelUrl: other.channelUrl,
-      ipv4: other.ns.address,
-    });
-    await other.startAgent(
-      second.roleUrl,
-      { 'web.applyWaitSeconds': 5 },
-      { PANEL_NODE: 'mail2', PANEL_NODE_KEY: second.key },
-    );
+    await joinServer(cliEnv, database.url as string, 'mail2', other, 'mail');
   }, 180_000);
   afterAll(async () => {
     await t?.close();

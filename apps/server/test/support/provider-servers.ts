@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { runPanel } from './panel-cli.ts';
+import type { ServerNamespace } from './server-namespace.ts';
 import { TEST_PG_ADMIN_URL } from './test-database.ts';
 
 const execFileAsync = promisify(execFile);
@@ -60,6 +61,29 @@ export async function addServer(
   roleUrl.username = answer.databaseRole.name;
   roleUrl.password = answer.databaseRole.password;
   return { key: answer.key, roleUrl: roleUrl.toString() };
+}
+
+/**
+ * A server in its namespace joined to the panel: added with its roles and its agent started as
+ * its own database role, under its name and key.
+ */
+export async function joinServer(
+  cliEnv: Record<string, string>,
+  databaseUrl: string,
+  name: string,
+  server: ServerNamespace,
+  roles: string,
+): Promise<void> {
+  const added = await addServer(cliEnv, databaseUrl, name, {
+    roles,
+    channelUrl: server.channelUrl,
+    ipv4: server.ns.address,
+  });
+  await server.startAgent(
+    added.roleUrl,
+    { 'web.applyWaitSeconds': 5 },
+    { PANEL_NODE: name, PANEL_NODE_KEY: added.key },
+  );
 }
 
 /** The servers' roles are the cluster's: dropped with the test (their grants went with its database). */

@@ -38,6 +38,23 @@ describe('the provider’s default records', () => {
     expect(records.map((r) => r.eliminable)).toEqual([false, false, true, true, true]);
   });
 
+  it('name the databases server by {databases_host} and {databases_ipv4}; none without one', () => {
+    const templates = [
+      { zona: 'db', type: 'CNAME', value: '{databases_host}' },
+      { zona: 'db4', type: 'A', value: '{databases_ipv4}' },
+    ];
+    expect(renderDefaultRecords(templates, values)).toEqual([]);
+    const placed = renderDefaultRecords(templates, {
+      ...values,
+      databasesHost: 'db1.provider.example.',
+      databasesIpv4: '192.0.2.30',
+    });
+    expect(placed.map((r) => `${r.zona} ${r.type} ${r.value} [${r.dynamicValue}]`)).toEqual([
+      'db CNAME db1.provider.example [{databases_host}]',
+      'db4 A 192.0.2.30 [{databases_ipv4}]',
+    ]);
+  });
+
   it('include SPF with the provider’s include and DMARC p=none with its report address', () => {
     const records = renderDefaultRecords(DEFAULT_RECORD_TEMPLATES, values).filter((r) => r.type === 'TXT');
     expect(records.map((r) => `${r.zona || '@'} ${r.value}`)).toEqual([

@@ -1,18 +1,13 @@
-import path from 'node:path';
-import { sharedWorkers } from '../../drivers/files/confined/confined-workers.ts';
-import { Maildirs } from '../../drivers/mail/maildirs.ts';
 import { createDnsService } from '../../modules/dns/dns.service.ts';
-import { nodeHomes, serviceFileOwner } from '../../modules/files/service-file-owner.ts';
-import { nodeMailFolders } from '../../modules/mail/mail-folders.ts';
 import { MOVABLE_PARTS, type MovablePart } from '../../modules/nodes/part-move.jobs.ts';
 import { MoveRolledBack, ServiceMoves } from '../../modules/nodes/service-move.ts';
 import { NodeChannel } from '../../node-channel/channel-client.ts';
 import { nodeChannelToken } from '../../node-channel/channel-token.ts';
 import { NodeChannels } from '../../node-channel/node-channels.ts';
-import { RemoteFileWorkers } from '../../node-channel/remote-file-workers.ts';
 import { loadSecretKey } from '../../secret-key.ts';
 import { CliError, defineCommand } from '../command.ts';
 import { domainName, integer, optionString, requiredString } from '../validate.ts';
+import { moveCopies } from './move-copies.ts';
 import { nodeName } from './node-options.ts';
 
 interface MoveInput {
@@ -29,15 +24,16 @@ function movablePart(value: string): MovablePart {
   return value as MovablePart;
 }
 
-/** `panel node move DOMAIN --to SERVER [--part web|mail]`: a part of a hosting service to another server (ServiceMoves). */
+/** `panel node move DOMAIN --to SERVER [--part web|mail|databases]`: a part of a hosting service to another server (ServiceMoves). */
 export const moveCommand = defineCommand({
   name: 'move',
   summary:
-    "Move a hosting service's web part (home, sites, PHP pool, certificates, FTP logins) or, with --part mail, its " +
-    'mail (mailboxes, Sieve scripts, DKIM signing) to another server while it runs: copied live, a short final copy ' +
-    'with its changes held, the new server proven serving, the records the panel owns switched, the old copy released ' +
-    'after --keep-old seconds (default 300, the records’ TTL); rolled back on any failure',
-  usage: 'DOMAIN --to SERVER [--part web|mail] [--keep-old SECONDS] [--wait SECONDS]',
+    "Move a hosting service's web part (home, sites, PHP pool, certificates, FTP logins), with --part mail its " +
+    'mail (mailboxes, Sieve scripts, DKIM signing), or with --part databases its databases (and their users) to ' +
+    'another server while it runs: copied live, a short final copy with its changes held (a databases move locks ' +
+    'the old users and copies each database then), the new server proven serving, the records the panel owns ' +
+    'switched, the old copy released after --keep-old seconds (default 300, the records’ TTL); rolled back on any failure',
+  usage: 'DOMAIN --to SERVER [--part web|mail|databases] [--keep-old SECONDS] [--wait SECONDS]',
   positionals: ['DOMAIN'],
   options: {
     to: { type: 'string' },
@@ -56,20 +52,12 @@ export const moveCommand = defineCommand({
   async run({ runtime, config, now }, input: MoveInput) {
     if (runtime.kind !== 'postgres')
       throw new CliError('Moves are between servers, which need the panel on PostgreSQL');
-    const token = nodeChannelToken(loadSecretKey(config));
+    const secretKey = loadSecretKey(config);
+    const token = nodeChannelToken(secretKey);
     const channels = new NodeChannels(runtime.db, token);
-    const roots: Record<MovablePart, string> = {
-      web: config.hosting.root as string,
-      mail: config.mail.root ?? path.join(config.dataDir, 'mail'),
-    };
-    const area = (part: MovablePart) => (part === 'web' ? 'home' : 'mail');
-    // the unnamed machine's files: here, or its agent's for an instance apart from it
+    // the unnamed machine's agent, for an instance apart from it
     const unnamedAgent = config.agent.mode === 'separate' ? new NodeChannel(new URL(config.agent.url), token) : null;
-    const filesOn = async (node: string, part: MovablePart) => {
-      if (node !== '') return new RemoteFileWorkers(await channels.forNode(node), roots[part], area(part));
-      return unnamedAgent ? new RemoteFileWorkers(unnamedAgent, roots[part], area(part)) : sharedWorkers();
-    };
-    const homeOwner = serviceFileOwner(runtime.db, config);
+    const copies = moveCopies(runtime.db, config, secretKey, now, channels, unnamedAgent);
     await runtime.jobs.start({ workers: false });
     try {
       const dns = createDnsService(runtime.db, config, runtime.dnsDriver, now, runtime.jobs);
@@ -77,19 +65,12 @@ export const moveCommand = defineCommand({
         db: runtime.db,
         now,
         jobs: runtime.jobs,
-        filesOn,
-        rootOf: (part) => roots[part],
-        // this machine's folder for the part, when the unnamed machine is here (its agent makes its own)
-        prepareUnnamed: async (part, domain) => {
-          if (unnamedAgent) return;
-          const folders = part === 'web' ? nodeHomes(runtime.db, config, now) : nodeMailFolders(runtime.db, config);
-          await folders?.ensure(domain);
-        },
-        ownerOf: (serviceId, part) => (part === 'web' ? homeOwner(serviceId) : new Maildirs(roots.mail).owner()),
+        copies: copies.copies,
         correctRecords: (correct, options) => dns.correctRecords(correct, options),
         unnamed: {
           web: { ipv4: config.dns.webIpv4, ipv6: config.dns.webIpv6, host: config.dns.webHost },
           mail: { ipv4: config.dns.mailIpv4, ipv6: '', host: config.dns.mailHost },
+          databases: { ipv4: config.dns.databasesIpv4, ipv6: '', host: config.dns.databasesHost },
         },
       });
       const report = await moves.move(input.part, input.domain, input.to, {
@@ -109,6 +90,8 @@ export const moveCommand = defineCommand({
       throw error;
     } finally {
       channels.close();
+      unnamedAgent?.close();
+      await copies.close();
       await runtime.jobs.stop();
     }
   },

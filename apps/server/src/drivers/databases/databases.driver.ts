@@ -46,6 +46,12 @@ export interface DatabasesDriver {
   changePassword(user: string, password: string, previous: string): Promise<void>;
   /** Adds ('u'@'%', same password and grant) or removes the user's access from anywhere. */
   setExternalAccess(database: { name: string; user: string; password: string }, on: boolean): Promise<void>;
+  /**
+   * Locks (ACCOUNT LOCK, and its open sessions ended) or unlocks every host entry of the user: a
+   * database moving to another server is written nowhere while its last copy is made. A user the
+   * server lacks is nothing to do.
+   */
+  setLocked(user: string, locked: boolean): Promise<void>;
   /** Drops the database and every host entry of its user. Idempotent: a retry finishes a partial drop. */
   drop(database: { name: string; user: string }): Promise<void>;
   /** Compares the server with every database of the panel and, unless `dryRun`, repairs it. */

@@ -19,6 +19,7 @@ export class EmbeddedDatabasesDriver implements DatabasesDriver {
   }
   async changePassword(): Promise<void> {}
   async setExternalAccess(): Promise<void> {}
+  async setLocked(): Promise<void> {}
   async drop(): Promise<void> {}
 
   /** No server, nothing to drift from. */

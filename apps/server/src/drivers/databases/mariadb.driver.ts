@@ -241,6 +241,20 @@ export class MariaDbDriver implements DatabasesDriver {
     });
   }
 
+  async setLocked(userName: string, locked: boolean): Promise<void> {
+    const user = assertDatabaseUser(userName);
+    await this.session(async (exec) => {
+      for (const host of await this.hostsOf(exec, user))
+        await exec(`ALTER USER ?@? ACCOUNT ${locked ? 'LOCK' : 'UNLOCK'}`, [user, host]);
+      if (!locked) return;
+      // a lock refuses new logins only: the sessions already open are ended too
+      const sessions = (await exec('SELECT ID AS id FROM information_schema.PROCESSLIST WHERE USER = ?', [
+        user,
+      ])) as RowDataPacket[];
+      for (const session of sessions) await exec('KILL CONNECTION ?', [Number(session.id)]).catch(() => undefined);
+    });
+  }
+
   async drop(database: { name: string; user: string }): Promise<void> {
     const name = assertDatabaseName(database.name);
     const user = assertDatabaseUser(database.user);

@@ -10,6 +10,7 @@ import type { WorkLanded } from '../realtime/work-events.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';
 import { DatabasesService } from './databases.service.ts';
 import { APPLY_DATABASES, DatabasesApplyWorker } from './databases-apply-worker.ts';
+import { databasesMoveWork } from './databases-move-work.ts';
 
 /** The databases' passwords' box (the request side seals, the node opens). */
 function passwordBox(secretKey: Buffer): SecretBox {
@@ -25,7 +26,12 @@ export function createDatabasesNode(
   landed?: WorkLanded,
 ) {
   const driver = createDatabasesDriver(config);
-  return { driver, worker: new DatabasesApplyWorker(db, driver, passwordBox(secretKey), now, landed) };
+  const secrets = passwordBox(secretKey);
+  return {
+    driver,
+    worker: new DatabasesApplyWorker(db, driver, secrets, now, landed),
+    moves: databasesMoveWork(db, driver, secrets, config.agent.node, now),
+  };
 }
 
 export function createDatabasesService(

@@ -30,6 +30,16 @@ export type DatabaseChange =
 
 type Row = Awaited<ReturnType<typeof databasesRepository.list>>[number];
 
+/** A database's row as the driver wants it: its password opened. */
+export function wantedDatabase(row: Row, secrets: SecretBox): WantedDatabase {
+  return {
+    name: row.name,
+    user: row.db_user,
+    password: secrets.open(row.password_sealed),
+    externalAccess: row.external_access === 1,
+  };
+}
+
 /**
  * What a hosting service's `databases.apply-service` job does (see ServiceChangeWorker): each
  * step makes the server agree with the database's row as it is then (a row gone since is left to
@@ -71,12 +81,7 @@ export class DatabasesApplyWorker extends ServiceChangeWorker<DatabaseChange, ne
   }
 
   private wanted(row: Row): WantedDatabase {
-    return {
-      name: row.name,
-      user: row.db_user,
-      password: this.secrets.open(row.password_sealed),
-      externalAccess: row.external_access === 1,
-    };
+    return wantedDatabase(row, this.secrets);
   }
 
   /** The database and its user; ours already (a retried step): put right; someone else's: the next name. */

@@ -207,6 +207,8 @@ export function createDnsService(
       mailIpv4: config.dns.mailIpv4,
       webHost: config.dns.webHost,
       mailHost: config.dns.mailHost,
+      databasesIpv4: config.dns.databasesIpv4,
+      databasesHost: config.dns.databasesHost,
       spfInclude: config.dns.spfInclude,
       dmarcReport: config.dns.dmarcReport,
       templates: config.dns.defaultRecords,

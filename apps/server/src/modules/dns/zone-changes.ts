@@ -30,6 +30,8 @@ export interface DnsSettings {
   mailIpv4: string;
   webHost: string;
   mailHost: string;
+  databasesIpv4?: string;
+  databasesHost?: string;
   spfInclude: string;
   dmarcReport: string;
   templates: DefaultRecordTemplate[];
@@ -42,15 +44,17 @@ export interface DnsSettings {
 /**
  * The provider's settings for the zone of a service some of whose parts are on named servers:
  * `{web_ipv4}`, `{web_ipv6}` and `{web_host}` are its web server's, `{mail_ipv4}` and
- * `{mail_host}` its mail server's. A server without an IPv6 address gives no AAAA record: the
+ * `{mail_host}` its mail server's, `{databases_ipv4}` and `{databases_host}` its databases
+ * server's. A server without an IPv6 address gives no AAAA record: the
  * provider's own address would send visitors to a machine that does not serve the site.
  */
 export function withPlacedServers(settings: DnsSettings, servers: PlacedServers): DnsSettings {
-  const { web, mail } = servers;
+  const { web, mail, databases } = servers;
   return {
     ...settings,
     ...(web ? { webIpv4: web.ipv4, webIpv6: web.ipv6, webHost: web.host } : {}),
     ...(mail ? { mailIpv4: mail.ipv4, mailHost: mail.host } : {}),
+    ...(databases ? { databasesIpv4: databases.ipv4, databasesHost: databases.host } : {}),
   };
 }
 

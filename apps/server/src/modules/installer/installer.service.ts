@@ -14,6 +14,7 @@ import type { JobEngine } from '../../jobs/job-engine.ts';
 import { newWorkIds, workLost } from '../../jobs/recorded-work.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { DatabasesService } from '../databases/databases.service.ts';
+import { databaseHostRecord } from '../dns/database-host-record.ts';
 import type { SiteService } from '../hosting/site.service.ts';
 import { PlacementService } from '../nodes/placement.service.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
@@ -28,7 +29,8 @@ const KEEP_SECONDS = 7 * 24 * 3600;
 export interface InstallerSettings {
   /**
    * Where the installed applications reach MariaDB (written into their config), unless the
-   * service's databases are placed on a server: then that server's host name.
+   * service's databases are placed on a server: then the zone's name that follows that server
+   * (database-host-record.ts), or its host name.
    */
   databaseHost: string;
   databasePort: number;
@@ -114,7 +116,7 @@ export class InstallerService {
       const answers = readConfigAnswers(app.inputs, request, APP_CONFIG_PREFIX, language);
       errors.push(...answers.errors);
       for (const [name, value] of answers.values) values.set(`cfg.${name}`, value);
-      if (app.manifest.database) await this.addDatabase(actor, id, request.mysqlID, values, errors);
+      if (app.manifest.database) await this.addDatabase(actor, id, domain, request.mysqlID, values, errors);
     }
     if (errors.length > 0 || !site || !app) throw new FieldErrors(errors);
 
@@ -149,6 +151,7 @@ export class InstallerService {
   private async addDatabase(
     actor: Actor,
     id: number,
+    domain: string,
     mysqlID: number | '',
     values: Map<string, string>,
     errors: FieldError[],
@@ -159,9 +162,11 @@ export class InstallerService {
     }
     try {
       const database = await this.databases.get(actor, id, mysqlID);
-      // a service whose databases are on a server of their own: the application reaches that one
+      // a service whose databases are on a server of their own: the application reaches that one,
+      // by the zone's name that follows them from server to server when the provider made one
       const placed = (await new PlacementService(this.db, this.now).serversOf(id)).databases;
-      values.set('db.host', placed?.host ?? this.settings.databaseHost);
+      const following = placed && (await databaseHostRecord(this.db, id, domain));
+      values.set('db.host', following || placed?.host || this.settings.databaseHost);
       values.set('db.port', String(this.settings.databasePort));
       values.set('db.name', database.bbdd);
       values.set('db.user', database.user);

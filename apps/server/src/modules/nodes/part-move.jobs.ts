@@ -12,7 +12,7 @@ const movedService = z.object({
 export type MovedService = z.infer<typeof movedService>;
 
 /** The parts `panel node move` moves. */
-export const MOVABLE_PARTS = ['web', 'mail'] as const;
+export const MOVABLE_PARTS = ['web', 'mail', 'databases'] as const;
 export type MovablePart = (typeof MOVABLE_PARTS)[number];
 
 /** A server's two ends of a part's move. */
@@ -35,6 +35,8 @@ export interface PartMoveJobs {
    * now holding the part runs it.
    */
   serve: JobKind<MovedService>;
+  /** The serve kind as a queue of one named server: the old one, serving again after a move rolled back. */
+  serveOn(node: string): JobKind<MovedService>;
   /**
    * `<part>.release-service`: a server's copy of a part that is no longer its own (moved away,
    * or a move rolled back) removed. Sent to that server's own queue (`releaseOn`).
@@ -48,7 +50,8 @@ export interface PartMoveJobs {
   holdOn(node: string): JobKind<MovedService>;
   /**
    * Whether the old server has something to stop at the cut-over: mail (open IMAP sessions, cached
-   * logins); not a site, which its old copy serves until the records switch.
+   * logins), databases (their users, locked); not a site, which its old copy serves until the
+   * records switch.
    */
   holdsAtCutover: boolean;
 }
@@ -73,21 +76,23 @@ function partMoveJobs(part: MovablePart): PartMoveJobs {
     onServer: 'each',
   });
   const onOne = (kind: JobKind<MovedService>, node: string) => ({ ...onNode(kind, node), onServer: undefined });
+  const serve = defineJob({
+    name: `${part}.serve-moved`,
+    payload: movedService,
+    policy: 'once',
+    key: (service) => String(service.serviceId),
+    retry: { limit: 0, delaySeconds: 5, backoff: false },
+    expireSeconds: 300,
+    onServer: { role: part, serviceId: (service) => service.serviceId },
+  });
   return {
-    serve: defineJob({
-      name: `${part}.serve-moved`,
-      payload: movedService,
-      policy: 'once',
-      key: (service) => String(service.serviceId),
-      retry: { limit: 0, delaySeconds: 5, backoff: false },
-      expireSeconds: 300,
-      onServer: { role: part, serviceId: (service) => service.serviceId },
-    }),
+    serve,
+    serveOn: (node) => onOne(serve, node),
     release,
     releaseOn: (node) => onOne(release, node),
     hold,
     holdOn: (node) => onOne(hold, node),
-    holdsAtCutover: part === 'mail',
+    holdsAtCutover: part !== 'web',
   };
 }
 
@@ -95,6 +100,7 @@ function partMoveJobs(part: MovablePart): PartMoveJobs {
 export const PART_MOVE_JOBS: Record<MovablePart, PartMoveJobs> = {
   web: partMoveJobs('web'),
   mail: partMoveJobs('mail'),
+  databases: partMoveJobs('databases'),
 };
 
 /** Binds each part's move kinds to the node's side of it (node-work.ts). */

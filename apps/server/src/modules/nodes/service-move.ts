@@ -1,12 +1,11 @@
-import path from 'node:path';
 import type { Db } from '../../db/database.ts';
-import type { FileOwner, FileWorkers } from '../../drivers/files/confined/protocol.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import type { JobEngine } from '../../jobs/job-engine.ts';
 import type { JobKind } from '../../jobs/job-kind.ts';
 import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
 import type { RecordCorrector } from '../dns/dns-provider.service.ts';
 import { nodesRepository } from './nodes.repository.ts';
+import type { PartCopies } from './part-copies.ts';
 import { type MovablePart, type MovedService, PART_MOVE_JOBS } from './part-move.jobs.ts';
 import { MOVE_STALE_SECONDS, UNNAMED_NODE } from './placement-roles.ts';
 import { placementsRepository } from './placements.repository.ts';
@@ -23,14 +22,8 @@ export interface ServiceMoveDeps {
   /** Epoch seconds. */
   now: () => number;
   jobs: Pick<JobEngine, 'send' | 'find'>;
-  /** The file workers of a server ('' : the unnamed machine) for a part's files: homes, or mail folders. */
-  filesOn(node: string, part: MovablePart): Promise<FileWorkers>;
-  /** Makes the part's folder on the unnamed machine before a copy to it (a server's agent makes its own). */
-  prepareUnnamed(part: MovablePart, domain: string): Promise<void>;
-  /** This process's PANEL_HOSTING_ROOT (web) and PANEL_MAIL_ROOT (mail), which the folders in requests are made from. */
-  rootOf(part: MovablePart): string;
-  /** Whose rights a part's files are read and written with on the unnamed machine (a server finds its own). */
-  ownerOf(serviceId: number, part: MovablePart): Promise<FileOwner | undefined>;
+  /** How each part's data goes between two servers (part-copies.ts). */
+  copies: PartCopies;
   /** The zone's records rewritten and published (DnsService.correctRecords). */
   correctRecords(correct: RecordCorrector, options: { dryRun: false; serviceId: number }): Promise<unknown[]>;
   /** The unnamed machine's addresses per part: the provider's settings (PANEL_DNS_WEB_IPV4…). */
@@ -117,10 +110,11 @@ export class ServiceMoves {
     const jobs = PART_MOVE_JOBS[part];
     const started = Date.now();
     let switched = false;
+    let held = false;
     try {
-      if (to === UNNAMED_NODE) await this.deps.prepareUnnamed(part, domain);
+      const copies = this.deps.copies[part];
       // a source that does not say when it began (an older agent) gets a whole final copy
-      const resendSince = (await this.copy(part, service, from, to)) ?? 0;
+      const resendSince = (await copies.copy(service, from, to)) ?? 0;
       const copyMs = Date.now() - started;
       const cutover = Date.now();
       await db.transaction().execute(async (trx) => {
@@ -129,8 +123,9 @@ export class ServiceMoves {
         await placementsRepository.setMoveState(trx, serviceId, 'cutover');
       });
       // the old server stops what could still write there (served by no server from now on)
-      if (jobs.holdsAtCutover) await this.done(jobs.hold, jobs.holdOn(from), service, options.waitMs, 'old');
-      await this.copy(part, service, from, to, resendSince);
+      held = jobs.holdsAtCutover;
+      if (held) await this.done(jobs.hold, jobs.holdOn(from), service, options.waitMs, 'old');
+      await copies.copy(service, from, to, resendSince);
       await placementsRepository.setNode(db, serviceId, part, to, now());
       switched = true;
       await this.done(jobs.serve, jobs.serve, service, options.waitMs, 'new');
@@ -147,6 +142,8 @@ export class ServiceMoves {
       await placementsRepository.endMove(db, serviceId);
       // what the new server got goes (queued if it is away: it runs when it is back)
       await this.deps.jobs.send(jobs.releaseOn(to), service).catch(() => undefined);
+      // and the old server, which held still at the cut-over, serves again (its databases' users unlocked)
+      if (held) await this.deps.jobs.send(jobs.serveOn(from), service).catch(() => undefined);
       throw new MoveRolledBack(domain, from, to, error);
     }
   }
@@ -157,38 +154,6 @@ export class ServiceMoves {
     const row = await nodesRepository.byName(this.deps.db, node);
     if (!row?.roles.split(',').includes(part)) throw new ConflictError('node.error.pin_role', { node, role: part });
     return { ipv4: row.ipv4, ipv6: row.ipv6, host: row.host };
-  }
-
-  /**
-   * The part's files on `from` as a tar, written on `to` as it streams. The first copy (no
-   * `since`) sends everything and answers the source's time from which a later copy must send a
-   * file again; the final copy, given it, sends only what changed since (the rest by name) and
-   * mirrors: what the source no longer holds goes on `to` too.
-   */
-  private async copy(
-    part: MovablePart,
-    service: MovedService,
-    from: string,
-    to: string,
-    since?: number,
-  ): Promise<number | undefined> {
-    const base = path.join(this.deps.rootOf(part), service.domain);
-    // a server's agent finds the owner itself; only the unnamed machine's own workers are told
-    const local = from === UNNAMED_NODE || to === UNNAMED_NODE;
-    const owner = local ? await this.deps.ownerOf(service.serviceId, part) : undefined;
-    const [source, target] = await Promise.all([this.deps.filesOn(from, part), this.deps.filesOn(to, part)]);
-    const tarArgs = since === undefined ? {} : { since };
-    const { meta, output } = await source.stream({ op: 'tar', base, folder: [], args: tarArgs, owner });
-    try {
-      const mirror = since !== undefined;
-      await target.call(
-        { op: 'restore', base, folder: [], args: { path: '', top: 'folder', mirror }, owner },
-        () => output,
-      );
-    } finally {
-      output.destroy();
-    }
-    return typeof meta.resendSince === 'number' ? meta.resendSince : undefined;
   }
 
   /** A server's word that its end of the move is done (sent as `queue`), within `waitMs`. */
