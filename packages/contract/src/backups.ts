@@ -16,6 +16,12 @@ export const backupHoldsSchema = z.object({
   /** Names of the databases it holds a dump of. */
   databases: z.array(z.string()),
   dns: z.boolean(),
+  /**
+   * Where in the snapshot the home's files and the mail folder are when another server held
+   * them: their mirror in the staging folder (absent: their own paths on the machine).
+   */
+  filesFrom: z.string().optional(),
+  mailFrom: z.string().optional(),
 });
 export type BackupHolds = z.infer<typeof backupHoldsSchema>;
 

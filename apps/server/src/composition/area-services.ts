@@ -56,7 +56,12 @@ export function composeAreas(base: PanelBase, node: NodeParts): AreaServices {
     node: node.databases,
   });
   const { fileWorkers } = node;
-  const backups = createBackupService(db, config, dnsDriver, secretKey, now, { databases, dns, workers: fileWorkers });
+  const backups = createBackupService(db, config, dnsDriver, secretKey, now, {
+    databases,
+    dns,
+    workers: fileWorkers,
+    elsewhere: node.elsewhere,
+  });
   const hosting = createHostingService(db, config, brands, secretKey, now, node.web.driver, {
     dnsDriver,
     jobs,

@@ -1,6 +1,7 @@
 import { ConfinedWorkers } from '../drivers/files/confined/confined-workers.ts';
 import type { FileWorkers } from '../drivers/files/confined/protocol.ts';
 import type { ActivityService } from '../modules/activity/activity.service.ts';
+import type { PartsElsewhere } from '../modules/backups/backup.service.ts';
 import { createDatabasesNode } from '../modules/databases/create-databases-service.ts';
 import type { ZonePublishWorker } from '../modules/dns/zone-publish-worker.ts';
 import { createZonePublishing } from '../modules/dns/zone-publishing-node.ts';
@@ -11,6 +12,7 @@ import { createDkimSigning, type DkimSigning } from '../modules/mail/dkim-signin
 import type { MailSendingPolicy } from '../modules/mail-sending/mail-sending-policy.ts';
 import type { NodeChannel } from '../node-channel/channel-client.ts';
 import type { NodeChannels } from '../node-channel/node-channels.ts';
+import { partsElsewhere } from '../node-channel/parts-elsewhere.ts';
 import { PlacedFileWorkers } from '../node-channel/placed-file-workers.ts';
 import { RemoteFileWorkers } from '../node-channel/remote-file-workers.ts';
 import { readingWherePlaced } from '../node-channel/remote-node-parts.ts';
@@ -32,6 +34,11 @@ export interface NodeParts {
    * instance apart from its server, that server's agent's.
    */
   fileWorkers: FileWorkers;
+  /**
+   * For a panel process: the homes and mail folders other machines hold, as its backups reach
+   * them (mirrored through their agents); undefined: every part is on this machine.
+   */
+  elsewhere?: PartsElsewhere | undefined;
   /** The DKIM signer's keys (OpenDKIM's files), on the mail node. */
   dkim: DkimSigning;
   /**
@@ -77,6 +84,7 @@ export function composeNodeParts(base: PanelBase, options: NodePartsOptions = {}
     mail: createMailNode(db, config, now, { landed }),
     databases,
     fileWorkers,
+    elsewhere: channels && partsElsewhere(channels, { web: root, mail: config.mail.root as string }, unnamed),
     dkim: createDkimSigning(db, config, secretKey),
     sendingPolicy,
     start: async () => (await sendingPolicy())?.start(),

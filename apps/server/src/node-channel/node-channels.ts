@@ -44,6 +44,12 @@ export class NodeChannels {
     return serviceId === undefined ? undefined : this.forService(serviceId, 'databases');
   }
 
+  /** The service a database of the panel belongs to, and the channel to its server (undefined: the unnamed machine's). */
+  async databaseHolder(name: string): Promise<{ serviceId: number; channel: NodeChannel | undefined } | undefined> {
+    const serviceId = await placementsRepository.serviceOfDatabase(this.db, name);
+    return serviceId === undefined ? undefined : { serviceId, channel: await this.forService(serviceId, 'databases') };
+  }
+
   close(): void {
     for (const channel of this.byUrl.values()) channel.close();
     this.byUrl.clear();

@@ -24,6 +24,7 @@ function write<Args extends unknown[]>(
 
 export const NODE_WRITES = {
   'databases.prepare': write(z.tuple([serviceId]), (node, [id]) => node.databases.moves.prepare(id)),
+  // a move's copy, or a backup's dump put back
   'databases.load': write(z.tuple([serviceId, databaseName]), (node, [id, name], input) =>
     node.databases.moves.load(id, name, input),
   ),

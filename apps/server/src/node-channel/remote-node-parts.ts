@@ -25,7 +25,7 @@ function overriding<T extends object>(target: T, overrides: Partial<T>): T {
  * alone holds (node-reads.ts) is read through the agent of the server holding the service's part
  * (`channels`), or, for a part on the unnamed machine, through `unnamed` (an instance apart from
  * it, PANEL_AGENT=separate) or here. Their changes already go through the work log to the right
- * agent, so nothing here writes.
+ * agent; the one write here is a backup's database dump put back, loaded by its server.
  */
 export function readingWherePlaced(parts: NodeParts, channels: NodeChannels, unnamed?: NodeChannel): NodeParts {
   const { web, mail, databases } = {
@@ -35,8 +35,6 @@ export function readingWherePlaced(parts: NodeParts, channels: NodeChannels, unn
   };
   const orUnnamed = (channel: NodeChannel | undefined) => channel ?? unnamed;
   const mailChannel = async (domain: string) => orUnnamed(await channels.forDomain(domain, 'mail'));
-  const databasesChannel = async (name: string | undefined) =>
-    orUnnamed(name === undefined ? undefined : await channels.forDatabase(name));
   const placedWeb = overriding<WebDriver>(web, {
     errorLog: async (serviceId) => {
       const channel = orUnnamed(await channels.forService(serviceId, 'web'));
@@ -59,7 +57,28 @@ export function readingWherePlaced(parts: NodeParts, channels: NodeChannels, unn
         : mail.foreignFilter(box);
     },
   });
-  const placedDatabases = overriding<DatabasesDriver>(databases, {
+  const placedDatabases = databasesWherePlaced(databases, channels, unnamed);
+  return {
+    ...parts,
+    web: { ...parts.web, driver: placedWeb },
+    mail: { ...parts.mail, driver: placedMail },
+    databases: { ...parts.databases, driver: placedDatabases },
+  };
+}
+
+/**
+ * A databases driver whose reads (sizes, dumps) and loads go to the server holding each
+ * database (its service's databases part), or to `unnamed` (an instance apart from the unnamed
+ * machine), or stay here. Changes go through the work log, never through this.
+ */
+export function databasesWherePlaced(
+  databases: DatabasesDriver,
+  channels: NodeChannels,
+  unnamed?: NodeChannel,
+): DatabasesDriver {
+  const databasesChannel = async (name: string | undefined) =>
+    (name === undefined ? undefined : await channels.forDatabase(name)) ?? unnamed;
+  return overriding<DatabasesDriver>(databases, {
     // one service's databases at a time (its overview, its list): its server answers for all of
     // them in one read; sizes are figures, so a server that does not answer within a figure's
     // deadline shows the last ones read (0 if none) instead of holding the page
@@ -82,11 +101,13 @@ export function readingWherePlaced(parts: NodeParts, channels: NodeChannels, unn
       const channel = await databasesChannel(name);
       return channel ? channel.readStream('databases.dump', [name]) : databases.dump(name);
     },
+    // a backup's dump put back: written by the server holding the database
+    load: async (name, sql) => {
+      const held = await channels.databaseHolder(name);
+      const channel = held?.channel ?? unnamed;
+      if (!channel) return databases.load(name, sql);
+      if (!held) throw new Error(`${name} is not a database of the panel`);
+      return channel.write('databases.load', [held.serviceId, name], sql);
+    },
   });
-  return {
-    ...parts,
-    web: { ...parts.web, driver: placedWeb },
-    mail: { ...parts.mail, driver: placedMail },
-    databases: { ...parts.databases, driver: placedDatabases },
-  };
 }

@@ -282,4 +282,30 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a databases server of its
     expect(drift).toEqual([]);
     expect((await login(user, password, 'SELECT 1')).ok).toBe(false);
   });
+
+  it('brings a lost databases server’s databases up on the other from their backups: the same logins and rows there', async () => {
+    const rows = await listed(PLACED);
+    const first = rows[0] as HostedDatabase;
+    // the database its user dropped in the test before is made again by that user, empty
+    for (const row of rows.slice(1))
+      await login(row.user, 'otra clave de datos 2', `CREATE DATABASE ${row.bbdd}`, other);
+    const backedUp = await runPanel(cliEnv, ['backup', 'run', PLACED, '--json']);
+    expect({ code: backedUp.code, stderr: backedUp.stderr }).toEqual({ code: 0, stderr: '' });
+    // db2 is lost: its agent gone for good
+    await other.stopAgent('SIGKILL');
+    const recovered = await runPanel(cliEnv, ['node', 'recover', 'db2', '--to', 'db1', '--wait', '30', '--json']);
+    expect({ code: recovered.code, stderr: recovered.stderr }).toEqual({ code: 0, stderr: '' });
+    const report = JSON.parse(recovered.stdout) as { recovered: unknown[]; failed: unknown[] };
+    expect(report).toMatchObject({ recovered: [{ domain: PLACED, parts: ['databases'], records: 1 }], failed: [] });
+    // the rows of the backup, logged into with the same user and password at db1; the name switched
+    expect((await login(first.user, password, `SELECT texto FROM ${first.bbdd}.notas`)).stdout.trim()).toBe(
+      'hola desde el panel',
+    );
+    expect(await databasesName()).toBe('db1.example.net');
+    expect(await driftAt(server)).toEqual([]);
+    const nodes = JSON.parse((await runPanel(cliEnv, ['node', 'list', '--json'])).stdout) as {
+      nodes: { name: string; state: string }[];
+    };
+    expect(nodes.nodes.find((node) => node.name === 'db2')?.state).toBe('draining');
+  });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -368,5 +368,34 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
       30_000,
     );
     expect((await server('web1').site(`blog.${domain}`)).status).toBe(200);
+  });
+
+  it('brings a lost web server’s sites up on the other from their backups: served there with their files', async () => {
+    const domain = 'flota-dos.test';
+    expect(await webOf(domain)).toBe('web2');
+    server('web2').page(domain, 'blog', 'respaldado en web2\n');
+    // the control plane backs the home up through web2's agent
+    const backedUp = await runPanel(cliEnv, ['backup', 'run', domain, '--json']);
+    expect({ code: backedUp.code, stderr: backedUp.stderr }).toEqual({ code: 0, stderr: '' });
+    // web2 is lost: its agent gone for good, its disk with it
+    await server('web2').stopAgent('SIGKILL');
+    rmSync(path.join(server('web2').homes, domain), { recursive: true, force: true });
+    const recovered = await runPanel(cliEnv, ['node', 'recover', 'web2', '--to', 'web1', '--wait', '30', '--json']);
+    expect({ code: recovered.code, stderr: recovered.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(recovered.stdout)).toMatchObject({
+      recovered: [{ domain, parts: ['web'], records: 1 }],
+      failed: [],
+    });
+    expect(await webOf(domain)).toBe('web1');
+    expect(await addressOf(domain)).toBe(server('web1').ns.address);
+    // the backup's files served by web1's nginx, written there as the service's own user
+    const answer = await until(
+      () => server('web1').site(`blog.${domain}`),
+      (found) => found.status === 200,
+      15_000,
+    );
+    expect(answer.body).toBe('respaldado en web2\n');
+    expect((await server('web1').site(`blog.${domain}`, '/subida.html')).body).toBe('subida por FTP a web2\n');
+    expect(statSync(path.join(server('web1').homes, domain, 'blog', 'index.html')).uid).not.toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -222,5 +222,30 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
         filters: [],
       });
     }
+  });
+
+  it('brings a lost mail server’s mailboxes up on the other from their backups: the messages there, under the same ids', async () => {
+    const uid = await uidOf('tras la mudanza', other);
+    expect(uid).toMatch(/^\d+$/);
+    // the control plane backs the mail folder up through mail2's agent
+    const backedUp = await runPanel(cliEnv, ['backup', 'run', PLACED, '--json']);
+    expect({ code: backedUp.code, stderr: backedUp.stderr }).toEqual({ code: 0, stderr: '' });
+    // mail2 is lost: its agent gone for good, its disk with it
+    await other.stopAgent('SIGKILL');
+    rmSync(path.join(other.mailRoot, PLACED), { recursive: true, force: true });
+    const recovered = await runPanel(cliEnv, ['node', 'recover', 'mail2', '--to', 'mail1', '--wait', '30', '--json']);
+    expect({ code: recovered.code, stderr: recovered.stderr }).toEqual({ code: 0, stderr: '' });
+    const report = JSON.parse(recovered.stdout) as { recovered: { records: number }[]; failed: unknown[] };
+    expect(report).toMatchObject({ recovered: [{ domain: PLACED, parts: ['mail'] }], failed: [] });
+    expect(report.recovered[0]?.records).toBeGreaterThan(0);
+    // the message logged into at mail1 under the id clients know it by; the name switched; new mail lands there
+    expect(await uidOf('tras la mudanza', server)).toBe(uid);
+    expect(await mailAddress()).toBe(server.ns.address);
+    await deliver(`info@${PLACED}`, 'tras la perdida', server);
+    await until(
+      () => uidOf('tras la perdida', server),
+      (found) => found !== undefined,
+      20_000,
+    );
   });
 });

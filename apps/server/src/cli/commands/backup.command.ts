@@ -1,24 +1,48 @@
 import { isFilePath } from '@panel247/contract/files';
+import { sharedWorkers } from '../../drivers/files/confined/confined-workers.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { RestoreTarget } from '../../modules/backups/backup.service.ts';
 import { createBackupService } from '../../modules/backups/create-backup-service.ts';
+import { BrandService } from '../../modules/brand/brand.service.ts';
+import { createDatabasesNode, createDatabasesService } from '../../modules/databases/create-databases-service.ts';
+import { nodeChannelToken } from '../../node-channel/channel-token.ts';
+import { NodeChannels } from '../../node-channel/node-channels.ts';
+import { partsElsewhere } from '../../node-channel/parts-elsewhere.ts';
+import { PlacedFileWorkers } from '../../node-channel/placed-file-workers.ts';
+import { databasesWherePlaced } from '../../node-channel/remote-node-parts.ts';
 import { loadSecretKey } from '../../secret-key.ts';
 import { CliError, type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
 import { table, timestamp } from '../output.ts';
 import * as v from '../validate.ts';
 
-/** Runs one backup call with the service built for it, closing its database pool afterwards. */
-async function withBackups<T>(
-  { runtime, config, now }: CommandContext,
-  work: (backups: ReturnType<typeof createBackupService>['backups']) => Promise<T>,
+/**
+ * Runs one backup call with the service built for it, closing what it opened afterwards. The
+ * parts of services on the provider's servers are reached through their agents: homes and mail
+ * folders mirrored, databases dumped and loaded by the server holding them.
+ */
+export async function withBackups<T>(
+  { runtime, config, now }: Pick<CommandContext, 'runtime' | 'config' | 'now'>,
+  work: (backups: ReturnType<typeof createBackupService>['backups'], channels: NodeChannels) => Promise<T>,
 ): Promise<T> {
-  const built = createBackupService(runtime.db, config, runtime.dnsDriver, loadSecretKey(config), now, {
+  const secretKey = loadSecretKey(config);
+  const channels = new NodeChannels(runtime.db, nodeChannelToken(secretKey));
+  const local = createDatabasesNode(runtime.db, config, secretKey, now);
+  const databases = createDatabasesService(runtime.db, config, new BrandService(runtime.db), secretKey, now, {
+    node: { driver: databasesWherePlaced(local.driver, channels), worker: local.worker },
+  });
+  const built = createBackupService(runtime.db, config, runtime.dnsDriver, secretKey, now, {
     jobs: runtime.sender,
+    databases,
+    // a home on a server is written there by its agent
+    workers: new PlacedFileWorkers(runtime.db, sharedWorkers(), channels, config.hosting.root as string, now),
+    elsewhere: partsElsewhere(channels, { web: config.hosting.root as string, mail: config.mail.root as string }),
   });
   try {
-    return await work(built.backups);
+    return await work(built.backups, channels);
   } finally {
     await built.close();
+    channels.close();
+    await local.driver.close();
   }
 }
 

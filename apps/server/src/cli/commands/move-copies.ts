@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { sharedWorkers } from '../../drivers/files/confined/confined-workers.ts';
@@ -33,7 +32,7 @@ export function moveCopies(
     return channel ? new RemoteFileWorkers(channel, root, area) : sharedWorkers();
   };
   const hostingRoot = config.hosting.root as string;
-  const mailRoot = config.mail.root ?? path.join(config.dataDir, 'mail');
+  const mailRoot = config.mail.root as string;
   const homeOwner = serviceFileOwner(db, config);
   let localDatabases: ReturnType<typeof createDatabasesNode> | undefined;
   const databasesOn = async (node: string): Promise<DatabaseEnd> => {

@@ -14,6 +14,7 @@ import { table, timestamp } from '../output.ts';
 import { integer, optionString, requiredString } from '../validate.ts';
 import { moveCommand } from './node-move.command.ts';
 import { nodeName } from './node-options.ts';
+import { recoverCommand } from './node-recover.command.ts';
 
 function roles(value: string): NodeRole[] {
   const list = value.split(',').map((role) => role.trim());
@@ -156,6 +157,7 @@ export const nodeCommands: CommandGroup = {
     stateCommand('undrain', 'active', 'Let a drained server take new services again'),
     remove,
     moveCommand,
+    recoverCommand,
   ],
   defaultCommand: 'list',
 };

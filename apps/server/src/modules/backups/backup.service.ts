@@ -31,6 +31,23 @@ export interface Service {
   domain: string;
 }
 
+/**
+ * A service's home and mail folder when another machine holds them (parts-elsewhere.ts): the
+ * backup reaches them through that server's agent.
+ */
+export interface PartsElsewhere {
+  /** Brings `into` up to date with the part's folder and answers true; false when it is on this machine. */
+  mirror(part: 'web' | 'mail', service: Service, into: string): Promise<boolean>;
+  /**
+   * Writes a restored folder or file (`source`, here) at `relative` in the service's mail folder
+   * on its server, over what is there; false when the mail folder is on this machine.
+   */
+  restoreMail(service: Service, relative: string, source: string, top: 'file' | 'folder'): Promise<boolean>;
+}
+
+/** Every part on this machine (the CLI and tests without servers). */
+const ALL_HERE: PartsElsewhere = { mirror: async () => false, restoreMail: async () => false };
+
 /** What one run backed up, per service (or why it did not). */
 export interface BackupRun {
   serviceId: number;
@@ -82,6 +99,7 @@ export class BackupService {
     private readonly databases: DatabasesService,
     private readonly dns: DnsService,
     private readonly settings: BackupSettings,
+    private readonly elsewhere: PartsElsewhere = ALL_HERE,
   ) {}
 
   async services(reference?: string): Promise<Service[]> {
@@ -137,19 +155,27 @@ export class BackupService {
       service: { id: service.id, reference: service.reference },
       ...(await backupsRepository.settings(this.db, service.id)),
     });
-    const home = this.homes.home(service.domain);
+    // the staging folder is backed up whole: a part held elsewhere is its mirror there
     const paths = [staging];
-    const files = await this.files.exists(home);
-    if (files) paths.push(home);
-    const mailboxes = await this.files.folders(this.mailFolder(service.domain));
-    if (mailboxes.length > 0) paths.push(this.mailFolder(service.domain));
+    const filesFrom = await this.partFolder('web', service, this.homes.home(service.domain), staging, paths);
+    const files = await this.files.exists(filesFrom.folder);
+    const mailFrom = await this.partFolder('mail', service, this.mailFolder(service.domain), staging, paths);
+    const mailboxes = await this.files.folders(mailFrom.folder);
     const mailFolders: BackupHolds['mailFolders'] = {};
     for (const localPart of mailboxes) {
-      mailFolders[localPart] = await this.files.maildirFolders(path.join(this.mailFolder(service.domain), localPart));
+      mailFolders[localPart] = await this.files.maildirFolders(path.join(mailFrom.folder, localPart));
     }
     await onStep('saving');
     const snapshot = await this.repositories.of(service.id).backup(paths, [tag(service.id)]);
-    const holds: BackupHolds = { files, mailboxes, mailFolders, databases, dns: records !== undefined };
+    const holds: BackupHolds = {
+      files,
+      mailboxes,
+      mailFolders,
+      databases,
+      dns: records !== undefined,
+      ...(filesFrom.mirrored ? { filesFrom: filesFrom.folder } : {}),
+      ...(mailFrom.mirrored ? { mailFrom: mailFrom.folder } : {}),
+    };
     await backupsRepository.insertSnapshot(this.db, {
       service_id: service.id,
       snapshot_id: snapshot.id,
@@ -159,6 +185,26 @@ export class BackupService {
       holds: JSON.stringify(holds),
     });
     return snapshot;
+  }
+
+  /**
+   * Where a backup finds a part's folder: its own path here (added to `paths` when it exists),
+   * or, when another server holds it, its mirror in the staging folder, brought up to date. A
+   * mirror left from when the part was elsewhere goes once it is here again.
+   */
+  private async partFolder(
+    part: 'web' | 'mail',
+    service: Service,
+    here: string,
+    staging: string,
+    paths: string[],
+  ): Promise<{ folder: string; mirrored: boolean }> {
+    const mirror = path.join(staging, part === 'web' ? 'home' : 'mail');
+    if (await this.elsewhere.mirror(part, service, mirror)) return { folder: mirror, mirrored: true };
+    await this.files.clear(mirror);
+    await this.files.clear(`${mirror}.since.json`);
+    if (await this.files.exists(here)) paths.push(here);
+    return { folder: here, mirrored: false };
   }
 
   /**
@@ -199,6 +245,27 @@ export class BackupService {
     return restic.snapshots([tag((service as Service).id)]);
   }
 
+  /** The service's newest snapshot the panel recorded; undefined: it has none. */
+  async latestSnapshot(serviceId: number): Promise<string | undefined> {
+    const [newest] = await backupsRepository.snapshots(this.db, serviceId);
+    return newest?.snapshot_id;
+  }
+
+  /**
+   * The parts of a snapshot a server held put back where the service's parts are now: its files
+   * (`web`), its mailboxes (`mail`), its databases (`databases`); never its zone, which no server
+   * lost. A lost server's services brought back on another (ServerRecovery).
+   */
+  async restoreHeldBy(service: Service, snapshotId: string, roles: readonly ('web' | 'mail' | 'databases')[]) {
+    const snapshot = await this.snapshotOf(service, snapshotId);
+    const holds = await this.holdsOf(service, snapshot);
+    if (!holds) throw new NotFoundError('backup.error.snapshot');
+    const kinds = { web: 'files', mail: 'mailbox', databases: 'database' } as const;
+    const wanted = new Set<string>(roles.map((role) => kinds[role]));
+    const parts = partsOf(holds).filter((one) => wanted.has(one.kind));
+    await this.restoreEach(service, snapshot, holds, parts, noSteps);
+  }
+
   /** One of the service's snapshots; another service's (or an unknown) id is not found. */
   private async snapshotOf(service: Service, snapshotId: string): Promise<BackupSnapshot> {
     const found = (await this.repositories.of(service.id).snapshots([tag(service.id)])).find(
@@ -219,38 +286,45 @@ export class BackupService {
    */
   async restorePart(service: Service, snapshotId: string, target: RestoreTarget, onStep: OnStep = noSteps) {
     const snapshot = await this.snapshotOf(service, snapshotId);
-    const parts = target.kind === 'service' ? await this.partsOf(service, snapshot) : [target];
+    const holds = await this.holdsOf(service, snapshot);
+    if (target.kind === 'service' && !holds) throw new NotFoundError('backup.error.snapshot');
+    const parts = target.kind === 'service' ? partsOf(holds as BackupHolds) : [target];
+    await this.restoreEach(service, snapshot, holds, parts, onStep);
+  }
+
+  /** Each part, unpacked into a folder of its own that goes afterwards. */
+  private async restoreEach(
+    service: Service,
+    snapshot: BackupSnapshot,
+    holds: BackupHolds | undefined,
+    parts: Exclude<RestoreTarget, { kind: 'service' }>[],
+    onStep: OnStep,
+  ): Promise<void> {
     for (const part of parts) {
       const work = await this.files.restoreDir();
       try {
-        await this.restoreInto(service, snapshot, part, work, onStep);
+        await this.restoreInto(service, snapshot, holds, part, work, onStep);
       } finally {
         await this.files.clear(work);
       }
     }
   }
 
-  /** Every part a snapshot holds, as the panel recorded it: the whole service's restore. */
-  private async partsOf(
-    service: Service,
-    snapshot: BackupSnapshot,
-  ): Promise<Exclude<RestoreTarget, { kind: 'service' }>[]> {
+  /**
+   * What the panel recorded of a snapshot; none for one it has no record of (made outside it),
+   * whose parts can still be restored one by one from their own paths.
+   */
+  private async holdsOf(service: Service, snapshot: BackupSnapshot): Promise<BackupHolds | undefined> {
     const row = (await backupsRepository.snapshots(this.db, service.id)).find(
       (recorded) => snapshot.id.startsWith(recorded.snapshot_id) || recorded.snapshot_id.startsWith(snapshot.id),
     );
-    if (!row) throw new NotFoundError('backup.error.snapshot');
-    const holds = backupHoldsSchema.parse(JSON.parse(row.holds));
-    return [
-      ...(holds.files ? [{ kind: 'files' as const, path: '' }] : []),
-      ...holds.mailboxes.map((localPart) => ({ kind: 'mailbox' as const, localPart })),
-      ...holds.databases.map((name) => ({ kind: 'database' as const, name })),
-      ...(holds.dns ? [{ kind: 'dns' as const }] : []),
-    ];
+    return row && backupHoldsSchema.parse(JSON.parse(row.holds));
   }
 
   private async restoreInto(
     service: Service,
     snapshot: BackupSnapshot,
+    holds: BackupHolds | undefined,
     target: Exclude<RestoreTarget, { kind: 'service' }>,
     work: string,
     onStep: OnStep,
@@ -270,7 +344,7 @@ export class BackupService {
         if (target.toFolder !== undefined && !isFilePath(target.toFolder))
           throw FieldErrors.one('toFolder', 'files.error.path');
         const home = this.homes.home(service.domain);
-        const restored = await unpacked(path.join(home, target.path));
+        const restored = await unpacked(path.join(holds?.filesFrom ?? home, target.path));
         // Into a new folder, or over what is there now; either way written by the service's user,
         // replacing whatever link stands in the way since the backup instead of following it.
         const name = path.basename(target.path);
@@ -285,9 +359,11 @@ export class BackupService {
         // a Maildir++ folder (`.Sent`): never the inbox's own cur/new/tmp, never a way out
         if (target.folder && !(isFileName(target.folder) && /^\.[^.]/.test(target.folder)))
           throw FieldErrors.one('mailFolder', 'backup.error.mail_folder');
-        const mailbox = path.join(this.mailFolder(service.domain), target.localPart);
-        const folder = target.folder ? path.join(mailbox, 'Maildir', target.folder) : mailbox;
-        const restored = await unpacked(folder);
+        const relative = target.folder ? path.join(target.localPart, 'Maildir', target.folder) : target.localPart;
+        const restored = await unpacked(path.join(holds?.mailFrom ?? this.mailFolder(service.domain), relative));
+        // written where the mail is now: its server's mail folder, or this machine's
+        if (await this.elsewhere.restoreMail(service, relative, restored, 'folder')) return;
+        const folder = path.join(this.mailFolder(service.domain), relative);
         await this.files.copyInto(restored, folder, await this.files.ownerOf(this.settings.mailRoot));
         return;
       }
@@ -356,4 +432,14 @@ export class BackupService {
     }
     return reports.join('\n');
   }
+}
+
+/** Every part a snapshot holds: the whole service's restore. */
+function partsOf(holds: BackupHolds): Exclude<RestoreTarget, { kind: 'service' }>[] {
+  return [
+    ...(holds.files ? [{ kind: 'files' as const, path: '' }] : []),
+    ...holds.mailboxes.map((localPart) => ({ kind: 'mailbox' as const, localPart })),
+    ...holds.databases.map((name) => ({ kind: 'database' as const, name })),
+    ...(holds.dns ? [{ kind: 'dns' as const }] : []),
+  ];
 }

@@ -14,7 +14,7 @@ import { createDatabasesService } from '../databases/create-databases-service.ts
 import type { DatabasesService } from '../databases/databases.service.ts';
 import { createDnsService, type DnsService } from '../dns/dns.service.ts';
 import { serviceFileOwner } from '../files/service-file-owner.ts';
-import { BackupService } from './backup.service.ts';
+import { BackupService, type PartsElsewhere } from './backup.service.ts';
 
 /**
  * The backup service. The server hands it the databases' and zones' services it already runs
@@ -33,6 +33,8 @@ export function createBackupService(
     workers?: FileWorkers;
     /** Where a restore's DNS changes go when the DNS service is built here (the CLI's sender). */
     jobs?: JobSender;
+    /** The homes and mail folders other machines hold (parts-elsewhere.ts); none: all here. */
+    elsewhere?: PartsElsewhere | undefined;
   } = {},
 ): { backups: BackupService; close: () => Promise<void> } {
   const owner = { uid: config.hosting.uid, gid: config.hosting.gid };
@@ -62,6 +64,7 @@ export function createBackupService(
       },
       ownerOf: serviceFileOwner(db, config),
     },
+    shared.elsewhere,
   );
   return {
     backups,

@@ -174,6 +174,17 @@ export const placementsRepository = {
     await db.deleteFrom('service_moves').where('service_id', '=', serviceId).execute();
   },
 
+  /** Every part a server holds, by service. */
+  async onNode(db: Db, node: string): Promise<{ service_id: number; role: PlacedRole }[]> {
+    const rows = await db
+      .selectFrom('service_placements')
+      .select(['service_id', 'role'])
+      .where('node', '=', node)
+      .orderBy('service_id')
+      .orderBy('role')
+      .execute();
+    return rows as { service_id: number; role: PlacedRole }[];
+  },
   async anyOn(db: Db, node: string): Promise<boolean> {
     const row = await db
       .selectFrom('service_placements')

@@ -1,14 +1,14 @@
 import type { Db } from '../../db/database.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import type { JobEngine } from '../../jobs/job-engine.ts';
-import type { JobKind } from '../../jobs/job-kind.ts';
 import { serviceChangeLog } from '../../jobs/service-change-log.repository.ts';
 import type { RecordCorrector } from '../dns/dns-provider.service.ts';
 import { nodesRepository } from './nodes.repository.ts';
 import type { PartCopies } from './part-copies.ts';
-import { type MovablePart, type MovedService, PART_MOVE_JOBS } from './part-move.jobs.ts';
+import { type MovablePart, PART_MOVE_JOBS } from './part-move.jobs.ts';
 import { MOVE_STALE_SECONDS, UNNAMED_NODE } from './placement-roles.ts';
 import { placementsRepository } from './placements.repository.ts';
+import { serverDone } from './server-done.ts';
 
 /** A server as the records the panel owns name it, for one part ('' : none). */
 export interface PartAddresses {
@@ -64,8 +64,6 @@ export function partRecordsTo(part: MovablePart, from: PartAddresses, to: PartAd
     return value === record.value ? undefined : value;
   };
 }
-
-const POLL_MS = 100;
 
 /**
  * `panel node move`: a part of a service to another server, while it runs. The web part is its
@@ -124,11 +122,18 @@ export class ServiceMoves {
       });
       // the old server stops what could still write there (served by no server from now on)
       held = jobs.holdsAtCutover;
-      if (held) await this.done(jobs.hold, jobs.holdOn(from), service, options.waitMs, 'old');
+      if (held)
+        await serverDone(
+          this.deps.jobs,
+          jobs.holdOn(from),
+          service,
+          options.waitMs,
+          `the old server's ${jobs.hold.name}`,
+        );
       await copies.copy(service, from, to, resendSince);
       await placementsRepository.setNode(db, serviceId, part, to, now());
       switched = true;
-      await this.done(jobs.serve, jobs.serve, service, options.waitMs, 'new');
+      await serverDone(this.deps.jobs, jobs.serve, service, options.waitMs, `the new server's ${jobs.serve.name}`);
       const records = await this.deps.correctRecords(partRecordsTo(part, source, target), {
         dryRun: false,
         serviceId,
@@ -154,27 +159,6 @@ export class ServiceMoves {
     const row = await nodesRepository.byName(this.deps.db, node);
     if (!row?.roles.split(',').includes(part)) throw new ConflictError('node.error.pin_role', { node, role: part });
     return { ipv4: row.ipv4, ipv6: row.ipv6, host: row.host };
-  }
-
-  /** A server's word that its end of the move is done (sent as `queue`), within `waitMs`. */
-  private async done(
-    kind: JobKind<MovedService>,
-    queue: JobKind<MovedService>,
-    service: MovedService,
-    waitMs: number,
-    which: 'old' | 'new',
-  ): Promise<void> {
-    const id = await this.deps.jobs.send(queue, service);
-    if (!id) throw new Error(`the ${which} server already has a ${kind.name} job of this service waiting`);
-    const end = Date.now() + waitMs;
-    for (;;) {
-      const job = await this.deps.jobs.find(queue, id);
-      if (job?.state === 'completed') return;
-      if (job?.state === 'failed')
-        throw new Error(`the ${which} server's ${kind.name} failed: ${job.error ?? 'failed'}`);
-      if (Date.now() > end) throw new Error(`the ${which} server did not answer within ${waitMs / 1000} s`);
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
   }
 }
 
