@@ -465,7 +465,8 @@ describe.each(DATABASE_KINDS)('hosting API on %s', (kind) => {
   it('keeps a change the web server refuses, shows it failing, and applies it on "try again"', async () => {
     // The driver's test of the new files fails, as `nginx -t` would, for this service only.
     const failing = check().mockImplementation(async (...args: unknown[]) => {
-      if (args[0] === id) throw new DaemonError('web.error.refused', 'nginx: [emerg] unexpected "}"');
+      if ((args[0] as number[]).includes(id))
+        throw new DaemonError('web.error.refused', 'nginx: [emerg] unexpected "}"');
     });
     const site = await t.call<{ subdomain: Subdomain }>(
       'POST',

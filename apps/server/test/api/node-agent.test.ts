@@ -159,7 +159,7 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     await startAgent();
     await eventually(async () => (await service()).applying === null);
     expect(nginxConf()).toContain('later.agente.test');
-    expect(checks.mock.calls.filter((call) => (call as unknown[])[0] === id)).toHaveLength(1);
+    expect(checks.mock.calls.filter((call) => ((call as unknown[])[0] as number[]).includes(id))).toHaveLength(1);
     checks.mockRestore();
   });
 

@@ -368,6 +368,33 @@ describe('web driver on a real nginx and PHP-FPM 8.2', () => {
     expect((await get('shop.test', '/')).body).toBe('main site\n');
   });
 
+  it('applies many services together (a sync); a batch nginx refuses is applied one by one: the bad one named, the others served', async () => {
+    const garbage = '-----BEGIN CERTIFICATE-----\nQUJDRA==\n-----END CERTIFICATE-----\n';
+    const one = (serviceId: number, domain: string, ssl?: { certPem: string; keyPem: string }) =>
+      shop({
+        serviceId,
+        domain,
+        sites: [{ subdomain: '', folder: 'public', ...(ssl ? { ssl } : {}) }],
+        redirections: [],
+      });
+    const together = await driver.applyMany([one(11, 'many1.test'), one(12, 'many2.test')]);
+    expect(together).toEqual(new Map());
+    for (const host of ['many1.test', 'many2.test'])
+      expect((await eventually(host, '/', (a) => a.status === 200)).body).toBe('main site\n');
+    const failures = await driver.applyMany([
+      one(11, 'many1.test'),
+      one(13, 'many3.test', { certPem: garbage, keyPem: key }),
+      one(12, 'many2b.test'),
+    ]);
+    expect([...failures.keys()]).toEqual([13]);
+    expect((failures.get(13) as DaemonError).detail).toMatch(/nginx -t:.*(PEM|certificate)/s);
+    expect((await eventually('many2b.test', '/', (a) => a.status === 200)).body).toBe('main site\n');
+    expect((await get('many1.test', '/')).body).toBe('main site\n');
+    expect(services()).not.toContain('13');
+    await driver.remove(11);
+    await driver.remove(12);
+  });
+
   it('applies a change, and removes a service so its hosts are no longer served', async () => {
     await driver.apply(shop({ sites: [{ subdomain: '', folder: 'blog/web' }], redirections: [] }));
     await eventually('shop.test', '/', (a) => a.body === 'blog site\n');

@@ -90,14 +90,18 @@ export abstract class FileWebDriver implements WebDriver {
   }
 
   /**
-   * Tests the live configuration with the service's files as `test` writes them: a folder holding
-   * its nginx.conf (naming each of its hosts' files, staged or live) and, when the pool changed,
-   * its php-fpm-<version>.conf. null: without the service. A driver that tests nothing leaves
-   * `test` uncalled, so no file is written for it.
+   * Tests the live configuration with the `changing` services' files as each of `tests` writes
+   * them: a folder holding its nginx.conf (naming each of its hosts' files, staged or live) and,
+   * when its pool changed, its php-fpm-<version>.conf. A changing service without a test is
+   * tested without its files (a removal). A driver that tests nothing leaves `tests` uncalled, so
+   * no file is written for them.
    */
-  protected abstract check(serviceId: number, test: (() => Promise<string>) | null): Promise<void>;
-  /** Makes the daemons read the live files; `phpVersions` are the pools to reload (before and after). */
-  protected abstract reload(phpVersions: string[], socket: string | null): Promise<void>;
+  protected abstract check(changing: number[], tests: (() => Promise<string>)[]): Promise<void>;
+  /**
+   * Makes the daemons read the live files; `phpVersions` are the pools to reload (before and
+   * after), `sockets` those of changed pools, which must be open once it answers.
+   */
+  protected abstract reload(phpVersions: string[], sockets: string[]): Promise<void>;
 
   /** One change at a time: a test includes the other services' live files. */
   private serial<T>(work: () => Promise<T>): Promise<T> {
@@ -119,7 +123,37 @@ export abstract class FileWebDriver implements WebDriver {
   async apply(service: WebService): Promise<void> {
     // Everything is checked before the first file is written.
     const rendered = this.render(service);
-    return this.serial(() => this.applyRendered(service.serviceId, rendered));
+    return this.serial(() => this.applyRendered([{ serviceId: service.serviceId, rendered }]));
+  }
+
+  /**
+   * Many services at once (a server's `web sync`): written together, tested with one `nginx -t`
+   * and made live with one reload per batch, instead of one each (with a thousand services, a
+   * thousand reloads of a thousand services). A batch whose test or reload fails is applied again
+   * one service at a time, so the one at fault is named and the others are served. Answers each
+   * failed service's error.
+   */
+  async applyMany(services: WebService[]): Promise<Map<number, unknown>> {
+    const failures = new Map<number, unknown>();
+    const batch: RenderedChange[] = [];
+    for (const service of services) {
+      try {
+        batch.push({ serviceId: service.serviceId, rendered: this.render(service) });
+      } catch (error) {
+        failures.set(service.serviceId, error);
+      }
+    }
+    for (let start = 0; start < batch.length; start += APPLY_BATCH) {
+      const part = batch.slice(start, start + APPLY_BATCH);
+      await this.serial(async () => {
+        try {
+          await this.applyRendered(part);
+        } catch {
+          for (const one of part) await this.applyRendered([one]).catch((error) => failures.set(one.serviceId, error));
+        }
+      });
+    }
+    return failures;
   }
 
   async applyHosts(change: WebServiceHosts): Promise<boolean> {
@@ -130,7 +164,7 @@ export abstract class FileWebDriver implements WebDriver {
       const dir = this.serviceDir(serviceId);
       const rendered = renderHosts(change, this.options, this.templates, dir, this.memos.get(serviceId));
       if (!rendered) return false;
-      await this.applyRendered(serviceId, rendered);
+      await this.applyRendered([{ serviceId, rendered }]);
       return true;
     });
   }
@@ -145,24 +179,88 @@ export abstract class FileWebDriver implements WebDriver {
   }
 
   /**
-   * Makes the live files these. The memo of the service's hosts is kept only after a success, so
+   * Makes the live files these. The memo of a service's hosts is kept only after a success, so
    * it always describes what is live; a failure drops it and the next change applies the whole
    * service.
    */
-  private async applyRendered(serviceId: number, rendered: RenderedService): Promise<void> {
+  private async applyRendered(batch: RenderedChange[]): Promise<void> {
     try {
-      await this.writeRendered(serviceId, rendered);
-      this.memos.set(serviceId, rendered.memo);
+      await this.writeRendered(batch);
+      for (const { serviceId, rendered } of batch) this.memos.set(serviceId, rendered.memo);
     } catch (error) {
-      this.memos.delete(serviceId);
+      for (const { serviceId } of batch) this.memos.delete(serviceId);
       throw error;
     }
   }
 
-  private async writeRendered(serviceId: number, rendered: RenderedService): Promise<void> {
+  /** Writes the services' changed files, tests them together, puts them in place and reloads once. */
+  private async writeRendered(batch: RenderedChange[]): Promise<void> {
+    await mkdir(this.liveDir, { recursive: true });
+    const staged: StagedChange[] = [];
+    try {
+      for (const { serviceId, rendered } of batch) {
+        const change = await this.stage(serviceId, rendered);
+        if (change) staged.push(change);
+      }
+      if (staged.length === 0) return;
+      await this.check(
+        staged.map((change) => change.serviceId),
+        staged.map((change) => () => this.writeTestFolder(change.rendered, change.staged, change.dir, change.staging)),
+      );
+      for (const change of staged) await this.putStaged(change);
+    } catch (error) {
+      for (const change of staged) await this.unstage(change);
+      throw error;
+    } finally {
+      for (const change of staged) await rm(change.staging, { recursive: true, force: true });
+    }
+    // From here the new files are in place: a failure puts the previous ones back.
+    for (const change of staged) this.known.delete(change.serviceId);
+    const php = [...new Set(staged.flatMap((change) => [...change.php]))];
+    const sockets = staged.flatMap((change) =>
+      change.php.has(change.rendered.phpVersion) ? [change.rendered.socket] : [],
+    );
+    const removed = new Map<StagedChange, string[]>();
+    try {
+      // The configuration first: a certificate or page goes once nothing live names it.
+      for (const change of staged) {
+        removed.set(change, []);
+        for (const name of change.gone.filter(isConfigName)) {
+          await rm(path.join(change.dir, name), { force: true });
+          removed.get(change)?.push(name);
+        }
+        if (change.moving) await this.swap(change.live, change.dir);
+      }
+      await this.reload(php, sockets);
+    } catch (error) {
+      for (const [change, names] of removed) {
+        for (const name of names)
+          await writeFileAtomically(path.join(change.dir, name), change.before.get(name) ?? '', 0o644);
+        await this.putBack(change);
+      }
+      await this.reload(php, []).catch(() => undefined);
+      throw error;
+    }
+    for (const change of staged) {
+      const { serviceId, dir, gone, moving, linked, rendered } = change;
+      for (const name of gone) await rm(path.join(dir, name), { force: true });
+      if (moving && linked && this.owns(linked)) await rm(linked, { recursive: true, force: true });
+      if (moving) await this.sweep(serviceId);
+      this.known.set(serviceId, {
+        files: new Map(rendered.files.map((file) => [file.name, file.content])),
+        stamp: await this.stamp(dir),
+      });
+    }
+  }
+
+  /**
+   * A service's change made ready: files named by their content written in its folder, changed
+   * configuration files in a staging folder of their own. null: nothing changed. A failure undoes
+   * its own writes.
+   */
+  private async stage(serviceId: number, rendered: RenderedService): Promise<StagedChange | null> {
     const dir = this.serviceDir(serviceId);
     const live = this.livePath(serviceId);
-    await mkdir(this.liveDir, { recursive: true });
     const linked = await readlink(live).catch(() => null);
     const moving = linked !== dir;
     // Moving in (a first apply, or the earlier layout): the folder is written whole.
@@ -172,70 +270,71 @@ export abstract class FileWebDriver implements WebDriver {
     const changed = rendered.files.filter((file) => before.get(file.name) !== file.content);
     const gone = [...before.keys()].filter((name) => !wanted.has(name));
     await this.prepareLogs(rendered);
-    if (!moving && changed.length === 0 && gone.length === 0) return;
+    if (!moving && changed.length === 0 && gone.length === 0) return null;
 
     const pools = (names: string[]) => names.flatMap((name) => /^php-fpm-(\d+\.\d+)\.conf$/.exec(name)?.[1] ?? []);
     const php = new Set([...pools(changed.map((file) => file.name)), ...pools(gone)]);
     if (moving && linked) for (const version of await phpVersionsIn(linked)) php.add(version);
     const staging = path.join(this.stagingDir, `${serviceId}.${randomBytes(6).toString('hex')}`);
-    const written: string[] = [];
+    const staged = changed.filter((file) => file.config);
+    const change: StagedChange = {
+      serviceId,
+      rendered,
+      dir,
+      live,
+      linked,
+      moving,
+      before,
+      changed,
+      gone,
+      php,
+      staging,
+      staged,
+      written: [],
+    };
     try {
       for (const file of changed.filter((file) => !file.config)) {
         await writeFileAtomically(path.join(dir, file.name), file.content, file.mode);
-        if (!before.has(file.name)) written.push(file.name);
+        if (!before.has(file.name)) change.written.push(file.name);
       }
-      const staged = changed.filter((file) => file.config);
       for (const file of staged) await writeFileAtomically(path.join(staging, file.name), file.content, file.mode);
-      await this.check(serviceId, () => this.writeTestFolder(rendered, staged, dir, staging));
-      for (const file of staged) {
-        await mkdir(path.dirname(path.join(dir, file.name)), { recursive: true, mode: 0o755 });
-        await rename(path.join(staging, file.name), path.join(dir, file.name));
-        if (!before.has(file.name)) written.push(file.name);
-      }
     } catch (error) {
-      if (moving) await rm(dir, { recursive: true, force: true });
-      else for (const name of written) await rm(path.join(dir, name), { force: true });
-      throw error;
-    } finally {
+      await this.unstage(change);
       await rm(staging, { recursive: true, force: true });
-    }
-    // From here the new files are in place: a failure puts the previous ones back.
-    this.known.delete(serviceId);
-    const restore = async () => {
-      if (moving) {
-        if (linked) await this.swap(live, linked);
-        else await unlink(live).catch(() => undefined);
-        await rm(dir, { recursive: true, force: true });
-      } else {
-        for (const name of written) await rm(path.join(dir, name), { force: true });
-        for (const file of changed) {
-          const previous = before.get(file.name);
-          if (previous !== undefined) await writeFileAtomically(path.join(dir, file.name), previous, file.mode);
-        }
-      }
-      await this.reload([...php], null).catch(() => undefined);
-    };
-    const removed: string[] = [];
-    try {
-      // The configuration first: a certificate or page goes once nothing live names it.
-      for (const name of gone.filter(isConfigName)) {
-        await rm(path.join(dir, name), { force: true });
-        removed.push(name);
-      }
-      if (moving) await this.swap(live, dir);
-      await this.reload([...php], php.has(rendered.phpVersion) ? rendered.socket : null);
-    } catch (error) {
-      for (const name of removed) await writeFileAtomically(path.join(dir, name), before.get(name) ?? '', 0o644);
-      await restore();
       throw error;
     }
-    for (const name of gone) await rm(path.join(dir, name), { force: true });
-    if (moving && linked && this.owns(linked)) await rm(linked, { recursive: true, force: true });
-    if (moving) await this.sweep(serviceId);
-    this.known.set(serviceId, {
-      files: new Map(rendered.files.map((file) => [file.name, file.content])),
-      stamp: await this.stamp(dir),
-    });
+    return change;
+  }
+
+  /** The staged configuration files renamed over the live ones. */
+  private async putStaged(change: StagedChange): Promise<void> {
+    for (const file of change.staged) {
+      await mkdir(path.dirname(path.join(change.dir, file.name)), { recursive: true, mode: 0o755 });
+      await rename(path.join(change.staging, file.name), path.join(change.dir, file.name));
+      if (!change.before.has(file.name)) change.written.push(file.name);
+    }
+  }
+
+  /** What a change wrote before it went live, removed. */
+  private async unstage(change: StagedChange): Promise<void> {
+    if (change.moving) await rm(change.dir, { recursive: true, force: true });
+    else for (const name of change.written) await rm(path.join(change.dir, name), { force: true });
+  }
+
+  /** A live change undone: the previous link or files back (the caller reloads). */
+  private async putBack(change: StagedChange): Promise<void> {
+    const { dir, live, linked, moving, before, changed, written } = change;
+    if (moving) {
+      if (linked) await this.swap(live, linked);
+      else await unlink(live).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+      return;
+    }
+    for (const name of written) await rm(path.join(dir, name), { force: true });
+    for (const file of changed) {
+      const previous = before.get(file.name);
+      if (previous !== undefined) await writeFileAtomically(path.join(dir, file.name), previous, file.mode);
+    }
   }
 
   /**
@@ -331,16 +430,16 @@ export abstract class FileWebDriver implements WebDriver {
       const live = this.livePath(serviceId);
       const previous = await readlink(live).catch(() => null);
       if (!previous) return;
-      await this.check(serviceId, null);
+      await this.check([serviceId], []);
       const versions = await phpVersionsIn(previous);
       await unlink(live);
       this.known.delete(serviceId);
       this.memos.delete(serviceId);
       try {
-        await this.reload(versions, null);
+        await this.reload(versions, []);
       } catch (error) {
         await this.swap(live, previous);
-        await this.reload(versions, null).catch(() => undefined);
+        await this.reload(versions, []).catch(() => undefined);
         throw error;
       }
       if (this.owns(previous)) await rm(previous, { recursive: true, force: true });
@@ -389,11 +488,12 @@ export abstract class FileWebDriver implements WebDriver {
     return path.join(this.liveDir, String(serviceId));
   }
 
-  /** The live folders of every other service, for a test configuration. */
-  protected async otherLiveServices(serviceId: number): Promise<string[]> {
+  /** The live folders of every service but these, for a test configuration. */
+  protected async otherLiveServices(changing: number[]): Promise<string[]> {
+    const left = new Set(changing.map(String));
     const entries = await readdir(this.liveDir).catch(() => [] as string[]);
     return entries
-      .filter((entry) => /^\d+$/.test(entry) && entry !== String(serviceId))
+      .filter((entry) => /^\d+$/.test(entry) && !left.has(entry))
       .sort()
       .map((entry) => path.join(this.liveDir, entry));
   }
@@ -405,6 +505,35 @@ export abstract class FileWebDriver implements WebDriver {
     await symlink(target, temporary);
     await rename(temporary, live);
   }
+}
+
+/** Services a sync applies together: one test and one reload for each batch of this many. */
+const APPLY_BATCH = 100;
+
+/** A service's files as rendered, to be made live. */
+interface RenderedChange {
+  serviceId: number;
+  rendered: RenderedService;
+}
+
+/** A service's change on its way live (FileWebDriver.stage). */
+interface StagedChange extends RenderedChange {
+  dir: string;
+  live: string;
+  /** Where live/<service> pointed before (null: nowhere). */
+  linked: string | null;
+  /** Moving in: a first apply, or the earlier layout (the folder written whole). */
+  moving: boolean;
+  before: Map<string, string>;
+  changed: RenderedFile[];
+  gone: string[];
+  /** PHP versions whose pools changed (to test and reload). */
+  php: Set<string>;
+  staging: string;
+  /** The changed configuration files, in `staging` until they go live. */
+  staged: RenderedFile[];
+  /** Files the change added to the folder (removed if it is undone). */
+  written: string[];
 }
 
 /**

@@ -100,9 +100,10 @@ export class NginxWebDriver extends FileWebDriver {
     return copy;
   }
 
-  protected async check(serviceId: number, writeTest: (() => Promise<string>) | null): Promise<void> {
-    const test = writeTest ? await writeTest() : null;
-    const folders = [...(await this.otherLiveServices(serviceId)), ...(test ? [test] : [])];
+  protected async check(changing: number[], writeTests: (() => Promise<string>)[]): Promise<void> {
+    const tests: string[] = [];
+    for (const writeTest of writeTests) tests.push(await writeTest());
+    const folders = [...(await this.otherLiveServices(changing)), ...tests];
     const nginxCopy = await this.testCopy(
       this.options.nginxConf,
       `include ${this.liveDir}/*/nginx.conf;`,
@@ -117,11 +118,10 @@ export class NginxWebDriver extends FileWebDriver {
     } finally {
       await rm(nginxCopy, { force: true });
     }
-    if (!test) return;
     for (const version of Object.keys(this.options.php)) {
       const pool = `php-fpm-${version}.conf`;
       // Only a pool that changed is tested (and reloaded).
-      if (!(await exists(path.join(test, pool)))) continue;
+      if (!(await someExists(tests.map((test) => path.join(test, pool))))) continue;
       const master = this.options.php[version] as PhpFpmMaster;
       const pools: string[] = [];
       for (const folder of folders) if (await exists(path.join(folder, pool))) pools.push(path.join(folder, pool));
@@ -142,18 +142,18 @@ export class NginxWebDriver extends FileWebDriver {
     }
   }
 
-  protected async reload(phpVersions: string[], socket: string | null): Promise<void> {
+  protected async reload(phpVersions: string[], sockets: string[]): Promise<void> {
     const timeout = this.options.reloadTimeoutMs ?? 15_000;
     // A master whose pool cannot bind its socket exits on reload: the folder must be there first.
-    if (socket) await ensurePhpSocketFolder(path.dirname(socket));
+    for (const folder of new Set(sockets.map((socket) => path.dirname(socket)))) await ensurePhpSocketFolder(folder);
     for (const version of phpVersions) {
       const master = this.options.php[version];
       if (!master) continue;
       await this.reloadPhp(master, timeout);
     }
-    if (socket && !(await waitFor(() => exists(socket), timeout))) {
-      throw new DaemonError('web.error.reload', `php-fpm opened no socket ${socket}`);
-    }
+    for (const socket of sockets)
+      if (!(await waitFor(() => exists(socket), timeout)))
+        throw new DaemonError('web.error.reload', `php-fpm opened no socket ${socket}`);
     const master = await readPidFile(this.options.nginxPidFile);
     const before = master === null ? new Set<number>() : await acceptingWorkers(master);
     try {
@@ -224,4 +224,9 @@ function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+async function someExists(files: string[]): Promise<boolean> {
+  for (const file of files) if (await exists(file)) return true;
+  return false;
 }

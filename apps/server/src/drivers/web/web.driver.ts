@@ -80,6 +80,11 @@ export interface WebDriver {
    */
   apply(service: WebService): Promise<void>;
   /**
+   * Many services as `apply` each (a server's sync): tested and reloaded together in batches; a
+   * batch that fails is applied one by one. Answers the error of each service that failed.
+   */
+  applyMany(services: WebService[]): Promise<Map<number, unknown>>;
+  /**
    * Makes the named hosts of the service exactly these, leaving its other hosts as the driver last
    * applied them: a change costs what it touches. false (nothing done) when the driver cannot
    * stand in for the rest (no apply of this service since it started, another writer, a parked

@@ -1,7 +1,7 @@
 import type { PermissionKey } from '@panel247/contract/constants';
 import type { HostingService as HostingServiceDto } from '@panel247/contract/hosting';
 import type { Db } from '../../db/database.ts';
-import type { WebDriver } from '../../drivers/web/web.driver.ts';
+import type { WebDriver, WebService } from '../../drivers/web/web.driver.ts';
 import { DaemonError } from '../../errors.ts';
 import {
   type ChangeDelivery,
@@ -38,9 +38,14 @@ async function repair(work: () => Promise<void>): Promise<Pick<WebDrift, 'repair
     await work();
     return { repaired: true };
   } catch (error) {
-    const detail = error instanceof DaemonError ? error.detail : '';
-    return { repaired: false, error: detail || (error as Error).message };
+    return { repaired: false, error: failureText(error) };
   }
+}
+
+/** A repair's failure for the operator: the web server's own message, else the error's. */
+function failureText(error: unknown): string {
+  const detail = error instanceof DaemonError ? error.detail : '';
+  return detail || (error as Error).message;
 }
 
 /** What a change touches: the site folders it brings in, and the hosts whose rows it changes (see HostingChanges.change). */
@@ -194,13 +199,23 @@ export class HostingChanges {
     const report: WebDrift[] = [];
     const holds = await new PlacementService(this.db, this.now).holding('web', this.node);
     const services = (await hostingRepository.allServices(this.db)).filter((service) => holds(service.id));
+    const drifted: { model: WebService; entry: WebDrift }[] = [];
     for (const service of services) {
       if (!options.dryRun) await this.ensure(this.db, service.id);
       const model = await this.model.read(this.db, service, options.dryRun ? [] : 'all');
       const drift = await this.driver.drift(model);
       if (!drift) continue;
-      const result = options.dryRun ? { repaired: false } : await repair(() => this.driver.apply(model));
-      report.push({ serviceId: service.id, domain: service.domain, drift, ...result });
+      const entry: WebDrift = { serviceId: service.id, domain: service.domain, drift, repaired: false };
+      drifted.push({ model, entry });
+      report.push(entry);
+    }
+    if (!options.dryRun && drifted.length > 0) {
+      // together: one test and one reload per batch, not one per service
+      const failures = await this.driver.applyMany(drifted.map((one) => one.model));
+      for (const { entry } of drifted) {
+        const failure = failures.get(entry.serviceId);
+        Object.assign(entry, failure === undefined ? { repaired: true } : { error: failureText(failure) });
+      }
     }
     const known = new Set(services.map((service) => service.id));
     for (const serviceId of await this.driver.liveServices()) {
