@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { FtpAccount } from '@panel247/contract/ftp';
 import type { HostingService } from '@panel247/contract/hosting';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,11 +8,10 @@ import type { NodeView } from '../../src/modules/nodes/nodes.service.ts';
 import { buildAccount } from '../support/factories.ts';
 import { runPanel } from '../support/panel-cli.ts';
 import { addServer, dropServerRoles, psql } from '../support/provider-servers.ts';
+import { ftpUploadAt } from '../support/server-clients.ts';
 import { startWebServerNamespace, until, type WebServerNamespace } from '../support/server-namespace.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-
-const execFileAsync = promisify(execFile);
 
 const isRoot = process.getuid?.() === 0;
 const BEING_APPLIED = 'Hecho en el panel. El servidor aún no lo ha aplicado: se aplicará en cuanto pueda.';
@@ -192,21 +189,7 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('services placed on two we
     const login = created.body.data.ftp.user;
     const page = path.join(mkdtempSync(path.join(tmpdir(), 'p247-fleet-ftp-')), 'subida.html');
     writeFileSync(page, 'subida por FTP a web2\n');
-    /** curl's FTP client at a server's address: 0 uploaded, 67 login refused. */
-    const upload = (name: string) =>
-      execFileAsync('curl', [
-        '-s',
-        '--max-time',
-        '10',
-        '--user',
-        `${login}:ftp clave 1`,
-        '-T',
-        page,
-        `ftp://${server(name).ns.address}:${server(name).ftpPort}/subida.html`,
-      ]).then(
-        () => 0,
-        (error: { code?: number }) => error.code ?? -1,
-      );
+    const upload = (name: string) => ftpUploadAt(server(name), login, 'ftp clave 1', page, 'subida.html');
     // the account reaches its server's ProFTPD through the log (it may answer before it is there)
     expect(
       await until(

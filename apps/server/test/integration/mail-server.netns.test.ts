@@ -1,19 +1,16 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Mailbox } from '@panel247/contract/mail';
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAccount } from '../support/factories.ts';
 import { runPanel } from '../support/panel-cli.ts';
 import { dropServerRoles, joinServer } from '../support/provider-servers.ts';
+import { deliverAt, imapAt, uidAt } from '../support/server-clients.ts';
 import { type MailServerNamespace, startMailServerNamespace, until } from '../support/server-namespace.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
-const execFileAsync = promisify(execFile);
 const isRoot = process.getuid?.() === 0;
 const PLACED = 'correo-uno.test';
 /** Made before the mail server was added: its mail stays on the control plane's own machine. */
@@ -35,27 +32,9 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
   const ids = new Map<string, number>();
   const cookies = new Map<string, string>();
 
-  /** curl's IMAP client at the mail server's address, after STARTTLS: 0 logged in, 67 refused. */
-  const imap = async (user: string, password: string, urlPath = '/', extra: string[] = [], at = server) =>
-    execFileAsync('curl', [
-      '-s',
-      '--max-time',
-      '10',
-      '--ssl-reqd',
-      '-k',
-      '--user',
-      `${user}:${password}`,
-      ...extra,
-      `imap://${at.ns.address}:${at.imapPort}${urlPath}`,
-    ]).then(
-      ({ stdout }) => ({ code: 0, stdout }),
-      (error: { code?: number; stdout?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? '' }),
-    );
-  /** Mail handed to the mail server's port 25, as another server on the Internet hands it. */
-  const deliver = (to: string, subject: string, at = server) =>
-    nodemailer
-      .createTransport({ host: at.ns.address, port: at.smtpPort, secure: false, ignoreTLS: true })
-      .sendMail({ from: 'someone@example.org', to, subject, text: `${subject} body` });
+  const imap = (user: string, password: string, urlPath = '/', extra: string[] = [], at = server) =>
+    imapAt(at, user, password, urlPath, extra);
+  const deliver = (to: string, subject: string, at = server) => deliverAt(at, to, subject);
   const createMailbox = async (domain: string, name: string, password: string) => {
     const { body } = await t.call<{ correo: Mailbox }>(
       'POST',
@@ -161,11 +140,7 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a mail server of its own'
     );
     return zone.body.data.dnss.find((r) => r.zona === 'mail' && r.type === 'A')?.value;
   };
-  const uidOf = async (subject: string, at: MailServerNamespace) =>
-    /\* SEARCH (\d+)/.exec(
-      (await imap(`info@${PLACED}`, 'first password 1', '/INBOX', ['-X', `UID SEARCH SUBJECT "${subject}"`], at))
-        .stdout,
-    )?.[1];
+  const uidOf = (subject: string, at: MailServerNamespace) => uidAt(at, `info@${PLACED}`, 'first password 1', subject);
 
   it('moves the mail to another mail server: the messages and their ids there, the name switched, the old copy gone', async () => {
     const uid = await uidOf('hola servidor', server);
