@@ -661,6 +661,14 @@ export const configSchema = z.object({
       webAddress: hostPortSchema.optional(),
       /** Where PowerDNS answers DNS; default its API's local-address and local-port settings. */
       dnsAddress: hostPortSchema.optional(),
+      /**
+       * The secondary name servers (host:port where each answers DNS), compared with the primary
+       * zone by zone ("name servers in step"); none: the check is skipped.
+       */
+      secondaries: z
+        .union([z.array(hostPortSchema), z.string().transform((value) => value.split(',').filter(Boolean))])
+        .pipe(z.array(hostPortSchema))
+        .default([]),
     })
     .prefault({}),
 });
@@ -852,6 +860,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DOCTOR_SUBMISSION_ADDRESS: 'doctor.submissionAddress',
   PANEL_DOCTOR_FTP_LOGIN: 'doctor.ftpLogin',
   PANEL_DOCTOR_FTP_PASSWORD: 'doctor.ftpPassword',
+  PANEL_DOCTOR_SECONDARIES: 'doctor.secondaries',
   PANEL_DOCTOR_WEB_ADDRESS: 'doctor.webAddress',
   PANEL_DOCTOR_DNS_ADDRESS: 'doctor.dnsAddress',
 };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeNamespace, type NodeNamespace } from '../../../../scripts/daemons/netns.ts';
 import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
 import { PowerDnsDriver } from '../../src/drivers/dns/powerdns.driver.ts';
+import { nameServersInStep } from '../../src/drivers/doctor/name-server-checks.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { until } from '../support/server-namespace.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
@@ -40,6 +41,16 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a secondary name server o
     );
     return { ...answers, ms: Date.now() - started };
   };
+  const secondaryAddress = () => `${ns.address}:53`;
+  /** doctor's "name servers in step", with the secondary named as PANEL_DOCTOR_SECONDARIES would. */
+  const inStep = () =>
+    nameServersInStep({
+      apiUrl: primary.apiUrl,
+      apiKey: primary.apiKey,
+      serverId: 'localhost',
+      secondaries: [secondaryAddress()],
+      graceMs: 1000,
+    });
   const create = async (params: Record<string, string>) => {
     const { body } = await t.call<One>(
       'POST',
@@ -139,9 +150,17 @@ describe.skipIf(!isRoot && process.env.CI !== 'true')('a secondary name server o
     await secondary.stop();
     await save(record.id, 'durante');
     expect(await primary.dig(`ausente.${ZONE}`, 'TXT')).toEqual(['"durante"']);
+    // doctor names the secondary that does not answer
+    const down = await inStep();
+    expect(down).toMatchObject({ ok: false });
+    expect(down.detail).toContain(secondaryAddress());
     await secondary.start();
     await bothAnswer(`ausente.${ZONE}`, 'TXT', ['"durante"']);
     expect(await secondary.dig(ZONE, 'SOA')).toEqual(await primary.dig(ZONE, 'SOA'));
+    expect(await inStep()).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^1 secondary\(ies\) answer \d+ zone/),
+    });
   });
 
   it('serves a signed zone signed at the secondary too: the primary’s keys and signatures travel with the zone', async () => {

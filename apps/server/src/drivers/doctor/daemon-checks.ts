@@ -8,6 +8,7 @@ import { phpMasters } from '../web/create-web-driver.ts';
 import { nginxArgs } from '../web/nginx.driver.ts';
 import { readPidFile } from '../web/pid-file.ts';
 import { checked, type DaemonCheck } from './daemon-check.ts';
+import { nameServersInStep } from './name-server-checks.ts';
 import { greeting, hostPort, httpAnswers } from './network-checks.ts';
 
 const run = promisify(execFile);
@@ -193,6 +194,15 @@ function restic(config: AppConfig): Promise<DaemonCheck> {
 export async function daemonChecks(config: AppConfig): Promise<DaemonCheck[]> {
   const checks: Promise<DaemonCheck>[] = [];
   if (config.dns.driver === 'powerdns') checks.push(powerDns(config));
+  if (config.dns.driver === 'powerdns' && config.doctor.secondaries.length > 0)
+    checks.push(
+      nameServersInStep({
+        apiUrl: String(config.dns.powerdnsApiUrl),
+        apiKey: String(config.dns.powerdnsApiKey ?? ''),
+        serverId: config.dns.powerdnsServerId,
+        secondaries: config.doctor.secondaries,
+      }),
+    );
   if (config.mail.driver === 'dovecot') checks.push(dovecot(config), postfix(config));
   if (config.mail.dkimDriver === 'opendkim') checks.push(openDkim(config));
   if (config.hosting.ftpDriver === 'proftpd') checks.push(proftpd(config));
