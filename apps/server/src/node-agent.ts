@@ -15,6 +15,7 @@ import type { EventBus } from './modules/realtime/event-bus.ts';
 import { workEvents } from './modules/realtime/work-events.ts';
 import { startNodeChannel } from './node-channel/channel-server.ts';
 import { nodeChannelToken } from './node-channel/channel-token.ts';
+import { NodeChannels } from './node-channel/node-channels.ts';
 import { NODE_SYNC } from './node-sync.ts';
 import { bindNodeWork, nodeWorkers } from './node-work.ts';
 
@@ -70,18 +71,24 @@ export async function startNodeAgent(deps: NodeAgentDeps): Promise<NodeAgent> {
   // work log (the start bench holds it to 80 MB). The area services that certificates, backups,
   // installs and unsigning need are built at the first such job; a change they make (a
   // certificate's install, a restored database) is a job like any other, which this agent takes.
-  const node = composeNodeParts(base);
+  // The unnamed machine's agent runs every service's backups and restores: the parts held by the
+  // provider's servers it reaches through their agents (homes mirrored, databases dumped there).
+  const unnamed = config.agent.node === '';
+  const node = composeNodeParts(
+    base,
+    unnamed ? { channels: new NodeChannels(db, nodeChannelToken(deps.secretKey)) } : {},
+  );
   let areas: Promise<AreaServices> | undefined;
   const areaServices = () => {
     areas ??= import('./composition/area-services.ts').then(({ composeAreas }) => composeAreas(base, node));
     return areas;
   };
   // A server of the provider's proves which one it is before it takes any work, then says it is up.
-  const heartbeat = config.agent.node === '' ? undefined : await announceNode(db, config, base.now, deps.log);
+  const heartbeat = unnamed ? undefined : await announceNode(db, config, base.now, deps.log);
   await jobs.start({ workers: true });
   await bindNodeWork(jobs, nodeWorkers(base, node, composeZonePublishing(base), areaServices));
   // A named server's sync is its own queue's, scheduled by it (the instances schedule the unnamed one's).
-  if (config.agent.node !== '') {
+  if (!unnamed) {
     const every = cronEvery(config.agent.syncSeconds);
     if (every) await jobs.schedule(NODE_SYNC, every, {});
     else await jobs.unschedule(NODE_SYNC);
