@@ -47,7 +47,13 @@ export async function startPrivateMariaDb(
   const asRoot = process.getuid?.() === 0;
   // as root the server drops to Debian's mysql user, which must own its data and socket folder
   const owner = asRoot ? ['--user=mysql'] : [];
-  if (asRoot) chownSync(dir, Number((await execFileAsync('id', ['-u', 'mysql'])).stdout), 0);
+  const mysqlUid = asRoot ? Number((await execFileAsync('id', ['-u', 'mysql'])).stdout) : undefined;
+  if (mysqlUid !== undefined) chownSync(dir, mysqlUid, 0);
+  // its temporary tables in a folder of its own: two servers bootstrapping at once in the shared
+  // /tmp once lost one's to the other ("Could not remove temporary table", install-db aborted)
+  const tmpDir = path.join(dir, 'tmp');
+  mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+  if (mysqlUid !== undefined) chownSync(tmpDir, mysqlUid, 0);
 
   if (!existsSync(path.join(dataDir, 'mysql'))) {
     mkdirSync(dataDir, { recursive: true });
@@ -57,6 +63,7 @@ export async function startPrivateMariaDb(
         `--datadir=${dataDir}`,
         '--auth-root-authentication-method=socket',
         '--skip-test-db',
+        `--tmpdir=${tmpDir}`,
         ...owner,
       ]);
     } catch (error) {
@@ -75,6 +82,7 @@ export async function startPrivateMariaDb(
     `--pid-file=${path.join(dir, 'mariadb.pid')}`,
     `--log-error=${errorLog}`,
     '--skip-name-resolve',
+    `--tmpdir=${tmpDir}`,
     ...owner,
   ]);
   const query = async (sql: string) =>
