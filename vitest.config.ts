@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /** The tests that boot a clean Debian root (scripts/daemons/clean-root.ts): a tier of their own. */
 const CLEAN_ROOT_TESTS = 'apps/server/test/integration/**/*clean-root.test.ts';
+/** The provider's servers, each a network namespace with daemons of its own (scripts/daemons/netns.ts). */
+const SERVER_NAMESPACE_TESTS = 'apps/server/test/integration/**/*.netns.test.ts';
 
 /**
  * One vitest configuration, one project per test tier. `scripts/test-all.sh` runs the tiers (the
@@ -33,10 +35,23 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['apps/server/test/integration/**/*.test.ts'],
-          exclude: [CLEAN_ROOT_TESTS],
+          exclude: [CLEAN_ROOT_TESTS, SERVER_NAMESPACE_TESTS],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The real-daemon tests whose servers live in namespaces of their own (their own addresses,
+        // daemons and slots, PostgreSQL databases of their own): a tier apart, so test-all runs it
+        // beside the other integration tests, which share loopback daemons with nothing of it.
+        test: {
+          name: 'servers',
+          include: [SERVER_NAMESPACE_TESTS],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
         },
       },
