@@ -220,11 +220,12 @@ export abstract class FileWebDriver implements WebDriver {
     const sockets = staged.flatMap((change) =>
       change.php.has(change.rendered.phpVersion) ? [change.rendered.socket] : [],
     );
-    const removed = new Map<StagedChange, string[]>();
+    // every change is put back on a failure, those the loop below had not reached yet too: their
+    // staged files are in their folders already
+    const removed = new Map(staged.map((change) => [change, [] as string[]]));
     try {
       // The configuration first: a certificate or page goes once nothing live names it.
       for (const change of staged) {
-        removed.set(change, []);
         for (const name of change.gone.filter(isConfigName)) {
           await rm(path.join(change.dir, name), { force: true });
           removed.get(change)?.push(name);
