@@ -30,6 +30,7 @@ import type { MailService } from '../modules/mail/mail.service.ts';
 import type { MailAuthService } from '../modules/mail/mail-auth.service.ts';
 import { createMailClientSetupService } from '../modules/mail-client-setup/create-mail-client-setup-service.ts';
 import type { MailClientSetupService } from '../modules/mail-client-setup/mail-client-setup.service.ts';
+import { NodesService } from '../modules/nodes/nodes.service.ts';
 import { PermissionService } from '../modules/permission/permission.service.ts';
 import { RateLimiter } from '../modules/rate-limit/rate-limiter.ts';
 import { workEvents } from '../modules/realtime/work-events.ts';
@@ -199,7 +200,7 @@ export function composePanel(deps: PanelDeps): PanelServices {
     apiTokens,
     userSessions: new UserSessionsService(sessions),
     activity,
-    health: new HealthService(db, events, jobs),
+    health: new HealthService(db, events, jobs, new NodesService(db, now)),
     legal: new LegalService(db),
     mail: createMailService(db, config, node.mail, brands, now, { permissions, delivery: base.delivery }),
     mailAuth,

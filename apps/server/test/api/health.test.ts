@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type NodeRole, NodesService } from '../../src/modules/nodes/nodes.service.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS } from '../support/test-database.ts';
@@ -26,6 +27,36 @@ describe.each(DATABASE_KINDS)('GET health/ on %s', (kind) => {
     // no version, host or server name in the answer or its headers
     expect(response.body).not.toMatch(/\d+\.\d+|localhost|panel247/i);
     expect(response.headers.server).toBeUndefined();
+  });
+
+  it("counts the provider's servers that are down, and stays ok: the names are doctor's", async () => {
+    const servers = await buildTestApp(kind);
+    try {
+      const nodes = new NodesService(servers.database.db, () => Math.floor(servers.clock.now() / 1000));
+      const server = {
+        roles: ['web'] as NodeRole[],
+        capacity: 10,
+        channelUrl: 'http://127.0.0.1:9/',
+        ipv4: '',
+        ipv6: '',
+      };
+      await nodes.add({ ...server, name: 'web1', host: 'web1.example.net' });
+      await nodes.add({ ...server, name: 'web2', host: 'web2.example.net' });
+      await nodes.heartbeat('web1');
+      await nodes.heartbeat('web2');
+      const get = () => servers.app.inject({ method: 'GET', url: '/p247/health/' });
+      expect((await get()).json()).toEqual({ status: 'ok' });
+
+      servers.clock.advance(45);
+      await nodes.heartbeat('web1');
+      servers.clock.advance(30); // web2 silent for 75 s, web1 for 30 s
+      const response = await get();
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ status: 'ok', serversDown: 1 });
+      expect(response.body).not.toMatch(/web2|example/);
+    } finally {
+      await servers.close();
+    }
   });
 
   it('is degraded (503) while the realtime events may be missed', async () => {

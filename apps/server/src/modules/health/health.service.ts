@@ -3,7 +3,20 @@ import type { JobEngine } from '../../jobs/job-engine.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { healthRepository } from './health.repository.ts';
 
-export type Health = 'ok' | 'degraded';
+export interface Health {
+  status: 'ok' | 'degraded';
+  /**
+   * How many of the provider's servers have not been heard from for a minute. It never makes this
+   * instance degraded (a balancer would take every instance out for one server down); it is there
+   * so a monitor that probes health sees it. A count and no names: the answer is for anyone.
+   */
+  serversDown: number;
+}
+
+/** The provider's servers, as far as health needs them. */
+export interface ServersSeen {
+  downCount(): Promise<number>;
+}
 
 /** A database that has not answered in this long counts as down: a balancer waits for no one. */
 const PING_TIMEOUT_MS = 2000;
@@ -21,19 +34,20 @@ export class HealthService {
     private readonly db: Db,
     private readonly events: EventBus,
     private readonly jobs: Pick<JobEngine, 'working'>,
+    private readonly servers: ServersSeen,
   ) {}
 
   async check(): Promise<Health> {
-    if (this.events.epoch === undefined || !this.jobs.working) return 'degraded';
+    if (this.events.epoch === undefined || !this.jobs.working) return { status: 'degraded', serversDown: 0 };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('database ping timed out')), PING_TIMEOUT_MS);
     });
     try {
       await Promise.race([healthRepository.ping(this.db), late]);
-      return 'ok';
+      return { status: 'ok', serversDown: await Promise.race([this.servers.downCount(), late]) };
     } catch {
-      return 'degraded';
+      return { status: 'degraded', serversDown: 0 };
     } finally {
       clearTimeout(timer);
     }

@@ -62,6 +62,16 @@ export const nodesRepository = {
     await db.updateTable('nodes').set({ hosting_root: root }).where('name', '=', name).execute();
   },
 
+  /** Servers never heard from, or last heard from before `since` (epoch seconds). */
+  async countSilentSince(db: Db, since: number): Promise<number> {
+    const row = await db
+      .selectFrom('nodes')
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', since)]))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  },
+
   async seen(db: Db, name: string, now: number): Promise<void> {
     await db.updateTable('nodes').set({ last_seen_at: now }).where('name', '=', name).execute();
   },

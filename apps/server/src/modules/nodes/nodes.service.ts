@@ -89,6 +89,11 @@ export class NodesService {
     }));
   }
 
+  /** How many servers have not been heard from within NODE_DOWN_SECONDS (one query: health asks it). */
+  async downCount(): Promise<number> {
+    return nodesRepository.countSilentSince(this.db, this.now() - NODE_DOWN_SECONDS);
+  }
+
   /** A draining server takes no new service; those it has stay until they are moved. */
   async setState(name: string, state: 'active' | 'draining'): Promise<void> {
     if (!(await nodesRepository.setState(this.db, name, state))) throw new NotFoundError();
