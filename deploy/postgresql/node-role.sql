@@ -2,7 +2,7 @@
 -- (PANEL_NODE=NAME) logs in as panel247_node_NAME, never as the panel's owner or a superuser.
 -- What it may do, and why (docs/OPERATIONS.md, "What a server can read and write"):
 --
---   read   the services' data its work applies (resources, their web, FTP, mail, database and
+--   read   the services' data its work applies (resources and their plans, their web, FTP, mail, database and
 --          DNS rows, certificates, service users, placements, servers, permission grants to tell
 --          pages that work landed, the brands its templates name);
 --   write  the work log (pg-boss's schema), the change log's outcome (service_changes), the rows a
@@ -58,7 +58,7 @@ REVOKE CREATE ON SCHEMA public FROM :"role";
 GRANT USAGE ON SCHEMA public TO :"role";
 
 GRANT SELECT ON
-  kysely_migration, brands, accounts, resources, permission_grants, service_placements, service_moves, nodes,
+  kysely_migration, brands, accounts, resources, plans, permission_grants, service_placements, service_moves, nodes,
   service_users, service_changes, dns_zones, dns_zone_changes, dns_records, domains,
   mailboxes, mail_aliases, mailbox_rules, mail_counts, mail_send_counts, mail_dkim_keys,
   mail_auth_policies, mail_certificates, ftp_accounts, hosted_databases, web_settings, web_sites,

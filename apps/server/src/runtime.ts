@@ -21,6 +21,8 @@ import { createDomainServices } from './modules/domain/create-domain-services.ts
 import { createFtpService } from './modules/ftp/create-ftp-service.ts';
 import { createHostingService } from './modules/hosting/create-hosting-service.ts';
 import { createServiceUsers } from './modules/hosting/service-users.ts';
+import { configuredPlan } from './modules/plans/configured-plan.ts';
+import { PlansService } from './modules/plans/plans.service.ts';
 import { type EventBus, LocalEventBus } from './modules/realtime/event-bus.ts';
 import { PostgresEventBus } from './modules/realtime/postgres-event-bus.ts';
 import { loadSecretKey } from './secret-key.ts';
@@ -45,7 +47,12 @@ export interface Runtime {
  */
 async function bringSchemaUp(db: Db, config: AppConfig): Promise<void> {
   if (config.agent.node === '') {
-    await migrateToLatest(db);
+    const applied = await migrateToLatest(db);
+    // The services keep the limits they had from the configuration when plans become data.
+    if (applied.includes('0038-plans'))
+      await new PlansService(db, nowSeconds, { phpVersions: Object.keys(config.web.phpSockets) }).adoptConfiguration(
+        configuredPlan(config),
+      );
     return;
   }
   const pending = await pendingMigrations(db);

@@ -31,8 +31,8 @@ export type DatabasesApplying = z.infer<typeof databasesApplyingSchema>;
 
 export const databasesListDataSchema = z.object({
   ddbb: z.array(databaseSchema),
-  /** The plan's number of databases; creation is refused once the list has this many. */
-  limit: z.number().int().nonnegative(),
+  /** The plan's number of databases; creation is refused once the list has this many (null: no limit). */
+  limit: z.number().int().nonnegative().nullable(),
   /** (beyond the spec) database changes not yet on the database server. */
   applying: databasesApplyingSchema,
 });

@@ -8,6 +8,23 @@ import { permissionMapSchema } from './permissions.ts';
 
 const usageSchema = z.object({ used: z.number().nonnegative(), limit: z.number().nonnegative() });
 
+/** How many the service has of something its plan counts, and how many it allows (null: no limit). */
+const countSchema = z.object({
+  used: z.number().int().nonnegative(),
+  limit: z.number().int().nonnegative().nullable(),
+});
+
+/** (beyond the spec) the service's plan: its name and the counts it limits. */
+export const servicePlanSchema = z.object({
+  name: z.string(),
+  sites: countSchema,
+  mailboxes: countSchema,
+  aliases: countSchema,
+  ftpAccounts: countSchema,
+  databases: countSchema,
+});
+export type ServicePlan = z.infer<typeof servicePlanSchema>;
+
 /**
  * Whether the service's web changes are all on its web server (see applyingSchema): `refused`,
  * the web server refused the files; `reload`, it could not reload.
@@ -18,7 +35,7 @@ export type WebApplying = z.infer<typeof webApplyingSchema>;
 export const hostingServiceSchema = z.object({
   id: z.number().int(),
   frontendDbID: z.number().int(),
-  /** Bytes, except BBDD (a number of databases). */
+  /** Bytes, except BBDD (a number of databases); a limit of 0 is none. */
   usage: z.object({ spaceWeb: usageSchema, traffic: usageSchema, BBDD: usageSchema, spaceBbdd: usageSchema }),
   /** The provider's default version, used while `phpversion` is 'default'. */
   defaultPHPVersion: z.string(),
@@ -29,6 +46,7 @@ export const hostingServiceSchema = z.object({
   /** The versions this server runs (beyond the spec: the PHP selector offers only these). */
   phpVersions: z.array(z.string()),
   parkingActive: z.boolean(),
+  plan: servicePlanSchema,
   permissions: permissionMapSchema,
   /** (beyond the spec) changes not yet on the web server, see webApplyingSchema. */
   applying: webApplyingSchema,

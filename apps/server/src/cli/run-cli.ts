@@ -31,6 +31,7 @@ import { mailCommands } from './commands/mail.command.ts';
 import { nodeCommands } from './commands/node.command.ts';
 import { outboxCommands } from './commands/outbox.command.ts';
 import { permissionCommands } from './commands/permission.command.ts';
+import { planCommands } from './commands/plan.command.ts';
 import { resourceCommands } from './commands/resource.command.ts';
 import { seedCommands } from './commands/seed.command.ts';
 import { syncCommands } from './commands/sync.command.ts';
@@ -44,6 +45,7 @@ export const GROUPS: CommandGroup[] = [
   userCommands,
   sessionCommands,
   resourceCommands,
+  planCommands,
   permissionCommands,
   outboxCommands,
   legalCommands,

@@ -11,6 +11,8 @@ import type { DomainContactService } from '../modules/domain/domain-contact.serv
 import { createHostingService, type HostingServices } from '../modules/hosting/create-hosting-service.ts';
 import { createInstallerService } from '../modules/installer/create-installer-service.ts';
 import type { InstallerService } from '../modules/installer/installer.service.ts';
+import { createPlansService } from '../modules/plans/create-plans-service.ts';
+import type { PlansService } from '../modules/plans/plans.service.ts';
 import type { NodeParts } from './node-parts.ts';
 import type { PanelBase } from './panel-base.ts';
 
@@ -23,6 +25,7 @@ import type { PanelBase } from './panel-base.ts';
 export interface AreaServices {
   brands: BrandService;
   hosting: HostingServices;
+  plans: PlansService;
   databases: DatabasesService;
   dns: DnsService;
   domains: DomainServices;
@@ -85,6 +88,7 @@ export function composeAreas(base: PanelBase, node: NodeParts): AreaServices {
   return {
     brands,
     hosting,
+    plans: createPlansService(db, config, now, hosting),
     databases,
     dns,
     domains,

@@ -207,14 +207,7 @@ export function composePanel(deps: PanelDeps): PanelServices {
     mailClientSetup: createMailClientSetupService(db, config, brands, permissions),
     ftp,
     files: createFilesService(db, config, areas.fileWorkers, permissions),
-    backupJobs: new BackupJobsService(
-      db,
-      permissions,
-      areas.backups,
-      { quotaBytes: config.backups.quotaMb * 1024 * 1024 },
-      now,
-      jobs,
-    ),
+    backupJobs: new BackupJobsService(db, permissions, areas.backups, now, jobs),
     jobs,
     async close() {
       await jobs.stop();

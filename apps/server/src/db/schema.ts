@@ -126,6 +126,29 @@ export interface ResourceTable {
   service_expire_ts: number | null;
   mail_expire_ts: number | null;
   created_at: number;
+  /** The hosting service's plan (migration 0038); null for a resource without a service. */
+  plan_id: Generated<number | null>;
+}
+
+/** The provider's plans (migration 0038): NULL limits have none; sizes in MiB. */
+export interface PlanTable {
+  id: Generated<number>;
+  name: string;
+  web_space_mb: number | null;
+  traffic_mb: number | null;
+  sites: number | null;
+  mailboxes: number | null;
+  mailbox_mb: number | null;
+  aliases: number | null;
+  ftp_accounts: number | null;
+  databases: number | null;
+  database_space_mb: number | null;
+  backup_mb: number | null;
+  /** Comma list; '' : every version the server has. */
+  php_versions: string;
+  php_workers: number;
+  created_at: number;
+  updated_at: number;
 }
 
 /** One row per user and resource, one column per permission key; no row means no access. */
@@ -664,6 +687,7 @@ export interface Database {
   user_passkeys: UserPasskeyTable;
   passkey_challenges: PasskeyChallengeTable;
   resources: ResourceTable;
+  plans: PlanTable;
   permission_grants: PermissionGrantTable;
   sessions: SessionTable;
   api_tokens: ApiTokenTable;

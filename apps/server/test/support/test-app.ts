@@ -7,6 +7,8 @@ import type { DatabaseKind } from '../../src/db/database.ts';
 import type { DnsDriver } from '../../src/drivers/dns/dns.driver.ts';
 import { createJobEngine } from '../../src/jobs/create-job-engine.ts';
 import type { Mailer } from '../../src/modules/contact/mailer.ts';
+import { configuredPlan } from '../../src/modules/plans/configured-plan.ts';
+import { PlansService } from '../../src/modules/plans/plans.service.ts';
 import { type EventBus, LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
@@ -88,6 +90,12 @@ export async function buildTestApp(
     jobs: createJobEngine(database),
     checkAnswers: true,
   });
+
+  // A test database was migrated ahead (a template): the plan `default` takes this app's
+  // configuration here, as a panel's does when it runs the plans' migration (runtime.ts).
+  await new PlansService(database.db, () => Math.floor(clock.now() / 1000), {
+    phpVersions: Object.keys(config.web.phpSockets),
+  }).adoptConfiguration(configuredPlan(config));
 
   const call: TestApp['call'] = async (method, path, params = {}, callOptions = {}) => {
     const headers: Record<string, string> = { [CSRF_HEADER]: '1', ...(callOptions.headers ?? {}) };

@@ -105,6 +105,12 @@ describe('web driver rendering (embedded)', () => {
     expect(pool).toContain('listen = /run/php/p247/panel247-7.sock');
     expect(pool).toContain('php_admin_value[open_basedir] = /srv/www/shop.test/');
     expect(pool).toContain(`php_admin_value[error_log] = ${path.join(dir, 'logs/7/php-error.log')}`);
+    expect(pool).toContain('pm.max_children = 5');
+  });
+
+  it("gives the pool as many PHP workers as the service's plan", async () => {
+    await driver.apply(service({ phpWorkers: 12 }));
+    expect(await readFile(live('php-fpm-8.2.conf'), 'utf8')).toContain('pm.max_children = 12');
   });
 
   it('listens at every address of the settings (IPv4 and IPv6), and refuses one that is not an address', async () => {

@@ -5,6 +5,7 @@ import { CliError, type CommandGroup, defineCommand } from '../command.ts';
 import { table } from '../output.ts';
 import * as v from '../validate.ts';
 import { placementPins } from './node-options.ts';
+import { planName } from './plan.command.ts';
 
 /** References of the bulk mode: `<prefix>0001.test`, `<prefix>0002.test`, … */
 export function bulkReferences(prefix: string, count: number): string[] {
@@ -73,7 +74,7 @@ const add = defineCommand({
     '--prefix P creates P0001.test… granted write to --grant-user (for pagination tests and benchmarks)',
   usage:
     '--domain D (--reference R | --count N --prefix P --grant-user U) [--grant-user U] [--domain-part] ' +
-    '[--service [--node web=SERVER,mail=SERVER,databases=SERVER]] [--mail] [--parking] ' +
+    '[--service [--plan PLAN] [--node web=SERVER,mail=SERVER,databases=SERVER]] [--mail] [--parking] ' +
     '[--domain-expires YYYY-MM-DD] [--service-expires …] [--mail-expires …]',
   options: {
     domain: { type: 'string' },
@@ -89,6 +90,7 @@ const add = defineCommand({
     prefix: { type: 'string' },
     'grant-user': { type: 'string' },
     node: { type: 'string' },
+    plan: { type: 'string' },
   },
   parse({ values }): SingleInput | BulkInput {
     const domain = v.domainName(v.requiredString(values, 'domain'));
@@ -113,6 +115,11 @@ const add = defineCommand({
     if (pins !== undefined) {
       if (!parts.hasService) throw new CliError('--node needs --service');
       parts.placement = placementPins(pins);
+    }
+    const plan = v.optionString(values, 'plan');
+    if (plan !== undefined) {
+      if (!parts.hasService) throw new CliError('--plan needs --service');
+      parts.plan = planName(plan);
     }
     const grantUserValue = v.optionString(values, 'grant-user');
     const grantUser = grantUserValue === undefined ? undefined : v.username(grantUserValue, 'grant-user');

@@ -35,6 +35,7 @@ import * as m0034 from './0034-service-change-log.ts';
 import * as m0035 from './0035-nodes.ts';
 import * as m0036 from './0036-service-placements.ts';
 import * as m0037 from './0037-moving-parts-served-nowhere.ts';
+import * as m0038 from './0038-plans.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0035-nodes': m0035,
   '0036-service-placements': m0036,
   '0037-moving-parts-served-nowhere': m0037,
+  '0038-plans': m0038,
 };

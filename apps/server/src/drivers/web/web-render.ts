@@ -6,7 +6,13 @@ import { hasControlCharacters } from '@panel247/contract/text-rules';
 import { FieldErrors } from '../../errors.ts';
 import { listenAddresses, repeatListenLines } from './listen-lines.ts';
 import { poolSocketName } from './php-socket-folder.ts';
-import type { WebRedirection, WebService, WebServiceHosts, WebSite } from './web.driver.ts';
+import {
+  DEFAULT_PHP_WORKERS,
+  type WebRedirection,
+  type WebService,
+  type WebServiceHosts,
+  type WebSite,
+} from './web.driver.ts';
 
 /**
  * Turns a service into the files nginx and PHP-FPM read, from the templates in deploy/nginx.
@@ -543,6 +549,7 @@ function render(
       HOME: home,
       ERROR_LOG: phpErrorLog,
       TMP: phpTempDir,
+      WORKERS: String(service.phpWorkers ?? DEFAULT_PHP_WORKERS),
     })}`,
     mode: 0o644,
     config: true,

@@ -43,6 +43,9 @@ export interface WebPool {
   gid: number;
 }
 
+/** A pool's workers when the service names none: what every pool had before plans set it. */
+export const DEFAULT_PHP_WORKERS = 5;
+
 export interface WebService {
   serviceId: number;
   /** The domain in punycode. */
@@ -50,6 +53,8 @@ export interface WebService {
   /** Absolute, already checked by drivers/homes/service-homes.ts. */
   home: string;
   phpVersion: string;
+  /** Its pool's `pm.max_children`: the PHP workers of the service's plan (DEFAULT_PHP_WORKERS without one). */
+  phpWorkers?: number;
   /**
    * The service's own user for its PHP pool, which then also owns the pool's temporary folder and
    * PHP error log; absent: the driver's default pool user (PANEL_WEB_PHP_USER/GROUP).

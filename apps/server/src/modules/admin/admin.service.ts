@@ -12,6 +12,7 @@ import type { SessionService } from '../auth/session.service.ts';
 import { LegalService } from '../legal/legal.service.ts';
 import { type PlacementPins, PlacementService } from '../nodes/placement.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
+import { planLimits } from '../plans/plan-limits.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { adminAccountRepository } from './admin-account.repository.ts';
 import { adminBrandRepository } from './admin-brand.repository.ts';
@@ -51,6 +52,8 @@ export interface ResourceInput {
   mailExpireTs?: number | null;
   /** Servers the provider chose for parts of a new hosting service (the rest follow the policy). */
   placement?: PlacementPins;
+  /** A new hosting service's plan (`default` when none is named). */
+  plan?: string;
 }
 
 export interface AdminOptions {
@@ -239,6 +242,12 @@ export class AdminService {
     if (ids.length > 0) await this.events.publish({ type: 'session.ended', sessionIds: ids });
   }
 
+  /** A hosting service by its reference (its domain), as the plans and the provider's calls name it. */
+  async serviceByReference(reference: string): Promise<{ id: number; domain: string } | undefined> {
+    const row = await adminResourceRepository.byReference(this.db, reference.toLowerCase());
+    return row && row.has_service === 1 ? { id: row.id, domain: row.reference_punycode } : undefined;
+  }
+
   async ensureResource(domainName: string, input: ResourceInput): Promise<number> {
     const accountId = await this.accountId(domainName);
     const reference = input.reference.toLowerCase();
@@ -247,7 +256,11 @@ export class AdminService {
     const row =
       existing ??
       (await this.db.transaction().execute(async (trx) => {
-        const inserted = await adminResourceRepository.insert(trx, resourceRow(accountId, input, this.now()));
+        const plan = input.hasService ? { plan_id: await planLimits.idOf(trx, input.plan) } : {};
+        const inserted = await adminResourceRepository.insert(trx, {
+          ...resourceRow(accountId, input, this.now()),
+          ...plan,
+        });
         // A new service's parts get their servers with it (none free: nothing is made). One made
         // before keeps where it is: a part moves only with its files (`panel node move`).
         if (inserted.has_service === 1) await new PlacementService(trx, this.now).place(inserted.id, input.placement);
@@ -275,12 +288,22 @@ export class AdminService {
       PermissionKey,
       PermissionLevel
     >;
-    // 500 rows x 24 columns stays far below SQLite's and PostgreSQL's bound-parameter limits.
+    const ids = new Map<string, number>();
+    const planIds = async (trx: Db, name = 'default') => {
+      const id = ids.get(name) ?? (await planLimits.idOf(trx, name));
+      ids.set(name, id);
+      return id;
+    };
+    // 500 rows x 25 columns stays far below SQLite's and PostgreSQL's bound-parameter limits.
     const chunkSize = 500;
     let created = 0;
     await this.db.transaction().execute(async (trx) => {
       for (let start = 0; start < inputs.length; start += chunkSize) {
-        const rows = inputs.slice(start, start + chunkSize).map((input) => resourceRow(accountId, input, this.now()));
+        const rows = [];
+        for (const input of inputs.slice(start, start + chunkSize)) {
+          const plan = input.hasService ? { plan_id: await planIds(trx, input.plan) } : {};
+          rows.push({ ...resourceRow(accountId, input, this.now()), ...plan });
+        }
         const inserted = await adminResourceRepository.insertSkippingTaken(trx, rows);
         if (inserted.length === 0) continue;
         await adminResourceRepository.insertGrants(

@@ -1,13 +1,14 @@
 import { type BackupSnapshot as BackupSnapshotDto, backupHoldsSchema } from '@panel247/contract/backups';
 import { isActionable } from '@panel247/contract/constants';
 import type { Db } from '../../db/database.ts';
-import { ConflictError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
+import { ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
 import type { JobEngine } from '../../jobs/job-engine.ts';
 import { newWorkIds, workLost } from '../../jobs/recorded-work.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { BackupService, RestoreTarget, Service } from './backup.service.ts';
 import { BACKUP_RUN } from './backup-jobs.ts';
+import { backupRoom, ensureBackupRoom } from './backup-room.ts';
 import { backupsRepository } from './backups.repository.ts';
 
 /** A job as the service layer answers it; the route translates `errorKey`. */
@@ -46,7 +47,6 @@ export class BackupJobsService {
     private readonly db: Db,
     private readonly permissions: PermissionService,
     private readonly backups: BackupService,
-    private readonly settings: { quotaBytes: number },
     private readonly now: () => number,
     private readonly jobs: Pick<JobEngine, 'send' | 'find'>,
   ) {}
@@ -78,10 +78,12 @@ export class BackupJobsService {
       holds: backupHoldsSchema.parse(JSON.parse(row.holds)),
     }));
     const live = await this.liveJob(id);
+    const room = await backupRoom(this.db, id);
     return {
       snapshots,
-      usage: await backupsRepository.usage(this.db, id),
-      limit: this.settings.quotaBytes,
+      usage: room.used,
+      // no limit is shown as 0, as the overview's sizes
+      limit: room.limit ?? 0,
       writable: isActionable(resource.levels.service_backups),
       job: live ? this.toView(live) : null,
     };
@@ -118,8 +120,7 @@ export class BackupJobsService {
 
   async startBackup(actor: Actor, id: number): Promise<BackupJobView> {
     const { service } = await this.service(actor, id, 'action');
-    if ((await backupsRepository.usage(this.db, id)) >= this.settings.quotaBytes)
-      throw new QuotaError('backup.error.quota');
+    await ensureBackupRoom(this.db, id);
     return this.launch(actor, service, 'backup', '');
   }
 

@@ -10,16 +10,15 @@ import type { DatabaseFingerprint } from '../../drivers/databases/databases.driv
 import type { FileOwner } from '../../drivers/files/confined/protocol.ts';
 import type { ServiceFiles } from '../../drivers/files/service-files.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
-import { AppError, FieldErrors, NotFoundError, QuotaError } from '../../errors.ts';
+import { AppError, FieldErrors, NotFoundError } from '../../errors.ts';
 import type { DatabasesService } from '../databases/databases.service.ts';
 import type { BackedUpRecord, DnsService } from '../dns/dns.service.ts';
+import { ensureBackupRoom } from './backup-room.ts';
 import { backupsRepository } from './backups.repository.ts';
 
 export interface BackupSettings {
   /** Where maildirs live: <root>/<domain>/<local part>. */
   mailRoot: string;
-  /** The plan's room for one service's backups (the data its snapshots added), in bytes. */
-  quotaBytes: number;
   retention: Retention;
   /** Whose rights a service's files are restored with (see FilesService). */
   ownerOf: (serviceId: number) => Promise<FileOwner | undefined>;
@@ -139,9 +138,7 @@ export class BackupService {
 
   /** One service's snapshot, recorded with what it holds; refused once its backups fill the quota. */
   async backupService(service: Service, onStep: OnStep = noSteps): Promise<BackupSnapshot> {
-    if ((await backupsRepository.usage(this.db, service.id)) >= this.settings.quotaBytes) {
-      throw new QuotaError('backup.error.quota');
-    }
+    await ensureBackupRoom(this.db, service.id);
     const toDump = await this.databases.forBackup(service.id);
     const databases = toDump.map((database) => database.name);
     const staging = await this.files.staging(service.id, databases);

@@ -55,7 +55,6 @@ export function createBackupService(
     shared.dns ?? createDnsService(db, config, dnsDriver, now, shared.jobs),
     {
       mailRoot: config.mail.root as string,
-      quotaBytes: config.backups.quotaMb * 1024 * 1024,
       retention: {
         daily: config.backups.keepDaily,
         weekly: config.backups.keepWeekly,

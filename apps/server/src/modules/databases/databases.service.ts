@@ -20,6 +20,7 @@ import type { BrandService } from '../brand/brand.service.ts';
 import { onServer, PlacementService } from '../nodes/placement.service.ts';
 import { UNNAMED_NODE } from '../nodes/placement-roles.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
+import { planLimits } from '../plans/plan-limits.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { nextDatabaseNumber } from './database-names.ts';
 import { databasesRepository } from './databases.repository.ts';
@@ -27,7 +28,6 @@ import type { DatabaseChange } from './databases-apply-worker.ts';
 
 export interface DatabasesSettings {
   namePrefix: string;
-  maxPerService: number;
   /** Where phpMyAdmin reaches MariaDB (handed over at sign-on). */
   host: string;
   port: number;
@@ -193,13 +193,20 @@ export class DatabasesService {
     }
   }
 
+  /** What the databases hold together; unknown (MariaDB unreachable) counts as nothing. */
+  private async totalSize(names: string[]): Promise<number> {
+    let total = 0;
+    for (const size of (await this.sizes(names)).values()) total += size;
+    return total;
+  }
+
   async list(actor: Actor, id: number): Promise<DatabasesListData> {
     await this.service(actor, id, 'visible');
     const rows = await databasesRepository.list(this.db, id);
     const sizes = await this.sizes(rows.map((row) => row.name));
     return {
       ddbb: rows.map((row) => this.toDto(row, sizes.get(row.name) ?? 0)),
-      limit: this.settings.maxPerService,
+      limit: (await planLimits.of(this.db, id)).databases,
       applying: await this.applying(id),
     };
   }
@@ -238,17 +245,19 @@ export class DatabasesService {
     input: { password: string; eliminable?: boolean },
     actor?: Actor,
   ): Promise<Row> {
-    const limit = this.settings.maxPerService;
-    if ((await databasesRepository.count(this.db, serviceId)) >= limit) {
-      throw new ConflictError('ddbb.error.limit', { limit });
-    }
+    // Room for another database's data: a plan whose databases' space is full takes no new one.
+    const limits = await planLimits.of(this.db, serviceId);
+    const names = (await databasesRepository.list(this.db, serviceId)).map((row) => row.name);
+    if (limits.databaseSpaceMb !== null && names.length > 0)
+      planLimits.spaceLeft(limits, 'databaseSpaceMb', await this.totalSize(names), 1);
     const base = this.baseName(domain);
     const name = `${base}_${await nextDatabaseNumber(this.db, base)}`;
     const made = await this.change(
       { id: serviceId, domain, ...(actor ? { actor } : {}) },
       (row: Row) => ({ step: 'created', id: row.id, name: row.name, user: row.db_user }),
-      (trx) =>
-        databasesRepository.insert(trx, {
+      async (trx) => {
+        await planLimits.admit(trx, serviceId, 'databases');
+        return databasesRepository.insert(trx, {
           service_id: serviceId,
           name,
           db_user: name,
@@ -256,7 +265,8 @@ export class DatabasesService {
           external_access: 0,
           eliminable: input.eliminable === false ? 0 : 1,
           created_at: this.now(),
-        }),
+        });
+      },
     );
     // The node may have given it the next name (this one was taken outside the panel).
     return (await databasesRepository.find(this.db, serviceId, made.id)) ?? made;

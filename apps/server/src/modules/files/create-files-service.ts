@@ -20,7 +20,6 @@ export function createFilesService(
     permissions,
     new ServiceHomes(config.hosting.root as string, owner, createHomeWork(db, config, workers)),
     new ServiceFiles(workers, path.join(config.dataDir, 'uploads')),
-    config.hosting,
     serviceFileOwner(db, config),
   );
 }

@@ -10,6 +10,7 @@ import { NotFoundError, QuotaError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { findFtpAccountRoot } from '../ftp/ftp-account-root.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
+import { planLimits } from '../plans/plan-limits.ts';
 
 /** Which files: the service home, or one FTP account's folder (the file manager as its WebFTP). */
 export interface FilesRoot {
@@ -18,6 +19,7 @@ export interface FilesRoot {
 }
 
 interface ResolvedRoot {
+  serviceId: number;
   /** The home, the folder everything is relative to, and whose rights the work runs with. */
   place: FilesPlace;
   domain: string;
@@ -40,7 +42,6 @@ export class FilesService {
     private readonly permissions: PermissionService,
     private readonly homes: ServiceHomes,
     private readonly files: ServiceFiles,
-    private readonly settings: { webSpaceMb: number },
     /** The service's own user, or undefined where services have none (the panel's rights). */
     private readonly ownerOf: (serviceId: number) => Promise<FileOwner | undefined>,
   ) {}
@@ -54,13 +55,13 @@ export class FilesService {
     if (where.ftp === undefined) {
       // A new service's home may not be on the disk yet: it is made as FTP accounts make theirs.
       const home = await this.homes.prepare(domain, '', 'path');
-      return { place: { home, folder: '', owner }, domain, account: '', folder: '', writable };
+      return { serviceId: where.id, place: { home, folder: '', owner }, domain, account: '', folder: '', writable };
     }
     const account = await findFtpAccountRoot(this.db, where.id, where.ftp);
     if (!account) throw new NotFoundError();
     // The account's folder is walked below the home like any path: a link in its place leads nowhere.
     const place = { home: this.homes.home(domain), folder: account.folder, owner };
-    return { place, domain, account: account.login, folder: account.folder, writable };
+    return { serviceId: where.id, place, domain, account: account.login, folder: account.folder, writable };
   }
 
   async list(actor: Actor, where: FilesRoot, path: string): Promise<FilesListData> {
@@ -124,8 +125,10 @@ export class FilesService {
    * measured now (every entry, as the service's user); refuses when there are none.
    */
   private async ensureRoom(root: ResolvedRoot, adding: number): Promise<number> {
+    const allowed = (await planLimits.of(this.db, root.serviceId)).webSpaceMb;
+    if (allowed === null) return Number.MAX_SAFE_INTEGER;
     const used = await this.files.usage({ ...root.place, folder: '' });
-    const room = this.settings.webSpaceMb * 1024 * 1024 - used - adding;
+    const room = allowed * 1024 * 1024 - used - adding;
     if (room < 0 || (adding === 0 && room === 0)) throw new QuotaError('files.error.quota');
     return room;
   }

@@ -18,6 +18,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { onServer, PlacementService } from '../nodes/placement.service.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
+import { planLimits } from '../plans/plan-limits.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { ftpRepository } from './ftp.repository.ts';
 import type { FtpUndo } from './ftp-apply-worker.ts';
@@ -189,6 +190,7 @@ export class FtpService {
   ) {
     const passwords = await this.passwordColumns(account.password);
     return this.change(service, [account.folder], async (trx) => {
+      await planLimits.admit(trx, service.id, 'ftpAccounts');
       const row = await ftpRepository.insert(trx, {
         service_id: service.id,
         login: account.login,

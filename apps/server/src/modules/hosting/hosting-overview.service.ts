@@ -5,6 +5,8 @@ import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { WebDriver } from '../../drivers/web/web.driver.ts';
 import { FieldErrors } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
+import type { CountedLimit } from '../plans/plan.ts';
+import { planLimits } from '../plans/plan-limits.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostedService, HostingChanges } from './hosting-changes.ts';
 import type { HostingSettings } from './hosting-settings.ts';
@@ -45,31 +47,59 @@ export class HostingOverviewService {
     await this.changes.ensure(this.db, service.id);
     const settings = await hostingRepository.settings(this.db, service.id);
     const names = await hostingRepository.databaseNames(this.db, service.id);
-    let databaseBytes = 0;
-    try {
-      for (const size of (await this.databases.usage(names)).values()) databaseBytes += size;
-    } catch {
-      // Shown, not relied on: an unreachable database server leaves the overview answering.
-    }
-    const versions = [...this.settings.phpVersions].sort(compareVersions);
+    const { webBytes, databaseBytes } = await this.sizes(service, names);
+    const plan = await planLimits.named(this.db, service.id);
+    const counts = await planLimits.counts(this.db, service.id);
+    const count = (limit: CountedLimit) => ({ used: counts[limit], limit: plan[limit] });
+    // A size without a limit is shown as 0, which the spec's overview reads as none.
+    const bytes = (mb: number | null) => (mb ?? 0) * MIB;
+    const versions = [...this.settings.phpVersions]
+      .filter((version) => planLimits.offers(plan, version))
+      .sort(compareVersions);
     return {
       id: service.id,
       frontendDbID: service.id,
       usage: {
-        spaceWeb: { used: await this.homes.usage(service.domain), limit: this.settings.webSpaceMb * MIB },
+        spaceWeb: { used: webBytes, limit: bytes(plan.webSpaceMb) },
         // Traffic is not metered yet.
-        traffic: { used: 0, limit: this.settings.trafficMb * MIB },
-        BBDD: { used: names.length, limit: this.settings.maxDatabases },
-        spaceBbdd: { used: databaseBytes, limit: this.settings.databaseSpaceMb * MIB },
+        traffic: { used: 0, limit: bytes(plan.trafficMb) },
+        BBDD: { used: names.length, limit: plan.databases ?? 0 },
+        spaceBbdd: { used: databaseBytes, limit: bytes(plan.databaseSpaceMb) },
       },
       defaultPHPVersion: this.settings.defaultPhpVersion,
       phpversion: settings?.php_version || 'default',
       phpminversion: versions[0] ?? this.settings.defaultPhpVersion,
       phpVersions: versions,
       parkingActive: settings?.parking === 1,
+      plan: {
+        name: plan.name,
+        sites: count('sites'),
+        mailboxes: count('mailboxes'),
+        aliases: count('aliases'),
+        ftpAccounts: count('ftpAccounts'),
+        databases: count('databases'),
+      },
       permissions: service.levels,
       applying: await this.changes.applying(service.id),
     };
+  }
+
+  /**
+   * What the service's home and databases hold, in bytes. Shown, not relied on: an unreachable
+   * database server leaves the overview answering (its databases count as empty).
+   */
+  async sizes(
+    service: { id: number; domain: string },
+    names?: string[],
+  ): Promise<{ webBytes: number; databaseBytes: number }> {
+    let databaseBytes = 0;
+    try {
+      const databases = names ?? (await hostingRepository.databaseNames(this.db, service.id));
+      for (const size of (await this.databases.usage(databases)).values()) databaseBytes += size;
+    } catch {
+      databaseBytes = 0;
+    }
+    return { webBytes: await this.homes.usage(service.domain), databaseBytes };
   }
 
   /**
@@ -85,7 +115,9 @@ export class HostingOverviewService {
   async setPhpVersion(actor: Actor, id: number, phpVersion: string): Promise<HostingServiceDto> {
     const service = await this.changes.service(actor, id, 'service', 'action');
     const version = phpVersion.trim();
-    if (version !== 'default' && !this.settings.phpVersions.includes(version)) {
+    const offered =
+      this.settings.phpVersions.includes(version) && planLimits.offers(await planLimits.of(this.db, id), version);
+    if (version !== 'default' && !offered) {
       throw FieldErrors.one('phpVersion', 'web.error.php_version');
     }
     await this.changes.change(

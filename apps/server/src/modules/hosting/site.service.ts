@@ -9,6 +9,7 @@ import { normaliseServiceFolder } from '../../drivers/homes/service-homes.ts';
 import { type FieldError, FieldErrors, ForbiddenError, NotFoundError } from '../../errors.ts';
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
+import { planLimits } from '../plans/plan-limits.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingChanges } from './hosting-changes.ts';
 import { checkSubdomain, hostOf } from './hosting-input.ts';
@@ -136,6 +137,7 @@ export class SiteService {
         if (await hostingRepository.siteBySubdomain(trx, id, subdomain)) {
           throw FieldErrors.one('subDomain', 'hosting.error.subdomain_taken');
         }
+        await planLimits.admit(trx, id, 'sites');
         const row = await hostingRepository.insertSite(trx, {
           service_id: id,
           subdomain,

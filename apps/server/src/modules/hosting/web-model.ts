@@ -2,6 +2,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { ServiceHomes } from '../../drivers/homes/service-homes.ts';
 import type { WebService } from '../../drivers/web/web.driver.ts';
+import { planLimits } from '../plans/plan-limits.ts';
 import { hostingRepository } from './hosting.repository.ts';
 import type { HostingSettings } from './hosting-settings.ts';
 import type { ServiceUsers } from './service-users.ts';
@@ -64,6 +65,7 @@ export class WebModel {
       domain: service.domain,
       home: this.homes.home(service.domain),
       phpVersion: php,
+      phpWorkers: (await planLimits.of(db, service.id)).phpWorkers,
       ...(pool ? { pool } : {}),
       parking: settings?.parking === 1,
       sites: webSites,

@@ -30,6 +30,7 @@ import { hashPassword } from '../auth/password-hasher.ts';
 import type { BrandService } from '../brand/brand.service.ts';
 import { onServer, PlacementService } from '../nodes/placement.service.ts';
 import type { AccessNeed, PermissionService } from '../permission/permission.service.ts';
+import { planLimits } from '../plans/plan-limits.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { connectionHosts, type MailClientPorts } from './connection-hosts.ts';
 import { mailRepository } from './mail.repository.ts';
@@ -45,7 +46,6 @@ function targetList(stored: string): string[] {
 
 export interface MailSettings extends MailClientPorts {
   defaultQuotaMb: number;
-  maxQuotaMb: number;
   webmailUrl: string;
   webmailKey?: string;
 }
@@ -206,13 +206,16 @@ export class MailService {
   ): Promise<Mailbox> {
     const service = await this.service(actor, id, 'servicemail_accounts', 'action');
     const name = params.name.trim().toLowerCase();
-    const quotaMb = params.quota ?? this.settings.defaultQuotaMb;
+    // Without a quota asked for, the default one, or the plan's largest mailbox when that is smaller.
+    const largest = (await planLimits.of(this.db, id)).mailboxMb ?? Number.POSITIVE_INFINITY;
+    const quotaMb = params.quota ?? Math.min(this.settings.defaultQuotaMb, largest);
     const errors = [
       ...fieldProblem('name', mailLocalPartProblem(params.name, false)),
       ...fieldProblem('password', servicePasswordProblem(params.password)),
-      ...fieldProblem('quota', mailboxQuotaProblem(quotaMb, this.settings.maxQuotaMb)),
+      ...fieldProblem('quota', mailboxQuotaProblem(quotaMb)),
     ];
     if (errors.length > 0) throw new FieldErrors(errors);
+    await planLimits.admitMailboxSize(this.db, id, quotaMb);
     if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
     return this.toMailbox(
       service.domain,
@@ -238,8 +241,9 @@ export class MailService {
     const service = await this.service(actor, id, 'servicemail_accounts', 'action');
     const row = await mailRepository.findMailbox(this.db, id, accountId);
     if (!row) throw new NotFoundError();
-    const errors = fieldProblem('quota', mailboxQuotaProblem(quotaMb ?? Number.NaN, this.settings.maxQuotaMb));
+    const errors = fieldProblem('quota', mailboxQuotaProblem(quotaMb ?? Number.NaN));
     if (errors.length > 0) throw new FieldErrors(errors);
+    await planLimits.admitMailboxSize(this.db, id, quotaMb as number);
     const saved = await changeMail(
       this.changes,
       { ...service, actor },
@@ -336,11 +340,14 @@ export class MailService {
     if (nameErrors.length > 0) throw new FieldErrors(nameErrors);
     const targets = aliasTargets(params.target);
     if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
-    const row = await mailRepository.insertAlias(this.db, {
-      service_id: id,
-      local_part: name,
-      targets: targets.join(','),
-      created_at: this.now(),
+    const row = await this.db.transaction().execute(async (trx) => {
+      await planLimits.admit(trx, id, 'aliases');
+      return mailRepository.insertAlias(trx, {
+        service_id: id,
+        local_part: name,
+        targets: targets.join(','),
+        created_at: this.now(),
+      });
     });
     return this.toAlias(service.domain, row);
   }

@@ -3,6 +3,7 @@ import { servicePasswordProblem } from '@panel247/contract/password-rules';
 import type { Db } from '../../db/database.ts';
 import type { ChangedService, ServiceChanges } from '../../jobs/service-changes.ts';
 import { hashPassword, verifyPassword } from '../auth/password-hasher.ts';
+import { planLimits } from '../plans/plan-limits.ts';
 import { mailRepository } from './mail.repository.ts';
 import type { MailChange } from './mail-apply-worker.ts';
 
@@ -36,15 +37,16 @@ export class MailboxProvisioning {
 
   async create(service: ChangedService, localPart: string, password: string, quotaMb: number) {
     const passwordHash = `{ARGON2ID}${await hashPassword(password)}`;
-    return changeMail(this.changes, service, { step: 'created', localPart }, (trx) =>
-      mailRepository.insertMailbox(trx, {
+    return changeMail(this.changes, service, { step: 'created', localPart }, async (trx) => {
+      await planLimits.admit(trx, service.id, 'mailboxes');
+      return mailRepository.insertMailbox(trx, {
         service_id: service.id,
         local_part: localPart,
         password_hash: passwordHash,
         quota_bytes: quotaMb * MIB,
         created_at: this.now(),
-      }),
-    );
+      });
+    });
   }
 
   /**

@@ -43,7 +43,7 @@ export function DatabasesView({ set }: { set: PermissionSetData }) {
   useErrorToast(list.error);
 
   const all = list.data?.ddbb ?? [];
-  const limit = list.data?.limit ?? 0;
+  const limit = list.data?.limit ?? null;
   const full = list.data ? limitReached(all.length, limit) : false;
   const [text, setText] = useState('');
   const databases = useMemo(() => filterDatabases(sortDatabases(list.data?.ddbb ?? []), text), [list.data, text]);
@@ -97,7 +97,9 @@ export function DatabasesView({ set }: { set: PermissionSetData }) {
         subtitle={
           list.data ? (
             <Text size="sm" c="dimmed" data-testid="ddbb-count">
-              {t('ddbb.usage', { used: all.length, limit })}
+              {limit === null
+                ? t('ddbb.usage_unlimited', { used: all.length })
+                : t('ddbb.usage', { used: all.length, limit })}
             </Text>
           ) : null
         }

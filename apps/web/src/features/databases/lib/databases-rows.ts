@@ -15,6 +15,6 @@ export function filterDatabases(databases: readonly HostedDatabase[], text: stri
 }
 
 /** Creation is allowed only while the count is under the plan's limit (spec section 9). */
-export function limitReached(count: number, limit: number): boolean {
-  return count >= limit;
+export function limitReached(count: number, limit: number | null): boolean {
+  return limit !== null && count >= limit;
 }

@@ -289,7 +289,7 @@ function Installer({ target, onClose, set }: { target: InstallerTarget; onClose:
       app={app}
       subpath={state.subpath}
       databases={databases.data?.ddbb ?? []}
-      limit={databases.data?.limit ?? 0}
+      limit={databases.data ? databases.data.limit : 0}
       database={database}
       databasesPending={databases.isPending}
       errors={state.errors}

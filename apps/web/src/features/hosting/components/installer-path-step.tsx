@@ -28,7 +28,7 @@ export function InstallerPathStep({
   app: HostingApplication | null;
   subpath: string;
   databases: HostedDatabase[];
-  limit: number;
+  limit: number | null;
   database: DatabaseStepState | null;
   databasesPending: boolean;
   errors: Record<string, string>;

@@ -12,6 +12,7 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import { useHostingService } from '../api/get-hosting-service';
 import { RedirectionsCard } from './redirections-card';
 import { ServiceInfoCard } from './service-info-card';
+import { ServicePlanCard } from './service-plan-card';
 import { WebApplyingAlert } from './web-applying-alert';
 import { WebResourcesCard } from './web-resources-card';
 
@@ -47,6 +48,7 @@ export function ServiceOverviewView({ set }: { set: PermissionSetData }) {
           <>
             <ServiceInfoCard set={set} service={service} />
             {parking ? null : <WebResourcesCard set={set} service={service} />}
+            <ServicePlanCard plan={service.plan} />
           </>
         ) : query.isError ? (
           <Alert color="red" title={t('main.error')} data-testid="hosting-load-error">

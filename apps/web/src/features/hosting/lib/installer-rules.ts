@@ -74,9 +74,9 @@ export interface DatabaseRules {
   lastId: number | null;
 }
 
-export function databaseRules(list: { ddbb: readonly HostedDatabase[]; limit: number }): DatabaseRules {
+export function databaseRules(list: { ddbb: readonly HostedDatabase[]; limit: number | null }): DatabaseRules {
   const count = list.ddbb.length;
-  const full = count >= list.limit;
+  const full = list.limit !== null && count >= list.limit;
   return {
     newForced: count === 0 && !full,
     newBlocked: full,
