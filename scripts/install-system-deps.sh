@@ -41,6 +41,7 @@ PACKAGES=(
   nginx
   php8.2-fpm
   php8.2-cli
+  php8.2-curl
   php8.2-mysql
   phpmyadmin
   mariadb-client

@@ -51,6 +51,8 @@ import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { registerMailAuthRoutes } from './modules/mail/mail-auth.routes.ts';
 import { registerMailClientSetupRoutes } from './modules/mail-client-setup/mail-client-setup.routes.ts';
 import { registerPermissionRoutes } from './modules/permission/permission.routes.ts';
+import { registerLoginLinkRoute } from './modules/provider/login-link.routes.ts';
+import { registerProviderRoutes } from './modules/provider/provider.routes.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.ts';
 
@@ -132,6 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       'hostingapplication/:appId/logo/',
       'service/:id/files/download/',
       'service/:id/files/zip/',
+      // the provider's one-time login link, opened by a browser (its token authorises it)
+      'user/login/link/',
     ].map((route) => `${basePath}${route}`),
   );
   const socketPath = `${basePath}realtime/`;
@@ -177,7 +181,13 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     checkAnswers: deps.checkAnswers ?? false,
     catalogue,
     activity,
+    provider: {
+      authenticate: (authorization) => services.provider.tokens.authenticate(authorization),
+      idempotency: services.provider.idempotency,
+    },
   });
+  registerProviderRoutes(api, services.provider.provisioning, basePath);
+  registerLoginLinkRoute(app, basePath, services.auth, services.provider.signon);
   registerActivityRoutes(api, activity, { app, basePath, auth: caller, defaultLanguage: config.defaultLanguage });
   registerConfigRoutes(api, brands, { basePath, captcha, captchaSiteKey: config.captcha.siteKey });
   registerCaptchaRoutes(app, basePath, captcha instanceof AltchaVerifier ? captcha : undefined);

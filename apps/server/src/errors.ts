@@ -26,6 +26,22 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** The provider suspended the account's services: its users are told why instead of let in. */
+export class AccountSuspendedError extends AppError {
+  readonly httpStatus = 403;
+  constructor(reason: string) {
+    super(reason === '' ? 'auth.suspended' : 'auth.suspended_because', { reason });
+  }
+}
+
+/** No valid provider token on a provisioning call: 401, and nothing said of why. */
+export class ProviderAuthError extends AppError {
+  readonly httpStatus = 401;
+  constructor() {
+    super('provider.error.token');
+  }
+}
+
 export class ForbiddenError extends AppError {
   readonly httpStatus = 403;
   constructor(messageKey = 'main.no_permission') {

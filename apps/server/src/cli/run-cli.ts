@@ -32,6 +32,7 @@ import { nodeCommands } from './commands/node.command.ts';
 import { outboxCommands } from './commands/outbox.command.ts';
 import { permissionCommands } from './commands/permission.command.ts';
 import { planCommands } from './commands/plan.command.ts';
+import { providerTokenCommands } from './commands/provider.command.ts';
 import { resourceCommands } from './commands/resource.command.ts';
 import { seedCommands } from './commands/seed.command.ts';
 import { syncCommands } from './commands/sync.command.ts';
@@ -46,6 +47,7 @@ export const GROUPS: CommandGroup[] = [
   sessionCommands,
   resourceCommands,
   planCommands,
+  providerTokenCommands,
   permissionCommands,
   outboxCommands,
   legalCommands,

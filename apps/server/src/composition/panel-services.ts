@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { ServiceArea } from '../jobs/service-change-log.ts';
 import { ActivityService } from '../modules/activity/activity.service.ts';
+import { AdminService } from '../modules/admin/admin.service.ts';
 import { ApiTokenService } from '../modules/auth/api-token.service.ts';
 import { AuthService } from '../modules/auth/auth.service.ts';
 import { PasskeyService } from '../modules/auth/passkey.service.ts';
@@ -32,8 +33,12 @@ import { createMailClientSetupService } from '../modules/mail-client-setup/creat
 import type { MailClientSetupService } from '../modules/mail-client-setup/mail-client-setup.service.ts';
 import { NodesService } from '../modules/nodes/nodes.service.ts';
 import { PermissionService } from '../modules/permission/permission.service.ts';
+import { ProviderIdempotency } from '../modules/provider/provider-idempotency.ts';
+import { ProviderTokensService } from '../modules/provider/provider-tokens.service.ts';
+import { ProvisioningService } from '../modules/provider/provisioning.service.ts';
 import { RateLimiter } from '../modules/rate-limit/rate-limiter.ts';
 import { workEvents } from '../modules/realtime/work-events.ts';
+import { SignonTokens } from '../modules/signon/signon-tokens.ts';
 import { NodeChannel } from '../node-channel/channel-client.ts';
 import { nodeChannelToken } from '../node-channel/channel-token.ts';
 import { NodeChannels } from '../node-channel/node-channels.ts';
@@ -80,6 +85,42 @@ export interface PanelServices extends AreaServices {
   files: FilesService;
   backupJobs: BackupJobsService;
   jobs: JobEngine;
+  provider: ProviderParts;
+}
+
+/** The provisioning API's parts: its tokens, its calls' idempotency keys and what the calls do. */
+export interface ProviderParts {
+  tokens: ProviderTokensService;
+  idempotency: ProviderIdempotency;
+  provisioning: ProvisioningService;
+  signon: SignonTokens;
+}
+
+/**
+ * The provisioning API over the panel's services: a new service gets its DNS zone at once (as
+ * `panel resource add` does) and its first web change, which makes its system user and home on
+ * its web server when applied there.
+ */
+function composeProvider(deps: PanelDeps, parts: { areas: AreaServices; sessions: SessionService }): ProviderParts {
+  const { db, events, now } = deps;
+  const { areas, sessions } = parts;
+  const admin = new AdminService(db, events, now, {
+    serviceReady: (resource) => areas.dns.ensureZoneOf(resource.id, resource.reference, resource.referencePunycode),
+  });
+  const signon = new SignonTokens(db, now);
+  return {
+    tokens: new ProviderTokensService(db, now),
+    idempotency: new ProviderIdempotency(db, now),
+    signon,
+    provisioning: new ProvisioningService({
+      admin,
+      plans: areas.plans,
+      sessions,
+      signon,
+      firstApply: (service) => areas.hosting.changes.change(service, async () => undefined),
+      sizes: (service) => areas.hosting.overview.sizes(service),
+    }),
+  };
 }
 
 function createCaptcha(config: AppConfig, db: Db, secretKey: Buffer, now: () => number): CaptchaVerifier {
@@ -188,6 +229,7 @@ export function composePanel(deps: PanelDeps): PanelServices {
   });
   const services: PanelServices = {
     ...areas,
+    provider: composeProvider(deps, { areas, sessions }),
     base,
     node,
     sessions,

@@ -128,6 +128,30 @@ export interface ResourceTable {
   created_at: number;
   /** The hosting service's plan (migration 0038); null for a resource without a service. */
   plan_id: Generated<number | null>;
+  /** When the provider suspended the service (migration 0039); null while it is active. */
+  suspended_at: Generated<number | null>;
+  suspended_reason: Generated<string>;
+}
+
+/** The provider's own API tokens (migration 0039): only their SHA-256 is kept. */
+export interface ProviderTokenTable {
+  id: Generated<number>;
+  name: string;
+  token_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** A creating provider call's answer by its token and Idempotency-Key (migration 0039). */
+export interface ProviderIdempotencyTable {
+  token_id: number;
+  idempotency_key: string;
+  request_hash: string;
+  state: 'running' | 'done';
+  status_code: number | null;
+  answer: string | null;
+  created_at: number;
 }
 
 /** The provider's plans (migration 0038): NULL limits have none; sizes in MiB. */
@@ -688,6 +712,8 @@ export interface Database {
   passkey_challenges: PasskeyChallengeTable;
   resources: ResourceTable;
   plans: PlanTable;
+  provider_tokens: ProviderTokenTable;
+  provider_idempotency: ProviderIdempotencyTable;
   permission_grants: PermissionGrantTable;
   sessions: SessionTable;
   api_tokens: ApiTokenTable;

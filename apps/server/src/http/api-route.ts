@@ -7,6 +7,8 @@ import { translate } from '../i18n/messages.ts';
 import { type SecurityEvent, takeSecurityEvents } from '../modules/activity/activity-notes.ts';
 import type { Actor } from '../modules/auth/actor.ts';
 import type { ClientCall } from '../modules/auth/client-call.ts';
+import { type ProviderIdempotency, requestHash } from '../modules/provider/provider-idempotency.ts';
+import type { ProviderCaller } from '../modules/provider/provider-tokens.service.ts';
 import { sendAnswer } from './answer-encoding.ts';
 import { clientCallOf } from './client-call-of.ts';
 import { successEnvelopeJson } from './envelope.ts';
@@ -62,6 +64,16 @@ export interface DescribedRoute {
   params: z.ZodType;
   data?: z.ZodType;
   needsSession: boolean;
+  /** A provisioning call: a provider token, never a session or a customer's token. */
+  provider?: boolean;
+  /** A creating call that needs an Idempotency-Key header. */
+  idempotent?: boolean;
+}
+
+/** What the provisioning API's routes need: who the provider's token is, and its calls' keys. */
+export interface ProviderGate {
+  authenticate(authorization: string | undefined): Promise<ProviderCaller>;
+  idempotency: Pick<ProviderIdempotency, 'claim' | 'finish'>;
 }
 
 interface RouteOptions<S extends z.ZodType, D> {
@@ -86,6 +98,14 @@ interface RouteOptions<S extends z.ZodType, D> {
   activityAction?: string;
 }
 
+type ProviderRouteOptions<S extends z.ZodType, D> = Omit<
+  RouteOptions<S, D>,
+  'beforeSecondFactor' | 'activityAction'
+> & {
+  /** A creating call: its Idempotency-Key header is required, and its answer kept for a retry. */
+  idempotent?: boolean;
+};
+
 export interface ApiRouter {
   /** A call that needs no session. */
   public<S extends z.ZodType, D>(
@@ -96,6 +116,11 @@ export interface ApiRouter {
   session<S extends z.ZodType, D>(
     options: RouteOptions<S, D>,
     handler: (ctx: RouteContext<z.output<S>> & { actor: Actor }) => Promise<RouteResult<D>>,
+  ): void;
+  /** A provisioning call (see ProviderGate): without a valid provider token it answers 401. */
+  provider<S extends z.ZodType, D>(
+    options: ProviderRouteOptions<S, D>,
+    handler: (ctx: RouteContext<z.output<S>> & { provider: ProviderCaller }) => Promise<RouteResult<D>>,
   ): void;
 }
 
@@ -114,19 +139,22 @@ export function createApiRouter(
     /** Collects every declared route, for the OpenAPI document. */
     catalogue?: DescribedRoute[];
     activity?: ActivityRecorder;
+    provider?: ProviderGate;
   },
 ): ApiRouter {
   function register<S extends z.ZodType, D>(
-    route: RouteOptions<S, D>,
-    needsSession: boolean,
-    handler: (ctx: RouteContext<z.output<S>> & { actor: Actor }) => Promise<RouteResult<D>>,
+    route: RouteOptions<S, D> & { idempotent?: boolean },
+    access: 'public' | 'session' | 'provider',
+    handler: (ctx: RouteContext<z.output<S>> & { actor: Actor; provider: ProviderCaller }) => Promise<RouteResult<D>>,
   ) {
+    const needsSession = access === 'session';
     options.catalogue?.push({
       methods: Array.isArray(route.method) ? route.method : [route.method],
       url: route.url,
       params: route.params,
       data: route.data,
       needsSession,
+      ...(access === 'provider' ? { provider: true, idempotent: route.idempotent === true } : {}),
     });
     app.route({
       method: route.method,
@@ -148,6 +176,7 @@ export function createApiRouter(
 
     async function answer(request: FastifyRequest, reply: FastifyReply, call: ClientCall, caller: { actor?: Actor }) {
       const language = requestLanguage(request, options.defaultLanguage);
+      const provider = access === 'provider' ? await providerGate().authenticate(call.authorization) : undefined;
       const actor = needsSession ? await options.auth.authenticate(call) : (undefined as unknown as Actor);
       if (actor) {
         actor.activity = {};
@@ -166,7 +195,38 @@ export function createApiRouter(
         if (parsed.error.issues.some((issue) => pathKeys.includes(String(issue.path[0])))) throw new NotFoundError();
         throw toFieldErrors(parsed.error, input);
       }
-      const result = await handler({ request, reply, call, params: parsed.data, language, actor });
+      const key = request.headers['idempotency-key'];
+      const claimed =
+        provider && route.idempotent
+          ? {
+              key: typeof key === 'string' ? key : '',
+              claim: await providerGate().idempotency.claim(
+                provider.tokenId,
+                typeof key === 'string' ? key : undefined,
+                requestHash(request.method, route.url, parsed.data as Record<string, unknown>),
+              ),
+            }
+          : undefined;
+      if (claimed?.claim.kind === 'replay') {
+        reply.header('idempotent-replayed', 'true').header('cache-control', 'no-store');
+        return reply.code(claimed.claim.statusCode).type('application/json; charset=utf-8').send(claimed.claim.answer);
+      }
+      let result: RouteResult<D>;
+      try {
+        result = await handler({
+          request,
+          reply,
+          call,
+          params: parsed.data,
+          language,
+          actor,
+          provider: provider as ProviderCaller,
+        });
+      } catch (error) {
+        // a refusal or failure is answered again by doing the call again: the key is freed
+        if (claimed && provider) await providerGate().idempotency.finish(provider.tokenId, claimed.key, 500, '');
+        throw error;
+      }
       if (options.checkAnswers && route.data) route.data.parse(result.data);
       // Written before the answer goes out, so the next call of the client already finds them.
       if (actor?.activity?.change) await options.activity?.recordChange(call, actor, route, parsed.data);
@@ -182,8 +242,14 @@ export function createApiRouter(
         result.job ?? (work ? { id: work.jobId, status: work.failed ? 'failed' : 'queued', progress: 0 } : null);
       // Only a plain success is the same text for as long as its data is (messages are per language).
       const unchangedWhile = info.length === 0 && !job ? result.unchangedWhile : undefined;
-      return sendAnswer(request, reply, successEnvelopeJson(dataJson, info, job), unchangedWhile);
+      const body = successEnvelopeJson(dataJson, info, job);
+      if (claimed && provider) await providerGate().idempotency.finish(provider.tokenId, claimed.key, 200, body);
+      return sendAnswer(request, reply, body, unchangedWhile);
     }
+  }
+  function providerGate(): ProviderGate {
+    if (!options.provider) throw new Error('provisioning routes need the router’s provider gate');
+    return options.provider;
   }
   async function recordSecurityEvents(call: ClientCall, actor: Actor | undefined) {
     const events = takeSecurityEvents(call);
@@ -191,7 +257,8 @@ export function createApiRouter(
   }
 
   return {
-    public: (route, handler) => register(route, false, handler),
-    session: (route, handler) => register(route, true, handler),
+    public: (route, handler) => register(route, 'public', handler),
+    session: (route, handler) => register(route, 'session', handler),
+    provider: (route, handler) => register(route, 'provider', handler),
   };
 }

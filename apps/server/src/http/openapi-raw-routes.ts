@@ -5,7 +5,7 @@ import { dnsChangeActionParamsSchema } from '@panel247/contract/dns-history';
 import { filesPathParamsSchema, filesUploadDataSchema, filesUploadParamsSchema } from '@panel247/contract/files';
 import { applicationParamsSchema } from '@panel247/contract/installer';
 import { mailboxParamsSchema } from '@panel247/contract/mail';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -64,6 +64,22 @@ export const RAW_OPERATIONS: Record<string, RawOperation> = {
     answer: { description: 'Working (`ok`).', mediaType: 'application/json', schema: healthSchema },
     besides: {
       '503': { description: 'Not working (`degraded`).', mediaType: 'application/json', schema: healthSchema },
+    },
+  },
+  'GET user/login/link/': {
+    summary:
+      'The provider’s one-time login link (provider/service/{domain}/login-link/): starts the owner’s session ' +
+      'and sends the browser to the panel; a used, expired or unknown link to the login page.',
+    access: 'public',
+    csrfExempt: true,
+    params: z.object({ token: z.string().max(64) }),
+    answer: { description: 'Never: the answer is a redirection.', mediaType: 'text/plain', schema: text },
+    besides: {
+      '303': {
+        description: 'To the panel, logged in; or to `/?login_link=invalid`.',
+        mediaType: 'text/plain',
+        schema: text,
+      },
     },
   },
   'GET captcha/challenge/': {

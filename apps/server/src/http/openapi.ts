@@ -88,7 +88,18 @@ interface OperationParts {
   answer: JsonSchema;
   besides?: Record<string, JsonSchema>;
   summary?: string;
+  /** A creating provisioning call: its Idempotency-Key header is required. */
+  idempotent?: boolean;
 }
+
+const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: true,
+  description:
+    'The same key with the same request is answered as the first time (and done once); with another request, 409.',
+  schema: { type: 'string', minLength: 8, maxLength: 255 },
+};
 
 function operationOf(parts: OperationParts) {
   const { names } = openApiPath(parts.url);
@@ -126,7 +137,7 @@ function operationOf(parts: OperationParts) {
     tags: [tagOf(parts.url)],
     ...(parts.summary ? { summary: parts.summary } : {}),
     security: parts.security,
-    parameters: [...pathParameters, ...queryParameters],
+    parameters: [...pathParameters, ...queryParameters, ...(parts.idempotent ? [IDEMPOTENCY_KEY_HEADER] : [])],
     ...(requestBody ? { requestBody } : {}),
     responses: {
       '200': parts.answer,
@@ -164,7 +175,8 @@ function routerOperation(route: DescribedRoute, method: 'GET' | 'POST') {
   return operationOf({
     method,
     url: route.url,
-    security: route.needsSession ? callerSecurity(route.url) : [],
+    security: route.provider ? [{ provider: [] }] : route.needsSession ? callerSecurity(route.url) : [],
+    idempotent: route.idempotent === true,
     params: jsonSchema(route.params, 'input'),
     paramsIn: method === 'GET' ? 'query' : 'body',
     // The exempt GETs are app.ts' to say: `config/get/` lists a 403 it never answers, harmlessly.
@@ -247,6 +259,13 @@ export function buildOpenApiDocument(basePath: string, routes: DescribedRoute[],
           description: 'The browser’s session (`__Host-p247_sid` over HTTPS), with the CSRF header.',
         },
         bearer: { type: 'http', scheme: 'bearer', description: 'A personal API token, `p247_…`.' },
+        provider: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A provider token, `p247p_…` (`panel provider token add NAME`), for the provisioning API under ' +
+            '`provider/`; its creating calls need an `Idempotency-Key` header.',
+        },
       },
       schemas: { System: jsonSchema(systemSchema, 'output'), ...errors.schemas },
       responses: errors.responses,

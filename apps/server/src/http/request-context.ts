@@ -16,8 +16,22 @@ export function requestLanguage(request: FastifyRequest, fallback: Language): La
     asLanguage(query?.language) ??
     asLanguage(body && typeof body === 'object' ? body.language : undefined) ??
     asLanguage(request.cookies?.[LANGUAGE_COOKIE]) ??
+    scriptLanguage(request) ??
     fallback
   );
+}
+
+/**
+ * A script's language (a call with `Authorization: Bearer`, an API or provider token: a billing
+ * system, a deploy script) from its `Accept-Language`: the first of the panel's languages it lists
+ * (weights are not weighed; a script sends one). A browser's is left to the panel's own choice.
+ */
+function scriptLanguage(request: FastifyRequest): Language | undefined {
+  if (!/^bearer /i.test(request.headers.authorization ?? '')) return undefined;
+  return (request.headers['accept-language'] ?? '')
+    .split(',')
+    .map((tag) => asLanguage(tag.split(';')[0]?.trim().slice(0, 2).toLowerCase()))
+    .find((language) => language !== undefined);
 }
 
 /** Strips CR/LF and other control characters before a user-supplied value reaches a log line. */

@@ -184,6 +184,15 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents the provisioning API: the provider token only, and the Idempotency-Key of its creating call', () => {
+    const create = document.paths[`${t.config.basePath}provider/account/create/`]?.post;
+    expect(create?.security).toEqual([{ provider: [] }]);
+    expect(JSON.stringify(create?.parameters)).toContain('"name":"Idempotency-Key","in":"header","required":true');
+    const suspend = document.paths[`${t.config.basePath}provider/service/{domain}/suspend/`]?.post;
+    expect(suspend?.security).toEqual([{ provider: [] }]);
+    expect(JSON.stringify(suspend?.parameters)).not.toContain('Idempotency-Key');
+  });
+
   it('documents the API tokens: a session call is open to a Bearer token, its parameters come from the contract', () => {
     const records = document.paths[`${t.config.basePath}service/{id}/dns/create/`]?.post;
     expect(records?.security).toEqual([{ session: [] }, { bearer: [] }]);
@@ -250,7 +259,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document’s security, called on %s',
     for (const { method, path, security } of operations) {
       if (security.length === 0) continue;
       const answer = await call(method, path, { authorization: `Bearer p247_${'x'.repeat(43)}` });
-      const expected = security.some((way) => 'bearer' in way) ? 401 : 403;
+      const expected = security.some((way) => 'bearer' in way || 'provider' in way) ? 401 : 403;
       const envelope = errorOf(answer.body);
       if (answer.statusCode !== expected || !envelope.success || envelope.data.system.statusCode !== expected) {
         wrong.push(`${method} ${path}: ${answer.statusCode} ${answer.body.slice(0, 120)}`);

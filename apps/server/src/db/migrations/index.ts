@@ -36,6 +36,7 @@ import * as m0035 from './0035-nodes.ts';
 import * as m0036 from './0036-service-placements.ts';
 import * as m0037 from './0037-moving-parts-served-nowhere.ts';
 import * as m0038 from './0038-plans.ts';
+import * as m0039 from './0039-provider-api.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0036-service-placements': m0036,
   '0037-moving-parts-served-nowhere': m0037,
   '0038-plans': m0038,
+  '0039-provider-api': m0039,
 };

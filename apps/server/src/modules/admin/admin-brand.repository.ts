@@ -31,6 +31,17 @@ export const adminBrandRepository = {
     return db.updateTable('brands').set({ is_default: 0 }).where('slug', '!=', slug).execute();
   },
 
+  /** The brand's first host name (its customers' address of the panel), if it has one. */
+  async firstHost(db: Db, brandId: number): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('brand_hosts')
+      .select('host')
+      .where('brand_id', '=', brandId)
+      .orderBy('host')
+      .executeTakeFirst();
+    return row?.host;
+  },
+
   list(db: Db) {
     return db.selectFrom('brands').selectAll().orderBy('id').execute();
   },

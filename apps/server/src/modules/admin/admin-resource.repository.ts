@@ -41,6 +41,55 @@ export const adminResourceRepository = {
       .execute();
   },
 
+  /** A hosting service as the provider's calls see it: its plan, suspension and account. */
+  serviceView(db: Db, reference: string) {
+    return db
+      .selectFrom('resources as r')
+      .innerJoin('accounts as a', 'a.id', 'r.account_id')
+      .leftJoin('plans as p', 'p.id', 'r.plan_id')
+      .select([
+        'r.id',
+        'r.reference_punycode as domain',
+        'r.suspended_at',
+        'r.suspended_reason',
+        'p.name as plan',
+        'a.domain_name as account',
+        'a.brand_id',
+      ])
+      .where('r.reference', '=', reference)
+      .where('r.has_service', '=', 1)
+      .executeTakeFirst();
+  },
+
+  /** Every hosting service, for the provider's usage update. */
+  services(db: Db) {
+    return db
+      .selectFrom('resources')
+      .select(['id', 'reference'])
+      .where('has_service', '=', 1)
+      .orderBy('reference')
+      .execute();
+  },
+
+  async setSuspended(db: Db, id: number, suspension: { at: number; reason: string } | null): Promise<void> {
+    await db
+      .updateTable('resources')
+      .set({ suspended_at: suspension?.at ?? null, suspended_reason: suspension?.reason ?? '' })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  /** The account's first user: the owner the provider made with it. */
+  owner(db: Db, accountDomain: string) {
+    return db
+      .selectFrom('users as u')
+      .innerJoin('accounts as a', 'a.id', 'u.account_id')
+      .select(['u.id', 'u.username'])
+      .where('a.domain_name', '=', accountDomain)
+      .orderBy('u.id')
+      .executeTakeFirst();
+  },
+
   accountIdOf(db: Db, resourceId: number) {
     return db.selectFrom('resources').select('account_id').where('id', '=', resourceId).executeTakeFirstOrThrow();
   },

@@ -242,6 +242,43 @@ export class AdminService {
     if (ids.length > 0) await this.events.publish({ type: 'session.ended', sessionIds: ids });
   }
 
+  /** A hosting service with its plan, suspension, account and owner, as the provider's calls see it. */
+  async providerView(reference: string) {
+    const row = await adminResourceRepository.serviceView(this.db, reference.toLowerCase());
+    if (!row) return undefined;
+    const owner = await adminResourceRepository.owner(this.db, row.account);
+    return {
+      id: row.id,
+      domain: row.domain,
+      plan: row.plan ?? 'default',
+      suspendedAt: row.suspended_at === null ? null : Number(row.suspended_at),
+      suspendedReason: row.suspended_reason,
+      account: row.account,
+      brandId: row.brand_id,
+      owner: owner ? { id: owner.id, username: owner.username } : undefined,
+    };
+  }
+
+  /** Every hosting service's reference. */
+  async serviceReferences(): Promise<string[]> {
+    return (await adminResourceRepository.services(this.db)).map((row) => row.reference);
+  }
+
+  /** Suspends a hosting service (the reason is shown to its users) or, with null, lifts it. */
+  async setSuspended(serviceId: number, reason: string | null): Promise<void> {
+    await adminResourceRepository.setSuspended(this.db, serviceId, reason === null ? null : { at: this.now(), reason });
+  }
+
+  /** Where a brand's customers reach the panel, if the brand has a host of its own. */
+  brandHost(brandId: number): Promise<string | undefined> {
+    return adminBrandRepository.firstHost(this.db, brandId);
+  }
+
+  /** The default brand's slug (new accounts' brand when none is named). */
+  async defaultBrand(): Promise<string | undefined> {
+    return (await adminBrandRepository.list(this.db)).find((brand) => brand.is_default === 1)?.slug;
+  }
+
   /** A hosting service by its reference (its domain), as the plans and the provider's calls name it. */
   async serviceByReference(reference: string): Promise<{ id: number; domain: string } | undefined> {
     const row = await adminResourceRepository.byReference(this.db, reference.toLowerCase());

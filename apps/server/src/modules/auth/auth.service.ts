@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LoginCodeParams } from '@panel247/contract/two-factor';
 import type { LoginData, LoginParams, UserInfoData } from '@panel247/contract/user';
 import type { Db } from '../../db/database.ts';
-import { FieldErrors } from '../../errors.ts';
+import { AccountSuspendedError, FieldErrors, ForbiddenError } from '../../errors.ts';
 import type { CaptchaVerifier } from '../captcha/captcha.verifier.ts';
 import type { PermissionService } from '../permission/permission.service.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
@@ -141,6 +141,12 @@ export class AuthService {
     call: ClientCall,
     user: { userId: number; accountId: number; previousLoginAt: number | null; domainName: string; username: string },
   ): Promise<LoginData> {
+    // every way in ends here: a password, a code, a passkey, the provider's login link
+    const suspension = await userRepository.suspension(this.db, user.accountId);
+    if (suspension.suspended) {
+      authEvent(call, 'auth.login_suspended', user.domainName, user.username);
+      throw new AccountSuspendedError(suspension.reason);
+    }
     await this.sessions.start(call, user.userId, user.previousLoginAt);
     await userRepository.recordLogin(this.db, user.userId, this.now(), call.ip);
     authEvent(call, 'auth.login', user.domainName, user.username);
@@ -150,6 +156,24 @@ export class AuthService {
     );
     const setUpFirst = await this.twoFactor.mustSetUp(user.userId);
     return { ...(domainID === undefined ? {} : { domainID }), ...(setUpFirst ? { setupSecondFactor: true } : {}) };
+  }
+
+  /**
+   * A login by the provider's one-time link (its billing system's single sign-on): the user the
+   * link was made for, once. The provider vouched for the person; a second factor the brand
+   * requires must still be set up first, and a suspended account is still refused.
+   */
+  async loginByLink(call: ClientCall, userId: number | undefined): Promise<LoginData> {
+    const user = userId === undefined ? undefined : await userRepository.findForLinkLogin(this.db, userId);
+    if (!user) throw new ForbiddenError('auth.link_invalid');
+    authEvent(call, 'auth.login_link', user.domain_name, user.username);
+    return this.finishLogin(call, {
+      userId: user.id,
+      accountId: user.account_id,
+      previousLoginAt: user.last_login_at,
+      domainName: user.domain_name,
+      username: user.username,
+    });
   }
 
   info(actor: Actor, call: ClientCall, language: UserInfoData['language']): UserInfoData {

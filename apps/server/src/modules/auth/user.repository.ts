@@ -11,6 +11,33 @@ export const userRepository = {
       .executeTakeFirst();
   },
 
+  /**
+   * Whether the provider suspended the account: it has hosting services and every one is
+   * suspended (a customer with one service suspended among others still manages the rest). The
+   * reason is the last suspension's.
+   */
+  async suspension(db: Db, accountId: number): Promise<{ suspended: boolean; reason: string }> {
+    const rows = await db
+      .selectFrom('resources')
+      .select(['suspended_at', 'suspended_reason'])
+      .where('account_id', '=', accountId)
+      .where('has_service', '=', 1)
+      .execute();
+    const suspended = rows.length > 0 && rows.every((row) => row.suspended_at !== null);
+    const last = [...rows].sort((a, b) => Number(b.suspended_at ?? 0) - Number(a.suspended_at ?? 0))[0];
+    return { suspended, reason: suspended ? (last?.suspended_reason ?? '') : '' };
+  },
+
+  /** A user with its account, for a login by the provider's one-time link. */
+  findForLinkLogin(db: Db, userId: number) {
+    return db
+      .selectFrom('users as u')
+      .innerJoin('accounts as a', 'a.id', 'u.account_id')
+      .select(['u.id', 'u.username', 'u.last_login_at', 'a.id as account_id', 'a.domain_name'])
+      .where('u.id', '=', userId)
+      .executeTakeFirst();
+  },
+
   findById(db: Db, userId: number) {
     return db
       .selectFrom('users')

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { signonTokenRepository } from './signon-token.repository.ts';
 
 /** Which application redeems a token; a token issued for one kind never opens another. */
-export type SignonKind = 'webmail' | 'webftp' | 'phpmyadmin';
+export type SignonKind = 'webmail' | 'webftp' | 'phpmyadmin' | 'panel-login';
 
 /** Tokens live 60 s: long enough for the browser's auto-posted form, too short to be worth stealing. */
 export const SIGNON_TOKEN_SECONDS = 60;

@@ -1,0 +1,141 @@
+import type { ProviderAccountCreateParams, ProviderService, providerUsageSchema } from '@panel247/contract/provider';
+import type { z } from 'zod';
+import { ConflictError, NotFoundError } from '../../errors.ts';
+import { type AdminService, allKeys } from '../admin/admin.service.ts';
+import type { SessionService } from '../auth/session.service.ts';
+import { COUNTED_LIMITS } from '../plans/plan.ts';
+import type { PlansService } from '../plans/plans.service.ts';
+import { SIGNON_TOKEN_SECONDS, type SignonTokens } from '../signon/signon-tokens.ts';
+
+type ProviderUsage = z.infer<typeof providerUsageSchema>;
+type ServiceView = NonNullable<Awaited<ReturnType<AdminService['providerView']>>>;
+
+export interface ProvisioningPorts {
+  admin: AdminService;
+  plans: PlansService;
+  sessions: SessionService;
+  signon: SignonTokens;
+  /** A new service's first web change: its main site and pool on its web server. */
+  firstApply: (service: { id: number; domain: string }) => Promise<void>;
+  /** The service's home and databases, in bytes. */
+  sizes: (service: { id: number; domain: string }) => Promise<{ webBytes: number; databaseBytes: number }>;
+}
+
+const MIB = 1024 * 1024;
+const bytes = (mb: number | null) => (mb === null ? null : mb * MIB);
+
+/**
+ * What the provider's systems do to hosting services through the provisioning API: create an
+ * account with its owner and service on a plan, suspend and lift it, change its plan and owner's
+ * password, hand out a one-time login link, and report usage. A service is named by its domain.
+ */
+export class ProvisioningService {
+  constructor(private readonly ports: ProvisioningPorts) {}
+
+  async createAccount(params: ProviderAccountCreateParams): Promise<{ service: ProviderService; username: string }> {
+    const { admin } = this.ports;
+    if (await admin.providerView(params.domain))
+      throw new ConflictError('provider.error.account_exists', { domain: params.domain });
+    const brand = params.brand || (await admin.defaultBrand());
+    if (!brand || (await admin.listBrands()).every((each) => each.slug !== brand))
+      throw new NotFoundError('provider.error.brand');
+    // the plan first: a wrong name must leave nothing behind
+    await this.ports.plans.get(params.plan || 'default');
+    await admin.ensureAccount(params.domain, brand);
+    await admin.ensureUser(params.domain, params.username, params.password);
+    if (params.email) await admin.setUserEmail(params.domain, params.username, params.email);
+    const id = await admin.ensureResource(params.domain, {
+      reference: params.domain,
+      hasService: true,
+      hasMail: true,
+      ...(params.plan ? { plan: params.plan } : {}),
+    });
+    await admin.grant(params.domain, params.username, params.domain, allKeys('write'));
+    await this.ports.firstApply({ id, domain: params.domain });
+    return { service: await this.service(params.domain), username: params.username };
+  }
+
+  async service(domain: string): Promise<ProviderService> {
+    return toService(await this.view(domain));
+  }
+
+  /** Its users are logged out and cannot log in again (told why) until it is lifted. */
+  async suspend(domain: string, reason: string): Promise<ProviderService> {
+    const view = await this.view(domain);
+    await this.ports.admin.setSuspended(view.id, reason);
+    if (view.owner) await this.ports.sessions.endAllOfUser(view.owner.id);
+    return this.service(domain);
+  }
+
+  async unsuspend(domain: string): Promise<ProviderService> {
+    await this.ports.admin.setSuspended((await this.view(domain)).id, null);
+    return this.service(domain);
+  }
+
+  async changePlan(domain: string, plan: string): Promise<ProviderService> {
+    const view = await this.view(domain);
+    await this.ports.plans.assign({ id: view.id, domain: view.domain }, plan);
+    return this.service(domain);
+  }
+
+  /** The owner's new password; their sessions end. */
+  async changePassword(domain: string, password: string): Promise<ProviderService> {
+    const view = await this.view(domain);
+    if (!view.owner) throw new NotFoundError('provider.error.no_service');
+    await this.ports.admin.resetPassword(view.account, view.owner.username, password);
+    return this.service(domain);
+  }
+
+  /** A link that logs the owner in once, within SIGNON_TOKEN_SECONDS; its host is the brand's own when it has one. */
+  async loginLink(domain: string, panelHost: string, basePath: string): Promise<{ url: string; expiresIn: number }> {
+    const view = await this.view(domain);
+    if (!view.owner) throw new NotFoundError('provider.error.no_service');
+    const token = await this.ports.signon.issue('panel-login', view.owner.id);
+    const host = (await this.ports.admin.brandHost(view.brandId)) ?? panelHost;
+    return { url: `https://${host}${basePath}user/login/link/?token=${token}`, expiresIn: SIGNON_TOKEN_SECONDS };
+  }
+
+  async usage(domain: string): Promise<ProviderUsage> {
+    const view = await this.view(domain);
+    const service = { id: view.id, domain: view.domain };
+    const { plan, usage } = await this.ports.plans.ofService(service);
+    const { webBytes, databaseBytes } = await this.ports.sizes(service);
+    const counts = Object.fromEntries(
+      COUNTED_LIMITS.map((limit) => [limit, { used: usage.counts[limit], limit: plan[limit] }]),
+    );
+    return {
+      domain: view.domain,
+      plan: plan.name,
+      diskBytes: webBytes + databaseBytes,
+      diskLimitBytes:
+        plan.webSpaceMb === null ? null : (bytes(plan.webSpaceMb) ?? 0) + (bytes(plan.databaseSpaceMb) ?? 0),
+      webBytes,
+      databaseBytes,
+      trafficBytes: 0,
+      trafficLimitBytes: bytes(plan.trafficMb),
+      counts,
+    };
+  }
+
+  async usageOfAll(): Promise<ProviderUsage[]> {
+    const all: ProviderUsage[] = [];
+    for (const reference of await this.ports.admin.serviceReferences()) all.push(await this.usage(reference));
+    return all;
+  }
+
+  private async view(domain: string): Promise<ServiceView> {
+    const view = await this.ports.admin.providerView(domain);
+    if (!view) throw new NotFoundError('provider.error.no_service');
+    return view;
+  }
+}
+
+function toService(view: ServiceView): ProviderService {
+  return {
+    id: view.id,
+    domain: view.domain,
+    plan: view.plan,
+    state: view.suspendedAt === null ? 'active' : 'suspended',
+    suspendedReason: view.suspendedReason,
+  };
+}

@@ -1,0 +1,254 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ProviderService } from '@panel247/contract/provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { DATABASE_KINDS } from '../support/test-database.ts';
+
+const PASSWORD = 'Billing-made-pass-1';
+
+/**
+ * The provisioning API for the provider's billing system: provider tokens only, an
+ * Idempotency-Key on each creating call, and each call's effect seen as a customer sees it.
+ */
+describe.each(DATABASE_KINDS)('provisioning API on %s', (kind) => {
+  let t: TestApp;
+  let token: string;
+  let customerToken: string;
+  let customer: BuiltAccount;
+  let keys = 0;
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind, {
+      config: {
+        'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-provider-')),
+        'web.configDir': mkdtempSync(path.join(tmpdir(), 'p247-provider-web-')),
+      },
+    });
+    token = await t.services.provider.tokens.add('whmcs');
+    customer = await buildAccount(t.database.db, { domainName: 'cliente-api.test' });
+    const cookie = await t.login(customer.domainName, customer.username, customer.password);
+    const made = await t.call<{ token: string }>(
+      'POST',
+      'user/apitokens/create/',
+      {
+        name: 'script',
+        expiresInDays: '30',
+        password: customer.password,
+        scope: [`${customer.resources['cliente-api.test']}:write`],
+      },
+      { cookie },
+    );
+    customerToken = made.body.data.token;
+  });
+  afterAll(() => t.close());
+
+  /** A billing system's call: its token, form-encoded, an Idempotency-Key on POST unless given. */
+  async function call<T = unknown>(
+    method: 'GET' | 'POST',
+    route: string,
+    params: Record<string, string> = {},
+    options: { token?: string | null; key?: string | null } = {},
+  ) {
+    const headers: Record<string, string> = {};
+    const bearer = options.token === undefined ? token : options.token;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    const key = options.key === undefined && method === 'POST' ? `test-key-${++keys}` : options.key;
+    if (key) headers['idempotency-key'] = key;
+    const url = `${t.config.basePath}provider/${route}`;
+    const form = new URLSearchParams(params).toString();
+    const response =
+      method === 'GET'
+        ? await t.app.inject({ method, url: form ? `${url}?${form}` : url, headers })
+        : await t.app.inject({
+            method,
+            url,
+            headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+            payload: form,
+          });
+    return { response, body: response.json() as { system: { valid: boolean; errors: string[] }; data: T } };
+  }
+  const account = { domain: 'nuevo-cliente.test', username: 'owner', password: PASSWORD, email: 'owner@example.net' };
+  const create = (key?: string, params: Record<string, string> = account) =>
+    call<{ service: ProviderService; username: string }>('POST', 'account/create/', params, key ? { key } : {});
+
+  it('answers the provider’s token only: not without one, a wrong or revoked one, nor a customer’s', async () => {
+    // a provider token opens no customer route
+    const info = await t.app.inject({
+      method: 'POST',
+      url: `${t.config.basePath}user/info/`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(info.statusCode).toBe(401);
+    expect((await call('GET', 'ping/')).body.data).toEqual({ panel: 'Panel247' });
+    // without an Authorization header it is a browser's call: the CSRF rule refuses it first
+    expect((await call('GET', 'ping/', {}, { token: null })).response.statusCode).toBe(403);
+    expect((await call('GET', 'ping/', {}, { token: `p247p_${'A'.repeat(43)}` })).response.statusCode).toBe(401);
+    expect((await call('GET', 'ping/', {}, { token: customerToken })).response.statusCode).toBe(401);
+    const spare = await t.services.provider.tokens.add('spare');
+    expect((await call('GET', 'ping/', {}, { token: spare })).response.statusCode).toBe(200);
+    await t.services.provider.tokens.revoke('spare');
+    expect((await call('GET', 'ping/', {}, { token: spare })).response.statusCode).toBe(401);
+  });
+
+  it('creates an account with its owner and its service on a plan: the owner logs in and finds it', async () => {
+    await t.services.plans.create('basic', {
+      webSpaceMb: 500,
+      trafficMb: null,
+      sites: 3,
+      mailboxes: 2,
+      mailboxMb: 100,
+      aliases: null,
+      ftpAccounts: null,
+      databases: 1,
+      databaseSpaceMb: null,
+      backupMb: null,
+      phpVersions: [],
+      phpWorkers: 4,
+    });
+    const made = await create(undefined, { ...account, plan: 'basic' });
+    expect(made.response.statusCode).toBe(200);
+    expect(made.body.data).toEqual({
+      service: { id: expect.any(Number), domain: account.domain, plan: 'basic', state: 'active', suspendedReason: '' },
+      username: 'owner',
+    });
+    const cookie = await t.login(account.domain, 'owner', PASSWORD);
+    const overview = await t.call<{ service: { plan: { name: string } } }>(
+      'GET',
+      `service/${made.body.data.service.id}/`,
+      {},
+      { cookie },
+    );
+    expect(overview.body.data.service.plan.name).toBe('basic');
+    expect((await create(undefined, account)).body.system.errors).toEqual([
+      `Ya existe una cuenta para ${account.domain}`,
+    ]);
+    const badPlan = await create(undefined, { ...account, domain: 'sin-plan.test', plan: 'nope' });
+    expect(badPlan.response.statusCode).toBe(404);
+    expect(
+      await t.database.db.selectFrom('accounts').select('id').where('domain_name', '=', 'sin-plan.test').execute(),
+    ).toEqual([]);
+    const bad = await create(undefined, { domain: 'x', username: 'Bad Name', password: 'short' });
+    expect(bad.response.statusCode).toBe(400);
+  });
+
+  it('suspends a service: its owner is logged out and refused, told why; unsuspending lets them in again', async () => {
+    const cookie = await t.login(account.domain, 'owner', PASSWORD);
+    const suspended = await call<{ service: ProviderService }>('POST', `service/${account.domain}/suspend/`, {
+      reason: 'factura impagada',
+    });
+    expect(suspended.body.data.service).toMatchObject({ state: 'suspended', suspendedReason: 'factura impagada' });
+    expect((await t.call('POST', 'user/info/', {}, { cookie })).body.system.valid).toBe(false);
+    const refused = await t.call('POST', 'user/login/', {
+      domainName: account.domain,
+      username: 'owner',
+      password: PASSWORD,
+    });
+    expect(refused.response.statusCode).toBe(403);
+    expect(refused.body.system.errors).toEqual([
+      'Esta cuenta está suspendida: factura impagada. Ponte en contacto con tu proveedor',
+    ]);
+    await call('POST', `service/${account.domain}/unsuspend/`);
+    await t.login(account.domain, 'owner', PASSWORD);
+  });
+
+  it('changes the plan (a downgrade it exceeds refused, naming what) and the owner’s password', async () => {
+    const cookie = await t.login(account.domain, 'owner', PASSWORD);
+    const id = (
+      await t.database.db
+        .selectFrom('resources')
+        .select('id')
+        .where('reference', '=', account.domain)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const db = await t.call('POST', `service/${id}/ddbb/create/`, { password: PASSWORD }, { cookie });
+    expect(db.response.statusCode).toBe(200);
+    await t.services.plans.create('none', {
+      webSpaceMb: null,
+      trafficMb: null,
+      sites: null,
+      mailboxes: null,
+      mailboxMb: null,
+      aliases: null,
+      ftpAccounts: null,
+      databases: 0,
+      databaseSpaceMb: null,
+      backupMb: null,
+      phpVersions: [],
+      phpWorkers: 5,
+    });
+    const refused = await call('POST', `service/${account.domain}/plan/`, { plan: 'none' });
+    expect(refused.response.statusCode).toBe(409);
+    expect(refused.body.system.errors[0]).toContain(`${account.domain}: databases 1 > 0`);
+    const changed = await call<{ service: ProviderService }>('POST', `service/${account.domain}/plan/`, {
+      plan: 'default',
+    });
+    expect(changed.body.data.service.plan).toBe('default');
+
+    const password = await call('POST', `service/${account.domain}/password/`, { password: 'Another-pass-22' });
+    expect(password.response.statusCode).toBe(200);
+    expect((await t.call('POST', 'user/info/', {}, { cookie })).body.system.valid).toBe(false);
+    await t.login(account.domain, 'owner', 'Another-pass-22');
+  });
+
+  it('hands out a login link that logs the owner in once, within a minute', async () => {
+    const link = await call<{ url: string; expiresIn: number }>('POST', `service/${account.domain}/login-link/`);
+    expect(link.body.data.expiresIn).toBe(60);
+    const url = new URL(link.body.data.url);
+    expect(url.pathname).toBe(`${t.config.basePath}user/login/link/`);
+    const first = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe('/');
+    const session = String(first.headers['set-cookie'] ?? '').split(';')[0] as string;
+    const info = await t.call<{ user: string }>('POST', 'user/info/', {}, { cookie: session });
+    expect(info.body.data.user).toBe('owner');
+    const second = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect(second.headers.location).toBe('/?login_link=invalid');
+    expect(second.headers['set-cookie']).toBeUndefined();
+
+    const late = new URL((await call<{ url: string }>('POST', `service/${account.domain}/login-link/`)).body.data.url);
+    t.clock.advance(61);
+    expect((await t.app.inject({ method: 'GET', url: `${late.pathname}${late.search}` })).headers.location).toBe(
+      '/?login_link=invalid',
+    );
+  });
+
+  it('reports usage per service against its plan, and of every service', async () => {
+    const one = await call<{ usage: { domain: string; plan: string; counts: Record<string, unknown> } }>(
+      'GET',
+      `service/${account.domain}/usage/`,
+    );
+    expect(one.body.data.usage).toMatchObject({
+      domain: account.domain,
+      plan: 'default',
+      trafficBytes: 0,
+      counts: { databases: { used: 1, limit: 5 } },
+    });
+    const all = await call<{ services: { domain: string }[] }>('GET', 'usage/');
+    expect(all.body.data.services.map((service) => service.domain)).toContain(account.domain);
+    expect((await call('GET', 'service/nadie.test/usage/')).response.statusCode).toBe(404);
+  });
+
+  it('needs an Idempotency-Key on a creating call, and refuses one used for another request', async () => {
+    const keyless = await call('POST', 'account/create/', { ...account, domain: 'sin-clave.test' }, { key: null });
+    expect(keyless.response.statusCode).toBe(400);
+    expect(keyless.body.system.errors[0]).toContain('Idempotency-Key');
+    const first = await create('same-key-1234', { ...account, domain: 'una-vez.test' });
+    expect(first.response.statusCode).toBe(200);
+    const again = await create('same-key-1234', { ...account, domain: 'una-vez.test' });
+    expect(again.response.statusCode).toBe(200);
+    expect(again.response.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const accounts = await t.database.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('domain_name', '=', 'una-vez.test')
+      .execute();
+    expect(accounts).toHaveLength(1);
+    const other = await create('same-key-1234', { ...account, domain: 'otra.test' });
+    expect(other.response.statusCode).toBe(409);
+    expect(t.database.db).toBeTruthy();
+  });
+});
