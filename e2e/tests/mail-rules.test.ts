@@ -86,7 +86,7 @@ describe.skipIf(!chromiumAvailable())('Mailbox autoresponder, forwarding and quo
     await quota.getByTestId('mail-quota-submit').click();
     await page.waitForFunction(() =>
       (document.querySelector('[data-testid="mail-quota-modal"] [role="dialog"]')?.textContent ?? '').includes(
-        'Cuota fuera de los límites del plan',
+        'El buzón más grande que permite tu plan es de 10240 MB',
       ),
     );
     await quota.getByTestId('mail-quota-input').fill('500');
