@@ -101,7 +101,15 @@ export interface ProviderParts {
  * `panel resource add` does) and its first web change, which makes its system user and home on
  * its web server when applied there.
  */
-function composeProvider(deps: PanelDeps, parts: { areas: AreaServices; sessions: SessionService }): ProviderParts {
+function composeProvider(
+  deps: PanelDeps,
+  parts: {
+    areas: AreaServices;
+    sessions: SessionService;
+    mail: Pick<MailService, 'loginsChanged'>;
+    ftp: Pick<ReturnType<typeof createFtpService>, 'loginsChanged'>;
+  },
+): ProviderParts {
   const { db, events, now } = deps;
   const { areas, sessions } = parts;
   const admin = new AdminService(db, events, now, {
@@ -117,7 +125,11 @@ function composeProvider(deps: PanelDeps, parts: { areas: AreaServices; sessions
       plans: areas.plans,
       sessions,
       signon,
-      firstApply: (service) => areas.hosting.changes.change(service, async () => undefined),
+      applyWeb: (service) => areas.hosting.changes.change(service, async () => undefined),
+      loginsChanged: async (service) => {
+        await parts.mail.loginsChanged(service);
+        await parts.ftp.loginsChanged(service);
+      },
       sizes: (service) => areas.hosting.overview.sizes(service),
     }),
   };
@@ -227,9 +239,10 @@ export function composePanel(deps: PanelDeps): PanelServices {
     delivery: base.delivery,
     node: node.ftp,
   });
+  const mail = createMailService(db, config, node.mail, brands, now, { permissions, delivery: base.delivery });
   const services: PanelServices = {
     ...areas,
-    provider: composeProvider(deps, { areas, sessions }),
+    provider: composeProvider(deps, { areas, sessions, mail, ftp }),
     base,
     node,
     sessions,
@@ -244,7 +257,7 @@ export function composePanel(deps: PanelDeps): PanelServices {
     activity,
     health: new HealthService(db, events, jobs, new NodesService(db, now)),
     legal: new LegalService(db),
-    mail: createMailService(db, config, node.mail, brands, now, { permissions, delivery: base.delivery }),
+    mail,
     mailAuth,
     mailClientSetup: createMailClientSetupService(db, config, brands, permissions),
     ftp,

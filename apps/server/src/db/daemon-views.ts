@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from './database.ts';
-import { createDaemonView } from './migrations/0037-moving-parts-served-nowhere.ts';
+import { createDaemonView } from './migrations/0040-suspended-services-logins.ts';
 
 /**
  * The SQL views the daemons read instead of the tables (Postfix and Dovecot the mail views,
@@ -11,7 +11,7 @@ import { createDaemonView } from './migrations/0037-moving-parts-served-nowhere.
  */
 const DAEMON_VIEWS = {
   mail_domains_view: { columns: ['domain', 'node'] },
-  mail_users_view: { columns: ['email', 'domain', 'local_part', 'password', 'quota_bytes', 'node'] },
+  mail_users_view: { columns: ['email', 'domain', 'local_part', 'password', 'quota_bytes', 'node', 'nologin'] },
   mail_aliases_view: { columns: ['source', 'destination', 'node'] },
   mail_senders_view: { columns: ['sender', 'login', 'node'] },
   ftp_users_view: { columns: ['userid', 'passwd', 'uid', 'gid', 'homedir', 'shell', 'node'] },

@@ -1,7 +1,9 @@
 import { mkdtempSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ProviderService } from '@panel247/contract/provider';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
@@ -19,12 +21,13 @@ describe.each(DATABASE_KINDS)('provisioning API on %s', (kind) => {
   let customerToken: string;
   let customer: BuiltAccount;
   let keys = 0;
+  const webDir = mkdtempSync(path.join(tmpdir(), 'p247-provider-web-'));
 
   beforeAll(async () => {
     t = await buildTestApp(kind, {
       config: {
         'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-provider-')),
-        'web.configDir': mkdtempSync(path.join(tmpdir(), 'p247-provider-web-')),
+        'web.configDir': webDir,
       },
     });
     token = await t.services.provider.tokens.add('whmcs');
@@ -136,6 +139,36 @@ describe.each(DATABASE_KINDS)('provisioning API on %s', (kind) => {
 
   it('suspends a service: its owner is logged out and refused, told why; unsuspending lets them in again', async () => {
     const cookie = await t.login(account.domain, 'owner', PASSWORD);
+    const serviceId = (await call<{ service: ProviderService }>('POST', `service/${account.domain}/unsuspend/`)).body
+      .data.service.id;
+    const mailbox = await t.call(
+      'POST',
+      `service/${serviceId}/correo/create/`,
+      { name: 'info', password: PASSWORD },
+      { cookie },
+    );
+    expect(mailbox.response.statusCode).toBe(200);
+    const ftp = await t.call(
+      'POST',
+      `service/${serviceId}/ftp/create/`,
+      { ftpUser: 'web', password: PASSWORD },
+      { cookie },
+    );
+    expect(ftp.response.statusCode).toBe(200);
+    // what Dovecot and ProFTPD read: the mailbox may not log in (its mail still arrives), the FTP login is gone
+    const logins = async () => ({
+      mail: (
+        await sql<{
+          nologin: string | null;
+        }>`SELECT nologin FROM mail_users_view WHERE email = ${`info@${account.domain}`}`.execute(t.database.db)
+      ).rows,
+      ftp: (
+        await sql<{
+          userid: string;
+        }>`SELECT userid FROM ftp_users_view WHERE userid = ${`web@${account.domain}`}`.execute(t.database.db)
+      ).rows.length,
+    });
+    expect(await logins()).toEqual({ mail: [{ nologin: null }], ftp: 1 });
     const suspended = await call<{ service: ProviderService }>('POST', `service/${account.domain}/suspend/`, {
       reason: 'factura impagada',
     });
@@ -150,8 +183,15 @@ describe.each(DATABASE_KINDS)('provisioning API on %s', (kind) => {
     expect(refused.body.system.errors).toEqual([
       'Esta cuenta está suspendida: factura impagada. Ponte en contacto con tu proveedor',
     ]);
+    const id = suspended.body.data.service.id;
+    const nginx = () => readFile(path.join(webDir, 'live', String(id), 'nginx.conf'), 'utf8');
+    const sites = () => readFile(path.join(webDir, 'live', String(id), 'sites', `${account.domain}.conf`), 'utf8');
+    expect(`${await nginx()}${await sites().catch(() => '')}`).toContain('error_page 503 /suspended.html;');
+    expect(await logins()).toEqual({ mail: [{ nologin: 'y' }], ftp: 0 });
     await call('POST', `service/${account.domain}/unsuspend/`);
     await t.login(account.domain, 'owner', PASSWORD);
+    expect(`${await nginx()}${await sites().catch(() => '')}`).not.toContain('suspended.html');
+    expect(await logins()).toEqual({ mail: [{ nologin: null }], ftp: 1 });
   });
 
   it('changes the plan (a downgrade it exceeds refused, naming what) and the owner’s password', async () => {
@@ -249,6 +289,35 @@ describe.each(DATABASE_KINDS)('provisioning API on %s', (kind) => {
     expect(accounts).toHaveLength(1);
     const other = await create('same-key-1234', { ...account, domain: 'otra.test' });
     expect(other.response.statusCode).toBe(409);
+
+    // a first call still running is waited for; one whose instance died is taken over
+    const tokenId = (
+      await t.database.db
+        .selectFrom('provider_tokens')
+        .select('id')
+        .where('name', '=', 'whmcs')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const now = Math.floor(t.clock.now() / 1000);
+    const running = (key: string, createdAt: number) =>
+      t.database.db
+        .insertInto('provider_idempotency')
+        .values({
+          token_id: tokenId,
+          idempotency_key: key,
+          request_hash: 'x'.repeat(64),
+          state: 'running',
+          status_code: null,
+          answer: null,
+          created_at: createdAt,
+        })
+        .execute();
+    await running('still-running-1', now - 5);
+    const waiting = await create('still-running-1', { ...account, domain: 'espera.test' });
+    expect(waiting.response.statusCode).toBe(409);
+    expect(waiting.body.system.errors[0]).toContain('todavía se está haciendo');
+    await running('died-running-1', now - 3600);
+    expect((await create('died-running-1', { ...account, domain: 'retomada.test' })).response.statusCode).toBe(200);
     expect(t.database.db).toBeTruthy();
   });
 });

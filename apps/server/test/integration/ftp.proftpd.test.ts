@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProFtpd, startProFtpd } from '../../../../scripts/daemons/proftpd.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { setSuspended } from '../support/suspension.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
 
@@ -97,6 +98,20 @@ describe.each(DATABASE_KINDS)('FTP accounts served by a real ProFTPD (panel on %
     const listing = await ftpd.curl(redeemed.body.data.user, redeemed.body.data.password, ['-l']);
     expect(listing.code).toBe(0);
     expect(listing.stdout).toContain(`upload-${kind}.txt`);
+  });
+
+  it('refuses a suspended service’s FTP logins, and lets them in once lifted', async () => {
+    const list = await t.call<{ ftps: FtpAccount[] }>('GET', `service/${id}/ftp/list/`, {}, { cookie });
+    const web = list.body.data.ftps[0] as FtpAccount;
+    const suspend = async (on: boolean) => {
+      await setSuspended(database.db, id, on);
+      await t.services.ftp.loginsChanged({ id, domain });
+    };
+    expect((await ftpd.curl(web.user, 'ftp password 1', ['-l'])).code).toBe(0);
+    await suspend(true);
+    expect((await ftpd.curl(web.user, 'ftp password 1', ['-l'])).code).toBe(67);
+    await suspend(false);
+    expect((await ftpd.curl(web.user, 'ftp password 1', ['-l'])).code).toBe(0);
   });
 
   it('refuses the old password after a change, and any login after deletion', async () => {

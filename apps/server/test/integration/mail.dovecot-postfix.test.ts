@@ -10,6 +10,7 @@ import { type MailDaemons, startMailDaemons } from '../../../../scripts/daemons/
 import { startRoundcube } from '../../../../scripts/daemons/roundcube.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { setSuspended } from '../support/suspension.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/test-database.ts';
 
@@ -195,6 +196,20 @@ describe.each(DATABASE_KINDS)('mail delivered by real Postfix and Dovecot (panel
     expect(changed.body.system.valid).toBe(true);
     expect((await mail.imap(`info@${domain}`, 'first password 1')).code).toBe(67);
     expect((await mail.imap(`info@${domain}`, 'third password 3')).code).toBe(0);
+  });
+
+  it('refuses a suspended service’s IMAP logins while its mail keeps arriving, and lets them in once lifted', async () => {
+    const suspend = async (on: boolean) => {
+      await setSuspended(database.db, id, on);
+      await t.services.mail.loginsChanged({ id, domain });
+    };
+    // Dovecot's auth cache holds the login: the change must make it ask again
+    expect((await mail.imap(`info@${domain}`, 'third password 3')).code).toBe(0);
+    await suspend(true);
+    expect((await mail.imap(`info@${domain}`, 'third password 3')).code).toBe(67);
+    await send(`info@${domain}`, 'while suspended');
+    await suspend(false);
+    expect(await waitForMessage(`info@${domain}`, 'third password 3', 'while suspended')).toBe(true);
   });
 
   it('opens WebMail with a one-time token: redeemed once, then the master user opens the mailbox', async () => {

@@ -217,22 +217,35 @@ describe('web driver on a real nginx and PHP-FPM 8.2', () => {
     expect(readFileSync(log, 'utf8')).toContain(`p247-marker-${marker}`);
   });
 
+  /** A parked service of several hosts (a site, a redirection). */
+  const parked = (): WebService => ({
+    serviceId: 2,
+    domain: 'parked.test',
+    home: parkedHome,
+    phpVersion: '8.2',
+    parking: true,
+    sites: [{ subdomain: 'shop', folder: '' }],
+    redirections: [{ subdomain: 'go', path: '/', url: 'https://x.test/', type: 301 }],
+  });
+
   it('parks every host of a parked service on the parking page', async () => {
-    await driver.apply({
-      serviceId: 2,
-      domain: 'parked.test',
-      home: parkedHome,
-      phpVersion: '8.2',
-      parking: true,
-      sites: [{ subdomain: 'shop', folder: '' }],
-      redirections: [{ subdomain: 'go', path: '/', url: 'https://x.test/', type: 301 }],
-    });
+    await driver.apply(parked());
     for (const host of ['parked.test', 'www.parked.test', 'shop.parked.test', 'go.parked.test']) {
       const page = await eventually(host, '/some/page', (a) => a.status === 200);
       expect(page.body).toContain('<h1>parked.test</h1>');
     }
     // the other service is untouched
     expect((await get('shop.test', '/')).body).toBe('main site\n');
+  });
+
+  it('answers 503 with the "suspended" page on every host of a suspended service, and serves it again once lifted', async () => {
+    await driver.apply({ ...parked(), suspended: true });
+    for (const host of ['parked.test', 'www.parked.test', 'shop.parked.test', 'go.parked.test']) {
+      const page = await eventually(host, '/index.php', (a) => a.status === 503);
+      expect(page.body).toContain('This site is suspended.');
+    }
+    await driver.apply(parked());
+    expect((await eventually('shop.parked.test', '/', (a) => a.status === 200)).body).toContain('<h1>parked.test</h1>');
   });
 
   it('serves an ACME HTTP-01 token for every host, before its redirections and its parking page', async () => {

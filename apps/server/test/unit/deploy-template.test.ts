@@ -16,6 +16,8 @@ const FILLED_BY_THE_PANEL = new Set([
   'nginx/parking.locations.template',
   'nginx/php-fpm-pool.conf.template',
   'nginx/parking.html.template',
+  'nginx/suspended.locations.template',
+  'nginx/suspended.html.template',
   'nginx/frame.html.template',
 ]);
 

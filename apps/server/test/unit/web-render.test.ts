@@ -132,6 +132,21 @@ describe('web driver rendering (embedded)', () => {
     expect(await readFile(live('parking/index.html'), 'utf8')).toContain('<h1>shop.test</h1>');
   });
 
+  it('answers 503 with the "suspended" page on every host of a suspended service, parked or not', async () => {
+    await driver.apply(service({ parking: true, suspended: true }));
+    const conf = serviceNginxConfig(live());
+    expect(conf).toContain('server_name shop.test www.shop.test blog.shop.test go.shop.test promo.shop.test;');
+    expect(conf).toContain('return 503;');
+    expect(conf).toContain('error_page 503 /suspended.html;');
+    expect(conf).not.toContain('fastcgi_pass');
+    expect(conf).not.toContain('try_files /index.html');
+    expect(await readFile(live('suspended/suspended.html'), 'utf8')).toContain('This site is suspended.');
+    // lifted: the sites again, and the page gone
+    await driver.apply(service());
+    expect(serviceNginxConfig(live())).toContain('fastcgi_pass');
+    expect(Object.keys(serviceFiles(live())).filter((name) => name.startsWith('suspended/'))).toEqual([]);
+  });
+
   it('keeps one folder per service; remove deletes it', async () => {
     await driver.apply(service());
     await driver.apply(service({ sites: [{ subdomain: '', folder: '' }], redirections: [] }));

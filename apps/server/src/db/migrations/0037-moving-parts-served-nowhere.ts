@@ -41,7 +41,8 @@ function staleBefore(db: Kysely<unknown>): string {
     : "CAST(strftime('%s', 'now') AS integer) - 900";
 }
 
-const viewsOf = (db: Kysely<unknown>) => daemonViewsWith(nodeOf(staleBefore(db)), FTP_HOME_ON_ITS_SERVER);
+/** The views as this migration makes them (0040 builds on them). */
+export const viewsOf = (db: Kysely<unknown>) => daemonViewsWith(nodeOf(staleBefore(db)), FTP_HOME_ON_ITS_SERVER);
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

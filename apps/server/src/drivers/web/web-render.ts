@@ -157,6 +157,7 @@ export function checkService(service: WebService, settings: WebRenderSettings): 
   check(service.phpVersion, VERSION, 'phpVersion');
   if (!settings.phpSockets[service.phpVersion]) refuse('phpVersion', 'web.error.php_version');
   if (typeof service.parking !== 'boolean') refuse('parking');
+  if (service.suspended !== undefined && typeof service.suspended !== 'boolean') refuse('suspended');
   if (service.pool) {
     check(service.pool.user, NAME, 'pool.user');
     check(service.pool.group, NAME, 'pool.group');
@@ -330,7 +331,7 @@ export function renderHosts(
   dir: string,
   memo: RenderMemo | undefined,
 ): RenderedService | null {
-  if (!memo || change.parking) return null;
+  if (!memo || change.parking || change.suspended) return null;
   const hosts = new Set(change.hosts);
   if (hosts.has('') !== hosts.has('www')) throw new Error('the main host and www are rendered together');
   for (const item of [...change.sites, ...change.redirections]) {
@@ -387,7 +388,16 @@ function render(
   // A host's files depend on the service's settings (this context) and on the host's own values
   // (its key): one rendered for the same context and key by the previous render is taken as is,
   // so a change in a service of a thousand sites renders the hosts it touches.
-  const context = JSON.stringify([dir, service.domain, home, socket, errorLog, service.parking, settings]);
+  const context = JSON.stringify([
+    dir,
+    service.domain,
+    home,
+    socket,
+    errorLog,
+    service.parking,
+    service.suspended === true,
+    settings,
+  ]);
   const reusable = memo?.context === context ? memo.hosts : undefined;
   if (touched && !reusable) return null;
   // A change of some hosts starts from every other host as the memo has it.
@@ -480,8 +490,13 @@ function render(
   };
 
   let parkingBlock = '';
-  if (service.parking) {
-    const parkingLocations = templates.fill('parking.locations.template', { PARKING_DIR: path.join(dir, 'parking') });
+  // A suspended service is shown like a parked one, with its own page and status.
+  const standIn = service.suspended === true ? 'suspended' : service.parking ? 'parking' : null;
+  if (standIn) {
+    const parkingLocations =
+      standIn === 'suspended'
+        ? templates.fill('suspended.locations.template', { SUSPENDED_DIR: path.join(dir, 'suspended') })
+        : templates.fill('parking.locations.template', { PARKING_DIR: path.join(dir, 'parking') });
     const names = new Set<string>([service.domain, `www.${service.domain}`]);
     for (const site of service.sites) names.add(host(site.subdomain, service.domain));
     for (const redirection of service.redirections) names.add(host(redirection.subdomain, service.domain));
@@ -497,7 +512,9 @@ function render(
         }
       });
     }
-    inert('parking/index.html', templates.fill('parking.html.template', { DOMAIN: escapeHtml(service.domain) }));
+    const page = { DOMAIN: escapeHtml(service.domain) };
+    if (standIn === 'suspended') inert('suspended/suspended.html', templates.fill('suspended.html.template', page));
+    else inert('parking/index.html', templates.fill('parking.html.template', page));
   } else {
     const fastcgi = templates.file('fastcgi-params.conf');
     const fastcgiParams = inert(`fastcgi-params-${contentTag(fastcgi)}.conf`, fastcgi);

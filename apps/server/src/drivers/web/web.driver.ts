@@ -62,6 +62,8 @@ export interface WebService {
   pool?: WebPool;
   /** Every host of the service answers with the parking page. */
   parking: boolean;
+  /** The provider suspended it: every host answers 503 with the "suspended" page (before parking). */
+  suspended?: boolean;
   sites: WebSite[];
   redirections: WebRedirection[];
 }

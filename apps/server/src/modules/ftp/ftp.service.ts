@@ -153,6 +153,14 @@ export class FtpService {
     return this.toDto(row, this.secrets.open(row.password_sealed));
   }
 
+  /**
+   * The provider suspended the service or lifted it: ProFTPD's logins are the view's again (a
+   * suspended service's are left out of it), its copy of them written anew where it keeps one.
+   */
+  async loginsChanged(service: { id: number; domain: string }): Promise<void> {
+    await this.change(service, [], async () => ({ value: undefined, undo: null }));
+  }
+
   async create(
     actor: Actor,
     id: number,

@@ -17,6 +17,11 @@ export const hostingRepository = {
       .orderBy('id')
       .execute();
   },
+  /** Whether the provider suspended the service (its sites then answer the "suspended" page). */
+  async suspended(db: Db, serviceId: number): Promise<boolean> {
+    const row = await db.selectFrom('resources').select('suspended_at').where('id', '=', serviceId).executeTakeFirst();
+    return row !== undefined && row.suspended_at !== null;
+  },
   settings(db: Db, serviceId: number) {
     return db.selectFrom('web_settings').selectAll().where('service_id', '=', serviceId).executeTakeFirst();
   },

@@ -68,6 +68,7 @@ export class WebModel {
       phpWorkers: (await planLimits.of(db, service.id)).phpWorkers,
       ...(pool ? { pool } : {}),
       parking: settings?.parking === 1,
+      suspended: await hostingRepository.suspended(db, service.id),
       sites: webSites,
       redirections: redirections.map((row) => ({
         subdomain: row.subdomain,

@@ -20,7 +20,9 @@ export const APPLY_MAIL = applyServiceJob('mail');
 export type MailChange =
   | { step: 'created' | 'password' | 'quota' | 'deleted'; localPart: string }
   | { step: 'filter'; localPart: string; replaceForeign?: boolean }
-  | { step: 'sync' };
+  | { step: 'sync' }
+  /** Whether its mailboxes may log in changed (the provider suspended the service or lifted it). */
+  | { step: 'logins' };
 
 /**
  * What a hosting service's `mail.apply-service` job does (see ServiceChangeWorker). Each step is
@@ -48,6 +50,12 @@ export class MailApplyWorker extends ServiceChangeWorker<MailChange, never> {
         const address = { domain: service.domain, localPart: row.local_part };
         await this.driver.syncFilter(address, filter, { dryRun: false, now: this.now() });
       }
+      return;
+    }
+    if (change.step === 'logins') {
+      // the mail server forgets what it knew of each login, and asks the view again
+      for (const row of await mailRepository.mailboxes(this.db, service.id))
+        await this.driver.passwordChanged({ domain: service.domain, localPart: row.local_part });
       return;
     }
     const address = { domain: service.domain, localPart: change.localPart };

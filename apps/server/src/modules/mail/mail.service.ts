@@ -199,6 +199,14 @@ export class MailService {
     return this.toAlias(service.domain, row);
   }
 
+  /**
+   * The provider suspended the service or lifted it: the mail server asks again whether each of
+   * its mailboxes may log in (mail_users_view's `nologin`). Its mail keeps arriving either way.
+   */
+  async loginsChanged(service: { id: number; domain: string }): Promise<void> {
+    await changeMail(this.changes, service, { step: 'logins' }, async () => undefined);
+  }
+
   async createMailbox(
     actor: Actor,
     id: number,

@@ -18,7 +18,7 @@ export const providerIdempotencyRepository = {
   find(db: Db, tokenId: number, key: string) {
     return db
       .selectFrom('provider_idempotency')
-      .select(['request_hash', 'state', 'status_code', 'answer'])
+      .select(['request_hash', 'state', 'status_code', 'answer', 'created_at'])
       .where('token_id', '=', tokenId)
       .where('idempotency_key', '=', key)
       .executeTakeFirst();
@@ -38,6 +38,17 @@ export const providerIdempotencyRepository = {
       .deleteFrom('provider_idempotency')
       .where('token_id', '=', tokenId)
       .where('idempotency_key', '=', key)
+      .execute();
+  },
+
+  /** Frees a key whose first call died, unless another call took it over meanwhile. */
+  async releaseIfRunningSince(db: Db, tokenId: number, key: string, createdAt: number): Promise<void> {
+    await db
+      .deleteFrom('provider_idempotency')
+      .where('token_id', '=', tokenId)
+      .where('idempotency_key', '=', key)
+      .where('state', '=', 'running')
+      .where('created_at', '=', createdAt)
       .execute();
   },
 

@@ -6,6 +6,12 @@ import { providerIdempotencyRepository } from './provider-idempotency.repository
 /** How long a key's answer is kept: a billing system retries within hours, not days. */
 export const IDEMPOTENCY_KEEP_SECONDS = 7 * 24 * 3600;
 
+/**
+ * A first call still `running` after this long died with its instance (a call answers within
+ * the server's request timeout): its key is taken over by the next call with it.
+ */
+export const IDEMPOTENCY_ABANDONED_SECONDS = 600;
+
 const KEY = /^[\x21-\x7e]{8,255}$/;
 
 /** What to do with a creating call: do it (and record its answer), or answer as the first time. */
@@ -38,9 +44,13 @@ export class ProviderIdempotency {
     if (await providerIdempotencyRepository.claim(this.db, row)) return { kind: 'first' };
     const earlier = await providerIdempotencyRepository.find(this.db, tokenId, key);
     if (!earlier) return this.claim(tokenId, key, hash);
+    if (earlier.state !== 'done' || earlier.status_code === null || earlier.answer === null) {
+      if (Number(earlier.created_at) >= this.now() - IDEMPOTENCY_ABANDONED_SECONDS)
+        throw new ConflictError('provider.error.in_progress');
+      await providerIdempotencyRepository.releaseIfRunningSince(this.db, tokenId, key, Number(earlier.created_at));
+      return this.claim(tokenId, key, hash);
+    }
     if (earlier.request_hash !== hash) throw new ConflictError('provider.error.key_reused');
-    if (earlier.state !== 'done' || earlier.status_code === null || earlier.answer === null)
-      throw new ConflictError('provider.error.in_progress');
     return { kind: 'replay', statusCode: earlier.status_code, answer: earlier.answer };
   }
 

@@ -15,8 +15,13 @@ export interface ProvisioningPorts {
   plans: PlansService;
   sessions: SessionService;
   signon: SignonTokens;
-  /** A new service's first web change: its main site and pool on its web server. */
-  firstApply: (service: { id: number; domain: string }) => Promise<void>;
+  /**
+   * A change of the service's whole web configuration on its web server: a new service's main
+   * site and pool, a suspended one's "suspended" page, a lifted one's sites again.
+   */
+  applyWeb: (service: { id: number; domain: string }) => Promise<void>;
+  /** Whether the service's mail and FTP logins may log in changed: their servers ask again. */
+  loginsChanged: (service: { id: number; domain: string }) => Promise<void>;
   /** The service's home and databases, in bytes. */
   sizes: (service: { id: number; domain: string }) => Promise<{ webBytes: number; databaseBytes: number }>;
 }
@@ -51,7 +56,7 @@ export class ProvisioningService {
       ...(params.plan ? { plan: params.plan } : {}),
     });
     await admin.grant(params.domain, params.username, params.domain, allKeys('write'));
-    await this.ports.firstApply({ id, domain: params.domain });
+    await this.ports.applyWeb({ id, domain: params.domain });
     return { service: await this.service(params.domain), username: params.username };
   }
 
@@ -59,17 +64,31 @@ export class ProvisioningService {
     return toService(await this.view(domain));
   }
 
-  /** Its users are logged out and cannot log in again (told why) until it is lifted. */
+  /**
+   * Its users are logged out and cannot log in again (told why) until it is lifted, its sites
+   * answer the "suspended" page, and its mail and FTP logins are refused; its mail keeps arriving
+   * (a customer who pays reads what came meanwhile, and senders get no bounce for a bill).
+   */
   async suspend(domain: string, reason: string): Promise<ProviderService> {
     const view = await this.view(domain);
     await this.ports.admin.setSuspended(view.id, reason);
     if (view.owner) await this.ports.sessions.endAllOfUser(view.owner.id);
+    await this.applySuspension(view);
     return this.service(domain);
   }
 
   async unsuspend(domain: string): Promise<ProviderService> {
-    await this.ports.admin.setSuspended((await this.view(domain)).id, null);
+    const view = await this.view(domain);
+    await this.ports.admin.setSuspended(view.id, null);
+    await this.applySuspension(view);
     return this.service(domain);
+  }
+
+  /** Its sites' page, and its mail and FTP logins, on its servers. */
+  private async applySuspension(view: ServiceView): Promise<void> {
+    const service = { id: view.id, domain: view.domain };
+    await this.ports.applyWeb(service);
+    await this.ports.loginsChanged(service);
   }
 
   async changePlan(domain: string, plan: string): Promise<ProviderService> {
