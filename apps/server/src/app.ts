@@ -187,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     },
   });
   registerProviderRoutes(api, services.provider.provisioning, basePath);
-  registerLoginLinkRoute(app, basePath, services.auth, services.provider.signon);
+  registerLoginLinkRoute(app, basePath, config.defaultLanguage, services.auth, services.provider.signon);
   registerActivityRoutes(api, activity, { app, basePath, auth: caller, defaultLanguage: config.defaultLanguage });
   registerConfigRoutes(api, brands, { basePath, captcha, captchaSiteKey: config.captcha.siteKey });
   registerCaptchaRoutes(app, basePath, captcha instanceof AltchaVerifier ? captcha : undefined);

@@ -69,15 +69,17 @@ export const RAW_OPERATIONS: Record<string, RawOperation> = {
   'GET user/login/link/': {
     summary:
       'The provider’s one-time login link (provider/service/{domain}/login-link/): starts the owner’s session ' +
-      'and sends the browser to the panel; a used, expired or unknown link to the login page.',
+      'and sends the browser to the panel; a used, expired or unknown link, or a suspended account’s, answers ' +
+      'a page saying so.',
     access: 'public',
     csrfExempt: true,
     params: z.object({ token: z.string().max(64) }),
     answer: { description: 'Never: the answer is a redirection.', mediaType: 'text/plain', schema: text },
     besides: {
-      '303': {
-        description: 'To the panel, logged in; or to `/?login_link=invalid`.',
-        mediaType: 'text/plain',
+      '303': { description: 'To the panel, logged in.', mediaType: 'text/plain', schema: text },
+      '403': {
+        description: 'A page saying the link cannot log in (used, expired, unknown, or the account suspended).',
+        mediaType: 'text/html',
         schema: text,
       },
     },

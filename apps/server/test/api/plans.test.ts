@@ -5,26 +5,13 @@ import path from 'node:path';
 import type { HostingService } from '@panel247/contract/hosting';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlansService } from '../../src/modules/plans/create-plans-service.ts';
-import type { PlanLimits } from '../../src/modules/plans/plan.ts';
+import { UNLIMITED_PLAN } from '../../src/modules/plans/plan.ts';
 import { PlanExceededError, type PlansService } from '../../src/modules/plans/plans.service.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
-const NONE: PlanLimits = {
-  webSpaceMb: null,
-  trafficMb: null,
-  sites: null,
-  mailboxes: null,
-  mailboxMb: null,
-  aliases: null,
-  ftpAccounts: null,
-  databases: null,
-  databaseSpaceMb: null,
-  backupMb: null,
-  phpVersions: [],
-  phpWorkers: 5,
-};
+const NONE = UNLIMITED_PLAN;
 const PASSWORD = 'Plan-limit-pass-1';
 
 describe.each(DATABASE_KINDS)('plans on %s', (kind) => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { ProviderService } from '@panel247/contract/provider';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNLIMITED_PLAN } from '../../src/modules/plans/plan.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -98,17 +99,12 @@ describe.each(DATABASE_KINDS)('provisioning API on %s', (kind) => {
 
   it('creates an account with its owner and its service on a plan: the owner logs in and finds it', async () => {
     await t.services.plans.create('basic', {
+      ...UNLIMITED_PLAN,
       webSpaceMb: 500,
-      trafficMb: null,
       sites: 3,
       mailboxes: 2,
       mailboxMb: 100,
-      aliases: null,
-      ftpAccounts: null,
       databases: 1,
-      databaseSpaceMb: null,
-      backupMb: null,
-      phpVersions: [],
       phpWorkers: 4,
     });
     const made = await create(undefined, { ...account, plan: 'basic' });
@@ -205,20 +201,7 @@ describe.each(DATABASE_KINDS)('provisioning API on %s', (kind) => {
     ).id;
     const db = await t.call('POST', `service/${id}/ddbb/create/`, { password: PASSWORD }, { cookie });
     expect(db.response.statusCode).toBe(200);
-    await t.services.plans.create('none', {
-      webSpaceMb: null,
-      trafficMb: null,
-      sites: null,
-      mailboxes: null,
-      mailboxMb: null,
-      aliases: null,
-      ftpAccounts: null,
-      databases: 0,
-      databaseSpaceMb: null,
-      backupMb: null,
-      phpVersions: [],
-      phpWorkers: 5,
-    });
+    await t.services.plans.create('none', { ...UNLIMITED_PLAN, databases: 0 });
     const refused = await call('POST', `service/${account.domain}/plan/`, { plan: 'none' });
     expect(refused.response.statusCode).toBe(409);
     expect(refused.body.system.errors[0]).toContain(`${account.domain}: databases 1 > 0`);
@@ -245,14 +228,23 @@ describe.each(DATABASE_KINDS)('provisioning API on %s', (kind) => {
     const info = await t.call<{ user: string }>('POST', 'user/info/', {}, { cookie: session });
     expect(info.body.data.user).toBe('owner');
     const second = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
-    expect(second.headers.location).toBe('/?login_link=invalid');
+    expect(second.statusCode).toBe(403);
+    expect(second.body).toContain('El enlace de acceso no es válido, ya se usó o ha caducado');
+    expect(second.body).toContain('<a href="/login/">Ir a la página de acceso</a>');
     expect(second.headers['set-cookie']).toBeUndefined();
+
+    // a suspended account's link is refused, saying why
+    await call('POST', `service/${account.domain}/suspend/`, { reason: 'factura <impagada>' });
+    const held = new URL((await call<{ url: string }>('POST', `service/${account.domain}/login-link/`)).body.data.url);
+    const refused = await t.app.inject({ method: 'GET', url: `${held.pathname}${held.search}` });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toContain('Esta cuenta está suspendida: factura &lt;impagada&gt;.');
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    await call('POST', `service/${account.domain}/unsuspend/`);
 
     const late = new URL((await call<{ url: string }>('POST', `service/${account.domain}/login-link/`)).body.data.url);
     t.clock.advance(61);
-    expect((await t.app.inject({ method: 'GET', url: `${late.pathname}${late.search}` })).headers.location).toBe(
-      '/?login_link=invalid',
-    );
+    expect((await t.app.inject({ method: 'GET', url: `${late.pathname}${late.search}` })).statusCode).toBe(403);
   });
 
   it('reports usage per service against its plan, and of every service', async () => {

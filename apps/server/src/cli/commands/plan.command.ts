@@ -1,7 +1,7 @@
 import { BrandService } from '../../modules/brand/brand.service.ts';
 import { createHostingService } from '../../modules/hosting/create-hosting-service.ts';
 import { createPlansService } from '../../modules/plans/create-plans-service.ts';
-import { PLAN_NAME, type Plan, type PlanLimits } from '../../modules/plans/plan.ts';
+import { PLAN_NAME, type Plan, type PlanLimits, UNLIMITED_PLAN } from '../../modules/plans/plan.ts';
 import { NUMERIC_LIMITS, type PlansService } from '../../modules/plans/plans.service.ts';
 import { loadSecretKey } from '../../secret-key.ts';
 import { CliError, type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
@@ -99,9 +99,7 @@ const add = defineCommand({
   options: LIMIT_OPTIONS,
   parse: ({ positionals, values }) => ({ name: planName(String(positionals[0]), 'NAME'), limits: limitsGiven(values) }),
   async run(ctx, input: { name: string; limits: Partial<PlanLimits> }) {
-    const unlimited = Object.fromEntries(NUMERIC_LIMITS.map((limit) => [limit, null]));
-    const limits = { ...unlimited, phpVersions: [], phpWorkers: 5, ...input.limits } as PlanLimits;
-    const plan = await withPlans(ctx, (plans) => plans.create(input.name, limits));
+    const plan = await withPlans(ctx, (plans) => plans.create(input.name, { ...UNLIMITED_PLAN, ...input.limits }));
     return { json: { plan }, text: `Plan added.\n${describe(plan)}` };
   },
 });
@@ -146,7 +144,7 @@ const assign = defineCommand({
     plan: planName(String(positionals[1]), 'PLAN'),
   }),
   async run(ctx, input: { reference: string; plan: string }) {
-    const service = await ctx.admin.serviceByReference(input.reference);
+    const service = await ctx.admin.providerView(input.reference);
     if (!service) throw new CliError(`No hosting service '${input.reference}'`);
     const plan = await withPlans(ctx, (plans) => plans.assign(service, input.plan));
     return { json: { service: input.reference, plan }, text: `${input.reference} is on plan ${plan.name}.` };

@@ -242,7 +242,10 @@ export class AdminService {
     if (ids.length > 0) await this.events.publish({ type: 'session.ended', sessionIds: ids });
   }
 
-  /** A hosting service with its plan, suspension, account and owner, as the provider's calls see it. */
+  /**
+   * A hosting service by its reference (its domain) with its plan, suspension, account and owner,
+   * as the plans' CLI and the provider's calls name it.
+   */
   async providerView(reference: string) {
     const row = await adminResourceRepository.serviceView(this.db, reference.toLowerCase());
     if (!row) return undefined;
@@ -277,12 +280,6 @@ export class AdminService {
   /** The default brand's slug (new accounts' brand when none is named). */
   async defaultBrand(): Promise<string | undefined> {
     return (await adminBrandRepository.list(this.db)).find((brand) => brand.is_default === 1)?.slug;
-  }
-
-  /** A hosting service by its reference (its domain), as the plans and the provider's calls name it. */
-  async serviceByReference(reference: string): Promise<{ id: number; domain: string } | undefined> {
-    const row = await adminResourceRepository.byReference(this.db, reference.toLowerCase());
-    return row && row.has_service === 1 ? { id: row.id, domain: row.reference_punycode } : undefined;
   }
 
   async ensureResource(domainName: string, input: ResourceInput): Promise<number> {

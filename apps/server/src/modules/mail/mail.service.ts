@@ -215,15 +215,16 @@ export class MailService {
     const service = await this.service(actor, id, 'servicemail_accounts', 'action');
     const name = params.name.trim().toLowerCase();
     // Without a quota asked for, the default one, or the plan's largest mailbox when that is smaller.
-    const largest = (await planLimits.of(this.db, id)).mailboxMb ?? Number.POSITIVE_INFINITY;
-    const quotaMb = params.quota ?? Math.min(this.settings.defaultQuotaMb, largest);
+    const limits = await planLimits.of(this.db, id);
+    const quotaMb =
+      params.quota ?? Math.min(this.settings.defaultQuotaMb, limits.mailboxMb ?? Number.POSITIVE_INFINITY);
     const errors = [
       ...fieldProblem('name', mailLocalPartProblem(params.name, false)),
       ...fieldProblem('password', servicePasswordProblem(params.password)),
       ...fieldProblem('quota', mailboxQuotaProblem(quotaMb)),
     ];
     if (errors.length > 0) throw new FieldErrors(errors);
-    await planLimits.admitMailboxSize(this.db, id, quotaMb);
+    planLimits.admitMailboxSize(limits, quotaMb);
     if (await mailRepository.addressTaken(this.db, id, name)) throw FieldErrors.one('name', 'mail.error.taken');
     return this.toMailbox(
       service.domain,
@@ -251,7 +252,7 @@ export class MailService {
     if (!row) throw new NotFoundError();
     const errors = fieldProblem('quota', mailboxQuotaProblem(quotaMb ?? Number.NaN));
     if (errors.length > 0) throw new FieldErrors(errors);
-    await planLimits.admitMailboxSize(this.db, id, quotaMb as number);
+    planLimits.admitMailboxSize(await planLimits.of(this.db, id), quotaMb as number);
     const saved = await changeMail(
       this.changes,
       { ...service, actor },

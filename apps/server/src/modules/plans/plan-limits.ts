@@ -72,8 +72,8 @@ export const planLimits = {
   },
 
   /** A mailbox quota within the plan's largest mailbox, or the field's error naming it. */
-  async admitMailboxSize(db: Db, serviceId: number, quotaMb: number, field = 'quota'): Promise<void> {
-    const allowed = (await planLimits.of(db, serviceId)).mailboxMb;
+  admitMailboxSize(limits: PlanLimits, quotaMb: number, field = 'quota'): void {
+    const allowed = limits.mailboxMb;
     if (allowed !== null && quotaMb > allowed) throw FieldErrors.one(field, 'plan.error.mailboxMb', { limit: allowed });
   },
 

@@ -32,8 +32,23 @@ export const COUNTED_LIMITS = ['sites', 'mailboxes', 'aliases', 'ftpAccounts', '
 export type CountedLimit = (typeof COUNTED_LIMITS)[number];
 
 /** The limits on space a service's usage is held to. */
-export const SIZED_LIMITS = ['webSpaceMb', 'databaseSpaceMb', 'mailboxMb'] as const;
-export type SizedLimit = (typeof SIZED_LIMITS)[number];
+export type SizedLimit = 'webSpaceMb' | 'databaseSpaceMb' | 'mailboxMb';
+
+/** A plan without a limit: what `plan add` starts from (PHP workers as every pool had before plans). */
+export const UNLIMITED_PLAN: PlanLimits = {
+  webSpaceMb: null,
+  trafficMb: null,
+  sites: null,
+  mailboxes: null,
+  mailboxMb: null,
+  aliases: null,
+  ftpAccounts: null,
+  databases: null,
+  databaseSpaceMb: null,
+  backupMb: null,
+  phpVersions: [],
+  phpWorkers: 5,
+};
 
 export const PLAN_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
