@@ -455,6 +455,8 @@ export const configSchema = z.object({
       keepMonthly: z.coerce.number().int().min(0).default(3),
       /** The plan's room for a service's backups, in MiB (the data its snapshots added). */
       quotaMb: z.coerce.number().int().min(0).default(10_240),
+      /** How many days a terminated service's last backup is kept; 0: none is made. */
+      terminatedKeepDays: z.coerce.number().int().min(0).max(3650).default(30),
       /** When the daily run starts (UTC, HH:MM); '' turns the schedule off. */
       dailyAt: z
         .string()
@@ -770,6 +772,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_BACKUP_KEEP_WEEKLY: 'backups.keepWeekly',
   PANEL_BACKUP_KEEP_MONTHLY: 'backups.keepMonthly',
   PANEL_BACKUP_QUOTA_MB: 'backups.quotaMb',
+  PANEL_BACKUP_TERMINATED_KEEP_DAYS: 'backups.terminatedKeepDays',
   PANEL_BACKUP_DAILY_AT: 'backups.dailyAt',
   PANEL_APPS_DIR: 'installer.appsDir',
   PANEL_APPS_MAX_SIZE_MB: 'installer.maxSizeMb',

@@ -17,6 +17,9 @@ import type { DkimKeysDelivery } from './modules/mail/dkim-signing.ts';
 import { APPLY_MAIL } from './modules/mail/mail-apply-worker.ts';
 import { mailMoveWork } from './modules/mail/mail-move-work.ts';
 import { type MovablePart, type PartMoveWork, workPartMoves } from './modules/nodes/part-move.jobs.ts';
+import { type PartRemovalWork, workPartRemovals } from './modules/nodes/part-removal.jobs.ts';
+import { createServiceTerminations } from './modules/provider/create-service-terminations.ts';
+import { TERMINATE_SERVICE } from './modules/provider/service-termination.ts';
 import { createNodeSync, NODE_SYNC } from './node-sync.ts';
 
 /**
@@ -39,10 +42,15 @@ export interface NodeWorkers {
   installs: { run(order: InstallOrder): Promise<void> };
   unsigning: { advance(step: UnsignStep, run: JobRun, lastTry: boolean): Promise<void> };
   dkim: DkimKeysDelivery;
+  /** A terminated service's work (service-termination.ts), on the control plane's machine. */
+  terminations: { run(serviceId: number, lastTry: boolean): Promise<void> };
   /** The drivers' sync on a schedule, the safety net (node-sync.ts). */
   sync: { run(): Promise<unknown> };
-  /** Each part's move's two ends: serving a service that arrived, releasing one that left. */
-  moves: Record<MovablePart, PartMoveWork>;
+  /**
+   * Each part's move's two ends (serving a service that arrived, releasing one that left), and
+   * its removal when the service is terminated.
+   */
+  moves: Record<MovablePart, PartMoveWork & PartRemovalWork>;
 }
 
 export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promise<void> {
@@ -57,7 +65,11 @@ export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promi
   await workInstalls(jobs, workers.installs);
   await workDkimSigning(jobs, workers.dkim);
   await jobs.work(NODE_SYNC, async () => void (await workers.sync.run()));
+  await jobs.work(TERMINATE_SERVICE, ({ serviceId }, run) =>
+    workers.terminations.run(serviceId, run.retries >= TERMINATE_SERVICE.retry.limit),
+  );
   await workPartMoves(jobs, workers.moves);
+  await workPartRemovals(jobs, workers.moves);
 }
 
 /**
@@ -87,8 +99,9 @@ export function nodeWorkers(
     installs: { run: async (order) => (await areas()).installer.run(order) },
     dkim: node.dkim,
     sync: createNodeSync(base, node, areas),
+    terminations: createServiceTerminations(base, async () => (await areas()).backups),
     moves: {
-      web: webMoveWork(base.db, base.config, node.web, node.fileWorkers, base.now),
+      web: webMoveWork(base.db, base.config, node.web, node.fileWorkers, node.ftp.worker, base.now),
       mail: mailMoveWork(base.db, base.config, node.mail, node.dkim, base.now),
       databases: node.databases.moves,
     },

@@ -57,7 +57,22 @@ export const providerPlanParamsSchema = z.object({ ...serviceDomain, plan: slugL
 export const providerPasswordParamsSchema = z.object({ ...serviceDomain, password: password(PASSWORD_MIN_LENGTH) });
 
 export const providerServiceDataSchema = z.object({ service: providerServiceSchema });
-export const providerTerminatedDataSchema = z.object({ terminated: z.string() });
+/**
+ * A service's termination: `terminating` while its last backup is made and each daemon's copy
+ * removed, `terminated` once nothing of it is left (its last backup kept until `keptUntil`),
+ * `failed` when a step kept failing (`error`; the provider's console tries it again).
+ */
+export const providerTerminationSchema = z.object({
+  domain: z.string(),
+  state: z.enum(['terminating', 'terminated', 'failed']),
+  /** The last backup's restic snapshot ('' until it is made, or when none is kept). */
+  lastBackup: z.string(),
+  /** Until when (Unix seconds) the last backup is kept; null without one. */
+  keptUntil: z.number().int().nullable(),
+  error: z.string(),
+});
+export type ProviderTermination = z.infer<typeof providerTerminationSchema>;
+export const providerTerminationDataSchema = z.object({ termination: providerTerminationSchema });
 export const providerLoginLinkDataSchema = z.object({ url: z.string(), expiresIn: z.number().int() });
 
 /** One service's usage, in bytes; limits null where its plan has none. */

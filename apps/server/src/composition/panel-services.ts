@@ -33,6 +33,7 @@ import { createMailClientSetupService } from '../modules/mail-client-setup/creat
 import type { MailClientSetupService } from '../modules/mail-client-setup/mail-client-setup.service.ts';
 import { NodesService } from '../modules/nodes/nodes.service.ts';
 import { PermissionService } from '../modules/permission/permission.service.ts';
+import { createServiceTerminations } from '../modules/provider/create-service-terminations.ts';
 import { ProviderIdempotency } from '../modules/provider/provider-idempotency.ts';
 import { ProviderTokensService } from '../modules/provider/provider-tokens.service.ts';
 import { ProvisioningService } from '../modules/provider/provisioning.service.ts';
@@ -110,7 +111,7 @@ function composeProvider(
     ftp: Pick<ReturnType<typeof createFtpService>, 'loginsChanged'>;
   },
 ): ProviderParts {
-  const { db, events, now } = deps;
+  const { config, db, events, now } = deps;
   const { areas, sessions } = parts;
   const admin = new AdminService(db, events, now, {
     serviceReady: (resource) => areas.dns.ensureZoneOf(resource.id, resource.reference, resource.referencePunycode),
@@ -131,6 +132,8 @@ function composeProvider(
         await parts.ftp.loginsChanged(service);
       },
       sizes: (service) => areas.hosting.overview.sizes(service),
+      terminations: createServiceTerminations(deps, async () => areas.backups),
+      terminateWaitMs: config.web.applyWaitSeconds * 1000,
     }),
   };
 }

@@ -152,6 +152,26 @@ export interface ProviderIdempotencyTable {
   status_code: number | null;
   answer: string | null;
   created_at: number;
+  /** The domain the call made (migration 0041): its termination forgets the key. */
+  subject: string | null;
+}
+
+/** A terminated hosting service (migration 0041), kept after its rows are gone. */
+export interface ServiceTerminationTable {
+  service_id: number;
+  domain: string;
+  account_id: number;
+  state: 'running' | 'done' | 'failed';
+  step: Generated<string>;
+  /** JSON: what each server removes (ServiceRemoval), '' until the service's rows are deleted. */
+  removal: Generated<string>;
+  snapshot_id: Generated<string>;
+  keep_until: number | null;
+  backup_released_at: number | null;
+  error: Generated<string>;
+  requested_at: number;
+  updated_at: number;
+  finished_at: number | null;
 }
 
 /** The provider's plans (migration 0038): NULL limits have none; sizes in MiB. */
@@ -714,6 +734,7 @@ export interface Database {
   plans: PlanTable;
   provider_tokens: ProviderTokenTable;
   provider_idempotency: ProviderIdempotencyTable;
+  service_terminations: ServiceTerminationTable;
   permission_grants: PermissionGrantTable;
   sessions: SessionTable;
   api_tokens: ApiTokenTable;

@@ -104,6 +104,11 @@ type ProviderRouteOptions<S extends z.ZodType, D> = Omit<
 > & {
   /** A creating call: its Idempotency-Key header is required, and its answer kept for a retry. */
   idempotent?: boolean;
+  /**
+   * What a creating call makes (a service's domain): removing it (a termination) forgets the
+   * call's key, so that making it again with the same key makes it anew.
+   */
+  subject?: (params: z.output<S>) => string;
 };
 
 export interface ApiRouter {
@@ -143,7 +148,7 @@ export function createApiRouter(
   },
 ): ApiRouter {
   function register<S extends z.ZodType, D>(
-    route: RouteOptions<S, D> & { idempotent?: boolean },
+    route: RouteOptions<S, D> & { idempotent?: boolean; subject?: (params: z.output<S>) => string },
     access: 'public' | 'session' | 'provider',
     handler: (ctx: RouteContext<z.output<S>> & { actor: Actor; provider: ProviderCaller }) => Promise<RouteResult<D>>,
   ) {
@@ -204,6 +209,7 @@ export function createApiRouter(
                 provider.tokenId,
                 typeof key === 'string' ? key : undefined,
                 requestHash(request.method, route.url, parsed.data as Record<string, unknown>),
+                route.subject?.(parsed.data) ?? null,
               ),
             }
           : undefined;

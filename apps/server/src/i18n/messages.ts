@@ -332,6 +332,7 @@ const es = {
   'provider.error.in_progress': 'Una llamada con esta Idempotency-Key todavía se está haciendo',
   'provider.error.account_exists': 'Ya existe una cuenta para {domain}',
   'provider.error.no_service': 'No existe ese servicio de alojamiento',
+  'provider.error.terminate_registered': '{domain} también es un dominio registrado: su registro se da de baja aparte',
   'provider.error.brand': 'No existe esa marca',
   'ddbb.error.limit': 'Has llegado al límite de {limit} bases de datos de tu plan',
   'ddbb.error.server_down': 'El servidor de bases de datos no responde. Inténtalo más tarde.',
@@ -806,6 +807,8 @@ const en: Record<MessageKey, string> = {
   'provider.error.in_progress': 'A call with this Idempotency-Key is still being made',
   'provider.error.account_exists': 'There is already an account for {domain}',
   'provider.error.no_service': 'There is no such hosting service',
+  'provider.error.terminate_registered':
+    '{domain} is a registered domain too: its registration is cancelled on its own',
   'provider.error.brand': 'There is no such brand',
   'ddbb.error.limit': 'You have reached your plan’s limit of {limit} databases',
   'ddbb.error.server_down': 'The database server does not answer. Try again later.',
@@ -1295,6 +1298,8 @@ const ca: Record<MessageKey, string> = {
   'provider.error.in_progress': 'Una crida amb aquesta Idempotency-Key encara s’està fent',
   'provider.error.account_exists': 'Ja hi ha un compte per a {domain}',
   'provider.error.no_service': 'No existeix aquest servei d’allotjament',
+  'provider.error.terminate_registered':
+    '{domain} també és un domini registrat: el seu registre es dona de baixa a part',
   'provider.error.brand': 'No existeix aquesta marca',
   'ddbb.error.limit': 'Has arribat al límit de {limit} bases de dades del teu pla',
   'ddbb.error.server_down': 'El servidor de bases de dades no respon. Torna-ho a provar més tard.',

@@ -10,6 +10,14 @@ export function onNode<P>(kind: JobKind<P>, node: string): JobKind<P> {
   return node === UNNAMED_NODE ? kind : { ...kind, name: `${kind.name}/${node}` };
 }
 
+/**
+ * A kind's queue on one named server, whatever its placement says: sent as it is, never routed
+ * again (a kind every server has would otherwise go to the sender's own queue).
+ */
+export function queueOfServer<P>(kind: JobKind<P>, node: string): JobKind<P> {
+  return { ...onNode(kind, node), onServer: undefined };
+}
+
 function placed(kind: NamedKind): kind is JobKind<unknown> & { onServer: object | 'each' } {
   return (kind as JobKind<unknown>).onServer !== undefined;
 }

@@ -145,6 +145,7 @@ class SigningDriver implements DnsDriver {
   private readonly embedded = new EmbeddedDnsDriver();
   ensureZone = () => this.embedded.ensureZone();
   replaceRRsets = (zone: string, rrsets: RRset[]) => this.embedded.replaceRRsets(zone, rrsets);
+  removeZone = () => this.embedded.removeZone();
   readZone = () => this.embedded.readZone();
   dsRecords = async () => this.zoneDs;
   readonly zoneDs: DsRecord[] = [

@@ -1,16 +1,29 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ProviderService } from '@panel247/contract/provider';
+import type { ProviderService, ProviderTermination } from '@panel247/contract/provider';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
+import { ResticRepositories } from '../../src/drivers/backups/restic-repositories.ts';
+import { createDnsDriver } from '../../src/drivers/dns/create-dns-driver.ts';
+import { createBackupService } from '../../src/modules/backups/create-backup-service.ts';
 import { UNLIMITED_PLAN } from '../../src/modules/plans/plan.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
-import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
 const PASSWORD = 'Billing-made-pass-1';
+
+/** The panel's restic repositories, to see what a termination kept. */
+function repositoriesOf(t: TestApp): ResticRepositories {
+  return new ResticRepositories({
+    repository: t.config.backups.repository as string,
+    passwordFile: t.config.backups.passwordFile as string,
+    binary: t.config.backups.resticBinary,
+  });
+}
 
 /**
  * The provisioning API for the provider's billing system: provider tokens only, an
@@ -23,11 +36,14 @@ describe.each(DATABASE_KINDS)('provisioning API on %s', (kind) => {
   let customer: BuiltAccount;
   let keys = 0;
   const webDir = mkdtempSync(path.join(tmpdir(), 'p247-provider-web-'));
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'p247-provider-'));
 
   beforeAll(async () => {
     t = await buildTestApp(kind, {
       config: {
-        'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-provider-')),
+        dataDir,
+        'hosting.root': path.join(dataDir, 'www'),
+        'mail.root': path.join(dataDir, 'mail'),
         'web.configDir': webDir,
       },
     });
@@ -261,6 +277,82 @@ describe.each(DATABASE_KINDS)('provisioning API on %s', (kind) => {
     const all = await call<{ services: { domain: string }[] }>('GET', 'usage/');
     expect(all.body.data.services.map((service) => service.domain)).toContain(account.domain);
     expect((await call('GET', 'service/nadie.test/usage/')).response.statusCode).toBe(404);
+  });
+
+  it('terminates a service: its last backup kept, every row and its home gone, its account too; asked again, the same answer', async () => {
+    requireBinary('restic', 'restic');
+    const gone = { ...account, domain: 'baja.test' };
+    const made = await create('baja-create-1', gone);
+    const id = made.body.data.service.id;
+    const cookie = await t.login(gone.domain, 'owner', PASSWORD);
+    expect(
+      (await t.call('POST', `service/${id}/correo/create/`, { name: 'info', password: PASSWORD }, { cookie })).body
+        .system.valid,
+    ).toBe(true);
+    const home = path.join(dataDir, 'www', gone.domain);
+    mkdirSync(home, { recursive: true });
+    writeFileSync(path.join(home, 'index.html'), 'hola');
+
+    const ended = await call<{ termination: ProviderTermination }>('POST', `service/${gone.domain}/terminate/`);
+    expect(ended.response.statusCode).toBe(200);
+    const { termination } = ended.body.data;
+    expect(termination).toMatchObject({ domain: gone.domain, state: 'terminated', error: '' });
+    expect(termination.lastBackup).toMatch(/^[0-9a-f]{8,}$/);
+    expect(termination.keptUntil).toBe(Math.floor(t.clock.now() / 1000) + 30 * 86_400);
+    // the last backup holds the home as it was
+    const restic = repositoriesOf(t).of(id);
+    const snapshots = await restic.snapshots([`service:${id}`]);
+    expect(snapshots.map((one) => one.id.slice(0, 8))).toEqual([termination.lastBackup.slice(0, 8)]);
+    // nothing of it is left: its rows, its account and users, its home
+    const db = t.database.db;
+    expect(await db.selectFrom('resources').select('id').where('id', '=', id).execute()).toEqual([]);
+    expect(await db.selectFrom('mailboxes').select('id').where('service_id', '=', id).execute()).toEqual([]);
+    expect(await db.selectFrom('accounts').select('id').where('domain_name', '=', gone.domain).execute()).toEqual([]);
+    expect(await db.selectFrom('service_changes').select('id').where('service_id', '=', id).execute()).toEqual([]);
+    expect(existsSync(home)).toBe(false);
+    expect((await t.login(gone.domain, 'owner', PASSWORD).catch(() => 'refused')) === 'refused').toBe(true);
+
+    // asked again (a billing system's retry), the same answer; other calls find no service
+    const again = await call<{ termination: ProviderTermination }>('POST', `service/${gone.domain}/terminate/`);
+    expect(again.body.data.termination).toEqual(termination);
+    expect((await call('POST', `service/${gone.domain}/suspend/`)).response.statusCode).toBe(404);
+    expect((await call('POST', 'service/nunca-existio.test/terminate/')).response.statusCode).toBe(404);
+    expect(
+      (await call('POST', `service/${customer.domainName}/terminate/`, {}, { token: customerToken })).response
+        .statusCode,
+    ).toBe(401);
+
+    // made again with the key of the first creation: a new service, not the old answer
+    const remade = await create('baja-create-1', gone);
+    expect(remade.response.statusCode).toBe(200);
+    expect(remade.response.headers['idempotent-replayed']).toBeUndefined();
+    expect(remade.body.data.service.id).not.toBe(id);
+
+    // once its days are over, the day's prune lets the last backup go
+    await db.updateTable('service_terminations').set({ keep_until: 1 }).where('service_id', '=', id).execute();
+    const { backups, close } = createBackupService(db, t.config, createDnsDriver(t.config), TEST_SECRET_KEY, () => 0);
+    try {
+      await backups.prune();
+    } finally {
+      await close();
+    }
+    expect(await restic.snapshots([`service:${id}`])).toEqual([]);
+    const row = await db
+      .selectFrom('service_terminations')
+      .select('backup_released_at')
+      .where('service_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.backup_released_at).not.toBeNull();
+  });
+
+  it('refuses to terminate a service whose resource is a registered domain too', async () => {
+    const registered = await buildAccount(t.database.db, {
+      domainName: 'registrado.test',
+      resources: { 'registrado.test': { hasService: true, hasDomain: true } },
+    });
+    const refused = await call('POST', `service/${registered.domainName}/terminate/`);
+    expect(refused.response.statusCode).toBe(409);
+    expect(refused.body.system.errors[0]).toContain('registro se da de baja aparte');
   });
 
   it('needs an Idempotency-Key on a creating call, and refuses one used for another request', async () => {

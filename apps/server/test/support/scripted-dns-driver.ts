@@ -84,6 +84,10 @@ export class ScriptedDnsDriver implements DnsDriver {
     }
   }
 
+  async removeZone(zone: string): Promise<void> {
+    this.zones.delete(zone);
+  }
+
   async readZone(zone: string): Promise<RRset[] | undefined> {
     const sets = this.zones.get(zone);
     return sets ? [...sets.values()].map((set) => ({ ...set, contents: [...set.contents] })) : undefined;

@@ -14,6 +14,7 @@ export class SigningDnsDriver implements DnsDriver {
 
   async ensureZone(): Promise<void> {}
   async replaceRRsets(_zone: string, _rrsets: RRset[]): Promise<void> {}
+  async removeZone(): Promise<void> {}
   async readZone(): Promise<RRset[] | undefined> {
     return undefined;
   }

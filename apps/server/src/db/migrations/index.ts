@@ -38,6 +38,7 @@ import * as m0037 from './0037-moving-parts-served-nowhere.ts';
 import * as m0038 from './0038-plans.ts';
 import * as m0039 from './0039-provider-api.ts';
 import * as m0040 from './0040-suspended-services-logins.ts';
+import * as m0041 from './0041-service-terminations.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0038-plans': m0038,
   '0039-provider-api': m0039,
   '0040-suspended-services-logins': m0040,
+  '0041-service-terminations': m0041,
 };

@@ -250,6 +250,12 @@ export class ResticDriver {
     ]);
   }
 
+  /** These snapshots forgotten, and the data no other snapshot needs removed; nothing for none. */
+  async forgetSnapshots(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.must(['forget', '--prune', ...ids]);
+  }
+
   /** restic's consistency check of the repository; throws with what it found. */
   async check(): Promise<string> {
     return (await this.must(['check'])).trim();

@@ -35,6 +35,11 @@ export interface DnsDriver {
   ensureZone(zone: string, nameservers: string[]): Promise<void>;
   /** Replaces each RRset (name + type) with the given records; an empty `contents` deletes it. */
   replaceRRsets(zone: string, rrsets: RRset[]): Promise<void>;
+  /**
+   * Removes the zone and everything of it (records, DNSSEC keys) from the server; nothing when it
+   * has no such zone. A terminated service's zone.
+   */
+  removeZone(zone: string): Promise<void>;
   /** What the server holds now (SOA left out), for drift reports; undefined when it holds nothing. */
   readZone(zone: string): Promise<RRset[] | undefined>;
   /** Turns DNSSEC on for the zone if needed and returns its DS records. */

@@ -10,6 +10,7 @@ export class EmbeddedDnsDriver implements DnsDriver {
   readonly signsZones = false;
   async ensureZone(): Promise<void> {}
   async replaceRRsets(_zone: string, _rrsets: RRset[]): Promise<void> {}
+  async removeZone(): Promise<void> {}
   async readZone(): Promise<RRset[] | undefined> {
     return undefined;
   }

@@ -187,6 +187,13 @@ export class PowerDnsDriver implements DnsDriver {
     await this.notify(zone);
   }
 
+  async removeZone(zone: string): Promise<void> {
+    const response = await this.request('DELETE', this.zonePath(zone));
+    this.known.delete(zone);
+    if (response.status === 404 || response.status === 422) return;
+    await this.expectOk(response, `remove zone ${zone}`);
+  }
+
   async readZone(zone: string): Promise<RRset[] | undefined> {
     const response = await this.request('GET', this.zonePath(zone));
     if (response.status === 404 || response.status === 422) return undefined;

@@ -50,6 +50,8 @@ export const adminResourceRepository = {
       .select([
         'r.id',
         'r.reference_punycode as domain',
+        'r.account_id',
+        'r.has_domain',
         'r.suspended_at',
         'r.suspended_reason',
         'p.name as plan',

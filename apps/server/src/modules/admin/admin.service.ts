@@ -257,6 +257,9 @@ export class AdminService {
       suspendedAt: row.suspended_at === null ? null : Number(row.suspended_at),
       suspendedReason: row.suspended_reason,
       account: row.account,
+      accountId: row.account_id,
+      /** The resource is a registered domain too (the registration is a product of its own). */
+      registered: row.has_domain === 1,
       brandId: row.brand_id,
       owner: owner ? { id: owner.id, username: owner.username } : undefined,
     };

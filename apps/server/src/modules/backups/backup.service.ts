@@ -139,6 +139,32 @@ export class BackupService {
   /** One service's snapshot, recorded with what it holds; refused once its backups fill the quota. */
   async backupService(service: Service, onStep: OnStep = noSteps): Promise<BackupSnapshot> {
     await ensureBackupRoom(this.db, service.id);
+    return this.snapshot(service, onStep);
+  }
+
+  /**
+   * A terminated service's last backup, whatever room its plan left: made, then its only
+   * snapshot (the older ones let go), kept until `releaseTerminated` lets it go too.
+   */
+  async lastBackup(service: Service): Promise<BackupSnapshot> {
+    const restic = this.repositories.of(service.id);
+    await prepare(restic);
+    const last = await this.snapshot(service, noSteps);
+    const older = (await restic.snapshots([tag(service.id)])).filter((one) => !one.id.startsWith(last.id));
+    await restic.forgetSnapshots(older.map((one) => one.id));
+    // its staging folder (the latest dumps) is in the snapshot: nothing needs it any more
+    await this.files.clear(this.files.stagingPath(service.id));
+    return last;
+  }
+
+  /** A terminated service's kept backup let go: every snapshot of it forgotten, and the data only it needed. */
+  async releaseTerminated(serviceId: number): Promise<void> {
+    const restic = this.repositories.of(serviceId);
+    await prepare(restic);
+    await restic.forgetSnapshots((await restic.snapshots([tag(serviceId)])).map((one) => one.id));
+  }
+
+  private async snapshot(service: Service, onStep: OnStep): Promise<BackupSnapshot> {
     const toDump = await this.databases.forBackup(service.id);
     const databases = toDump.map((database) => database.name);
     const staging = await this.files.staging(service.id, databases);
@@ -380,10 +406,16 @@ export class BackupService {
   }
 
   /**
-   * The retention applied to every service's snapshots and the data nothing needs removed; the
-   * panel's record of snapshots follows what the repository still holds.
+   * The retention applied to every service's snapshots and the data nothing needs removed (a
+   * terminated service's last backup too, once kept its days); the panel's record of snapshots
+   * follows what the repository still holds.
    */
-  async prune(): Promise<void> {
+  async prune(nowSeconds = Math.floor(Date.now() / 1000)): Promise<void> {
+    // a terminated service's last backup, once its days are over
+    for (const { service_id } of await backupsRepository.expiredTerminations(this.db, nowSeconds)) {
+      await this.releaseTerminated(service_id);
+      await backupsRepository.markTerminationBackupReleased(this.db, service_id, nowSeconds);
+    }
     const kept: string[] = [];
     const services = await this.services();
     for (const restic of this.repositories.ofAll(services.map((service) => service.id))) {

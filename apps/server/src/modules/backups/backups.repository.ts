@@ -141,6 +141,26 @@ export const backupsRepository = {
       .executeTakeFirst();
   },
 
+  /** Terminated services whose last backup's days are over and which still hold it. */
+  expiredTerminations(db: Db, now: number) {
+    return db
+      .selectFrom('service_terminations')
+      .select('service_id')
+      .where('state', '=', 'done')
+      .where('snapshot_id', '!=', '')
+      .where('backup_released_at', 'is', null)
+      .where('keep_until', '<=', now)
+      .execute();
+  },
+
+  markTerminationBackupReleased(db: Db, serviceId: number, now: number) {
+    return db
+      .updateTable('service_terminations')
+      .set({ backup_released_at: now, updated_at: now })
+      .where('service_id', '=', serviceId)
+      .execute();
+  },
+
   /** Takes the day's scheduled run: true for exactly one caller per day, across instances. */
   async takeDay(db: Db, day: string, now: number): Promise<boolean> {
     const result = await db

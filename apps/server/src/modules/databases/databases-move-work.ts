@@ -3,12 +3,13 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import type { DatabasesDriver } from '../../drivers/databases/databases.driver.ts';
 import type { PartMoveWork } from '../nodes/part-move.jobs.ts';
+import type { PartRemovalWork } from '../nodes/part-removal.jobs.ts';
 import { PlacementService } from '../nodes/placement.service.ts';
 import { databasesRepository } from './databases.repository.ts';
 import { wantedDatabase } from './databases-apply-worker.ts';
 
 /** A databases server's side of a databases move, and the step before its copy. */
-export interface DatabasesMoveWork extends PartMoveWork {
+export interface DatabasesMoveWork extends PartMoveWork, PartRemovalWork {
   /**
    * The service's databases and their users made here, empty, as the panel has them (same names
    * and passwords), for the move's copy to load. One of that name made outside the panel stops
@@ -69,6 +70,10 @@ export function databasesMoveWork(
     async release({ serviceId }) {
       if (await holds(serviceId)) return;
       for (const database of await databasesOf(serviceId)) await driver.drop(database);
+    },
+    /** A terminated service's databases and their users dropped (named by the job: its rows are gone). */
+    async remove({ databases }) {
+      for (const database of databases) await driver.drop(database);
     },
   };
 }

@@ -140,6 +140,11 @@ export class ServiceUsers {
     await repository.delete(this.db, serviceId);
   }
 
+  /** A terminated service's system account and group removed (its row went with the service). */
+  async removeAccount(user: { name: string; uid: number; gid: number }): Promise<void> {
+    if (this.enabled) await this.driver.remove(user);
+  }
+
   /**
    * Who file work in the service's home must run as: its user and group; with the system driver
    * and no user yet, PANEL_HOSTING_UID/GID (what its FTP and PHP still run as); undefined with the

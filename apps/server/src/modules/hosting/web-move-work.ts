@@ -1,10 +1,12 @@
+import { rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { FileWorkers } from '../../drivers/files/confined/protocol.ts';
+import type { FileOwner, FileWorkers } from '../../drivers/files/confined/protocol.ts';
 import { hostsAnswered } from '../../drivers/web/hosts-answered.ts';
 import { serviceFileOwner } from '../files/service-file-owner.ts';
 import type { PartMoveWork } from '../nodes/part-move.jobs.ts';
+import type { PartRemovalWork } from '../nodes/part-removal.jobs.ts';
 import { PlacementService } from '../nodes/placement.service.ts';
 import { hostOf } from './hosting-input.ts';
 import type { WebNode } from './web-node.ts';
@@ -13,19 +15,30 @@ import type { WebNode } from './web-node.ts';
  * A server's side of a web move: serving a service that arrived (its account, its sites, proven
  * answered by this server's nginx), and releasing one that left (its sites' configuration and
  * the files of its home). Each first checks which server holds the service now, so a move rolled
- * back never has its old copy released or a stale copy served.
+ * back never has its old copy released or a stale copy served. And its side of a termination:
+ * the sites, the whole home, the FTP logins and the service's system account removed.
  */
 export function webMoveWork(
   db: Db,
   config: AppConfig,
   web: WebNode,
   files: FileWorkers,
+  ftp: { publishAll(): Promise<void> },
   now: () => number,
-): PartMoveWork {
+): PartMoveWork & PartRemovalWork {
   const placement = new PlacementService(db, now);
   const here = config.agent.node;
   const holds = async (serviceId: number) => (await placement.nodeOf(serviceId, 'web')) === here;
   const ownerOf = serviceFileOwner(db, config);
+  /** Everything in the home removed as its owner (a link planted in it is removed, never followed). */
+  const emptyHome = async (domain: string, owner: FileOwner | undefined) => {
+    const base = path.join(config.hosting.root as string, domain);
+    const entries = await files
+      .call<{ name: string }[]>({ op: 'list', base, folder: [], args: { path: '' }, owner })
+      .catch(() => []);
+    for (const entry of entries)
+      await files.call({ op: 'remove', base, folder: [], args: { path: entry.name }, owner });
+  };
   return {
     // the old copy keeps serving the site until the records have switched: nothing to stop
     async hold() {},
@@ -46,13 +59,20 @@ export function webMoveWork(
     async release({ serviceId, domain }) {
       if (await holds(serviceId)) return;
       await web.driver.remove(serviceId);
-      const base = path.join(config.hosting.root as string, domain);
-      const owner = await ownerOf(serviceId);
-      const entries = await files
-        .call<{ name: string }[]>({ op: 'list', base, folder: [], args: { path: '' }, owner })
-        .catch(() => []);
-      for (const entry of entries)
-        await files.call({ op: 'remove', base, folder: [], args: { path: entry.name }, owner });
+      await emptyHome(domain, await ownerOf(serviceId));
+    },
+    async remove({ serviceId, domain, owner, user }) {
+      // the sites and the PHP pool first: nothing runs as the service's user any more
+      await web.driver.remove(serviceId);
+      // the FTP logins' copy (a panel on SQLite) written again without the service's
+      await ftp.publishAll();
+      await emptyHome(domain, owner);
+      // the home itself, empty now (its parent is the panel's: no link can stand in for it);
+      // written into meanwhile, it is not empty, and the job's retry empties it again
+      await rmdir(path.join(config.hosting.root as string, domain)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+      if (user) await web.users.removeAccount(user);
     },
   };
 }

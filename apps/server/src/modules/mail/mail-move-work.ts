@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { MailDriver } from '../../drivers/mail/mail.driver.ts';
 import { Maildirs } from '../../drivers/mail/maildirs.ts';
 import type { PartMoveWork } from '../nodes/part-move.jobs.ts';
+import type { PartRemovalWork } from '../nodes/part-removal.jobs.ts';
 import { PlacementService } from '../nodes/placement.service.ts';
 import type { DkimSigning } from './dkim-signing.ts';
 import { mailRepository } from './mail.repository.ts';
@@ -12,7 +13,8 @@ import { mailRepository } from './mail.repository.ts';
  * A mail server's side of a mail move: holding a service whose mail leaves (its mailboxes' open
  * sessions ended and cached logins dropped as the final copy begins), serving a service whose mail arrived (every mailbox's
  * folder here, copied by the move; the signer given the domain's DKIM keys), and releasing one
- * whose mail left (the signer stops signing for it, its folders go). Dovecot and Postfix need
+ * whose mail left (the signer stops signing for it, its folders go), and removing a terminated
+ * one's the same way, its logins dropped first. Dovecot and Postfix need
  * nothing: they read the views, which name this server once the move switches the placement.
  * Each first checks which server holds the mail now, so a move rolled back never has its old
  * copy released or a stale copy served.
@@ -23,7 +25,7 @@ export function mailMoveWork(
   mail: { driver: MailDriver },
   dkim: DkimSigning,
   now: () => number,
-): PartMoveWork {
+): PartMoveWork & PartRemovalWork {
   const placement = new PlacementService(db, now);
   const here = config.agent.node;
   const holds = async (serviceId: number) => (await placement.nodeOf(serviceId, 'mail')) === here;
@@ -51,6 +53,12 @@ export function mailMoveWork(
       if (await holds(serviceId)) return;
       await dkim.withdraw(domain);
       await maildirs(domain).removeDomain(domain);
+    },
+    /** A terminated service's mail: its sessions and cached logins dropped, its keys and folders gone. */
+    async remove({ domain, mailboxes }) {
+      for (const localPart of mailboxes) await mail.driver.servedElsewhere({ domain, localPart });
+      await dkim.withdraw(domain);
+      if (config.mail.root) await maildirs(domain).removeDomain(domain);
     },
   };
 }

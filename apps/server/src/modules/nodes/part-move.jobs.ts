@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JobEngine } from '../../jobs/job-engine.ts';
 import { defineJob, type JobKind } from '../../jobs/job-kind.ts';
-import { onNode } from '../../jobs/placed-jobs.ts';
+import { queueOfServer } from '../../jobs/placed-jobs.ts';
 
 const movedService = z.object({
   serviceId: z.number().int().positive(),
@@ -75,7 +75,6 @@ function partMoveJobs(part: MovablePart): PartMoveJobs {
     expireSeconds: 300,
     onServer: 'each',
   });
-  const onOne = (kind: JobKind<MovedService>, node: string) => ({ ...onNode(kind, node), onServer: undefined });
   const serve = defineJob({
     name: `${part}.serve-moved`,
     payload: movedService,
@@ -87,11 +86,11 @@ function partMoveJobs(part: MovablePart): PartMoveJobs {
   });
   return {
     serve,
-    serveOn: (node) => onOne(serve, node),
+    serveOn: (node) => queueOfServer(serve, node),
     release,
-    releaseOn: (node) => onOne(release, node),
+    releaseOn: (node) => queueOfServer(release, node),
     hold,
-    holdOn: (node) => onOne(hold, node),
+    holdOn: (node) => queueOfServer(hold, node),
     holdsAtCutover: part !== 'web',
   };
 }

@@ -5,7 +5,13 @@ export const providerIdempotencyRepository = {
   /** The claim of a key, or false when the token already used it. */
   async claim(
     db: Db,
-    row: { token_id: number; idempotency_key: string; request_hash: string; created_at: number },
+    row: {
+      token_id: number;
+      idempotency_key: string;
+      request_hash: string;
+      created_at: number;
+      subject: string | null;
+    },
   ): Promise<boolean> {
     const inserted = await db
       .insertInto('provider_idempotency')
@@ -50,6 +56,10 @@ export const providerIdempotencyRepository = {
       .where('state', '=', 'running')
       .where('created_at', '=', createdAt)
       .execute();
+  },
+
+  async deleteOfSubject(db: Db, subject: string): Promise<void> {
+    await db.deleteFrom('provider_idempotency').where('subject', '=', subject).execute();
   },
 
   async deleteOlderThan(db: Db, before: number): Promise<void> {

@@ -37,18 +37,19 @@ export class ProviderIdempotency {
     private readonly now: () => number,
   ) {}
 
-  async claim(tokenId: number, key: string | undefined, hash: string): Promise<Claim> {
+  /** `subject`: what the call makes (a service's domain), whose removal forgets the key. */
+  async claim(tokenId: number, key: string | undefined, hash: string, subject: string | null = null): Promise<Claim> {
     if (key === undefined || !KEY.test(key)) throw FieldErrors.one('Idempotency-Key', 'provider.error.idempotency_key');
     await providerIdempotencyRepository.deleteOlderThan(this.db, this.now() - IDEMPOTENCY_KEEP_SECONDS);
-    const row = { token_id: tokenId, idempotency_key: key, request_hash: hash, created_at: this.now() };
+    const row = { token_id: tokenId, idempotency_key: key, request_hash: hash, created_at: this.now(), subject };
     if (await providerIdempotencyRepository.claim(this.db, row)) return { kind: 'first' };
     const earlier = await providerIdempotencyRepository.find(this.db, tokenId, key);
-    if (!earlier) return this.claim(tokenId, key, hash);
+    if (!earlier) return this.claim(tokenId, key, hash, subject);
     if (earlier.state !== 'done' || earlier.status_code === null || earlier.answer === null) {
       if (Number(earlier.created_at) >= this.now() - IDEMPOTENCY_ABANDONED_SECONDS)
         throw new ConflictError('provider.error.in_progress');
       await providerIdempotencyRepository.releaseIfRunningSince(this.db, tokenId, key, Number(earlier.created_at));
-      return this.claim(tokenId, key, hash);
+      return this.claim(tokenId, key, hash, subject);
     }
     if (earlier.request_hash !== hash) throw new ConflictError('provider.error.key_reused');
     return { kind: 'replay', statusCode: earlier.status_code, answer: earlier.answer };
@@ -57,5 +58,10 @@ export class ProviderIdempotency {
   async finish(tokenId: number, key: string, statusCode: number, answer: string): Promise<void> {
     if (statusCode >= 500) await providerIdempotencyRepository.release(this.db, tokenId, key);
     else await providerIdempotencyRepository.finish(this.db, tokenId, key, statusCode, answer);
+  }
+
+  /** Every key of a call that made `subject`, forgotten (it was removed). */
+  async forget(subject: string): Promise<void> {
+    await providerIdempotencyRepository.deleteOfSubject(this.db, subject);
   }
 }

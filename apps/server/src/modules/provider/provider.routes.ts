@@ -10,6 +10,7 @@ import {
   providerServiceParamsSchema,
   providerServiceUsageDataSchema,
   providerSuspendParamsSchema,
+  providerTerminationDataSchema,
   providerUsageDataSchema,
 } from '@panel247/contract/provider';
 import type { ApiRouter } from '../../http/api-route.ts';
@@ -34,6 +35,7 @@ export function registerProviderRoutes(api: ApiRouter, provisioning: Provisionin
       params: providerAccountCreateParamsSchema,
       data: providerAccountDataSchema,
       idempotent: true,
+      subject: (params) => params.domain,
     },
     async ({ params }) => ({ data: await provisioning.createAccount(params) }),
   );
@@ -54,6 +56,15 @@ export function registerProviderRoutes(api: ApiRouter, provisioning: Provisionin
       data: providerServiceDataSchema,
     },
     async ({ params }) => ({ data: { service: await provisioning.unsuspend(params.domain) } }),
+  );
+  api.provider(
+    {
+      method: 'POST',
+      url: 'provider/service/:domain/terminate/',
+      params: providerServiceParamsSchema,
+      data: providerTerminationDataSchema,
+    },
+    async ({ params }) => ({ data: { termination: await provisioning.terminate(params.domain) } }),
   );
   api.provider(
     {

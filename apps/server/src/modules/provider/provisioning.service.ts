@@ -1,4 +1,9 @@
-import type { ProviderAccountCreateParams, ProviderService, providerUsageSchema } from '@panel247/contract/provider';
+import type {
+  ProviderAccountCreateParams,
+  ProviderService,
+  ProviderTermination,
+  providerUsageSchema,
+} from '@panel247/contract/provider';
 import type { z } from 'zod';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import { type AdminService, allKeys } from '../admin/admin.service.ts';
@@ -6,6 +11,7 @@ import type { SessionService } from '../auth/session.service.ts';
 import { COUNTED_LIMITS } from '../plans/plan.ts';
 import type { PlansService } from '../plans/plans.service.ts';
 import { SIGNON_TOKEN_SECONDS, type SignonTokens } from '../signon/signon-tokens.ts';
+import { type ServiceTerminations, terminationView } from './service-termination.ts';
 
 type ProviderUsage = z.infer<typeof providerUsageSchema>;
 type ServiceView = NonNullable<Awaited<ReturnType<AdminService['providerView']>>>;
@@ -24,6 +30,9 @@ export interface ProvisioningPorts {
   loginsChanged: (service: { id: number; domain: string }) => Promise<void>;
   /** The service's home and databases, in bytes. */
   sizes: (service: { id: number; domain: string }) => Promise<{ webBytes: number; databaseBytes: number }>;
+  terminations: Pick<ServiceTerminations, 'start' | 'latestOf' | 'waitFor'>;
+  /** How long a termination call waits for the work to end before it answers `terminating`. */
+  terminateWaitMs: number;
 }
 
 const MIB = 1024 * 1024;
@@ -89,6 +98,30 @@ export class ProvisioningService {
     const service = { id: view.id, domain: view.domain };
     await this.ports.applyWeb(service);
     await this.ports.loginsChanged(service);
+  }
+
+  /**
+   * Everything of the service removed from every daemon, its last backup kept for the configured
+   * days (service-termination.ts); its account too when it has nothing else. Suspended first, so
+   * nothing serves it or logs in while the work runs. Answers once the work has ended, or
+   * `terminating` after `terminateWaitMs` (it goes on). Asked again, it answers how it went.
+   */
+  async terminate(domain: string): Promise<ProviderTermination> {
+    const view = await this.ports.admin.providerView(domain);
+    if (!view) {
+      const earlier = await this.ports.terminations.latestOf(domain.toLowerCase());
+      if (!earlier) throw new NotFoundError('provider.error.no_service');
+      return terminationView(earlier);
+    }
+    if (view.registered) throw new ConflictError('provider.error.terminate_registered', { domain: view.domain });
+    if (view.suspendedAt === null) {
+      // no reason: its users are told it is suspended, in their language, until the account goes
+      await this.ports.admin.setSuspended(view.id, '');
+      if (view.owner) await this.ports.sessions.endAllOfUser(view.owner.id);
+      await this.applySuspension(view);
+    }
+    await this.ports.terminations.start({ id: view.id, domain: view.domain, accountId: view.accountId });
+    return terminationView(await this.ports.terminations.waitFor(view.id, this.ports.terminateWaitMs));
   }
 
   async changePlan(domain: string, plan: string): Promise<ProviderService> {
