@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { UNLIMITED_PLAN } from '../../src/modules/plans/plan.ts';
 import { buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { type ModuleRun, whmcsModule, whmcsServer } from '../support/whmcs-module.ts';
 
-const HARNESS = path.resolve(import.meta.dirname, '../../../../integrations/whmcs/test/run-module.php');
 const PASSWORD = 'Whmcs-made-pass-1';
 
 /**
@@ -17,15 +15,18 @@ const PASSWORD = 'Whmcs-made-pass-1';
  * effect is checked as the customer or the provider sees it on the panel.
  */
 describe('the WHMCS module against a running panel', () => {
-  const php = requireBinary('php', 'php-cli');
   let t: TestApp;
+  let run: (command: string, params?: Record<string, unknown>) => Promise<ModuleRun>;
   let port: number;
   let server: Record<string, unknown>;
 
   beforeAll(async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'p247-whmcs-'));
     t = await buildTestApp('sqlite', {
       config: {
-        'hosting.root': mkdtempSync(path.join(tmpdir(), 'p247-whmcs-')),
+        dataDir,
+        'hosting.root': path.join(dataDir, 'www'),
+        'mail.root': path.join(dataDir, 'mail'),
         'web.configDir': mkdtempSync(path.join(tmpdir(), 'p247-whmcs-web-')),
       },
     });
@@ -33,39 +34,11 @@ describe('the WHMCS module against a running panel', () => {
     await buildAccount(t.database.db, { domainName: 'earlier-customer.test' });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as { port: number }).port;
-    const token = await t.services.provider.tokens.add('whmcs');
-    server = {
-      serverid: 1,
-      serverhostname: '127.0.0.1',
-      serverip: '127.0.0.1',
-      serverport: String(port),
-      serversecure: false,
-      serveraccesshash: token,
-      serverusername: '',
-      serverpassword: '',
-    };
+    server = whmcsServer('127.0.0.1', port, await t.services.provider.tokens.add('whmcs'));
+    run = whmcsModule(server);
   });
   afterAll(() => t.close());
 
-  /**
-   * One module function as WHMCS would call it: its answer, and what it logged. Run apart (not
-   * spawnSync): the panel answering it lives in this process's event loop.
-   */
-  function run(command: string, params: Record<string, unknown> = {}): Promise<{ answer: unknown; log: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(php, [HARNESS, command], { stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-      child.on('error', reject);
-      child.on('close', (code) => {
-        if (code !== 0) reject(new Error(`php ${command} exited ${code}: ${stderr}`));
-        else resolve({ answer: JSON.parse(stdout), log: stderr });
-      });
-      child.stdin.end(JSON.stringify({ ...server, ...params }));
-    });
-  }
   const service = {
     serviceid: 42,
     pid: 3,
@@ -151,5 +124,19 @@ describe('the WHMCS module against a running panel', () => {
     const { log } = await run('ChangePassword', { ...service, password: 'Whmcs-new-pass-3' });
     expect(log).not.toContain(String(server.serveraccesshash));
     expect(log).not.toContain('Whmcs-new-pass-3');
+  });
+
+  it('terminates the account (its owner gone), again without complaint, and creates it anew after', async () => {
+    expect((await run('TerminateAccount', service)).answer).toBe('success');
+    const accounts = () =>
+      t.database.db.selectFrom('accounts').select('id').where('domain_name', '=', service.domain).execute();
+    expect(await accounts()).toEqual([]);
+    expect((await login('Whmcs-new-pass-3')).response.statusCode).not.toBe(200);
+    // WHMCS's retry of a termination whose answer was lost
+    expect((await run('TerminateAccount', service)).answer).toBe('success');
+    // the same WHMCS service created again (same parameters, so the same Idempotency-Key): made anew
+    expect((await run('CreateAccount', service)).answer).toBe('success');
+    expect(await accounts()).toHaveLength(1);
+    expect((await login(PASSWORD)).response.statusCode).toBe(200);
   });
 });

@@ -95,7 +95,12 @@ function panel247_UnsuspendAccount(array $params): string
 function panel247_TerminateAccount(array $params): string
 {
     return panel247_runAction(__FUNCTION__, $params, static function (Panel247Client $client) use ($params): void {
-        panel247_post($client, $params, 'terminateaccount', panel247_servicePath($params, 'terminate'), []);
+        $data = panel247_post($client, $params, 'terminateaccount', panel247_servicePath($params, 'terminate'), []);
+        // `terminating`: the panel goes on with it (a large last backup) and finishes on its own
+        $termination = is_array($data) ? ($data['termination'] ?? null) : null;
+        if (is_array($termination) && ($termination['state'] ?? '') === 'failed') {
+            throw new Panel247Error('The panel could not finish the termination: ' . (string) ($termination['error'] ?? ''));
+        }
     });
 }
 
