@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import {
   chmodSync,
+  existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -20,6 +21,7 @@ import { alive, listening } from '../../../../scripts/stack/stack-state.ts';
 import { FormBrowser } from '../support/form-browser.ts';
 import { submit } from '../support/mail-clients.ts';
 import { loginToPanel } from '../support/panel-api-client.ts';
+import { whmcsModule, whmcsServer } from '../support/whmcs-module.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
 
@@ -805,6 +807,146 @@ describe('npm run stack', () => {
     expect(sent.code, sent.output).toBe(0);
     expect(await inboxHas(subject)).toBe(true);
   });
+
+  it('the WHMCS module drives a service through the real daemons: created, suspended, lifted, signed on to, terminated to nothing', async () => {
+    const domain = 'whmcs-stack.test';
+    const password = 'Whmcs-stack-pass-1';
+    const panelUrl = `http://${address('panel')}`;
+    const made = JSON.parse((await panel('provider-token', 'add', 'whmcs-stack', '--json')).stdout) as {
+      token: string;
+    };
+    const run = whmcsModule(whmcsServer('127.0.0.1', portOf(address('panel')), made.token));
+    const service = { serviceid: 7, pid: 1, domain, username: 'owner', password, configoption1: '', configoption2: '' };
+    const config = JSON.parse(readFileSync(path.join(dir, 'panel', 'panel247.json'), 'utf8'));
+    const file = path.join(dir, 'whmcs-index.php');
+    writeFileSync(file, '<?php echo "whmcs=" . (40 + 2);\n');
+    /** Whether each real client gets in (or gets the site's page), asked again for a while until it matches. */
+    const site = () =>
+      execFileAsync(curl, ['-s', '-w', ' %{http_code}', '-H', `Host: ${domain}`, `http://${address('nginx')}/`]).then(
+        (answer) => answer.stdout,
+        // nginx closes the connection of a host it does not serve (444)
+        () => 'no answer',
+      );
+    const imapLogin = () =>
+      execFileAsync(curl, ['-s', '-u', `info@${domain}:${password}`, `imap://${address('dovecot')}/`]).then(
+        () => true,
+        () => false,
+      );
+    let ftpUser = '';
+    const ftpLogin = () =>
+      execFileAsync(curl, ['-s', '-u', `${ftpUser}:${password}`, `ftp://${address('proftpd')}/`]).then(
+        () => true,
+        () => false,
+      );
+    let database = { bbdd: '', user: '' };
+    const databaseLogin = () =>
+      mysql.createConnection({ host: '127.0.0.1', port: config.databases.port, user: database.user, password }).then(
+        (connection) => connection.end().then(() => true),
+        () => false,
+      );
+    const eventually = async (what: string, probe: () => Promise<boolean>) => {
+      for (let i = 0; i < 100 && !(await probe()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await probe(), what).toBe(true);
+    };
+
+    // CreateAccount: the customer logs in; a site, a mailbox, FTP and a database answer real clients
+    expect((await run('CreateAccount', service)).answer).toBe('success');
+    const api = await loginToPanel(panelUrl, { domainName: domain, username: 'owner', password });
+    const [resource] = JSON.parse((await panel('resource', 'list', '--domain', domain, '--json')).stdout) as {
+      id: number;
+    }[];
+    const id = resource?.id as number;
+    const ftp = await api<{ ftp: { user: string } }>('POST', `service/${id}/ftp/create/`, {
+      ftpUser: 'web',
+      password,
+      folder: '',
+    });
+    expect(ftp.system.errors).toEqual([]);
+    ftpUser = ftp.data.ftp.user;
+    expect((await api('POST', `service/${id}/correo/create/`, { name: 'info', password })).system.errors).toEqual([]);
+    const created = await api<{ ddbb: { bbdd: string; user: string } }>('POST', `service/${id}/ddbb/create/`, {
+      password,
+    });
+    expect(created.system.errors).toEqual([]);
+    database = created.data.ddbb;
+    await eventually('an FTP upload into the new home', async () =>
+      execFileAsync(curl, [
+        '-s',
+        '-u',
+        `${ftpUser}:${password}`,
+        '-T',
+        file,
+        `ftp://${address('proftpd')}/index.php`,
+      ]).then(
+        () => true,
+        () => false,
+      ),
+    );
+    await eventually('the site served by nginx and PHP', async () => (await site()) === 'whmcs=42 200');
+    await eventually('an IMAP login', imapLogin);
+    expect(await databaseLogin()).toBe(true);
+
+    // SuspendAccount: the suspended page, and the IMAP, FTP and panel logins refused; mail still arrives
+    expect((await run('SuspendAccount', { ...service, suspendreason: 'Overdue on Payment' })).answer).toBe('success');
+    await eventually('the suspended page', async () => (await site()).endsWith(' 503'));
+    await eventually('IMAP refused', async () => !(await imapLogin()));
+    await eventually('FTP refused', async () => !(await ftpLogin()));
+    const refused = await fetch(`${panelUrl}/p247/user/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ domainName: domain, username: 'owner', password }).toString(),
+    });
+    expect(refused.status).toBe(403);
+
+    // UnsuspendAccount: all of it back
+    expect((await run('UnsuspendAccount', service)).answer).toBe('success');
+    await eventually('the site again', async () => (await site()) === 'whmcs=42 200');
+    await eventually('IMAP again', imapLogin);
+    await eventually('FTP again', ftpLogin);
+
+    // ServiceSingleSignOn: a link that logs in once
+    const signOn = (await run('ServiceSingleSignOn', service)).answer as { success: boolean; redirectTo: string };
+    expect(signOn.success).toBe(true);
+    const link = new URL(signOn.redirectTo);
+    const follow = () => fetch(`${panelUrl}${link.pathname}${link.search}`, { redirect: 'manual' });
+    expect((await follow()).status).toBe(303);
+    expect((await follow()).status).toBe(403);
+
+    // TerminateAccount: nothing of it on any daemon, and sync finds nothing to remove
+    expect((await run('TerminateAccount', service)).answer).toBe('success');
+    await eventually('the termination finished', async () => {
+      const answer = await fetch(`${panelUrl}/p247/provider/service/${domain}/terminate/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${made.token}` },
+      });
+      return (
+        ((await answer.json()) as { data: { termination: { state: string } } }).data.termination.state === 'terminated'
+      );
+    });
+    expect(await site()).not.toContain('whmcs=42');
+    expect(await imapLogin()).toBe(false);
+    expect(await ftpLogin()).toBe(false);
+    expect(await databaseLogin()).toBe(false);
+    const soa = await execFileAsync(dig, [
+      '+norec',
+      '-p',
+      String(portOf(address('powerdns'))),
+      '@127.0.0.1',
+      domain,
+      'SOA',
+    ]);
+    expect(soa.stdout).toMatch(/status: REFUSED/);
+    expect(existsSync(path.join(dir, 'homes', domain))).toBe(false);
+    expect(existsSync(path.join(dir, 'mail', 'mail', domain))).toBe(false);
+    if (asRoot) expect(await passwdEntries(`p247s${id}`)).toEqual([]);
+    const report = JSON.parse((await panel('sync', '--dry-run', '--json')).stdout);
+    expect(report.users.users).toEqual([]);
+    expect(report.web.services).toEqual([]);
+    expect(report.mail).toMatchObject({ views: [], folders: [] });
+    expect(report.ftp).toMatchObject({ views: [], missing: [], extra: [], changed: [], homes: [] });
+    expect(report.databases.databases.filter((d: { name: string }) => d.name === database.bbdd)).toEqual([]);
+    expect(report.dns.zones.map((zone: { zone: string }) => zone.zone)).not.toContain(domain);
+  }, 240_000);
 
   it('down stops exactly what it started: no process, no port and no system user of the stack left', async () => {
     removed = await downLeavesNothing();
