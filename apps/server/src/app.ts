@@ -35,6 +35,7 @@ import { registerBackupRoutes } from './modules/backups/backups.routes.ts';
 import { registerConfigRoutes } from './modules/brand/config.routes.ts';
 import { AltchaVerifier } from './modules/captcha/altcha.verifier.ts';
 import { registerCaptchaRoutes } from './modules/captcha/captcha.routes.ts';
+import { registerConsoleRoutes } from './modules/console/console.routes.ts';
 import { registerContactRoutes } from './modules/contact/contact.routes.ts';
 import type { Mailer } from './modules/contact/mailer.ts';
 import { registerDatabasesRoutes } from './modules/databases/databases.routes.ts';
@@ -185,8 +186,14 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       authenticate: (authorization) => services.provider.tokens.authenticate(authorization),
       idempotency: services.provider.idempotency,
     },
+    staff: services.console.staff,
   });
   registerProviderRoutes(api, services.provider.provisioning, basePath);
+  registerConsoleRoutes(api, {
+    staff: services.console.staff,
+    console: services.console.services,
+    provisioning: services.provider.provisioning,
+  });
   registerLoginLinkRoute(app, basePath, config.defaultLanguage, services.auth, services.provider.signon);
   registerActivityRoutes(api, activity, { app, basePath, auth: caller, defaultLanguage: config.defaultLanguage });
   registerConfigRoutes(api, brands, { basePath, captcha, captchaSiteKey: config.captcha.siteKey });

@@ -35,6 +35,7 @@ import { planCommands } from './commands/plan.command.ts';
 import { providerTokenCommands } from './commands/provider.command.ts';
 import { resourceCommands } from './commands/resource.command.ts';
 import { seedCommands } from './commands/seed.command.ts';
+import { staffCommands } from './commands/staff.command.ts';
 import { syncCommands } from './commands/sync.command.ts';
 import { sessionCommands, userCommands } from './commands/user.command.ts';
 import { usersCommands } from './commands/users.command.ts';
@@ -48,6 +49,7 @@ export const GROUPS: CommandGroup[] = [
   resourceCommands,
   planCommands,
   providerTokenCommands,
+  staffCommands,
   permissionCommands,
   outboxCommands,
   legalCommands,

@@ -17,6 +17,8 @@ import { BackupJobsService } from '../modules/backups/backup-jobs.service.ts';
 import { AltchaVerifier } from '../modules/captcha/altcha.verifier.ts';
 import { type CaptchaVerifier, NoCaptcha } from '../modules/captcha/captcha.verifier.ts';
 import { SiteVerifyVerifier } from '../modules/captcha/siteverify.verifier.ts';
+import { ConsoleServices } from '../modules/console/console.service.ts';
+import { StaffAuthService } from '../modules/console/staff-auth.service.ts';
 import { ContactService } from '../modules/contact/contact.service.ts';
 import { createSmtpMailer, type Mailer } from '../modules/contact/mailer.ts';
 import { createFilesService } from '../modules/files/create-files-service.ts';
@@ -87,6 +89,8 @@ export interface PanelServices extends AreaServices {
   backupJobs: BackupJobsService;
   jobs: JobEngine;
   provider: ProviderParts;
+  /** The provider's console: its staff's sign-in and sessions, and what they do. */
+  console: { staff: StaffAuthService; services: ConsoleServices };
 }
 
 /** The provisioning API's parts: its tokens, its calls' idempotency keys and what the calls do. */
@@ -243,9 +247,25 @@ export function composePanel(deps: PanelDeps): PanelServices {
     node: node.ftp,
   });
   const mail = createMailService(db, config, node.mail, brands, now, { permissions, delivery: base.delivery });
+  const provider = composeProvider(deps, { areas, sessions, mail, ftp });
   const services: PanelServices = {
     ...areas,
-    provider: composeProvider(deps, { areas, sessions, mail, ftp }),
+    provider,
+    console: {
+      staff: new StaffAuthService(
+        db,
+        new SecretBox(secretKey, 'staff-totp-secret'),
+        {
+          idleSeconds: minutes(config.session.idleMinutes),
+          absoluteSeconds: minutes(config.session.absoluteHours * 60),
+        },
+        limiter,
+        loginLimits,
+        'Panel247 console',
+        now,
+      ),
+      services: new ConsoleServices(db, areas.plans, provider.provisioning),
+    },
     base,
     node,
     sessions,

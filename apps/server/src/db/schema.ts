@@ -156,6 +156,27 @@ export interface ProviderIdempotencyTable {
   subject: string | null;
 }
 
+/** The provider's staff (migration 0042): the console's users, never a customer's. */
+export interface StaffUserTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  totp_sealed: string | null;
+  totp_pending_sealed: string | null;
+  totp_last_step: number | null;
+  created_at: number;
+  last_login_at: number | null;
+}
+
+export interface StaffSessionTable {
+  /** The sha256 of the cookie's token. */
+  id: string;
+  staff_id: number;
+  created_at: number;
+  last_seen_at: number;
+  ip: Generated<string>;
+}
+
 /** A terminated hosting service (migration 0041), kept after its rows are gone. */
 export interface ServiceTerminationTable {
   service_id: number;
@@ -735,6 +756,8 @@ export interface Database {
   provider_tokens: ProviderTokenTable;
   provider_idempotency: ProviderIdempotencyTable;
   service_terminations: ServiceTerminationTable;
+  staff_users: StaffUserTable;
+  staff_sessions: StaffSessionTable;
   permission_grants: PermissionGrantTable;
   sessions: SessionTable;
   api_tokens: ApiTokenTable;

@@ -7,6 +7,7 @@ import { translate } from '../i18n/messages.ts';
 import { type SecurityEvent, takeSecurityEvents } from '../modules/activity/activity-notes.ts';
 import type { Actor } from '../modules/auth/actor.ts';
 import type { ClientCall } from '../modules/auth/client-call.ts';
+import type { StaffCaller } from '../modules/console/staff-auth.service.ts';
 import { type ProviderIdempotency, requestHash } from '../modules/provider/provider-idempotency.ts';
 import type { ProviderCaller } from '../modules/provider/provider-tokens.service.ts';
 import { sendAnswer } from './answer-encoding.ts';
@@ -68,6 +69,8 @@ export interface DescribedRoute {
   provider?: boolean;
   /** A creating call that needs an Idempotency-Key header. */
   idempotent?: boolean;
+  /** A call of the provider's console: a staff session, never a customer's. */
+  staff?: boolean;
 }
 
 /** What the provisioning API's routes need: who the provider's token is, and its calls' keys. */
@@ -127,6 +130,16 @@ export interface ApiRouter {
     options: ProviderRouteOptions<S, D>,
     handler: (ctx: RouteContext<z.output<S>> & { provider: ProviderCaller }) => Promise<RouteResult<D>>,
   ): void;
+  /** A call of the provider's console (see StaffGate): without a staff session it answers 401. */
+  staff<S extends z.ZodType, D>(
+    options: Omit<RouteOptions<S, D>, 'beforeSecondFactor' | 'activityAction'>,
+    handler: (ctx: RouteContext<z.output<S>> & { staff: StaffCaller }) => Promise<RouteResult<D>>,
+  ): void;
+}
+
+/** Who the console's calls are made by: the staff session of the call's cookie. */
+export interface StaffGate {
+  authenticate(call: ClientCall): Promise<StaffCaller>;
 }
 
 /**
@@ -145,12 +158,15 @@ export function createApiRouter(
     catalogue?: DescribedRoute[];
     activity?: ActivityRecorder;
     provider?: ProviderGate;
+    staff?: StaffGate;
   },
 ): ApiRouter {
   function register<S extends z.ZodType, D>(
     route: RouteOptions<S, D> & { idempotent?: boolean; subject?: (params: z.output<S>) => string },
-    access: 'public' | 'session' | 'provider',
-    handler: (ctx: RouteContext<z.output<S>> & { actor: Actor; provider: ProviderCaller }) => Promise<RouteResult<D>>,
+    access: 'public' | 'session' | 'provider' | 'staff',
+    handler: (
+      ctx: RouteContext<z.output<S>> & { actor: Actor; provider: ProviderCaller; staff: StaffCaller },
+    ) => Promise<RouteResult<D>>,
   ) {
     const needsSession = access === 'session';
     options.catalogue?.push({
@@ -160,6 +176,7 @@ export function createApiRouter(
       data: route.data,
       needsSession,
       ...(access === 'provider' ? { provider: true, idempotent: route.idempotent === true } : {}),
+      ...(access === 'staff' ? { staff: true } : {}),
     });
     app.route({
       method: route.method,
@@ -182,6 +199,7 @@ export function createApiRouter(
     async function answer(request: FastifyRequest, reply: FastifyReply, call: ClientCall, caller: { actor?: Actor }) {
       const language = requestLanguage(request, options.defaultLanguage);
       const provider = access === 'provider' ? await providerGate().authenticate(call.authorization) : undefined;
+      const staff = access === 'staff' ? await staffGate().authenticate(call) : undefined;
       const actor = needsSession ? await options.auth.authenticate(call) : (undefined as unknown as Actor);
       if (actor) {
         actor.activity = {};
@@ -227,6 +245,7 @@ export function createApiRouter(
           language,
           actor,
           provider: provider as ProviderCaller,
+          staff: staff as StaffCaller,
         });
       } catch (error) {
         // a refusal or failure is answered again by doing the call again: the key is freed
@@ -257,6 +276,10 @@ export function createApiRouter(
     if (!options.provider) throw new Error('provisioning routes need the router’s provider gate');
     return options.provider;
   }
+  function staffGate(): StaffGate {
+    if (!options.staff) throw new Error('console routes need the router’s staff gate');
+    return options.staff;
+  }
   async function recordSecurityEvents(call: ClientCall, actor: Actor | undefined) {
     const events = takeSecurityEvents(call);
     if (events.length > 0) await options.activity?.recordSecurityEvents(call, actor, events);
@@ -266,5 +289,6 @@ export function createApiRouter(
     public: (route, handler) => register(route, 'public', handler),
     session: (route, handler) => register(route, 'session', handler),
     provider: (route, handler) => register(route, 'provider', handler),
+    staff: (route, handler) => register(route, 'staff', handler),
   };
 }

@@ -175,7 +175,13 @@ function routerOperation(route: DescribedRoute, method: 'GET' | 'POST') {
   return operationOf({
     method,
     url: route.url,
-    security: route.provider ? [{ provider: [] }] : route.needsSession ? callerSecurity(route.url) : [],
+    security: route.provider
+      ? [{ provider: [] }]
+      : route.staff
+        ? [{ staff: [] }]
+        : route.needsSession
+          ? callerSecurity(route.url)
+          : [],
     idempotent: route.idempotent === true,
     params: jsonSchema(route.params, 'input'),
     paramsIn: method === 'GET' ? 'query' : 'body',
@@ -265,6 +271,14 @@ export function buildOpenApiDocument(basePath: string, routes: DescribedRoute[],
           description:
             'A provider token, `p247p_…` (`panel provider token add NAME`), for the provisioning API under ' +
             '`provider/`; its creating calls need an `Idempotency-Key` header.',
+        },
+        staff: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'p247_staff',
+          description:
+            'A session of the provider’s console (`__Host-p247_staff` over HTTPS), with the CSRF header: ' +
+            'a staff user’s, made by `console/login/` with a password and a second factor.',
         },
       },
       schemas: { System: jsonSchema(systemSchema, 'output'), ...errors.schemas },

@@ -1,0 +1,85 @@
+import type { ConsolePlan, ConsolePlanSaveParams, ConsoleService } from '@panel247/contract/console';
+import type { ProviderService } from '@panel247/contract/provider';
+import type { Db } from '../../db/database.ts';
+import { type ListPage, listWindowOf } from '../../db/list-query.ts';
+import { adminBrandRepository } from '../admin/admin-brand.repository.ts';
+import type { Plan } from '../plans/plan.ts';
+import type { PlansService } from '../plans/plans.service.ts';
+import type { ProvisioningService } from '../provider/provisioning.service.ts';
+import { consoleServicesRepository, type ServiceSort } from './console-services.repository.ts';
+
+function toPlan(plan: Plan): ConsolePlan {
+  const { id: _id, ...shown } = plan;
+  return shown;
+}
+
+/**
+ * What the provider's staff do in the console: the same provisioning a billing system does
+ * (accounts, suspension, plans, termination: one code path, ProvisioningService), the plans,
+ * and a paged view of every service with its plan, state and disk use.
+ */
+export class ConsoleServices {
+  constructor(
+    private readonly db: Db,
+    private readonly plans: PlansService,
+    private readonly provisioning: ProvisioningService,
+  ) {}
+
+  async listPlans(): Promise<ConsolePlan[]> {
+    return (await this.plans.list()).map(toPlan);
+  }
+
+  async savePlan(params: ConsolePlanSaveParams): Promise<ConsolePlan> {
+    const { create, name, ...limits } = params;
+    const saved = create === '1' ? await this.plans.create(name, limits) : await this.plans.update(name, limits);
+    return toPlan(saved);
+  }
+
+  async removePlan(name: string): Promise<void> {
+    await this.plans.remove(name);
+  }
+
+  async brands() {
+    return (await adminBrandRepository.list(this.db)).map((brand) => ({
+      slug: brand.slug,
+      name: brand.company || brand.slug,
+      isDefault: brand.is_default === 1,
+    }));
+  }
+
+  /** One page of every hosting service; its disk use is the last figure measured. */
+  async services(params: {
+    page?: number | undefined;
+    pageSize: number;
+    filter: string;
+    sort: ServiceSort;
+    order: 'asc' | 'desc';
+  }): Promise<{ services: ConsoleService[]; total: number }> {
+    const page: ListPage<ServiceSort> = listWindowOf({ ...params, page: params.page ?? 1 });
+    const { rows, total } = await consoleServicesRepository.page(this.db, page);
+    const services: ConsoleService[] = [];
+    for (const row of rows) {
+      const usage = await this.provisioning.usage(row.domain);
+      services.push({
+        id: row.id,
+        domain: row.domain,
+        plan: row.plan ?? 'default',
+        state: row.suspended_at === null ? 'active' : 'suspended',
+        suspendedReason: row.suspended_reason,
+        account: row.account,
+        brand: row.brand,
+        diskBytes: usage.diskBytes,
+        diskLimitBytes: usage.diskLimitBytes,
+      });
+    }
+    return { services, total };
+  }
+
+  /** A service as the console's list shows it, after a change. */
+  async service(changed: ProviderService): Promise<ConsoleService> {
+    const { services } = await this.services({ filter: changed.domain, pageSize: 100, sort: 'domain', order: 'asc' });
+    const found = services.find((one) => one.id === changed.id);
+    if (!found) throw new Error(`service ${changed.domain} not listed`);
+    return found;
+  }
+}

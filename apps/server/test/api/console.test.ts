@@ -1,0 +1,167 @@
+import type { ConsoleLoginData, ConsolePlan, ConsoleService } from '@panel247/contract/console';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { totpCode } from '../../src/modules/auth/totp.ts';
+import { StaffUsers } from '../../src/modules/console/staff-users.service.ts';
+import { buildAccount } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { DATABASE_KINDS } from '../support/test-database.ts';
+
+const STAFF_PASSWORD = 'Staff-console-pass-1';
+const OWNER_PASSWORD = 'Owner-console-pass-1';
+
+/**
+ * The provider's console: staff users of their own with a second factor set up at the first
+ * sign-in, a session apart from customers', and the provisioning done from it.
+ */
+describe.each(DATABASE_KINDS)('the provider’s console on %s', (kind) => {
+  let t: TestApp;
+  let staff: StaffUsers;
+  let cookie = '';
+  const seconds = () => Math.floor(t.clock.now() / 1000);
+
+  beforeAll(async () => {
+    t = await buildTestApp(kind);
+    staff = new StaffUsers(t.database.db, seconds);
+    await staff.add('ana', STAFF_PASSWORD);
+  });
+  afterAll(() => t.close());
+
+  const login = async (params: Record<string, string>) => {
+    const { response, body } = await t.call<ConsoleLoginData>('POST', 'console/login/', params);
+    const set = response.cookies.find((c) => c.name.endsWith('p247_staff'));
+    return { response, body, cookie: set ? `${set.name}=${set.value}` : undefined };
+  };
+  const as = <T>(method: 'GET' | 'POST', route: string, params: Record<string, string> = {}, session = cookie) =>
+    t.call<T>(method, `console/${route}`, params, { cookie: session });
+
+  it('answers 401 without a staff session, a customer’s session included', async () => {
+    expect((await as('GET', 'info/', {}, '')).response.statusCode).toBe(401);
+    const customer = await buildAccount(t.database.db, { domainName: 'cliente-consola.test' });
+    const customerCookie = await t.login(customer.domainName, customer.username, customer.password);
+    const refused = await as('GET', 'services/list/', {}, customerCookie);
+    expect(refused.response.statusCode).toBe(401);
+    expect(refused.body.system.valid).toBe(false);
+  });
+
+  it('signs a staff user in: the password, then the second factor set up at the first sign-in, then codes', async () => {
+    const wrong = await login({ username: 'ana', password: 'not-the-password' });
+    expect(wrong.response.statusCode).toBe(401);
+    expect(wrong.body.system.errors).toEqual(['Usuario o contraseña incorrectos']);
+    const first = await login({ username: 'ana', password: STAFF_PASSWORD });
+    expect(first.body.data.step).toBe('setup');
+    expect(first.cookie).toBeUndefined();
+    const secret = first.body.data.setup?.secret as string;
+    expect(first.body.data.setup?.uri).toContain('otpauth://totp/');
+    expect(first.body.data.setup?.qr).toMatch(/^data:image\/svg\+xml;base64,/);
+    const badCode = await login({ username: 'ana', password: STAFF_PASSWORD, code: '000000' });
+    expect(badCode.response.statusCode).toBe(400);
+    const done = await login({ username: 'ana', password: STAFF_PASSWORD, code: totpCode(secret, seconds()) });
+    expect(done.body.data).toEqual({ step: 'done' });
+    cookie = done.cookie as string;
+    expect(cookie).toMatch(/p247_staff=/);
+    expect((await as<{ username: string }>('GET', 'info/')).body.data).toEqual({ username: 'ana' });
+    // from now on a code is asked for; the code just used is not taken again
+    expect((await login({ username: 'ana', password: STAFF_PASSWORD })).body.data).toEqual({ step: 'code' });
+    const reused = await login({ username: 'ana', password: STAFF_PASSWORD, code: totpCode(secret, seconds()) });
+    expect(reused.response.statusCode).toBe(400);
+    // a staff user is nobody's customer user: the customer sign-in does not know them
+    const asCustomer = await t.call('POST', 'user/login/', {
+      domainName: 'cliente-consola.test',
+      username: 'ana',
+      password: STAFF_PASSWORD,
+    });
+    expect(asCustomer.body.system.valid).toBe(false);
+  });
+
+  it('makes and changes plans, and refuses to remove one with services', async () => {
+    const made = await as<{ plan: ConsolePlan }>('POST', 'plans/save/', {
+      create: '1',
+      name: 'gold',
+      webSpaceMb: '2048',
+      mailboxes: '10',
+      sites: '',
+      phpVersions: '8.2',
+      phpWorkers: '8',
+    });
+    expect(made.body.data.plan).toMatchObject({ name: 'gold', webSpaceMb: 2048, mailboxes: 10, sites: null });
+    expect(made.body.data.plan.phpVersions).toEqual(['8.2']);
+    const again = await as('POST', 'plans/save/', { create: '1', name: 'gold', phpWorkers: '8' });
+    expect(again.response.statusCode).toBe(409);
+    const changed = await as<{ plan: ConsolePlan }>('POST', 'plans/save/', {
+      name: 'gold',
+      webSpaceMb: '4096',
+      phpWorkers: '8',
+    });
+    expect(changed.body.data.plan.webSpaceMb).toBe(4096);
+    const bad = await as('POST', 'plans/save/', { create: '1', name: 'Bad Name', phpWorkers: '0' });
+    expect(bad.response.statusCode).toBe(400);
+    const plans = (await as<{ plans: ConsolePlan[] }>('GET', 'plans/list/')).body.data.plans;
+    expect(plans.map((plan) => plan.name)).toEqual(expect.arrayContaining(['default', 'gold']));
+  });
+
+  it('creates an account on a plan, lists it, suspends and unsuspends it as the customer sees it', async () => {
+    const brands = (await as<{ brands: { slug: string; isDefault: boolean }[] }>('GET', 'brands/list/')).body.data
+      .brands;
+    expect(brands.some((brand) => brand.isDefault)).toBe(true);
+    const created = await as<{ service: ConsoleService }>('POST', 'accounts/create/', {
+      domain: 'consola-nuevo.test',
+      username: 'owner',
+      password: OWNER_PASSWORD,
+      email: 'owner@example.net',
+      plan: 'gold',
+    });
+    expect(created.body.data.service).toMatchObject({
+      domain: 'consola-nuevo.test',
+      account: 'consola-nuevo.test',
+      plan: 'gold',
+      state: 'active',
+      diskLimitBytes: 4096 * 1024 * 1024,
+    });
+    const listed = await as<{ services: ConsoleService[]; total: number }>('GET', 'services/list/', {
+      page: '1',
+      filter: 'consola-nuevo',
+    });
+    expect(listed.body.data.total).toBe(1);
+    expect(listed.body.data.services[0]?.domain).toBe('consola-nuevo.test');
+    const everything = await as<{ services: ConsoleService[]; total: number }>('GET', 'services/list/', {
+      page: '1',
+      sort: 'state',
+    });
+    expect(everything.body.data.total).toBeGreaterThanOrEqual(2);
+
+    const suspended = await as<{ service: ConsoleService }>('POST', 'services/consola-nuevo.test/suspend/', {
+      reason: 'Factura impagada',
+    });
+    expect(suspended.body.data.service).toMatchObject({ state: 'suspended', suspendedReason: 'Factura impagada' });
+    const refused = await t.call('POST', 'user/login/', {
+      domainName: 'consola-nuevo.test',
+      username: 'owner',
+      password: OWNER_PASSWORD,
+    });
+    expect(refused.response.statusCode).toBe(403);
+    expect(refused.body.system.errors[0]).toContain('Factura impagada');
+    const lifted = await as<{ service: ConsoleService }>('POST', 'services/consola-nuevo.test/unsuspend/');
+    expect(lifted.body.data.service.state).toBe('active');
+    expect(await t.login('consola-nuevo.test', 'owner', OWNER_PASSWORD)).toMatch(/p247_sid=/);
+
+    const moved = await as<{ service: ConsoleService }>('POST', 'services/consola-nuevo.test/plan/', {
+      plan: 'default',
+    });
+    expect(moved.body.data.service.plan).toBe('default');
+    expect((await as('POST', 'plans/remove/', { name: 'gold' })).response.statusCode).toBe(200);
+    expect((await as('POST', 'services/nadie.test/suspend/')).response.statusCode).toBe(404);
+  });
+
+  it('ends the sessions of a staff user whose second factor is reset, and at logout', async () => {
+    await staff.resetSecondFactor('ana');
+    expect((await as('GET', 'info/')).response.statusCode).toBe(401);
+    const first = await login({ username: 'ana', password: STAFF_PASSWORD });
+    expect(first.body.data.step).toBe('setup');
+    const secret = first.body.data.setup?.secret as string;
+    const done = await login({ username: 'ana', password: STAFF_PASSWORD, code: totpCode(secret, seconds()) });
+    cookie = done.cookie as string;
+    expect((await as('GET', 'info/')).response.statusCode).toBe(200);
+    expect((await as('POST', 'logout/')).response.statusCode).toBe(200);
+    expect((await as('GET', 'info/')).response.statusCode).toBe(401);
+  });
+});

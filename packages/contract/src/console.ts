@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { line, password, textAsTyped } from './fields.ts';
+import { listPageFields, listTotal } from './list-query.ts';
+import {
+  providerAccountCreateParamsSchema,
+  providerServiceSchema,
+  providerSuspendParamsSchema,
+  providerTerminationSchema,
+} from './provider.ts';
+
+/**
+ * The provider's console (`console/…` under the base path, the web app's `/console/`): the
+ * provider's staff, users of their own (never a customer's), signed in with a password and a
+ * second factor they must set up at their first sign-in, and a session cookie of its own.
+ */
+
+const code = z
+  .string()
+  .trim()
+  .refine((value) => value === '' || /^\d{6}$/.test(value), { error: 'console.error.code_format' });
+
+/** A sign-in: the password, then the code (at the first sign-in, of the app just set up). */
+export const consoleLoginParamsSchema = z.object({
+  username: line(64),
+  password: password(),
+  code: code.optional().default(''),
+});
+export type ConsoleLoginParams = z.infer<typeof consoleLoginParamsSchema>;
+
+/**
+ * `code`: the password is right, the code is wanted. `setup`: the password is right and the staff
+ * user has no second factor yet: the app is set up from `setup` (its secret, the otpauth URI and
+ * its QR code), and the sign-in is sent again with its first code. `done`: signed in (the
+ * session cookie is set).
+ */
+export const consoleLoginDataSchema = z.object({
+  step: z.enum(['code', 'setup', 'done']),
+  setup: z.object({ secret: z.string(), uri: z.string(), qr: z.string() }).optional(),
+});
+export type ConsoleLoginData = z.infer<typeof consoleLoginDataSchema>;
+
+export const consoleNoParamsSchema = z.object({});
+export const consoleInfoDataSchema = z.object({ username: z.string() });
+
+/** A plan's limits as the console edits them: null is no limit; sizes in MiB. */
+const limit = z.number().int().min(0).nullable();
+export const consolePlanSchema = z.object({
+  name: z.string(),
+  webSpaceMb: limit,
+  trafficMb: limit,
+  sites: limit,
+  mailboxes: limit,
+  mailboxMb: limit,
+  aliases: limit,
+  ftpAccounts: limit,
+  databases: limit,
+  databaseSpaceMb: limit,
+  backupMb: limit,
+  /** The PHP versions offered ([]: every version the server has). */
+  phpVersions: z.array(z.string()),
+  phpWorkers: z.number().int().min(1),
+  /** Hosting services on it. */
+  services: z.number().int(),
+});
+export type ConsolePlan = z.infer<typeof consolePlanSchema>;
+export const consolePlansDataSchema = z.object({ plans: z.array(consolePlanSchema) });
+
+/** A limit in a form: '' (or absent) is no limit. */
+const limitField = z
+  .union([z.literal(''), z.coerce.number({ error: 'validation.invalid' }).int('validation.invalid').min(0)])
+  .optional()
+  .default('')
+  .transform((value) => (value === '' ? null : value));
+
+/** A plan made or changed: `create` says which (a name taken, or unknown, is refused). */
+export const consolePlanSaveParamsSchema = z.object({
+  create: z.enum(['0', '1']).optional().default('0'),
+  name: line(63).refine((value) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(value), {
+    error: 'plan.error.name',
+  }),
+  webSpaceMb: limitField,
+  trafficMb: limitField,
+  sites: limitField,
+  mailboxes: limitField,
+  mailboxMb: limitField,
+  aliases: limitField,
+  ftpAccounts: limitField,
+  databases: limitField,
+  databaseSpaceMb: limitField,
+  backupMb: limitField,
+  /** Comma-separated ('' : every version). */
+  phpVersions: textAsTyped(200)
+    .optional()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((one) => one.trim())
+        .filter(Boolean),
+    )
+    .refine((versions) => versions.every((one) => /^\d\.\d$/.test(one)), { error: 'console.error.php_versions' }),
+  phpWorkers: z.coerce.number({ error: 'validation.invalid' }).int('validation.invalid').min(1).max(200),
+});
+export type ConsolePlanSaveParams = z.infer<typeof consolePlanSaveParamsSchema>;
+export const consolePlanNameParamsSchema = z.object({ name: line(63) });
+export const consolePlanDataSchema = z.object({ plan: consolePlanSchema });
+
+/** One hosting service in the console's list: its account and brand, plan, state and disk use. */
+export const consoleServiceSchema = providerServiceSchema.extend({
+  account: z.string(),
+  brand: z.string(),
+  /** Its home and databases, in bytes (the last figure measured). */
+  diskBytes: z.number().nonnegative(),
+  /** Its plan's web space and database space together; null when the plan has no limit. */
+  diskLimitBytes: z.number().nonnegative().nullable(),
+});
+export type ConsoleService = z.infer<typeof consoleServiceSchema>;
+
+export const consoleServicesParamsSchema = z.object(listPageFields(['domain', 'account', 'plan', 'state']));
+export const consoleServicesDataSchema = z.object({ services: z.array(consoleServiceSchema), total: listTotal });
+
+export const consoleAccountCreateParamsSchema = providerAccountCreateParamsSchema;
+export const consoleServiceDataSchema = z.object({ service: consoleServiceSchema });
+export const consoleServiceParamsSchema = z.object({ domain: providerSuspendParamsSchema.shape.domain });
+export const consoleSuspendParamsSchema = providerSuspendParamsSchema;
+export const consolePlanChangeParamsSchema = z.object({
+  domain: providerSuspendParamsSchema.shape.domain,
+  plan: line(63),
+});
+export const consoleTerminationDataSchema = z.object({ termination: providerTerminationSchema });
+
+/** The brands an account can be made in. */
+export const consoleBrandsDataSchema = z.object({
+  brands: z.array(z.object({ slug: z.string(), name: z.string(), isDefault: z.boolean() })),
+});
