@@ -192,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerConsoleRoutes(api, {
     staff: services.console.staff,
     console: services.console.services,
+    oversight: services.console.oversight,
     provisioning: services.provider.provisioning,
   });
   registerLoginLinkRoute(app, basePath, config.defaultLanguage, services.auth, services.provider.signon);

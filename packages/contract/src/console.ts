@@ -133,3 +133,119 @@ export const consoleTerminationDataSchema = z.object({ termination: providerTerm
 export const consoleBrandsDataSchema = z.object({
   brands: z.array(z.object({ slug: z.string(), name: z.string(), isDefault: z.boolean() })),
 });
+
+/** An account with its brand, how many services and users it has. */
+export const consoleAccountSchema = z.object({
+  id: z.number().int(),
+  domain: z.string(),
+  brand: z.string(),
+  services: z.number().int(),
+  users: z.number().int(),
+  createdAt: z.number().int(),
+});
+export const consoleAccountsParamsSchema = z.object(listPageFields(['domain', 'brand']));
+export const consoleAccountsDataSchema = z.object({ accounts: z.array(consoleAccountSchema), total: listTotal });
+
+/** An account's users: their last sign-in and second factor (never a secret). */
+export const consoleAccountUsersParamsSchema = z.object({ domain: providerSuspendParamsSchema.shape.domain });
+export const consoleAccountUsersDataSchema = z.object({
+  users: z.array(
+    z.object({
+      username: z.string(),
+      email: z.string(),
+      lastLoginAt: z.number().int().nullable(),
+      secondFactor: z.boolean(),
+    }),
+  ),
+});
+
+/** A job of the work log: waiting, running, to retry or failed (its payload is not shown). */
+export const consoleJobSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  key: z.string().nullable(),
+  state: z.enum(['created', 'retry', 'active', 'completed', 'cancelled', 'failed']),
+  retries: z.number().int(),
+  error: z.string().nullable(),
+  createdAt: z.number().int(),
+  runAfter: z.number().int(),
+});
+export const consoleWorkParamsSchema = z.object({
+  state: z.enum(['open', 'failed', 'retrying'], { error: 'validation.invalid' }).optional().default('open'),
+});
+/** The jobs, and the services whose changes have not reached their server yet. */
+export const consoleWorkDataSchema = z.object({
+  jobs: z.array(consoleJobSchema),
+  changes: z.array(
+    z.object({
+      area: z.string(),
+      domain: z.string(),
+      pending: z.number().int(),
+      since: z.number().int(),
+      lastError: z.string().nullable(),
+    }),
+  ),
+});
+export const consoleJobParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, { error: 'validation.invalid' }),
+});
+export const consoleJobDataSchema = z.object({ job: consoleJobSchema });
+
+/** The messages the panel sent or could not send (contact, forgotten password, security mail). */
+export const consoleOutboxParamsSchema = z.object({
+  unsent: z.enum(['0', '1']).optional().default('0'),
+});
+export const consoleOutboxDataSchema = z.object({
+  messages: z.array(
+    z.object({
+      id: z.number().int(),
+      kind: z.string(),
+      to: z.string(),
+      subject: z.string(),
+      createdAt: z.number().int(),
+      sentAt: z.number().int().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+
+/** The activity of every account, newest first. */
+export const consoleActivityParamsSchema = z.object({
+  page: listPageFields(['at']).page,
+  filter: textAsTyped(200).optional().default(''),
+});
+export const consoleActivityDataSchema = z.object({
+  entries: z.array(
+    z.object({
+      id: z.number().int(),
+      at: z.number().int(),
+      account: z.string(),
+      username: z.string(),
+      ip: z.string(),
+      via: z.string(),
+      reference: z.string().nullable(),
+      area: z.string(),
+      action: z.string(),
+      target: z.string(),
+    }),
+  ),
+  total: z.number().int(),
+});
+
+/** The provider's servers, and whether each is heard from. */
+export const consoleServersDataSchema = z.object({
+  servers: z.array(
+    z.object({
+      name: z.string(),
+      roles: z.array(z.string()),
+      host: z.string(),
+      state: z.enum(['active', 'draining']),
+      up: z.boolean(),
+      lastSeenAt: z.number().int().nullable(),
+      services: z.number().int(),
+    }),
+  ),
+  down: z.number().int(),
+});

@@ -1,7 +1,10 @@
 import type { ConsoleLoginData, ConsolePlan, ConsoleService } from '@panel247/contract/console';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineJob } from '../../src/jobs/job-kind.ts';
 import { totpCode } from '../../src/modules/auth/totp.ts';
 import { StaffUsers } from '../../src/modules/console/staff-users.service.ts';
+import { NodesService } from '../../src/modules/nodes/nodes.service.ts';
 import { buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -150,6 +153,99 @@ describe.each(DATABASE_KINDS)('the provider’s console on %s', (kind) => {
     expect(moved.body.data.service.plan).toBe('default');
     expect((await as('POST', 'plans/remove/', { name: 'gold' })).response.statusCode).toBe(200);
     expect((await as('POST', 'services/nadie.test/suspend/')).response.statusCode).toBe(404);
+  });
+
+  it('shows every account with its users, the work log, the outbox, all activity and the servers down', async () => {
+    const accounts = await as<{ accounts: { domain: string; services: number; users: number }[]; total: number }>(
+      'GET',
+      'accounts/list/',
+      { page: '1', filter: 'consola-nuevo' },
+    );
+    expect(accounts.body.data.accounts).toEqual([
+      expect.objectContaining({ domain: 'consola-nuevo.test', services: 1, users: 1 }),
+    ]);
+    const users = await as<{ users: { username: string; secondFactor: boolean }[] }>(
+      'GET',
+      'accounts/consola-nuevo.test/users/',
+    );
+    expect(users.body.data.users).toEqual([
+      expect.objectContaining({ username: 'owner', email: 'owner@example.net', secondFactor: false }),
+    ]);
+    expect((await as('GET', 'accounts/nadie.test/users/')).response.statusCode).toBe(404);
+
+    const work = await as<{ jobs: { id: string; state: string }[]; changes: unknown[] }>('GET', 'work/list/', {
+      state: 'failed',
+    });
+    expect(work.body.data.jobs.every((job) => job.state === 'failed')).toBe(true);
+    expect(Array.isArray(work.body.data.changes)).toBe(true);
+    const notFailed = await as('POST', 'work/00000000-0000-4000-8000-000000000000/retry/');
+    expect(notFailed.response.statusCode).toBe(404);
+    // a job that failed for good, run again from the console
+    let runs = 0;
+    const flaky = defineJob({
+      name: 'test.fails-once',
+      payload: z.object({}),
+      policy: 'standard',
+      retry: { limit: 0, delaySeconds: 1, backoff: false },
+      expireSeconds: 60,
+    });
+    await t.services.jobs.work(flaky, async () => {
+      runs += 1;
+      if (runs === 1) throw new Error('the daemon was down');
+    });
+    const id = (await t.services.jobs.send(flaky, {})) as string;
+    const failedOne = async () =>
+      (
+        await as<{ jobs: { id: string; error: string | null }[] }>('GET', 'work/list/', { state: 'failed' })
+      ).body.data.jobs.find((job) => job.id === id);
+    for (let i = 0; i < 100 && !(await failedOne()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await failedOne())?.error).toContain('the daemon was down');
+    const retried = await as<{ job: { id: string; state: string } }>('POST', `work/${id}/retry/`);
+    expect(retried.response.statusCode).toBe(200);
+    expect(retried.body.data.job.id).toBe(id);
+    for (let i = 0; i < 100 && runs < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(runs).toBe(2);
+    expect(await failedOne()).toBeUndefined();
+
+    await t.database.db
+      .insertInto('outbox')
+      .values({
+        brand_id: 1,
+        kind: 'contact',
+        to_address: 'soporte@example.net',
+        reply_to: '',
+        subject: 'Hola',
+        body: 'texto',
+        created_at: seconds(),
+        sent_at: null,
+        error: 'SMTP down',
+      })
+      .execute();
+    const outbox = await as<{ messages: { subject: string; error: string | null }[] }>('GET', 'outbox/list/', {
+      unsent: '1',
+    });
+    expect(outbox.body.data.messages[0]).toMatchObject({ subject: 'Hola', error: 'SMTP down' });
+
+    const activity = await as<{ entries: { account: string; username: string }[]; total: number }>(
+      'GET',
+      'activity/list/',
+      { filter: 'consola-nuevo' },
+    );
+    expect(activity.body.data.total).toBeGreaterThan(0);
+    expect(activity.body.data.entries.every((entry) => entry.account === 'consola-nuevo.test')).toBe(true);
+
+    await new NodesService(t.database.db, seconds).add({
+      name: 'web-9',
+      roles: ['web'],
+      capacity: 100,
+      host: 'web-9.example.net',
+      channelUrl: 'http://192.0.2.9:7070/',
+      ipv4: '192.0.2.9',
+      ipv6: '',
+    });
+    const servers = await as<{ servers: { name: string; up: boolean }[]; down: number }>('GET', 'servers/list/');
+    expect(servers.body.data.servers).toEqual([expect.objectContaining({ name: 'web-9', up: false })]);
+    expect(servers.body.data.down).toBe(1);
   });
 
   it('ends the sessions of a staff user whose second factor is reset, and at logout', async () => {

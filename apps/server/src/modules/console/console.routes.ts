@@ -1,25 +1,39 @@
 import {
   consoleAccountCreateParamsSchema,
+  consoleAccountsDataSchema,
+  consoleAccountsParamsSchema,
+  consoleAccountUsersDataSchema,
+  consoleAccountUsersParamsSchema,
+  consoleActivityDataSchema,
+  consoleActivityParamsSchema,
   consoleBrandsDataSchema,
   consoleInfoDataSchema,
+  consoleJobDataSchema,
+  consoleJobParamsSchema,
   consoleLoginDataSchema,
   consoleLoginParamsSchema,
   consoleNoParamsSchema,
+  consoleOutboxDataSchema,
+  consoleOutboxParamsSchema,
   consolePlanChangeParamsSchema,
   consolePlanDataSchema,
   consolePlanNameParamsSchema,
   consolePlanSaveParamsSchema,
   consolePlansDataSchema,
+  consoleServersDataSchema,
   consoleServiceDataSchema,
   consoleServiceParamsSchema,
   consoleServicesDataSchema,
   consoleServicesParamsSchema,
   consoleSuspendParamsSchema,
   consoleTerminationDataSchema,
+  consoleWorkDataSchema,
+  consoleWorkParamsSchema,
 } from '@panel247/contract/console';
 import type { ApiRouter } from '../../http/api-route.ts';
 import type { ProvisioningService } from '../provider/provisioning.service.ts';
 import type { ConsoleServices } from './console.service.ts';
+import type { ConsoleOversight } from './console-oversight.service.ts';
 import type { StaffAuthService } from './staff-auth.service.ts';
 
 /**
@@ -28,9 +42,14 @@ import type { StaffAuthService } from './staff-auth.service.ts';
  */
 export function registerConsoleRoutes(
   api: ApiRouter,
-  parts: { staff: StaffAuthService; console: ConsoleServices; provisioning: ProvisioningService },
+  parts: {
+    staff: StaffAuthService;
+    console: ConsoleServices;
+    oversight: ConsoleOversight;
+    provisioning: ProvisioningService;
+  },
 ) {
-  const { staff, console, provisioning } = parts;
+  const { staff, console, oversight, provisioning } = parts;
   api.public(
     { method: 'POST', url: 'console/login/', params: consoleLoginParamsSchema, data: consoleLoginDataSchema },
     async ({ call, params }) => ({ data: await staff.login(call, params) }),
@@ -121,5 +140,48 @@ export function registerConsoleRoutes(
       data: consoleTerminationDataSchema,
     },
     async ({ params }) => ({ data: { termination: await provisioning.terminate(params.domain) } }),
+  );
+  api.staff(
+    {
+      method: 'GET',
+      url: 'console/accounts/list/',
+      params: consoleAccountsParamsSchema,
+      data: consoleAccountsDataSchema,
+    },
+    async ({ params }) => ({ data: await oversight.accounts(params) }),
+  );
+  api.staff(
+    {
+      method: 'GET',
+      url: 'console/accounts/:domain/users/',
+      params: consoleAccountUsersParamsSchema,
+      data: consoleAccountUsersDataSchema,
+    },
+    async ({ params }) => ({ data: { users: await oversight.users(params.domain) } }),
+  );
+  api.staff(
+    { method: 'GET', url: 'console/work/list/', params: consoleWorkParamsSchema, data: consoleWorkDataSchema },
+    async ({ params }) => ({ data: await oversight.work(params.state) }),
+  );
+  api.staff(
+    { method: 'POST', url: 'console/work/:id/retry/', params: consoleJobParamsSchema, data: consoleJobDataSchema },
+    async ({ params }) => ({ data: { job: await oversight.retry(params.id) } }),
+  );
+  api.staff(
+    { method: 'GET', url: 'console/outbox/list/', params: consoleOutboxParamsSchema, data: consoleOutboxDataSchema },
+    async ({ params }) => ({ data: { messages: await oversight.outbox(params.unsent === '1') } }),
+  );
+  api.staff(
+    {
+      method: 'GET',
+      url: 'console/activity/list/',
+      params: consoleActivityParamsSchema,
+      data: consoleActivityDataSchema,
+    },
+    async ({ params }) => ({ data: await oversight.activity(params.page, params.filter) }),
+  );
+  api.staff(
+    { method: 'GET', url: 'console/servers/list/', params: consoleNoParamsSchema, data: consoleServersDataSchema },
+    async () => ({ data: await oversight.servers() }),
   );
 }
