@@ -193,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     staff: services.console.staff,
     console: services.console.services,
     oversight: services.console.oversight,
+    brands: services.console.brands,
     provisioning: services.provider.provisioning,
   });
   registerLoginLinkRoute(app, basePath, config.defaultLanguage, services.auth, services.provider.signon);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { line, password, textAsTyped } from './fields.ts';
+import { LANGUAGES, THEME_COLORS } from './constants.ts';
+import { email, line, password, text, textAsTyped } from './fields.ts';
 import { listPageFields, listTotal } from './list-query.ts';
 import {
   providerAccountCreateParamsSchema,
@@ -248,4 +249,67 @@ export const consoleServersDataSchema = z.object({
     }),
   ),
   down: z.number().int(),
+});
+
+/** A logo: '' (none), a path on the panel's host, or an http(s) URL; nothing a page could be tricked with. */
+const logoField = z
+  .string()
+  .trim()
+  .max(2048, { error: 'validation.too_long' })
+  .refine(
+    (value) => {
+      if (value === '') return true;
+      if (/[\s"'<>\\`]/.test(value)) return false;
+      if (/^\/(?!\/)[A-Za-z0-9._~/%-]*$/.test(value)) return true;
+      try {
+        return ['https:', 'http:'].includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { error: 'console.error.logo' },
+  );
+
+const flag = z.enum(['0', '1']).transform((value) => value === '1');
+
+/** A brand as the console edits it: its look, its contact and its legal texts. */
+export const consoleBrandSchema = z.object({
+  slug: z.string(),
+  company: z.string(),
+  color: z.enum(THEME_COLORS),
+  logo: z.string(),
+  logoMini: z.string(),
+  allowColorChange: z.boolean(),
+  defaultLanguage: z.enum(LANGUAGES),
+  contactEmail: z.string(),
+  require2fa: z.boolean(),
+  isDefault: z.boolean(),
+  /** Its privacy policy per language ('' title: the panel's default text). */
+  legal: z.array(
+    z.object({ language: z.enum(LANGUAGES), title: z.string(), body: z.string(), redirectTo: z.string() }),
+  ),
+});
+export type ConsoleBrand = z.infer<typeof consoleBrandSchema>;
+export const consoleBrandParamsSchema = z.object({ slug: line(63) });
+export const consoleBrandDataSchema = z.object({ brand: consoleBrandSchema });
+export const consoleBrandSaveParamsSchema = z.object({
+  slug: line(63),
+  company: line(255),
+  color: z.enum(THEME_COLORS, { error: 'validation.invalid' }),
+  logo: logoField.optional().default(''),
+  logoMini: logoField.optional().default(''),
+  allowColorChange: flag.optional().default(true),
+  defaultLanguage: z.enum(LANGUAGES, { error: 'validation.invalid' }),
+  contactEmail: z
+    .union([z.literal(''), email])
+    .optional()
+    .default(''),
+  require2fa: flag.optional().default(false),
+});
+export const consoleLegalSaveParamsSchema = z.object({
+  slug: line(63),
+  language: z.enum(LANGUAGES, { error: 'validation.invalid' }),
+  title: line(200),
+  body: text(50_000),
+  redirectTo: logoField.optional().default(''),
 });

@@ -18,6 +18,7 @@ import { AltchaVerifier } from '../modules/captcha/altcha.verifier.ts';
 import { type CaptchaVerifier, NoCaptcha } from '../modules/captcha/captcha.verifier.ts';
 import { SiteVerifyVerifier } from '../modules/captcha/siteverify.verifier.ts';
 import { ConsoleServices } from '../modules/console/console.service.ts';
+import { ConsoleBrands } from '../modules/console/console-brands.service.ts';
 import { ConsoleOversight } from '../modules/console/console-oversight.service.ts';
 import { StaffAuthService } from '../modules/console/staff-auth.service.ts';
 import { ContactService } from '../modules/contact/contact.service.ts';
@@ -91,7 +92,7 @@ export interface PanelServices extends AreaServices {
   jobs: JobEngine;
   provider: ProviderParts;
   /** The provider's console: its staff's sign-in and sessions, and what they do. */
-  console: { staff: StaffAuthService; services: ConsoleServices; oversight: ConsoleOversight };
+  console: { staff: StaffAuthService; services: ConsoleServices; oversight: ConsoleOversight; brands: ConsoleBrands };
 }
 
 /** The provisioning API's parts: its tokens, its calls' idempotency keys and what the calls do. */
@@ -267,6 +268,7 @@ export function composePanel(deps: PanelDeps): PanelServices {
       ),
       services: new ConsoleServices(db, areas.plans, provider.provisioning),
       oversight: new ConsoleOversight(db, jobs, new NodesService(db, now)),
+      brands: new ConsoleBrands(db, new AdminService(db, events, now), brands),
     },
     base,
     node,

@@ -1,4 +1,4 @@
-import type { ConsoleLoginData, ConsolePlan, ConsoleService } from '@panel247/contract/console';
+import type { ConsoleBrand, ConsoleLoginData, ConsolePlan, ConsoleService } from '@panel247/contract/console';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob } from '../../src/jobs/job-kind.ts';
@@ -246,6 +246,45 @@ describe.each(DATABASE_KINDS)('the provider’s console on %s', (kind) => {
     const servers = await as<{ servers: { name: string; up: boolean }[]; down: number }>('GET', 'servers/list/');
     expect(servers.body.data.servers).toEqual([expect.objectContaining({ name: 'web-9', up: false })]);
     expect(servers.body.data.down).toBe(1);
+  });
+
+  it('edits a brand (its look at once in the customers’ configuration) and its privacy policy', async () => {
+    const { slug } = (
+      await as<{ brands: { slug: string; isDefault: boolean }[] }>('GET', 'brands/list/')
+    ).body.data.brands.find((brand) => brand.isDefault) as { slug: string };
+    const saved = await as<{ brand: ConsoleBrand }>('POST', `brands/${slug}/save/`, {
+      company: 'Hosting Norte SL',
+      color: 'teal',
+      logo: 'https://cdn.example.net/norte.svg',
+      logoMini: '/brand/norte-mini.svg',
+      allowColorChange: '0',
+      defaultLanguage: 'ca',
+      contactEmail: 'soporte@norte.example',
+      require2fa: '0',
+    });
+    expect(saved.body.data.brand).toMatchObject({
+      company: 'Hosting Norte SL',
+      color: 'teal',
+      allowColorChange: false,
+    });
+    const config = await t.call<{ themeConfig: { color: string; allowColorChange: boolean } }>('GET', 'config/get/');
+    expect(config.body.data.themeConfig).toMatchObject({ color: 'teal', allowColorChange: false });
+    const badLogo = await as('POST', `brands/${slug}/save/`, {
+      company: 'X',
+      color: 'teal',
+      logo: 'javascript:alert(1)',
+      defaultLanguage: 'es',
+    });
+    expect(badLogo.response.statusCode).toBe(400);
+    const legal = await as<{ brand: ConsoleBrand }>('POST', `brands/${slug}/legal/`, {
+      language: 'es',
+      title: 'Privacidad de Norte',
+      body: 'Tratamos tus datos con cuidado.',
+    });
+    expect(legal.body.data.brand.legal).toEqual([
+      { language: 'es', title: 'Privacidad de Norte', body: 'Tratamos tus datos con cuidado.', redirectTo: '' },
+    ]);
+    expect((await as('GET', 'brands/no-such-brand/')).response.statusCode).toBe(404);
   });
 
   it('ends the sessions of a staff user whose second factor is reset, and at logout', async () => {

@@ -75,6 +75,11 @@ export class BrandService {
     this.cache = new LRUCache({ max: maxHosts, ttl: cacheMs });
   }
 
+  /** A brand changed (the console): this instance answers with it at once; others within the cache's time. */
+  forget(): void {
+    this.cache.clear();
+  }
+
   /** How many hosts are remembered now (for tests of the bound). */
   get cachedHosts(): number {
     return this.cache.size;

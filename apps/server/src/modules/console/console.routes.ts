@@ -6,10 +6,14 @@ import {
   consoleAccountUsersParamsSchema,
   consoleActivityDataSchema,
   consoleActivityParamsSchema,
+  consoleBrandDataSchema,
+  consoleBrandParamsSchema,
+  consoleBrandSaveParamsSchema,
   consoleBrandsDataSchema,
   consoleInfoDataSchema,
   consoleJobDataSchema,
   consoleJobParamsSchema,
+  consoleLegalSaveParamsSchema,
   consoleLoginDataSchema,
   consoleLoginParamsSchema,
   consoleNoParamsSchema,
@@ -33,6 +37,7 @@ import {
 import type { ApiRouter } from '../../http/api-route.ts';
 import type { ProvisioningService } from '../provider/provisioning.service.ts';
 import type { ConsoleServices } from './console.service.ts';
+import type { ConsoleBrands } from './console-brands.service.ts';
 import type { ConsoleOversight } from './console-oversight.service.ts';
 import type { StaffAuthService } from './staff-auth.service.ts';
 
@@ -46,10 +51,11 @@ export function registerConsoleRoutes(
     staff: StaffAuthService;
     console: ConsoleServices;
     oversight: ConsoleOversight;
+    brands: ConsoleBrands;
     provisioning: ProvisioningService;
   },
 ) {
-  const { staff, console, oversight, provisioning } = parts;
+  const { staff, console, oversight, brands, provisioning } = parts;
   api.public(
     { method: 'POST', url: 'console/login/', params: consoleLoginParamsSchema, data: consoleLoginDataSchema },
     async ({ call, params }) => ({ data: await staff.login(call, params) }),
@@ -183,5 +189,27 @@ export function registerConsoleRoutes(
   api.staff(
     { method: 'GET', url: 'console/servers/list/', params: consoleNoParamsSchema, data: consoleServersDataSchema },
     async () => ({ data: await oversight.servers() }),
+  );
+  api.staff(
+    { method: 'GET', url: 'console/brands/:slug/', params: consoleBrandParamsSchema, data: consoleBrandDataSchema },
+    async ({ params }) => ({ data: { brand: await brands.get(params.slug) } }),
+  );
+  api.staff(
+    {
+      method: 'POST',
+      url: 'console/brands/:slug/save/',
+      params: consoleBrandSaveParamsSchema,
+      data: consoleBrandDataSchema,
+    },
+    async ({ params: { slug, ...changes } }) => ({ data: { brand: await brands.save(slug, changes) } }),
+  );
+  api.staff(
+    {
+      method: 'POST',
+      url: 'console/brands/:slug/legal/',
+      params: consoleLegalSaveParamsSchema,
+      data: consoleBrandDataSchema,
+    },
+    async ({ params: { slug, ...text } }) => ({ data: { brand: await brands.saveLegal(slug, text) } }),
   );
 }
