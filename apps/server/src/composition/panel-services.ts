@@ -250,6 +250,8 @@ export function composePanel(deps: PanelDeps): PanelServices {
   });
   const mail = createMailService(db, config, node.mail, brands, now, { permissions, delivery: base.delivery });
   const provider = composeProvider(deps, { areas, sessions, mail, ftp });
+  const consoleAdmin = new AdminService(db, events, now);
+  const legal = new LegalService(db);
   const services: PanelServices = {
     ...areas,
     provider,
@@ -266,9 +268,9 @@ export function composePanel(deps: PanelDeps): PanelServices {
         'Panel247 console',
         now,
       ),
-      services: new ConsoleServices(db, areas.plans, provider.provisioning),
+      services: new ConsoleServices(db, consoleAdmin, areas.plans, provider.provisioning),
       oversight: new ConsoleOversight(db, jobs, new NodesService(db, now)),
-      brands: new ConsoleBrands(db, new AdminService(db, events, now), brands),
+      brands: new ConsoleBrands(consoleAdmin, brands, legal),
     },
     base,
     node,
@@ -283,7 +285,7 @@ export function composePanel(deps: PanelDeps): PanelServices {
     userSessions: new UserSessionsService(sessions),
     activity,
     health: new HealthService(db, events, jobs, new NodesService(db, now)),
-    legal: new LegalService(db),
+    legal,
     mail,
     mailAuth,
     mailClientSetup: createMailClientSetupService(db, config, brands, permissions),

@@ -1,4 +1,4 @@
-import { chown, type FileHandle, lstat, mkdir } from 'node:fs/promises';
+import { chown, type FileHandle, lstat, mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isServiceFolder } from '@panel247/contract/hosting-rules';
 import { ConflictError, FieldErrors, NotFoundError } from '../../errors.ts';
@@ -55,6 +55,17 @@ export class ServiceHomes {
 
   home(domain: string): string {
     return path.join(path.resolve(this.root), domain);
+  }
+
+  /**
+   * The home itself removed once it is empty (a terminated service's, emptied by its own user):
+   * its parent is the panel's, so no link can stand in for it; written into meanwhile, it is not
+   * empty and this fails (the caller empties it again). Nothing when it is gone already.
+   */
+  async removeEmpty(domain: string): Promise<void> {
+    await rmdir(this.home(domain)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
   }
 
   /**

@@ -1,11 +1,9 @@
 import type { ConsoleBrand } from '@panel247/contract/console';
 import { LANGUAGES, type Language, type ThemeColor } from '@panel247/contract/constants';
-import type { Db } from '../../db/database.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { AdminService } from '../admin/admin.service.ts';
-import { adminBrandRepository } from '../admin/admin-brand.repository.ts';
 import type { BrandService } from '../brand/brand.service.ts';
-import { legalRepository } from '../legal/legal.repository.ts';
+import type { LegalService } from '../legal/legal.service.ts';
 
 /**
  * The brands as the console edits them: company, colour, logos, language, contact, whether
@@ -14,15 +12,15 @@ import { legalRepository } from '../legal/legal.repository.ts';
  */
 export class ConsoleBrands {
   constructor(
-    private readonly db: Db,
-    private readonly admin: Pick<AdminService, 'updateBrand' | 'setLegalText'>,
+    private readonly admin: Pick<AdminService, 'listBrands' | 'updateBrand' | 'setLegalText'>,
     private readonly brands: Pick<BrandService, 'forget'>,
+    private readonly legal: Pick<LegalService, 'storedPolicies'>,
   ) {}
 
   async get(slug: string): Promise<ConsoleBrand> {
-    const row = (await adminBrandRepository.list(this.db)).find((brand) => brand.slug === slug);
+    const row = (await this.admin.listBrands()).find((brand) => brand.slug === slug);
     if (!row) throw new NotFoundError();
-    const texts = await legalRepository.texts(this.db, row.id, 'privacy', [...LANGUAGES]);
+    const texts = await this.legal.storedPolicies(row.id, [...LANGUAGES]);
     return {
       slug: row.slug,
       company: row.company,

@@ -2,7 +2,7 @@ import type { ConsolePlan, ConsolePlanSaveParams, ConsoleService } from '@panel2
 import type { ProviderService } from '@panel247/contract/provider';
 import type { Db } from '../../db/database.ts';
 import { type ListPage, listWindowOf } from '../../db/list-query.ts';
-import { adminBrandRepository } from '../admin/admin-brand.repository.ts';
+import type { AdminService } from '../admin/admin.service.ts';
 import type { Plan } from '../plans/plan.ts';
 import type { PlansService } from '../plans/plans.service.ts';
 import type { ProvisioningService } from '../provider/provisioning.service.ts';
@@ -21,6 +21,7 @@ function toPlan(plan: Plan): ConsolePlan {
 export class ConsoleServices {
   constructor(
     private readonly db: Db,
+    private readonly admin: Pick<AdminService, 'listBrands'>,
     private readonly plans: PlansService,
     private readonly provisioning: ProvisioningService,
   ) {}
@@ -40,7 +41,7 @@ export class ConsoleServices {
   }
 
   async brands() {
-    return (await adminBrandRepository.list(this.db)).map((brand) => ({
+    return (await this.admin.listBrands()).map((brand) => ({
       slug: brand.slug,
       name: brand.company || brand.slug,
       isDefault: brand.is_default === 1,

@@ -134,7 +134,7 @@ export class StaffAuthService {
     const row = await staffRepository.session(this.db, id);
     const now = this.now();
     // a second factor reset since the session began ends it too (the reset deletes sessions; this is the belt)
-    if (!row || !row.totp_sealed) throw new StaffAuthError('console.error.session');
+    if (!row?.totp_sealed) throw new StaffAuthError('console.error.session');
     if (
       now - Number(row.last_seen_at) > this.policy.idleSeconds ||
       now - Number(row.created_at) > this.policy.absoluteSeconds

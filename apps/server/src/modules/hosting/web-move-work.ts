@@ -1,4 +1,3 @@
-import { rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -67,11 +66,8 @@ export function webMoveWork(
       // the FTP logins' copy (a panel on SQLite) written again without the service's
       await ftp.publishAll();
       await emptyHome(domain, owner);
-      // the home itself, empty now (its parent is the panel's: no link can stand in for it);
-      // written into meanwhile, it is not empty, and the job's retry empties it again
-      await rmdir(path.join(config.hosting.root as string, domain)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
+      // written into meanwhile, it is not empty: the job's retry empties it again
+      await web.homes.removeEmpty(domain);
       if (user) await web.users.removeAccount(user);
     },
   };

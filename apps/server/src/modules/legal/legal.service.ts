@@ -18,6 +18,11 @@ export class LegalService {
     return { title: fallback.title, text: fallback.text.replaceAll('{company}', brand.company), redirecTo: '' };
   }
 
+  /** The privacy policies the provider wrote for a brand, in these languages (none: the default text is shown). */
+  storedPolicies(brandId: number, languages: Language[]) {
+    return legalRepository.texts(this.db, brandId, 'privacy', languages);
+  }
+
   /** The provider's own privacy policy for a brand and language (the CLI); `redirectTo` sends readers elsewhere. */
   async setPrivacyPolicy(brandId: number, language: string, title: string, body: string, redirectTo: string) {
     await legalRepository.upsert(this.db, {

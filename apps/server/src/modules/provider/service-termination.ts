@@ -7,14 +7,9 @@ import type { JobEngine } from '../../jobs/job-engine.ts';
 import { defineJob } from '../../jobs/job-kind.ts';
 import { queueOfServer } from '../../jobs/placed-jobs.ts';
 import type { BackupService } from '../backups/backup.service.ts';
-import { databasesRepository } from '../databases/databases.repository.ts';
-import { dnsRepository } from '../dns/dns.repository.ts';
-import { serviceUsersRepository } from '../hosting/service-users.repository.ts';
-import { mailRepository } from '../mail/mail.repository.ts';
 import { MOVABLE_PARTS, type MovablePart } from '../nodes/part-move.jobs.ts';
 import { PART_REMOVAL_JOBS, type ServiceRemoval, serviceRemoval } from '../nodes/part-removal.jobs.ts';
 import { UNNAMED_NODE } from '../nodes/placement-roles.ts';
-import { placementsRepository } from '../nodes/placements.repository.ts';
 import { serverDone } from '../nodes/server-done.ts';
 import type { ProviderIdempotency } from './provider-idempotency.ts';
 import { serviceTerminationsRepository as repository, type TerminationRow } from './service-terminations.repository.ts';
@@ -168,24 +163,20 @@ export class ServiceTerminations {
 
   /** What each server removes, read before the rows go. */
   private async plan(serviceId: number, domain: string): Promise<TerminationPlan> {
-    const { db } = this.ports;
+    const found = await repository.removal(this.ports.db, serviceId);
     const nodes = {} as Record<MovablePart, string>;
     for (const part of MOVABLE_PARTS)
-      nodes[part] = (await placementsRepository.nodeOf(db, serviceId, part))?.node ?? UNNAMED_NODE;
-    const user = await serviceUsersRepository.byService(db, serviceId);
+      nodes[part] = found.placements.find((placement) => placement.role === part)?.node ?? UNNAMED_NODE;
     const owner = await this.ports.ownerOf(serviceId);
     const service: ServiceRemoval = {
       serviceId,
       domain,
       ...(owner ? { owner } : {}),
-      user: user ? { name: user.name, uid: user.uid, gid: user.gid } : null,
-      mailboxes: (await mailRepository.mailboxes(db, serviceId)).map((mailbox) => mailbox.local_part),
-      databases: (await databasesRepository.list(db, serviceId)).map((database) => ({
-        name: database.name,
-        user: database.db_user,
-      })),
+      user: found.user ? { name: found.user.name, uid: found.user.uid, gid: found.user.gid } : null,
+      mailboxes: found.mailboxes.map((mailbox) => mailbox.local_part),
+      databases: found.databases.map((database) => ({ name: database.name, user: database.db_user })),
     };
-    return { nodes, zone: (await dnsRepository.zoneExists(db, serviceId)) ? domain : null, service };
+    return { nodes, zone: found.hasZone ? domain : null, service };
   }
 
   private async removeOnServer(part: MovablePart, node: string, service: ServiceRemoval): Promise<void> {

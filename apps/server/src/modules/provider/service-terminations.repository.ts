@@ -62,6 +62,31 @@ export const serviceTerminationsRepository = {
   },
 
   /**
+   * What a termination removes, read from the other areas' tables before the rows go (as the
+   * backups' settings are): the server holding each part, the system user, the mailboxes, the
+   * databases and whether there is a zone.
+   */
+  async removal(db: Db, serviceId: number) {
+    const [placements, user, mailboxes, databases, zone] = await Promise.all([
+      db.selectFrom('service_placements').select(['role', 'node']).where('service_id', '=', serviceId).execute(),
+      db
+        .selectFrom('service_users')
+        .select(['name', 'uid', 'gid'])
+        .where('service_id', '=', serviceId)
+        .executeTakeFirst(),
+      db.selectFrom('mailboxes').select('local_part').where('service_id', '=', serviceId).execute(),
+      db
+        .selectFrom('hosted_databases')
+        .select(['name', 'db_user'])
+        .where('service_id', '=', serviceId)
+        .orderBy('id')
+        .execute(),
+      db.selectFrom('dns_zones').select('service_id').where('service_id', '=', serviceId).executeTakeFirst(),
+    ]);
+    return { placements, user, mailboxes, databases, hasZone: zone !== undefined };
+  },
+
+  /**
    * The service's rows deleted (everything of it goes with its resource row), and its account's
    * too when it has nothing else: the account's users, sessions and tokens go with it.
    */
