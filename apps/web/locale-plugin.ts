@@ -5,7 +5,7 @@ import { type LocalePart, type LocaleTree, localePart } from './src/lib/locale-p
 
 const PREFIX = 'virtual:locale/';
 const LANGUAGES = ['es', 'en', 'ca'];
-const PARTS: LocalePart[] = ['start', 'areas'];
+const PARTS: LocalePart[] = ['start', 'areas', 'console'];
 
 /**
  * Serves `virtual:locale/{lang}-{part}`: one part of a language's texts, cut and completed by

@@ -32,6 +32,10 @@ const DatabasesRoute = lazy(() => import('../features/databases/routes/databases
 const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
 const ActivityRoute = lazy(() => import('../features/activity/routes/activity-route'));
 const ItemActivityRoute = lazy(() => import('../features/activity/routes/item-activity-route'));
+// The provider's console: its own chunk, texts and staff session; none of it reaches the login route.
+const ConsoleRoute = lazy(() =>
+  import('../features/console/routes/console-entry').then((entry) => entry.loadConsole()),
+);
 
 function NotFoundSwitch() {
   const { user } = useApp();
@@ -95,6 +99,7 @@ export const routes: RouteObject[] = [
       { path: '/contact/', element: page(ContactRoute) },
     ],
   },
+  { path: '/console/*', element: page(ConsoleRoute) },
   // Logged in: the not-found view inside the layout; logged out: styled like the login page.
   { path: '*', element: <NotFoundSwitch /> },
 ];

@@ -3,27 +3,36 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { LocalePart } from './locale-parts';
 
-type Texts = { default: Record<string, unknown> };
+export type Texts = { default: Record<string, unknown> };
+export type TextLoaders = Record<Language, () => Promise<Texts>>;
 
-// Literal specifiers, one chunk each: see locale-plugin.ts and locale-parts.ts.
-const loaders: Record<Language, Record<LocalePart, () => Promise<Texts>>> = {
-  es: { start: () => import('virtual:locale/es-start'), areas: () => import('virtual:locale/es-areas') },
-  en: { start: () => import('virtual:locale/en-start'), areas: () => import('virtual:locale/en-areas') },
-  ca: { start: () => import('virtual:locale/ca-start'), areas: () => import('virtual:locale/ca-areas') },
+// Literal specifiers, one chunk each: see locale-plugin.ts and locale-parts.ts. A lazy chunk adds
+// the loaders of its own part (the console's), so the login route's code does not carry them.
+const loaders: Partial<Record<LocalePart, TextLoaders>> = {
+  start: {
+    es: () => import('virtual:locale/es-start'),
+    en: () => import('virtual:locale/en-start'),
+    ca: () => import('virtual:locale/ca-start'),
+  },
+  areas: {
+    es: () => import('virtual:locale/es-areas'),
+    en: () => import('virtual:locale/en-areas'),
+    ca: () => import('virtual:locale/ca-areas'),
+  },
 };
 
 const loaded = new Map<string, Promise<void>>();
-/** Once a screen behind the session has asked for the areas' texts, a language switch loads them too. */
-let areasWanted = false;
+/** The parts asked for so far: a language switch loads each of them (the start part always). */
+const wanted = new Set<LocalePart>(['start']);
 let current: Language = 'es';
 
-function ensureLoaded(language: Language, parts: LocalePart[]): Promise<unknown> {
+function ensureLoaded(language: Language, parts: Iterable<LocalePart>): Promise<unknown> {
   return Promise.all(
-    parts.map((part) => {
+    [...parts].map((part) => {
       const key = `${language}-${part}`;
       let pending = loaded.get(key);
       if (!pending) {
-        pending = loaders[language][part]().then((module) => {
+        pending = (loaders[part] as TextLoaders)[language]().then((module) => {
           i18next.addResourceBundle(language, 'translation', module.default, true, true);
         });
         // A failed load (network) may be tried again by the next caller.
@@ -34,8 +43,6 @@ function ensureLoaded(language: Language, parts: LocalePart[]): Promise<unknown>
     }),
   );
 }
-
-const partsWanted = (): LocalePart[] => (areasWanted ? ['start', 'areas'] : ['start']);
 
 export async function initI18n(language: Language): Promise<typeof i18next> {
   if (!i18next.isInitialized) {
@@ -51,7 +58,7 @@ export async function initI18n(language: Language): Promise<typeof i18next> {
       returnNull: false,
     });
   }
-  await ensureLoaded(language, partsWanted());
+  await ensureLoaded(language, wanted);
   await i18next.changeLanguage(language);
   current = language;
   document.documentElement.lang = language;
@@ -59,13 +66,19 @@ export async function initI18n(language: Language): Promise<typeof i18next> {
 }
 
 /** The texts of the screens behind a session (the layout waits for them with its own code). */
-export async function loadAreaTexts(): Promise<void> {
-  areasWanted = true;
-  await ensureLoaded(current, ['areas']);
+export function loadAreaTexts(): Promise<unknown> {
+  return loadTexts('areas');
+}
+
+/** A part's texts, now and after every language switch; `own` are the loaders a lazy chunk brings. */
+export function loadTexts(part: LocalePart, own?: TextLoaders): Promise<unknown> {
+  if (own) loaders[part] = own;
+  wanted.add(part);
+  return ensureLoaded(current, [part]);
 }
 
 export async function switchI18nLanguage(language: Language): Promise<void> {
-  await ensureLoaded(language, partsWanted());
+  await ensureLoaded(language, wanted);
   await i18next.changeLanguage(language);
   current = language;
   document.documentElement.lang = language;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import ca from '../locales/ca.json';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
-import { AREA_GROUPS, type LocaleTree, localePart, withFallback } from './locale-parts';
+import { AREA_GROUPS, CONSOLE_GROUPS, type LocaleTree, localePart, withFallback } from './locale-parts';
 
 const trees = { es, en, ca } as Record<string, LocaleTree>;
 
@@ -18,14 +18,24 @@ function lookup(tree: LocaleTree, key: string): unknown {
   return key.split('.').reduce<unknown>((node, part) => (node as LocaleTree | undefined)?.[part], tree);
 }
 
-describe('texts cut into a start and an areas part', () => {
+describe('texts cut into a start, an areas and a console part', () => {
   it('puts every text of every language into exactly one part', () => {
     for (const language of ['es', 'en', 'ca']) {
       const start = keys(localePart(trees, language, 'start'));
       const areas = keys(localePart(trees, language, 'areas'));
-      expect(start.filter((key) => areas.includes(key))).toEqual([]);
-      expect([...start, ...areas].sort()).toEqual(keys(trees.es as LocaleTree).sort());
+      const console = keys(localePart(trees, language, 'console'));
+      expect(start.filter((key) => areas.includes(key) || console.includes(key))).toEqual([]);
+      expect(areas.filter((key) => console.includes(key))).toEqual([]);
+      expect([...start, ...areas, ...console].sort()).toEqual(keys(trees.es as LocaleTree).sort());
     }
+  });
+
+  it('keeps the console’s texts in a part of their own, out of the login page’s and the customers’ areas', () => {
+    const fixture = { es: { login: { title: 'Acceso' }, dns: { x: 'y' }, console: { title: 'Consola' } } };
+    expect(localePart(fixture, 'es', 'console')).toEqual({ console: { title: 'Consola' } });
+    expect(localePart(fixture, 'es', 'start')).toEqual({ login: { title: 'Acceso' } });
+    expect(localePart(fixture, 'es', 'areas')).toEqual({ dns: { x: 'y' } });
+    expect(Object.keys(localePart(trees, 'es', 'console'))).toEqual(CONSOLE_GROUPS);
   });
 
   it('keeps the areas of the panel out of the start part, and a new group in it', () => {
@@ -122,7 +132,7 @@ describe('the start part covers the public pages', () => {
     expect(readdirSync(path.join(SRC, 'locales'))).toContain('es.json');
   });
 
-  it('uses no text group of the areas on a page shown without a session', () => {
+  it('uses no text group of the areas (nor the console’s) on a page shown without a session', () => {
     const used: string[] = [];
     for (const file of publicModules()) {
       const text = readFileSync(file, 'utf8');
@@ -131,6 +141,7 @@ describe('the start part covers the public pages', () => {
       for (const match of text.matchAll(/i18nKey="([a-z_]+)\./g)) used.push(`${path.relative(SRC, file)}: ${match[1]}`);
     }
     expect(used.length).toBeGreaterThan(20);
-    expect(used.filter((entry) => AREA_GROUPS.includes(entry.split(': ')[1] as string))).toEqual([]);
+    const later = [...AREA_GROUPS, ...CONSOLE_GROUPS];
+    expect(used.filter((entry) => later.includes(entry.split(': ')[1] as string))).toEqual([]);
   });
 });

@@ -1,18 +1,19 @@
 /**
  * How the texts are cut for loading. The public pages (login, the logged-out not-found page, the
  * loading screen) need a small part; the screens behind a session need the rest. Each language
- * ships as two bundles built from `locales/{lang}.json` (see `locale-plugin.ts`), so the login
- * route does not pay for the texts of every area of the panel.
+ * ships as three bundles built from `locales/{lang}.json` (see `locale-plugin.ts`), so the login
+ * route does not pay for the texts of every area of the panel, nor for the provider's console.
  *
  * Zod-free and DOM-free: the build (Node) and the tests import it as well as the app.
  */
 
 export type LocaleTree = { [key: string]: string | LocaleTree };
-export type LocalePart = 'start' | 'areas';
+export type LocalePart = 'start' | 'areas' | 'console';
 
 /**
  * Top-level groups used only behind a session. Any other group (a new one included) goes into
- * the start part, so a forgotten group costs bytes on the login page, never a missing text.
+ * the start part (unless it is one of the console's), so a forgotten group costs bytes on the login
+ * page, never a missing text.
  */
 export const AREA_GROUPS: readonly string[] = [
   'legal',
@@ -38,6 +39,18 @@ export const AREA_GROUPS: readonly string[] = [
   'work',
 ];
 
+/**
+ * Groups of the provider's console (`/console/`), whose chunk loads them: staff never need the
+ * customers' login page texts cut any finer, and customers never download the console's.
+ */
+export const CONSOLE_GROUPS: readonly string[] = ['console'];
+
+/** The part a top-level group's texts ship in. */
+export function partOf(group: string): LocalePart {
+  if (CONSOLE_GROUPS.includes(group)) return 'console';
+  return AREA_GROUPS.includes(group) ? 'areas' : 'start';
+}
+
 /** `over` with every text it lacks taken from `under`. */
 export function withFallback(over: LocaleTree | undefined, under: LocaleTree): LocaleTree {
   const merged: LocaleTree = {};
@@ -60,7 +73,5 @@ export function localePart(trees: Record<string, LocaleTree>, language: string, 
   const es = trees.es ?? {};
   const own = trees[language] ?? {};
   const full = language === 'ca' ? withFallback(own, es) : own;
-  return Object.fromEntries(
-    Object.entries(full).filter(([group]) => AREA_GROUPS.includes(group) === (part === 'areas')),
-  );
+  return Object.fromEntries(Object.entries(full).filter(([group]) => partOf(group) === part));
 }

@@ -10,13 +10,13 @@ import { ListCard, ListPage } from '../../../components/list-page';
 import { ListPagination } from '../../../components/list-pagination';
 import { ListSkeleton } from '../../../components/list-skeleton';
 import { ListTable } from '../../../components/list-table';
+import { useActivityWords } from '../../../lib/activity-words';
 import { notifyError } from '../../../lib/notify';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useStepBack } from '../../../lib/use-server-page';
 import { useExportActivity } from '../api/export-activity';
 import { type ActivityFilters, useActivity } from '../api/list-activity';
-import { useActivityWords } from './activity-words';
 
 const NO_FILTERS: Omit<ActivityFilters, 'resource'> = { user: '', area: '', from: '', to: '' };
 

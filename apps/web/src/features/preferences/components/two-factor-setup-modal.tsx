@@ -1,11 +1,11 @@
-import { Button, Code, Group, Image, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { TwoFactorSetupData } from '@panel247/contract/two-factor';
 import { TOTP_CODE_PATTERN } from '@panel247/contract/two-factor-rules';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
-import { CopyButton } from '../../../components/copy-button';
+import { TotpEnrolment } from '../../../components/totp-enrolment';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess, translateError } from '../../../lib/notify';
 import { useEnableTwoFactor } from '../api/two-factor-enable';
@@ -35,25 +35,7 @@ function ConfirmCode({ setup, onEnabled }: { setup: TwoFactorSetupData; onEnable
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <Text size="sm">{t('two_factor.scan')}</Text>
-        <Image
-          src={setup.qr}
-          alt={t('two_factor.qr_alt')}
-          w={200}
-          h={200}
-          fit="contain"
-          bg="white"
-          p={4}
-          mx="auto"
-          data-testid="two-factor-qr"
-        />
-        <Text size="sm">{t('two_factor.secret_text')}</Text>
-        <Group gap="xs" wrap="nowrap">
-          <Code fz="md" style={{ overflowWrap: 'anywhere' }} data-testid="two-factor-secret">
-            {setup.secret}
-          </Code>
-          <CopyButton value={setup.secret} />
-        </Group>
+        <TotpEnrolment qr={setup.qr} secret={setup.secret} />
         <TextInput
           ref={codeInput}
           label={t('two_factor.code')}

@@ -1,0 +1,35 @@
+import { Code, Group, Image, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { CopyButton } from './copy-button';
+
+/**
+ * A new TOTP secret to set up in an authenticator app: its QR code (an SVG data URL) and the
+ * secret as text to type in, with a copy button. Shared by the customer's preferences and the
+ * provider's console sign-in.
+ */
+export function TotpEnrolment({ qr, secret }: { qr: string; secret: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Text size="sm">{t('two_factor.scan')}</Text>
+      <Image
+        src={qr}
+        alt={t('two_factor.qr_alt')}
+        w={200}
+        h={200}
+        fit="contain"
+        bg="white"
+        p={4}
+        mx="auto"
+        data-testid="two-factor-qr"
+      />
+      <Text size="sm">{t('two_factor.secret_text')}</Text>
+      <Group gap="xs" wrap="nowrap">
+        <Code fz="md" style={{ overflowWrap: 'anywhere' }} data-testid="two-factor-secret">
+          {secret}
+        </Code>
+        <CopyButton value={secret} />
+      </Group>
+    </>
+  );
+}
