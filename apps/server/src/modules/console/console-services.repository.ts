@@ -6,14 +6,15 @@ export type ServiceSort = 'domain' | 'account' | 'plan' | 'state';
 
 /** The console's list of every hosting service, with its account, brand, plan and state. */
 export const consoleServicesRepository = {
-  /** One page of the services whose domain, account, plan or brand contains the filter. */
-  async page(db: Db, page: ListPage<ServiceSort>) {
+  /** One page of the services whose domain, account, plan or brand contains the filter (or the one service `only`). */
+  async page(db: Db, page: ListPage<ServiceSort>, only?: number) {
     let base = db
       .selectFrom('resources as r')
       .innerJoin('accounts as a', 'a.id', 'r.account_id')
       .innerJoin('brands as b', 'b.id', 'a.brand_id')
       .leftJoin('plans as p', 'p.id', 'r.plan_id')
       .where('r.has_service', '=', 1);
+    if (only !== undefined) base = base.where('r.id', '=', only);
     if (page.filter)
       base = base.where(containsAny([sql`r.reference`, sql`a.domain_name`, sql`p.name`, sql`b.slug`], page.filter));
     const order = orderOf(
