@@ -40,6 +40,8 @@ const REAPPLY_ROUNDS: Record<ServiceArea, RoundKind> = {
 
 export interface RoundServices {
   sessions: SessionService;
+  /** The console's staff sessions, purged with the customers'. */
+  staffSessions: { purgeExpired(): Promise<number> };
   apiTokens: ApiTokenService;
   activity: ActivityService;
   sendingLimits: SendingLimitService | undefined;
@@ -73,7 +75,10 @@ export async function scheduleRounds(
     jobs,
     ROUNDS.sessionsPurge,
     '*/10 * * * *',
-    async () => void (await services.sessions.purgeExpired()),
+    async () => {
+      await services.sessions.purgeExpired();
+      await services.staffSessions.purgeExpired();
+    },
     failed('auth.session_purge_failed', 'session purge'),
   );
   await scheduleRound(

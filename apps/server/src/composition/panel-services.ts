@@ -324,6 +324,7 @@ export async function bindPanelWork(services: PanelServices): Promise<void> {
     base.config,
     {
       sessions: services.sessions,
+      staffSessions: services.console.staff,
       apiTokens: services.apiTokens,
       activity: services.activity,
       sendingLimits: (await services.node.sendingPolicy())?.limits,

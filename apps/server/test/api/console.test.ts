@@ -298,5 +298,11 @@ describe.each(DATABASE_KINDS)('the provider’s console on %s', (kind) => {
     expect((await as('GET', 'info/')).response.statusCode).toBe(200);
     expect((await as('POST', 'logout/')).response.statusCode).toBe(200);
     expect((await as('GET', 'info/')).response.statusCode).toBe(401);
+    // a session left idle goes with the customers' expired ones
+    const idle = await login({ username: 'ana', password: STAFF_PASSWORD, code: totpCode(secret, seconds() + 30) });
+    expect(idle.body.data.step).toBe('done');
+    t.clock.advance(t.config.session.idleMinutes * 60 + 1);
+    expect(await t.services.console.staff.purgeExpired()).toBe(1);
+    expect((await as('GET', 'info/', {}, idle.cookie)).response.statusCode).toBe(401);
   });
 });

@@ -146,6 +146,16 @@ export class StaffAuthService {
     return { staffId: row.staff_id, username: row.username, sessionId: id };
   }
 
+  /** The sessions past either timeout, gone (with the customers' in the `sessions.purge` round). */
+  purgeExpired(): Promise<number> {
+    const now = this.now();
+    return staffRepository.deleteExpiredSessions(
+      this.db,
+      now - this.policy.idleSeconds,
+      now - this.policy.absoluteSeconds,
+    );
+  }
+
   async logout(call: ClientCall, staff: StaffCaller): Promise<void> {
     await staffRepository.deleteSession(this.db, staff.sessionId);
     call.clearCookie(this.cookieName(call), { path: '/', secure: call.secure });

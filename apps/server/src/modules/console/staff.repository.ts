@@ -82,6 +82,15 @@ export const staffRepository = {
     await db.deleteFrom('staff_sessions').where('id', '=', id).execute();
   },
 
+  /** Sessions idle since `idleBefore` or begun before `createdBefore`; answers how many went. */
+  async deleteExpiredSessions(db: Db, idleBefore: number, createdBefore: number): Promise<number> {
+    const result = await db
+      .deleteFrom('staff_sessions')
+      .where((eb) => eb.or([eb('last_seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   async deleteSessionsOf(db: Db, staffId: number): Promise<void> {
     await db.deleteFrom('staff_sessions').where('staff_id', '=', staffId).execute();
   },
