@@ -268,7 +268,7 @@ export function composePanel(deps: PanelDeps): PanelServices {
         'Panel247 console',
         now,
       ),
-      services: new ConsoleServices(db, consoleAdmin, areas.plans, provider.provisioning),
+      services: new ConsoleServices(db, consoleAdmin, areas.plans, (service) => areas.hosting.overview.sizes(service)),
       oversight: new ConsoleOversight(db, jobs, new NodesService(db, now)),
       brands: new ConsoleBrands(consoleAdmin, brands, legal),
     },

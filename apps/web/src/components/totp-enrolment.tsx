@@ -1,4 +1,5 @@
-import { Code, Group, Image, Text } from '@mantine/core';
+import { Code, Group, Image, Text, TextInput, type TextInputProps } from '@mantine/core';
+import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from './copy-button';
 
@@ -31,5 +32,25 @@ export function TotpEnrolment({ qr, secret }: { qr: string; secret: string }) {
         <CopyButton value={secret} />
       </Group>
     </>
+  );
+}
+
+/**
+ * The six-digit code of the app just set up (or of the one set up before), as both set-ups ask
+ * for it: a numeric field the phone's keyboard and password managers fill (`one-time-code`).
+ */
+export function TotpCodeInput({ ref, ...props }: TextInputProps & { ref?: Ref<HTMLInputElement> }) {
+  const { t } = useTranslation();
+  return (
+    <TextInput
+      ref={ref}
+      label={t('two_factor.code')}
+      description={t('two_factor.code_six')}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      required
+      {...props}
+    />
   );
 }

@@ -5,7 +5,7 @@ import { type ListPage, listWindowOf } from '../../db/list-query.ts';
 import type { AdminService } from '../admin/admin.service.ts';
 import type { Plan } from '../plans/plan.ts';
 import type { PlansService } from '../plans/plans.service.ts';
-import type { ProvisioningService } from '../provider/provisioning.service.ts';
+import { diskLimitBytes, type ProvisioningPorts } from '../provider/provisioning.service.ts';
 import { consoleServicesRepository, type ServiceSort } from './console-services.repository.ts';
 
 function toPlan(plan: Plan): ConsolePlan {
@@ -15,7 +15,8 @@ function toPlan(plan: Plan): ConsolePlan {
 
 /**
  * What the provider's staff do in the console: the same provisioning a billing system does
- * (accounts, suspension, plans, termination: one code path, ProvisioningService), the plans,
+ * (accounts, suspension, plans, termination: one code path, ProvisioningService, which the
+ * routes call), the plans,
  * and a paged view of every service with its plan, state and disk use.
  */
 export class ConsoleServices {
@@ -23,7 +24,8 @@ export class ConsoleServices {
     private readonly db: Db,
     private readonly admin: Pick<AdminService, 'listBrands'>,
     private readonly plans: PlansService,
-    private readonly provisioning: ProvisioningService,
+    /** The service's home and databases, in bytes (the overview's figures: the last measured). */
+    private readonly sizes: ProvisioningPorts['sizes'],
   ) {}
 
   async listPlans(): Promise<ConsolePlan[]> {
@@ -61,10 +63,13 @@ export class ConsoleServices {
   ): Promise<{ services: ConsoleService[]; total: number }> {
     const page: ListPage<ServiceSort> = listWindowOf({ ...params, page: params.page ?? 1 });
     const { rows, total } = await consoleServicesRepository.page(this.db, page, only);
+    // the plans once for the page (not each service's whole usage: its counts are not shown here)
+    const plans = new Map((await this.plans.list()).map((plan) => [plan.name, plan]));
     // side by side: each size is asked of its server with a deadline, so a page waits for one at most
     const services = await Promise.all(
       rows.map(async (row): Promise<ConsoleService> => {
-        const usage = await this.provisioning.usage(row.domain);
+        const sizes = await this.sizes({ id: row.id, domain: row.domain });
+        const plan = plans.get(row.plan ?? 'default');
         return {
           id: row.id,
           domain: row.domain,
@@ -73,8 +78,8 @@ export class ConsoleServices {
           suspendedReason: row.suspended_reason,
           account: row.account,
           brand: row.brand,
-          diskBytes: usage.diskBytes,
-          diskLimitBytes: usage.diskLimitBytes,
+          diskBytes: sizes.webBytes + sizes.databaseBytes,
+          diskLimitBytes: plan ? diskLimitBytes(plan) : null,
         };
       }),
     );

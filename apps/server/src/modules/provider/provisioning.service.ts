@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import { type AdminService, allKeys } from '../admin/admin.service.ts';
 import type { SessionService } from '../auth/session.service.ts';
-import { COUNTED_LIMITS } from '../plans/plan.ts';
+import { COUNTED_LIMITS, type PlanLimits } from '../plans/plan.ts';
 import type { PlansService } from '../plans/plans.service.ts';
 import { SIGNON_TOKEN_SECONDS, type SignonTokens } from '../signon/signon-tokens.ts';
 import { type ServiceTerminations, terminationView } from './service-termination.ts';
@@ -37,6 +37,11 @@ export interface ProvisioningPorts {
 
 const MIB = 1024 * 1024;
 const bytes = (mb: number | null) => (mb === null ? null : mb * MIB);
+
+/** A plan's room for a service's home and databases together, in bytes; null when the web space has no limit. */
+export function diskLimitBytes(plan: Pick<PlanLimits, 'webSpaceMb' | 'databaseSpaceMb'>): number | null {
+  return plan.webSpaceMb === null ? null : (bytes(plan.webSpaceMb) ?? 0) + (bytes(plan.databaseSpaceMb) ?? 0);
+}
 
 /**
  * What the provider's systems do to hosting services through the provisioning API: create an
@@ -159,8 +164,7 @@ export class ProvisioningService {
       domain: view.domain,
       plan: plan.name,
       diskBytes: webBytes + databaseBytes,
-      diskLimitBytes:
-        plan.webSpaceMb === null ? null : (bytes(plan.webSpaceMb) ?? 0) + (bytes(plan.databaseSpaceMb) ?? 0),
+      diskLimitBytes: diskLimitBytes(plan),
       webBytes,
       databaseBytes,
       trafficBytes: 0,

@@ -1,12 +1,13 @@
-import { AppShell, Avatar, Box, Burger, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Box, Burger, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
+import { IconLogout } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useNavigate } from 'react-router';
 import { DelayedSpinner } from '../../../components/delayed-spinner';
 import { LanguageSelect } from '../../../components/language-select';
+import { UserMenuButton } from '../../../components/user-menu-button';
 import { useConsoleLogout } from '../api/console-logout';
 import { useStaffInfo } from '../api/get-staff-info';
 import { consolePaths } from '../lib/console-paths';
@@ -31,19 +32,7 @@ function StaffMenu() {
   };
   return (
     <Menu position="bottom-end" withArrow shadow="md" width={220}>
-      <Menu.Target>
-        <UnstyledButton aria-label={t('console.staff_menu', { user: username })} data-testid="console-user-menu" p={4}>
-          <Group gap={6} wrap="nowrap">
-            <Avatar size="sm" radius="xl" aria-hidden>
-              <IconUser size={16} />
-            </Avatar>
-            <Text size="sm" fw={500} visibleFrom="sm">
-              {username}
-            </Text>
-            <IconChevronDown size={14} aria-hidden />
-          </Group>
-        </UnstyledButton>
-      </Menu.Target>
+      <UserMenuButton name={username} label={t('console.staff_menu', { user: username })} testId="console-user-menu" />
       <Menu.Dropdown>
         <Menu.Label>{username}</Menu.Label>
         <Menu.Item

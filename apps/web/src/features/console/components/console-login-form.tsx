@@ -5,7 +5,7 @@ import { TOTP_CODE_PATTERN } from '@panel247/contract/two-factor-rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TotpEnrolment } from '../../../components/totp-enrolment';
+import { TotpCodeInput, TotpEnrolment } from '../../../components/totp-enrolment';
 import { handleFormError } from '../../../lib/form-errors';
 import { useConsoleLogin } from '../api/console-login';
 import { staffInfoQueryKey } from '../api/get-staff-info';
@@ -112,17 +112,7 @@ export function ConsoleLoginForm() {
         ) : (
           <Text size="sm">{t('console.login.code_text')}</Text>
         )}
-        <TextInput
-          ref={codeInput}
-          label={t('two_factor.code')}
-          description={t('two_factor.code_six')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          required
-          data-testid="console-login-code"
-          {...form.getInputProps('code')}
-        />
+        <TotpCodeInput ref={codeInput} data-testid="console-login-code" {...form.getInputProps('code')} />
         <Group justify="space-between">
           <Button variant="default" onClick={back} data-testid="console-login-back">
             {t('console.login.back')}

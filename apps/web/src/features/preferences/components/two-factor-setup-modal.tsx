@@ -1,11 +1,11 @@
-import { Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { TwoFactorSetupData } from '@panel247/contract/two-factor';
 import { TOTP_CODE_PATTERN } from '@panel247/contract/two-factor-rules';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
-import { TotpEnrolment } from '../../../components/totp-enrolment';
+import { TotpCodeInput, TotpEnrolment } from '../../../components/totp-enrolment';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess, translateError } from '../../../lib/notify';
 import { useEnableTwoFactor } from '../api/two-factor-enable';
@@ -36,14 +36,8 @@ function ConfirmCode({ setup, onEnabled }: { setup: TwoFactorSetupData; onEnable
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <TotpEnrolment qr={setup.qr} secret={setup.secret} />
-        <TextInput
+        <TotpCodeInput
           ref={codeInput}
-          label={t('two_factor.code')}
-          description={t('two_factor.code_six')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          required
           data-testid="two-factor-confirm-code"
           key={form.key('code')}
           {...form.getInputProps('code')}

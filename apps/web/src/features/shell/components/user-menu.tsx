@@ -1,7 +1,8 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconDashboard, IconLogout, IconSettings, IconUser } from '@tabler/icons-react';
+import { Menu } from '@mantine/core';
+import { IconDashboard, IconLogout, IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { UserMenuButton } from '../../../components/user-menu-button';
 import { useApp } from '../../../lib/app-context';
 import { paths } from '../../../lib/resource-paths';
 import { useSignOut } from './use-sign-out';
@@ -13,19 +14,7 @@ export function UserMenu() {
   const name = user?.user ?? '';
   return (
     <Menu position="bottom-end" withArrow shadow="md" width={220}>
-      <Menu.Target>
-        <UnstyledButton aria-label={t('menu.user_menu', { user: name })} data-testid="user-menu" p={4}>
-          <Group gap={6} wrap="nowrap">
-            <Avatar size="sm" radius="xl" aria-hidden>
-              <IconUser size={16} />
-            </Avatar>
-            <Text size="sm" fw={500} visibleFrom="sm">
-              {name}
-            </Text>
-            <IconChevronDown size={14} aria-hidden />
-          </Group>
-        </UnstyledButton>
-      </Menu.Target>
+      <UserMenuButton name={name} label={t('menu.user_menu', { user: name })} testId="user-menu" />
       <Menu.Dropdown>
         <Menu.Label>{user ? `${user.user} @ ${user.domainName}` : ''}</Menu.Label>
         <Menu.Item component={Link} to={paths.dashboard} leftSection={<IconDashboard size={16} aria-hidden />}>
