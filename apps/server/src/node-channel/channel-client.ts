@@ -21,11 +21,24 @@ const ANSWER_WITHIN_MS = 130_000;
 /** How long a figure may take before the last one known is shown instead: a page waits for no frozen server. */
 const FIGURE_WITHIN_MS = 3000;
 
+/**
+ * How long an idle connection is kept for the next call: well under the agent's own keep-alive
+ * (channel-server.ts), so that a call never leaves on a connection the agent is closing.
+ */
+export const IDLE_CONNECTION_MS = 30_000;
+
 /** Figures remembered (the most recently read), for pages while their server does not answer. */
 const FIGURES_KEPT = 10_000;
 
 function unreachable(error: Error): NodeUnreachableError {
   return new NodeUnreachableError(`node channel: ${error.message}`);
+}
+
+/** A call cut on a kept connection before any answer: what it would have failed with, as its cause. */
+class StaleConnection extends Error {
+  constructor(override readonly cause: NodeUnreachableError) {
+    super(cause.message);
+  }
 }
 
 async function bodyOf(response: IncomingMessage): Promise<string> {
@@ -40,7 +53,7 @@ async function bodyOf(response: IncomingMessage): Promise<string> {
  * customer; the agent's own refusals come back as the errors they were.
  */
 export class NodeChannel {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 32, timeout: IDLE_CONNECTION_MS });
   private readonly lastFigures = new Map<string, number>();
 
   constructor(
@@ -57,6 +70,25 @@ export class NodeChannel {
     headers: Record<string, string>,
     body?: Readable | string,
     withinMs = ANSWER_WITHIN_MS,
+  ): Promise<IncomingMessage> {
+    try {
+      return await this.sendOnce(call, headers, body, withinMs);
+    } catch (error) {
+      // A kept connection the agent closed as the call left on it: the agent read nothing of it,
+      // so the call goes again on a new one. A streamed body cannot be sent twice, and never is.
+      if (!(error instanceof StaleConnection)) throw error;
+      if (typeof body === 'object') throw error.cause;
+      return this.sendOnce(call, headers, body, withinMs).catch((again: unknown) => {
+        throw again instanceof StaleConnection ? again.cause : again;
+      });
+    }
+  }
+
+  private async sendOnce(
+    call: string,
+    headers: Record<string, string>,
+    body: Readable | string | undefined,
+    withinMs: number,
   ): Promise<IncomingMessage> {
     const request = httpRequest(new URL(`${CHANNEL_BASE}/${call}`, this.url), {
       method: 'POST',
@@ -94,6 +126,7 @@ export class NodeChannel {
     } catch (error) {
       if (bodyError) throw bodyError;
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ECONNRESET' && request.reusedSocket) throw new StaleConnection(unreachable(error as Error));
       if (code !== undefined || (error as Error).message === 'no answer in time') throw unreachable(error as Error);
       throw error;
     }

@@ -167,6 +167,9 @@ export async function startNodeChannel(deps: NodeChannelDeps): Promise<NodeChann
       answer(response, 422, { failure });
     });
   });
+  // Longer than the instances keep an idle connection (IDLE_CONNECTION_MS): the instance always
+  // lets one go first, so no call leaves on a connection this side is closing.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(deps.listen.port, deps.listen.host, () => resolve());

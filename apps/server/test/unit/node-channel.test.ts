@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -207,5 +208,48 @@ describe('the node channel', () => {
     stuck.close();
     frozen.closeAllConnections();
     frozen.close();
+  });
+});
+
+/**
+ * An agent that takes a call on a kept connection and resets it without reading it, as one does
+ * that closes an idle connection just as the next call leaves on it.
+ */
+describe('a kept connection the agent closes as a call leaves on it', () => {
+  const answered = JSON.stringify({ result: 4096 });
+  let calls = 0;
+  const agent = createNetServer((socket) => {
+    let served = false;
+    socket.on('data', (bytes) => {
+      calls += 1;
+      if (served) return socket.resetAndDestroy();
+      if (!bytes.includes('\r\n\r\n')) return;
+      served = true;
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${answered.length}\r\nconnection: keep-alive\r\n\r\n${answered}`,
+      );
+    });
+  });
+  let channel: NodeChannel;
+  beforeAll(async () => {
+    const port = await freePort();
+    await new Promise<void>((resolve) => agent.listen(port, '127.0.0.1', resolve));
+    channel = new NodeChannel(new URL(`http://127.0.0.1:${port}`), nodeChannelToken(SECRET));
+  });
+  afterAll(() => {
+    channel.close();
+    agent.close();
+  });
+
+  it('sends a call again on a new connection, and never one with a streamed body', async () => {
+    const mailbox = [{ domain: DOMAIN, localPart: 'info' }];
+    expect(await channel.read('mail.usage', mailbox)).toBe(4096);
+    calls = 0;
+    expect(await channel.read('mail.usage', mailbox)).toBe(4096);
+    expect(calls).toBe(2);
+    const streamed = await channel
+      .write('mail.restore' as never, {} as never, Readable.from(['bytes']))
+      .catch((e) => e);
+    expect((streamed as DaemonError).messageKey).toBe('error.node_unreachable');
   });
 });
