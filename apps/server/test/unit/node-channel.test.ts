@@ -242,7 +242,7 @@ describe('a kept connection the agent closes as a call leaves on it', () => {
   });
 
   it('sends a call again on a new connection, and never one with a streamed body', async () => {
-    const mailbox = [{ domain: DOMAIN, localPart: 'info' }];
+    const mailbox: [{ domain: string; localPart: string }] = [{ domain: DOMAIN, localPart: 'info' }];
     expect(await channel.read('mail.usage', mailbox)).toBe(4096);
     calls = 0;
     expect(await channel.read('mail.usage', mailbox)).toBe(4096);
