@@ -56,6 +56,7 @@ import { registerLoginLinkRoute } from './modules/provider/login-link.routes.ts'
 import { registerProviderRoutes } from './modules/provider/provider.routes.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.ts';
+import { registerAccountUsersRoutes } from './modules/users/account-users.routes.ts';
 
 export interface AppDeps {
   config: AppConfig;
@@ -206,6 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerPasskeyRoutes(api, services.passkeys);
   registerUserSessionsRoutes(api, services.userSessions);
   registerApiTokenRoutes(api, apiTokens);
+  registerAccountUsersRoutes(api, services.accountUsers);
   registerPermissionRoutes(api, permissions);
   registerLegalRoutes(api, brands, services.legal);
   registerContactRoutes(api, { brands, contact, captcha });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { INVITATION_DEFAULT_HOURS } from '@panel247/contract/account-users';
 import { DEFAULT_BASE_PATH, LANGUAGES } from '@panel247/contract/constants';
 import { DEFAULT_RECORD_TEMPLATES, defaultRecordProblems } from '@panel247/contract/dns-default-records';
 import { z } from 'zod';
@@ -124,6 +125,12 @@ export const configSchema = z.object({
       retentionDays: z.coerce.number().int().min(0).max(36_500).default(365),
       /** How often each instance removes what is past that (seconds; 0: never). */
       purgeSeconds: z.coerce.number().int().min(0).max(604_800).default(3600),
+    })
+    .prefault({}),
+  users: z
+    .object({
+      /** Hours an invitation's link works (a new user sets their password with it). */
+      invitationHours: z.coerce.number().int().min(1).max(720).default(INVITATION_DEFAULT_HOURS),
     })
     .prefault({}),
   captcha: z
@@ -702,6 +709,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_SESSION_IDLE_MINUTES: 'session.idleMinutes',
   PANEL_ACTIVITY_RETENTION_DAYS: 'activity.retentionDays',
   PANEL_ACTIVITY_PURGE_SECONDS: 'activity.purgeSeconds',
+  PANEL_USER_INVITATION_HOURS: 'users.invitationHours',
   PANEL_SESSION_ABSOLUTE_HOURS: 'session.absoluteHours',
   PANEL_SESSION_CACHE_SECONDS: 'session.cacheSeconds',
   PANEL_API_TOKEN_PURGE_DAYS: 'apiTokens.purgeDays',

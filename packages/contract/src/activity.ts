@@ -17,10 +17,14 @@ export const ACTIVITY_AREAS = [
   'mail',
   'dns',
   'security',
+  /** The account's users: invitations, permissions and access (seen by the users who manage them). */
+  'users',
 ] as const;
 export type ActivityArea = (typeof ACTIVITY_AREAS)[number];
+/** The areas of a permission key's changes (the others are account-wide). */
+type KeyArea = Exclude<ActivityArea, 'security' | 'users'>;
 
-const AREA_OF_KEY: Record<PermissionKey, Exclude<ActivityArea, 'security'>> = {
+const AREA_OF_KEY: Record<PermissionKey, KeyArea> = {
   domain: 'domain',
   domain_ownercontacts: 'domain',
   domain_contacts: 'domain',
@@ -44,7 +48,7 @@ const AREA_OF_KEY: Record<PermissionKey, Exclude<ActivityArea, 'security'>> = {
 };
 
 /** The area a change belongs to, from the permission key that allowed it. */
-export function activityAreaOf(key: PermissionKey): Exclude<ActivityArea, 'security'> {
+export function activityAreaOf(key: PermissionKey): KeyArea {
   return AREA_OF_KEY[key];
 }
 

@@ -156,7 +156,20 @@ export const consoleAccountUsersDataSchema = z.object({
       email: z.string(),
       lastLoginAt: z.number().int().nullable(),
       secondFactor: z.boolean(),
+      /** Holds the account's right to manage its users. */
+      manageUsers: z.boolean(),
+      disabled: z.boolean(),
     }),
+  ),
+});
+
+/** Granting or taking a user's right to manage the account's users (the account keeps one). */
+export const consoleUserManagerParamsSchema = z.object({
+  domain: providerSuspendParamsSchema.shape.domain,
+  username: z.string().regex(/^[a-z0-9._-]{1,64}$/, { error: 'validation.invalid' }),
+  manageUsers: z.preprocess(
+    (value) => (value === 'true' ? true : value === 'false' ? false : value),
+    z.boolean({ error: 'validation.invalid' }),
   ),
 });
 

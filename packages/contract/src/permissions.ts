@@ -13,7 +13,11 @@ export const permissionEntrySchema = z.object({
 });
 export type PermissionEntry = z.infer<typeof permissionEntrySchema>;
 
-export const permissionListDataSchema = z.object({ permissions: z.array(permissionEntrySchema) });
+export const permissionListDataSchema = z.object({
+  permissions: z.array(permissionEntrySchema),
+  /** (beyond the spec) The user holds the account's right to manage its users (never through an API token). */
+  manageUsers: z.boolean().optional(),
+});
 export type PermissionListData = z.infer<typeof permissionListDataSchema>;
 
 export const permissionMapSchema = z.record(permissionKeySchema, permissionLevelSchema);

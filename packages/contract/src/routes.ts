@@ -241,3 +241,24 @@ export const INSTALLER_API = {
   /** A job's state, for the client that follows it. */
   job: (jobId: string) => `job/${jobId}/`,
 } as const;
+
+/** The account's own users, for the users who hold the right to manage them. */
+export const USERS_API = {
+  list: 'users/list/',
+  create: 'users/create/',
+  user: (id: number | string) => `users/${id}/`,
+  permissions: (id: number | string) => `users/${id}/permissions/`,
+  permissionsSet: (id: number | string) => `users/${id}/permissions/set/`,
+  permissionsCopy: (id: number | string) => `users/${id}/permissions/copy/`,
+  manager: (id: number | string) => `users/${id}/manager/`,
+  disable: (id: number | string) => `users/${id}/disable/`,
+  enable: (id: number | string) => `users/${id}/enable/`,
+  resetTwoFactor: (id: number | string) => `users/${id}/twofactor/reset/`,
+  endSessions: (id: number | string) => `users/${id}/sessions/end/`,
+  remove: (id: number | string) => `users/${id}/remove/`,
+  invitationResend: (id: number | string) => `users/${id}/invitation/resend/`,
+  invitationCancel: (id: number | string) => `users/${id}/invitation/cancel/`,
+  /** The invited user's side, before any session: what the link is for, and setting the password. */
+  invitationCheck: 'invitation/check/',
+  invitationAccept: 'invitation/accept/',
+} as const;

@@ -14,6 +14,7 @@ import { SessionService } from '../modules/auth/session.service.ts';
 import { TwoFactorService } from '../modules/auth/two-factor.service.ts';
 import { UserSessionsService } from '../modules/auth/user-sessions.service.ts';
 import { BackupJobsService } from '../modules/backups/backup-jobs.service.ts';
+import type { BrandService } from '../modules/brand/brand.service.ts';
 import { AltchaVerifier } from '../modules/captcha/altcha.verifier.ts';
 import { type CaptchaVerifier, NoCaptcha } from '../modules/captcha/captcha.verifier.ts';
 import { SiteVerifyVerifier } from '../modules/captcha/siteverify.verifier.ts';
@@ -44,6 +45,10 @@ import { ProvisioningService } from '../modules/provider/provisioning.service.ts
 import { RateLimiter } from '../modules/rate-limit/rate-limiter.ts';
 import { workEvents } from '../modules/realtime/work-events.ts';
 import { SignonTokens } from '../modules/signon/signon-tokens.ts';
+import { AccountUsersService } from '../modules/users/account-users.service.ts';
+import type { AccountUsersParts } from '../modules/users/account-users-parts.ts';
+import { UserInvitations } from '../modules/users/invitations.ts';
+import { UserPermissions } from '../modules/users/user-permissions.ts';
 import { NodeChannel } from '../node-channel/channel-client.ts';
 import { nodeChannelToken } from '../node-channel/channel-token.ts';
 import { NodeChannels } from '../node-channel/node-channels.ts';
@@ -80,6 +85,8 @@ export interface PanelServices extends AreaServices {
   passkeys: PasskeyService;
   apiTokens: ApiTokenService;
   userSessions: UserSessionsService;
+  /** The account's own users, managed by those who hold the right. */
+  accountUsers: AccountUsersParts;
   activity: ActivityService;
   health: HealthService;
   legal: LegalService;
@@ -142,6 +149,42 @@ function composeProvider(
       terminateWaitMs: config.web.applyWaitSeconds * 1000,
     }),
   };
+}
+
+/** The account users' management over the auth services that end a user's access. */
+function composeAccountUsers(
+  deps: PanelDeps,
+  parts: {
+    permissions: PermissionService;
+    activity: ActivityService;
+    sessions: SessionService;
+    apiTokens: ApiTokenService;
+    twoFactor: TwoFactorService;
+    securityMail: SecurityMail;
+    brands: BrandService;
+    contact: ContactService;
+  },
+): AccountUsersParts {
+  const { config, db, events, now } = deps;
+  const invitations = new UserInvitations(db, parts.brands, parts.contact, {
+    hours: config.users.invitationHours,
+    now,
+  });
+  const users = new AccountUsersService({
+    db,
+    events,
+    now,
+    permissions: parts.permissions,
+    activity: parts.activity,
+    invitations,
+    mail: parts.securityMail,
+    access: {
+      endSessions: (userId) => parts.sessions.endAllOfUser(userId),
+      endTokens: (userId) => parts.apiTokens.endAllOfUser(userId),
+      resetSecondFactor: (userId) => parts.twoFactor.resetFactorsOf(userId),
+    },
+  });
+  return { users, invitations, permissions: new UserPermissions(users, parts.permissions, events) };
 }
 
 function createCaptcha(config: AppConfig, db: Db, secretKey: Buffer, now: () => number): CaptchaVerifier {
@@ -283,6 +326,16 @@ export function composePanel(deps: PanelDeps): PanelServices {
     passkeys,
     apiTokens,
     userSessions: new UserSessionsService(sessions),
+    accountUsers: composeAccountUsers(deps, {
+      permissions,
+      activity,
+      sessions,
+      apiTokens,
+      twoFactor,
+      securityMail,
+      brands,
+      contact,
+    }),
     activity,
     health: new HealthService(db, events, jobs, new NodesService(db, now)),
     legal,

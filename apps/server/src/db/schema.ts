@@ -63,6 +63,22 @@ export interface UserTable {
   created_at: number;
   /** Where security changes are reported ('' when unknown). */
   email: Generated<string>;
+  /** 1: holds the account's right to manage its users (migration 0043). */
+  manage_users: Generated<number>;
+  /** Set while the user is disabled: no login, no session, no token. */
+  disabled_at: number | null;
+  /** 1: a manager reset their second factor; they set one up before anything else. */
+  second_factor_required: Generated<number>;
+}
+
+/** A user's live invitation to set their password (migration 0043). */
+export interface UserInvitationTable {
+  user_id: number;
+  /** sha256 of the link's token. */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  cancelled_at: number | null;
 }
 
 export interface UserTotpTable {
@@ -746,6 +762,7 @@ export interface Database {
   legal_texts: LegalTextTable;
   accounts: AccountTable;
   users: UserTable;
+  user_invitations: UserInvitationTable;
   user_totp: UserTotpTable;
   user_recovery_codes: UserRecoveryCodeTable;
   login_challenges: LoginChallengeTable;

@@ -491,6 +491,36 @@ const es = {
   'installer.error.package': 'El paquete de la aplicación no es válido; avisa a tu proveedor. No se ha instalado nada.',
   'installer.error.failed': 'No se han podido copiar los archivos. No se ha instalado nada.',
   'installer.error.interrupted': 'La instalación se interrumpió. No se ha instalado nada; vuelve a intentarlo.',
+  'auth.user_disabled': 'Este usuario está desactivado. Pide a quien gestiona los usuarios de tu cuenta que lo active.',
+  'users.username_format':
+    'Usa minúsculas, números, punto, guion o guion bajo (hasta 64), empezando por letra o número',
+  'users.username_taken': 'Ya hay un usuario con ese nombre en la cuenta',
+  'users.invitation_invalid': 'El enlace de invitación no es válido o ya se usó',
+  'users.invitation_expired': 'El enlace de invitación ha caducado: pide que te envíen otro',
+  'users.error.no_invitation': 'Este usuario no tiene una invitación pendiente',
+  'users.error.no_email': 'Este usuario no tiene correo electrónico al que enviar la invitación',
+  'users.error.own_right': 'No puedes quitarte tu propio derecho a gestionar usuarios',
+  'users.error.self': 'No puedes hacer esto con tu propio usuario: usa tus preferencias',
+  'users.error.last_manager': 'La cuenta debe conservar al menos un usuario activo que gestione usuarios',
+  'users.error.beyond_own_rights': 'No puedes dar más permisos de los que tienes tú en ese recurso',
+  'users.invitation_sent': 'Invitación enviada',
+  'users.invitation_cancelled': 'Invitación cancelada',
+  'users.saved': 'Cambios guardados',
+  'users.disabled': 'Usuario desactivado: sus sesiones y tokens han terminado',
+  'users.enabled': 'Usuario activado',
+  'users.twofactor_reset': 'Verificación en dos pasos y llaves de acceso restablecidas',
+  'users.sessions_ended': 'Sesiones terminadas',
+  'users.removed': 'Usuario eliminado',
+  'users.password_set': 'Contraseña guardada: ya puedes iniciar sesión',
+  'users.mail_subject_invitation': 'Invitación al panel de {company}',
+  'users.mail_body_invitation':
+    '{by} te ha invitado a gestionar {domain} en el panel de {company} con el usuario {user}.\n\nElige tu contraseña en este enlace (sirve una sola vez, hasta el {until} UTC):\n{link}\n\nSi no esperabas esta invitación, ignora este mensaje.',
+  'users.mail_subject_disabled': 'Tu usuario ha sido desactivado',
+  'users.mail_body_disabled':
+    '{by} ha desactivado el usuario {user} de {domain} el {when} (UTC) desde {ip}: sus sesiones y tokens de API han terminado.\n\nSi crees que es un error, ponte en contacto con quien gestiona los usuarios de tu cuenta o con {company}.',
+  'users.mail_subject_twofactor_reset': 'Tu verificación en dos pasos se ha restablecido',
+  'users.mail_body_twofactor_reset':
+    '{by} ha restablecido la verificación en dos pasos y las llaves de acceso del usuario {user} de {domain} el {when} (UTC) desde {ip}. Al iniciar sesión tendrás que configurarlas de nuevo.\n\nSi no lo esperabas, ponte en contacto con {company}.',
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -972,6 +1002,36 @@ const en: Record<MessageKey, string> = {
   'installer.error.package': 'The application package is not valid; tell your provider. Nothing was installed.',
   'installer.error.failed': 'The files could not be copied. Nothing was installed.',
   'installer.error.interrupted': 'The installation was interrupted. Nothing was installed; please try again.',
+  'auth.user_disabled': 'This user is disabled. Ask whoever manages your account’s users to enable it.',
+  'users.username_format':
+    'Use lower-case letters, digits, dot, hyphen or underscore (up to 64), starting with a letter or digit',
+  'users.username_taken': 'The account already has a user with that name',
+  'users.invitation_invalid': 'The invitation link is not valid or was already used',
+  'users.invitation_expired': 'The invitation link has expired: ask for a new one',
+  'users.error.no_invitation': 'This user has no pending invitation',
+  'users.error.no_email': 'This user has no e-mail address to send the invitation to',
+  'users.error.own_right': 'You cannot take away your own right to manage users',
+  'users.error.self': 'You cannot do this to your own user: use your preferences',
+  'users.error.last_manager': 'The account must keep at least one enabled user who manages users',
+  'users.error.beyond_own_rights': 'You cannot give more permissions than you hold on that resource',
+  'users.invitation_sent': 'Invitation sent',
+  'users.invitation_cancelled': 'Invitation cancelled',
+  'users.saved': 'Changes saved',
+  'users.disabled': 'User disabled: their sessions and tokens have ended',
+  'users.enabled': 'User enabled',
+  'users.twofactor_reset': 'Two-step verification and passkeys reset',
+  'users.sessions_ended': 'Sessions ended',
+  'users.removed': 'User removed',
+  'users.password_set': 'Password saved: you can log in now',
+  'users.mail_subject_invitation': 'Invitation to the {company} panel',
+  'users.mail_body_invitation':
+    '{by} has invited you to manage {domain} in the {company} panel as user {user}.\n\nChoose your password at this link (it works once, until {until} UTC):\n{link}\n\nIf you did not expect this invitation, ignore this message.',
+  'users.mail_subject_disabled': 'Your user has been disabled',
+  'users.mail_body_disabled':
+    '{by} disabled the user {user} of {domain} on {when} (UTC) from {ip}: its sessions and API tokens have ended.\n\nIf you think this is a mistake, contact whoever manages your account’s users or {company}.',
+  'users.mail_subject_twofactor_reset': 'Your two-step verification has been reset',
+  'users.mail_body_twofactor_reset':
+    '{by} reset the two-step verification and passkeys of the user {user} of {domain} on {when} (UTC) from {ip}. You will set them up again when you next log in.\n\nIf you did not expect this, contact {company}.',
 };
 
 const ca: Record<MessageKey, string> = {
@@ -1460,6 +1520,36 @@ const ca: Record<MessageKey, string> = {
   'installer.error.package': 'El paquet de l’aplicació no és vàlid; avisa el teu proveïdor. No s’ha instal·lat res.',
   'installer.error.failed': 'No s’han pogut copiar els fitxers. No s’ha instal·lat res.',
   'installer.error.interrupted': 'La instal·lació s’ha interromput. No s’ha instal·lat res; torna-ho a provar.',
+  'auth.user_disabled': 'Aquest usuari està desactivat. Demana a qui gestiona els usuaris del teu compte que l’activi.',
+  'users.username_format':
+    'Fes servir minúscules, xifres, punt, guionet o guió baix (fins a 64), començant per lletra o xifra',
+  'users.username_taken': 'El compte ja té un usuari amb aquest nom',
+  'users.invitation_invalid': 'L’enllaç d’invitació no és vàlid o ja es va fer servir',
+  'users.invitation_expired': 'L’enllaç d’invitació ha caducat: demana que te n’enviïn un altre',
+  'users.error.no_invitation': 'Aquest usuari no té cap invitació pendent',
+  'users.error.no_email': 'Aquest usuari no té correu electrònic on enviar la invitació',
+  'users.error.own_right': 'No et pots treure el teu propi dret a gestionar usuaris',
+  'users.error.self': 'No pots fer això amb el teu propi usuari: fes servir les teves preferències',
+  'users.error.last_manager': 'El compte ha de conservar almenys un usuari actiu que gestioni usuaris',
+  'users.error.beyond_own_rights': 'No pots donar més permisos dels que tens tu en aquest recurs',
+  'users.invitation_sent': 'Invitació enviada',
+  'users.invitation_cancelled': 'Invitació cancel·lada',
+  'users.saved': 'Canvis desats',
+  'users.disabled': 'Usuari desactivat: les seves sessions i tokens han acabat',
+  'users.enabled': 'Usuari activat',
+  'users.twofactor_reset': 'Verificació en dos passos i claus d’accés restablertes',
+  'users.sessions_ended': 'Sessions acabades',
+  'users.removed': 'Usuari eliminat',
+  'users.password_set': 'Contrasenya desada: ja pots iniciar sessió',
+  'users.mail_subject_invitation': 'Invitació al tauler de {company}',
+  'users.mail_body_invitation':
+    '{by} t’ha convidat a gestionar {domain} al tauler de {company} amb l’usuari {user}.\n\nTria la teva contrasenya en aquest enllaç (serveix una sola vegada, fins al {until} UTC):\n{link}\n\nSi no esperaves aquesta invitació, ignora aquest missatge.',
+  'users.mail_subject_disabled': 'El teu usuari s’ha desactivat',
+  'users.mail_body_disabled':
+    '{by} ha desactivat l’usuari {user} de {domain} el {when} (UTC) des de {ip}: les seves sessions i tokens d’API han acabat.\n\nSi creus que és un error, posa’t en contacte amb qui gestiona els usuaris del teu compte o amb {company}.',
+  'users.mail_subject_twofactor_reset': 'La teva verificació en dos passos s’ha restablert',
+  'users.mail_body_twofactor_reset':
+    '{by} ha restablert la verificació en dos passos i les claus d’accés de l’usuari {user} de {domain} el {when} (UTC) des de {ip}. Quan iniciïs sessió les hauràs de configurar de nou.\n\nSi no ho esperaves, posa’t en contacte amb {company}.',
 };
 
 export const MESSAGES = { es, en, ca } as const;

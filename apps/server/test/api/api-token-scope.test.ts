@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { ApiTokenCreatedData } from '@panel247/contract/api-tokens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
+import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
@@ -22,6 +23,10 @@ const PASSWORD = { password: 'a long passphrase here X1' };
  * named here needs none; every call of the sweep must reach its ids (the unknown id's 404).
  */
 const BODIES: Record<string, Record<string, string>> = {
+  // (a user's id: no user call is a token's, whatever the id)
+  'users/{id}/manager/': { manageUsers: 'true' },
+  'users/{id}/permissions/set/': { resource: '1', levels: JSON.stringify(allKeys('read')) },
+  'users/{id}/permissions/copy/': { from: '1' },
   'service/{id}/dns/create/': { type: 'A', zona: 'www', value: '203.0.113.9', ttl: '0', priority: '0' },
   'service/{id}/dns/{dnsZoneId}/save/': { type: 'A', zona: 'www', value: '203.0.113.9', ttl: '0', priority: '0' },
   'service/{id}/dns/import/preview/': { text: 'www 3600 IN A 203.0.113.9' },

@@ -10,6 +10,8 @@ interface OutboxEntry {
   to: string;
   replyTo: string;
   subject: string;
+  /** The text (in `--json` only): an unsent invitation's link is passed on from here. */
+  body: string;
   createdAt: number;
   sentAt: number | null;
   error: string | null;
@@ -17,7 +19,8 @@ interface OutboxEntry {
 
 const list = defineCommand({
   name: 'list',
-  summary: 'The latest 50 messages customers sent through the panel (contact, forgotten password)',
+  summary:
+    'The latest 50 messages of the outbox (contact, forgotten password, security notices, invitations; --json: with their text)',
   usage: '[--unsent]',
   options: { unsent: { type: 'boolean' } },
   parse: ({ values }) => ({ unsent: values.unsent === true }),
@@ -28,6 +31,7 @@ const list = defineCommand({
       to: row.to_address,
       replyTo: row.reply_to,
       subject: row.subject,
+      body: row.body,
       createdAt: row.created_at,
       sentAt: row.sent_at,
       error: row.error,

@@ -1,4 +1,4 @@
-import { type CommandGroup, defineCommand, type ParsedArgs } from '../command.ts';
+import { CliError, type CommandGroup, defineCommand, type ParsedArgs } from '../command.ts';
 import { table, timestamp } from '../output.ts';
 import { PASSWORD_HELP, PASSWORD_USAGE, passwordOptions, readPassword } from '../password-input.ts';
 import * as v from '../validate.ts';
@@ -25,12 +25,21 @@ const list = defineCommand({
       domain: row.domain_name,
       user: row.username,
       lastLoginAt: row.last_login_at,
+      manageUsers: row.manage_users === 1,
+      disabled: row.disabled_at !== null,
     }));
     return {
       json: users,
       text: table(
-        ['ID', 'DOMAIN', 'USER', 'LAST LOGIN (UTC)'],
-        users.map((u) => [u.id, u.domain, u.user, timestamp(u.lastLoginAt)]),
+        ['ID', 'DOMAIN', 'USER', 'LAST LOGIN (UTC)', 'MANAGES USERS', 'DISABLED'],
+        users.map((u) => [
+          u.id,
+          u.domain,
+          u.user,
+          timestamp(u.lastLoginAt),
+          u.manageUsers ? 'yes' : 'no',
+          u.disabled ? 'yes' : 'no',
+        ]),
       ),
     };
   },
@@ -113,10 +122,35 @@ const resetTwoFactor = defineCommand({
   },
 });
 
+const manager = defineCommand({
+  name: 'manager',
+  summary: "Grant (--grant) or take (--revoke) a user's right to manage the account's users (one user keeps it)",
+  usage: '--domain D --user U --grant|--revoke',
+  options: {
+    domain: { type: 'string' },
+    user: { type: 'string' },
+    grant: { type: 'boolean' },
+    revoke: { type: 'boolean' },
+  },
+  parse({ values }) {
+    if (Boolean(values.grant) === Boolean(values.revoke)) throw new CliError('Give one of --grant or --revoke');
+    return { ...userTarget(values), manageUsers: Boolean(values.grant) };
+  },
+  async run({ admin }, input: { domain: string; user: string; manageUsers: boolean }) {
+    await admin.setManageUsers(input.domain, input.user, input.manageUsers);
+    return {
+      json: input,
+      text: input.manageUsers
+        ? `'${input.user}' on '${input.domain}' manages the account's users`
+        : `'${input.user}' on '${input.domain}' no longer manages the account's users`,
+    };
+  },
+});
+
 export const userCommands: CommandGroup = {
   name: 'user',
-  summary: 'Users of an account: list, create, reset a password, security notices, two-factor reset',
-  commands: [list, add, password, email, resetTwoFactor],
+  summary: 'Users of an account: list, create, reset a password, security notices, two-factor reset, user managers',
+  commands: [list, add, password, email, resetTwoFactor, manager],
 };
 
 const end = defineCommand({

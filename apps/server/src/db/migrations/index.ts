@@ -40,6 +40,7 @@ import * as m0039 from './0039-provider-api.ts';
 import * as m0040 from './0040-suspended-services-logins.ts';
 import * as m0041 from './0041-service-terminations.ts';
 import * as m0042 from './0042-staff-users.ts';
+import * as m0043 from './0043-account-users.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0040-suspended-services-logins': m0040,
   '0041-service-terminations': m0041,
   '0042-staff-users': m0042,
+  '0043-account-users': m0043,
 };

@@ -8,6 +8,8 @@ export interface ActivityReader {
   userId: number;
   accountId: number;
   resourceIds?: number[];
+  /** Holds the right to manage the account's users: their changes show too. */
+  manageUsers?: boolean;
 }
 
 /** The filters, already turned into what the table holds (epoch seconds, permission keys). */
@@ -15,7 +17,8 @@ export interface ActivityFilter {
   resourceId?: number;
   username?: string;
   keys?: PermissionKey[];
-  security?: boolean;
+  /** The account-wide entries of one area (no resource): logins and security changes, or users'. */
+  accountArea?: 'security' | 'users';
   fromAt?: number;
   beforeAt?: number;
 }
@@ -37,6 +40,7 @@ function partColumn(key: PermissionKey): 'r.has_domain' | 'r.has_mail' | 'r.has_
  */
 function visibleTo(eb: Eb, reader: ActivityReader) {
   const ownSecurity = eb.and([eb('e.resource_id', 'is', null), eb('e.user_id', '=', reader.userId)]);
+  const usersChanges = eb.and([eb('e.resource_id', 'is', null), eb('e.area', '=', 'users')]);
   const keyVisible = eb.or(
     PERMISSION_KEYS.map((key) =>
       eb.and([eb('e.permission_key', '=', key), eb(`g.${key}`, 'in', ['read', 'write']), eb(partColumn(key), '=', 1)]),
@@ -49,14 +53,15 @@ function visibleTo(eb: Eb, reader: ActivityReader) {
       ? eb.lit(false)
       : eb.and([change, eb('e.resource_id', 'in', reader.resourceIds)]);
   }
-  return eb.or([ownSecurity, change]);
+  return eb.or(reader.manageUsers ? [ownSecurity, usersChanges, change] : [ownSecurity, change]);
 }
 
 function matching(eb: Eb, filter: ActivityFilter) {
   const conditions = [];
   if (filter.resourceId !== undefined) conditions.push(eb('e.resource_id', '=', filter.resourceId));
   if (filter.username) conditions.push(eb('e.username', '=', filter.username));
-  if (filter.security) conditions.push(eb('e.resource_id', 'is', null));
+  if (filter.accountArea)
+    conditions.push(eb.and([eb('e.resource_id', 'is', null), eb('e.area', '=', filter.accountArea)]));
   if (filter.keys) conditions.push(eb('e.permission_key', 'in', filter.keys));
   if (filter.fromAt !== undefined) conditions.push(eb('e.at', '>=', filter.fromAt));
   if (filter.beforeAt !== undefined) conditions.push(eb('e.at', '<', filter.beforeAt));

@@ -92,6 +92,32 @@ export class ActivityService {
     ]);
   }
 
+  /**
+   * A change to the account's users (an invitation, a permission, a user's access): shown to the
+   * users who manage users. `target` is the user changed; `changes` what changed on them.
+   */
+  async recordUsersChange(
+    call: Pick<ClientCall, 'ip'>,
+    actor: Actor,
+    change: { action: string; target: string; changes?: ActivityFieldChange[] },
+  ): Promise<void> {
+    await this.write([
+      {
+        account_id: actor.accountId,
+        user_id: actor.userId,
+        username: actor.username,
+        at: this.options.now(),
+        ip: call.ip,
+        via: 'web',
+        resource_id: null,
+        area: 'users',
+        action: change.action.slice(0, 64),
+        target: change.target.slice(0, 300),
+        changes: JSON.stringify((change.changes ?? []).map((c) => ({ f: c.field, b: c.before, a: c.after }))),
+      },
+    ]);
+  }
+
   /** Logins, failures and security changes of users that exist (guesses at other names are not). */
   async recordSecurityEvents(call: Pick<ClientCall, 'ip'>, actor: Actor | undefined, events: SecurityEvent[]) {
     const rows: Insertable<ActivityLogTable>[] = [];
@@ -188,6 +214,7 @@ export class ActivityService {
     const reader: ActivityReader = {
       userId: actor.userId,
       accountId: actor.accountId,
+      manageUsers: await this.permissions.mayManageUsers(actor),
       ...(actor.tokenScope ? { resourceIds: [...actor.tokenScope.keys()] } : {}),
     };
     const from = dayStart(query.from);
@@ -195,8 +222,10 @@ export class ActivityService {
     const filter: ActivityFilter = {
       ...(query.resource !== undefined ? { resourceId: query.resource } : {}),
       ...(query.user ? { username: query.user } : {}),
-      ...(query.area === 'security' ? { security: true } : {}),
-      ...(query.area && query.area !== 'security' ? { keys: permissionKeysOfArea(query.area) } : {}),
+      ...(query.area === 'security' || query.area === 'users' ? { accountArea: query.area } : {}),
+      ...(query.area && query.area !== 'security' && query.area !== 'users'
+        ? { keys: permissionKeysOfArea(query.area) }
+        : {}),
       ...(from !== undefined ? { fromAt: from } : {}),
       ...(to !== undefined ? { beforeAt: to + DAY } : {}),
     };

@@ -50,7 +50,14 @@ export const adminAccountRepository = {
       created_at: number;
     },
   ): Promise<number> {
-    return (await db.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow()).id;
+    // An account's first user holds the right to manage its users.
+    const first = !(await db
+      .selectFrom('users')
+      .select('id')
+      .where('account_id', '=', row.account_id)
+      .executeTakeFirst());
+    const values = { ...row, manage_users: first ? 1 : 0 };
+    return (await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow()).id;
   },
 
   /** Every user, or those of one account. */
@@ -58,7 +65,7 @@ export const adminAccountRepository = {
     let query = db
       .selectFrom('users as u')
       .innerJoin('accounts as a', 'a.id', 'u.account_id')
-      .select(['u.id', 'a.domain_name', 'u.username', 'u.last_login_at'])
+      .select(['u.id', 'a.domain_name', 'u.username', 'u.last_login_at', 'u.manage_users', 'u.disabled_at'])
       .orderBy('a.domain_name')
       .orderBy('u.username');
     if (domainName) query = query.where('a.domain_name', '=', domainName);

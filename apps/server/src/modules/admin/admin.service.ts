@@ -220,6 +220,16 @@ export class AdminService {
     await this.endSessions(domainName, username);
   }
 
+  /**
+   * Grants or takes a user's right to manage the account's users (the account keeps one user
+   * who holds it); their open panels follow at once.
+   */
+  async setManageUsers(domainName: string, username: string, value: boolean): Promise<void> {
+    const userId = await this.userId(domainName, username);
+    await this.permissions.setManageUsers(await this.accountId(domainName), userId, value);
+    await this.events.publish({ type: 'permissions.changed', userIds: [userId], resourceId: null });
+  }
+
   /** Where security changes of the user's account are reported ('' forgets it). */
   async setUserEmail(domainName: string, username: string, email: string): Promise<void> {
     await adminAccountRepository.setEmail(this.db, await this.userId(domainName, username), email);

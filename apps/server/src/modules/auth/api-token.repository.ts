@@ -43,6 +43,7 @@ export const apiTokenRepository = {
         'a.brand_id',
         'a.domain_name',
         'b.require_2fa',
+        'u.second_factor_required',
         't.enabled_at as totp_enabled_at',
         // A passkey is a second factor too (the brand's "two factors required").
         (eb) =>
@@ -51,6 +52,7 @@ export const apiTokenRepository = {
             .as('has_passkey'),
       ])
       .where('k.token_hash', '=', tokenHash)
+      .where('u.disabled_at', 'is', null)
       .executeTakeFirst();
   },
 

@@ -26,6 +26,7 @@ import { apiTokenRepository } from './api-token.repository.ts';
 import { authEvent } from './auth-event.ts';
 import type { ClientCall } from './client-call.ts';
 import type { PasskeyService } from './passkey.service.ts';
+import { secondFactorMissing } from './second-factor-rule.ts';
 import { type SecurityMail, utcMinute } from './security-mail.ts';
 import { hashToken } from './session.service.ts';
 
@@ -66,8 +67,7 @@ export class ApiTokenService {
     const row = await apiTokenRepository.findWithUser(this.db, hashToken(match[1]));
     const now = this.now();
     if (!row || Number(row.expires_at) <= now) throw new TokenRefusedError();
-    // SQLite answers the EXISTS with 0/1, PostgreSQL with a boolean.
-    const mustSetUpSecondFactor = row.require_2fa === 1 && !row.totp_enabled_at && !Number(row.has_passkey);
+    const mustSetUpSecondFactor = secondFactorMissing(row);
     if (mustSetUpSecondFactor && !call.beforeSecondFactor) {
       throw new SecondFactorSetupRequiredError();
     }
@@ -192,6 +192,11 @@ export class ApiTokenService {
    * Revokes every token of the user at once (a copy may have leaked, a machine was lost), after
    * the same re-authentication as creating one: a security change, mailed like the others.
    */
+  /** Every token of a user ended at once (a manager disabled or removed them); how many there were. */
+  endAllOfUser(userId: number): Promise<number> {
+    return apiTokenRepository.deleteAllOfUser(this.db, userId);
+  }
+
   async revokeAll(
     actor: Actor,
     call: ClientCall,

@@ -142,6 +142,10 @@ export class AuthService {
     user: { userId: number; accountId: number; previousLoginAt: number | null; domainName: string; username: string },
   ): Promise<LoginData> {
     // every way in ends here: a password, a code, a passkey, the provider's login link
+    if (await userRepository.isDisabled(this.db, user.userId)) {
+      authEvent(call, 'auth.login_disabled', user.domainName, user.username);
+      throw FieldErrors.one('password', 'auth.user_disabled');
+    }
     const suspension = await userRepository.suspension(this.db, user.accountId);
     if (suspension.suspended) {
       authEvent(call, 'auth.login_suspended', user.domainName, user.username);

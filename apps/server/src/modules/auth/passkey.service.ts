@@ -157,6 +157,7 @@ export class PasskeyService {
       now,
     });
     if (id === undefined) throw FieldErrors.one('credential', 'passkey.already_registered');
+    await twoFactorRepository.factorSetUp(this.db, actor.userId);
     await this.twoFactor.reportChange(actor, call, 'passkey_added', language, { name: params.name });
     return { id, name: params.name, backedUp: credentialBackedUp, createdAt: now, lastUsedAt: null };
   }

@@ -31,7 +31,12 @@ export class SecurityMail {
     private readonly now: () => number,
   ) {}
 
-  async send(actor: Actor, call: ClientCall, mail: SecurityChangeMail): Promise<void> {
+  /** To `actor`, the user the change is about (themselves, or a user a manager changed). */
+  async send(
+    actor: Pick<Actor, 'userId' | 'username' | 'domainName' | 'brandId'>,
+    call: ClientCall,
+    mail: SecurityChangeMail,
+  ): Promise<void> {
     const context = await twoFactorRepository.findContext(this.db, actor.userId);
     if (!context?.email) return;
     const brand = await this.brands.byId(actor.brandId);

@@ -5,6 +5,7 @@ import type { EventBus } from '../realtime/event-bus.ts';
 import type { Actor } from './actor.ts';
 import type { ClientCall } from './client-call.ts';
 import { passkeyRepository } from './passkey.repository.ts';
+import { secondFactorMissing as mustSetUp } from './second-factor-rule.ts';
 import { sessionRepository } from './session.repository.ts';
 import { twoFactorRepository } from './two-factor.repository.ts';
 
@@ -22,11 +23,6 @@ export interface SessionPolicy {
 type SessionRow = NonNullable<Awaited<ReturnType<typeof sessionRepository.findWithUser>>>;
 
 const CACHE_LIMIT = 10_000;
-
-function mustSetUp(row: SessionRow): boolean {
-  // SQLite answers the EXISTS with 0/1, PostgreSQL with a boolean.
-  return row.require_2fa === 1 && !row.totp_enabled_at && !Number(row.has_passkey);
-}
 
 /** Every session-bound call hashes its token: the one-shot hash costs a third of a Hash object. */
 export function hashToken(token: string): string {

@@ -118,12 +118,30 @@ export const twoFactorRepository = {
   },
 
   /** The user's address for security notices, their names, and whether their brand requires two factors. */
+  /** Every factor of the user removed, and one required again (a manager's reset). */
+  async resetFactors(db: Db, userId: number): Promise<void> {
+    await db.deleteFrom('user_totp').where('user_id', '=', userId).execute();
+    await db.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
+    await db.deleteFrom('user_passkeys').where('user_id', '=', userId).execute();
+    await db.updateTable('users').set({ second_factor_required: 1 }).where('id', '=', userId).execute();
+  },
+
+  /** The user has a factor again: a reset's requirement is met. */
+  async factorSetUp(db: Db, userId: number): Promise<void> {
+    await db
+      .updateTable('users')
+      .set({ second_factor_required: 0 })
+      .where('id', '=', userId)
+      .where('second_factor_required', '=', 1)
+      .execute();
+  },
+
   findContext(db: Db, userId: number) {
     return db
       .selectFrom('users as u')
       .innerJoin('accounts as a', 'a.id', 'u.account_id')
       .innerJoin('brands as b', 'b.id', 'a.brand_id')
-      .select(['u.email', 'u.username', 'a.domain_name', 'a.brand_id', 'b.require_2fa'])
+      .select(['u.email', 'u.username', 'u.second_factor_required', 'a.domain_name', 'a.brand_id', 'b.require_2fa'])
       .where('u.id', '=', userId)
       .executeTakeFirst();
   },

@@ -18,6 +18,7 @@ import type { ClientCall } from './client-call.ts';
 import { passkeyRepository } from './passkey.repository.ts';
 import { verifyPassword } from './password-hasher.ts';
 import type { RecoveryCodes } from './recovery-codes.ts';
+import { secondFactorRequired } from './second-factor-rule.ts';
 import type { SecurityMail } from './security-mail.ts';
 import { newTotpSecret, totpEnrolment, totpStep } from './totp.ts';
 import { twoFactorRepository } from './two-factor.repository.ts';
@@ -51,7 +52,7 @@ export class TwoFactorService {
   /** The brand requires two factors and the user has none yet (neither TOTP nor a passkey). */
   async mustSetUp(userId: number): Promise<boolean> {
     const context = await twoFactorRepository.findContext(this.db, userId);
-    if (context?.require_2fa !== 1 || (await this.isEnabled(userId))) return false;
+    if (!context || !secondFactorRequired(context) || (await this.isEnabled(userId))) return false;
     return (await passkeyRepository.countOfUser(this.db, userId)) === 0;
   }
 
@@ -61,7 +62,11 @@ export class TwoFactorService {
       twoFactorRepository.recoveryCodesLeft(this.db, actor.userId),
       twoFactorRepository.findContext(this.db, actor.userId),
     ]);
-    return { enabled, recoveryCodesLeft: enabled ? left : 0, required: context?.require_2fa === 1 };
+    return {
+      enabled,
+      recoveryCodesLeft: enabled ? left : 0,
+      required: context ? secondFactorRequired(context) : false,
+    };
   }
 
   /** A new secret waiting for its first code; an enabled factor must be turned off first. */
@@ -86,8 +91,17 @@ export class TwoFactorService {
       throw FieldErrors.one('code', 'twofactor.wrong_code');
     }
     const recoveryCodes = await this.newRecoveryCodes(actor.userId);
+    await twoFactorRepository.factorSetUp(this.db, actor.userId);
     await this.reportChange(actor, call, 'enabled', language);
     return { recoveryCodes };
+  }
+
+  /**
+   * A manager's reset of another user's two-factor login: the TOTP app, its recovery codes and
+   * every passkey are gone, and the user sets a factor up again before anything else.
+   */
+  async resetFactorsOf(userId: number): Promise<void> {
+    await this.db.transaction().execute((trx) => twoFactorRepository.resetFactors(trx, userId));
   }
 
   async disable(actor: Actor, call: ClientCall, params: TwoFactorReauthParams, language: Language) {

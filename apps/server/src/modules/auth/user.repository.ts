@@ -28,6 +28,12 @@ export const userRepository = {
     return { suspended, reason: suspended ? (last?.suspended_reason ?? '') : '' };
   },
 
+  /** Whether a manager of the account disabled the user. */
+  async isDisabled(db: Db, userId: number): Promise<boolean> {
+    const row = await db.selectFrom('users').select('disabled_at').where('id', '=', userId).executeTakeFirst();
+    return row?.disabled_at !== null && row?.disabled_at !== undefined;
+  },
+
   /** A user with its account, for a login by the provider's one-time link. */
   findForLinkLogin(db: Db, userId: number) {
     return db

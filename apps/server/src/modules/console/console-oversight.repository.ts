@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { containsAny, type ListPage, orderOf } from '../../db/list-query.ts';
+import { secondFactorColumn } from '../../db/user-second-factor.ts';
 
 /** What the console reads across every account: accounts, their users, the activity log. */
 export const consoleOversightRepository = {
@@ -46,18 +47,9 @@ export const consoleOversightRepository = {
         'u.username',
         'u.email',
         'u.last_login_at',
-        eb
-          .or([
-            eb.exists(
-              eb
-                .selectFrom('user_totp as t')
-                .select('t.user_id')
-                .whereRef('t.user_id', '=', 'u.id')
-                .where('t.enabled_at', 'is not', null),
-            ),
-            eb.exists(eb.selectFrom('user_passkeys as p').select('p.user_id').whereRef('p.user_id', '=', 'u.id')),
-          ])
-          .as('second_factor'),
+        'u.manage_users',
+        'u.disabled_at',
+        secondFactorColumn(eb as never),
       ])
       .where('a.domain_name', '=', domain)
       .orderBy('u.username')

@@ -73,6 +73,8 @@ export class ConsoleOversight {
       lastLoginAt: row.last_login_at === null ? null : Number(row.last_login_at),
       // SQLite answers 0/1, PostgreSQL a boolean
       secondFactor: Boolean(Number(row.second_factor)),
+      manageUsers: row.manage_users === 1,
+      disabled: row.disabled_at !== null,
     }));
   }
 

@@ -31,6 +31,7 @@ import {
   consoleServicesParamsSchema,
   consoleSuspendParamsSchema,
   consoleTerminationDataSchema,
+  consoleUserManagerParamsSchema,
   consoleWorkDataSchema,
   consoleWorkParamsSchema,
 } from '@panel247/contract/console';
@@ -164,6 +165,18 @@ export function registerConsoleRoutes(
       data: consoleAccountUsersDataSchema,
     },
     async ({ params }) => ({ data: { users: await oversight.users(params.domain) } }),
+  );
+  api.staff(
+    {
+      method: 'POST',
+      url: 'console/accounts/:domain/users/:username/manager/',
+      params: consoleUserManagerParamsSchema,
+      data: consoleAccountUsersDataSchema,
+    },
+    async ({ params }) => {
+      await console.setManageUsers(params.domain, params.username, params.manageUsers);
+      return { data: { users: await oversight.users(params.domain) }, info: ['users.saved'] };
+    },
   );
   api.staff(
     { method: 'GET', url: 'console/work/list/', params: consoleWorkParamsSchema, data: consoleWorkDataSchema },

@@ -2,6 +2,7 @@ import type { ConsolePlan, ConsolePlanSaveParams, ConsoleService } from '@panel2
 import type { ProviderService } from '@panel247/contract/provider';
 import type { Db } from '../../db/database.ts';
 import { type ListPage, listWindowOf } from '../../db/list-query.ts';
+import { NotFoundError } from '../../errors.ts';
 import type { AdminService } from '../admin/admin.service.ts';
 import type { Plan } from '../plans/plan.ts';
 import type { PlansService } from '../plans/plans.service.ts';
@@ -22,7 +23,7 @@ function toPlan(plan: Plan): ConsolePlan {
 export class ConsoleServices {
   constructor(
     private readonly db: Db,
-    private readonly admin: Pick<AdminService, 'listBrands'>,
+    private readonly admin: Pick<AdminService, 'listBrands' | 'listUsers' | 'setManageUsers'>,
     private readonly plans: PlansService,
     /** The service's home and databases, in bytes (the overview's figures: the last measured). */
     private readonly sizes: ProvisioningPorts['sizes'],
@@ -40,6 +41,13 @@ export class ConsoleServices {
 
   async removePlan(name: string): Promise<void> {
     await this.plans.remove(name);
+  }
+
+  /** A user's right to manage their account's users (the account keeps one user who holds it). */
+  async setManageUsers(domain: string, username: string, value: boolean): Promise<void> {
+    const users = await this.admin.listUsers(domain);
+    if (!users.some((user) => user.username === username)) throw new NotFoundError();
+    await this.admin.setManageUsers(domain, username, value);
   }
 
   async brands() {

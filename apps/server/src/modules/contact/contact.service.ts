@@ -62,7 +62,19 @@ export class ContactService {
    * A notice to a user's own address (a security change on their account), through the same
    * outbox: replies go to the provider.
    */
-  async notifyUser(brand: Brand, kind: string, to: string, subject: string, body: string, log: Logger) {
+  /**
+   * A mail to a user. With `secret` (a one-time link), the outbox's copy loses it once the mail
+   * is sent: the link is at rest only while the mail waits there (to be passed on by hand).
+   */
+  async notifyUser(
+    brand: Brand,
+    kind: string,
+    to: string,
+    subject: string,
+    body: string,
+    log: Logger,
+    options: { secret?: string } = {},
+  ) {
     const id = await outboxRepository.insert(this.db, {
       brandId: brand.id,
       kind,
@@ -72,7 +84,9 @@ export class ContactService {
       body,
       now: this.now(),
     });
-    return this.sendQueued(id, { to, replyTo: brand.contactEmail, subject, text: body }, log);
+    const sent = await this.sendQueued(id, { to, replyTo: brand.contactEmail, subject, text: body }, log);
+    if (sent && options.secret) await outboxRepository.setBody(this.db, id, body.replaceAll(options.secret, '[…]'));
+    return sent;
   }
 
   /** Writes to the outbox, then tries SMTP; returns whether it was sent now. */

@@ -25,6 +25,10 @@ export const outboxRepository = {
     return db.updateTable('outbox').set({ sent_at: now, error: null }).where('id', '=', id).execute();
   },
 
+  setBody(db: Db, id: number, body: string) {
+    return db.updateTable('outbox').set({ body }).where('id', '=', id).execute();
+  },
+
   markFailed(db: Db, id: number, error: string) {
     return db
       .updateTable('outbox')

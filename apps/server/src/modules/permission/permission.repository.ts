@@ -124,6 +124,47 @@ export const permissionRepository = {
       .execute();
   },
 
+  /** Whether the user holds the account's right to manage its users. */
+  async managesUsers(db: Db, userId: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('users')
+      .select('manage_users')
+      .where('id', '=', userId)
+      .where('disabled_at', 'is', null)
+      .executeTakeFirst();
+    return row?.manage_users === 1;
+  },
+
+  async setManageUsers(db: Db, accountId: number, userId: number, value: boolean) {
+    await db
+      .updateTable('users')
+      .set({ manage_users: value ? 1 : 0 })
+      .where('id', '=', userId)
+      .where('account_id', '=', accountId)
+      .execute();
+  },
+
+  /** Holds the account's row until the transaction ends (an UPDATE locks it on both databases). */
+  async lockAccount(db: Db, accountId: number): Promise<void> {
+    await db
+      .updateTable('accounts')
+      .set((eb) => ({ id: eb.ref('id') }))
+      .where('id', '=', accountId)
+      .execute();
+  },
+
+  /** The users of the account who hold the right and can log in (not disabled). */
+  async activeManagers(db: Db, accountId: number): Promise<number[]> {
+    const rows = await db
+      .selectFrom('users')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('manage_users', '=', 1)
+      .where('disabled_at', 'is', null)
+      .execute();
+    return rows.map((row) => row.id);
+  },
+
   async deleteGrant(db: Db, userId: number, resourceId: number): Promise<void> {
     await db
       .deleteFrom('permission_grants')

@@ -7,7 +7,7 @@ import {
 } from '@panel247/contract/constants';
 import type { PermissionListData, PermissionMap, PermissionSetData } from '@panel247/contract/permissions';
 import type { Db } from '../../db/database.ts';
-import { ForbiddenError, NotFoundError } from '../../errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import { noteAuthorizedChange } from '../activity/activity-notes.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
@@ -37,6 +37,23 @@ function capLevels(levels: PermissionMap, cap: 'read' | 'write'): PermissionMap 
 }
 
 type Scope = Pick<Actor, 'userId' | 'accountId' | 'tokenScope'>;
+
+/** A user's grant on a resource as a manager's editor reads it. */
+export interface GrantLevels {
+  reference: string;
+  hasDomain: boolean;
+  hasService: boolean;
+  hasMail: boolean;
+  /** As stored: what a save keeps for the parts the resource does not have now. */
+  stored: PermissionMap;
+  /** As they count: a key of a part the resource lacks is disabled. */
+  effective: PermissionMap;
+}
+
+/** Every key disabled: a user without a grant on a resource. */
+export function noLevels(): PermissionMap {
+  return Object.fromEntries(PERMISSION_KEYS.map((key) => [key, 'disabled'])) as PermissionMap;
+}
 
 /** What a call needs on a permission key: see `authorize`. */
 export type AccessNeed = 'visible' | 'action' | 'secret';
@@ -102,10 +119,14 @@ export class PermissionService {
   }
 
   private async readList(actor: Actor): Promise<PermissionListData> {
-    const all = await permissionRepository.listVisible(this.db, actor);
+    const [all, manageUsers] = await Promise.all([
+      permissionRepository.listVisible(this.db, actor),
+      this.mayManageUsers(actor),
+    ]);
     const scope = actor.tokenScope;
     const rows = scope ? all.filter((row) => scope.has(row.id)) : all;
     return {
+      manageUsers,
       permissions: rows.map((row) => ({
         id: row.id,
         reference: row.reference,
@@ -171,6 +192,35 @@ export class PermissionService {
     };
   }
 
+  /**
+   * The account-level right to manage the account's users. Never through an API token: a token
+   * reaches resources, and managing users would let it grant itself more.
+   */
+  async mayManageUsers(actor: Scope): Promise<boolean> {
+    return !actor.tokenScope && (await permissionRepository.managesUsers(this.db, actor.userId));
+  }
+
+  /** Grants or takes the right to manage users; the account keeps a user who holds it. */
+  setManageUsers(accountId: number, userId: number, value: boolean): Promise<void> {
+    return this.keepingAManager(accountId, (db) => permissionRepository.setManageUsers(db, accountId, userId, value));
+  }
+
+  /**
+   * Runs a change to the account's users (a right taken, a user disabled or removed) and undoes
+   * it if the account is left without a user who holds the right and can log in. The account's
+   * row is written first, so that two such changes of one account (two managers removing each
+   * other) run one after the other and the second sees the first.
+   */
+  async keepingAManager(accountId: number, change: (db: Db) => Promise<unknown>): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await permissionRepository.lockAccount(trx, accountId);
+      await change(trx);
+      if ((await permissionRepository.activeManagers(trx, accountId)).length === 0) {
+        throw new ConflictError('users.error.last_manager');
+      }
+    });
+  }
+
   /** Sets a user's levels on a resource (keys not given keep their value, or start disabled). */
   setGrant(userId: number, resourceId: number, levels: Partial<Record<PermissionKey, PermissionLevel>>) {
     return permissionRepository.upsertGrant(this.db, userId, resourceId, levels);
@@ -189,6 +239,26 @@ export class PermissionService {
     const row = await permissionRepository.findVisibleIdByReference(this.db, scope, reference);
     if (row && scope.tokenScope && !scope.tokenScope.has(row.id)) return undefined;
     return row?.id;
+  }
+
+  /** A user's grants on some of the account's resources (those without one are absent). */
+  async grantsOf(scope: Pick<Actor, 'userId' | 'accountId'>, ids: number[]): Promise<Map<number, GrantLevels>> {
+    const result = new Map<number, GrantLevels>();
+    const unique = [...new Set(ids)];
+    for (let start = 0; start < unique.length; start += 500) {
+      for (const grant of await permissionRepository.findGrants(this.db, scope, unique.slice(start, start + 500))) {
+        const stored = Object.fromEntries(PERMISSION_KEYS.map((key) => [key, grant[key]])) as PermissionMap;
+        result.set(grant.resource_id, {
+          reference: grant.reference,
+          hasDomain: grant.has_domain === 1,
+          hasService: grant.has_service === 1,
+          hasMail: grant.has_mail === 1,
+          stored,
+          effective: effectiveLevels(grant),
+        });
+      }
+    }
+    return result;
   }
 
   /**
