@@ -32,6 +32,14 @@ const DatabasesRoute = lazy(() => import('../features/databases/routes/databases
 const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
 const ActivityRoute = lazy(() => import('../features/activity/routes/activity-route'));
 const ItemActivityRoute = lazy(() => import('../features/activity/routes/item-activity-route'));
+// Through a door module, as the console: the entry chunk does not carry these pages' chunk lists.
+const UsersRoute = lazy(() => import('../features/users/routes/users-entry').then((door) => door.loadUsersRoute()));
+const UserRoute = lazy(() => import('../features/users/routes/users-entry').then((door) => door.loadUserRoute()));
+// Public, and none of the layout: it brings the texts of the areas (its own and the password's)
+// with its code, so the login page's start texts do not grow.
+const InvitationRoute = lazy(() =>
+  Promise.all([import('../features/invitation/routes/invitation-route'), loadAreaTexts()]).then(([route]) => route),
+);
 // The provider's console: its own chunk, texts and staff session; none of it reaches the login route.
 const ConsoleRoute = lazy(() =>
   import('../features/console/routes/console-entry').then((entry) => entry.loadConsole()),
@@ -74,6 +82,8 @@ export const routes: RouteObject[] = [
           { path: 'service/', element: page(ServiceListRoute) },
           { path: 'mail/', element: page(MailListRoute) },
           { path: 'activity/', element: page(ActivityRoute) },
+          { path: 'users/', element: page(UsersRoute) },
+          { path: 'users/:id/', element: page(UserRoute) },
           { path: ':id/', element: page(ItemRedirectRoute) },
           { path: ':id/domain/', element: page(DomainRoute) },
           { path: ':id/mail/', element: page(MailRoute) },
@@ -99,6 +109,8 @@ export const routes: RouteObject[] = [
       { path: '/contact/', element: page(ContactRoute) },
     ],
   },
+  // An invited user sets their password: with or without a session (never sent away from it).
+  { path: '/invitation/', element: page(InvitationRoute) },
   { path: '/console/*', element: page(ConsoleRoute) },
   // Logged in: the not-found view inside the layout; logged out: styled like the login page.
   { path: '*', element: <NotFoundSwitch /> },

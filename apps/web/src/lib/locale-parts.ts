@@ -37,6 +37,11 @@ export const AREA_GROUPS: readonly string[] = [
   'api_tokens',
   'passkeys',
   'work',
+  // the activity log (the customers' and the console's, both behind a session)
+  'activity',
+  // the account's users, and the invitation page (which loads this part itself)
+  'users',
+  'invitation',
 ];
 
 /**

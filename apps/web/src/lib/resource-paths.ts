@@ -8,6 +8,11 @@ export const paths = {
   preferences: '/admin/preferences/',
   contact: '/admin/contact/',
   activity: '/admin/activity/',
+  /** The account's users, for those who may manage them; one user's permissions and access. */
+  users: '/admin/users/',
+  user: (id: number) => `/admin/users/${id}/`,
+  /** An invited user sets their password here; the token travels in the fragment (`#token`). */
+  invitation: '/invitation/',
   legal: '/legal/',
   domainList: '/admin/domain/',
   serviceList: '/admin/service/',

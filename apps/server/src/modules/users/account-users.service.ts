@@ -142,7 +142,7 @@ export class AccountUsersService {
     await this.deps.permissions.setManageUsers(actor.accountId, row.id, value);
     // the user's menus follow at once (the permission list carries the right)
     await this.deps.events.publish({ type: 'permissions.changed', userIds: [row.id], resourceId: null });
-    await this.record(call, actor, 'users.manage_users', row.username, flagChange('manageUsers', !value, value));
+    await this.record(call, actor, 'users.manager', row.username, flagChange('manageUsers', !value, value));
   }
 
   /** Disables a user: no login, and their sessions and tokens end at once. */

@@ -102,7 +102,7 @@ export class UserPermissions {
     if (changes.length === 0) return;
     await this.permissions.setGrant(user.id, params.resource, params.levels);
     await this.events.publish({ type: 'permissions.changed', userIds: [user.id], resourceId: params.resource });
-    await this.users.record(call, actor, 'users.permissions', user.username, changes);
+    await this.users.record(call, actor, 'users.permissions_set', user.username, changes);
   }
 
   /**

@@ -3,7 +3,7 @@ import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { ListPageQuery } from '@panel247/contract/list-query';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { SortChoice } from '../lib/list-sort';
+import type { SortChoice } from '../../../lib/list-sort';
 import { CONSOLE_API, consoleApi, consoleQueryKey, consoleRetry } from './console-api';
 
 export type ConsoleAccount = z.infer<typeof consoleAccountsDataSchema>['accounts'][number];

@@ -8,15 +8,15 @@ import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
+import { SortSelect } from '../../../components/sort-select';
 import { formatEpoch } from '../../../lib/dates';
+import type { SortChoice } from '../../../lib/list-sort';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { useServerPage, useStepBack } from '../../../lib/use-server-page';
 import { ACCOUNT_SORTS, type AccountSort, type ConsoleAccount, useAccounts } from '../api/list-accounts';
-import type { SortChoice } from '../lib/list-sort';
 import { useConsoleTitle } from '../lib/use-console-title';
 import { AccountUsersModal } from './account-users-modal';
-import { SortSelect } from './sort-select';
 
 const NO_ACCOUNT = null as ConsoleAccount | null;
 

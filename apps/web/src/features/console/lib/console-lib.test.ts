@@ -1,12 +1,12 @@
 import type { ConsolePlan } from '@panel247/contract/console';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, onSessionLost } from '../../../lib/api-client';
+import { parseSort, sortValue } from '../../../lib/list-sort';
 import { envelope, stubApi } from '../../../test/api-stub';
 import { consoleApi, consoleRetry, onStaffSessionLost } from '../api/console-api';
 import { consoleLogin } from '../api/console-login';
 import { getStaffInfo } from '../api/get-staff-info';
 import { SERVICE_SORTS } from '../api/list-services';
-import { parseSort, sortValue } from './list-sort';
 import { planPayload, planValues, validatePlan } from './plan-form';
 import { limitText } from './plan-limits';
 import { terminationOutcome } from './termination-outcome';

@@ -20,11 +20,14 @@ export function crumbsFor(pathname: string, item: PermissionSetData | null, t: (
     [paths.serviceList]: 'menu.services',
     [paths.mailList]: 'menu.mails',
     [paths.activity]: 'menu.activity',
+    [paths.users]: 'menu.users',
   };
   const normalized = pathname.endsWith('/') ? pathname : `${pathname}/`;
   const section = sections[normalized];
   if (section) {
     crumbs.push({ label: t(section) });
+  } else if (/^\/admin\/users\/\d+\/$/.test(normalized)) {
+    crumbs.push({ label: t('menu.users'), to: paths.users }, { label: t('menu.user') });
   } else if (item) {
     const parking = item.service?.isRedirAndParking ?? false;
     crumbs.push({ label: item.reference, to: `/admin/${item.id}/` });

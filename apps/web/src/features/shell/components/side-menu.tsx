@@ -17,6 +17,7 @@ import {
   IconServer,
   IconSettings,
   IconSitemap,
+  IconUsers,
   IconWorld,
   IconWorldWww,
 } from '@tabler/icons-react';
@@ -164,6 +165,10 @@ export function SideMenu({
     { label: t('menu.dashboard'), to: paths.dashboard, icon: IconDashboard, exact: true },
     { label: t('menu.preferences'), to: paths.preferences, icon: IconSettings },
     { label: t('menu.activity'), to: paths.activity, icon: IconListDetails, testId: 'menu-activity' },
+    // Only for the holders of the account's right to manage users; it follows the realtime socket.
+    ...(list.data?.manageUsers
+      ? [{ label: t('menu.users'), to: paths.users, icon: IconUsers, testId: 'menu-users' }]
+      : []),
     { label: t('menu.legal'), to: paths.legal, icon: IconFileText },
     { label: t('menu.contact'), to: paths.contact, icon: IconMailForward },
   ];

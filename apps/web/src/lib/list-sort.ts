@@ -1,4 +1,4 @@
-/** A console list's order: one of its sort keys, ascending or descending. */
+/** A list's order: one of its sort keys, ascending or descending. */
 export type SortChoice<Key extends string> = { sort: Key; order: 'asc' | 'desc' };
 
 /** A sort choice as one value of a native select ('plan-desc'). */
