@@ -7,6 +7,7 @@ import { fillLogin } from '../support/panel';
 import { PHONE, pageWidth } from '../support/phone';
 import type { PanelServer } from '../support/server';
 import { browserSuite } from '../support/suite';
+import { waitToast } from '../support/ui';
 
 const STAFF = { user: 'ana', password: 'consola-segura-2026' };
 const CUSTOMER = { domain: 'console-cliente.test', user: 'cliente', password: 'cliente-seguro-2026' };
@@ -226,6 +227,12 @@ describe.skipIf(!chromiumAvailable())('provider console', () => {
     await users.locator(`[data-username="${CUSTOMER.user}"]`).waitFor();
     expect(await users.textContent()).toContain('cliente@example.com');
     expect(await seriousViolations(page)).toEqual([]);
+    // the account's only user manages its users, and keeps that right: the account needs one
+    const manages = users.locator(`[data-username="${CUSTOMER.user}"]`).getByTestId('account-user-manager');
+    expect(await manages.isChecked()).toBe(true);
+    await manages.click({ force: true });
+    await waitToast(page, 'La cuenta debe conservar al menos un usuario activo que gestione usuarios');
+    expect(await manages.isChecked()).toBe(true);
     await page.getByRole('dialog').getByRole('button', { name: 'Cerrar' }).click();
     await users.waitFor({ state: 'hidden' });
 

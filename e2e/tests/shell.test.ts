@@ -202,9 +202,10 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
     await loginNoCaptcha(page, server.url);
     await page.goto(`${server.url}/admin/`);
     await page.getByTestId('info-card').waitFor();
-    const stops = (await tabStops(page, 12)).join('\n');
+    const stops = (await tabStops(page, 14)).join('\n');
     for (const expected of [
       'a:Escritorio',
+      'a:Usuarios',
       'a:Dominios',
       'button:Menú de usuario de admin',
       'a:Servicios',

@@ -280,6 +280,39 @@ describe.each(DATABASE_KINDS)('panel CLI on %s', (kind) => {
     expect(account).toEqual({ code: 1, stdout: '', stderr: "Error: No account 'x.test'\n" });
   });
 
+  it('grants and takes the right to manage the account’s users, never from its last holder', async () => {
+    const list = async () =>
+      (
+        (await panelJson(env, ['user', 'list', '--domain', 'cli.test'])) as { user: string; manageUsers: boolean }[]
+      ).map((row) => [row.user, row.manageUsers]);
+    const manager = (user: string, flag: string) =>
+      runPanel(env, ['user', 'manager', '--domain', 'cli.test', '--user', user, flag, '--json']);
+    await panelJson(
+      env,
+      ['user', 'add', '--domain', 'cli.test', '--user', 'bob', '--password-stdin'],
+      'bob password 12\n',
+    );
+    expect(await list()).toEqual([
+      ['alice', true],
+      ['bob', false],
+    ]);
+    expect((await manager('bob', '--grant')).code).toBe(0);
+    expect((await manager('alice', '--revoke')).code).toBe(0);
+    expect(await list()).toEqual([
+      ['alice', false],
+      ['bob', true],
+    ]);
+    const last = await manager('bob', '--revoke');
+    expect(last).toMatchObject({
+      code: 1,
+      stderr: 'Error: The account must keep at least one enabled user who manages users\n',
+    });
+    expect((await runPanel(env, ['user', 'manager', '--domain', 'cli.test', '--user', 'bob'])).stderr).toBe(
+      'Error: Give one of --grant or --revoke\n',
+    );
+    expect((await manager('alice', '--grant')).code).toBe(0);
+  });
+
   it('resets a password: the old one fails, the new one works, open sessions end', async () => {
     const cookie = await t.login('cli.test', 'alice', 'first password 1');
     const reset = await panelJson(env, [

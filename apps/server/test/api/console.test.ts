@@ -169,9 +169,22 @@ describe.each(DATABASE_KINDS)('the provider’s console on %s', (kind) => {
       'accounts/consola-nuevo.test/users/',
     );
     expect(users.body.data.users).toEqual([
-      expect.objectContaining({ username: 'owner', email: 'owner@example.net', secondFactor: false }),
+      expect.objectContaining({
+        username: 'owner',
+        email: 'owner@example.net',
+        secondFactor: false,
+        manageUsers: true,
+        disabled: false,
+      }),
     ]);
     expect((await as('GET', 'accounts/nadie.test/users/')).response.statusCode).toBe(404);
+    // the owner manages the account's users and, being the only user, keeps that right
+    const taken = await as('POST', 'accounts/consola-nuevo.test/users/owner/manager/', { manageUsers: 'false' });
+    expect(taken.response.statusCode).toBe(409);
+    expect(
+      (await as('POST', 'accounts/consola-nuevo.test/users/nadie/manager/', { manageUsers: 'true' })).response
+        .statusCode,
+    ).toBe(404);
 
     const work = await as<{ jobs: { id: string; state: string }[]; changes: unknown[] }>('GET', 'work/list/', {
       state: 'failed',

@@ -20,6 +20,8 @@ export const CONSOLE_API = {
   brandLegal: (slug: string) => `console/brands/${encodeURIComponent(slug)}/legal/`,
   accounts: 'console/accounts/list/',
   accountUsers: (domain: string) => `console/accounts/${encodeURIComponent(domain)}/users/`,
+  userManager: (domain: string, username: string) =>
+    `console/accounts/${encodeURIComponent(domain)}/users/${encodeURIComponent(username)}/manager/`,
   work: 'console/work/list/',
   jobRetry: (id: string) => `console/work/${encodeURIComponent(id)}/retry/`,
   outbox: 'console/outbox/list/',

@@ -1,4 +1,4 @@
-import { Badge, Text } from '@mantine/core';
+import { Badge, Switch, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
@@ -6,12 +6,13 @@ import { ListSkeleton } from '../../../components/list-skeleton';
 import { ListTable } from '../../../components/list-table';
 import { ApiError } from '../../../lib/api-client';
 import { formatEpoch } from '../../../lib/dates';
-import { translateError } from '../../../lib/notify';
-import { type AccountUser, useAccountUsers } from '../api/list-account-users';
+import { notifyError, notifySuccess, translateError } from '../../../lib/notify';
+import { type AccountUser, useAccountUsers, useSetUserManager } from '../api/list-account-users';
 
 function UsersTable({ domain }: { domain: string }) {
   const { t, i18n } = useTranslation();
   const users = useAccountUsers(domain);
+  const manager = useSetUserManager(domain);
   if (users.isPending) return <ListSkeleton rows={2} height={32} testId="account-users-skeleton" />;
   const gone = users.error instanceof ApiError && users.error.status === 404;
   const columns: DataTableColumn<AccountUser>[] = [
@@ -45,6 +46,24 @@ function UsersTable({ domain }: { domain: string }) {
         <Badge variant="light" color={user.secondFactor ? 'green' : 'gray'} data-testid="account-user-2fa">
           {t(user.secondFactor ? 'console.accounts.second_factor_yes' : 'console.accounts.second_factor_no')}
         </Badge>
+      ),
+    },
+    {
+      accessor: 'manageUsers',
+      title: t('console.accounts.manages_users'),
+      render: (user) => (
+        <Switch
+          checked={user.manageUsers}
+          disabled={manager.isPending}
+          aria-label={t('console.accounts.manages_users_of', { name: user.username })}
+          data-testid="account-user-manager"
+          onChange={(event) =>
+            manager.mutate(
+              { username: user.username, manageUsers: event.currentTarget.checked },
+              { onSuccess: () => notifySuccess(), onError: notifyError },
+            )
+          }
+        />
       ),
     },
   ];
