@@ -13,6 +13,8 @@ set -euo pipefail
 # libnet-ssleay-perl for its TLS) is the mail client of the submission tests; openssl makes the mail
 # harness's self-signed certificate and checks the IMAP handshake. debootstrap makes the clean
 # Debian 12 root the install's proof boots in its own namespaces (scripts/daemons/clean-root.ts).
+# xmllint also checks every EPP frame against the RFCs' schemas, and libnet-epp-perl (Net::EPP) is
+# the independent EPP client that drives the test registry the panel's own client is tested with.
 PACKAGES=(
   chromium
   fonts-dejavu-core
@@ -53,6 +55,7 @@ PACKAGES=(
   python3-dkim
   pebble
   libxml2-utils
+  libnet-epp-perl
   debootstrap
 )
 
