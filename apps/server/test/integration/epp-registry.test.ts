@@ -6,6 +6,7 @@ import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { eppCommands, readDomainInfo } from '../../src/drivers/registry/epp/epp-commands.ts';
 import { EppConnectionLost } from '../../src/drivers/registry/epp/epp-connection.ts';
 import { EppPool, type EppTransaction } from '../../src/drivers/registry/epp/epp-pool.ts';
+import { EppRegistryDriver } from '../../src/drivers/registry/epp/epp-registry.driver.ts';
 import { expectSuccess, RegistryRefusedError } from '../../src/drivers/registry/epp/epp-result.ts';
 import { type EppRegistryServer, startEppRegistry } from '../support/epp-registry/epp-registry-server.ts';
 import { type RegistryCertificates, registryCertificates } from '../support/epp-registry/registry-certificates.ts';
@@ -24,24 +25,22 @@ describe('EPP: the panel’s client and an independent one against the test regi
   let pool: EppPool;
   const transactions: EppTransaction[] = [];
 
+  const optionsFor = (overrides: Partial<ConstructorParameters<typeof EppPool>[0]> = {}) => ({
+    name: 'test',
+    host: '127.0.0.1',
+    port: registry.port,
+    cert: certs.client.cert,
+    key: certs.client.key,
+    ca: certs.ca,
+    clientId: REGISTRAR.id,
+    password: REGISTRAR.password,
+    sessions: 2,
+    ratePerSecond: 50,
+    keepAliveMs: 60_000,
+    ...overrides,
+  });
   const poolFor = (overrides: Partial<ConstructorParameters<typeof EppPool>[0]> = {}) =>
-    new EppPool(
-      {
-        name: 'test',
-        host: '127.0.0.1',
-        port: registry.port,
-        cert: certs.client.cert,
-        key: certs.client.key,
-        ca: certs.ca,
-        clientId: REGISTRAR.id,
-        password: REGISTRAR.password,
-        sessions: 2,
-        ratePerSecond: 50,
-        keepAliveMs: 60_000,
-        ...overrides,
-      },
-      (transaction) => transactions.push(transaction),
-    );
+    new EppPool(optionsFor(overrides), (transaction) => transactions.push(transaction));
 
   beforeAll(async () => {
     requireBinary('xmllint', 'libxml2-utils');
@@ -193,6 +192,124 @@ describe('EPP: the panel’s client and an independent one against the test regi
     expect(steps.domain_info_after).toEqual(['1000', 'ns1.perl.es']);
     expect(steps.poll?.[0]).toBe('1300');
     expect(steps.logout?.[0]).toBe('1500');
+  });
+
+  it('the registry driver: name servers (host objects made, glue from the panel), locks, privacy, DS, contacts', async () => {
+    registry.state.addDomain('driver.es', REGISTRAR.id, { nameservers: ['ns1.hosting.example'] });
+    const driver = new EppRegistryDriver({
+      registries: [{ name: 'test', tlds: ['es'], pool, hostObjects: true }],
+      glueOf: async () => [{ name: 'ns1.driver.es', ipv4: '192.0.2.10', ipv6: '' }],
+      cacheSeconds: 0,
+      now: () => Math.floor(Date.now() / 1000),
+    });
+    expect(await driver.readDomain('driver.es')).toMatchObject({
+      nameservers: ['ns1.hosting.example'],
+      blocked: false,
+      transferBlock: false,
+      whoisPrivacy: false,
+    });
+    expect(await driver.readDomain('nadie.es')).toBeUndefined();
+
+    await driver.setNameservers('driver.es', ['ns1.driver.es', 'ns2.elsewhere.example']);
+    expect(registry.state.domains.get('driver.es')?.nameservers.map((h) => h.name)).toEqual([
+      'ns1.driver.es',
+      'ns2.elsewhere.example',
+    ]);
+    expect(registry.state.hosts.get('ns1.driver.es')?.addresses).toEqual([{ ip: 'v4', address: '192.0.2.10' }]);
+    await driver.updateHost('driver.es', 'ns1.driver.es', '192.0.2.11', '2001:db8::11');
+    expect(registry.state.hosts.get('ns1.driver.es')?.addresses.map((a) => a.address)).toEqual([
+      '192.0.2.11',
+      '2001:db8::11',
+    ]);
+    await expect(driver.deleteHost('driver.es', 'ns1.driver.es')).rejects.toMatchObject({ code: 2305 });
+
+    await driver.setStatus('driver.es', { blocked: true, transferBlock: true, whoisPrivacy: true });
+    expect(await driver.readDomain('driver.es')).toMatchObject({
+      blocked: true,
+      transferBlock: true,
+      whoisPrivacy: true,
+    });
+    // locked: a change is refused by the registry, with its code
+    await expect(driver.setNameservers('driver.es', ['ns1.driver.es'])).rejects.toMatchObject({ code: 2304 });
+    await driver.setStatus('driver.es', { blocked: false, transferBlock: false, whoisPrivacy: false });
+    expect(await driver.readDomain('driver.es')).toMatchObject({
+      blocked: false,
+      transferBlock: false,
+      whoisPrivacy: false,
+    });
+
+    const ds = { keytag: 4242, algorithm: 13, digestType: 2, digest: 'AB'.repeat(32) };
+    await driver.addDs('driver.es', [ds]);
+    await driver.removeDs('driver.es', [ds]);
+    expect(registry.state.domains.get('driver.es')?.ds).toEqual([]);
+
+    await driver.updateContact('driver.es', ['registrant', 'admin'], {
+      isOrg: true,
+      orgName: 'Tienda SL',
+      firstName: '',
+      lastName: '',
+      identNumber: 'B12345678',
+      email: 'legal@tienda.es',
+      phone: '+34.911000000',
+      address: 'Gran Via 1',
+      postalCode: '28013',
+      city: 'Madrid',
+      state: '',
+      country: 'es',
+    });
+    const domain = registry.state.domains.get('driver.es');
+    expect(registry.state.contacts.get(domain?.registrant ?? '')?.email).toBe('legal@tienda.es');
+    expect(domain?.contacts).toEqual([{ type: 'admin', id: domain?.registrant }]);
+  });
+
+  it('a change cut after the registry applied it is read back, not sent twice', async () => {
+    registry.state.addDomain('cortado.es', REGISTRAR.id, { nameservers: ['ns1.hosting.example'] });
+    const driver = new EppRegistryDriver({
+      registries: [{ name: 'test', tlds: ['es'], pool, hostObjects: true }],
+      glueOf: async () => [],
+      cacheSeconds: 0,
+      now: () => Math.floor(Date.now() / 1000),
+    });
+    registry.cutAfter('domain:update');
+    const before = registry.commands.filter((c) => c.command === 'domain:update').length;
+    await driver.setNameservers('cortado.es', ['ns1.hosting.example', 'ns1.tienda.es']);
+    expect(registry.commands.filter((c) => c.command === 'domain:update').length - before).toBe(1);
+    expect(registry.state.domains.get('cortado.es')?.nameservers.map((h) => h.name)).toEqual([
+      'ns1.hosting.example',
+      'ns1.tienda.es',
+    ]);
+  });
+
+  it('a registry of host attributes takes the glue with the name server', async () => {
+    const attributes = await startEppRegistry({
+      cert: certs.server.cert,
+      key: certs.server.key,
+      ca: certs.ca,
+      registrars: [{ ...REGISTRAR }],
+      rules: { hostObjects: false },
+    });
+    attributes.state.addDomain('attr.cat', REGISTRAR.id);
+    const attrPool = poolFor({ port: attributes.port });
+    const driver = new EppRegistryDriver({
+      registries: [{ name: 'cat', tlds: ['cat'], pool: attrPool, hostObjects: false }],
+      glueOf: async () => [{ name: 'ns1.attr.cat', ipv4: '192.0.2.20', ipv6: '' }],
+      cacheSeconds: 0,
+      now: () => Math.floor(Date.now() / 1000),
+    });
+    await driver.setNameservers('attr.cat', ['ns1.attr.cat', 'ns.elsewhere.example']);
+    expect(attributes.state.domains.get('attr.cat')?.nameservers).toEqual([
+      { name: 'ns1.attr.cat', addresses: [{ ip: 'v4', address: '192.0.2.20' }] },
+      { name: 'ns.elsewhere.example', addresses: [] },
+    ]);
+    await driver.updateHost('attr.cat', 'ns1.attr.cat', '192.0.2.21', '');
+    expect(attributes.state.domains.get('attr.cat')?.nameservers[1]).toEqual({
+      name: 'ns1.attr.cat',
+      addresses: [{ ip: 'v4', address: '192.0.2.21' }],
+    });
+    await expect(driver.deleteHost('attr.cat', 'ns1.attr.cat')).rejects.toMatchObject({ code: 2305 });
+    await attrPool.close();
+    expect(attributes.problems).toEqual([]);
+    await attributes.close();
   });
 
   it('every frame either side sent passed the RFCs’ schemas', () => {

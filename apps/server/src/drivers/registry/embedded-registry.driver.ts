@@ -1,10 +1,8 @@
-import { randomInt } from 'node:crypto';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
+import { newLocalAuthSecret } from './auth-secret.ts';
 import { embeddedRegistryRepository } from './embedded-registry.repository.ts';
 import type { RegistryDomain, RegistryDriver } from './registry.driver.ts';
-
-const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
 
 /**
  * The provider as registry of record: the panel database is the registry. Reads read it (the
@@ -44,11 +42,7 @@ export class EmbeddedRegistryDriver implements RegistryDriver {
   }
 
   async newAuthSecret(_domain: string, type: 'authcode' | 'transferkey'): Promise<string> {
-    const length = type === 'authcode' ? 16 : 12;
-    // A mix of classes as registries require, from an alphabet without look-alikes.
-    let secret = '';
-    for (let i = 0; i < length; i++) secret += ALPHABET[randomInt(ALPHABET.length)];
-    return type === 'authcode' ? `${secret}#7` : secret;
+    return newLocalAuthSecret(type);
   }
 
   async setNameservers(): Promise<void> {}

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type TLSSocket } from 'node:tls';
 import { XMLParser } from 'fast-xml-parser';
 import { encodeFrame, FrameReader } from '../../../src/drivers/registry/epp/epp-frame.ts';
-import { handleCommand, type Registrar, type RegistryRules } from './registry-commands.ts';
+import { handleCommand, type Registrar, type RegistryRules, syntaxError } from './registry-commands.ts';
 import { RegistryState } from './registry-state.ts';
 import { schemaProblems } from './schema-check.ts';
 
@@ -63,9 +63,11 @@ export async function startEppRegistry(options: EppRegistryOptions): Promise<Epp
   const cuts = new Set<string>();
   const sockets = new Set<TLSSocket>();
 
-  async function checked(direction: 'in' | 'out', frame: string): Promise<void> {
+  /** Whether the frame passed the schemas; one that did not is kept in `problems`. */
+  async function checked(direction: 'in' | 'out', frame: string): Promise<boolean> {
     const found = await schemaProblems(frame);
     if (found.length > 0) problems.push({ direction, frame, problems: found });
+    return found.length === 0;
   }
 
   function serve(socket: TLSSocket): void {
@@ -91,12 +93,15 @@ export async function startEppRegistry(options: EppRegistryOptions): Promise<Epp
       }
       for (const frame of frames) {
         queue = queue.then(async () => {
-          await checked('in', frame);
+          const valid = await checked('in', frame);
           const document = prefixed.parse(frame)?.epp;
           if (document?.hello !== undefined) return send(greeting());
           const command = document?.command;
           if (!command) return void socket.destroy();
-          const outcome = handleCommand(state, rules, options.registrars, session, command);
+          // a frame the schemas refuse is a syntax error (RFC 5730: 2001), never executed
+          const outcome = valid
+            ? handleCommand(state, rules, options.registrars, session, command)
+            : syntaxError(command);
           commands.push({ command: outcome.name, clTRID: outcome.clTRID, registrar: session?.id ?? '' });
           if (outcome.login !== undefined) session = outcome.login ?? undefined;
           if (cuts.has(outcome.name)) {

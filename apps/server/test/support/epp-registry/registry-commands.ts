@@ -30,6 +30,7 @@ const MESSAGES: Record<number, string> = {
   1300: 'Command completed successfully; no messages',
   1301: 'Command completed successfully; ack to dequeue',
   1500: 'Command completed successfully; ending session',
+  2001: 'Command syntax error',
   2002: 'Command use error',
   2003: 'Required parameter missing',
   2005: 'Parameter value syntax error',
@@ -114,6 +115,12 @@ class Refusal extends Error {
 const refuse = (code: number, reason = ''): never => {
   throw new Refusal(code, reason);
 };
+
+/** The answer to a command the schemas refused: 2001, and nothing done. */
+export function syntaxError(command: Node): Outcome {
+  const clTRID = text(command?.clTRID);
+  return { name: 'invalid', clTRID, response: response(2001, clTRID, { reason: 'the command is not valid EPP' }) };
+}
 
 export function handleCommand(
   state: RegistryState,
