@@ -607,9 +607,13 @@ export const configSchema = z.object({
     .object({
       /**
        * The registry of record: `embedded` (the provider is the registry; its state is the panel
-       * database). Only that one exists yet; an EPP driver will be another value here.
+       * database) or `epp` (the registries `panel registry add` configured, by TLD, over EPP).
        */
-      driver: z.enum(['embedded']).default('embedded'),
+      driver: z.enum(['embedded', 'epp']).default('embedded'),
+      /** How long a domain read from an EPP registry is reused (seconds). */
+      cacheSeconds: z.coerce.number().int().min(0).max(3600).default(30),
+      /** An idle EPP session says `hello` this often (seconds), so the registry keeps it. */
+      keepAliveSeconds: z.coerce.number().int().min(10).max(3600).default(300),
       /** DNS servers (host:port) that name servers must resolve through; the system's when empty. */
       resolvers: z
         .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
@@ -754,6 +758,8 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNS_ALLOW_PLACEHOLDERS: 'dns.allowPlaceholders',
   PANEL_REGISTRY_DRIVER: 'registry.driver',
   PANEL_REGISTRY_RESOLVERS: 'registry.resolvers',
+  PANEL_REGISTRY_CACHE_SECONDS: 'registry.cacheSeconds',
+  PANEL_REGISTRY_KEEPALIVE_SECONDS: 'registry.keepAliveSeconds',
   PANEL_DNSSEC_DS_TTL_SECONDS: 'dnssec.dsTtlSeconds',
   PANEL_DNSSEC_PARENT_DELAY_SECONDS: 'dnssec.parentDelaySeconds',
   PANEL_DNSSEC_UNSIGN_WAIT_SECONDS: 'dnssec.unsignWaitSeconds',

@@ -33,6 +33,7 @@ import { outboxCommands } from './commands/outbox.command.ts';
 import { permissionCommands } from './commands/permission.command.ts';
 import { planCommands } from './commands/plan.command.ts';
 import { providerTokenCommands } from './commands/provider.command.ts';
+import { registryCommands } from './commands/registry.command.ts';
 import { resourceCommands } from './commands/resource.command.ts';
 import { seedCommands } from './commands/seed.command.ts';
 import { staffCommands } from './commands/staff.command.ts';
@@ -50,6 +51,7 @@ export const GROUPS: CommandGroup[] = [
   planCommands,
   providerTokenCommands,
   staffCommands,
+  registryCommands,
   permissionCommands,
   outboxCommands,
   legalCommands,

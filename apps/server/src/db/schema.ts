@@ -71,6 +71,28 @@ export interface UserTable {
   second_factor_required: Generated<number>;
 }
 
+/** A registry the EPP driver speaks to (migration 0044). */
+export interface EppRegistryTable {
+  id: Generated<number>;
+  name: string;
+  /** Comma-separated, lower-case: `es,com.es`. */
+  tlds: string;
+  host: string;
+  port: Generated<number>;
+  cert_file: string;
+  key_file: string;
+  /** '' : the system's CAs. */
+  ca_file: Generated<string>;
+  client_id: string;
+  password_sealed: string;
+  host_objects: Generated<number>;
+  sessions: Generated<number>;
+  rate_per_second: Generated<number>;
+  /** The extension URIs its last greeting announced, comma-separated. */
+  extensions: Generated<string>;
+  created_at: number;
+}
+
 /** A user's live invitation to set their password (migration 0043). */
 export interface UserInvitationTable {
   user_id: number;
@@ -763,6 +785,7 @@ export interface Database {
   accounts: AccountTable;
   users: UserTable;
   user_invitations: UserInvitationTable;
+  epp_registries: EppRegistryTable;
   user_totp: UserTotpTable;
   user_recovery_codes: UserRecoveryCodeTable;
   login_challenges: LoginChallengeTable;

@@ -543,6 +543,8 @@ const es = {
   'registry.epp.2501': 'El registro ha rechazado la identificación del proveedor',
   'registry.epp.2502': 'El registro ha limitado las sesiones del proveedor; vuelve a intentarlo en unos minutos',
   'registry.epp.refused': 'El registro ha rechazado el cambio',
+  'registry.error.tld_taken': 'Ya hay un registro para {tld}',
+  'registry.error.name_taken': 'Ya hay un registro con ese nombre',
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -1076,6 +1078,8 @@ const en: Record<MessageKey, string> = {
   'registry.epp.2501': 'The registry refused the provider’s credentials',
   'registry.epp.2502': 'The registry limited the provider’s sessions; try again in a few minutes',
   'registry.epp.refused': 'The registry refused the change',
+  'registry.error.tld_taken': 'A registry for {tld} exists already',
+  'registry.error.name_taken': 'A registry with that name exists already',
 };
 
 const ca: Record<MessageKey, string> = {
@@ -1616,6 +1620,8 @@ const ca: Record<MessageKey, string> = {
   'registry.epp.2501': 'El registre ha rebutjat la identificació del proveïdor',
   'registry.epp.2502': 'El registre ha limitat les sessions del proveïdor; torna-ho a provar d’aquí a uns minuts',
   'registry.epp.refused': 'El registre ha rebutjat el canvi',
+  'registry.error.tld_taken': 'Ja hi ha un registre per a {tld}',
+  'registry.error.name_taken': 'Ja hi ha un registre amb aquest nom',
 };
 
 export const MESSAGES = { es, en, ca } as const;

@@ -22,7 +22,8 @@ describe('registry driver from the configuration', () => {
   });
 
   it('refuses a driver that does not exist, naming the variable', () => {
-    const load = () => loadConfig({ PANEL_DATA_DIR: '/nonexistent', PANEL_REGISTRY_DRIVER: 'epp' });
+    expect(loadConfig({ PANEL_DATA_DIR: '/nonexistent', PANEL_REGISTRY_DRIVER: 'epp' }).registry.driver).toBe('epp');
+    const load = () => loadConfig({ PANEL_DATA_DIR: '/nonexistent', PANEL_REGISTRY_DRIVER: 'rrp' });
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(/registry\.driver \(PANEL_REGISTRY_DRIVER\)/);
   });
@@ -99,6 +100,9 @@ describe.each(DATABASE_KINDS)('registry driver reads on %s', (kind) => {
     const registry = createRegistryDriver(loadConfig({}, { dataDir: '/nonexistent' }), {
       db: database.db,
       authSecrets: secrets,
+      registries: async () => [],
+      glueOf: async () => [],
+      now,
     });
     expect(registry.kind).toBe('embedded');
     const domains = domainService(registry);

@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
+import { runCli } from '../../src/cli/run-cli.ts';
 import { eppCommands, readDomainInfo } from '../../src/drivers/registry/epp/epp-commands.ts';
 import { EppConnectionLost } from '../../src/drivers/registry/epp/epp-connection.ts';
 import { EppPool, type EppTransaction } from '../../src/drivers/registry/epp/epp-pool.ts';
@@ -13,6 +16,8 @@ import { type RegistryCertificates, registryCertificates } from '../support/epp-
 
 const run = promisify(execFile);
 const REGISTRAR = { id: 'panel247', password: 'secret-pw-1' };
+/** The registrar the CLI logs in as (its password changes in the test). */
+const CLI_REGISTRAR = { id: 'panel247-cli', password: 'cli-secret-1' };
 
 /**
  * The panel's EPP client against the test registry (TLS with client certificates, real state,
@@ -50,7 +55,7 @@ describe('EPP: the panel’s client and an independent one against the test regi
       cert: certs.server.cert,
       key: certs.server.key,
       ca: certs.ca,
-      registrars: [REGISTRAR, { id: 'other-registrar', password: 'other-pw-22' }],
+      registrars: [REGISTRAR, CLI_REGISTRAR, { id: 'other-registrar', password: 'other-pw-22' }],
     });
     registry.state.addDomain('tienda.es', REGISTRAR.id, { nameservers: ['ns1.hosting.example'] });
     registry.state.addDomain('perl.es', REGISTRAR.id);
@@ -197,7 +202,7 @@ describe('EPP: the panel’s client and an independent one against the test regi
   it('the registry driver: name servers (host objects made, glue from the panel), locks, privacy, DS, contacts', async () => {
     registry.state.addDomain('driver.es', REGISTRAR.id, { nameservers: ['ns1.hosting.example'] });
     const driver = new EppRegistryDriver({
-      registries: [{ name: 'test', tlds: ['es'], pool, hostObjects: true }],
+      registries: async () => [{ name: 'test', tlds: ['es'], pool, hostObjects: true }],
       glueOf: async () => [{ name: 'ns1.driver.es', ipv4: '192.0.2.10', ipv6: '' }],
       cacheSeconds: 0,
       now: () => Math.floor(Date.now() / 1000),
@@ -265,7 +270,7 @@ describe('EPP: the panel’s client and an independent one against the test regi
   it('a change cut after the registry applied it is read back, not sent twice', async () => {
     registry.state.addDomain('cortado.es', REGISTRAR.id, { nameservers: ['ns1.hosting.example'] });
     const driver = new EppRegistryDriver({
-      registries: [{ name: 'test', tlds: ['es'], pool, hostObjects: true }],
+      registries: async () => [{ name: 'test', tlds: ['es'], pool, hostObjects: true }],
       glueOf: async () => [],
       cacheSeconds: 0,
       now: () => Math.floor(Date.now() / 1000),
@@ -291,7 +296,7 @@ describe('EPP: the panel’s client and an independent one against the test regi
     attributes.state.addDomain('attr.cat', REGISTRAR.id);
     const attrPool = poolFor({ port: attributes.port });
     const driver = new EppRegistryDriver({
-      registries: [{ name: 'cat', tlds: ['cat'], pool: attrPool, hostObjects: false }],
+      registries: async () => [{ name: 'cat', tlds: ['cat'], pool: attrPool, hostObjects: false }],
       glueOf: async () => [{ name: 'ns1.attr.cat', ipv4: '192.0.2.20', ipv6: '' }],
       cacheSeconds: 0,
       now: () => Math.floor(Date.now() / 1000),
@@ -310,6 +315,81 @@ describe('EPP: the panel’s client and an independent one against the test regi
     await attrPool.close();
     expect(attributes.problems).toEqual([]);
     await attributes.close();
+  });
+
+  it('the CLI adds a registry (its password kept sealed), checks it, and changes the password at the registry', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'p247-epp-cli-'));
+    const cli = async (args: string[], stdin = '') => {
+      let stdout = '';
+      let stderr = '';
+      const code = await runCli([...args, '--json'], {
+        stdout: (text) => (stdout += text),
+        stderr: (text) => (stderr += text),
+        readStdin: async () => stdin,
+        env: { PANEL_DATA_DIR: dataDir, PANEL_REGISTRY_DRIVER: 'epp' },
+      });
+      return { code, stdout, stderr };
+    };
+    const added = await cli(
+      [
+        'registry',
+        'add',
+        'nic-es',
+        '--tld',
+        'es,com.es',
+        '--host',
+        'localhost',
+        '--port',
+        String(registry.port),
+        '--cert',
+        certs.files.clientCert,
+        '--key',
+        certs.files.clientKey,
+        '--ca',
+        certs.files.ca,
+        '--client-id',
+        CLI_REGISTRAR.id,
+        '--password-stdin',
+      ],
+      `${CLI_REGISTRAR.password}\n`,
+    );
+    expect(added.stderr).toBe('');
+    const taken = await cli(
+      [
+        'registry',
+        'add',
+        'other',
+        '--tld',
+        'com.es',
+        '--host',
+        'localhost',
+        '--cert',
+        'c',
+        '--key',
+        'k',
+        '--client-id',
+        'abc',
+        '--password-stdin',
+      ],
+      'abcdef\n',
+    );
+    expect(taken.stderr).toContain('com.es');
+    const checked = await cli(['registry', 'check', 'nic-es']);
+    expect(checked.stderr).toBe('');
+    expect(JSON.parse(checked.stdout).extensions).toContain('urn:ietf:params:xml:ns:secDNS-1.1');
+    const listed = await cli(['registry', 'list']);
+    expect(listed.stdout).not.toContain(CLI_REGISTRAR.password);
+    expect(JSON.parse(listed.stdout).registries[0]).toMatchObject({
+      name: 'nic-es',
+      tlds: ['es', 'com.es'],
+      hostObjects: true,
+    });
+    const changed = await cli(['registry', 'password', 'nic-es', '--new-password-stdin'], 'new-pw-7777\n');
+    expect(changed.stderr).toBe('');
+    expect(CLI_REGISTRAR.password).toBe('new-pw-7777');
+    // the sealed password is the new one: the next session logs in with it
+    expect((await cli(['registry', 'check', 'nic-es'])).code).toBe(0);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('every frame either side sent passed the RFCs’ schemas', () => {

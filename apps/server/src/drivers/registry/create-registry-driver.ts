@@ -2,15 +2,35 @@ import type { AppConfig } from '../../config.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import { EmbeddedRegistryDriver } from './embedded-registry.driver.ts';
+import { type EppRegistrySettings, eppRegistryHandles } from './epp/epp-registries.ts';
+import { EppRegistryDriver } from './epp/epp-registry.driver.ts';
 import type { RegistryDriver } from './registry.driver.ts';
+
+export interface RegistryDriverDeps {
+  db: Db;
+  authSecrets: SecretBox;
+  /** The registries of `panel registry add` (EPP): read when first needed. */
+  registries: () => Promise<EppRegistrySettings[]>;
+  /** The panel's glue of a domain (registries of host attributes take it with the name servers). */
+  glueOf: (domain: string) => Promise<{ name: string; ipv4: string; ipv6: string }[]>;
+  now: () => number;
+}
 
 /**
  * The registry driver `registry.driver` names (validated by the config). An EPP driver is one more
  * case here and one more value in the config's list; services and routes stay as they are.
  */
-export function createRegistryDriver(config: AppConfig, deps: { db: Db; authSecrets: SecretBox }): RegistryDriver {
+export function createRegistryDriver(config: AppConfig, deps: RegistryDriverDeps): RegistryDriver {
   switch (config.registry.driver) {
     case 'embedded':
       return new EmbeddedRegistryDriver(deps.db, deps.authSecrets);
+    case 'epp':
+      return new EppRegistryDriver({
+        registries: async () =>
+          eppRegistryHandles(await deps.registries(), { keepAliveMs: config.registry.keepAliveSeconds * 1000 }),
+        glueOf: deps.glueOf,
+        cacheSeconds: config.registry.cacheSeconds,
+        now: deps.now,
+      });
   }
 }

@@ -8,7 +8,9 @@ import { ChainedHostResolver, DnsHostResolver } from '../../drivers/registry/hos
 import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
 import { createDnsService, type DnsService } from '../dns/dns.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
+import { RegistriesService } from '../registries/registries.service.ts';
 import { type CdsChange, CdsScanService } from './cds-scan.service.ts';
+import { domainRepository } from './domain.repository.ts';
 import { DomainService } from './domain.service.ts';
 import { DomainContactService } from './domain-contact.service.ts';
 import { DomainDnssecService } from './domain-dnssec.service.ts';
@@ -58,7 +60,14 @@ export function createDomainServices(
 ): { domains: DomainServices; contacts: DomainContactService } {
   const events = options.events ?? QUIET;
   const authSecrets = new SecretBox(secretKey, 'domain-auth');
-  const registry = createRegistryDriver(config, { db, authSecrets });
+  const registries = new RegistriesService(db, new SecretBox(secretKey, 'registry-password'), now);
+  const registry = createRegistryDriver(config, {
+    db,
+    authSecrets,
+    registries: () => registries.logins(),
+    glueOf: (domain) => domainRepository.glueOfDomain(db, domain),
+    now,
+  });
   // Name servers must resolve through the configured resolvers. Only when no DNS server publishes
   // the panel's zones (the embedded driver) are those zones asked first.
   const dnsResolver = new DnsHostResolver(config.registry.resolvers);

@@ -97,6 +97,17 @@ export class EppPool {
     }
   }
 
+  /** A logged-in session's `hello`: what the registry announces now (its greeting). */
+  async hello(): Promise<EppGreeting> {
+    const session = await this.acquire();
+    try {
+      this.greeting = await session.connection.hello();
+      return this.greeting;
+    } finally {
+      this.release(session);
+    }
+  }
+
   /** The registry's own login password changed (RFC 5730 `newPW`): on a fresh session, then used by all. */
   async changePassword(newPassword: string): Promise<void> {
     const { connection } = await this.login(newPassword);

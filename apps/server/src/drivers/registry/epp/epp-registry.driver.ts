@@ -27,7 +27,8 @@ export interface EppRegistryHandle {
 }
 
 export interface EppDriverOptions {
-  registries: EppRegistryHandle[];
+  /** The registries, made when first needed (their sessions open on first use). */
+  registries: () => Promise<EppRegistryHandle[]>;
   /** The panel's glue of a domain: registries of host attributes take it with each name server. */
   glueOf(domain: string): Promise<{ name: string; ipv4: string; ipv6: string }[]>;
   /** How long a domain's reading is reused (the domain view reads the registry, briefly cached). */
@@ -55,14 +56,16 @@ const sameDs = (a: RegistryDs, b: RegistryDs) =>
 export class EppRegistryDriver implements RegistryDriver {
   readonly kind = 'epp' as const;
   private readonly cache = new Map<string, { until: number; info: EppDomainInfo }>();
+  private registries: Promise<EppRegistryHandle[]> | undefined;
 
   constructor(private readonly options: EppDriverOptions) {}
 
   /** The registry of a domain: the one whose TLD is the longest suffix of the name. */
-  registryOf(domain: string): EppRegistryHandle {
+  async registryOf(domain: string): Promise<EppRegistryHandle> {
+    this.registries ??= this.options.registries();
     let best: EppRegistryHandle | undefined;
     let length = -1;
-    for (const registry of this.options.registries)
+    for (const registry of await this.registries)
       for (const tld of registry.tlds)
         if ((domain === tld || domain.endsWith(`.${tld}`)) && tld.length > length) {
           best = registry;
@@ -78,8 +81,8 @@ export class EppRegistryDriver implements RegistryDriver {
     return best;
   }
 
-  private send(domain: string, name: string, command: EppVerb): Promise<EppResponse> {
-    return this.registryOf(domain).pool.command(name, command.verb, command.extension);
+  private async send(domain: string, name: string, command: EppVerb): Promise<EppResponse> {
+    return (await this.registryOf(domain)).pool.command(name, command.verb, command.extension);
   }
 
   /** The registry's domain:info (reused for `cacheSeconds` unless `fresh`); undefined when it does not know it. */
@@ -150,7 +153,7 @@ export class EppRegistryDriver implements RegistryDriver {
   /** The hosts as the registry takes them: names (host objects, made where missing) or names with glue. */
   private async hostsFor(domain: string, names: string[]): Promise<EppHost[]> {
     if (names.length === 0) return [];
-    const registry = this.registryOf(domain);
+    const registry = await this.registryOf(domain);
     const glue = await this.options.glueOf(domain);
     const withGlue = names.map((name) => {
       const own = glue.find((g) => g.name === name);
@@ -173,7 +176,7 @@ export class EppRegistryDriver implements RegistryDriver {
     const removing = current.hosts.filter((host) => !wanted.includes(host.name));
     if (adding.length === 0 && removing.length === 0) return;
     const added = await this.hostsFor(domain, adding);
-    const hostObjects = this.registryOf(domain).hostObjects;
+    const { hostObjects } = await this.registryOf(domain);
     await this.change(
       domain,
       'domain:update',
@@ -183,7 +186,7 @@ export class EppRegistryDriver implements RegistryDriver {
   }
 
   async createHost(domain: string, host: string, ipv4: string, ipv6: string): Promise<void> {
-    const registry = this.registryOf(domain);
+    const registry = await this.registryOf(domain);
     if (!registry.hostObjects) return this.reglue(domain, host, addressesOf(ipv4, ipv6));
     expectSuccess(
       await this.send(
@@ -195,7 +198,7 @@ export class EppRegistryDriver implements RegistryDriver {
   }
 
   async updateHost(domain: string, host: string, ipv4: string, ipv6: string): Promise<void> {
-    const registry = this.registryOf(domain);
+    const registry = await this.registryOf(domain);
     const wanted = addressesOf(ipv4, ipv6);
     if (!registry.hostObjects) return this.reglue(domain, host, wanted);
     const current = readHostAddresses(expectSuccess(await this.send(domain, 'host:info', eppCommands.hostInfo(host))));
@@ -206,7 +209,7 @@ export class EppRegistryDriver implements RegistryDriver {
   }
 
   async deleteHost(domain: string, host: string): Promise<void> {
-    const registry = this.registryOf(domain);
+    const registry = await this.registryOf(domain);
     if (!registry.hostObjects) {
       // an attribute only exists as a name server: one still in use keeps its glue
       const info = await this.known(domain);
@@ -257,7 +260,7 @@ export class EppRegistryDriver implements RegistryDriver {
    */
   async setStatus(domain: string, flags: { blocked: boolean; transferBlock: boolean; whoisPrivacy: boolean }) {
     const info = await this.known(domain);
-    const hostObjects = this.registryOf(domain).hostObjects;
+    const { hostObjects } = await this.registryOf(domain);
     const status = (lock: string, on: boolean) => (info.statuses.includes(lock) === on ? undefined : { lock, on });
     const update = status(UPDATE_LOCK, flags.blocked);
     const transfer = status(TRANSFER_LOCK, flags.transferBlock);
@@ -309,14 +312,15 @@ export class EppRegistryDriver implements RegistryDriver {
           removeContacts: replaced,
           addContacts: others.map((type) => ({ type, id })),
         },
-        this.registryOf(domain).hostObjects,
+        (await this.registryOf(domain)).hostObjects,
       ),
       (after) => after.registrant === id || after.contacts.some((c) => c.id === id),
     );
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.options.registries.map((registry) => registry.pool.close()));
+    const registries = await this.registries?.catch(() => []);
+    await Promise.all((registries ?? []).map((registry) => registry.pool.close()));
   }
 }
 
