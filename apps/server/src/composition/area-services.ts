@@ -98,6 +98,7 @@ export function composeAreas(base: PanelBase, node: NodeParts): AreaServices {
     installer,
     fileWorkers,
     async close() {
+      await domains.close();
       await hosting.close();
     },
   };

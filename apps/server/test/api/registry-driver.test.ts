@@ -101,7 +101,6 @@ describe.each(DATABASE_KINDS)('registry driver reads on %s', (kind) => {
       db: database.db,
       authSecrets: secrets,
       registries: async () => [],
-      glueOf: async () => [],
       now,
     });
     expect(registry.kind).toBe('embedded');

@@ -9,7 +9,7 @@ import { runCli } from '../../src/cli/run-cli.ts';
 import { eppCommands, readDomainInfo } from '../../src/drivers/registry/epp/epp-commands.ts';
 import { EppConnectionLost } from '../../src/drivers/registry/epp/epp-connection.ts';
 import { EppPool, type EppTransaction } from '../../src/drivers/registry/epp/epp-pool.ts';
-import { EppRegistryDriver } from '../../src/drivers/registry/epp/epp-registry.driver.ts';
+import { EppRegistryDriver, type EppRegistryHandle } from '../../src/drivers/registry/epp/epp-registry.driver.ts';
 import { expectSuccess, RegistryRefusedError } from '../../src/drivers/registry/epp/epp-result.ts';
 import { type EppRegistryServer, startEppRegistry } from '../support/epp-registry/epp-registry-server.ts';
 import { type RegistryCertificates, registryCertificates } from '../support/epp-registry/registry-certificates.ts';
@@ -67,6 +67,16 @@ describe('EPP: the panel’s client and an independent one against the test regi
     await registry?.close();
     await certs?.remove();
   });
+
+  /** The driver over one registry's pool (no reading, no refresh: the pool is the test's). */
+  const driverOver = (handle: EppRegistryHandle) =>
+    new EppRegistryDriver({
+      settings: async () => [],
+      handles: async () => [handle],
+      refreshMs: 3_600_000,
+      cacheSeconds: 0,
+      now: () => Math.floor(Date.now() / 1000),
+    });
 
   const send = (name: string, command: { verb: string; extension?: string }) =>
     pool.command(name, command.verb, command.extension);
@@ -201,12 +211,8 @@ describe('EPP: the panel’s client and an independent one against the test regi
 
   it('the registry driver: name servers (host objects made, glue from the panel), locks, privacy, DS, contacts', async () => {
     registry.state.addDomain('driver.es', REGISTRAR.id, { nameservers: ['ns1.hosting.example'] });
-    const driver = new EppRegistryDriver({
-      registries: async () => [{ name: 'test', tlds: ['es'], pool, hostObjects: true }],
-      glueOf: async () => [{ name: 'ns1.driver.es', ipv4: '192.0.2.10', ipv6: '' }],
-      cacheSeconds: 0,
-      now: () => Math.floor(Date.now() / 1000),
-    });
+    const driver = driverOver({ name: 'test', tlds: ['es'], pool, hostObjects: true });
+    const glue = [{ name: 'ns1.driver.es', ipv4: '192.0.2.10', ipv6: '' }];
     expect(await driver.readDomain('driver.es')).toMatchObject({
       nameservers: ['ns1.hosting.example'],
       blocked: false,
@@ -215,7 +221,7 @@ describe('EPP: the panel’s client and an independent one against the test regi
     });
     expect(await driver.readDomain('nadie.es')).toBeUndefined();
 
-    await driver.setNameservers('driver.es', ['ns1.driver.es', 'ns2.elsewhere.example']);
+    await driver.setNameservers('driver.es', ['ns1.driver.es', 'ns2.elsewhere.example'], glue);
     expect(registry.state.domains.get('driver.es')?.nameservers.map((h) => h.name)).toEqual([
       'ns1.driver.es',
       'ns2.elsewhere.example',
@@ -235,7 +241,7 @@ describe('EPP: the panel’s client and an independent one against the test regi
       whoisPrivacy: true,
     });
     // locked: a change is refused by the registry, with its code
-    await expect(driver.setNameservers('driver.es', ['ns1.driver.es'])).rejects.toMatchObject({ code: 2304 });
+    await expect(driver.setNameservers('driver.es', ['ns1.driver.es'], glue)).rejects.toMatchObject({ code: 2304 });
     await driver.setStatus('driver.es', { blocked: false, transferBlock: false, whoisPrivacy: false });
     expect(await driver.readDomain('driver.es')).toMatchObject({
       blocked: false,
@@ -269,15 +275,10 @@ describe('EPP: the panel’s client and an independent one against the test regi
 
   it('a change cut after the registry applied it is read back, not sent twice', async () => {
     registry.state.addDomain('cortado.es', REGISTRAR.id, { nameservers: ['ns1.hosting.example'] });
-    const driver = new EppRegistryDriver({
-      registries: async () => [{ name: 'test', tlds: ['es'], pool, hostObjects: true }],
-      glueOf: async () => [],
-      cacheSeconds: 0,
-      now: () => Math.floor(Date.now() / 1000),
-    });
+    const driver = driverOver({ name: 'test', tlds: ['es'], pool, hostObjects: true });
     registry.cutAfter('domain:update');
     const before = registry.commands.filter((c) => c.command === 'domain:update').length;
-    await driver.setNameservers('cortado.es', ['ns1.hosting.example', 'ns1.tienda.es']);
+    await driver.setNameservers('cortado.es', ['ns1.hosting.example', 'ns1.tienda.es'], []);
     expect(registry.commands.filter((c) => c.command === 'domain:update').length - before).toBe(1);
     expect(registry.state.domains.get('cortado.es')?.nameservers.map((h) => h.name)).toEqual([
       'ns1.hosting.example',
@@ -295,13 +296,12 @@ describe('EPP: the panel’s client and an independent one against the test regi
     });
     attributes.state.addDomain('attr.cat', REGISTRAR.id);
     const attrPool = poolFor({ port: attributes.port });
-    const driver = new EppRegistryDriver({
-      registries: async () => [{ name: 'cat', tlds: ['cat'], pool: attrPool, hostObjects: false }],
-      glueOf: async () => [{ name: 'ns1.attr.cat', ipv4: '192.0.2.20', ipv6: '' }],
-      cacheSeconds: 0,
-      now: () => Math.floor(Date.now() / 1000),
-    });
-    await driver.setNameservers('attr.cat', ['ns1.attr.cat', 'ns.elsewhere.example']);
+    const driver = driverOver({ name: 'cat', tlds: ['cat'], pool: attrPool, hostObjects: false });
+    await driver.setNameservers(
+      'attr.cat',
+      ['ns1.attr.cat', 'ns.elsewhere.example'],
+      [{ name: 'ns1.attr.cat', ipv4: '192.0.2.20', ipv6: '' }],
+    );
     expect(attributes.state.domains.get('attr.cat')?.nameservers).toEqual([
       { name: 'ns1.attr.cat', addresses: [{ ip: 'v4', address: '192.0.2.20' }] },
       { name: 'ns.elsewhere.example', addresses: [] },

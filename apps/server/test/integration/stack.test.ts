@@ -123,9 +123,10 @@ describe('npm run stack', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     // status exits 1 while a daemon is down; right after start one may still be reloading (the
-    // panel's first apply): asked again for a while, and on failure the test shows which one
+    // panel's first apply, a mail certificate reloading Postfix on a busy machine): asked again
+    // for up to a minute, and on failure the test shows which one
     let last = '';
-    for (let attempt = 0; attempt < 40; attempt++) {
+    for (let attempt = 0; attempt < 120; attempt++) {
       const answer = await stack('status', '--json').then(
         (ok) => ({ ok: true, stdout: ok.stdout }),
         (failed: { stdout?: string }) => ({ ok: false, stdout: failed.stdout ?? '' }),

@@ -9,10 +9,8 @@ import type { RegistryDriver } from './registry.driver.ts';
 export interface RegistryDriverDeps {
   db: Db;
   authSecrets: SecretBox;
-  /** The registries of `panel registry add` (EPP): read when first needed. */
+  /** The registries of `panel registry add` (EPP). */
   registries: () => Promise<EppRegistrySettings[]>;
-  /** The panel's glue of a domain (registries of host attributes take it with the name servers). */
-  glueOf: (domain: string) => Promise<{ name: string; ipv4: string; ipv6: string }[]>;
   now: () => number;
 }
 
@@ -26,9 +24,13 @@ export function createRegistryDriver(config: AppConfig, deps: RegistryDriverDeps
       return new EmbeddedRegistryDriver(deps.db, deps.authSecrets);
     case 'epp':
       return new EppRegistryDriver({
-        registries: async () =>
-          eppRegistryHandles(await deps.registries(), { keepAliveMs: config.registry.keepAliveSeconds * 1000 }),
-        glueOf: deps.glueOf,
+        settings: deps.registries,
+        handles: (settings) =>
+          eppRegistryHandles(settings as EppRegistrySettings[], {
+            keepAliveMs: config.registry.keepAliveSeconds * 1000,
+          }),
+        // a registry added or changed with the CLI (another process) is taken up within a minute
+        refreshMs: 60_000,
         cacheSeconds: config.registry.cacheSeconds,
         now: deps.now,
       });

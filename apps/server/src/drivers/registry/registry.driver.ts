@@ -24,6 +24,13 @@ export interface RegistryContact {
   country: string;
 }
 
+/** A glue record as the panel holds it ('' for an address it does not have). */
+export interface RegistryGlue {
+  name: string;
+  ipv4: string;
+  ipv6: string;
+}
+
 export interface RegistryDs {
   keytag: number;
   algorithm: number;
@@ -51,7 +58,8 @@ export interface RegistryDriver {
   readAuthSecret(domain: string, type: 'authcode' | 'transferkey'): Promise<string>;
   /** Auth code (or transfer key) for a new or reset domain. */
   newAuthSecret(domain: string, type: 'authcode' | 'transferkey'): Promise<string>;
-  setNameservers(domain: string, hosts: string[]): Promise<void>;
+  /** `glue`: the panel's glue of the domain (a registry of host attributes takes it with its in-bailiwick servers). */
+  setNameservers(domain: string, hosts: string[], glue: RegistryGlue[]): Promise<void>;
   createHost(domain: string, host: string, ipv4: string, ipv6: string): Promise<void>;
   updateHost(domain: string, host: string, ipv4: string, ipv6: string): Promise<void>;
   deleteHost(domain: string, host: string): Promise<void>;
@@ -60,4 +68,6 @@ export interface RegistryDriver {
   setStatus(domain: string, flags: { blocked: boolean; transferBlock: boolean; whoisPrivacy: boolean }): Promise<void>;
   /** `roles` are the domain's roles that now point at this contact data. */
   updateContact(domain: string, roles: string[], contact: RegistryContact, mode: string): Promise<void>;
+  /** Ends what it keeps open (an EPP driver's sessions). */
+  close?(): Promise<void>;
 }

@@ -10,7 +10,6 @@ import { createDnsService, type DnsService } from '../dns/dns.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { RegistriesService } from '../registries/registries.service.ts';
 import { type CdsChange, CdsScanService } from './cds-scan.service.ts';
-import { domainRepository } from './domain.repository.ts';
 import { DomainService } from './domain.service.ts';
 import { DomainContactService } from './domain-contact.service.ts';
 import { DomainDnssecService } from './domain-dnssec.service.ts';
@@ -31,6 +30,8 @@ export interface DomainServices {
   zoneDnssec: ZoneDnssecService;
   /** The CDS/CDNSKEY scan of domains hosted elsewhere. */
   cdsScan: CdsScanService;
+  /** Ends the registry driver's sessions (EPP). */
+  close(): Promise<void>;
 }
 
 /** Where the domain area reports what runs after a call answered (the app's logger; the CLI's output). */
@@ -65,7 +66,6 @@ export function createDomainServices(
     db,
     authSecrets,
     registries: () => registries.logins(),
-    glueOf: (domain) => domainRepository.glueOfDomain(db, domain),
     now,
   });
   // Name servers must resolve through the configured resolvers. Only when no DNS server publishes
@@ -114,6 +114,7 @@ export function createDomainServices(
       status: new DomainStatusService(db, domain, registry),
       zoneDnssec,
       cdsScan,
+      close: async () => registry.close?.(),
     },
     contacts: new DomainContactService(db, domain, registry, now),
   };

@@ -119,7 +119,8 @@ export class DomainNameServerService {
           })),
         );
       }
-      await this.registry.setNameservers(ctx.resource.referencePunycode, hosts);
+      const glue = await domainRepository.glueRecords(trx, id);
+      await this.registry.setNameservers(ctx.resource.referencePunycode, hosts, glue);
       // The servers first, then the DS: for a moment the domain is unsigned under servers that
       // sign (it resolves), never signed under servers that do not.
       for (const record of publishing) {

@@ -41,16 +41,6 @@ export const domainRepository = {
       .execute();
   },
 
-  /** A domain's glue by its name (punycode), as a registry of host attributes takes it. */
-  glueOfDomain(db: Db, domain: string) {
-    return db
-      .selectFrom('domain_glue_records as g')
-      .innerJoin('resources as r', 'r.id', 'g.resource_id')
-      .select(['g.name', 'g.ipv4', 'g.ipv6'])
-      .where('r.reference_punycode', '=', domain)
-      .execute();
-  },
-
   findGlue(db: Db, resourceId: number, id: number) {
     return db
       .selectFrom('domain_glue_records')

@@ -1,5 +1,5 @@
 import { newLocalAuthSecret } from '../auth-secret.ts';
-import type { RegistryContact, RegistryDomain, RegistryDriver, RegistryDs } from '../registry.driver.ts';
+import type { RegistryContact, RegistryDomain, RegistryDriver, RegistryDs, RegistryGlue } from '../registry.driver.ts';
 import {
   type EppDomainInfo,
   type EppHost,
@@ -27,10 +27,15 @@ export interface EppRegistryHandle {
 }
 
 export interface EppDriverOptions {
-  /** The registries, made when first needed (their sessions open on first use). */
-  registries: () => Promise<EppRegistryHandle[]>;
-  /** The panel's glue of a domain: registries of host attributes take it with each name server. */
-  glueOf(domain: string): Promise<{ name: string; ipv4: string; ipv6: string }[]>;
+  /**
+   * The registries as configured. Read when the driver is made and again every `refreshMs`,
+   * never while a change waits on them: a change runs inside its service's transaction, which on
+   * SQLite holds the one connection such a read would need.
+   */
+  settings: () => Promise<unknown[]>;
+  /** Each registry's handle (its session pool) from its settings. */
+  handles: (settings: unknown[]) => Promise<EppRegistryHandle[]>;
+  refreshMs: number;
   /** How long a domain's reading is reused (the domain view reads the registry, briefly cached). */
   cacheSeconds: number;
   now(): number;
@@ -56,13 +61,34 @@ const sameDs = (a: RegistryDs, b: RegistryDs) =>
 export class EppRegistryDriver implements RegistryDriver {
   readonly kind = 'epp' as const;
   private readonly cache = new Map<string, { until: number; info: EppDomainInfo }>();
-  private registries: Promise<EppRegistryHandle[]> | undefined;
+  private registries: Promise<EppRegistryHandle[]>;
+  private loaded = '';
+  private readonly refresh: NodeJS.Timeout;
 
-  constructor(private readonly options: EppDriverOptions) {}
+  constructor(private readonly options: EppDriverOptions) {
+    this.registries = this.load();
+    this.refresh = setInterval(() => void this.reload(), options.refreshMs);
+    this.refresh.unref();
+  }
+
+  private async load(): Promise<EppRegistryHandle[]> {
+    const settings = await this.options.settings();
+    this.loaded = JSON.stringify(settings);
+    return this.options.handles(settings);
+  }
+
+  /** New settings (a registry added, a password changed) replace the pools; unchanged ones keep theirs. */
+  private async reload(): Promise<void> {
+    const settings = await this.options.settings().catch(() => undefined);
+    if (!settings || JSON.stringify(settings) === this.loaded) return;
+    const before = this.registries;
+    this.loaded = JSON.stringify(settings);
+    this.registries = this.options.handles(settings);
+    for (const registry of await before.catch(() => [])) await registry.pool.close();
+  }
 
   /** The registry of a domain: the one whose TLD is the longest suffix of the name. */
   async registryOf(domain: string): Promise<EppRegistryHandle> {
-    this.registries ??= this.options.registries();
     let best: EppRegistryHandle | undefined;
     let length = -1;
     for (const registry of await this.registries)
@@ -151,10 +177,9 @@ export class EppRegistryDriver implements RegistryDriver {
   }
 
   /** The hosts as the registry takes them: names (host objects, made where missing) or names with glue. */
-  private async hostsFor(domain: string, names: string[]): Promise<EppHost[]> {
+  private async hostsFor(domain: string, names: string[], glue: RegistryGlue[]): Promise<EppHost[]> {
     if (names.length === 0) return [];
     const registry = await this.registryOf(domain);
-    const glue = await this.options.glueOf(domain);
     const withGlue = names.map((name) => {
       const own = glue.find((g) => g.name === name);
       return { name, addresses: own && name.endsWith(`.${domain}`) ? addressesOf(own.ipv4, own.ipv6) : [] };
@@ -168,14 +193,14 @@ export class EppRegistryDriver implements RegistryDriver {
     return withGlue.map((host) => ({ name: host.name, addresses: [] }));
   }
 
-  async setNameservers(domain: string, hosts: string[]): Promise<void> {
+  async setNameservers(domain: string, hosts: string[], glue: RegistryGlue[]): Promise<void> {
     const wanted = hosts.map((host) => host.toLowerCase().replace(/\.$/, ''));
     const current = await this.known(domain);
     const have = current.hosts.map((host) => host.name);
     const adding = wanted.filter((name) => !have.includes(name));
     const removing = current.hosts.filter((host) => !wanted.includes(host.name));
     if (adding.length === 0 && removing.length === 0) return;
-    const added = await this.hostsFor(domain, adding);
+    const added = await this.hostsFor(domain, adding, glue);
     const { hostObjects } = await this.registryOf(domain);
     await this.change(
       domain,
@@ -319,8 +344,9 @@ export class EppRegistryDriver implements RegistryDriver {
   }
 
   async close(): Promise<void> {
-    const registries = await this.registries?.catch(() => []);
-    await Promise.all((registries ?? []).map((registry) => registry.pool.close()));
+    clearInterval(this.refresh);
+    const registries = await this.registries.catch(() => []);
+    await Promise.all(registries.map((registry) => registry.pool.close()));
   }
 }
 

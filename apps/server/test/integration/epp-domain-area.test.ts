@@ -1,0 +1,184 @@
+import type { DomainData, GlueRecord } from '@panel247/contract/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
+import { SecretBox } from '../../src/crypto/secret-box.ts';
+import { translate } from '../../src/i18n/messages.ts';
+import { RegistriesService } from '../../src/modules/registries/registries.service.ts';
+import { type EppRegistryServer, startEppRegistry } from '../support/epp-registry/epp-registry-server.ts';
+import { type RegistryCertificates, registryCertificates } from '../support/epp-registry/registry-certificates.ts';
+import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+const REGISTRAR = { id: 'panel247-api', password: 'api-secret-1' };
+
+/**
+ * The domain area through the API with PANEL_REGISTRY_DRIVER=epp: each action reaches the test
+ * registry (every frame checked against the RFCs' schemas) and the view reads it back; a refusal
+ * leaves the panel as it was, with the registry's code in the customer's words.
+ */
+describe('the domain area at an EPP registry', () => {
+  let certs: RegistryCertificates;
+  let registry: EppRegistryServer;
+  let t: TestApp;
+  let database: TestDatabase;
+  let account: BuiltAccount;
+  let cookie: string;
+  let id: number;
+
+  beforeAll(async () => {
+    requireBinary('xmllint', 'libxml2-utils');
+    certs = await registryCertificates();
+    registry = await startEppRegistry({
+      cert: certs.server.cert,
+      key: certs.server.key,
+      ca: certs.ca,
+      registrars: [REGISTRAR],
+    });
+    // the registry is configured before the panel starts, as a provider does it
+    database = await createTestDatabase('sqlite');
+    await new RegistriesService(database.db, new SecretBox(TEST_SECRET_KEY, 'registry-password'), () => 0).add(
+      {
+        name: 'test-es',
+        tlds: ['es'],
+        host: 'localhost',
+        port: registry.port,
+        certFile: certs.files.clientCert,
+        keyFile: certs.files.clientKey,
+        caFile: certs.files.ca,
+        clientId: REGISTRAR.id,
+        hostObjects: true,
+        sessions: 2,
+        ratePerSecond: 100,
+      },
+      REGISTRAR.password,
+    );
+    t = await buildTestApp('sqlite', {
+      database,
+      config: {
+        'registry.driver': 'epp',
+        'registry.cacheSeconds': 0,
+        'dns.nameservers': ['ns1.provider.test', 'ns2.provider.test'],
+        'registry.resolvers': ['127.0.0.1:9'],
+      },
+    });
+    account = await buildAccount(t.database.db, {
+      domainName: 'tienda.es',
+      resources: { 'tienda.es': { hasDomain: true, hasService: true } },
+    });
+    id = account.resources['tienda.es'] as number;
+    registry.state.addDomain('tienda.es', REGISTRAR.id, {
+      nameservers: ['ns1.provider.test', 'ns2.provider.test'],
+      authInfo: 'Registry-Code-1',
+    });
+    cookie = await t.login(account.domainName, account.username, account.password);
+    // the custom name servers resolve through the panel's own zone
+    for (const [zona, value] of [
+      ['ns1', '192.0.2.1'],
+      ['ns2', '192.0.2.2'],
+    ] as const) {
+      await t.call('POST', `service/${id}/dns/create/`, { type: 'A', zona, value }, { cookie });
+      // and their glue: the registry holds a host under the domain only with its address
+      const glue = await t.call(
+        'POST',
+        `domain/${id}/gluerecord/create/`,
+        { name: zona, ip: value, ipv6: '' },
+        { cookie },
+      );
+      expect(glue.body.system.valid, glue.body.system.errors.join()).toBe(true);
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.destroy();
+    await registry?.close();
+    await certs?.remove();
+  });
+
+  const view = async () => (await t.call<DomainData>('GET', `domain/${id}/`, {}, { cookie })).body.data.domain;
+  const atRegistry = () => registry.state.domains.get('tienda.es');
+
+  it('shows what the registry holds: name servers, locks, expiry', async () => {
+    expect(await view()).toMatchObject({
+      dns: { servers: ['ns1.provider.test', 'ns2.provider.test'] },
+      blocked: false,
+      transferBlock: false,
+      whoisPrivacy: false,
+      expireTS: Math.floor(Date.UTC(2030, 0, 1) / 1000),
+    });
+    const code = await t.call<{ authCode: string }>('GET', `domain/${id}/authcode/`, {}, { cookie });
+    expect(code.body.data.authCode).toBe('Registry-Code-1');
+  });
+
+  it('locks the domain at the registry; while locked a change is refused in the customer’s words and nothing changes', async () => {
+    const locked = await t.call<{ domain: DomainData['domain'] }>('POST', `domain/${id}/toggle/block/`, {}, { cookie });
+    expect(locked.body.data.domain.blocked).toBe(true);
+    expect(atRegistry()?.statuses.has('clientUpdateProhibited')).toBe(true);
+
+    const refused = await t.call(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { 'default-ns': '0', 'dns[]': ['ns1.tienda.es', 'ns2.tienda.es'] },
+      { cookie },
+    );
+    expect(refused.body.system.valid).toBe(false);
+    expect(refused.body.system.errors).toEqual([translate('es', 'registry.epp.2304')]);
+    expect(atRegistry()?.nameservers.map((h) => h.name)).toEqual(['ns1.provider.test', 'ns2.provider.test']);
+    expect((await view()).dns).toMatchObject({
+      mode: 'defaultDNS',
+      servers: ['ns1.provider.test', 'ns2.provider.test'],
+    });
+
+    const unlocked = await t.call<{ domain: DomainData['domain'] }>(
+      'POST',
+      `domain/${id}/toggle/block/`,
+      {},
+      { cookie },
+    );
+    expect(unlocked.body.data.domain.blocked).toBe(false);
+    expect(atRegistry()?.statuses.has('clientUpdateProhibited')).toBe(false);
+  });
+
+  it('sets custom name servers at the registry (host objects made) and reads them back', async () => {
+    const saved = await t.call<{ domain: DomainData['domain'] }>(
+      'POST',
+      `domain/${id}/dnsedit/`,
+      { 'default-ns': '0', 'dns[]': ['ns1.tienda.es', 'ns2.tienda.es'] },
+      { cookie },
+    );
+    expect(saved.body.system.valid, saved.body.system.errors.join()).toBe(true);
+    expect(atRegistry()?.nameservers.map((h) => h.name)).toEqual(['ns1.tienda.es', 'ns2.tienda.es']);
+    expect(registry.state.hosts.has('ns1.tienda.es')).toBe(true);
+    expect((await view()).dns.servers).toEqual(['ns1.tienda.es', 'ns2.tienda.es']);
+  });
+
+  it('creates, changes and deletes glue as hosts at the registry', async () => {
+    const created = await t.call<{ gluerecords: GlueRecord[] }>(
+      'POST',
+      `domain/${id}/gluerecord/create/`,
+      { name: 'ns3', ip: '192.0.2.30', ipv6: '' },
+      { cookie },
+    );
+    expect(created.body.system.valid, created.body.system.errors.join()).toBe(true);
+    expect(registry.state.hosts.get('ns3.tienda.es')?.addresses).toEqual([{ ip: 'v4', address: '192.0.2.30' }]);
+    const glueId = created.body.data.gluerecords.find((glue) => glue.name === 'ns3.tienda.es')?.id;
+    await t.call('POST', `domain/${id}/gluerecord/${glueId}/save/`, { ip: '192.0.2.31', ipv6: '' }, { cookie });
+    expect(registry.state.hosts.get('ns3.tienda.es')?.addresses).toEqual([{ ip: 'v4', address: '192.0.2.31' }]);
+    await t.call('POST', `domain/${id}/gluerecord/${glueId}/delete/`, {}, { cookie });
+    expect(registry.state.hosts.has('ns3.tienda.es')).toBe(false);
+  });
+
+  it('sets the transfer lock and whois privacy at the registry', async () => {
+    for (const toggle of ['transferblock', 'whoisprivacy']) {
+      const answer = await t.call('POST', `domain/${id}/toggle/${toggle}/`, {}, { cookie });
+      expect(answer.body.system.valid, answer.body.system.errors.join()).toBe(true);
+    }
+    expect(atRegistry()?.statuses.has('clientTransferProhibited')).toBe(true);
+    expect(registry.state.contacts.get(atRegistry()?.registrant ?? '')?.disclosed).toBe(false);
+    expect(await view()).toMatchObject({ transferBlock: true, whoisPrivacy: true });
+  });
+
+  it('sent only frames the RFCs’ schemas accept, and got only such answers', () => {
+    expect(registry.problems).toEqual([]);
+  });
+});
