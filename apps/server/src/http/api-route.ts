@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { NotFoundError } from '../errors.ts';
 import { translate } from '../i18n/messages.ts';
+import { withActivityNotes } from '../modules/activity/activity-context.ts';
 import { type SecurityEvent, takeSecurityEvents } from '../modules/activity/activity-notes.ts';
 import type { Actor } from '../modules/auth/actor.ts';
 import type { ClientCall } from '../modules/auth/client-call.ts';
@@ -237,16 +238,18 @@ export function createApiRouter(
       }
       let result: RouteResult<D>;
       try {
-        result = await handler({
-          request,
-          reply,
-          call,
-          params: parsed.data,
-          language,
-          actor,
-          provider: provider as ProviderCaller,
-          staff: staff as StaffCaller,
-        });
+        result = await withActivityNotes(actor?.activity, () =>
+          handler({
+            request,
+            reply,
+            call,
+            params: parsed.data,
+            language,
+            actor,
+            provider: provider as ProviderCaller,
+            staff: staff as StaffCaller,
+          }),
+        );
       } catch (error) {
         // a refusal or failure is answered again by doing the call again: the key is freed
         if (claimed && provider) await providerGate().idempotency.finish(provider.tokenId, claimed.key, 500, '');

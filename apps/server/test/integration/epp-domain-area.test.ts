@@ -1,3 +1,4 @@
+import type { ActivityListData } from '@panel247/contract/activity';
 import type { DomainData, GlueRecord } from '@panel247/contract/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
@@ -114,6 +115,15 @@ describe('the domain area at an EPP registry', () => {
     const locked = await t.call<{ domain: DomainData['domain'] }>('POST', `domain/${id}/toggle/block/`, {}, { cookie });
     expect(locked.body.data.domain.blocked).toBe(true);
     expect(atRegistry()?.statuses.has('clientUpdateProhibited')).toBe(true);
+    // the activity log keeps the registry's transaction ids of the change
+    const log = await t.call<ActivityListData>('GET', 'activity/list/', { resource: String(id) }, { cookie });
+    const lines = log.body.data.entries[0]?.changes.filter((c) => c.field === 'registry').map((c) => c.after ?? '');
+    // (the reads it took too: every command the call sent)
+    expect(lines?.some((l) => l.startsWith('test-es domain:info 1000 '))).toBe(true);
+    const line = lines?.find((l) => l.includes(' domain:update '));
+    expect(line).toMatch(/^test-es domain:update 1000 \S+ SV-[0-9a-f]+$/);
+    const clTRID = line?.split(' ')[3];
+    expect(registry.commands.some((c) => c.command === 'domain:update' && c.clTRID === clTRID)).toBe(true);
 
     const refused = await t.call(
       'POST',

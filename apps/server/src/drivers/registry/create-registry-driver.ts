@@ -2,6 +2,7 @@ import type { AppConfig } from '../../config.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/database.ts';
 import { EmbeddedRegistryDriver } from './embedded-registry.driver.ts';
+import type { EppTransaction } from './epp/epp-pool.ts';
 import { type EppRegistrySettings, eppRegistryHandles } from './epp/epp-registries.ts';
 import { EppRegistryDriver } from './epp/epp-registry.driver.ts';
 import type { RegistryDriver } from './registry.driver.ts';
@@ -11,6 +12,8 @@ export interface RegistryDriverDeps {
   authSecrets: SecretBox;
   /** The registries of `panel registry add` (EPP). */
   registries: () => Promise<EppRegistrySettings[]>;
+  /** Each command a registry answered (its transaction ids go to the activity log). */
+  onTransaction?: (transaction: EppTransaction) => void;
   now: () => number;
 }
 
@@ -28,6 +31,7 @@ export function createRegistryDriver(config: AppConfig, deps: RegistryDriverDeps
         handles: (settings) =>
           eppRegistryHandles(settings as EppRegistrySettings[], {
             keepAliveMs: config.registry.keepAliveSeconds * 1000,
+            ...(deps.onTransaction ? { onTransaction: deps.onTransaction } : {}),
           }),
         // a registry added or changed with the CLI (another process) is taken up within a minute
         refreshMs: 60_000,

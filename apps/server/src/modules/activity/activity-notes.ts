@@ -12,6 +12,8 @@ export interface ActivityNotes {
   /** What the service could say of it: the thing changed, and its fields before and after. */
   target?: string;
   changes?: ActivityFieldChange[];
+  /** The registry's answers to the call's EPP commands: `registry command code clTRID svTRID`. */
+  registry?: string[];
 }
 
 /** A login, failed login or security change: written whether the call then succeeds or not. */

@@ -73,7 +73,11 @@ export class ActivityService {
     const notes = actor.activity;
     if (!notes?.change) return;
     const { resourceId, key } = notes.change;
-    const changes = notes.changes ?? changesFromParams(params, idFieldsOfRoute(route.url));
+    const changes = [
+      ...(notes.changes ?? changesFromParams(params, idFieldsOfRoute(route.url))),
+      // the transaction ids the registry can find the change by (EPP)
+      ...(notes.registry ?? []).map((line) => ({ field: 'registry', before: null, after: line })),
+    ];
     await this.write([
       {
         account_id: actor.accountId,

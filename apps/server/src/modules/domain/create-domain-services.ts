@@ -6,6 +6,7 @@ import { DelvLookup, type ValidatedLookup } from '../../drivers/dnssec/validated
 import { createRegistryDriver } from '../../drivers/registry/create-registry-driver.ts';
 import { ChainedHostResolver, DnsHostResolver } from '../../drivers/registry/host-resolver.ts';
 import { type JobSender, NO_JOB_SENDER } from '../../jobs/job-sender.ts';
+import { noteRegistryTransaction } from '../activity/activity-context.ts';
 import { createDnsService, type DnsService } from '../dns/dns.service.ts';
 import { PermissionService } from '../permission/permission.service.ts';
 import { RegistriesService } from '../registries/registries.service.ts';
@@ -66,6 +67,7 @@ export function createDomainServices(
     db,
     authSecrets,
     registries: () => registries.logins(),
+    onTransaction: noteRegistryTransaction,
     now,
   });
   // Name servers must resolve through the configured resolvers. Only when no DNS server publishes
