@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { actorColumns } from './user.repository.ts';
 
 export const apiTokenRepository = {
   insert(
@@ -31,25 +32,13 @@ export const apiTokenRepository = {
       .innerJoin('accounts as a', 'a.id', 'u.account_id')
       .innerJoin('brands as b', 'b.id', 'a.brand_id')
       .leftJoin('user_totp as t', 't.user_id', 'u.id')
-      .select([
+      .select((eb) => [
         'k.id',
         'k.scope',
         'k.expires_at',
         'k.last_used_at',
         'k.last_used_ip',
-        'u.id as user_id',
-        'u.username',
-        'a.id as account_id',
-        'a.brand_id',
-        'a.domain_name',
-        'b.require_2fa',
-        'u.second_factor_required',
-        't.enabled_at as totp_enabled_at',
-        // A passkey is a second factor too (the brand's "two factors required").
-        (eb) =>
-          eb
-            .exists(eb.selectFrom('user_passkeys as p').select('p.id').whereRef('p.user_id', '=', 'u.id'))
-            .as('has_passkey'),
+        ...actorColumns(eb as never),
       ])
       .where('k.token_hash', '=', tokenHash)
       .where('u.disabled_at', 'is', null)

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { actorColumns } from './user.repository.ts';
 
 export const sessionRepository = {
   insert(
@@ -28,25 +29,7 @@ export const sessionRepository = {
         .innerJoin('accounts as a', 'a.id', 'u.account_id')
         .innerJoin('brands as b', 'b.id', 'a.brand_id')
         .leftJoin('user_totp as t', 't.user_id', 'u.id')
-        .select([
-          's.id',
-          's.created_at',
-          's.last_seen_at',
-          's.previous_login_at',
-          'u.id as user_id',
-          'u.username',
-          'a.id as account_id',
-          'a.brand_id',
-          'a.domain_name',
-          'b.require_2fa',
-          'u.second_factor_required',
-          't.enabled_at as totp_enabled_at',
-          // A passkey is a second factor too (the brand's "two factors required").
-          (eb) =>
-            eb
-              .exists(eb.selectFrom('user_passkeys as p').select('p.id').whereRef('p.user_id', '=', 'u.id'))
-              .as('has_passkey'),
-        ])
+        .select((eb) => ['s.id', 's.created_at', 's.last_seen_at', 's.previous_login_at', ...actorColumns(eb as never)])
         .where('s.id', '=', id)
         // a disabled user's sessions were ended: none left over from a race counts
         .where('u.disabled_at', 'is', null)

@@ -1,4 +1,32 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+
+type ActorJoin = Database & {
+  u: Database['users'];
+  a: Database['accounts'];
+  b: Database['brands'];
+  t: Database['user_totp'];
+};
+
+/**
+ * Who a session or an API token acts as, and whether they must set up a second factor first: the
+ * columns both lookups read, over `users u`, `accounts a`, `brands b` and `user_totp t`.
+ */
+export function actorColumns(eb: ExpressionBuilder<ActorJoin, 'u' | 'a' | 'b' | 't'>) {
+  return [
+    eb.ref('u.id').as('user_id'),
+    eb.ref('u.username').as('username'),
+    eb.ref('a.id').as('account_id'),
+    eb.ref('a.brand_id').as('brand_id'),
+    eb.ref('a.domain_name').as('domain_name'),
+    eb.ref('b.require_2fa').as('require_2fa'),
+    eb.ref('u.second_factor_required').as('second_factor_required'),
+    eb.ref('t.enabled_at').as('totp_enabled_at'),
+    // A passkey is a second factor too (the brand's "two factors required").
+    eb.exists(eb.selectFrom('user_passkeys as p').select('p.id').whereRef('p.user_id', '=', 'u.id')).as('has_passkey'),
+  ] as const;
+}
 
 export const userRepository = {
   findForLogin(db: Db, domainName: string, username: string) {

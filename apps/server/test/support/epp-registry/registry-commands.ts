@@ -142,8 +142,10 @@ export function handleCommand(
     if (verb === 'logout') return { name, clTRID, response: response(1500, clTRID), login: null, close: true };
     if (verb === 'poll') return { name, clTRID, response: poll(state, session, command.poll, clTRID) };
     const extension = extensionsOf(command.extension);
+    // What the panel never sends (domain create, renew, transfer, delete; contact delete) this
+    // registry answers as a registry without that command does (RFC 5730: 2101).
     const run = HANDLERS[name];
-    if (!run) return refuse(2101, `${name} is not implemented here`);
+    if (!run) return refuse(2101, `${name}: unimplemented command`);
     return { name, clTRID, response: run({ state, rules, session, fields: object?.fields, extension, clTRID }) };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
