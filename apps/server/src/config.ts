@@ -614,6 +614,8 @@ export const configSchema = z.object({
       cacheSeconds: z.coerce.number().int().min(0).max(3600).default(30),
       /** An idle EPP session says `hello` this often (seconds), so the registry keeps it. */
       keepAliveSeconds: z.coerce.number().int().min(10).max(3600).default(300),
+      /** How often the registries' poll queues are read (seconds; 0: never, e.g. another system reads them). */
+      pollSeconds: z.coerce.number().int().min(0).max(86400).default(300),
       /** DNS servers (host:port) that name servers must resolve through; the system's when empty. */
       resolvers: z
         .union([z.array(z.string()), z.string().transform((value) => value.split(',').filter(Boolean))])
@@ -760,6 +762,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_REGISTRY_RESOLVERS: 'registry.resolvers',
   PANEL_REGISTRY_CACHE_SECONDS: 'registry.cacheSeconds',
   PANEL_REGISTRY_KEEPALIVE_SECONDS: 'registry.keepAliveSeconds',
+  PANEL_REGISTRY_POLL_SECONDS: 'registry.pollSeconds',
   PANEL_DNSSEC_DS_TTL_SECONDS: 'dnssec.dsTtlSeconds',
   PANEL_DNSSEC_PARENT_DELAY_SECONDS: 'dnssec.parentDelaySeconds',
   PANEL_DNSSEC_UNSIGN_WAIT_SECONDS: 'dnssec.unsignWaitSeconds',

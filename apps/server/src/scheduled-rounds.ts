@@ -11,6 +11,7 @@ import type { BackupService } from './modules/backups/backup.service.ts';
 import { BACKUP_DAILY } from './modules/backups/backup-jobs.ts';
 import type { DnsService } from './modules/dns/dns.service.ts';
 import type { CdsScanService } from './modules/domain/cds-scan.service.ts';
+import type { RegistryMessagesService } from './modules/domain/registry-messages.service.ts';
 import type { CertificateService } from './modules/hosting/certificate.service.ts';
 import type { MailAuthService } from './modules/mail/mail-auth.service.ts';
 import type { SendingLimitService } from './modules/mail-sending/sending-limit.service.ts';
@@ -28,6 +29,7 @@ export const ROUNDS = {
   cdsScan: defineRound('dnssec.cds-scan', 6 * 3600),
   dailyBackups: defineRound('backups.daily', 24 * 3600),
   dnsRepublish: defineRound('dns.republish'),
+  registryPoll: defineRound('registry.poll'),
 };
 
 /** Each area's round of pending service changes (`<area>.reapply`). */
@@ -48,6 +50,7 @@ export interface RoundServices {
   mailAuth: MailAuthService;
   certificates: CertificateService;
   cdsScan: CdsScanService;
+  registryMessages: RegistryMessagesService;
   backups: BackupService;
   dns: DnsService;
   /** Each area's changes on their way to the services' servers. */
@@ -156,6 +159,17 @@ export async function scheduleRounds(
       log.info({ event: 'dnssec.cds_scan', domains: results.length }, 'CDS scan');
     },
     failed('dnssec.cds_scan_failed', 'CDS scan failed'),
+  );
+  // Only a registry over EPP has a queue: transfers away and its own changes wait there.
+  await scheduleRound(
+    jobs,
+    ROUNDS.registryPoll,
+    config.registry.driver === 'epp' ? cronEvery(config.registry.pollSeconds) : undefined,
+    async () => {
+      const taken = await services.registryMessages.pollAll();
+      if (taken > 0) log.info({ event: 'registry.poll', messages: taken }, 'registry messages read');
+    },
+    failed('registry.poll_failed', 'registry poll'),
   );
   const { dailyAt } = config.backups;
   await scheduleRound(

@@ -40,6 +40,20 @@ export const domainSchema = z.object({
   authType: z.enum(['authcode', 'transferkey']),
   /** How DNSSEC keys are given to this registry: DS digests or public keys. */
   dnssecType: z.enum(['digest', 'pubkey']),
+  /**
+   * A transfer to another registrar the registry reported (its poll queue) while it is under way
+   * or once done: its state, the registrar that asked for it, when, and when the registry acts
+   * on it. null otherwise.
+   */
+  transferOut: z
+    .object({
+      state: z.enum(['pending', 'clientApproved', 'serverApproved']),
+      requestedBy: z.string(),
+      requestedAt: z.number().int(),
+      actionAt: z.number().int(),
+    })
+    .nullable()
+    .optional(),
 });
 export type Domain = z.infer<typeof domainSchema>;
 

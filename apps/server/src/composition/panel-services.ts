@@ -384,6 +384,7 @@ export async function bindPanelWork(services: PanelServices): Promise<void> {
       mailAuth: services.mailAuth,
       certificates: services.hosting.certificates,
       cdsScan: services.domains.cdsScan,
+      registryMessages: services.domains.registryMessages,
       backups: services.backups,
       dns,
       serviceChanges: serviceChangesOf(services),

@@ -399,6 +399,26 @@ export interface DnsChangeRRsetTable {
   after: string;
 }
 
+/** A message of a registry's poll queue (migration 0045). */
+export interface RegistryMessageTable {
+  id: Generated<number>;
+  registry: string;
+  message_id: string;
+  /** '' when it names no domain. */
+  domain: string;
+  /** '' unless it is a domain transfer: pending, clientApproved, serverApproved… */
+  transfer_state: Generated<string>;
+  requested_by: Generated<string>;
+  requested_at: Generated<number>;
+  action_by: Generated<string>;
+  action_at: Generated<number>;
+  /** 1 when the panel's registrar is the one losing the domain. */
+  outgoing: Generated<number>;
+  text: string;
+  queued_at: number;
+  received_at: number;
+}
+
 export interface DomainTable {
   resource_id: number;
   dns_mode: string;
@@ -812,6 +832,7 @@ export interface Database {
   dns_change_sets: DnsChangeSetTable;
   dns_change_rrsets: DnsChangeRRsetTable;
   domains: DomainTable;
+  registry_messages: RegistryMessageTable;
   domain_nameservers: DomainNameserverTable;
   domain_glue_records: DomainGlueRecordTable;
   domain_ds_records: DomainDsRecordTable;

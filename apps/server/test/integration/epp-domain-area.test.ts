@@ -1,10 +1,11 @@
 import type { ActivityListData } from '@panel247/contract/activity';
-import type { DomainData, GlueRecord } from '@panel247/contract/domain';
+import type { DnssecEntry, DomainData, GlueRecord } from '@panel247/contract/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { translate } from '../../src/i18n/messages.ts';
 import { RegistriesService } from '../../src/modules/registries/registries.service.ts';
+import { ROUNDS } from '../../src/scheduled-rounds.ts';
 import { type EppRegistryServer, startEppRegistry } from '../support/epp-registry/epp-registry-server.ts';
 import { type RegistryCertificates, registryCertificates } from '../support/epp-registry/registry-certificates.ts';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
@@ -12,6 +13,22 @@ import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const REGISTRAR = { id: 'panel247-api', password: 'api-secret-1' };
+
+const CONTACT = {
+  isOrg: '0',
+  firstName: 'Ana',
+  lastName: 'García',
+  identNumber: '12345678Z',
+  orgName: '',
+  email: 'ana@example.com',
+  phone: '+34.912345678',
+  postalCode: '28013',
+  country: 'ES',
+  state: 'M',
+  city: 'Madrid',
+  address: 'Calle Mayor 1',
+  mode: 'only_domain',
+};
 
 /**
  * The domain area through the API with PANEL_REGISTRY_DRIVER=epp: each action reaches the test
@@ -186,6 +203,145 @@ describe('the domain area at an EPP registry', () => {
     expect(atRegistry()?.statuses.has('clientTransferProhibited')).toBe(true);
     expect(registry.state.contacts.get(atRegistry()?.registrant ?? '')?.disclosed).toBe(false);
     expect(await view()).toMatchObject({ transferBlock: true, whoisPrivacy: true });
+  });
+
+  it('adds and removes DS data at the registry; the list reads the registry’s DS, one added there included', async () => {
+    const digest = 'ab'.repeat(32);
+    const created = await t.call(
+      'POST',
+      `domain/${id}/dnssec/create/`,
+      { keytag: '4242', algorithm: '13', digesttype: '2', digest },
+      { cookie },
+    );
+    expect(created.body.system.valid, created.body.system.errors.join()).toBe(true);
+    expect(atRegistry()?.ds).toEqual([{ keyTag: 4242, alg: 13, digestType: 2, digest: digest.toUpperCase() }]);
+    // a DS the registry got another way (its own web form) is in the panel's list too
+    atRegistry()?.ds.push({ keyTag: 777, alg: 8, digestType: 2, digest: 'CD'.repeat(32) });
+    const list = async () =>
+      (await t.call<{ dnssec: DnssecEntry[] }>('GET', `domain/${id}/dnssec/list/`, {}, { cookie })).body.data.dnssec;
+    const both = await list();
+    expect(both.map((ds) => ds.keytag).sort((a, b) => a - b)).toEqual([777, 4242]);
+    const ours = both.find((ds) => ds.keytag === 4242);
+    await t.call('POST', `domain/${id}/dnssec/${ours?.id}/delete/`, {}, { cookie });
+    expect(atRegistry()?.ds.map((ds) => ds.keyTag)).toEqual([777]);
+    // removed at the registry behind the panel's back: gone from the list
+    if (atRegistry()) (atRegistry() as { ds: unknown[] }).ds = [];
+    expect(await list()).toEqual([]);
+  });
+
+  it('contacts: the holder’s new data changes its contact object; a new holder is named; a registry that refuses it leaves the panel as it was', async () => {
+    const save = (path: string, params: Record<string, string>) =>
+      t.call<DomainData>('POST', `domain/${id}/${path}`, params, { cookie });
+    const holder = () => registry.state.contacts.get(atRegistry()?.registrant ?? '');
+    const first = atRegistry()?.registrant;
+    // a new holder (the registry had 'Registrant'): a new contact object named registrant
+    const named = await save('owner/save/', { ...CONTACT, type: 'registrant' });
+    expect(named.body.system.valid, named.body.system.errors.join()).toBe(true);
+    expect(atRegistry()?.registrant).not.toBe(first);
+    expect(holder()).toMatchObject({ name: 'Ana García', city: 'Madrid', email: 'ana@example.com' });
+    // the same holder moves: its object changes in place, no change of holder at the registry
+    const second = atRegistry()?.registrant;
+    const moved = await save('owner/save/', {
+      ...CONTACT,
+      type: 'registrant',
+      address: 'Carrer Gran 2',
+      city: 'Barcelona',
+      state: 'B',
+      postalCode: '08001',
+    });
+    expect(moved.body.system.valid, moved.body.system.errors.join()).toBe(true);
+    expect(atRegistry()?.registrant).toBe(second);
+    expect(holder()).toMatchObject({ name: 'Ana García', city: 'Barcelona', street: ['Carrer Gran 2'] });
+    // a registry where a change of holder is a trade refuses it: the panel keeps the holder
+    registry.rules.holderChange = false;
+    try {
+      const refused = await save('owner/save/', {
+        ...CONTACT,
+        type: 'registrant',
+        isOrg: '1',
+        orgName: 'Otra S.L.',
+        identNumber: 'B12345674',
+      });
+      expect(refused.body.system.valid).toBe(false);
+      expect(refused.body.system.errors).toEqual([translate('es', 'registry.epp.2306')]);
+      expect(atRegistry()?.registrant).toBe(second);
+      const after = await t.call<DomainData>('GET', `domain/${id}/`, {}, { cookie });
+      expect(after.body.data.registrant).toMatchObject({ type: 'individual', name: 'Ana García', city: 'Barcelona' });
+    } finally {
+      registry.rules.holderChange = true;
+    }
+    // the other roles: a contact object of their own, named per role
+    const admin = await save('contacts/save/', { ...CONTACT, type: 'admin', firstName: 'Pau', mode: 'only_contact' });
+    expect(admin.body.system.valid, admin.body.system.errors.join()).toBe(true);
+    const adminId = atRegistry()?.contacts.find((c) => c.type === 'admin')?.id ?? '';
+    expect(registry.state.contacts.get(adminId)?.name).toBe('Pau García');
+  });
+
+  it('registry sync reports what changed at the registry behind the panel’s back, and imports it unless a dry run', async () => {
+    const sync = (dryRun: boolean) => t.services.domains.registrySync.syncAll({ dryRun });
+    // the panel's copy starts from its own records (the expiry it was sold with): a first sync aligns it
+    await sync(false);
+    expect((await sync(true)).map((o) => o.outcome)).toEqual(['same']);
+    const domain = atRegistry();
+    if (!domain) throw new Error('no domain');
+    domain.nameservers = [
+      { name: 'ns1.tienda.es', addresses: [] },
+      { name: 'ns9.elsewhere.example', addresses: [] },
+    ];
+    domain.statuses.add('clientTransferProhibited');
+    domain.authInfo = 'Changed-At-Registry-7';
+    domain.ds = [{ keyTag: 9, alg: 13, digestType: 2, digest: 'EF'.repeat(32) }];
+    const host = registry.state.hosts.get('ns2.tienda.es');
+    if (host) host.addresses = [{ ip: 'v4', address: '192.0.2.99' }];
+    domain.expiresAt = new Date(Date.UTC(2031, 5, 1));
+
+    const report = await sync(true);
+    expect(report[0]?.outcome).toBe('drifted');
+    expect(report[0]?.drifts.map((d) => d.field).sort()).toEqual(['authCode', 'ds', 'expiry', 'glue', 'nameservers']);
+    expect(report[0]?.drifts.find((d) => d.field === 'authCode')).toEqual({
+      field: 'authCode',
+      panel: '(kept)',
+      registry: '(another)',
+    });
+    // a dry run imports nothing: the same drift again
+    expect((await sync(true))[0]?.drifts).toHaveLength(5);
+
+    expect((await sync(false))[0]?.outcome).toBe('drifted');
+    expect((await sync(true)).map((o) => o.outcome)).toEqual(['same']);
+    const glue = await t.call<{ gluerecords: GlueRecord[] }>('GET', `domain/${id}/gluerecord/list/`, {}, { cookie });
+    expect(glue.body.data.gluerecords.find((g) => g.name === 'ns2.tienda.es')?.ip).toBe('192.0.2.99');
+    const dnsInit = await t.call<{ domainDNSs: string[] }>('GET', `domains/${id}/dnsinit/`, {}, { cookie });
+    expect(dnsInit.body.data.domainDNSs).toEqual(['ns1.tienda.es', 'ns9.elsewhere.example']);
+  });
+
+  it('a transfer away on the poll queue shows on the domain once the poll round has read it; the queue is acknowledged', async () => {
+    const actionAt = new Date(Date.now() + 5 * 86400_000);
+    registry.state.requestTransfer('tienda.es', 'other-registrar', actionAt);
+    await t.services.jobs.send(ROUNDS.registryPoll, {});
+    const deadline = Date.now() + 30_000;
+    let domain = await view();
+    while (!domain.transferOut && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      domain = await view();
+    }
+    expect(domain).toMatchObject({
+      status: 'pendingTransfer',
+      transferOut: {
+        state: 'pending',
+        requestedBy: 'other-registrar',
+        actionAt: Math.floor(actionAt.getTime() / 1000),
+      },
+    });
+    expect(registry.state.queues.get(REGISTRAR.id)).toEqual([]);
+
+    // the registry completes it: the domain is the other registrar's, shown from the panel's last copy
+    registry.state.approveTransfer('tienda.es');
+    expect(await t.services.domains.registryMessages.pollAll()).toBe(1);
+    expect(await view()).toMatchObject({
+      status: 'transferredOut',
+      transferOut: { state: 'serverApproved', requestedBy: 'other-registrar' },
+      dns: { servers: ['ns1.tienda.es', 'ns9.elsewhere.example'] },
+    });
   });
 
   it('sent only frames the RFCs’ schemas accept, and got only such answers', () => {

@@ -389,6 +389,18 @@ describe('EPP: the panel’s client and an independent one against the test regi
     expect(CLI_REGISTRAR.password).toBe('new-pw-7777');
     // the sealed password is the new one: the next session logs in with it
     expect((await cli(['registry', 'check', 'nic-es'])).code).toBe(0);
+    // the poll queue read at once: the message kept, then acknowledged
+    registry.state.enqueue(CLI_REGISTRAR.id, 'Registry maintenance on Sunday');
+    const polled = await cli(['registry', 'poll']);
+    expect(polled.stderr).toBe('');
+    expect(JSON.parse(polled.stdout)).toMatchObject({
+      taken: 1,
+      messages: [{ registry: 'nic-es', text: 'Registry maintenance on Sunday', domain: '' }],
+    });
+    expect(registry.state.queues.get(CLI_REGISTRAR.id)).toEqual([]);
+    // a sync of a panel without domains checks none
+    const synced = await cli(['registry', 'sync', '--dry-run']);
+    expect(JSON.parse(synced.stdout)).toMatchObject({ dryRun: true, checked: 0, outcomes: [] });
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { eppCommands } from '../../src/drivers/registry/epp/epp-commands.ts';
+import { eppCommands, readPollMessage } from '../../src/drivers/registry/epp/epp-commands.ts';
 import { encodeFrame, FrameReader } from '../../src/drivers/registry/epp/epp-frame.ts';
 import { RegistryRefusedError } from '../../src/drivers/registry/epp/epp-result.ts';
 import { parseEpp, readResponse, xmlText } from '../../src/drivers/registry/epp/epp-xml.ts';
 import { translate } from '../../src/i18n/messages.ts';
+import { driftOf } from '../../src/modules/domain/registry-drift.ts';
 
 describe('EPP framing and XML', () => {
   it('frames with a 32-bit total length and reads frames split and joined across chunks', () => {
@@ -43,5 +44,63 @@ describe('EPP framing and XML', () => {
     expect(
       new RegistryRefusedError(2199 as number, { message: '', reason: '', clTRID: '', svTRID: '' }).messageKey,
     ).toBe('registry.epp.refused');
+  });
+
+  it('reads a poll message: a transfer’s data, a pending action’s outcome, a plain notice', () => {
+    const message = (resData: string) =>
+      readPollMessage(
+        readResponse(
+          parseEpp(
+            `<epp xmlns="urn:ietf:params:xml:ns:epp-1.0"><response><result code="1301"><msg>Command completed successfully; ack to dequeue</msg></result><msgQ count="2" id="12"><qDate>2026-12-01T10:00:00.0Z</qDate><msg>Transfer requested.</msg></msgQ>${resData}<trID><clTRID>c-1</clTRID><svTRID>s-1</svTRID></trID></response></epp>`,
+          ),
+        ),
+      );
+    const transfer = message(
+      '<resData><d:trnData xmlns:d="urn:ietf:params:xml:ns:domain-1.0"><d:name>Tienda.ES</d:name><d:trStatus>pending</d:trStatus><d:reID>other</d:reID><d:reDate>2026-12-01T10:00:00.0Z</d:reDate><d:acID>panel</d:acID><d:acDate>2026-12-06T10:00:00.0Z</d:acDate></d:trnData></resData>',
+    );
+    expect(transfer).toEqual({
+      id: '12',
+      queuedAt: Date.UTC(2026, 11, 1, 10) / 1000,
+      text: 'Transfer requested.',
+      domain: 'tienda.es',
+      transfer: {
+        state: 'pending',
+        requestedBy: 'other',
+        requestedAt: Date.UTC(2026, 11, 1, 10) / 1000,
+        actionBy: 'panel',
+        actionAt: Date.UTC(2026, 11, 6, 10) / 1000,
+      },
+    });
+    const pending = message(
+      '<resData><domain:panData xmlns:domain="urn:ietf:params:xml:ns:domain-1.0"><domain:name paResult="1">tienda.es</domain:name><domain:paTRID><svTRID>s-0</svTRID></domain:paTRID><domain:paDate>2026-12-01T10:00:00.0Z</domain:paDate></domain:panData></resData>',
+    );
+    expect(pending).toMatchObject({ domain: 'tienda.es', pendingAction: { done: true } });
+    expect(pending.transfer).toBeUndefined();
+    expect(message('')).toMatchObject({ domain: '', text: 'Transfer requested.' });
+  });
+
+  it('compares the panel’s copy with the registry’s: sets as sets, expiry by the day, an auth code never shown', () => {
+    const panel = {
+      nameservers: ['ns2.a.es', 'NS1.a.es.'],
+      blocked: false,
+      transferBlock: true,
+      whoisPrivacy: false,
+      ds: [{ keytag: 1, algorithm: 13, digestType: 2, digest: 'ab' }],
+      authInfo: 'old-code',
+      glue: [{ name: 'ns1.a.es', ipv4: '192.0.2.1', ipv6: '' }],
+      expireTs: Date.UTC(2030, 0, 1, 8) / 1000,
+    };
+    const same = {
+      ...panel,
+      nameservers: ['ns1.a.es', 'ns2.a.es'],
+      ds: [{ keytag: 1, algorithm: 13, digestType: 2, digest: 'AB' }],
+      authInfo: 'old-code',
+      expireTs: Date.UTC(2030, 0, 1, 23) / 1000,
+    };
+    expect(driftOf(panel, same)).toEqual([]);
+    expect(driftOf(panel, { ...same, transferBlock: false, authInfo: 'secret-new' })).toEqual([
+      { field: 'transferBlock', panel: 'true', registry: 'false' },
+      { field: 'authCode', panel: '(kept)', registry: '(another)' },
+    ]);
   });
 });

@@ -1,10 +1,11 @@
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { EppPool } from '../../drivers/registry/epp/epp-pool.ts';
 import { eppRegistryHandles } from '../../drivers/registry/epp/epp-registries.ts';
+import { createDomainServices, type DomainServices } from '../../modules/domain/create-domain-services.ts';
 import { RegistriesService, type RegistryConfig } from '../../modules/registries/registries.service.ts';
 import { loadSecretKey } from '../../secret-key.ts';
 import { CliError, type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
-import { table } from '../output.ts';
+import { table, timestamp } from '../output.ts';
 import * as v from '../validate.ts';
 
 const registries = ({ runtime, config, now }: CommandContext) =>
@@ -174,8 +175,90 @@ const remove = defineCommand({
   },
 });
 
+/** The domain area as configured, its registry sessions ended once `use` is done. */
+async function withDomainArea<T>(ctx: CommandContext, use: (domains: DomainServices) => Promise<T>): Promise<T> {
+  const { runtime, config, now } = ctx;
+  const { domains } = createDomainServices(runtime.db, config, runtime.dnsDriver, loadSecretKey(config), now, {
+    jobs: runtime.sender,
+  });
+  try {
+    return await use(domains);
+  } finally {
+    await domains.close();
+  }
+}
+
+const poll = defineCommand({
+  name: 'poll',
+  summary:
+    "Read every registry's message queue now (the `registry.poll` round does it on a schedule): transfers away change their domain",
+  usage: '',
+  parse: () => ({}),
+  async run(ctx) {
+    return withDomainArea(ctx, async (domains) => {
+      const taken = await domains.registryMessages.pollAll();
+      const messages = taken > 0 ? await domains.registryMessages.recent(taken) : [];
+      return {
+        json: { taken, messages },
+        text:
+          taken === 0
+            ? 'No messages.'
+            : table(
+                ['REGISTRY', 'ID', 'QUEUED', 'DOMAIN', 'TRANSFER', 'TEXT'],
+                messages.map((m) => [
+                  m.registry,
+                  m.message_id,
+                  timestamp(Number(m.queued_at)),
+                  m.domain,
+                  m.transfer_state ? `${m.transfer_state}${m.outgoing ? ' (away)' : ''}` : '',
+                  m.text,
+                ]),
+              ),
+      };
+    });
+  },
+});
+
+const sync = defineCommand({
+  name: 'sync',
+  summary:
+    'Compare every domain with its registry (name servers, locks, privacy, DS, glue, auth code, expiry), report the drift and import it (not with --dry-run)',
+  usage: '[--dry-run] [--concurrency 8]',
+  options: { 'dry-run': { type: 'boolean' }, concurrency: { type: 'string' } },
+  parse: ({ values }) => ({
+    dryRun: values['dry-run'] === true,
+    concurrency: v.integer(v.optionString(values, 'concurrency') ?? '8', 'concurrency', 1, 64),
+  }),
+  async run(ctx, input: { dryRun: boolean; concurrency: number }) {
+    return withDomainArea(ctx, async (domains) => {
+      if (!domains.registrySync.available)
+        throw new CliError('Nothing to sync: the embedded registry is the panel database (PANEL_REGISTRY_DRIVER=epp)');
+      const outcomes = await domains.registrySync.syncAll(input);
+      const shown = outcomes.filter((o) => o.outcome !== 'same');
+      const count = (outcome: string) => outcomes.filter((o) => o.outcome === outcome).length;
+      const summary = `${outcomes.length} domains: ${count('same')} in step, ${count('drifted')} ${input.dryRun ? 'drifted (dry run: nothing imported)' : 'drifted (imported)'}, ${count('missing')} unknown to their registry, ${count('failed')} not read`;
+      return {
+        json: { dryRun: input.dryRun, outcomes: shown, checked: outcomes.length },
+        text: `${
+          shown.length === 0
+            ? ''
+            : `${table(
+                ['DOMAIN', 'OUTCOME', 'FIELD', 'PANEL', 'REGISTRY'],
+                shown.flatMap((o) =>
+                  o.drifts.length === 0
+                    ? [[o.domain, o.outcome, '', '', o.detail]]
+                    : o.drifts.map((d) => [o.domain, o.outcome, d.field, d.panel, d.registry]),
+                ),
+              )}\n`
+        }${summary}`,
+        exitCode: count('failed') > 0 ? 1 : 0,
+      };
+    });
+  },
+});
+
 export const registryCommands: CommandGroup = {
   name: 'registry',
-  summary: 'The EPP registries of PANEL_REGISTRY_DRIVER=epp: add, list, check, password, remove',
-  commands: [add, list, check, password, remove],
+  summary: 'The EPP registries of PANEL_REGISTRY_DRIVER=epp: add, list, check, password, remove, poll, sync',
+  commands: [add, list, check, password, remove, poll, sync],
 };

@@ -48,6 +48,37 @@ export interface RegistryDomain {
   whoisPrivacy: boolean;
   /** Expiry, epoch seconds (0 when the registry gives none). */
   expireTs: number;
+  /** The DS data a registry apart from the panel holds (secDNS); absent for the embedded one, whose DS rows are the panel's. */
+  ds?: RegistryDs[];
+}
+
+/** Everything the registry holds of a domain that the panel keeps a copy of (for `registry sync`). */
+export interface RegistryRecord extends RegistryDomain {
+  ds: RegistryDs[];
+  authInfo: string;
+  /** The addresses of the hosts under the domain (its glue), by name. */
+  glue: RegistryGlue[];
+}
+
+/** A message the registry queued for the registrar (EPP poll): a transfer, a registry-side change. */
+export interface RegistryMessage {
+  registry: string;
+  id: string;
+  queuedAt: number;
+  text: string;
+  /** '' when the message names no domain. */
+  domain: string;
+  transfer?: {
+    state: 'pending' | 'clientApproved' | 'clientCancelled' | 'clientRejected' | 'serverApproved' | 'serverCancelled';
+    /** The registrar that asked for it (the gaining one). */
+    requestedBy: string;
+    requestedAt: number;
+    /** The registrar that acts on it (the losing one), and by when. */
+    actionBy: string;
+    actionAt: number;
+  };
+  /** A transfer away from the panel's registrar (it is the one acting on it). */
+  outgoing?: boolean;
 }
 
 export interface RegistryDriver {
@@ -68,6 +99,18 @@ export interface RegistryDriver {
   setStatus(domain: string, flags: { blocked: boolean; transferBlock: boolean; whoisPrivacy: boolean }): Promise<void>;
   /** `roles` are the domain's roles that now point at this contact data. */
   updateContact(domain: string, roles: string[], contact: RegistryContact, mode: string): Promise<void>;
+  /**
+   * The domain as the registry holds it now (never a cached reading), for comparing with the
+   * panel's copy; undefined when the registry does not know it. Only a registry apart from the
+   * panel database has one (the embedded one is that database).
+   */
+  readRecord?(domain: string): Promise<RegistryRecord | undefined>;
+  /**
+   * Reads every registry's message queue: each message goes to `take`, and is acknowledged
+   * only once `take` has kept it (so a message can come twice, never be lost). Answers how many
+   * were taken. A registry without a queue (the embedded one) has none.
+   */
+  drainMessages?(take: (message: RegistryMessage) => Promise<void>): Promise<number>;
   /** Ends what it keeps open (an EPP driver's sessions). */
   close?(): Promise<void>;
 }

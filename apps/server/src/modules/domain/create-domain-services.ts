@@ -18,6 +18,8 @@ import { DomainGlueService } from './domain-glue.service.ts';
 import { DomainNameServerService } from './domain-nameserver.service.ts';
 import { DomainStatusService } from './domain-status.service.ts';
 import { PanelZoneResolver } from './panel-zone.resolver.ts';
+import { RegistryMessagesService } from './registry-messages.service.ts';
+import { RegistrySyncService } from './registry-sync.service.ts';
 import { ZoneDnssecService } from './zone-dnssec.service.ts';
 
 /** The domain area, one service per concern; `domain` is the guard and overview the others build on. */
@@ -31,6 +33,10 @@ export interface DomainServices {
   zoneDnssec: ZoneDnssecService;
   /** The CDS/CDNSKEY scan of domains hosted elsewhere. */
   cdsScan: CdsScanService;
+  /** The registries' poll queues (EPP): transfers away, registry-side changes. */
+  registryMessages: RegistryMessagesService;
+  /** `registry sync`: the panel's copy compared with the registries', drift imported. */
+  registrySync: RegistrySyncService;
   /** Ends the registry driver's sessions (EPP). */
   close(): Promise<void>;
 }
@@ -116,6 +122,8 @@ export function createDomainServices(
       status: new DomainStatusService(db, domain, registry),
       zoneDnssec,
       cdsScan,
+      registryMessages: new RegistryMessagesService(db, registry, now),
+      registrySync: new RegistrySyncService(db, domain, registry, authSecrets, settings),
       close: async () => registry.close?.(),
     },
     contacts: new DomainContactService(db, domain, registry, now),

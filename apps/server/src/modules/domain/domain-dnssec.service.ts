@@ -15,6 +15,7 @@ import type { Actor } from '../auth/actor.ts';
 import { decodePublicKey, dnskeyRdata, dsDigestSha256, keyTag } from './dnssec-keys.ts';
 import { domainRepository } from './domain.repository.ts';
 import type { DomainContext, DomainService } from './domain.service.ts';
+import { matchDsRows } from './ds-rows.ts';
 
 /** The service zones hosted here, as far as a domain's DNSSEC needs them (the DNS service). */
 export interface HostedZones {
@@ -43,8 +44,15 @@ export class DomainDnssecService {
     }));
   }
 
+  /**
+   * The DS records as the registry holds them: a registry apart from the panel (EPP) is read, and
+   * the panel's rows follow it (a DS added or removed at the registry behind the panel's back
+   * shows); the embedded registry's rows are the panel's own.
+   */
   async list(actor: Actor, id: number) {
-    await this.domains.context(actor, id, 'domain_dnssec', 'visible');
+    const ctx = await this.domains.context(actor, id, 'domain_dnssec', 'visible');
+    const { ds } = await this.domains.registryState(ctx);
+    if (ds) await this.db.transaction().execute((trx) => matchDsRows(trx, id, ds));
     return this.dsRows(id);
   }
 

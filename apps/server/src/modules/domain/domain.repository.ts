@@ -23,6 +23,25 @@ export const domainRepository = {
     return db.updateTable('domains').set(set).where('resource_id', '=', resourceId).execute();
   },
 
+  async nameservers(db: Db, resourceId: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('domain_nameservers')
+      .select('host')
+      .where('resource_id', '=', resourceId)
+      .orderBy('position')
+      .execute();
+    return rows.map((row) => row.host);
+  },
+
+  async expiry(db: Db, resourceId: number): Promise<number> {
+    const row = await db
+      .selectFrom('resources')
+      .select('domain_expire_ts')
+      .where('id', '=', resourceId)
+      .executeTakeFirst();
+    return Number(row?.domain_expire_ts ?? 0);
+  },
+
   async setNameservers(db: Db, resourceId: number, hosts: string[]): Promise<void> {
     await db.deleteFrom('domain_nameservers').where('resource_id', '=', resourceId).execute();
     if (hosts.length === 0) return;

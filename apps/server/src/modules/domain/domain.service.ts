@@ -10,6 +10,7 @@ import { addressBook } from '../address/address-book.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { domainRepository } from './domain.repository.ts';
+import { readTransferOut, TRANSFERRED_OUT } from './registry-messages.service.ts';
 
 export interface DomainSettings {
   /** The provider's name servers, offered as the default mode. */
@@ -83,15 +84,38 @@ export class DomainService {
     return row;
   }
 
-  /** What the registry holds for the domain (the embedded registry reads the panel database). */
+  /**
+   * What the registry holds for the domain (the embedded registry reads the panel database). A
+   * domain transferred to another registrar is no longer the panel's to read there: its last
+   * copy in the panel is shown instead.
+   */
   async registryState(ctx: DomainContext): Promise<RegistryDomain> {
+    if (ctx.row.status === TRANSFERRED_OUT) return this.panelCopy(ctx);
     const state = await this.registry.readDomain(ctx.resource.referencePunycode);
     if (!state) throw new NotFoundError();
     return state;
   }
 
+  private async panelCopy(ctx: DomainContext): Promise<RegistryDomain> {
+    const id = ctx.resource.id;
+    const [nameservers, expireTs] = await Promise.all([
+      domainRepository.nameservers(this.db, id),
+      domainRepository.expiry(this.db, id),
+    ]);
+    return {
+      nameservers,
+      blocked: ctx.row.blocked === 1,
+      transferBlock: ctx.row.transfer_block === 1,
+      whoisPrivacy: ctx.row.whois_privacy === 1,
+      expireTs,
+    };
+  }
+
   async toDomain(ctx: DomainContext): Promise<Domain> {
-    const state = await this.registryState(ctx);
+    const [state, transferOut] = await Promise.all([
+      this.registryState(ctx),
+      readTransferOut(this.db, ctx.resource.referencePunycode),
+    ]);
     return {
       id: ctx.resource.id,
       name: ctx.resource.reference,
@@ -104,6 +128,7 @@ export class DomainService {
       whoisPrivacy: state.whoisPrivacy,
       authType: ctx.row.auth_type as Domain['authType'],
       dnssecType: ctx.row.dnssec_type as Domain['dnssecType'],
+      transferOut,
     };
   }
 

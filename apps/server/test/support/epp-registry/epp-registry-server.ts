@@ -57,7 +57,7 @@ function greeting(): string {
 
 export async function startEppRegistry(options: EppRegistryOptions): Promise<EppRegistryServer> {
   const state = new RegistryState();
-  const rules: RegistryRules = { hostObjects: true, ...options.rules };
+  const rules: RegistryRules = { hostObjects: true, holderChange: true, ...options.rules };
   const problems: EppRegistryServer['problems'] = [];
   const commands: EppRegistryServer['commands'] = [];
   const cuts = new Set<string>();

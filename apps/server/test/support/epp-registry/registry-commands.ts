@@ -9,6 +9,8 @@ export interface Registrar {
 export interface RegistryRules {
   /** Name servers as host objects (RFC 5731 hostObj), else as attributes (hostAttr, with glue). */
   hostObjects: boolean;
+  /** Whether a domain:update may name another registrant; false: a change of holder is a trade here (2306). */
+  holderChange: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a parsed command, read field by field below
@@ -303,6 +305,8 @@ const HANDLERS: Record<string, (ctx: Context) => (svTRID: string) => string> = {
       Object.keys(rem).every((key) => key === 'status') &&
       !ctx.extension['secDNS:update'];
     if (domain.statuses.has('clientUpdateProhibited') && !onlyUnlocks) return refuse(2304, 'clientUpdateProhibited');
+    // RFC 5731 section 2.3: a domain being transferred takes no update
+    if (domain.statuses.has('pendingTransfer')) return refuse(2304, 'pendingTransfer');
     for (const status of [...adding, ...removing])
       if (!status.startsWith('client')) refuse(2306, `${status} is the registry's to set`);
 
@@ -316,6 +320,8 @@ const HANDLERS: Record<string, (ctx: Context) => (svTRID: string) => string> = {
         refuse(2302, `${host.name} is a name server already`);
     if (chg.registrant !== undefined && !ctx.state.contacts.has(text(chg.registrant)))
       refuse(2303, 'unknown registrant');
+    if (chg.registrant !== undefined && !ctx.rules.holderChange && text(chg.registrant) !== domain.registrant)
+      refuse(2306, 'a change of holder is a trade at this registry');
     for (const contact of list(add.contact))
       if (!ctx.state.contacts.has(text(contact))) refuse(2303, `unknown contact ${text(contact)}`);
     const secDns = ctx.extension['secDNS:update'];

@@ -45,6 +45,26 @@ export interface RegistryDomainObject {
   expiresAt: Date;
   /** RFC 3915 statuses (redemptionPeriod, pendingRestore…). */
   rgp: Set<string>;
+  /** A transfer under way: who asked, when, and when the registry acts. */
+  transfer?: { gaining: string; requestedAt: Date; actionAt: Date };
+}
+
+/** A domain:trnData (RFC 5731 section 3.2.4) for a poll message. */
+function trnData(
+  name: string,
+  status: string,
+  gaining: string,
+  requestedAt: Date,
+  losing: string,
+  actionAt: Date,
+): string {
+  return (
+    '<domain:trnData xmlns:domain="urn:ietf:params:xml:ns:domain-1.0">' +
+    `<domain:name>${name}</domain:name><domain:trStatus>${status}</domain:trStatus>` +
+    `<domain:reID>${gaining}</domain:reID><domain:reDate>${requestedAt.toISOString()}</domain:reDate>` +
+    `<domain:acID>${losing}</domain:acID><domain:acDate>${actionAt.toISOString()}</domain:acDate>` +
+    '</domain:trnData>'
+  );
 }
 
 export interface PollMessage {
@@ -128,6 +148,39 @@ export class RegistryState {
     queue.push(message);
     this.queues.set(registrar, queue);
     return message;
+  }
+
+  /**
+   * Another registrar asks for a domain (RFC 5731 transfer request): the domain becomes
+   * pendingTransfer and its sponsor's queue gets the trnData, acting by `actionAt`.
+   */
+  requestTransfer(name: string, gaining: string, actionAt: Date): PollMessage {
+    const domain = this.domains.get(name);
+    if (!domain) throw new Error(`no domain ${name}`);
+    domain.statuses.add('pendingTransfer');
+    const requestedAt = new Date();
+    domain.transfer = { gaining, requestedAt, actionAt };
+    return this.enqueue(
+      domain.sponsor,
+      `Transfer requested for ${name}`,
+      trnData(name, 'pending', gaining, requestedAt, domain.sponsor, actionAt),
+    );
+  }
+
+  /** The registry approves a pending transfer at the end of its wait: the gaining registrar sponsors the domain. */
+  approveTransfer(name: string): PollMessage {
+    const domain = this.domains.get(name);
+    if (!domain?.transfer) throw new Error(`no transfer of ${name}`);
+    const losing = domain.sponsor;
+    const { gaining, requestedAt } = domain.transfer;
+    domain.statuses.delete('pendingTransfer');
+    domain.sponsor = gaining;
+    domain.transfer = undefined;
+    return this.enqueue(
+      losing,
+      `Transfer completed for ${name}`,
+      trnData(name, 'serverApproved', gaining, requestedAt, losing, new Date()),
+    );
   }
 
   /** Whether a host is a name server of any domain (RFC 5732: a linked host cannot go). */

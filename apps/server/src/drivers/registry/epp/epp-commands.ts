@@ -192,7 +192,7 @@ export const eppCommands = {
 
 /** postalInfo (internationalised form), voice and email (RFC 5733 section 3.2.1). */
 function contactData(contact: RegistryContact): string {
-  const name = contact.isOrg ? contact.orgName : `${contact.firstName} ${contact.lastName}`.trim();
+  const name = holderNameOf(contact);
   const street = contact.address
     .split(/\n/)
     .map((line) => line.trim())
@@ -297,4 +297,64 @@ export function readAvailableHosts(response: EppResponse): Set<string> {
 /** contact:info's disclose flag: whether the contact is hidden (whois privacy). */
 export function readContactHidden(response: EppResponse): boolean {
   return String(response.resData.infData?.disclose?.['@flag'] ?? '1') === '0';
+}
+
+/** Who a contact is (contact:info's name and organisation, the first postalInfo given). */
+export function readContactHolder(response: EppResponse): { name: string; org: string } {
+  const postal = response.resData.infData?.postalInfo?.[0] ?? {};
+  return { name: textOf(postal.name), org: textOf(postal.org) };
+}
+
+/** The name a contact's postalInfo gets from the panel's contact data. */
+export function holderNameOf(contact: RegistryContact): string {
+  return contact.isOrg ? contact.orgName : `${contact.firstName} ${contact.lastName}`.trim();
+}
+
+/** A transfer's states (RFC 5730 section 2.9.3.4, trStatusType). */
+export const TRANSFER_STATES = [
+  'pending',
+  'clientApproved',
+  'clientCancelled',
+  'clientRejected',
+  'serverApproved',
+  'serverCancelled',
+] as const;
+export type TransferState = (typeof TRANSFER_STATES)[number];
+
+/** A message of the poll queue (RFC 5730 section 2.9.2.3) with what the panel reads of its data. */
+export interface EppPollMessage {
+  id: string;
+  queuedAt: number;
+  text: string;
+  /** The domain its data names ('' when it names none: a contact's transfer, a plain notice). */
+  domain: string;
+  /** A domain transfer (domain:trnData, RFC 5731 section 3.2.4): who asked and who loses it. */
+  transfer?: { state: TransferState; requestedBy: string; requestedAt: number; actionBy: string; actionAt: number };
+  /** The outcome of an action the registry had left pending (domain:panData, RFC 5731 section 3.3). */
+  pendingAction?: { done: boolean };
+}
+
+export function readPollMessage(response: EppResponse): EppPollMessage {
+  const queue = response.queue ?? { id: '', date: '', message: '', count: 0 };
+  const transfer = response.resData.trnData;
+  const pending = response.resData.panData;
+  const state = String(textOf(transfer?.trStatus)) as TransferState;
+  return {
+    id: queue.id,
+    queuedAt: epochOf(queue.date),
+    text: queue.message,
+    domain: textOf(transfer?.name ?? pending?.name).toLowerCase(),
+    ...(transfer?.name && TRANSFER_STATES.includes(state)
+      ? {
+          transfer: {
+            state,
+            requestedBy: textOf(transfer.reID),
+            requestedAt: epochOf(textOf(transfer.reDate)),
+            actionBy: textOf(transfer.acID),
+            actionAt: epochOf(textOf(transfer.acDate)),
+          },
+        }
+      : {}),
+    ...(pending?.name ? { pendingAction: { done: ['1', 'true'].includes(String(pending.name['@paResult'])) } } : {}),
+  };
 }

@@ -73,6 +73,11 @@ export class EppPool {
     this.keepAlive.unref();
   }
 
+  /** The registrar's login at this registry. */
+  get clientId(): string {
+    return this.options.clientId;
+  }
+
   /**
    * Sends one command (`verb`, an object's command element; `extension`, its extension
    * elements) on a free session and answers the registry's response, refusals included.

@@ -1,20 +1,31 @@
 import { newLocalAuthSecret } from '../auth-secret.ts';
-import type { RegistryContact, RegistryDomain, RegistryDriver, RegistryDs, RegistryGlue } from '../registry.driver.ts';
+import type {
+  RegistryContact,
+  RegistryDomain,
+  RegistryDriver,
+  RegistryDs,
+  RegistryGlue,
+  RegistryMessage,
+  RegistryRecord,
+} from '../registry.driver.ts';
 import {
   type EppDomainInfo,
   type EppHost,
   type EppVerb,
   eppCommands,
+  holderNameOf,
   readAvailableHosts,
   readContactHidden,
+  readContactHolder,
   readDomainInfo,
   readHostAddresses,
+  readPollMessage,
   TRANSFER_LOCK,
   UPDATE_LOCK,
 } from './epp-commands.ts';
 import { EppConnectionLost } from './epp-connection.ts';
 import type { EppPool } from './epp-pool.ts';
-import { EPP_OBJECT_MISSING, expectSuccess, RegistryRefusedError } from './epp-result.ts';
+import { EPP_NO_MESSAGES, EPP_OBJECT_MISSING, expectSuccess, RegistryRefusedError } from './epp-result.ts';
 import type { EppResponse } from './epp-xml.ts';
 
 /** One configured registry: its TLDs, its session pool, and whether it wants host objects. */
@@ -149,13 +160,49 @@ export class EppRegistryDriver implements RegistryDriver {
 
   async readDomain(domain: string): Promise<RegistryDomain | undefined> {
     const info = await this.info(domain);
-    if (!info) return undefined;
+    return info && this.domainOf(domain, info);
+  }
+
+  private async domainOf(domain: string, info: EppDomainInfo): Promise<RegistryDomain> {
     return {
       nameservers: info.hosts.map((host) => host.name),
       blocked: info.statuses.includes(UPDATE_LOCK),
       transferBlock: info.statuses.includes(TRANSFER_LOCK),
       whoisPrivacy: info.registrant ? await this.registrantHidden(domain, info.registrant) : false,
       expireTs: info.expiresAt,
+      ds: info.ds,
+    };
+  }
+
+  /**
+   * A fresh domain:info, plus the registrant's disclose flag and the glue: each subordinate
+   * host's host:info at a registry of host objects, the name servers' attributes otherwise.
+   */
+  async readRecord(domain: string): Promise<RegistryRecord | undefined> {
+    const info = await this.info(domain, true);
+    if (!info) return undefined;
+    const { hostObjects } = await this.registryOf(domain);
+    const hosts: EppHost[] = hostObjects
+      ? await Promise.all(
+          info.subordinates.map(async (name) => ({
+            name,
+            addresses: readHostAddresses(
+              expectSuccess(await this.send(domain, 'host:info', eppCommands.hostInfo(name))),
+            ),
+          })),
+        )
+      : info.hosts.filter((host) => host.name.endsWith(`.${domain}`));
+    return {
+      ...(await this.domainOf(domain, info)),
+      ds: info.ds,
+      authInfo: info.authInfo,
+      glue: hosts
+        .filter((host) => host.addresses.length > 0)
+        .map((host) => ({
+          name: host.name,
+          ipv4: host.addresses.find((a) => a.ip === 'v4')?.address ?? '',
+          ipv6: host.addresses.find((a) => a.ip === 'v6')?.address ?? '',
+        })),
     };
   }
 
@@ -311,13 +358,31 @@ export class EppRegistryDriver implements RegistryDriver {
   }
 
   /**
-   * New contact data as a new contact object (its id made here), then named in the domain's
-   * roles: the registrant changed with `chg`, the others removed and added per role.
+   * New contact data reaches the registry as a careful registrar sends it. The registrant's data
+   * with the same holder (same name and organisation) changes in place with contact:update: a
+   * new registrant object would be a change of holder, which many registries treat as a trade
+   * (their own procedure, fees, or a 2306 refusal). Any other change is a new contact object
+   * (its id made here) named in the domain's roles: the registrant with `chg`, the others removed
+   * and added per role.
    */
   async updateContact(domain: string, roles: string[], contact: RegistryContact): Promise<void> {
     const info = await this.known(domain);
+    const holderRole = roles.includes('owner') || roles.includes('registrant');
+    const others = roles.filter((role) => role !== 'owner' && role !== 'registrant');
+    const registrant = info.registrant
+      ? expectSuccess(await this.send(domain, 'contact:info', eppCommands.contactInfo(info.registrant)))
+      : undefined;
+    const holder = registrant && readContactHolder(registrant);
+    const sameHolder =
+      holder !== undefined &&
+      holder.name === holderNameOf(contact) &&
+      holder.org === (contact.isOrg ? contact.orgName : '');
+    if (holderRole && sameHolder) {
+      expectSuccess(await this.send(domain, 'contact:update', eppCommands.contactUpdate(info.registrant, { contact })));
+      if (others.length === 0) return;
+    }
     const id = newContactId();
-    const hidden = info.registrant ? await this.registrantHidden(domain, info.registrant) : false;
+    const hidden = registrant ? readContactHidden(registrant) : false;
     expectSuccess(
       await this.send(
         domain,
@@ -325,7 +390,6 @@ export class EppRegistryDriver implements RegistryDriver {
         eppCommands.contactCreate(id, contact, newLocalAuthSecret('authcode'), hidden),
       ),
     );
-    const others = roles.filter((role) => role !== 'owner' && role !== 'registrant');
     const replaced = info.contacts.filter((c) => others.includes(c.type));
     await this.change(
       domain,
@@ -333,7 +397,7 @@ export class EppRegistryDriver implements RegistryDriver {
       eppCommands.domainUpdate(
         domain,
         {
-          ...(roles.includes('owner') || roles.includes('registrant') ? { registrant: id } : {}),
+          ...(holderRole && !sameHolder ? { registrant: id } : {}),
           removeContacts: replaced,
           addContacts: others.map((type) => ({ type, id })),
         },
@@ -343,12 +407,44 @@ export class EppRegistryDriver implements RegistryDriver {
     );
   }
 
+  /**
+   * Each registry's queue, message by message: kept by `take`, then acknowledged. A registry that
+   * cannot be reached does not keep the others' messages waiting; the first failure is thrown
+   * once all were read. At most `MAX_MESSAGES_PER_ROUND` a registry, so a queue that never
+   * empties (an ack the registry ignores) cannot hold the round.
+   */
+  async drainMessages(take: (message: RegistryMessage) => Promise<void>): Promise<number> {
+    let taken = 0;
+    const failures: unknown[] = [];
+    for (const registry of await this.registries) {
+      try {
+        for (let read = 0; read < MAX_MESSAGES_PER_ROUND; read++) {
+          const { verb } = eppCommands.pollRequest();
+          const response = expectSuccess(await registry.pool.command('poll', verb));
+          if (response.code === EPP_NO_MESSAGES || !response.queue) break;
+          const message = readPollMessage(response);
+          if (message.domain) this.cache.delete(message.domain);
+          const outgoing = message.transfer?.actionBy === registry.pool.clientId;
+          await take({ registry: registry.name, ...message, outgoing });
+          expectSuccess(await registry.pool.command('poll', eppCommands.pollAck(message.id).verb));
+          taken += 1;
+        }
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
+    return taken;
+  }
+
   async close(): Promise<void> {
     clearInterval(this.refresh);
     const registries = await this.registries.catch(() => []);
     await Promise.all(registries.map((registry) => registry.pool.close()));
   }
 }
+
+const MAX_MESSAGES_PER_ROUND = 1000;
 
 /** A contact id the registry accepts (RFC 5730 clIDType: 3 to 16 characters). */
 function newContactId(): string {
