@@ -7,6 +7,7 @@ import { useDomain } from '../api/get-domain';
 import { ActionsCard } from './actions-card';
 import { ContactsCard } from './contacts-card';
 import { DnsCard } from './dns-card';
+import { TransferOutNotice } from './transfer-out-notice';
 
 /** The domain view: title is the item reference; three cards (DNS, actions, contacts). */
 export function DomainView({ id, set }: { id: number; set: PermissionSetData }) {
@@ -31,6 +32,7 @@ export function DomainView({ id, set }: { id: number; set: PermissionSetData }) 
   return (
     <Stack gap="md" data-testid="domain-view">
       {title}
+      {data.domain.transferOut && <TransferOutNotice transfer={data.domain.transferOut} />}
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="md">
         <DnsCard id={id} domain={data.domain} permissions={set.permissions} />
         <ActionsCard id={id} domain={data.domain} permissions={set.permissions} />
