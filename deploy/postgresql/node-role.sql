@@ -7,7 +7,7 @@
 --          pages that work landed, the brands its templates name);
 --   write  the work log (pg-boss's schema), the change log's outcome (service_changes), the rows a
 --          refused change puts back in its area, the service users it allocates, certificates and
---          installs it finishes, mail sending counts, activity entries, and its own heartbeat
+--          installs it finishes, scheduled tasks' runs, mail sending counts, activity entries, and its own heartbeat
 --          and hosting root (nodes.last_seen_at and hosting_root only);
 --   never  the customers' logins and secrets: users, sessions, API tokens, passkeys, login and
 --          sign-on challenges, the outbox, rate limits, captchas; nor any table's structure
@@ -63,7 +63,8 @@ GRANT SELECT ON
   mailboxes, mail_aliases, mailbox_rules, mail_counts, mail_send_counts, mail_dkim_keys,
   mail_auth_policies, mail_certificates, ftp_accounts, hosted_databases, web_settings, web_sites,
   web_redirections, acme_accounts, site_certificates, install_jobs, backup_jobs, backup_snapshots,
-  mail_domains_view, mail_users_view, mail_aliases_view, mail_senders_view, ftp_users_view
+  mail_domains_view, mail_users_view, mail_aliases_view, mail_senders_view, ftp_users_view,
+  cron_tasks, cron_runs
 TO :"role";
 
 -- its work: the outcome of each change, and what a refused change puts back in its area
@@ -71,7 +72,7 @@ GRANT UPDATE, DELETE ON service_changes TO :"role";
 GRANT INSERT, UPDATE, DELETE ON
   web_settings, web_sites, web_redirections, ftp_accounts, mailboxes, mail_aliases, mailbox_rules,
   hosted_databases, service_users, site_certificates, acme_accounts, install_jobs, mail_send_counts,
-  mail_counts
+  mail_counts, cron_runs
 TO :"role";
 GRANT INSERT ON activity_log TO :"role";
 -- its own heartbeat, and nothing else of the servers' rows

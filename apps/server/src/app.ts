@@ -38,6 +38,7 @@ import { registerCaptchaRoutes } from './modules/captcha/captcha.routes.ts';
 import { registerConsoleRoutes } from './modules/console/console.routes.ts';
 import { registerContactRoutes } from './modules/contact/contact.routes.ts';
 import type { Mailer } from './modules/contact/mailer.ts';
+import { registerCronRoutes } from './modules/cron/cron.routes.ts';
 import { registerDatabasesRoutes } from './modules/databases/databases.routes.ts';
 import { registerDnsExportRoute, registerDnsRoutes } from './modules/dns/dns.routes.ts';
 import { registerDnssecRoutes } from './modules/domain/dnssec.routes.ts';
@@ -221,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerDatabasesRoutes(api, services.databases, { app, basePath, auth: caller });
   registerFilesRoutes(api, services.files, { app, basePath, auth: caller, activity });
   registerBackupRoutes(api, services.backupJobs);
+  registerCronRoutes(api, services.cron);
   registerHostingRoutes(api, services.hosting, { app });
   registerInstallerRoutes(api, services.installer, { app, basePath });
   registerDnsExportRoute(app, { basePath, auth: caller, dns });

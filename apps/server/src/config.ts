@@ -448,6 +448,26 @@ export const configSchema = z.object({
         .default(['letsencrypt.org']),
     })
     .prefault({}),
+  cron: z
+    .object({
+      /** PHP's CLI, which runs the tasks' scripts as the service's user on its web server. */
+      php: z.string().default('/usr/bin/php'),
+      /** A run still going after this long is stopped (its whole process group). */
+      timeoutSeconds: z.coerce.number().int().min(10).max(82_800).default(300),
+      /** The time zone schedules are read in (an IANA name). */
+      timezone: z
+        .string()
+        .refine((zone) => {
+          try {
+            new Intl.DateTimeFormat('en', { timeZone: zone });
+            return true;
+          } catch {
+            return false;
+          }
+        }, 'must be an IANA time zone such as Europe/Madrid')
+        .default('UTC'),
+    })
+    .prefault({}),
   backups: z
     .object({
       /** The restic repository; default <dataDir>/backups/repository. */
@@ -763,6 +783,9 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_REGISTRY_CACHE_SECONDS: 'registry.cacheSeconds',
   PANEL_REGISTRY_KEEPALIVE_SECONDS: 'registry.keepAliveSeconds',
   PANEL_REGISTRY_POLL_SECONDS: 'registry.pollSeconds',
+  PANEL_CRON_PHP: 'cron.php',
+  PANEL_CRON_TIMEOUT_SECONDS: 'cron.timeoutSeconds',
+  PANEL_CRON_TIMEZONE: 'cron.timezone',
   PANEL_DNSSEC_DS_TTL_SECONDS: 'dnssec.dsTtlSeconds',
   PANEL_DNSSEC_PARENT_DELAY_SECONDS: 'dnssec.parentDelaySeconds',
   PANEL_DNSSEC_UNSIGN_WAIT_SECONDS: 'dnssec.unsignWaitSeconds',

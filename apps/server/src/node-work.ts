@@ -4,6 +4,8 @@ import type { PanelBase } from './composition/panel-base.ts';
 import { type ServiceApplier, workServiceApplying } from './jobs/apply-service.jobs.ts';
 import type { JobEngine, JobRun } from './jobs/job-engine.ts';
 import { type BackupWorkers, workBackupRuns } from './modules/backups/backup-jobs.ts';
+import { createCronRunner } from './modules/cron/create-cron.ts';
+import { type CronRunOrder, workCronRuns } from './modules/cron/cron.jobs.ts';
 import { APPLY_DATABASES } from './modules/databases/databases-apply-worker.ts';
 import { workZonePublishing } from './modules/dns/zone-publish.jobs.ts';
 import { type UnsignStep, workZoneUnsigning } from './modules/domain/zone-dnssec.jobs.ts';
@@ -40,6 +42,8 @@ export interface NodeWorkers {
   certificates: { site(serviceId: number, siteId: number): Promise<void>; mail(name: string): Promise<void> };
   backups: BackupWorkers;
   installs: { run(order: InstallOrder): Promise<void> };
+  /** Scheduled tasks' runs, as the service's user (modules/cron). */
+  cron: { run(order: CronRunOrder): Promise<void> };
   unsigning: { advance(step: UnsignStep, run: JobRun, lastTry: boolean): Promise<void> };
   dkim: DkimKeysDelivery;
   /** A terminated service's work (service-termination.ts), on the control plane's machine. */
@@ -63,6 +67,7 @@ export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promi
   await workZoneUnsigning(jobs, workers.unsigning);
   await workBackupRuns(jobs, workers.backups);
   await workInstalls(jobs, workers.installs);
+  await workCronRuns(jobs, workers.cron);
   await workDkimSigning(jobs, workers.dkim);
   await jobs.work(NODE_SYNC, async () => void (await workers.sync.run()));
   await jobs.work(TERMINATE_SERVICE, ({ serviceId }, run) =>
@@ -97,6 +102,7 @@ export function nodeWorkers(
       daily: async (run) => (await areas()).backupRunner.daily(run),
     },
     installs: { run: async (order) => (await areas()).installer.run(order) },
+    cron: createCronRunner(base.db, base.config, base.now),
     dkim: node.dkim,
     sync: createNodeSync(base, node, areas),
     terminations: createServiceTerminations(base, async () => (await areas()).backups),

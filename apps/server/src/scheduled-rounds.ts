@@ -9,6 +9,7 @@ import type { ApiTokenService } from './modules/auth/api-token.service.ts';
 import type { SessionService } from './modules/auth/session.service.ts';
 import type { BackupService } from './modules/backups/backup.service.ts';
 import { BACKUP_DAILY } from './modules/backups/backup-jobs.ts';
+import type { CronScheduler } from './modules/cron/cron-scheduler.ts';
 import type { DnsService } from './modules/dns/dns.service.ts';
 import type { CdsScanService } from './modules/domain/cds-scan.service.ts';
 import type { RegistryMessagesService } from './modules/domain/registry-messages.service.ts';
@@ -30,6 +31,7 @@ export const ROUNDS = {
   dailyBackups: defineRound('backups.daily', 24 * 3600),
   dnsRepublish: defineRound('dns.republish'),
   registryPoll: defineRound('registry.poll'),
+  cronTick: defineRound('cron.tick', 120),
 };
 
 /** Each area's round of pending service changes (`<area>.reapply`). */
@@ -51,6 +53,7 @@ export interface RoundServices {
   certificates: CertificateService;
   cdsScan: CdsScanService;
   registryMessages: RegistryMessagesService;
+  cron: CronScheduler;
   backups: BackupService;
   dns: DnsService;
   /** Each area's changes on their way to the services' servers. */
@@ -170,6 +173,17 @@ export async function scheduleRounds(
       if (taken > 0) log.info({ event: 'registry.poll', messages: taken }, 'registry messages read');
     },
     failed('registry.poll_failed', 'registry poll'),
+  );
+  // Cron's own granularity: every minute, the tasks due at it go to their servers.
+  await scheduleRound(
+    jobs,
+    ROUNDS.cronTick,
+    '* * * * *',
+    async () => {
+      await services.cron.sendDue();
+      await services.cron.mailOutputs();
+    },
+    failed('cron.tick_failed', 'scheduled tasks round'),
   );
   const { dailyAt } = config.backups;
   await scheduleRound(

@@ -60,6 +60,9 @@ export const consolePlanSchema = z.object({
   /** The PHP versions offered ([]: every version the server has). */
   phpVersions: z.array(z.string()),
   phpWorkers: z.number().int().min(1),
+  /** Scheduled tasks a service may have, and the shortest interval between two runs (minutes). */
+  cronTasks: limit,
+  cronMinIntervalMinutes: z.number().int().min(1),
   /** Hosting services on it. */
   services: z.number().int(),
 });
@@ -101,6 +104,14 @@ export const consolePlanSaveParamsSchema = z.object({
     )
     .refine((versions) => versions.every((one) => /^\d\.\d$/.test(one)), { error: 'console.error.php_versions' }),
   phpWorkers: z.coerce.number({ error: 'validation.invalid' }).int('validation.invalid').min(1).max(200),
+  cronTasks: limitField,
+  cronMinIntervalMinutes: z.coerce
+    .number({ error: 'validation.invalid' })
+    .int('validation.invalid')
+    .min(1, 'validation.invalid')
+    .max(1440, 'validation.invalid')
+    .optional()
+    .default(5),
 });
 export type ConsolePlanSaveParams = z.infer<typeof consolePlanSaveParamsSchema>;
 export const consolePlanNameParamsSchema = z.object({ name: line(63) });

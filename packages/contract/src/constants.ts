@@ -79,6 +79,7 @@ export const PERMISSION_KEYS = [
   'service_dnszone',
   'service_parking',
   'service_backups',
+  'service_cron',
   'servicemail',
   'servicemail_accounts',
   'servicemail_alias',

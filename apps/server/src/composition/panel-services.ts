@@ -24,6 +24,9 @@ import { ConsoleOversight } from '../modules/console/console-oversight.service.t
 import { StaffAuthService } from '../modules/console/staff-auth.service.ts';
 import { ContactService } from '../modules/contact/contact.service.ts';
 import { createSmtpMailer, type Mailer } from '../modules/contact/mailer.ts';
+import { CronService } from '../modules/cron/cron.service.ts';
+import { cronOutputMail } from '../modules/cron/cron-output-mail.ts';
+import { CronScheduler } from '../modules/cron/cron-scheduler.ts';
 import { createFilesService } from '../modules/files/create-files-service.ts';
 import type { FilesService } from '../modules/files/files.service.ts';
 import { createFtpService } from '../modules/ftp/create-ftp-service.ts';
@@ -96,6 +99,9 @@ export interface PanelServices extends AreaServices {
   ftp: ReturnType<typeof createFtpService>;
   files: FilesService;
   backupJobs: BackupJobsService;
+  /** A service's scheduled tasks (the API), and the round that sends them to run and mails their output. */
+  cron: CronService;
+  cronScheduler: CronScheduler;
   jobs: JobEngine;
   provider: ProviderParts;
   /** The provider's console: its staff's sign-in and sessions, and what they do. */
@@ -345,6 +351,8 @@ export function composePanel(deps: PanelDeps): PanelServices {
     ftp,
     files: createFilesService(db, config, areas.fileWorkers, permissions),
     backupJobs: new BackupJobsService(db, permissions, areas.backups, now, jobs),
+    cron: new CronService(db, permissions, jobs, config.cron, now),
+    cronScheduler: new CronScheduler(db, jobs, cronOutputMail(brands, contact, log), config.cron, now),
     jobs,
     async close() {
       await jobs.stop();
@@ -385,6 +393,7 @@ export async function bindPanelWork(services: PanelServices): Promise<void> {
       certificates: services.hosting.certificates,
       cdsScan: services.domains.cdsScan,
       registryMessages: services.domains.registryMessages,
+      cron: services.cronScheduler,
       backups: services.backups,
       dns,
       serviceChanges: serviceChangesOf(services),

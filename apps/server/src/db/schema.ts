@@ -250,6 +250,10 @@ export interface PlanTable {
   /** Comma list; '' : every version the server has. */
   php_versions: string;
   php_workers: number;
+  /** Scheduled tasks a service may have (migration 0046); null: no limit. */
+  cron_tasks: Generated<number | null>;
+  /** The shortest interval between two runs of a task, in minutes. */
+  cron_min_interval_minutes: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -417,6 +421,37 @@ export interface RegistryMessageTable {
   text: string;
   queued_at: number;
   received_at: number;
+}
+
+/** A scheduled task of a hosting service (migration 0046). */
+export interface CronTaskTable {
+  id: Generated<number>;
+  service_id: number;
+  /** 'php' or 'url'. */
+  kind: string;
+  target: string;
+  schedule: string;
+  email: Generated<string>;
+  enabled: Generated<number>;
+  /** The last minute (epoch seconds) the round sent it to run. */
+  due_at: Generated<number>;
+  created_at: number;
+}
+
+/** One run of a scheduled task. */
+export interface CronRunTable {
+  id: Generated<number>;
+  task_id: number;
+  /** 'schedule' or 'manual'. */
+  trigger: string;
+  started_at: number;
+  finished_at: Generated<number>;
+  exit_code: number | null;
+  /** 'running', 'ok', 'failed', 'timeout'. */
+  outcome: string;
+  output: Generated<string>;
+  /** 1 once its output went to the task's address (the control plane's round mails it). */
+  mailed: Generated<number>;
 }
 
 export interface DomainTable {
@@ -833,6 +868,8 @@ export interface Database {
   dns_change_rrsets: DnsChangeRRsetTable;
   domains: DomainTable;
   registry_messages: RegistryMessageTable;
+  cron_tasks: CronTaskTable;
+  cron_runs: CronRunTable;
   domain_nameservers: DomainNameserverTable;
   domain_glue_records: DomainGlueRecordTable;
   domain_ds_records: DomainDsRecordTable;

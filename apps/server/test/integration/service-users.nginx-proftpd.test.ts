@@ -31,6 +31,7 @@ import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
 import { buildAccount } from '../support/factories.ts';
 import { nginxPanelConfig } from '../support/nginx-config.ts';
 import { runPanel } from '../support/panel-cli.ts';
+import { freeUidRange, nestedSettings as nested, type Passwd, passwd } from '../support/system-users.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
@@ -38,17 +39,6 @@ const run = promisify(execFile);
 
 /** Resource ids (so user names) and uids far from any other run on this machine. */
 const BASE_ID = 100_000 + Math.floor(Math.random() * 800_000);
-
-/** A free window of 100 uids in 40000..59999 (the system's and other runs' accounts avoided). */
-async function freeUidRange(): Promise<{ min: number; max: number }> {
-  const { stdout } = await run('getent', ['passwd']);
-  const taken = stdout.split('\n').map((line) => Number(line.split(':')[2]));
-  for (let tries = 0; tries < 50; tries++) {
-    const min = 40_000 + Math.floor(Math.random() * 200) * 100;
-    if (!taken.some((uid) => uid >= min && uid <= min + 99)) return { min, max: min + 99 };
-  }
-  throw new Error('no free uid window');
-}
 
 /** Every file below a folder with its SHA-256 (links by their text), to prove nothing changed. */
 function checksums(top: string): Record<string, string> {
@@ -63,37 +53,6 @@ function checksums(top: string): Record<string, string> {
   };
   walk(top);
   return sums;
-}
-
-interface Passwd {
-  name: string;
-  uid: number;
-  gid: number;
-  home: string;
-  shell: string;
-}
-
-/** `getent passwd NAME`, or undefined (exit 2: no such user). */
-async function passwd(name: string): Promise<Passwd | undefined> {
-  const answer = await run('getent', ['passwd', name]).catch(() => undefined);
-  if (!answer) return undefined;
-  const [user = '', , uid, gid, , home = '', shell = ''] = answer.stdout.trim().split(':');
-  return { name: user, uid: Number(uid), gid: Number(gid), home, shell };
-}
-
-/** `{ a: { b: 1 } }` from `{ 'a.b': 1 }`: the test app's settings as the CLI's PANEL_CONFIG_FILE. */
-function nested(dotted: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(dotted)) {
-    const parts = key.split('.');
-    let node = out;
-    for (const part of parts.slice(0, -1)) {
-      node[part] ??= {};
-      node = node[part] as Record<string, unknown>;
-    }
-    node[parts[parts.length - 1] as string] = value;
-  }
-  return out;
 }
 
 /**

@@ -27,6 +27,7 @@ const ServiceOverviewRoute = lazy(() => import('../features/hosting/routes/servi
 const FtpRoute = lazy(() => import('../features/ftp/routes/ftp-route'));
 const FilesRoute = lazy(() => import('../features/files/routes/files-route'));
 const BackupsRoute = lazy(() => import('../features/backups/routes/backups-route'));
+const CronRoute = lazy(() => import('../features/cron/routes/cron-route'));
 const ServiceSitesRoute = lazy(() => import('../features/hosting/routes/sites-route'));
 const DatabasesRoute = lazy(() => import('../features/databases/routes/databases-route'));
 const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
@@ -100,6 +101,7 @@ export const routes: RouteObject[] = [
               { path: 'ddbb/', element: page(DatabasesRoute) },
               { path: 'dns/', element: page(ServiceDnsRoute) },
               { path: 'backups/', element: page(BackupsRoute) },
+              { path: 'cron/', element: page(CronRoute) },
             ],
           },
           { path: '*', element: page(NotFoundRoute) },

@@ -32,6 +32,7 @@ export const AREA_GROUPS: readonly string[] = [
   'files',
   'ddbb',
   'hosting',
+  'cron',
   'installer',
   'two_factor',
   'api_tokens',

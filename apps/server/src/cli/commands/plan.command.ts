@@ -1,7 +1,13 @@
 import { BrandService } from '../../modules/brand/brand.service.ts';
 import { createHostingService } from '../../modules/hosting/create-hosting-service.ts';
 import { createPlansService } from '../../modules/plans/create-plans-service.ts';
-import { PLAN_NAME, type Plan, type PlanLimits, UNLIMITED_PLAN } from '../../modules/plans/plan.ts';
+import {
+  MAX_CRON_INTERVAL_MINUTES,
+  PLAN_NAME,
+  type Plan,
+  type PlanLimits,
+  UNLIMITED_PLAN,
+} from '../../modules/plans/plan.ts';
 import { NUMERIC_LIMITS, type PlansService } from '../../modules/plans/plans.service.ts';
 import { loadSecretKey } from '../../secret-key.ts';
 import { CliError, type CommandContext, type CommandGroup, defineCommand } from '../command.ts';
@@ -11,12 +17,15 @@ import * as v from '../validate.ts';
 /** Each numeric limit's option: --web-space-mb, --mailboxes… ("unlimited" for none). */
 const optionOf = (limit: string) => limit.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 const LIMIT_OPTIONS = Object.fromEntries(
-  [...NUMERIC_LIMITS.map(optionOf), 'php-versions', 'php-workers'].map((name) => [name, { type: 'string' as const }]),
+  [...NUMERIC_LIMITS.map(optionOf), 'php-versions', 'php-workers', 'cron-min-interval-minutes'].map((name) => [
+    name,
+    { type: 'string' as const },
+  ]),
 );
 const LIMITS_USAGE =
   '[--web-space-mb N] [--traffic-mb N] [--sites N] [--mailboxes N] [--mailbox-mb N] [--aliases N] ' +
-  '[--ftp-accounts N] [--databases N] [--database-space-mb N] [--backup-mb N] (N or "unlimited") ' +
-  '[--php-versions 8.2,8.3|all] [--php-workers N]';
+  '[--ftp-accounts N] [--databases N] [--database-space-mb N] [--backup-mb N] [--cron-tasks N] (N or "unlimited") ' +
+  '[--php-versions 8.2,8.3|all] [--php-workers N] [--cron-min-interval-minutes N]';
 
 export function planName(value: string, option = 'plan'): string {
   if (!PLAN_NAME.test(value))
@@ -40,6 +49,9 @@ function limitsGiven(values: Parameters<typeof v.optionString>[0]): Partial<Plan
   }
   const workers = v.optionString(values, 'php-workers');
   if (workers !== undefined) limits.phpWorkers = v.integer(workers, 'php-workers', 1, 200);
+  const interval = v.optionString(values, 'cron-min-interval-minutes');
+  if (interval !== undefined)
+    limits.cronMinIntervalMinutes = v.integer(interval, 'cron-min-interval-minutes', 1, MAX_CRON_INTERVAL_MINUTES);
   return limits;
 }
 
@@ -63,6 +75,7 @@ function describe(plan: Plan): string {
     `  mailboxes ${shown(plan.mailboxes)} (largest ${shown(plan.mailboxMb)} MB), aliases ${shown(plan.aliases)}, FTP accounts ${shown(plan.ftpAccounts)}`,
     `  databases ${shown(plan.databases)} (${shown(plan.databaseSpaceMb)} MB), backups ${shown(plan.backupMb)} MB`,
     `  PHP ${plan.phpVersions.length === 0 ? 'every version' : plan.phpVersions.join(', ')}, ${plan.phpWorkers} workers`,
+    `  scheduled tasks ${shown(plan.cronTasks)}, every ${plan.cronMinIntervalMinutes} min at most`,
   ].join('\n');
 }
 

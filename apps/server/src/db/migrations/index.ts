@@ -43,6 +43,7 @@ import * as m0042 from './0042-staff-users.ts';
 import * as m0043 from './0043-account-users.ts';
 import * as m0044 from './0044-epp-registries.ts';
 import * as m0045 from './0045-registry-messages.ts';
+import * as m0046 from './0046-cron-tasks.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -90,4 +91,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0043-account-users': m0043,
   '0044-epp-registries': m0044,
   '0045-registry-messages': m0045,
+  '0046-cron-tasks': m0046,
 };

@@ -20,5 +20,7 @@ export function configuredPlan(config: AppConfig): PlanLimits {
     backupMb: config.backups.quotaMb,
     phpVersions: [],
     phpWorkers: 5,
+    cronTasks: 10,
+    cronMinIntervalMinutes: 5,
   };
 }

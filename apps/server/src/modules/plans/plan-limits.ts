@@ -23,6 +23,8 @@ export function limitsOf(row: PlanRow): PlanLimits {
     backupMb: size(row.backup_mb),
     phpVersions: row.php_versions === '' ? [] : row.php_versions.split(','),
     phpWorkers: row.php_workers,
+    cronTasks: row.cron_tasks,
+    cronMinIntervalMinutes: row.cron_min_interval_minutes,
   };
 }
 

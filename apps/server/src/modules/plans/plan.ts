@@ -18,6 +18,10 @@ export interface PlanLimits {
   phpVersions: string[];
   /** Each service's PHP-FPM pool's `pm.max_children`. */
   phpWorkers: number;
+  /** Scheduled tasks a service may have. */
+  cronTasks: number | null;
+  /** The shortest interval between two runs of one task, in minutes (1: every minute). */
+  cronMinIntervalMinutes: number;
 }
 
 export interface Plan extends PlanLimits {
@@ -28,7 +32,7 @@ export interface Plan extends PlanLimits {
 }
 
 /** The limits a service's count of something is held to, as the errors name them. */
-export const COUNTED_LIMITS = ['sites', 'mailboxes', 'aliases', 'ftpAccounts', 'databases'] as const;
+export const COUNTED_LIMITS = ['sites', 'mailboxes', 'aliases', 'ftpAccounts', 'databases', 'cronTasks'] as const;
 export type CountedLimit = (typeof COUNTED_LIMITS)[number];
 
 /** The limits on space a service's usage is held to. */
@@ -48,12 +52,17 @@ export const UNLIMITED_PLAN: PlanLimits = {
   backupMb: null,
   phpVersions: [],
   phpWorkers: 5,
+  cronTasks: null,
+  cronMinIntervalMinutes: 1,
 };
 
 export const PLAN_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The most PHP workers one pool may be given: a typo of 5000 would let one service take a server. */
 export const MAX_PHP_WORKERS = 200;
+
+/** The longest minimum interval a plan may set between two runs of a task: a day. */
+export const MAX_CRON_INTERVAL_MINUTES = 1440;
 
 /** What a service holds against its plan: the counts, and its sizes in bytes where measured. */
 export interface PlanUsage {

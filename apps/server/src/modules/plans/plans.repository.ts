@@ -20,6 +20,8 @@ const COLUMNS = [
   'backup_mb',
   'php_versions',
   'php_workers',
+  'cron_tasks',
+  'cron_min_interval_minutes',
 ] as const;
 
 /** Where each counted limit's rows are: one row per thing of the service. */
@@ -29,6 +31,7 @@ const COUNTED_TABLES = {
   aliases: 'mail_aliases',
   ftpAccounts: 'ftp_accounts',
   databases: 'hosted_databases',
+  cronTasks: 'cron_tasks',
 } as const satisfies Record<CountedLimit, string>;
 
 /** The `plans` rows and each hosting service's `resources.plan_id` (migration 0038). */

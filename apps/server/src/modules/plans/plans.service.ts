@@ -47,7 +47,8 @@ const COLUMN_OF = {
   databases: 'databases',
   databaseSpaceMb: 'database_space_mb',
   backupMb: 'backup_mb',
-} as const satisfies Record<Exclude<keyof PlanLimits, 'phpVersions' | 'phpWorkers'>, string>;
+  cronTasks: 'cron_tasks',
+} as const satisfies Record<Exclude<keyof PlanLimits, 'phpVersions' | 'phpWorkers' | 'cronMinIntervalMinutes'>, string>;
 
 type NumericLimit = keyof typeof COLUMN_OF;
 export const NUMERIC_LIMITS = Object.keys(COLUMN_OF) as NumericLimit[];
@@ -58,6 +59,7 @@ function columnsOf(limits: Partial<PlanLimits>) {
   for (const limit of NUMERIC_LIMITS) if (limits[limit] !== undefined) set[COLUMN_OF[limit]] = limits[limit];
   if (limits.phpVersions !== undefined) set.php_versions = limits.phpVersions.join(',');
   if (limits.phpWorkers !== undefined) set.php_workers = limits.phpWorkers;
+  if (limits.cronMinIntervalMinutes !== undefined) set.cron_min_interval_minutes = limits.cronMinIntervalMinutes;
   return set;
 }
 

@@ -8,9 +8,12 @@ import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useSavePlan } from '../api/save-plan';
 import {
+  CRON_INTERVAL_MAX,
   isSizeLimit,
   PHP_WORKERS_MAX,
   PLAN_LIMITS,
+  PLAN_SETTINGS,
+  type PlanSetting,
   type PlanValues,
   planPayload,
   planValues,
@@ -25,7 +28,11 @@ function PlanForm({ plan, onClose }: { plan: ConsolePlan | null; onClose: () => 
     initialValues: planValues(plan),
     validate: (values) =>
       Object.fromEntries(
-        Object.entries(validatePlan(values)).map(([field, key]) => [field, t(key, { max: PHP_WORKERS_MAX })]),
+        Object.entries(validatePlan(values)).map(([field, key]) => [
+          field,
+          // a setting's range names its own bound; the other messages have none
+          t(key, { max: PLAN_SETTINGS[field as PlanSetting]?.max }),
+        ]),
       ),
   });
   const submit = form.onSubmit(async (values) => {
@@ -87,6 +94,16 @@ function PlanForm({ plan, onClose }: { plan: ConsolePlan | null; onClose: () => 
             maxLength={3}
             data-testid="plan-phpWorkers"
             {...form.getInputProps('phpWorkers')}
+          />
+          <TextInput
+            label={t('console.plans.cron_interval')}
+            description={t('console.plans.cron_interval_hint', { max: CRON_INTERVAL_MAX })}
+            required
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+            data-testid="plan-cronMinIntervalMinutes"
+            {...form.getInputProps('cronMinIntervalMinutes')}
           />
         </SimpleGrid>
         <FormButtons

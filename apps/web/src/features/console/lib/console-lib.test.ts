@@ -25,6 +25,8 @@ const GOLD: ConsolePlan = {
   backupMb: null,
   phpVersions: ['8.2', '8.3'],
   phpWorkers: 4,
+  cronTasks: 10,
+  cronMinIntervalMinutes: 15,
   services: 1,
 };
 
@@ -37,6 +39,8 @@ describe('plan form', () => {
       trafficMb: '',
       phpVersions: '8.2, 8.3',
       phpWorkers: '4',
+      cronTasks: '10',
+      cronMinIntervalMinutes: '15',
     });
     expect(planPayload({ ...values, sites: ' 7 ' }, false)).toMatchObject({
       create: '0',
@@ -51,6 +55,8 @@ describe('plan form', () => {
     expect(values.name).toBe('');
     expect(values.webSpaceMb).toBe('');
     expect(values.phpWorkers).toBe('5');
+    expect(values.cronTasks).toBe('');
+    expect(values.cronMinIntervalMinutes).toBe('5');
     expect(planPayload({ ...values, name: 'gold' }, true).create).toBe('1');
   });
 
@@ -63,6 +69,10 @@ describe('plan form', () => {
       phpWorkers: 'console.plans.workers_range',
     });
     expect(validatePlan({ ...planValues(GOLD), phpWorkers: '201' }).phpWorkers).toBe('console.plans.workers_range');
+    expect(validatePlan({ ...planValues(GOLD), cronMinIntervalMinutes: '1441' })).toEqual({
+      cronMinIntervalMinutes: 'console.plans.interval_range',
+    });
+    expect(validatePlan({ ...planValues(GOLD), cronMinIntervalMinutes: '1' })).toEqual({});
   });
 
   it('shows sizes in their unit, counts as numbers, and unlimited for none', () => {

@@ -13,6 +13,7 @@ export const PLAN_LIMITS = [
   'aliases',
   'ftpAccounts',
   'databases',
+  'cronTasks',
 ] as const satisfies readonly (keyof ConsolePlan)[];
 export type PlanLimit = (typeof PLAN_LIMITS)[number];
 
@@ -20,12 +21,20 @@ export type PlanLimit = (typeof PLAN_LIMITS)[number];
 const SIZES: ReadonlySet<PlanLimit> = new Set(['webSpaceMb', 'trafficMb', 'backupMb', 'databaseSpaceMb', 'mailboxMb']);
 export const isSizeLimit = (limit: PlanLimit) => SIZES.has(limit);
 
-/** The server's bounds for a plan's PHP workers (plans.service's MAX_PHP_WORKERS). */
-export const PHP_WORKERS_MAX = 200;
-/** What a new plan starts with: the server's own default plan gives 5. */
-const PHP_WORKERS_DEFAULT = 5;
+/**
+ * The settings every plan has (no "no limit" for these): a whole number from 1 to the server's
+ * bound (plans.service's MAX_PHP_WORKERS, the contract's for the tasks' interval), and the value a
+ * new plan starts with, as the server's own default plan has them.
+ */
+export const PLAN_SETTINGS = {
+  phpWorkers: { max: 200, initial: 5, error: 'console.plans.workers_range' },
+  cronMinIntervalMinutes: { max: 1440, initial: 5, error: 'console.plans.interval_range' },
+} as const;
+export type PlanSetting = keyof typeof PLAN_SETTINGS;
+export const PHP_WORKERS_MAX = PLAN_SETTINGS.phpWorkers.max;
+export const CRON_INTERVAL_MAX = PLAN_SETTINGS.cronMinIntervalMinutes.max;
 
-export type PlanValues = Record<PlanLimit, string> & { name: string; phpVersions: string; phpWorkers: string };
+export type PlanValues = Record<PlanLimit | PlanSetting, string> & { name: string; phpVersions: string };
 
 /** The form's values of a plan, or of a new one (no limits, every PHP version). */
 export function planValues(plan: ConsolePlan | null): PlanValues {
@@ -36,7 +45,8 @@ export function planValues(plan: ConsolePlan | null): PlanValues {
     name: plan?.name ?? '',
     ...limits,
     phpVersions: plan?.phpVersions.join(', ') ?? '',
-    phpWorkers: String(plan?.phpWorkers ?? PHP_WORKERS_DEFAULT),
+    phpWorkers: String(plan?.phpWorkers ?? PLAN_SETTINGS.phpWorkers.initial),
+    cronMinIntervalMinutes: String(plan?.cronMinIntervalMinutes ?? PLAN_SETTINGS.cronMinIntervalMinutes.initial),
   };
 }
 
@@ -56,8 +66,10 @@ export function validatePlan(values: PlanValues): Partial<Record<keyof PlanValue
     const value = values[limit].trim();
     if (value !== '' && !WHOLE.test(value)) errors[limit] = 'console.plans.whole_number';
   }
-  const workers = values.phpWorkers.trim();
-  if (!WHOLE.test(workers) || Number(workers) < 1 || Number(workers) > PHP_WORKERS_MAX)
-    errors.phpWorkers = 'console.plans.workers_range';
+  for (const setting of Object.keys(PLAN_SETTINGS) as PlanSetting[]) {
+    const { max, error } = PLAN_SETTINGS[setting];
+    const value = values[setting].trim();
+    if (!WHOLE.test(value) || Number(value) < 1 || Number(value) > max) errors[setting] = error;
+  }
   return errors;
 }

@@ -44,6 +44,7 @@ export function crumbsFor(pathname: string, item: PermissionSetData | null, t: (
         'ddbb/': 'menu.databases',
         'dns/': 'menu.dns_zone',
         'backups/': 'menu.backups',
+        'cron/': 'menu.cron',
       };
       const label = parking ? t('menu.parking') : t('menu.hosting');
       if (subLabels[sub]) {

@@ -1,4 +1,4 @@
-import type { PermissionListData } from '@panel247/contract/permissions';
+import type { PermissionListData, PermissionSetData } from '@panel247/contract/permissions';
 import { API } from '@panel247/contract/routes';
 import { screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
@@ -7,7 +7,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import es from '../../../locales/es.json';
 import { envelope, renderWithProviders, stubApi } from '../../../test/api-stub';
-import { SideMenu } from './side-menu';
+import { itemEntries, SideMenu } from './side-menu';
 
 beforeAll(async () => {
   await i18next.use(initReactI18next).init({
@@ -68,5 +68,34 @@ describe('the side menu’s users entry', () => {
     allowed = false;
     await client.invalidateQueries({ queryKey: ['permissions'] });
     await waitFor(() => expect(screen.queryByTestId('menu-users')).toBeNull());
+  });
+});
+
+describe('the side menu’s entries of a hosting service', () => {
+  const service = (permissions: Partial<PermissionSetData['permissions']>) =>
+    ({
+      id: 4,
+      reference: 'demo.test',
+      hasDomain: false,
+      hasService: true,
+      hasMail: false,
+      service: { expireTS: 0, isRedirAndParking: false },
+      permissions,
+    }) as unknown as PermissionSetData;
+  const t = (key: string) => key;
+
+  it('shows the scheduled tasks right after the backups to whoever sees them', () => {
+    const entries = itemEntries(service({ service: 'read', service_backups: 'read', service_cron: 'read' }), t);
+    const ids = entries.map((entry) => entry.testId);
+    expect(ids.indexOf('menu-item-cron')).toBe(ids.indexOf('menu-item-backups') + 1);
+    expect(entries.find((entry) => entry.testId === 'menu-item-cron')).toMatchObject({
+      label: 'menu.cron',
+      to: '/admin/4/service/cron/',
+    });
+  });
+
+  it('leaves them out without the cron right', () => {
+    const entries = itemEntries(service({ service: 'read', service_cron: 'disabled' }), t);
+    expect(entries.map((entry) => entry.testId)).not.toContain('menu-item-cron');
   });
 });

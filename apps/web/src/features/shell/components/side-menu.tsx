@@ -4,6 +4,7 @@ import type { PermissionSetData } from '@panel247/contract/permissions';
 import {
   IconAt,
   IconCar,
+  IconClock,
   IconDashboard,
   IconDatabase,
   IconFiles,
@@ -114,6 +115,9 @@ export function itemEntries(set: PermissionSetData, t: (key: string) => string):
         icon: IconHistory,
         testId: 'menu-item-backups',
       });
+    }
+    if (isVisible(p.service_cron)) {
+      entries.push({ label: t('menu.cron'), to: paths.serviceCron(id), icon: IconClock, testId: 'menu-item-cron' });
     }
   }
   if (set.hasMail && isVisible(p.servicemail)) {

@@ -7,7 +7,7 @@ import { userPermissionsQueryKey } from './list-user-permissions';
 
 export interface UserPermissionsSetInput {
   resource: number;
-  /** Every one of the 20 keys, as the editor shows them. */
+  /** Every permission key (PERMISSION_KEYS), as the editor shows them. */
   levels: Levels;
 }
 

@@ -71,7 +71,7 @@ describe('the permission editor', () => {
     expect(screen.getByTestId('save-7')).toBeDisabled();
   });
 
-  it('sets every key of the resource with "all", each capped by the rule, and saves all 20 keys', async () => {
+  it(`sets every key of the resource with "all", each capped by the rule, and saves all ${PERMISSION_KEYS.length} keys`, async () => {
     const calls = serve([hosting]);
     renderWithProviders(<UserPermissionsCard userId={5} />);
     await screen.findByText('example.com');

@@ -45,7 +45,7 @@ function KeyLevel({
 /**
  * One resource of the editor: its keys by part (domain, hosting, mail — the parts it has), each
  * disabled / view / change within the rule, "all of this resource", and Save, which sends every
- * one of the 20 keys (those of parts it lacks as the user holds them).
+ * permission key (those of parts it lacks as the user holds them).
  */
 export function ResourcePermissions({ userId, resource }: { userId: number; resource: UserResourcePermissions }) {
   const { t } = useTranslation();

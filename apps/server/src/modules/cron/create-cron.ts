@@ -1,0 +1,22 @@
+import { CRON_OUTPUT_MAX_BYTES } from '@panel247/contract/cron';
+import type { AppConfig } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { fetchCronUrl, runPhpScript } from '../../drivers/cron/cron-exec.ts';
+import { serviceFileOwner } from '../files/service-file-owner.ts';
+import { CronRunner } from './cron-runner.ts';
+
+/** The runner a node's worker binds: PHP's CLI as the service's user, URLs fetched from the server. */
+export function createCronRunner(db: Db, config: AppConfig, now: () => number): CronRunner {
+  const timeoutMs = config.cron.timeoutSeconds * 1000;
+  return new CronRunner(
+    db,
+    { hostingRoot: config.hosting.root as string },
+    serviceFileOwner(db, config, now),
+    {
+      php: ({ home, script, owner }) =>
+        runPhpScript({ php: config.cron.php, home, script, owner, timeoutMs, maxBytes: CRON_OUTPUT_MAX_BYTES }),
+      url: (url) => fetchCronUrl(url, timeoutMs, CRON_OUTPUT_MAX_BYTES),
+    },
+    now,
+  );
+}

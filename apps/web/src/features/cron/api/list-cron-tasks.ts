@@ -1,0 +1,46 @@
+import { CRON_API, type CronListData, type CronTask } from '@panel247/contract/cron';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../lib/api-client';
+import { anyTaskRunning } from '../lib/cron-runs';
+
+/** Everything cached about a service's tasks: the list, the runs, the previews. */
+export const cronQueryKey = (serviceId: number) => ['cron', serviceId] as const;
+
+/** The list in a language: the server words each schedule in the user's language. */
+export const cronListQueryKey = (serviceId: number, language: string) =>
+  [...cronQueryKey(serviceId), 'list', language] as const;
+
+/** How often the list is asked again while a task runs, to show how it ended. */
+const RUNNING_POLL_MS = 3000;
+
+/** What create, save and delete answer: the service's tasks after the change. */
+export type CronTasksAnswer = { tasks: CronTask[] };
+
+/** The service's tasks, the plan's limits and the time zone the schedules are read in. */
+export function listCronTasks(serviceId: number, signal?: AbortSignal): Promise<CronListData> {
+  return api<CronListData>(CRON_API.list(serviceId), undefined, { method: 'GET', signal });
+}
+
+export function useCronTasks(serviceId: number) {
+  const { i18n } = useTranslation();
+  return useQuery({
+    queryKey: cronListQueryKey(serviceId, i18n.language),
+    queryFn: ({ signal }) => listCronTasks(serviceId, signal),
+    refetchInterval: (query) => (anyTaskRunning(query.state.data?.tasks ?? []) ? RUNNING_POLL_MS : false),
+  });
+}
+
+/** Puts the tasks a change answered with into the cached list, which then needs no new read. */
+export function useCacheTasks(serviceId: number) {
+  const queryClient = useQueryClient();
+  const { i18n } = useTranslation();
+  return useCallback(
+    (tasks: CronTask[]) =>
+      queryClient.setQueryData<CronListData>(cronListQueryKey(serviceId, i18n.language), (data) =>
+        data ? { ...data, tasks } : data,
+      ),
+    [queryClient, serviceId, i18n.language],
+  );
+}
