@@ -14,7 +14,9 @@ export interface AxeProblem {
  * that no user ever sees. One quiet moment is not enough: Mantine mounts a tooltip with its
  * "before" styles and starts the transition a frame later, and a check made in between once let
  * axe run into the fade (mail-auth.test.ts, after a copy button's click). Timed rather than
- * counted in frames: a page in a background tab gets no animation frames at all.
+ * counted in frames: a page in a background tab gets no animation frames at all. An element whose
+ * inline opacity is between 0 and 1 counts as moving too (a notification on its way in or out
+ * once failed the backups test on a loaded machine).
  */
 const STILL_MS = 150;
 
@@ -24,11 +26,18 @@ async function settledAnimations(page: Page): Promise<void> {
   });
   await page.waitForFunction(
     (stillMs) => {
-      const moving = document
-        .getAnimations()
-        // Spinners and skeleton pulses loop for ever; only finite transitions are waited for.
-        .filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
-        .some((animation) => animation.playState === 'running');
+      const moving =
+        document
+          .getAnimations()
+          // Spinners and skeleton pulses loop for ever; only finite transitions are waited for.
+          .filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+          .some((animation) => animation.playState === 'running') ||
+        // Mantine's Transition writes the opacity inline for each step: a notification that is
+        // coming or going is half transparent before or after its CSS transition runs.
+        [...document.querySelectorAll<HTMLElement>('[style*="opacity"]')].some((element) => {
+          const opacity = Number.parseFloat(element.style.opacity);
+          return opacity > 0 && opacity < 1;
+        });
       const state = window as unknown as { __stillSince: number | null };
       if (moving) state.__stillSince = null;
       else state.__stillSince ??= performance.now();
