@@ -46,6 +46,17 @@ describe.each(DATABASE_KINDS)('scheduled tasks on %s', (kind) => {
   const call = <T>(route: string, params: Record<string, string> = {}, as = cookie) =>
     t.call<T>('POST', `service/${id}/cron/${route}`, params, { cookie: as });
   const list = async (as = cookie) => (await call<CronListData>('list/', {}, as)).body;
+  /** The task's run of that trigger once it has ended (the work log's worker runs it). */
+  const finishedRun = async (taskId: number, trigger: 'manual' | 'schedule') => {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const runs = (await call<CronRunsData>(`${taskId}/runs/`)).body.data.runs;
+      const ended = runs.find((one) => one.trigger === trigger && one.outcome !== 'running');
+      if (ended) return ended;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no ${trigger} run of task ${taskId} ended`);
+  };
 
   it('lists no tasks at first, with the plan’s limits and the time zone', async () => {
     const answer = await list();
@@ -174,14 +185,29 @@ describe.each(DATABASE_KINDS)('scheduled tasks on %s', (kind) => {
 
     const run = await call(`${task.id}/run/`);
     expect(run.body.system.valid, run.body.system.errors.join()).toBe(true);
-    const deadline = Date.now() + 30_000;
-    let runs: CronRunsData['runs'] = [];
-    while (Date.now() < deadline) {
-      runs = (await call<CronRunsData>(`${task.id}/runs/`)).body.data.runs;
-      if (runs.some((one) => one.outcome !== 'running')) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
     // the script is not there: PHP says so, and the run failed
-    expect(runs[0]).toMatchObject({ outcome: 'failed' });
+    expect(await finishedRun(task.id, 'manual')).toMatchObject({ outcome: 'failed', trigger: 'manual' });
+  });
+
+  it('mails a finished run’s output to the task’s address once, through the outbox', async () => {
+    const created = await call<{ tasks: CronTask[] }>('create/', {
+      ...SCRIPT,
+      target: 'avisa.php',
+      email: 'salida@tareas.test',
+    });
+    const task = created.body.data.tasks.find((one) => one.target === 'avisa.php') as CronTask;
+    await call(`${task.id}/run/`);
+    await finishedRun(task.id, 'manual');
+    expect(await t.services.cronScheduler.mailOutputs()).toBe(1);
+    expect(await t.services.cronScheduler.mailOutputs()).toBe(0);
+    const mails = await t.database.db
+      .selectFrom('outbox')
+      .select(['kind', 'to_address', 'subject', 'body'])
+      .where('kind', '=', 'cron_output')
+      .execute();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ to_address: 'salida@tareas.test' });
+    expect(mails[0]?.subject).toContain(domain);
+    expect(mails[0]?.body).toContain('avisa.php');
   });
 });
