@@ -46,7 +46,7 @@ export function runPhpScript(options: {
   php: string;
   home: string;
   script: string;
-  owner: FileOwner | undefined;
+  owner: FileOwner;
   timeoutMs: number;
   maxBytes: number;
 }): Promise<CronOutcome> {
@@ -57,7 +57,8 @@ export function runPhpScript(options: {
       env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: options.home, LANG: 'C.UTF-8' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
-      ...(options.owner ? { uid: options.owner.uid, gid: options.owner.gid } : {}),
+      uid: options.owner.uid,
+      gid: options.owner.gid,
     });
     let timedOut = false;
     const timer = setTimeout(() => {

@@ -6,9 +6,12 @@ import type { FileOwner } from '../../drivers/files/confined/protocol.ts';
 import type { CronRunOrder } from './cron.jobs.ts';
 import { cronRepository } from './cron.repository.ts';
 
+const NO_USER =
+  'Not run: this server cannot run a script as the service’s user (the panel is not root and has no service users).';
+
 /** How a run is carried out: the drivers (drivers/cron/cron-exec.ts), bound by the composition. */
 export interface CronExecutors {
-  php(options: { home: string; script: string; owner: FileOwner | undefined }): Promise<CronOutcome>;
+  php(options: { home: string; script: string; owner: FileOwner }): Promise<CronOutcome>;
   url(url: string): Promise<CronOutcome>;
 }
 
@@ -31,19 +34,22 @@ export class CronRunner {
     // removed since it was sent: nothing to run
     if (!task || task.service_id !== order.serviceId) return;
     const runId = await cronRepository.startRun(this.db, task.id, order.trigger, this.now());
-    const outcome =
-      task.kind === 'php'
-        ? await this.executors.php({
-            home: path.join(this.settings.hostingRoot, task.domain),
-            script: task.target,
-            owner: await this.ownerOf(task.service_id),
-          })
-        : await this.executors.url(task.target);
+    const outcome = task.kind === 'php' ? await this.runScript(task) : await this.executors.url(task.target);
     await cronRepository.finishRun(this.db, runId, task.id, {
       finishedAt: this.now(),
       exitCode: outcome.exitCode,
       outcome: outcome.outcome,
       output: outcome.output.slice(0, CRON_OUTPUT_MAX_BYTES),
     });
+  }
+
+  /**
+   * A customer's PHP never runs with the panel's rights: a panel that is not root, without
+   * service users, cannot switch to anyone, so the run fails and says why.
+   */
+  private async runScript(task: { service_id: number; domain: string; target: string }): Promise<CronOutcome> {
+    const owner = await this.ownerOf(task.service_id);
+    if (!owner) return { exitCode: null, outcome: 'failed', output: NO_USER };
+    return this.executors.php({ home: path.join(this.settings.hostingRoot, task.domain), script: task.target, owner });
   }
 }

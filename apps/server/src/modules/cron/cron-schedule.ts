@@ -11,7 +11,8 @@ import cronstrue from 'cronstrue/i18n';
 /** What a field may hold: digits, names of months and days, `*`, `/`, `,`, `-`. */
 const FIELD = /^[0-9A-Za-z*/,-]{1,60}$/;
 
-/** How many runs ahead the shortest interval is looked for: a week of runs every 5 minutes. */
+/** How far ahead the shortest interval is looked for: eight days, or a week of runs every 5 minutes. */
+const LOOKAHEAD_SECONDS = 8 * 86_400;
 const LOOKAHEAD_RUNS = 2016;
 
 export type ScheduleProblem = 'cron.error.schedule' | 'cron.error.schedule_never';
@@ -39,11 +40,21 @@ export function nextRuns(schedule: string, timezone: string, after: number, coun
   return runs;
 }
 
-/** The shortest gap between two runs (seconds) over the next week or so of runs. */
+/**
+ * The shortest gap between two runs (seconds) over the next eight days of runs (a weekly
+ * schedule's two runs included), at most LOOKAHEAD_RUNS of them.
+ */
 export function shortestInterval(schedule: string, timezone: string, after: number): number {
-  const runs = nextRuns(schedule, timezone, after, LOOKAHEAD_RUNS);
+  const parsed = CronExpressionParser.parse(schedule, { tz: timezone, currentDate: new Date(after * 1000) });
+  const horizon = after + LOOKAHEAD_SECONDS;
   let shortest = Number.POSITIVE_INFINITY;
-  for (let i = 1; i < runs.length; i++) shortest = Math.min(shortest, (runs[i] as number) - (runs[i - 1] as number));
+  let previous: number | undefined;
+  for (let read = 0; read < LOOKAHEAD_RUNS && parsed.hasNext(); read++) {
+    const run = Math.floor(parsed.next().getTime() / 1000);
+    if (previous !== undefined) shortest = Math.min(shortest, run - previous);
+    if (run > horizon) break;
+    previous = run;
+  }
   return shortest;
 }
 
