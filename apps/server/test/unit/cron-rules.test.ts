@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { fetchCronUrl, localListen } from '../../src/drivers/cron/cron-exec.ts';
 import { CronRunner } from '../../src/modules/cron/cron-runner.ts';
 import {
   describeSchedule,
@@ -98,5 +101,40 @@ describe('a run without the service’s user', () => {
     } finally {
       await database.destroy();
     }
+  });
+});
+
+describe('a URL task', () => {
+  it('asks this server’s own nginx with the URL’s host name, never the customer’s DNS', async () => {
+    const seen: { host?: string; url?: string }[] = [];
+    const server = http.createServer((request, response) => {
+      seen.push({ host: request.headers.host, url: request.url });
+      response.statusCode = request.url?.startsWith('/roto') ? 503 : 200;
+      response.end('hecho');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const local = { host: '127.0.0.1', port: (server.address() as AddressInfo).port };
+    try {
+      // a name that resolves nowhere: only the local server is asked
+      const ok = await fetchCronUrl(
+        'http://www.nowhere.invalid/cron.php?k=1',
+        { http: local, https: local },
+        5000,
+        100,
+      );
+      expect(ok).toEqual({ exitCode: 0, outcome: 'ok', output: 'HTTP 200 OK\nhecho' });
+      expect(seen[0]).toEqual({ host: 'www.nowhere.invalid', url: '/cron.php?k=1' });
+      const failed = await fetchCronUrl('http://www.nowhere.invalid/roto', { http: local, https: local }, 5000, 100);
+      expect(failed).toMatchObject({ exitCode: 1, outcome: 'failed' });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('reads nginx’s listen values as where to connect here', () => {
+    expect(localListen('80')).toEqual({ host: '127.0.0.1', port: 80 });
+    expect(localListen('127.0.0.1:8080')).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(localListen('0.0.0.0:443')).toEqual({ host: '127.0.0.1', port: 443 });
+    expect(localListen('[::1]:8443')).toEqual({ host: '::1', port: 8443 });
   });
 });

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import https from 'node:https';
 import type { FileOwner } from '../files/confined/protocol.ts';
 
 /** How a task's run ended: its exit status (null when it was stopped), and what it printed. */
@@ -83,29 +85,69 @@ export function runPhpScript(options: {
   });
 }
 
+/** Where this server's nginx listens for plain and TLS requests. */
+export interface LocalWeb {
+  http: { host: string; port: number };
+  https: { host: string; port: number };
+}
+
+/** nginx's `listen` value (`80`, `127.0.0.1:8080`, `[::1]:443`) as where to connect to it here. */
+export function localListen(listen: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(listen.trim());
+  if (!match) return { host: '127.0.0.1', port: Number(listen) };
+  const host = match[1] ?? match[2] ?? '127.0.0.1';
+  return {
+    host: host === '*' || host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host,
+    port: Number(match[3]),
+  };
+}
+
 /**
- * A URL of one of the service's sites, asked with GET; redirects are not followed (a site may
- * send its cron URL on to anywhere). 2xx and 3xx count as success (exit 0), anything else as a
- * failure (exit 1); the status line and the body's start are the output.
+ * A URL of one of the service's sites, asked with GET of this server's own nginx with the URL's
+ * host name (as Host and, over TLS, as SNI): the name is never looked up, since the customer
+ * writes its DNS and could point it at an address inside the provider's network. Redirects are
+ * not followed. 2xx and 3xx count as success (exit 0), anything else as a failure (exit 1); the
+ * status line and the body's start are the output.
  */
-export async function fetchCronUrl(url: string, timeoutMs: number, maxBytes: number): Promise<CronOutcome> {
+export function fetchCronUrl(url: string, web: LocalWeb, timeoutMs: number, maxBytes: number): Promise<CronOutcome> {
+  const target = new URL(url);
+  const tls = target.protocol === 'https:';
+  const local = tls ? web.https : web.http;
   const output = new OutputTail(maxBytes);
-  try {
-    const response = await fetch(url, {
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: { 'user-agent': 'Panel247-cron' },
+  return new Promise((resolve) => {
+    const options = {
+      host: local.host,
+      port: local.port,
+      method: 'GET',
+      path: `${target.pathname}${target.search}`,
+      headers: { host: target.host, 'user-agent': 'Panel247-cron' },
+      timeout: timeoutMs,
+    };
+    const request = tls
+      ? https.request({ ...options, servername: target.hostname, rejectUnauthorized: false })
+      : http.request(options);
+    request.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      output.add(Buffer.from(`HTTP ${status} ${response.statusMessage ?? ''}\n`));
+      response.on('data', (chunk: Buffer) => {
+        output.add(chunk);
+        if (output.full) response.destroy();
+      });
+      const done = () => {
+        const ok = status < 400;
+        resolve({ exitCode: ok ? 0 : 1, outcome: ok ? 'ok' : 'failed', output: output.text() });
+      };
+      response.on('end', done);
+      response.on('close', done);
     });
-    output.add(Buffer.from(`HTTP ${response.status} ${response.statusText}\n`));
-    if (response.body)
-      for await (const chunk of response.body) {
-        output.add(Buffer.from(chunk));
-        if (output.full) break;
-      }
-    const ok = response.status < 400;
-    return { exitCode: ok ? 0 : 1, outcome: ok ? 'ok' : 'failed', output: output.text() };
-  } catch (error) {
-    const timeout = (error as Error).name === 'TimeoutError';
-    return { exitCode: null, outcome: timeout ? 'timeout' : 'failed', output: (error as Error).message };
-  }
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', (error) =>
+      resolve({
+        exitCode: null,
+        outcome: error.message === 'timed out' ? 'timeout' : 'failed',
+        output: error.message,
+      }),
+    );
+    request.end();
+  });
 }
