@@ -1,6 +1,6 @@
 import type { Language } from '@panel247/contract/constants';
 import { CronExpressionParser } from 'cron-parser';
-import cronstrue from 'cronstrue/i18n';
+import cronstrue from 'cronstrue/i18n.js';
 
 /**
  * Schedules in cron syntax, read by maintained libraries: cron-parser (what pg-boss schedules
