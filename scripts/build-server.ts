@@ -9,6 +9,7 @@
  * bundles sit three levels below the repository like the sources (src/paths.ts), so the
  * repository's files are found the same way from either.
  */
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
@@ -54,3 +55,32 @@ const result = await build({
 });
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 console.log(`server bundles in apps/server/dist: ${(bytes / 1024 / 1024).toFixed(1)} MB in ${Date.now() - started} ms`);
+
+/**
+ * Every package the bundles import must resolve as Node resolves an ES module, which tsx does not
+ * (it finds `cronstrue/i18n` as i18n.js; Node, for a package without an exports map, does not, and
+ * the installed panel once failed to start on it). Checked by Node itself, from the server's folder.
+ */
+const externals = [
+  ...new Set(
+    Object.values(result.metafile.outputs).flatMap((output) =>
+      output.imports.filter((item) => item.external && !item.path.startsWith('node:')).map((item) => item.path),
+    ),
+  ),
+].sort();
+const unresolved = execFileSync(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    // import.meta.resolve names a legacy package's subpath without looking for the file: checked here
+    "import { existsSync } from 'node:fs'; import { fileURLToPath } from 'node:url'; const bad = []; for (const spec of JSON.parse(process.argv[1])) { try { const url = import.meta.resolve(spec); if (url.startsWith('file:') && !existsSync(fileURLToPath(url))) bad.push(spec); } catch { bad.push(spec); } } console.log(JSON.stringify(bad));",
+    JSON.stringify(externals),
+  ],
+  { cwd: path.join(server, 'dist'), encoding: 'utf8' },
+);
+const bad = JSON.parse(unresolved) as string[];
+if (bad.length > 0) {
+  console.error(`the bundles import what Node cannot resolve as an ES module: ${bad.join(', ')}`);
+  process.exit(1);
+}
