@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { CronRunsData, CronTask } from '@panel247/contract/cron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
-import { buildAccount } from '../support/factories.ts';
+import { buildAccount, resourceIdsAfter } from '../support/factories.ts';
 import { runPanel } from '../support/panel-cli.ts';
 import { freeUidRange, nestedSettings, type Passwd, passwd, removeSystemUsers } from '../support/system-users.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
@@ -63,25 +63,7 @@ describe('scheduled tasks run as the service’s own system user', () => {
     writeFileSync(configFile, JSON.stringify(nestedSettings(settings)));
     t = await buildTestApp('sqlite', { database, config: settings });
     const account = await buildAccount(database.db, { domainName: ACCOUNT, resources: {} });
-    // the next resources get ids after BASE_ID (SQLite's AUTOINCREMENT never goes back)
-    await database.db
-      .insertInto('resources')
-      .values({
-        id: BASE_ID,
-        account_id: account.accountId,
-        reference: `placeholder${BASE_ID}.test`,
-        reference_punycode: `placeholder${BASE_ID}.test`,
-        has_domain: 0,
-        has_service: 0,
-        has_mail: 0,
-        is_redir_and_parking: 0,
-        domain_expire_ts: null,
-        service_expire_ts: null,
-        mail_expire_ts: null,
-        created_at: 1,
-      })
-      .execute();
-    await database.db.deleteFrom('resources').where('id', '=', BASE_ID).execute();
+    await resourceIdsAfter(database.db, account.accountId, BASE_ID);
     for (const service of [A, B]) {
       const made = await runPanel({ PANEL_CONFIG_FILE: configFile }, [
         'resource',

@@ -28,10 +28,16 @@ import { ConfinedWorkers } from '../../src/drivers/files/confined/confined-worke
 import { AdminService } from '../../src/modules/admin/admin.service.ts';
 import { createServiceUsers } from '../../src/modules/hosting/service-users.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
-import { buildAccount } from '../support/factories.ts';
+import { buildAccount, resourceIdsAfter } from '../support/factories.ts';
 import { nginxPanelConfig } from '../support/nginx-config.ts';
 import { runPanel } from '../support/panel-cli.ts';
-import { freeUidRange, nestedSettings as nested, type Passwd, passwd } from '../support/system-users.ts';
+import {
+  freeUidRange,
+  nestedSettings as nested,
+  type Passwd,
+  passwd,
+  removeSystemUsers,
+} from '../support/system-users.ts';
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
@@ -152,26 +158,8 @@ describe('each hosting service runs as its own system user (nginx, PHP-FPM, ProF
     configFile = path.join(dataDir, 'panel247.json');
     writeFileSync(configFile, JSON.stringify(nested(settings)));
     t = await buildTestApp('sqlite', { database, config: settings });
-    // the next resources get ids after BASE_ID (SQLite's AUTOINCREMENT never goes back)
     const account = await buildAccount(database.db, { domainName: ACCOUNT, resources: {} });
-    await database.db
-      .insertInto('resources')
-      .values({
-        id: BASE_ID,
-        account_id: account.accountId,
-        reference: `placeholder${BASE_ID}.test`,
-        reference_punycode: `placeholder${BASE_ID}.test`,
-        has_domain: 0,
-        has_service: 0,
-        has_mail: 0,
-        is_redir_and_parking: 0,
-        domain_expire_ts: null,
-        service_expire_ts: null,
-        mail_expire_ts: null,
-        created_at: 1,
-      })
-      .execute();
-    await database.db.deleteFrom('resources').where('id', '=', BASE_ID).execute();
+    await resourceIdsAfter(database.db, account.accountId, BASE_ID);
     ftpd = await startProFtpd({ kind: 'sqlite', file: usersFile });
     // A and B as the provider makes them: `resource add --service` gives each its user and home
     for (const service of [A, B]) {
@@ -197,10 +185,7 @@ describe('each hosting service runs as its own system user (nginx, PHP-FPM, ProF
     await servers?.stop();
     await database?.destroy();
     // the accounts this test made, whatever happened to it
-    for (const service of [A, B, C]) {
-      await run('userdel', [service.user]).catch(() => undefined);
-      await run('groupdel', [service.user]).catch(() => undefined);
-    }
+    await removeSystemUsers([A.user, B.user, C.user]);
     for (const folder of [dataDir, ftpDir]) if (folder) rmSync(folder, { recursive: true, force: true });
   });
 

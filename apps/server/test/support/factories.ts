@@ -81,3 +81,28 @@ export async function buildUser(
     await admin.grant(account.domainName, username, reference, levels);
   return { username, password, userId };
 }
+
+/**
+ * The next resources get ids after `lastId` (so system user names `p247s<id>` far from any other
+ * run's): a row with that id made and removed, as SQLite's AUTOINCREMENT never goes back.
+ */
+export async function resourceIdsAfter(db: Db, accountId: number, lastId: number): Promise<void> {
+  await db
+    .insertInto('resources')
+    .values({
+      id: lastId,
+      account_id: accountId,
+      reference: `placeholder${lastId}.test`,
+      reference_punycode: `placeholder${lastId}.test`,
+      has_domain: 0,
+      has_service: 0,
+      has_mail: 0,
+      is_redir_and_parking: 0,
+      domain_expire_ts: null,
+      service_expire_ts: null,
+      mail_expire_ts: null,
+      created_at: 1,
+    })
+    .execute();
+  await db.deleteFrom('resources').where('id', '=', lastId).execute();
+}

@@ -133,12 +133,11 @@ export function fetchCronUrl(url: string, web: LocalWeb, timeoutMs: number, maxB
         output.add(chunk);
         if (output.full) response.destroy();
       });
-      const done = () => {
+      // after the body's end, or once it was cut at `maxBytes`
+      response.on('close', () => {
         const ok = status < 400;
         resolve({ exitCode: ok ? 0 : 1, outcome: ok ? 'ok' : 'failed', output: output.text() });
-      };
-      response.on('end', done);
-      response.on('close', done);
+      });
     });
     request.on('timeout', () => request.destroy(new Error('timed out')));
     request.on('error', (error) =>

@@ -1,10 +1,11 @@
-import type { CronRun, CronTask } from '@panel247/contract/cron';
+import type { CronRun } from '@panel247/contract/cron';
 import { fireEvent, screen, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import es from '../../../locales/es.json';
 import { envelope, renderWithProviders, stubApi } from '../../../test/api-stub';
+import { buildCronTask } from '../lib/cron-fixtures';
 import { CronRunsModal } from './cron-runs-modal';
 
 beforeAll(async () => {
@@ -16,17 +17,7 @@ beforeAll(async () => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const task: CronTask = {
-  id: 7,
-  kind: 'php',
-  target: 'cron/cleanup.php',
-  schedule: '15 3 * * *',
-  description: 'A las 03:15, todos los días',
-  nextRuns: [],
-  email: '',
-  enabled: true,
-  lastRun: null,
-};
+const task = buildCronTask();
 const failed: CronRun = {
   id: 31,
   startedAt: 1_800_000_000,

@@ -7,6 +7,7 @@ import es from '../../../locales/es.json';
 import { envelope, renderWithProviders, type StubCall, stubApi } from '../../../test/api-stub';
 import { cronListQueryKey } from '../api/list-cron-tasks';
 import { PREVIEW_DEBOUNCE_MS } from '../api/preview-cron-schedule';
+import { buildCronTask } from '../lib/cron-fixtures';
 import { CronTaskModal } from './cron-task-modal';
 
 beforeAll(async () => {
@@ -21,17 +22,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const task: CronTask = {
-  id: 7,
-  kind: 'php',
-  target: 'cron/cleanup.php',
-  schedule: '15 3 * * *',
-  description: 'A las 03:15, todos los días',
-  nextRuns: [],
-  email: '',
-  enabled: true,
-  lastRun: null,
-};
+const task = buildCronTask();
 
 /** The server's reading of each schedule the preview is asked for. */
 const READINGS: Record<string, string> = {

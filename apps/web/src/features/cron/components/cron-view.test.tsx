@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import es from '../../../locales/es.json';
 import { envelope, heldResponse, renderWithProviders, stubApi } from '../../../test/api-stub';
 import { emulateScreen } from '../../../test/screen-width';
+import { buildCronTask } from '../lib/cron-fixtures';
 
 vi.mock('../../../lib/use-page-title', () => ({ usePageTitle: () => {} }));
 const { CronView } = await import('./cron-view');
@@ -43,15 +44,9 @@ function serviceSet(level: 'read' | 'write'): PermissionSetData {
   } as unknown as PermissionSetData;
 }
 
-const cleanup: CronTask = {
-  id: 7,
-  kind: 'php',
-  target: 'cron/cleanup.php',
-  schedule: '15 3 * * *',
-  description: 'A las 03:15, todos los días',
+const cleanup = buildCronTask({
   nextRuns: [1_800_000_000, 1_800_086_400, 1_800_172_800],
   email: 'ana@demo.test',
-  enabled: true,
   lastRun: {
     id: 30,
     startedAt: 1_799_900_000,
@@ -61,7 +56,7 @@ const cleanup: CronTask = {
     output: 'PHP Fatal error',
     trigger: 'schedule',
   },
-};
+});
 const ping: CronTask = {
   ...cleanup,
   id: 8,

@@ -62,7 +62,7 @@ export function CronView({ set }: { set: PermissionSetData }) {
   };
   const runNow = (task: CronTask) => {
     run.mutate(task.id, {
-      onSuccess: (info) => notifySuccess(info.length > 0 ? info : [t('cron.run_started', { target: task.target })]),
+      onSuccess: notifySuccess,
       onError: notifyError,
     });
   };
