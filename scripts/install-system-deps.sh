@@ -30,6 +30,7 @@ PACKAGES=(
   proftpd-mod-sqlite
   proftpd-mod-pgsql
   proftpd-mod-crypto
+  openssh-client
   pdns-server
   pdns-backend-sqlite3
   pdns-backend-pgsql

@@ -57,4 +57,4 @@ ALTER ROLE panel247_ftp LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE;
 REVOKE ALL ON ALL TABLES IN SCHEMA public FROM panel247_mail, panel247_ftp;
 GRANT USAGE ON SCHEMA public TO panel247_mail, panel247_ftp;
 GRANT SELECT ON mail_domains_view, mail_users_view, mail_aliases_view, mail_senders_view TO panel247_mail;
-GRANT SELECT ON ftp_users_view TO panel247_ftp;
+GRANT SELECT ON ftp_users_view, sftp_keys_view TO panel247_ftp;

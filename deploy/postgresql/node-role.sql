@@ -64,7 +64,7 @@ GRANT SELECT ON
   mail_auth_policies, mail_certificates, ftp_accounts, hosted_databases, web_settings, web_sites,
   web_redirections, acme_accounts, site_certificates, install_jobs, backup_jobs, backup_snapshots,
   mail_domains_view, mail_users_view, mail_aliases_view, mail_senders_view, ftp_users_view,
-  cron_tasks, cron_runs
+  sftp_keys_view, ssh_keys, cron_tasks, cron_runs
 TO :"role";
 
 -- its work: the outcome of each change, and what a refused change puts back in its area

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { listenAddresses, repeatListenLines } from '../../apps/server/src/drivers/web/listen-lines.ts';
 import { fillDeployTemplate, POSTFIX_MAPS } from '../daemons/deploy-template.ts';
+import { ensureSftpHostKeys } from '../daemons/sftp-host-keys.ts';
 import { ensureSelfSigned } from './certificates.ts';
 import { DEPLOY, type InstallContext, PHP_VERSION, PROXIED_FASTCGI_PARAMS, type Step } from './context.ts';
 import type { Secrets } from './env-file.ts';
@@ -226,6 +227,9 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
           ADDRESS: '127.0.0.1',
           BIND_TIGHT: 'off',
           PORT: '21',
+          // the panel's default PANEL_SFTP_PORT: OpenSSH keeps 22 for the provider's staff
+          SFTP_PORT: '2222',
+          HOST_KEY_DIR: '/etc/proftpd',
           PASV_MIN: '49152',
           PASV_MAX: '49200',
           SQL_MODULE: 'mod_sql_postgres.c',
@@ -311,6 +315,8 @@ export const daemonConfigsStep: Step = {
       'nginx.service',
       `made a self-signed certificate for ${options.panelHost} (the panel, until a CA's replaces it: docs/OPERATIONS.md, "The panel's own certificate")`,
     );
+    for (const key of ensureSftpHostKeys('/etc/proftpd'))
+      mark(true, 'proftpd.service', `made the SFTP host key ${key}`);
     let unchanged = 0;
     for (const file of configFiles(options, secrets)) {
       const gid = file.group ? await requiredGroupId(file.group) : 0;

@@ -115,7 +115,8 @@ export const daemonRolesStep: Step = {
 export const panelMigratedStep: Step = {
   title: "The panel's migrations",
   async run({ say }) {
-    const views = ['mail_users_view', 'ftp_users_view'];
+    // the last migration's view too: the grants that follow name it
+    const views = ['mail_users_view', 'ftp_users_view', 'sftp_keys_view'];
     for (let attempt = 1; ; attempt++) {
       const found = await psql(
         { sql: `SELECT count(*) FROM pg_views WHERE viewname IN ('${views.join("','")}');\n` },

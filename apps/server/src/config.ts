@@ -352,6 +352,8 @@ export const configSchema = z.object({
       uid: z.coerce.number().int().min(1).default(33),
       gid: z.coerce.number().int().min(1).default(33),
       ftpPort: z.coerce.number().int().min(1).max(65535).default(21),
+      /** ProFTPD's SFTP server (mod_sftp, the template's SFTP_PORT): the port the FTP page shows. */
+      sftpPort: z.coerce.number().int().min(1).max(65535).default(2222),
       /**
        * On SQLite: a file the panel keeps with a copy of ftp_users_view for ProFTPD to read
        * (see drivers/ftp/ftp-users-copy.ts). Not needed on PostgreSQL.
@@ -794,6 +796,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_DNSSEC_TRUST_ROOT: 'dnssec.trustRoot',
   PANEL_HOSTING_ROOT: 'hosting.root',
   PANEL_FTP_PORT: 'hosting.ftpPort',
+  PANEL_SFTP_PORT: 'hosting.sftpPort',
   PANEL_FTP_HOST: 'hosting.ftpHost',
   PANEL_FTP_USERS_FILE: 'hosting.ftpUsersFile',
   PANEL_FTP_DRIVER: 'hosting.ftpDriver',

@@ -63,6 +63,8 @@ export const consolePlanSchema = z.object({
   /** Scheduled tasks a service may have, and the shortest interval between two runs (minutes). */
   cronTasks: limit,
   cronMinIntervalMinutes: z.number().int().min(1),
+  /** SSH keys a service may have for SFTP. */
+  sshKeys: limit,
   /** Hosting services on it. */
   services: z.number().int(),
 });
@@ -112,6 +114,7 @@ export const consolePlanSaveParamsSchema = z.object({
     .max(1440, 'validation.invalid')
     .optional()
     .default(5),
+  sshKeys: limitField,
 });
 export type ConsolePlanSaveParams = z.infer<typeof consolePlanSaveParamsSchema>;
 export const consolePlanNameParamsSchema = z.object({ name: line(63) });

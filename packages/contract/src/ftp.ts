@@ -53,6 +53,11 @@ export type FtpApplying = z.infer<typeof ftpApplyingSchema>;
 
 export const ftpMainDataSchema = z.object({
   ftp: z.object({ host: z.string(), sslHost: z.string(), port: z.number().int(), webftp: z.string() }),
+  /**
+   * (beyond the spec) SFTP on the same host and logins: its port, and the service's own login (its
+   * domain, by key only), null while the service has no system user with a home on its server.
+   */
+  sftp: z.object({ host: z.string(), port: z.number().int(), login: z.string().nullable() }),
   /** (beyond the spec) changes not yet on the FTP server. */
   applying: ftpApplyingSchema,
 });

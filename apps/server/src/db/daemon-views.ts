@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from './database.ts';
-import { createDaemonView } from './migrations/0040-suspended-services-logins.ts';
+import { createDaemonView } from './migrations/0047-sftp-keys.ts';
 
 /**
  * The SQL views the daemons read instead of the tables (Postfix and Dovecot the mail views,
- * ProFTPD the FTP one; deploy/ and the roles of deploy/postgresql/daemon-roles.sql name them). A
+ * ProFTPD the FTP logins and their SFTP keys; deploy/ and the roles of deploy/postgresql/daemon-roles.sql name them). A
  * view dropped by hand or left out of a restore stops every login at once, so `mail sync` and
  * `ftp sync` check them and put them back. Each entry is the latest migration's definition: a
  * migration that changes a view exports its new one and is named here.
@@ -15,6 +15,7 @@ const DAEMON_VIEWS = {
   mail_aliases_view: { columns: ['source', 'destination', 'node'] },
   mail_senders_view: { columns: ['sender', 'login', 'node'] },
   ftp_users_view: { columns: ['userid', 'passwd', 'uid', 'gid', 'homedir', 'shell', 'node'] },
+  sftp_keys_view: { columns: ['userid', 'sshkey', 'node'] },
 } as const;
 
 export type DaemonView = keyof typeof DAEMON_VIEWS;
@@ -25,7 +26,7 @@ export const MAIL_VIEWS: DaemonView[] = [
   'mail_aliases_view',
   'mail_senders_view',
 ];
-export const FTP_VIEWS: DaemonView[] = ['ftp_users_view'];
+export const FTP_VIEWS: DaemonView[] = ['ftp_users_view', 'sftp_keys_view'];
 
 export interface ViewDrift {
   view: DaemonView;

@@ -254,6 +254,8 @@ export interface PlanTable {
   cron_tasks: Generated<number | null>;
   /** The shortest interval between two runs of a task, in minutes. */
   cron_min_interval_minutes: Generated<number>;
+  /** SSH keys a service may have (migration 0047); null: no limit. */
+  ssh_keys: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -633,6 +635,27 @@ export interface ServiceUserTable {
   name: string;
   uid: number;
   gid: number;
+  /** The service's home on the panel's hosting root, '' until written (migration 0047). */
+  home: Generated<string>;
+  created_at: number;
+}
+
+/** A public key of a service for SFTP, for one login (migration 0047). */
+export interface SshKeyTable {
+  id: Generated<number>;
+  service_id: number;
+  /** The FTP account it logs in as; null: the service's own login. */
+  ftp_account_id: number | null;
+  name: string;
+  /** The key's type as SSH names it: ssh-ed25519, ecdsa-sha2-nistp256, ssh-rsa… */
+  algorithm: string;
+  bits: number;
+  /** SHA256:… as `ssh-keygen -l` prints it. */
+  fingerprint: string;
+  /** OpenSSH's one line, as shown. */
+  public_key: string;
+  /** The same key as RFC 4716 text: what ProFTPD reads. */
+  rfc4716: string;
   created_at: number;
 }
 
@@ -885,6 +908,7 @@ export interface Database {
   signon_tokens: SignonTokenTable;
   ftp_accounts: FtpAccountTable;
   service_users: ServiceUserTable;
+  ssh_keys: SshKeyTable;
   nodes: NodeTable;
   service_placements: ServicePlacementTable;
   service_moves: ServiceMoveTable;

@@ -85,8 +85,10 @@ describe('the daemons’ PostgreSQL roles (deploy/postgresql/daemon-roles.sql)',
     expect((refused as { stderr: string }).stderr).toContain('run it as a superuser');
   });
 
-  it('lets ProFTPD read the FTP view and nothing else', async () => {
+  it('lets ProFTPD read the FTP views and nothing else', async () => {
     expect(await as(url, 'panel247_ftp', 'SELECT * FROM ftp_users_view')).toBe('rows: 0');
+    expect(await as(url, 'panel247_ftp', 'SELECT * FROM sftp_keys_view')).toBe('rows: 0');
+    expect(await as(url, 'panel247_ftp', 'SELECT * FROM ssh_keys')).toMatch(/permission denied/);
     expect(await as(url, 'panel247_ftp', 'SELECT * FROM mail_users_view')).toMatch(/permission denied/);
     expect(await as(url, 'panel247_ftp', 'SELECT * FROM sessions')).toMatch(/permission denied/);
   });

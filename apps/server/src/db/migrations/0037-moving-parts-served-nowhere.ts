@@ -18,7 +18,7 @@ import { isPostgres } from './migration-helpers.ts';
  * after its final copy has been taken, and nothing on the new one before. A move abandoned by its
  * process stops hiding the service after 15 minutes (MOVE_STALE_SECONDS), by the database's clock.
  */
-const nodeOf = (staleBefore: string) => (id: string, role: 'mail' | 'web') =>
+export const nodeOf = (staleBefore: string) => (id: string, role: 'mail' | 'web') =>
   `CASE WHEN EXISTS (SELECT 1 FROM service_moves mv WHERE mv.service_id = ${id} AND mv.role = '${role}'
       AND mv.state = 'cutover' AND mv.started_at >= ${staleBefore}) THEN NULL
     ELSE COALESCE((SELECT p.node FROM service_placements p WHERE p.service_id = ${id} AND p.role = '${role}'), '') END`;
@@ -35,7 +35,7 @@ const FTP_HOME_ON_ITS_SERVER = `CAST(COALESCE((SELECT n.hosting_root || '/' || r
     WHERE p.service_id = f.service_id AND p.role = 'web' AND n.hosting_root <> ''), f.home) AS varchar(1024))`;
 
 /** The database's clock less 15 minutes, in epoch seconds, as each dialect says it. */
-function staleBefore(db: Kysely<unknown>): string {
+export function staleBefore(db: Kysely<unknown>): string {
   return isPostgres(db)
     ? 'CAST(EXTRACT(EPOCH FROM now()) AS bigint) - 900'
     : "CAST(strftime('%s', 'now') AS integer) - 900";

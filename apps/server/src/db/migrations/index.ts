@@ -44,6 +44,7 @@ import * as m0043 from './0043-account-users.ts';
 import * as m0044 from './0044-epp-registries.ts';
 import * as m0045 from './0045-registry-messages.ts';
 import * as m0046 from './0046-cron-tasks.ts';
+import * as m0047 from './0047-sftp-keys.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -92,4 +93,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0044-epp-registries': m0044,
   '0045-registry-messages': m0045,
   '0046-cron-tasks': m0046,
+  '0047-sftp-keys': m0047,
 };

@@ -11,8 +11,11 @@ export interface FtpCopyDrift {
 
 const COLUMNS = ['passwd', 'uid', 'gid', 'homedir', 'shell'] as const;
 
+/** A login's keys as one value, to compare. */
+const keysOf = (row: FtpLogin) => [...row.keys].sort().join('\n');
+
 /**
- * A copy of `ftp_users_view` in a small SQLite file of its own, for ProFTPD when the panel runs on
+ * A copy of `ftp_users_view` and `sftp_keys_view` in a small SQLite file of its own, for ProFTPD when the panel runs on
  * SQLite. ProFTPD's SQLite backend sets `journal_mode = MEMORY` on every connection, which cannot
  * happen on the panel's WAL database while the panel has it open; a separate rollback-journal file,
  * replaced atomically (write aside, rename), gives ProFTPD a consistent table at every login.
@@ -39,11 +42,18 @@ export class FtpUsersCopy {
         out.exec(`CREATE TABLE ftp_users_view (
           userid TEXT PRIMARY KEY, passwd TEXT NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,
           homedir TEXT NOT NULL, shell TEXT NOT NULL, node TEXT NOT NULL DEFAULT '')`);
+        out.exec(`CREATE TABLE sftp_keys_view (
+          userid TEXT NOT NULL, sshkey TEXT NOT NULL, node TEXT NOT NULL DEFAULT '')`);
+        out.exec('CREATE INDEX sftp_keys_userid ON sftp_keys_view (userid)');
         const insert = out.prepare(
           'INSERT INTO ftp_users_view (userid, passwd, uid, gid, homedir, shell) VALUES (?, ?, ?, ?, ?, ?)',
         );
+        const insertKey = out.prepare('INSERT INTO sftp_keys_view (userid, sshkey) VALUES (?, ?)');
         out.transaction(() => {
-          for (const row of logins) insert.run(row.userid, row.passwd, row.uid, row.gid, row.homedir, row.shell);
+          for (const row of logins) {
+            insert.run(row.userid, row.passwd, row.uid, row.gid, row.homedir, row.shell);
+            for (const key of row.keys) insertKey.run(row.userid, key);
+          }
         })();
       } finally {
         out.close();
@@ -66,9 +76,13 @@ export class FtpUsersCopy {
         const SQLite = sqliteLibrary();
         const copy = new SQLite(this.file, { readonly: true, fileMustExist: true });
         try {
-          // a copy from before `node` reads as unreadable: written again whole
+          // a copy from before `node` (or before the keys) reads as unreadable: written again whole
           const all = 'SELECT userid, passwd, uid, gid, homedir, shell, node FROM ftp_users_view';
-          for (const row of copy.prepare(all).all() as FtpLogin[]) present.set(row.userid, row);
+          for (const row of copy.prepare(all).all() as Omit<FtpLogin, 'keys'>[])
+            present.set(row.userid, { ...row, keys: [] });
+          const keys = 'SELECT userid, sshkey FROM sftp_keys_view';
+          for (const key of copy.prepare(keys).all() as { userid: string; sshkey: string }[])
+            present.get(key.userid)?.keys.push(key.sshkey);
         } finally {
           copy.close();
         }
@@ -80,7 +94,8 @@ export class FtpUsersCopy {
     for (const [userid, row] of wanted) {
       const found = present.get(userid);
       if (!found) drift.missing.push(userid);
-      else if (COLUMNS.some((column) => String(found[column]) !== String(row[column]))) drift.changed.push(userid);
+      else if (COLUMNS.some((column) => String(found[column]) !== String(row[column])) || keysOf(found) !== keysOf(row))
+        drift.changed.push(userid);
     }
     for (const userid of present.keys()) if (!wanted.has(userid)) drift.extra.push(userid);
     for (const list of Object.values(drift)) list.sort();

@@ -15,6 +15,8 @@ export interface FtpLogin {
   gid: number;
   homedir: string;
   shell: string;
+  /** Its SFTP keys as `sftp_keys_view` has them (RFC 4716 text), in a stable order. */
+  keys: string[];
 }
 
 /** A home folder that would break its login: missing, not a folder, or owned by someone else. */

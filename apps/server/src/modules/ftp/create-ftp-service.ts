@@ -12,6 +12,7 @@ import type { WorkLanded } from '../realtime/work-events.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';
 import { FtpService } from './ftp.service.ts';
 import { APPLY_FTP, FtpApplyWorker } from './ftp-apply-worker.ts';
+import { SftpKeysService } from './sftp-keys.service.ts';
 
 /** A machine's FTP side: its driver, and what applies the services' FTP changes (the node agent builds only this). */
 export function createFtpNode(
@@ -45,9 +46,10 @@ export function createFtpService(
   const changes = new ServiceChanges(db, APPLY_FTP, node.worker, options.delivery ?? { inline: true }, now, {
     undone: 'ftp.error.undone',
   });
+  const permissions = options.permissions ?? new PermissionService(db);
   return new FtpService(
     db,
-    options.permissions ?? new PermissionService(db),
+    permissions,
     brands,
     node.driver,
     changes,
@@ -55,5 +57,6 @@ export function createFtpService(
     new SignonTokens(db, now),
     config.hosting,
     now,
+    new SftpKeysService(db, permissions, changes, now),
   );
 }

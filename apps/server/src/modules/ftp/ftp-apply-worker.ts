@@ -6,6 +6,7 @@ import { applyServiceJob } from '../../jobs/apply-service.jobs.ts';
 import { ServiceChangeWorker, type ServiceRef } from '../../jobs/service-change-worker.ts';
 import type { WorkLanded } from '../realtime/work-events.ts';
 import { ftpRepository } from './ftp.repository.ts';
+import { type SshKeyRow, sftpKeysRepository } from './sftp-keys.repository.ts';
 
 /** A hosting service's pending FTP changes to its FTP server (FtpApplyWorker). */
 export const APPLY_FTP = applyServiceJob('ftp');
@@ -17,10 +18,14 @@ export interface FtpChange {
 
 export type FtpAccountRow = Selectable<FtpAccountTable>;
 
-/** What an FTP change replaced: the accounts as they were before it, and those it added. */
+/**
+ * What an FTP change replaced: the accounts as they were before it, and those it added; the same
+ * for the SFTP keys (an account's removal takes its keys with it: they come back with it).
+ */
 export interface FtpUndo {
   put: FtpAccountRow[];
   drop: number[];
+  keys?: { put: SshKeyRow[]; drop: number[] };
 }
 
 /**
@@ -56,6 +61,7 @@ export class FtpApplyWorker extends ServiceChangeWorker<FtpChange, FtpUndo> {
 
   protected async restore(trx: Db, serviceId: number, undo: FtpUndo): Promise<void> {
     await ftpRepository.putBack(trx, serviceId, undo.put, undo.drop);
+    if (undo.keys) await sftpKeysRepository.putBack(trx, serviceId, undo.keys.put, undo.keys.drop);
   }
 
   protected whole(): FtpChange {

@@ -78,11 +78,18 @@ export const ftpRepository = {
       .returningAll()
       .executeTakeFirstOrThrow();
   },
-  /** Every login as the ProFTPD of server `node` sees it (`ftp_users_view`): what the FTP driver is handed. */
+  /**
+   * Every login as the ProFTPD of server `node` sees it (`ftp_users_view`), each with its SFTP keys
+   * (`sftp_keys_view`): what the FTP driver is handed.
+   */
   async logins(db: Db, node: string): Promise<FtpLogin[]> {
-    const { rows } = await sql<FtpLogin>`SELECT userid, passwd, uid, gid, homedir, shell FROM ftp_users_view
-      WHERE node = ${node}`.execute(db);
-    return rows;
+    const { rows } = await sql<Omit<FtpLogin, 'keys'>>`SELECT userid, passwd, uid, gid, homedir, shell
+      FROM ftp_users_view WHERE node = ${node}`.execute(db);
+    const keys = await sql<{ userid: string; sshkey: string }>`SELECT userid, sshkey FROM sftp_keys_view
+      WHERE node = ${node} ORDER BY userid, sshkey`.execute(db);
+    const logins = new Map(rows.map((row) => [row.userid, { ...row, keys: [] as string[] }]));
+    for (const key of keys.rows) logins.get(key.userid)?.keys.push(key.sshkey);
+    return [...logins.values()];
   },
   /** Takes an FTP change out again: the rows it added go, the ones it changed or removed come back as they were. */
   async putBack(db: Db, serviceId: number, rows: Selectable<FtpAccountTable>[], added: number[]) {

@@ -12,6 +12,13 @@ import {
   ftpSaveParamsSchema,
   ftpServiceParamsSchema,
 } from '@panel247/contract/ftp';
+import {
+  sshKeyAddParamsSchema,
+  sshKeyListDataSchema,
+  sshKeyListParamsSchema,
+  sshKeyOneDataSchema,
+  sshKeyParamsSchema,
+} from '@panel247/contract/sftp-keys';
 import { signonFormSchema, signonRedeemParamsSchema } from '@panel247/contract/signon';
 import type { ApiRouter } from '../../http/api-route.ts';
 import { applyNowInfo } from '../../jobs/service-changes.ts';
@@ -42,6 +49,25 @@ export function registerFtpRoutes(api: ApiRouter, ftp: FtpService) {
       data: { ftp: await ftp.create(actor, params.id, params) },
       info: ['ftp.created'],
     }),
+  );
+  // (beyond the spec) SFTP keys; static segments, so they never read as an account's id
+  api.session(
+    { method: both, url: 'service/:id/ftp/keys/', params: sshKeyListParamsSchema, data: sshKeyListDataSchema },
+    async ({ actor, params }) => ({ data: await ftp.keys.list(actor, params.id) }),
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/ftp/keys/add/', params: sshKeyAddParamsSchema, data: sshKeyOneDataSchema },
+    async ({ actor, params }) => ({
+      data: { key: await ftp.keys.add(actor, params.id, params) },
+      info: ['ftp.key_added'],
+    }),
+  );
+  api.session(
+    { method: 'POST', url: 'service/:id/ftp/keys/:kid/delete/', params: sshKeyParamsSchema, data: emptyDataSchema },
+    async ({ actor, params }) => {
+      await ftp.keys.remove(actor, params.id, params.kid);
+      return { data: {}, info: ['ftp.key_deleted'] };
+    },
   );
   api.session(
     { method: both, url: 'service/:id/ftp/:fid/', params: ftpAccountParamsSchema, data: ftpOneDataSchema },

@@ -22,6 +22,8 @@ import { planLimits } from '../plans/plan-limits.ts';
 import { type SignonTokens, sharedKeyMatches } from '../signon/signon-tokens.ts';
 import { ftpRepository } from './ftp.repository.ts';
 import type { FtpUndo } from './ftp-apply-worker.ts';
+import { sftpKeysRepository } from './sftp-keys.repository.ts';
+import type { SftpKeysService } from './sftp-keys.service.ts';
 
 /** The shared service password rule, and no more than bcrypt reads. */
 function checkFtpPassword(password: string): FieldError[] {
@@ -53,8 +55,16 @@ export class FtpService {
     private readonly changes: ServiceChanges,
     private readonly secrets: SecretBox,
     private readonly signon: SignonTokens,
-    private readonly settings: { ftpPort: number; ftpHost: string; webftpUrl: string; webftpKey?: string | undefined },
+    private readonly settings: {
+      ftpPort: number;
+      sftpPort: number;
+      ftpHost: string;
+      webftpUrl: string;
+      webftpKey?: string | undefined;
+    },
     private readonly now: () => number,
+    /** The service's SFTP keys: changes of the same area, made through the same job. */
+    readonly keys: SftpKeysService,
   ) {}
 
   /** One FTP change (see ServiceChanges.make): `folders` are the account folders it brings in. */
@@ -122,6 +132,11 @@ export class FtpService {
     const { web } = await new PlacementService(this.db, this.now).serversOf(id);
     return {
       applying: await this.applying(id),
+      sftp: {
+        host: `ftp.${service.domain}`,
+        port: this.settings.sftpPort,
+        login: await this.keys.serviceLogin(service.domain),
+      },
       ftp: {
         host: `ftp.${service.domain}`,
         sslHost: web?.host ?? (brand.sslHost || `ftp.${service.domain}`),
@@ -293,8 +308,10 @@ export class FtpService {
     // The files stay: they belong to the service's sites, not to the login.
     await this.change({ ...service, actor }, [], async (trx) => {
       const before = await ftpRepository.find(trx, id, fid);
+      // its SFTP keys go with it (the foreign key): kept to come back if the change is refused
+      const keys = await sftpKeysRepository.ofAccount(trx, id, fid);
       await ftpRepository.delete(trx, id, fid);
-      return { value: undefined, undo: { put: before ? [before] : [], drop: [] } };
+      return { value: undefined, undo: { put: before ? [before] : [], drop: [], keys: { put: keys, drop: [] } } };
     });
   }
   /**

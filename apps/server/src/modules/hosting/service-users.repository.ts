@@ -19,6 +19,19 @@ export const serviceUsersRepository = {
     return db.selectFrom('service_users').select(COLUMNS).where('service_id', '=', serviceId).executeTakeFirst();
   },
 
+  /**
+   * Where the service's home is on this machine's hosting root: ProFTPD's view gives the
+   * service's own login that home (migration 0047). Written when it differs, by whoever made it.
+   */
+  async recordHome(db: Db, serviceId: number, home: string): Promise<void> {
+    await db
+      .updateTable('service_users')
+      .set({ home })
+      .where('service_id', '=', serviceId)
+      .where('home', '<>', home)
+      .execute();
+  },
+
   /** The user of the hosting service of this domain (punycode), if it has one. */
   byDomain(db: Db, domain: string): Promise<ServiceUserRow | undefined> {
     return db

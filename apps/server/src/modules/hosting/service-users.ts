@@ -119,6 +119,7 @@ export class ServiceUsers {
     if (home && !home.repaired) {
       throw new DaemonError('hosting.error.service_user', `${home.home}: ${home.error ?? home.problems.join(', ')}`);
     }
+    await repository.recordHome(this.db, serviceId, this.homes.home(domain));
     this.madeHere.add(serviceId);
     return { uid: row.uid, gid: row.gid };
   }

@@ -22,5 +22,6 @@ export function configuredPlan(config: AppConfig): PlanLimits {
     phpWorkers: 5,
     cronTasks: 10,
     cronMinIntervalMinutes: 5,
+    sshKeys: 10,
   };
 }

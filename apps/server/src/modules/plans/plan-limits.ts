@@ -25,6 +25,7 @@ export function limitsOf(row: PlanRow): PlanLimits {
     phpWorkers: row.php_workers,
     cronTasks: row.cron_tasks,
     cronMinIntervalMinutes: row.cron_min_interval_minutes,
+    sshKeys: row.ssh_keys,
   };
 }
 

@@ -22,6 +22,8 @@ export interface PlanLimits {
   cronTasks: number | null;
   /** The shortest interval between two runs of one task, in minutes (1: every minute). */
   cronMinIntervalMinutes: number;
+  /** SSH keys a service may have for SFTP. */
+  sshKeys: number | null;
 }
 
 export interface Plan extends PlanLimits {
@@ -32,7 +34,15 @@ export interface Plan extends PlanLimits {
 }
 
 /** The limits a service's count of something is held to, as the errors name them. */
-export const COUNTED_LIMITS = ['sites', 'mailboxes', 'aliases', 'ftpAccounts', 'databases', 'cronTasks'] as const;
+export const COUNTED_LIMITS = [
+  'sites',
+  'mailboxes',
+  'aliases',
+  'ftpAccounts',
+  'databases',
+  'cronTasks',
+  'sshKeys',
+] as const;
 export type CountedLimit = (typeof COUNTED_LIMITS)[number];
 
 /** The limits on space a service's usage is held to. */
@@ -54,6 +64,7 @@ export const UNLIMITED_PLAN: PlanLimits = {
   phpWorkers: 5,
   cronTasks: null,
   cronMinIntervalMinutes: 1,
+  sshKeys: null,
 };
 
 export const PLAN_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

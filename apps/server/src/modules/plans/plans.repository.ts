@@ -22,6 +22,7 @@ const COLUMNS = [
   'php_workers',
   'cron_tasks',
   'cron_min_interval_minutes',
+  'ssh_keys',
 ] as const;
 
 /** Where each counted limit's rows are: one row per thing of the service. */
@@ -32,6 +33,7 @@ const COUNTED_TABLES = {
   ftpAccounts: 'ftp_accounts',
   databases: 'hosted_databases',
   cronTasks: 'cron_tasks',
+  sshKeys: 'ssh_keys',
 } as const satisfies Record<CountedLimit, string>;
 
 /** The `plans` rows and each hosting service's `resources.plan_id` (migration 0038). */

@@ -48,6 +48,7 @@ const COLUMN_OF = {
   databaseSpaceMb: 'database_space_mb',
   backupMb: 'backup_mb',
   cronTasks: 'cron_tasks',
+  sshKeys: 'ssh_keys',
 } as const satisfies Record<Exclude<keyof PlanLimits, 'phpVersions' | 'phpWorkers' | 'cronMinIntervalMinutes'>, string>;
 
 type NumericLimit = keyof typeof COLUMN_OF;

@@ -27,6 +27,7 @@ const GOLD: ConsolePlan = {
   phpWorkers: 4,
   cronTasks: 10,
   cronMinIntervalMinutes: 15,
+  sshKeys: 5,
   services: 1,
 };
 

@@ -14,6 +14,7 @@ export const PLAN_LIMITS = [
   'ftpAccounts',
   'databases',
   'cronTasks',
+  'sshKeys',
 ] as const satisfies readonly (keyof ConsolePlan)[];
 export type PlanLimit = (typeof PLAN_LIMITS)[number];
 
