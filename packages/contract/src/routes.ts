@@ -146,6 +146,10 @@ export const FTP_API = {
   login: (id: number | string, fid: number | string) => `service/${id}/ftp/${fid}/login/`,
   /** (beyond the spec) the service's FTP changes to its server now ("try again"). */
   apply: (id: number | string) => `service/${id}/ftp/apply/`,
+  /** (beyond the spec) the service's SFTP keys. */
+  keys: (id: number | string) => `service/${id}/ftp/keys/`,
+  addKey: (id: number | string) => `service/${id}/ftp/keys/add/`,
+  removeKey: (id: number | string, kid: number | string) => `service/${id}/ftp/keys/${kid}/delete/`,
 } as const;
 
 /**

@@ -47,3 +47,4 @@ export const sshKeyAddParamsSchema = z.object({
 export type SshKeyAddParams = z.input<typeof sshKeyAddParamsSchema>;
 export const sshKeyParamsSchema = z.object({ id: idParam, kid: idParam });
 export const sshKeyOneDataSchema = z.object({ key: sshKeySchema });
+export type SshKeyOneData = z.infer<typeof sshKeyOneDataSchema>;

@@ -25,6 +25,11 @@ export function useFtpMain(serviceId: number, enabled = true) {
   return useQuery({ ...ftpMainQuery(serviceId), enabled, select: (data: FtpMainData) => data.ftp });
 }
 
+/** SFTP on the same host: its port, and the service's own login (null while it has none). */
+export function useSftpMain(serviceId: number) {
+  return useQuery({ ...ftpMainQuery(serviceId), select: (data: FtpMainData) => data.sftp });
+}
+
 /** Whether the service's FTP changes are all on its server; asked again while some wait. */
 export function useFtpApplying(serviceId: number) {
   return useQuery({

@@ -6,16 +6,11 @@ import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import es from '../../../locales/es.json';
 import { envelope, renderWithProviders, type StubCall, stubApi } from '../../../test/api-stub';
+import { stubDocumentFonts } from '../../../test/document-fonts';
 import { ZoneImportModal } from './zone-import-modal';
 
 beforeAll(async () => {
-  // jsdom has no document.fonts, which Mantine's autosize textarea listens to
-  if (!('fonts' in document)) {
-    Object.defineProperty(document, 'fonts', {
-      value: { addEventListener: () => {}, removeEventListener: () => {} },
-      configurable: true,
-    });
-  }
+  stubDocumentFonts();
   await i18next.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es } } });
 });
 afterEach(() => vi.unstubAllGlobals());

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ftpAccountsQueryKey } from '../../../api/list-ftp-accounts';
 import { apiCall } from '../../../lib/api-client';
 import { ftpPagesQueryKey } from './list-ftp-page';
+import { sftpKeysQueryKey } from './sftp-keys';
 
 /** Returns the server's info messages (the first one is shown). */
 export async function deleteFtpAccount(serviceId: number, accountId: number): Promise<string[]> {
@@ -20,6 +21,8 @@ export function useDeleteFtpAccount(serviceId: number) {
       queryClient.setQueryData<FtpAccount[]>(ftpAccountsQueryKey(serviceId), (list) =>
         list?.filter((item) => item.id !== accountId),
       );
+      // its SFTP keys went with it
+      void queryClient.invalidateQueries({ queryKey: sftpKeysQueryKey(serviceId) });
       return queryClient.invalidateQueries({ queryKey: ftpPagesQueryKey(serviceId) });
     },
   });

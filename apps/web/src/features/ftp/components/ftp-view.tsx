@@ -26,8 +26,12 @@ import { FtpCreateModal } from './ftp-create-modal';
 import { FtpFolderModal } from './ftp-folder-modal';
 import { FtpServerCard } from './ftp-server-card';
 import { FtpTable } from './ftp-table';
+import { SftpCard } from './sftp-card';
 
-/** The FTP accounts of a service, the server to connect to, and their dialogs (spec section 2). */
+/**
+ * The FTP accounts of a service, the server to connect to, and their dialogs (spec section 2);
+ * then SFTP and its keys (beyond the spec).
+ */
 export function FtpView({ set }: { set: PermissionSetData }) {
   const { t } = useTranslation();
   const serviceId = set.id;
@@ -105,6 +109,7 @@ export function FtpView({ set }: { set: PermissionSetData }) {
           />
         </ListBody>
       </ListCard>
+      <SftpCard serviceId={serviceId} canWrite={canWrite} />
 
       <FtpCreateModal
         opened={creating}
