@@ -35,6 +35,7 @@ PACKAGES=(
   pdns-backend-sqlite3
   pdns-backend-pgsql
   restic
+  goaccess
   bind9-dnsutils
   bind9-utils
   curl

@@ -64,7 +64,7 @@ GRANT SELECT ON
   mail_auth_policies, mail_certificates, ftp_accounts, hosted_databases, web_settings, web_sites,
   web_redirections, acme_accounts, site_certificates, install_jobs, backup_jobs, backup_snapshots,
   mail_domains_view, mail_users_view, mail_aliases_view, mail_senders_view, ftp_users_view,
-  sftp_keys_view, ssh_keys, cron_tasks, cron_runs
+  sftp_keys_view, ssh_keys, cron_tasks, cron_runs, site_stats, stats_refreshes
 TO :"role";
 
 -- its work: the outcome of each change, and what a refused change puts back in its area
@@ -72,7 +72,7 @@ GRANT UPDATE, DELETE ON service_changes TO :"role";
 GRANT INSERT, UPDATE, DELETE ON
   web_settings, web_sites, web_redirections, ftp_accounts, mailboxes, mail_aliases, mailbox_rules,
   hosted_databases, service_users, site_certificates, acme_accounts, install_jobs, mail_send_counts,
-  mail_counts, cron_runs
+  mail_counts, cron_runs, site_stats, stats_refreshes
 TO :"role";
 GRANT INSERT ON activity_log TO :"role";
 -- its own heartbeat, and nothing else of the servers' rows

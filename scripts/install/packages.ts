@@ -20,6 +20,8 @@ export const PACKAGES = [
   'proftpd-mod-crypto',
   'nginx',
   'php8.2-fpm',
+  // the scheduled tasks' scripts (PANEL_CRON_PHP, /usr/bin/php)
+  'php8.2-cli',
   'php8.2-mysql',
   'mariadb-server',
   'mariadb-client',
@@ -30,6 +32,8 @@ export const PACKAGES = [
   'openssl',
   // every backup and restore
   'restic',
+  // the sites' statistics (PANEL_STATS_GOACCESS)
+  'goaccess',
   'ca-certificates',
 ] as const;
 

@@ -57,6 +57,7 @@ import { registerLoginLinkRoute } from './modules/provider/login-link.routes.ts'
 import { registerProviderRoutes } from './modules/provider/provider.routes.ts';
 import type { EventBus } from './modules/realtime/event-bus.ts';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes.ts';
+import { registerStatsRoutes } from './modules/stats/stats.routes.ts';
 import { registerAccountUsersRoutes } from './modules/users/account-users.routes.ts';
 
 export interface AppDeps {
@@ -223,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerFilesRoutes(api, services.files, { app, basePath, auth: caller, activity });
   registerBackupRoutes(api, services.backupJobs);
   registerCronRoutes(api, services.cron);
+  registerStatsRoutes(api, services.stats);
   registerHostingRoutes(api, services.hosting, { app });
   registerInstallerRoutes(api, services.installer, { app, basePath });
   registerDnsExportRoute(app, { basePath, auth: caller, dns });

@@ -470,6 +470,22 @@ export const configSchema = z.object({
         .default('UTC'),
     })
     .prefault({}),
+  stats: z
+    .object({
+      /** GoAccess, which reads each site's month of requests on the service's web server. */
+      goaccess: z.string().default('/usr/bin/goaccess'),
+      /** How often every service's statistics are read again from its access log. */
+      refreshSeconds: z.coerce.number().int().min(60).max(86_400).default(3600),
+      /** A MaxMind-format country database for GoAccess ('': no countries). */
+      geoipDatabase: z.string().default(''),
+      /** Where each site's months of requests are kept; default <dataDir>/stats. */
+      dir: z.string().optional(),
+      /** A service's access log is rotated once read past this size (MiB). */
+      rotateMb: z.coerce.number().int().min(1).max(10_240).default(32),
+      /** A GoAccess run still going after this long is stopped. */
+      timeoutSeconds: z.coerce.number().int().min(10).max(3600).default(300),
+    })
+    .prefault({}),
   backups: z
     .object({
       /** The restic repository; default <dataDir>/backups/repository. */
@@ -788,6 +804,12 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_CRON_PHP: 'cron.php',
   PANEL_CRON_TIMEOUT_SECONDS: 'cron.timeoutSeconds',
   PANEL_CRON_TIMEZONE: 'cron.timezone',
+  PANEL_STATS_GOACCESS: 'stats.goaccess',
+  PANEL_STATS_REFRESH_SECONDS: 'stats.refreshSeconds',
+  PANEL_STATS_GEOIP_DATABASE: 'stats.geoipDatabase',
+  PANEL_STATS_DIR: 'stats.dir',
+  PANEL_STATS_ROTATE_MB: 'stats.rotateMb',
+  PANEL_STATS_TIMEOUT_SECONDS: 'stats.timeoutSeconds',
   PANEL_DNSSEC_DS_TTL_SECONDS: 'dnssec.dsTtlSeconds',
   PANEL_DNSSEC_PARENT_DELAY_SECONDS: 'dnssec.parentDelaySeconds',
   PANEL_DNSSEC_UNSIGN_WAIT_SECONDS: 'dnssec.unsignWaitSeconds',

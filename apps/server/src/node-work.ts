@@ -22,6 +22,8 @@ import { type MovablePart, type PartMoveWork, workPartMoves } from './modules/no
 import { type PartRemovalWork, workPartRemovals } from './modules/nodes/part-removal.jobs.ts';
 import { createServiceTerminations } from './modules/provider/create-service-terminations.ts';
 import { TERMINATE_SERVICE } from './modules/provider/service-termination.ts';
+import { createStatsRefresher } from './modules/stats/create-stats.ts';
+import { workStatsRefreshes } from './modules/stats/stats.jobs.ts';
 import { createNodeSync, NODE_SYNC } from './node-sync.ts';
 
 /**
@@ -44,6 +46,8 @@ export interface NodeWorkers {
   installs: { run(order: InstallOrder): Promise<void> };
   /** Scheduled tasks' runs, as the service's user (modules/cron). */
   cron: { run(order: CronRunOrder): Promise<void> };
+  /** Site statistics read from the access logs (modules/stats). */
+  stats: { refresh(serviceId: number): Promise<unknown> };
   unsigning: { advance(step: UnsignStep, run: JobRun, lastTry: boolean): Promise<void> };
   dkim: DkimKeysDelivery;
   /** A terminated service's work (service-termination.ts), on the control plane's machine. */
@@ -68,6 +72,7 @@ export async function bindNodeWork(jobs: JobEngine, workers: NodeWorkers): Promi
   await workBackupRuns(jobs, workers.backups);
   await workInstalls(jobs, workers.installs);
   await workCronRuns(jobs, workers.cron);
+  await workStatsRefreshes(jobs, workers.stats);
   await workDkimSigning(jobs, workers.dkim);
   await jobs.work(NODE_SYNC, async () => void (await workers.sync.run()));
   await jobs.work(TERMINATE_SERVICE, ({ serviceId }, run) =>
@@ -103,6 +108,7 @@ export function nodeWorkers(
     },
     installs: { run: async (order) => (await areas()).installer.run(order) },
     cron: createCronRunner(base.db, base.config, base.now),
+    stats: createStatsRefresher(base.db, base.config, node.web.driver, base.now),
     dkim: node.dkim,
     sync: createNodeSync(base, node, areas),
     terminations: createServiceTerminations(base, async () => (await areas()).backups),

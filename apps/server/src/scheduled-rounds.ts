@@ -17,6 +17,7 @@ import type { CertificateService } from './modules/hosting/certificate.service.t
 import type { MailAuthService } from './modules/mail/mail-auth.service.ts';
 import type { SendingLimitService } from './modules/mail-sending/sending-limit.service.ts';
 import { WINDOW_SECONDS } from './modules/mail-sending/sending-limit.service.ts';
+import type { StatsScheduler } from './modules/stats/stats.service.ts';
 import { NODE_SYNC } from './node-sync.ts';
 
 /** Every round the panel runs on a schedule, once across all instances (the engine's schedules). */
@@ -32,6 +33,7 @@ export const ROUNDS = {
   dnsRepublish: defineRound('dns.republish'),
   registryPoll: defineRound('registry.poll'),
   cronTick: defineRound('cron.tick', 120),
+  statsRefresh: defineRound('stats.refresh'),
 };
 
 /** Each area's round of pending service changes (`<area>.reapply`). */
@@ -54,6 +56,7 @@ export interface RoundServices {
   cdsScan: CdsScanService;
   registryMessages: RegistryMessagesService;
   cron: CronScheduler;
+  stats: StatsScheduler;
   backups: BackupService;
   dns: DnsService;
   /** Each area's changes on their way to the services' servers. */
@@ -184,6 +187,14 @@ export async function scheduleRounds(
       await services.cron.mailOutputs();
     },
     failed('cron.tick_failed', 'scheduled tasks round'),
+  );
+  // Each service's statistics read again on its web server (the job runs once per service at a time).
+  await scheduleRound(
+    jobs,
+    ROUNDS.statsRefresh,
+    cronEvery(config.stats.refreshSeconds),
+    async () => void (await services.stats.sendAll()),
+    failed('stats.refresh_failed', 'site statistics round'),
   );
   const { dailyAt } = config.backups;
   await scheduleRound(

@@ -65,6 +65,8 @@ export const consolePlanSchema = z.object({
   cronMinIntervalMinutes: z.number().int().min(1),
   /** SSH keys a service may have for SFTP. */
   sshKeys: limit,
+  /** MiB of access logs a service keeps for its site statistics. */
+  statsLogMb: limit,
   /** Hosting services on it. */
   services: z.number().int(),
 });
@@ -115,6 +117,7 @@ export const consolePlanSaveParamsSchema = z.object({
     .optional()
     .default(5),
   sshKeys: limitField,
+  statsLogMb: limitField,
 });
 export type ConsolePlanSaveParams = z.infer<typeof consolePlanSaveParamsSchema>;
 export const consolePlanNameParamsSchema = z.object({ name: line(63) });

@@ -80,6 +80,7 @@ export const PERMISSION_KEYS = [
   'service_parking',
   'service_backups',
   'service_cron',
+  'service_stats',
   'servicemail',
   'servicemail_accounts',
   'servicemail_alias',

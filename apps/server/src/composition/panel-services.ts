@@ -48,6 +48,7 @@ import { ProvisioningService } from '../modules/provider/provisioning.service.ts
 import { RateLimiter } from '../modules/rate-limit/rate-limiter.ts';
 import { workEvents } from '../modules/realtime/work-events.ts';
 import { SignonTokens } from '../modules/signon/signon-tokens.ts';
+import { StatsScheduler, StatsService } from '../modules/stats/stats.service.ts';
 import { AccountUsersService } from '../modules/users/account-users.service.ts';
 import type { AccountUsersParts } from '../modules/users/account-users-parts.ts';
 import { UserInvitations } from '../modules/users/invitations.ts';
@@ -102,6 +103,9 @@ export interface PanelServices extends AreaServices {
   /** A service's scheduled tasks (the API), and the round that sends them to run and mails their output. */
   cron: CronService;
   cronScheduler: CronScheduler;
+  /** A service's site statistics (the API), and the round that has every service's refreshed. */
+  stats: StatsService;
+  statsScheduler: StatsScheduler;
   jobs: JobEngine;
   provider: ProviderParts;
   /** The provider's console: its staff's sign-in and sessions, and what they do. */
@@ -353,6 +357,8 @@ export function composePanel(deps: PanelDeps): PanelServices {
     backupJobs: new BackupJobsService(db, permissions, areas.backups, now, jobs),
     cron: new CronService(db, permissions, jobs, config.cron, now),
     cronScheduler: new CronScheduler(db, jobs, cronOutputMail(brands, contact, log), config.cron, now),
+    stats: new StatsService(db, permissions, jobs, config.stats),
+    statsScheduler: new StatsScheduler(db, jobs),
     jobs,
     async close() {
       await jobs.stop();
@@ -394,6 +400,7 @@ export async function bindPanelWork(services: PanelServices): Promise<void> {
       cdsScan: services.domains.cdsScan,
       registryMessages: services.domains.registryMessages,
       cron: services.cronScheduler,
+      stats: services.statsScheduler,
       backups: services.backups,
       dns,
       serviceChanges: serviceChangesOf(services),

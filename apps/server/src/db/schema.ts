@@ -256,6 +256,8 @@ export interface PlanTable {
   cron_min_interval_minutes: Generated<number>;
   /** SSH keys a service may have (migration 0047); null: no limit. */
   ssh_keys: Generated<number | null>;
+  /** MiB of access logs a service keeps for its statistics (migration 0048); null: no limit. */
+  stats_log_mb: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -640,6 +642,24 @@ export interface ServiceUserTable {
   created_at: number;
 }
 
+/** A site's statistics for one month: GoAccess's report, summed up (migration 0048). */
+export interface SiteStatsTable {
+  id: Generated<number>;
+  service_id: number;
+  host: string;
+  /** YYYY-MM. */
+  month: string;
+  /** JSON: the contract's StatsSummary. */
+  summary: string;
+  updated_at: number;
+}
+
+/** When a service's statistics were last refreshed. */
+export interface StatsRefreshTable {
+  service_id: number;
+  refreshed_at: number;
+}
+
 /** A public key of a service for SFTP, for one login (migration 0047). */
 export interface SshKeyTable {
   id: Generated<number>;
@@ -909,6 +929,8 @@ export interface Database {
   ftp_accounts: FtpAccountTable;
   service_users: ServiceUserTable;
   ssh_keys: SshKeyTable;
+  site_stats: SiteStatsTable;
+  stats_refreshes: StatsRefreshTable;
   nodes: NodeTable;
   service_placements: ServicePlacementTable;
   service_moves: ServiceMoveTable;

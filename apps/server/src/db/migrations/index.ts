@@ -45,6 +45,7 @@ import * as m0044 from './0044-epp-registries.ts';
 import * as m0045 from './0045-registry-messages.ts';
 import * as m0046 from './0046-cron-tasks.ts';
 import * as m0047 from './0047-sftp-keys.ts';
+import * as m0048 from './0048-site-stats.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -94,4 +95,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0045-registry-messages': m0045,
   '0046-cron-tasks': m0046,
   '0047-sftp-keys': m0047,
+  '0048-site-stats': m0048,
 };

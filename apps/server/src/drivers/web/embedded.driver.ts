@@ -11,4 +11,6 @@ export class EmbeddedWebDriver extends FileWebDriver {
   protected async check(): Promise<void> {}
 
   protected async reload(): Promise<void> {}
+
+  async reopenLogs(): Promise<void> {}
 }

@@ -455,6 +455,13 @@ export abstract class FileWebDriver implements WebDriver {
     return readErrorLog({ nginx, php });
   }
 
+  accessLog(serviceId: number): string {
+    if (!Number.isSafeInteger(serviceId) || serviceId < 1) throw new Error(`bad service id: ${serviceId}`);
+    return serviceLogFiles(this.options.logDir, serviceId).access;
+  }
+
+  abstract reopenLogs(): Promise<void>;
+
   async liveServices(): Promise<number[]> {
     const entries = await readdir(this.liveDir).catch(() => [] as string[]);
     return entries

@@ -142,6 +142,17 @@ export class NginxWebDriver extends FileWebDriver {
     }
   }
 
+  /** USR1 through `nginx -s reopen`: the master opens every log again, by name. */
+  async reopenLogs(): Promise<void> {
+    try {
+      await run(this.options.nginxBinary, ['-s', 'reopen', ...this.nginxArgs(this.options.nginxConf)], {
+        timeout: COMMAND_TIMEOUT_MS,
+      });
+    } catch (error) {
+      throw new DaemonError('web.error.reload', `nginx -s reopen: ${output(error)}`);
+    }
+  }
+
   protected async reload(phpVersions: string[], sockets: string[]): Promise<void> {
     const timeout = this.options.reloadTimeoutMs ?? 15_000;
     // A master whose pool cannot bind its socket exits on reload: the folder must be there first.

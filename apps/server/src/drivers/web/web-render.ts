@@ -271,18 +271,19 @@ function siteNames(site: WebSite, domain: string, www: boolean): string {
 }
 
 /**
- * Where a service's nginx and PHP-FPM write its errors (its access log sits beside them), and the
- * pool's temporary folder: PHP's default session and upload folders lie outside the service's
- * open_basedir, so each pool gets one of its own there.
+ * Where a service's nginx and PHP-FPM write its errors and nginx its requests (the statistics
+ * read them), and the pool's temporary folder: PHP's default session and upload folders lie
+ * outside the service's open_basedir, so each pool gets one of its own there.
  */
 export function serviceLogFiles(
   logDir: string,
   serviceId: number,
-): { folder: string; nginx: string; php: string; tmp: string } {
+): { folder: string; nginx: string; access: string; php: string; tmp: string } {
   const folder = path.join(logDir, String(serviceId));
   return {
     folder,
     nginx: path.join(folder, 'error.log'),
+    access: path.join(folder, 'access.log'),
     php: path.join(folder, 'php-error.log'),
     tmp: path.join(folder, 'tmp'),
   };
@@ -354,7 +355,7 @@ function render(
   check(dir, ABSOLUTE_PATH, 'web.configDir');
   const id = String(service.serviceId);
   const {
-    folder: logs,
+    access: accessLog,
     nginx: errorLog,
     php: phpErrorLog,
     tmp: phpTempDir,
@@ -427,7 +428,7 @@ function render(
   }
   const common = {
     ERROR_LOG: errorLog,
-    ACCESS_LOG: path.join(logs, 'access.log'),
+    ACCESS_LOG: accessLog,
   };
 
   const redirectionLines = (redirections: WebRedirection[]): string =>

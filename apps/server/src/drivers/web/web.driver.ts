@@ -109,4 +109,8 @@ export interface WebDriver {
   drift(service: WebService): Promise<'missing' | 'changed' | null>;
   /** The last lines of the service's error logs, found from its id alone (never from user input). */
   errorLog(serviceId: number): Promise<ErrorLogLine[]>;
+  /** The service's access log (nginx's `panel247_vhost` format), found from its id alone. */
+  accessLog(serviceId: number): string;
+  /** Has the web server open its logs again, after the panel renamed one (nothing without a server). */
+  reopenLogs(): Promise<void>;
 }

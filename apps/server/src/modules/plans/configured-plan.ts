@@ -23,5 +23,6 @@ export function configuredPlan(config: AppConfig): PlanLimits {
     cronTasks: 10,
     cronMinIntervalMinutes: 5,
     sshKeys: 10,
+    statsLogMb: 100,
   };
 }

@@ -24,6 +24,8 @@ export interface PlanLimits {
   cronMinIntervalMinutes: number;
   /** SSH keys a service may have for SFTP. */
   sshKeys: number | null;
+  /** MiB of its sites' access logs a service keeps for its statistics. */
+  statsLogMb: number | null;
 }
 
 export interface Plan extends PlanLimits {
@@ -65,6 +67,7 @@ export const UNLIMITED_PLAN: PlanLimits = {
   cronTasks: null,
   cronMinIntervalMinutes: 1,
   sshKeys: null,
+  statsLogMb: null,
 };
 
 export const PLAN_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

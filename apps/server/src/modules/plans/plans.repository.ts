@@ -23,6 +23,7 @@ const COLUMNS = [
   'cron_tasks',
   'cron_min_interval_minutes',
   'ssh_keys',
+  'stats_log_mb',
 ] as const;
 
 /** Where each counted limit's rows are: one row per thing of the service. */

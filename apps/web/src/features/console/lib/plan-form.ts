@@ -15,11 +15,19 @@ export const PLAN_LIMITS = [
   'databases',
   'cronTasks',
   'sshKeys',
+  'statsLogMb',
 ] as const satisfies readonly (keyof ConsolePlan)[];
 export type PlanLimit = (typeof PLAN_LIMITS)[number];
 
 /** The limits counted in MiB (shown as a size); the others are counts. */
-const SIZES: ReadonlySet<PlanLimit> = new Set(['webSpaceMb', 'trafficMb', 'backupMb', 'databaseSpaceMb', 'mailboxMb']);
+const SIZES: ReadonlySet<PlanLimit> = new Set([
+  'webSpaceMb',
+  'trafficMb',
+  'backupMb',
+  'databaseSpaceMb',
+  'mailboxMb',
+  'statsLogMb',
+]);
 export const isSizeLimit = (limit: PlanLimit) => SIZES.has(limit);
 
 /**
