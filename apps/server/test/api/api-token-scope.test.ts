@@ -48,6 +48,10 @@ const BODIES: Record<string, Record<string, string>> = {
   'service/{id}/ftp/create/': { ftpUser: 'ftp', ...PASSWORD },
   'service/{id}/ftp/{fid}/save/': { folder: 'www' },
   'service/{id}/ftp/{fid}/changepassword/': PASSWORD,
+  'service/{id}/ftp/keys/add/': {
+    key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ3m2FjVK8oZb1uBh3cN2WvTCNhZ3J5mNf2yqN7o6XyZ',
+  },
+  'service/{id}/stats/site/': { host: 'example.com' },
   'service/{id}/ddbb/create/': PASSWORD,
   'service/{id}/ddbb/{did}/changepassword/': PASSWORD,
   'service/{id}/files/save/': { path: 'a.txt', content: 'x' },

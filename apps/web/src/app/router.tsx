@@ -28,6 +28,7 @@ const FtpRoute = lazy(() => import('../features/ftp/routes/ftp-route'));
 const FilesRoute = lazy(() => import('../features/files/routes/files-route'));
 const BackupsRoute = lazy(() => import('../features/backups/routes/backups-route'));
 const CronRoute = lazy(() => import('../features/cron/routes/cron-route'));
+const StatsRoute = lazy(() => import('../features/stats/routes/stats-route'));
 const ServiceSitesRoute = lazy(() => import('../features/hosting/routes/sites-route'));
 const DatabasesRoute = lazy(() => import('../features/databases/routes/databases-route'));
 const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
@@ -102,6 +103,7 @@ export const routes: RouteObject[] = [
               { path: 'dns/', element: page(ServiceDnsRoute) },
               { path: 'backups/', element: page(BackupsRoute) },
               { path: 'cron/', element: page(CronRoute) },
+              { path: 'stats/', element: page(StatsRoute) },
             ],
           },
           { path: '*', element: page(NotFoundRoute) },

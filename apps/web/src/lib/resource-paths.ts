@@ -25,6 +25,7 @@ export const paths = {
   serviceDns: (id: number) => `/admin/${id}/service/dns/`,
   serviceBackups: (id: number) => `/admin/${id}/service/backups/`,
   serviceCron: (id: number) => `/admin/${id}/service/cron/`,
+  serviceStats: (id: number) => `/admin/${id}/service/stats/`,
   /** The file manager: the service's home, or an FTP account's folder (`ftp`); `path` inside it. */
   serviceFiles: (id: number, at: { ftp?: number | null; path?: string } = {}) => {
     const query = new URLSearchParams();

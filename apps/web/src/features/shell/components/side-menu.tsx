@@ -4,6 +4,7 @@ import type { PermissionSetData } from '@panel247/contract/permissions';
 import {
   IconAt,
   IconCar,
+  IconChartBar,
   IconClock,
   IconDashboard,
   IconDatabase,
@@ -118,6 +119,14 @@ export function itemEntries(set: PermissionSetData, t: (key: string) => string):
     }
     if (isVisible(p.service_cron)) {
       entries.push({ label: t('menu.cron'), to: paths.serviceCron(id), icon: IconClock, testId: 'menu-item-cron' });
+    }
+    if (isVisible(p.service_stats)) {
+      entries.push({
+        label: t('menu.stats'),
+        to: paths.serviceStats(id),
+        icon: IconChartBar,
+        testId: 'menu-item-stats',
+      });
     }
   }
   if (set.hasMail && isVisible(p.servicemail)) {

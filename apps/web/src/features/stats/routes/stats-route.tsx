@@ -1,0 +1,14 @@
+import { ItemGate } from '../../../components/item-gate';
+import { StatsView } from '../components/stats-view';
+
+/**
+ * `/admin/{id}/service/stats/`: the site statistics need a hosting service with `service_stats`
+ * visible; otherwise (or for a missing service) the not-found view. The view remounts on another id.
+ */
+export default function StatsRoute() {
+  return (
+    <ItemGate requires={['service_stats']} flag="hasService">
+      {(set) => <StatsView key={set.id} set={set} />}
+    </ItemGate>
+  );
+}
