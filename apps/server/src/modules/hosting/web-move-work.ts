@@ -2,11 +2,13 @@ import path from 'node:path';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { FileOwner, FileWorkers } from '../../drivers/files/confined/protocol.ts';
+import { SiteLogs } from '../../drivers/stats/site-logs.ts';
 import { hostsAnswered } from '../../drivers/web/hosts-answered.ts';
 import { serviceFileOwner } from '../files/service-file-owner.ts';
 import type { PartMoveWork } from '../nodes/part-move.jobs.ts';
 import type { PartRemovalWork } from '../nodes/part-removal.jobs.ts';
 import { PlacementService } from '../nodes/placement.service.ts';
+import { statsDir } from '../stats/create-stats.ts';
 import { hostOf } from './hosting-input.ts';
 import type { WebNode } from './web-node.ts';
 
@@ -29,6 +31,7 @@ export function webMoveWork(
   const here = config.agent.node;
   const holds = async (serviceId: number) => (await placement.nodeOf(serviceId, 'web')) === here;
   const ownerOf = serviceFileOwner(db, config);
+  const statsLogs = new SiteLogs(statsDir(config));
   /** Everything in the home removed as its owner (a link planted in it is removed, never followed). */
   const emptyHome = async (domain: string, owner: FileOwner | undefined) => {
     const base = path.join(config.hosting.root as string, domain);
@@ -59,6 +62,7 @@ export function webMoveWork(
       if (await holds(serviceId)) return;
       await web.driver.remove(serviceId);
       await emptyHome(domain, await ownerOf(serviceId));
+      await statsLogs.remove(serviceId);
     },
     async remove({ serviceId, domain, owner, user }) {
       // the sites and the PHP pool first: nothing runs as the service's user any more
@@ -69,6 +73,8 @@ export function webMoveWork(
       // written into meanwhile, it is not empty: the job's retry empties it again
       await web.homes.removeEmpty(domain);
       if (user) await web.users.removeAccount(user);
+      // the requests kept for its statistics (their summaries went with its rows)
+      await statsLogs.remove(serviceId);
     },
   };
 }
