@@ -1,4 +1,4 @@
-import { constants, type FileHandle, open } from 'node:fs/promises';
+import { constants, type FileHandle, open, rename, stat } from 'node:fs/promises';
 
 /** Where the reading of a service's access log stopped: the file (by inode) and the byte after its last whole line. */
 export interface TailState {
@@ -77,4 +77,17 @@ export async function tailAccessLog(
   } finally {
     await current.close();
   }
+}
+
+/**
+ * Renames the log to `.1` (replacing the one before, read whole by then) when it was read past
+ * `rotateBytes`; answers whether it did, so the caller has the web server reopen its logs. The
+ * lines nginx writes until it reopens land in `.1`, which `tailAccessLog` finishes by its inode.
+ */
+export async function rotateAccessLog(file: string, readUpTo: number, rotateBytes: number): Promise<boolean> {
+  if (readUpTo < rotateBytes) return false;
+  const size = (await stat(file).catch(() => null))?.size ?? 0;
+  if (size < rotateBytes) return false;
+  await rename(file, `${file}.1`);
+  return true;
 }

@@ -1,6 +1,5 @@
-import { rename, stat } from 'node:fs/promises';
 import type { Db } from '../../db/database.ts';
-import { tailAccessLog } from '../../drivers/stats/access-log-tail.ts';
+import { rotateAccessLog, tailAccessLog } from '../../drivers/stats/access-log-tail.ts';
 import type { GoaccessReport } from '../../drivers/stats/goaccess.ts';
 import type { SiteLogs } from '../../drivers/stats/site-logs.ts';
 import { planLimits } from '../plans/plan-limits.ts';
@@ -79,24 +78,12 @@ export class StatsRefresher {
     }
     if (state) {
       await logs.writeState(serviceId, state);
-      await this.rotateWhenLarge(accessLog, state.offset);
+      // once read past the size: renamed, and the web server told to open its logs again
+      if (await rotateAccessLog(accessLog, state.offset, this.parts.rotateBytes)) await this.parts.web.reopenLogs();
     }
     await statsRepository.markRefreshed(this.db, serviceId, this.now());
     const { statsLogMb } = await planLimits.of(this.db, serviceId);
     await logs.prune(serviceId, (statsLogMb ?? UNLIMITED_LOG_MB) * MIB);
     return { lines, months: touched.size };
-  }
-
-  /**
-   * Renamed to `.1` (replacing the one before, read whole by now) once read past `rotateBytes`,
-   * and nginx told to reopen: the lines it writes until then land in `.1`, which the next refresh
-   * finishes by its inode before reading the new file.
-   */
-  private async rotateWhenLarge(accessLog: string, readUpTo: number): Promise<void> {
-    if (readUpTo < this.parts.rotateBytes) return;
-    const size = (await stat(accessLog).catch(() => null))?.size ?? 0;
-    if (size < this.parts.rotateBytes) return;
-    await rename(accessLog, `${accessLog}.1`);
-    await this.parts.web.reopenLogs();
   }
 }
