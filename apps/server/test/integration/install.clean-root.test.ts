@@ -461,7 +461,12 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
         return states;
       }),
     ).toEqual(allActive);
-    expect(await loginPage()).toContain('<div id="root">');
+    // a panel that does not answer says why: its journal of this boot
+    const page = await loginPage().catch(async (error: Error) => {
+      const journal = await root.run('journalctl', ['-u', 'panel247', '-b', '--no-pager', '-n', '80']);
+      throw new Error(`${error.message}\n${journal.stdout}${journal.stderr}`);
+    });
+    expect(page).toContain('<div id="root">');
     expect(await eventually(nameServers)).toEqual(['ns1.hosting-norte.es.', 'ns2.hosting-norte.es.']);
     expect(await eventually(() => imapInbox(';UID=1'))).toContain('Subject: installed and sending');
     expect((await eventually(databaseLogin)).trim()).toBe(database.bbdd);
