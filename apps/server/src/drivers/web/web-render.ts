@@ -255,19 +255,26 @@ function host(subdomain: string, domain: string): string {
   return subdomain === '' ? domain : `${subdomain}.${domain}`;
 }
 
-/** The server_name list of a site: the main site also answers as www.<domain> unless www has its own. */
 /** Whether a site or a redirection has the www host, which the main site then leaves to it. */
-function wwwTaken(service: WebService): boolean {
+export function wwwTaken(service: { sites: { subdomain: string }[]; redirections: { subdomain: string }[] }): boolean {
   return (
     service.sites.some((site) => site.subdomain === 'www') ||
     service.redirections.some((redirection) => redirection.subdomain === 'www')
   );
 }
 
+/**
+ * The names a site answers at (its server_name list): its host, and for the main site also
+ * www.<domain> unless www has its own. The site statistics tell a request's site by them.
+ */
+export function siteHostNames(subdomain: string, domain: string, www: boolean): string[] {
+  const names = [host(subdomain, domain)];
+  if (subdomain === '' && !www) names.push(`www.${domain}`);
+  return names;
+}
+
 function siteNames(site: WebSite, domain: string, www: boolean): string {
-  const names = [host(site.subdomain, domain)];
-  if (site.subdomain === '' && !www) names.push(`www.${domain}`);
-  return names.join(' ');
+  return siteHostNames(site.subdomain, domain, www).join(' ');
 }
 
 /**

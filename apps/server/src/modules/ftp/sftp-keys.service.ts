@@ -84,6 +84,9 @@ export class SftpKeysService {
     noteChangeDetail(actor.activity, { target: `${login} ${key.fingerprint}` });
     const row = await this.change({ ...service, actor }, async (trx) => {
       await planLimits.admit(trx, id, 'sshKeys');
+      // the account removed since it was checked (its key would fail its foreign key)
+      if (ftpId !== null && !(await ftpRepository.find(trx, id, ftpId)))
+        throw FieldErrors.one('ftpId', 'ftp.error.key_login');
       // checked with the service's turn taken: two adds of one key cannot both pass
       if (await sftpKeysRepository.has(trx, id, ftpId, key.fingerprint))
         throw FieldErrors.one('key', 'ftp.error.key_taken', { login });

@@ -1,19 +1,24 @@
+import { siteHostNames, wwwTaken } from '../../drivers/web/web-render.ts';
+
 /**
- * Which site a request's host belongs to, as the web driver names the sites' server blocks: a
- * site answers at its subdomain of the service's domain, and the main site also at `www.` when
- * no site or redirection has that name. Hosts of redirections and of the parking page are no
- * site's.
+ * Which site a request's host belongs to, by the names the web driver gives the sites' server
+ * blocks (`siteHostNames`: the main site also answers at `www.` unless a site or redirection has
+ * that name). Hosts of redirections and of the parking page are no site's.
  */
 export function siteOfHost(
   domain: string,
   siteSubdomains: string[],
   redirectionSubdomains: string[],
 ): (host: string) => string | undefined {
-  const hostOf = (subdomain: string) => (subdomain === '' ? domain : `${subdomain}.${domain}`);
+  const www = wwwTaken({
+    sites: siteSubdomains.map((subdomain) => ({ subdomain })),
+    redirections: redirectionSubdomains.map((subdomain) => ({ subdomain })),
+  });
   const sites = new Map<string, string>();
-  for (const subdomain of siteSubdomains) sites.set(hostOf(subdomain), hostOf(subdomain));
-  const wwwTaken = siteSubdomains.includes('www') || redirectionSubdomains.includes('www');
-  if (siteSubdomains.includes('') && !wwwTaken) sites.set(`www.${domain}`, domain);
+  for (const subdomain of siteSubdomains) {
+    const [own, ...others] = siteHostNames(subdomain, domain, www) as [string, ...string[]];
+    for (const name of [own, ...others]) sites.set(name, own);
+  }
   return (host) => sites.get(host);
 }
 

@@ -9,6 +9,7 @@ import type { Db } from '../../db/database.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { JobSender } from '../../jobs/job-sender.ts';
 import type { Actor } from '../auth/actor.ts';
+import { hostOf } from '../hosting/hosting-input.ts';
 import type { AuthorizedResource, PermissionService } from '../permission/permission.service.ts';
 import { REFRESH_SITE_STATS } from './stats.jobs.ts';
 import { statsRepository } from './stats.repository.ts';
@@ -47,8 +48,7 @@ export class StatsService {
   private async siteHosts(id: number): Promise<Map<string, string[]>> {
     const service = await statsRepository.serviceSites(this.db, id);
     const hosts = new Map<string, string[]>();
-    for (const subdomain of service?.sites ?? [])
-      hosts.set(subdomain === '' ? (service?.domain as string) : `${subdomain}.${service?.domain}`, []);
+    if (service) for (const subdomain of service.sites) hosts.set(hostOf(subdomain, service.domain), []);
     for (const row of await statsRepository.months(this.db, id)) {
       const months = hosts.get(row.host) ?? [];
       months.push(row.month);
