@@ -36,6 +36,7 @@ PACKAGES=(
   pdns-backend-pgsql
   restic
   goaccess
+  rspamd
   bind9-dnsutils
   bind9-utils
   curl

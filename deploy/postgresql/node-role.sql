@@ -60,7 +60,7 @@ GRANT USAGE ON SCHEMA public TO :"role";
 GRANT SELECT ON
   kysely_migration, brands, accounts, resources, plans, permission_grants, service_placements, service_moves, nodes,
   service_users, service_changes, dns_zones, dns_zone_changes, dns_records, domains,
-  mailboxes, mail_aliases, mailbox_rules, mail_counts, mail_send_counts, mail_dkim_keys,
+  mailboxes, mail_aliases, mailbox_rules, mailbox_spam, mail_spam_senders, mail_counts, mail_send_counts, mail_dkim_keys,
   mail_auth_policies, mail_certificates, ftp_accounts, hosted_databases, web_settings, web_sites,
   web_redirections, acme_accounts, site_certificates, install_jobs, backup_jobs, backup_snapshots,
   mail_domains_view, mail_users_view, mail_aliases_view, mail_senders_view, ftp_users_view,

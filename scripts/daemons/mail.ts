@@ -59,6 +59,8 @@ export async function startMailDaemons(
     node?: string;
     /** An address they also answer on besides loopback: a server's own, in its network namespace. */
     address?: string;
+    /** rspamd's scanner (host:port, scripts/daemons/rspamd.ts) the spam filter asks; when absent, a port nobody serves (messages delivered unscanned). */
+    spamScanner?: string;
   } = {},
 ): Promise<MailDaemons> {
   const node = options.node ?? '';
@@ -99,6 +101,17 @@ export async function startMailDaemons(
       : { DRIVER: 'pgsql', CONNECT: pgConnect(database.url) };
   const sqlConf = path.join(dovecotDir, 'dovecot-sql.conf.ext');
   const masterUsers = path.join(dovecotDir, 'master-users');
+  // the spam filter's one program, run by Sieve as the mail user
+  const sieveBinDir = path.join(dovecotDir, 'sieve-execute');
+  mkdirSync(sieveBinDir, { recursive: true });
+  chmodSync(sieveBinDir, 0o755);
+  writeFileSync(
+    path.join(sieveBinDir, 'panel247-spam-score'),
+    fillDeployTemplate('dovecot/panel247-spam-score.template', {
+      RSPAMD: options.spamScanner ?? `127.0.0.1:${await placement.port('rspamd.absent')}`,
+    }),
+    { mode: 0o755 },
+  );
   writeFileSync(
     path.join(dovecotDir, 'dovecot.conf'),
     fillDeployTemplate('dovecot/dovecot.conf.template', {
@@ -117,6 +130,7 @@ export async function startMailDaemons(
       AUTH_FAILURE_DELAY: '0',
       AUTH_WORKER_USER: 'root',
       SUBMISSION_HOST: `127.0.0.1:${smtpPort}`,
+      SIEVE_BIN_DIR: sieveBinDir,
     }),
   );
   writeFileSync(

@@ -28,6 +28,10 @@ export const MAIL_TLS_DIR = '/etc/panel247/mail-tls';
 export const PANEL_TLS_DIR = '/etc/panel247/panel-tls';
 /** The folder of the installer's nginx sites (the panel's proxy), included from nginx.conf. */
 export const NGINX_SITES_DIR = '/etc/nginx/panel247';
+/** Dovecot's sieve_execute_bin_dir: the spam filter's program, and nothing else. */
+export const SIEVE_EXECUTE_DIR = '/usr/lib/panel247/sieve-execute';
+/** rspamd's scanner, on loopback: Debian's own default address for its normal worker. */
+const RSPAMD_SCANNER = '127.0.0.1:11333';
 
 /** Postfix's and Dovecot's PostgreSQL login: the read-only role on the panel's views. */
 function mailConnection(secrets: Secrets): string {
@@ -166,9 +170,22 @@ export function configFiles(options: InstallOptions, secrets: Secrets): ConfigFi
           SUBMISSION_HOST: '127.0.0.1:25',
           TLS_DIR: MAIL_TLS_DIR,
           SASL_SOCKET: '/var/spool/postfix/private/auth',
+          SIEVE_BIN_DIR: SIEVE_EXECUTE_DIR,
         }),
       mode: 0o644,
       unit: 'dovecot.service',
+    },
+    {
+      path: `${SIEVE_EXECUTE_DIR}/panel247-spam-score`,
+      render: () => fillDeployTemplate('dovecot/panel247-spam-score.template', { RSPAMD: RSPAMD_SCANNER }),
+      mode: 0o755,
+      unit: 'dovecot.service',
+    },
+    {
+      path: '/etc/rspamd/local.d/worker-normal.inc',
+      render: () => fillDeployTemplate('rspamd/worker-normal.inc.template', { LISTEN: RSPAMD_SCANNER }),
+      mode: 0o644,
+      unit: 'rspamd.service',
     },
     {
       path: '/etc/dovecot/dovecot-sql.conf.ext',

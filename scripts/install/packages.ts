@@ -34,6 +34,8 @@ export const PACKAGES = [
   'restic',
   // the sites' statistics (PANEL_STATS_GOACCESS)
   'goaccess',
+  // the mailboxes' spam filter (deploy/rspamd, deploy/dovecot/panel247-spam-score.template)
+  'rspamd',
   'ca-certificates',
 ] as const;
 

@@ -51,6 +51,7 @@ import { registerInstallerRoutes } from './modules/installer/installer.routes.ts
 import { registerLegalRoutes } from './modules/legal/legal.routes.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { registerMailAuthRoutes } from './modules/mail/mail-auth.routes.ts';
+import { registerMailSpamRoutes } from './modules/mail/mail-spam.routes.ts';
 import { registerMailClientSetupRoutes } from './modules/mail-client-setup/mail-client-setup.routes.ts';
 import { registerPermissionRoutes } from './modules/permission/permission.routes.ts';
 import { registerLoginLinkRoute } from './modules/provider/login-link.routes.ts';
@@ -217,6 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
   registerDomainRoutes(api, services.domains, services.contacts);
   registerDnssecRoutes(api, services.domains.zoneDnssec, services.domains.cdsScan);
   registerMailRoutes(api, services.mail);
+  registerMailSpamRoutes(api, services.mailSpam);
   registerMailAuthRoutes(api, services.mailAuth);
   await registerMailClientSetupRoutes(app, { basePath, auth: caller, setup: services.mailClientSetup });
   registerFtpRoutes(api, services.ftp);

@@ -49,6 +49,7 @@ const AREA_OF_KEY: Record<PermissionKey, KeyArea> = {
   servicemail: 'mail',
   servicemail_accounts: 'mail',
   servicemail_alias: 'mail',
+  servicemail_spam: 'mail',
 };
 
 /** The area a change belongs to, from the permission key that allowed it. */

@@ -65,6 +65,8 @@ export const consolePlanSchema = z.object({
   cronMinIntervalMinutes: z.number().int().min(1),
   /** SSH keys a service may have for SFTP. */
   sshKeys: limit,
+  /** Entries a mail service's spam allow and block lists may hold together. */
+  spamSenders: limit,
   /** MiB of access logs a service keeps for its site statistics. */
   statsLogMb: limit,
   /** Hosting services on it. */
@@ -117,6 +119,7 @@ export const consolePlanSaveParamsSchema = z.object({
     .optional()
     .default(5),
   sshKeys: limitField,
+  spamSenders: limitField,
   statsLogMb: limitField,
 });
 export type ConsolePlanSaveParams = z.infer<typeof consolePlanSaveParamsSchema>;

@@ -84,6 +84,7 @@ export const PERMISSION_KEYS = [
   'servicemail',
   'servicemail_accounts',
   'servicemail_alias',
+  'servicemail_spam',
 ] as const;
 export type PermissionKey = (typeof PERMISSION_KEYS)[number];
 

@@ -33,10 +33,11 @@ import { createFtpService } from '../modules/ftp/create-ftp-service.ts';
 import { HealthService } from '../modules/health/health.service.ts';
 import { LegalService } from '../modules/legal/legal.service.ts';
 import { createMailAuthService } from '../modules/mail/create-mail-auth-service.ts';
-import { createMailService } from '../modules/mail/create-mail-service.ts';
+import { createMailService, createMailSpamService } from '../modules/mail/create-mail-service.ts';
 import { dkimKeysThroughLog } from '../modules/mail/dkim-signing.ts';
 import type { MailService } from '../modules/mail/mail.service.ts';
 import type { MailAuthService } from '../modules/mail/mail-auth.service.ts';
+import type { MailSpamService } from '../modules/mail/mail-spam.service.ts';
 import { createMailClientSetupService } from '../modules/mail-client-setup/create-mail-client-setup-service.ts';
 import type { MailClientSetupService } from '../modules/mail-client-setup/mail-client-setup.service.ts';
 import { NodesService } from '../modules/nodes/nodes.service.ts';
@@ -95,6 +96,8 @@ export interface PanelServices extends AreaServices {
   health: HealthService;
   legal: LegalService;
   mail: MailService;
+  /** Mail services' spam filtering: each mailbox's, and the service's allow and block lists. */
+  mailSpam: MailSpamService;
   mailAuth: MailAuthService;
   mailClientSetup: MailClientSetupService;
   ftp: ReturnType<typeof createFtpService>;
@@ -350,6 +353,7 @@ export function composePanel(deps: PanelDeps): PanelServices {
     health: new HealthService(db, events, jobs, new NodesService(db, now)),
     legal,
     mail,
+    mailSpam: createMailSpamService(db, node.mail, now, { permissions, delivery: base.delivery }),
     mailAuth,
     mailClientSetup: createMailClientSetupService(db, config, brands, permissions),
     ftp,

@@ -256,6 +256,8 @@ export interface PlanTable {
   cron_min_interval_minutes: Generated<number>;
   /** SSH keys a service may have (migration 0047); null: no limit. */
   ssh_keys: Generated<number | null>;
+  /** Entries a service's spam allow and block lists may hold together (migration 0049); null: no limit. */
+  spam_senders: Generated<number | null>;
   /** MiB of access logs a service keeps for its statistics (migration 0048); null: no limit. */
   stats_log_mb: Generated<number | null>;
   created_at: number;
@@ -548,6 +550,26 @@ export interface MailSendCountsTable {
 }
 
 /** A mailbox's autoresponder and forwarding (migration 0020); the driver writes its Sieve script. */
+/** A mailbox's spam filtering (migration 0049); no row: off. */
+export interface MailboxSpamTable {
+  mailbox_id: number;
+  /** 'off', 'junk' or 'tag' (SPAM_MODES): switched off, the row keeps the threshold for later. */
+  mode: string;
+  threshold: number;
+  updated_at: number;
+}
+
+/** A sender on a mail service's spam allow or block list (migration 0049). */
+export interface MailSpamSenderTable {
+  id: Generated<number>;
+  service_id: number;
+  /** 'allow' or 'block'. */
+  list: string;
+  /** An address or a domain, lower case. */
+  sender: string;
+  created_at: number;
+}
+
 export interface MailboxRulesTable {
   mailbox_id: number;
   autoreply: number;
@@ -921,6 +943,8 @@ export interface Database {
   mailboxes: MailboxTable;
   mail_aliases: MailAliasTable;
   mailbox_rules: MailboxRulesTable;
+  mailbox_spam: MailboxSpamTable;
+  mail_spam_senders: MailSpamSenderTable;
   mail_counts: MailCountsTable;
   mail_send_counts: MailSendCountsTable;
   mail_dkim_keys: MailDkimKeyTable;

@@ -34,6 +34,10 @@ function read<Args extends unknown[], Result>(
 export const NODE_READS = {
   'mail.usage': read(z.tuple([mailbox]), (node, [box]) => node.mail.driver.usage(box)),
   'mail.foreignFilter': read(z.tuple([mailbox]), (node, [box]) => node.mail.driver.foreignFilter(box)),
+  'mail.spamMarked': read(
+    z.tuple([z.array(mailbox).max(10_000), z.number().int().min(1).max(366)]),
+    (node, [boxes, days]) => node.mail.driver.spamMarked(boxes, days),
+  ),
   // A Map does not survive JSON: it travels as its entries.
   'databases.usage': read(z.tuple([z.array(databaseName).max(10_000)]), async (node, [names]) => [
     ...(await node.databases.driver.usage(names)),

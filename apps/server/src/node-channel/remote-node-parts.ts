@@ -56,6 +56,13 @@ export function readingWherePlaced(parts: NodeParts, channels: NodeChannels, unn
         ? channel.read('mail.foreignFilter', [{ domain: box.domain, localPart: box.localPart }])
         : mail.foreignFilter(box);
     },
+    spamMarked: async (boxes, days) => {
+      const first = boxes[0];
+      const channel = first ? await mailChannel(first.domain) : undefined;
+      if (!channel) return mail.spamMarked(boxes, days);
+      const addresses = boxes.map(({ domain, localPart }) => ({ domain, localPart }));
+      return channel.read('mail.spamMarked', [addresses, days]);
+    },
   });
   const placedDatabases = databasesWherePlaced(databases, channels, unnamed);
   return {

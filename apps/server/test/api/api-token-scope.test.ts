@@ -45,6 +45,8 @@ const BODIES: Record<string, Record<string, string>> = {
   'service/{id}/alias/create/': { name: 'alias', target: 'someone@example.com' },
   'service/{id}/alias/{aliasId}/save/': { target: 'someone@example.com' },
   'service/{id}/mail/auth/policy/': { dmarcPolicy: 'none' },
+  'service/{id}/correo/{accountId}/spam/save/': { mode: 'junk', threshold: '6' },
+  'service/{id}/mail/spam/senders/add/': { list: 'block', sender: 'spam.example.net' },
   'service/{id}/ftp/create/': { ftpUser: 'ftp', ...PASSWORD },
   'service/{id}/ftp/{fid}/save/': { folder: 'www' },
   'service/{id}/ftp/{fid}/changepassword/': PASSWORD,
@@ -75,6 +77,7 @@ const BODIES: Record<string, Record<string, string>> = {
 const ITEM_TABLES = [
   ['mailboxes', 'service_id'],
   ['mail_aliases', 'service_id'],
+  ['mail_spam_senders', 'service_id'],
   ['ftp_accounts', 'service_id'],
   ['hosted_databases', 'service_id'],
   ['dns_records', 'service_id'],
@@ -116,6 +119,12 @@ async function seedItems(db: Db, serviceId: number, userId: number, tag: string)
       targets: 'a@example.com',
       created_at: now,
       sort_key: `alias${tag}`,
+    }),
+    senderId: await id('mail_spam_senders', {
+      service_id: serviceId,
+      list: 'block',
+      sender: `spam${tag}.example.net`,
+      created_at: now,
     }),
     fid: await id('ftp_accounts', {
       service_id: serviceId,

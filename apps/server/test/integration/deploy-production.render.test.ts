@@ -91,6 +91,7 @@ describe('the deploy/ templates rendered with the guide’s production values', 
       SUBMISSION_HOST: '127.0.0.1:25',
       TLS_DIR: tls,
       SASL_SOCKET: '/var/spool/postfix/private/auth',
+      SIEVE_BIN_DIR: '/usr/lib/panel247/sieve-execute',
     });
     const setting = async (name: string) => (await execFileAsync(doveconf, ['-c', conf, '-h', name])).stdout.trim();
     expect(await setting('listen')).toBe('*, ::');

@@ -24,7 +24,7 @@ const LIMIT_OPTIONS = Object.fromEntries(
 );
 const LIMITS_USAGE =
   '[--web-space-mb N] [--traffic-mb N] [--sites N] [--mailboxes N] [--mailbox-mb N] [--aliases N] ' +
-  '[--ftp-accounts N] [--databases N] [--database-space-mb N] [--backup-mb N] [--cron-tasks N] [--ssh-keys N] [--stats-log-mb N] (N or "unlimited") ' +
+  '[--ftp-accounts N] [--databases N] [--database-space-mb N] [--backup-mb N] [--cron-tasks N] [--ssh-keys N] [--spam-senders N] [--stats-log-mb N] (N or "unlimited") ' +
   '[--php-versions 8.2,8.3|all] [--php-workers N] [--cron-min-interval-minutes N]';
 
 export function planName(value: string, option = 'plan'): string {
@@ -76,7 +76,7 @@ function describe(plan: Plan): string {
     `  databases ${shown(plan.databases)} (${shown(plan.databaseSpaceMb)} MB), backups ${shown(plan.backupMb)} MB`,
     `  PHP ${plan.phpVersions.length === 0 ? 'every version' : plan.phpVersions.join(', ')}, ${plan.phpWorkers} workers`,
     `  scheduled tasks ${shown(plan.cronTasks)}, every ${plan.cronMinIntervalMinutes} min at most`,
-    `  SSH keys ${shown(plan.sshKeys)}, statistics logs ${shown(plan.statsLogMb)} MB`,
+    `  SSH keys ${shown(plan.sshKeys)}, statistics logs ${shown(plan.statsLogMb)} MB, spam list entries ${shown(plan.spamSenders)}`,
   ].join('\n');
 }
 

@@ -46,6 +46,7 @@ import * as m0045 from './0045-registry-messages.ts';
 import * as m0046 from './0046-cron-tasks.ts';
 import * as m0047 from './0047-sftp-keys.ts';
 import * as m0048 from './0048-site-stats.ts';
+import * as m0049 from './0049-spam-filtering.ts';
 
 /** Every migration in order. Names are frozen: renaming one would re-run it. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -96,4 +97,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0046-cron-tasks': m0046,
   '0047-sftp-keys': m0047,
   '0048-site-stats': m0048,
+  '0049-spam-filtering': m0049,
 };

@@ -1,10 +1,23 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { z } from 'zod';
 import { EmbeddedMailDriver, type MailFilesSettings } from './embedded.driver.ts';
-import type { MailboxAddress, MailDriver } from './mail.driver.ts';
+import type { MailboxAddress, MailDriver, SpamMarked } from './mail.driver.ts';
 import type { Maildirs } from './maildirs.ts';
 
 const run = promisify(execFile);
+
+/** What `doveadm -f json fetch` answers for SPAM_FIELDS: one object per message, every value a string. */
+const fetchedSchema = z.array(
+  z.object({
+    mailbox: z.string(),
+    'date.received.unixtime': z.string(),
+    'hdr.from.utf8': z.string(),
+    'hdr.subject.utf8': z.string(),
+    'hdr.x-spam-score': z.string(),
+  }),
+);
+const SPAM_FIELDS = 'mailbox date.received.unixtime hdr.from.utf8 hdr.subject.utf8 hdr.x-spam-score';
 
 /**
  * Dovecot (with Postfix delivering through its LMTP): the maildirs as in the embedded driver, plus
@@ -41,6 +54,36 @@ export class DovecotMailDriver extends EmbeddedMailDriver {
   override async mailboxDeleted(mailbox: MailboxAddress, now: number): Promise<void> {
     await this.flushAuthCache(mailbox);
     await super.mailboxDeleted(mailbox, now);
+  }
+
+  /**
+   * Every folder's messages with the filter's `X-Spam: Yes` (the sender's own are dropped at
+   * delivery: spam-sieve-script.ts) that arrived within the days, asked of Dovecot mailbox by
+   * mailbox. Dovecot decodes the From and Subject (RFC 2047) into UTF-8.
+   */
+  override async spamMarked(mailboxes: MailboxAddress[], sinceDays: number): Promise<SpamMarked[]> {
+    const found: SpamMarked[] = [];
+    for (const mailbox of mailboxes) {
+      const user = `${mailbox.localPart}@${mailbox.domain}`;
+      const query = ['mailbox', '*', 'header', 'X-Spam', 'Yes', 'since', `${Math.trunc(sinceDays)}d`];
+      const { stdout } = await run(
+        'doveadm',
+        ['-c', this.doveadmConfig, '-f', 'json', 'fetch', '-u', user, SPAM_FIELDS, ...query],
+        {
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
+      for (const message of fetchedSchema.parse(JSON.parse(stdout || '[]')))
+        found.push({
+          localPart: mailbox.localPart,
+          folder: message.mailbox,
+          received: Number(message['date.received.unixtime']),
+          from: message['hdr.from.utf8'],
+          subject: message['hdr.subject.utf8'],
+          score: message['hdr.x-spam-score'],
+        });
+    }
+    return found.sort((a, b) => b.received - a.received);
   }
 
   /**

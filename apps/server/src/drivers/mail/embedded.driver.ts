@@ -1,9 +1,10 @@
 import { WEBMAIL_TOKEN_FIELD, type WebmailLoginData } from '@panel247/contract/mail';
 import type { SyncOptions } from '../sync-options.ts';
-import type { FilterDrift, MailboxAddress, MailDriver } from './mail.driver.ts';
+import type { FilterDrift, MailboxAddress, MailDriver, SpamMarked } from './mail.driver.ts';
 import type { Maildirs, MailFolderDrift } from './maildirs.ts';
 import { SieveFiles } from './sieve-files.ts';
 import { type MailboxFilter, sieveScript } from './sieve-script.ts';
+import { type SpamFilter, spamSieveScript } from './spam-sieve-script.ts';
 
 export interface MailFilesSettings {
   /** What a mailbox deletion does with its mail. */
@@ -42,8 +43,9 @@ export class EmbeddedMailDriver implements MailDriver {
     return this.sieve.foreignActive(mailbox.domain, mailbox.localPart);
   }
 
-  /** The script is a file in the mailbox's home; Pigeonhole compiles it again when it changes. */
+  /** The scripts are files in the mailbox's home; Pigeonhole compiles them again when they change. */
   async filterChanged(mailbox: MailboxAddress, filter: MailboxFilter, now: number): Promise<void> {
+    await this.syncSpam(mailbox, filter.spam, { dryRun: false });
     if (!filter.autoreply && !filter.forward) {
       await this.sieve.remove(mailbox.domain, mailbox.localPart);
       return;
@@ -57,18 +59,43 @@ export class EmbeddedMailDriver implements MailDriver {
     options: SyncOptions & { now: number },
   ): Promise<FilterDrift | null> {
     const { domain, localPart } = mailbox;
-    if (await this.sieve.foreignActive(domain, localPart)) return null;
+    // the spam filter runs before any active script, the panel's or one activated elsewhere
+    const spam = await this.syncSpam(mailbox, filter.spam, options);
+    if (await this.sieve.foreignActive(domain, localPart)) return spam;
     const wanted = filter.autoreply || filter.forward ? sieveScript(filter) : null;
     const current = await this.sieve.current(domain, localPart);
     const folder = `${domain}/${localPart}`;
     if (wanted === null) {
-      if (current.script === null && !current.active) return null;
+      if (current.script === null && !current.active) return spam;
       if (!options.dryRun) await this.sieve.remove(domain, localPart);
       return { folder, problem: 'extra', repaired: !options.dryRun };
     }
-    if (current.script === wanted && current.active) return null;
+    if (current.script === wanted && current.active) return spam;
     if (!options.dryRun) await this.sieve.activate(domain, localPart, wanted, options.now);
     return { folder, problem: current.script === null ? 'missing' : 'changed', repaired: !options.dryRun };
+  }
+
+  /** The mailbox's spam filter written as `spam` says, or removed; its drift, if any. */
+  private async syncSpam(
+    mailbox: MailboxAddress,
+    spam: SpamFilter | null,
+    options: SyncOptions,
+  ): Promise<FilterDrift | null> {
+    const { domain, localPart } = mailbox;
+    const wanted = spam ? spamSieveScript(spam) : null;
+    const current = await this.sieve.currentSpam(domain, localPart);
+    if (current === wanted) return null;
+    if (!options.dryRun) {
+      if (wanted === null) await this.sieve.removeSpam(domain, localPart);
+      else await this.sieve.writeSpam(domain, localPart, wanted);
+    }
+    const problem = wanted === null ? 'extra' : current === null ? 'missing' : 'changed';
+    return { folder: `${domain}/${localPart}`, problem, repaired: !options.dryRun };
+  }
+
+  /** Without Dovecot nothing delivers here, so nothing was filtered. */
+  async spamMarked(_mailboxes: MailboxAddress[], _sinceDays: number): Promise<SpamMarked[]> {
+    return [];
   }
 
   async mailboxDeleted(mailbox: MailboxAddress, now: number): Promise<void> {

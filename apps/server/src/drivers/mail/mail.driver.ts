@@ -21,6 +21,19 @@ export interface FilterDrift {
   repaired: boolean;
 }
 
+/** A message the spam filter marked (`X-Spam: Yes`), as the mailbox holds it now. */
+export interface SpamMarked {
+  /** The mailbox's local part. */
+  localPart: string;
+  folder: string;
+  /** When it arrived (Unix seconds). */
+  received: number;
+  from: string;
+  subject: string;
+  /** '' : its sender was on the block list. */
+  score: string;
+}
+
 export interface MailboxAddress {
   domain: string;
   localPart: string;
@@ -59,7 +72,7 @@ export interface MailDriver {
   foreignFilter(mailbox: MailboxAddress): Promise<string | null>;
   /**
    * Writes the mailbox's autoresponder and forwarding as its active Sieve script, or removes the
-   * panel's script when both are off. A script activated elsewhere is switched off (kept, never
+   * panel's script when both are off; and its spam filter, which runs before any active script. A script activated elsewhere is switched off (kept, never
    * deleted): the mail service asks the user before.
    */
   filterChanged(mailbox: MailboxAddress, filter: MailboxFilter, now: number): Promise<void>;
@@ -72,6 +85,11 @@ export interface MailDriver {
     filter: MailboxFilter,
     options: SyncOptions & { now: number },
   ): Promise<FilterDrift | null>;
+  /**
+   * The messages of these mailboxes (of one domain) the spam filter marked that arrived in the
+   * last `sinceDays` days, in any folder, newest first.
+   */
+  spamMarked(mailboxes: MailboxAddress[], sinceDays: number): Promise<SpamMarked[]>;
   /** Bytes the mailbox holds (0 before its first message). */
   usage(mailbox: MailboxAddress): Promise<number>;
   /**

@@ -7,6 +7,11 @@ const SCRIPT = 'panel247';
 /** Pigeonhole's file storage as deploy/dovecot sets it: `sieve = file:~/sieve;active=~/.dovecot.sieve`. */
 const FOLDER = 'sieve';
 const ACTIVE = '.dovecot.sieve';
+/**
+ * The spam filter, which Dovecot runs before the active script (`sieve_before` in deploy/dovecot):
+ * in the home, outside ~/sieve, so ManageSieve neither lists nor replaces it.
+ */
+const SPAM = 'panel247-spam';
 
 /**
  * A mailbox's Sieve scripts on disk, laid out as Pigeonhole's file storage (and so ManageSieve)
@@ -36,6 +41,22 @@ export class SieveFiles {
     return { script, active: link !== null && path.basename(link) === `${SCRIPT}.sieve` };
   }
 
+  /** The spam filter as it is on disk (null: none). */
+  currentSpam(domain: string, localPart: string): Promise<string | null> {
+    return readFile(path.join(this.maildirs.home(domain, localPart), `${SPAM}.sieve`), 'utf8').catch(() => null);
+  }
+
+  /** Writes the spam filter (the next delivery compiles it). */
+  async writeSpam(domain: string, localPart: string, script: string): Promise<void> {
+    const own = await this.maildirs.makeOwned(domain, localPart);
+    await writeAside(path.join(this.maildirs.home(domain, localPart), `${SPAM}.sieve`), script, own);
+  }
+
+  async removeSpam(domain: string, localPart: string): Promise<void> {
+    const home = this.maildirs.home(domain, localPart);
+    for (const file of [`${SPAM}.sieve`, `${SPAM}.svbin`]) await rm(path.join(home, file), { force: true });
+  }
+
   /** Writes the panel's script and makes it the active one. */
   async activate(domain: string, localPart: string, script: string, now: number): Promise<void> {
     const own = await this.maildirs.makeOwned(domain, localPart, FOLDER);
@@ -43,11 +64,7 @@ export class SieveFiles {
     const active = path.join(home, ACTIVE);
     const info = await lstat(active).catch(() => undefined);
     if (info && !info.isSymbolicLink()) await rename(active, path.join(home, FOLDER, `kept-${now}.sieve`));
-    // written aside and renamed into place: a delivery never reads half a script
-    const file = path.join(home, FOLDER, `${SCRIPT}.sieve`);
-    await writeFile(`${file}.tmp`, script, { mode: 0o644 });
-    await own(`${file}.tmp`);
-    await rename(`${file}.tmp`, file);
+    await writeAside(path.join(home, FOLDER, `${SCRIPT}.sieve`), script, own);
     const link = `${active}.tmp`;
     await rm(link, { force: true });
     await symlink(`${FOLDER}/${SCRIPT}.sieve`, link);
@@ -61,4 +78,11 @@ export class SieveFiles {
     if ((await this.foreignActive(domain, localPart)) === null) await rm(path.join(home, ACTIVE), { force: true });
     for (const file of [`${SCRIPT}.sieve`, `${SCRIPT}.svbin`]) await rm(path.join(home, FOLDER, file), { force: true });
   }
+}
+
+/** Written aside and renamed into place: a delivery never reads half a script. */
+async function writeAside(file: string, script: string, own: (file: string) => Promise<void>): Promise<void> {
+  await writeFile(`${file}.tmp`, script, { mode: 0o644 });
+  await own(`${file}.tmp`);
+  await rename(`${file}.tmp`, file);
 }

@@ -1,3 +1,5 @@
+import type { SpamFilter } from './spam-sieve-script.ts';
+
 /**
  * A mailbox's autoresponder and forwarding as a Sieve script (RFC 5228) for Dovecot's Pigeonhole:
  * `vacation` (RFC 5230) answers each sender once per period, `currentdate` (RFC 5260, with the
@@ -19,6 +21,8 @@ export interface AutoreplyRule {
 export interface MailboxFilter {
   autoreply: AutoreplyRule | null;
   forward: { targets: string[]; keepCopy: boolean } | null;
+  /** Its spam filtering, a script of its own (spam-sieve-script.ts); null: off. */
+  spam: SpamFilter | null;
 }
 
 /** The first line of every script the panel writes: how a script is known to be the panel's. */

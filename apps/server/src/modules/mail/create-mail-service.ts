@@ -9,6 +9,7 @@ import type { WorkLanded } from '../realtime/work-events.ts';
 import { SignonTokens } from '../signon/signon-tokens.ts';
 import { MailService } from './mail.service.ts';
 import { APPLY_MAIL, MailApplyWorker } from './mail-apply-worker.ts';
+import { MailSpamService } from './mail-spam.service.ts';
 
 /** A machine's mail side: its driver, and what applies the services' mailbox changes (the node agent builds only this). */
 export function createMailNode(
@@ -47,6 +48,22 @@ export function createMailService(
     mailChanges(db, node, now, options.delivery),
     new SignonTokens(db, now),
     config.mail,
+    now,
+  );
+}
+
+/** The spam filtering of mail services: its mailbox and list changes go through the same work log as the mailboxes'. */
+export function createMailSpamService(
+  db: Db,
+  node: { driver: MailDriver; worker: MailApplyWorker },
+  now: () => number,
+  options: { permissions?: PermissionService; delivery?: ChangeDelivery } = {},
+): MailSpamService {
+  return new MailSpamService(
+    db,
+    options.permissions ?? new PermissionService(db),
+    node.driver,
+    mailChanges(db, node, now, options.delivery),
     now,
   );
 }

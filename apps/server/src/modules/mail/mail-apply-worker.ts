@@ -4,7 +4,7 @@ import { applyServiceJob } from '../../jobs/apply-service.jobs.ts';
 import { ServiceChangeWorker, type ServiceRef } from '../../jobs/service-change-worker.ts';
 import type { WorkLanded } from '../realtime/work-events.ts';
 import { mailRepository } from './mail.repository.ts';
-import { filterOf } from './mailbox-filter.ts';
+import { storedFilterOf } from './mailbox-filter.ts';
 
 /** A hosting service's pending mailbox changes to its mail server (MailApplyWorker). */
 export const APPLY_MAIL = applyServiceJob('mail');
@@ -12,10 +12,11 @@ export const APPLY_MAIL = applyServiceJob('mail');
 /**
  * What one mailbox change needs on the mail server (Dovecot and Postfix read the rows
  * themselves): `created`, a new mailbox; `password`, its old password's cached logins end;
- * `quota`; `filter`, its Sieve script written as its stored rules say (replacing one activated
+ * `quota`; `filter`, its Sieve scripts written as its stored rules and spam filtering say (replacing one activated
  * elsewhere only when the user agreed: `replaceForeign`; a change logged before that flag existed
  * was checked when it was made, and replaces); `deleted`, its mail removed or kept aside. `sync`:
- * every mailbox's script of the service as the database has it, leaving one activated elsewhere.
+ * every mailbox's scripts of the service as the database has them (after a change of the spam
+ * lists, which every filtering mailbox's script holds), leaving one activated elsewhere.
  */
 export type MailChange =
   | { step: 'created' | 'password' | 'quota' | 'deleted'; localPart: string }
@@ -46,7 +47,7 @@ export class MailApplyWorker extends ServiceChangeWorker<MailChange, never> {
     if (change.step === 'sync') {
       // A script its owner activated elsewhere stays theirs (only a save the user agreed to replaces it).
       for (const row of await mailRepository.mailboxes(this.db, service.id)) {
-        const filter = filterOf(await mailRepository.rules(this.db, row.id));
+        const filter = await storedFilterOf(this.db, service.id, row.id);
         const address = { domain: service.domain, localPart: row.local_part };
         await this.driver.syncFilter(address, filter, { dryRun: false, now: this.now() });
       }
@@ -71,7 +72,7 @@ export class MailApplyWorker extends ServiceChangeWorker<MailChange, never> {
         return this.driver.quotaChanged(address);
       case 'filter':
         // Gone since: its deletion, later in the log, takes its folder.
-        return live ? this.writeFilter(live.id, address, change.replaceForeign ?? true) : undefined;
+        return live ? this.writeFilter(service.id, live.id, address, change.replaceForeign ?? true) : undefined;
       case 'deleted':
         // Made again since (while the node was away): the folder is the new mailbox's now.
         return live ? this.driver.passwordChanged(address) : this.driver.mailboxDeleted(address, this.now());
@@ -79,8 +80,13 @@ export class MailApplyWorker extends ServiceChangeWorker<MailChange, never> {
   }
 
   /** Without the user's word, a script activated elsewhere (since the save, or unseen by it) stays active. */
-  private async writeFilter(mailboxId: number, address: MailboxAddress, replaceForeign: boolean): Promise<void> {
-    const filter = filterOf(await mailRepository.rules(this.db, mailboxId));
+  private async writeFilter(
+    serviceId: number,
+    mailboxId: number,
+    address: MailboxAddress,
+    replaceForeign: boolean,
+  ): Promise<void> {
+    const filter = await storedFilterOf(this.db, serviceId, mailboxId);
     if (replaceForeign) await this.driver.filterChanged(address, filter, this.now());
     else await this.driver.syncFilter(address, filter, { dryRun: false, now: this.now() });
   }

@@ -5,7 +5,8 @@ import type { MailFolderDrift } from '../../drivers/mail/maildirs.ts';
 import type { SyncOptions } from '../../drivers/sync-options.ts';
 import { PlacementService } from '../nodes/placement.service.ts';
 import { mailRepository } from './mail.repository.ts';
-import { filterOf } from './mailbox-filter.ts';
+import { mailSpamRepository } from './mail-spam.repository.ts';
+import { filterOf, type StoredSenders } from './mailbox-filter.ts';
 
 export interface MailDrift {
   /** The views Postfix and Dovecot read, put back when missing. */
@@ -40,11 +41,18 @@ export async function syncMail(
   const folders = await driver.sync(addresses, options);
   // each mailbox's script as its rules say (none without rules), after the folders are put right
   const rules = new Map((await mailRepository.allRules(db)).map((row) => [`${row.domain}/${row.localPart}`, row]));
+  const spam = new Map((await mailSpamRepository.all(db)).map((row) => [`${row.domain}/${row.localPart}`, row]));
+  const senders = new Map<number, StoredSenders>();
+  const sendersOf = async (serviceId: number) => {
+    if (!senders.has(serviceId)) senders.set(serviceId, await mailSpamRepository.senders(db, serviceId));
+    return senders.get(serviceId) as StoredSenders;
+  };
   const filters: FilterDrift[] = [];
   for (const mailbox of addresses) {
+    const key = `${mailbox.domain}/${mailbox.localPart}`;
     const drift = await driver.syncFilter(
       mailbox,
-      filterOf(rules.get(`${mailbox.domain}/${mailbox.localPart}`)),
+      filterOf(rules.get(key), spam.get(key), await sendersOf(mailbox.serviceId)),
       options,
     );
     if (drift) filters.push(drift);

@@ -23,6 +23,7 @@ export function configuredPlan(config: AppConfig): PlanLimits {
     cronTasks: 10,
     cronMinIntervalMinutes: 5,
     sshKeys: 10,
+    spamSenders: 200,
     statsLogMb: 100,
   };
 }

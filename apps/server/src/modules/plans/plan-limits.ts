@@ -26,6 +26,7 @@ export function limitsOf(row: PlanRow): PlanLimits {
     cronTasks: row.cron_tasks,
     cronMinIntervalMinutes: row.cron_min_interval_minutes,
     sshKeys: row.ssh_keys,
+    spamSenders: row.spam_senders,
     statsLogMb: size(row.stats_log_mb),
   };
 }

@@ -24,6 +24,8 @@ export interface PlanLimits {
   cronMinIntervalMinutes: number;
   /** SSH keys a service may have for SFTP. */
   sshKeys: number | null;
+  /** Entries a mail service's spam allow and block lists may hold together. */
+  spamSenders: number | null;
   /** MiB of its sites' access logs a service keeps for its statistics. */
   statsLogMb: number | null;
 }
@@ -44,6 +46,7 @@ export const COUNTED_LIMITS = [
   'databases',
   'cronTasks',
   'sshKeys',
+  'spamSenders',
 ] as const;
 export type CountedLimit = (typeof COUNTED_LIMITS)[number];
 
@@ -67,6 +70,7 @@ export const UNLIMITED_PLAN: PlanLimits = {
   cronTasks: null,
   cronMinIntervalMinutes: 1,
   sshKeys: null,
+  spamSenders: null,
   statsLogMb: null,
 };
 

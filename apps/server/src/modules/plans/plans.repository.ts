@@ -23,6 +23,7 @@ const COLUMNS = [
   'cron_tasks',
   'cron_min_interval_minutes',
   'ssh_keys',
+  'spam_senders',
   'stats_log_mb',
 ] as const;
 
@@ -35,6 +36,7 @@ const COUNTED_TABLES = {
   databases: 'hosted_databases',
   cronTasks: 'cron_tasks',
   sshKeys: 'ssh_keys',
+  spamSenders: 'mail_spam_senders',
 } as const satisfies Record<CountedLimit, string>;
 
 /** The `plans` rows and each hosting service's `resources.plan_id` (migration 0038). */

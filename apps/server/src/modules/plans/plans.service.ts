@@ -49,6 +49,7 @@ const COLUMN_OF = {
   backupMb: 'backup_mb',
   cronTasks: 'cron_tasks',
   sshKeys: 'ssh_keys',
+  spamSenders: 'spam_senders',
   statsLogMb: 'stats_log_mb',
 } as const satisfies Record<Exclude<keyof PlanLimits, 'phpVersions' | 'phpWorkers' | 'cronMinIntervalMinutes'>, string>;
 
