@@ -48,6 +48,8 @@ export const START_ORDER = [
   'mariadb.service',
   'pdns.service',
   'opendkim.service',
+  // before Dovecot: the spam filter it runs at delivery asks rspamd
+  'rspamd.service',
   'dovecot.service',
   'postfix.service',
   'proftpd.service',

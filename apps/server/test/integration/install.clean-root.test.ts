@@ -192,8 +192,8 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
   let mailboxId = 0;
   const MAILBOX_PASSWORD = 'norte-mailbox-password-1';
 
-  /** The mailbox's INBOX over IMAP on TLS (993), as a mail client at the host logs in. */
-  const imapInbox = async (path = '') =>
+  /** A folder of the mailbox over IMAP on TLS (993), as a mail client at the host logs in. */
+  const imapFolder = async (folder: string, path = '') =>
     (
       await execFileAsync('curl', [
         '-sSk',
@@ -201,9 +201,10 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
         `${MAIL_HOST}:993:${root.address}`,
         '-u',
         `${MAILBOX}:${MAILBOX_PASSWORD}`,
-        `imaps://${MAIL_HOST}/INBOX${path}`,
+        `imaps://${MAIL_HOST}/${folder}${path}`,
       ])
     ).stdout;
+  const imapInbox = (path = '') => imapFolder('INBOX', path);
 
   it('logs a mailbox made through the panel in over IMAP on TLS, and takes its mail on submission with a login', async () => {
     expect(resourceId).toBeGreaterThan(0);
@@ -251,6 +252,37 @@ describe('deploy/install.sh on a clean Debian 12 root', () => {
       'Subject: from outside',
     ]);
     expect(await eventually(() => imapInbox(';UID=2'))).toContain('Subject: from outside');
+  }, 300_000);
+
+  it('moves spam from outside to Junk once the mailbox filters it: rspamd, installed with the rest, asked at delivery', async () => {
+    expect(mailboxId).toBeGreaterThan(0);
+    await asTheCustomer(async (api) => {
+      const saved = await api('POST', `service/${resourceId}/correo/${mailboxId}/spam/save/`, {
+        id: String(resourceId),
+        accountId: String(mailboxId),
+        mode: 'junk',
+        threshold: '6',
+      });
+      expect(saved.system.errors).toEqual([]);
+    });
+    await execFileAsync('swaks', [
+      '--server',
+      root.address,
+      '--port',
+      '25',
+      '--from',
+      'offers@example.org',
+      '--to',
+      MAILBOX,
+      '--header',
+      'Subject: spam from outside',
+      '--body',
+      // GTUBE: the test string every filter scores as spam
+      'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X',
+    ]);
+    const junk = await eventually(() => imapFolder('Junk', ';UID=1'));
+    expect(junk).toContain('Subject: spam from outside');
+    expect(junk).toMatch(/^X-Spam: Yes\r?$/m);
   }, 300_000);
 
   /** A GET through the panel's TLS proxy, with these cookies: its status and body. */
