@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ActivityListData } from '@panel247/contract/activity';
 import type { Mailbox } from '@panel247/contract/mail';
 import type { MailboxSpamData, SpamData, SpamSenderData } from '@panel247/contract/mail-spam';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailDriver } from '../../src/drivers/mail/create-mail-driver.ts';
 import { translate } from '../../src/i18n/messages.ts';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
+import { syncMail } from '../../src/modules/mail/mail-sync.ts';
 import { createPlansService } from '../../src/modules/plans/create-plans-service.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
@@ -145,6 +147,28 @@ describe.each(DATABASE_KINDS)('spam filtering on %s', (kind) => {
     expect(filterText()).not.toContain('pesado@example.net');
     const again = await call(`mail/spam/senders/${blocked.body.data.sender.id}/delete/`);
     expect(again.response.statusCode).toBe(404);
+  });
+
+  it('`mail sync` writes back a spam filter lost or edited by hand, with the lists, and removes a leftover one', async () => {
+    const sync = (dryRun: boolean) =>
+      syncMail(t.database.db, createMailDriver(t.config), { dryRun, now: 1_800_000_000 }, '');
+    const folder = `${domain}/info`;
+    const written = filterText();
+    expect((await sync(true)).filters).toEqual([]);
+    rmSync(filterFile());
+    expect((await sync(true)).filters).toEqual([{ folder, problem: 'missing', repaired: false }]);
+    expect((await sync(false)).filters).toEqual([{ folder, problem: 'missing', repaired: true }]);
+    expect(filterText()).toBe(written);
+    writeFileSync(filterFile(), 'keep;\n');
+    expect((await sync(false)).filters).toEqual([{ folder, problem: 'changed', repaired: true }]);
+    expect(filterText()).toBe(written);
+    // filtering gone behind the panel's back (a database restored from before it)
+    const row = await t.database.db.selectFrom('mailbox_spam').selectAll().where('mailbox_id', '=', box.id).execute();
+    await t.database.db.deleteFrom('mailbox_spam').where('mailbox_id', '=', box.id).execute();
+    expect((await sync(false)).filters).toEqual([{ folder, problem: 'extra', repaired: true }]);
+    expect(existsSync(filterFile())).toBe(false);
+    await t.database.db.insertInto('mailbox_spam').values(row).execute();
+    expect((await sync(false)).filters).toEqual([{ folder, problem: 'missing', repaired: true }]);
   });
 
   it('lets those who see the spam filter read it, and only those who may change it change it', async () => {
