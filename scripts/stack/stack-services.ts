@@ -8,6 +8,7 @@ import { type MailDaemons, startMailDaemons } from '../daemons/mail.ts';
 import { type PrivateMariaDb, startPrivateMariaDb } from '../daemons/mariadb.ts';
 import { webIdentity } from '../daemons/nginx-php.ts';
 import { type OpenDkim, startOpenDkim } from '../daemons/opendkim.ts';
+import { type Rspamd, startRspamd } from '../daemons/rspamd.ts';
 import { type Pebble, startPebble } from '../daemons/pebble.ts';
 import { type PhpMyAdmin, startPhpMyAdmin } from '../daemons/phpmyadmin.ts';
 import { type PowerDns, startPowerDns } from '../daemons/powerdns.ts';
@@ -325,6 +326,8 @@ export async function startStack(
     const pdns = await step('powerdns', () => startPowerDns(placement));
     const mariadb = await step('mariadb', () => startPrivateMariaDb(placement));
     const opendkim: OpenDkim = await step('opendkim', () => startOpenDkim(placement));
+    // the mailboxes' spam filter asks it at delivery
+    const rspamd: Rspamd = await step('rspamd', () => startRspamd(placement));
     // a kept stack's users are back before PHP-FPM loads the last run's pools, which run as them
     const users = (await options.serviceUsers?.ready) ?? { migrated: false };
     if (users instanceof Error) throw users;
@@ -399,6 +402,7 @@ export async function startStack(
       startMailDaemons({ kind: 'sqlite', file: panelDatabase }, placement, {
         postfixMainCf: opendkim.postfixMainCf,
         policyService: `inet:${HOST}:${ports.policy}`,
+        spamScanner: rspamd.address,
       }),
     );
     for (const [name, port] of Object.entries({
