@@ -47,7 +47,21 @@ describe('the node channel', () => {
         },
       },
     },
-    mail: { driver: { usage: async () => 4096, foreignFilter: async () => null } },
+    mail: {
+      driver: {
+        usage: async () => 4096,
+        foreignFilter: async () => null,
+        spamMarked: async (boxes: { domain: string; localPart: string }[], days: number) =>
+          boxes.map((box) => ({
+            localPart: box.localPart,
+            folder: 'Junk',
+            received: days,
+            from: '',
+            subject: '',
+            score: '15.00',
+          })),
+      },
+    },
     web: { driver: { errorLog: async () => [] } },
   } as unknown as NodeParts;
 
@@ -137,6 +151,9 @@ describe('the node channel', () => {
       ['blog_22', 7000],
     ]);
     expect(await channel.read('mail.usage', [{ domain: DOMAIN, localPart: 'info' }])).toBe(4096);
+    expect(await channel.read('mail.spamMarked', [[{ domain: DOMAIN, localPart: 'info' }], 7])).toEqual([
+      { localPart: 'info', folder: 'Junk', received: 7, from: '', subject: '', score: '15.00' },
+    ]);
     expect(await text(await channel.readStream('databases.dump', ['tienda_1']))).toBe('-- dump of tienda_1\n');
     const refused = await channel.readStream('databases.dump', ['missing_1']).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DaemonError);
@@ -147,6 +164,9 @@ describe('the node channel', () => {
     dumps.length = 0;
     await expect(channel.readStream('databases.dump', ['../etc'])).rejects.toThrow(/answered 400/);
     await expect(channel.read('mail.usage', [{ domain: DOMAIN, localPart: 'a b' }])).rejects.toThrow(/answered 400/);
+    await expect(channel.read('mail.spamMarked', [[{ domain: DOMAIN, localPart: 'info' }], 0])).rejects.toThrow(
+      /answered 400/,
+    );
     expect(dumps).toEqual([]);
   });
 
