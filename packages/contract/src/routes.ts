@@ -132,6 +132,12 @@ export const MAIL_API = {
   aliasCreate: (id: number | string) => `service/${id}/alias/create/`,
   aliasSave: (id: number | string, aliasId: number | string) => `service/${id}/alias/${aliasId}/save/`,
   aliasDelete: (id: number | string, aliasId: number | string) => `service/${id}/alias/${aliasId}/delete/`,
+  /** (beyond the spec) spam filtering: each mailbox's, and the service's allow and block lists. */
+  spam: (id: number | string) => `service/${id}/mail/spam/`,
+  mailboxSpamSave: (id: number | string, accountId: number | string) => `service/${id}/correo/${accountId}/spam/save/`,
+  spamSenderAdd: (id: number | string) => `service/${id}/mail/spam/senders/add/`,
+  spamSenderDelete: (id: number | string, senderId: number | string) =>
+    `service/${id}/mail/spam/senders/${senderId}/delete/`,
 } as const;
 
 /** FTP calls of a service. */

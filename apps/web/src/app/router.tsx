@@ -23,6 +23,7 @@ const NotFoundRoute = lazy(() => import('../features/not-found/routes/not-found-
 const ItemRedirectRoute = lazy(() => import('../features/resource/routes/item-redirect-route'));
 const DomainRoute = lazy(() => import('../features/domain/routes/domain-route'));
 const MailRoute = lazy(() => import('../features/mail/routes/mail-route'));
+const MailSpamRoute = lazy(() => import('../features/mail/routes/mail-spam-route'));
 const ServiceOverviewRoute = lazy(() => import('../features/hosting/routes/service-overview-route'));
 const FtpRoute = lazy(() => import('../features/ftp/routes/ftp-route'));
 const FilesRoute = lazy(() => import('../features/files/routes/files-route'));
@@ -104,6 +105,7 @@ export const routes: RouteObject[] = [
               { path: 'backups/', element: page(BackupsRoute) },
               { path: 'cron/', element: page(CronRoute) },
               { path: 'stats/', element: page(StatsRoute) },
+              { path: 'mail/spam/', element: page(MailSpamRoute) },
             ],
           },
           { path: '*', element: page(NotFoundRoute) },

@@ -35,6 +35,7 @@ export const paths = {
     return `/admin/${id}/service/files/${search ? `?${search}` : ''}`;
   },
   mail: (id: number) => `/admin/${id}/mail/`,
+  mailSpam: (id: number) => `/admin/${id}/service/mail/spam/`,
   itemActivity: (id: number) => `/admin/${id}/activity/`,
 } as const;
 

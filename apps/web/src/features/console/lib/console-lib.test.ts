@@ -28,6 +28,7 @@ const GOLD: ConsolePlan = {
   cronTasks: 10,
   cronMinIntervalMinutes: 15,
   sshKeys: 5,
+  spamSenders: 200,
   statsLogMb: 50,
   services: 1,
 };

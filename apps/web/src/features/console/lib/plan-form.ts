@@ -15,6 +15,7 @@ export const PLAN_LIMITS = [
   'databases',
   'cronTasks',
   'sshKeys',
+  'spamSenders',
   'statsLogMb',
 ] as const satisfies readonly (keyof ConsolePlan)[];
 export type PlanLimit = (typeof PLAN_LIMITS)[number];

@@ -2,9 +2,10 @@ import { Button, Group, NativeSelect } from '@mantine/core';
 import { isVisible, LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { MAIL_API } from '@panel247/contract/routes';
-import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
+import { IconPlugConnected, IconPlus, IconShieldCheck } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { lazyDialog } from '../../../components/lazy-dialog';
 import { ListBody } from '../../../components/list-body';
@@ -12,6 +13,7 @@ import { ListCard, ListPage } from '../../../components/list-page';
 import { ServiceApplyingAlert } from '../../../components/service-applying-alert';
 import { notifyCall } from '../../../lib/notify';
 import { openSignon } from '../../../lib/open-signon';
+import { paths } from '../../../lib/resource-paths';
 import { useApplyNow } from '../../../lib/use-apply-now';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
@@ -104,6 +106,17 @@ export function MailView({ set }: { set: PermissionSetData }) {
         title={t('mail.list_title')}
         actions={
           <Group gap="xs">
+            {isVisible(set.permissions.servicemail_spam) ? (
+              <Button
+                component={Link}
+                to={paths.mailSpam(serviceId)}
+                variant="default"
+                leftSection={<IconShieldCheck size={16} aria-hidden />}
+                data-testid="mail-spam-link"
+              >
+                {t('menu.mail_spam')}
+              </Button>
+            ) : null}
             <Button
               variant="default"
               leftSection={<IconPlugConnected size={16} aria-hidden />}

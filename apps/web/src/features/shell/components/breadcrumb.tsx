@@ -35,7 +35,10 @@ export function crumbsFor(pathname: string, item: PermissionSetData | null, t: (
     if (rest.startsWith('domain/')) crumbs.push({ label: t('menu.domain') });
     if (rest.startsWith('mail/')) crumbs.push({ label: t('menu.mail') });
     if (rest.startsWith('activity/')) crumbs.push({ label: t('menu.activity') });
-    if (rest.startsWith('service/')) {
+    if (rest === 'service/mail/spam/') {
+      // a mail page, though its address sits under the service's
+      crumbs.push({ label: t('menu.mail'), to: paths.mail(item.id) }, { label: t('menu.mail_spam') });
+    } else if (rest.startsWith('service/')) {
       const sub = rest.slice('service/'.length);
       const subLabels: Record<string, string> = {
         'ftp/': 'menu.ftp',

@@ -99,3 +99,34 @@ describe('the side menu’s entries of a hosting service', () => {
     expect(entries.map((entry) => entry.testId)).not.toContain('menu-item-cron');
   });
 });
+
+describe('the spam filter’s item entry', () => {
+  const mail = (permissions: Record<string, string>, hasMail = true) =>
+    ({
+      id: 4,
+      reference: 'demo.test',
+      hasDomain: false,
+      hasService: false,
+      hasMail,
+      service: null,
+      permissions,
+    }) as unknown as PermissionSetData;
+  const t = (key: string) => key;
+
+  it('follows the mail entry for whoever sees the spam filter', () => {
+    const entries = itemEntries(mail({ servicemail: 'read', servicemail_spam: 'read' }), t);
+    const ids = entries.map((entry) => entry.testId);
+    expect(ids.indexOf('menu-item-mail-spam')).toBe(ids.indexOf('menu-item-mail') + 1);
+    expect(entries.find((entry) => entry.testId === 'menu-item-mail-spam')).toMatchObject({
+      label: 'menu.mail_spam',
+      to: '/admin/4/service/mail/spam/',
+    });
+  });
+
+  it('is left out without the spam right or without mail', () => {
+    const without = itemEntries(mail({ servicemail: 'read', servicemail_spam: 'disabled' }), t);
+    expect(without.map((entry) => entry.testId)).not.toContain('menu-item-mail-spam');
+    const noMail = itemEntries(mail({ servicemail_spam: 'write' }, false), t);
+    expect(noMail.map((entry) => entry.testId)).not.toContain('menu-item-mail-spam');
+  });
+});

@@ -18,6 +18,7 @@ import {
   IconNetwork,
   IconServer,
   IconSettings,
+  IconShieldCheck,
   IconSitemap,
   IconUsers,
   IconWorld,
@@ -131,6 +132,14 @@ export function itemEntries(set: PermissionSetData, t: (key: string) => string):
   }
   if (set.hasMail && isVisible(p.servicemail)) {
     entries.push({ label: t('menu.mail'), to: paths.mail(id), icon: IconMail, exact: true, testId: 'menu-item-mail' });
+  }
+  if (set.hasMail && isVisible(p.servicemail_spam)) {
+    entries.push({
+      label: t('menu.mail_spam'),
+      to: paths.mailSpam(id),
+      icon: IconShieldCheck,
+      testId: 'menu-item-mail-spam',
+    });
   }
   if (set.hasService && isVisible(p.service_dnszone)) {
     entries.push({ label: t('menu.dns_zone'), to: paths.serviceDns(id), icon: IconNetwork, testId: 'menu-item-dns' });

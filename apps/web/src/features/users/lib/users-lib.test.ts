@@ -36,6 +36,7 @@ describe('permission parts and levels', () => {
       'servicemail',
       'servicemail_accounts',
       'servicemail_alias',
+      'servicemail_spam',
     ]);
   });
 
