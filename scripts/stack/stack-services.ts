@@ -8,12 +8,12 @@ import { type MailDaemons, startMailDaemons } from '../daemons/mail.ts';
 import { type PrivateMariaDb, startPrivateMariaDb } from '../daemons/mariadb.ts';
 import { webIdentity } from '../daemons/nginx-php.ts';
 import { type OpenDkim, startOpenDkim } from '../daemons/opendkim.ts';
-import { type Rspamd, startRspamd } from '../daemons/rspamd.ts';
 import { type Pebble, startPebble } from '../daemons/pebble.ts';
 import { type PhpMyAdmin, startPhpMyAdmin } from '../daemons/phpmyadmin.ts';
 import { type PowerDns, startPowerDns } from '../daemons/powerdns.ts';
 import { type ProFtpd, startProFtpd } from '../daemons/proftpd.ts';
 import { type Roundcube, startRoundcube } from '../daemons/roundcube.ts';
+import { type Rspamd, startRspamd } from '../daemons/rspamd.ts';
 import { startWebServers, type WebServers } from '../daemons/web.ts';
 import type { StackService } from './stack-state.ts';
 import type { StackUidRange } from './stack-users.ts';
@@ -75,10 +75,11 @@ function panelConfig(values: {
   keys: { webmail: string; phpmyadmin: string };
   mail: { root: string; doveadmConfig: string; tlsDir: string; postfixDir: string };
   opendkim: OpenDkim;
+  rspamd: Rspamd;
   acme: { directoryUrl: string; caFile: string };
   serviceUsers: StackUidRange | undefined;
 }) {
-  const { dir, pdns, web, mariadb, ports, keys, mail, opendkim, acme, serviceUsers } = values;
+  const { dir, pdns, web, mariadb, ports, keys, mail, opendkim, rspamd, acme, serviceUsers } = values;
   const identity = webIdentity();
   const options = web.driverOptions;
   const php = options.php['8.2'];
@@ -132,6 +133,7 @@ function panelConfig(values: {
       opendkimPidFile: opendkim.pidFile,
       opendkimUid: opendkim.uid,
       opendkimGid: opendkim.gid,
+      rspamdAddress: rspamd.address,
     },
     hosting: {
       root: path.join(dir, 'homes'),
@@ -354,7 +356,7 @@ export async function startStack(
     const configFile = path.join(panelDir, 'panel247.json');
     writeFileSync(
       configFile,
-      `${JSON.stringify(panelConfig({ dir, pdns, web, mariadb, ports, keys, mail, opendkim, acme, serviceUsers }), null, 2)}\n`,
+      `${JSON.stringify(panelConfig({ dir, pdns, web, mariadb, ports, keys, mail, opendkim, rspamd, acme, serviceUsers }), null, 2)}\n`,
       { mode: 0o600 },
     );
     await step('panel', async () => {

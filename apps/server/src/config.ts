@@ -306,6 +306,11 @@ export const configSchema = z.object({
         .string()
         .regex(/^(?:[A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):\d{1,5}$/)
         .default('127.0.0.1:25'),
+      /** rspamd's scanner (host:port) that the spam filter's program asks: `panel doctor` checks it answers. */
+      rspamdAddress: z
+        .string()
+        .regex(/^(?:[A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):\d{1,5}$/)
+        .optional(),
       /** Shared with the WebMail: proves a token redemption comes from it. 32+ characters. */
       webmailKey: z.string().min(32).optional(),
       /**
@@ -866,6 +871,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_MAIL_SMTP_PORT: 'mail.smtpPort',
   PANEL_MAIL_SMTP_SSL_PORT: 'mail.smtpSslPort',
   PANEL_MAIL_SMTP_ADDRESS: 'mail.smtpAddress',
+  PANEL_MAIL_RSPAMD_ADDRESS: 'mail.rspamdAddress',
   PANEL_MAIL_DKIM_DRIVER: 'mail.dkimDriver',
   PANEL_MAIL_OPENDKIM_DIR: 'mail.opendkimDir',
   PANEL_MAIL_OPENDKIM_PID_FILE: 'mail.opendkimPidFile',

@@ -290,6 +290,7 @@ describe('npm run stack', () => {
       'dovecot',
       'postfix',
       'opendkim',
+      'rspamd',
       'proftpd',
       'nginx',
       'php-fpm 8.2',

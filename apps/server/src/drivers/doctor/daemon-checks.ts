@@ -73,6 +73,21 @@ function openDkim(config: AppConfig): Promise<DaemonCheck> {
   );
 }
 
+/** rspamd's scanner, which the mailboxes' spam filter asks at delivery: its `/ping` answers `pong`. */
+function rspamd(address: string): Promise<DaemonCheck> {
+  return checked(
+    'rspamd',
+    `Start rspamd (systemctl start rspamd) with deploy/rspamd's scanner address, and check PANEL_MAIL_RSPAMD_ADDRESS (${address}); while it is down, filtering mailboxes get their mail unfiltered.`,
+    async (signal) => {
+      const response = await fetch(`http://${address}/ping`, { signal });
+      const body = (await response.text()).trim();
+      if (!response.ok || body !== 'pong')
+        throw new Error(`${address}/ping answered ${response.status} ${body.slice(0, 40)}`);
+      return `${address}/ping: pong`;
+    },
+  );
+}
+
 function proftpd(config: AppConfig): Promise<DaemonCheck> {
   const { ftpHost, ftpPort, ftpUsersFile } = config.hosting;
   return checked(
@@ -205,6 +220,7 @@ export async function daemonChecks(config: AppConfig): Promise<DaemonCheck[]> {
     );
   if (config.mail.driver === 'dovecot') checks.push(dovecot(config), postfix(config));
   if (config.mail.dkimDriver === 'opendkim') checks.push(openDkim(config));
+  if (config.mail.rspamdAddress) checks.push(rspamd(config.mail.rspamdAddress));
   if (config.hosting.ftpDriver === 'proftpd') checks.push(proftpd(config));
   if (config.web.driver === 'nginx') {
     const masters = Object.entries(phpMasters(config.web));
