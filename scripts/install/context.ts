@@ -31,3 +31,6 @@ export interface Step {
   title: string;
   run(context: InstallContext): Promise<void>;
 }
+
+/** rspamd's scanner, on loopback: Debian's own default address for its normal worker. */
+export const RSPAMD_SCANNER = '127.0.0.1:11333';

@@ -4,7 +4,14 @@ import { listenAddresses, repeatListenLines } from '../../apps/server/src/driver
 import { fillDeployTemplate, POSTFIX_MAPS } from '../daemons/deploy-template.ts';
 import { ensureSftpHostKeys } from '../daemons/sftp-host-keys.ts';
 import { ensureSelfSigned } from './certificates.ts';
-import { DEPLOY, type InstallContext, PHP_VERSION, PROXIED_FASTCGI_PARAMS, type Step } from './context.ts';
+import {
+  DEPLOY,
+  type InstallContext,
+  PHP_VERSION,
+  PROXIED_FASTCGI_PARAMS,
+  RSPAMD_SCANNER,
+  type Step,
+} from './context.ts';
 import type { Secrets } from './env-file.ts';
 import type { InstallOptions } from './options.ts';
 import { PHPMYADMIN_POOL, PHPMYADMIN_PROXY_LOCATION } from './phpmyadmin.ts';
@@ -30,8 +37,6 @@ export const PANEL_TLS_DIR = '/etc/panel247/panel-tls';
 export const NGINX_SITES_DIR = '/etc/nginx/panel247';
 /** Dovecot's sieve_execute_bin_dir: the spam filter's program, and nothing else. */
 export const SIEVE_EXECUTE_DIR = '/usr/lib/panel247/sieve-execute';
-/** rspamd's scanner, on loopback: Debian's own default address for its normal worker. */
-const RSPAMD_SCANNER = '127.0.0.1:11333';
 
 /** Postfix's and Dovecot's PostgreSQL login: the read-only role on the panel's views. */
 function mailConnection(secrets: Secrets): string {

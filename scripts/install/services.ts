@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEPLOY, PHP_VERSION, type Step } from './context.ts';
+import { DEPLOY, PHP_VERSION, RSPAMD_SCANNER, type Step } from './context.ts';
 import { run, writeIfChanged } from './system.ts';
 
 /** deploy/'s tmpfiles.d files and systemd units, copied as they are into /etc. */
@@ -73,6 +73,25 @@ export const startStep: Step = {
         await run('systemctl', ['restart', unit]);
         say(`${active === 'active' ? 'restarted' : 'started'} ${unit}`);
       }
+      if (unit === 'rspamd.service') await rspamdAnswers();
     }
   },
 };
+
+/**
+ * rspamd loads its rules (and compiles its patterns on a first start) before its scanner answers:
+ * the doctor at the end of the install asks it, so the install waits for its `/ping` here. One
+ * that never answers fails the install with its journal.
+ */
+async function rspamdAnswers(timeoutMs = 180_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const pong = await fetch(`http://${RSPAMD_SCANNER}/ping`, { signal: AbortSignal.timeout(5000) })
+      .then((response) => response.text())
+      .catch(() => '');
+    if (pong.trim() === 'pong') return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const journal = await run('journalctl', ['-u', 'rspamd', '-b', '--no-pager', '-n', '40'], { allowedCodes: [1] });
+  throw new Error(`rspamd did not answer at ${RSPAMD_SCANNER}/ping:\n${journal.stdout}`);
+}

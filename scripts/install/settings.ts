@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { PANEL_ENV_FILE, PHP_VERSION, SECRETS_FILE, type Step } from './context.ts';
+import { PANEL_ENV_FILE, PHP_VERSION, RSPAMD_SCANNER, SECRETS_FILE, type Step } from './context.ts';
 import { keepOrGenerateSecrets, parseEnvFile, renderEnvFile, type Secrets } from './env-file.ts';
 import { mariadbUrl } from './mariadb.ts';
 import type { InstallOptions } from './options.ts';
@@ -64,6 +64,7 @@ export function panelSettings(options: InstallOptions, secrets: Secrets): Array<
     ['PANEL_MAIL_DRIVER', 'dovecot'],
     ['PANEL_MAIL_DKIM_DRIVER', 'opendkim'],
     ['PANEL_MAIL_OPENDKIM_DIR', '/etc/opendkim/panel'],
+    ['PANEL_MAIL_RSPAMD_ADDRESS', RSPAMD_SCANNER],
     ['PANEL_MAIL_OPENDKIM_PID_FILE', '/run/opendkim/opendkim.pid'],
     ['PANEL_FTP_DRIVER', 'proftpd'],
     ['PANEL_WEB_DRIVER', 'nginx'],
