@@ -228,3 +228,41 @@ describe.each(DATABASE_KINDS)('spam filtering on %s', (kind) => {
     expect(readFileSync(path.join(home, '.dovecot.sieve'), 'utf8')).toBe('keep;\n');
   });
 });
+
+describe('spam filtering when Dovecot does not answer', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'p247-spam-down-'));
+    // doveadm with a config that is not there fails at once, as with Dovecot stopped
+    t = await buildTestApp('sqlite', {
+      config: { 'mail.root': root, 'mail.driver': 'dovecot', 'mail.doveadmConfig': path.join(root, 'none.conf') },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('still shows the settings, and says the mail server did not tell what was filtered', async () => {
+    const domain = 'caido.test';
+    const account = await buildAccount(t.database.db, {
+      domainName: domain,
+      resources: { [domain]: { hasMail: true } },
+    });
+    const id = account.resources[domain] as number;
+    const cookie = await t.login(account.domainName, account.username, account.password);
+    const made = await t.call<{ correo: Mailbox }>(
+      'POST',
+      `service/${id}/correo/create/`,
+      { name: 'info', password: 'a mailbox password' },
+      { cookie },
+    );
+    const box = made.body.data.correo;
+    const saved = await t.call('POST', `service/${id}/correo/${box.id}/spam/save/`, { mode: 'junk' }, { cookie });
+    expect(saved.body.system.errors).toEqual([]);
+    const { body } = await t.call<SpamData>('GET', `service/${id}/mail/spam/`, {}, { cookie });
+    expect(body.system.errors).toEqual([]);
+    expect(body.data.mailboxes).toEqual([{ id: box.id, user: 'info', mode: 'junk', threshold: 6 }]);
+    expect(body.data.filtered).toBeNull();
+  });
+});

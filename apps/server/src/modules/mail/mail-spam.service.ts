@@ -12,7 +12,7 @@ import {
 } from '@panel247/contract/mail-spam';
 import type { Db } from '../../db/database.ts';
 import type { MailDriver } from '../../drivers/mail/mail.driver.ts';
-import { FieldErrors, fieldProblem, NodeUnreachableError, NotFoundError } from '../../errors.ts';
+import { FieldErrors, fieldProblem, NotFoundError } from '../../errors.ts';
 import type { ServiceChanges } from '../../jobs/service-changes.ts';
 import { noteChangeDetail } from '../activity/activity-notes.ts';
 import { changedFields } from '../activity/activity-summary.ts';
@@ -73,19 +73,16 @@ export class MailSpamService {
     };
   }
 
-  /** What the filter marked lately in these mailboxes, as their server has it; null when it does not answer. */
+  /**
+   * What the filter marked lately in these mailboxes, as their server has it; null when it does
+   * not answer (its agent away, Dovecot down): the settings are the database's and still shown.
+   */
   private async filtered(domain: string, localParts: string[]): Promise<SpamFiltered[] | null> {
     if (localParts.length === 0) return [];
-    try {
-      const marked = await this.driver.spamMarked(
-        localParts.map((localPart) => ({ domain, localPart })),
-        SPAM_FILTERED_DAYS,
-      );
-      return marked.slice(0, SPAM_FILTERED_MAX).map(({ localPart, ...message }) => ({ user: localPart, ...message }));
-    } catch (error) {
-      if (error instanceof NodeUnreachableError) return null;
-      throw error;
-    }
+    const boxes = localParts.map((localPart) => ({ domain, localPart }));
+    const marked = await this.driver.spamMarked(boxes, SPAM_FILTERED_DAYS).catch(() => null);
+    if (!marked) return null;
+    return marked.slice(0, SPAM_FILTERED_MAX).map(({ localPart, ...message }) => ({ user: localPart, ...message }));
   }
 
   async saveMailbox(
