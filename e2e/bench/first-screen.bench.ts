@@ -1,0 +1,240 @@
+/**
+ * `npm run bench:first-screen`: how long a person waits for a view's first rows, against a static
+ * HTML page holding the same rows, served by the same server in the same run.
+ *
+ * One real server (SQLite, embedded drivers, the demo data) serves a copy of the built web app
+ * with one static page per view beside it (`/bench-static/<view>.html`: the rows the view showed,
+ * as a plain table, written after a first visit). In Chromium (desktop size, no throttling), for
+ * the dashboard's cards and the first row of the domain list, the mail list, the DNS records and
+ * the FTP accounts it measures, median of ROUNDS:
+ *
+ * - warm: the same browser context visits the view again (every asset in its cache);
+ * - cold: a new context (nothing cached) visits it.
+ *
+ * "First row" is the frame after the row's element entered the document: a MutationObserver set
+ * before the page's first byte notes the insertion, and the next animation frame is the paint.
+ * The static page is timed the same way. The ratio panel / static is the figure; the mail view's
+ * requests (start and end, from navigation) are printed as its waterfall.
+ *
+ * A benchmark reports: it exits 0 whatever the figures, 1 only when it cannot run.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { escapeHtml } from '../../apps/server/src/http/index-page';
+import { CHROMIUM_PATH } from '../support/browser';
+import { ADMIN } from '../support/panel';
+import { type PanelServer, REPO_ROOT, startServer } from '../support/server';
+import { waitForQuietMachine } from './quiet-machine';
+
+const ROUNDS = 5;
+const CSRF = { 'x-dd-request': '1' };
+
+interface View {
+  name: string;
+  path: (id: number) => string;
+  /** The first row (or card) of the view, once its data is on screen. */
+  first: string;
+  /** The rows the static page copies. */
+  rows: string;
+}
+
+const VIEWS: View[] = [
+  { name: 'dashboard', path: () => '/admin/', first: '[data-testid="user-card"]', rows: '[data-testid$="-card"]' },
+  {
+    name: 'domain list',
+    path: () => '/admin/domain/',
+    first: '[data-testid="resource-list"] tbody tr',
+    rows: '[data-testid="resource-list"] tbody tr',
+  },
+  {
+    name: 'mail list',
+    path: (id) => `/admin/${id}/mail/`,
+    first: '[data-testid="mail-list"] tbody tr',
+    rows: '[data-testid="mail-list"] tbody tr',
+  },
+  {
+    name: 'DNS records',
+    path: (id) => `/admin/${id}/service/dns/`,
+    first: '[data-testid="dns-list"] tbody tr',
+    rows: '[data-testid="dns-list"] tbody tr',
+  },
+  {
+    name: 'FTP accounts',
+    path: (id) => `/admin/${id}/service/ftp/`,
+    first: '[data-testid="ftp-list"] tbody tr',
+    rows: '[data-testid="ftp-list"] tbody tr',
+  },
+];
+
+/** Notes when `selector` first matches (insertion) and the frame after it (paint), from navigation start. */
+const FIRST_ROW_OBSERVER = (selector: string) => `
+  window.__firstRow = { inserted: 0, painted: 0 };
+  const seen = () => {
+    if (window.__firstRow.inserted || !document.querySelector(${JSON.stringify(selector)})) return;
+    window.__firstRow.inserted = performance.now();
+    requestAnimationFrame(() => { window.__firstRow.painted = performance.now(); });
+  };
+  new MutationObserver(seen).observe(document, { subtree: true, childList: true });
+`;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
+const ratio = (panel: number, page: number) => (page > 0 && Number.isFinite(panel) ? (panel / page).toFixed(1) : 'n/a');
+
+async function login(server: PanelServer): Promise<string> {
+  const response = await fetch(`${server.url}/p247/user/login/`, {
+    method: 'POST',
+    headers: { ...CSRF, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ domainName: ADMIN.domain, username: ADMIN.user, password: ADMIN.password }),
+  });
+  const cookie = response.headers.getSetCookie().find((line) => line.includes('p247_sid='));
+  if (!cookie) throw new Error(`login failed on ${server.url}: HTTP ${response.status}`);
+  return cookie.split(';')[0] as string;
+}
+
+async function demoServiceId(server: PanelServer, cookie: string): Promise<number> {
+  const response = await fetch(`${server.url}/p247/permission/list/`, { headers: { ...CSRF, cookie } });
+  const body = (await response.json()) as { data: { permissions: { id: number; reference: string }[] } };
+  const entry = body.data.permissions.find((permission) => permission.reference === ADMIN.domain);
+  if (!entry) throw new Error(`${ADMIN.domain} is not in the permission list`);
+  return entry.id;
+}
+
+/** The time to the first row of `url` in `page`, which the observer for `selector` watches. */
+async function firstRow(page: Page, url: string, selector: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.locator(selector).first().waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => (window as unknown as { __firstRow: { painted: number } }).__firstRow.painted > 0);
+  return page.evaluate(() => (window as unknown as { __firstRow: { painted: number } }).__firstRow.painted);
+}
+
+class Session {
+  constructor(
+    private readonly browser: Browser,
+    private readonly server: PanelServer,
+    private readonly cookie: string,
+  ) {}
+
+  async context(selector: string) {
+    const context = await this.browser.newContext({ viewport: { width: 1350, height: 940 }, locale: 'es-ES' });
+    const [name, value] = this.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: this.server.url }]);
+    await context.addInitScript(FIRST_ROW_OBSERVER(selector));
+    return context;
+  }
+
+  /** Cold: a new context; warm: the same context's second visit. */
+  async times(url: string, selector: string): Promise<{ cold: number; warm: number }> {
+    const context = await this.context(selector);
+    try {
+      const page = await context.newPage();
+      await waitForQuietMachine();
+      const cold = await firstRow(page, url, selector);
+      await page.goto('about:blank');
+      await waitForQuietMachine();
+      const warm = await firstRow(page, url, selector);
+      return { cold, warm };
+    } finally {
+      await context.close();
+    }
+  }
+
+  /** The view's rows as a plain page, and the requests of a warm visit, from navigation start. */
+  async capture(url: string, view: View): Promise<{ html: string; waterfall: string[] }> {
+    const context = await this.context(view.first);
+    try {
+      const page = await context.newPage();
+      await firstRow(page, url, view.first);
+      await page.goto('about:blank');
+      await firstRow(page, url, view.first);
+      await page.waitForLoadState('networkidle');
+      const texts = await page
+        .locator(view.rows)
+        .evaluateAll((rows) =>
+          rows.map((row) =>
+            row.tagName === 'TR'
+              ? [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim())
+              : [(row.textContent ?? '').trim()],
+          ),
+        );
+      const waterfall = await page.evaluate(() =>
+        performance.getEntriesByType('resource').map((entry) => {
+          const resource = entry as PerformanceResourceTiming;
+          const name = new URL(resource.name).pathname;
+          return `${String(Math.round(resource.startTime)).padStart(5)} → ${String(Math.round(resource.responseEnd)).padStart(5)} ms  ${name}`;
+        }),
+      );
+      return { html: staticPage(view, texts), waterfall };
+    } finally {
+      await context.close();
+    }
+  }
+}
+
+/** The same rows, server-rendered: what a PHP admin page sends. The row the observer waits for is the first. */
+function staticPage(view: View, rows: string[][]): string {
+  const body = rows
+    .map((cells) => `<tr>${cells.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+    .join('\n');
+  const marker = view.first.match(/data-testid="([^"]+)"/)?.[1] ?? 'rows';
+  const table = view.first.includes('tbody')
+    ? `<table data-testid="${marker}"><tbody>\n${body}\n</tbody></table>`
+    : rows.map((cells) => `<div data-testid="${marker}">${escapeHtml(cells.join(' '))}</div>`).join('\n');
+  return `<!doctype html>\n<html lang="es"><head><meta charset="utf-8"><title>${escapeHtml(view.name)}</title></head>\n<body>\n${table}\n</body></html>\n`;
+}
+
+async function main(): Promise<void> {
+  // a copy of the build, so the static pages live beside the app without touching apps/web/dist
+  const dist = mkdtempSync(path.join(tmpdir(), 'p247-first-screen-'));
+  cpSync(path.join(REPO_ROOT, 'apps/web/dist'), dist, { recursive: true });
+  mkdirSync(path.join(dist, 'bench-static'));
+  const server = await startServer({ env: { PANEL_WEB_DIST: dist } });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
+  try {
+    const cookie = await login(server);
+    const id = await demoServiceId(server, cookie);
+    const session = new Session(browser, server, cookie);
+    const rows: string[][] = [];
+    for (const view of VIEWS) {
+      const url = `${server.url}${view.path(id)}`;
+      const captured = await session.capture(url, view);
+      const file = `${view.name.replace(/\W+/g, '-').toLowerCase()}.html`;
+      writeFileSync(path.join(dist, 'bench-static', file), captured.html);
+      if (view.name === 'mail list') {
+        console.log(`\nWaterfall of a warm visit to ${view.path(id)} (request start → end, from navigation)`);
+        for (const line of captured.waterfall) console.log(`  ${line}`);
+      }
+      const panel = { cold: [] as number[], warm: [] as number[] };
+      const page = { cold: [] as number[], warm: [] as number[] };
+      for (let round = 0; round < ROUNDS; round += 1) {
+        // taking turns: a slow moment of a busy machine falls on both
+        const a = await session.times(url, view.first);
+        const b = await session.times(`${server.url}/bench-static/${file}`, view.first);
+        panel.cold.push(a.cold);
+        panel.warm.push(a.warm);
+        page.cold.push(b.cold);
+        page.warm.push(b.warm);
+      }
+      const [pw, sw, pc, sc] = [median(panel.warm), median(page.warm), median(panel.cold), median(page.cold)];
+      rows.push([view.name, ms(pw), ms(sw), ratio(pw, sw), ms(pc), ms(sc), ratio(pc, sc)]);
+    }
+    const header = ['view', 'warm', 'static', '×', 'cold', 'static', '×'];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+    const line = (cells: string[]) =>
+      cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+    console.log(`\nFirst rows on screen, median of ${ROUNDS} (aim: warm ≤ 3×, cold ≤ 5× the static page)`);
+    console.log(line(header));
+    for (const row of rows) console.log(line(row));
+  } finally {
+    await browser.close();
+    await server.stop();
+    rmSync(dist, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
