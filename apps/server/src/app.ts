@@ -20,6 +20,7 @@ import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { registerOpenApiRoute } from './http/openapi.ts';
 import { forLog } from './http/request-context.ts';
 import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from './http/security-headers.ts';
+import { bootDataOf } from './http/boot-data.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { EmbeddedEngine } from './jobs/embedded-engine.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
@@ -254,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       const brand = await brands.resolve(host, referer);
       return { company: brand.company, logo: brand.logo };
     },
+    bootData: (request, page) => bootDataOf(app, request, { basePath: config.basePath, ...page }),
     hasSessionCookie: (request) => {
       const call = clientCallOf(request);
       return Boolean(call.cookie(sessions.cookieName(call)));

@@ -32,11 +32,15 @@ export function acceptedLanguages(header: string | undefined): Language[] {
  * (its Accept-Language), else Spanish. The server draws the page's first frame in it.
  */
 export function documentLanguage(request: FastifyRequest): Language {
-  const forced = exactLanguage((request.query as { lang?: unknown } | undefined)?.lang);
   return (
-    forced ??
+    forcedLanguage(request) ??
     exactLanguage(request.cookies?.[LANGUAGE_COOKIE]) ??
     acceptedLanguages(request.headers['accept-language'])[0] ??
     DEFAULT_LANGUAGE
   );
+}
+
+/** The language `?lang=` forces on the page (the app then sends it with every call), if any. */
+export function forcedLanguage(request: FastifyRequest): Language | undefined {
+  return exactLanguage((request.query as { lang?: unknown } | undefined)?.lang);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Language } from '@panel247/contract/constants';
 import { chooseEncoding } from './answer-encoding.ts';
+import { type BootData, bootScript } from './boot-data.ts';
 
 /** Where index.html takes the login page's frame (apps/web/index.html). */
 const SHELL_MARK = '<!--panel247:shell-->';
@@ -19,6 +20,8 @@ export interface PageRequest {
   sessionCookie: boolean;
   /** Draw the login page's frame (the /login/ route, with a captcha the frame knows). */
   shell?: { brand: ShellBrand; captcha: 'altcha' | 'none'; year: number };
+  /** A signed-in visit's first answers, carried by the page (boot-data.ts). */
+  boot?: BootData;
 }
 
 export function escapeHtml(value: string): string {
@@ -79,6 +82,10 @@ export class IndexPage {
         loading: texts['main.loading'] ?? '',
       });
       html = html.replace(SHELL_MARK, () => frame);
+    }
+    if (page.boot) {
+      const script = bootScript(page.boot);
+      html = html.replace('<div id="root">', () => `${script}<div id="root">`);
     }
     return html;
   }

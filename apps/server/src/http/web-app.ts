@@ -3,7 +3,8 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { Language } from '@panel247/contract/constants';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { documentLanguage } from './document-language.ts';
+import type { BootData } from './boot-data.ts';
+import { documentLanguage, forcedLanguage } from './document-language.ts';
 import { notFoundEnvelope } from './error-handler.ts';
 import { encodePage, IndexPage, type PageRequest, type ShellBrand } from './index-page.ts';
 
@@ -21,6 +22,11 @@ export interface WebAppOptions {
   brandOf: (host: string | undefined, referer: string | undefined) => Promise<ShellBrand>;
   /** Whether the request carries a session cookie (valid or not). */
   hasSessionCookie: (request: FastifyRequest) => boolean;
+  /** A signed-in visit's first answers for its page (boot-data.ts); none: the app asks them itself. */
+  bootData?: (
+    request: FastifyRequest,
+    page: { language: Language; forcedLanguage: boolean; referer?: string },
+  ) => Promise<BootData>;
 }
 
 const LOGIN_PATH = '/login/';
@@ -33,6 +39,14 @@ function foreignReferer(request: FastifyRequest): string | undefined {
 
 async function pageRequest(request: FastifyRequest, options: WebAppOptions): Promise<PageRequest> {
   const page: PageRequest = { language: documentLanguage(request), sessionCookie: options.hasSessionCookie(request) };
+  if (page.sessionCookie && options.bootData) {
+    const about = { language: page.language, forcedLanguage: forcedLanguage(request) !== undefined };
+    page.boot = await options.bootData(request, { ...about, referer: foreignReferer(request) }).catch((error) => {
+      // the app asks for what the page does not carry: a page without it still works
+      request.log.warn({ err: error }, 'page without its boot data');
+      return undefined;
+    });
+  }
   const captcha = options.captcha;
   // With a session the app leaves /login/ at once; third-party captchas have sizes of their own.
   if (request.url.split('?')[0] !== LOGIN_PATH || page.sessionCookie || (captcha !== 'altcha' && captcha !== 'none')) {
@@ -87,10 +101,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     const html = index.render(await pageRequest(request, options));
     const { body, encoding } = encodePage(html, request.headers['accept-encoding']);
     if (encoding) reply.header('content-encoding', encoding);
-    // Drawn per visitor (language, brand, session hint): never shared by a cache.
+    // Drawn per visitor (language, brand, session hint, the session's boot data): never kept by a
+    // shared cache, and asked again by the browser at each visit.
     return reply
       .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
+      .header('cache-control', 'private, no-cache')
       .header('vary', 'Accept-Encoding, Accept-Language, Cookie')
       .send(body);
   });

@@ -5,6 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootScript } from '../../src/http/boot-data.ts';
 import { registerWebApp } from '../../src/http/web-app.ts';
 
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
@@ -84,7 +85,7 @@ describe('the built web app', () => {
     const page = await app.inject({ url: '/admin/domain/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers['cache-control']).toBe('private, no-cache');
     expect(page.body).toContain('<div id="root">');
     const api = await app.inject({ url: '/p247/nothing/' });
     expect(api.statusCode).toBe(404);
@@ -135,5 +136,16 @@ describe('the built web app', () => {
     const page = await app.inject({ url: '/login/', headers: { 'accept-encoding': 'gzip, br' } });
     expect(page.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(page.rawPayload).toString()).toContain('boot-shell');
+  });
+});
+
+describe('the page’s boot data block', () => {
+  it('cannot be closed early by a value: every `<` is escaped, and the JSON reads back the same', () => {
+    const boot = { language: 'es' as const, config: { company: 'Acme </script><script>alert(1)</script> <!--' } };
+    const script = bootScript(boot);
+    expect(script.startsWith('<script type="application/json" id="panel247-boot">')).toBe(true);
+    const inside = script.slice(script.indexOf('>') + 1, script.lastIndexOf('</script>'));
+    expect(inside).not.toContain('<');
+    expect(JSON.parse(inside)).toEqual(boot);
   });
 });

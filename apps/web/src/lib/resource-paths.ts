@@ -39,18 +39,7 @@ export const paths = {
   itemActivity: (id: number) => `/admin/${id}/activity/`,
 } as const;
 
-/** An id as a route's `:id` or an address's query names it: a positive integer written plainly, else null. */
-export function parseId(text: string | null | undefined): number | null {
-  const value = Number(text);
-  return Number.isSafeInteger(value) && value > 0 && String(value) === text ? value : null;
-}
-
-/** The resource id of an `/admin/{id}/…` address, or null. */
-export function itemIdFromPath(pathname: string): number | null {
-  const match = /^\/admin\/(\d+)(?:\/|$)/.exec(pathname);
-  // read as the views' gates read it, so the frame never loads an item the view refuses
-  return parseId(match?.[1]);
-}
+export { itemIdFromPath, parseId } from '@panel247/contract/item-path';
 
 /** A list row goes to the domain view, else service, else mail, by the first flag (spec section 2). */
 export function pathByFlags(entry: Flags): string {
