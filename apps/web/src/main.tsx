@@ -1,7 +1,9 @@
 import { createRoot } from 'react-dom/client';
 import { prefetchConfig, prefetchPermissions, prefetchUserInfo, queryClient } from './app/query-client';
 import { Root } from './app/root';
+import { preloadRoute } from './app/router';
 import { setForcedLanguage } from './lib/api-client';
+import { seedBootData } from './lib/boot-data';
 import { initI18n } from './lib/i18n';
 import { forcedLanguageFromUrl, initialLanguage, writeLanguageCookie } from './lib/language';
 
@@ -11,12 +13,19 @@ if (forced) {
   setForcedLanguage(forced);
 }
 const language = initialLanguage();
-// The configuration, the session, the texts and the stylesheets load side by side; the first
-// render waits for the texts and the stylesheets. A user's permissions follow the session's answer.
+// A signed-in page carries the boot's first answers: what it holds is not asked again below.
+const boot = seedBootData(queryClient, language);
+// The texts and the stylesheets first, then the address's code (the layout's and the view's), all
+// side by side with the data; the first render waits for all three, so no page of the address
+// suspends (and waits for React's reveal throttle) on its way to the screen.
+const texts = initI18n(language);
+const styles = import('./app/styles');
+const signedIn = boot ? boot.signedIn : document.documentElement.dataset.session !== 'none';
+const code = preloadRoute(window.location.pathname, { signedIn, queryClient });
 prefetchConfig(language);
 void prefetchUserInfo().then(() => prefetchPermissions(window.location.pathname));
 
-void Promise.all([initI18n(language), import('./app/styles')]).then(() => {
+void Promise.all([texts, styles, code]).then(() => {
   const container = document.getElementById('root');
   if (!container) throw new Error('no #root');
   createRoot(container).render(<Root initialLanguage={language} queryClient={queryClient} />);

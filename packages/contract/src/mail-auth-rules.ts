@@ -6,13 +6,6 @@
 
 import { isAliasTarget } from './mail-rules.ts';
 
-/** The mail authentication calls of a service (relative to the API base path). */
-export const MAIL_AUTH_API = {
-  view: (serviceId: number | string) => `service/${serviceId}/mail/auth/`,
-  rotate: (serviceId: number | string) => `service/${serviceId}/mail/auth/rotate/`,
-  policy: (serviceId: number | string) => `service/${serviceId}/mail/auth/policy/`,
-} as const;
-
 export const DMARC_POLICIES = ['none', 'quarantine', 'reject'] as const;
 export type DmarcPolicy = (typeof DMARC_POLICIES)[number];
 /** Most `include:` terms the form takes: SPF allows 10 DNS lookups in all (RFC 7208 4.6.4), `mx` and `a` take two. */

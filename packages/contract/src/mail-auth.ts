@@ -4,7 +4,7 @@ import { DKIM_ALGORITHMS, DMARC_POLICIES } from './mail-auth-rules.ts';
 
 /**
  * DKIM, SPF and DMARC of a service's mail domain (the mail view's card). Paths are
- * `MAIL_AUTH_API` in mail-auth-rules.ts.
+ * `MAIL_AUTH_API` in routes.ts.
  */
 
 /**

@@ -140,6 +140,13 @@ export const MAIL_API = {
     `service/${id}/mail/spam/senders/${senderId}/delete/`,
 } as const;
 
+/** The mail authentication calls of a service (relative to the API base path). */
+export const MAIL_AUTH_API = {
+  view: (serviceId: number | string) => `service/${serviceId}/mail/auth/`,
+  rotate: (serviceId: number | string) => `service/${serviceId}/mail/auth/rotate/`,
+  policy: (serviceId: number | string) => `service/${serviceId}/mail/auth/policy/`,
+} as const;
+
 /** FTP calls of a service. */
 export const FTP_API = {
   main: (id: number | string) => `service/${id}/ftp/main/`,

@@ -1,7 +1,7 @@
 import type { DnsRecord } from '@panel247/contract/dns';
 import type { DnsImportData } from '@panel247/contract/dns-import';
 import type { MailAuthData } from '@panel247/contract/mail-auth';
-import { MAIL_AUTH_API } from '@panel247/contract/mail-auth-rules';
+import { MAIL_AUTH_API } from '@panel247/contract/routes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltAccount, buildAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';

@@ -1,6 +1,6 @@
 import type { DnsRecord } from '@panel247/contract/dns';
 import type { MailAuthData } from '@panel247/contract/mail-auth';
-import { MAIL_AUTH_API } from '@panel247/contract/mail-auth-rules';
+import { MAIL_AUTH_API } from '@panel247/contract/routes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKeys } from '../../src/modules/admin/admin.service.ts';
 import { type BuiltAccount, buildAccount, buildUser } from '../support/factories.ts';

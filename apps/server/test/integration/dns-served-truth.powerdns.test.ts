@@ -1,7 +1,7 @@
 import type { DnsRecord } from '@panel247/contract/dns';
 import type { DnsImportData } from '@panel247/contract/dns-import';
 import type { MailAuthData } from '@panel247/contract/mail-auth';
-import { MAIL_AUTH_API } from '@panel247/contract/mail-auth-rules';
+import { MAIL_AUTH_API } from '@panel247/contract/routes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PowerDns, startPowerDns } from '../../../../scripts/daemons/powerdns.ts';
 import { buildAccount } from '../support/factories.ts';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MailAuthData } from '@panel247/contract/mail-auth';
-import { MAIL_AUTH_API } from '@panel247/contract/mail-auth-rules';
+import { MAIL_AUTH_API } from '@panel247/contract/routes';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MailDaemons, SELF_SIGNED_NAME, startMailDaemons } from '../../../../scripts/daemons/mail.ts';

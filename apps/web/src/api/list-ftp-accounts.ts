@@ -1,6 +1,5 @@
 import type { FtpAccount, FtpListData } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
-import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api-client';
 
 /** Every FTP query of a service starts with this key. */
@@ -9,12 +8,4 @@ export const ftpAccountsQueryKey = (serviceId: number) => [...ftpQueryKey(servic
 
 export async function listFtpAccounts(serviceId: number, signal?: AbortSignal): Promise<FtpAccount[]> {
   return (await api<FtpListData>(FTP_API.list(serviceId), undefined, { method: 'GET', signal })).ftps;
-}
-
-export function useFtpAccounts(serviceId: number, enabled = true) {
-  return useQuery({
-    queryKey: ftpAccountsQueryKey(serviceId),
-    queryFn: ({ signal }) => listFtpAccounts(serviceId, signal),
-    enabled,
-  });
 }

@@ -1,12 +1,34 @@
 import type { Language } from '@panel247/contract/constants';
-import { QueryClient } from '@tanstack/react-query';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { configQueryKey, getConfig } from '../api/get-config';
 import { getBootUserInfo, userInfoQueryKey } from '../api/get-user-info';
-import { permissionListQuery, permissionSetQuery } from '../api/permission-queries';
+import {
+  permissionListQuery,
+  permissionListQueryKey,
+  permissionSetQuery,
+  permissionSetQueryKey,
+} from '../api/permission-queries';
 import { ApiError } from '../lib/api-client';
 import { itemIdFromPath } from '../lib/resource-paths';
 
-export const queryClient = new QueryClient({
+/**
+ * An item's call answered 404 or 403 while its permission set, as this page holds it, opens the
+ * view: the set is stale (a grant revoked since the page was sent, or since the set was read).
+ * The set and the list are asked again, so the gate shows the not-found view, and the menus lose
+ * the item, instead of the view staying open on a failed call. An item's queries are keyed
+ * `[area, itemId, …]`; the permission queries themselves are left out (their 404 is final).
+ */
+function reloadStalePermissions(error: Error, queryKey: readonly unknown[]): void {
+  const itemId = queryKey[1];
+  if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 403)) return;
+  if (queryKey[0] === 'permissions' || typeof itemId !== 'number') return;
+  if (queryClient.getQueryData(permissionSetQueryKey(itemId)) === undefined) return;
+  void queryClient.invalidateQueries({ queryKey: permissionSetQueryKey(itemId) });
+  void queryClient.invalidateQueries({ queryKey: permissionListQueryKey });
+}
+
+export const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: (error, query) => reloadStalePermissions(error, query.queryKey) }),
   defaultOptions: {
     queries: {
       refetchOnWindowFocus: false,

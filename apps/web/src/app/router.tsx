@@ -1,50 +1,53 @@
-import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode, Suspense } from 'react';
-import { Navigate, type RouteObject, useRoutes } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { type ReactNode, Suspense } from 'react';
+import { matchRoutes, Navigate, type RouteObject, useRoutes } from 'react-router';
 import { DelayedSpinner } from '../components/delayed-spinner';
 import { useApp } from '../lib/app-context';
 import { loadAreaTexts } from '../lib/i18n';
-import { paths } from '../lib/resource-paths';
+import { parseId, paths } from '../lib/resource-paths';
 import { PublicOnly, RequireSession } from './guards';
+import { type LazyPage, lazyPage } from './lazy-page';
+import { DNS_VIEW, FTP_VIEW, type ItemViewData, MAIL_VIEW, prefetchItemView } from './route-data';
 
 // One chunk per route: the login route must stay under its 170 KB gzipped budget.
-const LoginRoute = lazy(() => import('../features/auth/routes/login-route'));
+const LoginRoute = lazyPage(() => import('../features/auth/routes/login-route'));
 // Every screen behind the session renders inside the layout: its chunk brings their texts along.
-const AppLayout = lazy(() =>
+const AppLayout = lazyPage(() =>
   Promise.all([import('../features/shell/components/app-layout'), loadAreaTexts()]).then(([layout]) => layout),
 );
-const DashboardRoute = lazy(() => import('../features/dashboard/routes/dashboard-route'));
-const PreferencesRoute = lazy(() => import('../features/preferences/routes/preferences-route'));
-const DomainListRoute = lazy(() => import('../features/lists/routes/domain-list-route'));
-const ServiceListRoute = lazy(() => import('../features/lists/routes/service-list-route'));
-const MailListRoute = lazy(() => import('../features/lists/routes/mail-list-route'));
-const LegalRoute = lazy(() => import('../features/legal/routes/legal-route'));
-const ContactRoute = lazy(() => import('../features/contact/routes/contact-route'));
-const NotFoundRoute = lazy(() => import('../features/not-found/routes/not-found-route'));
-const ItemRedirectRoute = lazy(() => import('../features/resource/routes/item-redirect-route'));
-const DomainRoute = lazy(() => import('../features/domain/routes/domain-route'));
-const MailRoute = lazy(() => import('../features/mail/routes/mail-route'));
-const MailSpamRoute = lazy(() => import('../features/mail/routes/mail-spam-route'));
-const ServiceOverviewRoute = lazy(() => import('../features/hosting/routes/service-overview-route'));
-const FtpRoute = lazy(() => import('../features/ftp/routes/ftp-route'));
-const FilesRoute = lazy(() => import('../features/files/routes/files-route'));
-const BackupsRoute = lazy(() => import('../features/backups/routes/backups-route'));
-const CronRoute = lazy(() => import('../features/cron/routes/cron-route'));
-const StatsRoute = lazy(() => import('../features/stats/routes/stats-route'));
-const ServiceSitesRoute = lazy(() => import('../features/hosting/routes/sites-route'));
-const DatabasesRoute = lazy(() => import('../features/databases/routes/databases-route'));
-const ServiceDnsRoute = lazy(() => import('../features/dns/routes/dns-zone-route'));
-const ActivityRoute = lazy(() => import('../features/activity/routes/activity-route'));
-const ItemActivityRoute = lazy(() => import('../features/activity/routes/item-activity-route'));
+const DashboardRoute = lazyPage(() => import('../features/dashboard/routes/dashboard-route'));
+const PreferencesRoute = lazyPage(() => import('../features/preferences/routes/preferences-route'));
+const DomainListRoute = lazyPage(() => import('../features/lists/routes/domain-list-route'));
+const ServiceListRoute = lazyPage(() => import('../features/lists/routes/service-list-route'));
+const MailListRoute = lazyPage(() => import('../features/lists/routes/mail-list-route'));
+const LegalRoute = lazyPage(() => import('../features/legal/routes/legal-route'));
+const ContactRoute = lazyPage(() => import('../features/contact/routes/contact-route'));
+const NotFoundRoute = lazyPage(() => import('../features/not-found/routes/not-found-route'));
+const ItemRedirectRoute = lazyPage(() => import('../features/resource/routes/item-redirect-route'));
+const DomainRoute = lazyPage(() => import('../features/domain/routes/domain-route'));
+const MailRoute = lazyPage(() => import('../features/mail/routes/mail-route'));
+const MailSpamRoute = lazyPage(() => import('../features/mail/routes/mail-spam-route'));
+const ServiceOverviewRoute = lazyPage(() => import('../features/hosting/routes/service-overview-route'));
+const FtpRoute = lazyPage(() => import('../features/ftp/routes/ftp-route'));
+const FilesRoute = lazyPage(() => import('../features/files/routes/files-route'));
+const BackupsRoute = lazyPage(() => import('../features/backups/routes/backups-route'));
+const CronRoute = lazyPage(() => import('../features/cron/routes/cron-route'));
+const StatsRoute = lazyPage(() => import('../features/stats/routes/stats-route'));
+const ServiceSitesRoute = lazyPage(() => import('../features/hosting/routes/sites-route'));
+const DatabasesRoute = lazyPage(() => import('../features/databases/routes/databases-route'));
+const ServiceDnsRoute = lazyPage(() => import('../features/dns/routes/dns-zone-route'));
+const ActivityRoute = lazyPage(() => import('../features/activity/routes/activity-route'));
+const ItemActivityRoute = lazyPage(() => import('../features/activity/routes/item-activity-route'));
 // Through a door module, as the console: the entry chunk does not carry these pages' chunk lists.
-const UsersRoute = lazy(() => import('../features/users/routes/users-entry').then((door) => door.loadUsersRoute()));
-const UserRoute = lazy(() => import('../features/users/routes/users-entry').then((door) => door.loadUserRoute()));
+const UsersRoute = lazyPage(() => import('../features/users/routes/users-entry').then((door) => door.loadUsersRoute()));
+const UserRoute = lazyPage(() => import('../features/users/routes/users-entry').then((door) => door.loadUserRoute()));
 // Public, and none of the layout: it brings the texts of the areas (its own and the password's)
 // with its code, so the login page's start texts do not grow.
-const InvitationRoute = lazy(() =>
+const InvitationRoute = lazyPage(() =>
   Promise.all([import('../features/invitation/routes/invitation-route'), loadAreaTexts()]).then(([route]) => route),
 );
 // The provider's console: its own chunk, texts and staff session; none of it reaches the login route.
-const ConsoleRoute = lazy(() =>
+const ConsoleRoute = lazyPage(() =>
   import('../features/console/routes/console-entry').then((entry) => entry.loadConsole()),
 );
 
@@ -53,74 +56,125 @@ function NotFoundSwitch() {
   if (!user) return page(NotFoundRoute);
   return (
     <Suspense fallback={<DelayedSpinner />}>
-      <AppLayout>{page(NotFoundRoute)}</AppLayout>
+      <AppLayout.Page>{page(NotFoundRoute)}</AppLayout.Page>
     </Suspense>
   );
 }
 
-function page(Component: LazyExoticComponent<ComponentType>): ReactNode {
+function page({ Page }: LazyPage): ReactNode {
   return (
     <Suspense fallback={<DelayedSpinner />}>
-      <Component />
+      <Page />
     </Suspense>
   );
+}
+
+/** What a route's handle holds: the code its address needs, for the boot to load before the first render. */
+interface RouteCode {
+  /** The pages this route renders (for a user, when `signedOut` is given). */
+  pages: LazyPage[];
+  /** What it renders instead when nobody is signed in (none of its children's). */
+  signedOut?: LazyPage[];
+  /** An item's view: its first data, asked beside its code. */
+  data?: ItemViewData;
+}
+
+/** A route that renders `lazy` (in its Suspense), with the handle that names its code and first data. */
+function pageRoute(lazy: LazyPage, data?: ItemViewData): Pick<RouteObject, 'element' | 'handle'> {
+  return { element: page(lazy), handle: { pages: [lazy], data } satisfies RouteCode };
 }
 
 export const routes: RouteObject[] = [
-  { path: '/', element: <Navigate to={paths.dashboard} replace /> },
+  {
+    path: '/',
+    element: <Navigate to={paths.dashboard} replace />,
+    handle: { pages: [AppLayout, DashboardRoute], signedOut: [LoginRoute] } satisfies RouteCode,
+  },
   {
     path: '/login/',
     element: <PublicOnly>{page(LoginRoute)}</PublicOnly>,
+    handle: { pages: [LoginRoute] } satisfies RouteCode,
   },
   {
     element: <RequireSession>{page(AppLayout)}</RequireSession>,
+    handle: { pages: [AppLayout], signedOut: [LoginRoute] } satisfies RouteCode,
     children: [
       {
         path: '/admin/',
         children: [
-          { index: true, element: page(DashboardRoute) },
-          { path: 'contact/', element: page(ContactRoute) },
-          { path: 'preferences/', element: page(PreferencesRoute) },
-          { path: 'domain/', element: page(DomainListRoute) },
-          { path: 'service/', element: page(ServiceListRoute) },
-          { path: 'mail/', element: page(MailListRoute) },
-          { path: 'activity/', element: page(ActivityRoute) },
-          { path: 'users/', element: page(UsersRoute) },
-          { path: 'users/:id/', element: page(UserRoute) },
-          { path: ':id/', element: page(ItemRedirectRoute) },
-          { path: ':id/domain/', element: page(DomainRoute) },
-          { path: ':id/mail/', element: page(MailRoute) },
-          { path: ':id/activity/', element: page(ItemActivityRoute) },
+          { index: true, ...pageRoute(DashboardRoute) },
+          { path: 'contact/', ...pageRoute(ContactRoute) },
+          { path: 'preferences/', ...pageRoute(PreferencesRoute) },
+          { path: 'domain/', ...pageRoute(DomainListRoute) },
+          { path: 'service/', ...pageRoute(ServiceListRoute) },
+          { path: 'mail/', ...pageRoute(MailListRoute) },
+          { path: 'activity/', ...pageRoute(ActivityRoute) },
+          { path: 'users/', ...pageRoute(UsersRoute) },
+          { path: 'users/:id/', ...pageRoute(UserRoute) },
+          { path: ':id/', ...pageRoute(ItemRedirectRoute) },
+          { path: ':id/domain/', ...pageRoute(DomainRoute) },
+          { path: ':id/mail/', ...pageRoute(MailRoute, MAIL_VIEW) },
+          { path: ':id/activity/', ...pageRoute(ItemActivityRoute) },
           {
             // Each view of a service gates itself on the permissions it needs: a gate here as well
             // would hold the view's chunk back until the item's permissions had loaded.
             path: ':id/service/',
             children: [
-              { index: true, element: page(ServiceOverviewRoute) },
-              { path: 'ftp/', element: page(FtpRoute) },
-              { path: 'files/', element: page(FilesRoute) },
-              { path: 'subdomain/', element: page(ServiceSitesRoute) },
-              { path: 'ddbb/', element: page(DatabasesRoute) },
-              { path: 'dns/', element: page(ServiceDnsRoute) },
-              { path: 'backups/', element: page(BackupsRoute) },
-              { path: 'cron/', element: page(CronRoute) },
-              { path: 'stats/', element: page(StatsRoute) },
-              { path: 'mail/spam/', element: page(MailSpamRoute) },
+              { index: true, ...pageRoute(ServiceOverviewRoute) },
+              { path: 'ftp/', ...pageRoute(FtpRoute, FTP_VIEW) },
+              { path: 'files/', ...pageRoute(FilesRoute) },
+              { path: 'subdomain/', ...pageRoute(ServiceSitesRoute) },
+              { path: 'ddbb/', ...pageRoute(DatabasesRoute) },
+              { path: 'dns/', ...pageRoute(ServiceDnsRoute, DNS_VIEW) },
+              { path: 'backups/', ...pageRoute(BackupsRoute) },
+              { path: 'cron/', ...pageRoute(CronRoute) },
+              { path: 'stats/', ...pageRoute(StatsRoute) },
+              { path: 'mail/spam/', ...pageRoute(MailSpamRoute) },
             ],
           },
-          { path: '*', element: page(NotFoundRoute) },
+          { path: '*', ...pageRoute(NotFoundRoute) },
         ],
       },
-      { path: '/legal/', element: page(LegalRoute) },
-      { path: '/contact/', element: page(ContactRoute) },
+      { path: '/legal/', ...pageRoute(LegalRoute) },
+      { path: '/contact/', ...pageRoute(ContactRoute) },
     ],
   },
   // An invited user sets their password: with or without a session (never sent away from it).
-  { path: '/invitation/', element: page(InvitationRoute) },
-  { path: '/console/*', element: page(ConsoleRoute) },
+  { path: '/invitation/', ...pageRoute(InvitationRoute) },
+  { path: '/console/*', ...pageRoute(ConsoleRoute) },
   // Logged in: the not-found view inside the layout; logged out: styled like the login page.
-  { path: '*', element: <NotFoundSwitch /> },
+  {
+    path: '*',
+    element: <NotFoundSwitch />,
+    handle: { pages: [AppLayout, NotFoundRoute], signedOut: [NotFoundRoute] } satisfies RouteCode,
+  },
 ];
+
+/**
+ * Loads the code `pathname` renders (the layout's and the view's chunks, with the layout's texts)
+ * at once, and asks for an item view's first data beside it, instead of each after the one
+ * before has rendered. Resolves when the code is in, or failed (the page then loads it, and shows
+ * its error, as any lazy page does). Without a session an address behind it renders the login
+ * page (or the bare not-found page): that code instead, and no data.
+ */
+export function preloadRoute(
+  pathname: string,
+  { signedIn, queryClient }: { signedIn: boolean; queryClient: QueryClient },
+): Promise<unknown> {
+  const pages = new Set<LazyPage>();
+  for (const { route, params } of matchRoutes(routes, pathname) ?? []) {
+    const code = route.handle as RouteCode | undefined;
+    if (!code) continue;
+    if (code.signedOut && !signedIn) {
+      for (const lazy of code.signedOut) pages.add(lazy);
+      break;
+    }
+    for (const lazy of code.pages) pages.add(lazy);
+    const id = parseId(params.id);
+    if (code.data && signedIn && id !== null) prefetchItemView(queryClient, code.data, id);
+  }
+  return Promise.allSettled([...pages].map((lazy) => lazy.load()));
+}
 
 /** Declarative routing (no data router): a smaller bundle, and the app loads its data itself. */
 export function AppRoutes() {

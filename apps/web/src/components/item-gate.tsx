@@ -1,8 +1,8 @@
-import { isVisible, type PermissionKey } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { usePermissionSet } from '../api/get-permission-set';
+import { gateOpens, type ItemGateRule } from '../lib/item-gate-rule';
 import { parseId } from '../lib/resource-paths';
 import { DelayedSpinner } from './delayed-spinner';
 import { NotFoundView } from './not-found-view';
@@ -19,9 +19,7 @@ export function ItemGate({
   requires,
   flag,
   children,
-}: {
-  requires: PermissionKey[];
-  flag?: 'hasDomain' | 'hasService' | 'hasMail';
+}: ItemGateRule & {
   children: (set: PermissionSetData) => ReactNode;
 }) {
   const id = useItemId();
@@ -29,8 +27,6 @@ export function ItemGate({
   if (id === null) return <NotFoundView />;
   if (query.isPending) return <DelayedSpinner />;
   if (query.isError || !query.data) return <NotFoundView />;
-  const set = query.data;
-  if (flag && !set[flag]) return <NotFoundView />;
-  if (requires.length > 0 && !requires.some((key) => isVisible(set.permissions[key]))) return <NotFoundView />;
-  return children(set);
+  if (!gateOpens(query.data, { requires, flag })) return <NotFoundView />;
+  return children(query.data);
 }

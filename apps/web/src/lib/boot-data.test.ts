@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configQueryKey } from '../api/get-config';
 import { userInfoQueryKey } from '../api/get-user-info';
 import { permissionListQueryKey, permissionSetQueryKey } from '../api/permission-queries';
+import { getBasePath, setBasePath } from './api-client';
 import { seedBootData } from './boot-data';
 
 function pageCarries(boot: unknown): void {
@@ -28,7 +29,7 @@ describe('the page’s boot data', () => {
       permissions: { permissions: [] },
       set: { id: 7, data: { id: 7 } },
     });
-    seedBootData(client, 'es');
+    expect(seedBootData(client, 'es')).toEqual({ signedIn: true });
     expect(client.getQueryData(configQueryKey('es'))).toEqual({ company: 'Acme' });
     expect(client.getQueryData(userInfoQueryKey)).toEqual(user);
     expect(client.getQueryData(permissionListQueryKey)).toEqual({ permissions: [] });
@@ -39,7 +40,7 @@ describe('the page’s boot data', () => {
   it('leaves a configuration in another language, and without a user everything of a user, to be asked', () => {
     const client = new QueryClient();
     pageCarries({ language: 'en', config: { company: 'Acme' }, permissions: { permissions: [] } });
-    seedBootData(client, 'es');
+    expect(seedBootData(client, 'es')).toEqual({ signedIn: false });
     expect(client.getQueryData(configQueryKey('es'))).toBeUndefined();
     expect(client.getQueryData(configQueryKey('en'))).toBeUndefined();
     expect(client.getQueryData(permissionListQueryKey)).toBeUndefined();
@@ -48,7 +49,18 @@ describe('the page’s boot data', () => {
   it('ignores a block it cannot read', () => {
     const client = new QueryClient();
     pageCarries('{not json');
-    seedBootData(client, 'es');
+    expect(seedBootData(client, 'es')).toBeNull();
     expect(client.getQueryCache().getAll()).toEqual([]);
+  });
+
+  it('sets the API base path of the configuration it carries, so the boot’s first calls go there', () => {
+    const before = getBasePath();
+    try {
+      pageCarries({ language: 'es', config: { company: 'Acme', basePath: '/panel-api/' } });
+      seedBootData(new QueryClient(), 'es');
+      expect(getBasePath()).toBe('/panel-api/');
+    } finally {
+      setBasePath(before);
+    }
   });
 });

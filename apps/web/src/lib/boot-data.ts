@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { configQueryKey } from '../api/get-config';
 import { userInfoQueryKey } from '../api/get-user-info';
 import { permissionListQueryKey, permissionSetQueryKey } from '../api/permission-queries';
+import { setBasePath } from './api-client';
 
 /** What the server put in a signed-in page (apps/server/src/http/boot-data.ts): the boot's first answers. */
 interface BootData {
@@ -28,14 +29,20 @@ function takeBootData(): BootData | null {
  * Puts the page's boot data in the cache as the calls' own answers, so the boot's prefetches find
  * them fresh and ask nothing: the configuration (when in the language the app opens in), the
  * user, the permission list and the item's permission set. What the page does not carry is asked
- * for as before.
+ * for as before. Says whether the page was a signed-in user's; null when it carried nothing.
  */
-export function seedBootData(queryClient: QueryClient, language: string): void {
+export function seedBootData(queryClient: QueryClient, language: string): { signedIn: boolean } | null {
   const boot = takeBootData();
-  if (!boot) return;
-  if (boot.config && boot.language === language) queryClient.setQueryData(configQueryKey(language), boot.config);
-  if (!boot.user) return;
+  if (!boot) return null;
+  if (boot.config && boot.language === language) {
+    queryClient.setQueryData(configQueryKey(language), boot.config);
+    // the boot's own calls (the view's first data among them) leave before the app renders
+    const { basePath } = boot.config as { basePath?: unknown };
+    if (typeof basePath === 'string') setBasePath(basePath);
+  }
+  if (!boot.user) return { signedIn: false };
   queryClient.setQueryData(userInfoQueryKey, boot.user);
   if (boot.permissions) queryClient.setQueryData(permissionListQueryKey, boot.permissions);
   if (boot.set) queryClient.setQueryData(permissionSetQueryKey(boot.set.id), boot.set.data);
+  return { signedIn: true };
 }

@@ -45,6 +45,8 @@ function ensureLoaded(language: Language, parts: Iterable<LocalePart>): Promise<
 }
 
 export async function initI18n(language: Language): Promise<typeof i18next> {
+  // set first: a part asked for while the app starts (the layout's texts, with its code) comes in this language
+  current = language;
   if (!i18next.isInitialized) {
     await i18next.use(initReactI18next).init({
       lng: language,
@@ -60,7 +62,6 @@ export async function initI18n(language: Language): Promise<typeof i18next> {
   }
   await ensureLoaded(language, wanted);
   await i18next.changeLanguage(language);
-  current = language;
   document.documentElement.lang = language;
   return i18next;
 }

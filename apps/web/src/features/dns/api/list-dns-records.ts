@@ -1,9 +1,7 @@
 import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { DnsListData, DnsListParams } from '@panel247/contract/dns';
 import { DNS_API } from '@panel247/contract/routes';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { PENDING_WORK_REFRESH_MS } from '../../../lib/use-work-refresh';
 
 /** One page of the list call; `type` '' for every type. */
 export type DnsListQuery = Required<Pick<DnsListParams, 'page' | 'type' | 'filter'>>;
@@ -22,14 +20,13 @@ export function listDnsRecords(serviceId: number, query: DnsListQuery, signal?: 
   );
 }
 
-export function useDnsRecords(serviceId: number, query: DnsListQuery) {
-  return useQuery({
+/** The page the view opens on: the first, of every type, unfiltered. */
+export const FIRST_DNS_PAGE: DnsListQuery = { page: 1, type: '', filter: '' };
+
+/** One page's key and call: the view's hook and the boot's prefetch (app/route-data.ts) share them. */
+export function dnsListQuery(serviceId: number, query: DnsListQuery) {
+  return {
     queryKey: dnsListQueryKey(serviceId, query),
-    queryFn: ({ signal }) => listDnsRecords(serviceId, query, signal),
-    // the previous page stays on screen while the next one loads (no flicker while typing)
-    placeholderData: keepPreviousData,
-    // While the zone's changes are on their way to the DNS server, the realtime channel says when
-    // they land (or fail); the list also looks again now and then.
-    refetchInterval: (query) => (query.state.data?.publishing ? PENDING_WORK_REFRESH_MS : false),
-  });
+    queryFn: ({ signal }: { signal?: AbortSignal }) => listDnsRecords(serviceId, query, signal),
+  };
 }

@@ -19,8 +19,9 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import { useDeleteAllDnsRecords } from '../api/delete-all-dns-records';
 import { useDeleteDnsRecord } from '../api/delete-dns-record';
 import { useExportDnsZone } from '../api/export-dns-zone';
-import { type DnsListQuery, useDnsRecords } from '../api/list-dns-records';
+import { type DnsListQuery, FIRST_DNS_PAGE } from '../api/list-dns-records';
 import { useRestoreDnsZone } from '../api/restore-dns-zone';
+import { useDnsRecords } from '../api/use-dns-records';
 import { fullName } from '../lib/dns-format';
 import { DnsHistoryCard } from './dns-history-card';
 import { DnsPublishingAlert } from './dns-publishing-alert';
@@ -48,10 +49,10 @@ export function DnsZoneView({ set }: { set: PermissionSetData }) {
   const canWrite = isActionable(set.permissions.service_dnszone);
   usePageTitle(set.reference);
 
-  const [type, setType] = useState<DnsListQuery['type']>('');
+  const [type, setType] = useState<DnsListQuery['type']>(FIRST_DNS_PAGE.type);
   const [filterText, setFilterText] = useState('');
   const [filter] = useDebouncedValue(filterText.trim(), DNS_FILTER_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
+  const [page, setPage] = useState(FIRST_DNS_PAGE.page);
   // the filters start over on page 1
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a filter change only
   useEffect(() => setPage(1), [type, filter, serviceId]);

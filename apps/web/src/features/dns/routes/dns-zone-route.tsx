@@ -1,3 +1,4 @@
+import { DNS_VIEW } from '../../../app/route-data';
 import { ItemGate } from '../../../components/item-gate';
 import { DnsZoneView } from '../components/dns-zone-view';
 
@@ -6,9 +7,5 @@ import { DnsZoneView } from '../components/dns-zone-view';
  * visible; otherwise (or for a missing service) the not-found view. The view remounts on another id.
  */
 export default function DnsZoneRoute() {
-  return (
-    <ItemGate requires={['service_dnszone']} flag="hasService">
-      {(set) => <DnsZoneView key={set.id} set={set} />}
-    </ItemGate>
-  );
+  return <ItemGate {...DNS_VIEW.gate}>{(set) => <DnsZoneView key={set.id} set={set} />}</ItemGate>;
 }

@@ -2,7 +2,6 @@ import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { FtpListData } from '@panel247/contract/ftp';
 import type { ListPageQuery } from '@panel247/contract/list-query';
 import { FTP_API } from '@panel247/contract/routes';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ftpQueryKey } from '../../../api/list-ftp-accounts';
 import { api } from '../../../lib/api-client';
 
@@ -18,11 +17,13 @@ export function listFtpPage(serviceId: number, query: ListPageQuery, signal?: Ab
   );
 }
 
-export function useFtpPage(serviceId: number, query: ListPageQuery) {
-  return useQuery({
+/** The page the view opens on: the first, unfiltered. */
+export const FIRST_FTP_PAGE: ListPageQuery = { page: 1, filter: '' };
+
+/** One page's key and call: the view's hook and the boot's prefetch (app/route-data.ts) share them. */
+export function ftpPageQuery(serviceId: number, query: ListPageQuery) {
+  return {
     queryKey: [...ftpPagesQueryKey(serviceId), query],
-    queryFn: ({ signal }) => listFtpPage(serviceId, query, signal),
-    // the previous page stays on screen while the next one loads (no flicker while typing)
-    placeholderData: keepPreviousData,
-  });
+    queryFn: ({ signal }: { signal?: AbortSignal }) => listFtpPage(serviceId, query, signal),
+  };
 }

@@ -20,7 +20,7 @@ import { useServerPage, useStepBack } from '../../../lib/use-server-page';
 import { useChangeFtpPassword } from '../api/change-ftp-password';
 import { useDeleteFtpAccount } from '../api/delete-ftp-account';
 import { useFtpAccount } from '../api/get-ftp-account';
-import { useFtpPage } from '../api/list-ftp-page';
+import { useFtpPage } from '../api/use-ftp-page';
 import { FtpApplyingAlert } from './ftp-applying-alert';
 import { FtpCreateModal } from './ftp-create-modal';
 import { FtpFolderModal } from './ftp-folder-modal';

@@ -2,7 +2,7 @@ import { Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { SSH_KEY_NAME_MAX, SSH_KEY_TEXT_MAX } from '@panel247/contract/sftp-keys';
 import { useTranslation } from 'react-i18next';
-import { useFtpAccounts } from '../../../api/list-ftp-accounts';
+import { useFtpAccounts } from '../../../api/use-ftp-accounts';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';

@@ -1,3 +1,4 @@
+import { FTP_VIEW } from '../../../app/route-data';
 import { ItemGate } from '../../../components/item-gate';
 import { FtpView } from '../components/ftp-view';
 
@@ -6,9 +7,5 @@ import { FtpView } from '../components/ftp-view';
  * otherwise (or for a missing service) the not-found view. The view remounts on another id.
  */
 export default function FtpRoute() {
-  return (
-    <ItemGate requires={['service_ftp']} flag="hasService">
-      {(set) => <FtpView key={set.id} set={set} />}
-    </ItemGate>
-  );
+  return <ItemGate {...FTP_VIEW.gate}>{(set) => <FtpView key={set.id} set={set} />}</ItemGate>;
 }

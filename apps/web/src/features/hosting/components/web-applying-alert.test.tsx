@@ -46,7 +46,7 @@ describe('web changes being applied', () => {
     stubApi((call) => {
       if (call.path === 'service/4/subdomain/create/') {
         applying = { state: 'pending', since: 1_790_000_000, reason: null };
-        return envelope({}, { job: { id: '0'.repeat(31) + '1', status: 'queued', progress: 0 } });
+        return envelope({}, { job: { id: `${'0'.repeat(31)}1`, status: 'queued', progress: 0 } });
       }
       reads += 1;
       return service(applying);

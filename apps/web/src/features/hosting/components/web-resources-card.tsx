@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFtpMain } from '../../../api/get-ftp-main';
 import { useWebftpLogin } from '../../../api/get-webftp-login';
-import { useFtpAccounts } from '../../../api/list-ftp-accounts';
+import { useFtpAccounts } from '../../../api/use-ftp-accounts';
 import { CopyButton } from '../../../components/copy-button';
 import { formatBytes } from '../../../lib/format-bytes';
 import { openSignon } from '../../../lib/open-signon';

@@ -2,9 +2,7 @@ import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { ListPageQuery } from '@panel247/contract/list-query';
 import type { MailListData, MailListType } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { PENDING_WORK_REFRESH_MS } from '../../../lib/use-work-refresh';
 
 /** Every mail query of a service starts with this key. */
 export const mailQueryKey = (serviceId: number) => ['mail', serviceId] as const;
@@ -23,12 +21,13 @@ export function listMail(serviceId: number, query: MailPageQuery, signal?: Abort
   );
 }
 
-export function useMailPage(serviceId: number, query: MailPageQuery) {
-  return useQuery({
+/** The page the view opens on: the first, of both types, unfiltered. */
+export const FIRST_MAIL_PAGE: MailPageQuery = { page: 1, type: 'all', filter: '' };
+
+/** One page's key and call: the view's hook and the boot's prefetch (app/route-data.ts) share them. */
+export function mailPageQuery(serviceId: number, query: MailPageQuery) {
+  return {
     queryKey: [...mailPagesQueryKey(serviceId), query],
-    queryFn: ({ signal }) => listMail(serviceId, query, signal),
-    // the previous page stays on screen while the next one loads (no flicker while typing)
-    placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.applying ? PENDING_WORK_REFRESH_MS : false),
-  });
+    queryFn: ({ signal }: { signal?: AbortSignal }) => listMail(serviceId, query, signal),
+  };
 }

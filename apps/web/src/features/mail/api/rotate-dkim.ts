@@ -1,5 +1,5 @@
 import type { MailAuthData } from '@panel247/contract/mail-auth';
-import { MAIL_AUTH_API } from '@panel247/contract/mail-auth-rules';
+import { MAIL_AUTH_API } from '@panel247/contract/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { mailAuthQueryKey } from './get-mail-auth';

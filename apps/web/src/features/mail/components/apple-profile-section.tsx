@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../lib/notify';
 import { useDownloadMobileconfig } from '../api/download-mobileconfig';
-import { useMailPage } from '../api/list-mail';
+import { useMailPage } from '../api/use-mail-page';
 
 /** Typing pauses this long before the mailboxes are searched again. */
 const SEARCH_DEBOUNCE_MS = 300;

@@ -11,8 +11,8 @@ import { notifyCall } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
 import { usePhone } from '../../../lib/use-phone';
 import { useRightGuard } from '../../../lib/use-right-guard';
-import { useMailAuth } from '../api/get-mail-auth';
 import { useRotateDkim } from '../api/rotate-dkim';
+import { useMailAuth } from '../api/use-mail-auth';
 
 const MailPolicyModal = lazyDialog(() => import('./mail-policy-modal').then((m) => m.MailPolicyModal), {
   opened: false,

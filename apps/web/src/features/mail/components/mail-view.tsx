@@ -23,7 +23,8 @@ import { useServerPage, useStepBack } from '../../../lib/use-server-page';
 import { useDeleteAlias } from '../api/delete-alias';
 import { useDeleteMailbox } from '../api/delete-mailbox';
 import { useWebmailLogin } from '../api/get-webmail-login';
-import { mailPagesQueryKey, useMailPage } from '../api/list-mail';
+import { FIRST_MAIL_PAGE, mailPagesQueryKey } from '../api/list-mail';
+import { useMailPage } from '../api/use-mail-page';
 import { canCreate, mailRights } from '../lib/mail-rights';
 import { type AccountRow, type MailRow, type MailTypeFilter, mailRows } from '../lib/mail-rows';
 import { MailAuthCard } from './mail-auth-card';
@@ -53,7 +54,7 @@ export function MailView({ set }: { set: PermissionSetData }) {
   const rights = mailRights(set.permissions);
   usePageTitle(`${t('menu.mail')} · ${set.reference}`);
 
-  const [type, setType] = useState<MailTypeFilter>('all');
+  const [type, setType] = useState<MailTypeFilter>(FIRST_MAIL_PAGE.type);
   const { text, setText, filter, page, setPage } = useServerPage([type, serviceId]);
   const list = useMailPage(serviceId, { page, type, filter });
   const failed = list.isError;

@@ -1,3 +1,4 @@
+import { MAIL_VIEW } from '../../../app/route-data';
 import { ItemGate } from '../../../components/item-gate';
 import { MailView } from '../components/mail-view';
 
@@ -6,9 +7,5 @@ import { MailView } from '../components/mail-view';
  * (or for a missing item) the not-found view. The view remounts on another id.
  */
 export default function MailRoute() {
-  return (
-    <ItemGate requires={['servicemail']} flag="hasMail">
-      {(set) => <MailView key={set.id} set={set} />}
-    </ItemGate>
-  );
+  return <ItemGate {...MAIL_VIEW.gate}>{(set) => <MailView key={set.id} set={set} />}</ItemGate>;
 }

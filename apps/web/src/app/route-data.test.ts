@@ -1,0 +1,48 @@
+import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { permissionSetQueryKey } from '../api/permission-queries';
+import { envelope, stubApi } from '../test/api-stub';
+import { DNS_VIEW, FTP_VIEW, MAIL_VIEW, prefetchItemView } from './route-data';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const visible = { servicemail: 'write', service_dnszone: 'read', service_ftp: 'disabled' };
+const SET = { id: 7, reference: 'demo.test', hasMail: true, hasService: true, hasDomain: false, permissions: visible };
+
+function clientWith(set: unknown) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  if (set) client.setQueryData(permissionSetQueryKey(7), set);
+  return client;
+}
+
+describe('an item view’s first data, asked beside its code', () => {
+  it('asks for the first page of the mail view (and its authentication card) with the view’s own keys', async () => {
+    const calls = stubApi(() => envelope({}));
+    const client = clientWith(SET);
+    prefetchItemView(client, MAIL_VIEW, 7);
+    await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(calls.map((call) => `${call.method} ${call.path}?${call.params}`)).toEqual([
+      `GET service/7/mail/list/?page=1&pageSize=${LIST_PAGE_SIZE}&type=all&filter=`,
+      'GET service/7/mail/auth/?',
+    ]);
+    expect(client.getQueryData(['mail', 7, 'pages', { page: 1, type: 'all', filter: '' }])).toEqual({});
+    expect(client.getQueryData(['mail', 7, 'auth'])).toEqual({});
+  });
+
+  it('asks for the DNS view’s first page when its permission is visible', async () => {
+    const calls = stubApi(() => envelope({}));
+    const client = clientWith(SET);
+    prefetchItemView(client, DNS_VIEW, 7);
+    await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(calls.map((call) => call.path)).toEqual(['service/7/dns/list/']);
+  });
+
+  it('asks nothing for a view the set does not open, nor without the set', () => {
+    const calls = stubApi(() => envelope({}));
+    prefetchItemView(clientWith(SET), FTP_VIEW, 7); // service_ftp disabled
+    prefetchItemView(clientWith({ ...SET, hasMail: false }), MAIL_VIEW, 7);
+    prefetchItemView(clientWith(null), DNS_VIEW, 7); // a missing item: no set in the page
+    expect(calls).toEqual([]);
+  });
+});

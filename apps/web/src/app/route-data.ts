@@ -1,0 +1,42 @@
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import type { QueryClient } from '@tanstack/react-query';
+import { permissionSetQueryKey } from '../api/permission-queries';
+import { dnsListQuery, FIRST_DNS_PAGE } from '../features/dns/api/list-dns-records';
+import { FIRST_FTP_PAGE, ftpPageQuery } from '../features/ftp/api/list-ftp-page';
+import { mailAuthQuery } from '../features/mail/api/get-mail-auth';
+import { FIRST_MAIL_PAGE, mailPageQuery } from '../features/mail/api/list-mail';
+import { gateOpens, type ItemGateRule } from '../lib/item-gate-rule';
+
+/**
+ * The first data of an item's view, asked by the boot beside the view's code (the router's
+ * handles name it) instead of at the view's first render: the list call leaves with the code.
+ * Each view and its prefetch share one query's key and call, and one gate: the data is asked only
+ * when the item's permission set, as the page carried it, opens the view, so a missing item or a
+ * view the user may not see asks for nothing more than it did before.
+ */
+export interface ItemViewData {
+  gate: ItemGateRule;
+  queries: (id: number) => { queryKey: readonly unknown[]; queryFn: (context: { signal?: AbortSignal }) => unknown }[];
+}
+
+export const MAIL_VIEW: ItemViewData = {
+  gate: { requires: ['servicemail'], flag: 'hasMail' },
+  queries: (id) => [mailPageQuery(id, FIRST_MAIL_PAGE), mailAuthQuery(id)],
+};
+
+export const DNS_VIEW: ItemViewData = {
+  gate: { requires: ['service_dnszone'], flag: 'hasService' },
+  queries: (id) => [dnsListQuery(id, FIRST_DNS_PAGE)],
+};
+
+export const FTP_VIEW: ItemViewData = {
+  gate: { requires: ['service_ftp'], flag: 'hasService' },
+  queries: (id) => [ftpPageQuery(id, FIRST_FTP_PAGE)],
+};
+
+/** Asks for `view`'s first data of item `id` when the cached permission set opens it. */
+export function prefetchItemView(queryClient: QueryClient, view: ItemViewData, id: number): void {
+  const set = queryClient.getQueryData<PermissionSetData>(permissionSetQueryKey(id));
+  if (!set || !gateOpens(set, view.gate)) return;
+  for (const query of view.queries(id)) void queryClient.prefetchQuery(query);
+}

@@ -1,0 +1,168 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumAvailable, newContext } from '../support/browser';
+import { ADMIN, type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
+import { browserSuite } from '../support/suite';
+
+/**
+ * A signed-in page carries its boot's first answers (apps/server/src/http/boot-data.ts) and the
+ * app asks for a view's code and first data at once (apps/web/src/app/router.tsx): what a page
+ * may carry, and what the app does when what it carried is out of date or names nothing.
+ */
+
+const CSRF = { 'x-dd-request': '1' };
+
+async function signedIn(suite: { browser: Browser; server: { url: string } }, who: Credentials) {
+  const context = await newContext(suite.browser);
+  const page = await context.newPage();
+  await loginNoCaptcha(page, suite.server.url, who);
+  return { context, page };
+}
+
+/** The boot data of the page the server sends to `context` (its cookies) for `path`, and the answer's headers. */
+async function pageOf(context: BrowserContext, url: string) {
+  const response = await context.request.get(url);
+  const html = await response.text();
+  const block = /<script type="application\/json" id="panel247-boot">([\s\S]*?)<\/script>/.exec(html)?.[1];
+  return { html, headers: response.headers(), boot: block ? (JSON.parse(block) as Record<string, unknown>) : null };
+}
+
+/** Notes, from the document's start, whether `selector` ever matched: a view that flashed is caught. */
+const EVER_SEEN = (selector: string) => `
+  window.__everSeen = false;
+  new MutationObserver(() => {
+    if (document.querySelector(${JSON.stringify(selector)})) window.__everSeen = true;
+  }).observe(document, { subtree: true, childList: true });
+`;
+const everSeen = (page: Page) => page.evaluate(() => (window as unknown as { __everSeen: boolean }).__everSeen);
+
+async function itemId(page: Page, reference: string): Promise<number> {
+  const answer = await page.request.get(new URL('/p247/permission/list/', page.url()).href, { headers: CSRF });
+  const body = (await answer.json()) as { data: { permissions: { id: number; reference: string }[] } };
+  const entry = body.data.permissions.find((permission) => permission.reference === reference);
+  if (!entry) throw new Error(`${reference} is not in the permission list`);
+  return entry.id;
+}
+
+describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
+  const suite = browserSuite({});
+
+  it('carries only its own session’s answers, never another’s, and no shared cache keeps it', async () => {
+    const admin = await signedIn(suite, ADMIN);
+    const viewer = await signedIn(suite, VIEWER);
+    try {
+      const adminPage = await pageOf(admin.context, `${suite.server.url}/admin/`);
+      const viewerPage = await pageOf(viewer.context, `${suite.server.url}/admin/`);
+      expect(adminPage.boot?.user).toMatchObject({ user: ADMIN.user });
+      expect(viewerPage.boot?.user).toMatchObject({ user: VIEWER.user });
+      expect(JSON.stringify(viewerPage.boot)).not.toContain(`"user":"${ADMIN.user}"`);
+      for (const { headers } of [adminPage, viewerPage]) {
+        expect(headers['cache-control']).toBe('private, no-cache');
+        expect(headers.vary).toContain('Cookie');
+      }
+      // the viewer's app shows the viewer, from the page, without asking who it is
+      const calls: string[] = [];
+      viewer.page.on('request', (request) => calls.push(new URL(request.url()).pathname));
+      await viewer.page.goto(`${suite.server.url}/admin/`);
+      await viewer.page.getByTestId('user-card').waitFor();
+      expect(await viewer.page.getByTestId('user-menu').textContent()).toContain(VIEWER.user);
+      expect(calls.filter((path) => path.startsWith('/p247/'))).toEqual([]);
+
+      // after a logout the same cookie's page carries no one, and the app goes to the login page
+      const cookie = (await admin.context.cookies()).find((entry) => entry.name === 'p247_sid');
+      await admin.page.request.post(`${suite.server.url}/p247/user/logout/`, { headers: CSRF });
+      if (cookie) await admin.context.addCookies([cookie]);
+      const after = await pageOf(admin.context, `${suite.server.url}/admin/`);
+      expect(after.boot?.user).toBeUndefined();
+      expect(after.html).not.toContain(`"user":"${ADMIN.user}"`);
+      await admin.page.goto(`${suite.server.url}/admin/`);
+      await admin.page.waitForURL((url) => url.pathname === '/login/');
+    } finally {
+      await admin.context.close();
+      await viewer.context.close();
+    }
+  });
+
+  it('asks for the view’s first page once, beside its code, and none of the boot’s calls', async () => {
+    const { context, page } = await signedIn(suite, ADMIN);
+    try {
+      const id = await itemId(page, 'demo.test');
+      const calls: string[] = [];
+      page.on('request', (request) => calls.push(new URL(request.url()).pathname));
+      await page.goto(`${suite.server.url}/admin/${id}/mail/`);
+      await page.getByTestId('mail-usage').first().waitFor();
+      expect(calls.filter((path) => path.startsWith('/p247/')).sort()).toEqual([
+        `/p247/service/${id}/mail/auth/`,
+        `/p247/service/${id}/mail/list/`,
+      ]);
+      // the list call left before the view's code had run: it is not waiting for the view
+      const order = calls.filter((path) => path.includes('/mail/list/') || /\/assets\/mail-route-/.test(path));
+      expect(order[0]).toBe(`/p247/service/${id}/mail/list/`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the not-found view, and no row, for a grant revoked between the page and its first call', async () => {
+    const { context, page } = await signedIn(suite, ADMIN);
+    try {
+      const id = await itemId(page, 'mail-demo.test');
+      const url = `${suite.server.url}/admin/${id}/mail/`;
+      await page.addInitScript(EVER_SEEN('[data-testid="mail-usage"]'));
+      // the page is sent with the grant; it is revoked before the app's first call
+      await page.route(url, async (route) => {
+        const response = await route.fetch();
+        const body = await response.text();
+        expect(body).toContain(`"set":{"id":${id}`);
+        await suite.server.cli([
+          'permission',
+          'revoke',
+          '--domain',
+          'demo.test',
+          '--user',
+          ADMIN.user,
+          '--reference',
+          'mail-demo.test',
+        ]);
+        await route.fulfill({ response, body });
+      });
+      await page.goto(url);
+      await page.getByTestId('not-found').waitFor({ timeout: 15_000 });
+      expect(await everSeen(page)).toBe(false);
+      // the menus lost the item too
+      await page.goto(`${suite.server.url}/admin/mail/`);
+      await page.getByRole('button', { name: 'Gestionar demo.test' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Gestionar mail-demo.test' }).count()).toBe(0);
+    } finally {
+      await suite.server.cli([
+        'permission',
+        'set',
+        '--domain',
+        'demo.test',
+        '--user',
+        ADMIN.user,
+        '--reference',
+        'mail-demo.test',
+        '--all',
+        'write',
+      ]);
+      await context.close();
+    }
+  });
+
+  it('shows the not-found view for a missing item, with no flash of the view and no call for its data', async () => {
+    const { context, page } = await signedIn(suite, ADMIN);
+    try {
+      await page.addInitScript(EVER_SEEN('[data-testid="mail-usage"], [data-testid="mail-create"]'));
+      const calls: string[] = [];
+      page.on('request', (request) => calls.push(new URL(request.url()).pathname));
+      await page.goto(`${suite.server.url}/admin/987654/mail/`);
+      await page.getByTestId('not-found').waitFor();
+      expect(await everSeen(page)).toBe(false);
+      expect(calls.filter((path) => path.startsWith('/p247/service/'))).toEqual([]);
+      expect(calls).toContain('/p247/permission/987654/');
+    } finally {
+      await context.close();
+    }
+  });
+});
