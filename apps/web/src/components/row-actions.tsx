@@ -1,6 +1,7 @@
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, Group } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
 import type { ReactNode } from 'react';
+import { HoverTooltip } from './hover-tooltip';
 
 /** One icon button of a table row; the label names the row, so it is also the accessible name. */
 export interface RowAction {
@@ -22,7 +23,7 @@ export interface RowAction {
 
 /**
  * The icon buttons at the end of a list row (DNS records, mail, FTP accounts, databases), each
- * with a tooltip. Entries that are `false` or `null` are the actions the rights or the row do not
+ * with a tooltip on hover (mounted when first hovered: see HoverTooltip). Entries that are `false` or `null` are the actions the rights or the row do not
  * allow: they are left out.
  */
 export function RowActions({ actions }: { actions: (RowAction | false | null)[] }) {
@@ -30,7 +31,7 @@ export function RowActions({ actions }: { actions: (RowAction | false | null)[] 
     <Group gap={4} justify="flex-end" wrap="nowrap">
       {actions.map((action) =>
         action ? (
-          <Tooltip key={action.testId} label={action.label} withArrow>
+          <HoverTooltip key={action.testId} label={action.label} withArrow>
             {action.download ? (
               <ActionIcon
                 component="a"
@@ -57,7 +58,7 @@ export function RowActions({ actions }: { actions: (RowAction | false | null)[] 
                 {action.icon}
               </ActionIcon>
             )}
-          </Tooltip>
+          </HoverTooltip>
         ) : null,
       )}
     </Group>

@@ -1,5 +1,17 @@
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
 
+/** One formatter per language: building one costs milliseconds (a list's usage bars built one per row). */
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(language: string): Intl.NumberFormat {
+  let formatter = formatters.get(language);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(language, { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+    formatters.set(language, formatter);
+  }
+  return formatter;
+}
+
 /**
  * Bytes in the largest unit (powers of 1024, up to TB) whose value is at least 1, with at most 2
  * decimals and no trailing zeros (spec section 9), in the language's number format.
@@ -12,8 +24,6 @@ export function formatBytes(bytes: number, language = 'es'): string {
     value /= 1024;
     unit++;
   }
-  const number = new Intl.NumberFormat(language, { minimumFractionDigits: 0, maximumFractionDigits: 2 }).format(
-    Math.round(value * 100) / 100,
-  );
+  const number = numberFormat(language).format(Math.round(value * 100) / 100);
   return `${number} ${UNITS[unit]}`;
 }

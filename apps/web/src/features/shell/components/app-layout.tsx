@@ -7,6 +7,7 @@ import { usePermissionList } from '../../../api/get-permission-list';
 import { usePermissionSet } from '../../../api/get-permission-set';
 import { DelayedSpinner } from '../../../components/delayed-spinner';
 import { useApp } from '../../../lib/app-context';
+import { useAfterFirstRender } from '../../../lib/use-after-first-render';
 import { useCurrentItemId } from '../../../lib/current-item';
 import { paths } from '../../../lib/resource-paths';
 import { usePageTitle } from '../../../lib/use-page-title';
@@ -48,6 +49,8 @@ export default function AppLayout({ children }: { children?: ReactNode }) {
   const itemLoading = itemId !== null && item === null && !itemQuery.isError;
   // while it loads, the tab says so instead of keeping the previous page's title
   usePageTitle(itemLoading ? t('main.loading') : null);
+  // the expiry dots come a frame after the first screen: their dates cost the first render ~20 ms
+  const indicatorsShown = useAfterFirstRender();
 
   return (
     <AppShell
@@ -99,7 +102,7 @@ export default function AppLayout({ children }: { children?: ReactNode }) {
         <Stack gap="md" style={{ flex: 1 }}>
           <Group justify="space-between" gap="sm" wrap="wrap">
             <Breadcrumb item={item} itemLoading={itemLoading} />
-            {item ? <StatusIndicators set={item} /> : null}
+            {item && indicatorsShown ? <StatusIndicators set={item} /> : null}
           </Group>
           <Box component="section" style={{ flex: 1 }}>
             <Suspense fallback={<DelayedSpinner />}>{children ?? <Outlet />}</Suspense>

@@ -1,0 +1,46 @@
+import { MantineProvider } from '@mantine/core';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { HoverTooltip } from './hover-tooltip';
+
+describe('a hover tooltip', () => {
+  it('is not there until the pointer first enters, then opens at once, keeping the button’s own handler', async () => {
+    const entered = vi.fn();
+    render(
+      <MantineProvider>
+        <HoverTooltip label="Borrar buzón">
+          <button type="button" onMouseEnter={entered}>
+            x
+          </button>
+        </HoverTooltip>
+      </MantineProvider>,
+    );
+    expect(screen.queryByRole('tooltip')).toBeNull();
+    fireEvent.mouseEnter(screen.getByRole('button'));
+    expect(entered).toHaveBeenCalledTimes(1);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('Borrar buzón');
+    fireEvent.mouseLeave(screen.getByRole('button'));
+    await waitFor(() => expect(screen.queryByRole('tooltip')).toBeNull());
+  });
+
+  it('has swapped its button before the press that follows the entry in the same tap', () => {
+    const clicked = vi.fn();
+    render(
+      <MantineProvider>
+        <HoverTooltip label="Borrar">
+          <button type="button" onClick={clicked}>
+            x
+          </button>
+        </HoverTooltip>
+      </MantineProvider>,
+    );
+    const before = screen.getByRole('button');
+    fireEvent.mouseEnter(before);
+    // a tap's mouse events come together: the button pressed is already the one that stays
+    const after = screen.getByRole('button');
+    expect(after.isConnected).toBe(true);
+    fireEvent.click(after);
+    expect(clicked).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button')).toBe(after);
+  });
+});
