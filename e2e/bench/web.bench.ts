@@ -176,6 +176,8 @@ async function main() {
       return best;
     };
     for (const form of ['desktop', 'mobile'] as const) {
+      // performance: at least 95 at desktop settings, 90 in mobile emulation; the other scores 95
+      const goal = form === 'desktop' ? 95 : 90;
       console.log(
         `\nLighthouse (${form === 'desktop' ? 'desktop settings' : 'mobile emulation, throttled'}), best of 2 runs; performance also as a ratio of the baseline page's`,
       );
@@ -190,11 +192,13 @@ async function main() {
         'ratio'.padStart(7),
         'a11y'.padStart(6),
         'best-pr'.padStart(8),
-        'goal ≥95'.padStart(10),
+        `perf ≥${goal}`.padStart(10),
       );
       console.log('baseline'.padEnd(12), String(base.performance).padStart(6), '1.00'.padStart(7));
       for (const [name, value] of pages) {
-        const met = categories.every((category) => value[category] >= 95);
+        const met =
+          value.performance >= goal &&
+          categories.every((category) => category === 'performance' || value[category] >= 95);
         console.log(
           name.padEnd(12),
           String(value.performance).padStart(6),

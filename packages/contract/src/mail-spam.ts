@@ -13,6 +13,8 @@ import { hasControlCharacters } from './text-rules.ts';
 export const SPAM_MODES = ['off', 'junk', 'tag'] as const;
 export type SpamMode = (typeof SPAM_MODES)[number];
 export const SPAM_LISTS = ['allow', 'block'] as const;
+/** The length a sender is taken as typed up to (the add call's params; the web form's field). */
+export const SPAM_SENDER_TYPED_MAX = 300;
 export type SpamList = (typeof SPAM_LISTS)[number];
 
 /**
@@ -110,7 +112,7 @@ export const spamSenderAddParamsSchema = z.object({
   id: idParam,
   list: z.enum(SPAM_LISTS, { error: 'validation.invalid' }),
   /** As typed: the service runs spamSenderProblem and answers its own message. */
-  sender: textAsTyped(300),
+  sender: textAsTyped(SPAM_SENDER_TYPED_MAX),
 });
 export type SpamSenderAddParams = z.input<typeof spamSenderAddParamsSchema>;
 export const spamSenderParamsSchema = z.object({ id: idParam, senderId: idParam });

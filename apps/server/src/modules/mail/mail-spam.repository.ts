@@ -14,6 +14,16 @@ export const mailSpamRepository = {
       .orderBy('m.local_part')
       .execute();
   },
+  /** One mailbox of the service, with its filtering (undefined: not the service's). */
+  mailbox(db: Db, serviceId: number, mailboxId: number) {
+    return db
+      .selectFrom('mailboxes as m')
+      .leftJoin('mailbox_spam as s', 's.mailbox_id', 'm.id')
+      .select(['m.id', 'm.local_part', 's.mode', 's.threshold'])
+      .where('m.service_id', '=', serviceId)
+      .where('m.id', '=', mailboxId)
+      .executeTakeFirst();
+  },
   of(db: Db, mailboxId: number) {
     return db.selectFrom('mailbox_spam').selectAll().where('mailbox_id', '=', mailboxId).executeTakeFirst();
   },

@@ -92,7 +92,7 @@ export class MailSpamService {
     input: { mode: SpamMode; threshold: number },
   ): Promise<MailboxSpam> {
     const service = await this.service(actor, id, 'action');
-    const row = (await mailSpamRepository.mailboxes(this.db, id)).find((mailbox) => mailbox.id === accountId);
+    const row = await mailSpamRepository.mailbox(this.db, id, accountId);
     if (!row) throw new NotFoundError();
     const before = toMailbox(row);
     noteChangeDetail(actor.activity, {

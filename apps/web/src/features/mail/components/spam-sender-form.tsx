@@ -1,14 +1,11 @@
 import { Button, Group, NativeSelect, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { SPAM_LISTS, type SpamList, spamSenderProblem } from '@panel247/contract/mail-spam';
+import { SPAM_LISTS, SPAM_SENDER_TYPED_MAX, type SpamList, spamSenderProblem } from '@panel247/contract/mail-spam';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useAddSpamSender } from '../api/add-spam-sender';
-
-/** The length the server takes a sender as typed up to (its params' schema). */
-const SENDER_TYPED_MAX = 300;
 
 /**
  * Adds a sender (an address or a whole domain) to the allow or the block list. The contract's own
@@ -62,7 +59,7 @@ export function SpamSenderForm({
           {...form.getInputProps('sender')}
           label={t('mail.spam.sender')}
           placeholder={t('mail.spam.sender_placeholder')}
-          maxLength={SENDER_TYPED_MAX}
+          maxLength={SPAM_SENDER_TYPED_MAX}
           autoComplete="off"
           spellCheck={false}
           disabled={full}
