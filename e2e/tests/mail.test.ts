@@ -7,7 +7,7 @@ import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
-import { apiAnswer, dialog, fieldError, waitToast } from '../support/ui';
+import { apiAnswer, dialog, fieldError, titleOnceSet, waitToast } from '../support/ui';
 
 const ROWS = '[data-testid="mail-list"] tbody tr[data-name]';
 
@@ -75,7 +75,9 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
 
   it('lists accounts and aliases in one list, filtered by type and by name', async () => {
     await freshMail();
-    expect(await page.title()).toBe('Correo · demo.test / Panel247 Demo Hosting');
+    expect(await titleOnceSet(page, 'Correo · demo.test / Panel247 Demo Hosting')).toBe(
+      'Correo · demo.test / Panel247 Demo Hosting',
+    );
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('demo.test');
     expect(await page.getByRole('navigation', { name: 'Ruta de navegación' }).textContent()).toContain('Correo');
     expect(await rows(page)).toEqual([
