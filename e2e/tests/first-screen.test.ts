@@ -46,6 +46,19 @@ async function itemId(page: Page, reference: string): Promise<number> {
 
 describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
   const suite = browserSuite({});
+  /** The admin's grant on mail-demo.test, changed through the CLI. */
+  const mailDemoGrant = (verb: 'revoke' | 'set', ...levels: string[]) =>
+    suite.server.cli([
+      'permission',
+      verb,
+      '--domain',
+      'demo.test',
+      '--user',
+      ADMIN.user,
+      '--reference',
+      'mail-demo.test',
+      ...levels,
+    ]);
 
   it('carries only its own session’s answers, never another’s, and no shared cache keeps it', async () => {
     const admin = await signedIn(suite, ADMIN);
@@ -114,16 +127,7 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
         const response = await route.fetch();
         const body = await response.text();
         expect(body).toContain(`"set":{"id":${id}`);
-        await suite.server.cli([
-          'permission',
-          'revoke',
-          '--domain',
-          'demo.test',
-          '--user',
-          ADMIN.user,
-          '--reference',
-          'mail-demo.test',
-        ]);
+        await mailDemoGrant('revoke');
         await route.fulfill({ response, body });
       });
       await page.goto(url);
@@ -134,18 +138,7 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
       await page.getByRole('button', { name: 'Gestionar demo.test' }).waitFor();
       expect(await page.getByRole('button', { name: 'Gestionar mail-demo.test' }).count()).toBe(0);
     } finally {
-      await suite.server.cli([
-        'permission',
-        'set',
-        '--domain',
-        'demo.test',
-        '--user',
-        ADMIN.user,
-        '--reference',
-        'mail-demo.test',
-        '--all',
-        'write',
-      ]);
+      await mailDemoGrant('set', '--all', 'write');
       await context.close();
     }
   });

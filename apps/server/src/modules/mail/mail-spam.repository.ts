@@ -2,27 +2,24 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { MailboxSpamTable, MailSpamSenderTable } from '../../db/schema.ts';
 
+/** A service's mailboxes with their filtering. */
+function withFiltering(db: Db, serviceId: number) {
+  return db
+    .selectFrom('mailboxes as m')
+    .leftJoin('mailbox_spam as s', 's.mailbox_id', 'm.id')
+    .select(['m.id', 'm.local_part', 's.mode', 's.threshold'])
+    .where('m.service_id', '=', serviceId);
+}
+
 /** Each mailbox's spam filtering (`mailbox_spam`) and each service's allow and block lists (`mail_spam_senders`). */
 export const mailSpamRepository = {
   /** The service's mailboxes with their filtering (null columns: never set, so off). */
   mailboxes(db: Db, serviceId: number) {
-    return db
-      .selectFrom('mailboxes as m')
-      .leftJoin('mailbox_spam as s', 's.mailbox_id', 'm.id')
-      .select(['m.id', 'm.local_part', 's.mode', 's.threshold'])
-      .where('m.service_id', '=', serviceId)
-      .orderBy('m.local_part')
-      .execute();
+    return withFiltering(db, serviceId).orderBy('m.local_part').execute();
   },
   /** One mailbox of the service, with its filtering (undefined: not the service's). */
   mailbox(db: Db, serviceId: number, mailboxId: number) {
-    return db
-      .selectFrom('mailboxes as m')
-      .leftJoin('mailbox_spam as s', 's.mailbox_id', 'm.id')
-      .select(['m.id', 'm.local_part', 's.mode', 's.threshold'])
-      .where('m.service_id', '=', serviceId)
-      .where('m.id', '=', mailboxId)
-      .executeTakeFirst();
+    return withFiltering(db, serviceId).where('m.id', '=', mailboxId).executeTakeFirst();
   },
   of(db: Db, mailboxId: number) {
     return db.selectFrom('mailbox_spam').selectAll().where('mailbox_id', '=', mailboxId).executeTakeFirst();
