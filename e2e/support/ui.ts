@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 
 /** The open dialog of a modal (its root stays in the page while closed; the dialog does not). */
 export function dialog(page: Page, testId: string): Locator {
@@ -91,4 +91,21 @@ export function apiAnswer(data: unknown) {
 export async function titleOnceSet(page: Page, expected: string): Promise<string> {
   await page.waitForFunction((title) => document.title === title, expected, { timeout: 30_000 }).catch(() => undefined);
   return page.title();
+}
+
+/**
+ * Holds every call matching `pattern` until the returned `release()`, then lets `answer` reply: a
+ * test sees the page while the call is pending however fast or slow the machine is (a fixed delay
+ * was shorter than a loaded machine's first render once the view's data was asked at boot).
+ */
+export async function holdCalls(page: Page, pattern: string, answer: (route: Route) => Promise<void>) {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(pattern, async (route) => {
+    await released;
+    await answer(route);
+  });
+  return release;
 }

@@ -11,7 +11,7 @@ import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
-import { apiFromPage, dialog, fieldError, tableRows, waitNames, waitToast } from '../support/ui';
+import { apiFromPage, dialog, fieldError, holdCalls, tableRows, waitNames, waitToast } from '../support/ui';
 import { titleOnceSet } from '../support/ui.ts';
 
 const execFileAsync = promisify(execFile);
@@ -106,13 +106,11 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
   });
 
   it('starts empty (MariaDB gets no demo databases), after a skeleton while the list is slow', async () => {
-    await page.route('**/p247/service/*/ddbb/list/**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.continue();
-    });
+    const release = await holdCalls(page, '**/p247/service/*/ddbb/list/**', (route) => route.continue());
     try {
       await page.goto(databasesUrl);
       await page.getByTestId('ddbb-skeleton').waitFor();
+      release();
       await page.getByText('Todavía no hay bases de datos.').waitFor();
       expect(await page.getByTestId('ddbb-skeleton').count()).toBe(0);
     } finally {

@@ -15,7 +15,7 @@ import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
-import { apiFromPage, dialog, fieldError, waitNames, waitToast } from '../support/ui';
+import { apiFromPage, dialog, fieldError, holdCalls, waitNames, waitToast } from '../support/ui';
 import { titleOnceSet } from '../support/ui.ts';
 
 const ROWS = '[data-testid="files-list"] [data-name]';
@@ -97,9 +97,8 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
   });
 
   it('shows a skeleton while a slow folder loads, and says so when it cannot be listed', async () => {
-    await page.route('**/p247/service/*/files/list/**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.fulfill({
+    const release = await holdCalls(page, '**/p247/service/*/files/list/**', (route) =>
+      route.fulfill({
         status: 404,
         contentType: 'application/json',
         headers: { 'x-dd': '1' },
@@ -116,11 +115,12 @@ describe.skipIf(!chromiumAvailable())('file manager', () => {
           },
           data: null,
         }),
-      });
-    });
+      }),
+    );
     try {
       await page.goto(`${filesUrl}?path=gone`);
       await page.getByTestId('files-skeleton').waitFor();
+      release();
       await page.getByText('No se pudo cargar la carpeta.').waitFor();
       await waitToast(page, 'La carpeta no existe');
       expect(await page.getByTestId('files-skeleton').count()).toBe(0);

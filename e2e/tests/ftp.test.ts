@@ -12,6 +12,7 @@ import {
   apiFromPage,
   dialog,
   fieldError,
+  holdCalls,
   tableRows,
   waitInvalid,
   waitNames,
@@ -108,13 +109,13 @@ describe.skipIf(!chromiumAvailable())('FTP view', () => {
   });
 
   it('shows a skeleton while a slow list loads, and the empty state without rows', async () => {
-    await page.route('**/p247/service/*/ftp/list/**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.fulfill(apiAnswer({ ftps: [] }));
-    });
+    const release = await holdCalls(page, '**/p247/service/*/ftp/list/**', (route) =>
+      route.fulfill(apiAnswer({ ftps: [] })),
+    );
     try {
       await page.goto(ftpUrl);
       await page.getByTestId('ftp-skeleton').waitFor();
+      release();
       await page.getByText('Todavía no hay cuentas FTP.').waitFor();
       expect(await page.getByTestId('ftp-skeleton').count()).toBe(0);
       await expectNoSeriousViolations(page);

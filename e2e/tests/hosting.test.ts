@@ -16,6 +16,7 @@ import {
   apiFromPage,
   dialog,
   fieldError,
+  holdCalls,
   tableRows,
   waitInvalid,
   waitNames,
@@ -142,13 +143,13 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
   });
 
   it('shows a skeleton while the redirections load slowly', async () => {
-    await page.route('**/p247/service/*/redirection/list/**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.fulfill(apiAnswer({ redirection: [] }));
-    });
+    const release = await holdCalls(page, '**/p247/service/*/redirection/list/**', (route) =>
+      route.fulfill(apiAnswer({ redirection: [] })),
+    );
     try {
       await page.goto(overviewUrl);
       await page.getByTestId('hosting-redirection-skeleton').waitFor();
+      release();
       await page.getByText('Todavía no hay redirecciones.').waitFor();
       expect(await page.getByTestId('hosting-redirection-skeleton').count()).toBe(0);
     } finally {

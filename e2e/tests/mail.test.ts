@@ -7,7 +7,7 @@ import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
-import { apiAnswer, dialog, fieldError, titleOnceSet, waitToast } from '../support/ui';
+import { apiAnswer, dialog, fieldError, holdCalls, titleOnceSet, waitToast } from '../support/ui';
 
 const ROWS = '[data-testid="mail-list"] tbody tr[data-name]';
 
@@ -111,13 +111,13 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
 
   it('shows a skeleton while a slow list loads, and the empty state without rows', async () => {
     // the view reads one page of accounts and aliases together
-    await page.route('**/p247/service/*/mail/list/**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.fulfill(apiAnswer({ mail: [], total: 0 }));
-    });
+    const release = await holdCalls(page, '**/p247/service/*/mail/list/**', (route) =>
+      route.fulfill(apiAnswer({ mail: [], total: 0 })),
+    );
     try {
       await page.goto(mailUrl);
       await page.getByTestId('mail-skeleton').waitFor();
+      release();
       await page.getByText('Todavía no hay cuentas de correo ni alias.').waitFor();
       expect(await page.getByTestId('mail-skeleton').count()).toBe(0);
       await expectNoSeriousViolations(page);
