@@ -14,8 +14,9 @@ type PageModule = { default: ComponentType<{ children?: ReactNode }> };
  * suspending. React's `lazy` suspends on its first render even when the code is in, and React
  * throttles the reveal of a Suspense boundary's content to 300 ms after its fallback showed: the
  * layout, then the view, each lost up to 300 ms that way on a signed-in page's first visit
- * (docs/WEB.md, "A view's first rows"). The boot loads the address's code before the first render
- * (`preloadRouteCode`), so those pages never suspend; any other page loads as a lazy one does.
+ * (docs/WEB.md, "A view's code and first data at once"). The boot loads the address's code before
+ * the first render (`preloadRoute`), so those pages never suspend; any other page loads as a lazy
+ * one does.
  */
 export function lazyPage(importer: () => Promise<PageModule>): LazyPage {
   let loaded: PageModule['default'] | null = null;
