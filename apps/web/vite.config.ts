@@ -16,6 +16,8 @@ export default defineConfig({
     // The login route has a 170 KB gzipped budget; keep chunks honest instead of one vendor blob.
     chunkSizeWarningLimit: 600,
     assetsInlineLimit: 0,
+    // the server links the stylesheets of the pages it draws (apps/server/src/http/index-page.ts)
+    manifest: true,
     rolldownOptions: {
       output: {
         codeSplitting: {

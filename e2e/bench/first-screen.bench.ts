@@ -9,7 +9,11 @@
  * the FTP accounts it measures, median of ROUNDS:
  *
  * - warm: the same browser context visits the view again (every asset in its cache);
- * - cold: a new context (nothing cached) visits it.
+ * - cold: a new context (nothing cached) visits it;
+ *
+ * each as a returning browser, whose view cookie lets the server draw the page's first screen
+ * (apps/server/src/http/server-draw.ts), and as a browser without it, whose page the app draws
+ * (the panel before the server drew pages, measured in the same run).
  *
  * "First row" is the frame after the row's element entered the document: a MutationObserver set
  * before the page's first byte notes the insertion, and the next animation frame is the paint.
@@ -21,6 +25,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { VIEW_COOKIE } from '@panel247/contract/constants';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { escapeHtml } from '../../apps/server/src/http/index-page';
 import { CHROMIUM_PATH } from '../support/browser';
@@ -117,17 +122,26 @@ class Session {
     private readonly cookie: string,
   ) {}
 
-  async context(selector: string) {
-    const context = await this.browser.newContext({ viewport: { width: 1350, height: 940 }, locale: 'es-ES' });
+  /** A context signed in; `drawn`: with the view cookie a returning browser has (written at its last boot). */
+  async context(selector: string, drawn = false) {
+    const context = await this.browser.newContext({
+      viewport: { width: 1350, height: 940 },
+      locale: 'es-ES',
+      timezoneId: 'UTC',
+    });
     const [name, value] = this.cookie.split('=') as [string, string];
     await context.addCookies([{ name, value, url: this.server.url }]);
+    if (drawn) {
+      const view = new URLSearchParams({ tz: 'UTC', phone: '0', scheme: 'light', color: '' }).toString();
+      await context.addCookies([{ name: VIEW_COOKIE, value: encodeURIComponent(view), url: this.server.url }]);
+    }
     await context.addInitScript(FIRST_ROW_OBSERVER(selector));
     return context;
   }
 
   /** Cold: a new context; warm: the same context's second visit. */
-  async times(url: string, selector: string): Promise<{ cold: number; warm: number }> {
-    const context = await this.context(selector);
+  async times(url: string, selector: string, drawn = false): Promise<{ cold: number; warm: number }> {
+    const context = await this.context(selector, drawn);
     try {
       const page = await context.newPage();
       await waitForQuietMachine();
@@ -141,9 +155,9 @@ class Session {
     }
   }
 
-  /** The view's rows as a plain page, and the requests of a warm visit, from navigation start. */
+  /** The view's rows as a plain page, and the requests of a warm visit to the page the server draws, from navigation start. */
   async capture(url: string, view: View): Promise<{ html: string; waterfall: string[] }> {
-    const context = await this.context(view.first);
+    const context = await this.context(view.first, true);
     try {
       const page = await context.newPage();
       await firstRow(page, url, view.first);
@@ -226,19 +240,35 @@ async function main(): Promise<void> {
       const rows: string[][] = [];
       for (const view of VIEWS) {
         const url = `${server.url}${view.path(id)}`;
-        const panel = { cold: [] as number[], warm: [] as number[] };
+        const drawn = { cold: [] as number[], warm: [] as number[] };
+        const app = { cold: [] as number[], warm: [] as number[] };
         const page = { cold: [] as number[], warm: [] as number[] };
         for (let round = 0; round < ROUNDS; round += 1) {
-          // taking turns: a slow moment of a busy machine falls on both
-          const a = await session.times(url, view.first);
-          const b = await session.times(`${server.url}/bench-static/${staticFile(view)}`, view.first);
-          panel.cold.push(a.cold);
-          panel.warm.push(a.warm);
-          page.cold.push(b.cold);
-          page.warm.push(b.warm);
+          // taking turns: a slow moment of a busy machine falls on all three
+          for (const [times, next] of [
+            [drawn, await session.times(url, view.first, true)],
+            [app, await session.times(url, view.first)],
+            [page, await session.times(`${server.url}/bench-static/${staticFile(view)}`, view.first)],
+          ] as const) {
+            times.cold.push(next.cold);
+            times.warm.push(next.warm);
+          }
         }
-        const [pw, sw, pc, sc] = [median(panel.warm), median(page.warm), median(panel.cold), median(page.cold)];
-        rows.push([view.name, ms(pw), ms(sw), ratio(pw, sw), ms(pc), ms(sc), ratio(pc, sc)]);
+        const [dw, aw, sw] = [median(drawn.warm), median(app.warm), median(page.warm)];
+        const [dc, ac, sc] = [median(drawn.cold), median(app.cold), median(page.cold)];
+        rows.push([
+          view.name,
+          ms(sw),
+          ms(dw),
+          ratio(dw, sw),
+          ms(aw),
+          ratio(aw, sw),
+          ms(sc),
+          ms(dc),
+          ratio(dc, sc),
+          ms(ac),
+          ratio(ac, sc),
+        ]);
       }
       printTable(rows);
     } finally {
@@ -251,11 +281,13 @@ async function main(): Promise<void> {
 }
 
 function printTable(rows: string[][]): void {
-  const header = ['view', 'warm', 'static', '×', 'cold', 'static', '×'];
+  // drawn: the server drew the first screen; app: the app drew it (no view cookie)
+  const header = ['view', 'warm static', 'drawn', '×', 'app', '×', 'cold static', 'drawn', '×', 'app', '×'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
   console.log(`\nFirst rows on screen, median of ${ROUNDS} (aim: warm ≤ 3×, cold ≤ 5× the static page)`);
+  console.log('drawn: the server drew the first screen (a returning browser); app: the app drew it (no view cookie)');
   console.log(line(header));
   for (const row of rows) console.log(line(row));
 }

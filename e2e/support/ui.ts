@@ -1,3 +1,4 @@
+import { VIEW_COOKIE } from '@panel247/contract/constants';
 import type { Locator, Page, Route } from 'playwright-core';
 
 /** The open dialog of a modal (its root stays in the page while closed; the dialog does not). */
@@ -108,4 +109,14 @@ export async function holdCalls(page: Page, pattern: string, answer: (route: Rou
     await answer(route);
   });
   return release;
+}
+
+/**
+ * The next load of `page` is drawn by the app alone, as a first visit's is: without the view
+ * cookie the server does not draw the page (apps/server/src/http/view-hints.ts), so the view's
+ * first calls leave from the browser, where a test can hold them. The app writes the cookie again
+ * at its boot.
+ */
+export async function drawnByTheApp(page: Page): Promise<void> {
+  await page.context().clearCookies({ name: VIEW_COOKIE });
 }

@@ -1,19 +1,26 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { chromiumAvailable, newContext } from '../support/browser';
+import { chromiumAvailable, type NewPageOptions, newContext, SERVER_DRAWN, trackErrors } from '../support/browser';
 import { ADMIN, type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import { browserSuite } from '../support/suite';
+import { drawnByTheApp } from '../support/ui';
 
 /**
- * A signed-in page carries its boot's first answers (apps/server/src/http/boot-data.ts) and the
- * app asks for a view's code and first data at once (apps/web/src/app/router.tsx): what a page
- * may carry, and what the app does when what it carried is out of date or names nothing.
+ * A signed-in page carries its boot's first answers (apps/server/src/http/boot-data.ts) and, once
+ * the browser has told the server how it shows the panel (the view cookie), its first screen drawn
+ * on the server (apps/server/src/http/server-draw.ts); a page the app draws asks for a view's code
+ * and first data at once (apps/web/src/app/router.tsx). What a page may carry, and what the app
+ * does when what it carried is out of date or names nothing.
  */
 
 const CSRF = { 'x-dd-request': '1' };
 
-async function signedIn(suite: { browser: Browser; server: { url: string } }, who: Credentials) {
-  const context = await newContext(suite.browser);
+async function signedIn(
+  suite: { browser: Browser; server: { url: string } },
+  who: Credentials,
+  options: NewPageOptions = {},
+) {
+  const context = await newContext(suite.browser, options);
   const page = await context.newPage();
   await loginNoCaptcha(page, suite.server.url, who);
   return { context, page };
@@ -35,6 +42,28 @@ const EVER_SEEN = (selector: string) => `
   }).observe(document, { subtree: true, childList: true });
 `;
 const everSeen = (page: Page) => page.evaluate(() => (window as unknown as { __everSeen: boolean }).__everSeen);
+
+/**
+ * Keeps, when the HTML is parsed and before any script of the app has run, the first element
+ * matching `selector` and its text: what the server drew, to compare with what the app shows.
+ */
+const AS_DRAWN = (selector: string) => `
+  document.addEventListener('readystatechange', () => {
+    if (document.readyState !== 'interactive') return;
+    window.__drawn = document.querySelector(${JSON.stringify(selector)});
+    window.__drawnText = window.__drawn ? window.__drawn.innerText : null;
+  });
+`;
+
+/** Whether what the server drew is still the page's (the app hydrated it rather than drawing it again), and its text then. */
+const asDrawn = (page: Page, selector: string) =>
+  page.evaluate((selector) => {
+    const drawn = window as unknown as { __drawn: Element | null; __drawnText: string | null };
+    return {
+      kept: drawn.__drawn !== null && drawn.__drawn === document.querySelector(selector),
+      text: drawn.__drawnText,
+    };
+  }, selector);
 
 async function itemId(page: Page, reference: string): Promise<number> {
   const answer = await page.request.get(new URL('/p247/permission/list/', page.url()).href, { headers: CSRF });
@@ -73,7 +102,9 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
         expect(headers['cache-control']).toBe('private, no-cache');
         expect(headers.vary).toContain('Cookie');
       }
-      // the viewer's app shows the viewer, from the page, without asking who it is
+      // the viewer's app shows the viewer, from the page, without asking who it is (the calls of
+      // the view the login opened are left behind first)
+      await viewer.page.goto('about:blank');
       const calls: string[] = [];
       viewer.page.on('request', (request) => calls.push(new URL(request.url()).pathname));
       await viewer.page.goto(`${suite.server.url}/admin/`);
@@ -96,10 +127,64 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
     }
   });
 
-  it('asks for the view’s first page once, beside its code, and none of the boot’s calls', async () => {
+  it('draws the mail view’s first rows on the server; the app takes them over without asking for them again', async () => {
+    const { context, page } = await signedIn(suite, ADMIN);
+    try {
+      const errors = trackErrors(page);
+      const id = await itemId(page, 'demo.test');
+      const url = `${suite.server.url}/admin/${id}/mail/`;
+      const sent = await pageOf(context, url);
+      expect(sent.html).toContain('<div id="root" data-server-drawn inert aria-disabled="true">');
+      expect(sent.html).toContain('info@demo.test');
+      expect(sent.html).toMatch(/<link rel="stylesheet" href="\/assets\/styles-[\w-]+\.css">/);
+      expect(sent.boot?.queries).toHaveLength(2);
+
+      await page.addInitScript(AS_DRAWN('[data-testid="mail-list"]'));
+      const calls: string[] = [];
+      page.on('request', (request) => calls.push(new URL(request.url()).pathname));
+      await page.goto(url, { waitUntil: 'commit' });
+      await page.waitForFunction((selector) => !document.querySelector(selector), SERVER_DRAWN);
+      const drawn = await asDrawn(page, '[data-testid="mail-list"]');
+      expect(drawn.text).toContain('info@demo.test');
+      expect(drawn.kept).toBe(true);
+      expect(await page.locator('#root').getAttribute('inert')).toBeNull();
+      expect(await page.locator('#root').getAttribute('aria-disabled')).toBeNull();
+      expect(calls.filter((path) => path.startsWith('/p247/'))).toEqual([]);
+      // the app is running the page: its filter asks the server
+      await page.getByTestId('mail-filter').fill('info');
+      await page.waitForRequest((request) => request.url().includes('/mail/list/') && request.url().includes('info'));
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('draws in the visitor’s own time zone and scheme, as the app shows it, so hydrating it changes nothing', async () => {
+    const { context, page } = await signedIn(suite, ADMIN, { timezoneId: 'Pacific/Kiritimati', colorScheme: 'dark' });
+    try {
+      const errors = trackErrors(page);
+      const sent = await pageOf(context, `${suite.server.url}/admin/`);
+      expect(sent.html).toContain('data-mantine-color-scheme="dark"');
+      await page.addInitScript(AS_DRAWN('[data-testid="user-card"]'));
+      await page.goto(`${suite.server.url}/admin/`);
+      const drawn = await asDrawn(page, '[data-testid="user-card"]');
+      expect(drawn.kept).toBe(true);
+      // the last login, in UTC+14: the browser's and the server's text agree to the minute
+      expect(drawn.text).toBe(await page.getByTestId('user-card').innerText());
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('leaves a first visit’s page (no view cookie yet) to the app, which asks for the view’s first page beside its code', async () => {
     const { context, page } = await signedIn(suite, ADMIN);
     try {
       const id = await itemId(page, 'demo.test');
+      await drawnByTheApp(page);
+      const sent = await pageOf(context, `${suite.server.url}/admin/${id}/mail/`);
+      expect(sent.html).toContain('<div id="root"></div>');
+      expect(sent.boot?.user).toMatchObject({ user: ADMIN.user });
       const calls: string[] = [];
       page.on('request', (request) => calls.push(new URL(request.url()).pathname));
       await page.goto(`${suite.server.url}/admin/${id}/mail/`);
@@ -122,7 +207,9 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
       const id = await itemId(page, 'mail-demo.test');
       const url = `${suite.server.url}/admin/${id}/mail/`;
       await page.addInitScript(EVER_SEEN('[data-testid="mail-usage"]'));
-      // the page is sent with the grant; it is revoked before the app's first call
+      // the page is sent with the grant; it is revoked before the app's first call (a page the
+      // server drew made that call itself, with the page)
+      await drawnByTheApp(page);
       await page.route(url, async (route) => {
         const response = await route.fetch();
         const body = await response.text();

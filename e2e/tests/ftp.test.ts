@@ -11,6 +11,7 @@ import {
   apiAnswer,
   apiFromPage,
   dialog,
+  drawnByTheApp,
   fieldError,
   holdCalls,
   tableRows,
@@ -113,6 +114,8 @@ describe.skipIf(!chromiumAvailable())('FTP view', () => {
       route.fulfill(apiAnswer({ ftps: [] })),
     );
     try {
+      // drawn by the server, the page would already hold the first page of rows
+      await drawnByTheApp(page);
       await page.goto(ftpUrl);
       await page.getByTestId('ftp-skeleton').waitFor();
       release();

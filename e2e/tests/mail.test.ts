@@ -7,7 +7,7 @@ import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
-import { apiAnswer, dialog, fieldError, holdCalls, titleOnceSet, waitToast } from '../support/ui';
+import { apiAnswer, dialog, drawnByTheApp, fieldError, holdCalls, titleOnceSet, waitToast } from '../support/ui';
 
 const ROWS = '[data-testid="mail-list"] tbody tr[data-name]';
 
@@ -115,6 +115,8 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
       route.fulfill(apiAnswer({ mail: [], total: 0 })),
     );
     try {
+      // drawn by the server, the page would already hold the first page of rows
+      await drawnByTheApp(page);
       await page.goto(mailUrl);
       await page.getByTestId('mail-skeleton').waitFor();
       release();

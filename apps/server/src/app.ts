@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyWebsocket from '@fastify/websocket';
+import { VIEW_COOKIE } from '@panel247/contract/constants';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { bindPanelWork, composePanel, type PanelServices, panelReady } from './composition/panel-services.ts';
 import type { AppConfig } from './config.ts';
@@ -10,7 +11,7 @@ import { createDnsDriver } from './drivers/dns/create-dns-driver.ts';
 import type { DnsDriver } from './drivers/dns/dns.driver.ts';
 import { CsrfError } from './errors.ts';
 import { createApiRouter, type DescribedRoute } from './http/api-route.ts';
-import { bootDataOf } from './http/boot-data.ts';
+import { bootDataOf, pageCaller } from './http/boot-data.ts';
 import { clientCallOf } from './http/client-call-of.ts';
 import { limitConnections, timeoutOptions } from './http/connection-limits.ts';
 import { csrfAllows, matchedRoute } from './http/csrf.ts';
@@ -21,6 +22,9 @@ import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { registerOpenApiRoute } from './http/openapi.ts';
 import { forLog } from './http/request-context.ts';
 import { apiSecurityHeaders, computeSecurityHeaders, PANEL_HELMET_OPTIONS } from './http/security-headers.ts';
+import { drawSignedInPage } from './http/server-draw.ts';
+import { PageRenderer, rendererFile } from './http/server-render.ts';
+import { viewHintsOf } from './http/view-hints.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { EmbeddedEngine } from './jobs/embedded-engine.ts';
 import type { JobEngine } from './jobs/job-engine.ts';
@@ -246,6 +250,9 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     registerRealtimeRoutes(scope, { path: socketPath, sessions, events });
   });
   registerDefaultLogos(app);
+  const rendererPath = config.serverRender && config.webDist ? rendererFile(config.webDist) : null;
+  const pageRenderer = rendererPath ? new PageRenderer(rendererPath, app.log) : null;
+  if (pageRenderer) app.addHook('onClose', () => pageRenderer.close());
   await registerWebApp(app, {
     dist: config.webDist ?? '',
     basePath: config.basePath,
@@ -256,6 +263,14 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
       return { company: brand.company, logo: brand.logo };
     },
     bootData: (request, page) => bootDataOf(app, request, { basePath: config.basePath, ...page }),
+    drawPage: pageRenderer
+      ? async (request, { boot, ...page }) => {
+          const hints = viewHintsOf(clientCallOf(request).cookie(VIEW_COOKIE));
+          if (!hints) return undefined;
+          const call = pageCaller(app, request, { basePath: config.basePath, ...page });
+          return drawSignedInPage(pageRenderer, call, { url: request.url, language: page.language, boot, hints });
+        }
+      : undefined,
     hasSessionCookie: (request) => {
       const call = clientCallOf(request);
       return Boolean(call.cookie(sessions.cookieName(call)));

@@ -60,6 +60,11 @@ export const configSchema = z.object({
     .optional(),
   seedDemo: bool.optional(),
   webDist: z.string().optional(),
+  /**
+   * Draw a signed-in page's first screen on the server (the web build's dist/server renderer, in a
+   * worker thread), so its rows show before the app's code has run. Off: the app draws every page.
+   */
+  serverRender: bool.default(true),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   trustProxy: bool.default(false),
   /** Extra origins accepted by the CSRF check besides the request's own host. */
@@ -752,6 +757,7 @@ export const ENV_MAP: Record<string, string> = {
   PANEL_SECRET_KEY: 'secretKey',
   PANEL_SEED_DEMO: 'seedDemo',
   PANEL_WEB_DIST: 'webDist',
+  PANEL_SERVER_RENDER: 'serverRender',
   PANEL_LOG_LEVEL: 'logLevel',
   PANEL_TRUST_PROXY: 'trustProxy',
   PANEL_DEFAULT_LANGUAGE: 'defaultLanguage',

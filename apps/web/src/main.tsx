@@ -1,18 +1,26 @@
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { prefetchConfig, prefetchPermissions, prefetchUserInfo, queryClient } from './app/query-client';
 import { Root } from './app/root';
 import { preloadRoute } from './app/router';
 import { setForcedLanguage } from './lib/api-client';
 import { seedBootData } from './lib/boot-data';
 import { initI18n } from './lib/i18n';
-import { forcedLanguageFromUrl, initialLanguage, writeLanguageCookie } from './lib/language';
+import { forcedLanguageFromUrl, initialLanguage, isLanguage, writeLanguageCookie } from './lib/language';
+import { drawnByServer, onceHydrated } from './lib/server-drawn';
+import { writeViewCookie } from './lib/view-cookie';
 
+const container = document.getElementById('root');
+if (!container) throw new Error('no #root');
+const drawn = drawnByServer(container);
 const forced = forcedLanguageFromUrl();
 if (forced) {
   writeLanguageCookie(forced);
   setForcedLanguage(forced);
 }
-const language = initialLanguage();
+// A page the server drew is in its language: the app's first render must be the same.
+const pageLanguage = document.documentElement.lang;
+const language = drawn && isLanguage(pageLanguage) ? pageLanguage : initialLanguage();
+writeViewCookie();
 // A signed-in page carries the boot's first answers: what it holds is not asked again below.
 const boot = seedBootData(queryClient, language);
 // The texts and the stylesheets first, then the address's code (the layout's and the view's), all
@@ -26,7 +34,7 @@ prefetchConfig(language);
 void prefetchUserInfo().then(() => prefetchPermissions(window.location.pathname));
 
 void Promise.all([texts, styles, code]).then(() => {
-  const container = document.getElementById('root');
-  if (!container) throw new Error('no #root');
-  createRoot(container).render(<Root initialLanguage={language} queryClient={queryClient} />);
+  const root = <Root initialLanguage={language} queryClient={queryClient} />;
+  if (drawn) hydrateRoot(container, onceHydrated(container, root));
+  else createRoot(container).render(root);
 });

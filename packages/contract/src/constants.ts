@@ -12,6 +12,15 @@ export const DEFAULT_LANGUAGE: Language = 'es';
 export const LANGUAGE_COOKIE = '_lang';
 export const LANGUAGE_COOKIE_DAYS = 1;
 
+/**
+ * What a browser knows of how it shows the panel and the server needs to draw a signed-in page
+ * the same way: the time zone, the phone layout, the dark or light scheme and the saved colour
+ * (`tz`, `phone`, `scheme`, `color`, form-encoded). Written by the app at each boot; nothing in it
+ * is secret or trusted beyond the look of a page.
+ */
+export const VIEW_COOKIE = 'panel247_view';
+export const VIEW_COOKIE_DAYS = 365;
+
 /** The 22 Tailwind palette names offered as primary colours. */
 export const THEME_COLORS = [
   'slate',

@@ -19,6 +19,10 @@ export interface BootData {
   user?: unknown;
   permissions?: unknown;
   set?: { id: number; data: unknown };
+  /** On a page the server drew: the view's first data it was drawn with (server-draw.ts). */
+  queries?: { queryKey: unknown[]; data: unknown }[];
+  /** On a page the server drew: what it assumed of the browser, which the app's hydration starts from. */
+  drawnFor?: { phone: boolean };
 }
 
 /** The request headers a call of the page's own would carry: who, from where, in which language. */
@@ -32,22 +36,32 @@ const FORWARDED = [
   'x-forwarded-host',
 ] as const;
 
+/** What a page's calls are made in: its language, forced or not, and the base path of the API. */
+export interface PageCallOptions {
+  basePath: string;
+  language: Language;
+  forcedLanguage: boolean;
+}
+
+/** A read call of the page's own: its answer's data, or undefined when it did not succeed. */
+export type PageCall = (
+  method: 'GET' | 'POST',
+  path: string,
+  query?: Record<string, string | string[]>,
+) => Promise<unknown>;
+
 /**
- * The boot's calls made for the page's own request, through the panel's own routes (`inject`):
- * the same authentication, brand, language and answers as the browser's calls would get, with
- * this request's cookie and no other. All four only read.
+ * Calls made for the page's own request, through the panel's own routes (`inject`): the same
+ * authentication, brand, language and answers as the browser's calls would get, with this
+ * request's cookie and no other.
  */
-export async function bootDataOf(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  options: { basePath: string; language: Language; forcedLanguage: boolean; referer?: string },
-): Promise<BootData> {
+export function pageCaller(app: FastifyInstance, request: FastifyRequest, options: PageCallOptions): PageCall {
   const headers: Record<string, string> = { [CSRF_HEADER]: '1', accept: 'application/json' };
   for (const name of FORWARDED) {
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  const call = async (method: 'GET' | 'POST', path: string, query: Record<string, string> = {}) => {
+  return async (method, path, query = {}) => {
     if (options.forcedLanguage) query.language = options.language;
     const answer = await app.inject({
       method,
@@ -60,6 +74,15 @@ export async function bootDataOf(
     const body = answer.json() as { system?: { valid?: boolean }; data?: unknown };
     return body.system?.valid === true ? body.data : undefined;
   };
+}
+
+/** The boot's calls for the page's own request (see pageCaller). All four only read. */
+export async function bootDataOf(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  options: PageCallOptions & { referer?: string },
+): Promise<BootData> {
+  const call = pageCaller(app, request, options);
   const itemId = itemIdFromPath(request.url.split('?')[0] ?? '');
   const [config, user] = await Promise.all([
     call('GET', API.configGet, options.referer ? { _referer_: options.referer } : {}),

@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Language } from '@panel247/contract/constants';
 import { chooseEncoding } from './answer-encoding.ts';
 import { type BootData, bootScript } from './boot-data.ts';
+import type { DrawnPage } from './server-draw.ts';
 
 /** Where index.html takes the login page's frame (apps/web/index.html). */
 const SHELL_MARK = '<!--panel247:shell-->';
@@ -22,6 +23,8 @@ export interface PageRequest {
   shell?: { brand: ShellBrand; captcha: 'altcha' | 'none'; year: number };
   /** A signed-in visit's first answers, carried by the page (boot-data.ts). */
   boot?: BootData;
+  /** The app's first screen, drawn on the server (server-draw.ts). */
+  drawn?: DrawnPage;
 }
 
 export function escapeHtml(value: string): string {
@@ -50,9 +53,13 @@ export class IndexPage {
   private readonly index: string;
   private readonly shell: string;
   private readonly texts: Record<string, Record<string, string>>;
+  private readonly stylesheets: string;
 
   constructor(dist: string) {
     this.index = readFileSync(path.join(dist, 'index.html'), 'utf8');
+    this.stylesheets = stylesheetsOf(dist)
+      .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
+      .join('');
     const shellFile = path.join(dist, 'login-shell.html');
     const textsFile = path.join(dist, 'shell-texts.json');
     // A build from before the frame existed still serves, without it.
@@ -63,7 +70,9 @@ export class IndexPage {
 
   // Every replacement below is a function: `$&` and the like in a brand's name are not patterns.
   render(page: PageRequest): string {
-    const attributes = `lang="${page.language}"${page.sessionCookie ? '' : ' data-session="none"'}`;
+    let attributes = `lang="${page.language}"${page.sessionCookie ? '' : ' data-session="none"'}`;
+    // the scheme Mantine's provider sets once the app runs, there before the first paint
+    if (page.drawn) attributes += ` data-mantine-color-scheme="${page.drawn.scheme}"`;
     let html = this.index.replace(/<html lang="[a-z]+">/, () => `<html ${attributes}>`);
     const texts = this.texts[page.language];
     if (page.shell && this.shell && texts) {
@@ -83,12 +92,45 @@ export class IndexPage {
       });
       html = html.replace(SHELL_MARK, () => frame);
     }
+    if (page.drawn) {
+      // drawn: the stylesheets the app would load before its first render, linked so the HTML is
+      // painted styled; #root inert until the app has hydrated it (apps/web/src/lib/server-drawn.tsx)
+      const drawn = page.drawn.html;
+      html = html.replace('</head>', () => `${this.stylesheets}</head>`);
+      html = html.replace(
+        '<div id="root"></div>',
+        () => `<div id="root" data-server-drawn inert aria-disabled="true">${drawn}</div>`,
+      );
+    }
     if (page.boot) {
       const script = bootScript(page.boot);
-      html = html.replace('<div id="root">', () => `${script}<div id="root">`);
+      html = html.replace('<div id="root"', () => `${script}<div id="root"`);
     }
     return html;
   }
+}
+
+/** Where Vite's build lists each module's files (`build.manifest`). */
+const MANIFEST = path.join('.vite', 'manifest.json');
+/** The module whose stylesheet (Mantine's) every other one builds on: it is linked first. */
+const BASE_STYLES = 'src/app/styles.ts';
+
+/**
+ * Every stylesheet of the build, Mantine's first, as a page the server drew links them: the
+ * signed-in screens' styles are a few KB beside Mantine's, and a cached file costs nothing, so
+ * one list serves every view rather than one per route. None without a manifest.
+ */
+export function stylesheetsOf(dist: string): string[] {
+  const file = path.join(dist, MANIFEST);
+  if (!existsSync(file)) return [];
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { file: string; css?: string[] }>;
+  const base = manifest[BASE_STYLES];
+  const first = base ? [base.file, ...(base.css ?? [])].filter((name) => name.endsWith('.css')) : [];
+  const rest = Object.values(manifest).flatMap((chunk) => [
+    ...(chunk.file.endsWith('.css') ? [chunk.file] : []),
+    ...(chunk.css ?? []),
+  ]);
+  return [...new Set([...first, ...rest])].map((name) => `/${name}`);
 }
 
 /** The page compressed as the client accepts it; it is a few KB, so compressing per request is cheap. */

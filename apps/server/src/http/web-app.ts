@@ -7,9 +7,12 @@ import type { BootData } from './boot-data.ts';
 import { documentLanguage, forcedLanguage } from './document-language.ts';
 import { notFoundEnvelope } from './error-handler.ts';
 import { encodePage, IndexPage, type PageRequest, type ShellBrand } from './index-page.ts';
+import type { DrawnPage } from './server-draw.ts';
 
 /** Vite names every file under assets/ by its content's hash: a changed file is a new address. */
 const HASHED_FOLDER = 'assets';
+/** What the build writes for the server alone (server-render.ts, index-page.ts). */
+const SERVER_ONLY = /^\/(?:server|\.vite)\//;
 
 export interface WebAppOptions {
   /** The built web app (apps/web/dist); without its index.html the panel answers 503. */
@@ -27,6 +30,14 @@ export interface WebAppOptions {
     request: FastifyRequest,
     page: { language: Language; forcedLanguage: boolean; referer?: string },
   ) => Promise<BootData>;
+  /**
+   * A signed-in page's first screen drawn on the server (server-draw.ts), from its boot data; it
+   * may add the view's first data to it. None, or undefined: the app draws the page itself.
+   */
+  drawPage?: (
+    request: FastifyRequest,
+    page: { language: Language; forcedLanguage: boolean; boot: BootData },
+  ) => Promise<DrawnPage | undefined>;
 }
 
 const LOGIN_PATH = '/login/';
@@ -46,6 +57,14 @@ async function pageRequest(request: FastifyRequest, options: WebAppOptions): Pro
       request.log.warn({ err: error }, 'page without its boot data');
       return undefined;
     });
+    const boot = page.boot;
+    if (boot?.user && options.drawPage) {
+      page.drawn = await options.drawPage(request, { ...about, boot }).catch((error) => {
+        // the app draws the page itself, as it always could
+        request.log.warn({ err: error }, 'page not drawn on the server');
+        return undefined;
+      });
+    }
   }
   const captcha = options.captcha;
   // With a session the app leaves /login/ at once; third-party captchas have sizes of their own.
@@ -78,6 +97,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       wildcard: false,
       index: false,
       preCompressed: true,
+      // the server's page renderer and the build's manifest are the server's, not the browser's
+      allowedPath: (pathName) => !SERVER_ONLY.test(pathName),
       setHeaders(reply, file) {
         if (path.relative(options.dist, file).split(path.sep)[0] === HASHED_FOLDER) {
           reply.header('cache-control', 'public, max-age=31536000, immutable');

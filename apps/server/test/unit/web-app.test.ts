@@ -6,6 +6,8 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootScript } from '../../src/http/boot-data.ts';
+import type { DrawnPage } from '../../src/http/server-draw.ts';
+import { viewHintsOf } from '../../src/http/view-hints.ts';
 import { registerWebApp } from '../../src/http/web-app.ts';
 
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
@@ -147,5 +149,115 @@ describe('the page’s boot data block', () => {
     const inside = script.slice(script.indexOf('>') + 1, script.lastIndexOf('</script>'));
     expect(inside).not.toContain('<');
     expect(JSON.parse(inside)).toEqual(boot);
+  });
+});
+
+describe('a page the server drew', () => {
+  let dist: string;
+  let app: FastifyInstance;
+  let draw: () => Promise<DrawnPage | undefined>;
+  const boot = { language: 'es' as const, config: {}, user: { username: 'admin' }, permissions: {} };
+
+  beforeAll(async () => {
+    dist = mkdtempSync(path.join(tmpdir(), 'panel247-web-'));
+    mkdirSync(path.join(dist, '.vite'));
+    mkdirSync(path.join(dist, 'server'));
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><html lang="es"><head><title>Panel247</title></head><body><div id="root"></div></body></html>',
+    );
+    writeFileSync(path.join(dist, 'server', 'render-worker.js'), 'export const secret = 1;');
+    writeFileSync(
+      path.join(dist, '.vite', 'manifest.json'),
+      JSON.stringify({
+        'src/components/list.tsx': { file: 'assets/list.js', css: ['assets/list.css'] },
+        'src/app/styles.ts': { file: 'assets/styles.css' },
+        _shared: { file: 'assets/shared.js', css: ['assets/list.css', 'assets/table.css'] },
+      }),
+    );
+    app = Fastify();
+    await app.register(fastifyCookie);
+    await registerWebApp(app, {
+      dist,
+      basePath: '/p247/',
+      defaultLanguage: 'es',
+      captcha: 'none',
+      brandOf: async () => ({ company: 'Acme', logo: '/logo.svg' }),
+      hasSessionCookie: (request) => Boolean(request.cookies.session),
+      bootData: async (request) => (request.cookies.session === 'user' ? { ...boot } : { language: 'es' }),
+      drawPage: async (_request, page) => {
+        const drawn = await draw();
+        if (drawn) page.boot.queries = [{ queryKey: ['mail', 7], data: { rows: 1 } }];
+        return drawn;
+      },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('puts the HTML in an inert #root, links the stylesheets (Mantine’s first) and carries the data it drew with', async () => {
+    draw = async () => ({ html: '<main>rows</main>', scheme: 'dark' });
+    const page = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
+    expect(page.body).toContain('<html lang="es" data-mantine-color-scheme="dark">');
+    expect(page.body).toContain(
+      '<link rel="stylesheet" href="/assets/styles.css"><link rel="stylesheet" href="/assets/list.css"><link rel="stylesheet" href="/assets/table.css"></head>',
+    );
+    expect(page.body).toContain('<div id="root" data-server-drawn inert aria-disabled="true"><main>rows</main></div>');
+    expect(page.body).toContain('"queries":[{"queryKey":["mail",7],"data":{"rows":1}}]');
+    expect(page.headers['cache-control']).toBe('private, no-cache');
+  });
+
+  it('sends the page the app draws when drawing fails or is not asked for, and never one without a user', async () => {
+    draw = async () => {
+      throw new Error('the page renderer took too long');
+    };
+    const failed = await app.inject({ url: '/admin/', headers: { cookie: 'session=user' } });
+    expect(failed.statusCode).toBe(200);
+    expect(failed.body).toContain('<div id="root"></div>');
+    expect(failed.body).not.toContain('stylesheet');
+    let asked = false;
+    draw = async () => {
+      asked = true;
+      return { html: '<main>rows</main>', scheme: 'light' };
+    };
+    const signedOut = await app.inject({ url: '/admin/', headers: { cookie: 'session=gone' } });
+    expect(signedOut.body).toContain('<div id="root"></div>');
+    expect(asked).toBe(false);
+  });
+
+  it('never serves the server’s renderer nor the build’s manifest', async () => {
+    for (const url of ['/server/render-worker.js', '/.vite/manifest.json']) {
+      const answer = await app.inject({ url });
+      expect(answer.body).not.toContain('secret');
+      expect(answer.body).not.toContain('assets/list.js');
+    }
+  });
+});
+
+describe('the view cookie’s hints', () => {
+  const cookie = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+  it('reads the zone, the phone layout, the scheme and a known colour', () => {
+    expect(viewHintsOf(cookie({ tz: 'Europe/Madrid', phone: '1', scheme: 'dark', color: 'teal' }))).toEqual({
+      timeZone: 'Europe/Madrid',
+      phone: true,
+      scheme: 'dark',
+      color: 'teal',
+    });
+    expect(viewHintsOf(cookie({ tz: 'UTC', phone: 'x', scheme: '<b>', color: 'red;x' }))).toEqual({
+      timeZone: 'UTC',
+      phone: false,
+      scheme: 'light',
+      color: null,
+    });
+  });
+
+  it('is nothing without a cookie, with a zone this runtime does not know, or with an oversized value', () => {
+    expect(viewHintsOf(undefined)).toBeNull();
+    expect(viewHintsOf(cookie({ tz: 'Mars/Olympus' }))).toBeNull();
+    expect(viewHintsOf(cookie({ tz: '../../etc/passwd' }))).toBeNull();
+    expect(viewHintsOf(cookie({ tz: 'UTC', color: 'x'.repeat(600) }))).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import type { Language, ThemeColor } from '@panel247/contract/constants';
 import type { UserInfoData } from '@panel247/contract/user';
 import { keepPreviousData, type QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
 import { configQueryKey, FALLBACK_CONFIG, getConfig } from '../api/get-config';
@@ -17,6 +17,7 @@ import { subscribeToasts, toastsRequested } from '../lib/notify';
 import { signalSessionLost, useSessionLost } from '../lib/session-lost';
 import { buildTheme, colorSchemeManager } from '../lib/theme';
 import { effectiveColor, readThemeColor, writeThemeColor } from '../lib/theme-storage';
+import { writeViewCookie } from '../lib/view-cookie';
 import { CrossTabBridge, RealtimeBridge } from './bridges';
 import { AppRoutes } from './router';
 
@@ -25,17 +26,38 @@ const SessionLossModal = lazy(() => import('../features/auth/components/session-
 
 onSessionLost(signalSessionLost);
 
-export function Root({ initialLanguage, queryClient }: { initialLanguage: Language; queryClient: QueryClient }) {
+interface RootProps {
+  initialLanguage: Language;
+  queryClient: QueryClient;
+  /** The router around the routes: the browser's history, or the server's one address. */
+  router?: (routes: ReactNode) => ReactNode;
+  /** The colour the user saved, as the server knows it (a cookie): the browser reads its own storage. */
+  savedColor?: ThemeColor | null;
+}
+
+const browserRouter = (routes: ReactNode) => <BrowserRouter>{routes}</BrowserRouter>;
+const noToasts = () => false;
+
+export function Root({ initialLanguage, queryClient, router = browserRouter, savedColor }: RootProps) {
   return (
     <QueryClientProvider client={queryClient}>
-      <Boot initialLanguage={initialLanguage} />
+      <Boot initialLanguage={initialLanguage} router={router} initialColor={savedColor} />
     </QueryClientProvider>
   );
 }
 
-function Boot({ initialLanguage }: { initialLanguage: Language }) {
+function Boot({
+  initialLanguage,
+  router,
+  initialColor,
+}: {
+  initialLanguage: Language;
+  router: (routes: ReactNode) => ReactNode;
+  initialColor: ThemeColor | null | undefined;
+}) {
   const { t } = useTranslation();
-  const toasts = useSyncExternalStore(subscribeToasts, toastsRequested);
+  // the server's page never asked for a toast
+  const toasts = useSyncExternalStore(subscribeToasts, toastsRequested, noToasts);
   // The modal's code loads only when a session is actually lost.
   const sessionLost = useSessionLost();
   const [language, setLanguageState] = useState<Language>(initialLanguage);
@@ -59,7 +81,9 @@ function Boot({ initialLanguage }: { initialLanguage: Language }) {
   });
   const user: UserInfoData | null = configLoaded ? (userQuery.data ?? null) : null;
 
-  const [savedColor, setSavedColor] = useState<ThemeColor | null>(readThemeColor);
+  const [savedColor, setSavedColor] = useState<ThemeColor | null>(() =>
+    initialColor === undefined ? readThemeColor() : initialColor,
+  );
   const allowColorChange = config?.themeConfig.allowColorChange ?? true;
   const color = effectiveColor(config?.themeConfig.color, allowColorChange, savedColor);
   const theme = useMemo(() => buildTheme(color), [color]);
@@ -78,6 +102,7 @@ function Boot({ initialLanguage }: { initialLanguage: Language }) {
 
   const setColor = useCallback((next: ThemeColor) => {
     writeThemeColor(next);
+    writeViewCookie();
     setSavedColor(next);
     broadcast({ type: 'theme.color', color: next });
   }, []);
@@ -116,9 +141,7 @@ function Boot({ initialLanguage }: { initialLanguage: Language }) {
         <AppContext.Provider value={value}>
           <CrossTabBridge onColor={setSavedColor} />
           {user ? <RealtimeBridge basePath={value.config.basePath} /> : null}
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
+          {router(<AppRoutes />)}
           {sessionLost ? (
             <Suspense fallback={null}>
               <SessionLossModal />

@@ -5,6 +5,7 @@ import { dnsListQuery, FIRST_DNS_PAGE } from '../features/dns/api/list-dns-recor
 import { FIRST_FTP_PAGE, ftpPageQuery } from '../features/ftp/api/list-ftp-page';
 import { mailAuthQuery } from '../features/mail/api/get-mail-auth';
 import { FIRST_MAIL_PAGE, mailPageQuery } from '../features/mail/api/list-mail';
+import type { ApiGetQuery } from '../lib/api-query';
 import { gateOpens, type ItemGateRule } from '../lib/item-gate-rule';
 
 /**
@@ -12,11 +13,12 @@ import { gateOpens, type ItemGateRule } from '../lib/item-gate-rule';
  * handles name it) instead of at the view's first render: the list call leaves with the code.
  * Each view and its prefetch share one query's key and call, and one gate: the data is asked only
  * when the item's permission set, as the page carried it, opens the view, so a missing item or a
- * view the user may not see asks for nothing more than it did before.
+ * view the user may not see asks for nothing more than it did before. The server draws a signed-in
+ * page's first screen with the same queries (apps/web/src/server/render-page.tsx).
  */
 export interface ItemViewData {
   gate: ItemGateRule;
-  queries: (id: number) => { queryKey: readonly unknown[]; queryFn: (context: { signal?: AbortSignal }) => unknown }[];
+  queries: (id: number) => ApiGetQuery<unknown>[];
 }
 
 export const MAIL_VIEW: ItemViewData = {
@@ -34,9 +36,13 @@ export const FTP_VIEW: ItemViewData = {
   queries: (id) => [ftpPageQuery(id, FIRST_FTP_PAGE)],
 };
 
+/** `view`'s first queries of item `id` when its permission set opens the view; none otherwise. */
+export function openViewQueries(view: ItemViewData, id: number, set: PermissionSetData | undefined) {
+  return set && gateOpens(set, view.gate) ? view.queries(id) : [];
+}
+
 /** Asks for `view`'s first data of item `id` when the cached permission set opens it. */
 export function prefetchItemView(queryClient: QueryClient, view: ItemViewData, id: number): void {
   const set = queryClient.getQueryData<PermissionSetData>(permissionSetQueryKey(id));
-  if (!set || !gateOpens(set, view.gate)) return;
-  for (const query of view.queries(id)) void queryClient.prefetchQuery(query);
+  for (const query of openViewQueries(view, id, set)) void queryClient.prefetchQuery(query);
 }

@@ -150,19 +150,25 @@ export const routes: RouteObject[] = [
   },
 ];
 
+/** The item view `pathname` names (one whose first data the routes name), with the item's id. */
+export function itemViewAt(pathname: string): { view: ItemViewData; id: number } | null {
+  for (const { route, params } of matchRoutes(routes, pathname) ?? []) {
+    const view = (route.handle as RouteCode | undefined)?.data;
+    const id = parseId(params.id);
+    if (view && id !== null) return { view, id };
+  }
+  return null;
+}
+
 /**
  * Loads the code `pathname` renders (the layout's and the view's chunks, with the layout's texts)
- * at once, and asks for an item view's first data beside it, instead of each after the one
- * before has rendered. Resolves when the code is in, or failed (the page then loads it, and shows
- * its error, as any lazy page does). Without a session an address behind it renders the login
- * page (or the bare not-found page): that code instead, and no data.
+ * at once. Resolves when the code is in, or failed (the page then loads it, and shows its error,
+ * as any lazy page does). Without a session an address behind it renders the login page (or the
+ * bare not-found page): that code instead. The server loads the same before drawing a page.
  */
-export function preloadRoute(
-  pathname: string,
-  { signedIn, queryClient }: { signedIn: boolean; queryClient: QueryClient },
-): Promise<unknown> {
+export function loadRouteCode(pathname: string, signedIn: boolean): Promise<unknown> {
   const pages = new Set<LazyPage>();
-  for (const { route, params } of matchRoutes(routes, pathname) ?? []) {
+  for (const { route } of matchRoutes(routes, pathname) ?? []) {
     const code = route.handle as RouteCode | undefined;
     if (!code) continue;
     if (code.signedOut && !signedIn) {
@@ -170,10 +176,21 @@ export function preloadRoute(
       break;
     }
     for (const lazy of code.pages) pages.add(lazy);
-    const id = parseId(params.id);
-    if (code.data && signedIn && id !== null) prefetchItemView(queryClient, code.data, id);
   }
   return Promise.allSettled([...pages].map((lazy) => lazy.load()));
+}
+
+/**
+ * The boot's start: the address's code, and an item view's first data beside it, instead of each
+ * after the one before has rendered (see `loadRouteCode`). Without a session, no data.
+ */
+export function preloadRoute(
+  pathname: string,
+  { signedIn, queryClient }: { signedIn: boolean; queryClient: QueryClient },
+): Promise<unknown> {
+  const item = signedIn ? itemViewAt(pathname) : null;
+  if (item) prefetchItemView(queryClient, item.view, item.id);
+  return loadRouteCode(pathname, signedIn);
 }
 
 /** Declarative routing (no data router): a smaller bundle, and the app loads its data itself. */

@@ -1,3 +1,5 @@
+import { displayHints } from './display-hints';
+
 /** How much of a moment a date shows: the day, down to the minute, or down to the second (logs). */
 export type DateDetail = 'day' | 'minute' | 'second';
 
@@ -15,10 +17,12 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
  * each language and detail is built once and kept.
  */
 export function formatEpoch(seconds: number, language: string, detail: DateDetail = 'minute'): string {
-  const key = `${language}|${detail}`;
+  // in the browser its own zone; on the server the visitor's (display-hints.ts)
+  const timeZone = displayHints.timeZone;
+  const key = `${language}|${detail}|${timeZone ?? ''}`;
   let formatter = formatters.get(key);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat(language, OPTIONS[detail]);
+    formatter = new Intl.DateTimeFormat(language, { ...OPTIONS[detail], timeZone });
     formatters.set(key, formatter);
   }
   return formatter.format(new Date(seconds * 1000));

@@ -62,7 +62,8 @@ export async function initI18n(language: Language): Promise<typeof i18next> {
   }
   await ensureLoaded(language, wanted);
   await i18next.changeLanguage(language);
-  document.documentElement.lang = language;
+  // a server drawing a page has no document: its page says the language itself
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
   return i18next;
 }
 
@@ -82,7 +83,7 @@ export async function switchI18nLanguage(language: Language): Promise<void> {
   await ensureLoaded(language, wanted);
   await i18next.changeLanguage(language);
   current = language;
-  document.documentElement.lang = language;
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
 }
 
 export { i18next };

@@ -2,6 +2,7 @@ import { createTheme, type MantineColorScheme, type MantineColorSchemeManager } 
 import type { ThemeColor, ThemeMode } from '@panel247/contract/constants';
 import { PALETTE, ZINC_DARK } from './theme-colors';
 import { readThemeMode, writeThemeMode } from './theme-storage';
+import { writeViewCookie } from './view-cookie';
 
 export function modeToScheme(mode: ThemeMode): MantineColorScheme {
   return mode === 'system' ? 'auto' : mode;
@@ -14,11 +15,17 @@ export function schemeToMode(scheme: MantineColorScheme): ThemeMode {
 /** Keeps Mantine's colour scheme in `_ddcfg.theme` (the spec's local settings key). */
 export const colorSchemeManager: MantineColorSchemeManager = {
   get: () => modeToScheme(readThemeMode()),
-  set: (value) => writeThemeMode(schemeToMode(value)),
+  set: (value) => {
+    writeThemeMode(schemeToMode(value));
+    writeViewCookie();
+  },
   // Other tabs are told through the BroadcastChannel (theme.dark), not through storage events.
   subscribe: () => {},
   unsubscribe: () => {},
-  clear: () => writeThemeMode('system'),
+  clear: () => {
+    writeThemeMode('system');
+    writeViewCookie();
+  },
 };
 
 export function buildTheme(color: ThemeColor) {

@@ -2,7 +2,7 @@ import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { ListPageQuery } from '@panel247/contract/list-query';
 import type { MailListData, MailListType } from '@panel247/contract/mail';
 import { MAIL_API } from '@panel247/contract/routes';
-import { api } from '../../../lib/api-client';
+import { apiGetQuery } from '../../../lib/api-query';
 
 /** Every mail query of a service starts with this key. */
 export const mailQueryKey = (serviceId: number) => ['mail', serviceId] as const;
@@ -12,22 +12,17 @@ export const mailPagesQueryKey = (serviceId: number) => [...mailQueryKey(service
 /** One page of the list, of one type ('all' for both). */
 export type MailPageQuery = ListPageQuery & { type: MailListType };
 
-/** Accounts and aliases in one list, paged, typed and filtered (on the address) on the server. */
-export function listMail(serviceId: number, query: MailPageQuery, signal?: AbortSignal): Promise<MailListData> {
-  return api<MailListData>(
-    MAIL_API.list(serviceId),
-    { page: query.page, pageSize: LIST_PAGE_SIZE, type: query.type, filter: query.filter },
-    { method: 'GET', signal },
-  );
-}
-
 /** The page the view opens on: the first, of both types, unfiltered. */
 export const FIRST_MAIL_PAGE: MailPageQuery = { page: 1, type: 'all', filter: '' };
 
-/** One page's key and call: the view's hook and the boot's prefetch (app/route-data.ts) share them. */
+/**
+ * One page of accounts and aliases in one list, paged, typed and filtered (on the address) on the
+ * server: its key and call, which the view's hook, the boot's prefetch and the server's first
+ * render (app/route-data.ts) share.
+ */
 export function mailPageQuery(serviceId: number, query: MailPageQuery) {
-  return {
-    queryKey: [...mailPagesQueryKey(serviceId), query],
-    queryFn: ({ signal }: { signal?: AbortSignal }) => listMail(serviceId, query, signal),
-  };
+  return apiGetQuery<MailListData>([...mailPagesQueryKey(serviceId), query], {
+    path: MAIL_API.list(serviceId),
+    params: { page: query.page, pageSize: LIST_PAGE_SIZE, type: query.type, filter: query.filter },
+  });
 }

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { CopyButton } from '../../../components/copy-button';
 import { lazyDialog } from '../../../components/lazy-dialog';
+import { formatEpoch } from '../../../lib/dates';
 import { notifyCall } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
 import { usePhone } from '../../../lib/use-phone';
@@ -84,10 +85,8 @@ function RecordBlock({
 
 function KeyBlock({ dkimKey, hosted }: { dkimKey: DkimKey; hosted: boolean }) {
   const { t, i18n } = useTranslation();
-  const date = (seconds: number | null) =>
-    seconds === null
-      ? ''
-      : new Date(seconds * 1000).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  // through formatEpoch: the server draws this card in the visitor's time zone
+  const date = (seconds: number | null) => (seconds === null ? '' : formatEpoch(seconds, i18n.language, 'minute'));
   return (
     <Stack gap="xs" data-testid="mail-auth-key" data-selector={dkimKey.selector} data-state={dkimKey.state}>
       <Group gap="xs">

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { formatEpoch } from '../../../lib/dates';
 import { translateError } from '../../../lib/notify';
 import { passkeysAvailable } from '../../../lib/passkey-browser';
+import { useBrowserValue } from '../../../lib/use-browser-value';
 import { usePasskeys } from '../api/passkey-list';
 import { useTwoFactorStatus } from '../api/two-factor-status';
 import { PasskeyAddModal } from './passkey-add-modal';
@@ -21,7 +22,7 @@ export function PasskeysCard() {
   const [renaming, setRenaming] = useState<Passkey | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
   const date = (seconds: number) => formatEpoch(seconds, i18n.language);
-  const available = passkeysAvailable();
+  const available = useBrowserValue(passkeysAvailable, false);
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="passkeys-title" data-testid="passkeys-card">

@@ -1,0 +1,53 @@
+import type { BootData, PageCall } from './boot-data.ts';
+import type { PageRenderer } from './server-render.ts';
+import type { ViewHints } from './view-hints.ts';
+
+/** A page's first screen as the server drew it (index-page.ts puts it in `#root`). */
+export interface DrawnPage {
+  html: string;
+  scheme: ViewHints['scheme'];
+}
+
+/** An API path as the app's routes write them (contract/routes.ts): nothing else is asked for a page. */
+const API_PATH = /^(?:[a-z0-9_-]+\/)+$/;
+
+/** A call's parameters as a query, the way the app's api-client encodes them. */
+function queryOf(params: Record<string, unknown> = {}): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (value === null || value === undefined) continue;
+    if (Array.isArray(value)) query[key] = value.map(String);
+    else if (typeof value === 'boolean') query[key] = value ? '1' : '0';
+    else query[key] = String(value);
+  }
+  return query;
+}
+
+/**
+ * Draws a signed-in page's first screen: asks the view's first calls for the page's own request
+ * (`call`, the page's cookie and no other), puts their answers in the boot data the page carries
+ * (so the app's first render is the server's), and renders the app in the renderer's worker. A
+ * call that fails is left out, as the boot data's are: the view draws it as loading and the app
+ * asks for it again.
+ */
+export async function drawSignedInPage(
+  renderer: PageRenderer,
+  call: PageCall,
+  page: { url: string; language: string; boot: BootData; hints: ViewHints },
+): Promise<DrawnPage> {
+  const calls = await renderer.viewCalls(page.url, page.boot);
+  const answers = await Promise.all(
+    calls.map(async (viewCall) => {
+      if (!API_PATH.test(viewCall.path)) throw new Error(`not an API path: ${viewCall.path}`);
+      const data = await call('GET', viewCall.path, queryOf(viewCall.params));
+      return data === undefined ? null : { queryKey: viewCall.queryKey, data };
+    }),
+  );
+  const boot: BootData = { ...page.boot, queries: answers.filter((answer) => answer !== null) };
+  const { timeZone, phone, color } = page.hints;
+  const html = await renderer.draw({ url: page.url, language: page.language, boot, hints: { timeZone, phone, color } });
+  // the page carries what it was drawn with, for the app's first render
+  page.boot.queries = boot.queries;
+  page.boot.drawnFor = { phone };
+  return { html, scheme: page.hints.scheme };
+}

@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** The web build's page renderer (apps/web/src/server/render-worker.ts), beside the app it draws. */
+export function rendererFile(dist: string): string | null {
+  const file = path.join(dist, 'server', 'render-worker.js');
+  return existsSync(file) ? file : null;
+}
+
+/** One of a view's first calls, as the renderer names it (apps/web/src/server/render-page.tsx). */
+export interface ViewCall {
+  queryKey: unknown[];
+  path: string;
+  params?: Record<string, unknown>;
+}
+
+/** What a page is drawn from (the renderer's `PageToDraw`). */
+export interface PageToDraw {
+  url: string;
+  language: string;
+  boot: unknown;
+  hints: { timeZone: string; phone: boolean; color: string | null };
+}
+
+interface Waiting {
+  resolve: (answer: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Draws pages in one worker thread, so a render's CPU (50-150 ms on 2 cores) never holds the API's
+ * event loop. A render that takes too long, a worker that dies or a queue that is full is an
+ * error: the caller then sends the page the app draws itself, which always works. The worker
+ * starts at the first page and again after it died.
+ */
+export class PageRenderer {
+  private worker: Worker | null = null;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 1;
+
+  constructor(
+    private readonly file: string,
+    private readonly log: FastifyBaseLogger,
+    private readonly options = { timeoutMs: 3000, maxWaiting: 8 },
+  ) {}
+
+  /** The calls whose answers the view at `url` is drawn with, for this page's boot data. */
+  async viewCalls(url: string, boot: unknown): Promise<ViewCall[]> {
+    return (await this.ask({ calls: { url, boot } })).calls as ViewCall[];
+  }
+
+  /** The HTML of the page's app. */
+  async draw(page: PageToDraw): Promise<string> {
+    return (await this.ask({ draw: page })).html as string;
+  }
+
+  /** Stops the worker (the server's close). */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.failAll(new Error('the page renderer stopped'));
+    if (worker) await worker.terminate();
+  }
+
+  private ask(message: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (this.waiting.size >= this.options.maxWaiting) return Promise.reject(new Error('the page renderer is busy'));
+    const worker = this.started();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new Error('the page renderer took too long'));
+      }, this.options.timeoutMs);
+      this.waiting.set(id, { resolve, reject, timer });
+      worker.postMessage({ id, ...message });
+    });
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.file);
+    // a waiting page must not keep the process alive, nor an idle worker
+    worker.unref();
+    worker.on('message', (answer: { id: number; error?: string } & Record<string, unknown>) => {
+      const waiting = this.waiting.get(answer.id);
+      if (!waiting) return;
+      this.waiting.delete(answer.id);
+      clearTimeout(waiting.timer);
+      if (answer.error !== undefined) waiting.reject(new Error(answer.error));
+      else waiting.resolve(answer);
+    });
+    const gone = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.log.warn({ err: error }, 'the page renderer stopped');
+      this.failAll(error);
+    };
+    worker.on('error', gone);
+    worker.on('exit', (code) => gone(new Error(`the page renderer exited (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: Error): void {
+    for (const [id, waiting] of this.waiting) {
+      clearTimeout(waiting.timer);
+      waiting.reject(error);
+      this.waiting.delete(id);
+    }
+  }
+}

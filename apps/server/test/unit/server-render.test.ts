@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PageRenderer, rendererFile } from '../../src/http/server-render.ts';
+
+/** A stand-in for the web build's renderer: its answers are told by the page's url. */
+const FAKE_WORKER = `
+import { parentPort } from 'node:worker_threads';
+parentPort.on('message', ({ id, calls, draw }) => {
+  if (calls) return parentPort.postMessage({ id, calls: [{ queryKey: ['k'], path: 'a/' }] });
+  if (draw.url === '/slow/') return setTimeout(() => parentPort.postMessage({ id, html: 'late' }), 2000);
+  if (draw.url === '/fails/') return parentPort.postMessage({ id, error: 'no texts for xx' });
+  if (draw.url === '/dies/') process.exit(3);
+  parentPort.postMessage({ id, html: '<p>' + draw.url + '</p>' });
+});
+`;
+
+const PAGE = { language: 'es', boot: {}, hints: { timeZone: 'UTC', phone: false, color: null } };
+
+describe('the page renderer’s worker', () => {
+  let dir: string;
+  let renderer: PageRenderer;
+
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'panel247-renderer-'));
+    writeFileSync(path.join(dir, 'worker.mjs'), FAKE_WORKER);
+  });
+  afterEach(() => renderer.close());
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const start = (options = { timeoutMs: 3000, maxWaiting: 8 }) => {
+    renderer = new PageRenderer(path.join(dir, 'worker.mjs'), pino({ level: 'silent' }), options);
+    return renderer;
+  };
+
+  it('answers each page with its own HTML, pages side by side', async () => {
+    start();
+    const pages = await Promise.all(['/a/', '/b/', '/c/'].map((url) => renderer.draw({ ...PAGE, url })));
+    expect(pages).toEqual(['<p>/a/</p>', '<p>/b/</p>', '<p>/c/</p>']);
+    expect(await renderer.viewCalls('/a/', {})).toEqual([{ queryKey: ['k'], path: 'a/' }]);
+  });
+
+  it('fails a page that takes too long, or that the renderer could not draw, and goes on with the next', async () => {
+    start({ timeoutMs: 300, maxWaiting: 8 });
+    await expect(renderer.draw({ ...PAGE, url: '/slow/' })).rejects.toThrow('took too long');
+    await expect(renderer.draw({ ...PAGE, url: '/fails/' })).rejects.toThrow('no texts for xx');
+    expect(await renderer.draw({ ...PAGE, url: '/a/' })).toBe('<p>/a/</p>');
+  });
+
+  it('fails the pages of a worker that died, and starts a new one for the next page', async () => {
+    start();
+    await expect(renderer.draw({ ...PAGE, url: '/dies/' })).rejects.toThrow('exited (3)');
+    expect(await renderer.draw({ ...PAGE, url: '/b/' })).toBe('<p>/b/</p>');
+  });
+
+  it('refuses a page when too many are waiting, rather than making every page wait', async () => {
+    start({ timeoutMs: 3000, maxWaiting: 2 });
+    const slow = [1, 2].map(() => renderer.draw({ ...PAGE, url: '/slow/' }).catch((error: Error) => error.message));
+    await expect(renderer.draw({ ...PAGE, url: '/a/' })).rejects.toThrow('busy');
+    await renderer.close();
+    expect(await Promise.all(slow)).toEqual(['the page renderer stopped', 'the page renderer stopped']);
+  });
+
+  it('is found beside the web build only when the build made it', () => {
+    expect(rendererFile(dir)).toBeNull();
+  });
+});

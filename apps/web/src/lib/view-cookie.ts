@@ -1,0 +1,23 @@
+import { VIEW_COOKIE, VIEW_COOKIE_DAYS } from '@panel247/contract/constants';
+import { isDark, readThemeColor, readThemeMode } from './theme-storage';
+import { PHONE_QUERY } from './use-phone';
+
+/**
+ * Tells the server how this browser shows the panel (contract VIEW_COOKIE), so the first screen it
+ * draws for a signed-in page is the one the app would render here: the dates in this time zone,
+ * the phone's layout, the scheme and the saved colour. Written at each boot and when the scheme
+ * or the colour changes; a browser without it gets a page the app draws itself.
+ */
+export function writeViewCookie(): void {
+  const prefersDark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+  const hints = new URLSearchParams({
+    tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    phone: window.matchMedia?.(PHONE_QUERY).matches ? '1' : '0',
+    scheme: isDark(readThemeMode(), prefersDark) ? 'dark' : 'light',
+    color: readThemeColor() ?? '',
+  });
+  const maxAge = VIEW_COOKIE_DAYS * 24 * 60 * 60;
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser the panel supports
+  document.cookie = `${VIEW_COOKIE}=${encodeURIComponent(hints.toString())}; Max-Age=${maxAge}; Path=/; SameSite=Lax${secure}`;
+}

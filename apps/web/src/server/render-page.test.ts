@@ -1,0 +1,34 @@
+import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
+import { describe, expect, it } from 'vitest';
+import { viewCalls } from './render-page';
+
+const permissions = { servicemail: 'write', service_dnszone: 'read', service_ftp: 'disabled' };
+const SET = { id: 7, reference: 'demo.test', hasMail: true, hasService: true, hasDomain: false, permissions };
+const boot = (set: unknown = SET) => ({ language: 'es', user: { username: 'admin' }, set: { id: 7, data: set } });
+
+describe('the calls a page is drawn with on the server', () => {
+  it('are the mail view’s first page and authentication card, with the view’s own keys', () => {
+    expect(viewCalls('/admin/7/mail/', boot())).toEqual([
+      {
+        queryKey: ['mail', 7, 'pages', { page: 1, type: 'all', filter: '' }],
+        path: 'service/7/mail/list/',
+        params: { page: 1, pageSize: LIST_PAGE_SIZE, type: 'all', filter: '' },
+      },
+      { queryKey: ['mail', 7, 'auth'], path: 'service/7/mail/auth/' },
+    ]);
+    expect(viewCalls('/admin/7/service/dns/', boot()).map((call) => call.path)).toEqual(['service/7/dns/list/']);
+  });
+
+  it('are none when the set the page carries shuts the view, is another item’s or is missing, or without a user', () => {
+    expect(viewCalls('/admin/7/service/ftp/', boot())).toEqual([]);
+    expect(viewCalls('/admin/7/mail/', boot({ ...SET, hasMail: false }))).toEqual([]);
+    expect(viewCalls('/admin/8/mail/', boot())).toEqual([]);
+    expect(viewCalls('/admin/7/mail/', { language: 'es', user: { username: 'admin' } })).toEqual([]);
+    expect(viewCalls('/admin/7/mail/', { language: 'es', set: { id: 7, data: SET } })).toEqual([]);
+  });
+
+  it('are none for a view without first data of its own', () => {
+    expect(viewCalls('/admin/', boot())).toEqual([]);
+    expect(viewCalls('/admin/7/service/files/', boot())).toEqual([]);
+  });
+});

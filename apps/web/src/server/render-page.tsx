@@ -1,0 +1,102 @@
+import { LANGUAGES, type Language, type ThemeColor } from '@panel247/contract/constants';
+import type { PermissionSetData } from '@panel247/contract/permissions';
+import { QueryClient } from '@tanstack/react-query';
+import type { i18n } from 'i18next';
+import { renderToString } from 'react-dom/server';
+import { I18nextProvider } from 'react-i18next';
+import { StaticRouter } from 'react-router';
+import { Root } from '../app/root';
+import { openViewQueries } from '../app/route-data';
+import { itemViewAt, loadRouteCode } from '../app/router';
+import type { Params } from '../lib/api-client';
+import { type BootData, seedBoot } from '../lib/boot-data';
+import { setDisplayHints } from '../lib/display-hints';
+import { i18next, initI18n, loadAreaTexts, switchI18nLanguage } from '../lib/i18n';
+
+/**
+ * A signed-in page's first screen drawn on the server, with the app's own components, routes and
+ * queries, so the browser shows the view's first rows as soon as the HTML is in, and the app then
+ * takes that HTML over (hydrates it) instead of drawing it again. The server (apps/server/src/http/
+ * server-render.ts) runs this in a worker thread: a render is 50-150 ms of CPU that must not hold
+ * the API's event loop.
+ */
+
+/** One of the view's first calls, with the query key its answer goes under. */
+export interface ViewCall {
+  queryKey: unknown[];
+  path: string;
+  params?: Params;
+}
+
+/** What the page is drawn for: what the browser would know when it renders it. */
+export interface PageToDraw {
+  /** The address, path and query. */
+  url: string;
+  language: Language;
+  /** The boot data the page carries, with the view's first data (`queries`). */
+  boot: BootData;
+  /** From the view cookie (apps/server/src/http/view-hints.ts). */
+  hints: { timeZone: string; phone: boolean; color: ThemeColor | null };
+}
+
+/**
+ * The calls the view at `pathname` is drawn with: an item view's first data, when the item's
+ * permission set the page carries opens the view (as the boot's prefetch decides); none otherwise.
+ */
+export function viewCalls(pathname: string, boot: BootData): ViewCall[] {
+  if (!boot.user) return [];
+  const item = itemViewAt(pathname);
+  if (!item) return [];
+  const set = boot.set?.id === item.id ? (boot.set.data as PermissionSetData) : undefined;
+  return openViewQueries(item.view, item.id, set).map((query) => ({ queryKey: [...query.queryKey], ...query.call }));
+}
+
+/** One i18next per language, sharing one store of every language's texts: a render never switches one. */
+let texts: Promise<Map<Language, i18n>> | null = null;
+
+function loadTexts(): Promise<Map<Language, i18n>> {
+  texts ??= (async () => {
+    await initI18n(LANGUAGES[0]);
+    await loadAreaTexts();
+    for (const language of LANGUAGES) await switchI18nLanguage(language);
+    const instances = new Map<Language, i18n>();
+    for (const language of LANGUAGES) {
+      const instance = i18next.cloneInstance({ lng: language, initAsync: false });
+      await instance.changeLanguage(language);
+      instances.set(language, instance);
+    }
+    return instances;
+  })();
+  // a failed load is tried again by the next page
+  texts.catch(() => {
+    texts = null;
+  });
+  return texts;
+}
+
+/** The HTML of `page`'s app: what the browser's first render will be, to the last attribute. */
+export async function drawPage(page: PageToDraw): Promise<string> {
+  const pathname = page.url.split('?')[0] ?? '/';
+  const [instances] = await Promise.all([loadTexts(), loadRouteCode(pathname, true)]);
+  const i18n = instances.get(page.language);
+  if (!i18n) throw new Error(`no texts for ${page.language}`);
+  // nothing is fetched here: what the view has no data for is drawn as loading, as the browser would
+  const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY } } });
+  seedBoot(queryClient, page.language, page.boot);
+  // renderToString is synchronous: these hints hold for this page's render alone
+  setDisplayHints({ timeZone: page.hints.timeZone, phone: page.hints.phone });
+  try {
+    return renderToString(
+      <I18nextProvider i18n={i18n}>
+        <Root
+          initialLanguage={page.language}
+          queryClient={queryClient}
+          router={(routes) => <StaticRouter location={page.url}>{routes}</StaticRouter>}
+          savedColor={page.hints.color}
+        />
+      </I18nextProvider>,
+    );
+  } finally {
+    queryClient.clear();
+  }
+}

@@ -1,0 +1,23 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { localeBundles } from './locale-plugin.ts';
+
+/**
+ * The server's renderer of signed-in pages (src/server/render-worker.ts), built after the browser's
+ * app into dist/server/. Every dependency is bundled in (`noExternal`): a production install
+ * carries the built files, not the web app's node_modules. The panel never serves this folder
+ * (apps/server/src/http/web-app.ts).
+ */
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [react(), localeBundles()],
+  ssr: { noExternal: true, target: 'node' },
+  build: {
+    ssr: 'src/server/render-worker.ts',
+    outDir: 'dist/server',
+    emptyOutDir: true,
+    target: 'node20',
+    // the browser's build already copied public/ into dist/
+    copyPublicDir: false,
+  },
+});
