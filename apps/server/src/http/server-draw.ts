@@ -24,7 +24,7 @@ function queryOf(params: Record<string, unknown> = {}): Record<string, string | 
 }
 
 /**
- * Draws a signed-in page's first screen: asks the view's first calls for the page's own request
+ * Draws a signed-in page's first screen, when it is one of the layout's: asks the view's first calls for the page's own request
  * (`call`, the page's cookie and no other), puts their answers in the boot data the page carries
  * (so the app's first render is the server's), and renders the app in the renderer's worker. A
  * call that fails is left out, as the boot data's are: the view draws it as loading and the app
@@ -34,8 +34,10 @@ export async function drawSignedInPage(
   renderer: PageRenderer,
   call: PageCall,
   page: { url: string; language: string; boot: BootData; hints: ViewHints },
-): Promise<DrawnPage> {
-  const calls = await renderer.viewCalls(page.url, page.boot);
+): Promise<DrawnPage | undefined> {
+  const { draws, calls } = await renderer.plan(page.url, page.boot);
+  // the console, the invitation page and the like are the app's to draw
+  if (!draws) return undefined;
   const answers = await Promise.all(
     calls.map(async (viewCall) => {
       if (!API_PATH.test(viewCall.path)) throw new Error(`not an API path: ${viewCall.path}`);

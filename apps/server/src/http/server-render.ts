@@ -47,9 +47,10 @@ export class PageRenderer {
     private readonly options = { timeoutMs: 3000, maxWaiting: 8 },
   ) {}
 
-  /** The calls whose answers the view at `url` is drawn with, for this page's boot data. */
-  async viewCalls(url: string, boot: unknown): Promise<ViewCall[]> {
-    return (await this.ask({ calls: { url, boot } })).calls as ViewCall[];
+  /** Whether the page at `url` is drawn for this boot data, and the calls whose answers its view is drawn with. */
+  async plan(url: string, boot: unknown): Promise<{ draws: boolean; calls: ViewCall[] }> {
+    const answer = await this.ask({ plan: { url, boot } });
+    return { draws: answer.draws === true, calls: (answer.calls ?? []) as ViewCall[] };
   }
 
   /** The HTML of the page's app. */

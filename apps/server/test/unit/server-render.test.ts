@@ -8,8 +8,8 @@ import { PageRenderer, rendererFile } from '../../src/http/server-render.ts';
 /** A stand-in for the web build's renderer: its answers are told by the page's url. */
 const FAKE_WORKER = `
 import { parentPort } from 'node:worker_threads';
-parentPort.on('message', ({ id, calls, draw }) => {
-  if (calls) return parentPort.postMessage({ id, calls: [{ queryKey: ['k'], path: 'a/' }] });
+parentPort.on('message', ({ id, plan, draw }) => {
+  if (plan) return parentPort.postMessage({ id, draws: true, calls: [{ queryKey: ['k'], path: 'a/' }] });
   if (draw.url === '/slow/') return setTimeout(() => parentPort.postMessage({ id, html: 'late' }), 2000);
   if (draw.url === '/fails/') return parentPort.postMessage({ id, error: 'no texts for xx' });
   if (draw.url === '/dies/') process.exit(3);
@@ -39,7 +39,7 @@ describe('the page renderer’s worker', () => {
     start();
     const pages = await Promise.all(['/a/', '/b/', '/c/'].map((url) => renderer.draw({ ...PAGE, url })));
     expect(pages).toEqual(['<p>/a/</p>', '<p>/b/</p>', '<p>/c/</p>']);
-    expect(await renderer.viewCalls('/a/', {})).toEqual([{ queryKey: ['k'], path: 'a/' }]);
+    expect(await renderer.plan('/a/', {})).toEqual({ draws: true, calls: [{ queryKey: ['k'], path: 'a/' }] });
   });
 
   it('fails a page that takes too long, or that the renderer could not draw, and goes on with the next', async () => {

@@ -77,6 +77,8 @@ interface RouteCode {
   signedOut?: LazyPage[];
   /** An item's view: its first data, asked beside its code. */
   data?: ItemViewData;
+  /** The server may draw this route's pages for a signed-in user (src/server/render-page.tsx). */
+  drawnOnServer?: boolean;
 }
 
 /** A route that renders `lazy` (in its Suspense), with the handle that names its code and first data. */
@@ -97,7 +99,8 @@ export const routes: RouteObject[] = [
   },
   {
     element: <RequireSession>{page(AppLayout)}</RequireSession>,
-    handle: { pages: [AppLayout], signedOut: [LoginRoute] } satisfies RouteCode,
+    // the screens behind the session, in the layout; not the console, the invitation or a redirect
+    handle: { pages: [AppLayout], signedOut: [LoginRoute], drawnOnServer: true } satisfies RouteCode,
     children: [
       {
         path: '/admin/',
@@ -149,6 +152,13 @@ export const routes: RouteObject[] = [
     handle: { pages: [AppLayout, NotFoundRoute], signedOut: [NotFoundRoute] } satisfies RouteCode,
   },
 ];
+
+/** Whether the server may draw `pathname`'s first screen for a signed-in user: a screen in the layout. */
+export function drawnOnServer(pathname: string): boolean {
+  return (matchRoutes(routes, pathname) ?? []).some(
+    ({ route }) => (route.handle as RouteCode | undefined)?.drawnOnServer,
+  );
+}
 
 /** The item view `pathname` names (one whose first data the routes name), with the item's id. */
 export function itemViewAt(pathname: string): { view: ItemViewData; id: number } | null {

@@ -1,6 +1,6 @@
 import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import { describe, expect, it } from 'vitest';
-import { viewCalls } from './render-page';
+import { drawPlan, viewCalls } from './render-page';
 
 const permissions = { servicemail: 'write', service_dnszone: 'read', service_ftp: 'disabled' };
 const SET = { id: 7, reference: 'demo.test', hasMail: true, hasService: true, hasDomain: false, permissions };
@@ -30,5 +30,14 @@ describe('the calls a page is drawn with on the server', () => {
   it('are none for a view without first data of its own', () => {
     expect(viewCalls('/admin/', boot())).toEqual([]);
     expect(viewCalls('/admin/7/service/files/', boot())).toEqual([]);
+  });
+
+  it('are asked only for a screen of the layout: not the console, the invitation page or the root’s redirect', () => {
+    expect(drawPlan('/admin/7/mail/', boot()).draws).toBe(true);
+    expect(drawPlan('/legal/', boot())).toEqual({ draws: true, calls: [] });
+    for (const path of ['/console/', '/console/customers/', '/invitation/', '/', '/login/']) {
+      expect(drawPlan(path, boot()), path).toEqual({ draws: false, calls: [] });
+    }
+    expect(drawPlan('/admin/7/mail/', { language: 'es' })).toEqual({ draws: false, calls: [] });
   });
 });

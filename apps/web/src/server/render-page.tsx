@@ -7,7 +7,7 @@ import { I18nextProvider } from 'react-i18next';
 import { StaticRouter } from 'react-router';
 import { Root } from '../app/root';
 import { openViewQueries } from '../app/route-data';
-import { itemViewAt, loadRouteCode } from '../app/router';
+import { drawnOnServer, itemViewAt, loadRouteCode } from '../app/router';
 import type { Params } from '../lib/api-client';
 import { type BootData, seedBoot } from '../lib/boot-data';
 import { setDisplayHints } from '../lib/display-hints';
@@ -37,6 +37,21 @@ export interface PageToDraw {
   boot: BootData;
   /** From the view cookie (apps/server/src/http/view-hints.ts). */
   hints: { timeZone: string; phone: boolean; color: ThemeColor | null };
+}
+
+/** What drawing `pathname` takes: whether it is drawn here at all, and with which calls' answers. */
+export interface DrawPlan {
+  draws: boolean;
+  calls: ViewCall[];
+}
+
+/**
+ * Whether the server draws `pathname` for this boot (a signed-in user on a screen of the layout),
+ * and the calls the view is drawn with.
+ */
+export function drawPlan(pathname: string, boot: BootData): DrawPlan {
+  const draws = Boolean(boot.user) && drawnOnServer(pathname);
+  return { draws, calls: draws ? viewCalls(pathname, boot) : [] };
 }
 
 /**

@@ -3,17 +3,17 @@
  * Built by `vite build --config vite.server.config.ts` into dist/server/render-worker.js, with every
  * dependency inside, so a production install runs it without the web app's node_modules.
  *
- * Messages in: `{ id, calls: { url, boot } }` (which first calls the view is drawn with) and
- * `{ id, draw: PageToDraw }`. Out: `{ id, calls }`, `{ id, html }` or `{ id, error }`.
+ * Messages in: `{ id, plan: { url, boot } }` (whether the page is drawn, and with which first
+ * calls) and `{ id, draw: PageToDraw }`. Out: `{ id, draws, calls }`, `{ id, html }` or `{ id, error }`.
  */
 import { parentPort } from 'node:worker_threads';
 import type { BootData } from '../lib/boot-data';
-import { drawPage, type PageToDraw, viewCalls } from './render-page';
+import { drawPage, drawPlan, type PageToDraw } from './render-page';
 
-type Ask = { id: number; calls: { url: string; boot: BootData } } | { id: number; draw: PageToDraw };
+type Ask = { id: number; plan: { url: string; boot: BootData } } | { id: number; draw: PageToDraw };
 
 async function answer(ask: Ask): Promise<Record<string, unknown>> {
-  if ('calls' in ask) return { calls: viewCalls(ask.calls.url.split('?')[0] ?? '/', ask.calls.boot) };
+  if ('plan' in ask) return { ...drawPlan(ask.plan.url.split('?')[0] ?? '/', ask.plan.boot) };
   return { html: await drawPage(ask.draw) };
 }
 
