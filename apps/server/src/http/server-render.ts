@@ -38,13 +38,15 @@ interface Waiting {
  */
 export class PageRenderer {
   private worker: Worker | null = null;
+  /** The worker has answered once: its bundle and texts are loaded. */
+  private warm = false;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
 
   constructor(
     private readonly file: string,
     private readonly log: FastifyBaseLogger,
-    private readonly options = { timeoutMs: 3000, maxWaiting: 8 },
+    private readonly options = { timeoutMs: 3000, maxWaiting: 8, startMs: 10_000 },
   ) {}
 
   /** Whether the page at `url` is drawn for this boot data, and the calls whose answers its view is drawn with. */
@@ -70,11 +72,14 @@ export class PageRenderer {
     if (this.waiting.size >= this.options.maxWaiting) return Promise.reject(new Error('the page renderer is busy'));
     const worker = this.started();
     const id = this.nextId++;
+    // a worker's first answer also loads its bundle and every language's texts (about 0.3 s on a
+    // quiet machine, seconds on a loaded one): that one page may wait longer
+    const limit = this.options.timeoutMs + (this.warm ? 0 : this.options.startMs);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
         reject(new Error('the page renderer took too long'));
-      }, this.options.timeoutMs);
+      }, limit);
       this.waiting.set(id, { resolve, reject, timer });
       worker.postMessage({ id, ...message });
     });
@@ -86,6 +91,7 @@ export class PageRenderer {
     // a waiting page must not keep the process alive, nor an idle worker
     worker.unref();
     worker.on('message', (answer: { id: number; error?: string } & Record<string, unknown>) => {
+      this.warm = true;
       const waiting = this.waiting.get(answer.id);
       if (!waiting) return;
       this.waiting.delete(answer.id);
@@ -100,6 +106,7 @@ export class PageRenderer {
       this.failAll(error);
     };
     worker.on('error', gone);
+    this.warm = false;
     worker.on('exit', (code) => gone(new Error(`the page renderer exited (${code})`)));
     this.worker = worker;
     return worker;

@@ -10,6 +10,7 @@ const FAKE_WORKER = `
 import { parentPort } from 'node:worker_threads';
 parentPort.on('message', ({ id, plan, draw }) => {
   if (plan) return parentPort.postMessage({ id, draws: true, calls: [{ queryKey: ['k'], path: 'a/' }] });
+  if (draw.url === '/medium/') return setTimeout(() => parentPort.postMessage({ id, html: 'medium' }), 600);
   if (draw.url === '/slow/') return setTimeout(() => parentPort.postMessage({ id, html: 'late' }), 2000);
   if (draw.url === '/fails/') return parentPort.postMessage({ id, error: 'no texts for xx' });
   if (draw.url === '/dies/') process.exit(3);
@@ -30,7 +31,7 @@ describe('the page renderer’s worker', () => {
   afterEach(() => renderer.close());
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const start = (options = { timeoutMs: 3000, maxWaiting: 8 }) => {
+  const start = (options = { timeoutMs: 3000, maxWaiting: 8, startMs: 0 }) => {
     renderer = new PageRenderer(path.join(dir, 'worker.mjs'), pino({ level: 'silent' }), options);
     return renderer;
   };
@@ -43,10 +44,16 @@ describe('the page renderer’s worker', () => {
   });
 
   it('fails a page that takes too long, or that the renderer could not draw, and goes on with the next', async () => {
-    start({ timeoutMs: 300, maxWaiting: 8 });
+    start({ timeoutMs: 300, maxWaiting: 8, startMs: 0 });
     await expect(renderer.draw({ ...PAGE, url: '/slow/' })).rejects.toThrow('took too long');
     await expect(renderer.draw({ ...PAGE, url: '/fails/' })).rejects.toThrow('no texts for xx');
     expect(await renderer.draw({ ...PAGE, url: '/a/' })).toBe('<p>/a/</p>');
+  });
+
+  it('gives a starting worker’s first page longer: it loads the bundle and the texts first', async () => {
+    start({ timeoutMs: 300, maxWaiting: 8, startMs: 2000 });
+    expect(await renderer.draw({ ...PAGE, url: '/medium/' })).toBe('medium');
+    await expect(renderer.draw({ ...PAGE, url: '/medium/' })).rejects.toThrow('took too long');
   });
 
   it('fails the pages of a worker that died, and starts a new one for the next page', async () => {
@@ -56,7 +63,7 @@ describe('the page renderer’s worker', () => {
   });
 
   it('refuses a page when too many are waiting, rather than making every page wait', async () => {
-    start({ timeoutMs: 3000, maxWaiting: 2 });
+    start({ timeoutMs: 3000, maxWaiting: 2, startMs: 0 });
     const slow = [1, 2].map(() => renderer.draw({ ...PAGE, url: '/slow/' }).catch((error: Error) => error.message));
     await expect(renderer.draw({ ...PAGE, url: '/a/' })).rejects.toThrow('busy');
     await renderer.close();

@@ -1,0 +1,121 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { VIEW_COOKIE } from '@panel247/contract/constants';
+import type { MailListData } from '@panel247/contract/mail';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rendererFile } from '../../src/http/server-render.ts';
+import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { buildTestApp, type TestApp } from '../support/test-app.ts';
+import { DATABASE_KINDS } from '../support/test-database.ts';
+
+/** The web build the panel serves, with its page renderer (`npm run build -w apps/web`); PANEL_WEB_DIST: another one. */
+const WEB_DIST = process.env.PANEL_WEB_DIST ?? path.resolve(import.meta.dirname, '../../../web/dist');
+const built = rendererFile(WEB_DIST) !== null;
+if (!built && process.env.CI === 'true') {
+  throw new Error(`no page renderer in ${WEB_DIST}: build the web app (npm run build -w apps/web) first`);
+}
+if (!built) console.warn(`server-draw: no web build in ${WEB_DIST}; skipping`);
+
+const viewCookie = (fields: Record<string, string>) =>
+  `${VIEW_COOKIE}=${encodeURIComponent(new URLSearchParams(fields).toString())}`;
+const MADRID_DARK = viewCookie({ tz: 'Europe/Madrid', phone: '0', scheme: 'dark', color: 'teal' });
+
+interface Boot {
+  user?: { user: string };
+  queries?: { queryKey: unknown[]; data: unknown }[];
+  drawnFor?: { phone: boolean };
+}
+
+/**
+ * A signed-in page's first screen drawn on the server by the web build's renderer, in its worker
+ * (apps/server/src/http/server-draw.ts): with the page's own cookie's answers, and nothing of anyone
+ * else's.
+ */
+describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', (kind) => {
+  let t: TestApp;
+  let ana: BuiltAccount;
+  let luis: BuiltAccount;
+  let anaCookie: string;
+  let luisCookie: string;
+  let anaId: number;
+
+  beforeAll(async () => {
+    const mailRoot = mkdtempSync(path.join(tmpdir(), 'p247-drawn-'));
+    t = await buildTestApp(kind, { config: { webDist: WEB_DIST, 'mail.root': mailRoot } });
+    ana = await buildAccount(t.database.db, { domainName: `ana-drawn-${kind}.test` });
+    luis = await buildAccount(t.database.db, { domainName: `luis-drawn-${kind}.test` });
+    anaId = ana.resources[ana.domainName] as number;
+    anaCookie = await t.login(ana.domainName, ana.username, ana.password);
+    luisCookie = await t.login(luis.domainName, luis.username, luis.password);
+    await t.call(
+      'POST',
+      `service/${anaId}/correo/create/`,
+      { name: 'ventas', password: 'a mailbox password' },
+      {
+        cookie: anaCookie,
+      },
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const page = (url: string, cookies: string[]) =>
+    t.app.inject({ method: 'GET', url, headers: { cookie: cookies.join('; '), 'accept-language': 'es' } });
+  /** The page without its boot block: what the server drew. */
+  const drawnOf = (html: string) =>
+    html.replace(/<script type="application\/json" id="panel247-boot">[^<]*<\/script>/, '');
+  const bootOf = (html: string) =>
+    JSON.parse(
+      /<script type="application\/json" id="panel247-boot">([^<]*)<\/script>/.exec(html)?.[1] ?? 'null',
+    ) as Boot;
+
+  it('draws the mail view with the user’s own mailboxes, and carries the answers it drew with', async () => {
+    const answer = await page(`/admin/${anaId}/mail/`, [anaCookie, MADRID_DARK]);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['cache-control']).toBe('private, no-cache');
+    expect(answer.body).toContain('<div id="root" data-server-drawn inert aria-disabled="true">');
+    expect(answer.body).toContain('data-mantine-color-scheme="dark"');
+    expect(drawnOf(answer.body)).toContain(`ventas@${ana.domainName}`);
+    const boot = bootOf(answer.body);
+    expect(boot.drawnFor).toEqual({ phone: false });
+    // what the page was drawn with is what the view's own call answers
+    const list = boot.queries?.find((query) => query.queryKey[0] === 'mail' && query.queryKey[2] === 'pages');
+    const own = await t.call<MailListData>(
+      'GET',
+      `service/${anaId}/mail/list/`,
+      { page: '1', pageSize: '10', type: 'all', filter: '' },
+      { cookie: anaCookie },
+    );
+    expect(list?.data).toEqual(own.body.data);
+  });
+
+  it('never draws another user’s item: the page of an id that is not the user’s holds none of it', async () => {
+    const answer = await page(`/admin/${anaId}/mail/`, [luisCookie, MADRID_DARK]);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body).not.toContain(ana.domainName);
+    expect(bootOf(answer.body).queries).toEqual([]);
+    expect(bootOf(answer.body).user).toMatchObject({ user: luis.username });
+  });
+
+  it('leaves the page to the app without the view cookie, with a zone it does not know, or signed out', async () => {
+    for (const cookies of [
+      [anaCookie],
+      [anaCookie, viewCookie({ tz: 'Nowhere/Atlantis' })],
+      ['p247_sid=not-a-session', MADRID_DARK],
+    ]) {
+      const answer = await page(`/admin/${anaId}/mail/`, cookies);
+      expect(answer.statusCode).toBe(200);
+      expect(answer.body).toContain('<div id="root"></div>');
+      expect(answer.body).not.toContain(`ventas@${ana.domainName}`);
+    }
+  });
+
+  it('leaves the console and the invitation page to the app', async () => {
+    for (const url of ['/console/', '/invitation/']) {
+      const answer = await page(url, [anaCookie, MADRID_DARK]);
+      expect(answer.body, url).toContain('<div id="root"></div>');
+    }
+  });
+});
