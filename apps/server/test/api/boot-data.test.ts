@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PermissionListData, PermissionSetData } from '@panel247/contract/permissions';
 import type { UserInfoData } from '@panel247/contract/user';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { type SignedInAccount, signedInAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
@@ -22,12 +22,8 @@ interface Boot {
  */
 describe.each(DATABASE_KINDS)('the page’s boot data (%s)', (kind) => {
   let t: TestApp;
-  let ana: BuiltAccount;
-  let luis: BuiltAccount;
-  let anaCookie: string;
-  let luisCookie: string;
-  let anaId: number;
-  let luisId: number;
+  let ana: SignedInAccount;
+  let luis: SignedInAccount;
 
   beforeAll(async () => {
     const dist = mkdtempSync(path.join(tmpdir(), 'p247-boot-'));
@@ -36,12 +32,8 @@ describe.each(DATABASE_KINDS)('the page’s boot data (%s)', (kind) => {
       '<!doctype html><html lang="es"><head><title>Panel247</title></head><body><div id="root"></div><!--panel247:shell--></body></html>',
     );
     t = await buildTestApp(kind, { config: { webDist: dist } });
-    ana = await buildAccount(t.database.db, { domainName: `ana-${kind}.test` });
-    luis = await buildAccount(t.database.db, { domainName: `luis-${kind}.test` });
-    anaId = ana.resources[ana.domainName] as number;
-    luisId = luis.resources[luis.domainName] as number;
-    anaCookie = await t.login(ana.domainName, ana.username, ana.password);
-    luisCookie = await t.login(luis.domainName, luis.username, luis.password);
+    ana = await signedInAccount(t, `ana-${kind}.test`);
+    luis = await signedInAccount(t, `luis-${kind}.test`);
   });
   afterAll(async () => {
     await t?.close();
@@ -55,7 +47,7 @@ describe.each(DATABASE_KINDS)('the page’s boot data (%s)', (kind) => {
   };
 
   it('carries the configuration, the user, the permission list and the item’s permission set', async () => {
-    const answer = await page(`/admin/${anaId}/domain/`, anaCookie);
+    const answer = await page(`/admin/${ana.id}/domain/`, ana.cookie);
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['cache-control']).toBe('private, no-cache');
     expect(answer.headers.vary).toMatch(/Cookie/);
@@ -63,40 +55,40 @@ describe.each(DATABASE_KINDS)('the page’s boot data (%s)', (kind) => {
     expect(boot?.language).toBe('es');
     expect(boot?.config?.language).toBe('es');
     expect(boot?.user).toMatchObject({ user: ana.username, domainName: ana.domainName });
-    expect(boot?.permissions?.permissions.map((entry) => entry.id)).toEqual([anaId]);
-    expect(boot?.set).toMatchObject({ id: anaId, data: { id: anaId, reference: ana.domainName } });
+    expect(boot?.permissions?.permissions.map((entry) => entry.id)).toEqual([ana.id]);
+    expect(boot?.set).toMatchObject({ id: ana.id, data: { id: ana.id, reference: ana.domainName } });
     // what the page carries is what the calls answer
-    const own = await t.call<PermissionSetData>('POST', `permission/${anaId}/`, {}, { cookie: anaCookie });
+    const own = await t.call<PermissionSetData>('POST', `permission/${ana.id}/`, {}, { cookie: ana.cookie });
     expect(boot?.set?.data).toEqual(own.body.data);
   });
 
   it('carries each session’s own answers only, and no item set for an id that is not the user’s', async () => {
-    const boot = bootOf((await page(`/admin/${anaId}/domain/`, luisCookie)).body);
+    const boot = bootOf((await page(`/admin/${ana.id}/domain/`, luis.cookie)).body);
     expect(boot?.user).toMatchObject({ user: luis.username, domainName: luis.domainName });
-    expect(boot?.permissions?.permissions.map((entry) => entry.id)).toEqual([luisId]);
+    expect(boot?.permissions?.permissions.map((entry) => entry.id)).toEqual([luis.id]);
     // the view asks for it and gets its 404: the not-found page, as without boot data
     expect(boot?.set).toBeUndefined();
     expect(JSON.stringify(boot)).not.toContain(ana.domainName);
   });
 
   it('carries no session’s answers without a cookie or with one that opens nothing', async () => {
-    expect(bootOf((await page(`/admin/${anaId}/domain/`)).body)).toBeNull();
-    const gone = bootOf((await page(`/admin/${anaId}/domain/`, 'p247_sid=not-a-session')).body);
+    expect(bootOf((await page(`/admin/${ana.id}/domain/`)).body)).toBeNull();
+    const gone = bootOf((await page(`/admin/${ana.id}/domain/`, 'p247_sid=not-a-session')).body);
     expect(gone?.user).toBeUndefined();
     expect(gone?.permissions).toBeUndefined();
     expect(gone?.set).toBeUndefined();
   });
 
   it('is in the language the page opens in (forced by ?lang= too), as the app’s own calls would be', async () => {
-    const english = bootOf((await page('/admin/', anaCookie, { 'accept-language': 'en-GB,en;q=0.9' })).body);
+    const english = bootOf((await page('/admin/', ana.cookie, { 'accept-language': 'en-GB,en;q=0.9' })).body);
     expect(english?.language).toBe('en');
     const config = await t.app.inject({
       method: 'GET',
       url: `${t.config.basePath}config/get/`,
-      headers: { cookie: anaCookie, 'accept-language': 'en-GB,en;q=0.9' },
+      headers: { cookie: ana.cookie, 'accept-language': 'en-GB,en;q=0.9' },
     });
     expect(english?.config).toEqual(config.json().data);
-    const catalan = bootOf((await page('/admin/?lang=ca', anaCookie, { 'accept-language': 'en' })).body);
+    const catalan = bootOf((await page('/admin/?lang=ca', ana.cookie, { 'accept-language': 'en' })).body);
     expect(catalan?.language).toBe('ca');
     expect(catalan?.config?.language).toBe('ca');
   });

@@ -5,7 +5,7 @@ import { VIEW_COOKIE } from '@panel247/contract/constants';
 import type { MailListData } from '@panel247/contract/mail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rendererFile } from '../../src/http/server-render.ts';
-import { type BuiltAccount, buildAccount } from '../support/factories.ts';
+import { type SignedInAccount, signedInAccount } from '../support/factories.ts';
 import { buildTestApp, type TestApp } from '../support/test-app.ts';
 import { DATABASE_KINDS } from '../support/test-database.ts';
 
@@ -34,26 +34,20 @@ interface Boot {
  */
 describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', (kind) => {
   let t: TestApp;
-  let ana: BuiltAccount;
-  let luis: BuiltAccount;
-  let anaCookie: string;
-  let luisCookie: string;
-  let anaId: number;
+  let ana: SignedInAccount;
+  let luis: SignedInAccount;
 
   beforeAll(async () => {
     const mailRoot = mkdtempSync(path.join(tmpdir(), 'p247-drawn-'));
     t = await buildTestApp(kind, { config: { webDist: WEB_DIST, 'mail.root': mailRoot } });
-    ana = await buildAccount(t.database.db, { domainName: `ana-drawn-${kind}.test` });
-    luis = await buildAccount(t.database.db, { domainName: `luis-drawn-${kind}.test` });
-    anaId = ana.resources[ana.domainName] as number;
-    anaCookie = await t.login(ana.domainName, ana.username, ana.password);
-    luisCookie = await t.login(luis.domainName, luis.username, luis.password);
+    ana = await signedInAccount(t, `ana-drawn-${kind}.test`);
+    luis = await signedInAccount(t, `luis-drawn-${kind}.test`);
     await t.call(
       'POST',
-      `service/${anaId}/correo/create/`,
+      `service/${ana.id}/correo/create/`,
       { name: 'ventas', password: 'a mailbox password' },
       {
-        cookie: anaCookie,
+        cookie: ana.cookie,
       },
     );
   });
@@ -72,7 +66,7 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
     ) as Boot;
 
   it('draws the mail view with the user’s own mailboxes, and carries the answers it drew with', async () => {
-    const answer = await page(`/admin/${anaId}/mail/`, [anaCookie, MADRID_DARK]);
+    const answer = await page(`/admin/${ana.id}/mail/`, [ana.cookie, MADRID_DARK]);
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['cache-control']).toBe('private, no-cache');
     expect(answer.body).toContain('<div id="root" data-server-drawn inert aria-disabled="true">');
@@ -84,15 +78,15 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
     const list = boot.queries?.find((query) => query.queryKey[0] === 'mail' && query.queryKey[2] === 'pages');
     const own = await t.call<MailListData>(
       'GET',
-      `service/${anaId}/mail/list/`,
+      `service/${ana.id}/mail/list/`,
       { page: '1', pageSize: '10', type: 'all', filter: '' },
-      { cookie: anaCookie },
+      { cookie: ana.cookie },
     );
     expect(list?.data).toEqual(own.body.data);
   });
 
   it('never draws another user’s item: the page of an id that is not the user’s holds none of it', async () => {
-    const answer = await page(`/admin/${anaId}/mail/`, [luisCookie, MADRID_DARK]);
+    const answer = await page(`/admin/${ana.id}/mail/`, [luis.cookie, MADRID_DARK]);
     expect(answer.statusCode).toBe(200);
     expect(answer.body).not.toContain(ana.domainName);
     expect(bootOf(answer.body).queries).toEqual([]);
@@ -101,11 +95,11 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
 
   it('leaves the page to the app without the view cookie, with a zone it does not know, or signed out', async () => {
     for (const cookies of [
-      [anaCookie],
-      [anaCookie, viewCookie({ tz: 'Nowhere/Atlantis' })],
+      [ana.cookie],
+      [ana.cookie, viewCookie({ tz: 'Nowhere/Atlantis' })],
       ['p247_sid=not-a-session', MADRID_DARK],
     ]) {
-      const answer = await page(`/admin/${anaId}/mail/`, cookies);
+      const answer = await page(`/admin/${ana.id}/mail/`, cookies);
       expect(answer.statusCode).toBe(200);
       expect(answer.body).toContain('<div id="root"></div>');
       expect(answer.body).not.toContain(`ventas@${ana.domainName}`);
@@ -114,7 +108,7 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
 
   it('leaves the console and the invitation page to the app', async () => {
     for (const url of ['/console/', '/invitation/']) {
-      const answer = await page(url, [anaCookie, MADRID_DARK]);
+      const answer = await page(url, [ana.cookie, MADRID_DARK]);
       expect(answer.body, url).toContain('<div id="root"></div>');
     }
   });

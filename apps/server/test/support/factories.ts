@@ -3,6 +3,7 @@ import type { Db } from '../../src/db/database.ts';
 import { AdminService, allKeys } from '../../src/modules/admin/admin.service.ts';
 import type { PlacementPins } from '../../src/modules/nodes/placement.service.ts';
 import { LocalEventBus } from '../../src/modules/realtime/event-bus.ts';
+import type { TestApp } from './test-app.ts';
 
 let counter = 0;
 
@@ -105,4 +106,16 @@ export async function resourceIdsAfter(db: Db, accountId: number, lastId: number
     })
     .execute();
   await db.deleteFrom('resources').where('id', '=', lastId).execute();
+}
+
+/** An account of its own, its user signed in: the account, its session cookie and its resource's id. */
+export interface SignedInAccount extends BuiltAccount {
+  cookie: string;
+  id: number;
+}
+
+export async function signedInAccount(t: TestApp, domainName: string): Promise<SignedInAccount> {
+  const account = await buildAccount(t.database.db, { domainName });
+  const cookie = await t.login(domainName, account.username, account.password);
+  return { ...account, cookie, id: account.resources[domainName] as number };
 }

@@ -8,9 +8,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootScript } from '../../src/http/boot-data.ts';
 import type { DrawnPage } from '../../src/http/server-draw.ts';
 import { viewHintsOf } from '../../src/http/view-hints.ts';
-import { registerWebApp } from '../../src/http/web-app.ts';
+import { registerWebApp, type WebAppOptions } from '../../src/http/web-app.ts';
 
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
+
+/** The web app of `dist` in a bare Fastify: the `session` cookie is the session's. */
+async function webApp(options: Partial<WebAppOptions> & Pick<WebAppOptions, 'dist' | 'captcha'>) {
+  const app = Fastify();
+  await app.register(fastifyCookie);
+  await registerWebApp(app, {
+    basePath: '/p247/',
+    defaultLanguage: 'es',
+    brandOf: async () => ({ company: 'Acme', logo: '/logo.svg' }),
+    hasSessionCookie: (request) => Boolean(request.cookies.session),
+    ...options,
+  });
+  return app;
+}
 
 describe('the built web app', () => {
   let dist: string;
@@ -44,15 +58,10 @@ describe('the built web app', () => {
     writeFileSync(script, SCRIPT);
     writeFileSync(`${script}.br`, brotliCompressSync(SCRIPT));
     writeFileSync(`${script}.gz`, gzipSync(SCRIPT));
-    app = Fastify();
-    await app.register(fastifyCookie);
-    await registerWebApp(app, {
+    app = await webApp({
       dist,
-      basePath: '/p247/',
-      defaultLanguage: 'es',
       captcha: 'altcha',
       brandOf: async () => ({ company: 'Acme & <Sons> "$&"', logo: '/logo.svg?a=1&b="2"' }),
-      hasSessionCookie: (request) => Boolean(request.cookies.session),
     });
   });
   afterAll(async () => {
@@ -175,15 +184,9 @@ describe('a page the server drew', () => {
         _shared: { file: 'assets/shared.js', css: ['assets/list.css', 'assets/table.css'] },
       }),
     );
-    app = Fastify();
-    await app.register(fastifyCookie);
-    await registerWebApp(app, {
+    app = await webApp({
       dist,
-      basePath: '/p247/',
-      defaultLanguage: 'es',
       captcha: 'none',
-      brandOf: async () => ({ company: 'Acme', logo: '/logo.svg' }),
-      hasSessionCookie: (request) => Boolean(request.cookies.session),
       bootData: async (request) => (request.cookies.session === 'user' ? { ...boot } : { language: 'es' }),
       drawPage: async (_request, page) => {
         const drawn = await draw();
