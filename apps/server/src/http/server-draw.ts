@@ -24,11 +24,11 @@ function queryOf(params: Record<string, unknown> = {}): Record<string, string | 
 }
 
 /**
- * Draws a signed-in page's first screen, when it is one of the layout's: asks the view's first calls for the page's own request
- * (`call`, the page's cookie and no other), puts their answers in the boot data the page carries
- * (so the app's first render is the server's), and renders the app in the renderer's worker. A
- * call that fails is left out, as the boot data's are: the view draws it as loading and the app
- * asks for it again.
+ * Draws a signed-in page's first screen, when it is one of the layout's: asks the view's first
+ * calls for the page's own request (`call`, the page's cookie and no other), puts their answers in
+ * the boot data the page carries (so the app's first render is the server's), and renders the app
+ * in the renderer's worker. A call that fails is left out, as the boot data's are: the view draws
+ * it as loading and the app asks for it again.
  */
 export async function drawSignedInPage(
   renderer: PageRenderer,
