@@ -65,6 +65,17 @@ const asDrawn = (page: Page, selector: string) =>
     };
   }, selector);
 
+/**
+ * The paths `page` asks for from here on, as they come. The page first leaves for about:blank, so
+ * the calls of the view the login opened are not counted as the next page's.
+ */
+async function requestsFromHere(page: Page): Promise<string[]> {
+  await page.goto('about:blank');
+  const paths: string[] = [];
+  page.on('request', (request) => paths.push(new URL(request.url()).pathname));
+  return paths;
+}
+
 async function itemId(page: Page, reference: string): Promise<number> {
   const answer = await page.request.get(new URL('/p247/permission/list/', page.url()).href, { headers: CSRF });
   const body = (await answer.json()) as { data: { permissions: { id: number; reference: string }[] } };
@@ -102,11 +113,8 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
         expect(headers['cache-control']).toBe('private, no-cache');
         expect(headers.vary).toContain('Cookie');
       }
-      // the viewer's app shows the viewer, from the page, without asking who it is (the calls of
-      // the view the login opened are left behind first)
-      await viewer.page.goto('about:blank');
-      const calls: string[] = [];
-      viewer.page.on('request', (request) => calls.push(new URL(request.url()).pathname));
+      // the viewer's app shows the viewer, from the page, without asking who it is
+      const calls = await requestsFromHere(viewer.page);
       await viewer.page.goto(`${suite.server.url}/admin/`);
       await viewer.page.getByTestId('user-card').waitFor();
       expect(await viewer.page.getByTestId('user-menu').textContent()).toContain(VIEWER.user);
@@ -140,10 +148,7 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
       expect(sent.boot?.queries).toHaveLength(2);
 
       await page.addInitScript(AS_DRAWN('[data-testid="mail-list"]'));
-      // the calls of the view the login opened are left behind first
-      await page.goto('about:blank');
-      const calls: string[] = [];
-      page.on('request', (request) => calls.push(new URL(request.url()).pathname));
+      const calls = await requestsFromHere(page);
       await page.goto(url, { waitUntil: 'commit' });
       await page.waitForFunction((selector) => !document.querySelector(selector), SERVER_DRAWN);
       const drawn = await asDrawn(page, '[data-testid="mail-list"]');
@@ -187,9 +192,7 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
       const sent = await pageOf(context, `${suite.server.url}/admin/${id}/mail/`);
       expect(sent.html).toContain('<div id="root"></div>');
       expect(sent.boot?.user).toMatchObject({ user: ADMIN.user });
-      await page.goto('about:blank');
-      const calls: string[] = [];
-      page.on('request', (request) => calls.push(new URL(request.url()).pathname));
+      const calls = await requestsFromHere(page);
       await page.goto(`${suite.server.url}/admin/${id}/mail/`);
       await page.getByTestId('mail-usage').first().waitFor();
       expect(calls.filter((path) => path.startsWith('/p247/')).sort()).toEqual([
@@ -220,8 +223,7 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
         await mailDemoGrant('revoke');
         await route.fulfill({ response, body });
       });
-      const calls: string[] = [];
-      page.on('request', (request) => calls.push(new URL(request.url()).pathname));
+      const calls = await requestsFromHere(page);
       await page.goto(url);
       await page.getByTestId('not-found').waitFor({ timeout: 15_000 });
       expect(await everSeen(page)).toBe(false);
@@ -239,8 +241,7 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
     const { context, page } = await signedIn(suite, ADMIN);
     try {
       await page.addInitScript(EVER_SEEN('[data-testid="mail-usage"], [data-testid="mail-create"]'));
-      const calls: string[] = [];
-      page.on('request', (request) => calls.push(new URL(request.url()).pathname));
+      const calls = await requestsFromHere(page);
       await page.goto(`${suite.server.url}/admin/987654/mail/`);
       await page.getByTestId('not-found').waitFor();
       expect(await everSeen(page)).toBe(false);

@@ -47,7 +47,7 @@ export interface PageCallOptions {
 export type PageCall = (
   method: 'GET' | 'POST',
   path: string,
-  query?: Record<string, string | string[]>,
+  query?: Record<string, string> | URLSearchParams,
 ) => Promise<unknown>;
 
 /**
@@ -62,11 +62,12 @@ export function pageCaller(app: FastifyInstance, request: FastifyRequest, option
     if (typeof value === 'string') headers[name] = value;
   }
   return async (method, path, query = {}) => {
-    if (options.forcedLanguage) query.language = options.language;
+    const params = new URLSearchParams(query);
+    if (options.forcedLanguage) params.set('language', options.language);
     const answer = await app.inject({
       method,
       url: `${options.basePath}${path}`,
-      query,
+      query: params.toString(),
       headers,
       remoteAddress: request.socket.remoteAddress,
     });

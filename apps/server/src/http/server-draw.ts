@@ -11,18 +11,6 @@ export interface DrawnPage {
 /** An API path as the app's routes write them (contract/routes.ts): nothing else is asked for a page. */
 const API_PATH = /^(?:[a-z0-9_-]+\/)+$/;
 
-/** A call's parameters as a query, the way the app's api-client encodes them. */
-function queryOf(params: Record<string, unknown> = {}): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const [key, value] of Object.entries(params)) {
-    if (value === null || value === undefined) continue;
-    if (Array.isArray(value)) query[key] = value.map(String);
-    else if (typeof value === 'boolean') query[key] = value ? '1' : '0';
-    else query[key] = String(value);
-  }
-  return query;
-}
-
 /**
  * Draws a signed-in page's first screen, when it is one of the layout's: asks the view's first
  * calls for the page's own request (`call`, the page's cookie and no other), puts their answers in
@@ -41,7 +29,7 @@ export async function drawSignedInPage(
   const answers = await Promise.all(
     calls.map(async (viewCall) => {
       if (!API_PATH.test(viewCall.path)) throw new Error(`not an API path: ${viewCall.path}`);
-      const data = await call('GET', viewCall.path, queryOf(viewCall.params));
+      const data = await call('GET', viewCall.path, new URLSearchParams(viewCall.query));
       return data === undefined ? null : { queryKey: viewCall.queryKey, data };
     }),
   );

@@ -9,11 +9,14 @@ export function rendererFile(dist: string): string | null {
   return existsSync(file) ? file : null;
 }
 
-/** One of a view's first calls, as the renderer names it (apps/web/src/server/render-page.tsx). */
+/**
+ * One of a view's first calls, as the renderer names it (apps/web/src/server/render-page.tsx): its
+ * query form-encoded by the app's own api-client rules.
+ */
 export interface ViewCall {
   queryKey: unknown[];
   path: string;
-  params?: Record<string, unknown>;
+  query: string;
 }
 
 /** What a page is drawn from (the renderer's `PageToDraw`). */

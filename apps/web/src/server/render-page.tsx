@@ -8,7 +8,7 @@ import { StaticRouter } from 'react-router';
 import { Root } from '../app/root';
 import { openViewQueries } from '../app/route-data';
 import { drawnOnServer, itemViewAt, loadRouteCode } from '../app/router';
-import type { Params } from '../lib/api-client';
+import { encodeParams, type Params } from '../lib/api-client';
 import { type BootData, seedBoot } from '../lib/boot-data';
 import { setDisplayHints } from '../lib/display-hints';
 import { i18next, initI18n, loadAreaTexts, switchI18nLanguage } from '../lib/i18n';
@@ -39,10 +39,17 @@ export interface PageToDraw {
   hints: { timeZone: string; phone: boolean; color: ThemeColor | null };
 }
 
+/** A view's call as the server makes it: its query form-encoded as the browser's api-client encodes it. */
+export interface EncodedViewCall {
+  queryKey: unknown[];
+  path: string;
+  query: string;
+}
+
 /** What drawing `pathname` takes: whether it is drawn here at all, and with which calls' answers. */
 export interface DrawPlan {
   draws: boolean;
-  calls: ViewCall[];
+  calls: EncodedViewCall[];
 }
 
 /**
@@ -51,7 +58,15 @@ export interface DrawPlan {
  */
 export function drawPlan(pathname: string, boot: BootData): DrawPlan {
   const draws = Boolean(boot.user) && drawnOnServer(pathname);
-  return { draws, calls: draws ? viewCalls(pathname, boot) : [] };
+  const calls = draws ? viewCalls(pathname, boot) : [];
+  return {
+    draws,
+    calls: calls.map(({ queryKey, path, params }) => ({
+      queryKey,
+      path,
+      query: encodeParams(params ?? {}).toString(),
+    })),
+  };
 }
 
 /**
@@ -69,7 +84,7 @@ export function viewCalls(pathname: string, boot: BootData): ViewCall[] {
 /** One i18next per language, sharing one store of every language's texts: a render never switches one. */
 let texts: Promise<Map<Language, i18n>> | null = null;
 
-function loadTexts(): Promise<Map<Language, i18n>> {
+function textInstances(): Promise<Map<Language, i18n>> {
   texts ??= (async () => {
     await initI18n(LANGUAGES[0]);
     await loadAreaTexts();
@@ -92,7 +107,7 @@ function loadTexts(): Promise<Map<Language, i18n>> {
 /** The HTML of `page`'s app: what the browser's first render will be, to the last attribute. */
 export async function drawPage(page: PageToDraw): Promise<string> {
   const pathname = page.url.split('?')[0] ?? '/';
-  const [instances] = await Promise.all([loadTexts(), loadRouteCode(pathname, true)]);
+  const [instances] = await Promise.all([textInstances(), loadRouteCode(pathname, true)]);
   const i18n = instances.get(page.language);
   if (!i18n) throw new Error(`no texts for ${page.language}`);
   // nothing is fetched here: what the view has no data for is drawn as loading, as the browser would
