@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { type LocalePart, type LocaleTree, localePart } from './src/lib/locale-parts.ts';
+import { LOCALE_MODULE_PREFIX, type LocalePart, type LocaleTree, localePart } from './src/lib/locale-parts.ts';
 
-const PREFIX = 'virtual:locale/';
+const PREFIX = LOCALE_MODULE_PREFIX;
 const LANGUAGES = ['es', 'en', 'ca'];
 const PARTS: LocalePart[] = ['start', 'areas', 'console'];
 

@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { localeBundles } from './locale-plugin.ts';
+import { pageModules } from './page-modules-plugin.ts';
 
 /**
  * The server's renderer of signed-in pages (src/server/render-worker.ts), built after the browser's
@@ -10,7 +11,8 @@ import { localeBundles } from './locale-plugin.ts';
  */
 export default defineConfig(({ mode }) => ({
   root: import.meta.dirname,
-  plugins: [react(), localeBundles()],
+  // the routes' modules named beside their loaders: a drawn page links their chunks
+  plugins: [react(), localeBundles(), pageModules()],
   // A server build leaves process.env.NODE_ENV to the runtime, where it is unset outside the
   // systemd unit: React's development build then drew each page 2-3× slower (a CPU profile found
   // its element validation and dev JSX). The build's mode decides, as for the browser's bundle.

@@ -1,10 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
 import { localeBundles } from './locale-plugin.ts';
+import { pageModules } from './page-modules-plugin.ts';
 
 export default defineProject({
   root: import.meta.dirname,
-  plugins: [react(), localeBundles()],
+  // as the server's renderer is built (src/server/render-page.test.ts checks what it links)
+  plugins: [react(), localeBundles(), pageModules()],
   test: {
     name: 'web',
     environment: 'jsdom',

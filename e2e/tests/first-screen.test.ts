@@ -146,11 +146,21 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
       expect(sent.html).toContain('info@demo.test');
       expect(sent.html).toMatch(/<link rel="stylesheet" href="\/assets\/styles-[\w-]+\.css">/);
       expect(sent.boot?.queries).toHaveLength(2);
+      // the tab is named for the view before the app runs
+      expect(sent.html).toMatch(/<title>[^<]* · demo\.test \/ [^<]+<\/title>/);
 
       await page.addInitScript(AS_DRAWN('[data-testid="mail-list"]'));
       const calls = await requestsFromHere(page);
       await page.goto(url, { waitUntil: 'commit' });
       await page.waitForFunction((selector) => !document.querySelector(selector), SERVER_DRAWN);
+      // every script the app took the page over with was linked by the page: none was found only
+      // once another had run
+      const linked = [
+        ...sent.html.matchAll(/<(?:link rel="modulepreload"|script type="module") crossorigin (?:href|src)="([^"]+)"/g),
+      ];
+      const scripts = calls.filter((path) => path.endsWith('.js'));
+      expect(scripts.length).toBeGreaterThan(10);
+      expect(scripts.filter((path) => !linked.some((link) => link[1] === path))).toEqual([]);
       const drawn = await asDrawn(page, '[data-testid="mail-list"]');
       expect(drawn.text).toContain('info@demo.test');
       expect(drawn.kept).toBe(true);

@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Language } from '@panel247/contract/constants';
 import { chooseEncoding } from './answer-encoding.ts';
 import { type BootData, bootScript } from './boot-data.ts';
+import { BuildManifest } from './build-manifest.ts';
 import type { DrawnPage } from './server-draw.ts';
 
 /** Where index.html takes the login page's frame (apps/web/index.html). */
@@ -53,11 +54,14 @@ export class IndexPage {
   private readonly index: string;
   private readonly shell: string;
   private readonly texts: Record<string, Record<string, string>>;
+  private readonly manifest: BuildManifest;
   private readonly stylesheets: string;
 
   constructor(dist: string) {
     this.index = readFileSync(path.join(dist, 'index.html'), 'utf8');
-    this.stylesheets = stylesheetsOf(dist)
+    this.manifest = new BuildManifest(dist);
+    this.stylesheets = this.manifest
+      .stylesheets()
       .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
       .join('');
     const shellFile = path.join(dist, 'login-shell.html');
@@ -94,9 +98,16 @@ export class IndexPage {
     }
     if (page.drawn) {
       // drawn: the stylesheets the app would load before its first render, linked so the HTML is
-      // painted styled; #root inert until the app has hydrated it (apps/web/src/lib/server-drawn.tsx)
-      const drawn = page.drawn.html;
-      html = html.replace('</head>', () => `${this.stylesheets}</head>`);
+      // painted styled; the chunks the app takes the page over with, asked with the entry script
+      // (the module scripts' own CORS mode, as Vite's links); the view's title; #root inert until
+      // the app has hydrated it (apps/web/src/lib/server-drawn.tsx)
+      const { html: drawn, title, modules } = page.drawn;
+      const preloads = this.manifest
+        .scriptsOf(modules)
+        .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`)
+        .join('');
+      html = html.replace('</head>', () => `${this.stylesheets}${preloads}</head>`);
+      if (title) html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`);
       html = html.replace(
         '<div id="root"></div>',
         () => `<div id="root" data-server-drawn inert aria-disabled="true">${drawn}</div>`,
@@ -108,29 +119,6 @@ export class IndexPage {
     }
     return html;
   }
-}
-
-/** Where Vite's build lists each module's files (`build.manifest`). */
-const MANIFEST = path.join('.vite', 'manifest.json');
-/** The module whose stylesheet (Mantine's) every other one builds on: it is linked first. */
-const BASE_STYLES = 'src/app/styles.ts';
-
-/**
- * Every stylesheet of the build, Mantine's first, as a page the server drew links them: the
- * signed-in screens' styles are a few KB beside Mantine's, and a cached file costs nothing, so
- * one list serves every view rather than one per route. None without a manifest.
- */
-export function stylesheetsOf(dist: string): string[] {
-  const file = path.join(dist, MANIFEST);
-  if (!existsSync(file)) return [];
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { file: string; css?: string[] }>;
-  const base = manifest[BASE_STYLES];
-  const first = base ? [base.file, ...(base.css ?? [])].filter((name) => name.endsWith('.css')) : [];
-  const rest = Object.values(manifest).flatMap((chunk) => [
-    ...(chunk.file.endsWith('.css') ? [chunk.file] : []),
-    ...(chunk.css ?? []),
-  ]);
-  return [...new Set([...first, ...rest])].map((name) => `/${name}`);
 }
 
 /** The page compressed as the client accepts it; it is a few KB, so compressing per request is cheap. */

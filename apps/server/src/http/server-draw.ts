@@ -6,6 +6,10 @@ import type { ViewHints } from './view-hints.ts';
 export interface DrawnPage {
   html: string;
   scheme: ViewHints['scheme'];
+  /** The tab's title the view names; null: the page's own. */
+  title: string | null;
+  /** The modules the app takes the page over with, as the build's manifest names them (linked by the page). */
+  modules: string[];
 }
 
 /** An API path as the app's routes write them (contract/routes.ts): nothing else is asked for a page. */
@@ -23,7 +27,7 @@ export async function drawSignedInPage(
   call: PageCall,
   page: { url: string; language: string; boot: BootData; hints: ViewHints },
 ): Promise<DrawnPage | undefined> {
-  const { draws, calls } = await renderer.plan(page.url, page.boot);
+  const { draws, calls, modules } = await renderer.plan(page.url, page.boot);
   // the console, the invitation page and the like are the app's to draw
   if (!draws) return undefined;
   const answers = await Promise.all(
@@ -35,9 +39,14 @@ export async function drawSignedInPage(
   );
   const boot: BootData = { ...page.boot, queries: answers.filter((answer) => answer !== null) };
   const { timeZone, phone, color } = page.hints;
-  const html = await renderer.draw({ url: page.url, language: page.language, boot, hints: { timeZone, phone, color } });
+  const { html, title } = await renderer.draw({
+    url: page.url,
+    language: page.language,
+    boot,
+    hints: { timeZone, phone, color },
+  });
   // the page carries what it was drawn with, for the app's first render
   page.boot.queries = boot.queries;
   page.boot.drawnFor = { phone };
-  return { html, scheme: page.hints.scheme };
+  return { html, scheme: page.hints.scheme, title, modules };
 }

@@ -19,6 +19,13 @@ export interface ViewCall {
   query: string;
 }
 
+/** The renderer's `DrawPlan`. */
+export interface DrawPlan {
+  draws: boolean;
+  calls: ViewCall[];
+  modules: string[];
+}
+
 /** What a page is drawn from (the renderer's `PageToDraw`). */
 export interface PageToDraw {
   url: string;
@@ -52,15 +59,23 @@ export class PageRenderer {
     private readonly options = { timeoutMs: 3000, maxWaiting: 8, startMs: 10_000 },
   ) {}
 
-  /** Whether the page at `url` is drawn for this boot data, and the calls whose answers its view is drawn with. */
-  async plan(url: string, boot: unknown): Promise<{ draws: boolean; calls: ViewCall[] }> {
+  /**
+   * Whether the page at `url` is drawn for this boot data, the calls whose answers its view is
+   * drawn with, and the modules the app then takes it over with (as the build's manifest names them).
+   */
+  async plan(url: string, boot: unknown): Promise<DrawPlan> {
     const answer = await this.ask({ plan: { url, boot } });
-    return { draws: answer.draws === true, calls: (answer.calls ?? []) as ViewCall[] };
+    return {
+      draws: answer.draws === true,
+      calls: (answer.calls ?? []) as ViewCall[],
+      modules: (answer.modules ?? []) as string[],
+    };
   }
 
-  /** The HTML of the page's app. */
-  async draw(page: PageToDraw): Promise<string> {
-    return (await this.ask({ draw: page })).html as string;
+  /** The HTML of the page's app, and the tab's title its view names (null: the page's own). */
+  async draw(page: PageToDraw): Promise<{ html: string; title: string | null }> {
+    const answer = await this.ask({ draw: page });
+    return { html: answer.html as string, title: typeof answer.title === 'string' ? answer.title : null };
   }
 
   /** Stops the worker (the server's close). */

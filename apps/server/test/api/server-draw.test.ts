@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { VIEW_COOKIE } from '@panel247/contract/constants';
@@ -83,6 +83,28 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
       { cookie: ana.cookie },
     );
     expect(list?.data).toEqual(own.body.data);
+  });
+
+  it('names the view in the tab’s title and links the chunks the app takes the page over with', async () => {
+    const answer = await page(`/admin/${ana.id}/mail/`, [ana.cookie, MADRID_DARK]);
+    expect(/<title>([^<]*)<\/title>/.exec(answer.body)?.[1]).toMatch(new RegExp(`· ${ana.domainName} / `));
+    const manifest = JSON.parse(readFileSync(path.join(WEB_DIST, '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string }
+    >;
+    const linked = [...answer.body.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map(
+      (link) => link[1],
+    );
+    for (const module of [
+      'src/features/shell/components/app-layout.tsx',
+      'src/features/mail/routes/mail-route.tsx',
+      'virtual:locale/es-start',
+      'virtual:locale/es-areas',
+    ]) {
+      expect(linked, module).toContain(manifest[module]?.file);
+    }
+    // the entry script's own chunks are index.html's to load
+    expect(linked).not.toContain(manifest['index.html']?.file);
   });
 
   it('never draws another user’s item: the page of an id that is not the user’s holds none of it', async () => {

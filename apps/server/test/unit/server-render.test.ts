@@ -9,12 +9,12 @@ import { PageRenderer, rendererFile } from '../../src/http/server-render.ts';
 const FAKE_WORKER = `
 import { parentPort } from 'node:worker_threads';
 parentPort.on('message', ({ id, plan, draw }) => {
-  if (plan) return parentPort.postMessage({ id, draws: true, calls: [{ queryKey: ['k'], path: 'a/' }] });
+  if (plan) return parentPort.postMessage({ id, draws: true, calls: [{ queryKey: ['k'], path: 'a/' }], modules: ['m.tsx'] });
   if (draw.url === '/medium/') return setTimeout(() => parentPort.postMessage({ id, html: 'medium' }), 600);
   if (draw.url === '/slow/') return setTimeout(() => parentPort.postMessage({ id, html: 'late' }), 2000);
   if (draw.url === '/fails/') return parentPort.postMessage({ id, error: 'no texts for xx' });
   if (draw.url === '/dies/') process.exit(3);
-  parentPort.postMessage({ id, html: '<p>' + draw.url + '</p>' });
+  parentPort.postMessage({ id, html: '<p>' + draw.url + '</p>', title: draw.url === '/a/' ? 'A / Acme' : undefined });
 });
 `;
 
@@ -35,31 +35,38 @@ describe('the page renderer’s worker', () => {
     renderer = new PageRenderer(path.join(dir, 'worker.mjs'), pino({ level: 'silent' }), options);
     return renderer;
   };
+  const html = async (url: string) => (await renderer.draw({ ...PAGE, url })).html;
 
   it('answers each page with its own HTML, pages side by side', async () => {
     start();
-    const pages = await Promise.all(['/a/', '/b/', '/c/'].map((url) => renderer.draw({ ...PAGE, url })));
+    const pages = await Promise.all(['/a/', '/b/', '/c/'].map((url) => html(url)));
     expect(pages).toEqual(['<p>/a/</p>', '<p>/b/</p>', '<p>/c/</p>']);
-    expect(await renderer.plan('/a/', {})).toEqual({ draws: true, calls: [{ queryKey: ['k'], path: 'a/' }] });
+    expect(await renderer.plan('/a/', {})).toEqual({
+      draws: true,
+      calls: [{ queryKey: ['k'], path: 'a/' }],
+      modules: ['m.tsx'],
+    });
+    expect(await renderer.draw({ ...PAGE, url: '/a/' })).toEqual({ html: '<p>/a/</p>', title: 'A / Acme' });
+    expect(await renderer.draw({ ...PAGE, url: '/b/' })).toEqual({ html: '<p>/b/</p>', title: null });
   });
 
   it('fails a page that takes too long, or that the renderer could not draw, and goes on with the next', async () => {
     start({ timeoutMs: 300, maxWaiting: 8, startMs: 0 });
     await expect(renderer.draw({ ...PAGE, url: '/slow/' })).rejects.toThrow('took too long');
     await expect(renderer.draw({ ...PAGE, url: '/fails/' })).rejects.toThrow('no texts for xx');
-    expect(await renderer.draw({ ...PAGE, url: '/a/' })).toBe('<p>/a/</p>');
+    expect(await html('/a/')).toBe('<p>/a/</p>');
   });
 
   it('gives a starting worker’s first page longer: it loads the bundle and the texts first', async () => {
     start({ timeoutMs: 300, maxWaiting: 8, startMs: 2000 });
-    expect(await renderer.draw({ ...PAGE, url: '/medium/' })).toBe('medium');
+    expect(await html('/medium/')).toBe('medium');
     await expect(renderer.draw({ ...PAGE, url: '/medium/' })).rejects.toThrow('took too long');
   });
 
   it('fails the pages of a worker that died, and starts a new one for the next page', async () => {
     start();
     await expect(renderer.draw({ ...PAGE, url: '/dies/' })).rejects.toThrow('exited (3)');
-    expect(await renderer.draw({ ...PAGE, url: '/b/' })).toBe('<p>/b/</p>');
+    expect(await html('/b/')).toBe('<p>/b/</p>');
   });
 
   it('refuses a page when too many are waiting, rather than making every page wait', async () => {

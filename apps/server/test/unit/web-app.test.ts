@@ -179,9 +179,16 @@ describe('a page the server drew', () => {
     writeFileSync(
       path.join(dist, '.vite', 'manifest.json'),
       JSON.stringify({
-        'src/components/list.tsx': { file: 'assets/list.js', css: ['assets/list.css'] },
+        'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_client'] },
+        _client: { file: 'assets/client.js' },
+        'src/components/list.tsx': {
+          file: 'assets/list.js',
+          css: ['assets/list.css'],
+          imports: ['index.html', '_shared'],
+        },
         'src/app/styles.ts': { file: 'assets/styles.css' },
-        _shared: { file: 'assets/shared.js', css: ['assets/list.css', 'assets/table.css'] },
+        _shared: { file: 'assets/shared.js', css: ['assets/list.css', 'assets/table.css'], imports: ['_client'] },
+        'virtual:locale/es-areas': { file: 'assets/es-areas.js' },
       }),
     );
     app = await webApp({
@@ -201,15 +208,31 @@ describe('a page the server drew', () => {
   });
 
   it('puts the HTML in an inert #root, links the stylesheets (Mantine’s first) and carries the data it drew with', async () => {
-    draw = async () => ({ html: '<main>rows</main>', scheme: 'dark' });
+    draw = async () => ({ html: '<main>rows</main>', scheme: 'dark', title: null, modules: [] });
     const page = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
     expect(page.body).toContain('<html lang="es" data-mantine-color-scheme="dark">');
     expect(page.body).toContain(
       '<link rel="stylesheet" href="/assets/styles.css"><link rel="stylesheet" href="/assets/list.css"><link rel="stylesheet" href="/assets/table.css"></head>',
     );
+    expect(page.body).toContain('<title>Panel247</title>');
     expect(page.body).toContain('<div id="root" data-server-drawn inert aria-disabled="true"><main>rows</main></div>');
     expect(page.body).toContain('"queries":[{"queryKey":["mail",7],"data":{"rows":1}}]');
     expect(page.headers['cache-control']).toBe('private, no-cache');
+  });
+
+  it('links the chunks of the modules the app takes it over with, but for the entry’s own, and names the view’s title', async () => {
+    draw = async () => ({
+      html: '<main>rows</main>',
+      scheme: 'light',
+      title: 'Correo · <demo> / Acme',
+      modules: ['src/components/list.tsx', 'virtual:locale/es-areas', 'src/unknown.tsx'],
+    });
+    const page = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
+    const preloads = [...page.body.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+      (link) => link[1],
+    );
+    expect(preloads).toEqual(['/assets/list.js', '/assets/shared.js', '/assets/es-areas.js']);
+    expect(page.body).toContain('<title>Correo · &lt;demo&gt; / Acme</title>');
   });
 
   it('sends the page the app draws when drawing fails or is not asked for, and never one without a user', async () => {
@@ -223,7 +246,7 @@ describe('a page the server drew', () => {
     let asked = false;
     draw = async () => {
       asked = true;
-      return { html: '<main>rows</main>', scheme: 'light' };
+      return { html: '<main>rows</main>', scheme: 'light', title: null, modules: [] };
     };
     const signedOut = await app.inject({ url: '/admin/', headers: { cookie: 'session=gone' } });
     expect(signedOut.body).toContain('<div id="root"></div>');

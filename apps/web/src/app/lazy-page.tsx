@@ -5,6 +5,11 @@ export interface LazyPage {
   Page: ComponentType<{ children?: ReactNode }>;
   /** Loads the page's code (once; a failed load may be tried again). */
   load: () => Promise<unknown>;
+  /**
+   * The modules `load` imports, as the build's manifest names them: written by the server's build
+   * (page-modules-plugin.ts), so a page it draws links their chunks; empty in the browser's.
+   */
+  modules: readonly string[];
 }
 
 type PageModule = { default: ComponentType<{ children?: ReactNode }> };
@@ -18,7 +23,7 @@ type PageModule = { default: ComponentType<{ children?: ReactNode }> };
  * the first render (`preloadRoute`), so those pages never suspend; any other page loads as a lazy
  * one does.
  */
-export function lazyPage(importer: () => Promise<PageModule>): LazyPage {
+export function lazyPage(importer: () => Promise<PageModule>, modules: readonly string[] = []): LazyPage {
   let loaded: PageModule['default'] | null = null;
   let pending: Promise<PageModule> | null = null;
   const load = () => {
@@ -40,5 +45,5 @@ export function lazyPage(importer: () => Promise<PageModule>): LazyPage {
     const [Component] = useState<ComponentType<{ children?: ReactNode }>>(() => loaded ?? Lazy);
     return <Component {...props} />;
   }
-  return { Page, load };
+  return { Page, load, modules };
 }

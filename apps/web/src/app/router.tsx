@@ -171,12 +171,10 @@ export function itemViewAt(pathname: string): { view: ItemViewData; id: number }
 }
 
 /**
- * Loads the code `pathname` renders (the layout's and the view's chunks, with the layout's texts)
- * at once. Resolves when the code is in, or failed (the page then loads it, and shows its error,
- * as any lazy page does). Without a session an address behind it renders the login page (or the
- * bare not-found page): that code instead. The server loads the same before drawing a page.
+ * The pages `pathname` renders: the layout's and the view's. Without a session an address behind
+ * it renders the login page (or the bare not-found page): those instead.
  */
-export function loadRouteCode(pathname: string, signedIn: boolean): Promise<unknown> {
+function routePages(pathname: string, signedIn: boolean): Set<LazyPage> {
   const pages = new Set<LazyPage>();
   for (const { route } of matchRoutes(routes, pathname) ?? []) {
     const code = route.handle as RouteCode | undefined;
@@ -187,7 +185,21 @@ export function loadRouteCode(pathname: string, signedIn: boolean): Promise<unkn
     }
     for (const lazy of code.pages) pages.add(lazy);
   }
-  return Promise.allSettled([...pages].map((lazy) => lazy.load()));
+  return pages;
+}
+
+/**
+ * Loads the code `pathname` renders (the layout's and the view's chunks, with the layout's texts)
+ * at once. Resolves when the code is in, or failed (the page then loads it, and shows its error,
+ * as any lazy page does). The server loads the same before drawing a page.
+ */
+export function loadRouteCode(pathname: string, signedIn: boolean): Promise<unknown> {
+  return Promise.allSettled([...routePages(pathname, signedIn)].map((lazy) => lazy.load()));
+}
+
+/** The modules of the code a signed-in user's `pathname` renders, as the build's manifest names them. */
+export function routeModules(pathname: string): string[] {
+  return [...new Set([...routePages(pathname, true)].flatMap((lazy) => lazy.modules))];
 }
 
 /**

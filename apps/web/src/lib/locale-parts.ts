@@ -10,6 +10,14 @@
 export type LocaleTree = { [key: string]: string | LocaleTree };
 export type LocalePart = 'start' | 'areas' | 'console';
 
+/** Where locale-plugin.ts serves the parts of the texts: `{prefix}{language}-{part}`. */
+export const LOCALE_MODULE_PREFIX = 'virtual:locale/';
+
+/** The module of one part of a language's texts, as imports and the build's manifest name it. */
+export function localeModule(language: string, part: LocalePart): string {
+  return `${LOCALE_MODULE_PREFIX}${language}-${part}`;
+}
+
 /**
  * Top-level groups used only behind a session. Any other group (a new one included) goes into
  * the start part (unless it is one of the console's), so a forgotten group costs bytes on the login

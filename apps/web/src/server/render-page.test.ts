@@ -34,10 +34,29 @@ describe('the calls a page is drawn with on the server', () => {
 
   it('are asked only for a screen of the layout: not the console, the invitation page or the root’s redirect', () => {
     expect(drawPlan('/admin/7/mail/', boot()).draws).toBe(true);
-    expect(drawPlan('/legal/', boot())).toEqual({ draws: true, calls: [] });
+    expect(drawPlan('/legal/', boot())).toMatchObject({ draws: true, calls: [] });
     for (const path of ['/console/', '/console/customers/', '/invitation/', '/', '/login/']) {
-      expect(drawPlan(path, boot()), path).toEqual({ draws: false, calls: [] });
+      expect(drawPlan(path, boot()), path).toEqual({ draws: false, calls: [], modules: [] });
     }
-    expect(drawPlan('/admin/7/mail/', { language: 'es' })).toEqual({ draws: false, calls: [] });
+    expect(drawPlan('/admin/7/mail/', { language: 'es' })).toEqual({ draws: false, calls: [], modules: [] });
+  });
+
+  it('name the modules the app takes the page over with: the layout’s, the view’s and the language’s texts', () => {
+    expect(drawPlan('/admin/7/mail/', boot()).modules).toEqual([
+      'src/features/shell/components/app-layout.tsx',
+      'src/features/mail/routes/mail-route.tsx',
+      'virtual:locale/es-start',
+      'virtual:locale/es-areas',
+    ]);
+    expect(drawPlan('/admin/domain/', { ...boot(), language: 'ca' }).modules).toEqual([
+      'src/features/shell/components/app-layout.tsx',
+      'src/features/lists/routes/domain-list-route.tsx',
+      'virtual:locale/ca-start',
+      'virtual:locale/ca-areas',
+    ]);
+    // an address no view has: the layout's not-found page
+    expect(drawPlan('/admin/7/nothing/', boot()).modules).toContain(
+      'src/features/not-found/routes/not-found-route.tsx',
+    );
   });
 });

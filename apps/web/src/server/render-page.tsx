@@ -7,11 +7,13 @@ import { I18nextProvider } from 'react-i18next';
 import { StaticRouter } from 'react-router';
 import { Root } from '../app/root';
 import { openViewQueries } from '../app/route-data';
-import { drawnOnServer, itemViewAt, loadRouteCode } from '../app/router';
+import { drawnOnServer, itemViewAt, loadRouteCode, routeModules } from '../app/router';
 import { encodeParams, type Params } from '../lib/api-client';
 import { type BootData, seedBoot } from '../lib/boot-data';
 import { setDisplayHints } from '../lib/display-hints';
 import { i18next, initI18n, loadAreaTexts, switchI18nLanguage } from '../lib/i18n';
+import { localeModule } from '../lib/locale-parts';
+import { renderWithTitle } from '../lib/use-page-title';
 
 /**
  * A signed-in page's first screen drawn on the server, with the app's own components, routes and
@@ -50,6 +52,17 @@ export interface EncodedViewCall {
 export interface DrawPlan {
   draws: boolean;
   calls: EncodedViewCall[];
+  /**
+   * The modules the app then loads to take the page over (the layout's and the view's code, the
+   * page language's texts), as the build's manifest names them: the page links their chunks.
+   */
+  modules: string[];
+}
+
+/** A drawn page's HTML, and the tab's title its view names (null: the page's own). */
+export interface DrawnHtml {
+  html: string;
+  title: string | null;
 }
 
 /**
@@ -58,14 +71,18 @@ export interface DrawPlan {
  */
 export function drawPlan(pathname: string, boot: BootData): DrawPlan {
   const draws = Boolean(boot.user) && drawnOnServer(pathname);
-  const calls = draws ? viewCalls(pathname, boot) : [];
+  if (!draws) return { draws, calls: [], modules: [] };
+  const texts = LANGUAGES.includes(boot.language as Language)
+    ? [localeModule(boot.language, 'start'), localeModule(boot.language, 'areas')]
+    : [];
   return {
     draws,
-    calls: calls.map(({ queryKey, path, params }) => ({
+    calls: viewCalls(pathname, boot).map(({ queryKey, path, params }) => ({
       queryKey,
       path,
       query: encodeParams(params ?? {}).toString(),
     })),
+    modules: [...routeModules(pathname), ...texts],
   };
 }
 
@@ -105,7 +122,7 @@ function textInstances(): Promise<Map<Language, i18n>> {
 }
 
 /** The HTML of `page`'s app: what the browser's first render will be, to the last attribute. */
-export async function drawPage(page: PageToDraw): Promise<string> {
+export async function drawPage(page: PageToDraw): Promise<DrawnHtml> {
   const pathname = page.url.split('?')[0] ?? '/';
   const [instances] = await Promise.all([textInstances(), loadRouteCode(pathname, true)]);
   const i18n = instances.get(page.language);
@@ -116,15 +133,17 @@ export async function drawPage(page: PageToDraw): Promise<string> {
   // renderToString is synchronous: these hints hold for this page's render alone
   setDisplayHints({ timeZone: page.hints.timeZone, phone: page.hints.phone });
   try {
-    return renderToString(
-      <I18nextProvider i18n={i18n}>
-        <Root
-          initialLanguage={page.language}
-          queryClient={queryClient}
-          router={(routes) => <StaticRouter location={page.url}>{routes}</StaticRouter>}
-          savedColor={page.hints.color}
-        />
-      </I18nextProvider>,
+    return renderWithTitle(() =>
+      renderToString(
+        <I18nextProvider i18n={i18n}>
+          <Root
+            initialLanguage={page.language}
+            queryClient={queryClient}
+            router={(routes) => <StaticRouter location={page.url}>{routes}</StaticRouter>}
+            savedColor={page.hints.color}
+          />
+        </I18nextProvider>,
+      ),
     );
   } finally {
     queryClient.clear();

@@ -4,7 +4,8 @@
  * dependency inside, so a production install runs it without the web app's node_modules.
  *
  * Messages in: `{ id, plan: { url, boot } }` (whether the page is drawn, and with which first
- * calls) and `{ id, draw: PageToDraw }`. Out: `{ id, draws, calls }`, `{ id, html }` or `{ id, error }`.
+ * calls and modules) and `{ id, draw: PageToDraw }`. Out: `{ id, draws, calls, modules }`,
+ * `{ id, html, title }` or `{ id, error }`.
  */
 import { parentPort } from 'node:worker_threads';
 import type { BootData } from '../lib/boot-data';
@@ -14,7 +15,7 @@ type Ask = { id: number; plan: { url: string; boot: BootData } } | { id: number;
 
 async function answer(ask: Ask): Promise<Record<string, unknown>> {
   if ('plan' in ask) return { ...drawPlan(ask.plan.url.split('?')[0] ?? '/', ask.plan.boot) };
-  return { html: await drawPage(ask.draw) };
+  return { ...(await drawPage(ask.draw)) };
 }
 
 parentPort?.on('message', (ask: Ask) => {
