@@ -266,7 +266,6 @@ export async function buildApp(deps: AppDeps): Promise<PanelApp> {
     drawPage: pageRenderer
       ? async (request, { boot, ...page }) => {
           const hints = viewHintsOf(clientCallOf(request).cookie(VIEW_COOKIE));
-          if (!hints) return undefined;
           const call = pageCaller(app, request, { basePath: config.basePath, ...page });
           return drawSignedInPage(pageRenderer, call, { url: request.url, language: page.language, boot, hints });
         }

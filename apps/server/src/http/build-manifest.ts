@@ -55,7 +55,7 @@ export class BuildManifest {
     const files = this.closure(modules)
       .map((key) => this.chunks[key]?.file ?? '')
       .filter((file) => file.endsWith('.js') && !this.entry.has(file));
-    return files.map((file) => `/${file}`).slice(0, 0);
+    return files.map((file) => `/${file}`);
   }
 
   /** `keys` and every chunk they import statically, each once, in the order they are first met. */

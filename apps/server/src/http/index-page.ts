@@ -26,6 +26,8 @@ export interface PageRequest {
   boot?: BootData;
   /** The app's first screen, drawn on the server (server-draw.ts). */
   drawn?: DrawnPage;
+  /** The modules the app draws or takes the page over with (server-draw.ts): their chunks are linked. */
+  modules?: string[];
 }
 
 export function escapeHtml(value: string): string {
@@ -55,15 +57,12 @@ export class IndexPage {
   private readonly shell: string;
   private readonly texts: Record<string, Record<string, string>>;
   private readonly manifest: BuildManifest;
-  private readonly stylesheets: string;
+  private readonly stylesheets: string[];
 
   constructor(dist: string) {
     this.index = readFileSync(path.join(dist, 'index.html'), 'utf8');
     this.manifest = new BuildManifest(dist);
-    this.stylesheets = this.manifest
-      .stylesheets()
-      .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
-      .join('');
+    this.stylesheets = this.manifest.stylesheets();
     const shellFile = path.join(dist, 'login-shell.html');
     const textsFile = path.join(dist, 'shell-texts.json');
     // A build from before the frame existed still serves, without it.
@@ -96,17 +95,19 @@ export class IndexPage {
       });
       html = html.replace(SHELL_MARK, () => frame);
     }
+    // drawn: the stylesheets the app would load before its first render, linked so the HTML is
+    // painted styled; and the chunks the app draws or takes the page over with, asked with the
+    // entry script rather than once it has run (in the module scripts' CORS mode, as Vite's links)
+    const links = [
+      ...(page.drawn ? this.stylesheets : []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+      ...this.manifest
+        .scriptsOf(page.modules ?? [])
+        .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`),
+    ];
+    if (links.length) html = html.replace('</head>', () => `${links.join('')}</head>`);
     if (page.drawn) {
-      // drawn: the stylesheets the app would load before its first render, linked so the HTML is
-      // painted styled; the chunks the app takes the page over with, asked with the entry script
-      // (the module scripts' own CORS mode, as Vite's links); the view's title; #root inert until
-      // the app has hydrated it (apps/web/src/lib/server-drawn.tsx)
-      const { html: drawn, title, modules } = page.drawn;
-      const preloads = this.manifest
-        .scriptsOf(modules)
-        .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`)
-        .join('');
-      html = html.replace('</head>', () => `${this.stylesheets}${preloads}</head>`);
+      // the view's title; #root inert until the app has hydrated it (apps/web/src/lib/server-drawn.tsx)
+      const { html: drawn, title } = page.drawn;
       if (title) html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`);
       html = html.replace(
         '<div id="root"></div>',

@@ -8,8 +8,13 @@ export interface DrawnPage {
   scheme: ViewHints['scheme'];
   /** The tab's title the view names; null: the page's own. */
   title: string | null;
-  /** The modules the app takes the page over with, as the build's manifest names them (linked by the page). */
+}
+
+/** What the server made of a signed-in page: the code it links and, when it drew it, its first screen. */
+export interface PageDrawing {
+  /** The modules the app draws or takes the page over with, as the build's manifest names them. */
   modules: string[];
+  drawn?: DrawnPage;
 }
 
 /** An API path as the app's routes write them (contract/routes.ts): nothing else is asked for a page. */
@@ -20,16 +25,18 @@ const API_PATH = /^(?:[a-z0-9_-]+\/)+$/;
  * calls for the page's own request (`call`, the page's cookie and no other), puts their answers in
  * the boot data the page carries (so the app's first render is the server's), and renders the app
  * in the renderer's worker. A call that fails is left out, as the boot data's are: the view draws
- * it as loading and the app asks for it again.
+ * it as loading and the app asks for it again. Without the view's hints (a browser's first visit)
+ * the app draws the page, but the page still names the code it will load.
  */
 export async function drawSignedInPage(
   renderer: PageRenderer,
   call: PageCall,
-  page: { url: string; language: string; boot: BootData; hints: ViewHints },
-): Promise<DrawnPage | undefined> {
+  page: { url: string; language: string; boot: BootData; hints: ViewHints | null },
+): Promise<PageDrawing> {
   const { draws, calls, modules } = await renderer.plan(page.url, page.boot);
   // the console, the invitation page and the like are the app's to draw
-  if (!draws) return undefined;
+  if (!draws) return { modules: [] };
+  if (!page.hints) return { modules };
   const answers = await Promise.all(
     calls.map(async (viewCall) => {
       if (!API_PATH.test(viewCall.path)) throw new Error(`not an API path: ${viewCall.path}`);
@@ -48,5 +55,5 @@ export async function drawSignedInPage(
   // the page carries what it was drawn with, for the app's first render
   page.boot.queries = boot.queries;
   page.boot.drawnFor = { phone };
-  return { html, scheme: page.hints.scheme, title, modules };
+  return { modules, drawn: { html, scheme: page.hints.scheme, title } };
 }

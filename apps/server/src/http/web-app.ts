@@ -7,7 +7,7 @@ import type { BootData } from './boot-data.ts';
 import { documentLanguage, forcedLanguage } from './document-language.ts';
 import { notFoundEnvelope } from './error-handler.ts';
 import { encodePage, IndexPage, type PageRequest, type ShellBrand } from './index-page.ts';
-import type { DrawnPage } from './server-draw.ts';
+import type { PageDrawing } from './server-draw.ts';
 
 /** Vite names every file under assets/ by its content's hash: a changed file is a new address. */
 const HASHED_FOLDER = 'assets';
@@ -31,13 +31,14 @@ export interface WebAppOptions {
     page: { language: Language; forcedLanguage: boolean; referer?: string },
   ) => Promise<BootData>;
   /**
-   * A signed-in page's first screen drawn on the server (server-draw.ts), from its boot data; it
-   * may add the view's first data to it. None, or undefined: the app draws the page itself.
+   * A signed-in page's first screen drawn on the server (server-draw.ts), from its boot data, and
+   * the code the page links; it may add the view's first data to the boot data. None, or no
+   * `drawn`: the app draws the page itself.
    */
   drawPage?: (
     request: FastifyRequest,
     page: { language: Language; forcedLanguage: boolean; boot: BootData },
-  ) => Promise<DrawnPage | undefined>;
+  ) => Promise<PageDrawing>;
 }
 
 const LOGIN_PATH = '/login/';
@@ -59,11 +60,13 @@ async function pageRequest(request: FastifyRequest, options: WebAppOptions): Pro
     });
     const boot = page.boot;
     if (boot?.user && options.drawPage) {
-      page.drawn = await options.drawPage(request, { ...about, boot }).catch((error) => {
+      const drawing = await options.drawPage(request, { ...about, boot }).catch((error) => {
         // the app draws the page itself, as it always could
         request.log.warn({ err: error }, 'page not drawn on the server');
         return undefined;
       });
+      page.drawn = drawing?.drawn;
+      page.modules = drawing?.modules;
     }
   }
   const captcha = options.captcha;

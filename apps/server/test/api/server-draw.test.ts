@@ -17,6 +17,10 @@ if (!built && process.env.CI === 'true') {
 }
 if (!built) console.warn(`server-draw: no web build in ${WEB_DIST}; skipping`);
 
+/** The web build's manifest: the files each module became. */
+const manifest = () =>
+  JSON.parse(readFileSync(path.join(WEB_DIST, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string }>;
+
 const viewCookie = (fields: Record<string, string>) =>
   `${VIEW_COOKIE}=${encodeURIComponent(new URLSearchParams(fields).toString())}`;
 const MADRID_DARK = viewCookie({ tz: 'Europe/Madrid', phone: '0', scheme: 'dark', color: 'teal' });
@@ -88,10 +92,7 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
   it('names the view in the tab’s title and links the chunks the app takes the page over with', async () => {
     const answer = await page(`/admin/${ana.id}/mail/`, [ana.cookie, MADRID_DARK]);
     expect(/<title>([^<]*)<\/title>/.exec(answer.body)?.[1]).toMatch(new RegExp(`· ${ana.domainName} / `));
-    const manifest = JSON.parse(readFileSync(path.join(WEB_DIST, '.vite', 'manifest.json'), 'utf8')) as Record<
-      string,
-      { file: string }
-    >;
+    const chunks = manifest();
     const linked = [...answer.body.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map(
       (link) => link[1],
     );
@@ -101,10 +102,10 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
       'virtual:locale/es-start',
       'virtual:locale/es-areas',
     ]) {
-      expect(linked, module).toContain(manifest[module]?.file);
+      expect(linked, module).toContain(chunks[module]?.file);
     }
     // the entry script's own chunks are index.html's to load
-    expect(linked).not.toContain(manifest['index.html']?.file);
+    expect(linked).not.toContain(chunks['index.html']?.file);
   });
 
   it('never draws another user’s item: the page of an id that is not the user’s holds none of it', async () => {
@@ -116,15 +117,19 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
   });
 
   it('leaves the page to the app without the view cookie, with a zone it does not know, or signed out', async () => {
-    for (const cookies of [
-      [ana.cookie],
-      [ana.cookie, viewCookie({ tz: 'Nowhere/Atlantis' })],
-      ['p247_sid=not-a-session', MADRID_DARK],
-    ]) {
-      const answer = await page(`/admin/${ana.id}/mail/`, cookies);
+    for (const [cookies, links] of [
+      [[ana.cookie], true],
+      [[ana.cookie, viewCookie({ tz: 'Nowhere/Atlantis' })], true],
+      [['p247_sid=not-a-session', MADRID_DARK], false],
+    ] as const) {
+      const answer = await page(`/admin/${ana.id}/mail/`, [...cookies]);
       expect(answer.statusCode).toBe(200);
       expect(answer.body).toContain('<div id="root"></div>');
       expect(answer.body).not.toContain(`ventas@${ana.domainName}`);
+      // a signed-in page the app draws still links the code it draws the view with
+      expect(answer.body.includes(`href="/${manifest()['src/features/mail/routes/mail-route.tsx']?.file}"`)).toBe(
+        links,
+      );
     }
   });
 

@@ -6,7 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootScript } from '../../src/http/boot-data.ts';
-import type { DrawnPage } from '../../src/http/server-draw.ts';
+import type { PageDrawing } from '../../src/http/server-draw.ts';
 import { viewHintsOf } from '../../src/http/view-hints.ts';
 import { registerWebApp, type WebAppOptions } from '../../src/http/web-app.ts';
 
@@ -164,7 +164,7 @@ describe('the page’s boot data block', () => {
 describe('a page the server drew', () => {
   let dist: string;
   let app: FastifyInstance;
-  let draw: () => Promise<DrawnPage | undefined>;
+  let draw: () => Promise<PageDrawing>;
   const boot = { language: 'es' as const, config: {}, user: { username: 'admin' }, permissions: {} };
 
   beforeAll(async () => {
@@ -196,9 +196,9 @@ describe('a page the server drew', () => {
       captcha: 'none',
       bootData: async (request) => (request.cookies.session === 'user' ? { ...boot } : { language: 'es' }),
       drawPage: async (_request, page) => {
-        const drawn = await draw();
-        if (drawn) page.boot.queries = [{ queryKey: ['mail', 7], data: { rows: 1 } }];
-        return drawn;
+        const drawing = await draw();
+        if (drawing.drawn) page.boot.queries = [{ queryKey: ['mail', 7], data: { rows: 1 } }];
+        return drawing;
       },
     });
   });
@@ -208,7 +208,7 @@ describe('a page the server drew', () => {
   });
 
   it('puts the HTML in an inert #root, links the stylesheets (Mantine’s first) and carries the data it drew with', async () => {
-    draw = async () => ({ html: '<main>rows</main>', scheme: 'dark', title: null, modules: [] });
+    draw = async () => ({ modules: [], drawn: { html: '<main>rows</main>', scheme: 'dark', title: null } });
     const page = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
     expect(page.body).toContain('<html lang="es" data-mantine-color-scheme="dark">');
     expect(page.body).toContain(
@@ -220,19 +220,24 @@ describe('a page the server drew', () => {
     expect(page.headers['cache-control']).toBe('private, no-cache');
   });
 
-  it('links the chunks of the modules the app takes it over with, but for the entry’s own, and names the view’s title', async () => {
+  it('links the chunks of the modules the app draws or takes it over with, but for the entry’s own, and names the view’s title', async () => {
+    const modules = ['src/components/list.tsx', 'virtual:locale/es-areas', 'src/unknown.tsx'];
     draw = async () => ({
-      html: '<main>rows</main>',
-      scheme: 'light',
-      title: 'Correo · <demo> / Acme',
-      modules: ['src/components/list.tsx', 'virtual:locale/es-areas', 'src/unknown.tsx'],
+      modules,
+      drawn: { html: '<main>rows</main>', scheme: 'light', title: 'Correo · <demo> / Acme' },
     });
+    const preloadsOf = (html: string) =>
+      [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((link) => link[1]);
     const page = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
-    const preloads = [...page.body.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
-      (link) => link[1],
-    );
-    expect(preloads).toEqual(['/assets/list.js', '/assets/shared.js', '/assets/es-areas.js']);
+    expect(preloadsOf(page.body)).toEqual(['/assets/list.js', '/assets/shared.js', '/assets/es-areas.js']);
     expect(page.body).toContain('<title>Correo · &lt;demo&gt; / Acme</title>');
+    // a page the app draws (a first visit) links the same code, and no stylesheet: the app loads them
+    draw = async () => ({ modules });
+    const undrawn = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
+    expect(undrawn.body).toContain('<div id="root"></div>');
+    expect(preloadsOf(undrawn.body)).toEqual(['/assets/list.js', '/assets/shared.js', '/assets/es-areas.js']);
+    expect(undrawn.body).not.toContain('stylesheet');
+    expect(undrawn.body).toContain('<title>Panel247</title>');
   });
 
   it('sends the page the app draws when drawing fails or is not asked for, and never one without a user', async () => {
@@ -246,7 +251,7 @@ describe('a page the server drew', () => {
     let asked = false;
     draw = async () => {
       asked = true;
-      return { html: '<main>rows</main>', scheme: 'light', title: null, modules: [] };
+      return { modules: [], drawn: { html: '<main>rows</main>', scheme: 'light', title: null } };
     };
     const signedOut = await app.inject({ url: '/admin/', headers: { cookie: 'session=gone' } });
     expect(signedOut.body).toContain('<div id="root"></div>');
