@@ -96,15 +96,20 @@ export class IndexPage {
       html = html.replace(SHELL_MARK, () => frame);
     }
     // drawn: the stylesheets the app would load before its first render, linked so the HTML is
-    // painted styled; and the chunks the app draws or takes the page over with, asked with the
-    // entry script rather than once it has run (in the module scripts' CORS mode, as Vite's links)
-    const links = [
-      ...(page.drawn ? this.stylesheets : []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-      ...this.manifest
-        .scriptsOf(page.modules ?? [])
-        .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`),
-    ];
-    if (links.length) html = html.replace('</head>', () => `${links.join('')}</head>`);
+    // painted styled
+    if (page.drawn) {
+      const links = this.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`);
+      html = html.replace('</head>', () => `${links.join('')}</head>`);
+    }
+    // the chunks the app draws or takes the page over with, asked with the entry script rather
+    // than once it has run (in the module scripts' CORS mode, as Vite's links). At the body's end:
+    // the preload scanner still asks for them at once, but the parser starts their modules after
+    // the drawn rows; linked in <head>, a warm visit's first rows came later for some views
+    // (apps/server/bench/README.md)
+    const preloads = this.manifest
+      .scriptsOf(page.modules ?? [])
+      .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`);
+    if (preloads.length) html = html.replace('</body>', () => `${preloads.join('')}</body>`);
     if (page.drawn) {
       // the view's title; #root inert until the app has hydrated it (apps/web/src/lib/server-drawn.tsx)
       const { html: drawn, title } = page.drawn;
