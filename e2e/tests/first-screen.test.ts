@@ -182,6 +182,28 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
     }
   });
 
+  it('turns a drawn page usable only once its view has hydrated: on a slow CPU, a language chosen at once takes', async () => {
+    const { context, page } = await signedIn(suite, ADMIN);
+    try {
+      const errors = trackErrors(page);
+      // React hydrates the root first and the layout's and the view's boundaries after it, when
+      // idle: six times slower, the root's effects ran well before the view took its handlers
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+      // goto resolves once the page is no longer marked drawn (support/browser.ts)
+      const sent = await page.goto(`${suite.server.url}/admin/preferences/`);
+      expect(await sent?.text()).toContain('data-server-drawn');
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
+      await page.getByTestId('language-select').selectOption('en');
+      await page.getByRole('heading', { level: 1, name: 'Preferences' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('draws in the visitor’s own time zone and scheme, as the app shows it, so hydrating it changes nothing', async () => {
     const { context, page } = await signedIn(suite, ADMIN, { timezoneId: 'Pacific/Kiritimati', colorScheme: 'dark' });
     try {

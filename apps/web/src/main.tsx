@@ -6,7 +6,7 @@ import { setForcedLanguage } from './lib/api-client';
 import { seedBootData } from './lib/boot-data';
 import { initI18n } from './lib/i18n';
 import { forcedLanguageFromUrl, initialLanguage, isLanguage, writeLanguageCookie } from './lib/language';
-import { drawnByServer, onceHydrated } from './lib/server-drawn';
+import { drawnByServer, takeOver } from './lib/server-drawn';
 import { writeViewCookie } from './lib/view-cookie';
 
 const container = document.getElementById('root');
@@ -35,6 +35,8 @@ void prefetchUserInfo().then(() => prefetchPermissions(window.location.pathname)
 
 void Promise.all([texts, styles, code]).then(() => {
   const root = <Root initialLanguage={language} queryClient={queryClient} />;
-  if (drawn) hydrateRoot(container, onceHydrated(container, root));
-  else createRoot(container).render(root);
+  if (drawn) {
+    takeOver(container);
+    hydrateRoot(container, root);
+  } else createRoot(container).render(root);
 });

@@ -5,6 +5,7 @@ import { DelayedSpinner } from '../components/delayed-spinner';
 import { useApp } from '../lib/app-context';
 import { loadAreaTexts } from '../lib/i18n';
 import { parseId, paths } from '../lib/resource-paths';
+import { PageHydrated } from '../lib/server-drawn';
 import { PublicOnly, RequireSession } from './guards';
 import { type LazyPage, lazyPage } from './lazy-page';
 import { DNS_VIEW, FTP_VIEW, type ItemViewData, MAIL_VIEW, prefetchItemView } from './route-data';
@@ -61,10 +62,16 @@ function NotFoundSwitch() {
   );
 }
 
-function page({ Page }: LazyPage): ReactNode {
+/**
+ * `lazy` in its Suspense boundary. A route's innermost page notes when it has hydrated, which
+ * makes a page the server drew usable (lib/server-drawn.tsx); a page that holds the view (the
+ * layout's) leaves that to the view's.
+ */
+function page({ Page }: LazyPage, { holdsView = false } = {}): ReactNode {
   return (
     <Suspense fallback={<DelayedSpinner />}>
       <Page />
+      {holdsView ? null : <PageHydrated />}
     </Suspense>
   );
 }
@@ -98,7 +105,7 @@ export const routes: RouteObject[] = [
     handle: { pages: [LoginRoute] } satisfies RouteCode,
   },
   {
-    element: <RequireSession>{page(AppLayout)}</RequireSession>,
+    element: <RequireSession>{page(AppLayout, { holdsView: true })}</RequireSession>,
     // the screens behind the session, in the layout; not the console, the invitation or a redirect
     handle: { pages: [AppLayout], signedOut: [LoginRoute], drawnOnServer: true } satisfies RouteCode,
     children: [

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect } from 'react';
+import { useEffect } from 'react';
 
 /**
  * How the server marks a page whose first screen it drew (apps/server/src/http/index-page.ts):
@@ -9,21 +9,34 @@ import { type ReactNode, useEffect } from 'react';
  */
 const DRAWN_ATTRIBUTE = 'data-server-drawn';
 
+/** The drawn `#root` the app is taking over, until the view in it has hydrated. */
+let takingOver: HTMLElement | null = null;
+
 export function drawnByServer(container: HTMLElement): boolean {
   return container.hasAttribute(DRAWN_ATTRIBUTE);
 }
 
-function Usable({ container, children }: { container: HTMLElement; children: ReactNode }) {
-  // an effect runs once React has hydrated the whole tree under it
+/** Notes that the app hydrates `container`: it stays inert until the view's page has hydrated (`PageHydrated`). */
+export function takeOver(container: HTMLElement): void {
+  takingOver = container;
+}
+
+/**
+ * Rendered last in the Suspense boundary of a route's innermost page (app/router.tsx): its effect
+ * makes the drawn page usable. Not the root's effect: React hydrates the root first and leaves each
+ * Suspense boundary of the server's HTML (the layout's, then the view's inside it) to later passes
+ * at idle priority, so the root's effects ran while the view was still bare HTML. A language chosen
+ * then, on a slow machine, was lost when the view hydrated over it. The innermost page hydrates
+ * after every boundary around it.
+ */
+export function PageHydrated() {
   useEffect(() => {
+    const container = takingOver;
+    if (!container) return;
+    takingOver = null;
     container.removeAttribute('inert');
     container.removeAttribute('aria-disabled');
     container.removeAttribute(DRAWN_ATTRIBUTE);
-  }, [container]);
-  return children;
-}
-
-/** `root`, which makes the server's HTML usable once React has hydrated it. */
-export function onceHydrated(container: HTMLElement, root: ReactNode): ReactNode {
-  return <Usable container={container}>{root}</Usable>;
+  }, []);
+  return null;
 }
