@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { Plugin } from 'vite';
 import { LOCALE_MODULE_PREFIX, type LocalePart, type LocaleTree, localePart } from './src/lib/locale-parts.ts';
 
-const PREFIX = LOCALE_MODULE_PREFIX;
 const LANGUAGES = ['es', 'en', 'ca'];
 const PARTS: LocalePart[] = ['start', 'areas', 'console'];
 
@@ -16,11 +15,11 @@ export function localeBundles(): Plugin {
   return {
     name: 'panel247-locale-bundles',
     resolveId(id) {
-      return id.startsWith(PREFIX) ? `\0${id}` : undefined;
+      return id.startsWith(LOCALE_MODULE_PREFIX) ? `\0${id}` : undefined;
     },
     load(id) {
-      if (!id.startsWith(`\0${PREFIX}`)) return undefined;
-      const [language = '', part = ''] = id.slice(PREFIX.length + 1).split('-');
+      if (!id.startsWith(`\0${LOCALE_MODULE_PREFIX}`)) return undefined;
+      const [language = '', part = ''] = id.slice(LOCALE_MODULE_PREFIX.length + 1).split('-');
       if (!LANGUAGES.includes(language) || !PARTS.includes(part as LocalePart)) {
         throw new Error(`unknown locale bundle ${id.slice(1)}`);
       }

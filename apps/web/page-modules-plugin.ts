@@ -35,7 +35,7 @@ const isImport = (node: Node) => node.type === 'ImportExpression' && (node.sourc
 /**
  * Gives each `lazyPage(() => import('…'))` of the router a second argument: the modules it imports,
  * named as Vite's manifest names them (their path from the web app's root). The server's renderer
- * is built with it, so a page it draws can link the chunks of the view it names
+ * is built with it, so a signed-in page can link the chunks of the view it names
  * (`<link rel="modulepreload">`, apps/server/src/http/build-manifest.ts) instead of the browser
  * finding them only once the entry script runs. The browser's build has no use for the names.
  *

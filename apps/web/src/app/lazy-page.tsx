@@ -7,7 +7,7 @@ export interface LazyPage {
   load: () => Promise<unknown>;
   /**
    * The modules `load` imports, as the build's manifest names them: written by the server's build
-   * (page-modules-plugin.ts), so a page it draws links their chunks; empty in the browser's.
+   * (page-modules-plugin.ts), so a signed-in page links their chunks; empty in the browser's.
    */
   modules: readonly string[];
 }
