@@ -1,0 +1,209 @@
+/**
+ * `npm run bench:first-screen-links`: where a drawn page's `modulepreload` links cost or pay, by
+ * visiting the same drawn page (the mail and DNS views) three ways in one run, in turns:
+ *
+ * - `sent`: the page as the server sends it, the links at the end of `<body>`;
+ * - `none`: the links taken out (the app asks for the chunks once its entry runs);
+ * - `late`: the links added by a script at the body's end, once the parser has passed the rows
+ *   (the preload scanner cannot see them).
+ *
+ * For each, warm (the context's second visit) and cold (its first): when the first row entered the
+ * document and the frame after it (as `bench:first-screen` times it), and when the app had taken
+ * the page over (`#root` no longer marked drawn). Medians, and the spread of the warm first rows:
+ * one slow moment is not a trend. The pages are altered in the browser (Chromium's Fetch domain,
+ * which leaves the HTTP cache on), the page's CSP taken off for all three alike.
+ *
+ * A benchmark reports: it exits 0 whatever the figures, 1 only when it cannot run.
+ */
+import { VIEW_COOKIE } from '@panel247/contract/constants';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_PATH } from '../support/browser';
+import { ADMIN } from '../support/panel';
+import { type PanelServer, startServer } from '../support/server';
+import { waitForQuietMachine } from './quiet-machine';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 11);
+const CSRF = { 'x-dd-request': '1' };
+/** The view cookie of a desktop browser in UTC, light, no saved colour, as the app writes it. */
+const VIEW = encodeURIComponent(new URLSearchParams({ tz: 'UTC', phone: '0', scheme: 'light', color: '' }).toString());
+const VARIANTS = ['sent', 'none', 'late'] as const;
+type Variant = (typeof VARIANTS)[number];
+
+interface Visit {
+  inserted: number;
+  painted: number;
+  usable: number;
+}
+
+/** Notes, from navigation start, the first row's insertion, the frame after it, and the page turning usable. */
+const OBSERVER = (selector: string) => `
+  window.__visit = { inserted: 0, painted: 0, usable: 0 };
+  const visit = window.__visit;
+  new MutationObserver((_, observer) => {
+    const root = document.getElementById('root');
+    if (root && !visit.watching) {
+      visit.watching = true;
+      new MutationObserver(() => {
+        if (!visit.usable && !root.hasAttribute('data-server-drawn')) visit.usable = performance.now();
+      }).observe(root, { attributes: true });
+    }
+    if (visit.inserted || !document.querySelector(${JSON.stringify(selector)})) return;
+    visit.inserted = performance.now();
+    requestAnimationFrame(() => { visit.painted = performance.now(); });
+    observer.disconnect();
+  }).observe(document, { subtree: true, childList: true });
+`;
+
+const LINK = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+
+/** The page's HTML as `variant` has it: only the links after `#root` (the server's) are touched. */
+function rewrite(html: string, variant: Variant): string {
+  const at = html.indexOf('<div id="root"');
+  if (variant === 'sent' || at < 0) return html;
+  const hrefs = [...html.slice(at).matchAll(LINK)].map((match) => match[1]);
+  const page = html.slice(0, at) + html.slice(at).replace(LINK, '');
+  if (variant === 'none') return page;
+  const insert = `for (const href of ${JSON.stringify(hrefs)}) { const link = document.createElement('link'); link.rel = 'modulepreload'; link.crossOrigin = ''; link.href = href; document.head.append(link); }`;
+  return page.replace('</body>', () => `<script>${insert}</script></body>`);
+}
+
+async function serveAs(context: BrowserContext, page: Page, variant: Variant): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] });
+  cdp.on('Fetch.requestPaused', async (event) => {
+    const { body, base64Encoded } = await cdp.send('Fetch.getResponseBody', { requestId: event.requestId });
+    const html = rewrite(base64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body, variant);
+    const headers = (event.responseHeaders ?? []).filter(
+      (header) => !/^(content-encoding|content-length|content-security-policy)$/i.test(header.name),
+    );
+    await cdp.send('Fetch.fulfillRequest', {
+      requestId: event.requestId,
+      responseCode: event.responseStatusCode ?? 200,
+      responseHeaders: headers,
+      body: Buffer.from(html).toString('base64'),
+    });
+  });
+}
+
+async function visit(page: Page, url: string): Promise<Visit> {
+  await waitForQuietMachine();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => {
+    const { painted, usable } = (window as unknown as { __visit: Visit }).__visit;
+    return painted > 0 && usable > 0;
+  });
+  return page.evaluate(() => (window as unknown as { __visit: Visit }).__visit);
+}
+
+async function signIn(server: PanelServer): Promise<{ cookie: string; id: number }> {
+  const response = await fetch(`${server.url}/p247/user/login/`, {
+    method: 'POST',
+    headers: { ...CSRF, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ domainName: ADMIN.domain, username: ADMIN.user, password: ADMIN.password }),
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .find((line) => line.includes('p247_sid='))
+    ?.split(';')[0];
+  if (!cookie) throw new Error(`login failed: HTTP ${response.status}`);
+  const list = await fetch(`${server.url}/p247/permission/list/`, { headers: { ...CSRF, cookie } });
+  const body = (await list.json()) as { data: { permissions: { id: number; reference: string }[] } };
+  const id = body.data.permissions.find((entry) => entry.reference === ADMIN.domain)?.id;
+  if (!id) throw new Error(`${ADMIN.domain} is not in the permission list`);
+  return { cookie, id };
+}
+
+/** A cold and a warm visit to `url` in a new context, its page served as `variant`. */
+async function coldAndWarm(
+  browser: Browser,
+  server: PanelServer,
+  cookie: string,
+  url: string,
+  selector: string,
+  variant: Variant,
+) {
+  const context = await browser.newContext({
+    viewport: { width: 1350, height: 940 },
+    locale: 'es-ES',
+    timezoneId: 'UTC',
+  });
+  try {
+    const [name, value] = cookie.split('=') as [string, string];
+    await context.addCookies([
+      { name, value, url: server.url },
+      { name: VIEW_COOKIE, value: VIEW, url: server.url },
+    ]);
+    await context.addInitScript(OBSERVER(selector));
+    const page = await context.newPage();
+    await serveAs(context, page, variant);
+    const cold = await visit(page, url);
+    await page.goto('about:blank');
+    const warm = await visit(page, url);
+    return { cold, warm };
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const round = (value: number) => String(Math.round(value));
+
+async function main(): Promise<void> {
+  const server = await startServer({});
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
+  try {
+    const { cookie, id } = await signIn(server);
+    const views = [
+      { name: 'mail list', url: `${server.url}/admin/${id}/mail/`, first: '[data-testid="mail-list"] tbody tr' },
+      {
+        name: 'DNS records',
+        url: `${server.url}/admin/${id}/service/dns/`,
+        first: '[data-testid="dns-list"] tbody tr',
+      },
+    ];
+    // a running server's renderer, not one that has just started (bench:first-screen's WARM_DRAWS)
+    for (const view of views) {
+      for (let draw = 0; draw < 20; draw += 1) {
+        await (await fetch(view.url, { headers: { cookie: `${cookie}; ${VIEW_COOKIE}=${VIEW}` } })).text();
+      }
+    }
+    console.log(`Drawn pages, median of ${ROUNDS}, ms from navigation (first row: the frame after it)`);
+    console.log('view         links  warm row  warm usable  cold row  cold usable   warm rows, sorted');
+    for (const view of views) {
+      const visits = new Map<Variant, { cold: Visit; warm: Visit }[]>(VARIANTS.map((variant) => [variant, []]));
+      for (let turn = 0; turn < ROUNDS; turn += 1) {
+        // taking turns: a slow moment of a busy machine falls on all three
+        for (const variant of VARIANTS) {
+          visits.get(variant)?.push(await coldAndWarm(browser, server, cookie, view.url, view.first, variant));
+        }
+      }
+      for (const [variant, all] of visits) {
+        const of = (pick: (one: { cold: Visit; warm: Visit }) => number) => round(median(all.map(pick)));
+        const spread = all
+          .map((one) => one.warm.painted)
+          .sort((a, b) => a - b)
+          .map(round)
+          .join(' ');
+        console.log(
+          [
+            view.name.padEnd(12),
+            variant.padEnd(5),
+            of((one) => one.warm.painted).padStart(8),
+            of((one) => one.warm.usable).padStart(11),
+            of((one) => one.cold.painted).padStart(8),
+            of((one) => one.cold.usable).padStart(11),
+            `  ${spread}`,
+          ].join('  '),
+        );
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
