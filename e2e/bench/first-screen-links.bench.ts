@@ -18,14 +18,11 @@
 import { VIEW_COOKIE } from '@panel247/contract/constants';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../support/browser';
-import { ADMIN } from '../support/panel';
 import { type PanelServer, startServer } from '../support/server';
 import { waitForQuietMachine } from './quiet-machine';
+import { demoServiceId, drawnBefore, login, median, VIEW } from './signed-in';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 11);
-const CSRF = { 'x-dd-request': '1' };
-/** The view cookie of a desktop browser in UTC, light, no saved colour, as the app writes it. */
-const VIEW = encodeURIComponent(new URLSearchParams({ tz: 'UTC', phone: '0', scheme: 'light', color: '' }).toString());
 const VARIANTS = ['sent', 'none', 'late'] as const;
 type Variant = (typeof VARIANTS)[number];
 
@@ -95,24 +92,6 @@ async function visit(page: Page, url: string): Promise<Visit> {
   return page.evaluate(() => (window as unknown as { __visit: Visit }).__visit);
 }
 
-async function signIn(server: PanelServer): Promise<{ cookie: string; id: number }> {
-  const response = await fetch(`${server.url}/p247/user/login/`, {
-    method: 'POST',
-    headers: { ...CSRF, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ domainName: ADMIN.domain, username: ADMIN.user, password: ADMIN.password }),
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .find((line) => line.includes('p247_sid='))
-    ?.split(';')[0];
-  if (!cookie) throw new Error(`login failed: HTTP ${response.status}`);
-  const list = await fetch(`${server.url}/p247/permission/list/`, { headers: { ...CSRF, cookie } });
-  const body = (await list.json()) as { data: { permissions: { id: number; reference: string }[] } };
-  const id = body.data.permissions.find((entry) => entry.reference === ADMIN.domain)?.id;
-  if (!id) throw new Error(`${ADMIN.domain} is not in the permission list`);
-  return { cookie, id };
-}
-
 /** A cold and a warm visit to `url` in a new context, its page served as `variant`. */
 async function coldAndWarm(
   browser: Browser,
@@ -145,14 +124,14 @@ async function coldAndWarm(
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const round = (value: number) => String(Math.round(value));
 
 async function main(): Promise<void> {
   const server = await startServer({});
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
   try {
-    const { cookie, id } = await signIn(server);
+    const cookie = await login(server);
+    const id = await demoServiceId(server, cookie);
     const views = [
       { name: 'mail list', url: `${server.url}/admin/${id}/mail/`, first: '[data-testid="mail-list"] tbody tr' },
       {
@@ -161,12 +140,7 @@ async function main(): Promise<void> {
         first: '[data-testid="dns-list"] tbody tr',
       },
     ];
-    // a running server's renderer, not one that has just started (bench:first-screen's WARM_DRAWS)
-    for (const view of views) {
-      for (let draw = 0; draw < 20; draw += 1) {
-        await (await fetch(view.url, { headers: { cookie: `${cookie}; ${VIEW_COOKIE}=${VIEW}` } })).text();
-      }
-    }
+    for (const view of views) await drawnBefore(view.url, cookie);
     console.log(`Drawn pages, median of ${ROUNDS}, ms from navigation (first row: the frame after it)`);
     console.log('view         links  warm row  warm usable  cold row  cold usable   warm rows, sorted');
     for (const view of views) {

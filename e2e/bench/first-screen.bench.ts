@@ -30,12 +30,11 @@ import { VIEW_COOKIE } from '@panel247/contract/constants';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { escapeHtml } from '../../apps/server/src/http/index-page';
 import { CHROMIUM_PATH } from '../support/browser';
-import { ADMIN } from '../support/panel';
 import { type PanelServer, REPO_ROOT, startServer } from '../support/server';
 import { waitForQuietMachine } from './quiet-machine';
+import { demoServiceId, drawnBefore, login, median, VIEW } from './signed-in';
 
 const ROUNDS = 5;
-const CSRF = { 'x-dd-request': '1' };
 
 interface View {
   name: string;
@@ -85,28 +84,8 @@ const FIRST_ROW_OBSERVER = (selector: string) => `
   new MutationObserver(seen).observe(document, { subtree: true, childList: true });
 `;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
 const ratio = (panel: number, page: number) => (page > 0 && Number.isFinite(panel) ? (panel / page).toFixed(1) : 'n/a');
-
-async function login(server: PanelServer): Promise<string> {
-  const response = await fetch(`${server.url}/p247/user/login/`, {
-    method: 'POST',
-    headers: { ...CSRF, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ domainName: ADMIN.domain, username: ADMIN.user, password: ADMIN.password }),
-  });
-  const cookie = response.headers.getSetCookie().find((line) => line.includes('p247_sid='));
-  if (!cookie) throw new Error(`login failed on ${server.url}: HTTP ${response.status}`);
-  return cookie.split(';')[0] as string;
-}
-
-async function demoServiceId(server: PanelServer, cookie: string): Promise<number> {
-  const response = await fetch(`${server.url}/p247/permission/list/`, { headers: { ...CSRF, cookie } });
-  const body = (await response.json()) as { data: { permissions: { id: number; reference: string }[] } };
-  const entry = body.data.permissions.find((permission) => permission.reference === ADMIN.domain);
-  if (!entry) throw new Error(`${ADMIN.domain} is not in the permission list`);
-  return entry.id;
-}
 
 /** The time to the first row of `url` in `page`, which the observer for `selector` watches. */
 async function firstRow(page: Page, url: string, selector: string): Promise<number> {
@@ -114,22 +93,6 @@ async function firstRow(page: Page, url: string, selector: string): Promise<numb
   await page.locator(selector).first().waitFor({ timeout: 30_000 });
   await page.waitForFunction(() => (window as unknown as { __firstRow: { painted: number } }).__firstRow.painted > 0);
   return page.evaluate(() => (window as unknown as { __firstRow: { painted: number } }).__firstRow.painted);
-}
-
-/** The view cookie of a desktop browser in UTC, light, no saved colour, as the app writes it. */
-const VIEW = encodeURIComponent(new URLSearchParams({ tz: 'UTC', phone: '0', scheme: 'light', color: '' }).toString());
-
-/**
- * Has the server draw the page WARM_DRAWS times before it is timed: a running server's renderer,
- * whose code V8 has optimised, not one that has just started (its first pages take 2-3× longer).
- */
-const WARM_DRAWS = 20;
-async function drawnBefore(url: string, cookie: string): Promise<void> {
-  for (let draw = 0; draw < WARM_DRAWS; draw += 1) {
-    const response = await fetch(url, { headers: { cookie: `${cookie}; ${VIEW_COOKIE}=${VIEW}` } });
-    const html = await response.text();
-    if (draw === 0 && !html.includes('data-server-drawn')) throw new Error(`${url} was not drawn on the server`);
-  }
 }
 
 class Session {

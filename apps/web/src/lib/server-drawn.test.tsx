@@ -1,23 +1,37 @@
 import { act } from '@testing-library/react';
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { drawnByServer, PageHydrated, takeOver } from './server-drawn';
 
-/** A layout's boundary holding a view's, as the router renders a drawn page. */
+/** Whether `#root` was still inert when the root's own effects ran. */
+const inertAtRootEffect: boolean[] = [];
+
+function RootEffect() {
+  useEffect(() => {
+    inertAtRootEffect.push(document.getElementById('root')?.hasAttribute('inert') ?? false);
+  }, []);
+  return null;
+}
+
+/** A layout's boundary holding a view's, as the router renders a drawn page, beside the root's own effect. */
 const page = (
-  <Suspense fallback={null}>
-    <nav>layout</nav>
+  <>
+    <RootEffect />
     <Suspense fallback={null}>
-      <button type="button">view</button>
-      <PageHydrated />
+      <nav>layout</nav>
+      <Suspense fallback={null}>
+        <button type="button">view</button>
+        <PageHydrated />
+      </Suspense>
     </Suspense>
-  </Suspense>
+  </>
 );
 
 function drawnRoot(): HTMLElement {
   const container = document.createElement('div');
+  container.id = 'root';
   container.setAttribute('data-server-drawn', '');
   container.setAttribute('inert', '');
   container.setAttribute('aria-disabled', 'true');
@@ -31,9 +45,12 @@ describe('a drawn page taken over', () => {
     const container = drawnRoot();
     expect(drawnByServer(container)).toBe(true);
     takeOver(container);
+    inertAtRootEffect.length = 0;
     await act(async () => {
       hydrateRoot(container, page);
     });
+    // the root's effects ran before the boundaries hydrated: too early to take the mark off
+    expect(inertAtRootEffect).toEqual([true]);
     expect(container.hasAttribute('inert')).toBe(false);
     expect(container.hasAttribute('aria-disabled')).toBe(false);
     expect(drawnByServer(container)).toBe(false);
