@@ -21,9 +21,9 @@ import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../support/browser';
-import { ADMIN } from '../support/panel';
 import { type PanelServer, startServer } from '../support/server';
 import { waitForQuietMachine } from './quiet-machine';
+import { login, median } from './signed-in';
 
 const ROUNDS = 3;
 const CREATES = 15;
@@ -32,7 +32,6 @@ const TYPED_DOMAIN = 'scale0999';
 const TYPED_DNS = 'host0099';
 const CSRF = { 'x-dd-request': '1' };
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
 const ratio = (scale: number, demo: number) => (demo > 0 && Number.isFinite(scale) ? (scale / demo).toFixed(2) : 'n/a');
 
@@ -42,17 +41,6 @@ interface Target {
   cookie: string;
   /** The service (with its domain and mail) the views and the API calls open. */
   serviceId: number;
-}
-
-async function login(server: PanelServer): Promise<string> {
-  const response = await fetch(`${server.url}/p247/user/login/`, {
-    method: 'POST',
-    headers: { ...CSRF, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ domainName: ADMIN.domain, username: ADMIN.user, password: ADMIN.password }),
-  });
-  const cookie = response.headers.getSetCookie().find((line) => line.includes('p247_sid='));
-  if (!cookie) throw new Error(`login failed on ${server.url}: HTTP ${response.status}`);
-  return cookie.split(';')[0] as string;
 }
 
 async function call<T>(target: Target, method: 'GET' | 'POST', path: string, form?: Record<string, string>) {

@@ -2,7 +2,7 @@ import { VIEW_COOKIE } from '@panel247/contract/constants';
 import { ADMIN } from '../support/panel';
 import type { PanelServer } from '../support/server';
 
-/** What the first-screen benches share: a signed-in admin, the view cookie, a warmed renderer. */
+/** What the browser benches share: a signed-in admin, the view cookie, a warmed renderer. */
 
 const CSRF = { 'x-dd-request': '1' };
 
