@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
-import { tabStops } from '../support/keyboard';
+import { describeFocus, tabStops } from '../support/keyboard';
 import { ADMIN, fillLogin, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { browserSuite } from '../support/suite';
@@ -164,26 +164,47 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
     }
   });
 
-  it('reaches every control with the keyboard', async () => {
+  it('reaches every control with the keyboard, in order, with no stop lost to the page', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await page.goto(`${server.url}/login/`);
     // the form, not the title: the title is in the page's HTML before the app can take keys
     await page.getByTestId('login-submit').waitFor();
-    const stops = (await tabStops(page, 12)).join('\n');
-    for (const expected of [
-      'Sistema',
-      'Claro',
-      'Oscuro',
-      'Idioma',
-      'Dominio',
-      'Usuario',
-      'Contraseña',
-      'Entrar',
-      'olvidado',
-    ]) {
-      expect(stops).toContain(expected);
+    // The first focus in the form swaps the captcha's facade for the widget, which has one more
+    // stop (its link); when it comes in depends on the machine, so the stops are read in order up
+    // to the last control rather than counted.
+    const stops = await tabStops(page, 16);
+    const last = stops.findIndex((stop) => stop.includes('olvidado'));
+    expect(last, stops.join('\n')).toBeGreaterThan(0);
+    const reached = stops.slice(0, last + 1);
+    expect(reached, 'the focus fell to the page').not.toContain('body');
+    let from = 0;
+    for (const expected of ['Sistema', 'Claro', 'Oscuro', 'Idioma', 'Dominio', 'Usuario', 'Contraseña', 'Entrar']) {
+      const at = reached.findIndex((stop, index) => index >= from && stop.includes(expected));
+      expect(
+        at,
+        `${expected} after ${reached[from - 1] ?? 'the start'}:\n${reached.join('\n')}`,
+      ).toBeGreaterThanOrEqual(from);
+      from = at + 1;
     }
+    // the check sits between the password and the button, as the facade or as the widget
+    expect(reached[reached.findIndex((stop) => stop.includes('Contraseña')) + 1]).toMatch(/^input:/);
+    await context.close();
+  });
+
+  it('keeps the focus on the check when the widget takes the facade’s place', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login/`);
+    await page.getByTestId('login-submit').waitFor();
+    // a keyboard user's first stop in the form may be the check itself: it wakes the widget up
+    await page.getByTestId('altcha-facade').locator('input').focus();
+    await page.getByTestId('altcha').locator('input[type="checkbox"]').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('altcha-widget') !== null)).toBe(true);
+    await page.keyboard.press('Tab');
+    const next = await describeFocus(page);
+    // the widget's own link, then the button: not the page's first control again
+    expect(next).toMatch(/altcha|Entrar/);
     await context.close();
   });
 

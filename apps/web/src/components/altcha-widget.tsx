@@ -5,6 +5,7 @@ import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
 import ShaWorker from 'altcha/workers/sha?worker';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type CarriedFocus, useCarriedFocus } from './carried-focus';
 
 // The CSP-friendly build ships no workers: register the proof-of-work ones, served from 'self'.
 for (const name of ['SHA-256', 'SHA-384', 'SHA-512']) globalThis.$altcha.algorithms.set(name, () => new ShaWorker());
@@ -35,15 +36,18 @@ export interface AltchaWidgetProps {
   onPayload: (payload: string) => void;
   /** Incremented by the parent to ask for a fresh challenge (an ALTCHA payload is single-use). */
   resetKey: number;
+  /** Whether the facade it replaces had the keyboard's focus (captcha.tsx). */
+  focus: CarriedFocus;
 }
 
 /** The ALTCHA proof-of-work widget; its payload becomes the form's `recaptcha_response`. */
-export default function AltchaWidget({ challengeUrl, onPayload, resetKey }: AltchaWidgetProps) {
+export default function AltchaWidget({ challengeUrl, onPayload, resetKey, focus }: AltchaWidgetProps) {
   const { t, i18n } = useTranslation();
   const ref = useRef<HTMLElement & { reset?: () => void }>(null);
   const callback = useRef(onPayload);
   callback.current = onPayload;
   const language = i18n.language;
+  useCarriedFocus(focus, ref);
 
   // The widget's own texts come from our locale files, registered under the current language.
   globalThis.$altcha?.i18n.set(

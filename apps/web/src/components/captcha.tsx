@@ -2,6 +2,7 @@ import { Group, Paper, Text } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApp } from '../lib/app-context';
+import { type CarriedFocus, useCarriedFocus } from './carried-focus';
 
 const AltchaWidget = lazy(() => import('./altcha-widget'));
 const ThirdPartyCaptcha = lazy(() => import('./third-party-captcha'));
@@ -17,8 +18,10 @@ const ALTCHA_HEIGHT = 73;
  * 30 KB load only when needed, and then it starts solving at once. Looks and reads like the real
  * checkbox, and ticking it starts the check too.
  */
-function AltchaFacade({ onActivate }: { onActivate: () => void }) {
+function AltchaFacade({ onActivate, focus }: { onActivate: () => void; focus: CarriedFocus }) {
   const { t } = useTranslation();
+  const box = useRef<HTMLInputElement>(null);
+  useCarriedFocus(focus, box);
   // A native checkbox: Mantine's Checkbox would add its chunk to the login route for one box.
   return (
     <Paper
@@ -33,6 +36,7 @@ function AltchaFacade({ onActivate }: { onActivate: () => void }) {
       <Group justify="space-between" wrap="nowrap" w="100%">
         <label style={{ display: 'flex', alignItems: 'center', gap: 'var(--mantine-spacing-sm)', cursor: 'pointer' }}>
           <input
+            ref={box}
             type="checkbox"
             checked={false}
             onChange={onActivate}
@@ -59,6 +63,7 @@ export function Captcha({ onPayload, resetKey }: { onPayload: (payload: string) 
   const { provider, siteKey, challengeUrl } = config.captcha;
   const [active, setActive] = useState(false);
   const anchor = useRef<HTMLDivElement>(null);
+  const focus = useRef(false);
 
   useEffect(() => {
     if (provider === 'none') onPayload('');
@@ -79,15 +84,16 @@ export function Captcha({ onPayload, resetKey }: { onPayload: (payload: string) 
     return (
       <div ref={anchor} style={{ minHeight: ALTCHA_HEIGHT }}>
         {active ? (
-          <Suspense fallback={<AltchaFacade onActivate={() => {}} />}>
+          <Suspense fallback={<AltchaFacade onActivate={() => {}} focus={focus} />}>
             <AltchaWidget
               challengeUrl={challengeUrl || `${config.basePath}captcha/challenge/`}
               onPayload={onPayload}
               resetKey={resetKey}
+              focus={focus}
             />
           </Suspense>
         ) : (
-          <AltchaFacade onActivate={() => setActive(true)} />
+          <AltchaFacade onActivate={() => setActive(true)} focus={focus} />
         )}
       </div>
     );
