@@ -76,13 +76,20 @@ async function requestsFromHere(page: Page): Promise<string[]> {
   return paths;
 }
 
-/** The scripts among `paths` that the page's HTML did not link (its entry script and its `modulepreload`s). */
+/** The chunks a drawn page lists for its script to link after the rows (apps/server/src/http/late-preloads.ts). */
+function listedPreloads(html: string): string[] {
+  const list = /<script type="application\/json" id="panel247-preloads">([^<]*)<\/script>/.exec(html);
+  return list ? (JSON.parse(list[1] ?? '[]') as string[]) : [];
+}
+
+/** The scripts among `paths` that the page did not link (its entry script, its `modulepreload`s, its listed chunks). */
 function unlinkedScripts(html: string, paths: string[]): string[] {
-  const linked = new Set(
-    [...html.matchAll(/<(?:link rel="modulepreload"|script type="module") crossorigin (?:href|src)="([^"]+)"/g)].map(
+  const linked = new Set([
+    ...[...html.matchAll(/<(?:link rel="modulepreload"|script type="module") crossorigin (?:href|src)="([^"]+)"/g)].map(
       (link) => link[1],
     ),
-  );
+    ...listedPreloads(html),
+  ]);
   return paths.filter((path) => path.endsWith('.js') && !linked.has(path));
 }
 
@@ -167,6 +174,18 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
       // once another had run
       expect(calls.filter((path) => path.endsWith('.js')).length).toBeGreaterThan(10);
       expect(unlinkedScripts(sent.html, calls)).toEqual([]);
+      // the chunks are listed after the rows, not linked in the HTML, and the page's script (allowed
+      // by the CSP) linked them all
+      const listed = listedPreloads(sent.html);
+      expect(listed.length).toBeGreaterThan(10);
+      expect(sent.html).not.toContain('rel="modulepreload" crossorigin href="/assets/mail-route');
+      expect(sent.html.indexOf('panel247-preloads')).toBeGreaterThan(sent.html.indexOf('info@demo.test'));
+      const preloaded = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map(
+          (link) => new URL(link.href).pathname,
+        ),
+      );
+      expect(preloaded).toEqual(expect.arrayContaining(listed));
       const drawn = await asDrawn(page, '[data-testid="mail-list"]');
       expect(drawn.text).toContain('info@demo.test');
       expect(drawn.kept).toBe(true);

@@ -5,6 +5,7 @@ import type { Language } from '@panel247/contract/constants';
 import { chooseEncoding } from './answer-encoding.ts';
 import { type BootData, bootScript } from './boot-data.ts';
 import { BuildManifest } from './build-manifest.ts';
+import { latePreloads } from './late-preloads.ts';
 import type { DrawnPage } from './server-draw.ts';
 
 /** Where index.html takes the login page's frame (apps/web/index.html). */
@@ -102,14 +103,17 @@ export class IndexPage {
       html = html.replace('</head>', () => `${links.join('')}</head>`);
     }
     // the chunks the app draws or takes the page over with, asked with the entry script rather
-    // than once it has run (in the module scripts' CORS mode, as Vite's links). At the body's end:
-    // the preload scanner still asks for them at once, but the parser starts their modules after
-    // the drawn rows; linked in <head>, a warm visit's first rows came later for some views
-    // (apps/server/bench/README.md)
-    const preloads = this.manifest
-      .scriptsOf(page.modules ?? [])
-      .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`);
-    if (preloads.length) html = html.replace('</body>', () => `${preloads.join('')}</body>`);
+    // than once it has run (in the module scripts' CORS mode, as Vite's links). A page the app
+    // draws links them in its HTML, at the body's end, for the preload scanner to ask for them at
+    // once: nothing shows before the code. A drawn page has them linked by a script after its
+    // rows (late-preloads.ts), so a warm visit does not compile them before the rows are parsed.
+    const preloads = this.manifest.scriptsOf(page.modules ?? []);
+    if (preloads.length) {
+      const links = page.drawn
+        ? latePreloads(preloads)
+        : preloads.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`).join('');
+      html = html.replace('</body>', () => `${links}</body>`);
+    }
     if (page.drawn) {
       // the view's title; #root inert until the app has hydrated it (apps/web/src/lib/server-drawn.tsx)
       const { html: drawn, title } = page.drawn;

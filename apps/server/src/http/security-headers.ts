@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
+import { LATE_PRELOADS_SCRIPT_HASH } from './late-preloads.ts';
 
 /**
  * Helmet's headers, computed once at start. @fastify/helmet rebuilds them on every request, which
@@ -34,9 +35,10 @@ export function apiSecurityHeaders(documentHeaders: Record<string, string>): Rec
 }
 
 /**
- * The one inline script the panel serves: the login page's HTML frame sets the light or dark
- * scheme before the first paint (apps/web/shell/login-shell.html). Allowed by its hash, so every
- * other inline script stays refused; test/unit/login-shell-csp.test.ts keeps the hash true.
+ * One of the two inline scripts the panel serves (the other links a drawn page's chunks,
+ * late-preloads.ts): the login page's HTML frame sets the light or dark scheme before the first
+ * paint (apps/web/shell/login-shell.html). Allowed by its hash, so every other inline script stays
+ * refused; test/unit/login-shell-csp.test.ts keeps the hash true.
  */
 export const SHELL_SCRIPT_HASH = "'sha256-CIHv8gQ73ki7EMLIuFOLr/eQ6PijW1gEX9SADiD2nMA='";
 
@@ -50,6 +52,7 @@ export const PANEL_HELMET_OPTIONS: HelmetOptions = {
       'script-src': [
         "'self'",
         SHELL_SCRIPT_HASH,
+        LATE_PRELOADS_SCRIPT_HASH,
         'https://www.google.com',
         'https://www.gstatic.com',
         'https://js.hcaptcha.com',

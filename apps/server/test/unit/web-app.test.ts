@@ -222,20 +222,28 @@ describe('a page the server drew', () => {
 
   it('links the chunks of the modules the app draws or takes it over with, but for the entry’s own, and names the view’s title', async () => {
     const modules = ['src/components/list.tsx', 'virtual:locale/es-areas', 'src/unknown.tsx'];
+    const chunks = ['/assets/list.js', '/assets/shared.js', '/assets/es-areas.js'];
     draw = async () => ({
       modules,
       drawn: { html: '<main>rows</main>', scheme: 'light', title: 'Correo · <demo> / Acme' },
     });
-    const preloadsOf = (html: string) =>
+    const linksOf = (html: string) =>
       [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((link) => link[1]);
     const page = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
-    expect(preloadsOf(page.body)).toEqual(['/assets/list.js', '/assets/shared.js', '/assets/es-areas.js']);
     expect(page.body).toContain('<title>Correo · &lt;demo&gt; / Acme</title>');
-    // a page the app draws (a first visit) links the same code, and no stylesheet: the app loads them
+    // a drawn page: listed after its rows for a script to link, none in the HTML
+    expect(linksOf(page.body)).toEqual([]);
+    const listed =
+      /<\/main><\/div>.*<script type="application\/json" id="panel247-preloads">([^<]*)<\/script><script>/.exec(
+        page.body,
+      );
+    expect(JSON.parse(listed?.[1] ?? 'null')).toEqual(chunks);
+    // a page the app draws (a first visit) links the same code in its HTML, and no stylesheet: the app loads them
     draw = async () => ({ modules });
     const undrawn = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
     expect(undrawn.body).toContain('<div id="root"></div>');
-    expect(preloadsOf(undrawn.body)).toEqual(['/assets/list.js', '/assets/shared.js', '/assets/es-areas.js']);
+    expect(linksOf(undrawn.body)).toEqual(chunks);
+    expect(undrawn.body).not.toContain('panel247-preloads');
     expect(undrawn.body).not.toContain('stylesheet');
     expect(undrawn.body).toContain('<title>Panel247</title>');
   });
