@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { prefetchConfig, prefetchPermissions, prefetchUserInfo, queryClient } from './app/query-client';
 import { Root } from './app/root';
@@ -38,5 +39,11 @@ void Promise.all([texts, styles, code]).then(() => {
   if (drawn) {
     takeOver(container);
     hydrateRoot(container, root);
-  } else createRoot(container).render(root);
+  } else {
+    // As a transition, the first render yields to the browser every few milliseconds instead of
+    // holding the main thread for the whole tree: on a slow phone that one task was most of the
+    // login page's blocking time (Lighthouse's TBT, apps/server/bench/README.md).
+    const appRoot = createRoot(container);
+    startTransition(() => appRoot.render(root));
+  }
 });
