@@ -1,16 +1,6 @@
+import { numberFormat } from './number-format';
+
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-
-/** One formatter per language: building one costs milliseconds (a list's usage bars built one per row). */
-const formatters = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(language: string): Intl.NumberFormat {
-  let formatter = formatters.get(language);
-  if (!formatter) {
-    formatter = new Intl.NumberFormat(language, { minimumFractionDigits: 0, maximumFractionDigits: 2 });
-    formatters.set(language, formatter);
-  }
-  return formatter;
-}
 
 /**
  * Bytes in the largest unit (powers of 1024, up to TB) whose value is at least 1, with at most 2
@@ -24,6 +14,6 @@ export function formatBytes(bytes: number, language = 'es'): string {
     value /= 1024;
     unit++;
   }
-  const number = numberFormat(language).format(Math.round(value * 100) / 100);
+  const number = numberFormat(language, 0).format(Math.round(value * 100) / 100);
   return `${number} ${UNITS[unit]}`;
 }

@@ -1,3 +1,5 @@
+import { numberFormat } from './number-format';
+
 /** used / limit as a percentage with 2 decimals; null without a limit (0 = no quota). */
 export function usagePercent(used: number, limit: number): number | null {
   if (!(limit > 0)) return null;
@@ -6,5 +8,5 @@ export function usagePercent(used: number, limit: number): number | null {
 
 /** The percentage as shown: always 2 decimals, in the language's format. */
 export function formatPercent(percent: number, language = 'es'): string {
-  return `${new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(percent)} %`;
+  return `${numberFormat(language, 2).format(percent)} %`;
 }
