@@ -16,8 +16,9 @@
  * (the panel before the server drew pages, measured in the same run). The server has drawn each
  * view a few times before it is timed, as a running server has.
  *
- * "First row" is the frame after the row's element entered the document: a MutationObserver set
- * before the page's first byte notes the insertion, and the next animation frame is the paint.
+ * "First row" is when the row's text was first on screen, as Chromium's Element Timing reports
+ * it (row-paint.ts): a MutationObserver set before the page's first byte marks the row's text
+ * when it enters the document, and the frame that draws it gives the time.
  * The static page is timed the same way. The ratio panel / static is the figure; the mail view's
  * requests (start and end, from navigation) are printed as its waterfall.
  *
@@ -32,6 +33,7 @@ import { escapeHtml } from '../../apps/server/src/http/index-page';
 import { CHROMIUM_PATH } from '../support/browser';
 import { type PanelServer, REPO_ROOT, startServer } from '../support/server';
 import { waitForQuietMachine } from './quiet-machine';
+import { ROW_PAINT_OBSERVER } from './row-paint';
 import { demoServiceId, drawnBefore, login, median, VIEW } from './signed-in';
 
 const ROUNDS = 5;
@@ -73,15 +75,10 @@ const VIEWS: View[] = [
   },
 ];
 
-/** Notes when `selector` first matches (insertion) and the frame after it (paint), from navigation start. */
+/** Notes when the first row enters the document and when it is painted (row-paint.ts). */
 const FIRST_ROW_OBSERVER = (selector: string) => `
   window.__firstRow = { inserted: 0, painted: 0 };
-  const seen = () => {
-    if (window.__firstRow.inserted || !document.querySelector(${JSON.stringify(selector)})) return;
-    window.__firstRow.inserted = performance.now();
-    requestAnimationFrame(() => { window.__firstRow.painted = performance.now(); });
-  };
-  new MutationObserver(seen).observe(document, { subtree: true, childList: true });
+  ${ROW_PAINT_OBSERVER(selector, 'window.__firstRow')}
 `;
 
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
