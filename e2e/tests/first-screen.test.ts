@@ -169,7 +169,11 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
       await page.addInitScript(AS_DRAWN('[data-testid="mail-list"]'));
       const calls = await requestsFromHere(page);
       await page.goto(url, { waitUntil: 'commit' });
-      await page.waitForFunction((selector) => !document.querySelector(selector), SERVER_DRAWN);
+      // the head comes before the rows: the page is usable once its root is there and taken over
+      await page.waitForFunction(
+        (selector) => document.getElementById('root') && !document.querySelector(selector),
+        SERVER_DRAWN,
+      );
       // every script the app took the page over with was linked by the page: none was found only
       // once another had run
       expect(calls.filter((path) => path.endsWith('.js')).length).toBeGreaterThan(10);

@@ -1,15 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Language } from '@panel247/contract/constants';
-import { chooseEncoding } from './answer-encoding.ts';
 import { type BootData, bootScript } from './boot-data.ts';
 import { BuildManifest } from './build-manifest.ts';
 import { latePreloads } from './late-preloads.ts';
-import type { DrawnPage } from './server-draw.ts';
+import type { DrawnScreen } from './server-draw.ts';
+import type { ViewHints } from './view-hints.ts';
 
 /** Where index.html takes the login page's frame (apps/web/index.html). */
 const SHELL_MARK = '<!--panel247:shell-->';
+
+/** The template's title (an escaped text). */
+const TITLE = /<title>([^<]*)<\/title>/;
 
 /** What the login frame shows of the brand. */
 export interface ShellBrand {
@@ -25,8 +27,13 @@ export interface PageRequest {
   shell?: { brand: ShellBrand; captcha: 'altcha' | 'none'; year: number };
   /** A signed-in visit's first answers, carried by the page (boot-data.ts). */
   boot?: BootData;
-  /** The app's first screen, drawn on the server (server-draw.ts). */
-  drawn?: DrawnPage;
+  /**
+   * The page is drawn on the server in this colour scheme (server-draw.ts): its head links the
+   * stylesheets, and names the scheme Mantine's provider sets once the app runs.
+   */
+  scheme?: ViewHints['scheme'];
+  /** The app's first screen, drawn on the server; none on a drawn page: its drawing failed. */
+  screen?: DrawnScreen;
   /** The modules the app draws or takes the page over with (server-draw.ts): their chunks are linked. */
   modules?: string[];
 }
@@ -62,6 +69,7 @@ export class IndexPage {
 
   constructor(dist: string) {
     this.index = readFileSync(path.join(dist, 'index.html'), 'utf8');
+    if (!this.index.includes('</head>')) throw new Error(`${dist}/index.html has no </head>`);
     this.manifest = new BuildManifest(dist);
     this.stylesheets = this.manifest.stylesheets();
     const shellFile = path.join(dist, 'login-shell.html');
@@ -72,17 +80,30 @@ export class IndexPage {
     this.texts = existsSync(textsFile) ? JSON.parse(readFileSync(textsFile, 'utf8')) : {};
   }
 
-  // Every replacement below is a function: `$&` and the like in a brand's name are not patterns.
+  /** The whole page (`parts` joined). */
   render(page: PageRequest): string {
+    const { head, rest } = this.parts(page);
+    return head + rest;
+  }
+
+  /**
+   * The page in two parts: its head but for the title, which depends only on what is known before
+   * a drawing starts (the language, the session hint, a drawn page's scheme and stylesheets), and
+   * the rest, from the title on. A drawn page's head leaves at once (web-app.ts), so the browser
+   * commits the page and loads its stylesheets and scripts while the server draws the rows.
+   */
+  parts(page: PageRequest): { head: string; rest: string } {
+    // Every replacement below is a function: `$&` and the like in a brand's name are not patterns.
     let attributes = `lang="${page.language}"${page.sessionCookie ? '' : ' data-session="none"'}`;
     // the scheme Mantine's provider sets once the app runs, there before the first paint
-    if (page.drawn) attributes += ` data-mantine-color-scheme="${page.drawn.scheme}"`;
+    if (page.scheme) attributes += ` data-mantine-color-scheme="${page.scheme}"`;
     let html = this.index.replace(/<html lang="[a-z]+">/, () => `<html ${attributes}>`);
+    let title = TITLE.exec(html)?.[1] ?? '';
+    html = html.replace(TITLE, '');
     const texts = this.texts[page.language];
     if (page.shell && this.shell && texts) {
       const { brand, captcha, year } = page.shell;
-      const title = `${texts['login.page_title']} / ${brand.company}`;
-      html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`);
+      title = escapeHtml(`${texts['login.page_title']} / ${brand.company}`);
       const frame = fill(this.shell, {
         company: brand.company,
         logo: brand.logo,
@@ -98,7 +119,7 @@ export class IndexPage {
     }
     // drawn: the stylesheets the app would load before its first render, linked so the HTML is
     // painted styled
-    if (page.drawn) {
+    if (page.scheme) {
       const links = this.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`);
       html = html.replace('</head>', () => `${links.join('')}</head>`);
     }
@@ -109,15 +130,15 @@ export class IndexPage {
     // rows (late-preloads.ts), so a warm visit does not compile them before the rows are parsed.
     const preloads = this.manifest.scriptsOf(page.modules ?? []);
     if (preloads.length) {
-      const links = page.drawn
+      const links = page.screen
         ? latePreloads(preloads)
         : preloads.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`).join('');
       html = html.replace('</body>', () => `${links}</body>`);
     }
-    if (page.drawn) {
+    if (page.screen) {
       // the view's title; #root inert until the app has hydrated it (apps/web/src/lib/server-drawn.tsx)
-      const { html: drawn, title } = page.drawn;
-      if (title) html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`);
+      const { html: drawn, title: viewTitle } = page.screen;
+      if (viewTitle) title = escapeHtml(viewTitle);
       html = html.replace(
         '<div id="root"></div>',
         () => `<div id="root" data-server-drawn inert aria-disabled="true">${drawn}</div>`,
@@ -127,17 +148,8 @@ export class IndexPage {
       const script = bootScript(page.boot);
       html = html.replace('<div id="root"', () => `${script}<div id="root"`);
     }
-    return html;
+    // the title last in the head: the one part of it a drawing names
+    const end = html.indexOf('</head>');
+    return { head: html.slice(0, end), rest: `<title>${title}</title>${html.slice(end)}` };
   }
-}
-
-/** The page compressed as the client accepts it; it is a few KB, so compressing per request is cheap. */
-export function encodePage(html: string, acceptEncoding: string | undefined): { body: Buffer; encoding?: string } {
-  const body = Buffer.from(html);
-  const encoding = chooseEncoding(acceptEncoding);
-  if (encoding === 'br') {
-    return { body: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), encoding };
-  }
-  if (encoding === 'gzip') return { body: gzipSync(body), encoding };
-  return { body };
 }

@@ -3,30 +3,34 @@ import type { PageRenderer } from './server-render.ts';
 import type { ViewHints } from './view-hints.ts';
 
 /** A page's first screen as the server drew it (index-page.ts puts it in `#root`). */
-export interface DrawnPage {
+export interface DrawnScreen {
   html: string;
-  scheme: ViewHints['scheme'];
   /** The tab's title the view names; null: the page's own. */
   title: string | null;
 }
 
-/** What the server made of a signed-in page: the code it links and, when it drew it, its first screen. */
+/** What the server made of a signed-in page: the code it links and whether it draws its first screen. */
 export interface PageDrawing {
   /** The modules the app draws or takes the page over with, as the build's manifest names them. */
   modules: string[];
-  drawn?: DrawnPage;
+  /**
+   * Set when the page is drawn: the colour scheme its head names, known at once, and its first
+   * screen once drawn, so the page's head can leave before the drawing (web-app.ts).
+   */
+  drawing?: { scheme: ViewHints['scheme']; screen: Promise<DrawnScreen> };
 }
 
 /** An API path as the app's routes write them (contract/routes.ts): nothing else is asked for a page. */
 const API_PATH = /^(?:[a-z0-9_-]+\/)+$/;
 
 /**
- * Draws a signed-in page's first screen, when it is one of the layout's: asks the view's first
- * calls for the page's own request (`call`, the page's cookie and no other), puts their answers in
- * the boot data the page carries (so the app's first render is the server's), and renders the app
- * in the renderer's worker. A call that fails is left out, as the boot data's are: the view draws
- * it as loading and the app asks for it again. Without the view's hints (a browser's first visit)
- * the app draws the page, but the page still names the code it will load.
+ * Whether a signed-in page's first screen is drawn (when it is one of the layout's and the browser
+ * sent the view's hints), and its drawing: asks the view's first calls for the page's own request
+ * (`call`, the page's cookie and no other), puts their answers in the boot data the page carries
+ * (so the app's first render is the server's), and renders the app in the renderer's worker. A
+ * call that fails is left out, as the boot data's are: the view draws it as loading and the app
+ * asks for it again. Without the view's hints (a browser's first visit) the app draws the page,
+ * but the page still names the code it will load.
  */
 export async function drawSignedInPage(
   renderer: PageRenderer,
@@ -37,23 +41,26 @@ export async function drawSignedInPage(
   // the console, the invitation page and the like are the app's to draw
   if (!draws) return { modules: [] };
   if (!page.hints) return { modules };
-  const answers = await Promise.all(
-    calls.map(async (viewCall) => {
-      if (!API_PATH.test(viewCall.path)) throw new Error(`not an API path: ${viewCall.path}`);
-      const data = await call('GET', viewCall.path, new URLSearchParams(viewCall.query));
-      return data === undefined ? null : { queryKey: viewCall.queryKey, data };
-    }),
-  );
-  const boot: BootData = { ...page.boot, queries: answers.filter((answer) => answer !== null) };
-  const { timeZone, phone, color } = page.hints;
-  const { html, title } = await renderer.draw({
-    url: page.url,
-    language: page.language,
-    boot,
-    hints: { timeZone, phone, color },
-  });
-  // the page carries what it was drawn with, for the app's first render
-  page.boot.queries = boot.queries;
-  page.boot.drawnFor = { phone };
-  return { modules, drawn: { html, scheme: page.hints.scheme, title } };
+  const { timeZone, phone, color, scheme } = page.hints;
+  const screen = (async () => {
+    const answers = await Promise.all(
+      calls.map(async (viewCall) => {
+        if (!API_PATH.test(viewCall.path)) throw new Error(`not an API path: ${viewCall.path}`);
+        const data = await call('GET', viewCall.path, new URLSearchParams(viewCall.query));
+        return data === undefined ? null : { queryKey: viewCall.queryKey, data };
+      }),
+    );
+    const boot: BootData = { ...page.boot, queries: answers.filter((answer) => answer !== null) };
+    const drawn = await renderer.draw({
+      url: page.url,
+      language: page.language,
+      boot,
+      hints: { timeZone, phone, color },
+    });
+    // the page carries what it was drawn with, for the app's first render
+    page.boot.queries = boot.queries;
+    page.boot.drawnFor = { phone };
+    return drawn;
+  })();
+  return { modules, drawing: { scheme, screen } };
 }

@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, createBrotliDecompress, gzipSync } from 'node:zlib';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootScript } from '../../src/http/boot-data.ts';
-import type { PageDrawing } from '../../src/http/server-draw.ts';
+import type { DrawnScreen, PageDrawing } from '../../src/http/server-draw.ts';
 import { viewHintsOf } from '../../src/http/view-hints.ts';
 import { registerWebApp, type WebAppOptions } from '../../src/http/web-app.ts';
 
@@ -26,6 +27,11 @@ async function webApp(options: Partial<WebAppOptions> & Pick<WebAppOptions, 'dis
   return app;
 }
 
+/** A real HTTP answer, read as it comes (inject waits for the whole of it). */
+function fetchRaw(url: string, headers: Record<string, string>): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => get(url, { headers }, resolve).on('error', reject));
+}
+
 describe('the built web app', () => {
   let dist: string;
   let app: FastifyInstance;
@@ -35,7 +41,7 @@ describe('the built web app', () => {
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(
       path.join(dist, 'index.html'),
-      '<!doctype html><html lang="es"><title>Panel247</title><div id="root"></div><!--panel247:shell--></html>',
+      '<!doctype html><html lang="es"><head><title>Panel247</title></head><body><div id="root"></div><!--panel247:shell--></body></html>',
     );
     writeFileSync(
       path.join(dist, 'login-shell.html'),
@@ -161,6 +167,15 @@ describe('the page’s boot data block', () => {
   });
 });
 
+/** A drawing whose screen is `screen` (a promise: one the test settles). */
+function drawn(
+  screen: DrawnScreen | Promise<DrawnScreen>,
+  scheme: 'light' | 'dark' = 'light',
+  modules: string[] = [],
+): PageDrawing {
+  return { modules, drawing: { scheme, screen: Promise.resolve(screen) } };
+}
+
 describe('a page the server drew', () => {
   let dist: string;
   let app: FastifyInstance;
@@ -197,7 +212,13 @@ describe('a page the server drew', () => {
       bootData: async (request) => (request.cookies.session === 'user' ? { ...boot } : { language: 'es' }),
       drawPage: async (_request, page) => {
         const drawing = await draw();
-        if (drawing.drawn) page.boot.queries = [{ queryKey: ['mail', 7], data: { rows: 1 } }];
+        // as a real drawing, the page carries the data its screen was drawn with
+        drawing.drawing?.screen.then(
+          () => {
+            page.boot.queries = [{ queryKey: ['mail', 7], data: { rows: 1 } }];
+          },
+          () => undefined,
+        );
         return drawing;
       },
     });
@@ -208,13 +229,12 @@ describe('a page the server drew', () => {
   });
 
   it('puts the HTML in an inert #root, links the stylesheets (Mantine’s first) and carries the data it drew with', async () => {
-    draw = async () => ({ modules: [], drawn: { html: '<main>rows</main>', scheme: 'dark', title: null } });
+    draw = async () => drawn({ html: '<main>rows</main>', title: null }, 'dark');
     const page = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
     expect(page.body).toContain('<html lang="es" data-mantine-color-scheme="dark">');
     expect(page.body).toContain(
-      '<link rel="stylesheet" href="/assets/styles.css"><link rel="stylesheet" href="/assets/list.css"><link rel="stylesheet" href="/assets/table.css"></head>',
+      '<link rel="stylesheet" href="/assets/styles.css"><link rel="stylesheet" href="/assets/list.css"><link rel="stylesheet" href="/assets/table.css"><title>Panel247</title></head>',
     );
-    expect(page.body).toContain('<title>Panel247</title>');
     expect(page.body).toContain('<div id="root" data-server-drawn inert aria-disabled="true"><main>rows</main></div>');
     expect(page.body).toContain('"queries":[{"queryKey":["mail",7],"data":{"rows":1}}]');
     expect(page.headers['cache-control']).toBe('private, no-cache');
@@ -223,10 +243,7 @@ describe('a page the server drew', () => {
   it('links the chunks of the modules the app draws or takes it over with, but for the entry’s own, and names the view’s title', async () => {
     const modules = ['src/components/list.tsx', 'virtual:locale/es-areas', 'src/unknown.tsx'];
     const chunks = ['/assets/list.js', '/assets/shared.js', '/assets/es-areas.js'];
-    draw = async () => ({
-      modules,
-      drawn: { html: '<main>rows</main>', scheme: 'light', title: 'Correo · <demo> / Acme' },
-    });
+    draw = async () => drawn({ html: '<main>rows</main>', title: 'Correo · <demo> / Acme' }, 'light', modules);
     const linksOf = (html: string) =>
       [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((link) => link[1]);
     const page = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
@@ -259,11 +276,49 @@ describe('a page the server drew', () => {
     let asked = false;
     draw = async () => {
       asked = true;
-      return { modules: [], drawn: { html: '<main>rows</main>', scheme: 'light', title: null } };
+      return drawn({ html: '<main>rows</main>', title: null });
     };
     const signedOut = await app.inject({ url: '/admin/', headers: { cookie: 'session=gone' } });
     expect(signedOut.body).toContain('<div id="root"></div>');
     expect(asked).toBe(false);
+  });
+
+  it('sends the head before the rows are drawn, compressed, and the rest once they are', async () => {
+    let finish: (screen: DrawnScreen) => void = () => undefined;
+    const screen = new Promise<DrawnScreen>((resolve) => {
+      finish = resolve;
+    });
+    draw = async () => drawn(screen, 'dark', ['src/components/list.tsx']);
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const response = await fetchRaw(`${address}/admin/7/mail/`, { cookie: 'session=user', 'accept-encoding': 'br' });
+    expect(response.headers['content-encoding']).toBe('br');
+    const text = response.pipe(createBrotliDecompress()).setEncoding('utf8');
+    const parts = text[Symbol.asyncIterator]();
+    const head = (await parts.next()).value as string;
+    // what the browser commits the page with while the server draws: its stylesheets and scripts
+    expect(head).toContain('<html lang="es" data-mantine-color-scheme="dark"><head>');
+    expect(head).toContain('<link rel="stylesheet" href="/assets/styles.css">');
+    expect(head).not.toContain('<title>');
+    finish({ html: '<main>rows</main>', title: 'Correo / Acme' });
+    let rest = '';
+    for (let part = await parts.next(); !part.done; part = await parts.next()) rest += part.value;
+    expect(rest.startsWith('<title>Correo / Acme</title></head><body>')).toBe(true);
+    expect(rest).toContain('<div id="root" data-server-drawn inert aria-disabled="true"><main>rows</main></div>');
+    expect(rest).toContain('"queries":[{"queryKey":["mail",7],"data":{"rows":1}}]');
+    expect(rest).toContain('panel247-preloads');
+    expect(rest.endsWith('</html>')).toBe(true);
+  });
+
+  it('ends a page whose drawing failed after its head was sent as the app’s to draw', async () => {
+    draw = async () =>
+      drawn(Promise.reject(new Error('the page renderer took too long')), 'light', ['src/components/list.tsx']);
+    const page = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<link rel="stylesheet" href="/assets/table.css"><title>Panel247</title></head>');
+    expect(page.body).toContain('<div id="root"></div>');
+    expect(page.body).toContain('<link rel="modulepreload" crossorigin href="/assets/list.js">');
+    expect(page.body).not.toContain('panel247-preloads');
+    expect(page.body).not.toContain('"queries"');
   });
 
   it('never serves the server’s renderer nor the build’s manifest', async () => {
