@@ -1,12 +1,13 @@
 /**
- * `npm run bench:first-screen-links`: where a drawn page's `modulepreload` links cost or pay, by
- * visiting the same drawn page (the mail and DNS views) three ways in one run, in turns:
+ * `npm run bench:first-screen-links`: where a drawn page's scripts and `modulepreload` links cost
+ * or pay, by visiting the same drawn page (the mail and DNS views) three ways in one run, in turns:
  *
- * - `sent`: the page as the server sends it, its chunks linked by a script after the rows
- *   (apps/server/src/http/late-preloads.ts; the preload scanner cannot see them);
- * - `none`: no links (the app asks for the chunks once its entry runs);
- * - `html`: the links in the HTML at the end of `<body>`, where the preload scanner finds them as
- *   the response starts (as a page the app draws has them).
+ * - `sent`: the page as the server sends it: once the rows are on screen, a script links its chunks
+ *   and runs the entry script (apps/server/src/http/late-start.ts);
+ * - `none`: the entry script at the end of `<body>`, run once the HTML is parsed, and no links (the
+ *   app asks for the chunks once its entry runs);
+ * - `html`: the same entry script, and the chunks' links in the HTML before it, where the preload
+ *   scanner finds them as the response starts (as a page the app draws has them).
  *
  * For each, warm (the context's second visit) and cold (its first): when the first row entered the
  * document and when it was painted (as `bench:first-screen` times it), and when the app had taken
@@ -51,15 +52,17 @@ const OBSERVER = (selector: string) => `
   ${ROW_PAINT_OBSERVER(selector, 'visit')}
 `;
 
-const LISTED = /<script type="application\/json" id="panel247-preloads">([^<]*)<\/script><script>[^<]*<\/script>/;
+const LISTED =
+  /<script type="application\/json" id="panel247-preloads" data-entry="([^"]+)">([^<]*)<\/script><script>[^<]*<\/script>/;
 
 /** The page's HTML as `variant` has it: only the server's listed chunks and their script are touched. */
 function rewrite(html: string, variant: Variant): string {
   const listed = LISTED.exec(html);
   if (variant === 'sent' || !listed) return html;
-  const hrefs = JSON.parse(listed[1] ?? '[]') as string[];
+  const hrefs = JSON.parse(listed[2] ?? '[]') as string[];
   const links = variant === 'html' ? hrefs.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`) : [];
-  return html.replace(LISTED, () => links.join(''));
+  const entry = `<script type="module" crossorigin src="${listed[1]}"></script>`;
+  return html.replace(LISTED, () => links.join('') + entry);
 }
 
 async function serveAs(context: BrowserContext, page: Page, variant: Variant): Promise<void> {

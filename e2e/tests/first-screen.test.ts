@@ -76,9 +76,11 @@ async function requestsFromHere(page: Page): Promise<string[]> {
   return paths;
 }
 
-/** The chunks a drawn page lists for its script to link after the rows (apps/server/src/http/late-preloads.ts). */
+/** The chunks a drawn page lists for its script to link once the rows are on screen (apps/server/src/http/late-start.ts). */
 function listedPreloads(html: string): string[] {
-  const list = /<script type="application\/json" id="panel247-preloads">([^<]*)<\/script>/.exec(html);
+  const list = /<script type="application\/json" id="panel247-preloads" data-entry="[^"]+">([^<]*)<\/script>/.exec(
+    html,
+  );
   return list ? (JSON.parse(list[1] ?? '[]') as string[]) : [];
 }
 

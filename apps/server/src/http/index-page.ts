@@ -3,12 +3,15 @@ import path from 'node:path';
 import type { Language } from '@panel247/contract/constants';
 import { type BootData, bootScript } from './boot-data.ts';
 import { BuildManifest } from './build-manifest.ts';
-import { latePreloads } from './late-preloads.ts';
+import { lateStart } from './late-start.ts';
 import type { DrawnScreen } from './server-draw.ts';
 import type { ViewHints } from './view-hints.ts';
 
 /** Where index.html takes the login page's frame (apps/web/index.html). */
 const SHELL_MARK = '<!--panel247:shell-->';
+
+/** The entry script as the build writes it into index.html's head: a path of the build's, nothing else. */
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([\w./-]+)"><\/script>/;
 
 /** The template's title (an escaped text). */
 const TITLE = /<title>([^<]*)<\/title>/;
@@ -66,10 +69,13 @@ export class IndexPage {
   private readonly texts: Record<string, Record<string, string>>;
   private readonly manifest: BuildManifest;
   private readonly stylesheets: string[];
+  /** The entry script's path; none in a page without one (a test's). */
+  private readonly entry: string | undefined;
 
   constructor(dist: string) {
     this.index = readFileSync(path.join(dist, 'index.html'), 'utf8');
     if (!this.index.includes('</head>')) throw new Error(`${dist}/index.html has no </head>`);
+    this.entry = ENTRY_SCRIPT.exec(this.index)?.[1];
     this.manifest = new BuildManifest(dist);
     this.stylesheets = this.manifest.stylesheets();
     const shellFile = path.join(dist, 'login-shell.html');
@@ -123,18 +129,7 @@ export class IndexPage {
       const links = this.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`);
       html = html.replace('</head>', () => `${links.join('')}</head>`);
     }
-    // the chunks the app draws or takes the page over with, asked with the entry script rather
-    // than once it has run (in the module scripts' CORS mode, as Vite's links). A page the app
-    // draws links them in its HTML, at the body's end, for the preload scanner to ask for them at
-    // once: nothing shows before the code. A drawn page has them linked by a script after its
-    // rows (late-preloads.ts), so a warm visit does not compile them before the rows are parsed.
-    const preloads = this.manifest.scriptsOf(page.modules ?? []);
-    if (preloads.length) {
-      const links = page.screen
-        ? latePreloads(preloads)
-        : preloads.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`).join('');
-      html = html.replace('</body>', () => `${links}</body>`);
-    }
+    html = this.withScripts(html, page);
     if (page.screen) {
       // the view's title; #root inert until the app has hydrated it (apps/web/src/lib/server-drawn.tsx)
       const { html: drawn, title: viewTitle } = page.screen;
@@ -151,5 +146,28 @@ export class IndexPage {
     // the title last in the head: the one part of it a drawing names
     const end = html.indexOf('</head>');
     return { head: html.slice(0, end), rest: `<title>${title}</title>${html.slice(end)}` };
+  }
+
+  /**
+   * The page's scripts. The chunks the app draws or takes the page over with are asked for with
+   * the entry script rather than once it has run (in the module scripts' CORS mode, as Vite's
+   * links). A page the app draws links them in its HTML, at the body's end, for the preload
+   * scanner to ask for them at once: nothing shows before the code. A drawn page starts the app
+   * once its rows are on screen (late-start.ts): its head links the entry script instead of
+   * running it, and a script after the rows links the chunks and runs the entry. A drawing that
+   * failed after the head left runs the entry from the body's end.
+   */
+  private withScripts(html: string, page: PageRequest): string {
+    const chunks = this.manifest.scriptsOf(page.modules ?? []);
+    const entry = page.scheme ? this.entry : undefined;
+    if (entry) html = html.replace(ENTRY_SCRIPT, () => `<link rel="modulepreload" crossorigin href="${entry}">`);
+    let scripts: string;
+    if (entry && page.screen) {
+      scripts = lateStart(chunks, entry);
+    } else {
+      scripts = chunks.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`).join('');
+      if (entry) scripts += `<script type="module" crossorigin src="${entry}"></script>`;
+    }
+    return scripts ? html.replace('</body>', () => `${scripts}</body>`) : html;
   }
 }

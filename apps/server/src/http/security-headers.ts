@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
-import { LATE_PRELOADS_SCRIPT_HASH } from './late-preloads.ts';
+import { LATE_START_SCRIPT_HASH } from './late-start.ts';
 
 /**
  * Helmet's headers, computed once at start. @fastify/helmet rebuilds them on every request, which
@@ -35,8 +35,8 @@ export function apiSecurityHeaders(documentHeaders: Record<string, string>): Rec
 }
 
 /**
- * One of the two inline scripts the panel serves (the other links a drawn page's chunks,
- * late-preloads.ts): the login page's HTML frame sets the light or dark scheme before the first
+ * One of the two inline scripts the panel serves (the other starts a drawn page’s app,
+ * late-start.ts): the login page's HTML frame sets the light or dark scheme before the first
  * paint (apps/web/shell/login-shell.html). Allowed by its hash, so every other inline script stays
  * refused; test/unit/login-shell-csp.test.ts keeps the hash true.
  */
@@ -52,7 +52,7 @@ export const PANEL_HELMET_OPTIONS: HelmetOptions = {
       'script-src': [
         "'self'",
         SHELL_SCRIPT_HASH,
-        LATE_PRELOADS_SCRIPT_HASH,
+        LATE_START_SCRIPT_HASH,
         'https://www.google.com',
         'https://www.gstatic.com',
         'https://js.hcaptcha.com',

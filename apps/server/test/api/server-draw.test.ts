@@ -93,8 +93,10 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
     const answer = await page(`/admin/${ana.id}/mail/`, [ana.cookie, MADRID_DARK]);
     expect(/<title>([^<]*)<\/title>/.exec(answer.body)?.[1]).toMatch(new RegExp(`· ${ana.domainName} / `));
     const chunks = manifest();
-    // linked by a script after the rows (late-preloads.ts): the list it reads
-    const listed = /<script type="application\/json" id="panel247-preloads">([^<]*)<\/script>/.exec(answer.body);
+    // linked by a script after the rows (late-start.ts): the list it reads
+    const listed = /<script type="application\/json" id="panel247-preloads" data-entry="[^"]+">([^<]*)<\/script>/.exec(
+      answer.body,
+    );
     const linked = (JSON.parse(listed?.[1] ?? '[]') as string[]).map((href) => href.replace(/^\//, ''));
     // none in the HTML after the rows (those in <head> are the entry's own, from index.html)
     expect(answer.body.slice(answer.body.indexOf('<div id="root"'))).not.toContain('rel="modulepreload"');

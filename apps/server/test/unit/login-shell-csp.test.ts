@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LATE_PRELOADS_SCRIPT_HASH, latePreloads } from '../../src/http/late-preloads.ts';
+import { LATE_START_SCRIPT_HASH, lateStart } from '../../src/http/late-start.ts';
 import { computeSecurityHeaders, PANEL_HELMET_OPTIONS, SHELL_SCRIPT_HASH } from '../../src/http/security-headers.ts';
 
 const SHELL = new URL('../../../web/shell/login-shell.html', import.meta.url);
@@ -23,12 +23,15 @@ describe('the inline scripts and the Content-Security-Policy', () => {
     expect(scriptSrc()).not.toContain("'unsafe-inline'");
   });
 
-  it('allows the script that links a drawn page’s chunks, by its hash, and its list cannot end it', () => {
-    const html = latePreloads(['/assets/a.js', '/assets/</script><script>alert(1)//.js']);
+  it('allows the script that starts a drawn page’s app, by its hash, and its list cannot end it', () => {
+    const html = lateStart(['/assets/a.js', '/assets/</script><script>alert(1)//.js'], '/assets/index-Ab_1.js');
     const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
     expect(scripts).toHaveLength(1);
-    expect(sha256(scripts[0] ?? '')).toBe(LATE_PRELOADS_SCRIPT_HASH);
-    expect(scriptSrc()).toContain(LATE_PRELOADS_SCRIPT_HASH);
+    expect(sha256(scripts[0] ?? '')).toBe(LATE_START_SCRIPT_HASH);
+    expect(scriptSrc()).toContain(LATE_START_SCRIPT_HASH);
     expect(html.match(/<\/script>/g)).toHaveLength(2);
+    expect(html).toContain('data-entry="/assets/index-Ab_1.js"');
+    // the entry is a path the build wrote: nothing that could leave the attribute
+    expect(() => lateStart([], '/assets/x.js" onload="alert(1)')).toThrow();
   });
 });
