@@ -13,6 +13,9 @@ const SHELL_MARK = '<!--panel247:shell-->';
 /** The entry script as the build writes it into index.html's head: a path of the build's, nothing else. */
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([\w./-]+)"><\/script>/;
 
+/** The links index.html has for the entry script's own chunks, as the build writes them. */
+const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([\w./-]+)">/g;
+
 /** The template's title (an escaped text). */
 const TITLE = /<title>([^<]*)<\/title>/;
 
@@ -153,20 +156,24 @@ export class IndexPage {
    * the entry script rather than once it has run (in the module scripts' CORS mode, as Vite's
    * links). A page the app draws links them in its HTML, at the body's end, for the preload
    * scanner to ask for them at once: nothing shows before the code. A drawn page starts the app
-   * once its rows are on screen (late-start.ts): its head links the entry script instead of
-   * running it, and a script after the rows links the chunks and runs the entry. A drawing that
-   * failed after the head left runs the entry from the body's end.
+   * once its rows are on screen (late-start.ts): its head, sent before the drawing settles, holds
+   * no script and no link to one (a `modulepreload`, or even a `preload`, of the entry cost a
+   * returning visit 100-200 ms before the rows' frame), and a script after the rows links the
+   * entry's chunks and the view's and runs the entry. A drawing that failed after the head left
+   * links them and runs the entry from the body's end.
    */
   private withScripts(html: string, page: PageRequest): string {
     const chunks = this.manifest.scriptsOf(page.modules ?? []);
-    const entry = page.scheme ? this.entry : undefined;
-    if (entry) html = html.replace(ENTRY_SCRIPT, () => `<link rel="modulepreload" crossorigin href="${entry}">`);
-    let scripts: string;
-    if (entry && page.screen) {
-      scripts = lateStart(chunks, entry);
-    } else {
-      scripts = chunks.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`).join('');
-      if (entry) scripts += `<script type="module" crossorigin src="${entry}"></script>`;
+    const links = (hrefs: string[]) =>
+      hrefs.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`).join('');
+    let scripts = links(chunks);
+    if (page.scheme && this.entry) {
+      const own = [...html.matchAll(MODULE_PRELOAD)].map((link) => link[1] ?? '');
+      html = html.replace(ENTRY_SCRIPT, '').replace(MODULE_PRELOAD, '');
+      const all = [...own, ...chunks];
+      scripts = page.screen
+        ? lateStart(all, this.entry)
+        : `${links(all)}<script type="module" crossorigin src="${this.entry}"></script>`;
     }
     return scripts ? html.replace('</body>', () => `${scripts}</body>`) : html;
   }

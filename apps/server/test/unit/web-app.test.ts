@@ -188,7 +188,7 @@ describe('a page the server drew', () => {
     mkdirSync(path.join(dist, 'server'));
     writeFileSync(
       path.join(dist, 'index.html'),
-      '<!doctype html><html lang="es"><head><title>Panel247</title><script type="module" crossorigin src="/assets/index.js"></script></head><body><div id="root"></div></body></html>',
+      '<!doctype html><html lang="es"><head><title>Panel247</title><script type="module" crossorigin src="/assets/index.js"></script><link rel="modulepreload" crossorigin href="/assets/client.js"></head><body><div id="root"></div></body></html>',
     );
     writeFileSync(path.join(dist, 'server', 'render-worker.js'), 'export const secret = 1;');
     writeFileSync(
@@ -248,21 +248,21 @@ describe('a page the server drew', () => {
       [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((link) => link[1]);
     const page = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
     expect(page.body).toContain('<title>Correo · &lt;demo&gt; / Acme</title>');
-    // a drawn page: the entry linked, not run, in the head; the chunks listed after its rows, for
-    // the script that starts the app once they are on screen
-    expect(linksOf(page.body)).toEqual(['/assets/index.js']);
+    // a drawn page: no script and no link to one in its HTML; the entry's chunks and the view's
+    // listed after its rows, for the script that runs the entry once they are on screen
+    expect(linksOf(page.body)).toEqual([]);
     expect(page.body).not.toContain('<script type="module"');
     const listed =
       /<\/main><\/div>.*<script type="application\/json" id="panel247-preloads" data-entry="\/assets\/index.js">([^<]*)<\/script><script>/.exec(
         page.body,
       );
-    expect(JSON.parse(listed?.[1] ?? 'null')).toEqual(chunks);
+    expect(JSON.parse(listed?.[1] ?? 'null')).toEqual(['/assets/client.js', ...chunks]);
     // a page the app draws (a first visit) links the same code in its HTML, and no stylesheet: the app loads them
     draw = async () => ({ modules });
     const undrawn = await app.inject({ url: '/admin/7/mail/', headers: { cookie: 'session=user' } });
     expect(undrawn.body).toContain('<div id="root"></div>');
     expect(undrawn.body).toContain('<script type="module" crossorigin src="/assets/index.js"></script>');
-    expect(linksOf(undrawn.body)).toEqual(chunks);
+    expect(linksOf(undrawn.body)).toEqual(['/assets/client.js', ...chunks]);
     expect(undrawn.body).not.toContain('panel247-preloads');
     expect(undrawn.body).not.toContain('stylesheet');
     expect(undrawn.body).toContain('<title>Panel247</title>');
@@ -302,7 +302,7 @@ describe('a page the server drew', () => {
     expect(head).toContain('<html lang="es" data-mantine-color-scheme="dark"><head>');
     expect(head).toContain('<link rel="stylesheet" href="/assets/styles.css">');
     expect(head).not.toContain('<title>');
-    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/index.js">');
+    expect(head).not.toContain('modulepreload');
     expect(head).not.toContain('<script type="module"');
     finish({ html: '<main>rows</main>', title: 'Correo / Acme' });
     let rest = '';
@@ -321,8 +321,10 @@ describe('a page the server drew', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<link rel="stylesheet" href="/assets/table.css"><title>Panel247</title></head>');
     expect(page.body).toContain('<div id="root"></div>');
-    expect(page.body).toContain('<link rel="modulepreload" crossorigin href="/assets/list.js">');
-    // the head linked the entry without running it: the body's end runs it
+    // the head linked no script: the body's end links the chunks and runs the entry
+    expect(page.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/client.js"><link rel="modulepreload" crossorigin href="/assets/list.js">',
+    );
     expect(page.body).toContain('<script type="module" crossorigin src="/assets/index.js"></script></body>');
     expect(page.body).not.toContain('panel247-preloads');
     expect(page.body).not.toContain('"queries"');
