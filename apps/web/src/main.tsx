@@ -38,7 +38,13 @@ void Promise.all([texts, styles, code]).then(() => {
   const root = <Root initialLanguage={language} queryClient={queryClient} />;
   if (drawn) {
     takeOver(container);
-    hydrateRoot(container, root);
+    // The rows are on screen already (the page runs this script only then): hydrating them as a
+    // transition yields to the browser every few milliseconds instead of one long task, which
+    // would block a press for its whole length (Lighthouse's TBT counts it once the rows are
+    // painted). The page stays inert until its view has hydrated.
+    startTransition(() => {
+      hydrateRoot(container, root);
+    });
   } else {
     // As a transition, the first render yields to the browser every few milliseconds instead of
     // holding the main thread for the whole tree: on a slow phone that one task was most of the

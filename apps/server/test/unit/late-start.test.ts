@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lateStart } from '../../src/http/late-start.ts';
 
 /** A drawn page's end, its inline script run as the browser runs it, once parsed; `hidden`: a background tab. */
-function drawnPage(hidden = false) {
+function drawnPage(hidden = false, hrefs = ['/assets/view.js', '/assets/list.js']) {
   vi.spyOn(document, 'visibilityState', 'get').mockReturnValue(hidden ? 'hidden' : 'visible');
   document.head.innerHTML = '';
-  document.body.innerHTML = `<div id="root">rows</div>${lateStart(['/assets/view.js', '/assets/list.js'], '/assets/index-Ab1.js')}`;
+  document.body.innerHTML = `<div id="root">rows</div>${lateStart(hrefs, '/assets/index-Ab1.js')}`;
   // innerHTML does not run scripts: the page's own is put back as a new element, which runs it
   const parsed = document.body.querySelector('script:not([type])');
   const script = document.createElement('script');
@@ -41,6 +41,20 @@ describe('the script that starts a drawn page’s app', () => {
     expect(entry?.getAttribute('src')).toBe('/assets/index-Ab1.js');
     // in the module scripts' CORS mode, as the links the build writes
     expect(entry?.getAttribute('crossorigin')).toBe('');
+  });
+
+  it('links many chunks a few a task, every one before the entry runs', async () => {
+    const hrefs = Array.from({ length: 20 }, (_, n) => `/assets/chunk-${n}.js`);
+    const page = drawnPage(false, hrefs);
+    await nextFrame();
+    await nextTask();
+    // the first eight, then the main thread is the browser's again
+    expect(page.chunks()).toEqual(hrefs.slice(0, 8));
+    expect(page.entries()).toEqual([]);
+    await nextTask();
+    await nextTask();
+    expect(page.chunks()).toEqual(hrefs);
+    expect(page.entries()).toHaveLength(1);
   });
 
   it('starts a page that draws no frame after 3 s, once', async () => {
