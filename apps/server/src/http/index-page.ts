@@ -99,7 +99,8 @@ export class IndexPage {
    * The page in two parts: its head but for the title, which depends only on what is known before
    * a drawing starts (the language, the session hint, a drawn page's scheme and stylesheets), and
    * the rest, from the title on. A drawn page's head leaves at once (web-app.ts), so the browser
-   * commits the page and loads its stylesheets and scripts while the server draws the rows.
+   * commits the page and loads its stylesheets while the server draws the rows (its scripts wait
+   * for the rows: late-start.ts).
    */
   parts(page: PageRequest): { head: string; rest: string } {
     // Every replacement below is a function: `$&` and the like in a brand's name are not patterns.

@@ -96,7 +96,7 @@ async function pageRequest(request: FastifyRequest, options: WebAppOptions): Pro
 
 /**
  * A drawn page's head now and the rest once its first screen is drawn: the browser commits the
- * page and loads its stylesheets and scripts (or finds them in its cache) while the server draws,
+ * page and loads its stylesheets (or finds them in its cache) while the server draws,
  * instead of after (a mail page's head leaves in 26 ms, its last byte in 106 ms as before;
  * apps/server/bench/README.md). The head depends on nothing the drawing makes; a failed drawing
  * ends the page as the app's to draw.
