@@ -7,6 +7,7 @@ import { setForcedLanguage } from './lib/api-client';
 import { seedBootData } from './lib/boot-data';
 import { initI18n } from './lib/i18n';
 import { forcedLanguageFromUrl, initialLanguage, isLanguage, writeLanguageCookie } from './lib/language';
+import { nextTask } from './lib/next-task';
 import { drawnByServer, takeOver } from './lib/server-drawn';
 import { writeViewCookie } from './lib/view-cookie';
 
@@ -24,15 +25,20 @@ const language = drawn && isLanguage(pageLanguage) ? pageLanguage : initialLangu
 writeViewCookie();
 // A signed-in page carries the boot's first answers: what it holds is not asked again below.
 const boot = seedBootData(queryClient, language);
-// The texts and the stylesheets first, then the address's code (the layout's and the view's), all
-// side by side with the data; the first render waits for all three, so no page of the address
-// suspends (and waits for React's reveal throttle) on its way to the screen.
-const texts = initI18n(language);
-const styles = import('./app/styles');
-const signedIn = boot ? boot.signedIn : document.documentElement.dataset.session !== 'none';
-const code = preloadRoute(window.location.pathname, { signedIn, queryClient });
+// The calls first, then, each in a task of its own, the texts and the address's code (the layout's
+// and the view's), all side by side with the data and the stylesheets; the first render waits for
+// all of them, so no page of the address suspends (and waits for React's reveal throttle) on its way
+// to the screen. Separate tasks: evaluating the modules and all of the boot in one was the login
+// page's longest task on a slow phone (Lighthouse's TBT, apps/server/bench/README.md).
 prefetchConfig(language);
 void prefetchUserInfo().then(() => prefetchPermissions(window.location.pathname));
+const styles = import('./app/styles');
+const texts = nextTask().then(() => initI18n(language));
+const signedIn = boot ? boot.signedIn : document.documentElement.dataset.session !== 'none';
+// the second message is posted once the first has run: the code's task comes after the texts'
+const code = nextTask()
+  .then(nextTask)
+  .then(() => preloadRoute(window.location.pathname, { signedIn, queryClient }));
 
 void Promise.all([texts, styles, code]).then(() => {
   const root = <Root initialLanguage={language} queryClient={queryClient} />;
