@@ -16,13 +16,18 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
     ({ server, browser } = suite);
   });
 
-  /** Holds config/get back until the returned function is called. */
-  async function holdConfig(page: Page): Promise<() => void> {
+  /** The login route's code: the page links it, and the app renders the form once it is in. */
+  const LOGIN_CODE = '**/assets/login-route-*.js';
+  /** The configuration call: a page other than the login page asks for it before drawing anything. */
+  const CONFIG_CALL = '**/p247/config/get/**';
+
+  /** Holds the requests `pattern` matches back until the returned function is called. */
+  async function hold(page: Page, pattern: string): Promise<() => void> {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route('**/p247/config/get/**', async (route) => {
+    await page.route(pattern, async (route) => {
       await held;
       await route.continue();
     });
@@ -46,9 +51,10 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
       page.on('console', (message) => {
         if (message.type() === 'error') consoleErrors.push(message.text());
       });
-      // The configuration held back: only the server's HTML frame can show, in the visitor's
-      // language and colour scheme, and the form cannot be used yet.
-      const release = await holdConfig(page);
+      // The login route's code held back (the page carries the configuration): only the server's
+      // HTML frame can show, in the visitor's language and colour scheme, and the form cannot be
+      // used yet.
+      const release = await hold(page, LOGIN_CODE);
       await page.goto(`${server.url}/login/`);
       const frame = page.getByTestId('boot-shell');
       await frame.waitFor();
@@ -71,7 +77,7 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
       await page.getByRole('heading', { name: 'Accede a tu panel de control' }).waitFor();
       await page.getByTestId('login-submit').waitFor();
       expect(await frame.count()).toBe(0);
-      await page.unroute('**/p247/config/get/**');
+      await page.unroute(LOGIN_CODE);
       const real = await boxes(page, [
         'main img',
         'section[aria-labelledby="login-title"]',
@@ -104,7 +110,7 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
   it('draws the frame in the visitor’s language', async () => {
     const context = await newContext(browser, { locale: 'en-US' });
     const page = await context.newPage();
-    await holdConfig(page);
+    await hold(page, LOGIN_CODE);
     await page.goto(`${server.url}/login/`);
     const frame = page.getByTestId('boot-shell');
     await frame.getByRole('heading', { name: 'Sign in to your control panel' }).waitFor();
@@ -113,10 +119,35 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
     await context.close();
   });
 
+  it('carries its configuration and links every script it runs: the form asks for nothing first', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    const sent = await page.goto(`${server.url}/login/`);
+    const html = (await sent?.text()) ?? '';
+    expect(html).toContain('<script type="application/json" id="panel247-boot">{"language":"es","config":{');
+    await page.getByTestId('login-submit').waitFor();
+    // no call before the form: the configuration came with the page, and nobody is signed in
+    expect(requested.filter((path) => path.startsWith('/p247/'))).toEqual([]);
+    // every script was linked by the page, so asked for with the entry script: none was found only
+    // once another had run (the route's code, the start texts of the page's language)
+    const linked = new Set(
+      [...html.matchAll(/<(?:link rel="modulepreload"|script type="module") crossorigin (?:href|src)="([^"]+)"/g)].map(
+        (link) => link[1],
+      ),
+    );
+    const scripts = requested.filter((path) => path.endsWith('.js'));
+    expect(scripts).toEqual(expect.arrayContaining([expect.stringMatching(/^\/assets\/login-route-/)]));
+    expect(scripts).toEqual(expect.arrayContaining([expect.stringMatching(/^\/assets\/es-start-/)]));
+    expect(scripts.filter((path) => !linked.has(path))).toEqual([]);
+    await context.close();
+  });
+
   it('shows a loading screen on other pages until the configuration arrives', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
-    const release = await holdConfig(page);
+    const release = await hold(page, CONFIG_CALL);
     await page.goto(`${server.url}/admin/`);
     const loading = page.getByTestId('loading-screen');
     await loading.waitFor();

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /**
  * What a signed-in page's boot would ask first, answered inside the page (apps/web/src/lib/boot-data.ts
  * puts it in the app's cache): the brand's configuration, the session's user, the permission list
- * and, on an item's address, that item's permission set. Only what the calls answered as a
+ * and, on an item's address, that item's permission set; the login page carries the configuration. Only what the calls answered as a
  * success is here; a call that failed (a session gone, an id that is not the user's) is left out,
  * and the app asks it again as it always has, so its not-found page, login redirect and
  * session-loss modal stay what they were.
@@ -77,17 +77,20 @@ export function pageCaller(app: FastifyInstance, request: FastifyRequest, option
   };
 }
 
-/** The boot's calls for the page's own request (see pageCaller). All four only read. */
+/**
+ * The boot's calls for the page's own request (see pageCaller). All four only read. Without a
+ * session (`session: false`, a request without its cookie) only the configuration is asked.
+ */
 export async function bootDataOf(
   app: FastifyInstance,
   request: FastifyRequest,
-  options: PageCallOptions & { referer?: string },
+  options: PageCallOptions & { referer?: string; session: boolean },
 ): Promise<BootData> {
   const call = pageCaller(app, request, options);
   const itemId = itemIdFromPath(request.url.split('?')[0] ?? '');
   const [config, user] = await Promise.all([
     call('GET', API.configGet, options.referer ? { _referer_: options.referer } : {}),
-    call('POST', API.userInfo),
+    options.session ? call('POST', API.userInfo) : undefined,
   ]);
   const boot: BootData = { language: options.language, config, user };
   if (!user) return boot;

@@ -26,10 +26,13 @@ export interface WebAppOptions {
   brandOf: (host: string | undefined, referer: string | undefined) => Promise<ShellBrand>;
   /** Whether the request carries a session cookie (valid or not). */
   hasSessionCookie: (request: FastifyRequest) => boolean;
-  /** A signed-in visit's first answers for its page (boot-data.ts); none: the app asks them itself. */
+  /**
+   * A page's first answers (boot-data.ts): a signed-in visit's, or the login page's configuration
+   * (`session: false`: nobody is asked for); none: the app asks them itself.
+   */
   bootData?: (
     request: FastifyRequest,
-    page: { language: Language; forcedLanguage: boolean; referer?: string },
+    page: { language: Language; forcedLanguage: boolean; referer?: string; session: boolean },
   ) => Promise<BootData>;
   /**
    * A signed-in page's first screen drawn on the server (server-draw.ts), from its boot data, and
@@ -58,14 +61,16 @@ interface PageToSend {
 
 async function pageRequest(request: FastifyRequest, options: WebAppOptions): Promise<PageToSend> {
   const page: PageRequest = { language: documentLanguage(request), sessionCookie: options.hasSessionCookie(request) };
-  let screen: PageToSend['screen'];
-  if (page.sessionCookie && options.bootData) {
-    const about = { language: page.language, forcedLanguage: forcedLanguage(request) !== undefined };
-    page.boot = await options.bootData(request, { ...about, referer: foreignReferer(request) }).catch((error) => {
-      // the app asks for what the page does not carry: a page without it still works
+  const about = { language: page.language, forcedLanguage: forcedLanguage(request) !== undefined };
+  // the app asks for what the page does not carry: a page without it still works
+  const bootData = (session: boolean) =>
+    options.bootData?.(request, { ...about, referer: foreignReferer(request), session }).catch((error) => {
       request.log.warn({ err: error }, 'page without its boot data');
       return undefined;
     });
+  let screen: PageToSend['screen'];
+  if (page.sessionCookie) {
+    page.boot = await bootData(true);
     const boot = page.boot;
     if (boot?.user && options.drawPage) {
       // the app draws the page itself, as it always could
@@ -91,6 +96,9 @@ async function pageRequest(request: FastifyRequest, options: WebAppOptions): Pro
     // No brand yet (an empty database): the page still loads, drawn by the app alone.
     request.log.warn({ err: error }, 'login frame without a brand');
   }
+  // The configuration the login form is drawn with: the app renders it without a call first (one
+  // round trip, and on a slow phone the first request's own cost, before the form is the app's).
+  if (page.shell) page.boot = await bootData(false);
   return { page };
 }
 

@@ -79,6 +79,22 @@ describe.each(DATABASE_KINDS)('the page’s boot data (%s)', (kind) => {
     expect(gone?.set).toBeUndefined();
   });
 
+  it('carries the login page’s configuration, as its own call answers it, and no session’s answers', async () => {
+    const answer = await page('/login/?lang=en', undefined, { host: 'panel.example.test' });
+    expect(answer.headers['cache-control']).toBe('private, no-cache');
+    const boot = bootOf(answer.body);
+    const config = await t.app.inject({
+      method: 'GET',
+      url: `${t.config.basePath}config/get/`,
+      query: { language: 'en' },
+      headers: { host: 'panel.example.test' },
+    });
+    expect(boot).toEqual({ language: 'en', config: config.json().data });
+    // with a cookie, the page is the app's: a session's boot data (none for one that opens nothing)
+    const gone = bootOf((await page('/login/', 'p247_sid=not-a-session')).body);
+    expect(gone?.user).toBeUndefined();
+  });
+
   it('is in the language the page opens in (forced by ?lang= too), as the app’s own calls would be', async () => {
     const english = bootOf((await page('/admin/', ana.cookie, { 'accept-language': 'en-GB,en;q=0.9' })).body);
     expect(english?.language).toBe('en');

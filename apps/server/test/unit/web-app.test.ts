@@ -181,6 +181,8 @@ describe('a page the server drew', () => {
   let app: FastifyInstance;
   let draw: () => Promise<PageDrawing>;
   const boot = { language: 'es' as const, config: {}, user: { username: 'admin' }, permissions: {} };
+  /** Whether each boot data asked for was a session's (`true`) or the login page's (`false`). */
+  const bootAsks: boolean[] = [];
 
   beforeAll(async () => {
     dist = mkdtempSync(path.join(tmpdir(), 'panel247-web-'));
@@ -191,6 +193,10 @@ describe('a page the server drew', () => {
       '<!doctype html><html lang="es"><head><title>Panel247</title><script type="module" crossorigin src="/assets/index.js"></script><link rel="modulepreload" crossorigin href="/assets/client.js"></head><body><div id="root"></div></body></html>',
     );
     writeFileSync(path.join(dist, 'server', 'render-worker.js'), 'export const secret = 1;');
+    writeFileSync(
+      path.join(dist, 'shell-modules.json'),
+      JSON.stringify({ es: ['src/components/list.tsx', 'virtual:locale/es-areas'], en: ['src/components/list.tsx'] }),
+    );
     writeFileSync(
       path.join(dist, '.vite', 'manifest.json'),
       JSON.stringify({
@@ -209,7 +215,11 @@ describe('a page the server drew', () => {
     app = await webApp({
       dist,
       captcha: 'none',
-      bootData: async (request) => (request.cookies.session === 'user' ? { ...boot } : { language: 'es' }),
+      bootData: async (request, page) => {
+        bootAsks.push(page.session);
+        if (request.cookies.session === 'user') return { ...boot };
+        return page.session ? { language: 'es' } : { language: 'es', config: { company: 'Acme' } };
+      },
       drawPage: async (_request, page) => {
         const drawing = await draw();
         // as a real drawing, the page carries the data its screen was drawn with
@@ -266,6 +276,27 @@ describe('a page the server drew', () => {
     expect(undrawn.body).not.toContain('panel247-preloads');
     expect(undrawn.body).not.toContain('stylesheet');
     expect(undrawn.body).toContain('<title>Panel247</title>');
+  });
+
+  it('sends the login page with its configuration and its route’s chunks linked, asking nobody’s session', async () => {
+    bootAsks.length = 0;
+    const login = await app.inject({ url: '/login/' });
+    expect(bootAsks).toEqual([false]);
+    expect(login.body).toContain(bootScript({ language: 'es', config: { company: 'Acme' } }));
+    // the app's entry as before, and the route's chunks beside it: none found only once it has run
+    expect(login.body).toContain('<script type="module" crossorigin src="/assets/index.js"></script>');
+    expect(login.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/list.js"><link rel="modulepreload" crossorigin href="/assets/shared.js"><link rel="modulepreload" crossorigin href="/assets/es-areas.js"></body>',
+    );
+    // those of the page's language
+    const english = await app.inject({ url: '/login/', headers: { 'accept-language': 'en' } });
+    expect(english.body).toContain('<link rel="modulepreload" crossorigin href="/assets/shared.js"></body>');
+    // elsewhere without a session cookie, nothing is asked and nothing carried
+    bootAsks.length = 0;
+    const admin = await app.inject({ url: '/admin/' });
+    expect(bootAsks).toEqual([]);
+    expect(admin.body).not.toContain('panel247-boot');
+    expect(admin.body).not.toContain('/assets/list.js');
   });
 
   it('sends the page the app draws when drawing fails or is not asked for, and never one without a user', async () => {
