@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { type LocaleTree, localeModule, withFallback } from './src/lib/locale-parts.ts';
+import { type LocaleTree, withFallback } from './src/lib/locale-parts.ts';
 
 /** The texts the login page's HTML frame shows, by their i18next keys. */
 export const SHELL_TEXT_KEYS = [
@@ -14,15 +14,6 @@ export const SHELL_TEXT_KEYS = [
 ] as const;
 
 const LANGUAGES = ['es', 'en', 'ca'] as const;
-
-/**
- * The login route's module, as Vite's manifest names it (src/app/router.tsx loads it): the server
- * links its chunks, and the start texts of the page's language, from the login page, so the browser
- * asks for them with the entry script rather than once it has run (and the app's preload helper,
- * finding them linked, adds no link of its own: ~25 links added one by one were most of a 90 ms
- * task at the boot, with the CPU slowed as Lighthouse slows a phone's).
- */
-const LOGIN_ROUTE = 'src/features/auth/routes/login-route.tsx';
 
 function lookup(tree: LocaleTree, key: string): string {
   let node: string | LocaleTree | undefined = tree;
@@ -43,9 +34,8 @@ export function shellTexts(trees: Record<string, LocaleTree>): Record<string, Re
 }
 
 /**
- * Puts the login page's HTML frame (`shell/login-shell.html`), its texts in every language
- * (`shell-texts.json`) and the modules it loads in each language (`shell-modules.json`) into the build, for
- * the server to fill in and serve inside index.html.
+ * Puts the login page's HTML frame (`shell/login-shell.html`) and its texts in every language
+ * (`shell-texts.json`) into the build, for the server to fill in and serve inside index.html.
  */
 export function loginShell(): Plugin {
   const root = import.meta.dirname;
@@ -53,14 +43,7 @@ export function loginShell(): Plugin {
   return {
     name: 'panel247-login-shell',
     apply: 'build',
-    generateBundle(_options, bundle) {
-      const route = path.join(root, LOGIN_ROUTE);
-      const routeChunk = Object.values(bundle).some((file) => file.type === 'chunk' && file.facadeModuleId === route);
-      if (!routeChunk) this.error(`the login route's chunk (${LOGIN_ROUTE}) is not in the build`);
-      const modules = Object.fromEntries(
-        LANGUAGES.map((language) => [language, [LOGIN_ROUTE, localeModule(language, 'start')]]),
-      );
-      this.emitFile({ type: 'asset', fileName: 'shell-modules.json', source: JSON.stringify(modules) });
+    generateBundle() {
       const trees: Record<string, LocaleTree> = {};
       for (const language of LANGUAGES) {
         const file = path.join(root, 'src/locales', `${language}.json`);

@@ -70,8 +70,6 @@ export class IndexPage {
   private readonly index: string;
   private readonly shell: string;
   private readonly texts: Record<string, Record<string, string>>;
-  /** The modules the login page loads in each language, as the manifest names them: it links their chunks. */
-  private readonly shellModules: Record<string, string[]>;
   private readonly manifest: BuildManifest;
   private readonly stylesheets: string[];
   /** The entry script's path; none in a page without one (a test's). */
@@ -89,8 +87,6 @@ export class IndexPage {
     // Its leading comment is for the template's readers, not for every visitor's download.
     this.shell = existsSync(shellFile) ? readFileSync(shellFile, 'utf8').replace(/^<!--[\s\S]*?-->\s*/, '') : '';
     this.texts = existsSync(textsFile) ? JSON.parse(readFileSync(textsFile, 'utf8')) : {};
-    const modulesFile = path.join(dist, 'shell-modules.json');
-    this.shellModules = existsSync(modulesFile) ? JSON.parse(readFileSync(modulesFile, 'utf8')) : {};
   }
 
   /** The whole page (`parts` joined). */
@@ -157,8 +153,8 @@ export class IndexPage {
   }
 
   /**
-   * The page's scripts. The chunks the app draws or takes the page over with (on the login page,
-   * the login route's) are asked for with the entry script rather than once it has run (in the module scripts' CORS mode, as Vite's
+   * The page's scripts. The chunks the app draws or takes the page over with are asked for with
+   * the entry script rather than once it has run (in the module scripts' CORS mode, as Vite's
    * links). A page the app draws links them in its HTML, at the body's end, for the preload
    * scanner to ask for them at once: nothing shows before the code. A drawn page starts the app
    * once its rows are on screen (late-start.ts): its head, sent before the drawing settles, holds
@@ -168,9 +164,7 @@ export class IndexPage {
    * links them and runs the entry from the body's end.
    */
   private withScripts(html: string, page: PageRequest): string {
-    const chunks = this.manifest.scriptsOf(
-      page.modules ?? (page.shell ? (this.shellModules[page.language] ?? []) : []),
-    );
+    const chunks = this.manifest.scriptsOf(page.modules ?? []);
     const links = (hrefs: string[]) =>
       hrefs.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`).join('');
     let scripts = links(chunks);
