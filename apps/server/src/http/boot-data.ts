@@ -7,8 +7,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /**
  * What a signed-in page's boot would ask first, answered inside the page (apps/web/src/lib/boot-data.ts
  * puts it in the app's cache): the brand's configuration, the session's user, the permission list
- * and, on an item's address, that item's permission set; the login page carries the configuration. Only what the calls answered as a
- * success is here; a call that failed (a session gone, an id that is not the user's) is left out,
+ * and, on an item's address, that item's permission set; the login page carries the configuration
+ * alone. Only what the calls answered as a success is here; a call that failed (a session gone, an id that is not the user's) is left out,
  * and the app asks it again as it always has, so its not-found page, login redirect and
  * session-loss modal stay what they were.
  */

@@ -2,12 +2,6 @@ import { VIEW_COOKIE, VIEW_COOKIE_DAYS } from '@panel247/contract/constants';
 import { isDark, readThemeColor, readThemeMode } from './theme-storage';
 import { PHONE_QUERY } from './use-phone';
 
-/**
- * Tells the server how this browser shows the panel (contract VIEW_COOKIE), so the first screen it
- * draws for a signed-in page is the one the app would render here: the dates in this time zone,
- * the phone's layout, the scheme and the saved colour. Written at each boot and when the scheme
- * or the colour changes; a browser without it gets a page the app draws itself.
- */
 /** Where a browser has Temporal (Chromium, Firefox), its clock names the zone without ICU's formatters. */
 interface TemporalClock {
   Temporal?: { Now?: { timeZoneId?: () => string } };
@@ -24,6 +18,12 @@ export function browserTimeZone(): string {
   return temporal || Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
+/**
+ * Tells the server how this browser shows the panel (contract VIEW_COOKIE), so the first screen it
+ * draws for a signed-in page is the one the app would render here: the dates in this time zone,
+ * the phone's layout, the scheme and the saved colour. Written at each boot and when the scheme
+ * or the colour changes; a browser without it gets a page the app draws itself.
+ */
 export function writeViewCookie(): void {
   const prefersDark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
   const hints = new URLSearchParams({
