@@ -78,8 +78,9 @@ function panelConfig(values: {
   rspamd: Rspamd;
   acme: { directoryUrl: string; caFile: string };
   serviceUsers: StackUidRange | undefined;
+  nodeSync: boolean;
 }) {
-  const { dir, pdns, web, mariadb, ports, keys, mail, opendkim, rspamd, acme, serviceUsers } = values;
+  const { dir, pdns, web, mariadb, ports, keys, mail, opendkim, rspamd, acme, serviceUsers, nodeSync } = values;
   const identity = webIdentity();
   const options = web.driverOptions;
   const php = options.php['8.2'];
@@ -118,6 +119,8 @@ function panelConfig(values: {
     registry: { resolvers: `${HOST}:${pdns.dnsPort}` },
     // as root each hosting service gets its own system user (stack-users.ts); else none
     ...(serviceUsers ? { serviceUsers: { driver: 'system', ...serviceUsers } } : {}),
+    // without it no hourly safety net puts back what someone broke by hand (--no-node-sync)
+    ...(nodeSync ? {} : { agent: { syncSeconds: 0 } }),
     mail: {
       driver: 'dovecot',
       root: mail.root,
@@ -274,6 +277,8 @@ export async function startStack(
   options: {
     /** As root: each hosting service gets a system user with a uid in this range (stack-users.ts). */
     serviceUsers?: StackServiceUsers;
+    /** The panel's hourly `node.sync` (every driver's sync, repairing files edited by hand); on unless false. */
+    nodeSync?: boolean;
   } = {},
 ): Promise<RunningStack> {
   const parts: Part[] = [];
@@ -356,7 +361,7 @@ export async function startStack(
     const configFile = path.join(panelDir, 'panel247.json');
     writeFileSync(
       configFile,
-      `${JSON.stringify(panelConfig({ dir, pdns, web, mariadb, ports, keys, mail, opendkim, rspamd, acme, serviceUsers }), null, 2)}\n`,
+      `${JSON.stringify(panelConfig({ dir, pdns, web, mariadb, ports, keys, mail, opendkim, rspamd, acme, serviceUsers, nodeSync: options.nodeSync ?? true }), null, 2)}\n`,
       { mode: 0o600 },
     );
     await step('panel', async () => {

@@ -9,6 +9,8 @@
  *   npm run stack -- status [--json]  what runs, where
  *   npm run stack -- down             stop a stack started from another shell
  *   --dir FOLDER                      another state folder
+ *   --no-node-sync                    no hourly safety net (`node.sync`) putting back what is
+ *                                     broken by hand: for trying doctor and the syncs on it
  *
  * As root each hosting service runs as its own system user (`p247s<id>`, stack-users.ts), which
  * every stop removes again and the next start makes again.
@@ -33,8 +35,9 @@ function parseArgs(argv: string[]) {
     args.splice(at, 2);
   }
   const json = args.includes('--json');
+  const nodeSync = !args.includes('--no-node-sync');
   const command = args.find((arg) => !arg.startsWith('--')) ?? 'up';
-  return { dir, json, command };
+  return { dir, json, nodeSync, command };
 }
 
 function table(rows: string[][]): string {
@@ -49,7 +52,7 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
-async function up(dir: string) {
+async function up(dir: string, nodeSync: boolean) {
   const previous = readState(dir);
   if (previous && alive(previous.pid)) {
     console.error(`A stack already runs from ${dir} (pid ${previous.pid}): npm run stack -- down`);
@@ -74,15 +77,16 @@ async function up(dir: string) {
     stdio: 'inherit',
   });
   console.log(`Starting the stack in ${dir}…`);
-  const stack = await startStack(dir, keptPlacement(dir), (line) => console.log(line), { serviceUsers }).catch(
-    async (error: unknown) => {
-      // what the panel made before the failure (the demo seed's users, a users sync that may
-      // still be running) goes with the daemons
-      await serviceUsers?.ready;
-      await removeStackUsers(dir).catch(() => undefined);
-      throw error;
-    },
-  );
+  const stack = await startStack(dir, keptPlacement(dir), (line) => console.log(line), {
+    serviceUsers,
+    nodeSync,
+  }).catch(async (error: unknown) => {
+    // what the panel made before the failure (the demo seed's users, a users sync that may
+    // still be running) goes with the daemons
+    await serviceUsers?.ready;
+    await removeStackUsers(dir).catch(() => undefined);
+    throw error;
+  });
   writeState(dir, { pid: process.pid, startedAt: new Date().toISOString(), services: stack.services });
 
   let stopping = false;
@@ -236,8 +240,8 @@ async function down(dir: string) {
   }
 }
 
-const { dir, json, command } = parseArgs(process.argv.slice(2));
-if (command === 'up') await up(dir);
+const { dir, json, nodeSync, command } = parseArgs(process.argv.slice(2));
+if (command === 'up') await up(dir, nodeSync);
 else if (command === 'status') await status(dir, json);
 else if (command === 'down') await down(dir);
 else {

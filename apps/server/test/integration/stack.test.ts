@@ -112,7 +112,12 @@ describe('npm run stack', () => {
   /** `npm run stack` in the foreground, until it says it is up and `status` finds every daemon up. */
   const up = async () => {
     output = '';
-    child = spawn('npm', ['run', 'stack', '--', '--dir', dir], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    // the hourly safety net off: at the hour it would put back what a test broke by hand before
+    // doctor or a sync looks (it did once, in CI)
+    child = spawn('npm', ['run', 'stack', '--', '--dir', dir, '--no-node-sync'], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const started = child;
     started.stdout?.on('data', (chunk) => (output += chunk));
     started.stderr?.on('data', (chunk) => (output += chunk));
@@ -377,6 +382,9 @@ describe('npm run stack', () => {
   });
 
   it('a site configuration broken by hand: doctor finds it, web sync repairs it, doctor is clean again', async () => {
+    // started with --no-node-sync: no hourly safety net puts the file back before doctor looks
+    const { agent } = JSON.parse(readFileSync(path.join(dir, 'panel', 'panel247.json'), 'utf8'));
+    expect(agent).toEqual({ syncSeconds: 0 });
     const conf = path.join(dir, 'web', 'web', 'live', '1', 'nginx.conf');
     writeFileSync(conf, `${readFileSync(conf, 'utf8')}\nthis is not nginx;\n`);
     expect(await doctor()).toEqual({ code: 1, ok: false, failing: ['nginx'] });
