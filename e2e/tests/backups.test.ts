@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
-import { tabStops } from '../support/keyboard';
+import { closeWithDoubleEscape, tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import { pageSession } from '../support/session';
@@ -166,9 +166,7 @@ describe.skipIf(!chromiumAvailable())('backups', () => {
     await page.waitForFunction(() =>
       Boolean(document.activeElement?.closest('[data-testid="backups-restore-modal"] [role="dialog"]')),
     );
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await restore.waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, restore);
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'backups-restore');
   });
 

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
+import { closeWithDoubleEscape } from '../support/keyboard';
 import { loginNoCaptcha } from '../support/panel';
 import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import { pageSuite } from '../support/suite';
@@ -86,9 +87,7 @@ describe.skipIf(!chromiumAvailable())('scheduled tasks', () => {
     await runs.getByTestId('cron-run-output').filter({ hasText: 'hola desde cron' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     // twice, as the backups test does: from inside the open accordion one Escape did not close it
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await runs.waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, runs);
   });
 
   it('on a phone, a task shows its target and its actions inside the screen', async () => {

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
-import { tabStops } from '../support/keyboard';
+import { closeWithDoubleEscape, tabStops } from '../support/keyboard';
 import { MARIADB_URL, mariadbLeftovers, mariadbQuery } from '../support/mariadb';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
@@ -327,9 +327,7 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
     const create = dialog(page, 'ddbb-create-modal');
     await create.waitFor();
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'ddbb-password-input');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await create.waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, create);
   });
 
   it('an unknown service id shows the not-found view', async () => {

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
+import { closeWithDoubleEscape } from '../support/keyboard';
 import { loginNoCaptcha, VIEWER } from '../support/panel';
 import { PHONE, pageWidth } from '../support/phone';
 import type { PanelServer } from '../support/server';
@@ -155,9 +156,7 @@ describe.skipIf(!chromiumAvailable())('DNS zone import', () => {
     await page.getByTestId('dns-import-preview').focus();
     await page.keyboard.press('Enter');
     await page.getByTestId('dns-import-result').waitFor();
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await dialog(page, 'dns-import-modal').waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, dialog(page, 'dns-import-modal'));
   });
 
   it('on a phone the dialog takes the screen and nothing sticks out sideways', async () => {

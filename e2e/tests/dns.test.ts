@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
-import { tabStops } from '../support/keyboard';
+import { closeWithDoubleEscape, tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSuite } from '../support/suite';
@@ -392,9 +392,7 @@ describe.skipIf(!chromiumAvailable())('DNS zone view', () => {
     await page.keyboard.press('Escape');
     await page.waitForTimeout(300);
     expect(await page.getByTestId('dns-create-form').isVisible()).toBe(true);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await dialog(page, 'dns-create-modal').waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, dialog(page, 'dns-create-modal'));
   });
 
   it('an unknown service id shows the not-found view', async () => {

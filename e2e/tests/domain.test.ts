@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, newContext } from '../support/browser';
+import { closeWithDoubleEscape } from '../support/keyboard';
 import { loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSuite } from '../support/suite';
@@ -199,9 +200,7 @@ describe.skipIf(!chromiumAvailable())('domain view', () => {
     await list.getByTestId('glue-row').first().waitFor();
     await page.waitForFunction(() => !document.body.textContent?.includes('198.51.100.8'));
     expect(await list.getByTestId('glue-row').count()).toBe(2);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await list.waitFor({ state: 'hidden' });
+    await closeWithDoubleEscape(page, list, 'hidden');
     expect(await page.getByTestId('glue-preview-more').count()).toBe(0);
   });
 
@@ -349,9 +348,7 @@ describe.skipIf(!chromiumAvailable())('domain view', () => {
     await dns.getByTestId('dns-row-0').waitFor();
     expect(await dns.getByRole('radio').count()).toBe(0);
     expect(await dns.getByTestId('dns-row-0').inputValue()).toBe('ns1.demo.test');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await dns.waitFor({ state: 'hidden' });
+    await closeWithDoubleEscape(page, dns, 'hidden');
 
     const { base64, keytag, digest } = dnskeyAndDs('shop-demo.test');
     await openDnsMenu(page, 'dns-menu-dnssec-create');

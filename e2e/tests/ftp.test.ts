@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
-import { tabStops } from '../support/keyboard';
+import { closeWithDoubleEscape, tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
@@ -287,9 +287,7 @@ describe.skipIf(!chromiumAvailable())('FTP view', () => {
     await page.keyboard.press('Escape');
     await page.waitForTimeout(300);
     expect(await create.getByTestId('ftp-user-input').inputValue()).toBe('keys');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await create.waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, create);
   });
 
   it('deletes an account after confirming, with the server message', async () => {

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type CertificatePair, selfSignedCertificate } from '../../scripts/test-support/self-signed-certificate';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
-import { tabStops } from '../support/keyboard';
+import { closeWithDoubleEscape, tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
@@ -427,9 +427,7 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
     expect(await folder.inputValue()).toBe('/escape/www');
     await expectNoSeriousViolations(page);
     // two Escapes close it; nothing was created
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await create.waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, create);
     await waitNames(page, SITES, ['demo.test', 'secure.demo.test']);
   });
 
@@ -492,9 +490,7 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
     await page.keyboard.press('Escape');
     await page.waitForTimeout(300);
     expect(await create.getByTestId('hosting-site-subdomain').inputValue()).toBe('keys');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await create.waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, create);
   });
 
   it("opens WebFTP from the overview as the service's main FTP account (a posted one-time form)", async () => {
@@ -549,9 +545,7 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
       await page.keyboard.press('Escape');
       await page.waitForTimeout(300);
       expect(await viewer.isVisible()).toBe(true);
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('Escape');
-      await viewer.waitFor({ state: 'detached' });
+      await closeWithDoubleEscape(page, viewer);
     } finally {
       await page.unrouteAll({ behavior: 'wait' });
     }
@@ -783,9 +777,7 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
       await installer.getByTestId('installer-install').waitFor();
       // two Escapes close it; reopened, it starts afresh: step 0, with the only site chosen as at
       // any first opening (nothing else to choose)
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('Escape');
-      await installer.waitFor({ state: 'detached' });
+      await closeWithDoubleEscape(page, installer);
       await page.getByTestId('hosting-install').click();
       await installer.getByRole('radio', { name: 'demo.test' }).waitFor();
       expect(await activeStep()).toBe('installer-step-0');
@@ -831,9 +823,7 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
     await page.keyboard.press('Escape');
     await page.waitForTimeout(300);
     expect(await installer.isVisible()).toBe(true);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await installer.waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, installer);
   });
 
   describe('read-only user', () => {

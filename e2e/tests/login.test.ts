@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
-import { describeFocus, tabStops } from '../support/keyboard';
+import { closeWithDoubleEscape, describeFocus, tabStops } from '../support/keyboard';
 import { ADMIN, fillLogin, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { browserSuite } from '../support/suite';
@@ -312,9 +312,7 @@ describe.skipIf(!chromiumAvailable())('login page (ALTCHA)', () => {
     await page.waitForTimeout(400);
     expect(await dialog.isVisible()).toBe(true);
     expect(await dialog.getByLabel(/^Mensaje/).inputValue()).toBe('I lost my password');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
+    await closeWithDoubleEscape(page, dialog, 'hidden');
 
     // and it closes after a successful submit
     await page.getByTestId('forgot-open').click();

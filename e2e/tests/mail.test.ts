@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
-import { tabStops } from '../support/keyboard';
+import { closeWithDoubleEscape, tabStops } from '../support/keyboard';
 import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
@@ -276,9 +276,7 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
     await page.keyboard.press('Escape');
     await page.waitForTimeout(300);
     expect(await connection.count()).toBe(1);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await connection.waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, connection);
   });
 
   it('shows the brand’s fixed SSL host in the SSL column and the prefixed domain in the other', async () => {
@@ -305,9 +303,7 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
         'FTP | ftp.demo.test | secure.proveedor.test',
         'Base de datos | bbdd.demo.test | secure.proveedor.test',
       ]);
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('Escape');
-      await connection.waitFor({ state: 'detached' });
+      await closeWithDoubleEscape(page, connection);
     } finally {
       await server.cli(['brand', 'set', 'demo', '--ssl-host', 'ssl.demohosting.test']);
     }
@@ -416,9 +412,7 @@ describe.skipIf(!chromiumAvailable())('Mail view', () => {
     await create.waitFor();
     // the name field takes the focus
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'mail-name');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await create.waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, create);
   });
 
   it('shows the catch-all alias of mail-demo.test by its domain', async () => {

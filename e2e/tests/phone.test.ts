@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable } from '../support/browser';
+import { closeWithDoubleEscape } from '../support/keyboard';
 import { loginNoCaptcha } from '../support/panel';
 import { insideViewport, PHONE, pageWidth } from '../support/phone';
 import { pageSuite } from '../support/suite';
@@ -102,9 +103,7 @@ describe.skipIf(!chromiumAvailable())('phone layout (390×844)', () => {
     expect(await connection.getByText('Con SSL', { exact: true }).count()).toBe(4);
     expect(await hostsBrokenMidLabel(connection)).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await connection.waitFor({ state: 'detached' });
+    await closeWithDoubleEscape(page, connection);
   });
 
   it('sites: the site and its SSL state whole, with its buttons', async () => {

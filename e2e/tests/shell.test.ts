@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
 import { chromiumAvailable, newContext, trackErrors } from '../support/browser';
-import { describeFocus, tabStops } from '../support/keyboard';
+import { closeWithDoubleEscape, describeFocus, tabStops } from '../support/keyboard';
 import { loginNoCaptcha } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { browserSuite } from '../support/suite';
@@ -379,9 +379,7 @@ describe.skipIf(!chromiumAvailable())('panel shell', () => {
     await page.keyboard.press('Escape');
     await page.waitForTimeout(400);
     expect(await dialog.isVisible()).toBe(true);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
+    await closeWithDoubleEscape(page, dialog, 'hidden');
 
     await page.getByTestId('privacy-checkbox').check();
     expect(await send.isEnabled()).toBe(true);
