@@ -9,6 +9,8 @@ export default defineProject({
   plugins: [react(), localeBundles(), pageModules()],
   test: {
     name: 'web',
+    // A file of plain logic opts out with `// @vitest-environment node` on its first line: a jsdom
+    // built per file was two thirds of those files' time (47 files: 43 s with one, 14 s without).
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],

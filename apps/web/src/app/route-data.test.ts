@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';

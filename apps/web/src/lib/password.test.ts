@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { GENERATED_PASSWORD_LENGTH, PASSWORD_SYMBOLS } from '@panel247/contract/password-rules';
 import { describe, expect, it } from 'vitest';
 import { newPassword, secureRandom } from './password';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { filesPagePath } from '@panel247/contract/files';
 import { describe, expect, it } from 'vitest';
 import { browserLanguage, readLanguageCookie } from './language';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { BackupJob } from '@panel247/contract/backups';
 import { describe, expect, it } from 'vitest';
 import { jobActive, jobEnded, jobStepKey } from './backup-job';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { ConsoleBrand } from '@panel247/contract/console';
 import { describe, expect, it } from 'vitest';
 import { brandPayload, brandValues, legalValues, previewable } from './brand-form';

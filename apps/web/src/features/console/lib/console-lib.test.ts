@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { ConsolePlan } from '@panel247/contract/console';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, onSessionLost } from '../../../lib/api-client';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { CronTask } from '@panel247/contract/cron';
 import { describe, expect, it } from 'vitest';
 import { cronFormErrors, cronFormValues, cronTaskFields } from './cron-form';

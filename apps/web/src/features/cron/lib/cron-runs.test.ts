@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { CronRun, CronTask } from '@panel247/contract/cron';
 import { describe, expect, it } from 'vitest';
 import { anyRunRunning, anyTaskRunning, formatDuration, runSeconds } from './cron-runs';

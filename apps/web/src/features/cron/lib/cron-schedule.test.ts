@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { CRON_PRESETS, normalizeSchedule, presetAllowed, presetOf } from './cron-schedule';
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { HostedDatabase } from '@panel247/contract/databases';
 import { describe, expect, it } from 'vitest';
 import { filterDatabases, limitReached, sortDatabases } from './databases-rows';

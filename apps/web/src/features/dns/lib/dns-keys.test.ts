@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { CAA_TAGS, DNS_TTLS, DNS_TYPES, valueLabelKey } from '@panel247/contract/dns-rules';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { Contact, DomainData } from '@panel247/contract/domain';
 import { identLabelKey, requiredContactFields } from '@panel247/contract/domain-rules';
 import { describe, expect, it } from 'vitest';

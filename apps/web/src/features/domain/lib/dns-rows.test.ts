@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { canAddRow, canRemoveRow, dnsRowsReducer, initialDnsState, rowOfField, validateDnsRows } from './dns-rows';
 

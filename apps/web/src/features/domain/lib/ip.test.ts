@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import en from '../../../locales/en.json';
 import es from '../../../locales/es.json';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { FTP_USER_MAX } from '@panel247/contract/ftp-rules';
 import { describe, expect, it } from 'vitest';
 import { folderError, folderLabel, folderToApi, passwordError, userError, validateFtpCreate } from './ftp-rules';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { keyLimitReached, SERVICE_LOGIN, sftpKeyPayload, validateSftpKey } from './sftp-key-form';
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { SiteCertificate } from '@panel247/contract/certificates';
 import type { Subdomain } from '@panel247/contract/hosting';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { HostingService, Subdomain } from '@panel247/contract/hosting';
 import { REDIRECT_TYPES } from '@panel247/contract/hosting';
 import { describe, expect, it } from 'vitest';

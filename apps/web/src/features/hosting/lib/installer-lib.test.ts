@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { APP_CATEGORIES, APP_CONFIG_PREFIX } from '@panel247/contract/installer';
 import { describe, expect, it } from 'vitest';
 import ca from '../../../locales/ca.json';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import { aliasServerErrors, quotaError, validateAliasForm, validateMailboxForm } from './mail-forms';

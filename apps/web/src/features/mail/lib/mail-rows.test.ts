@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { Alias, Mailbox } from '@panel247/contract/mail';
 import { describe, expect, it } from 'vitest';
 import { aliasName, aliasTargets, mailboxName, mailRows } from './mail-rows';

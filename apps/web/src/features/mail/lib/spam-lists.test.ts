@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { SpamSender } from '@panel247/contract/mail-spam';
 import { describe, expect, it } from 'vitest';
 import { senderLimitReached, sortedSenders, spamScoreText } from './spam-lists';

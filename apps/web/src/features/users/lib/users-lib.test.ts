@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { AccountUser, UserResourcePermissions } from '@panel247/contract/account-users';
 import { PERMISSION_KEYS, PERMISSION_LEVELS, type PermissionLevel } from '@panel247/contract/constants';
 import { describe, expect, it } from 'vitest';
