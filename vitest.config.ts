@@ -6,6 +6,17 @@ const CLEAN_ROOT_TESTS = 'apps/server/test/integration/**/*clean-root.test.ts';
 const SERVER_NAMESPACE_TESTS = 'apps/server/test/integration/**/*.netns.test.ts';
 
 /**
+ * The server's unit and API tests share one module graph per worker (`isolate: false`): each file
+ * builds its own app, database and spies and leaves nothing behind (no `vi.mock`; a spy is
+ * restored, an environment variable put back), so importing the server afresh for every file only
+ * cost time. Measured alone on this 2-core machine: the API tier 617 s and 518 CPU-seconds
+ * isolated, 428 s and 328 without; the unit tier 44 s and 30 against 31 s and 16. A new file in
+ * these tiers must leave no module state behind it either. The browser-like web tests keep their
+ * isolation: their modules hold the app's singletons (texts, query client, the realtime bridge).
+ */
+const SHARED_MODULES = { isolate: false } as const;
+
+/**
  * One vitest configuration, one project per test tier. `scripts/test-all.sh` runs the tiers (the
  * real-daemon ones beside the others) and adds up the counts.
  */
@@ -17,6 +28,7 @@ export default defineConfig({
           name: 'unit',
           include: ['apps/server/test/unit/**/*.test.ts', 'packages/contract/test/**/*.test.ts'],
           environment: 'node',
+          ...SHARED_MODULES,
           // No test may depend on the machine's speed: the limit only catches a test that hangs.
           testTimeout: 30_000,
         },
@@ -27,6 +39,7 @@ export default defineConfig({
           name: 'api',
           include: ['apps/server/test/api/**/*.test.ts'],
           environment: 'node',
+          ...SHARED_MODULES,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

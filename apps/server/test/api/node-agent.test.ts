@@ -15,7 +15,7 @@ import type { BackupJob, BackupsListData } from '@panel247/contract/backups';
 import type { FilesListData } from '@panel247/contract/files';
 import type { ErrorLogLine, HostingService } from '@panel247/contract/hosting';
 import type { Mailbox } from '@panel247/contract/mail';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, requireBinary } from '../../../../scripts/daemons/daemon-harness.ts';
 import type { AppConfig } from '../../src/config.ts';
 import { EmbeddedDatabasesDriver } from '../../src/drivers/databases/embedded.driver.ts';
@@ -126,6 +126,9 @@ describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('a node agen
     await stopAgent();
     await t.close();
   });
+  // A spy on a driver's prototype must not outlive a test that failed before restoring it: the
+  // tier's files share their modules.
+  afterEach(() => vi.restoreAllMocks());
 
   it('answers Postfix’s sending-limit policy from the node: the API’s instance listens on nothing', async () => {
     await t.app.ready();
