@@ -48,6 +48,10 @@ run_tier() {
 # unit 793 s + e2e 2783 s, 67 minutes in all with the servers tier beside them and clean-root
 # after; the load average stayed at 6-9 on the 2 cores, so another split would not shorten it, only
 # less work would (the web unit tests spend 209 s making jsdom and 185 s importing, per file).
+# 2026-12-03, with less work (the unit and API tiers sharing their modules per worker, the web
+# tests of plain logic without a jsdom; vitest.config.ts) and nothing else running on the machine:
+# unit 210 s, integration 647 s, concurrency 33 s, API 536 s, e2e 922 s, servers 173 s,
+# clean-root 321 s: 26 minutes in all.
 (
   chain=0
   run_tier integration --project integration || chain=1
