@@ -160,16 +160,33 @@ export const routes: RouteObject[] = [
   },
 ];
 
+/**
+ * The routes `pathname` matches, remembered for the last few addresses: React Router flattens and
+ * ranks the whole route table at every `matchRoutes` call (about 1 ms on the server), and a page's
+ * drawing asks for the same address's matches four times (its plan, its first calls, its code).
+ * The matches are only read.
+ */
+const MATCHES_KEPT = 32;
+const recentMatches = new Map<string, ReturnType<typeof matchRoutes>>();
+
+function routeMatches(pathname: string): NonNullable<ReturnType<typeof matchRoutes>> {
+  let matches = recentMatches.get(pathname);
+  if (matches === undefined) {
+    matches = matchRoutes(routes, pathname);
+    if (recentMatches.size >= MATCHES_KEPT) recentMatches.delete(recentMatches.keys().next().value as string);
+    recentMatches.set(pathname, matches);
+  }
+  return matches ?? [];
+}
+
 /** Whether the server may draw `pathname`'s first screen for a signed-in user: a screen in the layout. */
 export function drawnOnServer(pathname: string): boolean {
-  return (matchRoutes(routes, pathname) ?? []).some(
-    ({ route }) => (route.handle as RouteCode | undefined)?.drawnOnServer,
-  );
+  return routeMatches(pathname).some(({ route }) => (route.handle as RouteCode | undefined)?.drawnOnServer);
 }
 
 /** The item view `pathname` names (one whose first data the routes name), with the item's id. */
 export function itemViewAt(pathname: string): { view: ItemViewData; id: number } | null {
-  for (const { route, params } of matchRoutes(routes, pathname) ?? []) {
+  for (const { route, params } of routeMatches(pathname)) {
     const view = (route.handle as RouteCode | undefined)?.data;
     const id = parseId(params.id);
     if (view && id !== null) return { view, id };
@@ -183,7 +200,7 @@ export function itemViewAt(pathname: string): { view: ItemViewData; id: number }
  */
 function routePages(pathname: string, signedIn: boolean): Set<LazyPage> {
   const pages = new Set<LazyPage>();
-  for (const { route } of matchRoutes(routes, pathname) ?? []) {
+  for (const { route } of routeMatches(pathname)) {
     const code = route.handle as RouteCode | undefined;
     if (!code) continue;
     if (code.signedOut && !signedIn) {

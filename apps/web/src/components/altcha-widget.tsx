@@ -4,7 +4,7 @@ import type {} from 'altcha/types/react';
 import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
 import ShaWorker from 'altcha/workers/sha?worker';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { type CarriedFocus, useCarriedFocus } from './carried-focus';
 
 // The CSP-friendly build ships no workers: register the proof-of-work ones, served from 'self'.

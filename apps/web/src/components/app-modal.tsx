@@ -1,6 +1,6 @@
 import { Modal, type ModalProps } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useDoubleEscape } from '../lib/double-escape';
+import { useTranslation } from '../lib/use-translation';
 
 type AppModalProps = ModalProps & {
   /**

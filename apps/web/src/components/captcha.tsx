@@ -1,7 +1,7 @@
 import { Group, Paper, Text } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useApp } from '../lib/app-context';
+import { useTranslation } from '../lib/use-translation';
 import { type CarriedFocus, useCarriedFocus } from './carried-focus';
 
 const AltchaWidget = lazy(() => import('./altcha-widget'));

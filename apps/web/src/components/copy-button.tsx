@@ -2,7 +2,7 @@ import { ActionIcon, Text, Tooltip } from '@mantine/core';
 import { COPY_RESET_MS } from '@panel247/contract/constants';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 
 /** Copies a value; a check shows for 2000 ms, and 'main.no_copy' when the clipboard refuses. */
 export function CopyButton({ value, label }: { value: string; label?: string }) {

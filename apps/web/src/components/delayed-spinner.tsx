@@ -1,7 +1,7 @@
 import { Center, Loader } from '@mantine/core';
 import { SPINNER_DELAY_MS } from '@panel247/contract/constants';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 
 /**
  * Page content shows a spinner only after 400 ms of loading, so fast loads do not flicker.

@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 
 /** Cancel and submit at the foot of a dialog's form; submit is busy while the call runs. */
 export function FormButtons({

@@ -1,7 +1,7 @@
 import { NativeSelect } from '@mantine/core';
 import { LANGUAGES, type Language } from '@panel247/contract/constants';
-import { useTranslation } from 'react-i18next';
 import { useApp } from '../lib/app-context';
+import { useTranslation } from '../lib/use-translation';
 
 /** Language names are shown in their own language, so they are not translated. */
 export const LANGUAGE_NAMES: Record<Language, string> = { es: 'Español', en: 'English', ca: 'Català' };

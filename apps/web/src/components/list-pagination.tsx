@@ -1,5 +1,5 @@
 import { Group, Pagination, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 
 /** "from–to of total" and the page buttons; shown only when the rows do not fit one page. */
 export function ListPagination({

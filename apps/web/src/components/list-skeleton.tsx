@@ -1,7 +1,7 @@
 import { Skeleton, Stack } from '@mantine/core';
 import { SPINNER_DELAY_MS } from '@panel247/contract/constants';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 
 /** A list's skeleton, shown only after 400 ms of loading (spec: lists in general). */
 export function ListSkeleton({ rows = 4, height = 36, testId }: { rows?: number; height?: number; testId: string }) {

@@ -1,9 +1,9 @@
 import { Button, Card, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../lib/resource-paths';
 import { usePageTitle } from '../lib/use-page-title';
+import { useTranslation } from '../lib/use-translation';
 
 /** 'Error 404: Page not found!' and a way back to the dashboard. */
 export function NotFoundView() {

@@ -1,11 +1,11 @@
 import { Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { blurCheck } from '../lib/blur-check';
 import { handleFormError } from '../lib/form-errors';
 import { notifySuccess } from '../lib/notify';
 import { useRightGuard } from '../lib/use-right-guard';
+import { useTranslation } from '../lib/use-translation';
 import { AppModal } from './app-modal';
 import { FormButtons } from './form-buttons';
 import { PasswordField } from './password-field';

@@ -1,8 +1,8 @@
 import { Button, Group, PasswordInput } from '@mantine/core';
 import { IconWand } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { newPassword } from '../lib/password';
+import { useTranslation } from '../lib/use-translation';
 import { CopyButton } from './copy-button';
 
 /**

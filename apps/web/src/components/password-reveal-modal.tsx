@@ -1,7 +1,7 @@
 import { Code, Group, Loader, Stack, Text } from '@mantine/core';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { notifyError } from '../lib/notify';
+import { useTranslation } from '../lib/use-translation';
 import { AppModal } from './app-modal';
 import { CopyButton } from './copy-button';
 

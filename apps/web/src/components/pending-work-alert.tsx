@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { notifyCall } from '../lib/notify';
+import { useTranslation } from '../lib/use-translation';
 
 /**
  * Says that an object's latest changes are not all on its server yet: being applied, or failing

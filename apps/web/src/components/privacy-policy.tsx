@@ -1,7 +1,8 @@
 import { Anchor, Checkbox, Loader, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans } from 'react-i18next';
 import { usePrivacyPolicy } from '../api/get-privacy-policy';
+import { useTranslation } from '../lib/use-translation';
 import { AppModal } from './app-modal';
 
 /** Plain text, paragraphs split by blank lines: rendered as text, never as HTML. */

@@ -1,6 +1,6 @@
 import type { WorkArea } from '@panel247/contract/work-areas';
 import type { QueryKey } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { useWorkRefresh } from '../lib/use-work-refresh';
 import { PendingWorkAlert } from './pending-work-alert';
 

@@ -1,6 +1,6 @@
 import { NativeSelect } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { parseSort, type SortChoice, sortValue } from '../lib/list-sort';
+import { useTranslation } from '../lib/use-translation';
 
 /**
  * A list's order as one native select (every key, A–Z and Z–A, or oldest and newest first for a

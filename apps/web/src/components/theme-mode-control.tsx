@@ -1,8 +1,8 @@
 import { ActionIcon } from '@mantine/core';
 import { THEME_MODES } from '@panel247/contract/constants';
 import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { useThemeMode } from '../lib/theme-actions';
+import { useTranslation } from '../lib/use-translation';
 
 const ICONS = { system: IconDeviceDesktop, light: IconSun, dark: IconMoon } as const;
 

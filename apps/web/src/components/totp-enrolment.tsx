@@ -1,6 +1,6 @@
 import { Code, Group, Image, Text, TextInput, type TextInputProps } from '@mantine/core';
 import type { Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { CopyButton } from './copy-button';
 
 /**

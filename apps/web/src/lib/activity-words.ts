@@ -1,6 +1,6 @@
 import type { ActivityFieldChange } from '@panel247/contract/activity';
-import { useTranslation } from 'react-i18next';
 import { formatEpoch } from './dates';
+import { useTranslation } from './use-translation';
 
 /**
  * How an activity log names an entry: its time, what was done (a known call or event by its text,

@@ -5,7 +5,6 @@ import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { ListPagination } from '../../../components/list-pagination';
 import { ListSkeleton } from '../../../components/list-skeleton';
@@ -15,6 +14,7 @@ import { notifyError } from '../../../lib/notify';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useStepBack } from '../../../lib/use-server-page';
+import { useTranslation } from '../../../lib/use-translation';
 import { useExportActivity } from '../api/export-activity';
 import { type ActivityFilters, useActivity } from '../api/list-activity';
 

@@ -1,13 +1,13 @@
 import { Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { Captcha } from '../../../components/captcha';
 import { PrivacyPolicyCheckbox } from '../../../components/privacy-policy';
 import { useApp } from '../../../lib/app-context';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useForgotPassword } from '../api/forgot-password';
 
 interface Values {

@@ -1,6 +1,6 @@
 import { PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { LightForm } from '../../../lib/use-light-form';
+import { useTranslation } from '../../../lib/use-translation';
 
 export type LoginValues = {
   domainName: string;

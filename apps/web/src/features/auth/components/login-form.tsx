@@ -1,7 +1,6 @@
 import { Button, Card, Loader, Stack, Text, Title } from '@mantine/core';
 import type { LoginData } from '@panel247/contract/user';
 import { type FormEvent, lazy, Suspense, useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Captcha } from '../../../components/captcha';
 import { useApp } from '../../../lib/app-context';
 import { broadcast } from '../../../lib/cross-tab';
@@ -11,6 +10,7 @@ import { setPostLoginTarget } from '../../../lib/post-login';
 import { paths } from '../../../lib/resource-paths';
 import { expectSessionEnd } from '../../../lib/session-lost';
 import { useLightForm } from '../../../lib/use-light-form';
+import { useTranslation } from '../../../lib/use-translation';
 import { getLoginTarget } from '../api/get-login-target';
 import { useLogin } from '../api/login';
 import { EMPTY_LOGIN, LoginFields, type LoginValues, loginValidators } from './login-fields';

@@ -1,10 +1,10 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import type { LoginData } from '@panel247/contract/user';
 import { type FormEvent, useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifyError } from '../../../lib/notify';
 import { useLightForm } from '../../../lib/use-light-form';
+import { useTranslation } from '../../../lib/use-translation';
 import { useLoginCode } from '../api/login-code';
 import { useAnswerWithPasskey } from './passkey-sign-in';
 

@@ -2,7 +2,6 @@ import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import type { LoginData } from '@panel247/contract/user';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, lazy, Suspense, useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { Captcha } from '../../../components/captcha';
 import { useApp } from '../../../lib/app-context';
@@ -11,6 +10,7 @@ import { handleFormError } from '../../../lib/form-errors';
 import { notifyError } from '../../../lib/notify';
 import { clearSessionLost, useSessionLost } from '../../../lib/session-lost';
 import { useLightForm } from '../../../lib/use-light-form';
+import { useTranslation } from '../../../lib/use-translation';
 import { useLogin } from '../api/login';
 import { LoginFields, type LoginValues, loginValidators } from './login-fields';
 

@@ -1,8 +1,8 @@
 import { Button, Center } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { PublicLayout } from '../../../components/public-layout';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 import { LoginForm } from '../components/login-form';
 
 // Loaded on first use: the modal and its privacy-policy parts stay out of the login route's budget.

@@ -1,6 +1,6 @@
 import { Progress, Stack, Text } from '@mantine/core';
 import type { BackupJob } from '@panel247/contract/backups';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { jobStepKey } from '../lib/backup-job';
 
 /**

@@ -1,8 +1,8 @@
 import { Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { UsageBar } from '../../../components/usage-bar';
 import { formatBytes } from '../../../lib/format-bytes';
 import { usagePercent } from '../../../lib/usage-percent';
+import { useTranslation } from '../../../lib/use-translation';
 
 /** What the service's snapshots take in the backup store, against the plan's limit (0: none). */
 export function BackupUsage({ usage, limit }: { usage: number; limit: number }) {

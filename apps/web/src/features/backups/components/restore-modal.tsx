@@ -2,13 +2,13 @@ import { Alert, Checkbox, Group, NativeSelect, Radio, Stack, Text, TextInput } f
 import { useForm } from '@mantine/form';
 import type { BackupJob, BackupSnapshot } from '@panel247/contract/backups';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { blurCheck } from '../../../lib/blur-check';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useRestoreBackup } from '../api/restore-backup';
 import { mailFolderName } from '../lib/mail-folder-name';
 import {

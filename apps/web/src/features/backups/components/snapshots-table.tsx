@@ -2,10 +2,10 @@ import { Badge, Group } from '@mantine/core';
 import type { BackupSnapshot } from '@panel247/contract/backups';
 import { IconRestore } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { formatBytes } from '../../../lib/format-bytes';
+import { useTranslation } from '../../../lib/use-translation';
 import { holdBadges } from '../lib/backup-holds';
 import { snapshotDate } from '../lib/snapshot-date';
 

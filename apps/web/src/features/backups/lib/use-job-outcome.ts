@@ -1,8 +1,8 @@
 import type { BackupJob } from '@panel247/contract/backups';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { notifyErrorMessage, notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { backupsQueryKey } from '../api/list-backups';
 import { jobEnded } from './backup-job';
 

@@ -1,11 +1,11 @@
 import { NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { PasswordField } from '../../../components/password-field';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { type AccountInput, useCreateAccount } from '../api/create-account';
 import { useBrands } from '../api/list-brands';
 import { usePlans } from '../api/list-plans';

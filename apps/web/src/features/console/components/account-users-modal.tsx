@@ -1,12 +1,12 @@
 import { Badge, Switch, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { ListSkeleton } from '../../../components/list-skeleton';
 import { ListTable } from '../../../components/list-table';
 import { ApiError } from '../../../lib/api-client';
 import { formatEpoch } from '../../../lib/dates';
 import { notifyError, notifySuccess, translateError } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { type AccountUser, useAccountUsers, useSetUserManager } from '../api/list-account-users';
 
 function UsersTable({ domain }: { domain: string }) {

@@ -1,12 +1,12 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { ListTable } from '../../../components/list-table';
 import { useActivityWords } from '../../../lib/activity-words';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { useServerPage } from '../../../lib/use-server-page';
+import { useTranslation } from '../../../lib/use-translation';
 import { ACTIVITY_PAGE_SIZE, type ConsoleActivityEntry, useConsoleActivity } from '../api/list-activity';
 import { useConsoleTitle } from '../lib/use-console-title';
 

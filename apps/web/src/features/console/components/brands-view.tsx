@@ -1,11 +1,11 @@
 import { Anchor, Badge } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { ListSkeleton } from '../../../components/list-skeleton';
 import { ListTable } from '../../../components/list-table';
 import { useErrorToast } from '../../../lib/use-error-toast';
+import { useTranslation } from '../../../lib/use-translation';
 import { type ConsoleBrand, useBrands } from '../api/list-brands';
 import { consolePaths } from '../lib/console-paths';
 import { useConsoleTitle } from '../lib/use-console-title';

@@ -4,9 +4,9 @@ import type { ConsoleLoginData } from '@panel247/contract/console';
 import { TOTP_CODE_PATTERN } from '@panel247/contract/two-factor-rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { TotpCodeInput, TotpEnrolment } from '../../../components/totp-enrolment';
 import { handleFormError } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/use-translation';
 import { useConsoleLogin } from '../api/console-login';
 import { staffInfoQueryKey } from '../api/get-staff-info';
 

@@ -1,8 +1,8 @@
 import { Box, Card, Center, Group, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { DelayedSpinner } from '../../../components/delayed-spinner';
 import { LanguageSelect } from '../../../components/language-select';
+import { useTranslation } from '../../../lib/use-translation';
 import { useStaffInfo } from '../api/get-staff-info';
 import { consolePaths } from '../lib/console-paths';
 import { useConsoleTitle } from '../lib/use-console-title';

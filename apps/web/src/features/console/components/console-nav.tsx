@@ -10,8 +10,8 @@ import {
   IconServer2,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from '../../../lib/use-translation';
 import { consolePaths } from '../lib/console-paths';
 import { ServersDownBadge } from './servers-down-alert';
 

@@ -1,7 +1,7 @@
 import { Button, Card, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../../lib/use-translation';
 import { consolePaths } from '../lib/console-paths';
 import { useConsoleTitle } from '../lib/use-console-title';
 

@@ -1,12 +1,12 @@
 import { Badge, Stack, Switch, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { ListSkeleton } from '../../../components/list-skeleton';
 import { ListTable } from '../../../components/list-table';
 import { formatEpoch } from '../../../lib/dates';
 import { useErrorToast } from '../../../lib/use-error-toast';
+import { useTranslation } from '../../../lib/use-translation';
 import { type OutboxMessage, useOutbox } from '../api/list-outbox';
 import { useConsoleTitle } from '../lib/use-console-title';
 

@@ -1,11 +1,11 @@
 import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ConsolePlan } from '@panel247/contract/console';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSavePlan } from '../api/save-plan';
 import {
   CRON_INTERVAL_MAX,

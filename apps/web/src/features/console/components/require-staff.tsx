@@ -1,10 +1,10 @@
 import { Button, Card, Center, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { DelayedSpinner } from '../../../components/delayed-spinner';
 import { translateError } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { onStaffSessionLost } from '../api/console-api';
 import { useStaffInfo } from '../api/get-staff-info';
 import { consolePaths } from '../lib/console-paths';

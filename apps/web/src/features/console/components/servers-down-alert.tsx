@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Text, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from '../../../lib/use-translation';
 import { useServers } from '../api/list-servers';
 import { consolePaths } from '../lib/console-paths';
 

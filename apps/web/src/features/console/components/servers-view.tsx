@@ -1,11 +1,11 @@
 import { Badge, Group, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { ListSkeleton } from '../../../components/list-skeleton';
 import { ListTable } from '../../../components/list-table';
 import { formatEpoch } from '../../../lib/dates';
 import { useErrorToast } from '../../../lib/use-error-toast';
+import { useTranslation } from '../../../lib/use-translation';
 import { type ConsoleServer, useServers } from '../api/list-servers';
 import { useConsoleTitle } from '../lib/use-console-title';
 

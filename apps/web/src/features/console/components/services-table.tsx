@@ -2,11 +2,11 @@ import { ActionIcon, Badge, Menu, Stack, Text } from '@mantine/core';
 import type { ConsoleService } from '@panel247/contract/console';
 import { IconDots, IconPlayerPause, IconPlayerPlay, IconSwitchHorizontal, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { ListTable } from '../../../components/list-table';
 import { UsageBar } from '../../../components/usage-bar';
 import { formatBytes } from '../../../lib/format-bytes';
 import { formatPercent, usagePercent } from '../../../lib/usage-percent';
+import { useTranslation } from '../../../lib/use-translation';
 
 export interface ServiceActions {
   onSuspend: (service: ConsoleService) => void;

@@ -3,7 +3,6 @@ import type { ConsoleService } from '@panel247/contract/console';
 import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
@@ -13,6 +12,7 @@ import { notifyError, notifyErrorMessage, notifySuccess } from '../../../lib/not
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { useServerPage, useStepBack } from '../../../lib/use-server-page';
+import { useTranslation } from '../../../lib/use-translation';
 import { useChangeService } from '../api/change-service';
 import { SERVICE_SORTS, type ServiceSort, useServices } from '../api/list-services';
 import { useTerminateService } from '../api/terminate-service';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { pageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 
 /** '{page} / Panel247 console': the console is the provider's own, never a brand's. */
 export function useConsoleTitle(page: string): void {

@@ -2,12 +2,12 @@ import { Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, ThemeIcon,
 import { useForm } from '@mantine/form';
 import { IconMailForward } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { PrivacyPolicyCheckbox } from '../../../components/privacy-policy';
 import { useApp } from '../../../lib/app-context';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSendContactMail } from '../api/send-contact-mail';
 
 interface Values {

@@ -1,8 +1,8 @@
 import { CRON_API, type CronListData, type CronTask } from '@panel247/contract/cron';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
 import { api } from '../../../lib/api-client';
+import { useTranslation } from '../../../lib/use-translation';
 import { anyTaskRunning } from '../lib/cron-runs';
 
 /** Everything cached about a service's tasks: the list, the runs, the previews. */

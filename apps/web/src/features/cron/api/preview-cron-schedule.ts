@@ -1,8 +1,8 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { CRON_API, type CronPreviewData } from '@panel247/contract/cron';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { api } from '../../../lib/api-client';
+import { useTranslation } from '../../../lib/use-translation';
 import { normalizeSchedule } from '../lib/cron-schedule';
 import { cronQueryKey } from './list-cron-tasks';
 

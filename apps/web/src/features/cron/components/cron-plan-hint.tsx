@@ -1,6 +1,6 @@
 import { Stack, Text } from '@mantine/core';
 import type { CronListData } from '@panel247/contract/cron';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 
 /** What the schedules are read against: the time zone, the plan's shortest interval and its number of tasks. */
 export function CronPlanHint({ data }: { data: CronListData }) {

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import type { CronRun } from '@panel247/contract/cron';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { OUTCOME_COLORS } from '../lib/cron-runs';
 
 /** How a run ended (or that it runs), with its exit status once it has one. */

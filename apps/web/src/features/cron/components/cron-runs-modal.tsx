@@ -1,10 +1,10 @@
 import { Accordion, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { CRON_RUNS_KEPT, type CronRun, type CronTask } from '@panel247/contract/cron';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { ListSkeleton } from '../../../components/list-skeleton';
 import { formatEpoch } from '../../../lib/dates';
 import { translateError } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useCronRuns } from '../api/list-cron-runs';
 import { formatDuration, runSeconds } from '../lib/cron-runs';
 import { CronRunOutcome } from './cron-run-outcome';

@@ -1,8 +1,8 @@
 import { Box, Button, Group, List, Stack, Text, TextInput } from '@mantine/core';
 import { type ReactNode, useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatEpoch } from '../../../lib/dates';
 import { fieldErrorRecord } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/use-translation';
 import { useCronPreview } from '../api/preview-cron-schedule';
 import { CRON_PRESETS, normalizeSchedule, presetAllowed, presetOf } from '../lib/cron-schedule';
 

@@ -2,10 +2,10 @@ import { Badge, Code, Stack, Text } from '@mantine/core';
 import type { CronTask } from '@panel247/contract/cron';
 import { IconHistory, IconPencil, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { formatEpoch } from '../../../lib/dates';
+import { useTranslation } from '../../../lib/use-translation';
 import { CronRunOutcome } from './cron-run-outcome';
 
 export interface CronRowActions {

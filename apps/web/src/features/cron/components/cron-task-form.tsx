@@ -2,11 +2,11 @@ import { SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form';
 import { CRON_KINDS, type CronKind, type CronTask } from '@panel247/contract/cron';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import { FormButtons } from '../../../components/form-buttons';
 import { blurCheck } from '../../../lib/blur-check';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useCreateCronTask } from '../api/create-cron-task';
 import { useSaveCronTask } from '../api/save-cron-task';
 import { type CronFormValues, cronFormErrors, cronFormValues, cronTaskFields } from '../lib/cron-form';

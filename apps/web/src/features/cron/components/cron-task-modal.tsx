@@ -1,7 +1,7 @@
 import type { CronTask } from '@panel247/contract/cron';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { CronTaskForm } from './cron-task-form';
 
 /**

@@ -1,11 +1,11 @@
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBuilding, IconUser } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { usePermissionList } from '../../../api/get-permission-list';
 import { useApp } from '../../../lib/app-context';
 import { formatEpoch } from '../../../lib/dates';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 
 /** The parts a product may have, each counted as its list (domains, services, mail) shows them. */
 const PARTS = [

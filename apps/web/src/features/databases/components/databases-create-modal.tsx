@@ -1,6 +1,5 @@
 import { Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useTranslation } from 'react-i18next';
 import { useCreateDatabase } from '../../../api/create-database';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
@@ -9,6 +8,7 @@ import { blurCheck } from '../../../lib/blur-check';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 
 function CreateForm({ serviceId, onClose }: { serviceId: number; onClose: () => void }) {
   const { t } = useTranslation();

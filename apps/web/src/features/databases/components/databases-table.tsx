@@ -2,11 +2,11 @@ import { Badge, Group, Switch, Text } from '@mantine/core';
 import type { HostedDatabase } from '@panel247/contract/databases';
 import { IconDatabaseExport, IconExternalLink, IconEye, IconKey, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { formatBytes } from '../../../lib/format-bytes';
+import { useTranslation } from '../../../lib/use-translation';
 
 export interface DatabaseRowActions {
   onShowPassword: (database: HostedDatabase) => void;

@@ -1,7 +1,7 @@
 import type { DnsChangeSet, DnsHistoryRecord } from '@panel247/contract/dns-history';
 import { hasPriority } from '@panel247/contract/dns-rules';
-import { useTranslation } from 'react-i18next';
 import { formatEpoch } from '../../../lib/dates';
+import { useTranslation } from '../../../lib/use-translation';
 import { ttlLabelKey } from '../lib/dns-format';
 
 /** How the history names a change set (its kind, author, time) and a record of its diff. */

@@ -1,9 +1,9 @@
 import { isActionable } from '@panel247/contract/constants';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { notifySuccess } from '../../../lib/notify';
 import { usePermissionRecheck } from '../../../lib/use-permission-recheck';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useCreateDnsRecord } from '../api/create-dns-record';
 import { dnsPayload, initialDnsFormValues } from '../lib/dns-form';
 import { DnsRecordForm } from './dns-record-form';

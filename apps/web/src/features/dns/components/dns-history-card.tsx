@@ -4,7 +4,6 @@ import type { DnsChangeSet } from '@panel247/contract/dns-history';
 import { IconHistory } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { lazyDialog } from '../../../components/lazy-dialog';
 import { ListCard } from '../../../components/list-page';
 import { ListPagination } from '../../../components/list-pagination';
@@ -13,6 +12,7 @@ import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
+import { useTranslation } from '../../../lib/use-translation';
 import { useDnsHistory } from '../api/dns-history';
 import { useChangeWords } from './dns-change-words';
 

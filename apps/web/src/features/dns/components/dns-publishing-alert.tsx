@@ -1,8 +1,8 @@
 import type { DnsPublishing } from '@panel247/contract/dns';
 import { DNS_API } from '@panel247/contract/routes';
-import { useTranslation } from 'react-i18next';
 import { PendingWorkAlert } from '../../../components/pending-work-alert';
 import { useApplyNow } from '../../../lib/use-apply-now';
+import { useTranslation } from '../../../lib/use-translation';
 import { useWorkRefresh } from '../../../lib/use-work-refresh';
 import { dnsQueryKey } from '../api/list-dns-records';
 

@@ -12,7 +12,7 @@ import {
   valueLabelKey,
 } from '@panel247/contract/dns-rules';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { type DnsFormValues, OTHER_SRV_SERVICE } from '../lib/dns-form';
 import { fullName, ttlLabelKey } from '../lib/dns-format';
 

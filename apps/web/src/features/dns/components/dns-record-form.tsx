@@ -1,7 +1,7 @@
 import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useTranslation } from 'react-i18next';
 import { handleFormError } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/use-translation';
 import { type RRsetOwner, rrsetOwnerOf, useRRsetSize } from '../api/rrset-size';
 import { type DnsFormField, type DnsFormValues, dnsPayload, validateDnsForm } from '../lib/dns-form';
 import { DnsRecordFields } from './dns-record-fields';

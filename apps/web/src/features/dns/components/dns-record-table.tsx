@@ -3,10 +3,10 @@ import type { DnsRecord } from '@panel247/contract/dns';
 import { splitSrvValue } from '@panel247/contract/dns-rules';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
+import { useTranslation } from '../../../lib/use-translation';
 import { displayPriority, fullName, ttlLabelKey } from '../lib/dns-format';
 
 /** The badge of a value the provider keeps in step; its tooltip says so (reachable by keyboard). */

@@ -1,6 +1,6 @@
 import { Button, Menu } from '@mantine/core';
 import { IconChevronDown, IconDownload, IconFileImport, IconPlus, IconRestore, IconTrash } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 
 /**
  * The zone's menu: create, import, restore defaults and delete all need the DNS-zone write right;

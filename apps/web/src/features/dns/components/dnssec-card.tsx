@@ -17,13 +17,13 @@ import type { DnssecUnsignJob, DnssecZoneData, ZoneDs } from '@panel247/contract
 import { DNSSEC_ALGORITHMS, DNSSEC_DIGEST_TYPES } from '@panel247/contract/domain-rules';
 import { IconCircleCheck, IconCircleDashed, IconLoader2 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { CopyButton } from '../../../components/copy-button';
 import { HexText } from '../../../components/hex-text';
 import { formatEpoch } from '../../../lib/dates';
 import { notifyCall, notifyError, notifySuccess } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
+import { useTranslation } from '../../../lib/use-translation';
 import { useDnssecState } from '../api/dnssec-state';
 import { useSignDnsZone } from '../api/sign-dns-zone';
 import { useUnsignDnsZone } from '../api/unsign-dns-zone';

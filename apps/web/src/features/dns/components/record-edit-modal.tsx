@@ -1,10 +1,10 @@
 import { Center, Loader } from '@mantine/core';
 import type { DnsRecord } from '@panel247/contract/dns';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useDnsRecord } from '../api/get-dns-record';
 import { useSaveDnsRecord } from '../api/save-dns-record';
 import { dnsFormValuesFromRecord, dnsPayload } from '../lib/dns-form';

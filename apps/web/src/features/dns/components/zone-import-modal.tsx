@@ -20,13 +20,13 @@ import { DNS_IMPORT_MAX_TEXT, type DnsImportConflictChoice, type DnsImportMode }
 import { isSpfText } from '@panel247/contract/mail-auth-rules';
 import { IconFileUpload, IconServer } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { usePermissionRecheck } from '../../../lib/use-permission-recheck';
 import { usePhone } from '../../../lib/use-phone';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import {
   useApplyDnsImport,
   useDnsImportOptions,

@@ -2,7 +2,7 @@ import { Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { POSTAL_CODE_MAX } from '@panel247/contract/domain-rules';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { useAddressLookup } from '../api/lookup-address';
 import { ADDRESS_LOOKUP_DEBOUNCE_MS } from '../lib/address';
 

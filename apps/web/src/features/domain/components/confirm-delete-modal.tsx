@@ -1,6 +1,6 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
+import { useTranslation } from '../../../lib/use-translation';
 
 /**
  * A delete question that locks while its call runs (no close button, outside clicks and Escape

@@ -10,9 +10,9 @@ import {
 } from '@panel247/contract/domain-rules';
 import { IconCopy } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSaveContact } from '../api/save-contact';
 import { useSaveOwnerContact } from '../api/save-owner-contact';
 import {

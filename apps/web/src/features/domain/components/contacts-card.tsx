@@ -5,8 +5,8 @@ import { CONTACT_ROLES, type ContactRole, identLabelKey } from '@panel247/contra
 import type { PermissionMap } from '@panel247/contract/permissions';
 import { IconDotsVertical, IconEdit } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { lazyDialog } from '../../../components/lazy-dialog';
+import { useTranslation } from '../../../lib/use-translation';
 import { contactDisplayName } from '../lib/contact-form';
 
 const ContactEditModal = lazyDialog(() => import('./contact-edit-modal').then((m) => m.ContactEditModal), {

@@ -6,10 +6,10 @@ import { DNSSEC_ALGORITHMS, DNSSEC_DIGEST_TYPES } from '@panel247/contract/domai
 import type { PermissionMap } from '@panel247/contract/permissions';
 import { IconDotsVertical, IconEdit, IconKey, IconList, IconPlus, IconServer } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { HexGroups } from '../../../components/hex-text';
 import { lazyDialog } from '../../../components/lazy-dialog';
 import { formatEpoch } from '../../../lib/dates';
+import { useTranslation } from '../../../lib/use-translation';
 import { useCdsScan } from '../api/get-cds-scan';
 import { useDnssecList } from '../api/list-dnssec';
 import { useGlueRecords } from '../api/list-glue-records';

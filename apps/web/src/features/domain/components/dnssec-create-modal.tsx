@@ -8,11 +8,11 @@ import {
 } from '@panel247/contract/domain-rules';
 import { IconCloudDownload, IconInfoCircle } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { HexText } from '../../../components/hex-text';
 import { fieldErrorRecord } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useCreateDnssec } from '../api/create-dnssec';
 import { useDnssecCreateInit } from '../api/get-dnssec-create-init';
 import { useImportDnssecFromZone } from '../api/import-dnssec-from-zone';

@@ -1,8 +1,8 @@
 import { Table } from '@mantine/core';
 import type { DnssecEntry } from '@panel247/contract/domain';
 import { DNSSEC_ALGORITHMS, DNSSEC_DIGEST_TYPES } from '@panel247/contract/domain-rules';
-import { useTranslation } from 'react-i18next';
 import { HexText } from '../../../components/hex-text';
+import { useTranslation } from '../../../lib/use-translation';
 import { useDeleteDnssec } from '../api/delete-dnssec';
 import { useDnssecList } from '../api/list-dnssec';
 import { EntryListModal } from './entry-list-modal';

@@ -2,9 +2,9 @@ import { ActionIcon, Group, Loader, Table, Text, VisuallyHidden } from '@mantine
 import { IconEdit, IconTrash } from '@tabler/icons-react';
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useActionError, useActionGuard } from '../lib/use-action-guard';
 import { ConfirmDeleteModal } from './confirm-delete-modal';
 

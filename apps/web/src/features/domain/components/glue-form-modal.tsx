@@ -1,10 +1,10 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import type { GlueRecord } from '@panel247/contract/domain';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { fieldErrorRecord } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useCreateGlueRecord } from '../api/create-glue-record';
 import { useSaveGlueRecord } from '../api/save-glue-record';
 import { glueNameError } from '../lib/glue';

@@ -1,6 +1,6 @@
 import { Table } from '@mantine/core';
 import type { GlueRecord } from '@panel247/contract/domain';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { useDeleteGlueRecord } from '../api/delete-glue-record';
 import { useGlueRecords } from '../api/list-glue-records';
 import { EntryListModal } from './entry-list-modal';

@@ -3,10 +3,10 @@ import type { DnsInitData, Domain } from '@panel247/contract/domain';
 import { NAMESERVERS_MAX, NAMESERVERS_MIN, PROPAGATION_HOURS } from '@panel247/contract/domain-rules';
 import { IconAlertTriangle, IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useReducer, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { fieldErrorRecord } from '../../../lib/form-errors';
 import { notifyErrorMessage, notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useEditDns } from '../api/edit-dns';
 import { useDnsInit } from '../api/get-dns-init';
 import {

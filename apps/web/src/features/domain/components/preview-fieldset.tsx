@@ -1,6 +1,6 @@
 import { Button, Fieldset, Loader, Stack, Text } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { previewItems } from '../lib/preview';
 
 /** A fieldset with the first 2 entries and a show-more button for the rest (spec section 2). */

@@ -1,8 +1,8 @@
 import { Code, Group, Loader, Text } from '@mantine/core';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { CopyButton } from '../../../components/copy-button';
+import { useTranslation } from '../../../lib/use-translation';
 import { useAuthCode } from '../api/get-auth-code';
 import { useTransferKey } from '../api/get-transfer-key';
 import { useActionError, useActionGuard } from '../lib/use-action-guard';

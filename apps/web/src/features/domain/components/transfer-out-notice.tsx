@@ -1,8 +1,8 @@
 import { Alert } from '@mantine/core';
 import type { Domain } from '@panel247/contract/domain';
 import { IconTransferOut } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { formatEpoch } from '../../../lib/dates';
+import { useTranslation } from '../../../lib/use-translation';
 
 /**
  * A transfer to another registrar the registry reported (its poll queue): while it waits, when

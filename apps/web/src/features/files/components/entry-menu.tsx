@@ -1,7 +1,7 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import type { FileEntry } from '@panel247/contract/files';
 import { IconArrowsMove, IconCopy, IconDots, IconFileZip, IconLock } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 
 export interface EntryMenuActions {
   onCopy: (entry: FileEntry, how: 'copy' | 'move') => void;

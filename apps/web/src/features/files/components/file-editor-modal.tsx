@@ -1,6 +1,5 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { FormButtons } from '../../../components/form-buttons';
@@ -8,6 +7,7 @@ import { ListSkeleton } from '../../../components/list-skeleton';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePhone } from '../../../lib/use-phone';
+import { useTranslation } from '../../../lib/use-translation';
 import { useFileText } from '../api/read-file';
 import { useSaveFileText } from '../api/save-file-text';
 import type { FilesRoot } from '../lib/files-root';

@@ -12,12 +12,12 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListTable } from '../../../components/list-table';
 import { RowActions } from '../../../components/row-actions';
 import { formatEpoch } from '../../../lib/dates';
 import { formatBytes } from '../../../lib/format-bytes';
+import { useTranslation } from '../../../lib/use-translation';
 import { EntryMenu, type EntryMenuActions } from './entry-menu';
 
 export interface FileRowActions extends EntryMenuActions {

@@ -1,9 +1,9 @@
 import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { FileEntry } from '@panel247/contract/files';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ListBody } from '../../../components/list-body';
 import { useClientPage } from '../../../lib/use-client-page';
+import { useTranslation } from '../../../lib/use-translation';
 import { type FileRowActions, FilesTable } from './files-table';
 
 /** The entries whose name contains the text, case-insensitive. */

@@ -1,7 +1,7 @@
 import { Badge, Button, FileButton, Group } from '@mantine/core';
 import { IconFolderPlus, IconUpload } from '@tabler/icons-react';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 
 /**
  * The buttons above a folder: "new folder" and "upload" where it may be changed, a read-only

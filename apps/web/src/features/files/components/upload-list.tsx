@@ -1,8 +1,8 @@
 import { ActionIcon, Button, Group, Paper, Progress, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../../lib/format-bytes';
 import { translateError } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import type { UploadItem } from '../lib/use-uploads';
 
 function percent(item: UploadItem): number {

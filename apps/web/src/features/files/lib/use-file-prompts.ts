@@ -1,6 +1,6 @@
 import { FILE_NAME_MAX, FILE_PATH_MAX, type FileEntry } from '@panel247/contract/files';
-import { useTranslation } from 'react-i18next';
 import { useDialog } from '../../../lib/use-dialog';
+import { useTranslation } from '../../../lib/use-translation';
 import { useChangeMode } from '../api/change-mode';
 import { type CopyHow, useCopyEntry } from '../api/copy-entry';
 import { useCreateFolder } from '../api/create-folder';

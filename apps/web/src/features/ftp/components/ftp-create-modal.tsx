@@ -1,7 +1,6 @@
 import { Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FTP_USER_MAX } from '@panel247/contract/ftp-rules';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { PasswordField } from '../../../components/password-field';
@@ -9,6 +8,7 @@ import { blurCheck } from '../../../lib/blur-check';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useCreateFtpAccount } from '../api/create-ftp-account';
 import { type FtpCreateValues, folderToApi, validateFtpCreate } from '../lib/ftp-rules';
 import { FtpFolderInput } from './ftp-folder-input';

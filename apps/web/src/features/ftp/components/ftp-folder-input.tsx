@@ -1,6 +1,6 @@
 import { TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 
 /** The folder of an account, typed from the service home ("/" is the home itself). */
 export function FtpFolderInput({

@@ -1,13 +1,13 @@
 import { Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { FtpAccount } from '@panel247/contract/ftp';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { blurCheck } from '../../../lib/blur-check';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSaveFtpFolder } from '../api/save-ftp-folder';
 import { folderError, folderLabel, folderToApi } from '../lib/ftp-rules';
 import { FtpFolderInput } from './ftp-folder-input';

@@ -1,10 +1,10 @@
 import { Anchor, Card, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { useFtpMain } from '../../../api/get-ftp-main';
 import { CopyButton } from '../../../components/copy-button';
 import { HostText } from '../../../components/host-text';
 import { safeAction } from '../../../lib/signon-form';
+import { useTranslation } from '../../../lib/use-translation';
 
 function Value({ value, copyLabel }: { value: string; copyLabel: string }) {
   return (

@@ -1,10 +1,10 @@
 import type { FtpAccount } from '@panel247/contract/ftp';
 import { IconExternalLink, IconEye, IconFolder, IconKey, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
+import { useTranslation } from '../../../lib/use-translation';
 import { folderLabel } from '../lib/ftp-rules';
 
 export interface FtpRowActions {

@@ -1,13 +1,13 @@
 import { Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { SSH_KEY_NAME_MAX, SSH_KEY_TEXT_MAX } from '@panel247/contract/sftp-keys';
-import { useTranslation } from 'react-i18next';
 import { useFtpAccounts } from '../../../api/use-ftp-accounts';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useAddSftpKey } from '../api/sftp-keys';
 import { SERVICE_LOGIN, type SftpKeyValues, sftpKeyPayload, validateSftpKey } from '../lib/sftp-key-form';
 

@@ -2,10 +2,10 @@ import { Stack, Text } from '@mantine/core';
 import type { SshKey } from '@panel247/contract/sftp-keys';
 import { IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { formatEpoch } from '../../../lib/dates';
+import { useTranslation } from '../../../lib/use-translation';
 
 /**
  * The service's SSH keys: name and when it was added, the login it opens, its type and size, and

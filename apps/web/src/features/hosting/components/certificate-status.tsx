@@ -2,8 +2,8 @@ import { Badge, Stack, Text, Timeline } from '@mantine/core';
 import type { SiteCertificate } from '@panel247/contract/certificates';
 import { IconCheck } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
 import { formatEpoch } from '../../../lib/dates';
+import { useTranslation } from '../../../lib/use-translation';
 import { certificateColor, ORDER_STEPS, orderRunning, stepIndex } from '../lib/certificate-state';
 
 /**

@@ -1,8 +1,8 @@
 import { Badge, Box, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { translateError } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useErrorLog } from '../api/get-error-log';
 
 /**

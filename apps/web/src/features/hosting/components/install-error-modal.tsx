@@ -1,6 +1,6 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
+import { useTranslation } from '../../../lib/use-translation';
 
 export interface InstallFailure {
   /** The error's name (a failed job's `error.name`), the dialog's title. */

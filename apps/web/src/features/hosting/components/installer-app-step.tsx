@@ -3,8 +3,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import type { HostingApplication } from '@panel247/contract/installer';
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ListSkeleton } from '../../../components/list-skeleton';
+import { useTranslation } from '../../../lib/use-translation';
 import { applicationLogoUrl } from '../api/list-applications';
 import {
   CATALOGUE_FILTER_DEBOUNCE_MS,

@@ -1,7 +1,7 @@
 import { Checkbox, Fieldset, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import type { AppInput, HostingApplication } from '@panel247/contract/installer';
-import { useTranslation } from 'react-i18next';
 import { PasswordField } from '../../../components/password-field';
+import { useTranslation } from '../../../lib/use-translation';
 import { type ConfigValues, configField } from '../lib/installer-rules';
 
 /**

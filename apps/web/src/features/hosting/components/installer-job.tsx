@@ -1,8 +1,8 @@
 import { Anchor, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import type { InstallJob } from '@panel247/contract/installer';
 import { IconCircleCheck, IconExternalLink } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { folderLabel } from '../../../lib/service-folder';
+import { useTranslation } from '../../../lib/use-translation';
 
 /** A running install: the job's state and a progress bar the status text repeats for screen readers. */
 export function InstallerProgress({ job, appName }: { job: InstallJob; appName: string }) {

@@ -2,8 +2,8 @@ import { Alert, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/co
 import type { HostedDatabase } from '@panel247/contract/databases';
 import type { Subdomain } from '@panel247/contract/hosting';
 import type { HostingApplication } from '@panel247/contract/installer';
-import { useTranslation } from 'react-i18next';
 import { ListSkeleton } from '../../../components/list-skeleton';
+import { useTranslation } from '../../../lib/use-translation';
 import { type DatabaseStepState, installAddress, installFolder } from '../lib/installer-rules';
 
 /**

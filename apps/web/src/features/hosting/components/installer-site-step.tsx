@@ -1,8 +1,8 @@
 import { Radio, Stack, Text } from '@mantine/core';
 import type { Subdomain } from '@panel247/contract/hosting';
-import { useTranslation } from 'react-i18next';
 import { ListSkeleton } from '../../../components/list-skeleton';
 import { folderLabel } from '../../../lib/service-folder';
+import { useTranslation } from '../../../lib/use-translation';
 import { siteHost } from '../lib/hosting-rows';
 
 /** Step 0: the site the application goes into (host and folder), as a radio group. */

@@ -1,6 +1,6 @@
 import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ServicePlan } from '@panel247/contract/hosting';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 
 const COUNTS = ['sites', 'mailboxes', 'aliases', 'ftpAccounts', 'databases'] as const;
 

@@ -1,9 +1,9 @@
 import { Badge, Group, Table, Text } from '@mantine/core';
 import type { Subdomain } from '@panel247/contract/hosting';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { CopyButton } from '../../../components/copy-button';
 import { formatEpoch } from '../../../lib/dates';
+import { useTranslation } from '../../../lib/use-translation';
 import { siteHost, sslState } from '../lib/hosting-rows';
 
 /** What the panel knows of a site's certificate; the private key itself is never shown. */

@@ -4,7 +4,6 @@ import type { HostingService } from '@panel247/contract/hosting';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useFtpMain } from '../../../api/get-ftp-main';
 import { useWebftpLogin } from '../../../api/get-webftp-login';
 import { useFtpAccounts } from '../../../api/use-ftp-accounts';
@@ -12,6 +11,7 @@ import { CopyButton } from '../../../components/copy-button';
 import { formatBytes } from '../../../lib/format-bytes';
 import { openSignon } from '../../../lib/open-signon';
 import { formatPercent, usagePercent } from '../../../lib/usage-percent';
+import { useTranslation } from '../../../lib/use-translation';
 import { databaseHost } from '../lib/hosting-format';
 
 function Usage({ used, limit, testId }: { used: number; limit: number; testId: string }) {

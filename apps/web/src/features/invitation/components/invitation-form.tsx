@@ -2,8 +2,8 @@ import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { InvitationAcceptData } from '@panel247/contract/account-users';
 import { PASSWORD_MIN_LENGTH } from '@panel247/contract/user';
-import { useTranslation } from 'react-i18next';
 import { handleFormError } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/use-translation';
 import { useAcceptInvitation } from '../api/accept-invitation';
 
 interface Values {

@@ -2,13 +2,13 @@ import { Button, Card, Loader, Stack, Text, Title } from '@mantine/core';
 import type { InvitationAcceptData } from '@panel247/contract/account-users';
 import { IconLogin } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { PublicLayout } from '../../../components/public-layout';
 import { formatEpoch } from '../../../lib/dates';
 import { translateError } from '../../../lib/notify';
 import { paths } from '../../../lib/resource-paths';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 import { useInvitationCheck } from '../api/check-invitation';
 import { InvitationForm } from '../components/invitation-form';
 

@@ -1,7 +1,7 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useApp } from '../../../lib/app-context';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 
 /** The sections of the terms of use, in the order the spec lists them. */
 export const LEGAL_SECTIONS = ['identification', 'conditions', 'privacy', 'liability', 'contact', 'law'] as const;

@@ -5,7 +5,6 @@ import { DataTable } from 'mantine-datatable';
 import 'mantine-datatable/styles.css';
 import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import { useDeferredValue, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePermissionList } from '../../../api/get-permission-list';
 import { DelayedSpinner } from '../../../components/delayed-spinner';
@@ -14,6 +13,7 @@ import { ListPagination } from '../../../components/list-pagination';
 import { pathByFlags } from '../../../lib/resource-paths';
 import { useClientPage } from '../../../lib/use-client-page';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 import { type ListKind, matchEntries, searchableEntries } from '../lib/filter-entries';
 
 export function ResourceList({ kind }: { kind: ListKind }) {

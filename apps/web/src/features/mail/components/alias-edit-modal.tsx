@@ -1,7 +1,7 @@
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSaveAlias } from '../api/save-alias';
 import type { MailRow } from '../lib/mail-rows';
 import { targetRowsFrom } from '../lib/target-rows';

@@ -1,9 +1,9 @@
 import { Checkbox, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useTranslation } from 'react-i18next';
 import { FormButtons } from '../../../components/form-buttons';
 import { blurCheck } from '../../../lib/blur-check';
 import { notifyError } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { type AliasFormValues, aliasServerErrors, validateAliasForm } from '../lib/mail-forms';
 import { AliasTargetsField } from './alias-targets-field';
 

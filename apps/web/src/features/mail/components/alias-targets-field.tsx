@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { IconPlus, IconX } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { AliasFormValues } from '../lib/mail-forms';
 import { canRemoveTargetRow } from '../lib/target-rows';
 

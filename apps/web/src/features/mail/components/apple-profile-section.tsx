@@ -2,8 +2,8 @@ import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDeviceMobileDown } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useDownloadMobileconfig } from '../api/download-mobileconfig';
 import { useMailPage } from '../api/use-mail-page';
 

@@ -1,13 +1,13 @@
 import { Divider, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import type { ConnectionData } from '@panel247/contract/mail';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { CopyButton } from '../../../components/copy-button';
 import { HostText } from '../../../components/host-text';
 import { notifyError } from '../../../lib/notify';
 import { usePhone } from '../../../lib/use-phone';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { type ConnectionHosts, useConnectionData } from '../api/get-connection-data';
 import { AppleProfileSection } from './apple-profile-section';
 

@@ -3,7 +3,6 @@ import { isActionable } from '@panel247/contract/constants';
 import type { DkimKey, MailAuthData, MailAuthRecord } from '@panel247/contract/mail-auth';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import { IconKey, IconPencil } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { CopyButton } from '../../../components/copy-button';
 import { lazyDialog } from '../../../components/lazy-dialog';
@@ -12,6 +11,7 @@ import { notifyCall } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
 import { usePhone } from '../../../lib/use-phone';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useRotateDkim } from '../api/rotate-dkim';
 import { useMailAuth } from '../api/use-mail-auth';
 

@@ -1,9 +1,9 @@
 import { SegmentedControl, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useCreateAlias } from '../api/create-alias';
 import { useCreateMailbox } from '../api/create-mailbox';
 import { canCreate, canUseMode, initialCreateMode, type MailRights } from '../lib/mail-rights';

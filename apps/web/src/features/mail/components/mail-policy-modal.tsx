@@ -11,12 +11,12 @@ import {
   mailAuthPolicyProblems,
   SPF_MAX_INCLUDES,
 } from '@panel247/contract/mail-auth-rules';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSaveMailPolicy } from '../api/save-mail-policy';
 
 interface PolicyValues {

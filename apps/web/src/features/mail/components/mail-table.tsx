@@ -2,13 +2,13 @@ import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { Mailbox } from '@panel247/contract/mail';
 import { IconExternalLink, IconGauge, IconKey, IconMailForward, IconPencil, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { HostText } from '../../../components/host-text';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { UsageBar } from '../../../components/usage-bar';
 import { formatBytes } from '../../../lib/format-bytes';
 import { formatPercent, usagePercent } from '../../../lib/usage-percent';
+import { useTranslation } from '../../../lib/use-translation';
 import type { MailRights } from '../lib/mail-rights';
 import { aliasTargets, type MailRow } from '../lib/mail-rows';
 

@@ -1,10 +1,10 @@
 import { NumberInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useTranslation } from 'react-i18next';
 import { FormButtons } from '../../../components/form-buttons';
 import { PasswordField } from '../../../components/password-field';
 import { blurCheck } from '../../../lib/blur-check';
 import { handleFormError } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/use-translation';
 import { type MailboxFormValues, validateMailboxForm } from '../lib/mail-forms';
 
 /** A new account: name (local part), password (or a generated one), optional quota in MiB. */

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { PasswordChangeModal } from '../../../components/password-change-modal';
+import { useTranslation } from '../../../lib/use-translation';
 import { useChangeMailboxPassword } from '../api/change-mailbox-password';
 import type { AccountDialogProps } from '../lib/mail-rows';
 

@@ -1,11 +1,11 @@
 import { NumberInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSetMailboxQuota } from '../api/mailbox-rules';
 import { quotaError } from '../lib/mail-forms';
 import type { AccountDialogProps, AccountRow } from '../lib/mail-rows';

@@ -22,12 +22,12 @@ import {
   FORWARD_MAX_TARGETS,
   isAliasTarget,
 } from '@panel247/contract/mail-rules';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useMailboxRules, useSaveMailboxRules } from '../api/mailbox-rules';
 import type { AccountDialogProps, AccountRow } from '../lib/mail-rows';
 

@@ -3,11 +3,11 @@ import { SPAM_FILTERED_DAYS, SPAM_FILTERED_MAX, type SpamFiltered } from '@panel
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ListCard } from '../../../components/list-page';
 import { ListSkeleton } from '../../../components/list-skeleton';
 import { ListTable } from '../../../components/list-table';
 import { formatEpoch } from '../../../lib/dates';
+import { useTranslation } from '../../../lib/use-translation';
 import { spamScoreText } from '../lib/spam-lists';
 
 /** A filtered message has no id of its own: its place in the list keys its row. */

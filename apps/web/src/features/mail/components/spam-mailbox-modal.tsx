@@ -8,12 +8,12 @@ import {
   SPAM_THRESHOLD_MIN,
   type SpamMode,
 } from '@panel247/contract/mail-spam';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { useRightGuard } from '../../../lib/use-right-guard';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSaveMailboxSpam } from '../api/save-mailbox-spam';
 
 interface SpamValues {

@@ -2,13 +2,13 @@ import { Badge, Text } from '@mantine/core';
 import type { MailboxSpam, SpamMode } from '@panel247/contract/mail-spam';
 import { IconPencil } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { lazyDialog } from '../../../components/lazy-dialog';
 import { ListCard } from '../../../components/list-page';
 import { ListSkeleton } from '../../../components/list-skeleton';
 import { ListTable } from '../../../components/list-table';
 import { rowActionsColumn } from '../../../components/row-actions';
 import { useDialog } from '../../../lib/use-dialog';
+import { useTranslation } from '../../../lib/use-translation';
 
 // loaded when first opened: readers never need the form
 const SpamMailboxModal = lazyDialog(() => import('./spam-mailbox-modal').then((m) => m.SpamMailboxModal), {

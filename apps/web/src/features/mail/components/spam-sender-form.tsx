@@ -2,9 +2,9 @@ import { Button, Group, NativeSelect, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { SPAM_LISTS, SPAM_SENDER_TYPED_MAX, type SpamList, spamSenderProblem } from '@panel247/contract/mail-spam';
 import { IconPlus } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useAddSpamSender } from '../api/add-spam-sender';
 
 /**

@@ -1,11 +1,11 @@
 import { isActionable } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
-import { useTranslation } from 'react-i18next';
 import { ListPage } from '../../../components/list-page';
 import { NotFoundView } from '../../../components/not-found-view';
 import { ApiError } from '../../../lib/api-client';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 import { useMailSpam } from '../api/get-mail-spam';
 import { SpamFilteredCard } from './spam-filtered-card';
 import { SpamMailboxesCard } from './spam-mailboxes-card';

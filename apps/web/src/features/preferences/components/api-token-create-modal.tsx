@@ -2,11 +2,11 @@ import { Alert, Button, Code, Group, MultiSelect, Select, Stack, TextInput } fro
 import { useForm } from '@mantine/form';
 import { API_TOKEN_MAX_RESOURCES, API_TOKEN_NAME_MAX, type ApiTokenLevel } from '@panel247/contract/api-tokens';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { CopyButton } from '../../../components/copy-button';
 import { fieldErrorRecord } from '../../../lib/form-errors';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useApiTokenResources } from '../api/api-token-resources';
 import { useCreateApiToken } from '../api/create-api-token';
 import { ApiTokenScopeLevels } from './api-token-scope-levels';

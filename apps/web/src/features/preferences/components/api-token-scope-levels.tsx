@@ -1,6 +1,6 @@
 import { Group, Input, ScrollArea, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { ApiTokenLevel, ApiTokenResource } from '@panel247/contract/api-tokens';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 
 /**
  * The level of each chosen resource: read, or write where the user may change it (the server

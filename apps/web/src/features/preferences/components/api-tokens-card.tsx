@@ -1,11 +1,11 @@
 import { Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import type { ApiTokenItem } from '@panel247/contract/api-tokens';
 import { IconPlus } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { formatEpoch } from '../../../lib/dates';
 import { notifyCall, translateError } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
+import { useTranslation } from '../../../lib/use-translation';
 import { useApiTokens } from '../api/list-api-tokens';
 import { usePasskeys } from '../api/passkey-list';
 import { useRevokeApiToken } from '../api/revoke-api-token';

@@ -1,10 +1,10 @@
 import { Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useRevokeAllApiTokens } from '../api/revoke-all-api-tokens';
 import { ReauthControls, type ReauthModalProps, reauthFactors, reauthRules, useReauthVia } from './reauth-controls';
 

@@ -2,7 +2,6 @@ import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { PASSWORD_MIN_LENGTH } from '@panel247/contract/user';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AppModal } from '../../../components/app-modal';
 import { broadcast } from '../../../lib/cross-tab';
@@ -11,6 +10,7 @@ import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
 import { paths } from '../../../lib/resource-paths';
 import { expectSessionEnd } from '../../../lib/session-lost';
+import { useTranslation } from '../../../lib/use-translation';
 import { useChangePassword } from '../api/change-password';
 
 interface Values {

@@ -1,7 +1,7 @@
 import { TextInput, type TextInputProps } from '@mantine/core';
 import { PASSKEY_NAME_MAX } from '@panel247/contract/passkey-rules';
 import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 
 /** A passkey's name, as the add and rename dialogs check it before the server does. */
 export function passkeyNameError(value: string, t: TFunction): string | null {

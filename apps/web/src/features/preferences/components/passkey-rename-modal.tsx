@@ -2,11 +2,11 @@ import { Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Passkey } from '@panel247/contract/passkey';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { FormButtons } from '../../../components/form-buttons';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useRenamePasskey } from '../api/passkey-rename';
 import { PasskeyNameField, passkeyNameError } from './passkey-name-field';
 

@@ -2,11 +2,11 @@ import { Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine
 import type { Passkey } from '@panel247/contract/passkey';
 import { IconFingerprint, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatEpoch } from '../../../lib/dates';
 import { translateError } from '../../../lib/notify';
 import { passkeysAvailable } from '../../../lib/passkey-browser';
 import { useBrowserValue } from '../../../lib/use-browser-value';
+import { useTranslation } from '../../../lib/use-translation';
 import { usePasskeys } from '../api/passkey-list';
 import { useTwoFactorStatus } from '../api/two-factor-status';
 import { PasskeyAddModal } from './passkey-add-modal';

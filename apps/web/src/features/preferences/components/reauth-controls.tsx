@@ -1,7 +1,7 @@
 import { Button, Group, PasswordInput, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useCallback, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 
 export type ReauthVia = 'code' | 'passkey';
 

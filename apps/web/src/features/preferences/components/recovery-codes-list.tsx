@@ -1,7 +1,7 @@
 import { Alert, Button, Code, Group, SimpleGrid, Stack } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../components/copy-button';
+import { useTranslation } from '../../../lib/use-translation';
 
 function download(codes: string[], fileName: string) {
   const url = URL.createObjectURL(new Blob([`${codes.join('\n')}\n`], { type: 'text/plain' }));

@@ -1,11 +1,11 @@
 import { Badge, Button, Card, Group, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { SessionItem } from '@panel247/contract/sessions';
 import { IconDeviceDesktop, IconDeviceMobile, IconDevices, IconDeviceTablet, IconLogout } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { formatEpoch } from '../../../lib/dates';
 import { notifyCall, translateError } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
+import { useTranslation } from '../../../lib/use-translation';
 import { useEndOtherSessions } from '../api/end-other-sessions';
 import { useEndSession } from '../api/end-session';
 import { useSessions } from '../api/list-sessions';

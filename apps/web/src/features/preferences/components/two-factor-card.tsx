@@ -1,8 +1,8 @@
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { translateError } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useTwoFactorStatus } from '../api/two-factor-status';
 import { type ReauthAction, TwoFactorReauthModal } from './two-factor-reauth-modal';
 import { TwoFactorSetupModal } from './two-factor-setup-modal';

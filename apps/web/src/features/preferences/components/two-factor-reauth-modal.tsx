@@ -1,10 +1,10 @@
 import { Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/app-modal';
 import { handleFormError } from '../../../lib/form-errors';
 import { notifySuccess } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useDisableTwoFactor } from '../api/two-factor-disable';
 import { useRegenerateRecoveryCodes } from '../api/two-factor-recovery-codes';
 import { RecoveryCodesList } from './recovery-codes-list';

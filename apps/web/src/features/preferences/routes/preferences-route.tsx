@@ -14,12 +14,12 @@ import {
 import { THEME_COLORS, THEME_MODES, type ThemeMode } from '@panel247/contract/constants';
 import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../../../components/language-select';
 import { useApp } from '../../../lib/app-context';
 import { useThemeMode } from '../../../lib/theme-actions';
 import { PALETTE } from '../../../lib/theme-colors';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 import { ApiTokensCard } from '../components/api-tokens-card';
 import { ChangePasswordModal } from '../components/change-password-modal';
 import { PasskeysCard } from '../components/passkeys-card';

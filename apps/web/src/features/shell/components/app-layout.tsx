@@ -1,7 +1,6 @@
 import { AppShell, Box, Burger, Group, Image, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { type ReactNode, Suspense, useDeferredValue } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
 import { usePermissionList } from '../../../api/get-permission-list';
 import { usePermissionSet } from '../../../api/get-permission-set';
@@ -10,6 +9,7 @@ import { useApp } from '../../../lib/app-context';
 import { useCurrentItemId } from '../../../lib/current-item';
 import { paths } from '../../../lib/resource-paths';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 import classes from './app-layout.module.css';
 import { Breadcrumb } from './breadcrumb';
 import { SideMenu } from './side-menu';

@@ -1,8 +1,8 @@
 import { Anchor, Breadcrumbs, Skeleton, Text } from '@mantine/core';
 import type { PermissionSetData } from '@panel247/contract/permissions';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../../lib/resource-paths';
+import { useTranslation } from '../../../lib/use-translation';
 
 interface Crumb {
   label: string;

@@ -25,10 +25,10 @@ import {
   IconWorldWww,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { usePermissionList } from '../../../api/get-permission-list';
 import { paths } from '../../../lib/resource-paths';
+import { useTranslation } from '../../../lib/use-translation';
 
 interface Entry {
   label: string;

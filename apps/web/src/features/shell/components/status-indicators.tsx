@@ -1,8 +1,8 @@
 import { Badge, Group, Tooltip } from '@mantine/core';
 import { isVisible } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
-import { useTranslation } from 'react-i18next';
 import { formatEpoch } from '../../../lib/dates';
+import { useTranslation } from '../../../lib/use-translation';
 
 export function isExpired(expireTS: number, now: number = Date.now()): boolean {
   return expireTS * 1000 < now;

@@ -1,10 +1,10 @@
 import { Menu } from '@mantine/core';
 import { IconDashboard, IconLogout, IconSettings } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { UserMenuButton } from '../../../components/user-menu-button';
 import { useApp } from '../../../lib/app-context';
 import { paths } from '../../../lib/resource-paths';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSignOut } from './use-sign-out';
 
 export function UserMenu() {

@@ -2,7 +2,7 @@ import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { Card, Stack, Text, Title } from '@mantine/core';
 import type { StatsSiteData, StatsSummary } from '@panel247/contract/stats';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { dayLabel, formatCount, monthLabel, monthsSeries } from '../lib/stats-format';
 
 /**

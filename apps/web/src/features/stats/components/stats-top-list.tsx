@@ -1,5 +1,5 @@
 import { Card, Stack, Table, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { formatCount } from '../lib/stats-format';
 
 /** One of the month's top lists (pages, referring sites, status codes, countries) as a small table. */

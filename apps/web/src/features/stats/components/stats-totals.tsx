@@ -1,7 +1,7 @@
 import { Card, SimpleGrid, Text } from '@mantine/core';
 import type { StatsTotals as Totals } from '@panel247/contract/stats';
-import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../../lib/format-bytes';
+import { useTranslation } from '../../../lib/use-translation';
 import { formatCount } from '../lib/stats-format';
 
 /** The month's figures: visits, pages, bandwidth, and every request with how many were not found. */

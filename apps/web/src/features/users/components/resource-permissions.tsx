@@ -2,8 +2,8 @@ import { Button, Card, Group, SegmentedControl, Stack, Text, Title } from '@mant
 import type { UserResourcePermissions } from '@panel247/contract/account-users';
 import { PERMISSION_LEVELS, type PermissionKey } from '@panel247/contract/constants';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { notifyCall } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSetUserPermissions } from '../api/set-user-permissions';
 import { type Levels, levelsChanged, mayChoose, partsOf, setAll } from '../lib/permission-levels';
 

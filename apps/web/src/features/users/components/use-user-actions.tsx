@@ -1,8 +1,8 @@
 import type { AccountUser } from '@panel247/contract/account-users';
-import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { notifyCall } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
+import { useTranslation } from '../../../lib/use-translation';
 import { useUserAction } from '../api/user-action';
 import { CONFIRMED_ACTIONS, type UserAction } from '../lib/user-state';
 

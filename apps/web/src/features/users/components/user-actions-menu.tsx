@@ -12,9 +12,9 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/resource-paths';
+import { useTranslation } from '../../../lib/use-translation';
 import { actionsFor, type UserAction } from '../lib/user-state';
 
 type Icon = ComponentType<{ size?: number; 'aria-hidden'?: boolean }>;

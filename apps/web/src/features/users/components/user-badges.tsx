@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import type { AccountUser } from '@panel247/contract/account-users';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { STATE_COLORS, userState } from '../lib/user-state';
 
 // Badges keep the words' own case: "Invitation expired" reads better than shouted capitals.

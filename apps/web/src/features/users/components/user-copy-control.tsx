@@ -3,11 +3,11 @@ import { useDebouncedValue } from '@mantine/hooks';
 import type { AccountUser, AccountUserPermissionsCopyData } from '@panel247/contract/account-users';
 import { IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useDialog } from '../../../lib/use-dialog';
 import { LIST_FILTER_DEBOUNCE_MS } from '../../../lib/use-server-page';
+import { useTranslation } from '../../../lib/use-translation';
 import { useCopyUserPermissions } from '../api/copy-user-permissions';
 import { useUsers } from '../api/list-users';
 

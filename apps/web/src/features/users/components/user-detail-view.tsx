@@ -1,10 +1,10 @@
 import { Card, Group, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DelayedSpinner } from '../../../components/delayed-spinner';
 import { NotFoundView } from '../../../components/not-found-view';
 import { paths } from '../../../lib/resource-paths';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useTranslation } from '../../../lib/use-translation';
 import { useAccountUser } from '../api/get-user';
 import { useUserActions } from './use-user-actions';
 import { UserActionsMenu } from './user-actions-menu';

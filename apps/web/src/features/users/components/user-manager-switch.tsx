@@ -1,7 +1,7 @@
 import { Switch } from '@mantine/core';
 import type { AccountUser } from '@panel247/contract/account-users';
-import { useTranslation } from 'react-i18next';
 import { notifyCall } from '../../../lib/notify';
+import { useTranslation } from '../../../lib/use-translation';
 import { useSetUserManager } from '../api/set-user-manager';
 
 /** "May manage users": the account's right to manage its users; never one's own (the server refuses it too). */

@@ -1,10 +1,10 @@
 import { Stack, Text } from '@mantine/core';
 import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
-import { useTranslation } from 'react-i18next';
 import { ListBody } from '../../../components/list-body';
 import { ListCard } from '../../../components/list-page';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { useServerPage, useStepBack } from '../../../lib/use-server-page';
+import { useTranslation } from '../../../lib/use-translation';
 import { useUserPermissions } from '../api/list-user-permissions';
 import { ResourcePermissions } from './resource-permissions';
 

@@ -1,11 +1,11 @@
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import type { AccountUser } from '@panel247/contract/account-users';
 import type { DataTableColumn } from 'mantine-datatable';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListTable } from '../../../components/list-table';
 import { formatEpoch } from '../../../lib/dates';
 import { paths } from '../../../lib/resource-paths';
+import { useTranslation } from '../../../lib/use-translation';
 import type { UserAction } from '../lib/user-state';
 import { UserActionsMenu } from './user-actions-menu';
 import { ManagerBadge, SelfBadge, StateBadge, TwoFactorBadge } from './user-badges';
