@@ -1,10 +1,15 @@
-import { ActionIcon, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Text } from '@mantine/core';
 import { COPY_RESET_MS } from '@panel247/contract/constants';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../lib/use-translation';
+import { HoverTooltip } from './hover-tooltip';
 
-/** Copies a value; a check shows for 2000 ms, and 'main.no_copy' when the clipboard refuses. */
+/**
+ * Copies a value; a check shows for 2000 ms, and 'main.no_copy' when the clipboard refuses. Its
+ * tooltip (on hover, as Mantine's by default) mounts on the pointer's first entry: a view's records
+ * carry several of these, and closed tooltips cost every render (see HoverTooltip).
+ */
 export function CopyButton({ value, label }: { value: string; label?: string }) {
   const { t } = useTranslation();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -30,7 +35,7 @@ export function CopyButton({ value, label }: { value: string; label?: string }) 
 
   return (
     <>
-      <Tooltip label={state === 'copied' ? t('main.copied') : (label ?? t('main.copy'))} withArrow>
+      <HoverTooltip label={state === 'copied' ? t('main.copied') : (label ?? t('main.copy'))} withArrow>
         <ActionIcon
           variant="subtle"
           color={state === 'copied' ? 'teal' : 'gray'}
@@ -40,7 +45,7 @@ export function CopyButton({ value, label }: { value: string; label?: string }) 
         >
           {state === 'copied' ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
         </ActionIcon>
-      </Tooltip>
+      </HoverTooltip>
       {state === 'failed' ? (
         <Text component="span" size="xs" c="red" role="alert">
           {t('main.no_copy')}
