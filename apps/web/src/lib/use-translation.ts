@@ -5,8 +5,8 @@ import { getI18n, I18nContext } from 'react-i18next';
 /**
  * The app's `useTranslation`: react-i18next's, made cheap to mount. Theirs, at every mount of every
  * component that translates (about 300 of them), copies the i18next instance's properties into a
- * wrapper and builds a new fixed `t`: on the server that was a tenth of a mail page's drawing, and
- * the browser pays it again when it takes the page over. This one shares one `t` per instance and
+ * wrapper and builds a new fixed `t` (in a CPU profile of the server's worker, about 3 ms of a mail
+ * page's 46 ms drawing; the browser pays it again when it takes the page over). This one shares one `t` per instance and
  * language, and renders again when the language changes, as theirs does (its default binding,
  * `languageChanged`; the app loads a screen's texts before the screen renders, so nothing waits on
  * a namespace, as their Suspense mode would). The instance is the provider's (the server's, one per
