@@ -89,6 +89,24 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
     expect(list?.data).toEqual(own.body.data);
   });
 
+  it('draws the FTP view whole: its accounts, its server card and its SFTP keys, nothing left loading', async () => {
+    const answer = await page(`/admin/${ana.id}/service/ftp/`, [ana.cookie, MADRID_DARK]);
+    expect(answer.statusCode).toBe(200);
+    const drawn = drawnOf(answer.body);
+    expect(drawn).toContain('data-testid="ftp-list"');
+    expect(drawn).toContain('data-testid="ftp-server-table"');
+    expect(drawn).toContain('data-testid="sftp-key-add"');
+    // no boundary the server gave up on (`<!--$!-->`), no skeleton waiting for a call
+    expect(drawn).not.toContain('<!--$!-->');
+    expect(drawn).not.toMatch(/skeleton|role="status"/);
+    const keys = bootOf(answer.body).queries?.map((query) => query.queryKey.slice(0, 3));
+    expect(keys).toEqual([
+      ['ftp', ana.id, 'pages'],
+      ['ftp', ana.id, 'main'],
+      ['ftp', ana.id, 'keys'],
+    ]);
+  });
+
   it('names the view in the tab’s title and links the chunks the app takes the page over with', async () => {
     const answer = await page(`/admin/${ana.id}/mail/`, [ana.cookie, MADRID_DARK]);
     expect(/<title>([^<]*)<\/title>/.exec(answer.body)?.[1]).toMatch(new RegExp(`· ${ana.domainName} / `));

@@ -1,7 +1,7 @@
 import type { FtpMainData } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../lib/api-client';
+import { apiGetQuery } from '../lib/api-query';
 import { PENDING_WORK_REFRESH_MS } from '../lib/use-work-refresh';
 import { ftpQueryKey } from './list-ftp-accounts';
 
@@ -9,17 +9,18 @@ export type FtpServerData = FtpMainData['ftp'];
 
 export const ftpMainQueryKey = (serviceId: number) => [...ftpQueryKey(serviceId), 'main'] as const;
 
-/** The FTP server of the service (host, SSL host, port, WebFTP) and whether its changes are all on it. */
-export async function getFtpMain(serviceId: number, signal?: AbortSignal): Promise<FtpMainData> {
-  return api<FtpMainData>(FTP_API.main(serviceId), undefined, { method: 'GET', signal });
+/**
+ * The FTP server of the service (host, SSL host, port, WebFTP), its SFTP side and whether its
+ * changes are all on it: one call, which the view's hooks, the boot's prefetch and the server's
+ * first render share (app/route-data.ts).
+ */
+export function ftpMainQuery(serviceId: number) {
+  return {
+    ...apiGetQuery<FtpMainData>(ftpMainQueryKey(serviceId), { path: FTP_API.main(serviceId) }),
+    // The hosts rarely change: fresh for 5 minutes (the changes' state is read again when it moves).
+    staleTime: 5 * 60_000,
+  };
 }
-
-const ftpMainQuery = (serviceId: number) => ({
-  queryKey: ftpMainQueryKey(serviceId),
-  queryFn: ({ signal }: { signal: AbortSignal }) => getFtpMain(serviceId, signal),
-  // The hosts rarely change: fresh for 5 minutes (the changes' state is read again when it moves).
-  staleTime: 5 * 60_000,
-});
 
 export function useFtpMain(serviceId: number, enabled = true) {
   return useQuery({ ...ftpMainQuery(serviceId), enabled, select: (data: FtpMainData) => data.ftp });

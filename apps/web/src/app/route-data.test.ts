@@ -39,6 +39,18 @@ describe('an item view’s first data, asked beside its code', () => {
     expect(calls.map((call) => call.path)).toEqual(['service/7/dns/list/']);
   });
 
+  it('asks for the FTP view’s first page, its server card and its SFTP keys when its permission is visible', async () => {
+    const calls = stubApi(() => envelope({}));
+    const client = clientWith({ ...SET, permissions: { ...visible, service_ftp: 'write' } });
+    prefetchItemView(client, FTP_VIEW, 7);
+    await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(calls.map((call) => call.path)).toEqual([
+      'service/7/ftp/list/',
+      'service/7/ftp/main/',
+      'service/7/ftp/keys/',
+    ]);
+  });
+
   it('asks nothing for a view the set does not open, nor without the set', () => {
     const calls = stubApi(() => envelope({}));
     prefetchItemView(clientWith(SET), FTP_VIEW, 7); // service_ftp disabled

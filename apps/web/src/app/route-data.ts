@@ -1,8 +1,10 @@
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import type { QueryClient } from '@tanstack/react-query';
+import { ftpMainQuery } from '../api/get-ftp-main';
 import { permissionSetQueryKey } from '../api/permission-queries';
 import { dnsListQuery, FIRST_DNS_PAGE } from '../features/dns/api/list-dns-records';
 import { FIRST_FTP_PAGE, ftpPageQuery } from '../features/ftp/api/list-ftp-page';
+import { sftpKeysQuery } from '../features/ftp/api/sftp-keys';
 import { mailAuthQuery } from '../features/mail/api/get-mail-auth';
 import { FIRST_MAIL_PAGE, mailPageQuery } from '../features/mail/api/list-mail';
 import type { ApiGetQuery } from '../lib/api-query';
@@ -33,7 +35,8 @@ export const DNS_VIEW: ItemViewData = {
 
 export const FTP_VIEW: ItemViewData = {
   gate: { requires: ['service_ftp'], flag: 'hasService' },
-  queries: (id) => [ftpPageQuery(id, FIRST_FTP_PAGE)],
+  // the server card and the SFTP card are on the first screen too: without them it drew skeletons
+  queries: (id) => [ftpPageQuery(id, FIRST_FTP_PAGE), ftpMainQuery(id), sftpKeysQuery(id)],
 };
 
 /** `view`'s first queries of item `id` when its permission set opens the view; none otherwise. */

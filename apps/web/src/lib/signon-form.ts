@@ -7,8 +7,8 @@ import type { SignonForm } from '@panel247/contract/signon';
  * becoming the query; the tab shares the panel's session.
  */
 
-/** Only http(s) addresses are posted to (never javascript: or data:). */
-export function safeAction(action: string, base: string): string | null {
+/** Only http(s) addresses are posted to (never javascript: or data:); without `base`, only absolute ones. */
+export function safeAction(action: string, base?: string): string | null {
   try {
     const url = new URL(action, base);
     return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;

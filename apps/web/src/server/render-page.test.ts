@@ -19,6 +19,19 @@ describe('the calls a page is drawn with on the server', () => {
     expect(viewCalls('/admin/7/service/dns/', boot()).map((call) => call.path)).toEqual(['service/7/dns/list/']);
   });
 
+  it('are the FTP view’s first page, its server card’s and its SFTP keys’, when the set opens the view', () => {
+    const ftpSet = { ...SET, permissions: { ...permissions, service_ftp: 'read' } };
+    expect(viewCalls('/admin/7/service/ftp/', boot(ftpSet))).toEqual([
+      {
+        queryKey: ['ftp', 7, 'pages', { page: 1, filter: '' }],
+        path: 'service/7/ftp/list/',
+        params: { page: 1, pageSize: LIST_PAGE_SIZE, filter: '' },
+      },
+      { queryKey: ['ftp', 7, 'main'], path: 'service/7/ftp/main/' },
+      { queryKey: ['ftp', 7, 'keys'], path: 'service/7/ftp/keys/' },
+    ]);
+  });
+
   it('are none when the set the page carries shuts the view, is another item’s or is missing, or without a user', () => {
     expect(viewCalls('/admin/7/service/ftp/', boot())).toEqual([]);
     expect(viewCalls('/admin/7/mail/', boot({ ...SET, hasMail: false }))).toEqual([]);

@@ -3,17 +3,19 @@ import { FTP_API } from '@panel247/contract/routes';
 import type { SshKeyAddParams, SshKeyListData, SshKeyOneData } from '@panel247/contract/sftp-keys';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ftpQueryKey } from '../../../api/list-ftp-accounts';
-import { api, apiCall } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
+import { apiGetQuery } from '../../../lib/api-query';
 
 /** The service's SFTP keys (an FTP account's removal takes its keys: asked again then too). */
 export const sftpKeysQueryKey = (serviceId: number) => [...ftpQueryKey(serviceId), 'keys'] as const;
 
-export function listSftpKeys(serviceId: number, signal?: AbortSignal): Promise<SshKeyListData> {
-  return api<SshKeyListData>(FTP_API.keys(serviceId), undefined, { method: 'GET', signal });
+/** The keys' call, shared with the boot and the server's first render (app/route-data.ts). */
+export function sftpKeysQuery(serviceId: number) {
+  return apiGetQuery<SshKeyListData>(sftpKeysQueryKey(serviceId), { path: FTP_API.keys(serviceId) });
 }
 
 export function useSftpKeys(serviceId: number) {
-  return useQuery({ queryKey: sftpKeysQueryKey(serviceId), queryFn: ({ signal }) => listSftpKeys(serviceId, signal) });
+  return useQuery(sftpKeysQuery(serviceId));
 }
 
 /** `ftpId` '' : the service's own login. */

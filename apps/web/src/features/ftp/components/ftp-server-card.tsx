@@ -4,6 +4,7 @@ import { useFtpMain } from '../../../api/get-ftp-main';
 import { CopyButton } from '../../../components/copy-button';
 import { HostText } from '../../../components/host-text';
 import { safeAction } from '../../../lib/signon-form';
+import { useBrowserValue } from '../../../lib/use-browser-value';
 import { useTranslation } from '../../../lib/use-translation';
 
 function Value({ value, copyLabel }: { value: string; copyLabel: string }) {
@@ -15,12 +16,17 @@ function Value({ value, copyLabel }: { value: string; copyLabel: string }) {
   );
 }
 
+/** The page's address, which a WebFTP address relative to the panel is read against. */
+const pageAddress = () => window.location.href;
+
 /** Where FTP clients connect: host, SSL host, port, and the WebFTP's address. */
 export function FtpServerCard({ serviceId }: { serviceId: number }) {
   const { t } = useTranslation();
   const query = useFtpMain(serviceId);
   const data = query.data;
-  const webftp = data ? safeAction(data.webftp, window.location.href) : null;
+  // none while the server draws the card: a relative WebFTP address shows once the app runs
+  const base = useBrowserValue<string | undefined>(pageAddress, undefined);
+  const webftp = data ? safeAction(data.webftp, base) : null;
   return (
     <Card withBorder padding="md" data-testid="ftp-server">
       <Stack gap="sm">
