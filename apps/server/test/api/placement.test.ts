@@ -316,9 +316,14 @@ describe.each(['postgres'] as const)('placing services on the provider’s serve
       await sender.send(APPLY_WEB, { serviceId: ids.get(reference) as number, domain: reference });
     await eventually(() => taken.length === 3);
     expect(taken.sort()).toEqual(['dos.test on web-b', 'tres.test on web-a', 'uno.test on web-a']);
-    const queues = (await sender.list({ states: ['completed'], limit: 20 }))
-      .map((job) => job.kind)
-      .filter((kind) => kind.startsWith('web.apply-service/'));
+    // a job is marked completed only after its handler has returned, so the last one may still be
+    // active when the third handler has run: wait for the engine's record, not the handler's
+    const completedQueues = async () =>
+      (await sender.list({ states: ['completed'], limit: 20 }))
+        .map((job) => job.kind)
+        .filter((kind) => kind.startsWith('web.apply-service/'));
+    await eventually(async () => (await completedQueues()).length === 3);
+    const queues = await completedQueues();
     expect(queues.sort()).toEqual(['web.apply-service/web-a', 'web.apply-service/web-a', 'web.apply-service/web-b']);
     // a service on no named server stays on the plain queue, the unnamed machine's
     const db = t.database.db;
