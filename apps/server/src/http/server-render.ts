@@ -34,6 +34,13 @@ export interface PageToDraw {
   hints: { timeZone: string; phone: boolean; color: string | null };
 }
 
+/**
+ * How React marks a part of the page it gave up drawing (a component that threw, or code that was
+ * not loaded): `renderToString` reports nothing else, and the browser then draws that part itself,
+ * with a flash. Every part of a drawn view is meant to be drawn, so each one is worth a warning.
+ */
+const HANDED_TO_BROWSER = '<!--$!-->';
+
 interface Waiting {
   resolve: (answer: Record<string, unknown>) => void;
   reject: (error: Error) => void;
@@ -75,7 +82,11 @@ export class PageRenderer {
   /** The HTML of the page's app, and the tab's title its view names (null: the page's own). */
   async draw(page: PageToDraw): Promise<{ html: string; title: string | null }> {
     const answer = await this.ask({ draw: page });
-    return { html: answer.html as string, title: typeof answer.title === 'string' ? answer.title : null };
+    const html = answer.html as string;
+    const handedOver = html.split(HANDED_TO_BROWSER).length - 1;
+    if (handedOver > 0)
+      this.log.warn({ path: page.url.split('?')[0], boundaries: handedOver }, 'part of a page left to the browser');
+    return { html, title: typeof answer.title === 'string' ? answer.title : null };
   }
 
   /** Stops the worker (the server's close). */

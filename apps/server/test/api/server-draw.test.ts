@@ -107,6 +107,26 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
     ]);
   });
 
+  it('draws every screen of the layout without leaving a part of it to the browser', async () => {
+    const item = (view: string) => `/admin/${ana.id}/${view}`;
+    const screens = [
+      ...['', 'contact/', 'preferences/', 'domain/', 'service/', 'mail/', 'activity/', 'users/', 'no-such-page/'].map(
+        (view) => `/admin/${view}`,
+      ),
+      ...['domain/', 'mail/', 'activity/', 'service/'].map(item),
+      ...['ftp/', 'files/', 'subdomain/', 'ddbb/', 'dns/', 'backups/', 'cron/', 'stats/', 'mail/spam/'].map((view) =>
+        item(`service/${view}`),
+      ),
+    ];
+    // one after another: the renderer's worker draws one page at a time anyway
+    for (const url of screens) {
+      const answer = await page(url, [ana.cookie, MADRID_DARK]);
+      expect(answer.statusCode, url).toBe(200);
+      expect(answer.body, url).toContain('<div id="root" data-server-drawn');
+      expect(drawnOf(answer.body), url).not.toContain('<!--$!-->');
+    }
+  });
+
   it('names the view in the tab’s title and links the chunks the app takes the page over with', async () => {
     const answer = await page(`/admin/${ana.id}/mail/`, [ana.cookie, MADRID_DARK]);
     expect(/<title>([^<]*)<\/title>/.exec(answer.body)?.[1]).toMatch(new RegExp(`· ${ana.domainName} / `));

@@ -14,6 +14,7 @@ parentPort.on('message', ({ id, plan, draw }) => {
   if (draw.url === '/slow/') return setTimeout(() => parentPort.postMessage({ id, html: 'late' }), 2000);
   if (draw.url === '/fails/') return parentPort.postMessage({ id, error: 'no texts for xx' });
   if (draw.url === '/dies/') process.exit(3);
+  if (draw.url.startsWith('/gave-up/')) return parentPort.postMessage({ id, html: '<main><!--$!--><template></template><!--/$--><!--$!--><!--/$--></main>' });
   parentPort.postMessage({ id, html: '<p>' + draw.url + '</p>', title: draw.url === '/a/' ? 'A / Acme' : undefined });
 });
 `;
@@ -48,6 +49,18 @@ describe('the page renderer’s worker', () => {
     });
     expect(await renderer.draw({ ...PAGE, url: '/a/' })).toEqual({ html: '<p>/a/</p>', title: 'A / Acme' });
     expect(await renderer.draw({ ...PAGE, url: '/b/' })).toEqual({ html: '<p>/b/</p>', title: null });
+  });
+
+  it('warns of each page React left parts of to the browser, with its path and not its query', async () => {
+    const warnings: Record<string, unknown>[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) });
+    renderer = new PageRenderer(path.join(dir, 'worker.mjs'), log, { timeoutMs: 3000, maxWaiting: 8, startMs: 0 });
+    expect(await html('/gave-up/?search=ana')).toContain('<!--$!-->');
+    expect(await html('/a/')).toBe('<p>/a/</p>');
+    expect(warnings).toEqual([
+      expect.objectContaining({ path: '/gave-up/', boundaries: 2, msg: 'part of a page left to the browser' }),
+    ]);
+    expect(JSON.stringify(warnings)).not.toContain('ana');
   });
 
   it('fails a page that takes too long, or that the renderer could not draw, and goes on with the next', async () => {
