@@ -15,14 +15,15 @@ import {
   apiAnswer,
   apiFromPage,
   dialog,
+  drawnByTheApp,
   fieldError,
   holdCalls,
   tableRows,
+  titleOnceSet,
   waitInvalid,
   waitNames,
   waitToast,
 } from '../support/ui';
-import { titleOnceSet } from '../support/ui.ts';
 
 const REDIRECTIONS = '[data-testid="hosting-redirection-list"] tbody tr[data-name]';
 const SITES = '[data-testid="hosting-site-list"] tbody tr[data-name]';
@@ -147,6 +148,8 @@ describe.skipIf(!chromiumAvailable())('Hosting overview and sites', () => {
       route.fulfill(apiAnswer({ redirection: [] })),
     );
     try {
+      // drawn by the server, the page would already hold the redirections' first page
+      await drawnByTheApp(page);
       await page.goto(overviewUrl);
       await page.getByTestId('hosting-redirection-skeleton').waitFor();
       release();

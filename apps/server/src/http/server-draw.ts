@@ -22,6 +22,8 @@ export interface PageDrawing {
 
 /** An API path as the app's routes write them (contract/routes.ts): nothing else is asked for a page. */
 const API_PATH = /^(?:[a-z0-9_-]+\/)+$/;
+/** A field of an answer's data, as the contract names them. */
+const ANSWER_FIELD = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 
 /**
  * Whether a signed-in page's first screen is drawn (when it is one of the layout's and the browser
@@ -46,8 +48,13 @@ export async function drawSignedInPage(
     const answers = await Promise.all(
       calls.map(async (viewCall) => {
         if (!API_PATH.test(viewCall.path)) throw new Error(`not an API path: ${viewCall.path}`);
+        if (viewCall.field !== undefined && !ANSWER_FIELD.test(viewCall.field))
+          throw new Error(`not an answer's field: ${viewCall.field}`);
         const data = await call('GET', viewCall.path, new URLSearchParams(viewCall.query));
-        return data === undefined ? null : { queryKey: viewCall.queryKey, data };
+        if (data === undefined) return null;
+        // the query holds what the view's code reads: the whole answer, or the one field it names
+        const held = viewCall.field === undefined ? data : ownField(data, viewCall.field);
+        return held === undefined ? null : { queryKey: viewCall.queryKey, data: held };
       }),
     );
     const boot: BootData = { ...page.boot, queries: answers.filter((answer) => answer !== null) };
@@ -63,4 +70,11 @@ export async function drawSignedInPage(
     return drawn;
   })();
   return { modules, drawing: { scheme, screen } };
+}
+
+/** `field` of an answer's data when the answer has it as its own (never one of Object's). */
+function ownField(data: unknown, field: string): unknown {
+  return typeof data === 'object' && data !== null && Object.hasOwn(data, field)
+    ? (data as Record<string, unknown>)[field]
+    : undefined;
 }

@@ -17,6 +17,8 @@ export interface ViewCall {
   queryKey: unknown[];
   path: string;
   query: string;
+  /** The field of the answer the view's query holds; none: the whole answer. */
+  field?: string;
 }
 
 /** The renderer's `DrawPlan`. */

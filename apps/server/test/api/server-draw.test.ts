@@ -107,6 +107,27 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
     ]);
   });
 
+  it('draws the hosting overview whole: its service, resources and redirection cards, nothing left loading', async () => {
+    const answer = await page(`/admin/${ana.id}/service/`, [ana.cookie, MADRID_DARK]);
+    expect(answer.statusCode).toBe(200);
+    const drawn = drawnOf(answer.body);
+    for (const card of ['hosting-php-select', 'hosting-resources', 'hosting-ftp-host'])
+      expect(drawn).toContain(`data-testid="${card}"`);
+    expect(drawn).not.toContain('<!--$!-->');
+    expect(drawn).not.toMatch(/skeleton|role="status"/);
+    const queries = bootOf(answer.body).queries ?? [];
+    expect(queries.map((query) => query.queryKey.slice(0, 3))).toEqual([
+      ['hosting', ana.id, 'service'],
+      ['ftp', ana.id, 'main'],
+      ['ftp', ana.id, 'accounts'],
+      ['hosting', ana.id, 'redirection-pages'],
+    ]);
+    // the page carries what the view's query holds: the answer's one field, as the browser keeps it
+    const service = await t.call<{ service: unknown }>('GET', `service/${ana.id}/`, {}, { cookie: ana.cookie });
+    expect(queries[0]?.data).toEqual(service.body.data.service);
+    expect(Array.isArray(queries[2]?.data)).toBe(true);
+  });
+
   it('draws every screen of the layout without leaving a part of it to the browser', async () => {
     const item = (view: string) => `/admin/${ana.id}/${view}`;
     const screens = [

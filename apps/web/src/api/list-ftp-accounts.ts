@@ -1,11 +1,16 @@
-import type { FtpAccount, FtpListData } from '@panel247/contract/ftp';
+import type { FtpListData } from '@panel247/contract/ftp';
 import { FTP_API } from '@panel247/contract/routes';
-import { api } from '../lib/api-client';
+import { apiGetFieldQuery } from '../lib/api-query';
 
 /** Every FTP query of a service starts with this key. */
 export const ftpQueryKey = (serviceId: number) => ['ftp', serviceId] as const;
 export const ftpAccountsQueryKey = (serviceId: number) => [...ftpQueryKey(serviceId), 'accounts'] as const;
 
-export async function listFtpAccounts(serviceId: number, signal?: AbortSignal): Promise<FtpAccount[]> {
-  return (await api<FtpListData>(FTP_API.list(serviceId), undefined, { method: 'GET', signal })).ftps;
+/** Every account of the service, unpaged (the hosting overview's WebFTP button signs on as its own). */
+export function ftpAccountsQuery(serviceId: number) {
+  return apiGetFieldQuery<FtpListData, 'ftps'>(
+    ftpAccountsQueryKey(serviceId),
+    { path: FTP_API.list(serviceId) },
+    'ftps',
+  );
 }

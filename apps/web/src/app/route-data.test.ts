@@ -4,7 +4,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { permissionSetQueryKey } from '../api/permission-queries';
 import { envelope, stubApi } from '../test/api-stub';
-import { DNS_VIEW, FTP_VIEW, MAIL_VIEW, prefetchItemView } from './route-data';
+import { DNS_VIEW, FTP_VIEW, HOSTING_VIEW, MAIL_VIEW, prefetchItemView } from './route-data';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -49,6 +49,24 @@ describe('an item view’s first data, asked beside its code', () => {
       'service/7/ftp/main/',
       'service/7/ftp/keys/',
     ]);
+  });
+
+  it('asks for the hosting overview’s cards, and keeps of each answer what the card reads', async () => {
+    const calls = stubApi((call) =>
+      envelope(call.path === 'service/7/' ? { service: { id: 7 } } : { ftps: [{ id: 1 }], ftp: {}, redirection: [] }),
+    );
+    const permissions = { service: 'write', service_ftp: 'read', service_redirects: 'read' };
+    const client = clientWith({ ...SET, permissions });
+    prefetchItemView(client, HOSTING_VIEW, 7);
+    await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(calls.map((call) => call.path)).toEqual([
+      'service/7/',
+      'service/7/ftp/main/',
+      'service/7/ftp/list/',
+      'service/7/redirection/list/',
+    ]);
+    expect(client.getQueryData(['hosting', 7, 'service'])).toEqual({ id: 7 });
+    expect(client.getQueryData(['ftp', 7, 'accounts'])).toEqual([{ id: 1 }]);
   });
 
   it('asks nothing for a view the set does not open, nor without the set', () => {

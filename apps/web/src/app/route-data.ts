@@ -1,10 +1,14 @@
+import { isVisible } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import type { QueryClient } from '@tanstack/react-query';
 import { ftpMainQuery } from '../api/get-ftp-main';
+import { ftpAccountsQuery } from '../api/list-ftp-accounts';
 import { permissionSetQueryKey } from '../api/permission-queries';
 import { dnsListQuery, FIRST_DNS_PAGE } from '../features/dns/api/list-dns-records';
 import { FIRST_FTP_PAGE, ftpPageQuery } from '../features/ftp/api/list-ftp-page';
 import { sftpKeysQuery } from '../features/ftp/api/sftp-keys';
+import { hostingServiceQuery } from '../features/hosting/api/get-hosting-service';
+import { FIRST_REDIRECTION_PAGE, redirectionPageQuery } from '../features/hosting/api/list-redirection-page';
 import { mailAuthQuery } from '../features/mail/api/get-mail-auth';
 import { FIRST_MAIL_PAGE, mailPageQuery } from '../features/mail/api/list-mail';
 import type { ApiGetQuery } from '../lib/api-query';
@@ -20,7 +24,8 @@ import { gateOpens, type ItemGateRule } from '../lib/item-gate-rule';
  */
 export interface ItemViewData {
   gate: ItemGateRule;
-  queries: (id: number) => ApiGetQuery<unknown>[];
+  /** The first queries of item `id`, whose permission set opens the view: a card it hides asks for nothing. */
+  queries: (id: number, set: PermissionSetData) => ApiGetQuery<unknown>[];
 }
 
 export const MAIL_VIEW: ItemViewData = {
@@ -39,9 +44,22 @@ export const FTP_VIEW: ItemViewData = {
   queries: (id) => [ftpPageQuery(id, FIRST_FTP_PAGE), ftpMainQuery(id), sftpKeysQuery(id)],
 };
 
+export const HOSTING_VIEW: ItemViewData = {
+  gate: { requires: ['service', 'service_parking', 'service_redirects'], flag: 'hasService' },
+  // the service's cards (with the FTP server and the account WebFTP signs on as) and the
+  // redirections' first page, each as the set shows it; the site builder's choice loads after
+  queries: (id, { permissions }) => [
+    ...(isVisible(permissions.service) ? [hostingServiceQuery(id)] : []),
+    ...(isVisible(permissions.service) && isVisible(permissions.service_ftp)
+      ? [ftpMainQuery(id), ftpAccountsQuery(id)]
+      : []),
+    ...(isVisible(permissions.service_redirects) ? [redirectionPageQuery(id, FIRST_REDIRECTION_PAGE)] : []),
+  ],
+};
+
 /** `view`'s first queries of item `id` when its permission set opens the view; none otherwise. */
 export function openViewQueries(view: ItemViewData, id: number, set: PermissionSetData | undefined) {
-  return set && gateOpens(set, view.gate) ? view.queries(id) : [];
+  return set && gateOpens(set, view.gate) ? view.queries(id, set) : [];
 }
 
 /** Asks for `view`'s first data of item `id` when the cached permission set opens it. */

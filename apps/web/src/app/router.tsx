@@ -8,7 +8,7 @@ import { parseId, paths } from '../lib/resource-paths';
 import { PageHydrated } from '../lib/server-drawn';
 import { PublicOnly, RequireSession } from './guards';
 import { type LazyPage, lazyPage } from './lazy-page';
-import { DNS_VIEW, FTP_VIEW, type ItemViewData, MAIL_VIEW, prefetchItemView } from './route-data';
+import { DNS_VIEW, FTP_VIEW, HOSTING_VIEW, type ItemViewData, MAIL_VIEW, prefetchItemView } from './route-data';
 
 // One chunk per route: the login route must stay under its 170 KB gzipped budget.
 const LoginRoute = lazyPage(() => import('../features/auth/routes/login-route'));
@@ -130,7 +130,7 @@ export const routes: RouteObject[] = [
             // would hold the view's chunk back until the item's permissions had loaded.
             path: ':id/service/',
             children: [
-              { index: true, ...pageRoute(ServiceOverviewRoute) },
+              { index: true, ...pageRoute(ServiceOverviewRoute, HOSTING_VIEW) },
               { path: 'ftp/', ...pageRoute(FtpRoute, FTP_VIEW) },
               { path: 'files/', ...pageRoute(FilesRoute) },
               { path: 'subdomain/', ...pageRoute(ServiceSitesRoute) },

@@ -4,6 +4,11 @@ import { api, type Params } from './api-client';
 export interface ApiGetCall {
   path: string;
   params?: Params;
+  /**
+   * The one field of the answer the query holds, when its cache keeps that (a list, an item) and
+   * not the whole answer: the server's first render puts the same field in the page's boot data.
+   */
+  field?: string;
 }
 
 /** A query whose call is data as well as a function: the view's hook, the boot's prefetch and the server share it. */
@@ -14,10 +19,23 @@ export interface ApiGetQuery<T> {
 }
 
 /** The query of a GET call: `call` says what the page's server asks (apps/server/src/http/server-render.ts). */
-export function apiGetQuery<T>(queryKey: readonly unknown[], call: ApiGetCall): ApiGetQuery<T> {
+export function apiGetQuery<T>(queryKey: readonly unknown[], call: Omit<ApiGetCall, 'field'>): ApiGetQuery<T> {
   return {
     queryKey,
     queryFn: ({ signal }) => api<T>(call.path, call.params, { method: 'GET', signal }),
     call,
+  };
+}
+
+/** The query of a GET call whose cache holds one field of the answer (`field`), as the view's code reads it. */
+export function apiGetFieldQuery<T, K extends keyof T & string>(
+  queryKey: readonly unknown[],
+  call: Omit<ApiGetCall, 'field'>,
+  field: K,
+): ApiGetQuery<T[K]> {
+  return {
+    queryKey,
+    queryFn: async ({ signal }) => (await api<T>(call.path, call.params, { method: 'GET', signal }))[field],
+    call: { ...call, field },
   };
 }

@@ -32,6 +32,29 @@ describe('the calls a page is drawn with on the server', () => {
     ]);
   });
 
+  it('are the hosting overview’s cards, as the set shows them, with the field of the answer each query holds', () => {
+    const sees = (shown: Record<string, string>) =>
+      boot({ ...SET, permissions: { service: 'none', service_ftp: 'none', service_redirects: 'none', ...shown } });
+    expect(
+      viewCalls('/admin/7/service/', sees({ service: 'read', service_ftp: 'read', service_redirects: 'write' })),
+    ).toEqual([
+      { queryKey: ['hosting', 7, 'service'], path: 'service/7/', field: 'service' },
+      { queryKey: ['ftp', 7, 'main'], path: 'service/7/ftp/main/' },
+      { queryKey: ['ftp', 7, 'accounts'], path: 'service/7/ftp/list/', field: 'ftps' },
+      {
+        queryKey: ['hosting', 7, 'redirection-pages', { page: 1, filter: '' }],
+        path: 'service/7/redirection/list/',
+        params: { page: 1, pageSize: LIST_PAGE_SIZE, filter: '' },
+      },
+    ]);
+    // a card the set hides asks for nothing: FTP without its right, all of the service without its own
+    expect(viewCalls('/admin/7/service/', sees({ service: 'read' })).map((call) => call.path)).toEqual(['service/7/']);
+    expect(viewCalls('/admin/7/service/', sees({ service_ftp: 'write', service_redirects: 'read' }))).toHaveLength(1);
+    expect(drawPlan('/admin/7/service/', sees({ service: 'read' })).calls).toEqual([
+      { queryKey: ['hosting', 7, 'service'], path: 'service/7/', query: '', field: 'service' },
+    ]);
+  });
+
   it('are none when the set the page carries shuts the view, is another item’s or is missing, or without a user', () => {
     expect(viewCalls('/admin/7/service/ftp/', boot())).toEqual([]);
     expect(viewCalls('/admin/7/mail/', boot({ ...SET, hasMail: false }))).toEqual([]);

@@ -23,11 +23,12 @@ import { renderWithTitle } from '../lib/use-page-title';
  * the API's event loop.
  */
 
-/** One of the view's first calls, with the query key its answer goes under. */
+/** One of the view's first calls, with the query key its answer (or its `field`) goes under. */
 export interface ViewCall {
   queryKey: unknown[];
   path: string;
   params?: Params;
+  field?: string;
 }
 
 /** What the page is drawn for: what the browser would know when it renders it. */
@@ -46,6 +47,8 @@ export interface EncodedViewCall {
   queryKey: unknown[];
   path: string;
   query: string;
+  /** The field of the answer the query holds; none: the whole answer. */
+  field?: string;
 }
 
 /** What drawing `pathname` takes: whether it is drawn here at all, and with which calls' answers. */
@@ -77,10 +80,11 @@ export function drawPlan(pathname: string, boot: BootData): DrawPlan {
     : [];
   return {
     draws,
-    calls: viewCalls(pathname, boot).map(({ queryKey, path, params }) => ({
+    calls: viewCalls(pathname, boot).map(({ queryKey, path, params, field }) => ({
       queryKey,
       path,
       query: encodeParams(params ?? {}).toString(),
+      ...(field === undefined ? {} : { field }),
     })),
     modules: [...routeModules(pathname), ...texts],
   };
