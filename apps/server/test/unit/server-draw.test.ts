@@ -13,18 +13,20 @@ function rendererOf(calls: ViewCall[]): PageRenderer {
   } as unknown as PageRenderer;
 }
 
-/** Every path answers `{ service: {...}, ftps: [...] }`; `broken/` answers nothing (a failed call). */
-const call: PageCall = async (_method, path) =>
-  path === 'broken/' ? undefined : { service: { id: 7 }, ftps: [{ id: 1 }] };
+/**
+ * Every path answers `{ service: {...}, ftps: [...] }`; `broken/` answers nothing (a failed call)
+ * and `slow/` answers after a second.
+ */
+const call: PageCall = async (_method, path) => {
+  if (path === 'broken/') return undefined;
+  if (path === 'slow/') await new Promise((resolve) => setTimeout(resolve, 1000));
+  return { service: { id: 7 }, ftps: [{ id: 1 }] };
+};
 
-async function drawnQueries(calls: ViewCall[]) {
+async function drawnQueries(calls: ViewCall[], deadlineMs?: number) {
   const boot: BootData = { language: 'es', user: {} };
-  const drawing = await drawSignedInPage(rendererOf(calls), call, {
-    url: '/admin/7/',
-    language: 'es',
-    boot,
-    hints: HINTS,
-  });
+  const page = { url: '/admin/7/', language: 'es', boot, hints: HINTS };
+  const drawing = await drawSignedInPage(rendererOf(calls), call, page, deadlineMs);
   await drawing.drawing?.screen;
   return boot.queries;
 }
@@ -53,6 +55,16 @@ describe('a drawn page’s first data', () => {
         { queryKey: ['kept'], path: 'a/', query: '', field: 'service' },
       ]),
     ).toEqual([{ queryKey: ['kept'], data: { id: 7 } }]);
+  });
+
+  it('does not wait past its deadline for a slow call: the page is drawn without it', async () => {
+    const calls = [
+      { queryKey: ['slow'], path: 'slow/', query: '' },
+      { queryKey: ['quick'], path: 'a/', query: '', field: 'service' },
+    ];
+    // the slow call would have answered in a second: drawn without it, nothing waited for it
+    expect(await drawnQueries(calls, 50)).toEqual([{ queryKey: ['quick'], data: { id: 7 } }]);
+    expect(await drawnQueries(calls, 5000)).toHaveLength(2);
   });
 
   it('draws nothing for a call that is not an API path, or a field that is not a name', async () => {
