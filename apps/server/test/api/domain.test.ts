@@ -89,6 +89,30 @@ describe.each(DATABASE_KINDS)('domain area API on %s', (kind) => {
     expect(foreign.response.statusCode).toBe(404);
   });
 
+  it('answers a view’s first calls side by side on the domain’s first use, and makes it once', async () => {
+    // the domain view's calls leave together (the boot's prefetch, the server's drawing)
+    const first = await buildAccount(t.database.db, {
+      domainName: 'primero.test',
+      resources: { 'primero.test': { hasDomain: true } },
+    });
+    const firstId = first.resources['primero.test'] as number;
+    const firstCookie = await t.login(first.domainName, first.username, first.password);
+    const answers = await Promise.all(
+      [
+        `domain/${firstId}/`,
+        `domain/${firstId}/gluerecord/list/`,
+        `domain/${firstId}/dnssec/list/`,
+        `domain/${firstId}/`,
+      ].map((path) => t.call('GET', path, {}, { cookie: firstCookie })),
+    );
+    expect(answers.map((answer) => answer.response.statusCode)).toEqual([200, 200, 200, 200]);
+    const rows = await t.database.db.selectFrom('domains').selectAll().where('resource_id', '=', firstId).execute();
+    expect(rows).toHaveLength(1);
+    const [data, again] = [answers[0], answers[3]].map((answer) => answer?.body.data as DomainData);
+    expect(data?.domain.dns.servers).toEqual(['ns1.provider.test', 'ns2.provider.test']);
+    expect(again?.registrant.id).toBe(data?.registrant.id);
+  });
+
   describe('name servers', () => {
     it('offers the provider’s servers only with a service', async () => {
       const init = await t.call('GET', `domains/${id}/dnsinit/`, {}, { cookie });

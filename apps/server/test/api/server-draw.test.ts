@@ -128,6 +128,22 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
     expect(Array.isArray(queries[2]?.data)).toBe(true);
   });
 
+  it('draws the domain view whole: its DNS, actions and contacts cards, nothing left loading', async () => {
+    const answer = await page(`/admin/${ana.id}/domain/`, [ana.cookie, MADRID_DARK]);
+    expect(answer.statusCode).toBe(200);
+    const drawn = drawnOf(answer.body);
+    for (const card of ['dns-card', 'glue-preview', 'dnssec-preview']) expect(drawn).toContain(`data-testid="${card}"`);
+    expect(drawn).not.toContain('data-loading="true"');
+    expect(drawn).not.toContain('<!--$!-->');
+    const queries = bootOf(answer.body).queries ?? [];
+    expect(queries.map((query) => query.queryKey)).toEqual([
+      ['domain', ana.id, 'data'],
+      ['domain', ana.id, 'glue'],
+      ['domain', ana.id, 'dnssec'],
+    ]);
+    expect(Array.isArray(queries[1]?.data)).toBe(true);
+  });
+
   it('draws every screen of the layout without leaving a part of it to the browser', async () => {
     const item = (view: string) => `/admin/${ana.id}/${view}`;
     const screens = [

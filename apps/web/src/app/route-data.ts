@@ -5,6 +5,9 @@ import { ftpMainQuery } from '../api/get-ftp-main';
 import { ftpAccountsQuery } from '../api/list-ftp-accounts';
 import { permissionSetQueryKey } from '../api/permission-queries';
 import { dnsListQuery, FIRST_DNS_PAGE } from '../features/dns/api/list-dns-records';
+import { domainQuery } from '../features/domain/api/get-domain';
+import { dnssecListQuery } from '../features/domain/api/list-dnssec';
+import { glueRecordsQuery } from '../features/domain/api/list-glue-records';
 import { FIRST_FTP_PAGE, ftpPageQuery } from '../features/ftp/api/list-ftp-page';
 import { sftpKeysQuery } from '../features/ftp/api/sftp-keys';
 import { hostingServiceQuery } from '../features/hosting/api/get-hosting-service';
@@ -42,6 +45,16 @@ export const FTP_VIEW: ItemViewData = {
   gate: { requires: ['service_ftp'], flag: 'hasService' },
   // the server card and the SFTP card are on the first screen too: without them it drew skeletons
   queries: (id) => [ftpPageQuery(id, FIRST_FTP_PAGE), ftpMainQuery(id), sftpKeysQuery(id)],
+};
+
+export const DOMAIN_VIEW: ItemViewData = {
+  gate: { requires: ['domain'], flag: 'hasDomain' },
+  // the domain with its contacts, and the glue records and DNSSEC entries its DNS card previews
+  queries: (id, { permissions }) => [
+    domainQuery(id),
+    ...(isVisible(permissions.domain_gluerecords) ? [glueRecordsQuery(id)] : []),
+    ...(isVisible(permissions.domain_dnssec) ? [dnssecListQuery(id)] : []),
+  ],
 };
 
 export const HOSTING_VIEW: ItemViewData = {

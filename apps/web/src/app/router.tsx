@@ -8,7 +8,15 @@ import { parseId, paths } from '../lib/resource-paths';
 import { PageHydrated } from '../lib/server-drawn';
 import { PublicOnly, RequireSession } from './guards';
 import { type LazyPage, lazyPage } from './lazy-page';
-import { DNS_VIEW, FTP_VIEW, HOSTING_VIEW, type ItemViewData, MAIL_VIEW, prefetchItemView } from './route-data';
+import {
+  DNS_VIEW,
+  DOMAIN_VIEW,
+  FTP_VIEW,
+  HOSTING_VIEW,
+  type ItemViewData,
+  MAIL_VIEW,
+  prefetchItemView,
+} from './route-data';
 
 // One chunk per route: the login route must stay under its 170 KB gzipped budget.
 const LoginRoute = lazyPage(() => import('../features/auth/routes/login-route'));
@@ -122,7 +130,7 @@ export const routes: RouteObject[] = [
           { path: 'users/', ...pageRoute(UsersRoute) },
           { path: 'users/:id/', ...pageRoute(UserRoute) },
           { path: ':id/', ...pageRoute(ItemRedirectRoute) },
-          { path: ':id/domain/', ...pageRoute(DomainRoute) },
+          { path: ':id/domain/', ...pageRoute(DomainRoute, DOMAIN_VIEW) },
           { path: ':id/mail/', ...pageRoute(MailRoute, MAIL_VIEW) },
           { path: ':id/activity/', ...pageRoute(ItemActivityRoute) },
           {

@@ -55,6 +55,20 @@ describe('the calls a page is drawn with on the server', () => {
     ]);
   });
 
+  it('are the domain view’s domain, and the glue records and DNSSEC entries its DNS card shows', () => {
+    const domainSet = (shown: Record<string, string>) =>
+      boot({ ...SET, hasDomain: true, permissions: { domain: 'read', ...shown } });
+    expect(viewCalls('/admin/7/domain/', domainSet({ domain_gluerecords: 'read', domain_dnssec: 'write' }))).toEqual([
+      { queryKey: ['domain', 7, 'data'], path: 'domain/7/' },
+      { queryKey: ['domain', 7, 'glue'], path: 'domain/7/gluerecord/list/', field: 'gluerecords' },
+      { queryKey: ['domain', 7, 'dnssec'], path: 'domain/7/dnssec/list/', field: 'dnssec' },
+    ]);
+    expect(viewCalls('/admin/7/domain/', domainSet({ domain_dnssec: 'none' })).map((call) => call.path)).toEqual([
+      'domain/7/',
+    ]);
+    expect(viewCalls('/admin/7/domain/', boot({ ...SET, permissions: { domain: 'read' } }))).toEqual([]);
+  });
+
   it('are none when the set the page carries shuts the view, is another item’s or is missing, or without a user', () => {
     expect(viewCalls('/admin/7/service/ftp/', boot())).toEqual([]);
     expect(viewCalls('/admin/7/mail/', boot({ ...SET, hasMail: false }))).toEqual([]);

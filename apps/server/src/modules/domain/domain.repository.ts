@@ -15,8 +15,14 @@ export const domainRepository = {
     return db.selectFrom('domains').selectAll().where('resource_id', '=', resourceId).executeTakeFirst();
   },
 
-  insert(db: Db, row: DomainRow) {
-    return db.insertInto('domains').values(row).execute();
+  /** Inserts the domain's row unless it has one: whether this call inserted it. */
+  async insertIfMissing(db: Db, row: DomainRow): Promise<boolean> {
+    const result = await db
+      .insertInto('domains')
+      .values(row)
+      .onConflict((oc) => oc.column('resource_id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   },
 
   update(db: Db, resourceId: number, set: Partial<Omit<DomainRow, 'resource_id'>>) {

@@ -75,13 +75,19 @@ export class DomainService {
       dnssec_type: options.dnssecType ?? 'digest',
       auth_secret: this.secrets.seal(await this.registry.newAuthSecret(name, authType)),
     };
-    await this.db.transaction().execute(async (trx) => {
-      await domainRepository.insert(trx, row);
+    // A view's first calls arrive side by side, and each may be the domain's first use: one of
+    // them makes the row, its name servers and contacts; the others read what it made.
+    const inserted = await this.db.transaction().execute(async (trx) => {
+      if (!(await domainRepository.insertIfMissing(trx, row))) return false;
       await domainRepository.setNameservers(trx, id, this.settings.defaultNameservers);
       const contactId = await domainRepository.insertContact(trx, emptyContact(accountId, this.now()));
       await domainRepository.assignContact(trx, id, [...CONTACT_ROLES], contactId);
+      return true;
     });
-    return row;
+    if (inserted) return row;
+    const made = await domainRepository.find(this.db, id);
+    if (!made) throw new Error(`domain ${id}: its row was neither made nor found`);
+    return made;
   }
 
   /**
