@@ -11,8 +11,17 @@ import { type Credentials, loginNoCaptcha, VIEWER } from '../support/panel';
 import type { PanelServer } from '../support/server';
 import { pageSession } from '../support/session';
 import { pageSuite } from '../support/suite';
-import { apiFromPage, dialog, fieldError, holdCalls, tableRows, waitNames, waitToast } from '../support/ui';
-import { titleOnceSet } from '../support/ui.ts';
+import {
+  apiFromPage,
+  dialog,
+  drawnByTheApp,
+  fieldError,
+  holdCalls,
+  tableRows,
+  titleOnceSet,
+  waitNames,
+  waitToast,
+} from '../support/ui';
 
 const execFileAsync = promisify(execFile);
 const ROWS = '[data-testid="ddbb-list"] tbody tr[data-name]';
@@ -108,6 +117,8 @@ describe.skipIf(!chromiumAvailable())('Database view (MariaDB)', () => {
   it('starts empty (MariaDB gets no demo databases), after a skeleton while the list is slow', async () => {
     const release = await holdCalls(page, '**/p247/service/*/ddbb/list/**', (route) => route.continue());
     try {
+      // drawn by the server, the page would already hold the list
+      await drawnByTheApp(page);
       await page.goto(databasesUrl);
       await page.getByTestId('ddbb-skeleton').waitFor();
       release();

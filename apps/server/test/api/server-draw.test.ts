@@ -144,6 +144,19 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
     expect(Array.isArray(queries[1]?.data)).toBe(true);
   });
 
+  it('draws the sites and the databases views with their lists, not their skeletons', async () => {
+    for (const [view, list, key] of [
+      ['subdomain/', 'hosting-site', ['hosting', ana.id, 'subdomain-pages', { page: 1, filter: '' }]],
+      ['ddbb/', 'ddbb', ['databases', ana.id, 'list']],
+    ] as const) {
+      const answer = await page(`/admin/${ana.id}/service/${view}`, [ana.cookie, MADRID_DARK]);
+      const drawn = drawnOf(answer.body);
+      expect(drawn, view).toContain(`data-testid="${list}-filter"`);
+      expect(drawn, view).not.toContain(`data-testid="${list}-skeleton"`);
+      expect(bootOf(answer.body).queries?.map((query) => query.queryKey)).toEqual([key]);
+    }
+  });
+
   it('draws every screen of the layout without leaving a part of it to the browser', async () => {
     const item = (view: string) => `/admin/${ana.id}/${view}`;
     const screens = [

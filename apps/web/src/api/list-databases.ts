@@ -1,7 +1,7 @@
 import type { DatabasesListData, HostedDatabase } from '@panel247/contract/databases';
 import { DDBB_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../lib/api-client';
+import { apiGetQuery } from '../lib/api-query';
 import { PENDING_WORK_REFRESH_MS } from '../lib/use-work-refresh';
 
 /** The databases and the plan's limit. */
@@ -11,14 +11,14 @@ export type DatabaseList = DatabasesListData;
 export const databaseQueriesKey = (serviceId: number) => ['databases', serviceId] as const;
 export const databasesQueryKey = (serviceId: number) => [...databaseQueriesKey(serviceId), 'list'] as const;
 
-export function listDatabases(serviceId: number, signal?: AbortSignal): Promise<DatabaseList> {
-  return api<DatabaseList>(DDBB_API.list(serviceId), undefined, { method: 'GET', signal });
+/** The databases, their limit and whether their changes are all on the server: the view's first call. */
+export function databasesQuery(serviceId: number) {
+  return apiGetQuery<DatabaseList>(databasesQueryKey(serviceId), { path: DDBB_API.list(serviceId) });
 }
 
 export function useDatabases(serviceId: number, enabled = true) {
   return useQuery({
-    queryKey: databasesQueryKey(serviceId),
-    queryFn: ({ signal }) => listDatabases(serviceId, signal),
+    ...databasesQuery(serviceId),
     enabled,
     refetchInterval: (query) => (query.state.data?.applying ? PENDING_WORK_REFRESH_MS : false),
   });

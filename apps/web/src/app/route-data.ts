@@ -2,19 +2,21 @@ import { isVisible } from '@panel247/contract/constants';
 import type { PermissionSetData } from '@panel247/contract/permissions';
 import type { QueryClient } from '@tanstack/react-query';
 import { ftpMainQuery } from '../api/get-ftp-main';
+import { databasesQuery } from '../api/list-databases';
 import { ftpAccountsQuery } from '../api/list-ftp-accounts';
 import { permissionSetQueryKey } from '../api/permission-queries';
 import { dnsListQuery, FIRST_DNS_PAGE } from '../features/dns/api/list-dns-records';
 import { domainQuery } from '../features/domain/api/get-domain';
 import { dnssecListQuery } from '../features/domain/api/list-dnssec';
 import { glueRecordsQuery } from '../features/domain/api/list-glue-records';
-import { FIRST_FTP_PAGE, ftpPageQuery } from '../features/ftp/api/list-ftp-page';
+import { ftpPageQuery } from '../features/ftp/api/list-ftp-page';
 import { sftpKeysQuery } from '../features/ftp/api/sftp-keys';
 import { hostingServiceQuery } from '../features/hosting/api/get-hosting-service';
-import { FIRST_REDIRECTION_PAGE, redirectionPageQuery } from '../features/hosting/api/list-redirection-page';
+import { redirectionPageQuery } from '../features/hosting/api/list-redirection-page';
+import { subdomainPageQuery } from '../features/hosting/api/list-subdomain-page';
 import { mailAuthQuery } from '../features/mail/api/get-mail-auth';
 import { FIRST_MAIL_PAGE, mailPageQuery } from '../features/mail/api/list-mail';
-import type { ApiGetQuery } from '../lib/api-query';
+import { type ApiGetQuery, FIRST_LIST_PAGE } from '../lib/api-query';
 import { gateOpens, type ItemGateRule } from '../lib/item-gate-rule';
 
 /**
@@ -44,7 +46,7 @@ export const DNS_VIEW: ItemViewData = {
 export const FTP_VIEW: ItemViewData = {
   gate: { requires: ['service_ftp'], flag: 'hasService' },
   // the server card and the SFTP card are on the first screen too: without them it drew skeletons
-  queries: (id) => [ftpPageQuery(id, FIRST_FTP_PAGE), ftpMainQuery(id), sftpKeysQuery(id)],
+  queries: (id) => [ftpPageQuery(id, FIRST_LIST_PAGE), ftpMainQuery(id), sftpKeysQuery(id)],
 };
 
 export const DOMAIN_VIEW: ItemViewData = {
@@ -66,8 +68,18 @@ export const HOSTING_VIEW: ItemViewData = {
     ...(isVisible(permissions.service) && isVisible(permissions.service_ftp)
       ? [ftpMainQuery(id), ftpAccountsQuery(id)]
       : []),
-    ...(isVisible(permissions.service_redirects) ? [redirectionPageQuery(id, FIRST_REDIRECTION_PAGE)] : []),
+    ...(isVisible(permissions.service_redirects) ? [redirectionPageQuery(id, FIRST_LIST_PAGE)] : []),
   ],
+};
+
+export const SITES_VIEW: ItemViewData = {
+  gate: { requires: ['service_subdomains'], flag: 'hasService' },
+  queries: (id) => [subdomainPageQuery(id, FIRST_LIST_PAGE)],
+};
+
+export const DATABASES_VIEW: ItemViewData = {
+  gate: { requires: ['service_ddbb'], flag: 'hasService' },
+  queries: (id) => [databasesQuery(id)],
 };
 
 /** `view`'s first queries of item `id` when its permission set opens the view; none otherwise. */

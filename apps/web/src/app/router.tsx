@@ -9,6 +9,7 @@ import { PageHydrated } from '../lib/server-drawn';
 import { PublicOnly, RequireSession } from './guards';
 import { type LazyPage, lazyPage } from './lazy-page';
 import {
+  DATABASES_VIEW,
   DNS_VIEW,
   DOMAIN_VIEW,
   FTP_VIEW,
@@ -16,6 +17,7 @@ import {
   type ItemViewData,
   MAIL_VIEW,
   prefetchItemView,
+  SITES_VIEW,
 } from './route-data';
 
 // One chunk per route: the login route must stay under its 170 KB gzipped budget.
@@ -141,8 +143,8 @@ export const routes: RouteObject[] = [
               { index: true, ...pageRoute(ServiceOverviewRoute, HOSTING_VIEW) },
               { path: 'ftp/', ...pageRoute(FtpRoute, FTP_VIEW) },
               { path: 'files/', ...pageRoute(FilesRoute) },
-              { path: 'subdomain/', ...pageRoute(ServiceSitesRoute) },
-              { path: 'ddbb/', ...pageRoute(DatabasesRoute) },
+              { path: 'subdomain/', ...pageRoute(ServiceSitesRoute, SITES_VIEW) },
+              { path: 'ddbb/', ...pageRoute(DatabasesRoute, DATABASES_VIEW) },
               { path: 'dns/', ...pageRoute(ServiceDnsRoute, DNS_VIEW) },
               { path: 'backups/', ...pageRoute(BackupsRoute) },
               { path: 'cron/', ...pageRoute(CronRoute) },

@@ -1,3 +1,5 @@
+import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
+import type { ListPageQuery } from '@panel247/contract/list-query';
 import { api, type Params } from './api-client';
 
 /** A read call written as data: the browser makes it with `api`, the server's first render with its own routes. */
@@ -38,4 +40,18 @@ export function apiGetFieldQuery<T, K extends keyof T & string>(
     queryFn: async ({ signal }) => (await api<T>(call.path, call.params, { method: 'GET', signal }))[field],
     call: { ...call, field },
   };
+}
+
+/** The page a list paged and filtered on the server opens on: the first, unfiltered. */
+export const FIRST_LIST_PAGE: ListPageQuery = { page: 1, filter: '' };
+
+/**
+ * One page of a list paged and filtered on the server (`LIST_PAGE_SIZE` rows), under its list's
+ * `pagesKey`, so that a change invalidates every page at once.
+ */
+export function listPageQuery<T>(pagesKey: readonly unknown[], path: string, query: ListPageQuery): ApiGetQuery<T> {
+  return apiGetQuery<T>([...pagesKey, query], {
+    path,
+    params: { page: query.page, pageSize: LIST_PAGE_SIZE, filter: query.filter },
+  });
 }

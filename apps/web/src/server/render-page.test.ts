@@ -69,6 +69,21 @@ describe('the calls a page is drawn with on the server', () => {
     expect(viewCalls('/admin/7/domain/', boot({ ...SET, permissions: { domain: 'read' } }))).toEqual([]);
   });
 
+  it('are the sites’ and the databases’ lists, when the set shows them', () => {
+    const serviceSet = boot({ ...SET, permissions: { service_subdomains: 'read', service_ddbb: 'none' } });
+    expect(viewCalls('/admin/7/service/subdomain/', serviceSet)).toEqual([
+      {
+        queryKey: ['hosting', 7, 'subdomain-pages', { page: 1, filter: '' }],
+        path: 'service/7/subdomain/list/',
+        params: { page: 1, pageSize: LIST_PAGE_SIZE, filter: '' },
+      },
+    ]);
+    expect(viewCalls('/admin/7/service/ddbb/', serviceSet)).toEqual([]);
+    expect(viewCalls('/admin/7/service/ddbb/', boot({ ...SET, permissions: { service_ddbb: 'read' } }))).toEqual([
+      { queryKey: ['databases', 7, 'list'], path: 'service/7/ddbb/list/' },
+    ]);
+  });
+
   it('are none when the set the page carries shuts the view, is another item’s or is missing, or without a user', () => {
     expect(viewCalls('/admin/7/service/ftp/', boot())).toEqual([]);
     expect(viewCalls('/admin/7/mail/', boot({ ...SET, hasMail: false }))).toEqual([]);
@@ -80,6 +95,7 @@ describe('the calls a page is drawn with on the server', () => {
   it('are none for a view without first data of its own', () => {
     expect(viewCalls('/admin/', boot())).toEqual([]);
     expect(viewCalls('/admin/7/service/files/', boot())).toEqual([]);
+    expect(viewCalls('/admin/7/service/cron/', boot())).toEqual([]);
   });
 
   it('are asked only for a screen of the layout: not the console, the invitation page or the root’s redirect', () => {
