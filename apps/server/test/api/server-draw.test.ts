@@ -144,15 +144,21 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
     expect(Array.isArray(queries[1]?.data)).toBe(true);
   });
 
-  it('draws the sites and the databases views with their lists, not their skeletons', async () => {
-    for (const [view, list, key] of [
-      ['subdomain/', 'hosting-site', ['hosting', ana.id, 'subdomain-pages', { page: 1, filter: '' }]],
-      ['ddbb/', 'ddbb', ['databases', ana.id, 'list']],
+  it('draws the sites, databases and backups views with their lists, not their skeletons', async () => {
+    for (const [view, testId, skeleton, key] of [
+      [
+        'subdomain/',
+        'sites-view',
+        'hosting-site-skeleton',
+        ['hosting', ana.id, 'subdomain-pages', { page: 1, filter: '' }],
+      ],
+      ['ddbb/', 'ddbb-view', 'ddbb-skeleton', ['databases', ana.id, 'list']],
+      ['backups/', 'backups-view', 'backups-skeleton', ['backups', ana.id]],
     ] as const) {
       const answer = await page(`/admin/${ana.id}/service/${view}`, [ana.cookie, MADRID_DARK]);
       const drawn = drawnOf(answer.body);
-      expect(drawn, view).toContain(`data-testid="${list}-filter"`);
-      expect(drawn, view).not.toContain(`data-testid="${list}-skeleton"`);
+      expect(drawn, view).toContain(`data-testid="${testId}"`);
+      expect(drawn, view).not.toContain(`data-testid="${skeleton}"`);
       expect(bootOf(answer.body).queries?.map((query) => query.queryKey)).toEqual([key]);
     }
   });

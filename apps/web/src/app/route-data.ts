@@ -5,6 +5,7 @@ import { ftpMainQuery } from '../api/get-ftp-main';
 import { databasesQuery } from '../api/list-databases';
 import { ftpAccountsQuery } from '../api/list-ftp-accounts';
 import { permissionSetQueryKey } from '../api/permission-queries';
+import { backupsListQuery } from '../features/backups/api/list-backups';
 import { dnsListQuery, FIRST_DNS_PAGE } from '../features/dns/api/list-dns-records';
 import { domainQuery } from '../features/domain/api/get-domain';
 import { dnssecListQuery } from '../features/domain/api/list-dnssec';
@@ -80,6 +81,11 @@ export const SITES_VIEW: ItemViewData = {
 export const DATABASES_VIEW: ItemViewData = {
   gate: { requires: ['service_ddbb'], flag: 'hasService' },
   queries: (id) => [databasesQuery(id)],
+};
+
+export const BACKUPS_VIEW: ItemViewData = {
+  gate: { requires: ['service_backups'], flag: 'hasService' },
+  queries: (id) => [backupsListQuery(id)],
 };
 
 /** `view`'s first queries of item `id` when its permission set opens the view; none otherwise. */

@@ -9,6 +9,7 @@ import { PageHydrated } from '../lib/server-drawn';
 import { PublicOnly, RequireSession } from './guards';
 import { type LazyPage, lazyPage } from './lazy-page';
 import {
+  BACKUPS_VIEW,
   DATABASES_VIEW,
   DNS_VIEW,
   DOMAIN_VIEW,
@@ -146,7 +147,7 @@ export const routes: RouteObject[] = [
               { path: 'subdomain/', ...pageRoute(ServiceSitesRoute, SITES_VIEW) },
               { path: 'ddbb/', ...pageRoute(DatabasesRoute, DATABASES_VIEW) },
               { path: 'dns/', ...pageRoute(ServiceDnsRoute, DNS_VIEW) },
-              { path: 'backups/', ...pageRoute(BackupsRoute) },
+              { path: 'backups/', ...pageRoute(BackupsRoute, BACKUPS_VIEW) },
               { path: 'cron/', ...pageRoute(CronRoute) },
               { path: 'stats/', ...pageRoute(StatsRoute) },
               { path: 'mail/spam/', ...pageRoute(MailSpamRoute) },

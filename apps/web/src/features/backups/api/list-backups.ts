@@ -1,18 +1,18 @@
 import type { BackupsListData } from '@panel247/contract/backups';
 import { BACKUPS_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { apiGetQuery } from '../../../lib/api-query';
 
 export const backupsQueryKey = (serviceId: number) => ['backups', serviceId] as const;
 
-/** The service's snapshots (newest first), their usage against the plan, and a job still running. */
-export function listBackups(serviceId: number, signal?: AbortSignal): Promise<BackupsListData> {
-  return api<BackupsListData>(BACKUPS_API.list(serviceId), undefined, { method: 'GET', signal });
+/**
+ * The service's snapshots (newest first), their usage against the plan, and a job still running:
+ * the view's first call, which its hook, the boot's prefetch and the server's first render share.
+ */
+export function backupsListQuery(serviceId: number) {
+  return apiGetQuery<BackupsListData>(backupsQueryKey(serviceId), { path: BACKUPS_API.list(serviceId) });
 }
 
 export function useBackupsList(serviceId: number) {
-  return useQuery({
-    queryKey: backupsQueryKey(serviceId),
-    queryFn: ({ signal }) => listBackups(serviceId, signal),
-  });
+  return useQuery(backupsListQuery(serviceId));
 }
