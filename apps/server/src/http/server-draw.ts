@@ -38,8 +38,8 @@ export const VIEW_CALL_DEADLINE_MS = 1500;
  * (`call`, the page's cookie and no other), puts their answers in the boot data the page carries
  * (so the app's first render is the server's), and renders the app in the renderer's worker. A
  * call that fails, or has not answered by `deadlineMs`, is left out, as the boot data's are: the
- * view draws it as loading and the app asks for it again. Without the view's hints (a browser's first visit) the app draws the page,
- * but the page still names the code it will load.
+ * view draws it as loading and the app asks for it again. Without the view's hints (a browser's
+ * first visit) the app draws the page, but the page still names the code it will load.
  */
 export async function drawSignedInPage(
   renderer: PageRenderer,
