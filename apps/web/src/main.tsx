@@ -38,7 +38,7 @@ const signedIn = boot ? boot.signedIn : document.documentElement.dataset.session
 // the second message is posted once the first has run: the code's task comes after the texts'
 const code = nextTask()
   .then(nextTask)
-  .then(() => preloadRoute(window.location.pathname, { signedIn, queryClient }));
+  .then(() => preloadRoute(window.location, { signedIn, queryClient, language }));
 
 void Promise.all([texts, styles, code]).then(() => {
   const root = <Root initialLanguage={language} queryClient={queryClient} />;

@@ -80,13 +80,3 @@ export const cronSaveParamsSchema = z.object({
 });
 export const cronTaskSaveParamsSchema = cronSaveParamsSchema.extend({ taskId: idParam });
 export type CronSaveParams = z.infer<typeof cronSaveParamsSchema>;
-
-export const CRON_API = {
-  list: (id: number | string) => `service/${id}/cron/list/`,
-  create: (id: number | string) => `service/${id}/cron/create/`,
-  preview: (id: number | string) => `service/${id}/cron/preview/`,
-  save: (id: number | string, taskId: number | string) => `service/${id}/cron/${taskId}/save/`,
-  remove: (id: number | string, taskId: number | string) => `service/${id}/cron/${taskId}/delete/`,
-  run: (id: number | string, taskId: number | string) => `service/${id}/cron/${taskId}/run/`,
-  runs: (id: number | string, taskId: number | string) => `service/${id}/cron/${taskId}/runs/`,
-} as const;

@@ -195,6 +195,24 @@ export const BACKUPS_API = {
   job: (id: number | string, jobId: string) => `service/${id}/backups/job/${jobId}/`,
 } as const;
 
+/** A service's scheduled tasks (cron), each run's outcome, and a schedule worded before it is saved. */
+export const CRON_API = {
+  list: (id: number | string) => `service/${id}/cron/list/`,
+  create: (id: number | string) => `service/${id}/cron/create/`,
+  preview: (id: number | string) => `service/${id}/cron/preview/`,
+  save: (id: number | string, taskId: number | string) => `service/${id}/cron/${taskId}/save/`,
+  remove: (id: number | string, taskId: number | string) => `service/${id}/cron/${taskId}/delete/`,
+  run: (id: number | string, taskId: number | string) => `service/${id}/cron/${taskId}/run/`,
+  runs: (id: number | string, taskId: number | string) => `service/${id}/cron/${taskId}/runs/`,
+} as const;
+
+/** A service's site statistics: its sites with their months, one site's month, a refresh now. */
+export const STATS_API = {
+  sites: (id: number | string) => `service/${id}/stats/`,
+  site: (id: number | string) => `service/${id}/stats/site/`,
+  refresh: (id: number | string) => `service/${id}/stats/refresh/`,
+} as const;
+
 /** Database calls of a service. */
 export const DDBB_API = {
   list: (id: number | string) => `service/${id}/ddbb/list/`,

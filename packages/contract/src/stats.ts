@@ -73,9 +73,3 @@ export const statsSiteDataSchema = z.object({
   updatedAt: z.number().int(),
 });
 export type StatsSiteData = z.infer<typeof statsSiteDataSchema>;
-
-export const STATS_API = {
-  sites: (id: number | string) => `service/${id}/stats/`,
-  site: (id: number | string) => `service/${id}/stats/site/`,
-  refresh: (id: number | string) => `service/${id}/stats/refresh/`,
-} as const;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { VIEW_COOKIE } from '@panel247/contract/constants';
 import type { MailListData } from '@panel247/contract/mail';
+import type { StatsSitesData } from '@panel247/contract/stats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rendererFile } from '../../src/http/server-render.ts';
 import { type SignedInAccount, signedInAccount } from '../support/factories.ts';
@@ -160,6 +161,34 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
       expect(drawn, view).toContain(`data-testid="${testId}"`);
       expect(drawn, view).not.toContain(`data-testid="${skeleton}"`);
       expect(bootOf(answer.body).queries?.map((query) => query.queryKey)).toEqual([key]);
+    }
+  });
+
+  it('draws the file manager, the tasks, the statistics, the spam filter and the item’s log with their first data', async () => {
+    const filters = { user: '', area: '', from: '', to: '', resource: ana.id };
+    // the statistics' first data is the service's sites (its first site's month follows it)
+    const stats = await t.call<StatsSitesData>('GET', `service/${ana.id}/stats/`, {}, { cookie: ana.cookie });
+    const firstSite = stats.body.data.sites[0]?.host;
+    // each view's key, and what it draws only once its data is in (the writable folder's tools,
+    // the task list, the site chosen, the mailbox the account made, the log's entry of it)
+    for (const [view, key, shown] of [
+      ['service/files/?path=', ['files', ana.id, 0, 'list', ''], 'data-testid="files-new-folder"'],
+      ['service/cron/', ['cron', ana.id, 'list', 'es'], 'data-testid="cron-list"'],
+      [
+        'service/stats/',
+        ['stats', ana.id, 'sites'],
+        firstSite === undefined ? 'data-testid="stats-no-sites"' : `value="${firstSite}"`,
+      ],
+      ['service/mail/spam/', ['mail', ana.id, 'spam'], `ventas@${ana.domainName}`],
+      ['activity/', ['activity', filters, 1], 'ventas'],
+    ] as const) {
+      const answer = await page(`/admin/${ana.id}/${view}`, [ana.cookie, MADRID_DARK]);
+      expect(answer.statusCode, view).toBe(200);
+      expect(
+        bootOf(answer.body).queries?.map((query) => query.queryKey),
+        view,
+      ).toEqual([key]);
+      expect(drawnOf(answer.body), view).toContain(shown);
     }
   });
 

@@ -4,12 +4,15 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { permissionSetQueryKey } from '../api/permission-queries';
 import { envelope, stubApi } from '../test/api-stub';
-import { DNS_VIEW, FTP_VIEW, HOSTING_VIEW, MAIL_VIEW, prefetchItemView } from './route-data';
+import { CRON_VIEW, DNS_VIEW, FILES_VIEW, FTP_VIEW, HOSTING_VIEW, MAIL_VIEW, prefetchItemView } from './route-data';
 
 afterEach(() => vi.unstubAllGlobals());
 
 const visible = { servicemail: 'write', service_dnszone: 'read', service_ftp: 'disabled' };
 const SET = { id: 7, reference: 'demo.test', hasMail: true, hasService: true, hasDomain: false, permissions: visible };
+
+/** The page the views are asked for: no query in the address, in Spanish. */
+const PLACE = { search: new URLSearchParams(), language: 'es' };
 
 function clientWith(set: unknown) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -21,7 +24,7 @@ describe('an item view’s first data, asked beside its code', () => {
   it('asks for the first page of the mail view (and its authentication card) with the view’s own keys', async () => {
     const calls = stubApi(() => envelope({}));
     const client = clientWith(SET);
-    prefetchItemView(client, MAIL_VIEW, 7);
+    prefetchItemView(client, MAIL_VIEW, 7, PLACE);
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(calls.map((call) => `${call.method} ${call.path}?${call.params}`)).toEqual([
       `GET service/7/mail/list/?page=1&pageSize=${LIST_PAGE_SIZE}&type=all&filter=`,
@@ -34,7 +37,7 @@ describe('an item view’s first data, asked beside its code', () => {
   it('asks for the DNS view’s first page when its permission is visible', async () => {
     const calls = stubApi(() => envelope({}));
     const client = clientWith(SET);
-    prefetchItemView(client, DNS_VIEW, 7);
+    prefetchItemView(client, DNS_VIEW, 7, PLACE);
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(calls.map((call) => call.path)).toEqual(['service/7/dns/list/']);
   });
@@ -42,7 +45,7 @@ describe('an item view’s first data, asked beside its code', () => {
   it('asks for the FTP view’s first page, its server card and its SFTP keys when its permission is visible', async () => {
     const calls = stubApi(() => envelope({}));
     const client = clientWith({ ...SET, permissions: { ...visible, service_ftp: 'write' } });
-    prefetchItemView(client, FTP_VIEW, 7);
+    prefetchItemView(client, FTP_VIEW, 7, PLACE);
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(calls.map((call) => call.path)).toEqual([
       'service/7/ftp/list/',
@@ -57,7 +60,7 @@ describe('an item view’s first data, asked beside its code', () => {
     );
     const permissions = { service: 'write', service_ftp: 'read', service_redirects: 'read' };
     const client = clientWith({ ...SET, permissions });
-    prefetchItemView(client, HOSTING_VIEW, 7);
+    prefetchItemView(client, HOSTING_VIEW, 7, PLACE);
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(calls.map((call) => call.path)).toEqual([
       'service/7/',
@@ -69,11 +72,25 @@ describe('an item view’s first data, asked beside its code', () => {
     expect(client.getQueryData(['ftp', 7, 'accounts'])).toEqual([{ id: 1 }]);
   });
 
+  it('asks for the folder the file manager’s address names, and the tasks in the page’s language', async () => {
+    const calls = stubApi(() => envelope({}));
+    const client = clientWith({ ...SET, permissions: { service_ftp: 'read', service_cron: 'read' } });
+    prefetchItemView(client, FILES_VIEW, 7, { search: new URLSearchParams('ftp=3&path=www'), language: 'es' });
+    prefetchItemView(client, CRON_VIEW, 7, { ...PLACE, language: 'ca' });
+    await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(calls.map((call) => `${call.path}?${call.params}`)).toEqual([
+      'service/7/files/list/?ftp=3&path=www',
+      'service/7/cron/list/?',
+    ]);
+    expect(client.getQueryData(['files', 7, 3, 'list', 'www'])).toEqual({});
+    expect(client.getQueryData(['cron', 7, 'list', 'ca'])).toEqual({});
+  });
+
   it('asks nothing for a view the set does not open, nor without the set', () => {
     const calls = stubApi(() => envelope({}));
-    prefetchItemView(clientWith(SET), FTP_VIEW, 7); // service_ftp disabled
-    prefetchItemView(clientWith({ ...SET, hasMail: false }), MAIL_VIEW, 7);
-    prefetchItemView(clientWith(null), DNS_VIEW, 7); // a missing item: no set in the page
+    prefetchItemView(clientWith(SET), FTP_VIEW, 7, PLACE); // service_ftp disabled
+    prefetchItemView(clientWith({ ...SET, hasMail: false }), MAIL_VIEW, 7, PLACE);
+    prefetchItemView(clientWith(null), DNS_VIEW, 7, PLACE); // a missing item: no set in the page
     expect(calls).toEqual([]);
   });
 });

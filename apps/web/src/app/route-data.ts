@@ -5,18 +5,24 @@ import { ftpMainQuery } from '../api/get-ftp-main';
 import { databasesQuery } from '../api/list-databases';
 import { ftpAccountsQuery } from '../api/list-ftp-accounts';
 import { permissionSetQueryKey } from '../api/permission-queries';
+import { activityPageQuery, openingFilters } from '../features/activity/api/list-activity';
 import { backupsListQuery } from '../features/backups/api/list-backups';
+import { cronListQuery } from '../features/cron/api/list-cron-tasks';
 import { dnsListQuery, FIRST_DNS_PAGE } from '../features/dns/api/list-dns-records';
 import { domainQuery } from '../features/domain/api/get-domain';
 import { dnssecListQuery } from '../features/domain/api/list-dnssec';
 import { glueRecordsQuery } from '../features/domain/api/list-glue-records';
+import { filesListQuery } from '../features/files/api/list-files';
+import { folderFromQuery, ftpFromQuery } from '../features/files/lib/file-paths';
 import { ftpPageQuery } from '../features/ftp/api/list-ftp-page';
 import { sftpKeysQuery } from '../features/ftp/api/sftp-keys';
 import { hostingServiceQuery } from '../features/hosting/api/get-hosting-service';
 import { redirectionPageQuery } from '../features/hosting/api/list-redirection-page';
 import { subdomainPageQuery } from '../features/hosting/api/list-subdomain-page';
 import { mailAuthQuery } from '../features/mail/api/get-mail-auth';
+import { mailSpamQuery } from '../features/mail/api/get-mail-spam';
 import { FIRST_MAIL_PAGE, mailPageQuery } from '../features/mail/api/list-mail';
+import { statsSitesQuery } from '../features/stats/api/stats';
 import { type ApiGetQuery, FIRST_LIST_PAGE } from '../lib/api-query';
 import { gateOpens, type ItemGateRule } from '../lib/item-gate-rule';
 
@@ -30,8 +36,18 @@ import { gateOpens, type ItemGateRule } from '../lib/item-gate-rule';
  */
 export interface ItemViewData {
   gate: ItemGateRule;
-  /** The first queries of item `id`, whose permission set opens the view: a card it hides asks for nothing. */
-  queries: (id: number, set: PermissionSetData) => ApiGetQuery<unknown>[];
+  /**
+   * The first queries of item `id`, whose permission set opens the view: a card it hides asks for
+   * nothing. `place` is what else of the page the view reads (the folder in the address, the
+   * language a list is worded in).
+   */
+  queries: (id: number, set: PermissionSetData, place: ViewPlace) => ApiGetQuery<unknown>[];
+}
+
+/** What a view reads of its page besides the item: the address's query and the page's language. */
+export interface ViewPlace {
+  search: URLSearchParams;
+  language: string;
 }
 
 export const MAIL_VIEW: ItemViewData = {
@@ -88,13 +104,49 @@ export const BACKUPS_VIEW: ItemViewData = {
   queries: (id) => [backupsListQuery(id)],
 };
 
+export const FILES_VIEW: ItemViewData = {
+  // the file manager works on the FTP accounts' files: it shows to whoever sees them
+  gate: { requires: ['service_ftp'], flag: 'hasService' },
+  // the folder the address names, of the home or of the account `?ftp=` names
+  queries: (id, _set, { search }) => [
+    filesListQuery({ serviceId: id, ftp: ftpFromQuery(search.get('ftp')) }, folderFromQuery(search.get('path'))),
+  ],
+};
+
+export const CRON_VIEW: ItemViewData = {
+  gate: { requires: ['service_cron'], flag: 'hasService' },
+  queries: (id, _set, { language }) => [cronListQuery(id, language)],
+};
+
+export const STATS_VIEW: ItemViewData = {
+  gate: { requires: ['service_stats'], flag: 'hasService' },
+  // the sites and their months; the chosen site's month is asked once the view knows the sites
+  queries: (id) => [statsSitesQuery(id)],
+};
+
+export const SPAM_VIEW: ItemViewData = {
+  gate: { requires: ['servicemail_spam'], flag: 'hasMail' },
+  queries: (id) => [mailSpamQuery(id)],
+};
+
+export const ITEM_ACTIVITY_VIEW: ItemViewData = {
+  // anyone who sees the item sees its log: the server keeps the entries of the areas they may see
+  gate: { requires: [] },
+  queries: (id) => [activityPageQuery(openingFilters(id), 1)],
+};
+
 /** `view`'s first queries of item `id` when its permission set opens the view; none otherwise. */
-export function openViewQueries(view: ItemViewData, id: number, set: PermissionSetData | undefined) {
-  return set && gateOpens(set, view.gate) ? view.queries(id, set) : [];
+export function openViewQueries(
+  view: ItemViewData,
+  id: number,
+  set: PermissionSetData | undefined,
+  place: ViewPlace,
+): ApiGetQuery<unknown>[] {
+  return set && gateOpens(set, view.gate) ? view.queries(id, set, place) : [];
 }
 
 /** Asks for `view`'s first data of item `id` when the cached permission set opens it. */
-export function prefetchItemView(queryClient: QueryClient, view: ItemViewData, id: number): void {
+export function prefetchItemView(queryClient: QueryClient, view: ItemViewData, id: number, place: ViewPlace): void {
   const set = queryClient.getQueryData<PermissionSetData>(permissionSetQueryKey(id));
-  for (const query of openViewQueries(view, id, set)) void queryClient.prefetchQuery(query);
+  for (const query of openViewQueries(view, id, set, place)) void queryClient.prefetchQuery(query);
 }

@@ -10,15 +10,20 @@ import { PublicOnly, RequireSession } from './guards';
 import { type LazyPage, lazyPage } from './lazy-page';
 import {
   BACKUPS_VIEW,
+  CRON_VIEW,
   DATABASES_VIEW,
   DNS_VIEW,
   DOMAIN_VIEW,
+  FILES_VIEW,
   FTP_VIEW,
   HOSTING_VIEW,
+  ITEM_ACTIVITY_VIEW,
   type ItemViewData,
   MAIL_VIEW,
   prefetchItemView,
   SITES_VIEW,
+  SPAM_VIEW,
+  STATS_VIEW,
 } from './route-data';
 
 // One chunk per route: the login route must stay under its 170 KB gzipped budget.
@@ -135,7 +140,7 @@ export const routes: RouteObject[] = [
           { path: ':id/', ...pageRoute(ItemRedirectRoute) },
           { path: ':id/domain/', ...pageRoute(DomainRoute, DOMAIN_VIEW) },
           { path: ':id/mail/', ...pageRoute(MailRoute, MAIL_VIEW) },
-          { path: ':id/activity/', ...pageRoute(ItemActivityRoute) },
+          { path: ':id/activity/', ...pageRoute(ItemActivityRoute, ITEM_ACTIVITY_VIEW) },
           {
             // Each view of a service gates itself on the permissions it needs: a gate here as well
             // would hold the view's chunk back until the item's permissions had loaded.
@@ -143,14 +148,14 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, ...pageRoute(ServiceOverviewRoute, HOSTING_VIEW) },
               { path: 'ftp/', ...pageRoute(FtpRoute, FTP_VIEW) },
-              { path: 'files/', ...pageRoute(FilesRoute) },
+              { path: 'files/', ...pageRoute(FilesRoute, FILES_VIEW) },
               { path: 'subdomain/', ...pageRoute(ServiceSitesRoute, SITES_VIEW) },
               { path: 'ddbb/', ...pageRoute(DatabasesRoute, DATABASES_VIEW) },
               { path: 'dns/', ...pageRoute(ServiceDnsRoute, DNS_VIEW) },
               { path: 'backups/', ...pageRoute(BackupsRoute, BACKUPS_VIEW) },
-              { path: 'cron/', ...pageRoute(CronRoute) },
-              { path: 'stats/', ...pageRoute(StatsRoute) },
-              { path: 'mail/spam/', ...pageRoute(MailSpamRoute) },
+              { path: 'cron/', ...pageRoute(CronRoute, CRON_VIEW) },
+              { path: 'stats/', ...pageRoute(StatsRoute, STATS_VIEW) },
+              { path: 'mail/spam/', ...pageRoute(MailSpamRoute, SPAM_VIEW) },
             ],
           },
           { path: '*', ...pageRoute(NotFoundRoute) },
@@ -242,11 +247,11 @@ export function routeModules(pathname: string): string[] {
  * after the one before has rendered (see `loadRouteCode`). Without a session, no data.
  */
 export function preloadRoute(
-  pathname: string,
-  { signedIn, queryClient }: { signedIn: boolean; queryClient: QueryClient },
+  { pathname, search }: { pathname: string; search: string },
+  { signedIn, queryClient, language }: { signedIn: boolean; queryClient: QueryClient; language: string },
 ): Promise<unknown> {
   const item = signedIn ? itemViewAt(pathname) : null;
-  if (item) prefetchItemView(queryClient, item.view, item.id);
+  if (item) prefetchItemView(queryClient, item.view, item.id, { search: new URLSearchParams(search), language });
   return loadRouteCode(pathname, signedIn);
 }
 

@@ -92,10 +92,53 @@ describe('the calls a page is drawn with on the server', () => {
     expect(viewCalls('/admin/7/mail/', { language: 'es', set: { id: 7, data: SET } })).toEqual([]);
   });
 
+  it('are the file manager’s folder the address names, of the home or of an FTP account', () => {
+    const filesSet = boot({ ...SET, permissions: { service_ftp: 'read' } });
+    expect(viewCalls('/admin/7/service/files/', filesSet)).toEqual([
+      { queryKey: ['files', 7, 0, 'list', ''], path: 'service/7/files/list/', params: { path: '' } },
+    ]);
+    expect(viewCalls('/admin/7/service/files/?ftp=3&path=www/img', filesSet)).toEqual([
+      {
+        queryKey: ['files', 7, 3, 'list', 'www/img'],
+        path: 'service/7/files/list/',
+        params: { ftp: 3, path: 'www/img' },
+      },
+    ]);
+    // a folder the address cannot name is the root, as the view reads it
+    expect(viewCalls('/admin/7/service/files/?ftp=x&path=../etc', filesSet)[0]?.params).toEqual({ path: '' });
+    expect(drawPlan('/admin/7/service/files/?path=www', filesSet).calls).toEqual([
+      { queryKey: ['files', 7, 0, 'list', 'www'], path: 'service/7/files/list/', query: 'path=www' },
+    ]);
+  });
+
+  it('are the tasks in the page’s language, the statistics’ sites, the spam filter and the item’s log', () => {
+    const sees = (granted: Record<string, string>) => boot({ ...SET, permissions: granted });
+    expect(viewCalls('/admin/7/service/cron/', { ...sees({ service_cron: 'read' }), language: 'ca' })).toEqual([
+      { queryKey: ['cron', 7, 'list', 'ca'], path: 'service/7/cron/list/' },
+    ]);
+    expect(viewCalls('/admin/7/service/stats/', sees({ service_stats: 'read' }))).toEqual([
+      { queryKey: ['stats', 7, 'sites'], path: 'service/7/stats/' },
+    ]);
+    expect(viewCalls('/admin/7/service/mail/spam/', sees({ servicemail_spam: 'write' }))).toEqual([
+      { queryKey: ['mail', 7, 'spam'], path: 'service/7/mail/spam/' },
+    ]);
+    const filters = { user: '', area: '', from: '', to: '', resource: 7 };
+    expect(viewCalls('/admin/7/activity/', sees({}))).toEqual([
+      {
+        queryKey: ['activity', filters, 1],
+        path: 'activity/list/',
+        params: { ...filters, page: 1, pageSize: LIST_PAGE_SIZE },
+      },
+    ]);
+    // each shut by its own permission
+    for (const path of ['/admin/7/service/cron/', '/admin/7/service/stats/', '/admin/7/service/mail/spam/']) {
+      expect(viewCalls(path, sees({ service: 'write', servicemail: 'write' })), path).toEqual([]);
+    }
+  });
+
   it('are none for a view without first data of its own', () => {
     expect(viewCalls('/admin/', boot())).toEqual([]);
-    expect(viewCalls('/admin/7/service/files/', boot())).toEqual([]);
-    expect(viewCalls('/admin/7/service/cron/', boot())).toEqual([]);
+    expect(viewCalls('/admin/contact/', boot())).toEqual([]);
   });
 
   it('are asked only for a screen of the layout: not the console, the invitation page or the root’s redirect', () => {

@@ -68,11 +68,20 @@ export interface DrawnHtml {
   title: string | null;
 }
 
+/** An address's path and query, as the browser's `location` has them. */
+function splitUrl(url: string): { pathname: string; search: URLSearchParams } {
+  const at = url.indexOf('?');
+  return at < 0
+    ? { pathname: url, search: new URLSearchParams() }
+    : { pathname: url.slice(0, at), search: new URLSearchParams(url.slice(at + 1)) };
+}
+
 /**
- * Whether the server draws `pathname` for this boot (a signed-in user on a screen of the layout),
- * and the calls the view is drawn with.
+ * Whether the server draws `url` (path and query) for this boot (a signed-in user on a screen of
+ * the layout), and the calls the view is drawn with.
  */
-export function drawPlan(pathname: string, boot: BootData): DrawPlan {
+export function drawPlan(url: string, boot: BootData): DrawPlan {
+  const { pathname } = splitUrl(url);
   const draws = Boolean(boot.user) && drawnOnServer(pathname);
   if (!draws) return { draws, calls: [], modules: [] };
   const texts = LANGUAGES.includes(boot.language as Language)
@@ -80,7 +89,7 @@ export function drawPlan(pathname: string, boot: BootData): DrawPlan {
     : [];
   return {
     draws,
-    calls: viewCalls(pathname, boot).map(({ queryKey, path, params, field }) => ({
+    calls: viewCalls(url, boot).map(({ queryKey, path, params, field }) => ({
       queryKey,
       path,
       query: encodeParams(params ?? {}).toString(),
@@ -91,15 +100,19 @@ export function drawPlan(pathname: string, boot: BootData): DrawPlan {
 }
 
 /**
- * The calls the view at `pathname` is drawn with: an item view's first data, when the item's
+ * The calls the view at `url` is drawn with: an item view's first data, when the item's
  * permission set the page carries opens the view (as the boot's prefetch decides); none otherwise.
  */
-export function viewCalls(pathname: string, boot: BootData): ViewCall[] {
+export function viewCalls(url: string, boot: BootData): ViewCall[] {
   if (!boot.user) return [];
+  const { pathname, search } = splitUrl(url);
   const item = itemViewAt(pathname);
   if (!item) return [];
   const set = boot.set?.id === item.id ? (boot.set.data as PermissionSetData) : undefined;
-  return openViewQueries(item.view, item.id, set).map((query) => ({ queryKey: [...query.queryKey], ...query.call }));
+  return openViewQueries(item.view, item.id, set, { search, language: boot.language }).map((query) => ({
+    queryKey: [...query.queryKey],
+    ...query.call,
+  }));
 }
 
 /** One i18next per language, sharing one store of every language's texts: a render never switches one. */
@@ -127,7 +140,7 @@ function textInstances(): Promise<Map<Language, i18n>> {
 
 /** The HTML of `page`'s app: what the browser's first render will be, to the last attribute. */
 export async function drawPage(page: PageToDraw): Promise<DrawnHtml> {
-  const pathname = page.url.split('?')[0] ?? '/';
+  const { pathname } = splitUrl(page.url);
   const [instances] = await Promise.all([textInstances(), loadRouteCode(pathname, true)]);
   const i18n = instances.get(page.language);
   if (!i18n) throw new Error(`no texts for ${page.language}`);

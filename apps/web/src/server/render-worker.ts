@@ -14,7 +14,7 @@ import { drawPage, drawPlan, type PageToDraw } from './render-page';
 type Ask = { id: number; plan: { url: string; boot: BootData } } | { id: number; draw: PageToDraw };
 
 async function answer(ask: Ask): Promise<Record<string, unknown>> {
-  if ('plan' in ask) return { ...drawPlan(ask.plan.url.split('?')[0] ?? '/', ask.plan.boot) };
+  if ('plan' in ask) return { ...drawPlan(ask.plan.url, ask.plan.boot) };
   return { ...(await drawPage(ask.draw)) };
 }
 

@@ -16,9 +16,9 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import { useStepBack } from '../../../lib/use-server-page';
 import { useTranslation } from '../../../lib/use-translation';
 import { useExportActivity } from '../api/export-activity';
-import { type ActivityFilters, useActivity } from '../api/list-activity';
+import { type ActivityFilters, openingFilters, useActivity } from '../api/list-activity';
 
-const NO_FILTERS: Omit<ActivityFilters, 'resource'> = { user: '', area: '', from: '', to: '' };
+const NO_FILTERS: Omit<ActivityFilters, 'resource'> = openingFilters();
 
 /**
  * The activity log: the account's (`item` absent) or one item's, newest first and paged on the

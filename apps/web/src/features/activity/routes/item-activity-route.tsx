@@ -1,3 +1,4 @@
+import { ITEM_ACTIVITY_VIEW } from '../../../app/route-data';
 import { ItemGate } from '../../../components/item-gate';
 import { ActivityView } from '../components/activity-view';
 
@@ -6,5 +7,5 @@ import { ActivityView } from '../components/activity-view';
  * filters the entries to the areas the user may see); a missing item is the not-found view.
  */
 export default function ItemActivityRoute() {
-  return <ItemGate requires={[]}>{(set) => <ActivityView key={set.id} item={set} />}</ItemGate>;
+  return <ItemGate {...ITEM_ACTIVITY_VIEW.gate}>{(set) => <ActivityView key={set.id} item={set} />}</ItemGate>;
 }

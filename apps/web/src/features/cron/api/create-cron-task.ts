@@ -1,4 +1,4 @@
-import { CRON_API } from '@panel247/contract/cron';
+import { CRON_API } from '@panel247/contract/routes';
 import { useMutation } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import type { CronTaskFields } from '../lib/cron-form';

@@ -1,4 +1,5 @@
-import { CRON_API, type CronRun, type CronRunsData } from '@panel247/contract/cron';
+import type { CronRun, CronRunsData } from '@panel247/contract/cron';
+import { CRON_API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { anyRunRunning } from '../lib/cron-runs';

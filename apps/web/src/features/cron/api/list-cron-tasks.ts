@@ -1,7 +1,8 @@
-import { CRON_API, type CronListData, type CronTask } from '@panel247/contract/cron';
+import type { CronListData, CronTask } from '@panel247/contract/cron';
+import { CRON_API } from '@panel247/contract/routes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { api } from '../../../lib/api-client';
+import { apiGetQuery } from '../../../lib/api-query';
 import { useTranslation } from '../../../lib/use-translation';
 import { anyTaskRunning } from '../lib/cron-runs';
 
@@ -18,16 +19,19 @@ const RUNNING_POLL_MS = 3000;
 /** What create, save and delete answer: the service's tasks after the change. */
 export type CronTasksAnswer = { tasks: CronTask[] };
 
-/** The service's tasks, the plan's limits and the time zone the schedules are read in. */
-export function listCronTasks(serviceId: number, signal?: AbortSignal): Promise<CronListData> {
-  return api<CronListData>(CRON_API.list(serviceId), undefined, { method: 'GET', signal });
+/**
+ * The service's tasks, the plan's limits and the time zone the schedules are read in, worded in
+ * `language` (the call's own language header says it): the view's first call, which its hook, the
+ * boot's prefetch and the server's first render share.
+ */
+export function cronListQuery(serviceId: number, language: string) {
+  return apiGetQuery<CronListData>(cronListQueryKey(serviceId, language), { path: CRON_API.list(serviceId) });
 }
 
 export function useCronTasks(serviceId: number) {
   const { i18n } = useTranslation();
   return useQuery({
-    queryKey: cronListQueryKey(serviceId, i18n.language),
-    queryFn: ({ signal }) => listCronTasks(serviceId, signal),
+    ...cronListQuery(serviceId, i18n.language),
     refetchInterval: (query) => (anyTaskRunning(query.state.data?.tasks ?? []) ? RUNNING_POLL_MS : false),
   });
 }

@@ -1,5 +1,6 @@
 import { useDebouncedValue } from '@mantine/hooks';
-import { CRON_API, type CronPreviewData } from '@panel247/contract/cron';
+import type { CronPreviewData } from '@panel247/contract/cron';
+import { CRON_API } from '@panel247/contract/routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/use-translation';

@@ -1,3 +1,4 @@
+import { CRON_VIEW } from '../../../app/route-data';
 import { ItemGate } from '../../../components/item-gate';
 import { CronView } from '../components/cron-view';
 
@@ -6,9 +7,5 @@ import { CronView } from '../components/cron-view';
  * visible; otherwise (or for a missing service) the not-found view. The view remounts on another id.
  */
 export default function CronRoute() {
-  return (
-    <ItemGate requires={['service_cron']} flag="hasService">
-      {(set) => <CronView key={set.id} set={set} />}
-    </ItemGate>
-  );
+  return <ItemGate {...CRON_VIEW.gate}>{(set) => <CronView key={set.id} set={set} />}</ItemGate>;
 }

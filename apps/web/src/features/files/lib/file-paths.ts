@@ -1,4 +1,4 @@
-import { isFilePath } from '@panel247/contract/files';
+import { isFilePath } from '@panel247/contract/file-rules';
 import { parseId } from '../../../lib/resource-paths';
 
 /** `name` inside `folder` ('' being the root). */

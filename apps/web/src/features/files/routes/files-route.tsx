@@ -1,3 +1,4 @@
+import { FILES_VIEW } from '../../../app/route-data';
 import { ItemGate } from '../../../components/item-gate';
 import { FilesView } from '../components/files-view';
 
@@ -7,9 +8,5 @@ import { FilesView } from '../components/files-view';
  * view remounts on another id.
  */
 export default function FilesRoute() {
-  return (
-    <ItemGate requires={['service_ftp']} flag="hasService">
-      {(set) => <FilesView key={set.id} set={set} />}
-    </ItemGate>
-  );
+  return <ItemGate {...FILES_VIEW.gate}>{(set) => <FilesView key={set.id} set={set} />}</ItemGate>;
 }

@@ -2,21 +2,21 @@ import type { SpamData } from '@panel247/contract/mail-spam';
 import { MAIL_API } from '@panel247/contract/routes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { api } from '../../../lib/api-client';
+import { apiGetQuery } from '../../../lib/api-query';
 import { mailQueryKey } from './list-mail';
 
 export const mailSpamQueryKey = (serviceId: number) => [...mailQueryKey(serviceId), 'spam'] as const;
 
-/** Each mailbox's filtering, the allow and block lists, and what was filtered lately. */
-export function getMailSpam(serviceId: number, signal?: AbortSignal): Promise<SpamData> {
-  return api<SpamData>(MAIL_API.spam(serviceId), undefined, { method: 'GET', signal });
+/**
+ * Each mailbox's filtering, the allow and block lists, and what was filtered lately: the spam
+ * view's first call, which its hook, the boot's prefetch and the server's first render share.
+ */
+export function mailSpamQuery(serviceId: number) {
+  return apiGetQuery<SpamData>(mailSpamQueryKey(serviceId), { path: MAIL_API.spam(serviceId) });
 }
 
 export function useMailSpam(serviceId: number) {
-  return useQuery({
-    queryKey: mailSpamQueryKey(serviceId),
-    queryFn: ({ signal }) => getMailSpam(serviceId, signal),
-  });
+  return useQuery(mailSpamQuery(serviceId));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { SPAM_VIEW } from '../../../app/route-data';
 import { ItemGate } from '../../../components/item-gate';
 import { SpamView } from '../components/spam-view';
 
@@ -7,9 +8,5 @@ import { SpamView } from '../components/spam-view';
  * another id.
  */
 export default function MailSpamRoute() {
-  return (
-    <ItemGate requires={['servicemail_spam']} flag="hasMail">
-      {(set) => <SpamView key={set.id} set={set} />}
-    </ItemGate>
-  );
+  return <ItemGate {...SPAM_VIEW.gate}>{(set) => <SpamView key={set.id} set={set} />}</ItemGate>;
 }

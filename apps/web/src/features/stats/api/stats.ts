@@ -1,17 +1,23 @@
 import type { EmptyData } from '@panel247/contract/envelope';
-import { STATS_API, type StatsSiteData, type StatsSitesData } from '@panel247/contract/stats';
+import { STATS_API } from '@panel247/contract/routes';
+import type { StatsSiteData, StatsSitesData } from '@panel247/contract/stats';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiCall } from '../../../lib/api-client';
+import { apiGetQuery } from '../../../lib/api-query';
 
 /** Everything cached about a service's statistics. */
 export const statsQueryKey = (serviceId: number) => ['stats', serviceId] as const;
 
-/** The service's sites, each with its months, and when the statistics were last refreshed. */
+/**
+ * The service's sites, each with its months, and when the statistics were last refreshed: the
+ * view's first call, which its hook, the boot's prefetch and the server's first render share.
+ */
+export function statsSitesQuery(serviceId: number) {
+  return apiGetQuery<StatsSitesData>([...statsQueryKey(serviceId), 'sites'], { path: STATS_API.sites(serviceId) });
+}
+
 export function useStatsSites(serviceId: number) {
-  return useQuery({
-    queryKey: [...statsQueryKey(serviceId), 'sites'],
-    queryFn: ({ signal }) => api<StatsSitesData>(STATS_API.sites(serviceId), undefined, { method: 'GET', signal }),
-  });
+  return useQuery(statsSitesQuery(serviceId));
 }
 
 /** One site's month ('' : its newest); nothing is asked for until a site is chosen. */

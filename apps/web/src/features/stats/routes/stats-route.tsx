@@ -1,3 +1,4 @@
+import { STATS_VIEW } from '../../../app/route-data';
 import { ItemGate } from '../../../components/item-gate';
 import { StatsView } from '../components/stats-view';
 
@@ -6,9 +7,5 @@ import { StatsView } from '../components/stats-view';
  * visible; otherwise (or for a missing service) the not-found view. The view remounts on another id.
  */
 export default function StatsRoute() {
-  return (
-    <ItemGate requires={['service_stats']} flag="hasService">
-      {(set) => <StatsView key={set.id} set={set} />}
-    </ItemGate>
-  );
+  return <ItemGate {...STATS_VIEW.gate}>{(set) => <StatsView key={set.id} set={set} />}</ItemGate>;
 }
