@@ -218,6 +218,41 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
     }
   });
 
+  it('draws the file manager, the tasks, the statistics, the spam filter and the item’s log with their data; the app keeps them', async () => {
+    const { context, page: first } = await signedIn(suite, ADMIN);
+    try {
+      const id = await itemId(first, 'demo.test');
+      for (const [view, selector] of [
+        ['service/files/', '[data-testid="files-list"]'],
+        ['service/cron/', '[data-testid="cron-list"]'],
+        ['service/stats/', '[data-testid="stats-site"]'],
+        ['service/mail/spam/', '[data-testid="spam-mailboxes"]'],
+        ['activity/', '[data-testid="activity-list"]'],
+      ] as const) {
+        const url = `${suite.server.url}/admin/${id}/${view}`;
+        const sent = await pageOf(context, url);
+        expect(sent.html, view).toContain('data-server-drawn');
+        expect(sent.boot?.queries, view).toHaveLength(1);
+        const page = await context.newPage();
+        const errors = trackErrors(page);
+        await page.addInitScript(AS_DRAWN(selector));
+        const calls = await requestsFromHere(page);
+        await page.goto(url);
+        const drawn = await asDrawn(page, selector);
+        expect(drawn.kept, view).toBe(true);
+        // nothing the page carried is asked again (the statistics' chosen site comes after its sites)
+        expect(
+          calls.filter((path) => path.startsWith('/p247/') && !path.endsWith('/stats/site/')),
+          view,
+        ).toEqual([]);
+        expect(errors, view).toEqual([]);
+        await page.close();
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   it('turns a drawn page usable only once its view has hydrated: on a slow CPU, a language chosen at once takes', async () => {
     const { context, page } = await signedIn(suite, ADMIN);
     try {
