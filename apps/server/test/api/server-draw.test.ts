@@ -192,6 +192,41 @@ describe.skipIf(!built).each(DATABASE_KINDS)('a page drawn on the server (%s)', 
     }
   });
 
+  it('draws the account’s log, its users and the preferences’ cards with their first data', async () => {
+    const list = await t.call<{ manageUsers?: boolean }>('GET', 'permission/list/', {}, { cookie: ana.cookie });
+    expect(list.body.data.manageUsers).toBe(true);
+    for (const [view, keys, shown] of [
+      ['activity/', [['activity', { user: '', area: '', from: '', to: '' }, 1]], 'ventas'],
+      [
+        'users/',
+        [['users', 'list', { page: 1, filter: '', sort: 'username', order: 'asc' }]],
+        'data-testid="user-last-login"',
+      ],
+      [
+        'preferences/',
+        [
+          ['user', 'twofactor'],
+          ['user', 'passkeys'],
+          ['user', 'sessions'],
+          ['user', 'apitokens'],
+        ],
+        'data-testid="two-factor-state"',
+      ],
+    ] as const) {
+      const answer = await page(`/admin/${view}`, [ana.cookie, MADRID_DARK]);
+      expect(answer.statusCode, view).toBe(200);
+      expect(
+        bootOf(answer.body).queries?.map((query) => query.queryKey),
+        view,
+      ).toEqual(keys);
+      expect(drawnOf(answer.body), view).toContain(shown);
+    }
+    // another user's page: asked, refused, so drawn as the app would (not found), with nothing of it
+    const other = await page(`/admin/users/${luis.userId}/`, [ana.cookie, MADRID_DARK]);
+    expect(bootOf(other.body).queries).toEqual([]);
+    expect(other.body).not.toContain(luis.domainName);
+  });
+
   it('draws every screen of the layout without leaving a part of it to the browser', async () => {
     const item = (view: string) => `/admin/${ana.id}/${view}`;
     const screens = [

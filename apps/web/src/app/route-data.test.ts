@@ -2,9 +2,22 @@
 import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { permissionSetQueryKey } from '../api/permission-queries';
+import { permissionListQueryKey, permissionSetQueryKey } from '../api/permission-queries';
 import { envelope, stubApi } from '../test/api-stub';
-import { CRON_VIEW, DNS_VIEW, FILES_VIEW, FTP_VIEW, HOSTING_VIEW, MAIL_VIEW, prefetchItemView } from './route-data';
+import {
+  ACTIVITY_VIEW,
+  accountFirstQueries,
+  CRON_VIEW,
+  DNS_VIEW,
+  FILES_VIEW,
+  FTP_VIEW,
+  HOSTING_VIEW,
+  itemFirstQueries,
+  MAIL_VIEW,
+  PREFERENCES_VIEW,
+  prefetchFirstQueries,
+  USERS_VIEW,
+} from './route-data';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -24,7 +37,7 @@ describe('an item view’s first data, asked beside its code', () => {
   it('asks for the first page of the mail view (and its authentication card) with the view’s own keys', async () => {
     const calls = stubApi(() => envelope({}));
     const client = clientWith(SET);
-    prefetchItemView(client, MAIL_VIEW, 7, PLACE);
+    prefetchFirstQueries(client, itemFirstQueries(MAIL_VIEW, 7), PLACE);
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(calls.map((call) => `${call.method} ${call.path}?${call.params}`)).toEqual([
       `GET service/7/mail/list/?page=1&pageSize=${LIST_PAGE_SIZE}&type=all&filter=`,
@@ -37,7 +50,7 @@ describe('an item view’s first data, asked beside its code', () => {
   it('asks for the DNS view’s first page when its permission is visible', async () => {
     const calls = stubApi(() => envelope({}));
     const client = clientWith(SET);
-    prefetchItemView(client, DNS_VIEW, 7, PLACE);
+    prefetchFirstQueries(client, itemFirstQueries(DNS_VIEW, 7), PLACE);
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(calls.map((call) => call.path)).toEqual(['service/7/dns/list/']);
   });
@@ -45,7 +58,7 @@ describe('an item view’s first data, asked beside its code', () => {
   it('asks for the FTP view’s first page, its server card and its SFTP keys when its permission is visible', async () => {
     const calls = stubApi(() => envelope({}));
     const client = clientWith({ ...SET, permissions: { ...visible, service_ftp: 'write' } });
-    prefetchItemView(client, FTP_VIEW, 7, PLACE);
+    prefetchFirstQueries(client, itemFirstQueries(FTP_VIEW, 7), PLACE);
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(calls.map((call) => call.path)).toEqual([
       'service/7/ftp/list/',
@@ -60,7 +73,7 @@ describe('an item view’s first data, asked beside its code', () => {
     );
     const permissions = { service: 'write', service_ftp: 'read', service_redirects: 'read' };
     const client = clientWith({ ...SET, permissions });
-    prefetchItemView(client, HOSTING_VIEW, 7, PLACE);
+    prefetchFirstQueries(client, itemFirstQueries(HOSTING_VIEW, 7), PLACE);
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(calls.map((call) => call.path)).toEqual([
       'service/7/',
@@ -75,8 +88,11 @@ describe('an item view’s first data, asked beside its code', () => {
   it('asks for the folder the file manager’s address names, and the tasks in the page’s language', async () => {
     const calls = stubApi(() => envelope({}));
     const client = clientWith({ ...SET, permissions: { service_ftp: 'read', service_cron: 'read' } });
-    prefetchItemView(client, FILES_VIEW, 7, { search: new URLSearchParams('ftp=3&path=www'), language: 'es' });
-    prefetchItemView(client, CRON_VIEW, 7, { ...PLACE, language: 'ca' });
+    prefetchFirstQueries(client, itemFirstQueries(FILES_VIEW, 7), {
+      search: new URLSearchParams('ftp=3&path=www'),
+      language: 'es',
+    });
+    prefetchFirstQueries(client, itemFirstQueries(CRON_VIEW, 7), { ...PLACE, language: 'ca' });
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(calls.map((call) => `${call.path}?${call.params}`)).toEqual([
       'service/7/files/list/?ftp=3&path=www',
@@ -88,9 +104,45 @@ describe('an item view’s first data, asked beside its code', () => {
 
   it('asks nothing for a view the set does not open, nor without the set', () => {
     const calls = stubApi(() => envelope({}));
-    prefetchItemView(clientWith(SET), FTP_VIEW, 7, PLACE); // service_ftp disabled
-    prefetchItemView(clientWith({ ...SET, hasMail: false }), MAIL_VIEW, 7, PLACE);
-    prefetchItemView(clientWith(null), DNS_VIEW, 7, PLACE); // a missing item: no set in the page
+    prefetchFirstQueries(clientWith(SET), itemFirstQueries(FTP_VIEW, 7), PLACE); // service_ftp disabled
+    prefetchFirstQueries(clientWith({ ...SET, hasMail: false }), itemFirstQueries(MAIL_VIEW, 7), PLACE);
+    prefetchFirstQueries(clientWith(null), itemFirstQueries(DNS_VIEW, 7), PLACE); // a missing item: no set in the page
     expect(calls).toEqual([]);
+  });
+
+  it('asks for the users’ first page only when the permission list the page carried lets the user manage them', async () => {
+    const calls = stubApi(() => envelope({}));
+    const manager = clientWith(null);
+    manager.setQueryData(permissionListQueryKey, { permissions: [], manageUsers: true });
+    prefetchFirstQueries(manager, accountFirstQueries(USERS_VIEW, null), PLACE);
+    await vi.waitFor(() => expect(manager.isFetching()).toBe(0));
+    expect(calls.map((call) => `${call.path}?${call.params}`)).toEqual([
+      `users/list/?page=1&pageSize=${LIST_PAGE_SIZE}&filter=&sort=username&order=asc`,
+    ]);
+    expect(manager.getQueryData(['users', 'list', { page: 1, filter: '', sort: 'username', order: 'asc' }])).toEqual(
+      {},
+    );
+    calls.length = 0;
+    const other = clientWith(null);
+    other.setQueryData(permissionListQueryKey, { permissions: [] });
+    prefetchFirstQueries(other, accountFirstQueries(USERS_VIEW, null), PLACE);
+    // nor without the list: the view decides once it has it
+    prefetchFirstQueries(clientWith(null), accountFirstQueries(USERS_VIEW, null), PLACE);
+    expect(calls).toEqual([]);
+  });
+
+  it('asks for the account’s log and the preferences’ cards whatever the permissions', async () => {
+    const calls = stubApi(() => envelope({}));
+    const client = clientWith(null);
+    prefetchFirstQueries(client, accountFirstQueries(ACTIVITY_VIEW, null), PLACE);
+    prefetchFirstQueries(client, accountFirstQueries(PREFERENCES_VIEW, null), PLACE);
+    await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(calls.map((call) => call.path)).toEqual([
+      'activity/list/',
+      'user/twofactor/',
+      'user/passkeys/',
+      'user/sessions/',
+      'user/apitokens/',
+    ]);
   });
 });

@@ -1,10 +1,10 @@
 import { isVisible } from '@panel247/contract/constants';
-import type { PermissionSetData } from '@panel247/contract/permissions';
+import type { PermissionListData, PermissionSetData } from '@panel247/contract/permissions';
 import type { QueryClient } from '@tanstack/react-query';
 import { ftpMainQuery } from '../api/get-ftp-main';
 import { databasesQuery } from '../api/list-databases';
 import { ftpAccountsQuery } from '../api/list-ftp-accounts';
-import { permissionSetQueryKey } from '../api/permission-queries';
+import { permissionListQueryKey, permissionSetQueryKey } from '../api/permission-queries';
 import { activityPageQuery, openingFilters } from '../features/activity/api/list-activity';
 import { backupsListQuery } from '../features/backups/api/list-backups';
 import { cronListQuery } from '../features/cron/api/list-cron-tasks';
@@ -22,7 +22,13 @@ import { subdomainPageQuery } from '../features/hosting/api/list-subdomain-page'
 import { mailAuthQuery } from '../features/mail/api/get-mail-auth';
 import { mailSpamQuery } from '../features/mail/api/get-mail-spam';
 import { FIRST_MAIL_PAGE, mailPageQuery } from '../features/mail/api/list-mail';
+import { apiTokensQuery } from '../features/preferences/api/list-api-tokens';
+import { sessionsQuery } from '../features/preferences/api/list-sessions';
+import { passkeysQuery } from '../features/preferences/api/passkey-list';
+import { twoFactorStatusQuery } from '../features/preferences/api/two-factor-status';
 import { statsSitesQuery } from '../features/stats/api/stats';
+import { accountUserQuery } from '../features/users/api/get-user';
+import { FIRST_USERS_PAGE, usersPageQuery } from '../features/users/api/list-users';
 import { type ApiGetQuery, FIRST_LIST_PAGE } from '../lib/api-query';
 import { gateOpens, type ItemGateRule } from '../lib/item-gate-rule';
 
@@ -135,18 +141,64 @@ export const ITEM_ACTIVITY_VIEW: ItemViewData = {
   queries: (id) => [activityPageQuery(openingFilters(id), 1)],
 };
 
-/** `view`'s first queries of item `id` when its permission set opens the view; none otherwise. */
-export function openViewQueries(
-  view: ItemViewData,
-  id: number,
-  set: PermissionSetData | undefined,
-  place: ViewPlace,
-): ApiGetQuery<unknown>[] {
-  return set && gateOpens(set, view.gate) ? view.queries(id, set, place) : [];
+/**
+ * The first data of a view of the account rather than of one item (the log, the users, the
+ * preferences), asked and drawn as an item view's is. `opens` is what the user's permission list
+ * must hold for the view to show (the users' pages: the right to manage users); without the list
+ * in the page, such a view asks for nothing before it renders.
+ */
+export interface AccountViewData {
+  opens?: (list: PermissionListData) => boolean;
+  /** The first queries; `id` is the address's own (a user's page), null where it has none. */
+  queries: (place: ViewPlace, id: number | null) => ApiGetQuery<unknown>[];
 }
 
-/** Asks for `view`'s first data of item `id` when the cached permission set opens it. */
-export function prefetchItemView(queryClient: QueryClient, view: ItemViewData, id: number, place: ViewPlace): void {
-  const set = queryClient.getQueryData<PermissionSetData>(permissionSetQueryKey(id));
-  for (const query of openViewQueries(view, id, set, place)) void queryClient.prefetchQuery(query);
+export const ACTIVITY_VIEW: AccountViewData = {
+  queries: () => [activityPageQuery(openingFilters(), 1)],
+};
+
+export const USERS_VIEW: AccountViewData = {
+  opens: (list) => list.manageUsers === true,
+  queries: () => [usersPageQuery(FIRST_USERS_PAGE)],
+};
+
+export const USER_VIEW: AccountViewData = {
+  opens: (list) => list.manageUsers === true,
+  queries: (_place, id) => (id === null ? [] : [accountUserQuery(id)]),
+};
+
+export const PREFERENCES_VIEW: AccountViewData = {
+  // the security cards under the form: each asks for its own list
+  queries: () => [twoFactorStatusQuery(), passkeysQuery(), sessionsQuery(), apiTokensQuery()],
+};
+
+/** What a page knows of the user's permissions when its view's first data is asked: what it carried. */
+export interface PermissionsKnown {
+  list: PermissionListData | undefined;
+  set: (id: number) => PermissionSetData | undefined;
+}
+
+/** The first queries of the view an address names, once the page's permissions and place are known. */
+export type FirstQueries = (known: PermissionsKnown, place: ViewPlace) => ApiGetQuery<unknown>[];
+
+/** Item `id`'s first queries of `view` when its permission set opens the view; none otherwise. */
+export function itemFirstQueries(view: ItemViewData, id: number): FirstQueries {
+  return (known, place) => {
+    const set = known.set(id);
+    return set && gateOpens(set, view.gate) ? view.queries(id, set, place) : [];
+  };
+}
+
+/** `view`'s first queries when the permission list opens it (or it needs nothing of it); none otherwise. */
+export function accountFirstQueries(view: AccountViewData, id: number | null): FirstQueries {
+  return ({ list }, place) => (!view.opens || (list && view.opens(list)) ? view.queries(place, id) : []);
+}
+
+/** Asks for a view's first data with what the cache holds of the user's permissions (the page's boot data). */
+export function prefetchFirstQueries(queryClient: QueryClient, first: FirstQueries, place: ViewPlace): void {
+  const known: PermissionsKnown = {
+    list: queryClient.getQueryData<PermissionListData>(permissionListQueryKey),
+    set: (id) => queryClient.getQueryData<PermissionSetData>(permissionSetQueryKey(id)),
+  };
+  for (const query of first(known, place)) void queryClient.prefetchQuery(query);
 }

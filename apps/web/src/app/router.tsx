@@ -9,21 +9,29 @@ import { PageHydrated } from '../lib/server-drawn';
 import { PublicOnly, RequireSession } from './guards';
 import { type LazyPage, lazyPage } from './lazy-page';
 import {
+  ACTIVITY_VIEW,
+  type AccountViewData,
+  accountFirstQueries,
   BACKUPS_VIEW,
   CRON_VIEW,
   DATABASES_VIEW,
   DNS_VIEW,
   DOMAIN_VIEW,
   FILES_VIEW,
+  type FirstQueries,
   FTP_VIEW,
   HOSTING_VIEW,
   ITEM_ACTIVITY_VIEW,
   type ItemViewData,
+  itemFirstQueries,
   MAIL_VIEW,
-  prefetchItemView,
+  PREFERENCES_VIEW,
+  prefetchFirstQueries,
   SITES_VIEW,
   SPAM_VIEW,
   STATS_VIEW,
+  USER_VIEW,
+  USERS_VIEW,
 } from './route-data';
 
 // One chunk per route: the login route must stay under its 170 KB gzipped budget.
@@ -98,14 +106,17 @@ interface RouteCode {
   pages: LazyPage[];
   /** What it renders instead when nobody is signed in (none of its children's). */
   signedOut?: LazyPage[];
-  /** An item's view: its first data, asked beside its code. */
-  data?: ItemViewData;
+  /** Its view's first data, asked beside its code: an item's view's, or the account's. */
+  data?: RouteViewData;
   /** The server may draw this route's pages for a signed-in user (src/server/render-page.tsx). */
   drawnOnServer?: boolean;
 }
 
+/** The first data a route's view names: of the item its address's `:id` names, or of the account. */
+type RouteViewData = { item: ItemViewData } | { account: AccountViewData };
+
 /** A route that renders `lazy` (in its Suspense), with the handle that names its code and first data. */
-function pageRoute(lazy: LazyPage, data?: ItemViewData): Pick<RouteObject, 'element' | 'handle'> {
+function pageRoute(lazy: LazyPage, data?: RouteViewData): Pick<RouteObject, 'element' | 'handle'> {
   return { element: page(lazy), handle: { pages: [lazy], data } satisfies RouteCode };
 }
 
@@ -130,32 +141,32 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, ...pageRoute(DashboardRoute) },
           { path: 'contact/', ...pageRoute(ContactRoute) },
-          { path: 'preferences/', ...pageRoute(PreferencesRoute) },
+          { path: 'preferences/', ...pageRoute(PreferencesRoute, { account: PREFERENCES_VIEW }) },
           { path: 'domain/', ...pageRoute(DomainListRoute) },
           { path: 'service/', ...pageRoute(ServiceListRoute) },
           { path: 'mail/', ...pageRoute(MailListRoute) },
-          { path: 'activity/', ...pageRoute(ActivityRoute) },
-          { path: 'users/', ...pageRoute(UsersRoute) },
-          { path: 'users/:id/', ...pageRoute(UserRoute) },
+          { path: 'activity/', ...pageRoute(ActivityRoute, { account: ACTIVITY_VIEW }) },
+          { path: 'users/', ...pageRoute(UsersRoute, { account: USERS_VIEW }) },
+          { path: 'users/:id/', ...pageRoute(UserRoute, { account: USER_VIEW }) },
           { path: ':id/', ...pageRoute(ItemRedirectRoute) },
-          { path: ':id/domain/', ...pageRoute(DomainRoute, DOMAIN_VIEW) },
-          { path: ':id/mail/', ...pageRoute(MailRoute, MAIL_VIEW) },
-          { path: ':id/activity/', ...pageRoute(ItemActivityRoute, ITEM_ACTIVITY_VIEW) },
+          { path: ':id/domain/', ...pageRoute(DomainRoute, { item: DOMAIN_VIEW }) },
+          { path: ':id/mail/', ...pageRoute(MailRoute, { item: MAIL_VIEW }) },
+          { path: ':id/activity/', ...pageRoute(ItemActivityRoute, { item: ITEM_ACTIVITY_VIEW }) },
           {
             // Each view of a service gates itself on the permissions it needs: a gate here as well
             // would hold the view's chunk back until the item's permissions had loaded.
             path: ':id/service/',
             children: [
-              { index: true, ...pageRoute(ServiceOverviewRoute, HOSTING_VIEW) },
-              { path: 'ftp/', ...pageRoute(FtpRoute, FTP_VIEW) },
-              { path: 'files/', ...pageRoute(FilesRoute, FILES_VIEW) },
-              { path: 'subdomain/', ...pageRoute(ServiceSitesRoute, SITES_VIEW) },
-              { path: 'ddbb/', ...pageRoute(DatabasesRoute, DATABASES_VIEW) },
-              { path: 'dns/', ...pageRoute(ServiceDnsRoute, DNS_VIEW) },
-              { path: 'backups/', ...pageRoute(BackupsRoute, BACKUPS_VIEW) },
-              { path: 'cron/', ...pageRoute(CronRoute, CRON_VIEW) },
-              { path: 'stats/', ...pageRoute(StatsRoute, STATS_VIEW) },
-              { path: 'mail/spam/', ...pageRoute(MailSpamRoute, SPAM_VIEW) },
+              { index: true, ...pageRoute(ServiceOverviewRoute, { item: HOSTING_VIEW }) },
+              { path: 'ftp/', ...pageRoute(FtpRoute, { item: FTP_VIEW }) },
+              { path: 'files/', ...pageRoute(FilesRoute, { item: FILES_VIEW }) },
+              { path: 'subdomain/', ...pageRoute(ServiceSitesRoute, { item: SITES_VIEW }) },
+              { path: 'ddbb/', ...pageRoute(DatabasesRoute, { item: DATABASES_VIEW }) },
+              { path: 'dns/', ...pageRoute(ServiceDnsRoute, { item: DNS_VIEW }) },
+              { path: 'backups/', ...pageRoute(BackupsRoute, { item: BACKUPS_VIEW }) },
+              { path: 'cron/', ...pageRoute(CronRoute, { item: CRON_VIEW }) },
+              { path: 'stats/', ...pageRoute(StatsRoute, { item: STATS_VIEW }) },
+              { path: 'mail/spam/', ...pageRoute(MailSpamRoute, { item: SPAM_VIEW }) },
             ],
           },
           { path: '*', ...pageRoute(NotFoundRoute) },
@@ -200,12 +211,15 @@ export function drawnOnServer(pathname: string): boolean {
   return routeMatches(pathname).some(({ route }) => (route.handle as RouteCode | undefined)?.drawnOnServer);
 }
 
-/** The item view `pathname` names (one whose first data the routes name), with the item's id. */
-export function itemViewAt(pathname: string): { view: ItemViewData; id: number } | null {
+/** The first queries of the view `pathname` names, if it names any: an item's view's or the account's. */
+export function firstQueriesAt(pathname: string): FirstQueries | null {
   for (const { route, params } of routeMatches(pathname)) {
-    const view = (route.handle as RouteCode | undefined)?.data;
+    const data = (route.handle as RouteCode | undefined)?.data;
+    if (!data) continue;
     const id = parseId(params.id);
-    if (view && id !== null) return { view, id };
+    if ('account' in data) return accountFirstQueries(data.account, id);
+    // an item's address with no item's id in it names nothing
+    return id === null ? null : itemFirstQueries(data.item, id);
   }
   return null;
 }
@@ -250,8 +264,8 @@ export function preloadRoute(
   { pathname, search }: { pathname: string; search: string },
   { signedIn, queryClient, language }: { signedIn: boolean; queryClient: QueryClient; language: string },
 ): Promise<unknown> {
-  const item = signedIn ? itemViewAt(pathname) : null;
-  if (item) prefetchItemView(queryClient, item.view, item.id, { search: new URLSearchParams(search), language });
+  const first = signedIn ? firstQueriesAt(pathname) : null;
+  if (first) prefetchFirstQueries(queryClient, first, { search: new URLSearchParams(search), language });
   return loadRouteCode(pathname, signedIn);
 }
 

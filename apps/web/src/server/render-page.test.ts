@@ -136,6 +136,31 @@ describe('the calls a page is drawn with on the server', () => {
     }
   });
 
+  it('are the account’s log, the preferences’ cards and, for a user who manages users, the users’ pages', () => {
+    expect(viewCalls('/admin/activity/', boot()).map((call) => call.path)).toEqual(['activity/list/']);
+    expect(viewCalls('/admin/preferences/', boot()).map((call) => call.path)).toEqual([
+      'user/twofactor/',
+      'user/passkeys/',
+      'user/sessions/',
+      'user/apitokens/',
+    ]);
+    const manager = { ...boot(), permissions: { permissions: [], manageUsers: true } };
+    expect(viewCalls('/admin/users/', manager)).toEqual([
+      {
+        queryKey: ['users', 'list', { page: 1, filter: '', sort: 'username', order: 'asc' }],
+        path: 'users/list/',
+        params: { page: 1, pageSize: LIST_PAGE_SIZE, filter: '', sort: 'username', order: 'asc' },
+      },
+    ]);
+    expect(viewCalls('/admin/users/12/', manager)).toEqual([{ queryKey: ['users', 'detail', 12], path: 'users/12/' }]);
+    // not for a user without the right, nor for a page without the list, nor for a bad id
+    for (const page of [{ ...boot(), permissions: { permissions: [] } }, boot()]) {
+      expect(viewCalls('/admin/users/', page)).toEqual([]);
+      expect(viewCalls('/admin/users/12/', page)).toEqual([]);
+    }
+    expect(viewCalls('/admin/users/twelve/', manager)).toEqual([]);
+  });
+
   it('are none for a view without first data of its own', () => {
     expect(viewCalls('/admin/', boot())).toEqual([]);
     expect(viewCalls('/admin/contact/', boot())).toEqual([]);

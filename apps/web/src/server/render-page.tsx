@@ -1,13 +1,13 @@
 import { LANGUAGES, type Language, type ThemeColor } from '@panel247/contract/constants';
-import type { PermissionSetData } from '@panel247/contract/permissions';
+import type { PermissionListData, PermissionSetData } from '@panel247/contract/permissions';
 import { QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { StaticRouter } from 'react-router';
 import { Root } from '../app/root';
-import { openViewQueries } from '../app/route-data';
-import { drawnOnServer, itemViewAt, loadRouteCode, routeModules } from '../app/router';
+import type { PermissionsKnown } from '../app/route-data';
+import { drawnOnServer, firstQueriesAt, loadRouteCode, routeModules } from '../app/router';
 import { encodeParams, type Params } from '../lib/api-client';
 import { type BootData, seedBoot } from '../lib/boot-data';
 import { setDisplayHints } from '../lib/display-hints';
@@ -100,16 +100,19 @@ export function drawPlan(url: string, boot: BootData): DrawPlan {
 }
 
 /**
- * The calls the view at `url` is drawn with: an item view's first data, when the item's
- * permission set the page carries opens the view (as the boot's prefetch decides); none otherwise.
+ * The calls the view at `url` is drawn with: its first data, when the permissions the page
+ * carries open the view (as the boot's prefetch decides); none otherwise.
  */
 export function viewCalls(url: string, boot: BootData): ViewCall[] {
   if (!boot.user) return [];
   const { pathname, search } = splitUrl(url);
-  const item = itemViewAt(pathname);
-  if (!item) return [];
-  const set = boot.set?.id === item.id ? (boot.set.data as PermissionSetData) : undefined;
-  return openViewQueries(item.view, item.id, set, { search, language: boot.language }).map((query) => ({
+  const first = firstQueriesAt(pathname);
+  if (!first) return [];
+  const known: PermissionsKnown = {
+    list: boot.permissions as PermissionListData | undefined,
+    set: (id) => (boot.set?.id === id ? (boot.set.data as PermissionSetData) : undefined),
+  };
+  return first(known, { search, language: boot.language }).map((query) => ({
     queryKey: [...query.queryKey],
     ...query.call,
   }));

@@ -1,14 +1,15 @@
 import type { ApiTokenListData } from '@panel247/contract/api-tokens';
 import { API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { apiGetQuery } from '../../../lib/api-query';
 
 export const API_TOKENS_KEY = ['user', 'apitokens'] as const;
 
-export function listApiTokens(signal?: AbortSignal): Promise<ApiTokenListData> {
-  return api<ApiTokenListData>(API.apiTokens, undefined, { method: 'GET', signal });
+/** The user's API tokens: a card of the preferences' first screen. */
+export function apiTokensQuery() {
+  return apiGetQuery<ApiTokenListData>(API_TOKENS_KEY, { path: API.apiTokens });
 }
 
 export function useApiTokens() {
-  return useQuery({ queryKey: API_TOKENS_KEY, queryFn: ({ signal }) => listApiTokens(signal) });
+  return useQuery(apiTokensQuery());
 }

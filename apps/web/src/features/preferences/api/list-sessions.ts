@@ -1,14 +1,15 @@
 import { API } from '@panel247/contract/routes';
 import type { SessionListData } from '@panel247/contract/sessions';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { apiGetQuery } from '../../../lib/api-query';
 
 export const SESSIONS_KEY = ['user', 'sessions'] as const;
 
-export function listSessions(signal?: AbortSignal): Promise<SessionListData> {
-  return api<SessionListData>(API.userSessions, undefined, { method: 'GET', signal });
+/** The user's signed-in sessions: a card of the preferences' first screen. */
+export function sessionsQuery() {
+  return apiGetQuery<SessionListData>(SESSIONS_KEY, { path: API.userSessions });
 }
 
 export function useSessions() {
-  return useQuery({ queryKey: SESSIONS_KEY, queryFn: ({ signal }) => listSessions(signal) });
+  return useQuery(sessionsQuery());
 }

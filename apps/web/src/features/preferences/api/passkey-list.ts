@@ -1,14 +1,15 @@
 import type { PasskeyListData } from '@panel247/contract/passkey';
 import { API } from '@panel247/contract/routes';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { apiGetQuery } from '../../../lib/api-query';
 
 export const PASSKEYS_KEY = ['user', 'passkeys'] as const;
 
-export function listPasskeys(signal?: AbortSignal): Promise<PasskeyListData> {
-  return api<PasskeyListData>(API.passkeyList, undefined, { method: 'GET', signal });
+/** The user's passkeys: a card of the preferences' first screen. */
+export function passkeysQuery() {
+  return apiGetQuery<PasskeyListData>(PASSKEYS_KEY, { path: API.passkeyList });
 }
 
 export function usePasskeys() {
-  return useQuery({ queryKey: PASSKEYS_KEY, queryFn: ({ signal }) => listPasskeys(signal) });
+  return useQuery(passkeysQuery());
 }

@@ -3,7 +3,7 @@ import { LIST_PAGE_SIZE } from '@panel247/contract/constants';
 import type { ListPageQuery } from '@panel247/contract/list-query';
 import { USERS_API } from '@panel247/contract/routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { apiGetQuery, FIRST_LIST_PAGE } from '../../../lib/api-query';
 import type { SortChoice } from '../../../lib/list-sort';
 
 export type UsersSort = (typeof ACCOUNT_USERS_SORT)[number];
@@ -19,25 +19,28 @@ export type UsersQuery = ListPageQuery & SortChoice<UsersSort> & { pageSize?: nu
 export const usersQueryKey = ['users'] as const;
 export const usersListQueryKey = [...usersQueryKey, 'list'] as const;
 
-/** One page of the users, filtered and sorted on the server. */
-export function listUsers(query: UsersQuery, signal?: AbortSignal): Promise<AccountUsersListData> {
-  return api<AccountUsersListData>(
-    USERS_API.list,
-    {
+/** The order the users' page opens in: by name. */
+export const FIRST_USERS_SORT: SortChoice<UsersSort> = { sort: 'username', order: 'asc' };
+/** The page the users' page opens on: the first, unfiltered, by name. */
+export const FIRST_USERS_PAGE: UsersQuery = { ...FIRST_LIST_PAGE, ...FIRST_USERS_SORT };
+
+/** One page of the users, filtered and sorted on the server; the first is the users' page's first call. */
+export function usersPageQuery(query: UsersQuery) {
+  return apiGetQuery<AccountUsersListData>([...usersListQueryKey, query], {
+    path: USERS_API.list,
+    params: {
       page: query.page,
       pageSize: query.pageSize ?? LIST_PAGE_SIZE,
       filter: query.filter,
       sort: query.sort,
       order: query.order,
     },
-    { method: 'GET', signal },
-  );
+  });
 }
 
 export function useUsers(query: UsersQuery, enabled = true) {
   return useQuery({
-    queryKey: [...usersListQueryKey, query],
-    queryFn: ({ signal }) => listUsers(query, signal),
+    ...usersPageQuery(query),
     // the previous page stays on screen while the next one loads (no flicker while typing)
     placeholderData: keepPreviousData,
     enabled,

@@ -5,24 +5,21 @@ import { useState } from 'react';
 import { ListBody } from '../../../components/list-body';
 import { ListCard, ListPage } from '../../../components/list-page';
 import { SortSelect } from '../../../components/sort-select';
-import type { SortChoice } from '../../../lib/list-sort';
 import { useDialog } from '../../../lib/use-dialog';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useServerPage, useStepBack } from '../../../lib/use-server-page';
 import { useTranslation } from '../../../lib/use-translation';
-import { USERS_SORTS, type UsersSort, useUsers } from '../api/list-users';
+import { FIRST_USERS_SORT, USERS_SORTS, useUsers } from '../api/list-users';
 import { useUserActions } from './use-user-actions';
 import { UserCreateModal } from './user-create-modal';
 import { UsersTable } from './users-table';
-
-const FIRST_SORT: SortChoice<UsersSort> = { sort: 'username', order: 'asc' };
 
 /** The account's users, paged, filtered and sorted on the server, with their actions and "New user". */
 export function UsersView() {
   const { t } = useTranslation();
   usePageTitle(t('menu.users'));
-  const [sort, setSort] = useState(FIRST_SORT);
+  const [sort, setSort] = useState(FIRST_USERS_SORT);
   const { text, setText, filter, page, setPage } = useServerPage([sort.sort, sort.order]);
   const list = useUsers({ page, filter, ...sort });
   useErrorToast(list.error);
