@@ -218,21 +218,24 @@ describe.skipIf(!chromiumAvailable())('a view’s first screen', () => {
     }
   });
 
-  it('draws the file manager, the tasks, the statistics, the spam filter and the item’s log with their data; the app keeps them', async () => {
+  it('draws the other views with their data, an item’s and the account’s; the app keeps them', async () => {
     const { context, page: first } = await signedIn(suite, ADMIN);
     try {
       const id = await itemId(first, 'demo.test');
-      for (const [view, selector] of [
-        ['service/files/', '[data-testid="files-list"]'],
-        ['service/cron/', '[data-testid="cron-list"]'],
-        ['service/stats/', '[data-testid="stats-site"]'],
-        ['service/mail/spam/', '[data-testid="spam-mailboxes"]'],
-        ['activity/', '[data-testid="activity-list"]'],
+      for (const [view, selector, queries] of [
+        [`${id}/service/files/`, '[data-testid="files-list"]', 1],
+        [`${id}/service/cron/`, '[data-testid="cron-list"]', 1],
+        [`${id}/service/stats/`, '[data-testid="stats-site"]', 1],
+        [`${id}/service/mail/spam/`, '[data-testid="spam-mailboxes"]', 1],
+        [`${id}/activity/`, '[data-testid="activity-list"]', 1],
+        ['activity/', '[data-testid="activity-list"]', 1],
+        ['users/', '[data-testid="users-list"]', 1],
+        ['preferences/', '[data-testid="sessions-list"]', 4],
       ] as const) {
-        const url = `${suite.server.url}/admin/${id}/${view}`;
+        const url = `${suite.server.url}/admin/${view}`;
         const sent = await pageOf(context, url);
         expect(sent.html, view).toContain('data-server-drawn');
-        expect(sent.boot?.queries, view).toHaveLength(1);
+        expect(sent.boot?.queries, view).toHaveLength(queries);
         const page = await context.newPage();
         const errors = trackErrors(page);
         await page.addInitScript(AS_DRAWN(selector));
